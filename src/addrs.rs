@@ -1,0 +1,236 @@
+//! Terraform addresses: what a reference can point at, and how Terraform spells it.
+//!
+//! Mirrors the parts of Terraform's `internal/addrs` that the graph needs. `Display` gives
+//! Terraform's `String()` for each address, which is what node names and reference keys use.
+
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+/// Managed resources, data sources and ephemeral resources share one address shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResourceMode {
+    Managed,
+    Data,
+    Ephemeral,
+}
+
+impl ResourceMode {
+    /// The prefix a reference to this mode starts with (`data.`, `ephemeral.`, or none).
+    pub fn prefix(self) -> &'static str {
+        match self {
+            ResourceMode::Managed => "",
+            ResourceMode::Data => "data.",
+            ResourceMode::Ephemeral => "ephemeral.",
+        }
+    }
+}
+
+/// The key of one instance of a `count` (`[0]`) or `for_each` (`["a"]`) resource or module.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum InstanceKey {
+    Int(i64),
+    Str(String),
+}
+
+impl fmt::Display for InstanceKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InstanceKey::Int(i) => write!(f, "[{i}]"),
+            InstanceKey::Str(s) => write!(f, "[{}]", quote(s)),
+        }
+    }
+}
+
+/// A Go-style `%q` quoted string, as Terraform prints string instance keys.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A resource block's address inside its module: `aws_instance.web`, `data.aws_ami.ubuntu`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ResourceAddr {
+    pub mode: ResourceMode,
+    pub type_name: String,
+    pub name: String,
+}
+
+impl fmt::Display for ResourceAddr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}.{}", self.mode.prefix(), self.type_name, self.name)
+    }
+}
+
+/// Something a reference points at (Terraform's `addrs.Referenceable`), module-relative.
+///
+/// Only subjects that can become graph edges are listed; `count.*`, `each.*`, `path.*`,
+/// `terraform.*` and `self` are recognised by the reference parser and dropped there.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Subject {
+    /// `aws_instance.web` (also `resource.aws_instance.web`, `data.x.y`, `ephemeral.x.y`).
+    Resource(ResourceAddr),
+    /// `aws_instance.web[0]`, `aws_instance.web["k"]`.
+    ResourceInstance(ResourceAddr, InstanceKey),
+    /// `module.net`: the whole module call.
+    ModuleCall(String),
+    /// `module.net[0]`: one whole module instance.
+    ModuleCallInstance(String, InstanceKey),
+    /// `module.net.vpc_id` or `module.net[0].vpc_id`: one output of a module call.
+    ModuleCallOutput { call: String, key: Option<InstanceKey>, output: String },
+    /// `var.region`.
+    InputVariable(String),
+    /// `local.tags`.
+    LocalValue(String),
+}
+
+impl Subject {
+    /// What kind of object this is, as a short stable word for JSON consumers.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Subject::Resource(r) | Subject::ResourceInstance(r, _) => match r.mode {
+                ResourceMode::Managed => "resource",
+                ResourceMode::Data => "data",
+                ResourceMode::Ephemeral => "ephemeral",
+            },
+            Subject::ModuleCall(_) | Subject::ModuleCallInstance(..) => "module",
+            Subject::ModuleCallOutput { .. } => "module_output",
+            Subject::InputVariable(_) => "variable",
+            Subject::LocalValue(_) => "local",
+        }
+    }
+
+    /// The subject without any instance key: `aws_instance.web[0]` gives `aws_instance.web`.
+    /// Terraform falls back to this when no node carries the exact instance address.
+    pub fn without_key(&self) -> Subject {
+        match self {
+            Subject::ResourceInstance(r, _) => Subject::Resource(r.clone()),
+            Subject::ModuleCallInstance(m, _) => Subject::ModuleCall(m.clone()),
+            Subject::ModuleCallOutput { call, output, .. } => {
+                Subject::ModuleCallOutput { call: call.clone(), key: None, output: output.clone() }
+            }
+            other => other.clone(),
+        }
+    }
+}
+
+impl fmt::Display for Subject {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Subject::Resource(r) => write!(f, "{r}"),
+            Subject::ResourceInstance(r, k) => write!(f, "{r}{k}"),
+            Subject::ModuleCall(m) => write!(f, "module.{m}"),
+            Subject::ModuleCallInstance(m, k) => write!(f, "module.{m}{k}"),
+            Subject::ModuleCallOutput { call, key: None, output } => write!(f, "module.{call}.{output}"),
+            Subject::ModuleCallOutput { call, key: Some(k), output } => write!(f, "module.{call}{k}.{output}"),
+            Subject::InputVariable(v) => write!(f, "var.{v}"),
+            Subject::LocalValue(l) => write!(f, "local.{l}"),
+        }
+    }
+}
+
+impl Serialize for Subject {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// A module's place in the module tree: the call names from the root (`["net", "subnets"]`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct ModulePath(pub Vec<String>);
+
+impl ModulePath {
+    pub fn root() -> Self {
+        ModulePath(Vec::new())
+    }
+
+    pub fn is_root(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn child(&self, name: &str) -> Self {
+        let mut v = self.0.clone();
+        v.push(name.to_string());
+        ModulePath(v)
+    }
+
+    /// The key Terraform's `modules.json` manifest uses: call names joined by dots (`vpc.subnets`).
+    pub fn manifest_key(&self) -> String {
+        self.0.join(".")
+    }
+}
+
+impl fmt::Display for ModulePath {
+    /// `module.net.module.subnets`, or the empty string for the root module.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, name) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(".")?;
+            }
+            write!(f, "module.{name}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn res(mode: ResourceMode, t: &str, n: &str) -> ResourceAddr {
+        ResourceAddr { mode, type_name: t.into(), name: n.into() }
+    }
+
+    #[test]
+    fn subjects_print_as_terraform_does() {
+        let cases = [
+            (Subject::Resource(res(ResourceMode::Managed, "aws_instance", "web")), "aws_instance.web"),
+            (Subject::Resource(res(ResourceMode::Data, "aws_ami", "u")), "data.aws_ami.u"),
+            (
+                Subject::ResourceInstance(res(ResourceMode::Managed, "a", "b"), InstanceKey::Int(0)),
+                "a.b[0]",
+            ),
+            (
+                Subject::ResourceInstance(res(ResourceMode::Managed, "a", "b"), InstanceKey::Str("x\"y".into())),
+                "a.b[\"x\\\"y\"]",
+            ),
+            (Subject::ModuleCall("net".into()), "module.net"),
+            (Subject::ModuleCallInstance("net".into(), InstanceKey::Int(2)), "module.net[2]"),
+            (
+                Subject::ModuleCallOutput { call: "net".into(), key: None, output: "id".into() },
+                "module.net.id",
+            ),
+            (
+                Subject::ModuleCallOutput { call: "n".into(), key: Some(InstanceKey::Str("a".into())), output: "id".into() },
+                "module.n[\"a\"].id",
+            ),
+            (Subject::InputVariable("x".into()), "var.x"),
+            (Subject::LocalValue("y".into()), "local.y"),
+        ];
+        for (subject, want) in cases {
+            assert_eq!(subject.to_string(), want);
+        }
+    }
+
+    #[test]
+    fn module_paths() {
+        let p = ModulePath::root().child("vpc").child("subnets");
+        assert_eq!(p.to_string(), "module.vpc.module.subnets");
+        assert_eq!(p.manifest_key(), "vpc.subnets");
+        assert_eq!(ModulePath::root().to_string(), "");
+    }
+}

@@ -1,0 +1,72 @@
+//! The JavaScript API. The only home of `#[wasm_bindgen]`: each export deserializes its
+//! arguments, calls one core stage, and serializes the result in Terraform's JSON shapes.
+//! `pkg/index.js` wraps these raw exports (initialisation, `TfgraphError`).
+
+use crate::config::{self, LoadOptions};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use wasm_bindgen::prelude::*;
+
+/// Plain JSON-compatible objects (not ES `Map`s) for every value we hand to JavaScript.
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&e.to_string()).into())
+}
+
+fn type_error(message: &str) -> JsValue {
+    js_sys::TypeError::new(message).into()
+}
+
+/// The package version.
+#[wasm_bindgen]
+pub fn version() -> String {
+    crate::VERSION.to_string()
+}
+
+/// Reads `files` (an object of path → contents) strictly: anything else is API misuse.
+fn read_files(files: &JsValue) -> Result<BTreeMap<String, String>, JsValue> {
+    if !files.is_object() || js_sys::Array::is_array(files) {
+        return Err(type_error("loadConfig: `files` must be an object mapping file paths to contents"));
+    }
+    let mut out = BTreeMap::new();
+    for entry in js_sys::Object::entries(files.unchecked_ref()).iter() {
+        let pair: js_sys::Array = entry.unchecked_into();
+        let path = pair.get(0).as_string().unwrap_or_default();
+        let Some(text) = pair.get(1).as_string() else {
+            return Err(type_error(&format!("loadConfig: the contents of {path:?} must be a string")));
+        };
+        out.insert(path, text);
+    }
+    Ok(out)
+}
+
+fn read_load_options(options: &JsValue) -> Result<LoadOptions, JsValue> {
+    let mut out = LoadOptions::default();
+    if options.is_undefined() || options.is_null() {
+        return Ok(out);
+    }
+    if !options.is_object() {
+        return Err(type_error("loadConfig: `options` must be an object"));
+    }
+    let root = js_sys::Reflect::get(options, &JsValue::from_str("root"))?;
+    if !root.is_undefined() && !root.is_null() {
+        out.root = root.as_string().ok_or_else(|| type_error("loadConfig: `options.root` must be a string"))?;
+    }
+    Ok(out)
+}
+
+/// Raw `loadConfig`: returns `{ config, diagnostics }`; `pkg/index.js` throws `TfgraphError`
+/// when the diagnostics hold an error.
+#[wasm_bindgen(js_name = loadConfigRaw)]
+pub fn load_config_raw(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let files = read_files(&files)?;
+    let options = read_load_options(&options)?;
+    let loaded = config::load(&files, &options);
+    #[derive(Serialize)]
+    struct Out<'a> {
+        config: &'a config::Config,
+        diagnostics: &'a crate::diag::Diagnostics,
+    }
+    to_js(&Out { config: &loaded.config, diagnostics: &loaded.diagnostics })
+}

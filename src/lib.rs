@@ -1,0 +1,27 @@
+//! tfgraph: Terraform's resource graph engine, as a Rust crate compiled to WebAssembly.
+//!
+//! The pipeline, one module per stage; dependencies point one way (left to right):
+//!
+//! ```text
+//!   files ──► config ──► graph ──► walk ──► plan/apply ──► bindings (wasm) ──► www/
+//!             (HCL →      (Terraform's   (async       (mock            (the only
+//!              Config)     graphs)        scheduler)   providers)       JS-facing code)
+//! ```
+//!
+//! `diag` and `addrs` are the shared foundation: Terraform-shaped diagnostics and addresses.
+
+/// Diagnostics in Terraform's JSON shape, and source positions.
+pub mod diag;
+/// Terraform addresses (resources, modules, references) and their canonical spelling.
+pub mod addrs;
+/// Stage 1: loading `.tf` / `.tf.json` files into a [`config::Config`] with references.
+pub mod config;
+/// The JavaScript API (wasm32 only): thin conversions around the stages above.
+#[cfg(target_arch = "wasm32")]
+mod bindings;
+
+pub use config::{load, LoadOptions, Loaded};
+pub use diag::{Diagnostic, Diagnostics, Severity, SourceRange};
+
+/// The crate version, which is also the npm package version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
