@@ -1,0 +1,383 @@
+// TypeScript declarations for the tfgraph package (index.js).
+//
+// The data types mirror the Rust structs that produce them, field for field: diagnostics from
+// src/diag.rs (Terraform's JSON shape), the configuration from src/config/model.rs. Field names
+// stay in Terraform's snake_case; `Option<T>` arrives as `T | null`, except the optional
+// diagnostic fields, which are left out when absent (as in Terraform's JSON).
+
+// ---------------------------------------------------------------------------------------------
+// Diagnostics (src/diag.rs)
+
+/** How bad a diagnostic is. */
+export type Severity = "error" | "warning";
+
+/**
+ * One position in a source file: 1-based line, 1-based column counted in Unicode scalar values
+ * (not UTF-16 code units), and 0-based byte offset into the file's UTF-8 text.
+ */
+export interface Pos {
+  line: number;
+  column: number;
+  byte: number;
+}
+
+/** A span of a source file: Terraform's `range` object. */
+export interface SourceRange {
+  filename: string;
+  start: Pos;
+  end: Pos;
+}
+
+/** Any JSON value. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** The source line a diagnostic points at: Terraform's `snippet` object. */
+export interface Snippet {
+  /** The enclosing block header (`resource "aws_instance" "web"`), when known. */
+  context: string | null;
+  /** The full source line(s) the range starts on. */
+  code: string;
+  start_line: number;
+  /** Byte offsets of the highlighted part within `code`. */
+  highlight_start_offset: number;
+  highlight_end_offset: number;
+  /** Expression values; always empty here (nothing is evaluated while loading). */
+  values: JsonValue[];
+}
+
+/** One problem found in the user's input, in Terraform's JSON shape. */
+export interface Diagnostic {
+  severity: Severity;
+  summary: string;
+  detail: string;
+  address?: string;
+  range?: SourceRange;
+  snippet?: Snippet;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The configuration (src/config/model.rs)
+
+/** A whole configuration: the root module and, through its calls, every module below it. */
+export interface Config {
+  root: Module;
+}
+
+/** Call names from the root (`["net", "subnets"]`); empty for the root module. */
+export type ModulePath = string[];
+
+/** One module: a folder of `.tf` / `.tf.json` files. */
+export interface Module {
+  path: ModulePath;
+  /** `module.net.module.subnets`; empty for the root module. */
+  address: string;
+  /** The folder within the given files (`""` for the top level, `modules/net`). */
+  dir: string;
+  /** The files loaded for this module, in load order (sorted by name, as Terraform does). */
+  files: string[];
+  resources: Resource[];
+  providers: ProviderConfig[];
+  module_calls: ModuleCall[];
+  variables: Variable[];
+  locals: Local[];
+  outputs: Output[];
+  required_providers: RequiredProvider[];
+  required_version: string | null;
+  moved: Moved[];
+  imports: Import[];
+  removed: Removed[];
+  checks: Check[];
+}
+
+/** An expression as written, with the references found in it. Nothing is evaluated. */
+export interface Expr {
+  /** The expression's source text. */
+  source: string;
+  range: SourceRange;
+  references: Reference[];
+}
+
+/** The kind of object a reference points at. */
+export type ReferenceKind = "resource" | "data" | "ephemeral" | "module" | "module_output" | "variable" | "local";
+
+/** One reference from an expression to an object that can be a graph node. */
+export interface Reference {
+  /** What is referenced, as Terraform prints it: `aws_instance.web`, `module.net.vpc_id`. */
+  subject: string;
+  kind: ReferenceKind;
+  /** The static traversal as written, up to the first dynamic step: `aws_instance.web[0].id`. */
+  traversal: string;
+  /** Where the subject part of the traversal is written. */
+  range: SourceRange;
+  /**
+   * Where in the object it was found: `ami`, `count`, `depends_on`,
+   * `lifecycle.replace_triggered_by`, `network_interface.subnet_id`, `connection.host`, ...
+   */
+  in: string;
+}
+
+/** Managed resources, data sources and ephemeral resources share one shape. */
+export type ResourceMode = "managed" | "data" | "ephemeral";
+
+/** A `resource`, `data` or `ephemeral` block. */
+export interface Resource {
+  /** Absolute address of the block: `aws_instance.web`, `module.net.data.aws_ami.u`. */
+  address: string;
+  mode: ResourceMode;
+  type: string;
+  name: string;
+  provider: ProviderRef;
+  count: Expr | null;
+  for_each: Expr | null;
+  depends_on: Reference[];
+  lifecycle: Lifecycle;
+  provisioners: Provisioner[];
+  connection: BlockRefs | null;
+  /**
+   * Every reference Terraform's `NodeAbstractResource.References()` would list. Destroy-time
+   * provisioners' references are only on their `Provisioner`.
+   */
+  references: Reference[];
+  /** The block header: `resource "aws_instance" "web"`. */
+  range: SourceRange;
+}
+
+/** Which provider configuration a resource (or module-passed provider) uses. */
+export interface ProviderRef {
+  /** The provider's local name in this module (`aws`). */
+  local_name: string;
+  alias: string | null;
+  /** Fully qualified source address: `registry.terraform.io/hashicorp/aws`. */
+  fqn: string;
+  /** True when there was no `provider` argument and the name came from the type prefix. */
+  implied: boolean;
+  /** The `provider = ...` argument, when written. */
+  range: SourceRange | null;
+}
+
+/** `ignore_changes`: the keyword `all`, or a list of attribute paths as written (`[]` when absent). */
+export type IgnoreChanges = "all" | string[];
+
+/** The `lifecycle` block of a resource. */
+export interface Lifecycle {
+  create_before_destroy: boolean | null;
+  prevent_destroy: boolean | null;
+  ignore_changes: IgnoreChanges;
+  replace_triggered_by: Expr[];
+  preconditions: Condition[];
+  postconditions: Condition[];
+}
+
+/** A `precondition`, `postcondition`, variable `validation` or check `assert` block. */
+export interface Condition {
+  condition: Expr;
+  error_message: Expr | null;
+  range: SourceRange;
+}
+
+/** When a provisioner runs. */
+export type ProvisionerWhen = "create" | "destroy";
+
+/** A `provisioner` block. */
+export interface Provisioner {
+  type: string;
+  when: ProvisionerWhen;
+  /** `fail` (the default) or `continue`. */
+  on_failure: string;
+  connection: BlockRefs | null;
+  /** References in the provisioner's body and its connection block. */
+  references: Reference[];
+  range: SourceRange;
+}
+
+/** A nested block kept only for its references (`connection`). */
+export interface BlockRefs {
+  references: Reference[];
+  range: SourceRange;
+}
+
+/** A `provider` block. */
+export interface ProviderConfig {
+  /** The local name: `provider "aws"` gives `aws`. */
+  name: string;
+  alias: string | null;
+  fqn: string;
+  /** `provider["registry.terraform.io/hashicorp/aws"].west`, prefixed with the module address. */
+  address: string;
+  references: Reference[];
+  range: SourceRange;
+}
+
+/** Where a module call's source points. */
+export type ModuleSourceKind =
+  | "local"
+  | "registry"
+  | "git"
+  | "http"
+  | "s3"
+  | "gcs"
+  | "mercurial"
+  | "github"
+  | "bitbucket"
+  | "other";
+
+/** A `module` block. */
+export interface ModuleCall {
+  name: string;
+  /** Absolute address of the call: `module.net`, `module.net.module.subnets`. */
+  address: string;
+  source: string;
+  source_kind: ModuleSourceKind;
+  version: string | null;
+  count: Expr | null;
+  for_each: Expr | null;
+  depends_on: Reference[];
+  /** `providers = { aws.bar = aws.foo }`. */
+  providers: PassedProvider[];
+  /** Every other argument: the child's input variables. */
+  arguments: Argument[];
+  /** What the call's expansion node references: depends_on, count and for_each. */
+  references: Reference[];
+  /** The loaded child module; `null` when the source is not local (an opaque call). */
+  module: Module | null;
+  range: SourceRange;
+}
+
+/** One entry of a module call's `providers` map. */
+export interface PassedProvider {
+  /** The name the child uses (`aws.bar`). */
+  in_child: string;
+  /** The parent's configuration passed in (`aws.foo`). */
+  in_parent: string;
+  range: SourceRange;
+}
+
+/** A module call argument (an input variable of the child). */
+export interface Argument {
+  name: string;
+  expr: Expr;
+}
+
+/** A `variable` block. */
+export interface Variable {
+  name: string;
+  /** The type constraint as written (`list(string)`). */
+  type: string | null;
+  default: Expr | null;
+  description: string | null;
+  sensitive: boolean;
+  nullable: boolean;
+  ephemeral: boolean;
+  validations: Condition[];
+  range: SourceRange;
+}
+
+/** One entry of a `locals` block. */
+export interface Local {
+  name: string;
+  expr: Expr;
+  range: SourceRange;
+}
+
+/** An `output` block. */
+export interface Output {
+  name: string;
+  value: Expr;
+  depends_on: Reference[];
+  sensitive: boolean;
+  ephemeral: boolean;
+  description: string | null;
+  preconditions: Condition[];
+  /** value, depends_on and precondition references together. */
+  references: Reference[];
+  range: SourceRange;
+}
+
+/** One entry of `terraform { required_providers { ... } }`. */
+export interface RequiredProvider {
+  name: string;
+  source: string | null;
+  fqn: string;
+  version: string | null;
+  configuration_aliases: string[];
+  range: SourceRange;
+}
+
+/** A `moved` block. */
+export interface Moved {
+  from: string;
+  to: string;
+  range: SourceRange;
+}
+
+/** An `import` block. */
+export interface Import {
+  to: string;
+  id: Expr | null;
+  for_each: Expr | null;
+  provider: string | null;
+  references: Reference[];
+  range: SourceRange;
+}
+
+/** A `removed` block. */
+export interface Removed {
+  from: string;
+  /** `lifecycle { destroy = ... }`; Terraform's default is true. */
+  destroy: boolean;
+  provisioners: Provisioner[];
+  range: SourceRange;
+}
+
+/** A `check` block. */
+export interface Check {
+  name: string;
+  /** The scoped `data` block, if any. */
+  data: Resource | null;
+  asserts: Condition[];
+  references: Reference[];
+  range: SourceRange;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The API (index.js)
+
+/** The package version (also the Rust crate's version). */
+export declare const version: string;
+
+/** Input files: slash-separated relative paths (`main.tf`, `modules/net/main.tf`) to contents. */
+export type Files = Record<string, string>;
+
+/** Options of `loadConfig`. */
+export interface LoadOptions {
+  /** The root module's folder within the files; the top level (`""`) by default. */
+  root?: string;
+}
+
+/** What `loadConfig` returns: the configuration, and its warnings (never errors: those throw). */
+export interface LoadedConfig extends Config {
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Thrown when the user's input has errors. The message lists the first errors as
+ * `file:line:col: summary`.
+ */
+export declare class TfgraphError extends Error {
+  constructor(diagnostics: Diagnostic[], config?: Config | null);
+  readonly name: "TfgraphError";
+  /** Every diagnostic, errors and warnings, in Terraform's JSON shape. */
+  diagnostics: Diagnostic[];
+  /** What could be loaded despite the errors (from `loadConfig`), or `null`. */
+  config: Config | null;
+}
+
+/**
+ * Loads a Terraform configuration from in-memory files. Local module sources (`./x`, `../x`)
+ * are followed within `files`; other sources stay opaque calls, with a warning.
+ *
+ * @returns the configuration, with warnings in `diagnostics`.
+ * @throws {TfgraphError} when the configuration has an error (syntax, invalid blocks, ...).
+ * @throws {TypeError} when `files` is not an object of strings, or `options` is malformed.
+ */
+export declare function loadConfig(files: Files, options?: LoadOptions): LoadedConfig;
