@@ -16,9 +16,11 @@ pub mod diag;
 pub mod addrs;
 /// Stage 1: loading `.tf` / `.tf.json` files into a [`config::Config`] with references.
 pub mod config;
-/// The JavaScript API (wasm32 only): thin conversions around the stages above.
+/// The JavaScript API (wasm32 only): thin conversions around the stages above. Public only so
+/// that the wasm test suites (`tests/wasm_*.rs`) can call the exports; JS users go through `pkg/`.
 #[cfg(target_arch = "wasm32")]
-mod bindings;
+#[doc(hidden)]
+pub mod bindings;
 
 pub use config::{load, LoadOptions, Loaded};
 pub use diag::{Diagnostic, Diagnostics, Severity, SourceRange};

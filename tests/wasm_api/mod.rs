@@ -1,0 +1,109 @@
+//! The exported JavaScript API, exercised from inside wasm: shared by `tests/wasm_node.rs`
+//! (Node) and `tests/wasm_browser.rs` (headless Chromium), which wrap each function in a
+//! `#[wasm_bindgen_test]`. Values are inspected as JavaScript sees them.
+
+use js_sys::{Array, Object, Reflect, TypeError, JSON};
+use serde_json::Value;
+use tfgraph::bindings::{load_config_raw, version};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// A JS object from `(key, value)` pairs.
+fn object(entries: &[(&str, JsValue)]) -> JsValue {
+    let obj = Object::new();
+    for (k, v) in entries {
+        Reflect::set(&obj, &JsValue::from_str(k), v).unwrap();
+    }
+    obj.into()
+}
+
+fn files(entries: &[(&str, &str)]) -> JsValue {
+    let pairs: Vec<(&str, JsValue)> = entries.iter().map(|(k, v)| (*k, JsValue::from_str(v))).collect();
+    object(&pairs)
+}
+
+/// The value as JSON, through the JS engine's own `JSON.stringify`.
+fn json(value: &JsValue) -> Value {
+    let text: String = JSON::stringify(value).unwrap().into();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The call must throw a `TypeError` whose message mentions `needle`.
+#[track_caller]
+fn assert_type_error(result: Result<JsValue, JsValue>, needle: &str) {
+    let err = match result {
+        Ok(v) => panic!("expected a TypeError, got a value: {}", json(&v)),
+        Err(e) => e,
+    };
+    assert!(err.is_instance_of::<TypeError>(), "expected a TypeError, got {err:?}");
+    let message: String = err.unchecked_ref::<js_sys::Error>().message().into();
+    assert!(message.contains(needle), "message {message:?} should mention {needle:?}");
+}
+
+pub fn version_is_the_crate_version() {
+    let v = version();
+    assert_eq!(v, env!("CARGO_PKG_VERSION"));
+    assert_eq!(v.split('.').count(), 3, "semver: {v}");
+}
+
+pub fn files_must_be_a_plain_object() {
+    for bad in [JsValue::from(42), JsValue::from_str("main.tf"), JsValue::NULL, JsValue::UNDEFINED, Array::new().into()] {
+        assert_type_error(load_config_raw(bad, JsValue::UNDEFINED), "`files` must be an object");
+    }
+}
+
+pub fn file_contents_must_be_strings() {
+    let bad = object(&[("main.tf", JsValue::from(1))]);
+    assert_type_error(load_config_raw(bad, JsValue::UNDEFINED), "\"main.tf\" must be a string");
+}
+
+pub fn options_are_checked() {
+    let f = files(&[("main.tf", "")]);
+    assert_type_error(load_config_raw(f.clone(), JsValue::from(5)), "`options` must be an object");
+    let bad_root = object(&[("root", JsValue::from(5))]);
+    assert_type_error(load_config_raw(f, bad_root), "`options.root` must be a string");
+}
+
+const SMALL: &str = r#"
+data "aws_ami" "ubuntu" {
+  most_recent = true
+}
+
+resource "aws_instance" "web" {
+  ami = data.aws_ami.ubuntu.id
+}
+"#;
+
+pub fn load_config_raw_returns_plain_config_and_diagnostics() {
+    let out = load_config_raw(files(&[("main.tf", SMALL)]), JsValue::UNDEFINED).expect("no TypeError");
+    // Plain objects and arrays, not ES Maps (serde's json_compatible serializer).
+    assert!(!out.is_instance_of::<js_sys::Map>());
+    let config = Reflect::get(&out, &"config".into()).unwrap();
+    assert!(config.is_object() && !config.is_instance_of::<js_sys::Map>());
+    assert!(Array::is_array(&Reflect::get(&out, &"diagnostics".into()).unwrap()));
+
+    let v = json(&out);
+    assert_eq!(v["diagnostics"], serde_json::json!([]), "{}", v["diagnostics"]);
+    let resources = v["config"]["root"]["resources"].as_array().unwrap();
+    let addresses: Vec<&str> = resources.iter().map(|r| r["address"].as_str().unwrap()).collect();
+    assert_eq!(addresses, ["data.aws_ami.ubuntu", "aws_instance.web"]);
+    let web = &resources[1];
+    assert_eq!(web["mode"], "managed");
+    assert_eq!(web["provider"]["fqn"], "registry.terraform.io/hashicorp/aws");
+    let reference = &web["references"][0];
+    assert_eq!(reference["subject"], "data.aws_ami.ubuntu");
+    assert_eq!(reference["kind"], "data");
+    assert_eq!(reference["in"], "ami");
+    assert_eq!(reference["range"]["start"]["line"], 7);
+    assert_eq!(reference["range"]["start"]["column"], 9);
+}
+
+pub fn syntax_errors_come_back_as_data() {
+    let out = load_config_raw(files(&[("main.tf", "resource \"a\" \"b\" {\n  x = \n}\n")]), JsValue::UNDEFINED)
+        .expect("a syntax error is data, not an exception");
+    let v = json(&out);
+    let diags = v["diagnostics"].as_array().unwrap();
+    let error = diags.iter().find(|d| d["severity"] == "error").unwrap_or_else(|| panic!("no error in {v}"));
+    assert_eq!(error["range"]["filename"], "main.tf");
+    assert!(error["range"]["start"]["line"].as_u64().unwrap() >= 2, "{error}");
+}

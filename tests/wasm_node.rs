@@ -1,0 +1,36 @@
+//! The exported wasm API in Node (`wasm-pack test --node`). Bodies: `tests/wasm_api/mod.rs`.
+#![cfg(target_arch = "wasm32")]
+
+mod wasm_api;
+
+use wasm_bindgen_test::wasm_bindgen_test;
+
+#[wasm_bindgen_test]
+fn version_is_the_crate_version() {
+    wasm_api::version_is_the_crate_version();
+}
+
+#[wasm_bindgen_test]
+fn files_must_be_a_plain_object() {
+    wasm_api::files_must_be_a_plain_object();
+}
+
+#[wasm_bindgen_test]
+fn file_contents_must_be_strings() {
+    wasm_api::file_contents_must_be_strings();
+}
+
+#[wasm_bindgen_test]
+fn options_are_checked() {
+    wasm_api::options_are_checked();
+}
+
+#[wasm_bindgen_test]
+fn load_config_raw_returns_plain_config_and_diagnostics() {
+    wasm_api::load_config_raw_returns_plain_config_and_diagnostics();
+}
+
+#[wasm_bindgen_test]
+fn syntax_errors_come_back_as_data() {
+    wasm_api::syntax_errors_come_back_as_data();
+}
