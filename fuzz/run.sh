@@ -32,9 +32,11 @@ if [[ -d "$corpus_src" ]]; then
     seed "corpus-$n" $(( (n / 12) % 2 * 2 )) "$corpus_src/$f"
   done < <(cd "$corpus_src" && find . -name '*.tf' -size +300c -size -3k | sort)
   # Files with templates, heredocs, dynamic blocks and for expressions.
+  k=0
   for pat in '%{' '<<-' 'dynamic "' '\[for ' '{for ' 'provisioner "' 'moved {' 'check "'; do
-    f="$(cd "$corpus_src" && grep -rlF -- "${pat//\\/}" --include='*.tf' . | sort | head -1)"
-    [[ -n "$f" ]] && seed "feature-$(printf %s "$pat" | tr -c 'a-z' '_')" 0 "$corpus_src/$f"
+    f="$(cd "$corpus_src" && { grep -rlF --include='*.tf' -e "${pat//\\/}" . || true; } | sort | head -1)"
+    k=$((k + 1))
+    [[ -n "$f" ]] && seed "feature-$k" 0 "$corpus_src/$f"
   done
   # A root with a local module (the NUL-separated form).
   fe="$corpus_src/hashicorp__learn-terraform-for-each"
@@ -48,6 +50,11 @@ fi
 printf '\x01{"resource":{"aws_instance":{"web":{"ami":"${var.ami}","count":2,"depends_on":["aws_vpc.main"]}}},"variable":{"ami":{}},"output":{"id":{"value":"${aws_instance.web[0].id}"}}}' >"$out/seed-json-hand"
 printf '\x01{"module":{"m":{"source":"./modules/m","x":"${local.a}"}},"locals":{"a":"${data.aws_ami.u.id}"}}\0{"variable":{"x":{}},"output":{"o":{"value":"${var.x}"}}}' >"$out/seed-json-module"
 
-cd "$repo"
-exec cargo +nightly fuzz run load_config "$out" -- \
-  -dict="$here/hcl.dict" -max_len=8192 -max_total_time="$seconds" -jobs=1 -print_final_stats=1 "$@"
+# libFuzzer writes its job log (fuzz-0.log) to the working directory: keep it in the ignored artifacts/.
+mkdir -p "$here/artifacts"
+cd "$here/artifacts"
+echo "fuzz/run.sh: fuzzing for $seconds s; progress in fuzz/artifacts/fuzz-0.log" >&2
+cargo +nightly fuzz run --fuzz-dir "$here" load_config "$out" -- \
+  -dict="$here/hcl.dict" -max_len=8192 -max_total_time="$seconds" -jobs=1 -print_final_stats=1 "$@" || status=$?
+tail -n 25 fuzz-0.log >&2
+exit "${status:-0}"
