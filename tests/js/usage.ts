@@ -1,0 +1,90 @@
+// Typed usage of the package, checked by `tsc --noEmit --strict` (types.test.mjs); never run.
+// Each line states something the declarations must allow, and each @ts-expect-error something
+// they must reject, so the declarations can neither lose a type nor fall back to `any`.
+
+import {
+  loadConfig,
+  TfgraphError,
+  version,
+  type Config,
+  type Diagnostic,
+  type Expr,
+  type LoadedConfig,
+  type Module,
+  type ModuleCall,
+  type Pos,
+  type Reference,
+  type ReferenceKind,
+  type Resource,
+  type Severity,
+} from "../../pkg/index.js";
+
+const v: string = version;
+
+const loaded: LoadedConfig = loadConfig({ "main.tf": 'resource "a" "b" {}' }, { root: "" });
+const config: Config = loaded;
+const warnings: Diagnostic[] = loaded.diagnostics;
+
+/** Every module, depending on `module` being `Module | null`. */
+function modules(m: Module): Module[] {
+  return [m, ...m.module_calls.flatMap((c: ModuleCall) => (c.module ? modules(c.module) : []))];
+}
+
+for (const m of modules(config.root)) {
+  const path: string[] = m.path;
+  const required: string | null = m.required_version;
+  for (const r of m.resources) {
+    const resource: Resource = r;
+    const address: string = r.address;
+    const type: string = r.type;
+    const mode: "managed" | "data" | "ephemeral" = r.mode;
+    const fqn: string = r.provider.fqn;
+    const alias: string | null = r.provider.alias;
+    const count: Expr | null = r.count;
+    const ignore: "all" | string[] = r.lifecycle.ignore_changes;
+    for (const ref of r.references) {
+      const reference: Reference = ref;
+      const kind: ReferenceKind = ref.kind;
+      const where: string = ref.in;
+      const start: Pos = ref.range.start;
+      const line: number = start.line + start.column + start.byte;
+      void [resource, address, type, mode, fqn, alias, count, ignore, reference, kind, where, line];
+    }
+  }
+  for (const c of m.module_calls) {
+    const kind: "local" | "registry" | "git" | "http" | "s3" | "gcs" | "mercurial" | "github" | "bitbucket" | "other" =
+      c.source_kind;
+    void kind;
+  }
+  void [path, required];
+}
+
+try {
+  loadConfig({ "main.tf": "resource {" });
+} catch (e) {
+  if (e instanceof TfgraphError) {
+    const all: Diagnostic[] = e.diagnostics;
+    const partial: Config | null = e.config;
+    const message: string = e.message;
+    const first = all[0];
+    const severity: Severity = first.severity;
+    const column: number | undefined = first.range?.start.column;
+    const snippet: string | undefined = first.snippet?.code;
+    void [partial, message, severity, column, snippet];
+  }
+}
+
+// @ts-expect-error file contents must be strings
+loadConfig({ "main.tf": 1 });
+// @ts-expect-error unknown option
+loadConfig({}, { rooot: "" });
+// @ts-expect-error a diagnostic's range is optional
+const line: number = warnings[0].range.start.line;
+// @ts-expect-error the version is a string, not a function
+version();
+// @ts-expect-error severity is "error" | "warning"
+const s: Severity = "info";
+// @ts-expect-error reference kinds are a closed set
+const k: ReferenceKind = "output";
+
+void [v, line, s, k];
