@@ -30,16 +30,28 @@ function offsetOf(text, { line, column }) {
 
 /**
  * @param {HTMLTextAreaElement} textarea
+ * @param {HTMLElement} gutter       shows the line numbers, scrolled with the text
  * @param {HTMLElement} cursorLabel  shows "Ln 3, Col 5"
  * @param {{ onChange: (text: string) => void }} handlers
  */
-export function createEditor(textarea, cursorLabel, { onChange }) {
+export function createEditor(textarea, gutter, cursorLabel, { onChange }) {
   let timer = 0;
+  let lines = 0;
+  const showGutter = () => {
+    const count = textarea.value.split("\n").length;
+    if (count !== lines) {
+      lines = count;
+      gutter.textContent = Array.from({ length: count }, (_, i) => i + 1).join("\n") + "\n";
+    }
+    gutter.scrollTop = textarea.scrollTop;
+  };
+  textarea.addEventListener("scroll", () => (gutter.scrollTop = textarea.scrollTop));
   const showCursor = () => {
     const { line, column } = positionOf(textarea.value, textarea.selectionStart);
     cursorLabel.textContent = `Ln ${line}, Col ${column}`;
   };
   textarea.addEventListener("input", () => {
+    showGutter();
     showCursor();
     clearTimeout(timer);
     timer = setTimeout(() => onChange(textarea.value), DEBOUNCE_MS);
@@ -57,6 +69,8 @@ export function createEditor(textarea, cursorLabel, { onChange }) {
     setText(text) {
       textarea.disabled = false;
       textarea.value = text;
+      textarea.setSelectionRange(0, 0);
+      showGutter();
       showCursor();
       onChange(text);
     },
@@ -69,6 +83,7 @@ export function createEditor(textarea, cursorLabel, { onChange }) {
       // Scroll the line into view: roughly line index × line height.
       const lineHeight = parseFloat(getComputedStyle(textarea).lineHeight) || 18;
       textarea.scrollTop = Math.max(0, (start.line - 3) * lineHeight);
+      showGutter();
       showCursor();
     },
   };

@@ -61,7 +61,7 @@ function analyse(text) {
 const status = $("status");
 const crashed = { value: false };
 
-const editor = createEditor($("editor"), $("cursor"), {
+const editor = createEditor($("editor"), $("gutter"), $("cursor"), {
   onChange(text) {
     if (crashed.value) return;
     const view = analyse(text);
