@@ -8,6 +8,16 @@
 
 pub mod model;
 
+mod decode;
+pub mod diagnostics;
+pub mod files;
+pub mod guard;
+pub mod json;
+mod load;
+pub mod references;
+mod resource;
+mod syntax;
+
 pub use model::*;
 
 use crate::diag::Diagnostics;
@@ -29,6 +39,5 @@ pub struct Loaded {
 
 /// Load a configuration from in-memory files.
 pub fn load(files: &BTreeMap<String, String>, options: &LoadOptions) -> Loaded {
-    let _ = (files, options);
-    unimplemented!("config loading is being written")
+    load::load_tree(files, options)
 }

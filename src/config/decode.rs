@@ -1,0 +1,699 @@
+//! Decoding one file's top-level blocks into model objects (resources are in `resource.rs`).
+//!
+//! Mirrors `internal/configs/parser_config.go` and the `decode*Block` functions of
+//! `named_values.go`, `module_call.go`, `provider.go`, `moved.go`, `import.go`, `removed.go`
+//! and `checks.go`. Objects that an override file may merge into keep their body references
+//! grouped by top-level argument or block name until the module is assembled.
+
+use super::diagnostics as msg;
+use super::model::*;
+use super::references::{parse_ref, Parsed, Trav};
+use super::syntax::{content, Attr, Block, BodyRef, Content, Ex, Schema};
+use crate::diag::{Diagnostics, SourceFile, SourceRange};
+use std::ops::Range;
+
+/// References grouped by the top-level argument or block type they were found in.
+pub type Grouped = Vec<(String, Vec<Reference>)>;
+
+/// A resource whose `references` are assembled once overrides have been merged.
+pub struct PendingResource {
+    pub res: Resource,
+    pub body: Grouped,
+}
+
+pub struct PendingProvider {
+    pub cfg: ProviderConfig,
+    pub body: Grouped,
+}
+
+pub struct PendingCall {
+    pub call: ModuleCall,
+    pub source_range: Option<SourceRange>,
+}
+
+/// Everything declared in one file, before the module is assembled.
+#[derive(Default)]
+pub struct Parts {
+    pub resources: Vec<PendingResource>,
+    pub providers: Vec<PendingProvider>,
+    pub calls: Vec<PendingCall>,
+    pub variables: Vec<Variable>,
+    pub locals: Vec<Local>,
+    pub outputs: Vec<Output>,
+    pub required_providers: Vec<RequiredProvider>,
+    /// Ranges of `required_providers` blocks (one per module is allowed).
+    pub required_provider_blocks: Vec<SourceRange>,
+    pub required_version: Option<String>,
+    pub moved: Vec<Moved>,
+    pub imports: Vec<Import>,
+    pub removed: Vec<Removed>,
+    pub checks: Vec<Check>,
+}
+
+/// The decoding context of one file.
+pub struct Dx<'f> {
+    pub f: &'f SourceFile,
+    pub diags: &'f mut Diagnostics,
+    /// Override files may leave out required arguments.
+    pub is_override: bool,
+}
+
+impl Dx<'_> {
+    pub fn range(&self, s: Range<usize>) -> SourceRange {
+        self.f.range(s)
+    }
+
+    /// The references in an expression, parsed with Terraform's rules (invalid ones reported).
+    pub fn refs(&mut self, ex: &Ex, context: &str) -> Vec<Reference> {
+        self.refs_scoped(ex, context, &[])
+    }
+
+    pub fn refs_scoped(&mut self, ex: &Ex, context: &str, scope: &[String]) -> Vec<Reference> {
+        let travs = ex.traversals(self.f, scope, self.diags);
+        self.parse_travs(&travs, context)
+    }
+
+    pub fn parse_travs(&mut self, travs: &[Trav], context: &str) -> Vec<Reference> {
+        let mut out = Vec::with_capacity(travs.len());
+        for t in travs {
+            match parse_ref(t, self.f) {
+                Ok(Parsed::Subject(subject, span)) => {
+                    out.push(Reference::new(subject, t.text.clone(), self.f.range(span), context.to_string()))
+                }
+                Ok(Parsed::Ignored) => {}
+                Err(d) => self.diags.push(d),
+            }
+        }
+        out
+    }
+
+    pub fn expr(&mut self, ex: &Ex, context: &str) -> Expr {
+        Expr { source: ex.source(self.f).to_string(), range: self.range(ex.span()), references: self.refs(ex, context) }
+    }
+
+    pub fn opt_expr(&mut self, attr: Option<&Attr>, context: &str) -> Option<Expr> {
+        attr.map(|a| self.expr(&a.expr, context))
+    }
+
+    pub fn string(&mut self, attr: Option<&Attr>, what: &str) -> Option<String> {
+        let a = attr?;
+        let s = a.expr.literal_string();
+        if s.is_none() {
+            self.diags.push(msg::expected_string(what, self.range(a.expr.span())));
+        }
+        s
+    }
+
+    pub fn bool(&mut self, attr: Option<&Attr>) -> Option<bool> {
+        let a = attr?;
+        let b = a.expr.as_bool();
+        if b.is_none() {
+            self.diags.push(msg::expected_bool(a.name, self.range(a.expr.span())));
+        }
+        b
+    }
+
+    pub fn content<'a>(&mut self, body: BodyRef<'a>, schema: &Schema) -> Content<'a> {
+        content(body, schema, self.f, self.diags)
+    }
+
+    /// `depends_on = [...]`: plain resource, data, ephemeral or module traversals.
+    pub fn depends_on(&mut self, attr: Option<&Attr>) -> Vec<Reference> {
+        let Some(a) = attr else { return Vec::new() };
+        let Some(items) = a.expr.list() else {
+            self.diags.push(msg::list_required(self.range(a.expr.span())));
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for item in items {
+            let Some((trav, quoted)) = item.abs_traversal(self.f) else {
+                self.diags.push(msg::static_traversal_required(self.range(item.span())));
+                continue;
+            };
+            if quoted {
+                self.diags.push(msg::quoted_reference_deprecated(self.range(item.span())));
+            }
+            match parse_ref(&trav, self.f) {
+                Ok(Parsed::Subject(subject, span)) => {
+                    use crate::addrs::Subject as S;
+                    match &subject {
+                        S::Resource(_) | S::ModuleCall(_) | S::ResourceInstance(..) | S::ModuleCallInstance(..) => {
+                            // Terraform: only whole objects; an attribute after the address is an error.
+                            if span.end < trav.span().end {
+                                self.diags.push(msg::invalid_depends_on(self.range(trav.span())));
+                                continue;
+                            }
+                            out.push(Reference::new(subject, trav.text.clone(), self.range(span), "depends_on".into()));
+                        }
+                        _ => self.diags.push(msg::invalid_depends_on_subject(self.range(trav.span()))),
+                    }
+                }
+                Ok(Parsed::Ignored) => self.diags.push(msg::invalid_depends_on_subject(self.range(trav.span()))),
+                Err(d) => self.diags.push(d),
+            }
+        }
+        out
+    }
+
+    /// References of a whole body (no schema): every argument and nested or dynamic block,
+    /// grouped by top-level name. `skip` lists meta-arguments and meta-blocks handled elsewhere.
+    pub fn body_refs(&mut self, body: BodyRef, prefix: &str, skip: &[&str], scope: &[String], out: &mut Grouped) {
+        let c = self.content(body, &ANY_BODY);
+        for a in &c.attrs {
+            if skip.contains(&a.name) {
+                continue;
+            }
+            let refs = self.refs_scoped(&a.expr, &format!("{prefix}{}", a.name), scope);
+            push_group(out, a.name, refs);
+        }
+        for b in &c.blocks {
+            if skip.contains(&b.kind) {
+                continue;
+            }
+            if b.kind == "dynamic" {
+                let mut refs = Vec::new();
+                self.dynamic_refs(b, prefix, scope, &mut refs);
+                push_group(out, b.label(0), refs);
+            } else {
+                let mut inner = Grouped::new();
+                let p = if b.kind == "_" { prefix.to_string() } else { format!("{prefix}{}.", b.kind) };
+                self.body_refs(b.body, &p, &[], scope, &mut inner);
+                push_group(out, b.kind, inner.into_iter().flat_map(|(_, r)| r).collect());
+            }
+        }
+    }
+
+    /// A `dynamic "x"` block: its for_each and labels, then its content without the iterator.
+    fn dynamic_refs(&mut self, b: &Block, prefix: &str, scope: &[String], out: &mut Vec<Reference>) {
+        let label = b.label(0).to_string();
+        let c = self.content(b.body, &DYNAMIC);
+        let head = format!("{prefix}dynamic {label:?}");
+        if let Some(a) = c.attr("for_each") {
+            out.extend(self.refs_scoped(&a.expr, &format!("{head}.for_each"), scope));
+        }
+        let iterator = match c.attr("iterator") {
+            Some(a) => match a.expr.abs_traversal(self.f) {
+                Some((t, _)) if t.steps.len() == 1 => t.root().to_string(),
+                _ => {
+                    self.diags.push(msg::static_traversal_required(self.range(a.expr.span())));
+                    label.clone()
+                }
+            },
+            None => label.clone(),
+        };
+        let mut inner_scope = scope.to_vec();
+        inner_scope.push(iterator);
+        if let Some(a) = c.attr("labels") {
+            out.extend(self.refs_scoped(&a.expr, &format!("{head}.labels"), &inner_scope));
+        }
+        for content_block in c.blocks_of("content") {
+            let mut inner = Grouped::new();
+            self.body_refs(content_block.body, &format!("{prefix}{label}."), &[], &inner_scope, &mut inner);
+            out.extend(inner.into_iter().flat_map(|(_, r)| r));
+        }
+    }
+
+    /// A `precondition` / `postcondition` / `validation` / `assert` block.
+    pub fn condition(&mut self, b: &Block, context: &str) -> Option<Condition> {
+        let c = self.content(b.body, &CONDITION);
+        let Some(cond) = c.attr("condition") else {
+            self.diags.push(msg::missing_required_argument("condition", self.range(b.def_span.clone())));
+            return None;
+        };
+        let condition = self.expr(&cond.expr, &format!("{context}.condition"));
+        let error_message = self.opt_expr(c.attr("error_message"), &format!("{context}.error_message"));
+        Some(Condition { condition, error_message, range: self.range(b.def_span.clone()) })
+    }
+
+    /// `hcl.AbsTraversalForExpr` as an address string (`moved`, `removed`, `import.to`).
+    pub fn address(&mut self, attr: Option<&Attr>, name: &str, whole: Range<usize>) -> String {
+        let Some(a) = attr else {
+            self.diags.push(msg::missing_required_argument(name, self.range(whole)));
+            return String::new();
+        };
+        match a.expr.abs_traversal(self.f) {
+            Some((t, _)) => t.text,
+            None => {
+                self.diags.push(msg::static_traversal_required(self.range(a.expr.span())));
+                a.expr.source(self.f).to_string()
+            }
+        }
+    }
+}
+
+pub fn push_group(out: &mut Grouped, key: &str, refs: Vec<Reference>) {
+    match out.iter_mut().find(|(k, _)| k == key) {
+        Some((_, v)) => v.extend(refs),
+        None => out.push((key.to_string(), refs)),
+    }
+}
+
+pub const ANY_BODY: Schema = Schema { attrs: &[], blocks: &[("dynamic", &["name"])], any_attrs: true, any_blocks: true };
+const DYNAMIC: Schema = Schema {
+    attrs: &["for_each", "iterator", "labels"],
+    blocks: &[("content", &[])],
+    any_attrs: false,
+    any_blocks: false,
+};
+const CONDITION: Schema = Schema { attrs: &["condition", "error_message"], blocks: &[], any_attrs: false, any_blocks: false };
+
+const TOP: Schema = Schema {
+    attrs: &[],
+    blocks: &[
+        ("terraform", &[]),
+        ("required_providers", &[]),
+        ("provider", &["name"]),
+        ("variable", &["name"]),
+        ("locals", &[]),
+        ("output", &["name"]),
+        ("module", &["name"]),
+        ("resource", &["type", "name"]),
+        ("data", &["type", "name"]),
+        ("ephemeral", &["type", "name"]),
+        ("action", &["type", "name"]),
+        ("moved", &[]),
+        ("removed", &[]),
+        ("import", &[]),
+        ("check", &["name"]),
+    ],
+    any_attrs: false,
+    any_blocks: false,
+};
+
+const TERRAFORM: Schema = Schema {
+    attrs: &["required_version", "experiments", "language"],
+    blocks: &[
+        ("backend", &["type"]),
+        ("cloud", &[]),
+        ("required_providers", &[]),
+        ("state_store", &["type"]),
+        ("provider_meta", &["provider"]),
+    ],
+    any_attrs: false,
+    any_blocks: false,
+};
+
+const VARIABLE: Schema = Schema {
+    attrs: &["description", "default", "type", "sensitive", "ephemeral", "nullable", "deprecated", "const"],
+    blocks: &[("validation", &[])],
+    any_attrs: false,
+    any_blocks: false,
+};
+
+const OUTPUT: Schema = Schema {
+    attrs: &["description", "value", "depends_on", "sensitive", "ephemeral", "deprecated", "type"],
+    blocks: &[("precondition", &[]), ("postcondition", &[])],
+    any_attrs: false,
+    any_blocks: false,
+};
+
+const MODULE: Schema = Schema {
+    attrs: &["source", "version", "count", "for_each", "depends_on", "providers", "ignore_nested_deprecations"],
+    blocks: &[("_", &[]), ("lifecycle", &[]), ("locals", &[]), ("provider", &["type"])],
+    any_attrs: true,
+    any_blocks: false,
+};
+
+const PROVIDER: Schema = Schema { attrs: &[], blocks: &[("dynamic", &["name"])], any_attrs: true, any_blocks: true };
+const LOCALS: Schema = Schema { attrs: &[], blocks: &[], any_attrs: true, any_blocks: false };
+const MOVED: Schema = Schema { attrs: &["from", "to"], blocks: &[], any_attrs: false, any_blocks: false };
+const IMPORT: Schema = Schema { attrs: &["to", "id", "for_each", "provider", "identity"], blocks: &[], any_attrs: false, any_blocks: false };
+const REMOVED: Schema = Schema {
+    attrs: &["from"],
+    blocks: &[("lifecycle", &[]), ("connection", &[]), ("provisioner", &["type"])],
+    any_attrs: false,
+    any_blocks: false,
+};
+const REMOVED_LIFECYCLE: Schema = Schema { attrs: &["destroy"], blocks: &[], any_attrs: false, any_blocks: false };
+const CHECK: Schema = Schema { attrs: &[], blocks: &[("data", &["type", "name"]), ("assert", &[])], any_attrs: false, any_blocks: false };
+const REQUIRED_PROVIDERS: Schema = Schema { attrs: &[], blocks: &[], any_attrs: true, any_blocks: false };
+
+/// Decode one file's body. `module_addr` is the module's address (`""` for the root).
+pub fn decode_file(body: BodyRef, f: &SourceFile, module_addr: &str, is_override: bool, diags: &mut Diagnostics) -> Parts {
+    let mut dx = Dx { f, diags, is_override };
+    let mut parts = Parts::default();
+    let top = dx.content(body, &TOP);
+    for b in &top.blocks {
+        match b.kind {
+            "terraform" => dx.terraform(b, &mut parts),
+            "required_providers" => dx.diags.push(msg::required_providers_outside_terraform(dx.range(b.kind_span.clone()))),
+            "provider" => {
+                if let Some(p) = dx.provider(b, module_addr) {
+                    parts.providers.push(p);
+                }
+            }
+            "variable" => parts.variables.push(dx.variable(b)),
+            "locals" => dx.locals(b, &mut parts.locals),
+            "output" => parts.outputs.push(dx.output(b)),
+            "module" => parts.calls.push(dx.module_call(b, module_addr)),
+            "resource" | "data" | "ephemeral" => {
+                if let Some(r) = dx.resource(b, module_addr) {
+                    parts.resources.push(r);
+                }
+            }
+            "moved" => {
+                let c = dx.content(b.body, &MOVED);
+                let from = dx.address(c.attr("from"), "from", b.def_span.clone());
+                let to = dx.address(c.attr("to"), "to", b.def_span.clone());
+                parts.moved.push(Moved { from, to, range: dx.range(b.def_span.clone()) });
+            }
+            "import" => parts.imports.push(dx.import(b)),
+            "removed" => parts.removed.push(dx.removed(b)),
+            "check" => parts.checks.push(dx.check(b, module_addr)),
+            _ => {} // `action` blocks: accepted, not modelled.
+        }
+    }
+    parts
+}
+
+impl Dx<'_> {
+    fn terraform(&mut self, b: &Block, parts: &mut Parts) {
+        let c = self.content(b.body, &TERRAFORM);
+        if let Some(v) = self.string(c.attr("required_version"), "required_version") {
+            parts.required_version = Some(v);
+        }
+        for rp in c.blocks_of("required_providers") {
+            parts.required_provider_blocks.push(self.range(rp.def_span.clone()));
+            let rc = self.content(rp.body, &REQUIRED_PROVIDERS);
+            for a in &rc.attrs {
+                parts.required_providers.push(self.required_provider(a));
+            }
+        }
+    }
+
+    /// One `required_providers` entry: `aws = { source, version, configuration_aliases }` or the
+    /// legacy `aws = "~> 4.0"` (a version constraint only).
+    fn required_provider(&mut self, a: &Attr) -> RequiredProvider {
+        let mut rp = RequiredProvider {
+            name: a.name.to_string(),
+            source: None,
+            fqn: String::new(),
+            version: None,
+            configuration_aliases: Vec::new(),
+            range: self.range(a.span.clone()),
+        };
+        if let Some(v) = a.expr.literal_string() {
+            rp.version = Some(v);
+        } else if let Some(items) = a.expr.object() {
+            for (k, v) in items {
+                let key = match k.traversal(self.f) {
+                    Some(t) if t.steps.len() == 1 => t.root().to_string(),
+                    _ => Ex::literal_key(&k, self.f),
+                };
+                match key.as_str() {
+                    "source" => rp.source = v.literal_string(),
+                    "version" => rp.version = v.literal_string(),
+                    "configuration_aliases" => {
+                        for item in v.list().unwrap_or_default() {
+                            match item.abs_traversal(self.f) {
+                                Some((t, _)) => rp.configuration_aliases.push(t.text),
+                                None => self.diags.push(msg::static_traversal_required(self.range(item.span()))),
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        rp.fqn = provider_fqn_from_source(rp.source.as_deref(), &rp.name);
+        rp
+    }
+
+    fn provider(&mut self, b: &Block, module_addr: &str) -> Option<PendingProvider> {
+        let name = b.label(0).to_string();
+        let c = self.content(b.body, &PROVIDER);
+        let alias = self.string(c.attr("alias"), "alias");
+        let mut body = Grouped::new();
+        self.body_refs(b.body, "", &["alias", "version"], &[], &mut body);
+        let cfg = ProviderConfig {
+            name,
+            alias,
+            fqn: String::new(),
+            address: String::new(),
+            references: Vec::new(),
+            range: self.range(b.def_span.clone()),
+        };
+        let _ = module_addr;
+        Some(PendingProvider { cfg, body })
+    }
+
+    fn variable(&mut self, b: &Block) -> Variable {
+        let c = self.content(b.body, &VARIABLE);
+        let type_expr = c.attr("type").map(|a| match (&a.expr, a.expr.literal_string()) {
+            // JSON gives the type constraint as a string holding the expression.
+            (Ex::Json(_), Some(s)) => s,
+            _ => a.expr.source(self.f).to_string(),
+        });
+        let default = self.opt_expr(c.attr("default"), "default");
+        let description = self.string(c.attr("description"), "description");
+        let sensitive = self.bool(c.attr("sensitive")).unwrap_or(false);
+        let nullable = self.bool(c.attr("nullable")).unwrap_or(true);
+        let ephemeral = self.bool(c.attr("ephemeral")).unwrap_or(false);
+        let validations = c.blocks_of("validation").filter_map(|v| self.condition(v, "validation")).collect();
+        Variable {
+            name: b.label(0).to_string(),
+            type_expr,
+            default,
+            description,
+            sensitive,
+            nullable,
+            ephemeral,
+            validations,
+            range: self.range(b.def_span.clone()),
+        }
+    }
+
+    fn locals(&mut self, b: &Block, out: &mut Vec<Local>) {
+        let c = self.content(b.body, &LOCALS);
+        for a in &c.attrs {
+            let expr = self.expr(&a.expr, a.name);
+            out.push(Local { name: a.name.to_string(), expr, range: self.range(a.span.clone()) });
+        }
+    }
+
+    fn output(&mut self, b: &Block) -> Output {
+        let c = self.content(b.body, &OUTPUT);
+        let value = match c.attr("value") {
+            Some(a) => self.expr(&a.expr, "value"),
+            None => {
+                if !self.is_override {
+                    self.diags.push(msg::missing_required_argument("value", self.range(b.def_span.clone())));
+                }
+                Expr { source: String::new(), range: self.range(b.def_span.clone()), references: Vec::new() }
+            }
+        };
+        let depends_on = self.depends_on(c.attr("depends_on"));
+        let sensitive = self.bool(c.attr("sensitive")).unwrap_or(false);
+        let ephemeral = self.bool(c.attr("ephemeral")).unwrap_or(false);
+        let description = self.string(c.attr("description"), "description");
+        let preconditions: Vec<Condition> = c.blocks_of("precondition").filter_map(|p| self.condition(p, "precondition")).collect();
+        let mut out = Output {
+            name: b.label(0).to_string(),
+            value,
+            depends_on,
+            sensitive,
+            ephemeral,
+            description,
+            preconditions,
+            references: Vec::new(),
+            range: self.range(b.def_span.clone()),
+        };
+        finalize_output(&mut out);
+        out
+    }
+
+    fn module_call(&mut self, b: &Block, module_addr: &str) -> PendingCall {
+        let name = b.label(0).to_string();
+        let c = self.content(b.body, &MODULE);
+        let source_attr = c.attr("source");
+        let source = match source_attr {
+            Some(a) => match a.expr.literal_string() {
+                Some(s) => s,
+                None => {
+                    self.diags.push(msg::invalid_module_source(self.range(a.expr.span())));
+                    String::new()
+                }
+            },
+            None => {
+                if !self.is_override {
+                    self.diags.push(msg::missing_required_argument("source", self.range(b.def_span.clone())));
+                }
+                String::new()
+            }
+        };
+        let version = self.string(c.attr("version"), "version");
+        let count = self.opt_expr(c.attr("count"), "count");
+        let for_each = self.opt_expr(c.attr("for_each"), "for_each");
+        if let (Some(_), Some(fe)) = (c.attr("count"), c.attr("for_each")) {
+            self.diags.push(msg::count_and_for_each(self.range(fe.name_span.clone())));
+        }
+        let depends_on = self.depends_on(c.attr("depends_on"));
+        let providers = match c.attr("providers") {
+            Some(a) => self.passed_providers(a),
+            None => Vec::new(),
+        };
+        let meta = ["source", "version", "count", "for_each", "depends_on", "providers", "ignore_nested_deprecations"];
+        let arguments = c
+            .attrs
+            .iter()
+            .filter(|a| !meta.contains(&a.name))
+            .map(|a| Argument { name: a.name.to_string(), expr: self.expr(&a.expr, a.name) })
+            .collect();
+        let address = if module_addr.is_empty() { format!("module.{name}") } else { format!("{module_addr}.module.{name}") };
+        let mut call = ModuleCall {
+            source_kind: super::files::classify_source(&source).to_string(),
+            name,
+            address,
+            source,
+            version,
+            count,
+            for_each,
+            depends_on,
+            providers,
+            arguments,
+            references: Vec::new(),
+            module: None,
+            range: self.range(b.def_span.clone()),
+        };
+        finalize_call(&mut call);
+        PendingCall { call, source_range: source_attr.map(|a| self.range(a.expr.span())) }
+    }
+
+    /// `providers = { aws.child = aws.parent }` (`module_call.go` `PassedProviderConfig`).
+    fn passed_providers(&mut self, a: &Attr) -> Vec<PassedProvider> {
+        let Some(items) = a.expr.object() else {
+            self.diags.push(msg::map_required(self.range(a.expr.span())));
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (k, v) in items {
+            let key = k.traversal(self.f);
+            let val = v.abs_traversal(self.f).map(|(t, _)| t);
+            match (key, val) {
+                (Some(kt), Some(vt)) if kt.steps.len() <= 2 && vt.steps.len() <= 2 => out.push(PassedProvider {
+                    in_child: kt.text,
+                    in_parent: vt.text,
+                    range: self.range(k.span().start..v.span().end),
+                }),
+                (Some(kt), _) if kt.steps.len() <= 2 => self.diags.push(msg::provider_ref_shape("providers", self.range(v.span()))),
+                _ => self.diags.push(msg::provider_ref_shape("providers", self.range(k.span()))),
+            }
+        }
+        out
+    }
+
+    fn import(&mut self, b: &Block) -> Import {
+        let c = self.content(b.body, &IMPORT);
+        let to = self.address(c.attr("to"), "to", b.def_span.clone());
+        let id = self.opt_expr(c.attr("id"), "id");
+        let for_each = self.opt_expr(c.attr("for_each"), "for_each");
+        let provider = c.attr("provider").and_then(|a| a.expr.abs_traversal(self.f)).map(|(t, _)| t.text);
+        let mut references = Vec::new();
+        // `to` may hold dynamic instance keys (`aws_instance.a[each.key]`): those refer to things.
+        if let Some(a) = c.attr("to") {
+            references.extend(self.refs(&a.expr, "to").into_iter().filter(|r| r.kind != "resource" || r.traversal.is_empty()));
+        }
+        for e in [&id, &for_each].into_iter().flatten() {
+            references.extend(e.references.iter().cloned());
+        }
+        if let Some(a) = c.attr("identity") {
+            references.extend(self.refs(&a.expr, "identity"));
+        }
+        Import { to, id, for_each, provider, references, range: self.range(b.def_span.clone()) }
+    }
+
+    fn removed(&mut self, b: &Block) -> Removed {
+        let c = self.content(b.body, &REMOVED);
+        let from = self.address(c.attr("from"), "from", b.def_span.clone());
+        let mut destroy = true;
+        for l in c.blocks_of("lifecycle") {
+            let lc = self.content(l.body, &REMOVED_LIFECYCLE);
+            if let Some(d) = self.bool(lc.attr("destroy")) {
+                destroy = d;
+            }
+        }
+        let connection = c.blocks_of("connection").next().map(|cb| self.connection(cb));
+        let provisioners = c.blocks_of("provisioner").filter_map(|p| self.provisioner(p, connection.as_ref())).collect();
+        Removed { from, destroy, provisioners, range: self.range(b.def_span.clone()) }
+    }
+
+    fn check(&mut self, b: &Block, module_addr: &str) -> Check {
+        let c = self.content(b.body, &CHECK);
+        let mut data = None;
+        for d in c.blocks_of("data") {
+            if let Some(p) = self.resource(d, module_addr) {
+                let mut res = super::resource::finalize_resource(p);
+                res.address = format!("{}", res.address);
+                data = Some(res);
+            }
+        }
+        let asserts: Vec<Condition> = c.blocks_of("assert").filter_map(|a| self.condition(a, "assert")).collect();
+        let mut references: Vec<Reference> = Vec::new();
+        for a in &asserts {
+            references.extend(a.condition.references.iter().cloned());
+            if let Some(m) = &a.error_message {
+                references.extend(m.references.iter().cloned());
+            }
+        }
+        Check { name: b.label(0).to_string(), data, asserts, references, range: self.range(b.def_span.clone()) }
+    }
+}
+
+impl Ex<'_> {
+    /// An object key that is not a bare identifier, as a literal string when it is one.
+    fn literal_key(k: &super::syntax::Key, f: &SourceFile) -> String {
+        match k {
+            super::syntax::Key::Json(s) => s.value.clone(),
+            super::syntax::Key::Hcl(hcl::edit::expr::ObjectKey::Expression(e)) => {
+                Ex::Hcl(e).literal_string().unwrap_or_else(|| f.text.get(k.span()).unwrap_or("").to_string())
+            }
+            super::syntax::Key::Hcl(hcl::edit::expr::ObjectKey::Ident(i)) => i.as_str().to_string(),
+        }
+    }
+}
+
+/// An output's references: value, depends_on and preconditions.
+pub fn finalize_output(o: &mut Output) {
+    let mut refs = o.value.references.clone();
+    refs.extend(o.depends_on.iter().cloned());
+    for p in &o.preconditions {
+        refs.extend(p.condition.references.iter().cloned());
+        if let Some(m) = &p.error_message {
+            refs.extend(m.references.iter().cloned());
+        }
+    }
+    o.references = refs;
+}
+
+/// A module call's expansion references: depends_on, count and for_each.
+pub fn finalize_call(c: &mut ModuleCall) {
+    let mut refs = c.depends_on.clone();
+    for e in [&c.count, &c.for_each].into_iter().flatten() {
+        refs.extend(e.references.iter().cloned());
+    }
+    c.references = refs;
+}
+
+/// The fully qualified provider address for a `source` string, or the implied one for a name.
+pub fn provider_fqn_from_source(source: Option<&str>, local_name: &str) -> String {
+    match source {
+        Some(s) => {
+            let s = s.trim().to_ascii_lowercase();
+            match s.split('/').count() {
+                1 => format!("registry.terraform.io/hashicorp/{s}"),
+                2 => format!("registry.terraform.io/{s}"),
+                _ => s,
+            }
+        }
+        None => implied_fqn(local_name),
+    }
+}
+
+/// `ImpliedProviderForUnqualifiedType`: `terraform` is built in, the rest default to hashicorp.
+pub fn implied_fqn(local_name: &str) -> String {
+    if local_name == "terraform" {
+        "terraform.io/builtin/terraform".to_string()
+    } else {
+        format!("registry.terraform.io/hashicorp/{local_name}")
+    }
+}

@@ -1,0 +1,486 @@
+//! The module tree: parse each module's files, assemble the module (duplicates, override files,
+//! provider addresses), then follow its module calls.
+
+use super::decode::{decode_file, finalize_call, finalize_output, implied_fqn, Parts, PendingCall, PendingProvider};
+use super::diagnostics as msg;
+use super::files::{normalize_path, resolve_module_source, DirFile, FileTree, Resolution};
+use super::model::*;
+use super::resource::{finalize_resource, merge_resource, OverrideSet};
+use super::syntax::{parse_error_diag, BodyRef};
+use super::{guard, json, LoadOptions, Loaded};
+use crate::addrs::{ModulePath, ResourceMode};
+use crate::diag::{Diagnostics, SourceFile, SourceRange};
+use std::collections::{BTreeMap, HashMap};
+
+/// The most modules one configuration may load (a guard against exponential call diamonds).
+const MAX_MODULES: usize = 5_000;
+
+pub fn load_tree(files: &BTreeMap<String, String>, options: &LoadOptions) -> Loaded {
+    let tree = FileTree::new(files);
+    let mut diags = Diagnostics::new();
+    let root_dir = normalize_path(&options.root).unwrap_or_default();
+    let mut loader = Loader { tree: &tree, stack: vec![root_dir.clone()], count: 0 };
+    let root = match tree.files(&root_dir) {
+        Some(_) => loader.module(&root_dir, ModulePath::root(), &mut diags),
+        None => {
+            diags.push(msg::no_configuration_files(&root_dir));
+            Module { dir: root_dir, ..Module::default() }
+        }
+    };
+    Loaded { config: Config { root }, diagnostics: diags }
+}
+
+struct Loader<'t> {
+    tree: &'t FileTree<'t>,
+    /// Folders of the modules being loaded, root first: a call into one of them is recursion.
+    stack: Vec<String>,
+    count: usize,
+}
+
+/// A parsed file: its text with a line index, and its syntax tree.
+pub enum Ast {
+    Hcl(hcl::edit::structure::Body),
+    Json(json::JValue),
+}
+
+/// Parse one file; `None` (with a diagnostic) when it cannot be parsed at all.
+pub fn parse_file(f: &SourceFile, is_json: bool, diags: &mut Diagnostics) -> Option<Ast> {
+    if is_json {
+        return match json::parse(&f.text) {
+            Ok(v) => Some(Ast::Json(v)),
+            Err(e) => {
+                let r = f.range(e.span.clone());
+                diags.push(if e.too_deep { msg::too_deeply_nested(json::MAX_JSON_DEPTH, r) } else { msg::json_syntax_error(e.summary, &e.detail, r) });
+                None
+            }
+        };
+    }
+    if let Some(at) = guard::find_excessive_nesting(&f.text, guard::MAX_DEPTH) {
+        diags.push(msg::too_deeply_nested(guard::MAX_DEPTH, f.range(at..at + 1)));
+        return None;
+    }
+    let ident = |o: usize| o;
+    match hcl::edit::parser::parse_body(&f.text) {
+        Ok(body) => Some(Ast::Hcl(body)),
+        Err(e) => {
+            diags.push(parse_error_diag(&e, &f.text, &ident, f));
+            // Recover what comes before the broken top-level block, as HCL's parser would.
+            let cut = last_top_level_start(&f.text, e.location().offset());
+            if cut > 0 {
+                if let Ok(body) = hcl::edit::parser::parse_body(&f.text[..cut]) {
+                    return Some(Ast::Hcl(body));
+                }
+            }
+            None
+        }
+    }
+}
+
+/// The start of the last line before `offset` that begins a top-level item (column 1, not `}`).
+fn last_top_level_start(text: &str, offset: usize) -> usize {
+    let b = text.as_bytes();
+    let mut i = offset.min(b.len());
+    loop {
+        let line_start = b[..i].iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+        if line_start == 0 {
+            return 0;
+        }
+        if b.get(line_start).is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_') {
+            return line_start;
+        }
+        i = line_start - 1;
+    }
+}
+
+/// A module being assembled from its files.
+#[derive(Default)]
+struct Acc {
+    resources: Vec<super::decode::PendingResource>,
+    res_index: HashMap<(ResourceMode, String, String), usize>,
+    providers: Vec<PendingProvider>,
+    prov_index: HashMap<(String, Option<String>), usize>,
+    calls: Vec<PendingCall>,
+    call_index: HashMap<String, usize>,
+    variables: Vec<Variable>,
+    var_index: HashMap<String, usize>,
+    locals: Vec<Local>,
+    local_index: HashMap<String, usize>,
+    outputs: Vec<Output>,
+    out_index: HashMap<String, usize>,
+    checks: Vec<Check>,
+    check_index: HashMap<String, usize>,
+    required_providers: Vec<RequiredProvider>,
+    rp_block: Option<SourceRange>,
+    required_version: Option<String>,
+    moved: Vec<Moved>,
+    imports: Vec<Import>,
+    removed: Vec<Removed>,
+}
+
+impl Loader<'_> {
+    fn module(&mut self, dir: &str, path: ModulePath, diags: &mut Diagnostics) -> Module {
+        self.count += 1;
+        let address = path.to_string();
+        let files: &[DirFile] = self.tree.files(dir).unwrap_or(&[]);
+        let mut acc = Acc::default();
+        let mut file_names = Vec::new();
+        // Primary files first, then override files, each in name order (parser_config_dir.go).
+        let ordered = files.iter().filter(|f| !f.kind.is_override).chain(files.iter().filter(|f| f.kind.is_override));
+        for df in ordered {
+            file_names.push(df.path.clone());
+            let sf = SourceFile::new(df.path.clone(), df.text);
+            let Some(ast) = parse_file(&sf, df.kind.json, diags) else { continue };
+            let body = match &ast {
+                Ast::Hcl(b) => BodyRef::Hcl(b),
+                Ast::Json(v) => BodyRef::Json(v),
+            };
+            let parts = decode_file(body, &sf, &address, df.kind.is_override, diags);
+            if df.kind.is_override {
+                acc.merge_override(parts, diags);
+            } else {
+                acc.append(parts, diags);
+            }
+        }
+        let (mut module, source_ranges) = acc.finish(&path, dir);
+        module.files = file_names;
+        self.load_children(&mut module, &source_ranges, diags);
+        module
+    }
+
+    /// Resolve and load each call's child module. The single place that decides where a
+    /// module's source lives (a later loader adds `.terraform/modules/modules.json`).
+    fn load_children(&mut self, module: &mut Module, source_ranges: &[Option<SourceRange>], diags: &mut Diagnostics) {
+        let dir = module.dir.clone();
+        let path = module.path.clone();
+        for (call, source_range) in module.module_calls.iter_mut().zip(source_ranges) {
+            if call.source.is_empty() {
+                continue;
+            }
+            let at = source_range.clone().unwrap_or_else(|| call.range.clone());
+            match resolve_module_source(&dir, &call.source, &call.source_kind) {
+                Resolution::NotInstalled => diags.push(msg::module_not_installed(at)),
+                Resolution::Outside => diags.push(msg::module_dir_outside(&call.name, &call.source, at)),
+                Resolution::Local(child_dir) => {
+                    if self.tree.files(&child_dir).is_none() {
+                        diags.push(msg::module_dir_missing(&call.name, &child_dir, &call.range, at));
+                    } else if let Some(pos) = self.stack.iter().position(|d| *d == child_dir) {
+                        let mut chain: Vec<String> = self.stack[pos..].iter().map(|d| if d.is_empty() { ".".into() } else { d.clone() }).collect();
+                        chain.push(if child_dir.is_empty() { ".".into() } else { child_dir.clone() });
+                        diags.push(msg::module_recursion(&call.name, &chain, at));
+                    } else if self.count >= MAX_MODULES {
+                        diags.push(msg::too_many_modules(MAX_MODULES, at));
+                    } else {
+                        self.stack.push(child_dir.clone());
+                        let child = self.module(&child_dir, path.child(&call.name), diags);
+                        self.stack.pop();
+                        call.module = Some(Box::new(child));
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Acc {
+    /// `Module.appendFile`: add a primary file's objects, reporting duplicates.
+    fn append(&mut self, p: Parts, diags: &mut Diagnostics) {
+        for (i, r) in p.required_provider_blocks.iter().enumerate() {
+            if let Some(prev) = &self.rp_block {
+                diags.push(msg::duplicate_required_providers(prev, r.clone()));
+                continue;
+            }
+            self.rp_block = Some(r.clone());
+            let _ = i;
+            self.required_providers.extend(p.required_providers.iter().cloned());
+        }
+        if p.required_version.is_some() {
+            self.required_version = p.required_version;
+        }
+        for pv in p.providers {
+            let key = (pv.cfg.name.clone(), pv.cfg.alias.clone());
+            if let Some(&i) = self.prov_index.get(&key) {
+                let prev = &self.providers[i].cfg;
+                diags.push(msg::duplicate_provider(&prev.name, prev.alias.as_deref(), &prev.range, pv.cfg.range.clone()));
+                continue;
+            }
+            self.prov_index.insert(key, self.providers.len());
+            self.providers.push(pv);
+        }
+        for v in p.variables {
+            if let Some(&i) = self.var_index.get(&v.name) {
+                diags.push(msg::duplicate_variable(&v.name, &self.variables[i].range, v.range.clone()));
+                continue;
+            }
+            self.var_index.insert(v.name.clone(), self.variables.len());
+            self.variables.push(v);
+        }
+        for l in p.locals {
+            if let Some(&i) = self.local_index.get(&l.name) {
+                diags.push(msg::duplicate_local(&l.name, &self.locals[i].range, l.range.clone()));
+                continue;
+            }
+            self.local_index.insert(l.name.clone(), self.locals.len());
+            self.locals.push(l);
+        }
+        for o in p.outputs {
+            if let Some(&i) = self.out_index.get(&o.name) {
+                diags.push(msg::duplicate_output(&o.name, &self.outputs[i].range, o.range.clone()));
+                continue;
+            }
+            self.out_index.insert(o.name.clone(), self.outputs.len());
+            self.outputs.push(o);
+        }
+        for c in p.calls {
+            if let Some(&i) = self.call_index.get(&c.call.name) {
+                diags.push(msg::duplicate_module_call(&c.call.name, &self.calls[i].call.range, c.call.range.clone()));
+                continue;
+            }
+            self.call_index.insert(c.call.name.clone(), self.calls.len());
+            self.calls.push(c);
+        }
+        for r in p.resources {
+            let key = (r.res.mode, r.res.type_name.clone(), r.res.name.clone());
+            if let Some(&i) = self.res_index.get(&key) {
+                let prev = &self.resources[i].res;
+                let word = match prev.mode {
+                    ResourceMode::Managed => "resource",
+                    ResourceMode::Data => "data",
+                    ResourceMode::Ephemeral => "ephemeral",
+                };
+                diags.push(msg::duplicate_resource(word, &prev.type_name, &prev.name, &prev.range, r.res.range.clone()));
+                continue;
+            }
+            self.res_index.insert(key, self.resources.len());
+            self.resources.push(r);
+        }
+        for c in p.checks {
+            if let Some(&i) = self.check_index.get(&c.name) {
+                diags.push(msg::duplicate_check(&c.name, &self.checks[i].range, c.range.clone()));
+                continue;
+            }
+            self.check_index.insert(c.name.clone(), self.checks.len());
+            self.checks.push(c);
+        }
+        self.moved.extend(p.moved);
+        self.imports.extend(p.imports);
+        self.removed.extend(p.removed);
+    }
+
+    /// `Module.mergeFile`: an override file's objects replace parts of existing ones.
+    fn merge_override(&mut self, p: Parts, diags: &mut Diagnostics) {
+        for rp in p.required_providers {
+            self.required_providers.retain(|e| e.name != rp.name);
+            self.required_providers.push(rp);
+        }
+        if p.required_version.is_some() {
+            self.required_version = p.required_version;
+        }
+        for pv in p.providers {
+            let key = (pv.cfg.name.clone(), pv.cfg.alias.clone());
+            match self.prov_index.get(&key) {
+                Some(&i) => {
+                    let base = &mut self.providers[i];
+                    for (k, refs) in pv.body {
+                        base.body.retain(|(bk, _)| *bk != k);
+                        base.body.push((k, refs));
+                    }
+                }
+                None if pv.cfg.alias.is_none() => {
+                    self.prov_index.insert(key, self.providers.len());
+                    self.providers.push(pv);
+                }
+                None => diags.push(msg::missing_base(
+                    "Missing base provider configuration for override",
+                    format!("There is no {} provider configuration with the alias {:?}. An override file can only override an aliased provider configuration that was already defined in a primary configuration file.", pv.cfg.name, pv.cfg.alias.unwrap_or_default()),
+                    pv.cfg.range.clone(),
+                )),
+            }
+        }
+        for v in p.variables {
+            let Some(&i) = self.var_index.get(&v.name) else {
+                diags.push(msg::missing_base(
+                    "Missing base variable declaration to override",
+                    format!("There is no variable named {:?}. An override file can only override a variable that was already declared in a primary configuration file.", v.name),
+                    v.range.clone(),
+                ));
+                continue;
+            };
+            let b = &mut self.variables[i];
+            if v.type_expr.is_some() {
+                b.type_expr = v.type_expr;
+            }
+            if v.default.is_some() {
+                b.default = v.default;
+            }
+            if v.description.is_some() {
+                b.description = v.description;
+            }
+            b.sensitive |= v.sensitive;
+            b.ephemeral |= v.ephemeral;
+            if !v.nullable {
+                b.nullable = false;
+            }
+            if !v.validations.is_empty() {
+                b.validations = v.validations;
+            }
+        }
+        for l in p.locals {
+            match self.local_index.get(&l.name) {
+                Some(&i) => self.locals[i].expr = l.expr,
+                None => diags.push(msg::missing_base(
+                    "Missing base local value definition to override",
+                    format!("There is no local value named {:?}. An override file can only override a local value that was already defined in a primary configuration file.", l.name),
+                    l.range.clone(),
+                )),
+            }
+        }
+        for o in p.outputs {
+            let Some(&i) = self.out_index.get(&o.name) else {
+                diags.push(msg::missing_base(
+                    "Missing base output definition to override",
+                    format!("There is no output named {:?}. An override file can only override an output that was already defined in a primary configuration file.", o.name),
+                    o.range.clone(),
+                ));
+                continue;
+            };
+            let b = &mut self.outputs[i];
+            if !o.value.source.is_empty() {
+                b.value = o.value;
+            }
+            if !o.depends_on.is_empty() {
+                b.depends_on = o.depends_on;
+            }
+            if o.description.is_some() {
+                b.description = o.description;
+            }
+            b.sensitive |= o.sensitive;
+            b.ephemeral |= o.ephemeral;
+            if !o.preconditions.is_empty() {
+                b.preconditions = o.preconditions;
+            }
+            finalize_output(b);
+        }
+        for c in p.calls {
+            let Some(&i) = self.call_index.get(&c.call.name) else {
+                diags.push(msg::missing_base(
+                    "Missing module call to override",
+                    format!("There is no module call named {:?}. An override file can only override a module call that was defined in a primary configuration file.", c.call.name),
+                    c.call.range.clone(),
+                ));
+                continue;
+            };
+            let (base, o) = (&mut self.calls[i], c.call);
+            if !o.source.is_empty() {
+                base.call.source = o.source;
+                base.call.source_kind = o.source_kind;
+                base.source_range = c.source_range;
+            }
+            if o.version.is_some() {
+                base.call.version = o.version;
+            }
+            if o.count.is_some() {
+                base.call.count = o.count;
+                base.call.for_each = None;
+            }
+            if o.for_each.is_some() {
+                base.call.for_each = o.for_each;
+                base.call.count = None;
+            }
+            if !o.depends_on.is_empty() {
+                base.call.depends_on = o.depends_on;
+            }
+            if !o.providers.is_empty() {
+                base.call.providers = o.providers;
+            }
+            for arg in o.arguments {
+                base.call.arguments.retain(|a| a.name != arg.name);
+                base.call.arguments.push(arg);
+            }
+            finalize_call(&mut base.call);
+        }
+        for r in p.resources {
+            let key = (r.res.mode, r.res.type_name.clone(), r.res.name.clone());
+            let Some(&i) = self.res_index.get(&key) else {
+                let (summary, what) = match r.res.mode {
+                    ResourceMode::Data => ("Missing data resource to override", "data resource"),
+                    _ => ("Missing resource to override", "resource"),
+                };
+                let block = if r.res.mode == ResourceMode::Data { "data" } else { "resource" };
+                diags.push(msg::missing_base(
+                    summary,
+                    format!("There is no {} {what} named {:?}. An override file can only override a {block} block defined in a primary configuration file.", r.res.type_name, r.res.name),
+                    r.res.range.clone(),
+                ));
+                continue;
+            };
+            let set = OverrideSet::of(&r);
+            merge_resource(&mut self.resources[i], r, &set);
+        }
+        for m in p.moved {
+            diags.push(msg::cannot_override("moved", "Records of moved objects can appear only in normal files, not in override files.", m.range));
+        }
+        for im in p.imports {
+            diags.push(msg::cannot_override("import", "Import blocks can appear only in normal files, not in override files.", im.range));
+        }
+        self.removed.extend(p.removed);
+        self.checks.extend(p.checks);
+    }
+
+    /// Resolve provider addresses and assemble references. Also returns each module call's
+    /// `source` range, for diagnostics about the child module.
+    fn finish(self, path: &ModulePath, dir: &str) -> (Module, Vec<Option<SourceRange>>) {
+        let fqn_of = |local: &str| -> String {
+            self.required_providers.iter().find(|r| r.name == local).map_or_else(|| implied_fqn(local), |r| r.fqn.clone())
+        };
+        let prefix = if path.is_root() { String::new() } else { format!("{path}.") };
+        let resources: Vec<Resource> = self
+            .resources
+            .into_iter()
+            .map(|p| {
+                let mut r = finalize_resource(p);
+                r.provider.fqn = fqn_of(&r.provider.local_name);
+                r
+            })
+            .collect();
+        let providers = self
+            .providers
+            .into_iter()
+            .map(|p| {
+                let mut cfg = p.cfg;
+                cfg.fqn = fqn_of(&cfg.name);
+                cfg.address = match &cfg.alias {
+                    Some(a) => format!("{prefix}provider[\"{}\"].{a}", cfg.fqn),
+                    None => format!("{prefix}provider[\"{}\"]", cfg.fqn),
+                };
+                cfg.references = p.body.into_iter().flat_map(|(_, r)| r).collect();
+                cfg
+            })
+            .collect();
+        let mut checks = self.checks;
+        for c in &mut checks {
+            if let Some(d) = &mut c.data {
+                d.provider.fqn = fqn_of(&d.provider.local_name);
+            }
+        }
+        let source_ranges = self.calls.iter().map(|c| c.source_range.clone()).collect();
+        let module = Module {
+            path: path.clone(),
+            address: path.to_string(),
+            dir: dir.to_string(),
+            files: Vec::new(),
+            resources,
+            providers,
+            module_calls: self.calls.into_iter().map(|c| c.call).collect(),
+            variables: self.variables,
+            locals: self.locals,
+            outputs: self.outputs,
+            required_providers: self.required_providers,
+            required_version: self.required_version,
+            moved: self.moved,
+            imports: self.imports,
+            removed: self.removed,
+            checks,
+        };
+        (module, source_ranges)
+    }
+}
