@@ -15,6 +15,9 @@
 //! | `cycle_text.rs` | `Cycle:` texts and [`Graph::validate`] diagnostics | `Validate` |
 //! | `reduce.rs` | [`Graph::transitive_reduction`] | `TransitiveReduction` |
 //! | `render_text.rs` | `String()` ([`Display`](std::fmt::Display)) and `StringWithNodeTypes()` | `graph.go` |
+//! | `render_dot.rs` | `-type=plan` DOT | `dot.go`, `marshal.go` |
+//! | `render_resource.rs` | the v1.7+ resource-only DOT and Mermaid | `command/graph.go` |
+//! | `render_mermaid.rs` | Mermaid flowchart of the full graph | `mermaid.go` |
 //! | `quote.rs` | Go's `strconv.Quote` | |
 //!
 //! # Where this deliberately differs from Terraform, and why
@@ -39,6 +42,9 @@ mod order;
 mod quote;
 mod reach;
 mod reduce;
+mod render_dot;
+mod render_mermaid;
+mod render_resource;
 mod render_text;
 mod set;
 mod tarjan;
@@ -48,5 +54,8 @@ pub use cycles::Cyclic;
 pub use graph::{Graph, NodeId};
 pub use quote::{go_escape, go_quote};
 pub use reach::{Direction, WalkControl, WalkOrder};
+pub use render_dot::{DotAttrs, DotOptions};
+pub use render_mermaid::mermaid_label;
+pub use render_resource::{resource_dot, resource_mermaid, ResourceNode};
 pub use reduce::{RemovedEdge, DEFAULT_REDUCTION_BUDGET};
 pub use set::NodeSet;
