@@ -14,6 +14,8 @@
 pub mod diag;
 /// Terraform addresses (resources, modules, references) and their canonical spelling.
 pub mod addrs;
+/// Generic DAG core (Terraform's `internal/dag`): vertices, edges with payloads, cycles, reduction, renderers.
+pub mod dag;
 /// Stage 1: loading `.tf` / `.tf.json` files into a [`config::Config`] with references.
 pub mod config;
 /// The JavaScript API (wasm32 only): thin conversions around the stages above. Public only so

@@ -1,0 +1,143 @@
+//! Strongly connected components: Tarjan's algorithm without recursion.
+//!
+//! Mirrors `StronglyConnected` in `internal/dag/tarjan.go` (same output shape: components in
+//! completion order, each listed in stack-pop order, most recently discovered vertex first and
+//! the component's root last). Two differences, both for size: the DFS keeps its own stack of
+//! `(vertex, next edge)` cursors, so a 1,000,000-vertex chain cannot overflow the call stack,
+//! and "is it on the stack" is a bit per vertex, where Go scans the whole stack (quadratic on
+//! long chains).
+
+use super::{Graph, NodeId};
+
+impl<N, E> Graph<N, E> {
+    /// Every strongly connected component, singletons included.
+    ///
+    /// # Returns
+    /// Components in the order Tarjan completes them: every component comes after the components
+    /// it depends on (a reverse topological order of the condensation). Each component lists its vertices
+    /// in stack-pop order: the root, where the DFS entered the component, is last.
+    /// Roots are tried in id order and edges in [`Graph::edges_from`] order.
+    ///
+    /// # Complexity
+    /// O(V + E) time, O(V) extra memory, no recursion.
+    ///
+    /// # Example
+    /// ```
+    /// use tfgraph::dag::Graph;
+    /// let mut g: Graph<(), ()> = Graph::new();
+    /// let [a, b, c] = ["a", "b", "c"].map(|n| g.add(n, ()));
+    /// g.connect(a, b, ());
+    /// g.connect(b, a, ());
+    /// g.connect(b, c, ());
+    /// assert_eq!(g.strongly_connected(), vec![vec![c], vec![b, a]]);
+    /// ```
+    pub fn strongly_connected(&self) -> Vec<Vec<NodeId>> {
+        let mut out = Vec::new();
+        self.tarjan(|scc| out.push(scc.to_vec()));
+        out
+    }
+
+    /// Runs Tarjan and hands each component (pop order) to `emit`, without collecting them.
+    pub(crate) fn tarjan(&self, mut emit: impl FnMut(&[NodeId])) {
+        const UNSEEN: u32 = 0;
+        let bound = self.node_bound();
+        // `index` is the DFS discovery number (1-based; 0 = unseen); `low` the smallest index
+        // reachable through the DFS subtree and back edges into the stack.
+        let mut index = vec![UNSEEN; bound];
+        let mut low = vec![0u32; bound];
+        let mut on_stack = vec![false; bound];
+        let mut stack: Vec<NodeId> = Vec::new();
+        let mut calls: Vec<(NodeId, usize)> = Vec::new();
+        let mut next = 1u32;
+
+        for root in self.node_ids() {
+            if index[root.index()] != UNSEEN {
+                continue;
+            }
+            macro_rules! visit {
+                ($v:expr) => {{
+                    let v: NodeId = $v;
+                    index[v.index()] = next;
+                    low[v.index()] = next;
+                    next += 1;
+                    on_stack[v.index()] = true;
+                    stack.push(v);
+                }};
+            }
+            visit!(root);
+            calls.push((root, 0));
+            while let Some(&mut (v, ref mut pos)) = calls.last_mut() {
+                if let Some(w) = self.dependency_at(v, *pos) {
+                    *pos += 1;
+                    if index[w.index()] == UNSEEN {
+                        visit!(w);
+                        calls.push((w, 0));
+                    } else if on_stack[w.index()] {
+                        low[v.index()] = low[v.index()].min(index[w.index()]);
+                    }
+                    continue;
+                }
+                calls.pop();
+                if let Some(&(parent, _)) = calls.last() {
+                    low[parent.index()] = low[parent.index()].min(low[v.index()]);
+                }
+                if low[v.index()] == index[v.index()] {
+                    let start = stack.iter().rposition(|&x| x == v).expect("root is on the stack");
+                    let mut scc: Vec<NodeId> = stack.drain(start..).collect();
+                    scc.reverse(); // pop order
+                    for x in &scc {
+                        on_stack[x.index()] = false;
+                    }
+                    emit(&scc);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::dag::Graph;
+
+    /// `tarjan_test.go`'s helper: each component's names sorted and comma-joined, lines sorted.
+    fn scc_str(g: &Graph<(), ()>) -> String {
+        let mut lines: Vec<String> = g
+            .strongly_connected()
+            .iter()
+            .map(|c| {
+                let mut n: Vec<&str> = c.iter().map(|&i| g.name(i)).collect();
+                n.sort();
+                n.join(",")
+            })
+            .collect();
+        lines.sort();
+        lines.join("\n")
+    }
+
+    /// `TestGraphStronglyConnected`, `_two`, `_three`.
+    #[test]
+    fn terraform_tarjan_cases() {
+        let mut g: Graph<(), ()> = Graph::new();
+        let [v1, v2] = ["1", "2"].map(|n| g.add(n, ()));
+        g.connect(v1, v2, ());
+        g.connect(v2, v1, ());
+        assert_eq!(scc_str(&g), "1,2");
+        g.add("3", ());
+        assert_eq!(scc_str(&g), "1,2\n3");
+        let [v4, v5, v6] = ["4", "5", "6"].map(|n| g.add(n, ()));
+        g.connect(v4, v5, ());
+        g.connect(v5, v6, ());
+        g.connect(v6, v4, ());
+        assert_eq!(scc_str(&g), "1,2\n3\n4,5,6");
+    }
+
+    #[test]
+    fn pop_order_is_reverse_discovery() {
+        let mut g: Graph<(), ()> = Graph::new();
+        let [a, b, c] = ["a", "b", "c"].map(|n| g.add(n, ()));
+        g.connect(a, b, ());
+        g.connect(b, c, ());
+        g.connect(c, a, ());
+        assert_eq!(g.strongly_connected(), vec![vec![c, b, a]]);
+    }
+}
