@@ -18,6 +18,8 @@ pub mod addrs;
 pub mod dag;
 /// Stage 1: loading `.tf` / `.tf.json` files into a [`config::Config`] with references.
 pub mod config;
+/// Stage 2: Terraform's graphs (plan, validate, destroy, apply) built from a [`config::Config`].
+pub mod graph;
 /// The JavaScript API (wasm32 only): thin conversions around the stages above. Public only so
 /// that the wasm test suites (`tests/wasm_*.rs`) can call the exports; JS users go through `pkg/`.
 #[cfg(target_arch = "wasm32")]

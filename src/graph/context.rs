@@ -1,0 +1,136 @@
+//! [`BuildContext`]: what every transformer may read while building a graph — the
+//! configuration flattened into an indexed module list, and the build options.
+//!
+//! Terraform walks `*configs.Config` trees and looks modules up by path
+//! (`Config.Descendant`) again and again; here the tree is flattened once, in
+//! [`Config::modules`] order (depth-first, root first), so nodes can point at their
+//! configuration objects with plain indices ([`ConfigRef`](super::node::ConfigRef)).
+
+use super::node::ConfigRef;
+use super::BuildOptions;
+use crate::addrs::ModulePath;
+use crate::config::{Check, Config, Local, Module, ModuleCall, Output, ProviderConfig, Resource, Variable};
+use std::collections::HashMap;
+
+/// One module of the configuration with its place in the tree.
+#[derive(Clone, Debug)]
+pub struct ModuleEntry<'c> {
+    pub module: &'c Module,
+    /// The calling module's index and the index of the call in its `module_calls`.
+    pub parent: Option<(u32, u32)>,
+}
+
+/// A module call whose module is not loaded (registry, git, … sources): it still gets
+/// expansion and close nodes, and an input node per argument.
+#[derive(Clone, Debug)]
+pub struct OpaqueCall {
+    pub parent: u32,
+    pub call: u32,
+    /// The path the module would have.
+    pub path: ModulePath,
+}
+
+/// Read-only context for the transformers of one build.
+pub struct BuildContext<'c> {
+    pub config: &'c Config,
+    pub options: &'c BuildOptions,
+    /// Every loaded module, root first, in [`Config::modules`] order.
+    pub modules: Vec<ModuleEntry<'c>>,
+    /// Module path → index into [`BuildContext::modules`].
+    pub module_index: HashMap<ModulePath, u32>,
+    /// Calls without a loaded module, in module order then call order.
+    pub opaque_calls: Vec<OpaqueCall>,
+}
+
+impl<'c> BuildContext<'c> {
+    /// Flattens the configuration. O(modules + calls).
+    pub fn new(config: &'c Config, options: &'c BuildOptions) -> Self {
+        let mut modules: Vec<ModuleEntry<'c>> = Vec::new();
+        let mut opaque_calls = Vec::new();
+        // Depth-first, calls in order, as Config::modules().
+        let mut stack: Vec<(&'c Module, Option<(u32, u32)>)> = vec![(&config.root, None)];
+        while let Some((m, parent)) = stack.pop() {
+            let idx = modules.len() as u32;
+            modules.push(ModuleEntry { module: m, parent });
+            for (ci, call) in m.module_calls.iter().enumerate().rev() {
+                match &call.module {
+                    Some(child) => stack.push((child, Some((idx, ci as u32)))),
+                    None => opaque_calls.push(OpaqueCall { parent: idx, call: ci as u32, path: m.path.child(&call.name) }),
+                }
+            }
+        }
+        opaque_calls.sort_by_key(|o| (o.parent, o.call));
+        let module_index = modules.iter().enumerate().map(|(i, e)| (e.module.path.clone(), i as u32)).collect();
+        BuildContext { config, options, modules, module_index, opaque_calls }
+    }
+
+    /// The module at `index`.
+    pub fn module(&self, index: u32) -> &'c Module {
+        self.modules[index as usize].module
+    }
+
+    /// The module call that created module `index` (none for the root).
+    pub fn call_of(&self, index: u32) -> Option<&'c ModuleCall> {
+        let (p, c) = self.modules[index as usize].parent?;
+        Some(&self.module(p).module_calls[c as usize])
+    }
+
+    pub fn resource(&self, module: u32, index: u32) -> &'c Resource {
+        &self.module(module).resources[index as usize]
+    }
+
+    pub fn variable(&self, module: u32, index: u32) -> &'c Variable {
+        &self.module(module).variables[index as usize]
+    }
+
+    pub fn local(&self, module: u32, index: u32) -> &'c Local {
+        &self.module(module).locals[index as usize]
+    }
+
+    pub fn output(&self, module: u32, index: u32) -> &'c Output {
+        &self.module(module).outputs[index as usize]
+    }
+
+    pub fn provider(&self, module: u32, index: u32) -> &'c ProviderConfig {
+        &self.module(module).providers[index as usize]
+    }
+
+    pub fn module_call(&self, parent: u32, call: u32) -> &'c ModuleCall {
+        &self.module(parent).module_calls[call as usize]
+    }
+
+    pub fn check(&self, module: u32, index: u32) -> &'c Check {
+        &self.module(module).checks[index as usize]
+    }
+
+    /// The resource block a node's config link names, if it names one.
+    pub fn resource_of(&self, config: &ConfigRef) -> Option<&'c Resource> {
+        match *config {
+            ConfigRef::Resource { module, index } => Some(self.resource(module, index)),
+            ConfigRef::CheckData { module, check } => self.check(module, check).data.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The fully qualified provider address a module maps a local provider name to
+    /// (`required_providers`, else `registry.terraform.io/hashicorp/<name>`; Terraform
+    /// `Module.ProviderForLocalConfig`).
+    pub fn provider_fqn(&self, module: &Module, local_name: &str) -> String {
+        module
+            .required_providers
+            .iter()
+            .find(|r| r.name == local_name)
+            .map(|r| r.fqn.clone())
+            .unwrap_or_else(|| implied_fqn(local_name))
+    }
+}
+
+/// Terraform `ImpliedProviderForUnqualifiedType`: `terraform` is built in, everything else is a
+/// `hashicorp/` provider on the public registry.
+pub fn implied_fqn(local_name: &str) -> String {
+    if local_name == "terraform" {
+        "terraform.io/builtin/terraform".to_string()
+    } else {
+        format!("registry.terraform.io/hashicorp/{local_name}")
+    }
+}

@@ -1,0 +1,678 @@
+//! The vertices of Terraform's graphs: one closed enum of node kinds for every operation.
+//!
+//! Terraform has a Go type per node (`nodeExpandPlannableResource`, `NodeApplyableProvider`,
+//! `nodeCloseModule`, …, 54 `node_*.go` files) and 36 `GraphNode…` interfaces saying what each
+//! can do. Here a node is a [`Node`] whose [`NodeKind`] is one variant of a closed enum, and each
+//! capability is one method with one `match`, so "which nodes can be referenced?" is answered by
+//! reading [`Node::referenceable_keys`]:
+//!
+//! | capability | Terraform interface | method |
+//! |---|---|---|
+//! | vertex name | `Name()` | [`Node::name`] |
+//! | module it lives in | `GraphNodeModulePath` | [`Node::module`] |
+//! | keys others reach it by | `GraphNodeReferenceable` | [`Node::referenceable_keys`] |
+//! | what it refers to | `GraphNodeReferencer` | [`Node::references`] (needs the config) |
+//! | which provider it needs | `GraphNodeProviderConsumer` | [`Node::provider_request`] |
+//! | is a provider configuration | `GraphNodeProvider` | [`Node::provider_addr`] |
+//! | destroys something | `GraphNodeDestroyer` | [`Node::is_destroyer`] |
+//! | DOT node line | `GraphNodeDotter` | [`Node::dot_attrs`] |
+//!
+//! Every kind of every operation is here (plan, validate, plan-destroy, apply), so the apply
+//! and destroy graphs add transformers, not node types. A node links to its configuration object
+//! by index ([`ConfigRef`], into [`BuildContext`](super::transform::BuildContext)), never by
+//! copy.
+
+use super::context::{implied_fqn, BuildContext};
+use crate::addrs::{InstanceKey, ModulePath, ResourceMode};
+use crate::config::Reference;
+use crate::dag::DotAttrs;
+use crate::diag::SourceRange;
+use serde::Serialize;
+
+/// What kind of vertex this is. Names follow Terraform 1.15's `Name()` methods (see
+/// [`Node::name`]); the Go type each variant stands for is given on it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum NodeKind {
+    /// `nodeExpandPlannableResource` / `nodeExpandApplyableResource`: one per `resource`,
+    /// `data` or `ephemeral` block; evaluates count/for_each. `aws_instance.web (expand)`.
+    ResourceExpand { mode: ResourceMode },
+    /// `NodeValidatableResource` (validate walk): `aws_instance.web`.
+    ResourceValidate { mode: ResourceMode },
+    /// `NodePlannableResourceInstance` / `NodeApplyableResourceInstance`: one instance,
+    /// `aws_instance.web[0]` (no key: `aws_instance.web`).
+    ResourceInstance { mode: ResourceMode, key: Option<InstanceKeyText> },
+    /// `NodeDestroyResourceInstance` (apply) or `NodePlanDestroyableResourceInstance`
+    /// (plan-destroy): `aws_instance.web[0] (destroy)`.
+    ResourceInstanceDestroy { key: Option<InstanceKeyText> },
+    /// `NodeDestroyDeposedResourceInstanceObject`: `aws_instance.web (destroy deposed 1a2b3c4d)`.
+    ResourceInstanceDestroyDeposed { key: Option<InstanceKeyText>, deposed: String },
+    /// `NodePlannableResourceInstanceOrphan`: a state-only instance, `aws_instance.web[2] (orphan)`.
+    ResourceInstanceOrphan { mode: ResourceMode, key: Option<InstanceKeyText> },
+    /// `NodePlanDeposedResourceInstanceObject`: `aws_instance.web (deposed 1a2b3c4d)`.
+    ResourceInstanceDeposed { key: Option<InstanceKeyText>, deposed: String },
+    /// `NodeApplyableProvider`: `provider["registry.terraform.io/hashicorp/aws"].west`.
+    Provider { fqn: String, alias: Option<String> },
+    /// `graphNodeProxyProvider`: a `providers = { … }` entry, removed once resolved:
+    /// `module.m.provider["…"] (proxy)`. `target` is the parent's provider address it stands for.
+    ProviderProxy { fqn: String, alias: Option<String>, target: String },
+    /// `graphNodeCloseProvider`: `provider["…"] (close)`.
+    ProviderClose { fqn: String, alias: Option<String> },
+    /// `NodeRootVariable`: `var.region`.
+    RootVariable,
+    /// `nodeExpandModuleVariable`: `module.m.var.x (expand)`.
+    ModuleVariable,
+    /// `nodeVariableValidation`: `var.x (validation)`, `module.m.var.x (validation)`.
+    VariableValidation,
+    /// `nodeExpandLocal`: `local.x (expand)`.
+    Local,
+    /// `nodeExpandOutput`: `output.o (expand)`, `module.m.output.o (expand)`.
+    Output,
+    /// `nodeExpandModule` (`nodeValidateModule` in validate): `module.m (expand)`.
+    ModuleExpand,
+    /// `nodeCloseModule` for a module call: `module.m (close)`.
+    ModuleClose,
+    /// `nodeCloseModule` for the root module: `root`.
+    Root,
+    /// `nodeExpandCheck`: `check.c (expand)`.
+    CheckExpand,
+    /// `nodeReportCheck` (plan and import only): `check.c (report)`.
+    CheckReport,
+    /// `nodeEphemeralResourceClose`: `ephemeral.x.y (close)`.
+    EphemeralClose,
+}
+
+/// An instance key kept as Terraform prints it (`[0]`, `["a"]`), so nodes stay serializable.
+pub type InstanceKeyText = String;
+
+/// The printed form of an [`InstanceKey`] for a [`NodeKind`].
+pub fn key_text(key: &InstanceKey) -> InstanceKeyText {
+    key.to_string()
+}
+
+/// Which configuration object a node stands for: indices into the module list of the
+/// [`BuildContext`](super::transform::BuildContext) (`Config::modules()` order, root = 0), never
+/// copies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "object", rename_all = "snake_case")]
+pub enum ConfigRef {
+    /// `modules[module].resources[index]`.
+    Resource { module: u32, index: u32 },
+    /// The scoped `data` block of `modules[module].checks[check]`.
+    CheckData { module: u32, check: u32 },
+    /// `modules[module].variables[index]`.
+    Variable { module: u32, index: u32 },
+    /// A child module's input: the call `modules[parent].module_calls[call]`, the declared
+    /// variable in the child (absent for an opaque module) and the call's argument (absent when
+    /// the variable is not set).
+    ModuleVariable { parent: u32, call: u32, variable: Option<(u32, u32)>, argument: Option<u32> },
+    /// `modules[module].locals[index]`.
+    Local { module: u32, index: u32 },
+    /// `modules[module].outputs[index]`.
+    Output { module: u32, index: u32 },
+    /// `modules[module].providers[index]`.
+    Provider { module: u32, index: u32 },
+    /// `modules[parent].module_calls[call]`.
+    ModuleCall { parent: u32, call: u32 },
+    /// `modules[module].checks[index]`.
+    Check { module: u32, index: u32 },
+}
+
+/// What a provider consumer asks for (Terraform `ProvidedBy()`): a configuration in its own
+/// module, found by walking up for unaliased ones unless `exact`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProviderRequest {
+    pub fqn: String,
+    pub alias: Option<String>,
+    /// The module whose configuration is asked for.
+    pub module: ModulePath,
+    /// No inheritance from parent modules (state-only objects name their exact provider).
+    pub exact: bool,
+    /// Where the `provider = …` argument is written, if it is.
+    pub range: Option<SourceRange>,
+}
+
+impl ProviderRequest {
+    /// Terraform's `AbsProviderConfig.String()` of what is asked for.
+    pub fn address(&self) -> String {
+        provider_address(&self.module, &self.fqn, self.alias.as_deref())
+    }
+}
+
+/// `module.a.provider["registry.terraform.io/hashicorp/aws"].west` (Terraform
+/// `AbsProviderConfig.String()`).
+pub fn provider_address(module: &ModulePath, fqn: &str, alias: Option<&str>) -> String {
+    let mut s = String::new();
+    if !module.is_root() {
+        s.push_str(&module.to_string());
+        s.push('.');
+    }
+    s.push_str("provider[\"");
+    s.push_str(fqn);
+    s.push_str("\"]");
+    if let Some(a) = alias {
+        s.push('.');
+        s.push_str(a);
+    }
+    s
+}
+
+/// One vertex: its kind, where it lives, what it stands for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Node {
+    pub kind: NodeKind,
+    /// The module the object is declared in (for module calls: the called module's path).
+    pub module: ModulePath,
+    /// The object's address inside its module, without suffix: `aws_instance.web`,
+    /// `data.aws_ami.u`, `var.x`, `local.x`, `output.o`, `check.c`,
+    /// `provider["registry.terraform.io/hashicorp/aws"].west`; empty for module and root nodes.
+    pub addr: String,
+    /// Where the object is declared.
+    pub range: Option<SourceRange>,
+    /// The configuration object, when there is one.
+    #[serde(skip)]
+    pub config: Option<ConfigRef>,
+    /// The provider configuration this node was connected to (set by the provider transformer,
+    /// Terraform `SetProvider`): a provider node's address.
+    pub resolved_provider: Option<String>,
+    /// For objects in one *instance* of a module (apply-graph instances): the module instance as
+    /// Terraform prints it, `module.m[0]`. Replaces [`Node::module`] in the name, and keeps
+    /// references between different instances of the same module apart.
+    pub module_instance: Option<String>,
+    /// For state-only objects (orphans, deposed, destroy): the exact provider from state.
+    pub state_provider: Option<String>,
+}
+
+impl Node {
+    /// A node with no config link, provider or module instance.
+    pub fn new(kind: NodeKind, module: ModulePath, addr: impl Into<String>, range: Option<SourceRange>) -> Self {
+        Node {
+            kind,
+            module,
+            addr: addr.into(),
+            range,
+            config: None,
+            resolved_provider: None,
+            module_instance: None,
+            state_provider: None,
+        }
+    }
+
+    /// Links the node to its configuration object.
+    pub fn with_config(mut self, config: ConfigRef) -> Self {
+        self.config = Some(config);
+        self
+    }
+
+    /// The module prefix of names and addresses: `module.a.` (or `module.a[0].`), or nothing.
+    fn prefix(&self) -> String {
+        match &self.module_instance {
+            Some(mi) if !mi.is_empty() => format!("{mi}."),
+            Some(_) => String::new(),
+            None if self.module.is_root() => String::new(),
+            None => format!("{}.", self.module),
+        }
+    }
+
+    /// Terraform's vertex name (`Name()`), exactly as `String()`, DOT and cycle errors print it.
+    pub fn name(&self) -> String {
+        let p = self.prefix();
+        let a = &self.addr;
+        let key = |k: &Option<InstanceKeyText>| k.clone().unwrap_or_default();
+        match &self.kind {
+            NodeKind::ResourceExpand { .. } => format!("{p}{a} (expand)"),
+            NodeKind::ResourceValidate { .. } => format!("{p}{a}"),
+            NodeKind::ResourceInstance { key: k, .. } => format!("{p}{a}{}", key(k)),
+            NodeKind::ResourceInstanceDestroy { key: k } => format!("{p}{a}{} (destroy)", key(k)),
+            NodeKind::ResourceInstanceDestroyDeposed { key: k, deposed } => {
+                format!("{p}{a}{} (destroy deposed {deposed})", key(k))
+            }
+            NodeKind::ResourceInstanceOrphan { key: k, .. } => format!("{p}{a}{} (orphan)", key(k)),
+            NodeKind::ResourceInstanceDeposed { key: k, deposed } => format!("{p}{a}{} (deposed {deposed})", key(k)),
+            NodeKind::Provider { .. } => format!("{p}{a}"),
+            NodeKind::ProviderProxy { .. } => format!("{p}{a} (proxy)"),
+            NodeKind::ProviderClose { .. } => format!("{p}{a} (close)"),
+            NodeKind::RootVariable => a.clone(),
+            NodeKind::ModuleVariable => format!("{p}{a} (expand)"),
+            NodeKind::VariableValidation => format!("{p}{a} (validation)"),
+            NodeKind::Local | NodeKind::Output | NodeKind::CheckExpand => format!("{p}{a} (expand)"),
+            NodeKind::ModuleExpand => format!("{} (expand)", self.module),
+            NodeKind::ModuleClose => format!("{} (close)", self.module),
+            NodeKind::Root => "root".to_string(),
+            NodeKind::CheckReport => format!("{p}{a} (report)"),
+            NodeKind::EphemeralClose => format!("{p}{a} (close)"),
+        }
+    }
+
+    /// The absolute address of the object, without Terraform's suffixes:
+    /// `module.a.aws_instance.web[0]`, `module.a.provider["…"]`, `module.a` for module nodes,
+    /// empty for `root`.
+    pub fn address(&self) -> String {
+        let key = match &self.kind {
+            NodeKind::ResourceInstance { key, .. }
+            | NodeKind::ResourceInstanceDestroy { key }
+            | NodeKind::ResourceInstanceDestroyDeposed { key, .. }
+            | NodeKind::ResourceInstanceOrphan { key, .. }
+            | NodeKind::ResourceInstanceDeposed { key, .. } => key.clone().unwrap_or_default(),
+            _ => String::new(),
+        };
+        match &self.kind {
+            NodeKind::ModuleExpand | NodeKind::ModuleClose => self.module.to_string(),
+            NodeKind::Root => String::new(),
+            _ => format!("{}{}{key}", self.prefix(), self.addr),
+        }
+    }
+
+    /// A short stable word for the kind, for JSON consumers and the page (`resource`,
+    /// `resource_instance`, `provider`, `module_close`, …).
+    pub fn kind_name(&self) -> &'static str {
+        match &self.kind {
+            NodeKind::ResourceExpand { .. } => "resource",
+            NodeKind::ResourceValidate { .. } => "resource_validate",
+            NodeKind::ResourceInstance { .. } => "resource_instance",
+            NodeKind::ResourceInstanceDestroy { .. } => "resource_instance_destroy",
+            NodeKind::ResourceInstanceDestroyDeposed { .. } => "resource_instance_destroy_deposed",
+            NodeKind::ResourceInstanceOrphan { .. } => "resource_instance_orphan",
+            NodeKind::ResourceInstanceDeposed { .. } => "resource_instance_deposed",
+            NodeKind::Provider { .. } => "provider",
+            NodeKind::ProviderProxy { .. } => "provider_proxy",
+            NodeKind::ProviderClose { .. } => "provider_close",
+            NodeKind::RootVariable => "root_variable",
+            NodeKind::ModuleVariable => "module_variable",
+            NodeKind::VariableValidation => "variable_validation",
+            NodeKind::Local => "local",
+            NodeKind::Output => "output",
+            NodeKind::ModuleExpand => "module_expand",
+            NodeKind::ModuleClose => "module_close",
+            NodeKind::Root => "root",
+            NodeKind::CheckExpand => "check",
+            NodeKind::CheckReport => "check_report",
+            NodeKind::EphemeralClose => "ephemeral_close",
+        }
+    }
+
+    /// Terraform's Go type for `StringWithNodeTypes()` in the plan graph.
+    pub fn go_type(&self) -> &'static str {
+        match &self.kind {
+            NodeKind::ResourceExpand { .. } => "*terraform.nodeExpandPlannableResource",
+            NodeKind::ResourceValidate { .. } => "*terraform.NodeValidatableResource",
+            NodeKind::ResourceInstance { .. } => "*terraform.NodeApplyableResourceInstance",
+            NodeKind::ResourceInstanceDestroy { .. } => "*terraform.NodeDestroyResourceInstance",
+            NodeKind::ResourceInstanceDestroyDeposed { .. } => "*terraform.NodeDestroyDeposedResourceInstanceObject",
+            NodeKind::ResourceInstanceOrphan { .. } => "*terraform.NodePlannableResourceInstanceOrphan",
+            NodeKind::ResourceInstanceDeposed { .. } => "*terraform.NodePlanDeposedResourceInstanceObject",
+            NodeKind::Provider { .. } => "*terraform.NodeApplyableProvider",
+            NodeKind::ProviderProxy { .. } => "*terraform.graphNodeProxyProvider",
+            NodeKind::ProviderClose { .. } => "*terraform.graphNodeCloseProvider",
+            NodeKind::RootVariable => "*terraform.NodeRootVariable",
+            NodeKind::ModuleVariable => "*terraform.nodeExpandModuleVariable",
+            NodeKind::VariableValidation => "*terraform.nodeVariableValidation",
+            NodeKind::Local => "*terraform.nodeExpandLocal",
+            NodeKind::Output => "*terraform.nodeExpandOutput",
+            NodeKind::ModuleExpand => "*terraform.nodeExpandModule",
+            NodeKind::ModuleClose | NodeKind::Root => "*terraform.nodeCloseModule",
+            NodeKind::CheckExpand => "*terraform.nodeExpandCheck",
+            NodeKind::CheckReport => "*terraform.nodeReportCheck",
+            NodeKind::EphemeralClose => "*terraform.nodeEphemeralResourceClose",
+        }
+    }
+
+    /// The resource mode of a resource-like node.
+    pub fn resource_mode(&self) -> Option<ResourceMode> {
+        match &self.kind {
+            NodeKind::ResourceExpand { mode }
+            | NodeKind::ResourceValidate { mode }
+            | NodeKind::ResourceInstance { mode, .. }
+            | NodeKind::ResourceInstanceOrphan { mode, .. } => Some(*mode),
+            NodeKind::ResourceInstanceDestroy { .. }
+            | NodeKind::ResourceInstanceDestroyDeposed { .. }
+            | NodeKind::ResourceInstanceDeposed { .. } => Some(if self.addr.starts_with("data.") {
+                ResourceMode::Data
+            } else if self.addr.starts_with("ephemeral.") {
+                ResourceMode::Ephemeral
+            } else {
+                ResourceMode::Managed
+            }),
+            _ => None,
+        }
+    }
+
+    /// Whether this node stands for a resource (Terraform `GraphNodeConfigResource` or
+    /// `GraphNodeResourceInstance`): what the resource-only graph keeps.
+    pub fn is_resource(&self) -> bool {
+        self.resource_mode().is_some()
+    }
+
+    /// Whether this is a resource *instance* node (`GraphNodeResourceInstance`).
+    pub fn is_resource_instance(&self) -> bool {
+        matches!(
+            self.kind,
+            NodeKind::ResourceInstance { .. }
+                | NodeKind::ResourceInstanceDestroy { .. }
+                | NodeKind::ResourceInstanceDestroyDeposed { .. }
+                | NodeKind::ResourceInstanceOrphan { .. }
+                | NodeKind::ResourceInstanceDeposed { .. }
+        )
+    }
+
+    /// Terraform `GraphNodeDestroyer`: destroy nodes use only their own state, so the reference
+    /// and module-expansion transformers never connect them.
+    pub fn is_destroyer(&self) -> bool {
+        matches!(
+            self.kind,
+            NodeKind::ResourceInstanceDestroy { .. } | NodeKind::ResourceInstanceDestroyDeposed { .. }
+        )
+    }
+
+    /// Terraform `GraphNodeProvider` (configurations and proxies): the provider address.
+    pub fn provider_addr(&self) -> Option<String> {
+        match &self.kind {
+            NodeKind::Provider { .. } | NodeKind::ProviderProxy { .. } => Some(self.address()),
+            _ => None,
+        }
+    }
+
+    /// Whether the node has a `References()` method in Terraform (`GraphNodeReferencer`),
+    /// whether or not it refers to anything here.
+    pub fn is_referencer(&self) -> bool {
+        match &self.kind {
+            NodeKind::ResourceExpand { .. }
+            | NodeKind::ResourceValidate { .. }
+            | NodeKind::ResourceInstance { .. }
+            | NodeKind::ResourceInstanceDestroy { .. }
+            | NodeKind::ResourceInstanceDestroyDeposed { .. }
+            | NodeKind::ResourceInstanceOrphan { .. }
+            | NodeKind::ResourceInstanceDeposed { .. }
+            | NodeKind::Provider { .. }
+            | NodeKind::ModuleVariable
+            | NodeKind::VariableValidation
+            | NodeKind::Local
+            | NodeKind::Output
+            | NodeKind::ModuleExpand
+            | NodeKind::CheckExpand => true,
+            NodeKind::ProviderProxy { .. }
+            | NodeKind::ProviderClose { .. }
+            | NodeKind::RootVariable
+            | NodeKind::ModuleClose
+            | NodeKind::Root
+            | NodeKind::CheckReport
+            | NodeKind::EphemeralClose => false,
+        }
+    }
+
+    /// Terraform `GraphNodeReferenceable.ReferenceableAddrs()` with `vertexReferenceablePath`:
+    /// the `(module, address)` keys under which references find this node.
+    ///
+    /// * resources: their resource address; instances also their instance address;
+    /// * variables, validations and locals: `var.x`, `local.x` in their module;
+    /// * a child module's outputs: `module.m` and `module.m.o`, in the *calling* module
+    ///   (`ReferenceOutside`); root outputs cannot be referenced;
+    /// * a module's expand and close nodes: `module.m` in the calling module.
+    pub fn referenceable_keys(&self) -> Vec<(ModulePath, String)> {
+        let here = |s: String| vec![(self.module.clone(), s)];
+        let call = || self.module.0.last().cloned().unwrap_or_default();
+        let parent = || ModulePath(self.module.0[..self.module.0.len().saturating_sub(1)].to_vec());
+        match &self.kind {
+            NodeKind::ResourceExpand { .. } | NodeKind::ResourceValidate { .. } => here(self.addr.clone()),
+            NodeKind::ResourceInstance { key: Some(k), .. } => {
+                vec![(self.module.clone(), format!("{}{k}", self.addr)), (self.module.clone(), self.addr.clone())]
+            }
+            NodeKind::ResourceInstance { key: None, .. } => here(self.addr.clone()),
+            NodeKind::RootVariable | NodeKind::ModuleVariable | NodeKind::VariableValidation | NodeKind::Local => {
+                here(self.addr.clone())
+            }
+            NodeKind::Output if self.module.is_root() => Vec::new(),
+            NodeKind::Output => {
+                let c = call();
+                let out = self.addr.strip_prefix("output.").unwrap_or(&self.addr);
+                vec![(parent(), format!("module.{c}")), (parent(), format!("module.{c}.{out}"))]
+            }
+            NodeKind::ModuleExpand | NodeKind::ModuleClose => vec![(parent(), format!("module.{}", call()))],
+            // Destroy-phase keys (`aws_instance.a#destroy`) belong to the apply graph's
+            // destroy nodes; the apply builder adds them (Terraform `ResourceInstancePhase`).
+            NodeKind::ResourceInstanceDestroy { .. }
+            | NodeKind::ResourceInstanceDestroyDeposed { .. }
+            | NodeKind::ResourceInstanceOrphan { .. }
+            | NodeKind::ResourceInstanceDeposed { .. }
+            | NodeKind::Provider { .. }
+            | NodeKind::ProviderProxy { .. }
+            | NodeKind::ProviderClose { .. }
+            | NodeKind::Root
+            | NodeKind::CheckExpand
+            | NodeKind::CheckReport
+            | NodeKind::EphemeralClose => Vec::new(),
+        }
+    }
+
+    /// Terraform `vertexReferencePath`: the module in which this node's references are looked up.
+    /// A module variable's and a module expansion's expressions are written in the calling
+    /// module; everything else refers from its own module.
+    pub fn reference_path(&self) -> ModulePath {
+        match &self.kind {
+            NodeKind::ModuleVariable | NodeKind::ModuleExpand => {
+                ModulePath(self.module.0[..self.module.0.len().saturating_sub(1)].to_vec())
+            }
+            _ => self.module.clone(),
+        }
+    }
+
+    /// Terraform `GraphNodeDotter`: the DOT attributes of the node line in `-type=plan` output,
+    /// or `None` for nodes Terraform does not draw (their edges are still drawn).
+    pub fn dot_attrs(&self) -> Option<DotAttrs> {
+        let attrs = |label: String, shape: &str| {
+            Some(DotAttrs::from([("label".to_string(), label), ("shape".to_string(), shape.to_string())]))
+        };
+        match &self.kind {
+            // NodeAbstractResource.DotNode labels with the resource address, without suffix.
+            NodeKind::ResourceExpand { .. }
+            | NodeKind::ResourceValidate { .. }
+            | NodeKind::ResourceInstance { .. }
+            | NodeKind::ResourceInstanceDestroy { .. }
+            | NodeKind::ResourceInstanceDestroyDeposed { .. }
+            | NodeKind::ResourceInstanceOrphan { .. }
+            | NodeKind::ResourceInstanceDeposed { .. } => attrs(format!("{}{}", self.prefix(), self.addr), "box"),
+            NodeKind::Provider { .. } => attrs(self.name(), "diamond"),
+            NodeKind::RootVariable => attrs(self.name(), "note"),
+            _ => None,
+        }
+    }
+}
+
+/// The capabilities that need the configuration: what a node refers to and which provider it
+/// asks for.
+impl Node {
+    /// Terraform `GraphNodeReferencer.References()`: the references this node's expressions
+    /// make, to be looked up in [`Node::reference_path`].
+    ///
+    /// * resources: everything the loader lists for the block (`depends_on`, count, for_each,
+    ///   `replace_triggered_by`, the whole body with nested and `dynamic` blocks, connection,
+    ///   create-time provisioners, conditions). Terraform reads the body through the provider
+    ///   schema and ignores attributes the schema lacks; with no schemas, every attribute counts
+    ///   (see the module docs of [`crate::graph`]);
+    /// * a module input: the argument expression in the calling module;
+    /// * a variable validation: its conditions and messages, minus the variable itself;
+    /// * locals and outputs: their expressions (outputs also `depends_on` and preconditions);
+    /// * a module expansion: the call's `depends_on`, count and for_each;
+    /// * a provider configuration: its body;
+    /// * a check: its assertions, and its scoped data source.
+    ///
+    /// Destroy nodes list nothing here: the apply builder gives them their destroy-time
+    /// provisioner references (Terraform only uses those for the destroy node).
+    pub fn references<'c>(&self, cx: &BuildContext<'c>) -> Vec<&'c Reference> {
+        let Some(config) = self.config else { return Vec::new() };
+        match (&self.kind, config) {
+            (
+                NodeKind::ResourceExpand { .. }
+                | NodeKind::ResourceValidate { .. }
+                | NodeKind::ResourceInstance { .. }
+                | NodeKind::ResourceInstanceOrphan { .. }
+                | NodeKind::ResourceInstanceDeposed { .. },
+                c,
+            ) => cx.resource_of(&c).map(|r| r.references.iter().collect()).unwrap_or_default(),
+            (NodeKind::ModuleVariable, ConfigRef::ModuleVariable { parent, call, argument: Some(a), .. }) => {
+                cx.module_call(parent, call).arguments[a as usize].expr.references.iter().collect()
+            }
+            (NodeKind::VariableValidation, c) => {
+                let rules = match c {
+                    ConfigRef::Variable { module, index } => &cx.variable(module, index).validations,
+                    ConfigRef::ModuleVariable { variable: Some((m, v)), .. } => &cx.variable(m, v).validations,
+                    _ => return Vec::new(),
+                };
+                rules
+                    .iter()
+                    .flat_map(|r| r.condition.references.iter().chain(r.error_message.iter().flat_map(|e| e.references.iter())))
+                    .filter(|r| r.subject.to_string() != self.addr)
+                    .collect()
+            }
+            (NodeKind::Local, ConfigRef::Local { module, index }) => cx.local(module, index).expr.references.iter().collect(),
+            (NodeKind::Output, ConfigRef::Output { module, index }) => {
+                cx.output(module, index).references.iter().collect()
+            }
+            (NodeKind::ModuleExpand, ConfigRef::ModuleCall { parent, call }) => {
+                cx.module_call(parent, call).references.iter().collect()
+            }
+            (NodeKind::Provider { .. }, ConfigRef::Provider { module, index }) => {
+                cx.provider(module, index).references.iter().collect()
+            }
+            (NodeKind::CheckExpand, ConfigRef::Check { module, index }) => cx.check(module, index).references.iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Terraform `GraphNodeProviderConsumer.ProvidedBy()`: which provider configuration a
+    /// resource-like node needs. From configuration: the `provider` argument's local name and
+    /// alias, else the type's prefix, mapped to a source address through the module's
+    /// `required_providers`; inheritance from parent modules allowed. Without configuration:
+    /// the exact provider recorded in the state. `None` for nodes that use no provider.
+    pub fn provider_request(&self, cx: &BuildContext<'_>) -> Option<ProviderRequest> {
+        if !self.is_resource() {
+            return None;
+        }
+        if let Some(resource) = self.config.as_ref().and_then(|c| cx.resource_of(c)) {
+            let p = &resource.provider;
+            let fqn = if p.fqn.is_empty() {
+                cx.module_index
+                    .get(&self.module)
+                    .map(|&m| cx.provider_fqn(cx.module(m), &p.local_name))
+                    .unwrap_or_else(|| implied_fqn(&p.local_name))
+            } else {
+                p.fqn.clone()
+            };
+            return Some(ProviderRequest {
+                fqn,
+                alias: p.alias.clone(),
+                module: self.module.clone(),
+                exact: false,
+                range: p.range.clone(),
+            });
+        }
+        if let Some(addr) = &self.state_provider {
+            let (module, fqn, alias) = parse_provider_address(addr)?;
+            return Some(ProviderRequest { fqn, alias, module, exact: true, range: None });
+        }
+        // No configuration and no state: the implied provider of the type, as Terraform's
+        // `NodeAbstractResource.Provider()` falls back to.
+        let type_name = self.addr.trim_start_matches("data.").trim_start_matches("ephemeral.");
+        let local = type_name.split('_').next().unwrap_or(type_name);
+        Some(ProviderRequest {
+            fqn: implied_fqn(local),
+            alias: None,
+            module: self.module.clone(),
+            exact: false,
+            range: None,
+        })
+    }
+}
+
+/// Splits `module.a.provider["fqn"].alias` into its module path, source address and alias.
+pub fn parse_provider_address(addr: &str) -> Option<(ModulePath, String, Option<String>)> {
+    let start = addr.find("provider[\"")?;
+    let module_text = addr[..start].trim_end_matches('.');
+    let mut path = Vec::new();
+    let mut rest = module_text;
+    while let Some(r) = rest.strip_prefix("module.") {
+        let end = r.find(".module.").unwrap_or(r.len());
+        let name = &r[..end];
+        path.push(name.split('[').next().unwrap_or(name).to_string());
+        rest = r[end..].trim_start_matches('.');
+    }
+    let after = &addr[start + "provider[\"".len()..];
+    let close = after.find("\"]")?;
+    let fqn = after[..close].to_string();
+    let alias = after[close + 2..].strip_prefix('.').map(str::to_string);
+    Some((ModulePath(path), fqn, alias))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(kind: NodeKind, module: &[&str], addr: &str) -> Node {
+        Node::new(kind, ModulePath(module.iter().map(|s| s.to_string()).collect()), addr, None)
+    }
+
+    #[test]
+    fn names_follow_terraform_1_15() {
+        let m = ResourceMode::Managed;
+        let cases = [
+            (node(NodeKind::ResourceExpand { mode: m }, &[], "aws_instance.web"), "aws_instance.web (expand)"),
+            (node(NodeKind::ResourceExpand { mode: m }, &["a", "b"], "aws_instance.web"), "module.a.module.b.aws_instance.web (expand)"),
+            (node(NodeKind::ResourceValidate { mode: m }, &["a"], "aws_instance.web"), "module.a.aws_instance.web"),
+            (node(NodeKind::ResourceInstance { mode: m, key: Some("[0]".into()) }, &[], "a.b"), "a.b[0]"),
+            (node(NodeKind::ResourceInstanceDestroy { key: Some("[\"k\"]".into()) }, &[], "a.b"), "a.b[\"k\"] (destroy)"),
+            (
+                node(NodeKind::ResourceInstanceDestroyDeposed { key: None, deposed: "1a2b3c4d".into() }, &[], "a.b"),
+                "a.b (destroy deposed 1a2b3c4d)",
+            ),
+            (node(NodeKind::ResourceInstanceOrphan { mode: m, key: Some("[2]".into()) }, &[], "a.b"), "a.b[2] (orphan)"),
+            (node(NodeKind::ResourceInstanceDeposed { key: None, deposed: "00000001".into() }, &[], "a.b"), "a.b (deposed 00000001)"),
+            (
+                node(NodeKind::Provider { fqn: "x".into(), alias: None }, &["m"], "provider[\"registry.terraform.io/hashicorp/aws\"]"),
+                "module.m.provider[\"registry.terraform.io/hashicorp/aws\"]",
+            ),
+            (
+                node(NodeKind::ProviderClose { fqn: "x".into(), alias: Some("w".into()) }, &[], "provider[\"x\"].w"),
+                "provider[\"x\"].w (close)",
+            ),
+            (node(NodeKind::RootVariable, &[], "var.foo"), "var.foo"),
+            (node(NodeKind::ModuleVariable, &["m"], "var.in"), "module.m.var.in (expand)"),
+            (node(NodeKind::VariableValidation, &["m"], "var.in"), "module.m.var.in (validation)"),
+            (node(NodeKind::VariableValidation, &[], "var.in"), "var.in (validation)"),
+            (node(NodeKind::Local, &[], "local.x"), "local.x (expand)"),
+            (node(NodeKind::Output, &[], "output.o"), "output.o (expand)"),
+            (node(NodeKind::Output, &["m"], "output.o"), "module.m.output.o (expand)"),
+            (node(NodeKind::ModuleExpand, &["m", "n"], ""), "module.m.module.n (expand)"),
+            (node(NodeKind::ModuleClose, &["m"], ""), "module.m (close)"),
+            (node(NodeKind::Root, &[], ""), "root"),
+            (node(NodeKind::CheckExpand, &[], "check.c"), "check.c (expand)"),
+            (node(NodeKind::CheckReport, &["m"], "check.c"), "module.m.check.c (report)"),
+            (node(NodeKind::EphemeralClose, &[], "ephemeral.x.y"), "ephemeral.x.y (close)"),
+        ];
+        for (n, want) in cases {
+            assert_eq!(n.name(), want);
+        }
+    }
+
+    #[test]
+    fn outputs_and_module_nodes_are_keyed_in_the_calling_module() {
+        let out = node(NodeKind::Output, &["a", "b"], "output.o");
+        let keys: Vec<String> = out.referenceable_keys().iter().map(|(m, k)| format!("{m}|{k}")).collect();
+        assert_eq!(keys, ["module.a|module.b", "module.a|module.b.o"]);
+        assert!(node(NodeKind::Output, &[], "output.o").referenceable_keys().is_empty());
+        let close = node(NodeKind::ModuleClose, &["a"], "");
+        assert_eq!(close.referenceable_keys(), vec![(ModulePath::root(), "module.a".to_string())]);
+        assert_eq!(node(NodeKind::ModuleVariable, &["a"], "var.x").reference_path(), ModulePath::root());
+    }
+
+    #[test]
+    fn provider_addresses_round_trip() {
+        let m = ModulePath(vec!["a".into(), "b".into()]);
+        let s = provider_address(&m, "registry.terraform.io/hashicorp/aws", Some("west"));
+        assert_eq!(s, "module.a.module.b.provider[\"registry.terraform.io/hashicorp/aws\"].west");
+        assert_eq!(parse_provider_address(&s), Some((m, "registry.terraform.io/hashicorp/aws".into(), Some("west".into()))));
+        assert_eq!(
+            parse_provider_address("provider[\"terraform.io/builtin/terraform\"]"),
+            Some((ModulePath::root(), "terraform.io/builtin/terraform".into(), None))
+        );
+    }
+}

@@ -1,0 +1,56 @@
+//! The plan graph's steps (Terraform 1.15 `PlanGraphBuilder.Steps()` in
+//! `internal/terraform/graph_builder_plan.go`), also used for validate (`walkValidate`: validate
+//! nodes, no check reports, no ephemeral close nodes) and plan-destroy (`walkPlanDestroy`: no
+//! resource blocks, no checks).
+//!
+//! Terraform 1.15 steps not listed here, and why:
+//! * `ActionTriggerConfigTransformer`, `ActionInvokePlanTransformer`: `action` blocks are not
+//!   loaded.
+//! * `OrphanResourceInstanceTransformer`, `StateTransformer`, `AttachStateTransformer`,
+//!   `OrphanOutputTransformer`, `RemovedModuleTransformer`: they work from the prior state (no
+//!   node without one); they belong with the state-driven graphs and come with them.
+//! * `AttachResourceConfigTransformer`, `AttachSchemaTransformer`: nodes link to their
+//!   configuration from the start, and there are no provider schemas (every attribute's
+//!   references count).
+//! * `ExternalReferenceTransformer`: only for Terraform's test and stacks runtimes.
+//! * `AttachDependenciesTransformer`, `attachDataResourceDependsOnTransformer`,
+//!   `ForcedCBDTransformer`: they record facts on nodes for the walk (state dependencies, data
+//!   reads deferred by `depends_on`, forced create_before_destroy) without changing the graph.
+//! * `DestroyEdgeTransformer`, `pruneUnusedNodesTransformer`: the plan graph has no destroy
+//!   nodes without state; plan-destroy gets them with the state-driven steps.
+//! * `TargetsTransformer`, `QueryTransformer`: no `-target` and no query mode.
+
+use super::transform::*;
+use super::BuildOptions;
+
+/// The steps of the plan-like graphs, in Terraform 1.15's order, each with its reason.
+pub fn steps(_options: &BuildOptions) -> Vec<Step> {
+    vec![
+        Step::new(ConfigTransformer, "Creates a node for every resource block: every later step connects them."),
+        Step::new(RootVariableTransformer, "Root variables are values given from outside; others refer to them."),
+        Step::new(ModuleVariableTransformer, "Module inputs are evaluated in the calling module, one node per declared variable."),
+        Step::new(
+            VariableValidationTransformer,
+            "Validation rules run after their variable and before anything that uses it, so they must follow the variables.",
+        ),
+        Step::new(LocalTransformer, "Local values, one node per name per module."),
+        Step::new(OutputTransformer, "Outputs; a child module's outputs are how its caller refers into it."),
+        Step::new(CheckTransformer, "Check blocks: their assertions, and the report node their scoped data source waits for."),
+        Step::new(ProviderConfigTransformer, "Provider blocks, unconfigured required providers, and proxies for `providers` maps."),
+        Step::new(MissingProviderTransformer, "A default root configuration for every provider some resource uses."),
+        Step::new(ProviderTransformer, "Connects each resource to the configuration it uses: own module, inherited, or passed in."),
+        Step::new(PruneProviderTransformer, "Drops proxies and provider configurations nothing uses."),
+        Step::new(
+            ModuleExpansionTransformer,
+            "Expand and close nodes per module call; must come after every step that adds nodes inside modules.",
+        ),
+        Step::new(ReferenceTransformer, "Edges for every reference and depends_on, now that every referenceable node exists."),
+        Step::new(
+            EphemeralCloseTransformer,
+            "Closes each ephemeral resource after its last user; needs the reference edges to find them.",
+        ),
+        Step::new(CloseProviderTransformer, "Closes each provider after every node that uses it."),
+        Step::new(CloseRootModuleTransformer, "The `root` node waits for everything nothing else waits for."),
+        Step::new(TransitiveReductionTransformer, "Removes implied edges for readability; skipped if there is a cycle."),
+    ]
+}

@@ -1,0 +1,52 @@
+//! `checkTransformer` (`internal/terraform/transform_check.go`): a `check.c (expand)` node per
+//! `check` block (none when destroying), and for plan a `check.c (report)` node that the
+//! expansion and the check's scoped data source wait for (it registers the checkable objects
+//! before anything evaluates them; validate and destroy have no report nodes). The expansion
+//! refers to its assertions' references and to its scoped data source.
+
+use super::{BuildContext, Transform};
+use crate::diag::Diagnostics;
+use crate::graph::node::{ConfigRef, Node, NodeKind};
+use crate::graph::{Operation, TfGraph, Why};
+
+pub struct CheckTransformer;
+
+impl Transform for CheckTransformer {
+    fn name(&self) -> &'static str {
+        "checkTransformer"
+    }
+
+    fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
+        let op = cx.options.operation;
+        if op == Operation::Destroy {
+            return Diagnostics::new();
+        }
+        // The scoped data sources ConfigTransformer added, by (module, check).
+        let data: std::collections::HashMap<(u32, u32), _> = g
+            .ids()
+            .filter_map(|id| match g.node(id).config {
+                Some(ConfigRef::CheckData { module, check }) => Some(((module, check), id)),
+                _ => None,
+            })
+            .collect();
+        for (mi, entry) in cx.modules.iter().enumerate() {
+            for (ci, c) in entry.module.checks.iter().enumerate() {
+                let config = ConfigRef::Check { module: mi as u32, index: ci as u32 };
+                let addr = format!("check.{}", c.name);
+                let expand = g.add(
+                    Node::new(NodeKind::CheckExpand, entry.module.path.clone(), addr.clone(), Some(c.range.clone())).with_config(config),
+                );
+                if op == Operation::Plan {
+                    let report = g.add(
+                        Node::new(NodeKind::CheckReport, entry.module.path.clone(), addr, Some(c.range.clone())).with_config(config),
+                    );
+                    g.connect(expand, report, Why::CheckReport);
+                    if let Some(&d) = data.get(&(mi as u32, ci as u32)) {
+                        g.connect(d, report, Why::CheckReport);
+                    }
+                }
+            }
+        }
+        Diagnostics::new()
+    }
+}

@@ -1,0 +1,111 @@
+//! Transformers: the small ordered steps that build a graph, one file each.
+//!
+//! Terraform's `GraphTransformer` is one method, `Transform(*Graph) error`; its builders are
+//! plain lists of transformers (`graph_builder_plan.go` `Steps()`), and `BasicGraphBuilder`
+//! runs them in order, logging the graph after each at TRACE level. Here a [`Transform`] gets
+//! the graph and a read-only [`BuildContext`] and returns diagnostics; [`run`] runs a list and
+//! records a [`StepRecord`] per step (the page's "step through the transformers").
+//!
+//! | file | Terraform | adds |
+//! |---|---|---|
+//! | `config.rs` | `transform_config.go` | one node per `resource`/`data`/`ephemeral` block |
+//! | `root_variable.rs` | `transform_variable.go` | `var.x` |
+//! | `module_variable.rs` | `transform_module_variable.go` | `module.m.var.x (expand)` |
+//! | `variable_validation.rs` | `transform_variable_validation.go` | `var.x (validation)` |
+//! | `local.rs` | `transform_local.go` | `local.x (expand)` |
+//! | `output.rs` | `transform_output.go` | `output.o (expand)` |
+//! | `check.rs` | `transform_check.go` | `check.c (expand)`, `check.c (report)` |
+//! | `provider_config.rs` | `transform_provider.go` `ProviderConfigTransformer` | provider blocks, proxies |
+//! | `missing_provider.rs` | `MissingProviderTransformer` | default root providers |
+//! | `provider.rs` | `ProviderTransformer` | consumer → provider edges |
+//! | `prune_provider.rs` | `PruneProviderTransformer` | removes proxies and unused providers |
+//! | `module_expansion.rs` | `transform_module_expansion.go` | `module.m (expand)`, `module.m (close)` |
+//! | `reference.rs` | `transform_reference.go` | reference and `depends_on` edges |
+//! | `ephemeral_close.rs` | `transform_ephemeral_resource_close.go` | `ephemeral.x.y (close)` |
+//! | `close_provider.rs` | `CloseProviderTransformer` | `provider[…] (close)` |
+//! | `close_root.rs` | `transform_root.go` `CloseRootModuleTransformer` | `root` |
+//! | `transitive_reduction.rs` | `transform_transitive_reduction.go` | removes implied edges |
+
+mod check;
+mod close_provider;
+mod close_root;
+mod config;
+mod ephemeral_close;
+mod local;
+mod missing_provider;
+mod module_expansion;
+mod module_variable;
+mod output;
+mod provider;
+mod provider_config;
+mod prune_provider;
+mod reference;
+mod root_variable;
+mod transitive_reduction;
+mod variable_validation;
+
+pub use super::context::{BuildContext, ModuleEntry, OpaqueCall};
+pub use check::CheckTransformer;
+pub use close_provider::CloseProviderTransformer;
+pub use close_root::CloseRootModuleTransformer;
+pub use config::ConfigTransformer;
+pub use ephemeral_close::EphemeralCloseTransformer;
+pub use local::LocalTransformer;
+pub use missing_provider::MissingProviderTransformer;
+pub use module_expansion::ModuleExpansionTransformer;
+pub use module_variable::ModuleVariableTransformer;
+pub use output::OutputTransformer;
+pub use provider::ProviderTransformer;
+pub use provider_config::ProviderConfigTransformer;
+pub use prune_provider::PruneProviderTransformer;
+pub use reference::{ReferenceMap, ReferenceTransformer};
+pub use root_variable::RootVariableTransformer;
+pub use transitive_reduction::TransitiveReductionTransformer;
+pub use variable_validation::VariableValidationTransformer;
+
+use super::{StepRecord, TfGraph};
+use crate::diag::Diagnostics;
+
+/// One graph-building step (Terraform `GraphTransformer`).
+pub trait Transform {
+    /// Terraform's name for the step (`ReferenceTransformer`), shown in step traces.
+    fn name(&self) -> &'static str;
+    /// Changes the graph; problems found become diagnostics (the build goes on).
+    fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics;
+}
+
+/// A step of a builder: the transformer and the one-line reason it sits where it does.
+pub struct Step {
+    pub transform: Box<dyn Transform>,
+    pub reason: &'static str,
+}
+
+impl Step {
+    pub fn new(transform: impl Transform + 'static, reason: &'static str) -> Self {
+        Step { transform: Box::new(transform), reason }
+    }
+}
+
+/// Runs the steps in order on `g` (Terraform `BasicGraphBuilder.Build`, minus validation),
+/// recording each. With `cx.options.trace_steps`, each record keeps the graph text after the
+/// step. Every step runs even after errors: the graph is always returned, drawable.
+pub fn run(steps: &[Step], g: &mut TfGraph, cx: &BuildContext) -> (Vec<StepRecord>, Diagnostics) {
+    let mut records = Vec::with_capacity(steps.len());
+    let mut diags = Diagnostics::new();
+    for step in steps {
+        let before = (g.node_count(), g.edge_count(), g.revision());
+        let d = step.transform.transform(g, cx);
+        let changed = (g.node_count(), g.edge_count(), g.revision()) != before;
+        records.push(StepRecord {
+            name: step.transform.name().to_string(),
+            reason: step.reason.to_string(),
+            nodes: g.node_count(),
+            edges: g.edge_count(),
+            changed,
+            text: cx.options.trace_steps.then(|| g.to_string()),
+            diagnostics: d.len(),
+        });
+        diags.extend(d);
+    }
+    (records, diags)
+}
