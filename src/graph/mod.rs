@@ -288,6 +288,11 @@ impl TfGraph {
         }
     }
 
+    /// Whether `id` is (still) in the graph.
+    pub fn contains(&self, id: NodeId) -> bool {
+        self.g.contains(id)
+    }
+
     /// The node with this vertex name.
     pub fn find(&self, name: &str) -> Option<NodeId> {
         self.by_name.get(name).and_then(|ids| ids.first().copied())

@@ -37,6 +37,9 @@ impl Transform for ProviderTransformer {
             .collect();
         let consumers: Vec<_> = g.ids().collect();
         for v in consumers {
+            if !g.contains(v) {
+                continue; // a proxy removed on the way
+            }
             let Some(req) = g.node(v).provider_request(cx) else { continue };
             let wanted = req.address();
             let mut via = Vec::new();

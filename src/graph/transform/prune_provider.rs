@@ -18,7 +18,7 @@ impl Transform for PruneProviderTransformer {
     fn transform(&self, g: &mut TfGraph, _cx: &BuildContext) -> Diagnostics {
         let ids: Vec<_> = g.ids().collect();
         for id in ids {
-            if !g.dag().contains(id) {
+            if !g.contains(id) {
                 continue;
             }
             match g.node(id).kind {
