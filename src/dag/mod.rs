@@ -13,7 +13,7 @@
 //! | `tarjan.rs` | strongly connected components, iterative | `tarjan.go` |
 //! | `cycles.rs` | [`Graph::cycles`], self-loops, one shortest loop through a vertex | `Cycles` |
 //! | `cycle_text.rs` | `Cycle:` texts and [`Graph::validate`] diagnostics | `Validate` |
-//! | `reduce.rs` | [`Graph::transitive_reduction`] | `TransitiveReduction` |
+//! | `reduce.rs`, `reduce_bits.rs` | [`Graph::transitive_reduction`] | `TransitiveReduction` |
 //! | `render_text.rs` | `String()` ([`Display`](std::fmt::Display)) and `StringWithNodeTypes()` | `graph.go` |
 //! | `render_dot.rs` | `-type=plan` DOT | `dot.go`, `marshal.go` |
 //! | `render_resource.rs` | the v1.7+ resource-only DOT and Mermaid | `command/graph.go` |
@@ -42,6 +42,7 @@ mod order;
 mod quote;
 mod reach;
 mod reduce;
+mod reduce_bits;
 mod render_dot;
 mod render_mermaid;
 mod render_resource;
