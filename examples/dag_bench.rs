@@ -31,9 +31,15 @@ fn peak_rss_kib() -> Option<u64> {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let n: usize = args.next().map(|a| a.parse().expect("resource count")).unwrap_or(10_000);
+    let n: usize = args
+        .next()
+        .map(|a| a.parse().expect("resource count"))
+        .unwrap_or(10_000);
     let seed: u64 = args.next().map(|a| a.parse().expect("seed")).unwrap_or(1);
-    let window: usize = args.next().map(|a| a.parse().expect("window")).unwrap_or(50);
+    let window: usize = args
+        .next()
+        .map(|a| a.parse().expect("window"))
+        .unwrap_or(50);
     let window = if window == 0 { usize::MAX } else { window };
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
 
@@ -42,7 +48,10 @@ fn main() {
     let var = g.add("var.region", ());
     let providers: Vec<_> = (0..n.div_ceil(1000))
         .map(|p| {
-            let id = g.add(format!("provider[\"registry.terraform.io/hashicorp/p{p}\"]"), ());
+            let id = g.add(
+                format!("provider[\"registry.terraform.io/hashicorp/p{p}\"]"),
+                (),
+            );
             g.connect(id, var, "provider config references var.region");
             id
         })
@@ -79,7 +88,9 @@ fn main() {
     let rss_built = peak_rss_kib();
 
     let t1 = Instant::now();
-    let removed = g.transitive_reduction().expect("generated graph is acyclic");
+    let removed = g
+        .transitive_reduction()
+        .expect("generated graph is acyclic");
     let reduced = t1.elapsed();
 
     let t2 = Instant::now();

@@ -6,7 +6,8 @@
 //!
 //! | file | what | Terraform |
 //! |---|---|---|
-//! | `graph.rs` | [`Graph`]: arena of vertices, adjacency both ways, connect/remove/replace | `graph.go` |
+//! | `graph.rs` | [`Graph`]: arena of vertices, adjacency both ways, connect/remove | `graph.go` |
+//! | `graph_ops.rs` | [`Graph::replace`], [`Graph::subsume`], `Clone` | `graph.go` |
 //! | `set.rs` | [`NodeSet`], the bitset answer of reachability queries | `set.go` |
 //! | `reach.rs` | ancestors, descendants, the frontier [`Graph::walk`] | `dag.go` walks |
 //! | `order.rs` | topological orders, smallest name first | `TopologicalOrder` |
@@ -38,6 +39,7 @@
 mod cycle_text;
 mod cycles;
 mod graph;
+mod graph_ops;
 mod order;
 mod quote;
 mod reach;
@@ -55,8 +57,8 @@ pub use cycles::Cyclic;
 pub use graph::{Graph, NodeId};
 pub use quote::{go_escape, go_quote};
 pub use reach::{Direction, WalkControl, WalkOrder};
+pub use reduce::{RemovedEdge, DEFAULT_REDUCTION_BUDGET};
 pub use render_dot::{DotAttrs, DotOptions};
 pub use render_mermaid::mermaid_label;
 pub use render_resource::{resource_dot, resource_mermaid, ResourceNode};
-pub use reduce::{RemovedEdge, DEFAULT_REDUCTION_BUDGET};
 pub use set::NodeSet;
