@@ -1,6 +1,6 @@
 //! Transitive-reduction benchmark on Terraform-shaped random graphs.
 //!
-//! `cargo run --release --example dag_bench -- <resources> [seed] [window]`
+//! `cargo run --release --example dag_bench -- <resources> [seed] [window] [budget_mib]`
 //!
 //! Shape, after a real plan graph: `resources` resource nodes, each depending on 1–3 of the 50
 //! resources declared just before it (`window`, default 50; `0` means any earlier resource,
@@ -41,6 +41,9 @@ fn main() {
         .map(|a| a.parse().expect("window"))
         .unwrap_or(50);
     let window = if window == 0 { usize::MAX } else { window };
+    let budget = args.next().map_or(tfgraph::dag::DEFAULT_REDUCTION_BUDGET, |a| {
+        a.parse::<usize>().expect("budget in MiB") << 20
+    });
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
 
     let t0 = Instant::now();
@@ -89,20 +92,22 @@ fn main() {
 
     let t1 = Instant::now();
     let removed = g
-        .transitive_reduction()
+        .transitive_reduction_with_budget(budget)
         .expect("generated graph is acyclic");
     let reduced = t1.elapsed();
+    let rss_reduced = peak_rss_kib();
 
     let t2 = Instant::now();
     let text = g.to_string();
     let rendered = t2.elapsed();
 
     println!(
-        "resources={n} window={window} nodes={nodes} edges={edges} build={:.3}s rss_after_build={}KiB reduce={:.3}s removed={} \
+        "resources={n} window={window} nodes={nodes} edges={edges} build={:.3}s rss_after_build={}KiB reduce={:.3}s peak_rss_after_reduce={}KiB removed={} \
          edges_after={} string={:.3}s ({} bytes) peak_rss={}KiB",
         built.as_secs_f64(),
         rss_built.unwrap_or(0),
         reduced.as_secs_f64(),
+        rss_reduced.unwrap_or(0),
         removed.len(),
         g.edge_count(),
         rendered.as_secs_f64(),
