@@ -83,7 +83,11 @@ impl<N, E> Graph<N, E> {
 
     /// [`Graph::validate`] with a chosen [`CycleStyle`].
     pub fn validate_with(&self, style: CycleStyle) -> Diagnostics {
-        let mut texts: Vec<String> = self.cycles().iter().map(|c| self.cycle_text(c, style)).collect();
+        let mut texts: Vec<String> = self
+            .cycles()
+            .iter()
+            .map(|c| self.cycle_text(c, style))
+            .collect();
         texts.sort();
         let mut diags = Diagnostics::new();
         for text in texts {
@@ -126,8 +130,13 @@ mod tests {
     #[test]
     fn graph_cyclic_fixture_shape() {
         let mut g: Graph<(), ()> = Graph::new();
-        let [l1, l2, foo, bar] = ["local.test1 (expand)", "local.test2 (expand)", "test_instance.foo (expand)", "test_instance.bar (expand)"]
-            .map(|n| g.add(n, ()));
+        let [l1, l2, foo, bar] = [
+            "local.test1 (expand)",
+            "local.test2 (expand)",
+            "test_instance.foo (expand)",
+            "test_instance.bar (expand)",
+        ]
+        .map(|n| g.add(n, ()));
         g.connect(l1, l2, ());
         g.connect(l2, l1, ());
         g.connect(foo, bar, ());
@@ -143,7 +152,10 @@ mod tests {
         );
         assert!(diags.iter().all(|d| d.detail.is_empty()));
         let legacy = g.validate_with(CycleStyle::Legacy);
-        assert_eq!(legacy.iter().next().unwrap().summary, "Cycle: local.test2 (expand), local.test1 (expand)");
+        assert_eq!(
+            legacy.iter().next().unwrap().summary,
+            "Cycle: local.test2 (expand), local.test1 (expand)"
+        );
     }
 
     #[test]

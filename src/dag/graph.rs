@@ -57,13 +57,13 @@ impl Hasher for IdHasher {
 
 pub(crate) type IdBuild = BuildHasherDefault<IdHasher>;
 
-struct Vertex<N, E> {
-    name: String,
-    weight: N,
+pub(super) struct Vertex<N, E> {
+    pub(super) name: String,
+    pub(super) weight: N,
     /// Targets of edges leaving this vertex: what it depends on, with each edge's payload.
-    from: IndexMap<NodeId, E, IdBuild>,
+    pub(super) from: IndexMap<NodeId, E, IdBuild>,
     /// Sources of edges arriving here: its dependents.
-    to: IndexSet<NodeId, IdBuild>,
+    pub(super) to: IndexSet<NodeId, IdBuild>,
 }
 
 /// A directed graph of named vertices. An edge `a -> b` means "a depends on b".
@@ -73,14 +73,18 @@ struct Vertex<N, E> {
 /// [`Graph::contains`], [`Graph::remove`], [`Graph::remove_edge`] and [`Graph::replace`], which
 /// mirror Terraform's tolerant versions.
 pub struct Graph<N, E> {
-    slots: Vec<Option<Vertex<N, E>>>,
-    live: usize,
-    edges: usize,
+    pub(super) slots: Vec<Option<Vertex<N, E>>>,
+    pub(super) live: usize,
+    pub(super) edges: usize,
 }
 
 impl<N, E> Default for Graph<N, E> {
     fn default() -> Self {
-        Graph { slots: Vec::new(), live: 0, edges: 0 }
+        Graph {
+            slots: Vec::new(),
+            live: 0,
+            edges: 0,
+        }
     }
 }
 
@@ -92,7 +96,11 @@ impl<N, E> Graph<N, E> {
 
     /// An empty graph with room for `nodes` vertices.
     pub fn with_capacity(nodes: usize) -> Self {
-        Graph { slots: Vec::with_capacity(nodes), live: 0, edges: 0 }
+        Graph {
+            slots: Vec::with_capacity(nodes),
+            live: 0,
+            edges: 0,
+        }
     }
 
     /// Adds a vertex and returns its id. Names need not be unique. O(1).
@@ -231,7 +239,10 @@ impl<N, E> Graph<N, E> {
     }
 
     /// Like [`Graph::edges_from`], with each edge's payload.
-    pub fn edges_from_with_payload(&self, id: NodeId) -> impl ExactSizeIterator<Item = (NodeId, &E)> + '_ {
+    pub fn edges_from_with_payload(
+        &self,
+        id: NodeId,
+    ) -> impl ExactSizeIterator<Item = (NodeId, &E)> + '_ {
         self.vertex(id).from.iter().map(|(&t, e)| (t, e))
     }
 
@@ -259,67 +270,11 @@ impl<N, E> Graph<N, E> {
     /// Every edge as `(from, to, payload)`: sources in id order, then each source's targets in
     /// [`Graph::edges_from`] order.
     pub fn edges(&self) -> impl Iterator<Item = (NodeId, NodeId, &E)> + '_ {
-        self.node_ids().flat_map(move |s| self.edges_from_with_payload(s).map(move |(t, e)| (s, t, e)))
+        self.node_ids()
+            .flat_map(move |s| self.edges_from_with_payload(s).map(move |(t, e)| (s, t, e)))
     }
 
-    /// Moves every edge of `original` onto `replacement`, then removes `original` (Terraform
-    /// `Replace`). Payloads move with their edges; where `replacement` already has the same edge,
-    /// its own payload wins, as Terraform's idempotent `Connect` keeps the existing edge.
-    /// Returns `false` if `original` is not in the graph; `replacement` must be.
-    /// O(degree of `original`).
-    pub fn replace(&mut self, original: NodeId, replacement: NodeId) -> bool {
-        if !self.contains(original) {
-            return false;
-        }
-        self.vertex(replacement);
-        if original == replacement {
-            return true;
-        }
-        let outgoing: Vec<NodeId> = self.edges_from(original).collect();
-        for t in outgoing {
-            if t == original {
-                continue; // a self-loop disappears with the vertex, as in Terraform
-            }
-            let payload = self.remove_edge(original, t).expect("edge listed by edges_from");
-            self.connect(replacement, t, payload);
-        }
-        let incoming: Vec<NodeId> = self.edges_to(original).collect();
-        for s in incoming {
-            if s == original {
-                continue;
-            }
-            let payload = self.remove_edge(s, original).expect("edge listed by edges_to");
-            self.connect(s, replacement, payload);
-        }
-        self.remove(original);
-        true
-    }
-
-    /// Moves every vertex and edge of `other` into this graph (Terraform `Subsume`). Identity is
-    /// per node, so all of `other`'s vertices are new here. Returns the new id of each of
-    /// `other`'s slots (`None` for its tombstones), indexed by the old [`NodeId::index`].
-    pub fn subsume(&mut self, other: Graph<N, E>) -> Vec<Option<NodeId>> {
-        let base = self.slots.len();
-        let mut map = Vec::with_capacity(other.slots.len());
-        let mut live = 0;
-        for slot in &other.slots {
-            map.push(slot.as_ref().map(|_| {
-                live += 1;
-                NodeId::from_index(base + live - 1)
-            }));
-        }
-        let remap = |id: &NodeId| map[id.index()].expect("edge to a removed vertex");
-        for slot in other.slots.into_iter().flatten() {
-            let from = slot.from.into_iter().map(|(t, e)| (remap(&t), e)).collect();
-            let to = slot.to.iter().map(remap).collect();
-            self.slots.push(Some(Vertex { name: slot.name, weight: slot.weight, from, to }));
-        }
-        self.live += other.live;
-        self.edges += other.edges;
-        map
-    }
-
-    fn vertex(&self, id: NodeId) -> &Vertex<N, E> {
+    pub(super) fn vertex(&self, id: NodeId) -> &Vertex<N, E> {
         match self.slots.get(id.index()) {
             Some(Some(v)) => v,
             _ => panic!("{id:?} is not in the graph"),
@@ -331,24 +286,6 @@ impl<N, E> Graph<N, E> {
             Some(Some(v)) => v,
             _ => panic!("{id:?} is not in the graph"),
         }
-    }
-}
-
-impl<N: Clone, E: Clone> Clone for Graph<N, E> {
-    fn clone(&self) -> Self {
-        let slots = self
-            .slots
-            .iter()
-            .map(|s| {
-                s.as_ref().map(|v| Vertex {
-                    name: v.name.clone(),
-                    weight: v.weight.clone(),
-                    from: v.from.clone(),
-                    to: v.to.clone(),
-                })
-            })
-            .collect();
-        Graph { slots, live: self.live, edges: self.edges }
     }
 }
 
@@ -405,39 +342,6 @@ mod tests {
         assert_eq!(g.remove_edge(a, c), None);
         assert_eq!(g.edge_count(), 0);
         assert_eq!(g.in_degree(b), 0);
-    }
-
-    #[test]
-    fn replace_moves_edges_and_payloads() {
-        let (mut g, [a, b, c]) = g3();
-        let d = g.add("42", ());
-        g.connect(a, b, "ab");
-        g.connect(b, c, "bc");
-        g.connect(b, b, "loop");
-        assert!(g.replace(b, d));
-        assert!(!g.contains(b));
-        assert_eq!(g.edge(a, d), Some(&"ab"));
-        assert_eq!(g.edge(d, c), Some(&"bc"));
-        assert!(!g.has_edge(d, d));
-        assert_eq!(g.edge_count(), 2);
-        assert!(!g.replace(b, d));
-        assert!(g.replace(d, d));
-    }
-
-    #[test]
-    fn subsume_renumbers_and_keeps_edges() {
-        let (mut g, [a, ..]) = g3();
-        let (mut h, [x, y, z]) = g3();
-        h.connect(x, z, "xz");
-        h.remove(y);
-        let map = g.subsume(h);
-        let (nx, nz) = (map[0].unwrap(), map[2].unwrap());
-        assert_eq!(map[1], None);
-        assert_eq!((nx.index(), nz.index()), (3, 4));
-        assert_eq!(g.edge(nx, nz), Some(&"xz"));
-        assert_eq!(g.edges_to(nz).collect::<Vec<_>>(), vec![nx]);
-        assert_eq!((g.node_count(), g.edge_count()), (5, 1));
-        assert_eq!(g.name(a), "1");
     }
 
     #[test]

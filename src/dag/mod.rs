@@ -6,14 +6,15 @@
 //!
 //! | file | what | Terraform |
 //! |---|---|---|
-//! | `graph.rs` | [`Graph`]: arena of vertices, adjacency both ways, connect/remove/replace | `graph.go` |
+//! | `graph.rs` | [`Graph`]: arena of vertices, adjacency both ways, connect/remove | `graph.go` |
+//! | `graph_ops.rs` | [`Graph::replace`], [`Graph::subsume`], `Clone` | `graph.go` |
 //! | `set.rs` | [`NodeSet`], the bitset answer of reachability queries | `set.go` |
 //! | `reach.rs` | ancestors, descendants, the frontier [`Graph::walk`] | `dag.go` walks |
 //! | `order.rs` | topological orders, smallest name first | `TopologicalOrder` |
 //! | `tarjan.rs` | strongly connected components, iterative | `tarjan.go` |
 //! | `cycles.rs` | [`Graph::cycles`], self-loops, one shortest loop through a vertex | `Cycles` |
 //! | `cycle_text.rs` | `Cycle:` texts and [`Graph::validate`] diagnostics | `Validate` |
-//! | `reduce.rs` | [`Graph::transitive_reduction`] | `TransitiveReduction` |
+//! | `reduce.rs`, `reduce_bits.rs` | [`Graph::transitive_reduction`] | `TransitiveReduction` |
 //! | `render_text.rs` | `String()` ([`Display`](std::fmt::Display)) and `StringWithNodeTypes()` | `graph.go` |
 //! | `render_dot.rs` | `-type=plan` DOT | `dot.go`, `marshal.go` |
 //! | `render_resource.rs` | the v1.7+ resource-only DOT and Mermaid | `command/graph.go` |
@@ -38,10 +39,12 @@
 mod cycle_text;
 mod cycles;
 mod graph;
+mod graph_ops;
 mod order;
 mod quote;
 mod reach;
 mod reduce;
+mod reduce_bits;
 mod render_dot;
 mod render_mermaid;
 mod render_resource;
@@ -54,8 +57,8 @@ pub use cycles::Cyclic;
 pub use graph::{Graph, NodeId};
 pub use quote::{go_escape, go_quote};
 pub use reach::{Direction, WalkControl, WalkOrder};
+pub use reduce::{RemovedEdge, DEFAULT_REDUCTION_BUDGET};
 pub use render_dot::{DotAttrs, DotOptions};
 pub use render_mermaid::mermaid_label;
 pub use render_resource::{resource_dot, resource_mermaid, ResourceNode};
-pub use reduce::{RemovedEdge, DEFAULT_REDUCTION_BUDGET};
 pub use set::NodeSet;

@@ -53,7 +53,13 @@ impl<N, E> Graph<N, E> {
         for id in self.node_ids() {
             by_rank[rank[id.index()] as usize] = id;
         }
-        let blockers = |id| if dependencies_first { self.out_degree(id) } else { self.in_degree(id) };
+        let blockers = |id| {
+            if dependencies_first {
+                self.out_degree(id)
+            } else {
+                self.in_degree(id)
+            }
+        };
         let mut waiting: Vec<usize> = vec![0; self.node_bound()];
         let mut ready = BinaryHeap::new();
         for id in self.node_ids() {
@@ -126,8 +132,14 @@ mod tests {
         g.connect(c, d, ());
         g.connect(a, d, ());
         g.connect(b, c, ());
-        assert_eq!(names(&g, &g.topological_order().unwrap()), ["a", "b", "c", "d"]);
-        assert_eq!(names(&g, &g.reverse_topological_order().unwrap()), ["d", "a", "c", "b"]);
+        assert_eq!(
+            names(&g, &g.topological_order().unwrap()),
+            ["a", "b", "c", "d"]
+        );
+        assert_eq!(
+            names(&g, &g.reverse_topological_order().unwrap()),
+            ["d", "a", "c", "b"]
+        );
         let fast = g.topo_order_fast().unwrap();
         assert_eq!(names(&g, &fast), ["a", "b", "c", "d"]);
     }

@@ -47,7 +47,11 @@ impl<N, E> Graph<N, E> {
     ///      linkStyle 0,1 stroke:#ff0000,stroke-width:2px;\n"
     /// );
     /// ```
-    pub fn mermaid(&self, opts: &DotOptions, node_attrs: impl Fn(NodeId, &N) -> Option<DotAttrs>) -> String {
+    pub fn mermaid(
+        &self,
+        opts: &DotOptions,
+        node_attrs: impl Fn(NodeId, &N) -> Option<DotAttrs>,
+    ) -> String {
         let rank = self.name_ranks();
         let mut ids: Vec<NodeId> = self.node_ids().collect();
         ids.sort_by_key(|v| rank[v.index()]);
@@ -80,7 +84,13 @@ impl<N, E> Graph<N, E> {
         }
         let mut edges: Vec<(u32, u32, bool)> = self
             .edges()
-            .map(|(s, t, _)| (rank[s.index()], rank[t.index()], comp[s.index()] != u32::MAX && comp[s.index()] == comp[t.index()]))
+            .map(|(s, t, _)| {
+                (
+                    rank[s.index()],
+                    rank[t.index()],
+                    comp[s.index()] != u32::MAX && comp[s.index()] == comp[t.index()],
+                )
+            })
             .collect();
         edges.sort_unstable();
         let mut red: Vec<String> = Vec::new();
@@ -91,7 +101,10 @@ impl<N, E> Graph<N, E> {
             }
         }
         if !red.is_empty() {
-            out.push_str(&format!("linkStyle {} stroke:#ff0000,stroke-width:2px;\n", red.join(",")));
+            out.push_str(&format!(
+                "linkStyle {} stroke:#ff0000,stroke-width:2px;\n",
+                red.join(",")
+            ));
         }
         out
     }
@@ -111,7 +124,10 @@ mod tests {
         g.connect(r, p, ());
         let out = g.mermaid(&DotOptions { draw_cycles: true }, |v, shape| {
             let label = if v == r { "aws_instance.web" } else { "" };
-            Some(DotAttrs::from([("shape".into(), shape.to_string()), ("label".into(), label.into())]))
+            Some(DotAttrs::from([
+                ("shape".into(), shape.to_string()),
+                ("label".into(), label.into()),
+            ]))
         });
         assert_eq!(
             out,

@@ -31,9 +31,24 @@ pub struct ResourceNode {
 impl ResourceNode {
     /// A node with Terraform's `ConfigResource.String()` id and `Resource.String()` label.
     pub fn new(module: &str, data: bool, type_name: &str, name: &str) -> Self {
-        let label = if data { format!("data.{type_name}.{name}") } else { format!("{type_name}.{name}") };
-        let id = if module.is_empty() { label.clone() } else { format!("{module}.{label}") };
-        ResourceNode { module: module.into(), data, type_name: type_name.into(), name: name.into(), id, label }
+        let label = if data {
+            format!("data.{type_name}.{name}")
+        } else {
+            format!("{type_name}.{name}")
+        };
+        let id = if module.is_empty() {
+            label.clone()
+        } else {
+            format!("{module}.{label}")
+        };
+        ResourceNode {
+            module: module.into(),
+            data,
+            type_name: type_name.into(),
+            name: name.into(),
+            id,
+            label,
+        }
     }
 }
 
@@ -43,7 +58,11 @@ fn sorted(nodes: &[ResourceNode], edges: &[(usize, usize)]) -> (Vec<usize>, Vec<
     let mut order: Vec<usize> = (0..nodes.len()).collect();
     order.sort_by(|&i, &j| {
         let (a, b) = (&nodes[i], &nodes[j]);
-        a.module.cmp(&b.module).then(b.data.cmp(&a.data)).then(a.type_name.cmp(&b.type_name)).then(a.name.cmp(&b.name))
+        a.module
+            .cmp(&b.module)
+            .then(b.data.cmp(&a.data))
+            .then(a.type_name.cmp(&b.type_name))
+            .then(a.name.cmp(&b.name))
     });
     let mut rank = vec![0; nodes.len()];
     for (r, &i) in order.iter().enumerate() {
@@ -52,7 +71,13 @@ fn sorted(nodes: &[ResourceNode], edges: &[(usize, usize)]) -> (Vec<usize>, Vec<
     let mut by_rank: Vec<(usize, usize)> = edges.iter().map(|&(s, t)| (rank[s], rank[t])).collect();
     by_rank.sort_unstable();
     by_rank.dedup();
-    (order.clone(), by_rank.into_iter().map(|(s, t)| (order[s], order[t])).collect())
+    (
+        order.clone(),
+        by_rank
+            .into_iter()
+            .map(|(s, t)| (order[s], order[t]))
+            .collect(),
+    )
 }
 
 /// Terraform's default `terraform graph` DOT (v1.7+).
@@ -76,7 +101,9 @@ fn sorted(nodes: &[ResourceNode], edges: &[(usize, usize)]) -> (Vec<usize>, Vec<
 /// );
 /// ```
 pub fn resource_dot(nodes: &[ResourceNode], edges: &[(usize, usize)]) -> String {
-    let mut out = String::from("digraph G {\n  rankdir = \"RL\";\n  node [shape = rect, fontname = \"sans-serif\"];\n");
+    let mut out = String::from(
+        "digraph G {\n  rankdir = \"RL\";\n  node [shape = rect, fontname = \"sans-serif\"];\n",
+    );
     if nodes.is_empty() {
         out.push_str("  /* This configuration does not contain any resources.         */\n");
         out.push_str("  /* For a more detailed graph, try: terraform graph -type=plan */\n");
@@ -91,16 +118,27 @@ pub fn resource_dot(nodes: &[ResourceNode], edges: &[(usize, usize)]) -> String 
             }
             current = &n.module;
             out.push_str(&format!("  subgraph \"cluster_{current}\" {{\n"));
-            out.push_str(&format!("    label = {}\n    fontname = \"sans-serif\"\n", go_quote(current)));
+            out.push_str(&format!(
+                "    label = {}\n    fontname = \"sans-serif\"\n",
+                go_quote(current)
+            ));
         }
         let indent = if current.is_empty() { "  " } else { "    " };
-        out.push_str(&format!("{indent}{} [label={}];\n", go_quote(&n.id), go_quote(&n.label)));
+        out.push_str(&format!(
+            "{indent}{} [label={}];\n",
+            go_quote(&n.id),
+            go_quote(&n.label)
+        ));
     }
     if !current.is_empty() {
         out.push_str("  }\n");
     }
     for (s, t) in edges {
-        out.push_str(&format!("  {} -> {};\n", go_quote(&nodes[s].id), go_quote(&nodes[t].id)));
+        out.push_str(&format!(
+            "  {} -> {};\n",
+            go_quote(&nodes[s].id),
+            go_quote(&nodes[t].id)
+        ));
     }
     out.push_str("}\n");
     out

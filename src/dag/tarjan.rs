@@ -82,7 +82,10 @@ impl<N, E> Graph<N, E> {
                     low[parent.index()] = low[parent.index()].min(low[v.index()]);
                 }
                 if low[v.index()] == index[v.index()] {
-                    let start = stack.iter().rposition(|&x| x == v).expect("root is on the stack");
+                    let start = stack
+                        .iter()
+                        .rposition(|&x| x == v)
+                        .expect("root is on the stack");
                     let mut scc: Vec<NodeId> = stack.drain(start..).collect();
                     scc.reverse(); // pop order
                     for x in &scc {

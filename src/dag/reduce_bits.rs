@@ -1,0 +1,236 @@
+//! The kernels of [`Graph::transitive_reduction`](super::Graph::transitive_reduction), on a
+//! compact adjacency (CSR) in topological-position space: vertex `p` is the `p`-th of a
+//! sources-first order, so every edge goes from a smaller to a larger position and each
+//! successor list is sorted ascending.
+//!
+//! * [`triangles`]: `u -> x` is redundant when some other dependency `w` of `u` has `w -> x`.
+//!   Cheap (sorted-list intersection, smaller side searched in the larger) and, on Terraform
+//!   graphs, it removes most redundant edges: `root -> everything`, `(close) -> consumers`,
+//!   `resource -> provider`.
+//! * [`chunked_rows`]: the exact test for what remains, with reachability rows over chunks of
+//!   columns (see the module docs of `reduce.rs`).
+
+/// Compressed sparse rows: the successors of `p` are `tgt[off[p]..off[p + 1]]`.
+pub(crate) struct Csr {
+    pub off: Vec<u32>,
+    pub tgt: Vec<u32>,
+}
+
+impl Csr {
+    pub fn row(&self, p: usize) -> &[u32] {
+        &self.tgt[self.off[p] as usize..self.off[p + 1] as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.off.len() - 1
+    }
+
+    /// Builds rows from `(from, to)` pairs, each row sorted ascending.
+    pub fn from_rows(n: usize, mut rows: impl FnMut(usize, &mut Vec<u32>)) -> Csr {
+        let mut off = Vec::with_capacity(n + 1);
+        let mut tgt = Vec::new();
+        off.push(0);
+        let mut buf = Vec::new();
+        for p in 0..n {
+            buf.clear();
+            rows(p, &mut buf);
+            buf.sort_unstable();
+            tgt.extend_from_slice(&buf);
+            off.push(tgt.len() as u32);
+        }
+        Csr { off, tgt }
+    }
+
+    /// The reverse adjacency (predecessors), rows sorted ascending.
+    pub fn reversed(&self) -> Csr {
+        let n = self.len();
+        let mut count = vec![0u32; n + 1];
+        for &t in &self.tgt {
+            count[t as usize + 1] += 1;
+        }
+        for i in 0..n {
+            count[i + 1] += count[i];
+        }
+        let off = count.clone();
+        let mut fill = count;
+        let mut tgt = vec![0u32; self.tgt.len()];
+        for p in 0..n {
+            for &t in self.row(p) {
+                tgt[fill[t as usize] as usize] = p as u32;
+                fill[t as usize] += 1;
+            }
+        }
+        Csr { off, tgt }
+    }
+}
+
+/// Marks `dead[e]` for every edge slot `e` of `f` (index into `f.tgt`) closing a triangle
+/// `u -> w -> x` with `u -> x`. O(Σ over edges u->w of min(d(u), d(w))·log max(d(u), d(w))).
+pub(crate) fn triangles(f: &Csr, dead: &mut [bool]) {
+    for u in 0..f.len() {
+        let su = f.row(u);
+        if su.len() < 2 {
+            continue;
+        }
+        let base = f.off[u] as usize;
+        for &w in su {
+            let sw = f.row(w as usize);
+            if sw.len() <= su.len() {
+                for x in sw {
+                    if let Ok(i) = su.binary_search(x) {
+                        dead[base + i] = true;
+                    }
+                }
+            } else {
+                for (i, x) in su.iter().enumerate() {
+                    if *x > w && sw.binary_search(x).is_ok() {
+                        dead[base + i] = true;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A reachability row's summary: nothing reachable, some columns, or every column of the chunk.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Row {
+    Empty,
+    Partial,
+    Full,
+}
+
+/// Every redundant edge `(u, x)` of the DAG `f` (positions), by chunked reachability rows of at
+/// most `words` 64-bit words. `r` is `f` reversed. Rows that cover a whole chunk are kept as a
+/// flag, so vertices far upstream of a chunk cost O(degree), not O(degree · words).
+pub(crate) fn chunked_rows(f: &Csr, r: &Csr, budget_bytes: usize) -> Vec<(u32, u32)> {
+    let n = f.len();
+    let mut is_col = vec![false; n];
+    for u in 0..n {
+        let su = f.row(u);
+        if su.len() >= 2 {
+            for &x in su {
+                if r.row(x as usize).len() >= 2 {
+                    is_col[x as usize] = true;
+                }
+            }
+        }
+    }
+    let columns: Vec<u32> = (0..n as u32).filter(|&p| is_col[p as usize]).collect();
+    drop(is_col);
+    let mut redundant = Vec::new();
+    if columns.is_empty() {
+        return redundant;
+    }
+
+    const NONE: u32 = u32::MAX;
+    let words = (budget_bytes / 8 / n.max(1)).clamp(1, columns.len().div_ceil(64));
+    let mut col_bit = vec![NONE; n];
+    let mut row_of = vec![NONE; n];
+    let mut marked = vec![0u64; n.div_ceil(64)];
+    let mut queue: Vec<u32> = Vec::new();
+    let mut rows: Vec<u64> = Vec::new();
+    let mut state: Vec<Row> = Vec::new();
+    let mut acc = vec![0u64; words];
+    let mut full = vec![0u64; words];
+
+    for chunk in columns.chunks(words * 64) {
+        full.fill(0);
+        for (bit, &x) in chunk.iter().enumerate() {
+            col_bit[x as usize] = bit as u32;
+            full[bit / 64] |= 1 << (bit % 64);
+        }
+        // Members: everything that reaches a column of the chunk (reverse search).
+        queue.clear();
+        for &x in chunk {
+            marked[x as usize / 64] |= 1 << (x % 64);
+            queue.push(x);
+        }
+        let mut head = 0;
+        while head < queue.len() {
+            let v = queue[head] as usize;
+            head += 1;
+            for &s in r.row(v) {
+                let (w, b) = (s as usize / 64, 1u64 << (s % 64));
+                if marked[w] & b == 0 {
+                    marked[w] |= b;
+                    queue.push(s);
+                }
+            }
+        }
+        // Largest position first: dependencies before dependents.
+        let members = queue.len();
+        rows.clear();
+        rows.resize(members * words, 0);
+        state.clear();
+        state.resize(members, Row::Empty);
+        let mut next_row = 0usize;
+        for wi in (0..marked.len()).rev() {
+            let mut bits = std::mem::take(&mut marked[wi]);
+            while bits != 0 {
+                let b = 63 - bits.leading_zeros() as usize;
+                bits &= !(1u64 << b);
+                let v = wi * 64 + b;
+                let r_idx = next_row;
+                next_row += 1;
+                row_of[v] = r_idx as u32;
+
+                let mut st = Row::Empty;
+                acc.fill(0);
+                for &w in f.row(v) {
+                    let wr = row_of[w as usize];
+                    if wr == NONE {
+                        continue; // reaches no column of this chunk
+                    }
+                    match state[wr as usize] {
+                        Row::Empty => {}
+                        Row::Full => {
+                            st = Row::Full;
+                            break;
+                        }
+                        Row::Partial => {
+                            let src = &rows[wr as usize * words..(wr as usize + 1) * words];
+                            acc.iter_mut().zip(src).for_each(|(a, s)| *a |= s);
+                            st = Row::Partial;
+                        }
+                    }
+                }
+                let sv = f.row(v);
+                if st != Row::Empty && sv.len() >= 2 {
+                    for &x in sv {
+                        let bit = col_bit[x as usize];
+                        if bit != NONE
+                            && (st == Row::Full || acc[bit as usize / 64] & (1 << (bit % 64)) != 0)
+                        {
+                            redundant.push((v as u32, x));
+                        }
+                    }
+                }
+                if st != Row::Full {
+                    for &x in sv {
+                        let bit = col_bit[x as usize];
+                        if bit != NONE {
+                            acc[bit as usize / 64] |= 1 << (bit % 64);
+                            st = Row::Partial;
+                        }
+                    }
+                    if st == Row::Partial {
+                        if acc == full {
+                            st = Row::Full;
+                        } else {
+                            rows[r_idx * words..(r_idx + 1) * words].copy_from_slice(&acc);
+                        }
+                    }
+                }
+                state[r_idx] = st;
+            }
+        }
+        for &v in &queue {
+            row_of[v as usize] = NONE;
+        }
+        for &x in chunk {
+            col_bit[x as usize] = NONE;
+        }
+    }
+    redundant
+}
