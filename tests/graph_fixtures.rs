@@ -13,7 +13,8 @@
 //! | `plan-cycles.dot` | the full DOT with `-draw-cycles` |
 //! | `diagnostics.txt` | the plan build's diagnostics as the CLI prints them (summary and `on` line), separated by `---` lines |
 //!
-//! `SOURCE` says where each expectation came from. Files are compared after trimming, with a
+//! Folders starting with `_` are not cases (`_tools/`). `SOURCE` says where each expectation
+//! came from. Files are compared after trimming, with a
 //! line diff on failure; every mismatch in every fixture is reported before failing.
 
 use std::collections::BTreeMap;
@@ -79,7 +80,7 @@ fn render_diags(d: &tfgraph::Diagnostics) -> String {
 #[test]
 fn graph_fixtures() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/graph");
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir() && !p.file_name().unwrap().to_string_lossy().starts_with('_')).collect();
     cases.sort();
     assert!(!cases.is_empty(), "no fixtures in {}", root.display());
     let mut failures = Vec::new();
@@ -123,4 +124,23 @@ fn graph_fixtures() {
     }
     eprintln!("{} fixtures, {checked} expectations", cases.len());
     assert!(failures.is_empty(), "{} mismatch(es):\n\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Oracle case 4 (`plan-for-each-no-schema/SOURCE`): without provider schemas we keep a reference
+/// Terraform drops; the two expectations differ in exactly these lines.
+#[test]
+fn for_each_fixture_differs_only_by_the_schema_edge() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/graph/plan-for-each-no-schema");
+    let ours = std::fs::read_to_string(dir.join("plan.txt")).unwrap();
+    let terraform = std::fs::read_to_string(dir.join("plan.terraform.txt")).unwrap();
+    let changed: Vec<String> = diff(terraform.trim(), ours.trim()).lines().filter(|l| !l.starts_with("  ")).map(str::to_string).collect();
+    assert_eq!(
+        changed,
+        [
+            "+   aws_instance.foo (expand)",
+            "-   provider[\"registry.terraform.io/hashicorp/aws\"]",
+            "-   aws_instance.foo (expand)",
+        ],
+        "{changed:#?}"
+    );
 }

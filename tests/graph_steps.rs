@@ -236,3 +236,67 @@ aws_instance.C
   aws_instance.B"#,
     );
 }
+
+/// `TestVariableValidationTransformer` (transform_variable_validation_test.go): one
+/// `(validation)` node per variable with rules, depending on its variable. Terraform's test uses
+/// fake variable nodes named `var.x (test fake)`; ours are the real `NodeRootVariable`s.
+#[test]
+fn variable_validation() {
+    let tf = r#"
+variable "foo" {
+  validation {
+    condition     = var.foo
+    error_message = "wrong"
+  }
+}
+variable "bar" {
+  validation {
+    condition     = var.foo
+    error_message = "wrong"
+  }
+}
+variable "baz" {
+  validation {
+    condition     = false
+    error_message = var.foo
+  }
+}
+variable "plain" {}
+"#;
+    check(
+        &[("main.tf", tf)],
+        vec![step(RootVariableTransformer), step(VariableValidationTransformer)],
+        r#"
+var.bar
+var.bar (validation)
+  var.bar
+var.baz
+var.baz (validation)
+  var.baz
+var.foo
+var.foo (validation)
+  var.foo
+var.plain"#,
+    );
+    // The references of the validation nodes: the rules minus the variable itself. A reference
+    // to `var.foo` reaches both `var.foo` and `var.foo (validation)` (both are keyed `var.foo`).
+    check(
+        &[("main.tf", tf)],
+        vec![step(RootVariableTransformer), step(VariableValidationTransformer), step(ReferenceTransformer)],
+        r#"
+var.bar
+var.bar (validation)
+  var.bar
+  var.foo
+  var.foo (validation)
+var.baz
+var.baz (validation)
+  var.baz
+  var.foo
+  var.foo (validation)
+var.foo
+var.foo (validation)
+  var.foo
+var.plain"#,
+    );
+}

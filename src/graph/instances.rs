@@ -1,2 +1,191 @@
-//! The static-instances view: instance nodes where count/for_each are known without evaluating
-//! anything. (Filled in below.)
+//! The static-instances view: resource instance nodes wherever count/for_each are known
+//! without evaluating anything.
+//!
+//! Terraform's plan graph has one `(expand)` node per resource block; its instances exist only
+//! inside the walk (`DynamicExpand`), once count/for_each are evaluated. So the plan graph's
+//! `String()` never shows `aws_instance.web[0]`, and [`build`](super::build) keeps it that way.
+//! This view is separate: [`expand_static_instances`] returns a copy of a built graph with
+//! instance nodes added for every resource whose expansion is a literal:
+//!
+//! * no count or for_each: one instance, `aws_instance.web`;
+//! * `count = 3`: `aws_instance.web[0]` … `[2]`;
+//! * `for_each` of a literal list/set of strings (`["a", "b"]`, `toset([...])`) or a literal
+//!   object/map (its keys): `aws_instance.web["a"]` …
+//!
+//! Shape (Terraform's apply graph, where instances are static nodes): each instance depends on
+//! its `(expand)` node ([`Why::InstanceOfResource`]); an edge into an expanded resource's
+//! `(expand)` node is moved to its instances — to the one instance a reference names with a
+//! literal key (`aws_instance.web[0].id`), otherwise to all of them, as a whole-resource
+//! reference matches every instance. Resources whose count/for_each depend on anything stay
+//! `(expand)` only: the walk expands them.
+
+use super::context::BuildContext;
+use super::node::{ConfigRef, Node, NodeKind};
+use super::{BuildOptions, TfGraph, Why};
+use crate::addrs::{quote, InstanceKey};
+use crate::config::{Config, Expr, Resource};
+use crate::dag::NodeId;
+use hcl::edit::expr::{Expression, ObjectKey};
+use std::collections::HashMap;
+
+/// The instance keys of a resource, if its count/for_each is a literal (`Some(vec![None])` for
+/// a single instance). `None` when the walk has to evaluate it.
+pub fn static_keys(resource: &Resource) -> Option<Vec<Option<InstanceKey>>> {
+    match (&resource.count, &resource.for_each) {
+        (None, None) => Some(vec![None]),
+        (Some(c), None) => static_count(c).map(|n| (0..n).map(|i| Some(InstanceKey::Int(i))).collect()),
+        (None, Some(f)) => static_for_each(f).map(|ks| ks.into_iter().map(|k| Some(InstanceKey::Str(k))).collect()),
+        (Some(_), Some(_)) => None,
+    }
+}
+
+fn parse(e: &Expr) -> Option<Expression> {
+    hcl::edit::parser::parse_expr(e.source.trim()).ok()
+}
+
+fn unparen(e: &Expression) -> &Expression {
+    match e {
+        Expression::Parenthesis(p) => unparen(p.inner()),
+        other => other,
+    }
+}
+
+fn static_count(e: &Expr) -> Option<i64> {
+    match unparen(&parse(e)?) {
+        Expression::Number(n) => n.value().as_i64().filter(|&n| (0..=100_000).contains(&n)),
+        _ => None,
+    }
+}
+
+fn string_list(e: &Expression) -> Option<Vec<String>> {
+    match unparen(e) {
+        Expression::Array(a) => a
+            .iter()
+            .map(|x| match unparen(x) {
+                Expression::String(s) => Some(s.value().to_string()),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+fn static_for_each(e: &Expr) -> Option<Vec<String>> {
+    let parsed = parse(e)?;
+    let mut keys = match unparen(&parsed) {
+        Expression::Array(_) => string_list(&parsed)?,
+        Expression::FuncCall(f) if f.name.namespace.is_empty() && f.name.name.as_str() == "toset" && f.args.len() == 1 => {
+            string_list(f.args.iter().next()?)?
+        }
+        Expression::Object(o) => o
+            .iter()
+            .map(|(k, _)| match k {
+                ObjectKey::Ident(i) => Some(i.as_str().to_string()),
+                ObjectKey::Expression(x) => match unparen(x) {
+                    Expression::String(s) => Some(s.value().to_string()),
+                    _ => None,
+                },
+            })
+            .collect::<Option<Vec<_>>>()?,
+        _ => return None,
+    };
+    keys.sort();
+    keys.dedup();
+    Some(keys)
+}
+
+/// The literal instance key a traversal starts with after `subject`, if any:
+/// `aws_instance.web[0].id` with subject `aws_instance.web` gives `[0]`.
+fn literal_key(traversal: &str, subject: &str) -> Option<String> {
+    let rest = traversal.strip_prefix(subject)?;
+    let end = rest.strip_prefix('[')?.find(']')? + 1;
+    Some(rest[..=end].to_string())
+}
+
+/// A copy of `graph` (built from `config`) with static resource instances added; see the
+/// module docs. O(V + E + instances).
+pub fn expand_static_instances(graph: &TfGraph, config: &Config) -> TfGraph {
+    let options = BuildOptions::default();
+    let cx = BuildContext::new(config, &options);
+    let mut g = graph.clone();
+    let expands: Vec<NodeId> =
+        g.ids().filter(|&id| matches!(g.node(id).kind, NodeKind::ResourceExpand { .. } | NodeKind::ResourceValidate { .. })).collect();
+    for e in expands {
+        let n = g.node(e).clone();
+        let Some(resource) = n.config.as_ref().and_then(|c| cx.resource_of(c)) else { continue };
+        if !matches!(n.config, Some(ConfigRef::Resource { .. } | ConfigRef::CheckData { .. })) {
+            continue;
+        }
+        let Some(keys) = static_keys(resource) else { continue };
+        let mode = n.resource_mode().expect("resource node");
+        let mut instances: HashMap<String, NodeId> = HashMap::new();
+        for k in keys {
+            let text = k.map(|k| match k {
+                InstanceKey::Int(i) => format!("[{i}]"),
+                InstanceKey::Str(s) => format!("[{}]", quote(&s)),
+            });
+            let mut inst = Node::new(NodeKind::ResourceInstance { mode, key: text.clone() }, n.module.clone(), n.addr.clone(), n.range.clone());
+            inst.config = n.config;
+            inst.resolved_provider = n.resolved_provider.clone();
+            let id = g.add(inst);
+            g.connect(id, e, Why::InstanceOfResource);
+            instances.insert(text.unwrap_or_default(), id);
+        }
+        let dependents: Vec<NodeId> = g.dag().edges_to(e).filter(|d| !instances.values().any(|i| i == d)).collect();
+        for d in dependents {
+            let edge = g.remove_edge(d, e).expect("listed edge");
+            // A reference with a literal key reaches that instance only.
+            let keyed: Option<Vec<String>> = edge
+                .why
+                .iter()
+                .map(|w| match w {
+                    Why::Reference { traversal, .. } => literal_key(traversal, &n.addr),
+                    _ => None,
+                })
+                .collect();
+            let targets: Vec<NodeId> = match keyed {
+                Some(ks) if ks.iter().all(|k| instances.contains_key(k)) => ks.iter().map(|k| instances[k]).collect(),
+                _ => instances.values().copied().collect(),
+            };
+            for t in targets {
+                for w in &edge.why {
+                    g.connect(d, t, w.clone());
+                }
+            }
+        }
+    }
+    g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expr(s: &str) -> Expr {
+        Expr {
+            source: s.into(),
+            range: crate::diag::SourceFile::new("x", "").range(0..0),
+            references: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn literal_expansions_are_recognised() {
+        assert_eq!(static_count(&expr("3")), Some(3));
+        assert_eq!(static_count(&expr("(2)")), Some(2));
+        assert_eq!(static_count(&expr("var.n")), None);
+        assert_eq!(static_for_each(&expr("toset([\"b\", \"a\", \"a\"])")), Some(vec!["a".into(), "b".into()]));
+        assert_eq!(static_for_each(&expr("[\"x\"]")), Some(vec!["x".into()]));
+        assert_eq!(static_for_each(&expr("{ k = var.x, \"j\" = 1 }")), Some(vec!["j".into(), "k".into()]));
+        assert_eq!(static_for_each(&expr("{ (local.k) = 1 }")), None);
+        assert_eq!(static_for_each(&expr("toset(var.list)")), None);
+        assert_eq!(static_for_each(&expr("[\"${var.x}\"]")), None);
+    }
+
+    #[test]
+    fn literal_keys_in_traversals() {
+        assert_eq!(literal_key("aws_instance.web[0].id", "aws_instance.web"), Some("[0]".into()));
+        assert_eq!(literal_key("aws_instance.web[\"a\"]", "aws_instance.web"), Some("[\"a\"]".into()));
+        assert_eq!(literal_key("aws_instance.web.id", "aws_instance.web"), None);
+    }
+}

@@ -23,6 +23,7 @@
 //! copy.
 
 use super::context::{implied_fqn, BuildContext};
+use super::Operation;
 use crate::addrs::{InstanceKey, ModulePath, ResourceMode};
 use crate::config::Reference;
 use crate::dag::DotAttrs;
@@ -525,6 +526,8 @@ impl Node {
                     .collect()
             }
             (NodeKind::Local, ConfigRef::Local { module, index }) => cx.local(module, index).expr.references.iter().collect(),
+            // Root outputs refer to nothing while destroying (`nodeExpandOutput.References`).
+            (NodeKind::Output, _) if self.module.is_root() && cx.options.operation == Operation::Destroy => Vec::new(),
             (NodeKind::Output, ConfigRef::Output { module, index }) => {
                 cx.output(module, index).references.iter().collect()
             }
