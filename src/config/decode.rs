@@ -135,20 +135,14 @@ impl Dx<'_> {
             }
             match parse_ref(&trav, self.f) {
                 Ok(Parsed::Subject(subject, span)) => {
-                    use crate::addrs::Subject as S;
-                    match &subject {
-                        S::Resource(_) | S::ModuleCall(_) | S::ResourceInstance(..) | S::ModuleCallInstance(..) => {
-                            // Terraform: only whole objects; an attribute after the address is an error.
-                            if span.end < trav.span().end {
-                                self.diags.push(msg::invalid_depends_on(self.range(trav.span())));
-                                continue;
-                            }
-                            out.push(Reference::new(subject, trav.text.clone(), self.range(span), "depends_on".into()));
-                        }
-                        _ => self.diags.push(msg::invalid_depends_on_subject(self.range(trav.span()))),
+                    // `validateDependsOn`: only whole objects; anything after the address is an error.
+                    if span.end < trav.span().end {
+                        self.diags.push(msg::invalid_depends_on(self.range(span.end..trav.span().end)));
+                        continue;
                     }
+                    out.push(Reference::new(subject, trav.text.clone(), self.range(span), "depends_on".into()));
                 }
-                Ok(Parsed::Ignored) => self.diags.push(msg::invalid_depends_on_subject(self.range(trav.span()))),
+                Ok(Parsed::Ignored) => {}
                 Err(d) => self.diags.push(d),
             }
         }

@@ -302,20 +302,12 @@ pub fn map_required(range: SourceRange) -> Diagnostic {
     err("Invalid expression", "A static map expression is required.", range)
 }
 
-/// depends_on entries must name a resource or module (`internal/configs/depends_on.go` and
-/// `terraform/validate_selfref`/`node_resource_validate.go` wording).
+/// `validateDependsOn` (`internal/terraform/node_resource_validate.go`): a depends_on entry with
+/// anything after the object's address.
 pub fn invalid_depends_on(range: SourceRange) -> Diagnostic {
     err(
         "Invalid depends_on reference",
         "References in depends_on must be to a whole object (resource, etc), not to an attribute of an object.",
-        range,
-    )
-}
-
-pub fn invalid_depends_on_subject(range: SourceRange) -> Diagnostic {
-    err(
-        "Invalid depends_on reference",
-        "The depends_on argument must refer only to managed resources, data resources, ephemeral resources, or module calls.",
         range,
     )
 }

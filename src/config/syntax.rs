@@ -305,13 +305,6 @@ impl<'a> Ex<'a> {
         f.text.get(self.span()).unwrap_or("")
     }
 
-    pub fn is_null(&self) -> bool {
-        match self {
-            Ex::Hcl(e) => matches!(e, HExpr::Null(_)),
-            Ex::Json(v) => matches!(v.kind, JKind::Null),
-        }
-    }
-
     /// Every static traversal in the expression, except roots named in `scope`.
     pub fn traversals(&self, f: &SourceFile, scope: &[String], diags: &mut Diagnostics) -> Vec<Trav> {
         match self {
@@ -343,6 +336,19 @@ impl<'a> Ex<'a> {
                 }
                 Some(out)
             }
+            Ex::Hcl(HExpr::HeredocTemplate(h)) => {
+                let mut out = String::new();
+                for el in h.template.iter() {
+                    match el {
+                        Element::Literal(l) => out.push_str(l.value()),
+                        _ => return None,
+                    }
+                }
+                Some(match h.indent() {
+                    Some(_) => dedent(&out),
+                    None => out,
+                })
+            }
             Ex::Hcl(HExpr::Parenthesis(p)) => Ex::Hcl(p.inner()).literal_string(),
             Ex::Hcl(_) => None,
             Ex::Json(v) => match &v.kind {
@@ -360,15 +366,6 @@ impl<'a> Ex<'a> {
                 }
                 _ => None,
             },
-        }
-    }
-
-    /// A literal number, as written.
-    pub fn literal_number(&self) -> Option<String> {
-        match self {
-            Ex::Hcl(HExpr::Number(n)) => Some(n.value().to_string()),
-            Ex::Json(JValue { kind: JKind::Number(n), .. }) => Some(n.clone()),
-            _ => None,
         }
     }
 
@@ -421,6 +418,17 @@ impl<'a> Ex<'a> {
     pub fn is_native_quoted_string(&self) -> bool {
         matches!(self, Ex::Hcl(HExpr::String(_)))
     }
+}
+
+/// Remove the common leading whitespace of all non-blank lines (a `<<-` heredoc).
+fn dedent(s: &str) -> String {
+    let indent = s
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    s.split_inclusive('\n').map(|l| if l.len() >= indent && l[..indent].trim().is_empty() { &l[indent..] } else { l.trim_start() }).collect()
 }
 
 /// An object key: an identifier, an expression, or a JSON property name.

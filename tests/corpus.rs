@@ -1,0 +1,152 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Real configurations: every root listed in the shared corpus loads with zero errors, and the
+//! complete reference lists of selected files match expectations checked by hand
+//! (`tests/fixtures/corpus-refs/*.expected`).
+//!
+//! Each root is loaded with every file of its repository folder (`<owner>__<repo>`), `root`
+//! set to the root's subpath, so local modules reached through `../..` resolve. Skipped with a
+//! message when the corpus (`../shared/corpus` beside the crate) is absent.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+use tfgraph::config::{load, LoadOptions, Module};
+
+fn corpus_dir() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    if dir.join("INDEX.tsv").is_file() {
+        Some(dir)
+    } else {
+        eprintln!("corpus not found at {}: skipping", dir.display());
+        None
+    }
+}
+
+/// Every file under `dir`, keyed by its path relative to `dir` (slash-separated).
+fn read_tree(dir: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if let Ok(text) = std::fs::read_to_string(&p) {
+                let rel = p.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/");
+                out.insert(rel, text);
+            }
+        }
+    }
+    out
+}
+
+fn roots(corpus: &Path) -> Vec<String> {
+    let index = std::fs::read_to_string(corpus.join("INDEX.tsv")).unwrap();
+    let mut lines = index.lines();
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let col = header.iter().position(|h| *h == "dir").expect("dir column");
+    lines.filter(|l| !l.trim().is_empty()).map(|l| l.split('\t').nth(col).unwrap().to_string()).collect()
+}
+
+#[test]
+fn every_corpus_root_loads_without_errors() {
+    let Some(corpus) = corpus_dir() else { return };
+    let mut repos: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let mut failures = String::new();
+    let mut total_resources = 0;
+    let all = roots(&corpus);
+    for root in &all {
+        let (repo, sub) = root.split_once('/').unwrap_or((root.as_str(), ""));
+        let files = repos.entry(repo.to_string()).or_insert_with(|| read_tree(&corpus.join(repo)));
+        let loaded = load(files, &LoadOptions { root: sub.to_string() });
+        for d in loaded.diagnostics.errors() {
+            // The corpus left out a few folders that some modules call (cloudposse's
+            // `modules/datadog-configuration`); Terraform reports those exactly like this too.
+            if d.summary == "Unreadable module directory" {
+                let dir = d.detail.trim_start_matches("The directory ").split(" could not").next().unwrap_or("");
+                if !corpus.join(repo).join(dir).exists() {
+                    eprintln!("{root}: module folder {dir} is not in the corpus");
+                    continue;
+                }
+            }
+            let at = d.range.as_ref().map(|r| r.to_string()).unwrap_or_default();
+            let _ = writeln!(failures, "{root}: {at}: {}: {}", d.summary, d.detail);
+        }
+        total_resources += loaded.config.modules().iter().map(|m| m.resources.len()).sum::<usize>();
+    }
+    assert!(failures.is_empty(), "error diagnostics in the corpus:\n{failures}");
+    assert!(all.len() > 100, "only {} roots listed", all.len());
+    eprintln!("{} corpus roots loaded, {total_resources} resources", all.len());
+}
+
+/// `object -> subject (in) line:col` for every reference of every object in a module, in a
+/// stable order (objects by kind then name, references in source order).
+fn describe_refs(m: &Module, file: &str) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut add = |object: &str, refs: &[tfgraph::config::Reference]| {
+        for r in refs {
+            if r.range.filename.ends_with(file) {
+                lines.push(format!("{object} -> {} ({}) {}:{}", r.subject, r.context, r.range.start.line, r.range.start.column));
+            }
+        }
+    };
+    for r in &m.resources {
+        add(&r.address, &r.references);
+        for p in r.provisioners.iter().filter(|p| p.when == tfgraph::config::ProvisionerWhen::Destroy) {
+            add(&format!("{} (destroy provisioner)", r.address), &p.references);
+        }
+    }
+    for c in &m.module_calls {
+        add(&c.address, &c.references);
+        for a in &c.arguments {
+            add(&format!("{}.{}", c.address, a.name), &a.expr.references);
+        }
+    }
+    for l in &m.locals {
+        add(&format!("local.{}", l.name), &l.expr.references);
+    }
+    for o in &m.outputs {
+        add(&format!("output.{}", o.name), &o.references);
+    }
+    for v in &m.variables {
+        for c in &v.validations {
+            add(&format!("var.{}", v.name), &c.condition.references);
+        }
+    }
+    for p in &m.providers {
+        add(&p.address, &p.references);
+    }
+    lines.join("\n")
+}
+
+#[test]
+fn corpus_reference_lists_match_hand_checked_expectations() {
+    let Some(corpus) = corpus_dir() else { return };
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/corpus-refs");
+    let mut checked = 0;
+    let mut entries: Vec<_> = std::fs::read_dir(&fixtures).unwrap().flatten().map(|e| e.path()).collect();
+    entries.sort();
+    let mut mismatches = String::new();
+    for path in entries.iter().filter(|p| p.extension().is_some_and(|e| e == "expected")) {
+        let expected = std::fs::read_to_string(path).unwrap();
+        // First line: `# <corpus path of the file>`.
+        let first = expected.lines().next().unwrap();
+        let rel = first.trim_start_matches('#').trim();
+        let (repo, in_repo) = rel.split_once('/').unwrap();
+        let (dir, file) = in_repo.rsplit_once('/').unwrap_or(("", in_repo));
+        let files = read_tree(&corpus.join(repo));
+        let loaded = load(&files, &LoadOptions { root: dir.to_string() });
+        let got = describe_refs(&loaded.config.root, &format!("{}{file}", if dir.is_empty() { String::new() } else { format!("{dir}/") }));
+        let want: Vec<&str> = expected.lines().skip(1).filter(|l| !l.trim().is_empty() && !l.starts_with('#')).collect();
+        if got.lines().collect::<Vec<_>>() != want {
+            let _ = writeln!(mismatches, "== {}\n-- got:\n{got}\n-- want:\n{}\n", path.display(), want.join("\n"));
+        }
+        checked += 1;
+    }
+    if std::env::var_os("TFGRAPH_PRINT_REFS").is_some() {
+        eprintln!("{mismatches}");
+    }
+    assert!(mismatches.is_empty(), "{mismatches}");
+    assert!(checked >= 10, "only {checked} corpus files checked");
+}
