@@ -125,6 +125,25 @@ impl<'c> BuildContext<'c> {
     }
 }
 
+/// Every reference written in a module's own files: resources (and check data blocks), locals,
+/// outputs, provider blocks, checks, and its module calls' arguments, count, for_each and
+/// depends_on. O(references).
+pub fn module_references(m: &Module) -> impl Iterator<Item = &crate::config::Reference> + '_ {
+    let resources = m.resources.iter().chain(m.checks.iter().filter_map(|c| c.data.as_ref())).flat_map(|r| r.references.iter());
+    let locals = m.locals.iter().flat_map(|l| l.expr.references.iter());
+    let outputs = m.outputs.iter().flat_map(|o| o.references.iter());
+    let providers = m.providers.iter().flat_map(|p| p.references.iter());
+    let checks = m.checks.iter().flat_map(|c| c.references.iter());
+    let calls = m
+        .module_calls
+        .iter()
+        .flat_map(|c| c.references.iter().chain(c.arguments.iter().flat_map(|a| a.expr.references.iter())));
+    let validations = m.variables.iter().flat_map(|v| {
+        v.validations.iter().flat_map(|r| r.condition.references.iter().chain(r.error_message.iter().flat_map(|e| e.references.iter())))
+    });
+    resources.chain(locals).chain(outputs).chain(providers).chain(checks).chain(calls).chain(validations)
+}
+
 /// Terraform `ImpliedProviderForUnqualifiedType`: `terraform` is built in, everything else is a
 /// `hashicorp/` provider on the public registry.
 pub fn implied_fqn(local_name: &str) -> String {

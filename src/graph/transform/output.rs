@@ -1,8 +1,19 @@
 //! `OutputTransformer` (`internal/terraform/transform_output.go`): one `output.o (expand)` node
 //! per output of every module (Terraform 1.3+ names root outputs this way too). A child
 //! module's outputs are referenced from the calling module as `module.m.o` or `module.m`.
+//!
+//! A module that is not loaded (registry, git, … source) has outputs we cannot see. Terraform
+//! always has the module installed, so a reference `module.m.o` reaches the output node `o`;
+//! here each output name the calling module refers to gets a stand-in output node, with no
+//! configuration and no references (what it depends on inside the module is unknown). Without
+//! it the reference would fall back to the whole call, `module.m (close)`, which waits for all
+//! the module's inputs, and a module whose output feeds another of its inputs would look
+//! cyclic.
 
 use super::{BuildContext, Transform};
+use crate::addrs::Subject;
+use crate::graph::context::module_references;
+use std::collections::BTreeMap;
 use crate::diag::Diagnostics;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
 use crate::graph::TfGraph;
@@ -20,6 +31,20 @@ impl Transform for OutputTransformer {
                 let node = Node::new(NodeKind::Output, entry.module.path.clone(), format!("output.{}", o.name), Some(o.range.clone()))
                     .with_config(ConfigRef::Output { module: mi as u32, index: i as u32 });
                 g.add(node);
+            }
+        }
+        for o in &cx.opaque_calls {
+            let call = &cx.module_call(o.parent, o.call).name;
+            let mut outputs: BTreeMap<&str, &crate::config::Reference> = BTreeMap::new();
+            for r in module_references(cx.module(o.parent)) {
+                if let Subject::ModuleCallOutput { call: c, output, .. } = &r.subject {
+                    if c == call {
+                        outputs.entry(output.as_str()).or_insert(r);
+                    }
+                }
+            }
+            for name in outputs.into_keys() {
+                g.add(Node::new(NodeKind::Output, o.path.clone(), format!("output.{name}"), None));
             }
         }
         Diagnostics::new()
