@@ -279,14 +279,46 @@ pub fn parse_error_diag(e: &hcl::edit::parser::Error, text: &str, to_file: &dyn 
     if message.contains("nesting depth") || message.contains("chained binary operators") {
         return msg::too_deeply_nested(64, range);
     }
-    let summary = if message.contains("redefined attribute") {
-        "Attribute redefined"
-    } else if at + 1 >= text.trim_end().len() && text.matches('{').count() > text.matches('}').count() {
+    let line_start = text[..at].rfind('\n').map_or(0, |p| p + 1);
+    let at_line_start = text[line_start..at].trim().is_empty();
+    if message.contains("redefined attribute") {
+        // HCL names where the argument was first set: look back for `name =` at the same indent.
+        let name: String = text[at..].chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-').collect();
+        let range = f.range(to_file(at)..to_file(at + name.len()));
+        let indent = &text[line_start..at];
+        let mut search_end = line_start;
+        while let Some(prev_nl) = text[..search_end.saturating_sub(1)].rfind('\n').map(|p| p + 1).or((search_end > 0).then_some(0)) {
+            let line = &text[prev_nl..search_end.saturating_sub(1).max(prev_nl)];
+            if let Some(rest) = line.strip_prefix(indent) {
+                if rest.starts_with(&name) && rest[name.len()..].trim_start().starts_with('=') {
+                    let s = to_file(prev_nl + indent.len());
+                    let prev = f.range(s..s + name.len());
+                    return msg::syntax_error(
+                        "Attribute redefined",
+                        &format!("The argument {name:?} was already set at {prev}. Each argument may be set only once."),
+                        range,
+                    );
+                }
+            }
+            if prev_nl == 0 {
+                break;
+            }
+            search_end = prev_nl;
+        }
+        return msg::syntax_error("Attribute redefined", message, range);
+    }
+    let summary = if at + 1 >= text.trim_end().len() && text.matches('{').count() > text.matches('}').count() {
         "Unclosed configuration block"
-    } else if message.starts_with("invalid structure") || message.contains("expected `{`, `=`") {
+    } else if message.starts_with("invalid structure") || (message == "unexpected token" && at_line_start) {
         "Argument or block definition required"
+    } else if message == "expected `{`" {
+        "Invalid block definition"
     } else if message.contains("expected newline or eof") {
         "Missing newline after argument"
+    } else if message == "expected `]`" {
+        "Missing item separator"
+    } else if message == "expected `)`" {
+        "Unbalanced parentheses"
     } else {
         "Invalid expression"
     };
