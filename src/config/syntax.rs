@@ -244,7 +244,7 @@ fn unpack_block<'a>(
 ) {
     if let Some((label, rest)) = labels_left.split_first() {
         let props = json_props(v, f, diags, Some(label));
-        if props.is_empty() && !matches!(v.kind, JKind::Null) {
+        if props.is_empty() && matches!(v.kind, JKind::Object(_)) {
             diags.push(msg::missing_json_block_label(kind, label, f.range(v.span.start..v.span.start + 1)));
             return;
         }
@@ -307,7 +307,8 @@ pub fn parse_error_diag(e: &hcl::edit::parser::Error, text: &str, to_file: &dyn 
         }
         return msg::syntax_error("Attribute redefined", message, range);
     }
-    let summary = if at + 1 >= text.trim_end().len() && text.matches('{').count() > text.matches('}').count() {
+    let whole_file = text.len() == f.text.len();
+    let summary = if whole_file && at + 1 >= text.trim_end().len() && text.matches('{').count() > text.matches('}').count() {
         "Unclosed configuration block"
     } else if message.starts_with("invalid structure") || (message == "unexpected token" && at_line_start) {
         "Argument or block definition required"

@@ -1,0 +1,247 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Every diagnostic the loader emits: exact summary, detail and range, in Terraform's words.
+
+use std::collections::BTreeMap;
+use tfgraph::config::{load, LoadOptions};
+
+/// Load `main.tf` (or the given files) and return `(summary, detail, range)` of every diagnostic.
+fn diags_of(list: &[(&str, &str)]) -> Vec<(String, String, String)> {
+    let files: BTreeMap<String, String> = list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let l = load(&files, &LoadOptions::default());
+    l.diagnostics
+        .iter()
+        .map(|d| (d.summary.clone(), d.detail.clone(), d.range.as_ref().map(|r| r.to_string()).unwrap_or_default()))
+        .collect()
+}
+
+fn check(name: &str, list: &[(&str, &str)], want: &[(&str, &str, &str)]) -> Option<String> {
+    let got = diags_of(list);
+    let want: Vec<(String, String, String)> = want.iter().map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string())).collect();
+    (got != want).then(|| format!("{name}\n   got:  {got:#?}\n   want: {want:#?}"))
+}
+
+#[test]
+fn duplicates() {
+    let cases: Vec<(&str, &str, (&str, &str, &str))> = vec![
+        (
+            "resource",
+            "resource \"aws_instance\" \"web\" {}\nresource \"aws_instance\" \"web\" {}\n",
+            ("Duplicate resource \"aws_instance\" configuration", "A aws_instance resource named \"web\" was already declared at main.tf:1,1-30. Resource names must be unique per type in each module.", "main.tf:2,1-30"),
+        ),
+        (
+            "data",
+            "data \"aws_ami\" \"u\" {}\ndata \"aws_ami\" \"u\" {}\n",
+            ("Duplicate data \"aws_ami\" configuration", "A aws_ami data resource named \"u\" was already declared at main.tf:1,1-19. Resource names must be unique per type in each module.", "main.tf:2,1-19"),
+        ),
+        (
+            "ephemeral",
+            "ephemeral \"random_password\" \"p\" {}\nephemeral \"random_password\" \"p\" {}\n",
+            ("Duplicate ephemeral \"random_password\" configuration", "A random_password ephemeral resource named \"p\" was already declared at main.tf:1,1-32. Resource names must be unique per type in each module.", "main.tf:2,1-32"),
+        ),
+        (
+            "variable",
+            "variable \"x\" {}\nvariable \"x\" {}\n",
+            ("Duplicate variable declaration", "A variable named \"x\" was already declared at main.tf:1,1-13. Variable names must be unique within a module.", "main.tf:2,1-13"),
+        ),
+        (
+            "local",
+            "locals {\n  a = 1\n}\nlocals {\n  a = 2\n}\n",
+            ("Duplicate local value definition", "A local value named \"a\" was already defined at main.tf:2,3-8. Local value names must be unique within a module.", "main.tf:5,3-8"),
+        ),
+        (
+            "output",
+            "output \"o\" {\n  value = 1\n}\noutput \"o\" {\n  value = 2\n}\n",
+            ("Duplicate output definition", "An output named \"o\" was already defined at main.tf:1,1-11. Output names must be unique within a module.", "main.tf:4,1-11"),
+        ),
+        (
+            "module call",
+            "module \"m\" {\n  source = \"x/y/z\"\n}\nmodule \"m\" {\n  source = \"x/y/z\"\n}\n",
+            ("Duplicate module call", "A module call named \"m\" was already defined at main.tf:1,1-11. Module calls must have unique names within a module.", "main.tf:4,1-11"),
+        ),
+        (
+            "default provider",
+            "provider \"aws\" {}\nprovider \"aws\" {}\n",
+            ("Duplicate provider configuration", "A default (non-aliased) provider configuration for \"aws\" was already given at main.tf:1,1-15. If multiple configurations are required, set the \"alias\" argument for alternative configurations.", "main.tf:2,1-15"),
+        ),
+        (
+            "aliased provider",
+            "provider \"aws\" {\n  alias = \"w\"\n}\nprovider \"aws\" {\n  alias = \"w\"\n}\n",
+            ("Duplicate provider configuration", "A provider configuration for \"aws\" with alias \"w\" was already given at main.tf:1,1-15. Each configuration for the same provider must have a distinct alias.", "main.tf:4,1-15"),
+        ),
+        (
+            "required_providers blocks",
+            "terraform {\n  required_providers {}\n}\nterraform {\n  required_providers {}\n}\n",
+            ("Duplicate required providers configuration", "A module may have only one required providers configuration. The required providers were previously configured at main.tf:2,3-21.", "main.tf:5,3-21"),
+        ),
+        (
+            "check",
+            "check \"c\" {}\ncheck \"c\" {}\n",
+            ("Duplicate check \"c\" configuration", "A check block named \"c\" was already declared at main.tf:1,1-10. Check blocks must be unique within each module.", "main.tf:2,1-10"),
+        ),
+        (
+            "argument",
+            "locals {\n  a = 1\n  a = 2\n}\n",
+            ("Attribute redefined", "The argument \"a\" was already set at main.tf:2,3-4. Each argument may be set only once.", "main.tf:3,3-4"),
+        ),
+    ];
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|(n, text, want)| {
+            // Registry sources also warn that the module is not installed.
+            let got: Vec<_> = diags_of(&[("main.tf", text)]).into_iter().filter(|d| d.0 != "Module not installed").collect();
+            let want = vec![(want.0.to_string(), want.1.to_string(), want.2.to_string())];
+            (got != want).then(|| format!("{n}\n   got:  {got:#?}\n   want: {want:#?}"))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn duplicates_across_files_and_json() {
+    let f = check(
+        "across files",
+        &[("a.tf", "variable \"x\" {}\n"), ("b.tf.json", "{\"variable\": {\"x\": {}}}")],
+        &[("Duplicate variable declaration", "A variable named \"x\" was already declared at a.tf:1,1-13. Variable names must be unique within a module.", "b.tf.json:1,15-18")],
+    );
+    assert!(f.is_none(), "{}", f.unwrap());
+    let f = check(
+        "required provider entry in JSON",
+        &[("main.tf.json", "{\"terraform\": {\"required_providers\": {\"aws\": {}, \"aws\": {}}}}")],
+        &[("Duplicate argument", "The argument \"aws\" was already set at main.tf.json:1,39-44.", "main.tf.json:1,50-55")],
+    );
+    assert!(f.is_none(), "{}", f.unwrap());
+}
+
+#[test]
+fn schema_violations() {
+    let cases: Vec<(&str, &str, Vec<(&str, &str, &str)>)> = vec![
+        ("top-level block", "resourc \"a\" \"b\" {}\n", vec![("Unsupported block type", "Blocks of type \"resourc\" are not expected here. Did you mean \"resource\"?", "main.tf:1,1-8")]),
+        ("top-level argument", "foo = 1\n", vec![("Unsupported argument", "An argument named \"foo\" is not expected here.", "main.tf:1,1-4")]),
+        ("lifecycle argument", "resource \"a\" \"b\" {\n  lifecycle {\n    prevent_destroi = true\n  }\n}\n", vec![("Unsupported argument", "An argument named \"prevent_destroi\" is not expected here. Did you mean \"prevent_destroy\"?", "main.tf:3,5-20")]),
+        ("lifecycle block", "resource \"a\" \"b\" {\n  lifecycle {\n    foo {}\n  }\n}\n", vec![("Unsupported block type", "Blocks of type \"foo\" are not expected here.", "main.tf:3,5-8")]),
+        ("variable argument", "variable \"v\" {\n  defaults = 1\n}\n", vec![("Unsupported argument", "An argument named \"defaults\" is not expected here. Did you mean \"default\"?", "main.tf:2,3-11")]),
+        ("terraform block", "terraform {\n  backend_x \"s3\" {}\n}\n", vec![("Unsupported block type", "Blocks of type \"backend_x\" are not expected here. Did you mean \"backend\"?", "main.tf:2,3-12")]),
+        ("missing label", "resource \"a\" {}\n", vec![("Missing name for resource", "All resource blocks must have 2 labels (type, name).", "main.tf:1,14-15")]),
+        ("extra label", "variable \"a\" \"b\" {}\n", vec![("Extraneous label for variable", "Only 1 labels (name) are expected for variable blocks.", "main.tf:1,14-17")]),
+        ("no labels expected", "locals \"x\" {}\n", vec![("Extraneous label for locals", "No labels are expected for locals blocks.", "main.tf:1,8-11")]),
+        ("required_providers at top level", "required_providers {}\n", vec![("Invalid required_providers block", "A \"required_providers\" block must be nested inside a \"terraform\" block.", "main.tf:1,1-19")]),
+        ("missing source", "module \"m\" {}\n", vec![("Missing required argument", "The argument \"source\" is required, but no definition was found.", "main.tf:1,1-11")]),
+        ("missing value", "output \"o\" {}\n", vec![("Missing required argument", "The argument \"value\" is required, but no definition was found.", "main.tf:1,1-11")]),
+        ("count and for_each", "resource \"a\" \"b\" {\n  count    = 1\n  for_each = {}\n}\n", vec![("Invalid combination of \"count\" and \"for_each\"", "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.", "main.tf:3,3-11")]),
+        ("quoted provider", "resource \"a\" \"b\" {\n  provider = \"aws.west\"\n}\n", vec![("Invalid provider configuration reference", "A provider configuration reference must not be given in quotes.", "main.tf:2,14-24")]),
+        ("provider shape", "resource \"a\" \"b\" {\n  provider = aws.west.x\n}\n", vec![("Invalid provider configuration reference", "The provider argument requires a provider type name, optionally followed by a period and then a configuration alias.", "main.tf:2,14-24")]),
+        ("ignore_changes wildcard", "resource \"a\" \"b\" {\n  lifecycle {\n    ignore_changes = [\"*\"]\n  }\n}\n", vec![("Invalid ignore_changes wildcard", "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.", "main.tf:3,23-26")]),
+        ("quoted ignore_changes", "resource \"a\" \"b\" {\n  lifecycle {\n    ignore_changes = [\"tags\"]\n  }\n}\n", vec![("Quoted references are deprecated", "In this context, references are expected literally rather than in quotes. Terraform 0.11 and earlier required quotes, but quoted references are now deprecated and will be removed in a future version of Terraform. Remove the quotes surrounding this reference to silence this warning.", "main.tf:3,23-29")]),
+        ("provisioner when", "resource \"a\" \"b\" {\n  provisioner \"x\" {\n    when = later\n  }\n}\n", vec![("Invalid \"when\" keyword", "The \"when\" argument requires one of the following keywords: create or destroy.", "main.tf:3,12-17")]),
+        ("provisioner on_failure", "resource \"a\" \"b\" {\n  provisioner \"x\" {\n    on_failure = retry\n  }\n}\n", vec![("Invalid \"on_failure\" keyword", "The \"on_failure\" argument requires one of the following keywords: continue or fail.", "main.tf:3,18-23")]),
+        ("source not literal", "module \"m\" {\n  source = var.s\n}\n", vec![("Invalid value for module argument", "The source argument must be a literal string, because it is needed before expressions can be evaluated.", "main.tf:2,12-17")]),
+        ("invalid resource name", "resource \"a\" \"1b\" {}\n", vec![("Invalid resource name", "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.", "main.tf:1,14-18")]),
+        ("duplicate lifecycle", "resource \"a\" \"b\" {\n  lifecycle {}\n  lifecycle {}\n}\n", vec![("Duplicate lifecycle block", "This resource already has a lifecycle block at main.tf:2,3-12.", "main.tf:3,3-12")]),
+    ];
+    let failures: Vec<String> = cases.iter().filter_map(|(n, text, want)| check(n, &[("main.tf", text)], want)).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn json_schema_violations() {
+    let cases: Vec<(&str, &str, Vec<(&str, &str, &str)>)> = vec![
+        ("extraneous property", "{\"resourc\": {}}", vec![("Extraneous JSON object property", "No argument or block type is named \"resourc\". Did you mean \"resource\"?", "main.tf.json:1,2-11")]),
+        ("block not an object", "{\"resource\": {\"a\": {\"b\": 1}}}", vec![("Incorrect JSON value type", "Either a JSON object or a JSON array is required, representing the contents of one or more \"resource\" blocks.", "main.tf.json:1,26-27")]),
+        ("missing label", "{\"resource\": {\"a\": {}}}", vec![("Missing block label", "At least one object property is required, whose name represents the resource block's name.", "main.tf.json:1,20-21")]),
+        ("label not an object", "{\"variable\": 1}", vec![("Incorrect JSON value type", "Either a JSON object or JSON array of objects is required here, to specify name labels for this block.", "main.tf.json:1,14-15")]),
+    ];
+    let failures: Vec<String> = cases.iter().filter_map(|(n, text, want)| check(n, &[("main.tf.json", text)], want)).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn syntax_errors() {
+    let cases: Vec<(&str, &str, &str, (&str, &str, &str))> = vec![
+        ("unclosed block", "main.tf", "resource \"a\" \"b\" {\n  x = 1\n", ("Unclosed configuration block", "invalid block body; expected `}`, newline or identifier", "main.tf:2,8-3,1")),
+        ("missing value", "main.tf", "locals {\n  x = \n}\n", ("Invalid expression", "invalid expression; expected `\"`, `[`, `{`, `-`, `!`, `(`, `_`, `<`, letter or digit", "main.tf:2,7-3,1")),
+        ("bare words", "main.tf", "foo bar baz\n", ("Invalid block definition", "expected `{`", "main.tf:1,12-2,1")),
+        ("two arguments on a line", "main.tf", "locals {\n  x = 1 y = 2\n}\n", ("Missing newline after argument", "expected newline or eof", "main.tf:2,9-10")),
+        ("garbage", "main.tf", "\u{1}\u{2}\u{3}", ("Argument or block definition required", "unexpected token", "main.tf:1,1-2")),
+        ("unbalanced list", "main.tf", "locals {\n  x = [1, 2\n}\n", ("Missing item separator", "expected `]`", "main.tf:3,1-2")),
+        ("unbalanced parens", "main.tf", "locals {\n  x = (1\n}\n", ("Unbalanced parentheses", "expected `)`", "main.tf:3,1-2")),
+        ("json unclosed", "main.tf.json", "{\"locals\": {", ("Unclosed object", "No closing brace was found for this JSON object.", "main.tf.json:1,12-13")),
+        ("json equals", "main.tf.json", "{\"locals\" = {}}", ("Missing property value colon", "JSON uses a colon as its name/value delimiter, not an equals sign.", "main.tf.json:1,11-12")),
+        ("json trailing comma", "main.tf.json", "{\"locals\": {},}", ("Trailing comma in object", "JSON does not permit a trailing comma after the final property in an object.", "main.tf.json:1,14-15")),
+        ("json keyword", "main.tf.json", "{\"locals\": nul}", ("Invalid JSON keyword", "\"nul\" is not a valid JSON keyword.", "main.tf.json:1,12-15")),
+        ("json template", "main.tf.json", "{\"locals\": {\"a\": \"${var.x\"}}", ("Invalid expression", "expected `}`", "main.tf.json:1,25-26")),
+    ];
+    let failures: Vec<String> = cases.iter().filter_map(|(n, file, text, want)| check(n, &[(file, text)], &[*want])).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn loading_continues_past_a_syntax_error() {
+    let files: BTreeMap<String, String> = [
+        ("a.tf".to_string(), "resource \"a\" \"ok\" {}\nresource \"a\" \"broken\" {\n  x = \n}\n".to_string()),
+        ("b.tf".to_string(), "variable \"v\" {}\n".to_string()),
+    ]
+    .into();
+    let l = load(&files, &LoadOptions::default());
+    assert_eq!(l.diagnostics.len(), 1);
+    assert_eq!(l.config.root.resources.len(), 1, "the block before the error is kept");
+    assert_eq!(l.config.root.variables.len(), 1, "other files still load");
+}
+
+#[test]
+fn too_deep_nesting_is_reported_at_the_spot() {
+    let text = format!("locals {{\n  x = {}1{}\n}}\n", "[".repeat(300), "]".repeat(300));
+    let got = diags_of(&[("main.tf", &text)]);
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].0, "Expression too deeply nested");
+    assert_eq!(got[0].1, "This expression nests more than 128 levels deep, which is more than this tool supports.");
+    assert_eq!(got[0].2, "main.tf:2,134-135");
+    // Between hcl-edit's own limit (64) and ours: same summary, from the parser.
+    let text = format!("locals {{\n  x = {}1{}\n}}\n", "(".repeat(100), ")".repeat(100));
+    assert_eq!(diags_of(&[("main.tf", &text)])[0].0, "Expression too deeply nested");
+    let text = format!("{{\"locals\": {}{}}}", "[".repeat(300), "]".repeat(300));
+    let got = diags_of(&[("main.tf.json", &text)]);
+    assert_eq!(got[0].0, "Expression too deeply nested");
+}
+
+#[test]
+fn module_diagnostics() {
+    let f = check(
+        "not installed",
+        &[("main.tf", "module \"vpc\" {\n  source = \"terraform-aws-modules/vpc/aws\"\n}\n")],
+        &[("Module not installed", "This module is not yet installed. Run \"terraform init\" to install all modules required by this configuration.", "main.tf:2,12-43")],
+    );
+    assert!(f.is_none(), "{}", f.unwrap());
+    let got = diags_of(&[("x/main.tf", "")]);
+    assert_eq!(got, [("No configuration files".to_string(), "The directory . contains no Terraform configuration files.".to_string(), String::new())]);
+}
+
+#[test]
+fn override_diagnostics() {
+    let f = check(
+        "override without base",
+        &[
+            ("main.tf", "locals {\n  a = 1\n}\n"),
+            ("x_override.tf", "variable \"v\" {}\nlocals {\n  b = 1\n}\noutput \"o\" {}\nmodule \"m\" {}\nimport {\n  to = a.b\n  id = \"x\"\n}\n"),
+        ],
+        &[
+            ("Missing base variable declaration to override", "There is no variable named \"v\". An override file can only override a variable that was already declared in a primary configuration file.", "x_override.tf:1,1-13"),
+            ("Missing base local value definition to override", "There is no local value named \"b\". An override file can only override a local value that was already defined in a primary configuration file.", "x_override.tf:3,3-8"),
+            ("Missing base output definition to override", "There is no output named \"o\". An override file can only override an output that was already defined in a primary configuration file.", "x_override.tf:5,1-11"),
+            ("Missing module call to override", "There is no module call named \"m\". An override file can only override a module call that was defined in a primary configuration file.", "x_override.tf:6,1-11"),
+            ("Cannot override 'import' blocks", "Import blocks can appear only in normal files, not in override files.", "x_override.tf:7,1-7"),
+        ],
+    );
+    assert!(f.is_none(), "{}", f.unwrap());
+}
+
+#[test]
+fn diagnostics_serialize_in_terraform_json_shape() {
+    let files: BTreeMap<String, String> = [("main.tf".to_string(), "locals {\n  x = var\n}\n".to_string())].into();
+    let l = load(&files, &LoadOptions::default());
+    let v = serde_json::to_value(&l.diagnostics).unwrap();
+    assert_eq!(v[0]["severity"], "error");
+    assert_eq!(v[0]["summary"], "Invalid reference");
+    assert_eq!(v[0]["range"]["filename"], "main.tf");
+    assert_eq!(v[0]["range"]["start"], serde_json::json!({"line": 2, "column": 7, "byte": 15}));
+    assert_eq!(v[0]["range"]["end"], serde_json::json!({"line": 2, "column": 10, "byte": 18}));
+}
