@@ -137,7 +137,11 @@ fn corpus_reference_lists_match_hand_checked_expectations() {
         let (dir, file) = in_repo.rsplit_once('/').unwrap_or(("", in_repo));
         let files = read_tree(&corpus.join(repo));
         let loaded = load(&files, &LoadOptions { root: dir.to_string() });
-        let got = describe_refs(&loaded.config.root, &format!("{}{file}", if dir.is_empty() { String::new() } else { format!("{dir}/") }));
+        let mut got = describe_refs(&loaded.config.root, &format!("{}{file}", if dir.is_empty() { String::new() } else { format!("{dir}/") }));
+        // `# only <object>`: check that object's references only.
+        if let Some(only) = expected.lines().find_map(|l| l.strip_prefix("# only ")) {
+            got = got.lines().filter(|l| l.split(" -> ").next() == Some(only.trim())).collect::<Vec<_>>().join("\n");
+        }
         let want: Vec<&str> = expected.lines().skip(1).filter(|l| !l.trim().is_empty() && !l.starts_with('#')).collect();
         if got.lines().collect::<Vec<_>>() != want {
             let _ = writeln!(mismatches, "== {}\n-- got:\n{got}\n-- want:\n{}\n", path.display(), want.join("\n"));
@@ -149,4 +153,26 @@ fn corpus_reference_lists_match_hand_checked_expectations() {
     }
     assert!(mismatches.is_empty(), "{mismatches}");
     assert!(checked >= 10, "only {checked} corpus files checked");
+}
+
+/// In `.tf.json` files references sit inside JSON strings (with escapes): every reference range
+/// must still slice the file to exactly the traversal's text.
+#[test]
+fn json_corpus_reference_ranges_slice_to_the_traversal() {
+    let Some(corpus) = corpus_dir() else { return };
+    let repo = "aws-ia__terraform-aws-vpc_endpoints";
+    let files = read_tree(&corpus.join(repo));
+    let loaded = load(&files, &LoadOptions::default());
+    assert!(!loaded.diagnostics.has_errors());
+    let mut n = 0;
+    for m in loaded.config.modules() {
+        let refs = m.resources.iter().flat_map(|r| r.references.iter()).chain(m.locals.iter().flat_map(|l| l.expr.references.iter()));
+        for r in refs.filter(|r| r.range.filename.ends_with(".tf.json")) {
+            let text = &files[&r.range.filename];
+            let slice = &text[r.range.start.byte as usize..r.range.end.byte as usize];
+            assert!(r.traversal.starts_with(slice), "{} at {}: {slice:?}", r.traversal, r.range);
+            n += 1;
+        }
+    }
+    assert!(n > 1000, "{n}");
 }
