@@ -16,6 +16,8 @@ pub mod diag;
 pub mod addrs;
 /// Stage 1: loading `.tf` / `.tf.json` files into a [`config::Config`] with references.
 pub mod config;
+/// Stage 3: the parallel graph walker (Terraform's `dag.Walker`), an async scheduler with no JS.
+pub mod walk;
 /// The JavaScript API (wasm32 only): thin conversions around the stages above.
 #[cfg(target_arch = "wasm32")]
 mod bindings;
