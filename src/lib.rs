@@ -19,8 +19,10 @@ pub mod config;
 /// Stage 3: the parallel graph walker (Terraform's `dag.Walker`), an async scheduler with no JS.
 pub mod walk;
 /// The JavaScript API (wasm32 only): thin conversions around the stages above.
+/// Public only so wasm tests can call the exports from Rust; JS users import the package.
 #[cfg(target_arch = "wasm32")]
-mod bindings;
+#[doc(hidden)]
+pub mod bindings;
 
 pub use config::{load, LoadOptions, Loaded};
 pub use diag::{Diagnostic, Diagnostics, Severity, SourceRange};

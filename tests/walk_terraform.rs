@@ -227,3 +227,23 @@ fn visits_that_are_ready_at_once_run_without_timers() {
     assert_eq!(*seen.borrow(), ["a", "b", "c"]);
     assert!(report.is_success());
 }
+
+#[test]
+fn a_cancel_from_inside_a_visit_stops_the_very_next_start() {
+    // The first visit cancels synchronously; the other ready roots must not start.
+    let token = tfgraph::walk::CancelToken::new();
+    let t = token.clone();
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let s = seen.clone();
+    let visit = move |n: &&'static str| {
+        s.borrow_mut().push(*n);
+        t.cancel();
+        std::future::ready(Ok::<_, ()>(Visited::Done))
+    };
+    let dag = dag_from_names(&["a", "b", "c"], &[]).unwrap();
+    let options = WalkOptions { cancel: Some(token), ..WalkOptions::default() };
+    let report = sim::block_on(walk(Subgraph::new(vec!["a", "b", "c"], dag), visit, NoHooks, options));
+    assert_eq!(*seen.borrow(), ["a"]);
+    assert_eq!(report.completed, ["a"]);
+    assert_eq!(report.cancelled, ["b", "c"]);
+}

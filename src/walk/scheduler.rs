@@ -290,10 +290,12 @@ where
             if this.pause.is_some() {
                 continue;
             }
-            if !this.cancel_seen && this.shared.cancelled() {
-                this.cancel_pending();
-            }
             while !this.cancel_seen {
+                // Checked before every start: a visit or listener may cancel synchronously.
+                if this.shared.cancelled() {
+                    this.cancel_pending();
+                    break;
+                }
                 let Some(&v) = this.ready.front() else { break };
                 let Some(permit) = this.shared.limiter.try_acquire(cx.waker()) else { break };
                 this.ready.pop_front();
