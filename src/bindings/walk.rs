@@ -2,7 +2,8 @@
 //!
 //! Mechanical glue only: read `{ nodes, edges }` into a [`Dag`] (names resolved through a JS
 //! `Map`, so no string crosses into Rust unless an error needs it), make each `visit(node)`
-//! call a future (a returned promise through [`JsFuture`], anything else at once), forward
+//! call a future (a returned promise through one shared pair of callbacks, see `promises`,
+//! anything else at once), forward
 //! events to `onEvent`, turn an `AbortSignal` into a [`CancelToken`], and build the report.
 //! Node keys are `u32` ids into one table of names for the whole walk, expansions included,
 //! so a name is unique across the walk and the report can be keyed by it.
@@ -17,6 +18,12 @@ use js_sys::{Array, Function, Map, Object, Promise, Reflect};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
+
+mod fast;
+mod promises;
+pub use fast::use_fallbacks_for_tests;
+use fast::FastJs;
+use promises::{PromiseFuture, PromiseTable};
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::walk::{
@@ -77,7 +84,8 @@ const DEFAULT_YIELD_EVERY: usize = 1000;
 
 /// Everything the visitor, the hooks and the report share: the walk's name table.
 struct Ctx {
-    names: RefCell<Vec<JsValue>>,
+    /// Every name of the walk by id: the top graph's `nodes` (copied), then expansions'.
+    names: RefCell<Array>,
     /// Per id, the id of the node whose expansion it belongs to (`u32::MAX`: top level).
     parents: RefCell<Vec<u32>>,
     /// Name -> id, across the whole walk.
@@ -86,13 +94,14 @@ struct Ctx {
     listener_error: RefCell<Option<JsValue>>,
     token: CancelToken,
     kinds: [JsValue; 5],
+    promises: PromiseTable,
 }
 
 const TOP: u32 = u32::MAX;
 
 impl Ctx {
     fn name(&self, id: u32) -> JsValue {
-        self.names.borrow()[id as usize].clone()
+        self.names.borrow().get(id)
     }
 
     fn parent_name(&self, id: u32) -> JsValue {
@@ -118,55 +127,19 @@ impl Ctx {
             None if edges.is_undefined() => Array::new(),
             None => return Err(type_error(&format!("{what}.edges must be an array of [from, to] pairs"))),
         };
-        let first = self.names.borrow().len() as u32;
-        let mut diags = Diagnostics::new();
-        let mut ids = Vec::with_capacity(nodes.length() as usize);
-        {
-            let mut names = self.names.borrow_mut();
-            let mut parents = self.parents.borrow_mut();
-            for name in nodes.iter() {
-                if !name.is_string() {
-                    self.forget(first, &mut names, &mut parents);
-                    return Err(type_error(&format!("{what}.nodes must be an array of strings")));
-                }
-                if self.ids.has(&name) {
-                    diags.push(diagnostics::duplicate_node(&name.as_string().unwrap_or_default()));
-                    continue;
-                }
-                let id = names.len() as u32;
-                self.ids.set(&name, &JsValue::from(id));
-                names.push(name);
-                parents.push(parent);
-                ids.push(id);
-            }
-            if diags.has_errors() {
-                self.forget(first, &mut names, &mut parents);
-                return Err(tfgraph_error(&diags));
-            }
-        }
-        let mut pairs = Vec::with_capacity(edges.length() as usize);
-        for edge in edges.iter() {
-            let pair = edge.dyn_ref::<Array>().filter(|p| p.length() == 2);
-            let Some((from, to)) = pair.map(|p| (p.get(0), p.get(1))).filter(|(f, t)| f.is_string() && t.is_string())
-            else {
+        let first = self.parents.borrow().len() as u32;
+        let ids = self.add_names(nodes, parent, what)?;
+        let pairs = match self.resolve_edges(&edges, first) {
+            Some(pairs) => pairs,
+            None => {
+                // Something is off: check edge by edge for a precise message.
+                let result = self.check_edges(&edges, first, what);
                 self.forget_from(first);
-                return Err(type_error(&format!("{what}.edges must be an array of [from, to] string pairs")));
-            };
-            // An id outside this dag's range (an earlier node of the walk) is unknown here too.
-            let local = |name: &JsValue| self.ids.get(name).as_f64().map(|id| id as u32).filter(|&id| id >= first);
-            match (local(&from), local(&to)) {
-                (Some(f), Some(t)) => pairs.push((f - first, t - first)),
-                (f, _) => {
-                    let (from, to) = (from.as_string().unwrap_or_default(), to.as_string().unwrap_or_default());
-                    let unknown = if f.is_none() { &from } else { &to };
-                    diags.push(diagnostics::unknown_node(&from, &to, unknown));
-                }
+                return Err(result
+                    .err()
+                    .unwrap_or_else(|| type_error(&format!("{what}.edges must be [from, to] pairs"))));
             }
-        }
-        if diags.has_errors() {
-            self.forget_from(first);
-            return Err(tfgraph_error(&diags));
-        }
+        };
         match Dag::new(ids.len(), &pairs) {
             Ok(dag) => Ok(Subgraph::new(ids, dag)),
             Err(DagError::Cycles(cycles)) => {
@@ -185,16 +158,178 @@ impl Ctx {
         }
     }
 
-    /// Drops names added since `first` (a rejected expansion leaves no trace).
-    fn forget(&self, first: u32, names: &mut Vec<JsValue>, parents: &mut Vec<u32>) {
-        for name in names.drain(first as usize..) {
-            self.ids.delete(&name);
+    /// Gives `nodes` the next ids, as children of `parent`: a few calls in all for the top
+    /// graph, one or two per node for an expansion (usually small).
+    fn add_names(&self, nodes: &Array, parent: u32, what: &str) -> Result<Vec<u32>, JsValue> {
+        let first = self.parents.borrow().len() as u32;
+        let count = nodes.length();
+        let added = FastJs::with(|fast| {
+            fast.and_then(|f| f.add_names.call3(&JsValue::NULL, nodes, &self.ids, &first.into()).ok()?.as_f64())
+        });
+        if let Some(added) = added {
+            if first == 0 {
+                *self.names.borrow_mut() = nodes.slice(0, count);
+            } else {
+                let names = self.names.borrow();
+                for name in nodes.iter() {
+                    names.push(&name);
+                }
+            }
+            self.parents.borrow_mut().resize((first + count) as usize, parent);
+            if added < 0.0 {
+                self.forget_from(first);
+                return Err(type_error(&format!("{what}.nodes must be an array of strings")));
+            }
+            if added as u32 != count {
+                return Err(self.duplicates(nodes, first));
+            }
+            return Ok((first..first + count).collect());
         }
-        parents.truncate(first as usize);
+        // `String.prototype.toString` throws for anything but a string, so this `every` is
+        // true exactly when every name is a non-empty string; otherwise look one by one.
+        let every = builtin(&["Array", "prototype", "every"]);
+        let strings = every.call2(
+            nodes,
+            &builtin(&["Function", "prototype", "call"]),
+            &builtin(&["String", "prototype", "toString"]),
+        );
+        if !strings.is_ok_and(|all| all.is_truthy()) && nodes.iter().any(|name| !name.is_string()) {
+            return Err(type_error(&format!("{what}.nodes must be an array of strings")));
+        }
+        let before = self.ids.size();
+        if first == 0 {
+            // Top graph: ids are array indices, so `forEach(Map.prototype.set)` maps them.
+            builtin(&["Array", "prototype", "forEach"]).call2(
+                nodes,
+                &builtin(&["Map", "prototype", "set"]),
+                &self.ids,
+            )?;
+            *self.names.borrow_mut() = nodes.slice(0, count);
+        } else {
+            let names = self.names.borrow();
+            for (i, name) in nodes.iter().enumerate() {
+                if !self.ids.has(&name) {
+                    self.ids.set(&name, &JsValue::from(first + i as u32));
+                }
+                names.push(&name);
+            }
+        }
+        self.parents.borrow_mut().resize((first + count) as usize, parent);
+        if self.ids.size() - before != count {
+            return Err(self.duplicates(nodes, first));
+        }
+        Ok((first..first + count).collect())
     }
 
+    /// The error for a `nodes` list with duplicates (of each other or of earlier nodes of
+    /// the walk); also forgets the names added from it.
+    fn duplicates(&self, nodes: &Array, first: u32) -> JsValue {
+        {
+            let mut diags = Diagnostics::new();
+            let mut seen = std::collections::HashSet::new();
+            for name in nodes.iter() {
+                let text = name.as_string().unwrap_or_default();
+                // Ids below `first` belong to nodes walked before this dag.
+                let earlier = self.ids.get(&name).as_f64().is_some_and(|id| (id as u32) < first);
+                if earlier || !seen.insert(text.clone()) {
+                    diags.push(diagnostics::duplicate_node(&text));
+                }
+            }
+            self.forget_from(first);
+            tfgraph_error(&diags)
+        }
+    }
+
+    /// Resolves every edge in three calls (`flat`, `map(Map.prototype.get)`, one copy into
+    /// Rust) instead of several calls per edge. `None` when any edge is not a pair of names
+    /// of this dag; [`Ctx::check_edges`] then says which.
+    fn resolve_edges(&self, edges: &Array, first: u32) -> Option<Vec<(u32, u32)>> {
+        let count = edges.length() as usize;
+        if count == 0 {
+            return Some(Vec::new());
+        }
+        let end = self.parents.borrow().len() as f64;
+        let compiled = FastJs::with(|fast| {
+            let f = fast?;
+            let args: Array =
+                [JsValue::from(edges), JsValue::from(self.ids.clone()), first.into(), end.into()].into_iter().collect();
+            Some(f.resolve_edges.apply(&JsValue::NULL, &args).ok().filter(|r| !r.is_null()).map(|r| {
+                let flat = js_sys::Float64Array::from(r).to_vec();
+                flat.chunks_exact(2).map(|p| (p[0] as u32, p[1] as u32)).collect::<Vec<_>>()
+            }))
+        });
+        if let Some(result) = compiled {
+            return result;
+        }
+        let all_arrays = builtin(&["Array", "prototype", "every"])
+            .call2(edges, &builtin(&["Array", "isArray"]), &JsValue::UNDEFINED)
+            .ok()?;
+        let flat = edges.flat(1);
+        if !all_arrays.is_truthy() || flat.length() as usize != 2 * count {
+            return None;
+        }
+        let ids = builtin(&["Array", "prototype", "map"])
+            .call2(&flat, &builtin(&["Map", "prototype", "get"]), &self.ids)
+            .ok()?;
+        let ids = js_sys::Float64Array::new(&ids).to_vec();
+        let mut pairs = Vec::with_capacity(count);
+        for pair in ids.chunks_exact(2) {
+            // NaN (an unknown name) fails both comparisons.
+            if !(pair[0] >= first as f64 && pair[0] < end && pair[1] >= first as f64 && pair[1] < end) {
+                return None;
+            }
+            pairs.push((pair[0] as u32 - first, pair[1] as u32 - first));
+        }
+        Some(pairs)
+    }
+
+    /// The slow path of [`Ctx::resolve_edges`]: the first wrong shape as a TypeError, else
+    /// every edge naming a node outside this dag as a diagnostic.
+    fn check_edges(&self, edges: &Array, first: u32, what: &str) -> Result<(), JsValue> {
+        let mut diags = Diagnostics::new();
+        for edge in edges.iter() {
+            let pair = edge.dyn_ref::<Array>().filter(|p| p.length() == 2);
+            let Some((from, to)) = pair.map(|p| (p.get(0), p.get(1))).filter(|(f, t)| f.is_string() && t.is_string())
+            else {
+                return Err(type_error(&format!("{what}.edges must be an array of [from, to] string pairs")));
+            };
+            // An id outside this dag's range (an earlier node of the walk) is unknown here too.
+            let local = |name: &JsValue| self.ids.get(name).as_f64().map(|id| id as u32).filter(|&id| id >= first);
+            if let (f, None) | (f @ None, _) = (local(&from), local(&to)) {
+                let (from, to) = (from.as_string().unwrap_or_default(), to.as_string().unwrap_or_default());
+                let unknown = if f.is_none() { &from } else { &to };
+                diags.push(diagnostics::unknown_node(&from, &to, unknown));
+            }
+        }
+        if diags.has_errors() {
+            return Err(tfgraph_error(&diags));
+        }
+        Ok(())
+    }
+
+    /// Drops names added since `first` (a rejected expansion leaves no trace).
     fn forget_from(&self, first: u32) {
-        self.forget(first, &mut self.names.borrow_mut(), &mut self.parents.borrow_mut());
+        let names = self.names.borrow();
+        for id in first..names.length() {
+            let name = names.get(id);
+            if self.ids.get(&name).as_f64().is_some_and(|v| v as u32 >= first) {
+                self.ids.delete(&name);
+            }
+        }
+        names.set_length(first);
+        self.parents.borrow_mut().truncate(first as usize);
+    }
+
+    /// The names of `ids`, in one call: `Array.from(ids, Array.prototype.at, names)`.
+    fn names_of(&self, ids: &[u32]) -> Array {
+        let from = builtin(&["Array", "from"]);
+        let array = builtin(&["Array"]);
+        let ids = js_sys::Uint32Array::from(ids);
+        let at = builtin(&["Array", "prototype", "at"]);
+        match from.call3(&array, &ids, &at, &self.names.borrow()) {
+            Ok(names) => names.unchecked_into(),
+            Err(_) => ids.to_vec().iter().map(|&id| self.name(id)).collect(),
+        }
     }
 
     /// What a settled visit asked for: `{ expand: { nodes, edges } }`, or done.
@@ -225,7 +360,7 @@ struct VisitFuture {
 
 enum VisitState {
     Now(Option<Result<JsValue, JsValue>>),
-    Promise(JsFuture),
+    Promise(PromiseFuture),
 }
 
 impl Future for VisitFuture {
@@ -246,12 +381,28 @@ impl Visitor<u32> for JsVisitor {
         let ctx = &self.ctx;
         let result = self.visit.call2(&JsValue::UNDEFINED, &ctx.name(node), &ctx.parent_name(node));
         let state = match result {
-            Ok(value) if value.is_instance_of::<Promise>() => VisitState::Promise(JsFuture::from(Promise::from(value))),
-            Ok(value) if is_thenable(&value) => VisitState::Promise(JsFuture::from(Promise::resolve(&value))),
+            Ok(value) if value.is_instance_of::<Promise>() => watch(ctx, value.unchecked_ref()),
+            Ok(value) if is_thenable(&value) => watch(ctx, &Promise::resolve(&value)),
             other => VisitState::Now(Some(other)),
         };
         VisitFuture { state, node, ctx: ctx.clone() }
     }
+}
+
+fn watch(ctx: &Ctx, promise: &Promise) -> VisitState {
+    match ctx.promises.watch(promise) {
+        Ok(future) => VisitState::Promise(future),
+        Err(error) => VisitState::Now(Some(Err(error))),
+    }
+}
+
+/// A built-in function by path from the global object (`["Array", "prototype", "map"]`).
+fn builtin(path: &[&str]) -> Function {
+    let mut value: JsValue = js_sys::global().into();
+    for key in path {
+        value = Reflect::get(&value, &(*key).into()).unwrap_or(JsValue::UNDEFINED);
+    }
+    value.unchecked_into()
 }
 
 fn is_thenable(value: &JsValue) -> bool {
@@ -430,7 +581,7 @@ impl Drop for AbortListener {
 }
 
 fn build_report(ctx: &Ctx, report: WalkReport<u32, JsValue>) -> JsValue {
-    let names = |ids: &[u32]| ids.iter().map(|&id| ctx.name(id)).collect::<Array>();
+    let names = |ids: &[u32]| ctx.names_of(ids);
     let failed = Array::new();
     for (id, failure) in report.failed {
         let error = match failure {
@@ -446,14 +597,32 @@ fn build_report(ctx: &Ctx, report: WalkReport<u32, JsValue>) -> JsValue {
         let _ = Reflect::set(&entry, &"error".into(), &error);
         failed.push(&entry);
     }
-    let times = Map::new();
-    let (start, end) = (JsValue::from("start"), JsValue::from("end"));
-    for t in &report.timings {
-        let entry = Object::new();
-        let _ = Reflect::set(&entry, &start, &t.start.into());
-        let _ = Reflect::set(&entry, &end, &t.end.into());
-        times.set(&ctx.name(t.node), &entry);
-    }
+    let times = FastJs::with(|fast| {
+        let f = fast?;
+        let ids: Vec<u32> = report.timings.iter().map(|t| t.node).collect();
+        let start: Vec<f64> = report.timings.iter().map(|t| t.start).collect();
+        let end: Vec<f64> = report.timings.iter().map(|t| t.end).collect();
+        let args: Array = [
+            JsValue::from(ctx.names.borrow().clone()),
+            JsValue::from(js_sys::Uint32Array::from(&ids[..])),
+            JsValue::from(js_sys::Float64Array::from(&start[..])),
+            JsValue::from(js_sys::Float64Array::from(&end[..])),
+        ]
+        .into_iter()
+        .collect();
+        f.times_map.apply(&JsValue::NULL, &args).ok()
+    })
+    .unwrap_or_else(|| {
+        let times = Map::new();
+        let (start, end) = (JsValue::from("start"), JsValue::from("end"));
+        for t in &report.timings {
+            let entry = Object::new();
+            let _ = Reflect::set(&entry, &start, &t.start.into());
+            let _ = Reflect::set(&entry, &end, &t.end.into());
+            times.set(&ctx.name(t.node), &entry);
+        }
+        times.into()
+    });
     let out = Object::new();
     let _ = Reflect::set(&out, &"completed".into(), &names(&report.completed));
     let _ = Reflect::set(&out, &"failed".into(), &failed);
@@ -479,7 +648,7 @@ pub fn walk_js(
         let visit: Function = visit.dyn_into().map_err(|_| type_error("`visit` must be a function"))?;
         let token = CancelToken::new();
         let ctx = Rc::new(Ctx {
-            names: RefCell::new(Vec::new()),
+            names: RefCell::new(Array::new()),
             parents: RefCell::new(Vec::new()),
             ids: Map::new(),
             on_event: options.on_event,
@@ -487,6 +656,7 @@ pub fn walk_js(
             token: token.clone(),
             kinds: [EventKind::Start, EventKind::Finish, EventKind::Fail, EventKind::Skip, EventKind::Cancel]
                 .map(|k| JsValue::from(k.as_str())),
+            promises: PromiseTable::new(),
         });
         let graph = ctx.read_dag(&dag, TOP, "`dag`")?;
         let _listener = options.signal.map(|s| AbortListener::new(s, token.clone())).transpose()?;

@@ -293,3 +293,24 @@ pub async fn large_walks(n: usize) {
 }
 
 use js_sys::Promise;
+
+#[wasm_bindgen_test]
+async fn without_compiled_loops_the_results_are_the_same() {
+    // As under a content security policy without 'unsafe-eval': the built-in fallbacks read
+    // names and edges and build `times`.
+    tfgraph::bindings::walk::use_fallbacks_for_tests(true);
+    for seed in 0..10 {
+        let case = gen_case(seed, 30, seed % 2 == 1);
+        let run = run_case_js(&case, None).await.unwrap();
+        ok(&case, check(&case, &run.observed));
+        let times: js_sys::Map = get(&run.report, "times").unchecked_into();
+        assert_eq!(times.size() as usize, run.observed.completed.len() + run.observed.failed.len(), "seed {seed}");
+    }
+    let (visit, count) = counting_visit();
+    let e = rejection(js_dag(&["a".into(), "a".into()], &[]), visit.as_ref(), JsValue::UNDEFINED).await;
+    assert_eq!(get(&Array::from(&get(&e, "diagnostics")).get(0), "summary"), "Duplicate node name");
+    let e = rejection(js_dag(&["a".into()], &[(0, 0)]), visit.as_ref(), JsValue::UNDEFINED).await;
+    assert_eq!(js_sys::Error::from(e).message(), "Self reference: a");
+    assert_eq!(count.get(), 0);
+    tfgraph::bindings::walk::use_fallbacks_for_tests(false);
+}
