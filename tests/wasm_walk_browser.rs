@@ -40,7 +40,7 @@ async fn a_long_walk_lets_timers_run_while_it_goes() {
     let set_timeout: Function = wasm::get(&js_sys::global(), "setTimeout").unchecked_into();
     set_timeout.call2(&JsValue::UNDEFINED, timer.as_ref(), &0.into()).unwrap();
     let names: Vec<String> = (0..n).map(|i| format!("n{i}")).collect();
-    let report = JsFuture::from(tfgraph::bindings::walk::walk_js(
+    let report = JsFuture::from(wasm::call_walk(
         wasm::js_dag(&names, &cases::chain(n)),
         visit.as_ref().clone(),
         JsValue::UNDEFINED,

@@ -15,21 +15,20 @@ use std::rc::Rc;
 use std::task::{ready, Context, Poll};
 
 use js_sys::{Array, Function, Map, Object, Promise, Reflect};
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 mod fast;
+mod input;
+mod options;
+mod output;
 mod promises;
 pub use fast::use_fallbacks_for_tests;
-use fast::FastJs;
+use options::{read_options, AbortListener};
 use promises::{PromiseFuture, PromiseTable};
 
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::walk::{
-    self as core, diagnostics, rotate_to_shortest, CancelToken, Dag, DagError, Event, EventKind, Failure, Subgraph,
-    Visited, Visitor, WalkHooks, WalkOptions, WalkReport,
-};
+use crate::walk::{self as core, CancelToken, Event, EventKind, Visited, Visitor, WalkHooks, WalkOptions};
 
 #[wasm_bindgen(typescript_custom_section)]
 const WALK_TS: &'static str = r#"
@@ -108,227 +107,6 @@ impl Ctx {
         match self.parents.borrow()[id as usize] {
             TOP => JsValue::UNDEFINED,
             p => self.name(p),
-        }
-    }
-
-    /// Reads `{ nodes, edges }`, adding its names to the table as children of `parent`.
-    /// Bad names or edges are diagnostics (the caller's data); wrong types are a TypeError.
-    fn read_dag(&self, dag: &JsValue, parent: u32, what: &str) -> Result<Subgraph<u32>, JsValue> {
-        if !dag.is_object() {
-            return Err(type_error(&format!("{what} must be an object {{ nodes, edges }}")));
-        }
-        let nodes = Reflect::get(dag, &"nodes".into())?;
-        let Some(nodes) = nodes.dyn_ref::<Array>() else {
-            return Err(type_error(&format!("{what}.nodes must be an array of strings")));
-        };
-        let edges = Reflect::get(dag, &"edges".into())?;
-        let edges = match edges.dyn_ref::<Array>() {
-            Some(a) => a.clone(),
-            None if edges.is_undefined() => Array::new(),
-            None => return Err(type_error(&format!("{what}.edges must be an array of [from, to] pairs"))),
-        };
-        let first = self.parents.borrow().len() as u32;
-        let ids = self.add_names(nodes, parent, what)?;
-        let pairs = match self.resolve_edges(&edges, first) {
-            Some(pairs) => pairs,
-            None => {
-                // Something is off: check edge by edge for a precise message.
-                let result = self.check_edges(&edges, first, what);
-                self.forget_from(first);
-                return Err(result
-                    .err()
-                    .unwrap_or_else(|| type_error(&format!("{what}.edges must be [from, to] pairs"))));
-            }
-        };
-        match Dag::new(ids.len(), &pairs) {
-            Ok(dag) => Ok(Subgraph::new(ids, dag)),
-            Err(DagError::Cycles(cycles)) => {
-                let diags = cycles
-                    .iter()
-                    .map(|cycle| {
-                        let names: Vec<String> =
-                            cycle.iter().map(|&v| self.name(first + v).as_string().unwrap_or_default()).collect();
-                        diagnostics::cycle(&rotate_to_shortest(names.iter().map(String::as_str)))
-                    })
-                    .collect();
-                self.forget_from(first);
-                Err(tfgraph_error(&Diagnostics(diags)))
-            }
-            Err(DagError::UnknownNode { .. }) => unreachable!("edges were resolved against this dag's names"),
-        }
-    }
-
-    /// Gives `nodes` the next ids, as children of `parent`: a few calls in all for the top
-    /// graph, one or two per node for an expansion (usually small).
-    fn add_names(&self, nodes: &Array, parent: u32, what: &str) -> Result<Vec<u32>, JsValue> {
-        let first = self.parents.borrow().len() as u32;
-        let count = nodes.length();
-        let added = FastJs::with(|fast| {
-            fast.and_then(|f| f.add_names.call3(&JsValue::NULL, nodes, &self.ids, &first.into()).ok()?.as_f64())
-        });
-        if let Some(added) = added {
-            if first == 0 {
-                *self.names.borrow_mut() = nodes.slice(0, count);
-            } else {
-                let names = self.names.borrow();
-                for name in nodes.iter() {
-                    names.push(&name);
-                }
-            }
-            self.parents.borrow_mut().resize((first + count) as usize, parent);
-            if added < 0.0 {
-                self.forget_from(first);
-                return Err(type_error(&format!("{what}.nodes must be an array of strings")));
-            }
-            if added as u32 != count {
-                return Err(self.duplicates(nodes, first));
-            }
-            return Ok((first..first + count).collect());
-        }
-        // `String.prototype.toString` throws for anything but a string, so this `every` is
-        // true exactly when every name is a non-empty string; otherwise look one by one.
-        let every = builtin(&["Array", "prototype", "every"]);
-        let strings = every.call2(
-            nodes,
-            &builtin(&["Function", "prototype", "call"]),
-            &builtin(&["String", "prototype", "toString"]),
-        );
-        if !strings.is_ok_and(|all| all.is_truthy()) && nodes.iter().any(|name| !name.is_string()) {
-            return Err(type_error(&format!("{what}.nodes must be an array of strings")));
-        }
-        let before = self.ids.size();
-        if first == 0 {
-            // Top graph: ids are array indices, so `forEach(Map.prototype.set)` maps them.
-            builtin(&["Array", "prototype", "forEach"]).call2(
-                nodes,
-                &builtin(&["Map", "prototype", "set"]),
-                &self.ids,
-            )?;
-            *self.names.borrow_mut() = nodes.slice(0, count);
-        } else {
-            let names = self.names.borrow();
-            for (i, name) in nodes.iter().enumerate() {
-                if !self.ids.has(&name) {
-                    self.ids.set(&name, &JsValue::from(first + i as u32));
-                }
-                names.push(&name);
-            }
-        }
-        self.parents.borrow_mut().resize((first + count) as usize, parent);
-        if self.ids.size() - before != count {
-            return Err(self.duplicates(nodes, first));
-        }
-        Ok((first..first + count).collect())
-    }
-
-    /// The error for a `nodes` list with duplicates (of each other or of earlier nodes of
-    /// the walk); also forgets the names added from it.
-    fn duplicates(&self, nodes: &Array, first: u32) -> JsValue {
-        {
-            let mut diags = Diagnostics::new();
-            let mut seen = std::collections::HashSet::new();
-            for name in nodes.iter() {
-                let text = name.as_string().unwrap_or_default();
-                // Ids below `first` belong to nodes walked before this dag.
-                let earlier = self.ids.get(&name).as_f64().is_some_and(|id| (id as u32) < first);
-                if earlier || !seen.insert(text.clone()) {
-                    diags.push(diagnostics::duplicate_node(&text));
-                }
-            }
-            self.forget_from(first);
-            tfgraph_error(&diags)
-        }
-    }
-
-    /// Resolves every edge in three calls (`flat`, `map(Map.prototype.get)`, one copy into
-    /// Rust) instead of several calls per edge. `None` when any edge is not a pair of names
-    /// of this dag; [`Ctx::check_edges`] then says which.
-    fn resolve_edges(&self, edges: &Array, first: u32) -> Option<Vec<(u32, u32)>> {
-        let count = edges.length() as usize;
-        if count == 0 {
-            return Some(Vec::new());
-        }
-        let end = self.parents.borrow().len() as f64;
-        let compiled = FastJs::with(|fast| {
-            let f = fast?;
-            let args: Array =
-                [JsValue::from(edges), JsValue::from(self.ids.clone()), first.into(), end.into()].into_iter().collect();
-            Some(f.resolve_edges.apply(&JsValue::NULL, &args).ok().filter(|r| !r.is_null()).map(|r| {
-                let flat = js_sys::Float64Array::from(r).to_vec();
-                flat.chunks_exact(2).map(|p| (p[0] as u32, p[1] as u32)).collect::<Vec<_>>()
-            }))
-        });
-        if let Some(result) = compiled {
-            return result;
-        }
-        let all_arrays = builtin(&["Array", "prototype", "every"])
-            .call2(edges, &builtin(&["Array", "isArray"]), &JsValue::UNDEFINED)
-            .ok()?;
-        let flat = edges.flat(1);
-        if !all_arrays.is_truthy() || flat.length() as usize != 2 * count {
-            return None;
-        }
-        let ids = builtin(&["Array", "prototype", "map"])
-            .call2(&flat, &builtin(&["Map", "prototype", "get"]), &self.ids)
-            .ok()?;
-        let ids = js_sys::Float64Array::new(&ids).to_vec();
-        let mut pairs = Vec::with_capacity(count);
-        for pair in ids.chunks_exact(2) {
-            // NaN (an unknown name) fails both comparisons.
-            if !(pair[0] >= first as f64 && pair[0] < end && pair[1] >= first as f64 && pair[1] < end) {
-                return None;
-            }
-            pairs.push((pair[0] as u32 - first, pair[1] as u32 - first));
-        }
-        Some(pairs)
-    }
-
-    /// The slow path of [`Ctx::resolve_edges`]: the first wrong shape as a TypeError, else
-    /// every edge naming a node outside this dag as a diagnostic.
-    fn check_edges(&self, edges: &Array, first: u32, what: &str) -> Result<(), JsValue> {
-        let mut diags = Diagnostics::new();
-        for edge in edges.iter() {
-            let pair = edge.dyn_ref::<Array>().filter(|p| p.length() == 2);
-            let Some((from, to)) = pair.map(|p| (p.get(0), p.get(1))).filter(|(f, t)| f.is_string() && t.is_string())
-            else {
-                return Err(type_error(&format!("{what}.edges must be an array of [from, to] string pairs")));
-            };
-            // An id outside this dag's range (an earlier node of the walk) is unknown here too.
-            let local = |name: &JsValue| self.ids.get(name).as_f64().map(|id| id as u32).filter(|&id| id >= first);
-            if let (f, None) | (f @ None, _) = (local(&from), local(&to)) {
-                let (from, to) = (from.as_string().unwrap_or_default(), to.as_string().unwrap_or_default());
-                let unknown = if f.is_none() { &from } else { &to };
-                diags.push(diagnostics::unknown_node(&from, &to, unknown));
-            }
-        }
-        if diags.has_errors() {
-            return Err(tfgraph_error(&diags));
-        }
-        Ok(())
-    }
-
-    /// Drops names added since `first` (a rejected expansion leaves no trace).
-    fn forget_from(&self, first: u32) {
-        let names = self.names.borrow();
-        for id in first..names.length() {
-            let name = names.get(id);
-            if self.ids.get(&name).as_f64().is_some_and(|v| v as u32 >= first) {
-                self.ids.delete(&name);
-            }
-        }
-        names.set_length(first);
-        self.parents.borrow_mut().truncate(first as usize);
-    }
-
-    /// The names of `ids`, in one call: `Array.from(ids, Array.prototype.at, names)`.
-    fn names_of(&self, ids: &[u32]) -> Array {
-        let from = builtin(&["Array", "from"]);
-        let array = builtin(&["Array"]);
-        let ids = js_sys::Uint32Array::from(ids);
-        let at = builtin(&["Array", "prototype", "at"]);
-        match from.call3(&array, &ids, &at, &self.names.borrow()) {
-            Ok(names) => names.unchecked_into(),
-            Err(_) => ids.to_vec().iter().map(|&id| self.name(id)).collect(),
         }
     }
 
@@ -503,136 +281,6 @@ fn tfgraph_error(diags: &Diagnostics) -> JsValue {
     error.into()
 }
 
-struct Options {
-    parallelism: usize,
-    signal: Option<JsValue>,
-    on_event: Option<Function>,
-    yield_every: usize,
-}
-
-fn read_options(options: &JsValue) -> Result<Options, JsValue> {
-    let mut out = Options {
-        parallelism: core::DEFAULT_PARALLELISM,
-        signal: None,
-        on_event: None,
-        yield_every: DEFAULT_YIELD_EVERY,
-    };
-    if options.is_undefined() || options.is_null() {
-        return Ok(out);
-    }
-    if !options.is_object() {
-        return Err(type_error("`options` must be an object"));
-    }
-    let get = |key: &str| Reflect::get(options, &key.into());
-    let parallelism = get("parallelism")?;
-    if !parallelism.is_undefined() {
-        let Some(value) = parallelism.as_f64() else {
-            return Err(type_error("`options.parallelism` must be a number"));
-        };
-        out.parallelism = diagnostics::check_parallelism(value).map_err(|d| tfgraph_error(&d.into()))?;
-    }
-    let signal = get("signal")?;
-    if !signal.is_undefined() && !signal.is_null() {
-        if !Reflect::get(&signal, &"addEventListener".into())?.is_function() {
-            return Err(type_error("`options.signal` must be an AbortSignal"));
-        }
-        out.signal = Some(signal);
-    }
-    let on_event = get("onEvent")?;
-    if !on_event.is_undefined() && !on_event.is_null() {
-        out.on_event = Some(on_event.dyn_into().map_err(|_| type_error("`options.onEvent` must be a function"))?);
-    }
-    let yield_every = get("yieldEvery")?;
-    if !yield_every.is_undefined() {
-        match yield_every.as_f64() {
-            Some(n) if n >= 1.0 && n.fract() == 0.0 => out.yield_every = n as usize,
-            _ => return Err(type_error("`options.yieldEvery` must be a whole number >= 1")),
-        }
-    }
-    Ok(out)
-}
-
-/// Listens for `abort` on a signal for as long as it lives.
-struct AbortListener {
-    signal: JsValue,
-    closure: Closure<dyn FnMut()>,
-}
-
-impl AbortListener {
-    fn new(signal: JsValue, token: CancelToken) -> Result<AbortListener, JsValue> {
-        if Reflect::get(&signal, &"aborted".into())?.is_truthy() {
-            token.cancel();
-        }
-        let closure = Closure::<dyn FnMut()>::new(move || token.cancel());
-        let add: Function = Reflect::get(&signal, &"addEventListener".into())?.unchecked_into();
-        add.call2(&signal, &"abort".into(), closure.as_ref())?;
-        Ok(AbortListener { signal, closure })
-    }
-}
-
-impl Drop for AbortListener {
-    fn drop(&mut self) {
-        if let Ok(remove) = Reflect::get(&self.signal, &"removeEventListener".into()) {
-            if let Some(remove) = remove.dyn_ref::<Function>() {
-                let _ = remove.call2(&self.signal, &"abort".into(), self.closure.as_ref());
-            }
-        }
-    }
-}
-
-fn build_report(ctx: &Ctx, report: WalkReport<u32, JsValue>) -> JsValue {
-    let names = |ids: &[u32]| ctx.names_of(ids);
-    let failed = Array::new();
-    for (id, failure) in report.failed {
-        let error = match failure {
-            Failure::Visit(error) => error,
-            Failure::Expansion { failed } => {
-                let name = ctx.name(id).as_string().unwrap_or_default();
-                let s = if failed == 1 { "" } else { "s" };
-                js_sys::Error::new(&format!("{failed} node{s} of the expansion of {name:?} failed")).into()
-            }
-        };
-        let entry = Object::new();
-        let _ = Reflect::set(&entry, &"node".into(), &ctx.name(id));
-        let _ = Reflect::set(&entry, &"error".into(), &error);
-        failed.push(&entry);
-    }
-    let times = FastJs::with(|fast| {
-        let f = fast?;
-        let ids: Vec<u32> = report.timings.iter().map(|t| t.node).collect();
-        let start: Vec<f64> = report.timings.iter().map(|t| t.start).collect();
-        let end: Vec<f64> = report.timings.iter().map(|t| t.end).collect();
-        let args: Array = [
-            JsValue::from(ctx.names.borrow().clone()),
-            JsValue::from(js_sys::Uint32Array::from(&ids[..])),
-            JsValue::from(js_sys::Float64Array::from(&start[..])),
-            JsValue::from(js_sys::Float64Array::from(&end[..])),
-        ]
-        .into_iter()
-        .collect();
-        f.times_map.apply(&JsValue::NULL, &args).ok()
-    })
-    .unwrap_or_else(|| {
-        let times = Map::new();
-        let (start, end) = (JsValue::from("start"), JsValue::from("end"));
-        for t in &report.timings {
-            let entry = Object::new();
-            let _ = Reflect::set(&entry, &start, &t.start.into());
-            let _ = Reflect::set(&entry, &end, &t.end.into());
-            times.set(&ctx.name(t.node), &entry);
-        }
-        times.into()
-    });
-    let out = Object::new();
-    let _ = Reflect::set(&out, &"completed".into(), &names(&report.completed));
-    let _ = Reflect::set(&out, &"failed".into(), &failed);
-    let _ = Reflect::set(&out, &"skipped".into(), &names(&report.skipped));
-    let _ = Reflect::set(&out, &"cancelled".into(), &names(&report.cancelled));
-    let _ = Reflect::set(&out, &"maxConcurrency".into(), &(report.max_concurrency as f64).into());
-    let _ = Reflect::set(&out, &"times".into(), &times);
-    out.into()
-}
-
 /// Walks `dag` calling `visit(node, parent)` for each node once everything it depends on has
 /// finished, at most `options.parallelism` at a time. Resolves to a `WalkReport`; rejects
 /// with a `TfgraphError` (`.diagnostics`) for bad input before visiting anything, or a
@@ -641,10 +289,10 @@ fn build_report(ctx: &Ctx, report: WalkReport<u32, JsValue>) -> JsValue {
 pub fn walk_js(
     #[wasm_bindgen(unchecked_param_type = "WalkDag")] dag: JsValue,
     #[wasm_bindgen(unchecked_param_type = "(node: string, parent: string | undefined) => unknown")] visit: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "WalkOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "WalkOptions")] options: Option<JsValue>,
 ) -> Promise {
     future_to_promise(async move {
-        let options = read_options(&options)?;
+        let options = read_options(&options.unwrap_or(JsValue::UNDEFINED))?;
         let visit: Function = visit.dyn_into().map_err(|_| type_error("`visit` must be a function"))?;
         let token = CancelToken::new();
         let ctx = Rc::new(Ctx {
@@ -667,6 +315,6 @@ pub fn walk_js(
         if let Some(error) = ctx.listener_error.borrow_mut().take() {
             return Err(error);
         }
-        Ok(build_report(&ctx, report))
+        Ok(output::build_report(&ctx, report))
     })
 }

@@ -126,7 +126,7 @@ pub async fn run_case_js(case: &Case, abort_after: Option<usize>) -> Result<JsRu
     set(&options, "onEvent", on_event.as_ref());
     set(&options, "signal", &signal);
     set(&options, "yieldEvery", &7.into());
-    let promise = tfgraph::bindings::walk::walk_js(graph_dag(&case.graph), visit.as_ref().clone(), options.into());
+    let promise = call_walk(graph_dag(&case.graph), visit.as_ref().clone(), options.into());
     let report = JsFuture::from(promise).await?;
     let observed = Observed {
         completed: strings(&get(&report, "completed")),
@@ -148,14 +148,16 @@ pub fn web_abort_controller() -> JsValue {
 
 /// Calls `walk` and returns the rejection, panicking if it resolved.
 pub async fn rejection(dag: JsValue, visit: &JsValue, options: JsValue) -> JsValue {
-    match JsFuture::from(tfgraph::bindings::walk::walk_js(dag, visit.clone(), options)).await {
+    match JsFuture::from(call_walk(dag, visit.clone(), options)).await {
         Ok(report) => panic!("expected a rejection, got {report:?}"),
         Err(e) => e,
     }
 }
 
 /// A visit that counts calls and resolves at once (a non-promise value).
-pub fn counting_visit() -> (Closure<dyn FnMut(JsValue) -> JsValue>, Rc<Cell<usize>>) {
+pub type JsVisit = Closure<dyn FnMut(JsValue) -> JsValue>;
+
+pub fn counting_visit() -> (JsVisit, Rc<Cell<usize>>) {
     let count = Rc::new(Cell::new(0));
     let c = count.clone();
     (
@@ -165,4 +167,9 @@ pub fn counting_visit() -> (Closure<dyn FnMut(JsValue) -> JsValue>, Rc<Cell<usiz
         }),
         count,
     )
+}
+
+/// The export, as JS calls it: `walk(dag, visit, options)`.
+pub fn call_walk(dag: JsValue, visit: JsValue, options: JsValue) -> Promise {
+    tfgraph::bindings::walk::walk_js(dag, visit, Some(options))
 }

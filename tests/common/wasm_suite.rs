@@ -135,13 +135,8 @@ async fn expansion_events_name_their_parent() {
     });
     let options = Object::new();
     set(&options, "onEvent", on_event.as_ref());
-    let report = JsFuture::from(tfgraph::bindings::walk::walk_js(
-        js_dag(&["m".into()], &[]),
-        visit.as_ref().clone(),
-        options.into(),
-    ))
-    .await
-    .unwrap();
+    let report =
+        JsFuture::from(call_walk(js_dag(&["m".into()], &[]), visit.as_ref().clone(), options.into())).await.unwrap();
     assert_eq!(strings(&get(&report, "completed")), ["m[0]", "m"]);
     assert_eq!(*parents.borrow(), [("m".to_string(), None), ("m[0]".to_string(), Some("m".to_string()))]);
 }
@@ -157,7 +152,7 @@ async fn a_bad_expansion_fails_its_node_with_diagnostics() {
         }
         JsValue::UNDEFINED
     });
-    let report = JsFuture::from(tfgraph::bindings::walk::walk_js(
+    let report = JsFuture::from(call_walk(
         js_dag(&["a".into(), "b".into(), "c".into()], &[(2, 0)]),
         visit.as_ref().clone(),
         JsValue::UNDEFINED,
@@ -236,13 +231,8 @@ async fn synchronous_values_throws_and_thenables_all_work() {
         }
     });
     let names: Vec<String> = ["plain", "throws", "thenable", "after"].map(String::from).to_vec();
-    let report = JsFuture::from(tfgraph::bindings::walk::walk_js(
-        js_dag(&names, &[(3, 1)]),
-        visit.as_ref().clone(),
-        JsValue::UNDEFINED,
-    ))
-    .await
-    .unwrap();
+    let report =
+        JsFuture::from(call_walk(js_dag(&names, &[(3, 1)]), visit.as_ref().clone(), JsValue::UNDEFINED)).await.unwrap();
     assert_eq!(strings(&get(&report, "completed")), ["plain", "thenable"]);
     assert_eq!(strings(&get(&report, "skipped")), ["after"]);
     let error: js_sys::Error = get(&Array::from(&get(&report, "failed")).get(0), "error").unchecked_into();
@@ -272,22 +262,13 @@ pub async fn large_walks(n: usize) {
     let names: Vec<String> = (0..n).map(|i| format!("n{i}")).collect();
     let visit =
         Closure::<dyn FnMut(JsValue) -> JsValue>::new(|_node: JsValue| Promise::resolve(&JsValue::UNDEFINED).into());
-    let chain = JsFuture::from(tfgraph::bindings::walk::walk_js(
-        js_dag(&names, &cases::chain(n)),
-        visit.as_ref().clone(),
-        JsValue::UNDEFINED,
-    ))
-    .await
-    .unwrap();
+    let chain = JsFuture::from(call_walk(js_dag(&names, &cases::chain(n)), visit.as_ref().clone(), JsValue::UNDEFINED))
+        .await
+        .unwrap();
     assert_eq!(Array::from(&get(&chain, "completed")).length() as usize, n);
     let fan: Vec<(u32, u32)> = (1..n as u32).map(|i| (i, 0)).collect();
-    let fan = JsFuture::from(tfgraph::bindings::walk::walk_js(
-        js_dag(&names, &fan),
-        visit.as_ref().clone(),
-        JsValue::UNDEFINED,
-    ))
-    .await
-    .unwrap();
+    let fan =
+        JsFuture::from(call_walk(js_dag(&names, &fan), visit.as_ref().clone(), JsValue::UNDEFINED)).await.unwrap();
     assert_eq!(Array::from(&get(&fan, "completed")).length() as usize, n);
     assert_eq!(get(&fan, "maxConcurrency"), 10);
 }
