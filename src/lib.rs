@@ -20,6 +20,8 @@ pub mod dag;
 pub mod config;
 /// Stage 2: Terraform's graphs (plan, validate, destroy, apply) built from a [`config::Config`].
 pub mod graph;
+/// Stage 3: the parallel graph walker (Terraform's `dag.Walker`), an async scheduler with no JS.
+pub mod walk;
 /// The JavaScript API (wasm32 only): thin conversions around the stages above. Public only so
 /// that the wasm test suites (`tests/wasm_*.rs`) can call the exports; JS users go through `pkg/`.
 #[cfg(target_arch = "wasm32")]

@@ -7,6 +7,8 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
+pub mod walk;
+
 /// Plain JSON-compatible objects (not ES `Map`s) for every value we hand to JavaScript.
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     value

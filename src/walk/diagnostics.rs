@@ -1,0 +1,72 @@
+//! Every message the walker gives about bad input, in one place and in Terraform's words.
+
+use crate::diag::Diagnostic;
+
+/// Terraform's check in `internal/terraform/context.go` (`NewContext`): the same summary and,
+/// for values below one, the same detail. tfgraph has no "0 means default" rule: callers
+/// leave the option out to get 10.
+pub fn invalid_parallelism(value: f64) -> Diagnostic {
+    let shown =
+        if value.fract() == 0.0 && value.abs() < 1e15 { format!("{}", value as i64) } else { format!("{value}") };
+    let detail = if value.is_finite() && value.fract() == 0.0 {
+        format!("The parallelism must be a positive value. Not {shown}.")
+    } else {
+        format!("The parallelism must be a positive whole number. Not {shown}.")
+    };
+    Diagnostic::error("Invalid parallelism value", detail)
+}
+
+pub fn duplicate_node(name: &str) -> Diagnostic {
+    Diagnostic::error(
+        "Duplicate node name",
+        format!("The node name {name:?} appears more than once; every node of a walk needs its own name."),
+    )
+    .with_address(name)
+}
+
+pub fn unknown_node(from: &str, to: &str, unknown: &str) -> Diagnostic {
+    Diagnostic::error(
+        "Edge to an unknown node",
+        format!("The edge {from:?} -> {to:?} names {unknown:?}, which is not in the graph's node list."),
+    )
+}
+
+/// One cycle, names already in display order. Terraform's wording (`Cycle: a, b`); the
+/// order is made deterministic the way Terraform 1.16 does it (see `dag::dag_from_names`).
+pub fn cycle(names: &[&str]) -> Diagnostic {
+    if names.len() == 1 {
+        return Diagnostic::error(format!("Self reference: {}", names[0]), "");
+    }
+    Diagnostic::error(format!("Cycle: {}", names.join(", ")), "")
+}
+
+/// Checks a parallelism option the way `walk` accepts it: a whole number of at least one.
+#[allow(clippy::result_large_err)] // the error is the diagnostic the caller shows; it is built once
+pub fn check_parallelism(value: f64) -> Result<usize, Diagnostic> {
+    if value.is_finite() && value.fract() == 0.0 && value >= 1.0 && value <= u32::MAX as f64 {
+        Ok(value as usize)
+    } else {
+        Err(invalid_parallelism(value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parallelism_wording_follows_terraform() {
+        assert_eq!(check_parallelism(10.0), Ok(10));
+        assert_eq!(check_parallelism(1.0), Ok(1));
+        let zero = check_parallelism(0.0).unwrap_err();
+        assert_eq!(zero.summary, "Invalid parallelism value");
+        assert_eq!(zero.detail, "The parallelism must be a positive value. Not 0.");
+        assert_eq!(check_parallelism(-3.0).unwrap_err().detail, "The parallelism must be a positive value. Not -3.");
+        assert_eq!(
+            check_parallelism(2.5).unwrap_err().detail,
+            "The parallelism must be a positive whole number. Not 2.5."
+        );
+        assert!(check_parallelism(f64::NAN).is_err());
+        assert!(check_parallelism(f64::INFINITY).is_err());
+    }
+}
