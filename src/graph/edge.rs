@@ -89,6 +89,10 @@ pub enum Why {
     /// A create or update waits for the destroy of something it refers to (the `#destroy`
     /// phase reference of `NodeApplyableResourceInstance.References`).
     DestroyPhase { traversal: String },
+    /// Destroy ordering through a creator (`DestroyEdgeTransformer`): `dependent` had
+    /// `dependency` in its state `dependencies`, so a create or update waits for a destroy (or
+    /// the other way round).
+    StateOrder { dependency: String, dependent: String },
     /// An edge reversed by `CBDEdgeTransformer` for create_before_destroy: it used to run the
     /// other way for `original`.
     CbdFlipped { original: Box<Why> },
@@ -121,6 +125,7 @@ impl Why {
             Why::DestroyOrder { .. } => "destroy_order",
             Why::DestroyPhase { .. } => "destroy_phase",
             Why::CbdFlipped { .. } => "cbd_flipped",
+            Why::StateOrder { .. } => "state_order",
             Why::ProviderConfigReference { .. } => "provider_config_reference",
         }
     }
@@ -175,6 +180,9 @@ impl Why {
                 format!("{from} is destroyed after {to}, because {to} depended on {dependency} in the state")
             }
             Why::DestroyPhase { traversal } => format!("{from} refers to {traversal}, so it waits for {to}"),
+            Why::StateOrder { dependency, dependent } => {
+                format!("{from} waits for {to}, because {dependent} depended on {dependency} in the state")
+            }
             Why::CbdFlipped { original } => {
                 format!("create_before_destroy reversed this edge ({})", original.explain(to, from))
             }

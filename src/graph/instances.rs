@@ -50,7 +50,7 @@ fn unparen(e: &Expression) -> &Expression {
     }
 }
 
-fn static_count(e: &Expr) -> Option<i64> {
+pub(crate) fn static_count(e: &Expr) -> Option<i64> {
     match unparen(&parse(e)?) {
         Expression::Number(n) => n.value().as_i64().filter(|&n| (0..=100_000).contains(&n)),
         _ => None,
@@ -70,7 +70,7 @@ fn string_list(e: &Expression) -> Option<Vec<String>> {
     }
 }
 
-fn static_for_each(e: &Expr) -> Option<Vec<String>> {
+pub(crate) fn static_for_each(e: &Expr) -> Option<Vec<String>> {
     let parsed = parse(e)?;
     let mut keys = match unparen(&parsed) {
         Expression::Array(_) => string_list(&parsed)?,

@@ -48,14 +48,19 @@
 //!   elsewhere; the loaded configuration does not say whether a block is empty, so a passed-in
 //!   configuration always wins.
 
+pub mod apply;
+pub mod changes;
 pub mod context;
 pub mod diagnostics;
 pub mod edge;
+pub mod facts;
+pub mod instance_addr;
 pub mod instances;
 pub mod node;
 pub mod plan;
 mod render;
 pub mod state;
+pub mod state_json;
 pub mod transform;
 
 pub use edge::{Edge, Why};
@@ -159,14 +164,7 @@ pub fn build(config: &Config, options: &BuildOptions) -> Built {
     let mut graph = TfGraph::new();
     let steps = match options.operation {
         Operation::Plan | Operation::Validate | Operation::Destroy => plan::steps(options),
-        Operation::Apply => {
-            let mut diags = Diagnostics::new();
-            diags.push(crate::diag::Diagnostic::error(
-                "Apply graph not available yet",
-                "This version of tfgraph builds plan, plan-destroy and validate graphs; the apply graph builder is still to come.",
-            ));
-            return Built { graph, steps: Vec::new(), diagnostics: diags };
-        }
+        Operation::Apply => apply::steps(options),
     };
     let (records, mut diags) = transform::run(&steps, &mut graph, &cx);
     diags.extend(diagnostics::cycle_errors(&graph));

@@ -69,6 +69,9 @@ pub enum NodeKind {
     Local,
     /// `nodeExpandOutput`: `output.o (expand)`, `module.m.output.o (expand)`.
     Output,
+    /// `NodeDestroyableOutput`: a root output in the state but no longer in the configuration,
+    /// `output.o (destroy)` (`OrphanOutputTransformer`).
+    OutputDestroy,
     /// `nodeExpandModule` (`nodeValidateModule` in validate): `module.m (expand)`.
     ModuleExpand,
     /// `nodeCloseModule` for a module call: `module.m (close)`.
@@ -182,6 +185,10 @@ pub struct Node {
     pub module_instance: Option<String>,
     /// For state-only objects (orphans, deposed, destroy): the exact provider from state.
     pub state_provider: Option<String>,
+    /// What the state-driven steps recorded on a resource node: attached state, planned
+    /// action, dependencies, forced create_before_destroy ([`super::facts`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facts: Option<Box<super::facts::ResourceFacts>>,
 }
 
 impl Node {
@@ -196,6 +203,7 @@ impl Node {
             resolved_provider: None,
             module_instance: None,
             state_provider: None,
+            facts: None,
         }
     }
 
@@ -242,6 +250,7 @@ impl Node {
             NodeKind::Root => "root".to_string(),
             NodeKind::CheckReport => format!("{p}{a} (report)"),
             NodeKind::EphemeralClose => format!("{p}{a} (close)"),
+            NodeKind::OutputDestroy => format!("{a} (destroy)"),
         }
     }
 
@@ -289,6 +298,7 @@ impl Node {
             NodeKind::CheckExpand => "check",
             NodeKind::CheckReport => "check_report",
             NodeKind::EphemeralClose => "ephemeral_close",
+            NodeKind::OutputDestroy => "output_destroy",
         }
     }
 
@@ -315,6 +325,7 @@ impl Node {
             NodeKind::CheckExpand => "*terraform.nodeExpandCheck",
             NodeKind::CheckReport => "*terraform.nodeReportCheck",
             NodeKind::EphemeralClose => "*terraform.nodeEphemeralResourceClose",
+            NodeKind::OutputDestroy => "*terraform.NodeDestroyableOutput",
         }
     }
 
@@ -359,9 +370,12 @@ impl Node {
     /// Terraform `GraphNodeDestroyer`: destroy nodes use only their own state, so the reference
     /// and module-expansion transformers never connect them.
     pub fn is_destroyer(&self) -> bool {
+        // `NodePlanDeposedResourceInstanceObject` has `DestroyAddr()` too.
         matches!(
             self.kind,
-            NodeKind::ResourceInstanceDestroy { .. } | NodeKind::ResourceInstanceDestroyDeposed { .. }
+            NodeKind::ResourceInstanceDestroy { .. }
+                | NodeKind::ResourceInstanceDestroyDeposed { .. }
+                | NodeKind::ResourceInstanceDeposed { .. }
         )
     }
 
@@ -397,7 +411,8 @@ impl Node {
             | NodeKind::ModuleClose
             | NodeKind::Root
             | NodeKind::CheckReport
-            | NodeKind::EphemeralClose => false,
+            | NodeKind::EphemeralClose
+            | NodeKind::OutputDestroy => false,
         }
     }
 
@@ -441,7 +456,8 @@ impl Node {
             | NodeKind::Root
             | NodeKind::CheckExpand
             | NodeKind::CheckReport
-            | NodeKind::EphemeralClose => Vec::new(),
+            | NodeKind::EphemeralClose
+            | NodeKind::OutputDestroy => Vec::new(),
         }
     }
 

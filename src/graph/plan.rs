@@ -6,18 +6,12 @@
 //! Terraform 1.15 steps not listed here, and why:
 //! * `ActionTriggerConfigTransformer`, `ActionInvokePlanTransformer`: `action` blocks are not
 //!   loaded.
-//! * `OrphanResourceInstanceTransformer`, `StateTransformer`, `AttachStateTransformer`,
-//!   `OrphanOutputTransformer`, `RemovedModuleTransformer`: they work from the prior state (no
-//!   node without one); they belong with the state-driven graphs and come with them.
 //! * `AttachResourceConfigTransformer`, `AttachSchemaTransformer`: nodes link to their
 //!   configuration from the start, and there are no provider schemas (every attribute's
 //!   references count).
 //! * `ExternalReferenceTransformer`: only for Terraform's test and stacks runtimes.
-//! * `AttachDependenciesTransformer`, `attachDataResourceDependsOnTransformer`,
-//!   `ForcedCBDTransformer`: they record facts on nodes for the walk (state dependencies, data
-//!   reads deferred by `depends_on`, forced create_before_destroy) without changing the graph.
-//! * `DestroyEdgeTransformer`, `pruneUnusedNodesTransformer`: the plan graph has no destroy
-//!   nodes without state; plan-destroy gets them with the state-driven steps.
+//! * `attachDataResourceDependsOnTransformer`: it records data reads deferred by `depends_on`
+//!   for the walk, without changing the graph.
 //! * `TargetsTransformer`, `QueryTransformer`: no `-target` and no query mode.
 
 use super::transform::*;
@@ -36,15 +30,25 @@ pub fn steps(_options: &BuildOptions) -> Vec<Step> {
         Step::new(LocalTransformer, "Local values, one node per name per module."),
         Step::new(OutputTransformer, "Outputs; a child module's outputs are how its caller refers into it."),
         Step::new(CheckTransformer, "Check blocks: their assertions, and the report node their scoped data source waits for."),
+        Step::new(OrphanResourceInstanceTransformer, "Plan only: an orphan node for each state object whose block is gone."),
+        Step::new(StateTransformer, "Nodes for deposed objects; in plan-destroy, a destroy node for every object in the state."),
+        Step::new(AttachStateTransformer, "Each state-backed node gets its state object: stored dependencies, create_before_destroy."),
+        Step::new(OrphanOutputTransformer, "Root outputs left in the state without a declaration are removed."),
         Step::new(ProviderConfigTransformer, "Provider blocks, unconfigured required providers, and proxies for `providers` maps."),
         Step::new(MissingProviderTransformer, "A default root configuration for every provider some resource uses."),
         Step::new(ProviderTransformer, "Connects each resource to the configuration it uses: own module, inherited, or passed in."),
         Step::new(PruneProviderTransformer, "Drops proxies and provider configurations nothing uses."),
+        Step::new(RemovedModuleTransformer, "Close nodes for modules that are in the state but not in the configuration."),
         Step::new(
             ModuleExpansionTransformer,
             "Expand and close nodes per module call; must come after every step that adds nodes inside modules.",
         ),
         Step::new(ReferenceTransformer, "Edges for every reference and depends_on, now that every referenceable node exists."),
+        Step::new(DestroyReferenceTransformer, "Plan-destroy: what still refers to a resource waits for its destroy node."),
+        Step::new(AttachDependenciesTransformer, "Records each resource's transitive resource dependencies (stored in state by the walk)."),
+        Step::new(DestroyEdgeTransformer, "Destroy order from the state: dependents first (deposed objects; every object in plan-destroy)."),
+        Step::new(PruneUnusedNodesTransformer, "Plan-destroy only: drops values and expanders no destroy needs."),
+        Step::new(ForcedCBDTransformer, "Records forced create_before_destroy on whatever a create_before_destroy resource depends on."),
         Step::new(
             EphemeralCloseTransformer,
             "Closes each ephemeral resource after its last user; needs the reference edges to find them.",

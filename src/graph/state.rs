@@ -14,6 +14,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
     pub resources: Vec<StateObject>,
+    /// The names of the root module's outputs in the state (`OrphanOutputTransformer`).
+    #[serde(default)]
+    pub outputs: Vec<String>,
 }
 
 /// One resource instance object in the state.

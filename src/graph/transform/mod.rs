@@ -25,6 +25,23 @@
 //! | `close_provider.rs` | `CloseProviderTransformer` | `provider[…] (close)` |
 //! | `close_root.rs` | `transform_root.go` `CloseRootModuleTransformer` | `root` |
 //! | `transitive_reduction.rs` | `transform_transitive_reduction.go` | removes implied edges |
+//!
+//! The state-driven steps (prior state, planned changes):
+//!
+//! | file | Terraform | does |
+//! |---|---|---|
+//! | `orphan_resource.rs` | `transform_orphan_resource.go` | `addr (orphan)` for state objects whose block is gone |
+//! | `state.rs` | `transform_state.go` | `addr (deposed KEY)`; plan-destroy `addr (destroy)` |
+//! | `attach_state.rs` | `transform_attach_state.go` | state dependencies and create_before_destroy on instances |
+//! | `orphan_output.rs` | `transform_orphan_output.go` | `output.o (destroy)` |
+//! | `removed_module.rs` | `transform_removed_modules.go` | `module.m (close)` for modules only in the state |
+//! | `diff.rs` | `transform_diff.go` | apply: creators and destroyers per planned change |
+//! | `destroy_phase.rs` | `transform_reference.go` (phases) | creators wait for `#destroy` of what they refer to |
+//! | `attach_dependencies.rs` | `AttachDependenciesTransformer` | transitive resource dependencies (recorded) |
+//! | `forced_cbd.rs` | `transform_destroy_cbd.go` `ForcedCBDTransformer` | forced create_before_destroy (recorded) |
+//! | `destroy_edge.rs` | `transform_destroy_edge.go` | destroy order from state dependencies |
+//! | `cbd_edge.rs` | `transform_destroy_cbd.go` `CBDEdgeTransformer` | reverses creator edges into CBD destroys |
+//! | `prune_unused.rs` | `pruneUnusedNodesTransformer` | full destroy: drops what no destroy needs |
 
 mod check;
 mod close_provider;
@@ -44,6 +61,20 @@ mod root_variable;
 mod transitive_reduction;
 mod variable_validation;
 
+mod attach_dependencies;
+mod attach_state;
+mod cbd_edge;
+mod destroy_edge;
+mod destroy_phase;
+mod diff;
+mod forced_cbd;
+mod orphan_output;
+mod orphan_resource;
+mod prune_unused;
+mod removed_module;
+mod state;
+mod state_support;
+
 pub use super::context::{BuildContext, ModuleEntry, OpaqueCall};
 pub use check::CheckTransformer;
 pub use close_provider::CloseProviderTransformer;
@@ -62,6 +93,19 @@ pub use reference::{ReferenceMap, ReferenceTransformer};
 pub use root_variable::RootVariableTransformer;
 pub use transitive_reduction::TransitiveReductionTransformer;
 pub use variable_validation::VariableValidationTransformer;
+
+pub use attach_dependencies::{resource_ancestors, AttachDependenciesTransformer};
+pub use attach_state::AttachStateTransformer;
+pub use cbd_edge::CBDEdgeTransformer;
+pub use destroy_edge::DestroyEdgeTransformer;
+pub use destroy_phase::DestroyReferenceTransformer;
+pub use diff::DiffTransformer;
+pub use forced_cbd::ForcedCBDTransformer;
+pub use orphan_output::OrphanOutputTransformer;
+pub use orphan_resource::OrphanResourceInstanceTransformer;
+pub use prune_unused::PruneUnusedNodesTransformer;
+pub use removed_module::RemovedModuleTransformer;
+pub use state::StateTransformer;
 
 use super::{StepRecord, TfGraph};
 use crate::diag::Diagnostics;

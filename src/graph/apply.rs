@@ -1,0 +1,55 @@
+//! The apply graph's steps (Terraform 1.15 `ApplyGraphBuilder.Steps()` in
+//! `internal/terraform/graph_builder_apply.go`): the graph `terraform apply` walks for a saved
+//! plan, built from the configuration, the planned changes and the prior state.
+//!
+//! Terraform 1.15 steps not listed here, and why:
+//! * `ActionTriggerConfigTransformer`, `ActionInvokeApplyTransformer`, `ActionDiffTransformer`,
+//!   `DeferredTransformer`: no `action` blocks, no deferred changes.
+//! * `AttachResourceConfigTransformer`, `AttachSchemaTransformer`: nodes link to their
+//!   configuration from the start; no provider schemas.
+//! * `ExternalReferenceTransformer`: test and stacks runtimes only.
+//! * `checkStartTransformer`: it orders nested check data sources after everything else only
+//!   during the walk.
+//! * `TargetsTransformer`: no `-target`.
+//!
+//! `pruneUnusedNodesTransformer` runs only when applying a destroy plan (`walkDestroy`); the
+//! `apply` operation is a normal apply, so it is listed but does nothing.
+
+use super::transform::*;
+use super::BuildOptions;
+
+/// The apply graph's steps, in Terraform 1.15's order, each with its reason.
+pub fn steps(_options: &BuildOptions) -> Vec<Step> {
+    vec![
+        Step::new(ConfigTransformer, "One expand node per resource block: records count/for_each and the provider for each resource."),
+        Step::new(RootVariableTransformer, "Root variables are values given from outside; others refer to them."),
+        Step::new(ModuleVariableTransformer, "Module inputs are evaluated in the calling module, one node per declared variable."),
+        Step::new(VariableValidationTransformer, "Validation rules run after their variable and before anything that uses it."),
+        Step::new(LocalTransformer, "Local values, one node per name per module."),
+        Step::new(OutputTransformer, "Outputs; a child module's outputs are how its caller refers into it."),
+        Step::new(DiffTransformer, "An instance node per planned change: creators, destroyers, deposed-object destroyers."),
+        Step::new(CheckTransformer, "Check blocks' assertions."),
+        Step::new(AttachStateTransformer, "Each instance gets its state object: stored dependencies and create_before_destroy."),
+        Step::new(OrphanOutputTransformer, "Root outputs left in the state without a declaration are removed."),
+        Step::new(ProviderConfigTransformer, "Provider blocks, unconfigured required providers, and proxies for `providers` maps."),
+        Step::new(MissingProviderTransformer, "A default root configuration for every provider some resource uses."),
+        Step::new(ProviderTransformer, "Connects each resource and instance to its provider configuration (state-only objects: the one in state)."),
+        Step::new(PruneProviderTransformer, "Drops proxies and provider configurations nothing uses."),
+        Step::new(RemovedModuleTransformer, "Close nodes for modules that are in the state but not in the configuration."),
+        Step::new(ModuleExpansionTransformer, "Expand and close nodes per module call; after every step that adds nodes inside modules."),
+        Step::new(ReferenceTransformer, "Edges for every reference and depends_on: expand nodes and instances both refer."),
+        Step::new(
+            DestroyReferenceTransformer,
+            "Creators wait for the destroys of what they refer to (#destroy phases); expand nodes never refer to their own instances.",
+        ),
+        Step::new(AttachDependenciesTransformer, "Records each creator's transitive resource dependencies, the new state's `dependencies`."),
+        Step::new(ForcedCBDTransformer, "Forces create_before_destroy on whatever a create_before_destroy node depends on."),
+        Step::new(DestroyEdgeTransformer, "Destroy order from the state: dependents are destroyed first, replaced objects destroyed before created."),
+        Step::new(CBDEdgeTransformer, "Reverses creator edges into create_before_destroy destroys: create first, destroy the old object last."),
+        Step::new(PruneUnusedNodesTransformer, "Only for a destroy plan: drops values and expanders no destroy needs."),
+        Step::new(EphemeralCloseTransformer, "Closes each ephemeral resource after its last user."),
+        Step::new(CloseProviderTransformer, "Closes each provider after every node that uses it."),
+        Step::new(CloseRootModuleTransformer, "The `root` node waits for everything nothing else waits for."),
+        Step::new(TransitiveReductionTransformer, "Removes implied edges for readability; skipped if there is a cycle."),
+    ]
+}

@@ -1,0 +1,279 @@
+//! Absolute resource instance addresses as they appear in state files and plans:
+//! `module.net[0].module.sub["a"].aws_subnet.s[2]`, `data.aws_ami.u`, and config resource
+//! addresses without keys (`module.net.aws_subnet.s`, what state `dependencies` list).
+//!
+//! Terraform parses them with `addrs.ParseAbsResourceInstanceStr` and
+//! `addrs.ParseConfigResource`; errors here are short sentences that the callers wrap in
+//! Terraform-shaped diagnostics.
+
+use crate::addrs::{quote, InstanceKey, ModulePath, ResourceAddr, ResourceMode};
+use std::fmt;
+
+/// `module.a[0].aws_instance.web[1]`: a module instance path, a resource, an instance key.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct InstanceAddr {
+    /// Each module call on the path with its instance key.
+    pub module: Vec<(String, Option<InstanceKey>)>,
+    pub resource: ResourceAddr,
+    pub key: Option<InstanceKey>,
+}
+
+impl InstanceAddr {
+    /// Parses an absolute resource instance address.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let mut p = Parser { s, pos: 0 };
+        let a = p.address()?;
+        if p.pos != s.len() {
+            return Err(format!("unexpected {:?} after the address", &s[p.pos..]));
+        }
+        Ok(a)
+    }
+
+    /// Parses a config resource address (no instance keys anywhere), as in state `dependencies`.
+    pub fn parse_config_resource(s: &str) -> Result<(ModulePath, ResourceAddr), String> {
+        let a = Self::parse(s)?;
+        if a.key.is_some() || a.module.iter().any(|(_, k)| k.is_some()) {
+            return Err("a resource address without instance keys is required here".into());
+        }
+        Ok((a.module_path(), a.resource))
+    }
+
+    /// The module path without keys: `module.a`.
+    pub fn module_path(&self) -> ModulePath {
+        ModulePath(self.module.iter().map(|(n, _)| n.clone()).collect())
+    }
+
+    /// The module instance as Terraform prints it: `module.a[0]`, empty for the root module.
+    pub fn module_instance(&self) -> String {
+        module_instance_text(&self.module)
+    }
+
+    /// The key as Terraform prints it (`[0]`, `["a"]`).
+    pub fn key_text(&self) -> Option<String> {
+        self.key.as_ref().map(|k| k.to_string())
+    }
+
+    /// The containing resource in configuration terms: `module.a.aws_instance.web`.
+    pub fn config_resource(&self) -> String {
+        config_resource_text(&self.module_path(), &self.resource)
+    }
+}
+
+/// `module.a.aws_instance.web` from a module path and a resource.
+pub fn config_resource_text(module: &ModulePath, resource: &ResourceAddr) -> String {
+    if module.is_root() {
+        resource.to_string()
+    } else {
+        format!("{module}.{resource}")
+    }
+}
+
+/// `module.a[0].module.b` from module steps.
+pub fn module_instance_text(module: &[(String, Option<InstanceKey>)]) -> String {
+    let mut s = String::new();
+    for (i, (name, key)) in module.iter().enumerate() {
+        if i > 0 {
+            s.push('.');
+        }
+        s.push_str("module.");
+        s.push_str(name);
+        if let Some(k) = key {
+            s.push_str(&k.to_string());
+        }
+    }
+    s
+}
+
+/// Parses a module instance address (`module.a[0].module.b`, empty for the root module), as in
+/// a state resource's `module`.
+pub fn parse_module_instance(s: &str) -> Result<Vec<(String, Option<InstanceKey>)>, String> {
+    if s.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut p = Parser { s, pos: 0 };
+    let mut out = Vec::new();
+    loop {
+        p.expect_word("module")?;
+        p.expect('.')?;
+        let name = p.ident()?;
+        let key = p.opt_key()?;
+        out.push((name, key));
+        if p.pos == s.len() {
+            return Ok(out);
+        }
+        p.expect('.')?;
+    }
+}
+
+impl fmt::Display for InstanceAddr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.module.is_empty() {
+            write!(f, "{}.", self.module_instance())?;
+        }
+        write!(f, "{}", self.resource)?;
+        if let Some(k) = &self.key {
+            write!(f, "{k}")?;
+        }
+        Ok(())
+    }
+}
+
+struct Parser<'a> {
+    s: &'a str,
+    pos: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn rest(&self) -> &'a str {
+        let s: &'a str = self.s;
+        &s[self.pos..]
+    }
+
+    fn expect(&mut self, c: char) -> Result<(), String> {
+        if self.rest().starts_with(c) {
+            self.pos += c.len_utf8();
+            Ok(())
+        } else {
+            Err(format!("expected {c:?} at byte {}", self.pos))
+        }
+    }
+
+    fn expect_word(&mut self, w: &str) -> Result<(), String> {
+        let save = self.pos;
+        let id = self.ident()?;
+        if id == w {
+            Ok(())
+        } else {
+            self.pos = save;
+            Err(format!("expected {w:?} at byte {}", self.pos))
+        }
+    }
+
+    fn ident(&mut self) -> Result<String, String> {
+        let r = self.rest();
+        let len = r
+            .char_indices()
+            .find(|&(i, c)| !(c.is_alphanumeric() || c == '_' || (i > 0 && c == '-')))
+            .map(|(i, _)| i)
+            .unwrap_or(r.len());
+        if len == 0 || r.starts_with(|c: char| c.is_ascii_digit()) {
+            return Err(format!("expected a name at byte {}", self.pos));
+        }
+        self.pos += len;
+        Ok(r[..len].to_string())
+    }
+
+    fn opt_key(&mut self) -> Result<Option<InstanceKey>, String> {
+        if !self.rest().starts_with('[') {
+            return Ok(None);
+        }
+        self.pos += 1;
+        let key = if self.rest().starts_with('"') {
+            InstanceKey::Str(self.string()?)
+        } else {
+            let r = self.rest();
+            let len = r.find(|c: char| !(c.is_ascii_digit() || c == '-')).unwrap_or(r.len());
+            let n: i64 = r[..len].parse().map_err(|_| format!("invalid instance key at byte {}", self.pos))?;
+            self.pos += len;
+            InstanceKey::Int(n)
+        };
+        self.expect(']')?;
+        Ok(Some(key))
+    }
+
+    /// A Go/HCL quoted string with the escapes `quote` writes.
+    fn string(&mut self) -> Result<String, String> {
+        self.expect('"')?;
+        let mut out = String::new();
+        let mut chars = self.rest().char_indices();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '"' => {
+                    self.pos += i + 1;
+                    return Ok(out);
+                }
+                '\\' => match chars.next() {
+                    Some((_, 'n')) => out.push('\n'),
+                    Some((_, 't')) => out.push('\t'),
+                    Some((_, 'r')) => out.push('\r'),
+                    Some((_, c @ ('"' | '\\'))) => out.push(c),
+                    _ => return Err("unsupported escape in a string key".into()),
+                },
+                c => out.push(c),
+            }
+        }
+        Err("unterminated string key".into())
+    }
+
+    fn address(&mut self) -> Result<InstanceAddr, String> {
+        let mut module = Vec::new();
+        loop {
+            let save = self.pos;
+            let first = self.ident()?;
+            let mode = match first.as_str() {
+                "module" => {
+                    self.expect('.')?;
+                    let name = self.ident()?;
+                    let key = self.opt_key()?;
+                    self.expect('.')?;
+                    module.push((name, key));
+                    continue;
+                }
+                "data" => ResourceMode::Data,
+                "ephemeral" => ResourceMode::Ephemeral,
+                _ => {
+                    self.pos = save;
+                    ResourceMode::Managed
+                }
+            };
+            if mode != ResourceMode::Managed {
+                self.expect('.')?;
+            }
+            let type_name = self.ident()?;
+            self.expect('.')?;
+            let name = self.ident()?;
+            let key = self.opt_key()?;
+            return Ok(InstanceAddr { module, resource: ResourceAddr { mode, type_name, name }, key });
+        }
+    }
+}
+
+/// A key as printed, for error messages: `[0]`, `["a"]`.
+pub fn show_key(k: &InstanceKey) -> String {
+    match k {
+        InstanceKey::Int(i) => format!("[{i}]"),
+        InstanceKey::Str(s) => format!("[{}]", quote(s)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips() {
+        for s in [
+            "aws_instance.web",
+            "aws_instance.web[0]",
+            "data.aws_ami.u[\"a.b]\"]",
+            "module.a[0].module.b[\"x\"].aws_subnet.s[2]",
+            "module.a.ephemeral.random_password.p",
+        ] {
+            assert_eq!(InstanceAddr::parse(s).unwrap().to_string(), s);
+        }
+        let a = InstanceAddr::parse("module.a[0].aws_instance.web[1]").unwrap();
+        assert_eq!(a.config_resource(), "module.a.aws_instance.web");
+        assert_eq!(a.module_instance(), "module.a[0]");
+    }
+
+    #[test]
+    fn rejects_malformed() {
+        for s in ["", "aws_instance", "aws_instance.", "module.a", "aws_instance.web[", "aws_instance.web[x]", "a.b c", "1a.b"] {
+            assert!(InstanceAddr::parse(s).is_err(), "{s}");
+        }
+        assert!(InstanceAddr::parse_config_resource("aws_instance.web[0]").is_err());
+        assert!(InstanceAddr::parse_config_resource("module.a.aws_instance.web").is_ok());
+        assert_eq!(parse_module_instance("module.a[1].module.b").unwrap().len(), 2);
+        assert!(parse_module_instance("module").is_err());
+    }
+}

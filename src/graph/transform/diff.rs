@@ -1,0 +1,119 @@
+//! `DiffTransformer` (`internal/terraform/transform_diff.go`): the apply graph's instance
+//! nodes, one set per planned change.
+//!
+//! | action | nodes |
+//! |---|---|
+//! | `Create`, `Update`, `Read` | a creator `aws_instance.web[0]` (`NodeApplyableResourceInstance`) |
+//! | `NoOp` | nothing, unless the block has pre- or postconditions to check (then a creator) |
+//! | `Delete` | a destroyer `aws_instance.web[0] (destroy)`, or for a deposed object `… (destroy deposed KEY)` |
+//! | `DeleteThenCreate` | creator + `(destroy)` |
+//! | `CreateThenDelete` | creator + `(destroy deposed KEY)` for the key the creator deposes the old object under |
+//!
+//! Every creator depends on its resource's `(expand)` node. The deposed key of a
+//! `CreateThenDelete` is random in Terraform; here it is derived from the address
+//! ([`preallocated_deposed_key`]), avoiding the instance's deposed keys already in the state.
+//! Errors are Terraform's: a deposed object can only be deleted; a create-before-destroy
+//! replace needs the object in the state (when a state is given).
+
+use super::state_support::{ConfigResources, StateIndex};
+use super::{BuildContext, Transform};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::graph::changes::{change_address, preallocated_deposed_key};
+use crate::graph::facts::{config_resource, ResourceFacts};
+use crate::graph::instance_addr::InstanceAddr;
+use crate::graph::node::{Node, NodeKind};
+use crate::graph::state::Action;
+use crate::graph::{Operation, TfGraph, Why};
+use std::collections::{HashMap, HashSet};
+
+pub struct DiffTransformer;
+
+impl Transform for DiffTransformer {
+    fn name(&self) -> &'static str {
+        "DiffTransformer"
+    }
+
+    fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
+        let mut diags = Diagnostics::new();
+        let Some(changes) = cx.options.changes.as_ref().filter(|_| cx.options.operation == Operation::Apply) else {
+            return diags;
+        };
+        let state = StateIndex::new(cx);
+        let config = ConfigResources::new(cx);
+        let mut expands: HashMap<String, Vec<_>> = HashMap::new();
+        for id in g.ids() {
+            let n = g.node(id);
+            if matches!(n.kind, NodeKind::ResourceExpand { .. }) {
+                if let Some(r) = config_resource(n) {
+                    expands.entry(r).or_default().push(id);
+                }
+            }
+        }
+        for rc in &changes.resources {
+            let text = change_address(rc);
+            let Ok(addr) = InstanceAddr::parse(&text) else { continue };
+            let path = addr.module_path();
+            let local = addr.resource.to_string();
+            let cfg = config.get(&path, &local);
+            let resource = cfg.as_ref().and_then(|c| cx.resource_of(c));
+            let (mut update, delete) = match rc.action {
+                Action::NoOp => (false, false),
+                Action::Delete => (false, true),
+                Action::DeleteThenCreate | Action::CreateThenDelete => (true, true),
+                Action::Create | Action::Update | Action::Read => (true, false),
+            };
+            if rc.action == Action::NoOp {
+                update = resource.is_some_and(|r| !r.lifecycle.preconditions.is_empty() || !r.lifecycle.postconditions.is_empty());
+            }
+            if rc.deposed.is_some() && !matches!(rc.action, Action::Delete | Action::NoOp) {
+                diags.push(Diagnostic::error(
+                    "Invalid planned change for deposed object",
+                    format!("The plan contains a non-remove change for {text} deposed object {}. The only valid actions for a deposed object are to destroy it or remove it from state, so this is a bug in Terraform.", rc.deposed.as_deref().unwrap_or_default()),
+                ));
+                continue;
+            }
+            let mut dk = rc.deposed.clone();
+            if rc.action == Action::CreateThenDelete {
+                let used: HashSet<String> = match (cx.options.state.as_ref(), state.get(&text)) {
+                    (Some(_), None) => {
+                        diags.push(Diagnostic::error(
+                            "Invalid planned change",
+                            format!("The plan contains a replace change for {text}, which doesn't exist yet. This is a bug in Terraform."),
+                        ));
+                        continue;
+                    }
+                    (_, Some(i)) => i.deposed.iter().filter_map(|o| o.deposed.clone()).collect(),
+                    (None, None) => HashSet::new(),
+                };
+                dk = Some(preallocated_deposed_key(&text, &used));
+            }
+            let facts = || ResourceFacts { instance: Some(text.clone()), action: Some(rc.action), ..Default::default() };
+            let provider = state.get(&text).and_then(|i| i.current.or(i.deposed.first().copied())).map(|o| o.provider.clone());
+            let node = |kind: NodeKind| {
+                let mut n = Node::new(kind, path.clone(), local.clone(), resource.map(|r| r.range.clone()));
+                n.config = cfg;
+                n.module_instance = Some(addr.module_instance());
+                n.state_provider = provider.clone();
+                n
+            };
+            if update {
+                let mut n = node(NodeKind::ResourceInstance { mode: addr.resource.mode, key: addr.key_text() });
+                n.facts = Some(Box::new(ResourceFacts { deposed: dk.clone(), ..facts() }));
+                let id = g.add(n);
+                for &e in expands.get(&addr.config_resource()).map(Vec::as_slice).unwrap_or(&[]) {
+                    g.connect(id, e, Why::InstanceOfResource);
+                }
+            }
+            if delete {
+                let kind = match &dk {
+                    None => NodeKind::ResourceInstanceDestroy { key: addr.key_text() },
+                    Some(k) => NodeKind::ResourceInstanceDestroyDeposed { key: addr.key_text(), deposed: k.clone() },
+                };
+                let mut n = node(kind);
+                n.facts = Some(Box::new(ResourceFacts { deposed: dk.clone(), ..facts() }));
+                g.add(n);
+            }
+        }
+        diags
+    }
+}

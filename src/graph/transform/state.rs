@@ -1,0 +1,68 @@
+//! `StateTransformer` (`internal/terraform/transform_state.go`): nodes for the objects in the
+//! prior state.
+//!
+//! * plan: one `addr (deposed KEY)` node per deposed object
+//!   (`NodePlanDeposedResourceInstanceObject`); current objects are planned through their
+//!   configuration, or as orphans;
+//! * plan-destroy: also one `NodePlanDestroyableResourceInstance` per current object. Terraform
+//!   1.15 names it after its *resource*, `module.a.aws_instance.web (destroy)`, whatever its
+//!   instance (commit 9f920be95f, 2024), so several nodes may share a name;
+//!   [`ResourceFacts::instance`] says which instance each destroys.
+//!
+//! Nodes get their configuration when the block still exists (`AttachResourceConfigTransformer`)
+//! and always the provider recorded in the state.
+
+use super::state_support::{ConfigResources, StateIndex};
+use super::{BuildContext, Transform};
+use crate::diag::Diagnostics;
+use crate::graph::facts::ResourceFacts;
+use crate::graph::node::{Node, NodeKind};
+use crate::graph::{Operation, TfGraph};
+
+pub struct StateTransformer;
+
+impl Transform for StateTransformer {
+    fn name(&self) -> &'static str {
+        "StateTransformer"
+    }
+
+    fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
+        let op = cx.options.operation;
+        if !matches!(op, Operation::Plan | Operation::Destroy) || cx.options.state.is_none() {
+            return Diagnostics::new();
+        }
+        let state = StateIndex::new(cx);
+        let config = ConfigResources::new(cx);
+        for (text, inst) in &state.instances {
+            let Some(addr) = &inst.addr else { continue };
+            let path = addr.module_path();
+            let local = addr.resource.to_string();
+            let cfg = config.get(&path, &local);
+            let mut objects = Vec::new();
+            if op == Operation::Destroy {
+                if let Some(o) = inst.current {
+                    objects.push((NodeKind::ResourceInstanceDestroy { key: None }, None, o));
+                }
+            }
+            for o in &inst.deposed {
+                let dk = o.deposed.clone().unwrap_or_default();
+                objects.push((NodeKind::ResourceInstanceDeposed { key: addr.key_text(), deposed: dk.clone() }, Some(dk), o));
+            }
+            for (kind, deposed, o) in objects {
+                let plan_destroy = matches!(kind, NodeKind::ResourceInstanceDestroy { .. });
+                let mut node = Node::new(kind, path.clone(), local.clone(), None);
+                if !plan_destroy {
+                    node.module_instance = Some(addr.module_instance());
+                }
+                node.config = cfg;
+                if let Some(c) = cfg {
+                    node.range = cx.resource_of(&c).map(|r| r.range.clone());
+                }
+                node.state_provider = Some(o.provider.clone());
+                node.facts = Some(Box::new(ResourceFacts { instance: Some(text.clone()), deposed, ..Default::default() }));
+                g.add(node);
+            }
+        }
+        Diagnostics::new()
+    }
+}
