@@ -194,11 +194,12 @@ pub struct EdgeInfo {
 }
 
 /// An edge removed by transitive reduction: the dependency still holds through other edges.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// Kept as node ids and the edge's reasons ([`TfGraph::implied_edges`] gives names).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ImpliedEdge {
-    pub from: String,
-    pub to: String,
-    pub why: Vec<Why>,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub edge: Edge,
 }
 
 /// Which DOT to write.
@@ -359,6 +360,19 @@ impl TfGraph {
             module: n.module.to_string(),
             range: n.range.clone(),
         }
+    }
+
+    /// The edges transitive reduction removed, as [`EdgeInfo`]s sorted by names: dependencies
+    /// that still hold through other edges, with the reasons they were first made.
+    pub fn implied_edges(&self) -> Vec<EdgeInfo> {
+        let mut out: Vec<EdgeInfo> = self
+            .implied
+            .iter()
+            .filter(|e| self.contains(e.from) && self.contains(e.to))
+            .map(|e| EdgeInfo { from: self.name(e.from).to_string(), to: self.name(e.to).to_string(), why: e.edge.why.clone() })
+            .collect();
+        out.sort_by(|a, b| (&a.from, &a.to).cmp(&(&b.from, &b.to)));
+        out
     }
 
     /// Every edge, sorted by `(from, to)` names.

@@ -22,11 +22,7 @@ impl Transform for TransitiveReductionTransformer {
             return Diagnostics::new();
         }
         if let Ok(removed) = g.dag_mut().transitive_reduction() {
-            let implied: Vec<ImpliedEdge> = removed
-                .into_iter()
-                .map(|r| ImpliedEdge { from: g.name(r.from).to_string(), to: g.name(r.to).to_string(), why: r.payload.why })
-                .collect();
-            g.implied.extend(implied);
+            g.implied.extend(removed.into_iter().map(|r| ImpliedEdge { from: r.from, to: r.to, edge: r.payload }));
         }
         Diagnostics::new()
     }
