@@ -309,3 +309,14 @@ fn dot_output_is_accepted_by_graphviz() {
         }
     }
 }
+
+#[test]
+fn implied_providers_from_type_prefixes() {
+    let b = plan(&[(
+        "main.tf",
+        "resource \"terraform_data\" \"d\" {}\nresource \"google_beta_thing\" \"g\" {}\nterraform {\n  required_providers {\n    google = {\n      source = \"hashicorp/google-beta\"\n    }\n  }\n}\n",
+    )]);
+    assert_eq!(b.graph.dependencies("terraform_data.d (expand)"), ["provider[\"terraform.io/builtin/terraform\"]"]);
+    // `google_beta_thing` implies the local name `google`, mapped by required_providers.
+    assert_eq!(b.graph.dependencies("google_beta_thing.g (expand)"), ["provider[\"registry.terraform.io/hashicorp/google-beta\"]"]);
+}
