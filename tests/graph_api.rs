@@ -320,3 +320,15 @@ fn implied_providers_from_type_prefixes() {
     // `google_beta_thing` implies the local name `google`, mapped by required_providers.
     assert_eq!(b.graph.dependencies("google_beta_thing.g (expand)"), ["provider[\"registry.terraform.io/hashicorp/google-beta\"]"]);
 }
+
+#[test]
+fn static_instances_stop_at_counted_modules() {
+    let config = load(&[
+        ("main.tf", "module \"one\" {\n  source = \"./m\"\n}\nmodule \"many\" {\n  source = \"./m\"\n  count  = 2\n}\n"),
+        ("m/main.tf", "resource \"a_b\" \"c\" {\n  count = 2\n}\n"),
+    ]);
+    let b = build(&config, &BuildOptions::default());
+    let v = instances::expand_static_instances(&b.graph, &config);
+    assert!(v.find("module.one.a_b.c[1]").is_some());
+    assert!(v.find("module.many.a_b.c[0]").is_none());
+}

@@ -16,8 +16,9 @@
 //! its `(expand)` node ([`Why::InstanceOfResource`]); an edge into an expanded resource's
 //! `(expand)` node is moved to its instances — to the one instance a reference names with a
 //! literal key (`aws_instance.web[0].id`), otherwise to all of them, as a whole-resource
-//! reference matches every instance. Resources whose count/for_each depend on anything stay
-//! `(expand)` only: the walk expands them.
+//! reference matches every instance. Resources whose count/for_each depend on anything, and
+//! resources inside a module called with count or for_each (their instances would be per
+//! module instance, `module.m[0].…`), stay `(expand)` only: the walk expands them.
 
 use super::context::BuildContext;
 use super::node::{ConfigRef, Node, NodeKind};
@@ -102,6 +103,21 @@ fn literal_key(traversal: &str, subject: &str) -> Option<String> {
     Some(rest[..=end].to_string())
 }
 
+/// Whether every module call on the way to `module` has neither count nor for_each, so the
+/// module has exactly one instance and its resources' instance addresses carry no module keys.
+fn single_module_instance(cx: &BuildContext<'_>, module: &crate::addrs::ModulePath) -> bool {
+    let mut path = module.clone();
+    while !path.is_root() {
+        let Some(&m) = cx.module_index.get(&path) else { return false };
+        match cx.call_of(m) {
+            Some(c) if c.count.is_none() && c.for_each.is_none() => {}
+            _ => return false,
+        }
+        path.0.pop();
+    }
+    true
+}
+
 /// A copy of `graph` (built from `config`) with static resource instances added; see the
 /// module docs. O(V + E + instances).
 pub fn expand_static_instances(graph: &TfGraph, config: &Config) -> TfGraph {
@@ -115,6 +131,9 @@ pub fn expand_static_instances(graph: &TfGraph, config: &Config) -> TfGraph {
         let Some(resource) = n.config.as_ref().and_then(|c| cx.resource_of(c)) else { continue };
         if !matches!(n.config, Some(ConfigRef::Resource { .. } | ConfigRef::CheckData { .. })) {
             continue;
+        }
+        if !single_module_instance(&cx, &n.module) {
+            continue; // instances would be per module instance: the walk expands them
         }
         let Some(keys) = static_keys(resource) else { continue };
         let mode = n.resource_mode().expect("resource node");
