@@ -38,10 +38,7 @@ pub fn steps(_options: &BuildOptions) -> Vec<Step> {
         Step::new(RemovedModuleTransformer, "Close nodes for modules that are in the state but not in the configuration."),
         Step::new(ModuleExpansionTransformer, "Expand and close nodes per module call; after every step that adds nodes inside modules."),
         Step::new(ReferenceTransformer, "Edges for every reference and depends_on: expand nodes and instances both refer."),
-        Step::new(
-            DestroyReferenceTransformer,
-            "Creators wait for the destroys of what they refer to (#destroy phases); expand nodes never refer to their own instances.",
-        ),
+        Step::new(SelfReferenceFilter, "Expand nodes never refer to their own instances (Terraform's filterSelfRefs)."),
         Step::new(AttachDependenciesTransformer, "Records each creator's transitive resource dependencies, the new state's `dependencies`."),
         Step::new(ForcedCBDTransformer, "Forces create_before_destroy on whatever a create_before_destroy node depends on."),
         Step::new(DestroyEdgeTransformer, "Destroy order from the state: dependents are destroyed first, replaced objects destroyed before created."),

@@ -44,7 +44,6 @@ pub fn steps(_options: &BuildOptions) -> Vec<Step> {
             "Expand and close nodes per module call; must come after every step that adds nodes inside modules.",
         ),
         Step::new(ReferenceTransformer, "Edges for every reference and depends_on, now that every referenceable node exists."),
-        Step::new(DestroyReferenceTransformer, "Plan-destroy: what still refers to a resource waits for its destroy node."),
         Step::new(AttachDependenciesTransformer, "Records each resource's transitive resource dependencies (stored in state by the walk)."),
         Step::new(DestroyEdgeTransformer, "Destroy order from the state: dependents first (deposed objects; every object in plan-destroy)."),
         Step::new(PruneUnusedNodesTransformer, "Plan-destroy only: drops values and expanders no destroy needs."),

@@ -36,7 +36,7 @@
 //! | `orphan_output.rs` | `transform_orphan_output.go` | `output.o (destroy)` |
 //! | `removed_module.rs` | `transform_removed_modules.go` | `module.m (close)` for modules only in the state |
 //! | `diff.rs` | `transform_diff.go` | apply: creators and destroyers per planned change |
-//! | `destroy_phase.rs` | `transform_reference.go` (phases) | creators wait for `#destroy` of what they refer to |
+//! | `destroy_phase.rs` | `node_resource_apply.go` `filterSelfRefs` | apply: expand nodes never refer to their own instances |
 //! | `attach_dependencies.rs` | `AttachDependenciesTransformer` | transitive resource dependencies (recorded) |
 //! | `forced_cbd.rs` | `transform_destroy_cbd.go` `ForcedCBDTransformer` | forced create_before_destroy (recorded) |
 //! | `destroy_edge.rs` | `transform_destroy_edge.go` | destroy order from state dependencies |
@@ -98,7 +98,7 @@ pub use attach_dependencies::{resource_ancestors, AttachDependenciesTransformer}
 pub use attach_state::AttachStateTransformer;
 pub use cbd_edge::CBDEdgeTransformer;
 pub use destroy_edge::DestroyEdgeTransformer;
-pub use destroy_phase::DestroyReferenceTransformer;
+pub use destroy_phase::SelfReferenceFilter;
 pub use diff::DiffTransformer;
 pub use forced_cbd::ForcedCBDTransformer;
 pub use orphan_output::OrphanOutputTransformer;
