@@ -7,6 +7,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
+pub mod graph;
 pub mod walk;
 
 /// Plain JSON-compatible objects (not ES `Map`s) for every value we hand to JavaScript.
@@ -27,16 +28,16 @@ pub fn version() -> String {
 }
 
 /// Reads `files` (an object of path → contents) strictly: anything else is API misuse.
-fn read_files(files: &JsValue) -> Result<BTreeMap<String, String>, JsValue> {
+fn read_files(files: &JsValue, api: &str) -> Result<BTreeMap<String, String>, JsValue> {
     if !files.is_object() || js_sys::Array::is_array(files) {
-        return Err(type_error("loadConfig: `files` must be an object mapping file paths to contents"));
+        return Err(type_error(&format!("{api}: `files` must be an object mapping file paths to contents")));
     }
     let mut out = BTreeMap::new();
     for entry in js_sys::Object::entries(files.unchecked_ref()).iter() {
         let pair: js_sys::Array = entry.unchecked_into();
         let path = pair.get(0).as_string().unwrap_or_default();
         let Some(text) = pair.get(1).as_string() else {
-            return Err(type_error(&format!("loadConfig: the contents of {path:?} must be a string")));
+            return Err(type_error(&format!("{api}: the contents of {path:?} must be a string")));
         };
         out.insert(path, text);
     }
@@ -62,7 +63,7 @@ fn read_load_options(options: &JsValue) -> Result<LoadOptions, JsValue> {
 /// when the diagnostics hold an error.
 #[wasm_bindgen(js_name = loadConfigRaw)]
 pub fn load_config_raw(files: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let files = read_files(&files)?;
+    let files = read_files(&files, "loadConfig")?;
     let options = read_load_options(&options)?;
     let loaded = config::load(&files, &options);
     #[derive(Serialize)]

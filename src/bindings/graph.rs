@@ -1,0 +1,182 @@
+//! `buildGraph`: load a configuration, build one of Terraform's graphs, and hand JavaScript a
+//! handle whose methods query and render it. Mechanical: read the options, call
+//! [`config::load`] and [`graph::build`], serialize what is asked for.
+
+use super::{read_files, to_js, type_error};
+use crate::config::{self, LoadOptions};
+use crate::diag::Diagnostics;
+use crate::graph::{self, BuildOptions, Built, DotKind, Operation};
+use js_sys::Reflect;
+use wasm_bindgen::prelude::*;
+
+/// A built graph, kept in wasm memory; `pkg/index.js` wraps it in the public `Graph` class.
+#[wasm_bindgen]
+pub struct GraphHandle {
+    built: Built,
+    load_diagnostics: Diagnostics,
+}
+
+fn get(options: &JsValue, key: &str) -> Result<Option<JsValue>, JsValue> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(None);
+    }
+    let v = Reflect::get(options, &JsValue::from_str(key))?;
+    Ok(if v.is_undefined() || v.is_null() { None } else { Some(v) })
+}
+
+/// A JSON-shaped JS value (state, changes) as `serde_json::Value`.
+fn json_value(v: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
+    serde_wasm_bindgen::from_value(v)
+        .map_err(|e| type_error(&format!("buildGraph: `options.{what}` must be a JSON object: {e}")))
+}
+
+fn read_build_options(options: &JsValue) -> Result<(LoadOptions, BuildOptions, Diagnostics), JsValue> {
+    if !(options.is_undefined() || options.is_null() || options.is_object()) {
+        return Err(type_error("buildGraph: `options` must be an object"));
+    }
+    let mut load = LoadOptions::default();
+    let mut build = BuildOptions::default();
+    let mut diags = Diagnostics::new();
+    if let Some(root) = get(options, "root")? {
+        load.root = root.as_string().ok_or_else(|| type_error("buildGraph: `options.root` must be a string"))?;
+    }
+    if let Some(op) = get(options, "operation")? {
+        build.operation = match op.as_string().as_deref() {
+            Some("plan") => Operation::Plan,
+            Some("destroy") => Operation::Destroy,
+            Some("apply") => Operation::Apply,
+            Some("validate") => Operation::Validate,
+            _ => {
+                return Err(type_error(
+                    "buildGraph: `options.operation` must be \"plan\", \"destroy\", \"apply\" or \"validate\"",
+                ))
+            }
+        };
+    }
+    if let Some(reduce) = get(options, "reduce")? {
+        build.reduce = reduce.as_bool().ok_or_else(|| type_error("buildGraph: `options.reduce` must be a boolean"))?;
+    }
+    if let Some(trace) = get(options, "traceSteps")? {
+        build.trace_steps =
+            trace.as_bool().ok_or_else(|| type_error("buildGraph: `options.traceSteps` must be a boolean"))?;
+    }
+    if let Some(state) = get(options, "state")? {
+        let (state, d) = graph::state_json::state_from_value(&json_value(state, "state")?);
+        diags.extend(d);
+        build.state = Some(state);
+    }
+    if let Some(changes) = get(options, "changes")? {
+        let (changes, d) = graph::changes::changes_from_value(&json_value(changes, "changes")?);
+        diags.extend(d);
+        build.changes = Some(changes);
+    }
+    Ok((load, build, diags))
+}
+
+/// Raw `buildGraph`: `files` as for `loadConfigRaw`; options `{ root, operation, state, changes,
+/// reduce, traceSteps }`. Never throws for problems in the user's input: they are in
+/// `loadDiagnostics()` (configuration, state and changes) and `diagnostics()` (the build).
+#[wasm_bindgen(js_name = buildGraphRaw)]
+pub fn build_graph_raw(files: JsValue, options: JsValue) -> Result<GraphHandle, JsValue> {
+    let files = read_files(&files, "buildGraph")?;
+    let (load_options, build_options, input_diags) = read_build_options(&options)?;
+    let loaded = config::load(&files, &load_options);
+    let mut load_diagnostics = loaded.diagnostics;
+    load_diagnostics.extend(input_diags);
+    let built = graph::build(&loaded.config, &build_options);
+    Ok(GraphHandle { built, load_diagnostics })
+}
+
+impl GraphHandle {
+    fn require(&self, name: &str) -> Result<(), JsValue> {
+        match self.built.graph.find(name) {
+            Some(_) => Ok(()),
+            None => Err(js_sys::RangeError::new(&format!("the graph has no node named {name:?}")).into()),
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl GraphHandle {
+    /// Diagnostics of loading the configuration and reading state/changes.
+    #[wasm_bindgen(js_name = loadDiagnostics)]
+    pub fn load_diagnostics(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.load_diagnostics)
+    }
+
+    /// Diagnostics of the build (missing provider configurations, one error per cycle).
+    pub fn diagnostics(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.built.diagnostics)
+    }
+
+    /// Each transformer that ran: name, reason, counts, and the graph text when traced.
+    pub fn steps(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.built.steps)
+    }
+
+    pub fn nodes(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.built.graph.nodes())
+    }
+
+    pub fn edges(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.built.graph.edges())
+    }
+
+    /// Edges removed by transitive reduction, with their reasons (the dependency still holds).
+    #[wasm_bindgen(js_name = impliedEdges)]
+    pub fn implied_edges(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.built.graph.implied_edges())
+    }
+
+    /// Terraform's `Graph.String()`.
+    #[wasm_bindgen(js_name = toText)]
+    pub fn to_text(&self) -> String {
+        self.built.graph.to_string()
+    }
+
+    #[wasm_bindgen(js_name = toDot)]
+    pub fn to_dot(&self, resources: bool, draw_cycles: bool) -> String {
+        let kind = if resources { DotKind::Resources } else { DotKind::Full };
+        self.built.graph.to_dot(kind, draw_cycles)
+    }
+
+    #[wasm_bindgen(js_name = toMermaid)]
+    pub fn to_mermaid(&self, resources: bool, draw_cycles: bool) -> String {
+        if resources {
+            self.built.graph.to_resource_mermaid()
+        } else {
+            self.built.graph.to_mermaid(draw_cycles)
+        }
+    }
+
+    pub fn dependencies(&self, name: &str) -> Result<JsValue, JsValue> {
+        self.require(name)?;
+        to_js(&self.built.graph.dependencies(name))
+    }
+
+    pub fn dependents(&self, name: &str) -> Result<JsValue, JsValue> {
+        self.require(name)?;
+        to_js(&self.built.graph.dependents(name))
+    }
+
+    pub fn ancestors(&self, name: &str) -> Result<JsValue, JsValue> {
+        self.require(name)?;
+        to_js(&self.built.graph.ancestors(name))
+    }
+
+    pub fn descendants(&self, name: &str) -> Result<JsValue, JsValue> {
+        self.require(name)?;
+        to_js(&self.built.graph.descendants(name))
+    }
+
+    /// Why `from` depends on `to`, one sentence per reason (empty when there is no such edge).
+    pub fn explain(&self, from: &str, to: &str) -> Result<JsValue, JsValue> {
+        self.require(from)?;
+        self.require(to)?;
+        to_js(&self.built.graph.explain(from, to))
+    }
+
+    pub fn cycles(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.built.graph.cycles())
+    }
+}
