@@ -34,7 +34,7 @@ if [[ -d "$corpus_src" ]]; then
   # Files with templates, heredocs, dynamic blocks and for expressions.
   k=0
   for pat in '%{' '<<-' 'dynamic "' '\[for ' '{for ' 'provisioner "' 'moved {' 'check "'; do
-    f="$(cd "$corpus_src" && { grep -rlF --include='*.tf' -e "${pat//\\/}" . || true; } | sort | head -1)"
+    f="$(cd "$corpus_src" && { grep -rlF --include='*.tf' -e "${pat//\\/}" . || true; } | sort | sed -n 1p)"
     k=$((k + 1))
     [[ -n "$f" ]] && seed "feature-$k" 0 "$corpus_src/$f"
   done
