@@ -199,6 +199,9 @@ pub struct SourceFile {
     pub name: String,
     pub text: String,
     line_starts: Vec<usize>,
+    /// Per line: whether it is pure ASCII, so a column is a byte difference (no scan of long
+    /// lines such as minified `.tf.json`, which would make many lookups quadratic).
+    line_ascii: Vec<bool>,
 }
 
 impl SourceFile {
@@ -206,7 +209,15 @@ impl SourceFile {
         let text = text.into();
         let mut line_starts = vec![0];
         line_starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1));
-        SourceFile { name: name.into(), text, line_starts }
+        let line_ascii = line_starts
+            .iter()
+            .enumerate()
+            .map(|(i, &start)| {
+                let end = line_starts.get(i + 1).copied().unwrap_or(text.len());
+                text.as_bytes()[start..end].is_ascii()
+            })
+            .collect();
+        SourceFile { name: name.into(), text, line_starts, line_ascii }
     }
 
     /// The position of a byte offset (clamped to the file, and to a char boundary).
@@ -217,7 +228,7 @@ impl SourceFile {
         }
         let line = self.line_starts.partition_point(|&start| start <= byte) - 1;
         let start = self.line_starts[line];
-        let column = self.text[start..byte].chars().count() + 1;
+        let column = if self.line_ascii[line] { byte - start } else { self.text[start..byte].chars().count() } + 1;
         Pos { line: (line + 1) as u32, column: column as u32, byte: byte as u32 }
     }
 

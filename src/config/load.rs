@@ -60,7 +60,12 @@ pub fn parse_file(f: &SourceFile, is_json: bool, diags: &mut Diagnostics) -> Opt
         return None;
     }
     let ident = |o: usize| o;
-    let mut text = std::borrow::Cow::Borrowed(f.text.as_str());
+    // Very large object constructors are split (offsets kept) to avoid hcl-edit's quadratic
+    // duplicate-key check.
+    let mut text = match guard::split_large_objects(&f.text) {
+        Some(split) => std::borrow::Cow::Owned(split),
+        None => std::borrow::Cow::Borrowed(f.text.as_str()),
+    };
     let mut first_error = None;
     for _ in 0..16 {
         match hcl::edit::parser::parse_body(&text) {
