@@ -166,7 +166,8 @@ fn corpus_roots_build_destroy_and_apply_graphs_from_synthesized_states() {
 
 /// A configuration of `modules` calls to one local module of `per_module` resources in chains
 /// of ten (each refers to the previous), its state (dependencies: the chain so far) and changes
-/// (a third updated, a third replaced — every tenth create-before-destroy — the rest deleted).
+/// (a third updated, a third replaced — chain heads create-before-destroy, as a consistent plan
+/// would have them — the rest deleted).
 fn generated(modules: usize, per_module: usize) -> (BTreeMap<String, String>, Value, Value) {
     let mut root = String::new();
     for m in 0..modules {
@@ -191,7 +192,7 @@ fn generated(modules: usize, per_module: usize) -> (BTreeMap<String, String>, Va
                 "instances": [{"schema_version": 0, "attributes": {"id": format!("{m}-{r}")}, "dependencies": deps}]}));
             let action = match (m + r) % 3 {
                 0 => json!(["update"]),
-                1 if r % 10 == 9 => json!(["create", "delete"]),
+                1 if r % 10 == 0 => json!(["create", "delete"]),
                 1 => json!(["delete", "create"]),
                 _ => json!(["delete"]),
             };
