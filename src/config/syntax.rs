@@ -270,7 +270,10 @@ fn unpack_block<'a>(
 /// Map an hcl-edit parse error (of a whole file, or of a JSON string) to a diagnostic.
 pub fn parse_error_diag(e: &hcl::edit::parser::Error, text: &str, to_file: &dyn Fn(usize) -> usize, f: &SourceFile) -> Diagnostic {
     let message = e.message();
-    let at = e.location().offset().min(text.len());
+    let mut at = e.location().offset().min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
     let mut end = (at + 1).min(text.len());
     while end < text.len() && !text.is_char_boundary(end) {
         end += 1;
