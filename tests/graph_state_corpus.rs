@@ -215,7 +215,8 @@ fn measure(modules: usize, per_module: usize) {
     assert!(d.is_empty());
     let read = t.elapsed();
     for operation in [Operation::Apply, Operation::Destroy] {
-        let options = BuildOptions { operation, state: Some(state.clone()), changes: Some(changes.clone()), ..Default::default() };
+        let reduce = std::env::var_os("TFGRAPH_NO_REDUCE").is_none();
+        let options = BuildOptions { operation, state: Some(state.clone()), changes: Some(changes.clone()), reduce, ..Default::default() };
         let t = Instant::now();
         let built = build(&loaded.config, &options);
         let took = t.elapsed();

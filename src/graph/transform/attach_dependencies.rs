@@ -6,11 +6,12 @@
 //!
 //! Terraform calls `Ancestors` once per node, a full walk each time: O(V·(V+E)), one of the
 //! quadratic steps of large plans (#35822: 14,160 resources). Here the ancestor sets are
-//! computed for all nodes at once, as bitsets over the distinct resources, in one pass over the
-//! strongly connected components in dependency order (a node's set is the union of its
-//! dependencies' sets and the dependencies themselves; a cycle shares one set): O((V + E) ·
-//! R / 64) word operations for R resources. Columns are processed in blocks so that memory
-//! stays under [`BLOCK_BYTES`] whatever the size; the output lists are as long as Terraform's.
+//! computed for all nodes at once, in one topological pass over the strongly connected
+//! components, dependencies first (a node's set is the union of its dependencies' sets and the
+//! dependencies themselves; a cycle shares one set), as sorted lists of resource ids merged
+//! with a stamp array: time and memory O(V + E + Σ set sizes) — linear when dependency chains
+//! are bounded, and never worse than the lists Terraform itself stores. (A dense bitset pass,
+//! O((V + E)·R/64), was tried first: with R ∝ V it made 100,000 resources take 30 s.)
 
 use super::{BuildContext, Transform};
 use crate::dag::NodeId;
@@ -21,9 +22,6 @@ use crate::graph::{Operation, TfGraph};
 use std::collections::BTreeMap;
 
 pub struct AttachDependenciesTransformer;
-
-/// The most memory one block of ancestor bitsets may take.
-pub const BLOCK_BYTES: usize = 32 << 20;
 
 /// Whether the node keeps dependencies (Terraform `GraphNodeAttachDependencies`).
 fn attaches(kind: &NodeKind, op: Operation) -> bool {
@@ -68,57 +66,40 @@ pub fn resource_ancestors(g: &TfGraph, attach: impl Fn(NodeId) -> bool) -> Vec<(
             comp_of[v.index()] = ci as u32;
         }
     }
-    let total_words = names.len().div_ceil(64);
-    let words = (BLOCK_BYTES / 8 / comps.len().max(1)).clamp(1, total_words);
-    let mut rows = vec![0u64; comps.len() * words];
-    let mut start_word = 0;
-    while start_word < total_words {
-        let w = words.min(total_words - start_word);
-        let lo = start_word * 64;
-        let hi = lo + w * 64;
-        rows.iter_mut().for_each(|x| *x = 0);
-        let own = |v: NodeId, row: &mut [u64]| {
-            let c = col_of[v.index()] as usize;
-            if c != u32::MAX as usize && (lo..hi).contains(&c) {
-                row[(c - lo) / 64] |= 1 << ((c - lo) % 64);
+    // Per component, the sorted resource columns it depends on: the union of its dependencies'
+    // lists and their own columns, deduplicated with a stamp array.
+    let mut lists: Vec<Vec<u32>> = Vec::with_capacity(comps.len());
+    let mut stamp = vec![u32::MAX; names.len()];
+    for (ci, comp) in comps.iter().enumerate() {
+        let mut list: Vec<u32> = Vec::new();
+        let mut add = |c: u32, list: &mut Vec<u32>| {
+            if c != u32::MAX && stamp[c as usize] != ci as u32 {
+                stamp[c as usize] = ci as u32;
+                list.push(c);
             }
         };
-        for (ci, comp) in comps.iter().enumerate() {
-            let (done, rest) = rows.split_at_mut(ci * words);
-            let row = &mut rest[..w];
-            for &v in comp {
-                if comp.len() > 1 {
-                    own(v, row);
+        for &v in comp {
+            if comp.len() > 1 {
+                add(col_of[v.index()], &mut list);
+            }
+            for t in dag.edges_from(v) {
+                let tc = comp_of[t.index()] as usize;
+                if tc == ci {
+                    continue;
                 }
-                for t in dag.edges_from(v) {
-                    let tc = comp_of[t.index()] as usize;
-                    if tc == ci {
-                        continue;
-                    }
-                    let trow = &done[tc * words..tc * words + w];
-                    for (a, b) in row.iter_mut().zip(trow) {
-                        *a |= *b;
-                    }
-                    own(t, row);
+                for &c in &lists[tc] {
+                    add(c, &mut list);
                 }
+                add(col_of[t.index()], &mut list);
             }
         }
-        for (t, list) in out.iter_mut() {
-            let ci = comp_of[t.index()] as usize;
-            let self_col = col_of[t.index()] as usize;
-            for (wi, &word) in rows[ci * words..ci * words + w].iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let b = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let c = lo + wi * 64 + b;
-                    if c != self_col {
-                        list.push(names[c].clone());
-                    }
-                }
-            }
-        }
-        start_word += w;
+        list.sort_unstable();
+        lists.push(list);
+    }
+    for (t, list) in out.iter_mut() {
+        let self_col = col_of[t.index()];
+        let ci = comp_of[t.index()] as usize;
+        list.extend(lists[ci].iter().filter(|&&c| c != self_col).map(|&c| names[c as usize].clone()));
     }
     out
 }
