@@ -583,9 +583,12 @@ impl Dx<'_> {
         let for_each = self.opt_expr(c.attr("for_each"), "for_each");
         let provider = c.attr("provider").and_then(|a| a.expr.abs_traversal(self.f)).map(|(t, _)| t.text);
         let mut references = Vec::new();
-        // `to` may hold dynamic instance keys (`aws_instance.a[each.key]`): those refer to things.
+        // `to` names the target (not a reference), but may index it dynamically
+        // (`aws_instance.a[each.key]`): the index expressions' references count.
         if let Some(a) = c.attr("to") {
-            references.extend(self.refs(&a.expr, "to").into_iter().filter(|r| r.kind != "resource" || r.traversal.is_empty()));
+            let start = a.expr.span().start;
+            let travs: Vec<_> = a.expr.traversals(self.f, &[], self.diags).into_iter().filter(|t| t.span().start != start).collect();
+            references.extend(self.parse_travs(&travs, "to"));
         }
         for e in [&id, &for_each].into_iter().flatten() {
             references.extend(e.references.iter().cloned());
@@ -616,9 +619,7 @@ impl Dx<'_> {
         let mut data = None;
         for d in c.blocks_of("data") {
             if let Some(p) = self.resource(d, module_addr) {
-                let mut res = super::resource::finalize_resource(p);
-                res.address = format!("{}", res.address);
-                data = Some(res);
+                data = Some(super::resource::finalize_resource(p));
             }
         }
         let asserts: Vec<Condition> = c.blocks_of("assert").filter_map(|a| self.condition(a, "assert")).collect();

@@ -8,6 +8,8 @@
 //! Terraform's rules and messages, or drops it (`count.*`, `each.*`, `path.*`, `terraform.*`,
 //! `self`).
 
+#![allow(clippy::result_large_err)] // a Diagnostic per invalid reference is the rare path
+
 use super::diagnostics as msg;
 use crate::addrs::{InstanceKey, ResourceAddr, ResourceMode, Subject};
 use crate::diag::{Diagnostic, SourceFile};
