@@ -5,6 +5,17 @@
 //! `../x`) are followed relative to the calling module's folder; other sources stay opaque
 //! calls with a warning. Every problem becomes a [`Diagnostic`](crate::diag::Diagnostic) in
 //! Terraform's words; loading never panics, and returns what it could load alongside them.
+//!
+//! ```text
+//!   files.rs      paths → folders of .tf / .tf.json files; module sources and where they live
+//!   guard.rs      linear pre-scans: runaway nesting, huge object literals
+//!   json.rs       span-keeping JSON parser for .tf.json
+//!   syntax.rs     one schema-driven view over native (hcl-edit) and JSON bodies and expressions
+//!   references.rs expression → static traversals → Terraform references (parse_ref.go)
+//!   decode.rs     top-level blocks → model objects; resource.rs: resource/data/ephemeral
+//!   load.rs       the module tree: duplicates, override files, provider addresses, child modules
+//!   diagnostics.rs every message, worded as Terraform words it
+//! ```
 
 pub mod model;
 
