@@ -426,12 +426,12 @@ deep_tests! {
 /// Inputs the fuzzer (`fuzz/run.sh`) found panicking the loader, minimised with
 /// `cargo fuzz tmin`, plus close variants. Each must load or give located errors.
 #[test]
-#[ignore = "panics at src/config/syntax.rs:282 (parse_error_diag slices at a non-char-boundary offset) until the loader fixes it; run with --ignored"]
 fn fuzz_regressions() {
     let cases: &[(&str, &str)] = &[
         // src/config/syntax.rs parse_error_diag: hcl-edit's error offset fell inside a multi-byte
         // character (here U+FFFD from lossy decoding) and `text[line_start..at]` panicked
-        // ("byte index is not a char boundary"). Found 2026-11-21 (input: 00 70 7b 0a 23 ff).
+        // ("byte index is not a char boundary"). Found 2026-11-21 (input: 00 70 7b 0a 23 ff),
+        // fixed in ce3076c.
         ("main.tf", "p{\n#\u{FFFD}"),
         ("main.tf", "p{\n#é"),
         ("main.tf", "a = é"),
