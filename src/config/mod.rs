@@ -8,11 +8,11 @@
 //!
 //! ```text
 //!   files.rs      paths → folders of .tf / .tf.json files; module sources and where they live
-//!   guard.rs      linear pre-scans: runaway nesting, huge object literals
-//!   json.rs       span-keeping JSON parser for .tf.json
-//!   syntax.rs     one schema-driven view over native (hcl-edit) and JSON bodies and expressions
+//!   guard.rs      linear pre-scan for runaway nesting; split.rs: huge object literals
+//!   json.rs       span-keeping JSON parser for .tf.json; parse.rs: one file → syntax tree
+//!   syntax.rs     one schema-driven view over native (hcl-edit) and JSON bodies; expr.rs: expressions
 //!   references.rs expression → static traversals → Terraform references (parse_ref.go)
-//!   decode.rs     top-level blocks → model objects; resource.rs: resource/data/ephemeral
+//!   dx.rs         decoding context; decode.rs: top-level blocks; resource.rs: resource/data/ephemeral
 //!   load.rs       the module tree: duplicates, override files, provider addresses, child modules
 //!   diagnostics.rs every message, worded as Terraform words it
 //! ```
@@ -20,13 +20,17 @@
 pub mod model;
 
 mod decode;
+mod dx;
+mod expr;
 pub mod diagnostics;
 pub mod files;
 pub mod guard;
 pub mod json;
 mod load;
+mod parse;
 pub mod references;
 mod resource;
+mod split;
 mod syntax;
 
 pub use model::*;
