@@ -155,7 +155,9 @@ impl Dx<'_> {
             if skip.contains(&a.name) {
                 continue;
             }
-            let refs = self.refs_scoped(&a.expr, &format!("{prefix}{}", a.name), scope);
+            // Most arguments are literals: build the context string only when there is a traversal.
+            let travs = a.expr.traversals(self.f, scope, self.diags);
+            let refs = if travs.is_empty() { Vec::new() } else { self.parse_travs(&travs, &format!("{prefix}{}", a.name)) };
             push_group(out, a.name, refs);
         }
         for b in &c.blocks {

@@ -86,6 +86,10 @@ impl<'a> FileTree<'a> {
     pub fn new(files: &'a BTreeMap<String, String>) -> Self {
         let mut dirs: BTreeMap<String, Vec<DirFile<'a>>> = BTreeMap::new();
         for (key, text) in files {
+            // Most keys of a repository are not configuration files: decide on the raw name first.
+            if !(key.ends_with(".tf") || key.ends_with(".tf.json")) {
+                continue;
+            }
             let Some(path) = normalize_path(key) else { continue };
             let (dir, name) = split_dir(&path);
             let Some(kind) = config_file_kind(name) else { continue };
