@@ -12,6 +12,9 @@ use super::TfGraph;
 use crate::addrs::ResourceMode;
 use crate::dag::NodeId;
 use serde::Serialize;
+use std::borrow::Cow;
+
+pub use super::transform::Dependencies;
 
 /// Facts about one resource node. Absent fields are unknown or do not apply.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -32,9 +35,10 @@ pub struct ResourceFacts {
     pub state: Option<AttachedState>,
     /// `AttachDependenciesTransformer`: every resource this node transitively depends on
     /// (config addresses, sorted, itself excluded) — what Terraform stores as the new state
-    /// `dependencies` and uses as destroy order for objects not yet in the state.
+    /// `dependencies` and uses as destroy order for objects not yet in the state. Implicit
+    /// (read on demand, see [`Dependencies`]): the lists are quadratic in size on long chains.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub dependencies: Option<Vec<String>>,
+    pub dependencies: Option<Dependencies>,
     /// `ForcedCBDTransformer`: create_before_destroy was forced on because a dependent has it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub forced_cbd: bool,
@@ -94,13 +98,17 @@ pub fn different_module_instances(a: &Node, b: &Node) -> bool {
 }
 
 /// Terraform `StateDependencies()`: the stored dependencies of the instance's current object,
-/// else the ones `AttachDependenciesTransformer` computed.
-pub fn state_dependencies(n: &Node) -> &[String] {
-    let Some(f) = n.facts.as_deref() else { return &[] };
-    if let Some(s) = &f.state {
-        return &s.dependencies;
+/// else the ones `AttachDependenciesTransformer` computed (materialised on demand).
+pub fn state_dependencies(n: &Node) -> Cow<'_, [String]> {
+    match stored_dependencies(n) {
+        Some(s) => Cow::Borrowed(s),
+        None => Cow::Owned(n.facts.as_deref().and_then(|f| f.dependencies.as_ref()).map(Dependencies::to_vec).unwrap_or_default()),
     }
-    f.dependencies.as_deref().unwrap_or(&[])
+}
+
+/// The stored state `dependencies` of the instance's current object, when it has one.
+pub fn stored_dependencies(n: &Node) -> Option<&[String]> {
+    n.facts.as_deref()?.state.as_ref().map(|s| s.dependencies.as_slice())
 }
 
 /// Terraform `CreateBeforeDestroy()` of a node that has one (`GraphNodeDestroyerCBD`):

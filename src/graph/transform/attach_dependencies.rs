@@ -5,13 +5,15 @@
 //! ordering uses it for objects not yet in the state. The graph is unchanged.
 //!
 //! Terraform calls `Ancestors` once per node, a full walk each time: O(V·(V+E)), one of the
-//! quadratic steps of large plans (#35822: 14,160 resources). Here the ancestor sets are
-//! computed for all nodes at once, in one topological pass over the strongly connected
-//! components, dependencies first (a node's set is the union of its dependencies' sets and the
-//! dependencies themselves; a cycle shares one set), as sorted lists of resource ids merged
-//! with a stamp array: time and memory O(V + E + Σ set sizes) — linear when dependency chains
-//! are bounded, and never worse than the lists Terraform itself stores. (A dense bitset pass,
-//! O((V + E)·R/64), was tried first: with R ∝ V it made 100,000 resources take 30 s.)
+//! quadratic steps of large plans (#35822: 14,160 resources). Materialising the lists is
+//! quadratic in *size* too on chains of references (10,000 generated resources: 570 ms and
+//! 700 MB of strings; 100,000 did not fit). So nothing is materialised here: the step takes a
+//! [`DependencyIndex`] — the condensation of the graph at this point (strongly connected
+//! components, the resource columns of each, the components each depends on), O(V + E) `u32`s,
+//! shared by every node through an `Arc` — and each node's facts hold a [`Dependencies`]
+//! handle (index + component) that reads its sorted list on demand, O(what it reaches).
+//! [`DependencyIndex::restricted_lists`] computes lists over a subset of resources for all
+//! nodes at once (destroy edges need only the resources that have destroyers).
 
 use super::{BuildContext, Transform};
 use crate::dag::NodeId;
@@ -19,7 +21,10 @@ use crate::diag::Diagnostics;
 use crate::graph::facts::{config_resource, facts_mut};
 use crate::graph::node::NodeKind;
 use crate::graph::{Operation, TfGraph};
-use std::collections::BTreeMap;
+use serde::{Serialize, Serializer};
+use std::collections::{BTreeMap, HashSet};
+use std::fmt;
+use std::sync::Arc;
 
 pub struct AttachDependenciesTransformer;
 
@@ -32,76 +37,263 @@ fn attaches(kind: &NodeKind, op: Operation) -> bool {
     }
 }
 
+const NONE: u32 = u32::MAX;
+
+/// The resource-dependency structure of a graph at one moment: its strongly connected
+/// components in dependencies-first order (Tarjan's pop order: every component a component
+/// depends on has a smaller index), with, per component, the resource columns of its nodes
+/// and the components it depends on. Columns are resource addresses in sorted order, so
+/// sorted columns are sorted addresses.
+#[derive(Debug, Default)]
+pub struct DependencyIndex {
+    /// Column → config resource address (`module.a.aws_instance.web`), sorted.
+    names: Vec<String>,
+    /// Node index → (component, own column or NONE).
+    node: Vec<(u32, u32)>,
+    /// Whether a component is a cycle (two or more nodes: each depends on all of them).
+    cyclic: Vec<bool>,
+    /// CSR per component: its nodes' distinct columns.
+    cols_start: Vec<u32>,
+    cols: Vec<u32>,
+    /// CSR per component: the distinct components it has edges to.
+    succ_start: Vec<u32>,
+    succ: Vec<u32>,
+}
+
+impl DependencyIndex {
+    /// The condensation of `g` as it is now. O((V + E) + R log R) for R resources.
+    pub fn new(g: &TfGraph) -> Self {
+        let dag = g.dag();
+        let bound = dag.node_bound();
+        let mut columns: BTreeMap<String, u32> = BTreeMap::new();
+        let mut node_res: Vec<(NodeId, String)> = Vec::new();
+        for id in dag.node_ids() {
+            if let Some(r) = config_resource(g.node(id)) {
+                columns.entry(r.clone()).or_insert(0);
+                node_res.push((id, r));
+            }
+        }
+        for (i, v) in columns.values_mut().enumerate() {
+            *v = i as u32;
+        }
+        let mut node = vec![(NONE, NONE); bound];
+        for (id, r) in node_res {
+            node[id.index()].1 = columns[&r];
+        }
+        let names: Vec<String> = columns.into_keys().collect();
+        let comps = dag.strongly_connected();
+        for (ci, c) in comps.iter().enumerate() {
+            for &v in c {
+                node[v.index()].0 = ci as u32;
+            }
+        }
+        let mut ix = DependencyIndex { names, node, ..Default::default() };
+        // A stamp per component / column dedupes without clearing between components.
+        let mut seen_comp = vec![NONE; comps.len()];
+        let mut seen_col = vec![NONE; ix.names.len()];
+        ix.cols_start.push(0);
+        ix.succ_start.push(0);
+        for (ci, comp) in comps.iter().enumerate() {
+            let me = ci as u32;
+            ix.cyclic.push(comp.len() > 1);
+            for &v in comp {
+                let col = ix.node[v.index()].1;
+                if col != NONE && seen_col[col as usize] != me {
+                    seen_col[col as usize] = me;
+                    ix.cols.push(col);
+                }
+                for t in dag.edges_from(v) {
+                    let tc = ix.node[t.index()].0;
+                    if tc != me && seen_comp[tc as usize] != me {
+                        seen_comp[tc as usize] = me;
+                        ix.succ.push(tc);
+                    }
+                }
+            }
+            ix.cols_start.push(ix.cols.len() as u32);
+            ix.succ_start.push(ix.succ.len() as u32);
+        }
+        ix
+    }
+
+    fn comp_cols(&self, c: u32) -> &[u32] {
+        &self.cols[self.cols_start[c as usize] as usize..self.cols_start[c as usize + 1] as usize]
+    }
+
+    fn comp_succ(&self, c: u32) -> &[u32] {
+        &self.succ[self.succ_start[c as usize] as usize..self.succ_start[c as usize + 1] as usize]
+    }
+
+    /// The handle of node `id`'s dependencies.
+    pub fn handle(self: &Arc<Self>, id: NodeId) -> Dependencies {
+        let (comp, own) = self.node.get(id.index()).copied().unwrap_or((NONE, NONE));
+        Dependencies(Some(Handle { index: Arc::clone(self), comp, own }))
+    }
+
+    /// The sorted columns a node of component `comp` with column `own` depends on: its own
+    /// cycle's columns and those of every component reachable from it, minus `own`.
+    /// O(what it reaches).
+    fn columns_of(&self, comp: u32, own: u32) -> Vec<u32> {
+        if comp == NONE {
+            return Vec::new();
+        }
+        let mut out: Vec<u32> = if self.cyclic[comp as usize] { self.comp_cols(comp).to_vec() } else { Vec::new() };
+        let mut seen: HashSet<u32> = HashSet::new();
+        let mut stack: Vec<u32> = self.comp_succ(comp).to_vec();
+        while let Some(c) = stack.pop() {
+            if !seen.insert(c) {
+                continue;
+            }
+            out.extend_from_slice(self.comp_cols(c));
+            stack.extend(self.comp_succ(c).iter().filter(|s| !seen.contains(s)));
+        }
+        out.sort_unstable();
+        out.dedup();
+        out.retain(|&c| c != own);
+        out
+    }
+
+    /// The column of a resource address.
+    pub fn column(&self, address: &str) -> Option<u32> {
+        self.names.binary_search_by(|n| n.as_str().cmp(address)).ok().map(|i| i as u32)
+    }
+
+    /// The address of a column.
+    pub fn name(&self, column: u32) -> &str {
+        &self.names[column as usize]
+    }
+
+    /// For every component, the sorted columns it depends on among those `keep` selects (its
+    /// own cycle's included; a node must still drop its own column): one pass, dependencies
+    /// first, merging with a stamp array. Time and memory O(V + E + Σ list sizes), where the
+    /// lists only hold kept columns.
+    pub fn restricted_lists(&self, keep: impl Fn(u32) -> bool) -> RestrictedLists {
+        let kept: Vec<bool> = (0..self.names.len() as u32).map(keep).collect();
+        let n = self.cyclic.len();
+        let mut start: Vec<u32> = Vec::with_capacity(n + 1);
+        let mut all: Vec<u32> = Vec::new();
+        let mut stamp = vec![NONE; self.names.len()];
+        start.push(0);
+        for ci in 0..n as u32 {
+            let from = all.len();
+            let mut add = |c: u32, all: &mut Vec<u32>| {
+                if kept[c as usize] && stamp[c as usize] != ci {
+                    stamp[c as usize] = ci;
+                    all.push(c);
+                }
+            };
+            if self.cyclic[ci as usize] {
+                for &c in self.comp_cols(ci) {
+                    add(c, &mut all);
+                }
+            }
+            for &d in self.comp_succ(ci) {
+                let (s, e) = (start[d as usize] as usize, start[d as usize + 1] as usize);
+                for i in s..e {
+                    let c = all[i];
+                    add(c, &mut all);
+                }
+                for &c in self.comp_cols(d) {
+                    add(c, &mut all);
+                }
+            }
+            all[from..].sort_unstable();
+            start.push(all.len() as u32);
+        }
+        RestrictedLists { start, all }
+    }
+}
+
+/// Per-component sorted column lists from [`DependencyIndex::restricted_lists`].
+pub struct RestrictedLists {
+    start: Vec<u32>,
+    all: Vec<u32>,
+}
+
+impl RestrictedLists {
+    /// The kept columns a node with handle `h` depends on, sorted, its own excluded.
+    pub fn of<'a>(&'a self, h: &Dependencies) -> impl Iterator<Item = u32> + 'a {
+        let (comp, own) = h.0.as_ref().map(|h| (h.comp, h.own)).unwrap_or((NONE, NONE));
+        let list: &[u32] =
+            if comp == NONE { &[] } else { &self.all[self.start[comp as usize] as usize..self.start[comp as usize + 1] as usize] };
+        list.iter().copied().filter(move |&c| c != own)
+    }
+}
+
+#[derive(Clone)]
+struct Handle {
+    index: Arc<DependencyIndex>,
+    comp: u32,
+    own: u32,
+}
+
+/// A node's transitive resource dependencies (config addresses, sorted, its own excluded), as
+/// `AttachDependenciesTransformer` found them. Kept implicit — a shared [`DependencyIndex`]
+/// and the node's place in it — because the lists themselves are quadratic in size on long
+/// reference chains; [`Dependencies::to_vec`] reads one on demand. Compares, prints and
+/// serializes as that list of strings.
+#[derive(Clone, Default)]
+pub struct Dependencies(Option<Handle>);
+
+impl Dependencies {
+    /// The addresses, sorted. O(what the node reaches).
+    pub fn to_vec(&self) -> Vec<String> {
+        match &self.0 {
+            Some(h) => h.index.columns_of(h.comp, h.own).into_iter().map(|c| h.index.names[c as usize].clone()).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The shared index this handle reads from.
+    pub fn index(&self) -> Option<&Arc<DependencyIndex>> {
+        self.0.as_ref().map(|h| &h.index)
+    }
+}
+
+impl fmt::Debug for Dependencies {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.to_vec(), f)
+    }
+}
+
+impl PartialEq for Dependencies {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_vec() == other.to_vec()
+    }
+}
+
+impl Eq for Dependencies {}
+
+impl<S: AsRef<str>> PartialEq<[S]> for Dependencies {
+    fn eq(&self, other: &[S]) -> bool {
+        let v = self.to_vec();
+        v.len() == other.len() && v.iter().zip(other).all(|(a, b)| a == b.as_ref())
+    }
+}
+
+impl<S: AsRef<str>, const N: usize> PartialEq<[S; N]> for Dependencies {
+    fn eq(&self, other: &[S; N]) -> bool {
+        *self == other[..]
+    }
+}
+
+impl<S: AsRef<str>> PartialEq<Vec<S>> for Dependencies {
+    fn eq(&self, other: &Vec<S>) -> bool {
+        *self == other[..]
+    }
+}
+
+impl Serialize for Dependencies {
+    fn serialize<Se: Serializer>(&self, s: Se) -> Result<Se::Ok, Se::Error> {
+        self.to_vec().serialize(s)
+    }
+}
+
 /// For each node `attach` selects, the sorted config addresses of the resources it
-/// transitively depends on (its own excluded). See the module docs for the method.
+/// transitively depends on (its own excluded). Materialises every list: for tests and tools.
 pub fn resource_ancestors(g: &TfGraph, attach: impl Fn(NodeId) -> bool) -> Vec<(NodeId, Vec<String>)> {
-    let dag = g.dag();
-    let bound = dag.node_bound();
-    // Resource columns, sorted by address so output comes out sorted.
-    let mut columns: BTreeMap<String, u32> = BTreeMap::new();
-    let mut col_of: Vec<u32> = vec![u32::MAX; bound];
-    for id in dag.node_ids() {
-        if let Some(r) = config_resource(g.node(id)) {
-            columns.entry(r).or_insert(0);
-        }
-    }
-    let names: Vec<String> = columns.keys().cloned().collect();
-    for (i, v) in columns.values_mut().enumerate() {
-        *v = i as u32;
-    }
-    for id in dag.node_ids() {
-        if let Some(r) = config_resource(g.node(id)) {
-            col_of[id.index()] = columns[&r];
-        }
-    }
-    let targets: Vec<NodeId> = dag.node_ids().filter(|&id| attach(id)).collect();
-    let mut out: Vec<(NodeId, Vec<String>)> = targets.iter().map(|&t| (t, Vec::new())).collect();
-    if names.is_empty() || targets.is_empty() {
-        return out;
-    }
-    let comps = dag.strongly_connected();
-    let mut comp_of = vec![u32::MAX; bound];
-    for (ci, c) in comps.iter().enumerate() {
-        for &v in c {
-            comp_of[v.index()] = ci as u32;
-        }
-    }
-    // Per component, the sorted resource columns it depends on: the union of its dependencies'
-    // lists and their own columns, deduplicated with a stamp array.
-    let mut lists: Vec<Vec<u32>> = Vec::with_capacity(comps.len());
-    let mut stamp = vec![u32::MAX; names.len()];
-    for (ci, comp) in comps.iter().enumerate() {
-        let mut list: Vec<u32> = Vec::new();
-        let mut add = |c: u32, list: &mut Vec<u32>| {
-            if c != u32::MAX && stamp[c as usize] != ci as u32 {
-                stamp[c as usize] = ci as u32;
-                list.push(c);
-            }
-        };
-        for &v in comp {
-            if comp.len() > 1 {
-                add(col_of[v.index()], &mut list);
-            }
-            for t in dag.edges_from(v) {
-                let tc = comp_of[t.index()] as usize;
-                if tc == ci {
-                    continue;
-                }
-                for &c in &lists[tc] {
-                    add(c, &mut list);
-                }
-                add(col_of[t.index()], &mut list);
-            }
-        }
-        list.sort_unstable();
-        lists.push(list);
-    }
-    for (t, list) in out.iter_mut() {
-        let self_col = col_of[t.index()];
-        let ci = comp_of[t.index()] as usize;
-        list.extend(lists[ci].iter().filter(|&&c| c != self_col).map(|&c| names[c as usize].clone()));
-    }
-    out
+    let index = Arc::new(DependencyIndex::new(g));
+    g.dag().node_ids().filter(|&id| attach(id)).map(|id| (id, index.handle(id).to_vec())).collect()
 }
 
 impl Transform for AttachDependenciesTransformer {
@@ -111,9 +303,13 @@ impl Transform for AttachDependenciesTransformer {
 
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
         let op = cx.options.operation;
-        let found = resource_ancestors(g, |id| attaches(&g.node(id).kind, op));
-        for (id, deps) in found {
-            facts_mut(g, id).dependencies = Some(deps);
+        let targets: Vec<NodeId> = g.ids().filter(|&id| attaches(&g.node(id).kind, op)).collect();
+        if targets.is_empty() {
+            return Diagnostics::new();
+        }
+        let index = Arc::new(DependencyIndex::new(g));
+        for id in targets {
+            facts_mut(g, id).dependencies = Some(index.handle(id));
         }
         Diagnostics::new()
     }
