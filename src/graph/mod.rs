@@ -126,6 +126,10 @@ pub struct StepRecord {
     pub text: Option<String>,
     /// How many diagnostics the step reported.
     pub diagnostics: usize,
+    /// Wall time of the step in microseconds (`performance.now()` in wasm; `None` where the
+    /// host has no clock).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub micros: Option<u64>,
 }
 
 /// The result of [`build`]: the graph (always, even with errors), each step, the problems.

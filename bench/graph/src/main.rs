@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::time::Instant;
-use tfgraph::graph::{build, BuildOptions};
+use tfgraph::graph::{build, BuildOptions, Operation};
 
 /// A small deterministic generator (xorshift), so every run builds the same configuration.
 struct Rng(u64);
@@ -81,6 +81,46 @@ fn generate(n: usize) -> BTreeMap<String, String> {
     files
 }
 
+/// Apply and plan-destroy inputs (the shape of `tests/graph_state_corpus.rs` `generated`):
+/// N/100 calls to one local module of 100 resources in chains of ten, a state whose
+/// `dependencies` are the chain so far, and changes updating a third, replacing a third
+/// (chain heads create-before-destroy) and deleting the rest.
+fn generate_state(n: usize) -> (BTreeMap<String, String>, String, String) {
+    let modules = (n / 100).max(1);
+    let mut root = String::new();
+    for m in 0..modules {
+        let _ = writeln!(root, "module \"m{m}\" {{\n  source = \"./m\"\n}}");
+    }
+    let mut child = String::new();
+    for r in 0..100 {
+        if r % 10 == 0 {
+            let _ = writeln!(child, "resource \"test_object\" \"r{r}\" {{}}");
+        } else {
+            let _ = writeln!(child, "resource \"test_object\" \"r{r}\" {{\n  test_string = test_object.r{}.id\n}}", r - 1);
+        }
+    }
+    let files = BTreeMap::from([("main.tf".to_string(), root), ("m/main.tf".to_string(), child)]);
+    let mut resources = Vec::new();
+    let mut changes = serde_json::Map::new();
+    for m in 0..modules {
+        for r in 0..100 {
+            let deps: Vec<String> = (r - r % 10..r).map(|d| format!("module.m{m}.test_object.r{d}")).collect();
+            resources.push(serde_json::json!({"module": format!("module.m{m}"), "mode": "managed", "type": "test_object", "name": format!("r{r}"),
+                "provider": "provider[\"registry.terraform.io/hashicorp/test\"]",
+                "instances": [{"schema_version": 0, "attributes": {"id": format!("{m}-{r}")}, "dependencies": deps}]}));
+            let action = match (m + r) % 3 {
+                0 => serde_json::json!(["update"]),
+                1 if r % 10 == 0 => serde_json::json!(["create", "delete"]),
+                1 => serde_json::json!(["delete", "create"]),
+                _ => serde_json::json!(["delete"]),
+            };
+            changes.insert(format!("module.m{m}.test_object.r{r}"), action);
+        }
+    }
+    let state = serde_json::json!({"version": 4, "serial": 1, "lineage": "perf", "outputs": {}, "resources": resources});
+    (files, state.to_string(), serde_json::Value::Object(changes).to_string())
+}
+
 fn peak_rss_kb() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
@@ -89,7 +129,25 @@ fn peak_rss_kb() -> u64 {
 }
 
 fn run_one(n: usize) {
-    let files = generate(n);
+    // OP=apply|destroy: the apply / plan-destroy graph of a generated state (`generate_state`).
+    let operation = match std::env::var("OP").as_deref() {
+        Ok("apply") => Operation::Apply,
+        Ok("destroy") => Operation::Destroy,
+        _ => Operation::Plan,
+    };
+    let mut options = BuildOptions { operation, ..Default::default() };
+    let files = if operation == Operation::Plan {
+        generate(n)
+    } else {
+        let (files, state, changes) = generate_state(n);
+        let (state, d) = tfgraph::graph::state_json::parse_state(&state);
+        assert!(d.is_empty());
+        let (changes, d) = tfgraph::graph::changes::changes_from_value(&serde_json::from_str(&changes).unwrap());
+        assert!(d.is_empty());
+        options.state = Some(state);
+        options.changes = Some(changes);
+        files
+    };
     let bytes: usize = files.values().map(String::len).sum();
     let t = Instant::now();
     let loaded = tfgraph::config::load(&files, &Default::default());
@@ -103,25 +161,20 @@ fn run_one(n: usize) {
     let mut built = None;
     for _ in 0..repeat.max(1) {
         let t = Instant::now();
-        let b = build(&loaded.config, &BuildOptions::default());
+        let b = build(&loaded.config, &options);
         graph = graph.min(t.elapsed());
         built = Some(b);
     }
     let built = built.expect("built once");
     assert!(built.diagnostics.is_empty(), "{:?}", built.diagnostics.iter().next());
     if std::env::var_os("STEPS").is_some() {
-        // Time each step alone on a fresh graph.
-        let options = BuildOptions::default();
-        let cx = tfgraph::graph::transform::BuildContext::new(&loaded.config, &options);
-        let mut g = tfgraph::graph::TfGraph::new();
-        for step in tfgraph::graph::plan::steps(&options) {
-            let t = Instant::now();
-            let _ = tfgraph::graph::transform::run(std::slice::from_ref(&step), &mut g, &cx);
-            eprintln!("    {:<40} {:>8.1} ms", step.transform.name(), t.elapsed().as_secs_f64() * 1e3);
+        // Each step's own wall time, as the last build recorded it.
+        for step in &built.steps {
+            eprintln!("    {:<40} {:>8.1} ms", step.name, step.micros.unwrap_or(0) as f64 / 1e3);
         }
     }
     println!(
-        "{n:>7} resources ({:.1} MB of HCL): load {:>8.1} ms, build {:>8.1} ms, {} nodes, {} edges, peak RSS {:.0} MB ({:.0} MB after loading)",
+        "{operation:?} {n:>7} resources ({:.1} MB of HCL): load {:>8.1} ms, build {:>8.1} ms, {} nodes, {} edges, peak RSS {:.0} MB ({:.0} MB after loading)",
         bytes as f64 / 1e6,
         load.as_secs_f64() * 1e3,
         graph.as_secs_f64() * 1e3,
