@@ -51,7 +51,7 @@ export class TfgraphError extends Error {
  * TfgraphError when there is an error, and TypeError when the arguments have the wrong types.
  */
 export function loadConfig(files, options = {}) {
-  const { config, diagnostics } = raw.loadConfigRaw(files, options);
+  const { config, diagnostics } = JSON.parse(raw.loadConfigRaw(files, options));
   if (diagnostics.some((d) => d.severity === "error")) {
     throw new TfgraphError(diagnostics, config);
   }
