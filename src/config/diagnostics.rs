@@ -71,6 +71,37 @@ pub fn module_not_installed(range: SourceRange) -> Diagnostic {
     .with_range(range)
 }
 
+/// A manifest record's folder holds no configuration (`loader_load.go`, `moduleWalkerLoad`).
+pub fn module_cache_missing(dir: &str, range: SourceRange) -> Diagnostic {
+    Diagnostic::warning(
+        "Module not installed",
+        format!("This module's local cache directory {dir} could not be read. Run \"terraform init\" to install all modules required by this configuration."),
+    )
+    .with_range(range)
+}
+
+/// The call's source differs from the one recorded at install time (`loader_load.go`).
+pub fn module_source_changed(range: SourceRange) -> Diagnostic {
+    err(
+        "Module source has changed",
+        "The source address was changed since this module was installed. Run \"terraform init\" to install all modules required by this configuration.",
+        range,
+    )
+}
+
+/// The call's `version` constraint rejects the installed version (`loader_load.go`).
+pub fn module_version_changed(installed: Option<&str>, range: SourceRange) -> Diagnostic {
+    let what = match installed {
+        Some(v) => format!("the installed version ({v}) is no longer acceptable"),
+        None => "the installed version is no longer acceptable".to_string(),
+    };
+    err(
+        "Module version requirements have changed",
+        format!("The version requirements have changed since this module was installed and {what}. Run \"terraform init\" to install all modules required by this configuration."),
+        range,
+    )
+}
+
 pub fn invalid_utf8(file: &str) -> Diagnostic {
     Diagnostic::error(
         "Invalid character encoding",

@@ -4,6 +4,7 @@
 use super::decode::{decode_file, finalize_call, finalize_output, implied_fqn, Parts, PendingCall, PendingProvider};
 use super::diagnostics as msg;
 use super::files::{normalize_path, resolve_module_source, DirFile, FileTree, Resolution};
+use super::manifest::{canonical_source, constraint_allows, Manifest};
 use super::model::*;
 use super::resource::{finalize_resource, merge_resource, OverrideSet};
 use super::parse::{parse_file, Ast};
@@ -20,7 +21,15 @@ pub fn load_tree(files: &BTreeMap<String, String>, options: &LoadOptions) -> Loa
     let tree = FileTree::new(files);
     let mut diags = Diagnostics::new();
     let root_dir = normalize_path(&options.root).unwrap_or_default();
-    let mut loader = Loader { tree: &tree, stack: vec![root_dir.clone()], count: 0 };
+    // A malformed manifest is reported and then ignored: every non-local call stays opaque.
+    let manifest = match super::manifest::find(files, &root_dir) {
+        Ok(m) => m,
+        Err(d) => {
+            diags.push(d);
+            None
+        }
+    };
+    let mut loader = Loader { tree: &tree, stack: vec![root_dir.clone()], count: 0, manifest };
     let root = match tree.files(&root_dir) {
         Some(_) => loader.module(&root_dir, ModulePath::root(), &mut diags),
         None => {
@@ -36,6 +45,8 @@ struct Loader<'t> {
     /// Folders of the modules being loaded, root first: a call into one of them is recursion.
     stack: Vec<String>,
     count: usize,
+    /// `.terraform/modules/modules.json`, when given: where non-local calls were installed.
+    manifest: Option<Manifest>,
 }
 
 /// A module being assembled from its files.
@@ -94,7 +105,8 @@ impl Loader<'_> {
     }
 
     /// Resolve and load each call's child module. The single place that decides where a
-    /// module's source lives (a later loader adds `.terraform/modules/modules.json`).
+    /// module's source lives: local sources relative to the calling module's folder, others
+    /// through the module manifest.
     fn load_children(&mut self, module: &mut Module, source_ranges: &[Option<SourceRange>], diags: &mut Diagnostics) {
         let dir = module.dir.clone();
         let path = module.path.clone();
@@ -103,25 +115,65 @@ impl Loader<'_> {
                 continue;
             }
             let at = source_range.clone().unwrap_or_else(|| call.range.clone());
-            match resolve_module_source(&dir, &call.source, &call.source_kind) {
-                Resolution::NotInstalled => diags.push(msg::module_not_installed(at)),
-                Resolution::Outside => diags.push(msg::module_dir_outside(&call.name, &call.source, at)),
+            let child_path = path.child(&call.name);
+            let child_dir = match resolve_module_source(&dir, &call.source, &call.source_kind) {
+                Resolution::NotInstalled => match self.installed(&child_path, call, &at, diags) {
+                    Some(d) => d,
+                    None => continue,
+                },
+                Resolution::Outside => {
+                    diags.push(msg::module_dir_outside(&call.name, &call.source, at));
+                    continue;
+                }
                 Resolution::Local(child_dir) => {
                     if self.tree.files(&child_dir).is_none() {
                         diags.push(msg::module_dir_missing(&call.name, &child_dir, &call.range, at));
-                    } else if let Some(pos) = self.stack.iter().position(|d| *d == child_dir) {
-                        let mut chain: Vec<String> = self.stack[pos..].iter().map(|d| if d.is_empty() { ".".into() } else { d.clone() }).collect();
-                        chain.push(if child_dir.is_empty() { ".".into() } else { child_dir.clone() });
-                        diags.push(msg::module_recursion(&call.name, &chain, at));
-                    } else if self.count >= MAX_MODULES {
-                        diags.push(msg::too_many_modules(MAX_MODULES, at));
-                    } else {
-                        self.stack.push(child_dir.clone());
-                        let child = self.module(&child_dir, path.child(&call.name), diags);
-                        self.stack.pop();
-                        call.module = Some(Box::new(child));
+                        continue;
+                    }
+                    child_dir
+                }
+            };
+            if let Some(pos) = self.stack.iter().position(|d| *d == child_dir) {
+                let mut chain: Vec<String> = self.stack[pos..].iter().map(|d| if d.is_empty() { ".".into() } else { d.clone() }).collect();
+                chain.push(if child_dir.is_empty() { ".".into() } else { child_dir.clone() });
+                diags.push(msg::module_recursion(&call.name, &chain, at));
+            } else if self.count >= MAX_MODULES {
+                diags.push(msg::too_many_modules(MAX_MODULES, at));
+            } else {
+                self.stack.push(child_dir.clone());
+                let child = self.module(&child_dir, child_path, diags);
+                self.stack.pop();
+                call.module = Some(Box::new(child));
+            }
+        }
+    }
+
+    /// Terraform's `moduleWalkerLoad` for a non-local call: the manifest record under the
+    /// call's key, its source and version checked against the call, and its folder. `None`
+    /// (with the warning) when the module is not installed.
+    fn installed(&self, child_path: &ModulePath, call: &ModuleCall, at: &SourceRange, diags: &mut Diagnostics) -> Option<String> {
+        let Some(record) = self.manifest.as_ref().and_then(|m| m.records.get(&child_path.manifest_key())) else {
+            diags.push(msg::module_not_installed(at.clone()));
+            return None;
+        };
+        if canonical_source(&call.source) != record.source {
+            diags.push(msg::module_source_changed(at.clone()));
+        }
+        if let Some(constraint) = call.version.as_deref().filter(|c| !c.trim().is_empty()) {
+            match &record.version {
+                None => diags.push(msg::module_version_changed(None, at.clone())),
+                Some(v) => {
+                    if constraint_allows(constraint, v) == Some(false) {
+                        diags.push(msg::module_version_changed(Some(&v.to_string()), at.clone()));
                     }
                 }
+            }
+        }
+        match &record.dir {
+            Some(d) if self.tree.files(d).is_some() => Some(d.clone()),
+            _ => {
+                diags.push(msg::module_cache_missing(&record.dir_raw, at.clone()));
+                None
             }
         }
     }

@@ -2,8 +2,10 @@
 //!
 //! `files` maps slash-separated relative paths to file contents. The root module is the folder
 //! named by [`LoadOptions::root`] (the top level by default); local module sources (`./x`,
-//! `../x`) are followed relative to the calling module's folder; other sources stay opaque
-//! calls with a warning. Every problem becomes a [`Diagnostic`](crate::diag::Diagnostic) in
+//! `../x`) are followed relative to the calling module's folder; other sources load from the
+//! folder `.terraform/modules/modules.json` (under the root module's folder) names for them, as
+//! Terraform does after `terraform init`, or else stay opaque calls with a warning.
+//! Every problem becomes a [`Diagnostic`](crate::diag::Diagnostic) in
 //! Terraform's words; loading never panics, and returns what it could load alongside them.
 //!
 //! ```text
@@ -13,6 +15,7 @@
 //!   syntax.rs     one schema-driven view over native (hcl-edit) and JSON bodies; expr.rs: expressions
 //!   references.rs expression → static traversals → Terraform references (parse_ref.go)
 //!   dx.rs         decoding context; decode.rs: top-level blocks; resource.rs: resource/data/ephemeral
+//!   manifest.rs   .terraform/modules/modules.json: where `terraform init` put non-local modules
 //!   load.rs       the module tree: duplicates, override files, provider addresses, child modules
 //!   diagnostics.rs every message, worded as Terraform words it
 //! ```
@@ -27,6 +30,7 @@ pub mod files;
 pub mod guard;
 pub mod json;
 mod load;
+pub mod manifest;
 mod parse;
 pub mod references;
 mod resource;
