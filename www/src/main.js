@@ -6,6 +6,7 @@ import { createEditor } from "./editor.js";
 import { renderResources } from "./resources.js";
 import { renderDiagnostics } from "./diagnostics.js";
 import { EXAMPLE } from "./example.js";
+import { installDrop } from "./drop.js";
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
 
@@ -25,6 +26,9 @@ function providerLabel(p) {
   return `${p.alias ? `${p.local_name}.${p.alias}` : p.local_name} (${p.fqn})`;
 }
 
+/** The other files of a dropped folder or zip (e.g. .terraform/modules/); main.tf is the editor. */
+let dropped = {};
+
 /**
  * Loads main.tf and returns the view: `{ status: "ok" | "error" | "crash", resources, diagnostics }`.
  * Errors in the configuration are data (TfgraphError); anything else thrown is a bug.
@@ -34,7 +38,7 @@ function analyse(text) {
   let diagnostics;
   let status = "ok";
   try {
-    config = tfgraph.loadConfig({ "main.tf": text });
+    config = tfgraph.loadConfig({ ...dropped, "main.tf": text });
     diagnostics = config.diagnostics;
   } catch (e) {
     if (!(e instanceof tfgraph.TfgraphError)) {
@@ -76,4 +80,8 @@ const editor = createEditor($("editor"), $("gutter"), $("cursor"), {
 
 $("version").textContent = `v${tfgraph.version}`;
 editor.setText(EXAMPLE);
+installDrop(document.body, (files) => {
+  dropped = files;
+  editor.setText(files["main.tf"] ?? "");
+});
 document.body.dataset.ready = "true";
