@@ -35,14 +35,21 @@ export async function readConfigDir(dir) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { loadConfig } = await import("../pkg/index.js");
+  const { loadConfig, TfgraphError } = await import("../pkg/index.js");
   const dir = process.argv[2] ?? ".";
-  const config = loadConfig(await readConfigDir(dir));
+  let config;
+  try {
+    config = loadConfig(await readConfigDir(dir));
+  } catch (e) {
+    if (!(e instanceof TfgraphError)) throw e;
+    config = { ...e.config, diagnostics: e.diagnostics };
+    process.exitCode = 1;
+  }
   const show = (m) => {
     console.log(`${m.address || "(root)"}  ${m.dir || "."}  ${m.resources.length} resources`);
     for (const r of m.resources) console.log(`  ${r.address}`);
     for (const c of m.module_calls) if (c.module) show(c.module);
   };
   show(config.root);
-  for (const d of config.diagnostics ?? []) console.log(`${d.severity}: ${d.summary}`);
+  for (const d of config.diagnostics ?? []) console.log(`${d.severity}: ${d.summary}${d.range ? ` (${d.range.filename}:${d.range.start.line})` : ""}`);
 }
