@@ -1,0 +1,260 @@
+// Graph-build benchmark in Node (wasm), one command:
+//
+//   node bench/graph/run.mjs [--build] [--runs N] [--only plan|apply|destroy|corpus]
+//
+// Builds the wasm module into target/bench-wasm (wasm-pack --release --target web, the same
+// profile as scripts/build; skipped when it exists, --build forces it; pkg/ is never touched),
+// then runs each case in its own Node process so its peak RSS is its own:
+//   * plan graphs of generated configurations: 1,000 / 3,000 / 10,000 / 100,000 resources
+//     (the generator of bench/graph/src/main.rs, same seed: 1–3 references to the 20 resources
+//     declared before, N/100 modules of 90 resources chained through the root, count, for_each,
+//     depends_on);
+//   * apply and plan-destroy graphs of generated states: 10,000 / 100,000 resources (N/100
+//     calls to a module of 100 resources in chains of ten; a third updated, a third replaced,
+//     the rest deleted — bench/graph/src/main.rs `generate_state`);
+//   * the plan graph of every root of the shared corpus (/work/shared/corpus/INDEX.tsv, or
+//     $TFGRAPH_CORPUS).
+// Printed per case: the median wall time of `buildGraphRaw` (load + build, from JS) over the
+// runs, the build alone (the sum of the steps' own times), peak process RSS, the wasm linear
+// memory, and for plan sizes Terraform 1.0.3 measured (`terraform graph -type=plan`), the ratio.
+
+import { spawnSync } from "node:child_process";
+import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
+import { join, dirname, relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, "..", "..");
+const out = join(repo, "target", "bench-wasm");
+
+// Terraform 1.0.3, `terraform graph -type=plan` on these generated configurations (seconds, GB).
+const TERRAFORM = { 1000: [3.0, 0.14], 3000: [33, 0.63], 10000: [444, 5.7] };
+
+// ---- generators (ports of bench/graph/src/main.rs, same xorshift seed) ----
+
+const MASK = (1n << 64n) - 1n;
+class Rng {
+  constructor(seed) {
+    this.s = seed;
+  }
+  next() {
+    let s = this.s;
+    s ^= (s << 13n) & MASK;
+    s ^= s >> 7n;
+    s ^= (s << 17n) & MASK;
+    this.s = s;
+    return s;
+  }
+  below(n) {
+    return Number(this.next() % BigInt(n));
+  }
+}
+
+function resources(out, rng, prefix, count, inputs) {
+  for (let i = 0; i < count; i++) {
+    out.push(`resource "aws_instance" "${prefix}${i}" {\n`);
+    if (i % 10 === 3) out.push("  count = 2\n");
+    else if (i % 20 === 7) out.push('  for_each = toset(["a", "b"])\n');
+    out.push('  ami = "ami-123"\n');
+    if (i > 0) {
+      const refs = 1 + rng.below(3);
+      for (let r = 0; r < refs; r++) {
+        const j = i - 1 - rng.below(Math.min(i, 20));
+        const splat = j % 10 === 3 ? "[*]" : j % 20 === 7 ? '["a"]' : "";
+        out.push(`  tag_${r} = aws_instance.${prefix}${j}${splat}.id\n`);
+      }
+    }
+    if (inputs.length > 0 && i % 30 === 0) out.push(`  input = var.${inputs[Math.floor(i / 30) % inputs.length]}\n`);
+    if (i % 50 === 49) out.push(`  depends_on = [aws_instance.${prefix}${i - 40}]\n`);
+    out.push("}\n");
+  }
+}
+
+export function generatePlan(n) {
+  const rng = new Rng(0x9e3779b97f4a7c15n);
+  const files = {};
+  const modules = Math.floor(n / 100);
+  const perModule = 90;
+  const root = [];
+  const rootCount = n - modules * perModule;
+  resources(root, rng, "r", rootCount, []);
+  for (let m = 0; m < modules; m++) {
+    const src = `modules/m${m}`;
+    const a = rng.below(Math.max(rootCount, 1));
+    const inB = m > 0 ? `module.m${m - 1}.out` : '"x"';
+    root.push(`module "m${m}" {\n  source = "./${src}"\n  in_a = aws_instance.r${a}.id\n  in_b = ${inB}\n}\n`);
+    const body = ['variable "in_a" {}\nvariable "in_b" {}\n'];
+    resources(body, rng, "x", perModule, ["in_a", "in_b"]);
+    body.push(`output "out" {\n  value = aws_instance.x${perModule - 1}.id\n}\n`);
+    files[`${src}/main.tf`] = body.join("");
+  }
+  root.push(`output "last" {\n  value = aws_instance.r${Math.max(rootCount - 1, 0)}.id\n}\n`);
+  files["main.tf"] = root.join("");
+  return files;
+}
+
+export function generateState(n) {
+  const modules = Math.max(1, Math.floor(n / 100));
+  const root = [];
+  for (let m = 0; m < modules; m++) root.push(`module "m${m}" {\n  source = "./m"\n}\n`);
+  const child = [];
+  for (let r = 0; r < 100; r++) {
+    if (r % 10 === 0) child.push(`resource "test_object" "r${r}" {}\n`);
+    else child.push(`resource "test_object" "r${r}" {\n  test_string = test_object.r${r - 1}.id\n}\n`);
+  }
+  const resources = [];
+  const changes = {};
+  for (let m = 0; m < modules; m++) {
+    for (let r = 0; r < 100; r++) {
+      const deps = [];
+      for (let d = r - (r % 10); d < r; d++) deps.push(`module.m${m}.test_object.r${d}`);
+      resources.push({
+        module: `module.m${m}`, mode: "managed", type: "test_object", name: `r${r}`,
+        provider: 'provider["registry.terraform.io/hashicorp/test"]',
+        instances: [{ schema_version: 0, attributes: { id: `${m}-${r}` }, dependencies: deps }],
+      });
+      const k = (m + r) % 3;
+      changes[`module.m${m}.test_object.r${r}`] =
+        k === 0 ? ["update"] : k === 1 && r % 10 === 0 ? ["create", "delete"] : k === 1 ? ["delete", "create"] : ["delete"];
+    }
+  }
+  const state = { version: 4, serial: 1, lineage: "perf", outputs: {}, resources };
+  return { files: { "main.tf": root.join(""), "m/main.tf": child.join("") }, state, changes };
+}
+
+// ---- one case, in a child process ----
+
+async function loadWasm() {
+  const mod = await import(pathToFileURL(join(out, "tfgraph.js")).href);
+  const exports = await mod.default({ module_or_path: readFileSync(join(out, "tfgraph_bg.wasm")) });
+  return { raw: mod, memory: exports.memory };
+}
+
+function readTree(base, dir, files) {
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) {
+      if (!name.startsWith(".")) readTree(base, p, files);
+    } else if (name.endsWith(".tf") || name.endsWith(".tf.json")) {
+      files[relative(base, p).split("\\").join("/")] = readFileSync(p, "utf8");
+    }
+  }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function runCase(kind, n, runs) {
+  const { raw, memory } = await loadWasm();
+  const result = { kind, n };
+  if (kind === "corpus") {
+    const corpus = process.env.TFGRAPH_CORPUS || "/work/shared/corpus";
+    const lines = readFileSync(join(corpus, "INDEX.tsv"), "utf8").trim().split("\n").slice(1);
+    const trees = new Map();
+    const times = [];
+    for (let run = 0; run < runs; run++) {
+      let total = 0;
+      let slowest = [0, ""];
+      for (const line of lines) {
+        const dir = line.split("\t")[0];
+        const [repoName, ...rest] = dir.split("/");
+        if (!trees.has(repoName)) {
+          const files = {};
+          readTree(join(corpus, repoName), join(corpus, repoName), files);
+          trees.set(repoName, files);
+        }
+        const t = performance.now();
+        const h = raw.buildGraphRaw(trees.get(repoName), { root: rest.join("/") });
+        const took = performance.now() - t;
+        h.free();
+        total += took;
+        if (took > slowest[0]) slowest = [took, dir];
+      }
+      times.push(total);
+      result.roots = lines.length;
+      result.slowest = `${slowest[1]} ${slowest[0].toFixed(1)} ms`;
+    }
+    result.ms = median(times);
+  } else {
+    let files;
+    let options;
+    if (kind === "plan") {
+      files = generatePlan(n);
+      options = { operation: "plan" };
+    } else {
+      const g = generateState(n);
+      files = g.files;
+      options = { operation: kind, state: g.state, changes: g.changes };
+    }
+    const times = [];
+    const builds = [];
+    for (let run = 0; run < runs; run++) {
+      const t = performance.now();
+      const h = raw.buildGraphRaw(files, options);
+      times.push(performance.now() - t);
+      const steps = h.steps();
+      const diags = h.diagnostics();
+      if (diags.some((d) => d.severity === "error")) throw new Error(`${kind} ${n}: ${diags[0].summary}`);
+      builds.push(steps.reduce((s, x) => s + (x.micros ?? 0), 0) / 1e3);
+      const last = steps[steps.length - 1];
+      result.nodes = last.nodes;
+      result.edges = last.edges;
+      if (run === runs - 1) {
+        result.slowSteps = [...steps].sort((a, b) => (b.micros ?? 0) - (a.micros ?? 0)).slice(0, 3)
+          .map((s) => `${s.name} ${((s.micros ?? 0) / 1e3).toFixed(0)} ms`).join(", ");
+      }
+      h.free();
+    }
+    result.ms = median(times);
+    result.buildMs = median(builds);
+  }
+  result.rssMB = process.resourceUsage().maxRSS / 1024;
+  result.wasmMB = memory.buffer.byteLength / 2 ** 20;
+  process.stdout.write(JSON.stringify(result) + "\n");
+}
+
+// ---- the driver ----
+
+function buildWasm() {
+  console.log("building target/bench-wasm (wasm-pack build --release --target web) ...");
+  const r = spawnSync("wasm-pack", ["--log-level", "error", "build", "--release", "--target", "web", "--mode", "no-install",
+    "--no-pack", "--out-dir", "target/bench-wasm", "--out-name", "tfgraph", "."], { cwd: repo, stdio: "inherit" });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  if (args[0] === "--case") return runCase(args[1], Number(args[2]), Number(args[3]));
+  const flag = (name) => args.includes(name);
+  const value = (name, d) => (args.includes(name) ? args[args.indexOf(name) + 1] : d);
+  if (flag("--build") || !existsSync(join(out, "tfgraph_bg.wasm"))) buildWasm();
+  const runs = Number(value("--runs", 3));
+  const only = value("--only", null);
+  const cases = [
+    ...[1000, 3000, 10000, 100000].map((n) => ["plan", n]),
+    ...[10000, 100000].flatMap((n) => [["apply", n], ["destroy", n]]),
+    ["corpus", 0],
+  ].filter(([k]) => !only || k === only);
+  console.log(`node ${process.version}, ${runs} run(s) per case, median wall time of buildGraphRaw (load + build)`);
+  console.log("case                 time   build only  nodes    edges    peak RSS  wasm memory  vs Terraform 1.0.3");
+  for (const [kind, n] of cases) {
+    const r = spawnSync(process.execPath, ["--max-old-space-size=8192", fileURLToPath(import.meta.url), "--case", kind, String(n), String(kind === "plan" && n >= 100000 ? Math.min(runs, 2) : runs)],
+      { encoding: "utf8", maxBuffer: 1 << 26 });
+    if (r.status !== 0) {
+      console.log(`${kind} ${n}: failed\n${r.stderr}`);
+      continue;
+    }
+    const x = JSON.parse(r.stdout.trim().split("\n").pop());
+    const name = kind === "corpus" ? `corpus (${x.roots} roots)` : `${kind} ${n.toLocaleString("en")}`;
+    let vs = "";
+    const tf = kind === "plan" && TERRAFORM[n];
+    if (tf) vs = `${tf[0]} s / ${tf[1]} GB: ${(tf[0] * 1000 / x.ms).toFixed(0)}x faster, ${(tf[1] * 1024 / x.rssMB).toFixed(0)}x less memory`;
+    const ms = (v) => (v === undefined ? "" : v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v.toFixed(0)} ms`);
+    console.log(
+      `${name.padEnd(20)} ${ms(x.ms).padStart(8)} ${ms(x.buildMs).padStart(10)}  ${String(x.nodes ?? "").padEnd(8)} ${String(x.edges ?? "").padEnd(8)} ${(x.rssMB.toFixed(0) + " MB").padStart(8)}  ${(x.wasmMB.toFixed(0) + " MB").padStart(10)}   ${vs}`,
+    );
+    if (x.slowSteps) console.log(`${"".padEnd(21)}slowest steps: ${x.slowSteps}`);
+    if (x.slowest) console.log(`${"".padEnd(21)}slowest root: ${x.slowest}`);
+  }
+}
+
+await main();
