@@ -55,7 +55,10 @@ for (const init of [tf.init, tf.default]) if (typeof init === "function" && init
 const { parse: hclParse } = await import("@cdktf/hcl2json");
 
 // --- helpers ---------------------------------------------------------------------------------
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
+};
 const mb = (bytes) => bytes / 1e6;
 const bytesOf = (s) => Buffer.byteLength(s, "utf8");
 
