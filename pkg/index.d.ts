@@ -381,3 +381,187 @@ export declare class TfgraphError extends Error {
  * @throws {TypeError} when `files` is not an object of strings, or `options` is malformed.
  */
 export declare function loadConfig(files: Files, options?: LoadOptions): LoadedConfig;
+
+// ---------------------------------------------------------------------------------------------
+// Graphs (src/graph)
+
+/** Which graph to build: Terraform's operations that have a graph builder. */
+export type Operation = "plan" | "destroy" | "apply" | "validate";
+
+/** A Terraform state v4 file's JSON (`terraform.tfstate`). Only what graphs need is read. */
+export interface StateV4 {
+  version: 4;
+  resources?: JsonValue[];
+  [key: string]: JsonValue | undefined;
+}
+
+/**
+ * Planned changes for the apply graph: instance address to Terraform's action list
+ * (`{"aws_instance.web[0]": ["delete", "create"]}`; a deposed object is `"addr (deposed KEY)"`),
+ * or a `terraform show -json` plan (its `resource_changes` are read).
+ */
+export type Changes = Record<string, ActionList> | { resource_changes: JsonValue[]; [key: string]: JsonValue };
+export type ActionList =
+  | ["no-op"] | ["create"] | ["read"] | ["update"] | ["delete", "create"] | ["create", "delete"] | ["delete"];
+
+export interface BuildOptions extends LoadOptions {
+  operation?: Operation;
+  state?: StateV4;
+  changes?: Changes;
+  /** Terraform's transitive reduction (default true; skipped when the graph has a cycle). */
+  reduce?: boolean;
+  /** Keep the graph's text after every transformer in `steps[i].text`. */
+  traceSteps?: boolean;
+}
+
+export type NodeKind =
+  | "resource" | "resource_validate" | "resource_instance" | "resource_instance_destroy"
+  | "resource_instance_destroy_deposed" | "resource_instance_orphan" | "resource_instance_deposed"
+  | "provider" | "provider_proxy" | "provider_close" | "root_variable" | "module_variable"
+  | "variable_validation" | "local" | "output" | "output_destroy" | "module_expand" | "module_close"
+  | "root" | "check" | "check_report" | "ephemeral_close";
+
+export interface GraphNode {
+  /** Terraform's vertex name: `aws_instance.web (expand)`, `provider["registry.terraform.io/hashicorp/aws"]`, `root`. */
+  name: string;
+  kind: NodeKind;
+  /** The object's absolute address (`module.net.aws_subnet.a`), empty for `root`. */
+  address: string;
+  /** The module path as Terraform prints it (`module.net`), empty for the root module. */
+  module: string;
+  range: SourceRange | null;
+}
+
+/** Why an edge exists; `text` explains it in a sentence. */
+export type Why = { text: string } & (
+  | { kind: "reference"; traversal: string; context: string; range: SourceRange }
+  | { kind: "depends_on"; traversal: string; range: SourceRange }
+  | { kind: "provider"; range: SourceRange | null; via: string[] }
+  | { kind: "provider_config_reference"; traversal: string; context: string; range: SourceRange }
+  | { kind: "destroy_order"; dependency: string }
+  | { kind: "destroy_phase"; traversal: string }
+  | { kind: "state_order"; dependency: string; dependent: string }
+  | { kind: "cbd_flipped"; original: Omit<Why, "text"> }
+  | {
+      kind:
+        | "module_expansion" | "module_close" | "provider_close" | "root_close" | "variable_validation"
+        | "check_report" | "ephemeral_close" | "instance_of_resource" | "replace_destroy_first";
+    }
+);
+
+/** `from` depends on `to` (the direction of `terraform graph`). */
+export interface GraphEdge {
+  from: string;
+  to: string;
+  why: Why[];
+}
+
+/** One transformer of the build. */
+export interface StepRecord {
+  /** Terraform's transformer name (`ReferenceTransformer`). */
+  name: string;
+  /** Why it sits where it does. */
+  reason: string;
+  nodes: number;
+  edges: number;
+  changed: boolean;
+  /** The graph's `String()` after the step (with `traceSteps`). */
+  text?: string;
+  diagnostics: number;
+}
+
+export interface RenderOptions {
+  /** `"resources"` (default; `terraform graph` since 1.7) or `"full"` (`terraform graph -type=plan`). */
+  type?: "resources" | "full";
+  /** Colour the edges of each cycle red (`-draw-cycles`). */
+  drawCycles?: boolean;
+}
+
+/** One of Terraform's graphs (see buildGraph). */
+export declare class Graph {
+  private constructor();
+  /** Loading warnings, then the build's diagnostics (one error per cycle, with the loop explained). */
+  readonly diagnostics: Diagnostic[];
+  readonly steps: StepRecord[];
+  nodes(): GraphNode[];
+  edges(): GraphEdge[];
+  /** Edges removed by transitive reduction: the dependency still holds through other edges. */
+  impliedEdges(): GraphEdge[];
+  /** Exactly Terraform's `Graph.String()`. */
+  toString(): string;
+  toDot(options?: RenderOptions): string;
+  toMermaid(options?: RenderOptions): string;
+  /** Direct dependencies of the node named `name` (a RangeError if there is none). */
+  dependencies(name: string): string[];
+  dependents(name: string): string[];
+  ancestors(name: string): string[];
+  descendants(name: string): string[];
+  /** Why `from` depends on `to`, one sentence per reason (empty if it does not directly). */
+  explain(from: string, to: string): string[];
+  /** Each strongly connected component of more than one node. */
+  cycles(): string[][];
+  /** Releases the graph's wasm memory now (otherwise the garbage collector does). */
+  free(): void;
+}
+
+/**
+ * Builds the graph Terraform builds for `options.operation` (default "plan") from files or from
+ * a configuration returned by loadConfig. A graph with cycles is still returned.
+ *
+ * @throws {TfgraphError} when the configuration, state or changes have an error.
+ * @throws {TypeError} when an argument is malformed.
+ */
+export declare function buildGraph(files: Files | LoadedConfig, options?: BuildOptions): Graph;
+
+// ---------------------------------------------------------------------------------------------
+// The walker (src/walk)
+
+export interface WalkDag {
+  nodes: string[];
+  /** `[from, to]`: `from` depends on `to`. */
+  edges?: [from: string, to: string][];
+}
+/** Return this from a visit to expand the node into a subgraph walked inside it. */
+export interface WalkExpansion {
+  expand: WalkDag;
+}
+export type WalkEventType = "start" | "finish" | "fail" | "skip" | "cancel";
+export interface WalkEvent {
+  type: WalkEventType;
+  node: string;
+  /** Milliseconds (`performance.now()`). */
+  time: number;
+  /** The expanded node this one belongs to. */
+  parent?: string;
+}
+export interface WalkOptions {
+  /** Whole number >= 1; default 10 (Terraform's `-parallelism`). */
+  parallelism?: number;
+  signal?: AbortSignal;
+  /** If it throws, the walk is cancelled and rejects with that error. */
+  onEvent?: (event: WalkEvent) => void;
+  /** Yield to the event loop every N scheduling steps (default 1000). */
+  yieldEvery?: number;
+}
+export interface WalkReport {
+  completed: string[];
+  failed: { node: string; error: unknown }[];
+  /** Never visited because something they depend on failed. */
+  skipped: string[];
+  /** Never started because the walk was aborted. */
+  cancelled: string[];
+  maxConcurrency: number;
+  times: Map<string, { start: number; end: number }>;
+}
+
+/**
+ * Walks a DAG as Terraform walks its graphs.
+ *
+ * @throws {TfgraphError} (rejects) for an invalid parallelism, an unknown node in an edge, a
+ *   duplicate node name or a cycle, before visiting anything.
+ */
+export declare function walk(
+  dag: WalkDag | Graph,
+  visit: (node: string, parent: string | undefined) => unknown,
+  options?: WalkOptions,
+): Promise<WalkReport>;

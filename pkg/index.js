@@ -45,6 +45,11 @@ export class TfgraphError extends Error {
   }
 }
 
+/** Where a loaded configuration came from, so buildGraph can take the configuration itself. */
+const SOURCE = Symbol("tfgraph.source");
+
+const hasError = (diagnostics) => diagnostics.some((d) => d.severity === "error");
+
 /**
  * Loads a Terraform configuration from in-memory files (`{ "main.tf": "..." }`, slash-separated
  * relative paths). Returns the configuration with its warnings in `diagnostics`; throws
@@ -52,8 +57,97 @@ export class TfgraphError extends Error {
  */
 export function loadConfig(files, options = {}) {
   const { config, diagnostics } = JSON.parse(raw.loadConfigRaw(files, options));
-  if (diagnostics.some((d) => d.severity === "error")) {
+  if (hasError(diagnostics)) {
     throw new TfgraphError(diagnostics, config);
   }
-  return { ...config, diagnostics };
+  const loaded = { ...config, diagnostics };
+  Object.defineProperty(loaded, SOURCE, { value: { files, root: options.root } });
+  return loaded;
+}
+
+/**
+ * One of Terraform's graphs. Built by buildGraph; queries and renderings are computed in wasm
+ * on demand. `free()` (or `using`) releases its memory early; otherwise the garbage collector does.
+ */
+export class Graph {
+  #handle;
+
+  constructor(handle, loadDiagnostics) {
+    this.#handle = handle;
+    /** Every diagnostic: loading and input warnings, then the build's (one error per cycle). */
+    this.diagnostics = [...loadDiagnostics, ...handle.diagnostics()];
+  }
+
+  /** Each transformer that ran, in order: name, reason, counts (and its text with traceSteps). */
+  get steps() { return this.#handle.steps(); }
+  nodes() { return JSON.parse(this.#handle.nodes()); }
+  /** Edges `from -> to`: `from` depends on `to`; `why` lists every reason, each with a sentence. */
+  edges() { return JSON.parse(this.#handle.edges()); }
+  /** Edges transitive reduction removed: the dependency still holds through other edges. */
+  impliedEdges() { return JSON.parse(this.#handle.impliedEdges()); }
+  /** Exactly Terraform's `Graph.String()`. */
+  toString() { return this.#handle.toText(); }
+  /** `type: "resources"` (terraform graph's default since 1.7) or `"full"` (`-type=plan`). */
+  toDot({ type = "resources", drawCycles = false } = {}) {
+    return this.#handle.toDot(checkType(type), Boolean(drawCycles));
+  }
+  toMermaid({ type = "resources", drawCycles = false } = {}) {
+    return this.#handle.toMermaid(checkType(type), Boolean(drawCycles));
+  }
+  dependencies(name) { return this.#handle.dependencies(name); }
+  dependents(name) { return this.#handle.dependents(name); }
+  ancestors(name) { return this.#handle.ancestors(name); }
+  descendants(name) { return this.#handle.descendants(name); }
+  /** Why `from` depends on `to`, one sentence per reason. */
+  explain(from, to) { return this.#handle.explain(from, to); }
+  /** Each strongly connected component of more than one node (empty for a valid graph). */
+  cycles() { return this.#handle.cycles(); }
+  free() { this.#handle.free(); }
+  [Symbol.dispose ?? Symbol.for("Symbol.dispose")]() { this.free(); }
+}
+
+function checkType(type) {
+  if (type !== "resources" && type !== "full") {
+    throw new TypeError(`tfgraph: graph type must be "resources" or "full", not ${JSON.stringify(type)}`);
+  }
+  return type === "resources";
+}
+
+/**
+ * Builds the graph Terraform builds for `operation` ("plan" by default, "destroy", "apply",
+ * "validate") from files or from a configuration returned by loadConfig. A graph with cycles is
+ * still returned (its `diagnostics` hold one error per cycle); errors in the configuration,
+ * state or changes throw TfgraphError.
+ */
+export function buildGraph(filesOrConfig, options = {}) {
+  const source = filesOrConfig?.[SOURCE];
+  const files = source ? source.files : filesOrConfig;
+  const root = options.root ?? source?.root;
+  const handle = raw.buildGraphRaw(files, { ...options, root });
+  const loadDiagnostics = handle.loadDiagnostics();
+  if (hasError(loadDiagnostics)) {
+    handle.free();
+    throw new TfgraphError(loadDiagnostics);
+  }
+  return new Graph(handle, loadDiagnostics);
+}
+
+/**
+ * Walks a DAG as Terraform does: each node once all it depends on has finished, at most
+ * `parallelism` (10) visits at a time; a failure skips its dependents. `dag` is a Graph or
+ * `{ nodes, edges: [from, to][] }` where `from` depends on `to`.
+ */
+export async function walk(dag, visit, options) {
+  if (dag instanceof Graph) {
+    dag = { nodes: dag.nodes().map((n) => n.name), edges: dag.edges().map((e) => [e.from, e.to]) };
+  }
+  try {
+    return await raw.walk(dag, visit, options);
+  } catch (e) {
+    // The scheduler reports bad input as an Error named TfgraphError; make it ours.
+    if (e?.name === "TfgraphError" && Array.isArray(e.diagnostics) && !(e instanceof TfgraphError)) {
+      throw new TfgraphError(e.diagnostics);
+    }
+    throw e;
+  }
 }

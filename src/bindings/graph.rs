@@ -5,7 +5,8 @@
 use super::{read_files, to_js, type_error};
 use crate::config::{self, LoadOptions};
 use crate::diag::Diagnostics;
-use crate::graph::{self, BuildOptions, Built, DotKind, Operation};
+use crate::graph::{self, BuildOptions, Built, DotKind, EdgeInfo, Operation, TfGraph, Why};
+use serde::Serialize;
 use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
@@ -114,18 +115,21 @@ impl GraphHandle {
         to_js(&self.built.steps)
     }
 
-    pub fn nodes(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.built.graph.nodes())
+    /// Every node as JSON text (`JSON.parse` is far cheaper than building 100,000 objects
+    /// across the boundary).
+    pub fn nodes(&self) -> Result<String, JsValue> {
+        json_text(&self.built.graph.nodes())
     }
 
-    pub fn edges(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.built.graph.edges())
+    /// Every edge as JSON text, each reason with its sentence (`text`).
+    pub fn edges(&self) -> Result<String, JsValue> {
+        json_text(&explained(&self.built.graph, &self.built.graph.edges()))
     }
 
     /// Edges removed by transitive reduction, with their reasons (the dependency still holds).
     #[wasm_bindgen(js_name = impliedEdges)]
-    pub fn implied_edges(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.built.graph.implied_edges())
+    pub fn implied_edges(&self) -> Result<String, JsValue> {
+        json_text(&explained(&self.built.graph, &self.built.graph.implied_edges()))
     }
 
     /// Terraform's `Graph.String()`.
@@ -179,4 +183,39 @@ impl GraphHandle {
     pub fn cycles(&self) -> Result<JsValue, JsValue> {
         to_js(&self.built.graph.cycles())
     }
+}
+
+fn json_text<T: Serialize + ?Sized>(value: &T) -> Result<String, JsValue> {
+    serde_json::to_string(value).map_err(|e| JsError::new(&e.to_string()).into())
+}
+
+/// One reason of an edge as JavaScript sees it: the tagged [`Why`] plus its sentence.
+#[derive(Serialize)]
+struct WhyOut<'a> {
+    #[serde(flatten)]
+    why: &'a Why,
+    text: String,
+}
+
+#[derive(Serialize)]
+struct EdgeOut<'a> {
+    from: &'a str,
+    to: &'a str,
+    why: Vec<WhyOut<'a>>,
+}
+
+/// Sentences name nodes as [`TfGraph::explain`] does (by address, `root` by name).
+fn explained<'a>(graph: &TfGraph, edges: &'a [EdgeInfo]) -> Vec<EdgeOut<'a>> {
+    let label = |name: &str| graph.find(name).map_or_else(|| name.to_string(), |id| graph.label(id));
+    edges
+        .iter()
+        .map(|e| {
+            let (from, to) = (label(&e.from), label(&e.to));
+            EdgeOut {
+                from: &e.from,
+                to: &e.to,
+                why: e.why.iter().map(|w| WhyOut { why: w, text: w.explain(&from, &to) }).collect(),
+            }
+        })
+        .collect()
 }

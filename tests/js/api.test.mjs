@@ -37,8 +37,10 @@ resource "aws_instance" "web" {
 }
 `;
 
-test("exports version, loadConfig and TfgraphError, and nothing else", () => {
-  assert.deepEqual(Object.keys(tfgraph).sort(), ["TfgraphError", "loadConfig", "version"]);
+test("exports exactly the documented API", () => {
+  assert.deepEqual(Object.keys(tfgraph).sort(), [
+    "Graph", "TfgraphError", "buildGraph", "loadConfig", "version", "walk",
+  ]);
 });
 
 test("version is the package.json version", () => {

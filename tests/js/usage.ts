@@ -3,6 +3,13 @@
 // they must reject, so the declarations can neither lose a type nor fall back to `any`.
 
 import {
+  buildGraph,
+  walk,
+  Graph,
+  type GraphEdge,
+  type GraphNode,
+  type WalkReport,
+  type Why,
   loadConfig,
   TfgraphError,
   version,
@@ -88,3 +95,18 @@ const s: Severity = "info";
 const k: ReferenceKind = "output";
 
 void [v, line, s, k];
+
+// Graphs: built from files or a loaded configuration; edges carry typed reasons.
+const graph: Graph = buildGraph(loaded, { operation: "plan", reduce: true });
+const graphNodes: GraphNode[] = graph.nodes();
+const firstEdge: GraphEdge | undefined = graph.edges()[0];
+const reasons: Why[] = firstEdge ? firstEdge.why : [];
+for (const why of reasons) {
+  if (why.kind === "reference") {
+    const line: number = why.range.start.line;
+  }
+}
+const text: string = graph.toString() + graph.toDot({ type: "full", drawCycles: true });
+// @ts-expect-error: operations are Terraform's four
+buildGraph({}, { operation: "refresh" });
+const report: Promise<WalkReport> = walk(graph, async (node: string) => node.length, { parallelism: 2 });
