@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use tfgraph::config::{load, IgnoreChanges, LoadOptions, Loaded, Module};
 
+mod support;
+
 fn files(list: &[(&str, &str)]) -> BTreeMap<String, String> {
     list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
@@ -16,21 +18,7 @@ fn load_at(list: &[(&str, &str)], root: &str) -> Loaded {
 
 /// Every file of a fixture folder under `tests/fixtures/config/<case>/`.
 fn fixture(case: &str) -> BTreeMap<String, String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/config").join(case);
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(&dir).unwrap().to_string_lossy().replace('\\', "/");
-                out.insert(rel, std::fs::read_to_string(&p).unwrap());
-            }
-        }
-    }
-    out
+    support::read_fixture(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/config").join(case))
 }
 
 fn no_diags(l: &Loaded) {

@@ -11,23 +11,11 @@ use tfgraph::config::{load, LoadOptions, Loaded, Module};
 use tfgraph::graph::{build, BuildOptions};
 use tfgraph::Severity;
 
+mod support;
+
 /// Every file of a fixture folder under `tests/fixtures/config/<case>/`, dot-folders included.
 fn fixture(case: &str) -> BTreeMap<String, String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/config").join(case);
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(&dir).unwrap().to_string_lossy().replace('\\', "/");
-                out.insert(rel, std::fs::read_to_string(&p).unwrap());
-            }
-        }
-    }
-    out
+    support::read_fixture(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/config").join(case))
 }
 
 fn load_root(files: &BTreeMap<String, String>, root: &str) -> Loaded {

@@ -7,59 +7,23 @@
 //! set to the root's subpath, so local modules reached through `../..` resolve. Skipped with a
 //! message when the corpus (`../shared/corpus` beside the crate) is absent.
 
-use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tfgraph::config::{load, LoadOptions, Module};
 
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if dir.join("INDEX.tsv").is_file() {
-        Some(dir)
-    } else {
-        eprintln!("corpus not found at {}: skipping", dir.display());
-        None
-    }
-}
-
-/// Every file under `dir`, keyed by its path relative to `dir` (slash-separated).
-fn read_tree(dir: &Path) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else { continue };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if let Ok(text) = std::fs::read_to_string(&p) {
-                let rel = p.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/");
-                out.insert(rel, text);
-            }
-        }
-    }
-    out
-}
-
-fn roots(corpus: &Path) -> Vec<String> {
-    let index = std::fs::read_to_string(corpus.join("INDEX.tsv")).unwrap();
-    let mut lines = index.lines();
-    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
-    let col = header.iter().position(|h| *h == "dir").expect("dir column");
-    lines.filter(|l| !l.trim().is_empty()).map(|l| l.split('\t').nth(col).unwrap().to_string()).collect()
-}
+mod support;
 
 #[test]
 fn every_corpus_root_loads_without_errors() {
-    let Some(corpus) = corpus_dir() else { return };
-    let mut repos: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let Some(corpus) = support::corpus_dir() else { return };
+    let mut repos = support::RepoFiles::new(&corpus, support::any_file);
     let mut failures = String::new();
     let mut total_resources = 0;
-    let all = roots(&corpus);
+    let all = support::index_roots(&corpus);
     for root in &all {
-        let (repo, sub) = root.split_once('/').unwrap_or((root.as_str(), ""));
-        let files = repos.entry(repo.to_string()).or_insert_with(|| read_tree(&corpus.join(repo)));
-        let loaded = load(files, &LoadOptions { root: sub.to_string() });
+        let repo = root.split_once('/').map_or(root.as_str(), |(repo, _)| repo);
+        let (files, sub) = repos.read_root_files(root);
+        let loaded = load(files, &LoadOptions { root: sub });
         for d in loaded.diagnostics.errors() {
             // The corpus left out a few folders that some modules call (cloudposse's
             // `modules/datadog-configuration`); Terraform reports those exactly like this too.
@@ -122,7 +86,7 @@ fn describe_refs(m: &Module, file: &str) -> String {
 
 #[test]
 fn corpus_reference_lists_match_hand_checked_expectations() {
-    let Some(corpus) = corpus_dir() else { return };
+    let Some(corpus) = support::corpus_dir() else { return };
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/corpus-refs");
     let mut checked = 0;
     let mut entries: Vec<_> = std::fs::read_dir(&fixtures).unwrap().flatten().map(|e| e.path()).collect();
@@ -135,7 +99,7 @@ fn corpus_reference_lists_match_hand_checked_expectations() {
         let rel = first.trim_start_matches('#').trim();
         let (repo, in_repo) = rel.split_once('/').unwrap();
         let (dir, file) = in_repo.rsplit_once('/').unwrap_or(("", in_repo));
-        let files = read_tree(&corpus.join(repo));
+        let files = support::read_tree(&corpus.join(repo), support::any_file);
         let loaded = load(&files, &LoadOptions { root: dir.to_string() });
         let mut got = describe_refs(&loaded.config.root, &format!("{}{file}", if dir.is_empty() { String::new() } else { format!("{dir}/") }));
         // `# only <object>`: check that object's references only.
@@ -159,9 +123,9 @@ fn corpus_reference_lists_match_hand_checked_expectations() {
 /// must still slice the file to exactly the traversal's text.
 #[test]
 fn json_corpus_reference_ranges_slice_to_the_traversal() {
-    let Some(corpus) = corpus_dir() else { return };
+    let Some(corpus) = support::corpus_dir() else { return };
     let repo = "aws-ia__terraform-aws-vpc_endpoints";
-    let files = read_tree(&corpus.join(repo));
+    let files = support::read_tree(&corpus.join(repo), support::any_file);
     let loaded = load(&files, &LoadOptions::default());
     assert!(!loaded.diagnostics.has_errors());
     let mut n = 0;

@@ -8,40 +8,12 @@
 //! resources (`module.<key>.<type>.<name>`). Skipped with a message when the corpus
 //! (`../shared/corpus` beside the crate) is absent.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tfgraph::config::manifest::{constraint_allows, Version};
 use tfgraph::config::{load, LoadOptions, Module};
 use tfgraph::graph::{build, BuildOptions};
 
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if dir.join("INDEX.tsv").is_file() {
-        Some(dir)
-    } else {
-        eprintln!("corpus not found at {}: skipping", dir.display());
-        None
-    }
-}
-
-fn read_tree(dir: &Path) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else { continue };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "tf" || x == "json") {
-                if let Ok(text) = std::fs::read_to_string(&p) {
-                    out.insert(p.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/"), text);
-                }
-            }
-        }
-    }
-    out
-}
+mod support;
 
 /// A registry source's corpus folder and subdir: `ns/name/provider[//sub]` →
 /// (`<ns>__terraform-<provider>-<name>`, `sub`), when that folder exists.
@@ -122,14 +94,14 @@ fn find_module<'a>(m: &'a Module, key: &str) -> Option<&'a Module> {
 
 #[test]
 fn corpus_roots_with_installed_registry_modules_build_full_graphs() {
-    let Some(corpus) = corpus_dir() else { return };
+    let Some(corpus) = support::corpus_dir() else { return };
     let index = std::fs::read_to_string(corpus.join("INDEX.tsv")).unwrap();
-    let mut repos: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let mut repos = support::RepoFiles::new(&corpus, support::tf_or_json_file);
     let (mut roots, mut calls, mut nodes_from_calls, mut failures) = (0, 0, 0, Vec::new());
     for line in index.lines().skip(1).filter(|l| !l.trim().is_empty()) {
         let dir = line.split('\t').next().unwrap();
         let (repo, root) = dir.split_once('/').unwrap_or((dir, ""));
-        let base = repos.entry(repo.to_string()).or_insert_with(|| read_tree(&corpus.join(repo))).clone();
+        let base = repos.repo(repo).clone();
         let options = LoadOptions { root: root.to_string() };
         let before = load(&base, &options);
         let before_errors = before.diagnostics.errors().count();
@@ -148,7 +120,7 @@ fn corpus_roots_with_installed_registry_modules_build_full_graphs() {
                 break;
             }
             for c in found {
-                let pkg = repos.entry(c.repo.clone()).or_insert_with(|| read_tree(&corpus.join(&c.repo))).clone();
+                let pkg = repos.repo(&c.repo).clone();
                 for (path, text) in pkg {
                     files.insert(format!("{prefix}.terraform/modules/{}/{path}", c.key), text);
                 }

@@ -28,19 +28,8 @@ use tfgraph::graph::state_json::parse_state;
 use tfgraph::graph::transform::{self, BuildContext, CloseRootModuleTransformer, TransitiveReductionTransformer};
 use tfgraph::graph::{apply, build, BuildOptions, Operation, TfGraph, Why};
 
-fn read_tree(base: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    entries.sort();
-    for p in entries {
-        let name = p.file_name().unwrap().to_string_lossy().to_string();
-        if p.is_dir() {
-            read_tree(base, &p, out);
-        } else if name.ends_with(".tf") || name.ends_with(".tf.json") {
-            let rel = p.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/");
-            out.insert(rel, std::fs::read_to_string(&p).unwrap());
-        }
-    }
-}
+mod support;
+
 
 /// `(destroy deposed 1a2b3c4d)` → `(destroy deposed KEY)`, likewise `(deposed …)`.
 fn normalize(s: &str) -> String {
@@ -88,8 +77,7 @@ struct Case {
 
 fn load(dir: &Path) -> Case {
     let name = dir.file_name().unwrap().to_string_lossy().to_string();
-    let mut files = BTreeMap::new();
-    read_tree(dir, dir, &mut files);
+    let files = support::read_tf_fixture(dir);
     let loaded = tfgraph::config::load(&files, &Default::default());
     assert!(!loaded.diagnostics.has_errors(), "{name}: {:?}", loaded.diagnostics);
     let mut options = BuildOptions::default();

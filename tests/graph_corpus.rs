@@ -10,25 +10,9 @@
 //! itself reports "Provider configuration not present" for every resource using them, and so do
 //! we. Those errors are expected, and only for those aliases.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use tfgraph::graph::{build, instances, BuildOptions, DotKind, Operation};
+mod support;
 
-fn read_tree(base: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<PathBuf> = rd.map(|e| e.unwrap().path()).collect();
-    entries.sort();
-    for p in entries {
-        let name = p.file_name().unwrap().to_string_lossy().to_string();
-        if p.is_dir() {
-            read_tree(base, &p, out);
-        } else if name.ends_with(".tf") || name.ends_with(".tf.json") {
-            if let Ok(text) = std::fs::read_to_string(&p) {
-                out.insert(p.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/"), text);
-            }
-        }
-    }
-}
+use tfgraph::graph::{build, instances, BuildOptions, DotKind, Operation};
 
 /// Terragrunt generates these `aws` aliases for cds-snc/notification-terraform (SOURCES.md).
 const TERRAGRUNT_ALIASES: &[&str] =
@@ -44,24 +28,13 @@ fn terragrunt_alias(dir: &str, d: &tfgraph::Diagnostic) -> bool {
 
 #[test]
 fn corpus_roots_build_plan_graphs_without_errors() {
-    let corpus = std::env::var_os("TFGRAPH_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    let Ok(index) = std::fs::read_to_string(corpus.join("INDEX.tsv")) else {
-        eprintln!("skipped: no corpus at {} (set TFGRAPH_CORPUS)", corpus.display());
-        return;
-    };
-    let mut trees: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let Some((corpus, dirs)) = support::corpus_roots() else { return };
+    let mut trees = support::RepoFiles::new(&corpus, support::tf_file);
     let (mut roots, mut nodes, mut edges, mut failures, mut expected) = (0, 0, 0, Vec::new(), 0);
-    for line in index.lines().skip(1) {
-        let dir = line.split('\t').next().unwrap();
-        let (repo, root) = dir.split_once('/').unwrap_or((dir, ""));
-        let files = trees.entry(repo.to_string()).or_insert_with(|| {
-            let mut t = BTreeMap::new();
-            read_tree(&corpus.join(repo), &corpus.join(repo), &mut t);
-            t
-        });
-        let loaded = tfgraph::config::load(files, &tfgraph::LoadOptions { root: root.to_string() });
+    for dir in &dirs {
+        let dir = dir.as_str();
+        let (files, root) = trees.read_root_files(dir);
+        let loaded = tfgraph::config::load(files, &tfgraph::LoadOptions { root });
         for operation in [Operation::Plan, Operation::Validate] {
             let built = build(&loaded.config, &BuildOptions { operation, ..Default::default() });
             for d in built.diagnostics.errors() {

@@ -17,23 +17,11 @@
 //! came from. Files are compared after trimming, with a
 //! line diff on failure; every mismatch in every fixture is reported before failing.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use tfgraph::graph::{build, BuildOptions, DotKind, Operation};
 
-fn read_tree(base: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    entries.sort();
-    for p in entries {
-        let name = p.file_name().unwrap().to_string_lossy().to_string();
-        if p.is_dir() {
-            read_tree(base, &p, out);
-        } else if name.ends_with(".tf") || name.ends_with(".tf.json") {
-            let rel = p.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/");
-            out.insert(rel, std::fs::read_to_string(&p).unwrap());
-        }
-    }
-}
+mod support;
+
 
 /// A line diff (longest common subsequence), `-` expected, `+` actual.
 fn diff(want: &str, got: &str) -> String {
@@ -90,8 +78,7 @@ fn graph_fixtures() {
     for case in &cases {
         let name = case.file_name().unwrap().to_string_lossy().to_string();
         assert!(case.join("SOURCE").exists(), "{name}: every fixture needs a SOURCE file");
-        let mut files = BTreeMap::new();
-        read_tree(case, case, &mut files);
+        let files = support::read_tf_fixture(case);
         let loaded = tfgraph::config::load(&files, &Default::default());
         assert!(!loaded.diagnostics.has_errors(), "{name}: the configuration does not load: {:?}", loaded.diagnostics);
         let plan = build(&loaded.config, &options(Operation::Plan, true));
