@@ -2,12 +2,11 @@
 //! handle whose methods query and render it. Mechanical: read the options, call
 //! [`config::load`] and [`graph::build`], serialize what is asked for.
 
-use super::{read_files, to_js, type_error};
+use super::{get, read_files, read_load_options, to_js, type_error};
 use crate::config::{self, LoadOptions};
 use crate::diag::Diagnostics;
 use crate::graph::{self, BuildOptions, Built, DotKind, EdgeInfo, Operation, TfGraph, Why};
 use serde::Serialize;
-use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
 /// A built graph, kept in wasm memory; `pkg/index.js` wraps it in the public `Graph` class.
@@ -17,14 +16,6 @@ pub struct GraphHandle {
     load_diagnostics: Diagnostics,
 }
 
-fn get(options: &JsValue, key: &str) -> Result<Option<JsValue>, JsValue> {
-    if options.is_undefined() || options.is_null() {
-        return Ok(None);
-    }
-    let v = Reflect::get(options, &JsValue::from_str(key))?;
-    Ok(if v.is_undefined() || v.is_null() { None } else { Some(v) })
-}
-
 /// A JSON-shaped JS value (state, changes) as `serde_json::Value`.
 fn json_value(v: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
     serde_wasm_bindgen::from_value(v)
@@ -32,15 +23,9 @@ fn json_value(v: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
 }
 
 fn read_build_options(options: &JsValue) -> Result<(LoadOptions, BuildOptions, Diagnostics), JsValue> {
-    if !(options.is_undefined() || options.is_null() || options.is_object()) {
-        return Err(type_error("buildGraph: `options` must be an object"));
-    }
-    let mut load = LoadOptions::default();
+    let load = read_load_options(options, "buildGraph")?;
     let mut build = BuildOptions::default();
     let mut diags = Diagnostics::new();
-    if let Some(root) = get(options, "root")? {
-        load.root = root.as_string().ok_or_else(|| type_error("buildGraph: `options.root` must be a string"))?;
-    }
     if let Some(op) = get(options, "operation")? {
         build.operation = match op.as_string().as_deref() {
             Some("plan") => Operation::Plan,

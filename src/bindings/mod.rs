@@ -44,17 +44,23 @@ fn read_files(files: &JsValue, api: &str) -> Result<BTreeMap<String, String>, Js
     Ok(out)
 }
 
-fn read_load_options(options: &JsValue) -> Result<LoadOptions, JsValue> {
-    let mut out = LoadOptions::default();
+/// `options[key]`, with `undefined` and `null` (and absent `options`) read as "not given".
+fn get(options: &JsValue, key: &str) -> Result<Option<JsValue>, JsValue> {
     if options.is_undefined() || options.is_null() {
-        return Ok(out);
+        return Ok(None);
     }
-    if !options.is_object() {
-        return Err(type_error("loadConfig: `options` must be an object"));
+    let v = js_sys::Reflect::get(options, &JsValue::from_str(key))?;
+    Ok(if v.is_undefined() || v.is_null() { None } else { Some(v) })
+}
+
+/// The loading options shared by `loadConfig` and `buildGraph` (`api` names the caller in errors).
+fn read_load_options(options: &JsValue, api: &str) -> Result<LoadOptions, JsValue> {
+    if !(options.is_undefined() || options.is_null() || options.is_object()) {
+        return Err(type_error(&format!("{api}: `options` must be an object")));
     }
-    let root = js_sys::Reflect::get(options, &JsValue::from_str("root"))?;
-    if !root.is_undefined() && !root.is_null() {
-        out.root = root.as_string().ok_or_else(|| type_error("loadConfig: `options.root` must be a string"))?;
+    let mut out = LoadOptions::default();
+    if let Some(root) = get(options, "root")? {
+        out.root = root.as_string().ok_or_else(|| type_error(&format!("{api}: `options.root` must be a string")))?;
     }
     Ok(out)
 }
@@ -66,7 +72,7 @@ fn read_load_options(options: &JsValue) -> Result<LoadOptions, JsValue> {
 #[wasm_bindgen(js_name = loadConfigRaw)]
 pub fn load_config_raw(files: JsValue, options: JsValue) -> Result<String, JsValue> {
     let files = read_files(&files, "loadConfig")?;
-    let options = read_load_options(&options)?;
+    let options = read_load_options(&options, "loadConfig")?;
     let loaded = config::load(&files, &options);
     #[derive(Serialize)]
     struct Out<'a> {
