@@ -37,7 +37,7 @@ fn a_cycle_reads_in_dependency_order_from_its_shortest_name_whatever_the_input_o
         ("aws_instance.a", "aws_instance.cc"),
         ("aws_instance.cc", "aws_instance.b"),
     ];
-    let want = ["Cycle: aws_instance.a, aws_instance.cc, aws_instance.b"];
+    let want = ["Cycle:\n  aws_instance.a\n  aws_instance.cc\n  aws_instance.b"];
     let names = ["aws_instance.a", "aws_instance.b", "aws_instance.cc"];
     for rot in 0..3 {
         let mut nodes = names.to_vec();
@@ -65,7 +65,7 @@ fn each_cycle_and_self_reference_is_its_own_diagnostic() {
     ];
     assert_eq!(
         summaries(&nodes, &edges),
-        ["Cycle: local.test1, local.test2", "Cycle: test_instance.a, test_instance.b", "Self reference: x",]
+        ["Cycle:\n  local.test1\n  local.test2", "Cycle:\n  test_instance.a\n  test_instance.b", "Self reference: x",]
     );
 }
 

@@ -237,22 +237,10 @@ pub fn dag_from_names<S: AsRef<str> + Eq + Hash>(nodes: &[S], edges: &[(S, S)]) 
     }
     Dag::new(nodes.len(), &pairs).map_err(|e| match e {
         DagError::UnknownNode { .. } => unreachable!("edges were resolved against the node list"),
-        DagError::Cycles(found) => Diagnostics(
-            found
-                .iter()
-                .map(|cycle| diagnostics::cycle(&rotate_to_shortest(cycle.iter().map(|&v| nodes[v as usize].as_ref()))))
-                .collect(),
-        ),
+        DagError::Cycles(found) => {
+            diagnostics::cycles(found.iter().map(|cycle| cycle.iter().map(|&v| nodes[v as usize].as_ref()).collect()))
+        }
     })
-}
-
-/// A cycle's names rotated to start at the shortest one (ties broken lexically).
-pub fn rotate_to_shortest<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
-    let mut names: Vec<&str> = names.into_iter().collect();
-    if let Some(first) = (0..names.len()).min_by_key(|&i| (names[i].len(), names[i])) {
-        names.rotate_left(first);
-    }
-    names
 }
 
 #[cfg(test)]
@@ -282,6 +270,6 @@ mod tests {
         let edges = [("local.bb", "local.ccc"), ("local.ccc", "local.a"), ("local.a", "local.bb")];
         let diags = dag_from_names(&nodes, &edges).unwrap_err();
         assert_eq!(diags.len(), 1);
-        assert_eq!(diags.iter().next().unwrap().summary, "Cycle: local.a, local.bb, local.ccc");
+        assert_eq!(diags.iter().next().unwrap().summary, "Cycle:\n  local.a\n  local.bb\n  local.ccc");
     }
 }

@@ -1,6 +1,7 @@
 //! Every message the walker gives about bad input, in one place and in Terraform's words.
 
-use crate::diag::Diagnostic;
+use crate::dag::{cycle_summary, self_reference_summary};
+use crate::diag::{Diagnostic, Diagnostics};
 
 /// Terraform's check in `internal/terraform/context.go` (`NewContext`): the same summary and,
 /// for values below one, the same detail. tfgraph has no "0 means default" rule: callers
@@ -31,13 +32,29 @@ pub fn unknown_node(from: &str, to: &str, unknown: &str) -> Diagnostic {
     )
 }
 
-/// One cycle, names already in display order. Terraform's wording (`Cycle: a, b`); the
-/// order is made deterministic the way Terraform 1.16 does it (see `dag::dag_from_names`).
-pub fn cycle(names: &[&str]) -> Diagnostic {
-    if names.len() == 1 {
-        return Diagnostic::error(format!("Self reference: {}", names[0]), "");
+/// The cycles of a walk graph, each listed in dependency order (for `a -> b -> c -> a`: a, b,
+/// c), as diagnostics in the same text and order as the graph's own (`dag::Graph::validate`):
+/// Terraform 1.16's `Cycle:` with one name per line from the shortest name, cycles sorted by
+/// their text, then `Self reference: x` for one-node cycles, sorted by name.
+pub fn cycles<'a>(found: impl IntoIterator<Item = Vec<&'a str>>) -> Diagnostics {
+    let mut loops = Vec::new();
+    let mut selves = Vec::new();
+    for names in found {
+        match names.as_slice() {
+            [one] => selves.push(*one),
+            _ => loops.push(cycle_summary(&names.iter().rev().collect::<Vec<_>>())),
+        }
     }
-    Diagnostic::error(format!("Cycle: {}", names.join(", ")), "")
+    loops.sort();
+    selves.sort();
+    let mut diags = Diagnostics::new();
+    for text in loops {
+        diags.push(Diagnostic::error(text, ""));
+    }
+    for name in selves {
+        diags.push(Diagnostic::error(self_reference_summary(name), ""));
+    }
+    diags
 }
 
 /// Checks a parallelism option the way `walk` accepts it: a whole number of at least one.

@@ -30,7 +30,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
-pub use dag::{dag_from_names, rotate_to_shortest, Dag, DagError};
+pub use dag::{dag_from_names, Dag, DagError};
 pub use limiter::{CancelToken, Limiter, Permit};
 pub use report::{Event, EventKind, Failure, Timing, WalkReport};
 

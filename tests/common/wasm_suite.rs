@@ -208,7 +208,7 @@ async fn bad_input_rejects_before_any_visit() {
     assert_eq!(get(&Array::from(&get(&e, "diagnostics")).get(0), "summary"), "Duplicate node name");
     let names: Vec<String> = ["b", "a", "c", "ok"].map(String::from).to_vec();
     let e = rejection(js_dag(&names, &[(0, 2), (2, 1), (1, 0), (3, 1)]), &visit, JsValue::UNDEFINED).await;
-    assert_eq!(js_sys::Error::from(e).message(), "Cycle: a, b, c");
+    assert_eq!(js_sys::Error::from(e).message(), "Cycle:\n  a\n  b\n  c");
     let e = rejection(JsValue::from("nope"), &visit, JsValue::UNDEFINED).await;
     assert!(e.is_instance_of::<js_sys::TypeError>());
     let e = rejection(dag(), &JsValue::from(3), JsValue::UNDEFINED).await;

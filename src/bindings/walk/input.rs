@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use super::fast::FastJs;
 use super::{builtin, tfgraph_error, type_error, Ctx};
 use crate::diag::Diagnostics;
-use crate::walk::{diagnostics, rotate_to_shortest, Dag, DagError, Subgraph};
+use crate::walk::{diagnostics, Dag, DagError, Subgraph};
 
 impl Ctx {
     /// Reads `{ nodes, edges }`, adding its names to the table as children of `parent`.
@@ -43,16 +43,13 @@ impl Ctx {
         match Dag::new(ids.len(), &pairs) {
             Ok(dag) => Ok(Subgraph::new(ids, dag)),
             Err(DagError::Cycles(cycles)) => {
-                let diags = cycles
+                let names: Vec<Vec<String>> = cycles
                     .iter()
-                    .map(|cycle| {
-                        let names: Vec<String> =
-                            cycle.iter().map(|&v| self.name(first + v).as_string().unwrap_or_default()).collect();
-                        diagnostics::cycle(&rotate_to_shortest(names.iter().map(String::as_str)))
-                    })
+                    .map(|cycle| cycle.iter().map(|&v| self.name(first + v).as_string().unwrap_or_default()).collect())
                     .collect();
+                let diags = diagnostics::cycles(names.iter().map(|c| c.iter().map(String::as_str).collect()));
                 self.forget_from(first);
-                Err(tfgraph_error(&Diagnostics(diags)))
+                Err(tfgraph_error(&diags))
             }
             Err(DagError::UnknownNode { .. }) => unreachable!("edges were resolved against this dag's names"),
         }
