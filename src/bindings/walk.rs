@@ -30,49 +30,6 @@ use promises::{PromiseFuture, PromiseTable};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::walk::{self as core, CancelToken, Event, EventKind, Visited, Visitor, WalkHooks, WalkOptions};
 
-#[wasm_bindgen(typescript_custom_section)]
-const WALK_TS: &'static str = r#"
-/** A graph to walk: `from` depends on `to`, so `to` is visited first. */
-export interface WalkDag { nodes: string[]; edges?: [from: string, to: string][]; }
-/** Returned (or resolved) by a visit to walk a subgraph inside the node, as count/for_each
- *  instances are. Names must be new to the walk; edges stay inside the subgraph. */
-export interface WalkExpansion { expand: WalkDag; }
-export type WalkEventType = "start" | "finish" | "fail" | "skip" | "cancel";
-export interface WalkEvent {
-  type: WalkEventType;
-  node: string;
-  /** `performance.now()` when it happened. */
-  time: number;
-  /** The node whose expansion this node belongs to, if any. */
-  parent?: string;
-}
-export interface WalkOptions {
-  /** Visits in flight at most, a whole number >= 1 (default 10, as Terraform). */
-  parallelism?: number;
-  /** After abort no node starts; visits in flight settle; the rest are reported cancelled. */
-  signal?: AbortSignal;
-  /** Called synchronously as things happen. If it throws, the walk is cancelled and the
-   *  promise rejects with that error once visits in flight have settled. */
-  onEvent?: (event: WalkEvent) => void;
-  /** Give the event loop a macrotask turn every this many scheduling steps (default 1000). */
-  yieldEvery?: number;
-}
-export interface WalkReport {
-  /** In the order they finished; expanded nodes after their subgraph. */
-  completed: string[];
-  /** `error` is what the visit threw or rejected with; a node whose expansion failed gets an
-   *  Error naming how many subgraph nodes failed. */
-  failed: { node: string; error: unknown }[];
-  /** Dependents (transitive) of failed nodes: never visited, no error of their own. */
-  skipped: string[];
-  cancelled: string[];
-  /** The most visits ever in flight at once. */
-  maxConcurrency: number;
-  /** For every visited node: `performance.now()` at its visit's call and at its end. */
-  times: Map<string, { start: number; end: number }>;
-}
-"#;
-
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(js_namespace = performance, js_name = now)]
@@ -285,12 +242,11 @@ fn tfgraph_error(diags: &Diagnostics) -> JsValue {
 /// finished, at most `options.parallelism` at a time. Resolves to a `WalkReport`; rejects
 /// with a `TfgraphError` (`.diagnostics`) for bad input before visiting anything, or a
 /// `TypeError` for arguments of the wrong type.
-#[wasm_bindgen(js_name = walk, unchecked_return_type = "Promise<WalkReport>")]
-pub fn walk_js(
-    #[wasm_bindgen(unchecked_param_type = "WalkDag")] dag: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "(node: string, parent: string | undefined) => unknown")] visit: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "WalkOptions")] options: Option<JsValue>,
-) -> Promise {
+///
+/// The public types (`WalkDag`, `WalkOptions`, `WalkReport`, …) live in one place,
+/// `pkg/index.d.ts`, beside `pkg/index.js`'s `walk`, which wraps this raw export.
+#[wasm_bindgen(js_name = walk)]
+pub fn walk_js(dag: JsValue, visit: JsValue, options: Option<JsValue>) -> Promise {
     future_to_promise(async move {
         let options = read_options(&options.unwrap_or(JsValue::UNDEFINED))?;
         let visit: Function = visit.dyn_into().map_err(|_| type_error("`visit` must be a function"))?;
