@@ -28,6 +28,7 @@ mod expr;
 pub mod diagnostics;
 pub mod files;
 pub mod guard;
+pub mod hcl;
 pub mod json;
 mod load;
 pub mod manifest;

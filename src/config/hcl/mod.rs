@@ -28,7 +28,25 @@ pub struct Parsed<'s> {
     pub errors: Vec<SyntaxError>,
 }
 
-// The parser provides:
-//   pub fn parse_body(src: &str) -> Parsed<'_>
-//   pub fn parse_expr(src: &str) -> Result<ast::Expr<'_>, SyntaxError>        (whole input is one expression)
-//   pub fn parse_template(src: &str) -> Result<ast::Template<'_>, SyntaxError> (a bare template, as in a JSON string)
+// PLACEHOLDER until parser.rs lands (branch `hcl` only; never merged like this): the three
+// entry points, so the loader can be ported against their signatures in parallel.
+
+/// Parse a whole file (a body).
+pub fn parse_body(src: &str) -> Parsed<'_> {
+    let _ = src;
+    todo!("parser.rs")
+}
+
+/// Parse `src` as exactly one expression (as in a JSON string read as a traversal, or a
+/// count/for_each source text).
+pub fn parse_expr(src: &str) -> Result<ast::Expr<'_>, SyntaxError> {
+    let _ = src;
+    todo!("parser.rs")
+}
+
+/// Parse `src` as a bare template (no quotes), as HCL reads a JSON string in an expression
+/// position.
+pub fn parse_template(src: &str) -> Result<ast::Template<'_>, SyntaxError> {
+    let _ = src;
+    todo!("parser.rs")
+}
