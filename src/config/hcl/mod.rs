@@ -6,7 +6,14 @@
 //! diagnostic, never a stack overflow.
 
 pub mod ast;
-// lexer.rs, parser.rs, template.rs: see the parser's own module docs.
+mod lexer;
+mod messages;
+mod parser;
+mod template;
+mod unicode;
+
+use lexer::{Start, Tk, Token};
+use parser::Parser;
 
 /// Deepest nesting of brackets, blocks, templates and operator trees accepted.
 pub const MAX_DEPTH: usize = 256;
@@ -18,6 +25,21 @@ pub struct SyntaxError {
     pub detail: String,
     /// Where HCL points (its `Subject`).
     pub span: std::ops::Range<usize>,
+    /// A second range of the same file that HCL names inside `detail` (`main.tf:2,3-4`): the
+    /// first definition of a redefined attribute, the opening directive of an unclosed
+    /// `%{if}`. `detail` then holds the marker `{at}` in its place, since only the caller
+    /// knows the file name: render it with [`SyntaxError::detail_with`].
+    pub at: Option<std::ops::Range<usize>>,
+}
+
+impl SyntaxError {
+    /// The detail with `{at}` replaced by `render(at)` (the range as HCL prints it).
+    pub fn detail_with(&self, render: impl FnOnce(std::ops::Range<usize>) -> String) -> String {
+        match &self.at {
+            Some(at) => self.detail.replacen(messages::AT, &render(at.clone()), 1),
+            None => self.detail.clone(),
+        }
+    }
 }
 
 /// A parsed file: what could be parsed, and every error found (HCL recovers after a broken
@@ -28,25 +50,117 @@ pub struct Parsed<'s> {
     pub errors: Vec<SyntaxError>,
 }
 
-// PLACEHOLDER until parser.rs lands (branch `hcl` only; never merged like this): the three
-// entry points, so the loader can be ported against their signatures in parallel.
-
-/// Parse a whole file (a body).
+/// Parse a whole file (a body). Errors come in HCL's order: the scanner's (invalid characters,
+/// multi-line strings), then the parser's.
 pub fn parse_body(src: &str) -> Parsed<'_> {
-    let _ = src;
-    todo!("parser.rs")
+    let Some(toks) = scan(src, Start::Code) else { return Parsed { body: ast::Body::default(), errors: vec![too_large(src)] } };
+    let mut errors = invalid_tokens(src, &toks);
+    let mut p = Parser::new(src, toks, true);
+    let body = p.body(Tk::Eof);
+    errors.append(&mut p.errors);
+    Parsed { body, errors }
 }
 
 /// Parse `src` as exactly one expression (as in a JSON string read as a traversal, or a
-/// count/for_each source text).
+/// count/for_each source text). Newlines are insignificant; surrounding white space is fine.
+/// The error is the first HCL reports.
 pub fn parse_expr(src: &str) -> Result<ast::Expr<'_>, SyntaxError> {
-    let _ = src;
-    todo!("parser.rs")
+    let Some(toks) = scan(src, Start::Code) else { return Err(too_large(src)) };
+    let mut errors = invalid_tokens(src, &toks);
+    let mut p = Parser::new(src, toks, false);
+    let expr = p.expr();
+    let next = p.peek();
+    if next.kind != Tk::Eof && !p.recovery {
+        p.error(messages::EXTRA_AFTER_EXPRESSION, next.span());
+    }
+    errors.append(&mut p.errors);
+    match errors.into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(expr),
+    }
 }
 
 /// Parse `src` as a bare template (no quotes), as HCL reads a JSON string in an expression
-/// position.
+/// position: `${}` / `%{}` sequences and the `$${` / `%%{` escapes, no backslash escapes.
 pub fn parse_template(src: &str) -> Result<ast::Template<'_>, SyntaxError> {
-    let _ = src;
-    todo!("parser.rs")
+    let Some(toks) = scan(src, Start::Template) else { return Err(too_large(src)) };
+    let mut errors = invalid_tokens(src, &toks);
+    let mut p = Parser::new(src, toks, true);
+    let template = p.template(Tk::Eof);
+    errors.append(&mut p.errors);
+    match errors.into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(template),
+    }
+}
+
+/// Token offsets are `u32`: texts of 4 GiB and more are refused.
+fn scan(src: &str, start: Start) -> Option<Vec<Token>> {
+    if src.len() >= u32::MAX as usize {
+        return None;
+    }
+    let mut toks = Vec::with_capacity(src.len() / 6 + 16);
+    lexer::scan(src, start, &mut toks);
+    Some(toks)
+}
+
+fn too_large(src: &str) -> SyntaxError {
+    SyntaxError { summary: "File too large", detail: "Files of 4 GiB or more are not supported.".to_string(), span: 0..src.len().min(1), at: None }
+}
+
+/// The scanner's errors (hclsyntax's `checkInvalidTokens`), with its limits on repeats.
+fn invalid_tokens(src: &str, toks: &[Token]) -> Vec<SyntaxError> {
+    let mut out = Vec::new();
+    let (mut bitwise, mut backtick, mut apostrophe, mut semicolon) = (0, 0, 0, 0);
+    for t in toks {
+        let m = match t.kind {
+            Tk::BitAnd | Tk::BitOr | Tk::BitXor | Tk::BitNot => {
+                if bitwise >= 4 {
+                    continue;
+                }
+                bitwise += 1;
+                match t.kind {
+                    Tk::BitAnd => messages::BITWISE_AND,
+                    Tk::BitOr => messages::BITWISE_OR,
+                    Tk::BitNot => messages::BITWISE_NOT,
+                    _ => messages::BITWISE_XOR,
+                }
+            }
+            Tk::Backtick => {
+                let report = backtick % 2 == 0;
+                if backtick <= 2 {
+                    backtick += 1;
+                }
+                if !report {
+                    continue;
+                }
+                messages::BACKTICK
+            }
+            Tk::Apostrophe => {
+                let report = apostrophe % 2 == 0;
+                if apostrophe <= 2 {
+                    apostrophe += 1;
+                }
+                if !report {
+                    continue;
+                }
+                messages::APOSTROPHE
+            }
+            Tk::Semicolon => {
+                if semicolon >= 1 {
+                    continue;
+                }
+                semicolon += 1;
+                messages::SEMICOLON
+            }
+            Tk::QuotedNewline => messages::QUOTED_NEWLINE,
+            Tk::Invalid => match &src[t.span()] {
+                "\u{201c}" | "\u{201d}" => messages::CURLY_QUOTE,
+                _ => messages::INVALID_CHARACTER,
+            },
+            _ => continue,
+        };
+        out.push(SyntaxError { summary: m.0, detail: m.1.to_string(), span: t.span(), at: None });
+    }
+    out
 }
