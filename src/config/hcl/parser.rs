@@ -614,8 +614,10 @@ impl<'s> Parser<'s> {
                         self.read();
                         let mut close = self.read();
                         if close.kind != Tk::CBrack && !self.recovery {
-                            self.error(msg::MISSING_SPLAT_CLOSE, close.span());
+                            // HCL's diagnostic points at its `close` variable, which the
+                            // recovery then overwrites: the subject is where recovery stopped.
                             close = self.recover(Tk::CBrack);
+                            self.error(msg::MISSING_SPLAT_CLOSE, close.span());
                         }
                         ops.push(Op::FullSplat { span: open.start as usize..close.end as usize });
                     } else {
@@ -627,8 +629,10 @@ impl<'s> Parser<'s> {
                         } else {
                             let close = self.read();
                             if close.kind != Tk::CBrack && !self.recovery {
+                                // As for the splat: the subject is where recovery stopped.
+                                let close = self.recover(Tk::CBrack);
                                 self.error(msg::MISSING_INDEX_CLOSE, close.span());
-                                self.recover(Tk::CBrack)
+                                close
                             } else {
                                 close
                             }
