@@ -9,6 +9,7 @@ pub mod ast;
 mod lexer;
 mod messages;
 mod parser;
+pub mod render;
 mod template;
 mod unicode;
 
