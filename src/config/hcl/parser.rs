@@ -238,39 +238,28 @@ impl<'s> Parser<'s> {
     }
 
     // ---- bodies -------------------------------------------------------------------------
+    //
+    // The functions on the recursion path (body → body_item → block → body, and expr → binary
+    // → operand → term → tuple/object/… → expr) keep few locals: error reporting and node
+    // building live in small `#[inline(never)]` helpers, so that even unoptimised builds nest
+    // MAX_DEPTH levels deep in well under a 1 MiB stack.
 
     /// A body up to `end` (`Eof` for a file, `CBrace` for a block), `end` consumed.
     pub fn body(&mut self, end: Tk) -> Body<'s> {
         let mut items = Vec::new();
         let mut names = Names::new();
         loop {
-            let next = self.peek();
-            if next.kind == end {
-                self.read();
-                break;
-            }
-            match next.kind {
+            match self.peek().kind {
+                k if k == end => {
+                    self.read();
+                    break;
+                }
                 Tk::Newline => {
                     self.read();
                 }
-                Tk::Ident => match self.body_item() {
-                    Some(Item::Attr(a)) => match names.insert(a.name.name, &a.name.span) {
-                        Some(first) => self.error_owned(msg::attribute_redefined(a.name.name), a.name.span.clone(), Some(first)),
-                        None => items.push(Item::Attr(a)),
-                    },
-                    Some(block) => items.push(block),
-                    None => {}
-                },
+                Tk::Ident => self.body_item(&mut items, &mut names),
                 _ => {
-                    let bad = self.read();
-                    if !self.recovery {
-                        if bad.kind == Tk::OQuote {
-                            self.error(msg::INVALID_ARGUMENT_NAME, bad.span());
-                        } else {
-                            self.error(msg::ARGUMENT_OR_BLOCK_REQUIRED, bad.span());
-                        }
-                    }
-                    self.recover(end);
+                    self.bad_body_item(end);
                     break;
                 }
             }
@@ -278,17 +267,45 @@ impl<'s> Parser<'s> {
         Body { items }
     }
 
-    fn body_item(&mut self) -> Option<Item<'s>> {
-        let ident = self.read();
-        let next = self.peek();
-        match next.kind {
-            Tk::Equal => Some(Item::Attr(self.attribute(ident, false))),
-            Tk::OQuote | Tk::OBrace | Tk::Ident => Some(Item::Block(self.block(ident))),
-            _ => {
-                self.recover_after_body_item();
-                self.error(msg::ARGUMENT_OR_BLOCK_REQUIRED_EQUALS, ident.span());
-                None
+    #[inline(never)]
+    fn bad_body_item(&mut self, end: Tk) {
+        let bad = self.read();
+        if !self.recovery {
+            if bad.kind == Tk::OQuote {
+                self.error(msg::INVALID_ARGUMENT_NAME, bad.span());
+            } else {
+                self.error(msg::ARGUMENT_OR_BLOCK_REQUIRED, bad.span());
             }
+        }
+        self.recover(end);
+    }
+
+    fn body_item(&mut self, items: &mut Vec<Item<'s>>, names: &mut Names<'s>) {
+        let ident = self.read();
+        match self.peek().kind {
+            Tk::Equal => {
+                let a = self.attribute(ident, false);
+                self.add_attribute(items, names, a);
+            }
+            Tk::OQuote | Tk::OBrace | Tk::Ident => {
+                let b = self.block(ident);
+                items.push(Item::Block(b));
+            }
+            _ => self.not_an_item(ident),
+        }
+    }
+
+    #[inline(never)]
+    fn not_an_item(&mut self, ident: Token) {
+        self.recover_after_body_item();
+        self.error(msg::ARGUMENT_OR_BLOCK_REQUIRED_EQUALS, ident.span());
+    }
+
+    #[inline(never)]
+    fn add_attribute(&mut self, items: &mut Vec<Item<'s>>, names: &mut Names<'s>, a: Attribute<'s>) {
+        match names.insert(a.name.name, &a.name.span) {
+            Some(first) => self.error_owned(msg::attribute_redefined(a.name.name), a.name.span.clone(), Some(first)),
+            None => items.push(Item::Attr(a)),
         }
     }
 
@@ -300,23 +317,25 @@ impl<'s> Parser<'s> {
         self.read(); // `=`
         let n = self.errors.len();
         let expr = self.expr();
-        let end;
-        if self.recovery && self.errors.len() > n {
-            end = self.prev().end;
+        let failed = self.errors.len() > n;
+        self.finish_attribute(ident, single_line, expr, failed)
+    }
+
+    #[inline(never)]
+    fn finish_attribute(&mut self, ident: Token, single_line: bool, expr: Expr<'s>, failed: bool) -> Attribute<'s> {
+        let end = self.prev().end;
+        if self.recovery && failed {
             self.recover_after_body_item();
-        } else {
-            end = self.prev().end;
-            if !single_line {
-                let t = self.peek();
-                if t.kind != Tk::Newline && t.kind != Tk::Eof {
-                    if !self.recovery {
-                        let m = if t.kind == Tk::Comma { msg::UNEXPECTED_COMMA_AFTER_ARGUMENT } else { msg::MISSING_NEWLINE_AFTER_ARGUMENT };
-                        self.error(m, t.span());
-                    }
-                    self.recover_after_body_item();
-                } else {
-                    self.read();
+        } else if !single_line {
+            let t = self.peek();
+            if t.kind != Tk::Newline && t.kind != Tk::Eof {
+                if !self.recovery {
+                    let m = if t.kind == Tk::Comma { msg::UNEXPECTED_COMMA_AFTER_ARGUMENT } else { msg::MISSING_NEWLINE_AFTER_ARGUMENT };
+                    self.error(m, t.span());
                 }
+                self.recover_after_body_item();
+            } else {
+                self.read();
             }
         }
         let start = ident.start as usize;
@@ -325,10 +344,28 @@ impl<'s> Parser<'s> {
 
     fn block(&mut self, ident: Token) -> Block<'s> {
         let mut labels = Vec::new();
-        let obrace = loop {
+        let Some(obrace) = self.block_header(&mut labels) else { return self.broken_block(ident, labels) };
+        let body = if self.depth >= MAX_DEPTH {
+            self.too_deep_block(obrace)
+        } else {
+            self.depth += 1;
+            let body = match self.peek().kind {
+                Tk::Newline | Tk::Eof | Tk::CBrace => self.body(Tk::CBrace),
+                _ => self.single_attribute_body(),
+            };
+            self.depth -= 1;
+            body
+        };
+        self.finish_block(ident, labels, obrace, body)
+    }
+
+    /// The labels up to `{`; `None` (after reporting and recovering) when no `{` comes.
+    #[inline(never)]
+    fn block_header(&mut self, labels: &mut Vec<Label<'s>>) -> Option<Token> {
+        loop {
             let t = self.peek();
             match t.kind {
-                Tk::OBrace => break self.read(),
+                Tk::OBrace => return Some(self.read()),
                 Tk::OQuote => labels.push(self.quoted_label()),
                 Tk::Ident => {
                     let t = self.read();
@@ -342,33 +379,27 @@ impl<'s> Parser<'s> {
                         _ => {}
                     }
                     self.recover_after_body_item();
-                    return Block {
-                        kind: self.ident(ident),
-                        labels,
-                        body: Body::default(),
-                        open_brace: ident.span(),
-                        close_brace: ident.span(),
-                        span: ident.span(),
-                    };
+                    return None;
                 }
             }
-        };
+        }
+    }
 
-        let body = if self.depth >= MAX_DEPTH {
-            self.too_deep(obrace);
-            self.recover(Tk::CBrace);
-            Body::default()
-        } else {
-            self.depth += 1;
-            let body = match self.peek().kind {
-                Tk::Newline | Tk::Eof | Tk::CBrace => self.body(Tk::CBrace),
-                _ => self.single_attribute_body(),
-            };
-            self.depth -= 1;
-            body
-        };
+    #[inline(never)]
+    fn broken_block(&mut self, ident: Token, labels: Vec<Label<'s>>) -> Block<'s> {
+        Block { kind: self.ident(ident), labels, body: Body::default(), open_brace: ident.span(), close_brace: ident.span(), span: ident.span() }
+    }
+
+    #[inline(never)]
+    fn too_deep_block(&mut self, obrace: Token) -> Body<'s> {
+        self.too_deep(obrace);
+        self.recover(Tk::CBrace);
+        Body::default()
+    }
+
+    #[inline(never)]
+    fn finish_block(&mut self, ident: Token, labels: Vec<Label<'s>>, obrace: Token, body: Body<'s>) -> Block<'s> {
         let cbrace = self.prev();
-
         let eol = self.peek();
         if eol.kind == Tk::Newline || eol.kind == Tk::Eof {
             self.read();
@@ -393,6 +424,12 @@ impl<'s> Parser<'s> {
     fn single_attribute_body(&mut self) -> Body<'s> {
         let n = self.errors.len();
         let item = self.single_attribute();
+        self.single_attribute_end(n);
+        Body { items: item.into_iter().map(Item::Attr).collect() }
+    }
+
+    #[inline(never)]
+    fn single_attribute_end(&mut self, n: usize) {
         // HCL reports the closing brace's problems before those of the attribute.
         let body_errors = self.errors.split_off(n);
         let t = self.peek();
@@ -416,30 +453,28 @@ impl<'s> Parser<'s> {
             }
         }
         self.errors.extend(body_errors);
-        Body { items: item.into_iter().map(Item::Attr).collect() }
     }
 
     fn single_attribute(&mut self) -> Option<Attribute<'s>> {
         let ident = self.read();
-        if ident.kind != Tk::Ident {
-            self.recover_after_body_item();
-            self.error(msg::ARGUMENT_OR_BLOCK_REQUIRED, ident.span());
-            return None;
-        }
         let next = self.peek();
-        match next.kind {
-            Tk::Equal => Some(self.attribute(ident, true)),
-            Tk::OQuote | Tk::OBrace | Tk::Ident => {
-                self.recover_after_body_item();
-                let m = msg::single_line_argument_required(self.text(ident));
-                self.error_owned(m, ident.start as usize..next.end as usize, None);
-                None
-            }
-            _ => {
-                self.recover_after_body_item();
-                self.error(msg::ARGUMENT_OR_BLOCK_REQUIRED_EQUALS, ident.span());
-                None
-            }
+        if ident.kind == Tk::Ident && next.kind == Tk::Equal {
+            return Some(self.attribute(ident, true));
+        }
+        self.not_a_single_attribute(ident, next);
+        None
+    }
+
+    #[inline(never)]
+    fn not_a_single_attribute(&mut self, ident: Token, next: Token) {
+        self.recover_after_body_item();
+        if ident.kind != Tk::Ident {
+            self.error(msg::ARGUMENT_OR_BLOCK_REQUIRED, ident.span());
+        } else if matches!(next.kind, Tk::OQuote | Tk::OBrace | Tk::Ident) {
+            let m = msg::single_line_argument_required(self.text(ident));
+            self.error_owned(m, ident.start as usize..next.end as usize, None);
+        } else {
+            self.error(msg::ARGUMENT_OR_BLOCK_REQUIRED_EQUALS, ident.span());
         }
     }
 
@@ -477,25 +512,26 @@ impl<'s> Parser<'s> {
     /// One expression (HCL's `ParseExpression`): conditionals and everything below.
     pub fn expr(&mut self) -> Expr<'s> {
         if self.depth >= MAX_DEPTH {
-            let t = self.peek();
-            self.too_deep(t);
-            return placeholder(t.span());
+            return self.too_deep_here();
         }
         self.depth += 1;
-        let e = self.conditional();
+        let n = self.errors.len();
+        let cond = self.binary(0);
+        let e = if (self.recovery && self.errors.len() > n) || self.peek().kind != Tk::Question { cond } else { self.conditional(cond) };
         self.depth -= 1;
         e
     }
 
-    fn conditional(&mut self) -> Expr<'s> {
-        let n = self.errors.len();
-        let cond = self.binary(0);
-        if self.recovery && self.errors.len() > n {
-            return cond;
-        }
-        if self.peek().kind != Tk::Question {
-            return cond;
-        }
+    #[inline(never)]
+    fn too_deep_here(&mut self) -> Expr<'s> {
+        let t = self.peek();
+        self.too_deep(t);
+        placeholder(t.span())
+    }
+
+    /// After `cond`, at `?`.
+    #[inline(never)]
+    fn conditional(&mut self, cond: Expr<'s>) -> Expr<'s> {
         self.read();
         let n = self.errors.len();
         let then = self.expr();
@@ -528,118 +564,50 @@ impl<'s> Parser<'s> {
         }
         let depth = self.depth;
         while let Some((op, level)) = binary_op(self.peek().kind) {
-            if level < min {
+            if level < min || !self.enter_fold() {
                 break;
             }
-            let op_tok = self.read();
-            if self.depth >= MAX_DEPTH {
-                self.too_deep(op_tok);
-                break;
-            }
-            self.depth += 1;
             let n = self.errors.len();
             let rhs = self.binary(level + 1);
             if self.recovery && self.errors.len() > n {
                 break;
             }
-            let span = lhs.span.start..rhs.span.end;
-            lhs = Expr { kind: ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span };
+            lhs = fold(op, lhs, rhs);
         }
         self.depth = depth;
         lhs
     }
 
+    /// Read a binary operator and take a level for it; `false` when that is too deep.
+    #[inline(never)]
+    fn enter_fold(&mut self) -> bool {
+        let op = self.read();
+        if self.depth >= MAX_DEPTH {
+            self.too_deep(op);
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
     /// A term and its traversal steps (HCL's `parseExpressionWithTraversals`).
     fn operand(&mut self) -> Expr<'s> {
         let term = self.term();
-        self.traversals(term)
+        match self.peek().kind {
+            Tk::Dot | Tk::OBrack => self.traversals(term),
+            _ => term,
+        }
     }
 
+    #[inline(never)]
     fn traversals(&mut self, from: Expr<'s>) -> Expr<'s> {
         let mut ops: Vec<Op<'s>> = Vec::new();
-        'steps: loop {
-            let next = self.peek();
-            match next.kind {
-                Tk::Dot => {
-                    let dot = self.read();
-                    let at = self.peek();
-                    match at.kind {
-                        Tk::Ident => {
-                            let t = self.read();
-                            ops.push(Op::Attr(self.ident(t)));
-                        }
-                        Tk::NumberLit => {
-                            let t = self.read();
-                            ops.push(self.legacy_index(t, None));
-                        }
-                        Tk::Star => {
-                            let star = self.read();
-                            ops.push(Op::AttrSplat { span: dot.start as usize..star.end as usize });
-                            while self.peek().kind == Tk::Dot {
-                                self.read();
-                                let t = self.peek();
-                                match t.kind {
-                                    Tk::NumberLit => {
-                                        let t = self.read();
-                                        ops.push(self.legacy_index(t, Some(star)));
-                                    }
-                                    Tk::Ident => {
-                                        let t = self.read();
-                                        ops.push(Op::Attr(self.ident(t)));
-                                    }
-                                    _ => {
-                                        if !self.recovery {
-                                            if t.kind == Tk::Star {
-                                                self.error(msg::NESTED_SPLAT, t.span());
-                                            } else {
-                                                // HCL points at the splat's star here.
-                                                self.error(msg::INVALID_ATTRIBUTE_NAME, star.span());
-                                            }
-                                        }
-                                        self.recovery = true;
-                                        continue 'steps;
-                                    }
-                                }
-                            }
-                        }
-                        _ => {
-                            self.error(msg::INVALID_ATTRIBUTE_NAME, at.span());
-                            self.recovery = true;
-                        }
-                    }
-                }
+        loop {
+            match self.peek().kind {
+                Tk::Dot => self.dot_step(&mut ops),
                 Tk::OBrack => {
-                    let open = self.read();
-                    if self.peek().kind == Tk::Star {
-                        self.read();
-                        let mut close = self.read();
-                        if close.kind != Tk::CBrack && !self.recovery {
-                            // HCL's diagnostic points at its `close` variable, which the
-                            // recovery then overwrites: the subject is where recovery stopped.
-                            close = self.recover(Tk::CBrack);
-                            self.error(msg::MISSING_SPLAT_CLOSE, close.span());
-                        }
-                        ops.push(Op::FullSplat { span: open.start as usize..close.end as usize });
-                    } else {
-                        let saved = std::mem::replace(&mut self.nl, false);
-                        let n = self.errors.len();
-                        let key = self.expr();
-                        let close = if self.recovery && self.errors.len() > n {
-                            self.recover(Tk::CBrack)
-                        } else {
-                            let close = self.read();
-                            if close.kind != Tk::CBrack && !self.recovery {
-                                // As for the splat: the subject is where recovery stopped.
-                                let close = self.recover(Tk::CBrack);
-                                self.error(msg::MISSING_INDEX_CLOSE, close.span());
-                                close
-                            } else {
-                                close
-                            }
-                        };
-                        self.nl = saved;
-                        ops.push(Op::Index { key, span: open.start as usize..(close.end.max(open.end)) as usize });
-                    }
+                    let op = self.bracket_step();
+                    ops.push(op);
                 }
                 _ => break,
             }
@@ -650,6 +618,101 @@ impl<'s> Parser<'s> {
         let end = ops.last().map_or(from.span.end, |o| o.span().end).max(from.span.end);
         let span = from.span.start..end;
         Expr { kind: ExprKind::Traversal { source: Box::new(from), ops }, span }
+    }
+
+    /// `.name`, `.0`, or `.*` with the attribute steps it applies to.
+    #[inline(never)]
+    fn dot_step(&mut self, ops: &mut Vec<Op<'s>>) {
+        let dot = self.read();
+        let at = self.peek();
+        match at.kind {
+            Tk::Ident => {
+                let t = self.read();
+                ops.push(Op::Attr(self.ident(t)));
+            }
+            Tk::NumberLit => {
+                let t = self.read();
+                let op = self.legacy_index(t, None);
+                ops.push(op);
+            }
+            Tk::Star => {
+                let star = self.read();
+                ops.push(Op::AttrSplat { span: dot.start as usize..star.end as usize });
+                while self.peek().kind == Tk::Dot {
+                    self.read();
+                    let t = self.peek();
+                    match t.kind {
+                        Tk::NumberLit => {
+                            let t = self.read();
+                            let op = self.legacy_index(t, Some(star));
+                            ops.push(op);
+                        }
+                        Tk::Ident => {
+                            let t = self.read();
+                            ops.push(Op::Attr(self.ident(t)));
+                        }
+                        _ => {
+                            if !self.recovery {
+                                if t.kind == Tk::Star {
+                                    self.error(msg::NESTED_SPLAT, t.span());
+                                } else {
+                                    // HCL points at the splat's star here.
+                                    self.error(msg::INVALID_ATTRIBUTE_NAME, star.span());
+                                }
+                            }
+                            self.recovery = true;
+                            return;
+                        }
+                    }
+                }
+            }
+            _ => {
+                self.error(msg::INVALID_ATTRIBUTE_NAME, at.span());
+                self.recovery = true;
+            }
+        }
+    }
+
+    /// `[*]` or `[key]`.
+    fn bracket_step(&mut self) -> Op<'s> {
+        let open = self.read();
+        if self.peek().kind == Tk::Star {
+            return self.full_splat(open);
+        }
+        let saved = std::mem::replace(&mut self.nl, false);
+        let n = self.errors.len();
+        let key = self.expr();
+        let close = self.index_close(self.errors.len() > n);
+        self.nl = saved;
+        Op::Index { key, span: open.start as usize..(close.end.max(open.end)) as usize }
+    }
+
+    #[inline(never)]
+    fn index_close(&mut self, failed: bool) -> Token {
+        if self.recovery && failed {
+            return self.recover(Tk::CBrack);
+        }
+        let close = self.read();
+        if close.kind != Tk::CBrack && !self.recovery {
+            // HCL's diagnostic points at its `close` variable, which the recovery then
+            // overwrites: the subject is where recovery stopped.
+            let close = self.recover(Tk::CBrack);
+            self.error(msg::MISSING_INDEX_CLOSE, close.span());
+            return close;
+        }
+        close
+    }
+
+    #[inline(never)]
+    fn full_splat(&mut self, open: Token) -> Op<'s> {
+        self.read(); // `*`
+        let mut close = self.read();
+        if close.kind != Tk::CBrack && !self.recovery {
+            // As for an index: the subject is where recovery stopped.
+            close = self.recover(Tk::CBrack);
+            self.error(msg::MISSING_SPLAT_CLOSE, close.span());
+        }
+        Op::FullSplat { span: open.start as usize..close.end.max(open.end) as usize }
     }
 
     /// `.0` after a dot: a legacy index (HCL rejects `.0.1`, scanned as one number).
@@ -689,76 +752,117 @@ impl<'s> Parser<'s> {
     }
 
     fn term(&mut self) -> Expr<'s> {
-        let start = self.peek();
-        match start.kind {
-            Tk::OParen => {
-                let open = self.read();
-                let saved = std::mem::replace(&mut self.nl, false);
-                let n = self.errors.len();
-                let inner = self.expr();
-                if self.errors.len() > n {
-                    self.recover(Tk::CParen);
-                    self.nl = saved;
-                    return inner;
-                }
-                let close = self.peek();
-                if close.kind != Tk::CParen {
-                    self.error(msg::UNBALANCED_PARENTHESES, close.span());
-                    self.recovery = true;
-                }
-                let close = self.read();
-                self.nl = saved;
-                let span = open.start as usize..(close.end.max(open.end)) as usize;
-                Expr { kind: ExprKind::Paren(Box::new(inner)), span }
-            }
-            Tk::NumberLit => {
-                let t = self.read();
-                match self.number(t) {
-                    Some(n) => Expr { kind: ExprKind::Number(n), span: t.span() },
-                    None => placeholder(t.span()),
-                }
-            }
-            Tk::Ident => {
-                let t = self.read();
-                let next = self.peek().kind;
-                if next == Tk::OParen || next == Tk::DoubleColon {
-                    return self.call(t);
-                }
-                let kind = match self.text(t) {
-                    "true" => ExprKind::Bool(true),
-                    "false" => ExprKind::Bool(false),
-                    "null" => ExprKind::Null,
-                    _ => ExprKind::Variable(self.ident(t)),
-                };
-                Expr { kind, span: t.span() }
-            }
+        match self.peek().kind {
+            Tk::OParen => self.paren(),
+            Tk::NumberLit => self.number_term(),
+            Tk::Ident => self.name_term(),
             Tk::OQuote | Tk::OHeredoc => self.template_expr(),
-            Tk::Minus | Tk::Bang => {
-                let t = self.read();
-                if self.depth >= MAX_DEPTH {
-                    self.too_deep(t);
-                    return placeholder(t.span());
-                }
-                self.depth += 1;
-                let operand = self.operand();
-                self.depth -= 1;
-                let op = if t.kind == Tk::Minus { UnaryOp::Negate } else { UnaryOp::Not };
-                let span = t.start as usize..operand.span.end.max(t.end as usize);
-                Expr { kind: ExprKind::Unary { op, expr: Box::new(operand) }, span }
-            }
+            Tk::Minus | Tk::Bang => self.unary(),
             Tk::OBrack => self.tuple(),
             Tk::OBrace => self.object(),
-            _ => {
-                if !self.recovery {
-                    self.error(msg::INVALID_EXPRESSION, start.span());
-                }
-                self.recovery = true;
-                placeholder(start.span())
-            }
+            _ => self.invalid_term(),
         }
     }
 
+    #[inline(never)]
+    fn invalid_term(&mut self) -> Expr<'s> {
+        let start = self.peek();
+        if !self.recovery {
+            self.error(msg::INVALID_EXPRESSION, start.span());
+        }
+        self.recovery = true;
+        placeholder(start.span())
+    }
+
+    #[inline(never)]
+    fn number_term(&mut self) -> Expr<'s> {
+        let t = self.read();
+        match self.number(t) {
+            Some(n) => Expr { kind: ExprKind::Number(n), span: t.span() },
+            None => placeholder(t.span()),
+        }
+    }
+
+    #[inline(never)]
+    fn name_term(&mut self) -> Expr<'s> {
+        let t = self.read();
+        let next = self.peek().kind;
+        if next == Tk::OParen || next == Tk::DoubleColon {
+            return self.call(t);
+        }
+        let kind = match self.text(t) {
+            "true" => ExprKind::Bool(true),
+            "false" => ExprKind::Bool(false),
+            "null" => ExprKind::Null,
+            _ => ExprKind::Variable(self.ident(t)),
+        };
+        Expr { kind, span: t.span() }
+    }
+
+    #[inline(never)]
+    fn paren(&mut self) -> Expr<'s> {
+        let open = self.read();
+        let saved = std::mem::replace(&mut self.nl, false);
+        let n = self.errors.len();
+        let inner = self.expr();
+        let e = if self.errors.len() > n {
+            self.recover(Tk::CParen);
+            inner
+        } else {
+            self.finish_paren(open, inner)
+        };
+        self.nl = saved;
+        e
+    }
+
+    #[inline(never)]
+    fn finish_paren(&mut self, open: Token, inner: Expr<'s>) -> Expr<'s> {
+        let close = self.peek();
+        if close.kind != Tk::CParen {
+            self.error(msg::UNBALANCED_PARENTHESES, close.span());
+            self.recovery = true;
+        }
+        let close = self.read();
+        let span = open.start as usize..(close.end.max(open.end)) as usize;
+        Expr { kind: ExprKind::Paren(Box::new(inner)), span }
+    }
+
+    #[inline(never)]
+    fn unary(&mut self) -> Expr<'s> {
+        let t = self.read();
+        if self.depth >= MAX_DEPTH {
+            self.too_deep(t);
+            return placeholder(t.span());
+        }
+        self.depth += 1;
+        let operand = self.operand();
+        self.depth -= 1;
+        let op = if t.kind == Tk::Minus { UnaryOp::Negate } else { UnaryOp::Not };
+        let span = t.start as usize..operand.span.end.max(t.end as usize);
+        Expr { kind: ExprKind::Unary { op, expr: Box::new(operand) }, span }
+    }
+
+    #[inline(never)]
     fn call(&mut self, name: Token) -> Expr<'s> {
+        let (open, name_end) = match self.call_name(name) {
+            Ok(x) => x,
+            Err(e) => return e,
+        };
+        let saved = std::mem::replace(&mut self.nl, false);
+        let mut args = Vec::new();
+        let expand_final = self.call_args(&mut args);
+        self.nl = saved;
+        let start = name.start as usize;
+        let end = (self.prev().end as usize).max(open.end as usize);
+        Expr {
+            kind: ExprKind::Call { name: Ident { name: &self.src[start..name_end], span: start..name_end }, args, expand_final },
+            span: start..end,
+        }
+    }
+
+    /// The rest of a (possibly namespaced) function name and the `(`.
+    #[inline(never)]
+    fn call_name(&mut self, name: Token) -> Result<(Token, usize), Expr<'s>> {
         let mut open = self.read();
         let mut name_end = name.end;
         while open.kind == Tk::DoubleColon {
@@ -766,7 +870,7 @@ impl<'s> Parser<'s> {
             if next.kind != Tk::Ident {
                 self.error(msg::MISSING_FUNCTION_NAME, next.span());
                 self.recover_over(Tk::OParen);
-                return placeholder(name.start as usize..next.end.max(name.end) as usize);
+                return Err(placeholder(name.start as usize..next.end.max(name.end) as usize));
             }
             name_end = next.end;
             open = self.read();
@@ -774,30 +878,37 @@ impl<'s> Parser<'s> {
         if open.kind != Tk::OParen {
             self.error(msg::MISSING_OPEN_PAREN, open.span());
             self.recover_over(Tk::OParen);
-            return placeholder(name.start as usize..open.end.max(name.end) as usize);
+            return Err(placeholder(name.start as usize..open.end.max(name.end) as usize));
         }
+        Ok((open, name_end as usize))
+    }
 
-        let saved = std::mem::replace(&mut self.nl, false);
-        let mut args = Vec::new();
-        let mut expand_final = false;
+    /// The arguments up to and with `)`; whether the last one is expanded (`...`).
+    fn call_args(&mut self, args: &mut Vec<Expr<'s>>) -> bool {
         loop {
             if self.peek().kind == Tk::CParen {
                 self.read();
-                break;
+                return false;
             }
             let n = self.errors.len();
-            let arg = self.expr();
-            args.push(arg);
-            if self.recovery && self.errors.len() > n {
-                self.recover(Tk::CParen);
-                break;
+            args.push(self.expr());
+            if let Some(expand) = self.after_argument(self.errors.len() > n) {
+                return expand;
             }
-            let sep = self.read();
-            if sep.kind == Tk::CParen {
-                break;
-            }
-            if sep.kind == Tk::Ellipsis {
-                expand_final = true;
+        }
+    }
+
+    /// After an argument: `None` to go on, else whether the call ended in `...`.
+    #[inline(never)]
+    fn after_argument(&mut self, failed: bool) -> Option<bool> {
+        if self.recovery && failed {
+            self.recover(Tk::CParen);
+            return Some(false);
+        }
+        let sep = self.read();
+        match sep.kind {
+            Tk::CParen => Some(false),
+            Tk::Ellipsis => {
                 if self.peek().kind != Tk::CParen {
                     if !self.recovery {
                         self.error(msg::MISSING_CLOSING_PAREN, sep.span());
@@ -806,131 +917,159 @@ impl<'s> Parser<'s> {
                 } else {
                     self.read();
                 }
-                break;
+                Some(true)
             }
-            if sep.kind != Tk::Comma {
+            Tk::Comma => {
+                if self.peek().kind == Tk::CParen {
+                    self.read();
+                    return Some(false);
+                }
+                None
+            }
+            _ => {
                 self.error(msg::MISSING_ARGUMENT_SEPARATOR, sep.span());
                 self.recover(Tk::CParen);
-                break;
+                Some(false)
             }
-            if self.peek().kind == Tk::CParen {
-                self.read();
-                break;
-            }
-        }
-        self.nl = saved;
-        let start = name.start as usize;
-        let end = (self.prev().end as usize).max(open.end as usize);
-        Expr {
-            kind: ExprKind::Call {
-                name: Ident { name: &self.src[start..name_end as usize], span: start..name_end as usize },
-                args,
-                expand_final,
-            },
-            span: start..end,
         }
     }
 
+    #[inline(never)]
     fn tuple(&mut self) -> Expr<'s> {
         let open = self.read();
         let saved = std::mem::replace(&mut self.nl, false);
-        if self.is_keyword(self.peek(), "for") {
-            let e = self.for_expr(open);
-            self.nl = saved;
-            return e;
-        }
+        let e = if self.is_keyword(self.peek(), "for") { self.for_expr(open) } else { self.tuple_items(open) };
+        self.nl = saved;
+        e
+    }
+
+    fn tuple_items(&mut self, open: Token) -> Expr<'s> {
         let mut items = Vec::new();
         let close = loop {
             if self.peek().kind == Tk::CBrack {
                 break self.read();
             }
             let n = self.errors.len();
-            let e = self.expr();
-            items.push(e);
-            if self.recovery && self.errors.len() > n {
-                break self.recover(Tk::CBrack);
+            items.push(self.expr());
+            if let Some(close) = self.after_item(self.errors.len() > n) {
+                break close;
             }
-            let next = self.peek();
-            if next.kind == Tk::CBrack {
-                break self.read();
-            }
-            if next.kind != Tk::Comma {
-                if !self.recovery {
-                    self.error(msg::MISSING_ITEM_SEPARATOR, next.span());
-                }
-                break self.recover(Tk::CBrack);
-            }
-            self.read();
         };
-        self.nl = saved;
         let span = open.start as usize..close.end.max(open.end) as usize;
         Expr { kind: ExprKind::Tuple(items), span }
     }
 
+    /// After a tuple item: `None` to go on, else the closing token.
+    #[inline(never)]
+    fn after_item(&mut self, failed: bool) -> Option<Token> {
+        if self.recovery && failed {
+            return Some(self.recover(Tk::CBrack));
+        }
+        let next = self.peek();
+        match next.kind {
+            Tk::CBrack => Some(self.read()),
+            Tk::Comma => {
+                self.read();
+                None
+            }
+            _ => {
+                if !self.recovery {
+                    self.error(msg::MISSING_ITEM_SEPARATOR, next.span());
+                }
+                Some(self.recover(Tk::CBrack))
+            }
+        }
+    }
+
+    #[inline(never)]
     fn object(&mut self) -> Expr<'s> {
         let open = self.read();
         let saved = self.nl;
         self.nl = false;
-        let is_for = self.is_keyword(self.peek(), "for");
-        if is_for {
-            let e = self.for_expr(open);
-            self.nl = saved;
-            return e;
-        }
-        self.nl = true;
+        let e = if self.is_keyword(self.peek(), "for") {
+            self.for_expr(open)
+        } else {
+            self.nl = true;
+            self.object_items(open)
+        };
+        self.nl = saved;
+        e
+    }
+
+    fn object_items(&mut self, open: Token) -> Expr<'s> {
         let mut items = Vec::new();
         let close = loop {
-            let next = self.peek();
-            if next.kind == Tk::Newline {
-                self.read();
-                continue;
-            }
-            if next.kind == Tk::CBrace {
-                break self.read();
+            match self.peek().kind {
+                Tk::Newline => {
+                    self.read();
+                    continue;
+                }
+                Tk::CBrace => break self.read(),
+                _ => {}
             }
             let n = self.errors.len();
             let key = self.expr();
-            if self.recovery && self.errors.len() > n {
-                break self.recover(Tk::CBrace);
+            if let Some(close) = self.after_key(self.errors.len() > n) {
+                break close;
             }
-            let key = match key.kind {
-                ExprKind::Variable(ident) => ObjectKey::Ident(ident),
-                _ => ObjectKey::Expr(key),
-            };
-            let next = self.peek();
-            if next.kind != Tk::Equal && next.kind != Tk::Colon {
-                if !self.recovery {
-                    let m = match next.kind {
-                        Tk::Newline | Tk::Comma => msg::MISSING_ATTRIBUTE_VALUE,
-                        Tk::Ident => msg::MISSING_KEY_VALUE_SEPARATOR_IDENT,
-                        _ => msg::MISSING_KEY_VALUE_SEPARATOR,
-                    };
-                    self.error(m, next.span());
-                }
-                break self.recover(Tk::CBrace);
-            }
-            self.read();
             let n = self.errors.len();
             let value = self.expr();
-            if self.recovery && self.errors.len() > n {
-                break self.recover(Tk::CBrace);
+            if let Some(close) = self.after_value(&mut items, key, value, self.errors.len() > n) {
+                break close;
             }
-            items.push(ObjectItem { key, value });
-            let next = self.peek();
-            if next.kind == Tk::CBrace {
-                break self.read();
+        };
+        let span = open.start as usize..close.end.max(open.end) as usize;
+        Expr { kind: ExprKind::Object(items), span }
+    }
+
+    /// After an object key: `None` when `=` or `:` follows (read), else the closing token.
+    #[inline(never)]
+    fn after_key(&mut self, failed: bool) -> Option<Token> {
+        if self.recovery && failed {
+            return Some(self.recover(Tk::CBrace));
+        }
+        let next = self.peek();
+        if next.kind == Tk::Equal || next.kind == Tk::Colon {
+            self.read();
+            return None;
+        }
+        if !self.recovery {
+            let m = match next.kind {
+                Tk::Newline | Tk::Comma => msg::MISSING_ATTRIBUTE_VALUE,
+                Tk::Ident => msg::MISSING_KEY_VALUE_SEPARATOR_IDENT,
+                _ => msg::MISSING_KEY_VALUE_SEPARATOR,
+            };
+            self.error(m, next.span());
+        }
+        Some(self.recover(Tk::CBrace))
+    }
+
+    /// After an object item's value: the item added, then `None` to go on, else the closing
+    /// token.
+    #[inline(never)]
+    fn after_value(&mut self, items: &mut Vec<ObjectItem<'s>>, key: Expr<'s>, value: Expr<'s>, failed: bool) -> Option<Token> {
+        if self.recovery && failed {
+            return Some(self.recover(Tk::CBrace));
+        }
+        let key = match key.kind {
+            ExprKind::Variable(ident) => ObjectKey::Ident(ident),
+            _ => ObjectKey::Expr(key),
+        };
+        items.push(ObjectItem { key, value });
+        let next = self.peek();
+        match next.kind {
+            Tk::CBrace => Some(self.read()),
+            Tk::Comma | Tk::Newline => {
+                self.read();
+                None
             }
-            if next.kind != Tk::Comma && next.kind != Tk::Newline {
+            _ => {
                 if !self.recovery {
                     self.error(msg::MISSING_ATTRIBUTE_SEPARATOR, next.span());
                 }
-                break self.recover(Tk::CBrace);
+                Some(self.recover(Tk::CBrace))
             }
-            self.read();
-        };
-        self.nl = saved;
-        let span = open.start as usize..close.end.max(open.end) as usize;
-        Expr { kind: ExprKind::Object(items), span }
+        }
     }
 
     /// `[for …]` / `{for …}`, from the `for` keyword (the opening bracket already read).
@@ -941,21 +1080,51 @@ impl<'s> Parser<'s> {
         e
     }
 
-    fn for_fail(&mut self, open: Token, close_kind: Tk) -> Expr<'s> {
-        let close = self.recover(close_kind);
+    #[inline(never)]
+    fn for_fail(&mut self, open: Token) -> Expr<'s> {
+        let close = self.recover(if open.kind == Tk::OBrace { Tk::CBrace } else { Tk::CBrack });
         placeholder(open.start as usize..close.end.max(open.end) as usize)
     }
 
     fn for_expr_inner(&mut self, open: Token) -> Expr<'s> {
-        self.read(); // `for`
-        let (make_object, close_kind) = if open.kind == Tk::OBrace { (true, Tk::CBrace) } else { (false, Tk::CBrack) };
+        let Some(mut f) = self.for_head() else { return self.for_fail(open) };
+        let n = self.errors.len();
+        f.collection = self.expr();
+        if self.recovery && self.errors.len() > n || !self.for_colon() {
+            return self.for_fail(open);
+        }
+        let n = self.errors.len();
+        f.value = self.expr();
+        if self.peek().kind == Tk::FatArrow {
+            self.read();
+            f.key = Some(std::mem::replace(&mut f.value, placeholder(0..0)));
+            f.value = self.expr();
+        }
+        if self.recovery && self.errors.len() > n {
+            return self.for_fail(open);
+        }
+        let ellipsis = self.for_grouping(&mut f);
+        if self.is_keyword(self.peek(), "if") {
+            self.read();
+            let n = self.errors.len();
+            f.cond = Some(self.expr());
+            if self.recovery && self.errors.len() > n {
+                return self.for_fail(open);
+            }
+        }
+        self.finish_for(open, f, ellipsis)
+    }
 
+    /// `for k, v in`: the variables (the rest of the `ForExpr` filled with placeholders).
+    #[inline(never)]
+    fn for_head(&mut self) -> Option<Box<ForExpr<'s>>> {
+        self.read(); // `for`
         if self.peek().kind != Tk::Ident {
             if !self.recovery {
                 let t = self.peek();
                 self.error(msg::FOR_VARIABLE, t.span());
             }
-            return self.for_fail(open, close_kind);
+            return None;
         }
         let first = self.read();
         let mut key_var = None;
@@ -967,7 +1136,7 @@ impl<'s> Parser<'s> {
                     let t = self.peek();
                     self.error(msg::FOR_VALUE_VARIABLE, t.span());
                 }
-                return self.for_fail(open, close_kind);
+                return None;
             }
             let second = self.read();
             key_var = Some(value_var);
@@ -978,46 +1147,45 @@ impl<'s> Parser<'s> {
                 let t = self.peek();
                 self.error(msg::FOR_IN, t.span());
             }
-            return self.for_fail(open, close_kind);
+            return None;
         }
         self.read();
-        let n = self.errors.len();
-        let collection = self.expr();
-        if self.recovery && self.errors.len() > n {
-            return self.for_fail(open, close_kind);
-        }
+        Some(Box::new(ForExpr {
+            key_var,
+            value_var,
+            collection: placeholder(0..0),
+            key: None,
+            value: placeholder(0..0),
+            grouping: false,
+            cond: None,
+        }))
+    }
+
+    #[inline(never)]
+    fn for_colon(&mut self) -> bool {
         if self.peek().kind != Tk::Colon {
             if !self.recovery {
                 let t = self.peek();
                 self.error(msg::FOR_COLON, t.span());
             }
-            return self.for_fail(open, close_kind);
+            return false;
         }
         self.read();
-        let n = self.errors.len();
-        let mut value = self.expr();
-        let mut key = None;
-        if self.peek().kind == Tk::FatArrow {
-            self.read();
-            key = Some(value);
-            value = self.expr();
-        }
-        if self.recovery && self.errors.len() > n {
-            return self.for_fail(open, close_kind);
-        }
-        let mut ellipsis = None;
+        true
+    }
+
+    #[inline(never)]
+    fn for_grouping(&mut self, f: &mut ForExpr<'s>) -> Option<Token> {
         if self.peek().kind == Tk::Ellipsis {
-            ellipsis = Some(self.read());
+            f.grouping = true;
+            return Some(self.read());
         }
-        let mut cond = None;
-        if self.is_keyword(self.peek(), "if") {
-            self.read();
-            let n = self.errors.len();
-            cond = Some(self.expr());
-            if self.recovery && self.errors.len() > n {
-                return self.for_fail(open, close_kind);
-            }
-        }
+        None
+    }
+
+    #[inline(never)]
+    fn finish_for(&mut self, open: Token, f: Box<ForExpr<'s>>, ellipsis: Option<Token>) -> Expr<'s> {
+        let (make_object, close_kind) = if open.kind == Tk::OBrace { (true, Tk::CBrace) } else { (false, Tk::CBrack) };
         let close = if self.peek().kind == close_kind {
             self.read()
         } else {
@@ -1028,17 +1196,23 @@ impl<'s> Parser<'s> {
             self.recover(close_kind)
         };
         if !make_object {
-            if let Some(k) = &key {
+            if let Some(k) = &f.key {
                 self.error(msg::FOR_TUPLE_KEY, k.span.clone());
             }
             if let Some(e) = ellipsis {
                 self.error(msg::FOR_TUPLE_GROUP, e.span());
             }
-        } else if key.is_none() {
-            self.error(msg::FOR_OBJECT_KEY, value.span.clone());
+        } else if f.key.is_none() {
+            self.error(msg::FOR_OBJECT_KEY, f.value.span.clone());
         }
         let span = open.start as usize..close.end.max(open.end) as usize;
-        let grouping = ellipsis.is_some();
-        Expr { kind: ExprKind::For(Box::new(ForExpr { key_var, value_var, collection, key, value, grouping, cond })), span }
+        Expr { kind: ExprKind::For(f), span }
     }
+}
+
+/// `lhs op rhs`.
+#[inline(never)]
+fn fold<'s>(op: BinaryOp, lhs: Expr<'s>, rhs: Expr<'s>) -> Expr<'s> {
+    let span = lhs.span.start..rhs.span.end;
+    Expr { kind: ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span }
 }

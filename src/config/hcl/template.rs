@@ -70,6 +70,12 @@ impl<'s> Lit<'s> {
     }
 }
 
+/// The `~` strip markers' effect on the next and previous literal tokens.
+struct Trim {
+    ltrim_next: bool,
+    next_can_trim_prev: bool,
+}
+
 /// One element of a template before directives are paired.
 enum Flat<'s> {
     Lit(Lit<'s>),
@@ -218,13 +224,18 @@ impl<'s> Parser<'s> {
     }
 
     /// A quoted template or a heredoc, from its opening token.
+    #[inline(never)]
     pub(super) fn template_expr(&mut self) -> Expr<'s> {
         let open = self.read();
-        let heredoc = open.kind == Tk::OHeredoc;
-        let template = self.template(if heredoc { Tk::CHeredoc } else { Tk::CQuote });
+        let template = self.template(if open.kind == Tk::OHeredoc { Tk::CHeredoc } else { Tk::CQuote });
+        self.finish_template_expr(open, template)
+    }
+
+    #[inline(never)]
+    fn finish_template_expr(&mut self, open: Token, template: Template<'s>) -> Expr<'s> {
         let end = self.prev().end.max(open.end);
         let span = open.start as usize..end as usize;
-        if !heredoc {
+        if open.kind != Tk::OHeredoc {
             return Expr { kind: ExprKind::Template(template), span };
         }
         let intro = self.text(open);
@@ -236,76 +247,85 @@ impl<'s> Parser<'s> {
     /// A template's content up to `end` (`CQuote`, `CHeredoc`, or `Eof` for a bare template),
     /// `end` consumed (HCL's `parseTemplateParts` and `templateParser`).
     pub(super) fn template(&mut self, end: Tk) -> Template<'s> {
-        let quoted = end == Tk::CQuote;
-        let start_span = self.peek().span();
         let mut flat: Vec<Flat<'s>> = Vec::new();
-        let mut ltrim_next = false;
-        let mut next_can_trim_prev = false;
+        let mut trim = Trim { ltrim_next: false, next_can_trim_prev: false };
         let end_span = loop {
             let next = self.read();
             if next.kind == end {
                 break next.span();
             }
-            let ltrim = std::mem::take(&mut ltrim_next);
-            let can_trim_prev = std::mem::take(&mut next_can_trim_prev);
+            let ltrim = std::mem::take(&mut trim.ltrim_next);
+            let can_trim_prev = std::mem::take(&mut trim.next_can_trim_prev);
             match next.kind {
                 Tk::StringLit | Tk::QuotedLit => {
-                    if let Some(Flat::Lit(lit)) = flat.last_mut() {
-                        self.push_literal_trimmed(lit, next, quoted, ltrim);
-                    } else {
-                        let mut lit = Lit::new(next.start as usize);
-                        self.push_literal_trimmed(&mut lit, next, quoted, ltrim);
-                        flat.push(Flat::Lit(lit));
-                    }
-                    next_can_trim_prev = true;
+                    self.template_literal(&mut flat, next, end == Tk::CQuote, ltrim);
+                    trim.next_can_trim_prev = true;
                 }
-                Tk::TemplateInterp => {
+                Tk::TemplateInterp | Tk::TemplateControl => {
                     if can_trim_prev && self.text(next).len() == 3 {
                         if let Some(Flat::Lit(lit)) = flat.last_mut() {
                             lit.trim_last_token_end();
                         }
                     }
                     let saved = std::mem::replace(&mut self.nl, false);
-                    let expr = self.expr();
-                    let close = self.peek();
-                    if close.kind != Tk::TemplateSeqEnd {
-                        if !self.recovery {
-                            let m = if close.kind == Tk::Colon { msg::INTERP_COLON } else { msg::INTERP_EXTRA };
-                            self.error(m, close.span());
-                        }
-                        self.recover(Tk::TemplateSeqEnd);
+                    let item = if next.kind == Tk::TemplateInterp {
+                        Some(self.interpolation(next, &mut trim.ltrim_next))
                     } else {
-                        self.read();
-                        ltrim_next = self.text(close).starts_with('~');
-                    }
+                        self.directive(next, &mut trim.ltrim_next)
+                    };
                     self.nl = saved;
-                    flat.push(Flat::Interp(expr, next.start as usize..close.end.max(next.end) as usize));
+                    flat.extend(item);
                 }
-                Tk::TemplateControl => {
-                    if can_trim_prev && self.text(next).len() == 3 {
-                        if let Some(Flat::Lit(lit)) = flat.last_mut() {
-                            lit.trim_last_token_end();
-                        }
-                    }
-                    let saved = std::mem::replace(&mut self.nl, false);
-                    if let Some(item) = self.directive(next, &mut ltrim_next) {
-                        flat.push(item);
-                    }
-                    self.nl = saved;
-                }
-                _ => {
-                    if !self.recovery {
-                        self.error(msg::UNTERMINATED_TEMPLATE, next.span());
-                    }
-                    break self.recover(end).span();
-                }
+                _ => break self.unterminated_template(next, end),
             }
         };
-        let _ = start_span;
         self.pair_directives(flat, end_span)
     }
 
+    #[inline(never)]
+    fn template_literal(&mut self, flat: &mut Vec<Flat<'s>>, t: Token, quoted: bool, ltrim: bool) {
+        if let Some(Flat::Lit(lit)) = flat.last_mut() {
+            self.push_literal_trimmed(lit, t, quoted, ltrim);
+        } else {
+            let mut lit = Lit::new(t.start as usize);
+            self.push_literal_trimmed(&mut lit, t, quoted, ltrim);
+            flat.push(Flat::Lit(lit));
+        }
+    }
+
+    #[inline(never)]
+    fn unterminated_template(&mut self, next: Token, end: Tk) -> Span {
+        if !self.recovery {
+            self.error(msg::UNTERMINATED_TEMPLATE, next.span());
+        }
+        self.recover(end).span()
+    }
+
+    /// `${ … }` after its opener.
+    fn interpolation(&mut self, open: Token, ltrim_next: &mut bool) -> Flat<'s> {
+        let expr = self.expr();
+        let close = self.interpolation_end(ltrim_next);
+        Flat::Interp(expr, open.start as usize..close.end.max(open.end) as usize)
+    }
+
+    #[inline(never)]
+    fn interpolation_end(&mut self, ltrim_next: &mut bool) -> Token {
+        let close = self.peek();
+        if close.kind != Tk::TemplateSeqEnd {
+            if !self.recovery {
+                let m = if close.kind == Tk::Colon { msg::INTERP_COLON } else { msg::INTERP_EXTRA };
+                self.error(m, close.span());
+            }
+            self.recover(Tk::TemplateSeqEnd);
+        } else {
+            self.read();
+            *ltrim_next = self.text(close).starts_with('~');
+        }
+        close
+    }
+
     /// One `%{ … }` directive after its opener; `None` when it was broken (and skipped).
+    #[inline(never)]
     fn directive(&mut self, open: Token, ltrim_next: &mut bool) -> Option<Flat<'s>> {
         let kw = self.peek();
         if kw.kind != Tk::Ident {
