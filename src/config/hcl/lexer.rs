@@ -554,7 +554,7 @@ impl Scanner<'_, '_> {
                     }
                     return true;
                 };
-                let h = self.heredocs.last_mut().expect("heredoc mode has a heredoc");
+                let Some(h) = self.heredocs.last_mut() else { return self.give_up(start) };
                 if h.start_of_line {
                     let (ms, me) = h.marker;
                     if trim_space(&self.src[start..end]) == &self.src[ms..me] {

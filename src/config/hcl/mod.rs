@@ -1,9 +1,43 @@
-//! HCL's native syntax: a lexer and a recursive-descent parser that build [`ast`] trees with byte
-//! spans, and report syntax errors with HCL's own summaries and details (`hclsyntax`).
+//! HCL's native syntax: a scanner and a recursive-descent parser that build [`ast`] trees with
+//! byte spans, and report syntax errors in HCL's own words (`hclsyntax`).
 //!
 //! Why our own parser: tfgraph needs spans and structure, not a format-preserving tree; the
 //! parse is the hot path of loading. Nesting is bounded ([`MAX_DEPTH`]), so hostile input gets a
 //! diagnostic, never a stack overflow.
+//!
+//! ```text
+//!   lexer.rs     bytes → tokens (hclsyntax's scan_tokens.rl): code, quoted, heredoc and bare
+//!                template modes on an explicit stack; unicode.rs: identifier characters
+//!   parser.rs    tokens → bodies and expressions (parser.go), recovery included
+//!   template.rs  quoted strings, heredocs, bare templates (parser_template.go)
+//!   messages.rs  every error text; render.rs: one canonical text of a tree
+//! ```
+//!
+//! # Fidelity
+//!
+//! The parser follows hclsyntax step for step, including its recovery (skip to the end of the
+//! broken body item, or to the closing bracket) and its habit of reporting fewer errors once it
+//! has recovered once. Error texts and subjects are those of the HCL inside Terraform 1.0.3
+//! (v2.10), checked with `terraform validate` (`tests/hcl_syntax_errors.rs`); newer HCL words
+//! some end-of-file errors differently ("Unclosed configuration block", "Missing expression",
+//! "Unterminated … expression"), Terraform 1.0.3 does not. Syntax newer than Terraform 1.0.3 is
+//! accepted: `provider::ns::fn()` calls.
+//!
+//! What the tree keeps, and what it leaves to its reader:
+//!
+//! * Literal text has its escapes decoded and `~` strip markers applied (as HCL applies them:
+//!   to the one literal token next to the marker, which in a heredoc is that line). A `<<-`
+//!   heredoc's literals keep their indentation ([`ast::Heredoc::strip_indent`]).
+//! * `"${x}"` is a template with one interpolation part; HCL evaluates it to `x` itself
+//!   (unconverted), which is the evaluator's business.
+//! * Where an expression could not be parsed, the tree holds a `null` placeholder spanning the
+//!   offending token (HCL puts an unknown value there); the errors say why.
+//! * A redefined attribute is reported and left out of its body, as in HCL.
+//! * Numbers are `f64` (HCL's are arbitrary precision), with the exact `i64` of whole literals.
+//! * A namespaced function name is the source text from its first to its last part.
+//!
+//! Empty subjects (at the end of the file) stay empty here; Terraform's JSON widens them to one
+//! byte.
 
 pub mod ast;
 mod lexer;
@@ -16,7 +50,10 @@ mod unicode;
 use lexer::{Start, Tk, Token};
 use parser::Parser;
 
-/// Deepest nesting of brackets, blocks, templates and operator trees accepted.
+/// Deepest nesting of brackets, blocks, templates and operator trees accepted: each nested
+/// expression (inside brackets, parentheses, an interpolation, a conditional's branches, a
+/// `for`), block, unary operator, binary operator fold (the operator tree's height) and template
+/// directive takes one level. Deeper input gets "Expression too deeply nested".
 pub const MAX_DEPTH: usize = 256;
 
 /// A syntax error in HCL's words.

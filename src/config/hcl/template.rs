@@ -407,6 +407,18 @@ impl<'s> Parser<'s> {
 
     /// Pair directives into the tree (HCL's `templateParser`), with an explicit stack.
     fn pair_directives(&mut self, flat: Vec<Flat<'s>>, end_span: Span) -> Template<'s> {
+        if flat.iter().all(|f| matches!(f, Flat::Lit(_) | Flat::Interp(..))) {
+            // No directives (nearly every template): the parts as they are.
+            let parts = flat
+                .into_iter()
+                .filter_map(|f| match f {
+                    Flat::Lit(lit) => Some(Part::Literal { value: lit.value, span: lit.span }),
+                    Flat::Interp(expr, span) => Some(Part::Interp { expr, span }),
+                    _ => None,
+                })
+                .collect();
+            return Template { parts };
+        }
         let mut stack: Vec<Frame<'s>> = vec![Frame::Root(Vec::new())];
         for item in flat {
             match item {
