@@ -100,8 +100,9 @@ struct HeredocState {
 }
 
 /// Scan `src` into tokens, ending with one `Eof` token. `src` must be shorter than 4 GiB (the
-/// caller checks).
-pub fn scan(src: &str, start: Start, out: &mut Vec<Token>) {
+/// caller checks). Returns whether any token calls for a scanner error (an invalid character,
+/// a newline in a quoted string, …), so that clean input skips that check.
+pub fn scan(src: &str, start: Start, out: &mut Vec<Token>) -> bool {
     let b = src.as_bytes();
     let mut s = Scanner {
         src,
@@ -112,6 +113,7 @@ pub fn scan(src: &str, start: Start, out: &mut Vec<Token>) {
         braces: 0,
         ret_braces: Vec::new(),
         heredocs: Vec::new(),
+        flagged: false,
     };
     // hclsyntax strips a leading byte order mark.
     if b.starts_with(&[0xEF, 0xBB, 0xBF]) {
@@ -124,6 +126,7 @@ pub fn scan(src: &str, start: Start, out: &mut Vec<Token>) {
     s.run();
     let n = b.len() as u32;
     s.out.push(Token { kind: Tk::Eof, start: n, end: n });
+    s.flagged
 }
 
 struct Scanner<'s, 'o> {
@@ -135,16 +138,35 @@ struct Scanner<'s, 'o> {
     braces: i64,
     ret_braces: Vec<i64>,
     heredocs: Vec<HeredocState>,
+    flagged: bool,
 }
+
+/// ASCII bytes that continue an identifier: letters, digits, `_` and `-`.
+static IDENT_CONTINUE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 128 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+        c += 1;
+    }
+    t
+};
 
 #[inline]
 fn is_ident_ascii(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'-'
+    IDENT_CONTINUE[c as usize]
 }
 
 impl Scanner<'_, '_> {
     #[inline]
     fn emit(&mut self, kind: Tk, start: usize, end: usize) {
+        if matches!(
+            kind,
+            Tk::Invalid | Tk::QuotedNewline | Tk::BitAnd | Tk::BitOr | Tk::BitNot | Tk::BitXor | Tk::Apostrophe | Tk::Backtick | Tk::Semicolon
+        ) {
+            self.flagged = true;
+        }
         self.out.push(Token { kind, start: start as u32, end: end as u32 });
     }
 
@@ -174,7 +196,14 @@ impl Scanner<'_, '_> {
             let mode = *self.modes.last().unwrap_or(&Mode::Code);
             let ok = match mode {
                 Mode::Code => {
-                    self.code();
+                    // Stay in this loop while the mode does not change (most of a file).
+                    let depth = self.modes.len();
+                    loop {
+                        self.code();
+                        if self.pos >= self.b.len() || self.modes.len() != depth {
+                            break;
+                        }
+                    }
                     true
                 }
                 Mode::Quoted => {

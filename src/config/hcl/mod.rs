@@ -91,11 +91,12 @@ pub struct Parsed<'s> {
 /// Parse a whole file (a body). Errors come in HCL's order: the scanner's (invalid characters,
 /// multi-line strings), then the parser's.
 pub fn parse_body(src: &str) -> Parsed<'_> {
-    let Some(toks) = scan(src, Start::Code) else { return Parsed { body: ast::Body::default(), errors: vec![too_large(src)] } };
-    let mut errors = invalid_tokens(src, &toks);
+    let Some((toks, flagged)) = scan(src, Start::Code) else { return Parsed { body: ast::Body::default(), errors: vec![too_large(src)] } };
+    let mut errors = if flagged { invalid_tokens(src, &toks) } else { Vec::new() };
     let mut p = Parser::new(src, toks, true);
     let body = p.body(Tk::Eof);
     errors.append(&mut p.errors);
+    recycle(p.toks);
     Parsed { body, errors }
 }
 
@@ -103,8 +104,8 @@ pub fn parse_body(src: &str) -> Parsed<'_> {
 /// count/for_each source text). Newlines are insignificant; surrounding white space is fine.
 /// The error is the first HCL reports.
 pub fn parse_expr(src: &str) -> Result<ast::Expr<'_>, SyntaxError> {
-    let Some(toks) = scan(src, Start::Code) else { return Err(too_large(src)) };
-    let mut errors = invalid_tokens(src, &toks);
+    let Some((toks, flagged)) = scan(src, Start::Code) else { return Err(too_large(src)) };
+    let mut errors = if flagged { invalid_tokens(src, &toks) } else { Vec::new() };
     let mut p = Parser::new(src, toks, false);
     let expr = p.expr();
     let next = p.peek();
@@ -112,6 +113,7 @@ pub fn parse_expr(src: &str) -> Result<ast::Expr<'_>, SyntaxError> {
         p.error(messages::EXTRA_AFTER_EXPRESSION, next.span());
     }
     errors.append(&mut p.errors);
+    recycle(p.toks);
     match errors.into_iter().next() {
         Some(e) => Err(e),
         None => Ok(expr),
@@ -121,25 +123,41 @@ pub fn parse_expr(src: &str) -> Result<ast::Expr<'_>, SyntaxError> {
 /// Parse `src` as a bare template (no quotes), as HCL reads a JSON string in an expression
 /// position: `${}` / `%{}` sequences and the `$${` / `%%{` escapes, no backslash escapes.
 pub fn parse_template(src: &str) -> Result<ast::Template<'_>, SyntaxError> {
-    let Some(toks) = scan(src, Start::Template) else { return Err(too_large(src)) };
-    let mut errors = invalid_tokens(src, &toks);
+    let Some((toks, flagged)) = scan(src, Start::Template) else { return Err(too_large(src)) };
+    let mut errors = if flagged { invalid_tokens(src, &toks) } else { Vec::new() };
     let mut p = Parser::new(src, toks, true);
     let template = p.template(Tk::Eof);
     errors.append(&mut p.errors);
+    recycle(p.toks);
     match errors.into_iter().next() {
         Some(e) => Err(e),
         None => Ok(template),
     }
 }
 
-/// Token offsets are `u32`: texts of 4 GiB and more are refused.
-fn scan(src: &str, start: Start) -> Option<Vec<Token>> {
+/// Token offsets are `u32`: texts of 4 GiB and more are refused. The token buffer is reused
+/// from one parse to the next (a thread-local), as allocating and first touching it was a
+/// noticeable part of a parse.
+fn scan(src: &str, start: Start) -> Option<(Vec<Token>, bool)> {
     if src.len() >= u32::MAX as usize {
         return None;
     }
-    let mut toks = Vec::with_capacity(src.len() / 6 + 16);
-    lexer::scan(src, start, &mut toks);
-    Some(toks)
+    let mut toks = TOKENS.with(|t| t.take());
+    toks.clear();
+    toks.reserve(src.len() / 5 + 16);
+    let flagged = lexer::scan(src, start, &mut toks);
+    Some((toks, flagged))
+}
+
+thread_local! {
+    static TOKENS: std::cell::Cell<Vec<Token>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Give the token buffer back for the next parse (unless it grew beyond 1 Mi tokens, 12 MB).
+fn recycle(toks: Vec<Token>) {
+    if toks.capacity() <= 1 << 20 {
+        TOKENS.with(|t| t.set(toks));
+    }
 }
 
 fn too_large(src: &str) -> SyntaxError {

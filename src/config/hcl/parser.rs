@@ -26,6 +26,8 @@ pub(super) struct Parser<'s> {
     pub recovery: bool,
     pub depth: usize,
     pub errors: Vec<SyntaxError>,
+    /// Spare buffers for templates' flat element lists (templates nest, so a few).
+    pub flats: Vec<Vec<super::template::Flat<'s>>>,
 }
 
 /// The other bracket of a bracketing token (hclsyntax's `oppositeBracket`).
@@ -71,40 +73,34 @@ pub(super) fn placeholder<'s>(span: Span) -> Expr<'s> {
     Expr { kind: ExprKind::Null, span }
 }
 
-/// Attribute names already set in one body: a short list, and a hash set once it grows.
-struct Names<'s> {
-    list: Vec<(&'s str, Span)>,
-    map: Option<std::collections::HashMap<&'s str, Span>>,
-}
+/// The attribute names of one body, hashed once the body is large (small bodies are searched
+/// directly: most have a handful of attributes, and this saves an allocation per body).
+type Names<'s> = Option<std::collections::HashMap<&'s str, Span, std::hash::BuildHasherDefault<FxHasher>>>;
 
-impl<'s> Names<'s> {
-    fn new() -> Self {
-        Names { list: Vec::new(), map: None }
+/// Bodies longer than this get a hash set of their attribute names.
+const LINEAR_NAMES: usize = 24;
+
+/// A small fast hasher for names (rustc's Fx hash); no denial-of-service concern applies to
+/// finding duplicate attributes in one file.
+#[derive(Default)]
+pub(super) struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
     }
-
-    /// The span of the earlier definition, or records this one.
-    fn insert(&mut self, name: &'s str, span: &Span) -> Option<Span> {
-        if let Some(map) = &mut self.map {
-            if let Some(s) = map.get(name) {
-                return Some(s.clone());
-            }
-            map.insert(name, span.clone());
-            return None;
-        }
-        if let Some((_, s)) = self.list.iter().find(|(n, _)| *n == name) {
-            return Some(s.clone());
-        }
-        self.list.push((name, span.clone()));
-        if self.list.len() > 16 {
-            self.map = Some(self.list.drain(..).collect());
-        }
-        None
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 
 impl<'s> Parser<'s> {
     pub fn new(src: &'s str, toks: Vec<Token>, nl: bool) -> Self {
-        Parser { src, toks, pos: 0, nl, recovery: false, depth: 0, errors: Vec::new() }
+        Parser { src, toks, pos: 0, nl, recovery: false, depth: 0, errors: Vec::new(), flats: Vec::new() }
     }
 
     // ---- the token peeker ---------------------------------------------------------------
@@ -247,7 +243,7 @@ impl<'s> Parser<'s> {
     /// A body up to `end` (`Eof` for a file, `CBrace` for a block), `end` consumed.
     pub fn body(&mut self, end: Tk) -> Body<'s> {
         let mut items = Vec::new();
-        let mut names = Names::new();
+        let mut names: Names<'s> = None;
         loop {
             match self.peek().kind {
                 k if k == end => {
@@ -303,10 +299,36 @@ impl<'s> Parser<'s> {
 
     #[inline(never)]
     fn add_attribute(&mut self, items: &mut Vec<Item<'s>>, names: &mut Names<'s>, a: Attribute<'s>) {
-        match names.insert(a.name.name, &a.name.span) {
-            Some(first) => self.error_owned(msg::attribute_redefined(a.name.name), a.name.span.clone(), Some(first)),
-            None => items.push(Item::Attr(a)),
+        let name = a.name.name;
+        let first = match names {
+            Some(map) => map.get(name).cloned(),
+            None => items.iter().find_map(|i| match i {
+                Item::Attr(x) if x.name.name == name => Some(x.name.span.clone()),
+                _ => None,
+            }),
+        };
+        if let Some(first) = first {
+            self.error_owned(msg::attribute_redefined(name), a.name.span.clone(), Some(first));
+            return;
         }
+        match names {
+            Some(map) => {
+                map.insert(name, a.name.span.clone());
+            }
+            None if items.len() >= LINEAR_NAMES => {
+                let map = items
+                    .iter()
+                    .filter_map(|i| match i {
+                        Item::Attr(x) => Some((x.name.name, x.name.span.clone())),
+                        Item::Block(_) => None,
+                    })
+                    .chain(std::iter::once((name, a.name.span.clone())))
+                    .collect();
+                *names = Some(map);
+            }
+            None => {}
+        }
+        items.push(Item::Attr(a));
     }
 
     fn ident(&self, t: Token) -> Ident<'s> {
@@ -321,7 +343,7 @@ impl<'s> Parser<'s> {
         self.finish_attribute(ident, single_line, expr, failed)
     }
 
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn finish_attribute(&mut self, ident: Token, single_line: bool, expr: Expr<'s>, failed: bool) -> Attribute<'s> {
         let end = self.prev().end;
         if self.recovery && failed {
@@ -579,7 +601,7 @@ impl<'s> Parser<'s> {
     }
 
     /// Read a binary operator and take a level for it; `false` when that is too deep.
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn enter_fold(&mut self) -> bool {
         let op = self.read();
         if self.depth >= MAX_DEPTH {
@@ -599,7 +621,7 @@ impl<'s> Parser<'s> {
         }
     }
 
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn traversals(&mut self, from: Expr<'s>) -> Expr<'s> {
         let mut ops: Vec<Op<'s>> = Vec::new();
         loop {
@@ -621,7 +643,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `.name`, `.0`, or `.*` with the attribute steps it applies to.
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn dot_step(&mut self, ops: &mut Vec<Op<'s>>) {
         let dot = self.read();
         let at = self.peek();
@@ -687,7 +709,7 @@ impl<'s> Parser<'s> {
         Op::Index { key, span: open.start as usize..(close.end.max(open.end)) as usize }
     }
 
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn index_close(&mut self, failed: bool) -> Token {
         if self.recovery && failed {
             return self.recover(Tk::CBrack);
@@ -774,7 +796,7 @@ impl<'s> Parser<'s> {
         placeholder(start.span())
     }
 
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn number_term(&mut self) -> Expr<'s> {
         let t = self.read();
         match self.number(t) {
@@ -783,7 +805,7 @@ impl<'s> Parser<'s> {
         }
     }
 
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn name_term(&mut self) -> Expr<'s> {
         let t = self.read();
         let next = self.peek().kind;
@@ -799,7 +821,7 @@ impl<'s> Parser<'s> {
         Expr { kind, span: t.span() }
     }
 
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn paren(&mut self) -> Expr<'s> {
         let open = self.read();
         let saved = std::mem::replace(&mut self.nl, false);
@@ -827,7 +849,7 @@ impl<'s> Parser<'s> {
         Expr { kind: ExprKind::Paren(Box::new(inner)), span }
     }
 
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn unary(&mut self) -> Expr<'s> {
         let t = self.read();
         if self.depth >= MAX_DEPTH {
@@ -842,7 +864,7 @@ impl<'s> Parser<'s> {
         Expr { kind: ExprKind::Unary { op, expr: Box::new(operand) }, span }
     }
 
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn call(&mut self, name: Token) -> Expr<'s> {
         let (open, name_end) = match self.call_name(name) {
             Ok(x) => x,
@@ -899,7 +921,7 @@ impl<'s> Parser<'s> {
     }
 
     /// After an argument: `None` to go on, else whether the call ended in `...`.
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn after_argument(&mut self, failed: bool) -> Option<bool> {
         if self.recovery && failed {
             self.recover(Tk::CParen);
@@ -934,7 +956,7 @@ impl<'s> Parser<'s> {
         }
     }
 
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn tuple(&mut self) -> Expr<'s> {
         let open = self.read();
         let saved = std::mem::replace(&mut self.nl, false);
@@ -960,7 +982,7 @@ impl<'s> Parser<'s> {
     }
 
     /// After a tuple item: `None` to go on, else the closing token.
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn after_item(&mut self, failed: bool) -> Option<Token> {
         if self.recovery && failed {
             return Some(self.recover(Tk::CBrack));
@@ -981,7 +1003,7 @@ impl<'s> Parser<'s> {
         }
     }
 
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn object(&mut self) -> Expr<'s> {
         let open = self.read();
         let saved = self.nl;
@@ -1023,7 +1045,7 @@ impl<'s> Parser<'s> {
     }
 
     /// After an object key: `None` when `=` or `:` follows (read), else the closing token.
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn after_key(&mut self, failed: bool) -> Option<Token> {
         if self.recovery && failed {
             return Some(self.recover(Tk::CBrace));
@@ -1046,7 +1068,7 @@ impl<'s> Parser<'s> {
 
     /// After an object item's value: the item added, then `None` to go on, else the closing
     /// token.
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn after_value(&mut self, items: &mut Vec<ObjectItem<'s>>, key: Expr<'s>, value: Expr<'s>, failed: bool) -> Option<Token> {
         if self.recovery && failed {
             return Some(self.recover(Tk::CBrace));
@@ -1211,7 +1233,7 @@ impl<'s> Parser<'s> {
 }
 
 /// `lhs op rhs`.
-#[inline(never)]
+#[cfg_attr(debug_assertions, inline(never))]
 fn fold<'s>(op: BinaryOp, lhs: Expr<'s>, rhs: Expr<'s>) -> Expr<'s> {
     let span = lhs.span.start..rhs.span.end;
     Expr { kind: ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span }

@@ -77,7 +77,7 @@ struct Trim {
 }
 
 /// One element of a template before directives are paired.
-enum Flat<'s> {
+pub(super) enum Flat<'s> {
     Lit(Lit<'s>),
     Interp(Expr<'s>, Span),
     If(Expr<'s>, Span),
@@ -86,7 +86,7 @@ enum Flat<'s> {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum EndKind {
+pub(super) enum EndKind {
     Else,
     EndIf,
     EndFor,
@@ -165,6 +165,7 @@ impl<'s> Parser<'s> {
         lit.borrowed_end = usize::MAX;
     }
 
+    #[inline(never)]
     fn decode_escapes(&mut self, text: &str, base: usize, out: &mut String) {
         let b = text.as_bytes();
         let mut i = 0;
@@ -224,14 +225,14 @@ impl<'s> Parser<'s> {
     }
 
     /// A quoted template or a heredoc, from its opening token.
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     pub(super) fn template_expr(&mut self) -> Expr<'s> {
         let open = self.read();
         let template = self.template(if open.kind == Tk::OHeredoc { Tk::CHeredoc } else { Tk::CQuote });
         self.finish_template_expr(open, template)
     }
 
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn finish_template_expr(&mut self, open: Token, template: Template<'s>) -> Expr<'s> {
         let end = self.prev().end.max(open.end);
         let span = open.start as usize..end as usize;
@@ -247,7 +248,7 @@ impl<'s> Parser<'s> {
     /// A template's content up to `end` (`CQuote`, `CHeredoc`, or `Eof` for a bare template),
     /// `end` consumed (HCL's `parseTemplateParts` and `templateParser`).
     pub(super) fn template(&mut self, end: Tk) -> Template<'s> {
-        let mut flat: Vec<Flat<'s>> = Vec::new();
+        let mut flat: Vec<Flat<'s>> = self.flats.pop().unwrap_or_default();
         let mut trim = Trim { ltrim_next: false, next_can_trim_prev: false };
         let end_span = loop {
             let next = self.read();
@@ -279,10 +280,13 @@ impl<'s> Parser<'s> {
                 _ => break self.unterminated_template(next, end),
             }
         };
-        self.pair_directives(flat, end_span)
+        let template = self.pair_directives(&mut flat, end_span);
+        flat.clear();
+        self.flats.push(flat);
+        template
     }
 
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn template_literal(&mut self, flat: &mut Vec<Flat<'s>>, t: Token, quoted: bool, ltrim: bool) {
         if let Some(Flat::Lit(lit)) = flat.last_mut() {
             self.push_literal_trimmed(lit, t, quoted, ltrim);
@@ -308,7 +312,7 @@ impl<'s> Parser<'s> {
         Flat::Interp(expr, open.start as usize..close.end.max(open.end) as usize)
     }
 
-    #[inline(never)]
+    #[cfg_attr(debug_assertions, inline(never))]
     fn interpolation_end(&mut self, ltrim_next: &mut bool) -> Token {
         let close = self.peek();
         if close.kind != Tk::TemplateSeqEnd {
@@ -406,21 +410,22 @@ impl<'s> Parser<'s> {
     }
 
     /// Pair directives into the tree (HCL's `templateParser`), with an explicit stack.
-    fn pair_directives(&mut self, flat: Vec<Flat<'s>>, end_span: Span) -> Template<'s> {
+    #[inline(never)]
+    fn pair_directives(&mut self, flat: &mut Vec<Flat<'s>>, end_span: Span) -> Template<'s> {
         if flat.iter().all(|f| matches!(f, Flat::Lit(_) | Flat::Interp(..))) {
             // No directives (nearly every template): the parts as they are.
-            let parts = flat
-                .into_iter()
-                .filter_map(|f| match f {
-                    Flat::Lit(lit) => Some(Part::Literal { value: lit.value, span: lit.span }),
-                    Flat::Interp(expr, span) => Some(Part::Interp { expr, span }),
-                    _ => None,
-                })
-                .collect();
+            let mut parts = Vec::with_capacity(flat.len());
+            for f in flat.drain(..) {
+                match f {
+                    Flat::Lit(lit) => parts.push(Part::Literal { value: lit.value, span: lit.span }),
+                    Flat::Interp(expr, span) => parts.push(Part::Interp { expr, span }),
+                    _ => {}
+                }
+            }
             return Template { parts };
         }
         let mut stack: Vec<Frame<'s>> = vec![Frame::Root(Vec::new())];
-        for item in flat {
+        for item in flat.drain(..) {
             match item {
                 Flat::Lit(lit) => stack.last_mut().unwrap().parts().push(Part::Literal { value: lit.value, span: lit.span }),
                 Flat::Interp(expr, span) => stack.last_mut().unwrap().parts().push(Part::Interp { expr, span }),
