@@ -926,10 +926,7 @@ locals {
     ),
     (
         "tab_ok",
-        r#"locals {
-	x = 1
-}
-"#,
+        "locals {\n\tx = 1\n}\n",
         &[],
     ),
     (
@@ -1382,6 +1379,198 @@ A
         &[
             ("Invalid character", r#"This character is not used within the language."#, 19..20),
             ("Argument or block definition required", r#"An argument or block definition is required here."#, 19..20),
+        ],
+    ),
+    (
+        "obj_key_for",
+        r#"locals {
+  x = { for = 1 }
+}
+"#,
+        &[
+            ("Invalid 'for' expression", r#"For expression requires variable name after 'for'."#, 21..22),
+        ],
+    ),
+    (
+        "call_leading_comma",
+        r#"locals {
+  x = f(,)
+}
+"#,
+        &[
+            ("Invalid expression", r#"Expected the start of an expression, but found an invalid expression token."#, 17..18),
+        ],
+    ),
+    (
+        "call_double_comma",
+        r#"locals {
+  x = f(a,,b)
+}
+"#,
+        &[
+            ("Invalid expression", r#"Expected the start of an expression, but found an invalid expression token."#, 19..20),
+        ],
+    ),
+    (
+        "tuple_double_comma",
+        r#"locals {
+  x = [1,,2]
+}
+"#,
+        &[
+            ("Invalid expression", r#"Expected the start of an expression, but found an invalid expression token."#, 18..19),
+        ],
+    ),
+    (
+        "tuple_leading_comma",
+        r#"locals {
+  x = [,1]
+}
+"#,
+        &[
+            ("Invalid expression", r#"Expected the start of an expression, but found an invalid expression token."#, 16..17),
+        ],
+    ),
+    (
+        "heredoc_interp_error",
+        r#"locals {
+  x = <<EOT
+${a b}
+EOT
+}
+"#,
+        &[
+            ("Extra characters after interpolation expression", r#"Expected a closing brace to end the interpolation expression, but found extra characters.
+
+This can happen when you include interpolation syntax for another language, such as shell scripting, but forget to escape the interpolation start token. If this is an embedded sequence for another language, escape it by starting with "$${" instead of just "${"."#, 25..26),
+        ],
+    ),
+    (
+        "template_in_label_ctrl",
+        r#"resource "a%{if x}" "b" {
+}
+"#,
+        &[
+            ("Invalid string literal", r#"Template sequences are not allowed in this string. To include a literal "%", double it (as "%%") to escape it."#, 11..13),
+        ],
+    ),
+    (
+        "deep_ok_nl_in_interp",
+        r#"locals {
+  x = "${
+  a
+}"
+}
+"#,
+        &[],
+    ),
+    (
+        "interp_newline_in_quoted_after",
+        r#"locals {
+  x = "${a}
+"
+}
+"#,
+        &[
+            ("Invalid multi-line string", r#"Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \n escape to represent a newline character or use the "heredoc" multi-line template syntax."#, 20..21),
+            ("Unterminated template string", r#"No closing marker was found for the string."#, 20..21),
+        ],
+    ),
+    (
+        "cond_missing_colon_eof",
+        r#"locals {
+  x = a ? b"#,
+        &[
+            ("Missing false expression in conditional", r#"The conditional operator (...?...:...) requires a false expression, delimited by a colon."#, 20..21),
+            ("Argument or block definition required", r#"An argument or block definition is required here."#, 20..21),
+        ],
+    ),
+    (
+        "unary_eof",
+        r#"locals {
+  x = -"#,
+        &[
+            ("Invalid expression", r#"Expected the start of an expression, but found an invalid expression token."#, 16..17),
+        ],
+    ),
+    (
+        "not_not",
+        r#"locals {
+  x = !!true
+}
+"#,
+        &[],
+    ),
+    (
+        "dot_eof",
+        r#"locals {
+  x = a."#,
+        &[
+            ("Invalid attribute name", r#"An attribute name is required after a dot."#, 17..18),
+        ],
+    ),
+    (
+        "splat_nested_full",
+        r#"locals {
+  x = a[*][*].b
+}
+"#,
+        &[],
+    ),
+    (
+        "index_newline_inside",
+        r#"locals {
+  x = a[
+0
+]
+}
+"#,
+        &[],
+    ),
+    (
+        "attr_in_block_label_pos",
+        r#"resource a b c {
+}
+"#,
+        &[],
+    ),
+    (
+        "two_attrs_then_bad_block",
+        r#"locals {
+  a = 1
+}
+foo "x" "y" {
+  z = [
+}
+"#,
+        &[
+            ("Invalid expression", r#"Expected the start of an expression, but found an invalid expression token."#, 41..42),
+        ],
+    ),
+    (
+        "quoted_name_in_obj",
+        r#"locals {
+  x = {"a" = 1, "a" = 2}
+}
+"#,
+        &[],
+    ),
+    (
+        "number_big",
+        r#"locals {
+  x = 1e999
+}
+"#,
+        &[],
+    ),
+    (
+        "percent_ops",
+        r#"locals {
+  x = 5 % 2 %{
+}
+"#,
+        &[
+            ("Argument or block definition required", r#"An argument or block definition is required here."#, 26..27),
         ],
     ),
 ];
