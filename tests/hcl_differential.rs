@@ -103,8 +103,6 @@ fn apply_strips(toks: &mut [Tok], heredoc: bool) {
                 let keep = if heredoc {
                     // The last token: the text after the last newline, or the last line if
                     // the literal ends with one.
-                    let body = l.strip_suffix('\n').unwrap_or(l);
-                    let _ = body;
                     let without_end = if l.ends_with('\n') { &l[..l.len() - 1] } else { &l[..] };
                     without_end.rfind('\n').map_or(0, |p| p + 1)
                 } else {

@@ -832,6 +832,21 @@ fn random_input_never_panics() {
         }
         parse_all_ways(&s);
     }
+    // Random characters: mostly ASCII (all of it, control characters included), some from
+    // anywhere in Unicode.
+    for _ in 0..5_000 {
+        let len = rng.below(60);
+        let s: String = (0..len)
+            .map(|_| {
+                if rng.below(8) == 0 {
+                    char::from_u32(rng.below(0x11_0000) as u32).unwrap_or('\u{fffd}')
+                } else {
+                    (rng.below(128) as u8) as char
+                }
+            })
+            .collect();
+        parse_all_ways(&s);
+    }
     // Random edits of the sample.
     for _ in 0..2_000 {
         let mut s = SAMPLE.to_string();

@@ -355,7 +355,7 @@ impl Scanner<'_, '_> {
                 // then reports the misuse.
                 self.emit(Tk::TemplateSeqEnd, start, start + 2);
                 self.pos = start + 2;
-                self.close_brace(true);
+                self.close_brace();
             }
             b'~' => one(self, Tk::BitNot),
             b'{' => {
@@ -368,7 +368,7 @@ impl Scanner<'_, '_> {
                 } else {
                     one(self, Tk::CBrace);
                 }
-                self.close_brace(false);
+                self.close_brace();
             }
             b'"' => {
                 one(self, Tk::OQuote);
@@ -388,7 +388,7 @@ impl Scanner<'_, '_> {
     }
 
     /// After a `}` or `~}`: leave the template sequence it closes, if it closes one.
-    fn close_brace(&mut self, _tilde: bool) {
+    fn close_brace(&mut self) {
         if self.ret_braces.last() == Some(&self.braces) {
             self.ret_braces.pop();
             self.braces -= 1;
