@@ -428,10 +428,11 @@ deep_tests! {
 #[test]
 fn fuzz_regressions() {
     let cases: &[(&str, &str)] = &[
-        // src/config/syntax.rs parse_error_diag: hcl-edit's error offset fell inside a multi-byte
-        // character (here U+FFFD from lossy decoding) and `text[line_start..at]` panicked
-        // ("byte index is not a char boundary"). Found 2026-11-21 (input: 00 70 7b 0a 23 ff),
-        // fixed in ce3076c.
+        // When hcl-edit parsed files, parse_error_diag (src/config/syntax.rs) sliced the text at
+        // an error offset inside a multi-byte character (here U+FFFD from lossy decoding) and
+        // panicked ("byte index is not a char boundary"). Found 2026-11-21 (input: 00 70 7b 0a 23
+        // ff), fixed in ce3076c. Kept: errors next to multi-byte characters, whose empty ranges
+        // are now widened by one character (config::expr::syntax_error_diag).
         ("main.tf", "p{\n#\u{FFFD}"),
         ("main.tf", "p{\n#é"),
         ("main.tf", "a = é"),

@@ -231,6 +231,24 @@ fn depends_on_rules() {
     let subjects: Vec<String> = ok.config.root.resources[0].depends_on.iter().map(|r| r.subject.to_string()).collect();
     assert_eq!(subjects, ["aws_s3_bucket.x", "module.m", "data.d.e", "var.v", "aws_s3_bucket.y[0]"]);
 
+    // Quoted references (deprecated, warned) are parsed as traversals, escapes included; past an
+    // escape the range is approximate (the decoded text is shorter), as in Terraform's shim.
+    let quoted = load_one("main.tf", "resource \"a\" \"b\" {\n  depends_on = [\"aws_s3_bucket.x\", \"aws_s3_bucket.y[\\\"k\\\"]\"]\n}\n");
+    let got: Vec<(String, String, String)> = quoted.config.root.resources[0]
+        .depends_on
+        .iter()
+        .map(|r| (r.subject.to_string(), r.traversal.clone(), r.range.to_string()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("aws_s3_bucket.x".to_string(), "aws_s3_bucket.x".to_string(), "main.tf:2,18-33".to_string()),
+            ("aws_s3_bucket.y[\"k\"]".to_string(), "aws_s3_bucket.y[\"k\"]".to_string(), "main.tf:2,37-57".to_string()),
+        ]
+    );
+    let warnings: Vec<_> = quoted.diagnostics.iter().map(|d| (d.severity, d.summary.as_str())).collect();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+
     let cases = [
         ("[aws_s3_bucket.x.id]", "Invalid depends_on reference", "References in depends_on must be to a whole object (resource, etc), not to an attribute of an object.", "main.tf:2,32-35"),
         ("[module.m.out.x]", "Invalid depends_on reference", "References in depends_on must be to a whole object (resource, etc), not to an attribute of an object.", "main.tf:2,29-31"),

@@ -153,7 +153,7 @@ impl Dx<'_> {
             for (k, v) in items {
                 let key = match k.traversal(self.f) {
                     Some(t) if t.steps.len() == 1 => t.root().to_string(),
-                    _ => Ex::literal_key(&k, self.f),
+                    _ => k.literal(self.f),
                 };
                 match key.as_str() {
                     "source" => rp.source = v.literal_string(),
@@ -161,7 +161,7 @@ impl Dx<'_> {
                     "configuration_aliases" => {
                         for item in v.list().unwrap_or_default() {
                             match item.abs_traversal(self.f) {
-                                Some((t, _)) => rp.configuration_aliases.push(t.text),
+                                Some((t, _)) => rp.configuration_aliases.push(t.text.into_owned()),
                                 None => self.diags.push(msg::static_traversal_required(self.range(item.span()))),
                             }
                         }
@@ -326,8 +326,8 @@ impl Dx<'_> {
             let val = v.abs_traversal(self.f).map(|(t, _)| t);
             match (key, val) {
                 (Some(kt), Some(vt)) if kt.steps.len() <= 2 && vt.steps.len() <= 2 => out.push(PassedProvider {
-                    in_child: kt.text,
-                    in_parent: vt.text,
+                    in_child: kt.text.into_owned(),
+                    in_parent: vt.text.into_owned(),
                     range: self.range(k.span().start..v.span().end),
                 }),
                 (Some(kt), _) if kt.steps.len() <= 2 => self.diags.push(msg::provider_ref_shape("providers", self.range(v.span()))),
@@ -342,7 +342,7 @@ impl Dx<'_> {
         let to = self.address(c.attr("to"), "to", b.def_span.clone());
         let id = self.opt_expr(c.attr("id"), "id");
         let for_each = self.opt_expr(c.attr("for_each"), "for_each");
-        let provider = c.attr("provider").and_then(|a| a.expr.abs_traversal(self.f)).map(|(t, _)| t.text);
+        let provider = c.attr("provider").and_then(|a| a.expr.abs_traversal(self.f)).map(|(t, _)| t.text.into_owned());
         let mut references = Vec::new();
         // `to` names the target (not a reference), but may index it dynamically
         // (`aws_instance.a[each.key]`): the index expressions' references count.
@@ -392,19 +392,6 @@ impl Dx<'_> {
             }
         }
         Check { name: b.label(0).to_string(), data, asserts, references, range: self.range(b.def_span.clone()) }
-    }
-}
-
-impl Ex<'_> {
-    /// An object key that is not a bare identifier, as a literal string when it is one.
-    fn literal_key(k: &super::syntax::Key, f: &SourceFile) -> String {
-        match k {
-            super::syntax::Key::Json(s) => s.value.clone(),
-            super::syntax::Key::Hcl(hcl::edit::expr::ObjectKey::Expression(e)) => {
-                Ex::Hcl(e).literal_string().unwrap_or_else(|| f.text.get(k.span()).unwrap_or("").to_string())
-            }
-            super::syntax::Key::Hcl(hcl::edit::expr::ObjectKey::Ident(i)) => i.as_str().to_string(),
-        }
     }
 }
 

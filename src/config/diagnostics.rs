@@ -119,7 +119,7 @@ pub fn too_deeply_nested(limit: usize, range: SourceRange) -> Diagnostic {
     )
 }
 
-/// A native-syntax parse error, with a Terraform-like summary picked from the parser message.
+/// A native-syntax parse error: the parser gives HCL's own summary and detail (`hclsyntax`).
 pub fn syntax_error(summary: &str, detail: &str, range: SourceRange) -> Diagnostic {
     err(summary, detail, range)
 }

@@ -66,7 +66,7 @@ impl Dx<'_> {
         self.refs_scoped(ex, context, &[])
     }
 
-    pub fn refs_scoped(&mut self, ex: &Ex, context: &str, scope: &[String]) -> Vec<Reference> {
+    pub fn refs_scoped(&mut self, ex: &Ex, context: &str, scope: &[&str]) -> Vec<Reference> {
         let travs = ex.traversals(self.f, scope, self.diags);
         self.parse_travs(&travs, context)
     }
@@ -76,7 +76,7 @@ impl Dx<'_> {
         for t in travs {
             match parse_ref(t, self.f) {
                 Ok(Parsed::Subject(subject, span)) => {
-                    out.push(Reference::new(subject, t.text.clone(), self.f.range(span), context.to_string()))
+                    out.push(Reference::new(subject, t.text.to_string(), self.f.range(span), context.to_string()))
                 }
                 Ok(Parsed::Ignored) => {}
                 Err(d) => self.diags.push(d),
@@ -138,7 +138,7 @@ impl Dx<'_> {
                         self.diags.push(msg::invalid_depends_on(self.range(span.end..trav.span().end)));
                         continue;
                     }
-                    out.push(Reference::new(subject, trav.text.clone(), self.range(span), "depends_on".into()));
+                    out.push(Reference::new(subject, trav.text.into_owned(), self.range(span), "depends_on".into()));
                 }
                 Ok(Parsed::Ignored) => {}
                 Err(d) => self.diags.push(d),
@@ -149,7 +149,7 @@ impl Dx<'_> {
 
     /// References of a whole body (no schema): every argument and nested or dynamic block,
     /// grouped by top-level name. `skip` lists meta-arguments and meta-blocks handled elsewhere.
-    pub fn body_refs(&mut self, body: BodyRef, prefix: &str, skip: &[&str], scope: &[String], out: &mut Grouped) {
+    pub fn body_refs(&mut self, body: BodyRef, prefix: &str, skip: &[&str], scope: &[&str], out: &mut Grouped) {
         let c = self.content(body, &ANY_BODY);
         for a in &c.attrs {
             if skip.contains(&a.name) {
@@ -178,22 +178,21 @@ impl Dx<'_> {
     }
 
     /// A `dynamic "x"` block: its for_each and labels, then its content without the iterator.
-    fn dynamic_refs(&mut self, b: &Block, prefix: &str, scope: &[String], out: &mut Vec<Reference>) {
-        let label = b.label(0).to_string();
+    fn dynamic_refs(&mut self, b: &Block, prefix: &str, scope: &[&str], out: &mut Vec<Reference>) {
+        let label = b.label(0);
         let c = self.content(b.body, &DYNAMIC);
         let head = format!("{prefix}dynamic {label:?}");
         if let Some(a) = c.attr("for_each") {
             out.extend(self.refs_scoped(&a.expr, &format!("{head}.for_each"), scope));
         }
-        let iterator = match c.attr("iterator") {
-            Some(a) => match a.expr.abs_traversal(self.f) {
-                Some((t, _)) if t.steps.len() == 1 => t.root().to_string(),
-                _ => {
-                    self.diags.push(msg::static_traversal_required(self.range(a.expr.span())));
-                    label.clone()
-                }
-            },
-            None => label.clone(),
+        let iterator_trav = c.attr("iterator").map(|a| (a, a.expr.abs_traversal(self.f)));
+        let iterator = match &iterator_trav {
+            Some((_, Some((t, _)))) if t.steps.len() == 1 => t.root(),
+            Some((a, _)) => {
+                self.diags.push(msg::static_traversal_required(self.range(a.expr.span())));
+                label
+            }
+            None => label,
         };
         let mut inner_scope = scope.to_vec();
         inner_scope.push(iterator);
@@ -226,7 +225,7 @@ impl Dx<'_> {
             return String::new();
         };
         match a.expr.abs_traversal(self.f) {
-            Some((t, _)) => t.text,
+            Some((t, _)) => t.text.into_owned(),
             None => {
                 self.diags.push(msg::static_traversal_required(self.range(a.expr.span())));
                 a.expr.source(self.f).to_string()

@@ -1,88 +1,38 @@
 //! Expressions of either syntax, interpreted on demand: literal values, static lists and maps,
 //! `hcl.AbsTraversalForExpr` (with Terraform's shim for quoted strings), and the traversals a
 //! reference walk collects. A JSON string is a template in an expression position and a
-//! traversal where one is required; its offsets map back into the JSON file.
+//! traversal where one is required; it is parsed with the native parser (`parse_template`,
+//! `parse_expr`) and its offsets map back into the JSON file (`JStr::file_offset`).
 
 use super::diagnostics as msg;
+use super::hcl::ast::{Expr, ExprKind, ObjectKey, Part};
+use super::hcl::{self as syntax, SyntaxError};
 use super::json::{JKind, JStr, JValue};
 use super::references::{static_steps, Origin, Trav, Walker};
 use super::syntax::Ex;
 use crate::diag::{Diagnostic, Diagnostics, SourceFile};
-use hcl::edit::expr::{Expression as HExpr, ObjectKey};
-use hcl::edit::template::Element;
-use hcl::edit::Span;
+use std::borrow::Cow;
 use std::ops::Range;
 
-fn span_of<T: Span>(x: &T) -> Range<usize> {
-    x.span().unwrap_or(0..0)
-}
-
-/// Map an hcl-edit parse error (of a whole file, or of a JSON string) to a diagnostic.
-pub fn parse_error_diag(e: &hcl::edit::parser::Error, text: &str, to_file: &dyn Fn(usize) -> usize, f: &SourceFile) -> Diagnostic {
-    let message = e.message();
-    let mut at = e.location().offset().min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    let mut end = (at + 1).min(text.len());
-    while end < text.len() && !text.is_char_boundary(end) {
-        end += 1;
-    }
-    let range = f.range(to_file(at)..to_file(end.max(at)));
-    if message.contains("nesting depth") || message.contains("chained binary operators") {
-        return msg::too_deeply_nested(64, range);
-    }
-    let line_start = text[..at].rfind('\n').map_or(0, |p| p + 1);
-    let at_line_start = text[line_start..at].trim().is_empty();
-    if message.contains("redefined attribute") {
-        // HCL names where the argument was first set: look back for `name =` at the same indent.
-        let name: String = text[at..].chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-').collect();
-        let range = f.range(to_file(at)..to_file(at + name.len()));
-        let indent = &text[line_start..at];
-        let mut search_end = line_start;
-        while let Some(prev_nl) = text[..search_end.saturating_sub(1)].rfind('\n').map(|p| p + 1).or((search_end > 0).then_some(0)) {
-            let line = &text[prev_nl..search_end.saturating_sub(1).max(prev_nl)];
-            if let Some(rest) = line.strip_prefix(indent) {
-                if rest.starts_with(&name) && rest[name.len()..].trim_start().starts_with('=') {
-                    let s = to_file(prev_nl + indent.len());
-                    let prev = f.range(s..s + name.len());
-                    return msg::syntax_error(
-                        "Attribute redefined",
-                        &format!("The argument {name:?} was already set at {prev}. Each argument may be set only once."),
-                        range,
-                    );
-                }
-            }
-            if prev_nl == 0 {
-                break;
-            }
-            search_end = prev_nl;
+/// A syntax error of the parser (in a file, or in a JSON string: `origin` maps its offsets) as
+/// a diagnostic, in HCL's words; a second range named in the detail is printed as HCL prints it
+/// (`main.tf:2,3-4`). An empty subject is widened by one character, as Terraform's JSON
+/// diagnostics widen it, except at the very end of the file (ranges stay inside the file).
+pub fn syntax_error_diag(e: &SyntaxError, origin: Origin<'_>, f: &SourceFile) -> Diagnostic {
+    let detail = e.detail_with(|at| f.range(origin.file_span(&at)).to_string());
+    let mut span = origin.file_span(&e.span);
+    if span.is_empty() {
+        if let Some(c) = f.text.get(span.start..).and_then(|rest| rest.chars().next()) {
+            span.end += c.len_utf8();
         }
-        return msg::syntax_error("Attribute redefined", message, range);
     }
-    let whole_file = text.len() == f.text.len();
-    let summary = if whole_file && at + 1 >= text.trim_end().len() && text.matches('{').count() > text.matches('}').count() {
-        "Unclosed configuration block"
-    } else if message.starts_with("invalid structure") || (message == "unexpected token" && at_line_start) {
-        "Argument or block definition required"
-    } else if message == "expected `{`" {
-        "Invalid block definition"
-    } else if message.contains("expected newline or eof") {
-        "Missing newline after argument"
-    } else if message == "expected `]`" {
-        "Missing item separator"
-    } else if message == "expected `)`" {
-        "Unbalanced parentheses"
-    } else {
-        "Invalid expression"
-    };
-    msg::syntax_error(summary, message, range)
+    msg::syntax_error(e.summary, &detail, f.range(span))
 }
 
 impl<'a> Ex<'a> {
     pub fn span(&self) -> Range<usize> {
         match self {
-            Ex::Hcl(e) => span_of(*e),
+            Ex::Hcl(e) => e.span.clone(),
             Ex::Json(v) => v.span.clone(),
         }
     }
@@ -92,11 +42,13 @@ impl<'a> Ex<'a> {
     }
 
     /// Every static traversal in the expression, except roots named in `scope`.
-    pub fn traversals(&self, f: &SourceFile, scope: &[String], diags: &mut Diagnostics) -> Vec<Trav> {
-        match self {
+    pub fn traversals<'x>(&self, f: &'x SourceFile, scope: &[&str], diags: &mut Diagnostics) -> Vec<Trav<'x>>
+    where
+        'a: 'x,
+    {
+        match *self {
             Ex::Hcl(e) => {
-                let ident = |o: usize| o;
-                let mut w = Walker::new(Origin { src: &f.text, map: &ident }).with_scope(scope.to_vec());
+                let mut w = Walker::new(Origin::File(&f.text), scope);
                 w.expr(e);
                 w.out
             }
@@ -111,45 +63,18 @@ impl<'a> Ex<'a> {
     /// A literal string (no interpolation).
     pub fn literal_string(&self) -> Option<String> {
         match self {
-            Ex::Hcl(HExpr::String(s)) => Some(s.value().to_string()),
-            Ex::Hcl(HExpr::StringTemplate(t)) => {
-                let mut out = String::new();
-                for el in t.iter() {
-                    match el {
-                        Element::Literal(l) => out.push_str(l.value()),
-                        _ => return None,
-                    }
+            Ex::Hcl(e) => match &e.kind {
+                ExprKind::Template(t) => t.literal().map(Cow::into_owned),
+                ExprKind::Heredoc(h) => {
+                    let text = h.template.literal()?;
+                    Some(if h.strip_indent { dedent(&text) } else { text.into_owned() })
                 }
-                Some(out)
-            }
-            Ex::Hcl(HExpr::HeredocTemplate(h)) => {
-                let mut out = String::new();
-                for el in h.template.iter() {
-                    match el {
-                        Element::Literal(l) => out.push_str(l.value()),
-                        _ => return None,
-                    }
-                }
-                Some(match h.indent() {
-                    Some(_) => dedent(&out),
-                    None => out,
-                })
-            }
-            Ex::Hcl(HExpr::Parenthesis(p)) => Ex::Hcl(p.inner()).literal_string(),
-            Ex::Hcl(_) => None,
+                ExprKind::Paren(p) => Ex::Hcl(p).literal_string(),
+                _ => None,
+            },
             Ex::Json(v) => match &v.kind {
-                JKind::String(s) if !s.value.contains("${") && !s.value.contains("%{") => Some(s.value.clone()),
-                JKind::String(s) => {
-                    let t = hcl::edit::parser::parse_template(&s.value).ok()?;
-                    let mut out = String::new();
-                    for el in t.iter() {
-                        match el {
-                            Element::Literal(l) => out.push_str(l.value()),
-                            _ => return None,
-                        }
-                    }
-                    Some(out)
-                }
+                JKind::String(s) if !has_template(&s.value) => Some(s.value.clone()),
+                JKind::String(s) => syntax::parse_template(&s.value).ok()?.literal().map(Cow::into_owned),
                 _ => None,
             },
         }
@@ -157,140 +82,159 @@ impl<'a> Ex<'a> {
 
     pub fn as_bool(&self) -> Option<bool> {
         match self {
-            Ex::Hcl(HExpr::Bool(b)) => Some(*b.value()),
-            Ex::Hcl(HExpr::Parenthesis(p)) => Ex::Hcl(p.inner()).as_bool(),
+            Ex::Hcl(e) => match &e.kind {
+                ExprKind::Bool(b) => Some(*b),
+                ExprKind::Paren(p) => Ex::Hcl(p).as_bool(),
+                _ => None,
+            },
             Ex::Json(JValue { kind: JKind::Bool(b), .. }) => Some(*b),
             Ex::Json(JValue { kind: JKind::String(s), .. }) => match s.value.as_str() {
                 "true" => Some(true),
                 "false" => Some(false),
                 _ => None,
             },
-            _ => None,
+            Ex::Json(_) => None,
         }
     }
 
     /// `hcl.ExprList`: the items of a static list.
     pub fn list(&self) -> Option<Vec<Ex<'a>>> {
-        match self {
-            Ex::Hcl(HExpr::Array(a)) => Some(a.iter().map(Ex::Hcl).collect()),
-            Ex::Hcl(HExpr::Parenthesis(p)) => Ex::Hcl(p.inner()).list(),
+        match *self {
+            Ex::Hcl(e) => match &e.kind {
+                ExprKind::Tuple(items) => Some(items.iter().map(Ex::Hcl).collect()),
+                ExprKind::Paren(p) => Ex::Hcl(p).list(),
+                _ => None,
+            },
             Ex::Json(JValue { kind: JKind::Array(items), .. }) => Some(items.iter().map(Ex::Json).collect()),
-            _ => None,
+            Ex::Json(_) => None,
         }
     }
 
     /// `hcl.ExprMap`: the items of a static object.
     pub fn object(&self) -> Option<Vec<(Key<'a>, Ex<'a>)>> {
-        match self {
-            Ex::Hcl(HExpr::Object(o)) => Some(o.iter().map(|(k, v)| (Key::Hcl(k), Ex::Hcl(v.expr()))).collect()),
+        match *self {
+            Ex::Hcl(e) => match &e.kind {
+                ExprKind::Object(items) => Some(items.iter().map(|it| (Key::Hcl(&it.key), Ex::Hcl(&it.value))).collect()),
+                _ => None,
+            },
             Ex::Json(JValue { kind: JKind::Object(props), .. }) => {
                 Some(props.iter().filter(|p| p.name.value != "//").map(|p| (Key::Json(&p.name), Ex::Json(&p.value))).collect())
             }
-            _ => None,
+            Ex::Json(_) => None,
         }
     }
 
     /// `hcl.AbsTraversalForExpr`, with Terraform's shim for quoted native strings. The flag says
     /// whether the traversal came from a native quoted string (deprecated form).
-    pub fn abs_traversal(&self, f: &SourceFile) -> Option<(Trav, bool)> {
-        match self {
-            Ex::Hcl(e) => hcl_abs_traversal(e, &f.text),
+    pub fn abs_traversal<'x>(&self, f: &'x SourceFile) -> Option<(Trav<'x>, bool)>
+    where
+        'a: 'x,
+    {
+        match *self {
+            Ex::Hcl(e) => native_abs_traversal(e, &f.text),
             Ex::Json(JValue { kind: JKind::String(s), .. }) => json_str_traversal(s).map(|t| (t, false)),
             Ex::Json(_) => None,
         }
     }
 
-    /// Whether this is a native quoted string (for the "must not be given in quotes" errors).
+    /// Whether this is a native quoted string without interpolations (for the "must not be
+    /// given in quotes" errors).
     pub fn is_native_quoted_string(&self) -> bool {
-        matches!(self, Ex::Hcl(HExpr::String(_)))
+        matches!(self, Ex::Hcl(Expr { kind: ExprKind::Template(t), .. }) if t.parts.iter().all(|p| matches!(p, Part::Literal { .. })))
     }
 }
 
-/// Remove the common leading whitespace of all non-blank lines (a `<<-` heredoc).
+/// A `<<-` heredoc's text with the common leading white space removed, by HCL's rule
+/// (`flushHeredocTemplateParts`): a line of only white space ending in a newline is blank and
+/// left alone; every other line loses the smallest count of leading white-space characters.
 fn dedent(s: &str) -> String {
-    let indent = s
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.len() - l.trim_start().len())
-        .min()
-        .unwrap_or(0);
-    s.split_inclusive('\n').map(|l| if l.len() >= indent && l[..indent].trim().is_empty() { &l[indent..] } else { l.trim_start() }).collect()
+    let is_blank = |l: &str| l.ends_with('\n') && l.trim_start().is_empty();
+    let lead = |l: &str| l.chars().take_while(|c| c.is_whitespace()).count();
+    let min = s.split_inclusive('\n').filter(|l| !is_blank(l)).map(lead).min().unwrap_or(0);
+    s.split_inclusive('\n')
+        .map(|l| if is_blank(l) { l } else { l.char_indices().nth(min).map_or("", |(i, _)| &l[i..]) })
+        .collect()
 }
 
 /// An object key: an identifier, an expression, or a JSON property name.
 #[derive(Clone, Copy, Debug)]
 pub enum Key<'a> {
-    Hcl(&'a ObjectKey),
+    Hcl(&'a ObjectKey<'a>),
     Json(&'a JStr),
 }
 
-impl Key<'_> {
+impl<'a> Key<'a> {
     pub fn span(&self) -> Range<usize> {
         match self {
-            Key::Hcl(ObjectKey::Ident(i)) => span_of(i),
-            Key::Hcl(ObjectKey::Expression(e)) => span_of(e),
+            Key::Hcl(k) => k.span().clone(),
             Key::Json(s) => s.span.clone(),
         }
     }
 
     /// The key read as a traversal (`aws.west`), as `providers` maps are.
-    pub fn traversal(&self, f: &SourceFile) -> Option<Trav> {
-        let src = f.text.as_str();
-        match self {
-            Key::Hcl(ObjectKey::Ident(i)) => {
-                let ident = |o: usize| o;
-                Some(static_steps(&Origin { src, map: &ident }, i.as_str(), span_of(i), &[]))
-            }
-            Key::Hcl(ObjectKey::Expression(e)) => hcl_abs_traversal(e, src).map(|(t, _)| t),
+    pub fn traversal<'x>(&self, f: &'x SourceFile) -> Option<Trav<'x>>
+    where
+        'a: 'x,
+    {
+        match *self {
+            Key::Hcl(ObjectKey::Ident(i)) => Some(static_steps(Origin::File(&f.text), i, &[])),
+            Key::Hcl(ObjectKey::Expr(e)) => native_abs_traversal(e, &f.text).map(|(t, _)| t),
             Key::Json(s) => json_str_traversal(s),
         }
     }
+
+    /// The key as a literal string when it is one (an identifier, a quoted string, a JSON name),
+    /// else its source text.
+    pub fn literal(&self, f: &SourceFile) -> String {
+        match *self {
+            Key::Json(s) => s.value.clone(),
+            Key::Hcl(ObjectKey::Ident(i)) => i.name.to_string(),
+            Key::Hcl(ObjectKey::Expr(e)) => Ex::Hcl(e).literal_string().unwrap_or_else(|| f.text.get(e.span.clone()).unwrap_or("").to_string()),
+        }
+    }
 }
 
-/// `src` is the file text (native spans are file offsets).
-fn hcl_abs_traversal(e: &HExpr, src: &str) -> Option<(Trav, bool)> {
-    match e {
-        HExpr::Variable(v) => {
-            let ident = |o: usize| o;
-            Some((static_steps(&Origin { src, map: &ident }, v.as_str(), span_of(v), &[]), false))
+/// A native expression as an absolute traversal; `src` is the file text (native spans are file
+/// offsets). A quoted string is parsed as one (Terraform's `shimTraversalInString`).
+fn native_abs_traversal<'x>(e: &'x Expr<'x>, src: &'x str) -> Option<(Trav<'x>, bool)> {
+    match &e.kind {
+        ExprKind::Paren(p) => native_abs_traversal(p, src),
+        ExprKind::Template(t) => {
+            let start = e.span.start + 1;
+            match t.literal()? {
+                Cow::Borrowed(text) => {
+                    let parsed = syntax::parse_expr(text).ok()?;
+                    abs_traversal_in(&parsed, Origin::Shifted { src: text, start }).map(|t| (t, true))
+                }
+                // Escapes decoded: offsets past them are approximate, as in Terraform's shim.
+                Cow::Owned(text) => {
+                    let parsed = syntax::parse_expr(&text).ok()?;
+                    abs_traversal_in(&parsed, Origin::Shifted { src: &text, start }).map(|t| (t.into_owned(), true))
+                }
+            }
         }
-        HExpr::Traversal(t) => {
-            let HExpr::Variable(v) = &t.expr else { return None };
-            let ident = |o: usize| o;
-            let trav = static_steps(&Origin { src, map: &ident }, v.as_str(), span_of(v), &t.operators);
-            (trav.steps.len() - 1 == t.operators.len()).then_some((trav, false))
+        _ => abs_traversal_in(e, Origin::File(src)).map(|t| (t, false)),
+    }
+}
+
+/// `hcl.AbsTraversalForExpr` on an expression parsed from `origin`'s text: a root name with
+/// attribute names and literal indexes only.
+fn abs_traversal_in<'x>(e: &Expr<'x>, origin: Origin<'x>) -> Option<Trav<'x>> {
+    match &e.kind {
+        ExprKind::Variable(v) => Some(static_steps(origin, v, &[])),
+        ExprKind::Traversal { source, ops } => {
+            let ExprKind::Variable(v) = &source.kind else { return None };
+            let trav = static_steps(origin, v, ops);
+            (trav.steps.len() - 1 == ops.len()).then_some(trav)
         }
-        HExpr::Parenthesis(p) => hcl_abs_traversal(p.inner(), src),
-        HExpr::String(s) => {
-            let start = span_of(s).start + 1;
-            let expr = hcl::edit::parser::parse_expr(s.value()).ok()?;
-            let map = move |o: usize| start + o;
-            let trav = owned_abs_traversal(&expr, s.value(), &map)?;
-            Some((trav, true))
-        }
+        ExprKind::Paren(p) => abs_traversal_in(p, origin),
         _ => None,
     }
 }
 
-/// The absolute traversal in an expression parsed from `src`, mapped to the file by `map`.
-fn owned_abs_traversal(e: &HExpr, src: &str, map: &dyn Fn(usize) -> usize) -> Option<Trav> {
-    let origin = Origin { src, map };
-    match e {
-        HExpr::Variable(v) => Some(static_steps(&origin, v.as_str(), span_of(v), &[])),
-        HExpr::Traversal(t) => {
-            let HExpr::Variable(v) = &t.expr else { return None };
-            let trav = static_steps(&origin, v.as_str(), span_of(v), &t.operators);
-            (trav.steps.len() - 1 == t.operators.len()).then_some(trav)
-        }
-        HExpr::Parenthesis(p) => owned_abs_traversal(p.inner(), src, map),
-        _ => None,
-    }
-}
-
-fn json_str_traversal(s: &JStr) -> Option<Trav> {
-    let expr = hcl::edit::parser::parse_expr(&s.value).ok()?;
-    let map = |o: usize| s.file_offset(o);
-    owned_abs_traversal(&expr, &s.value, &map)
+fn json_str_traversal(s: &JStr) -> Option<Trav<'_>> {
+    let expr = syntax::parse_expr(&s.value).ok()?;
+    abs_traversal_in(&expr, Origin::Json(s))
 }
 
 /// Whether a JSON string holds template sequences at all (the common literal case skips parsing).
@@ -298,7 +242,7 @@ fn has_template(s: &str) -> bool {
     s.contains("${") || s.contains("%{")
 }
 
-fn json_traversals(v: &JValue, f: &SourceFile, scope: &[String], diags: &mut Diagnostics, out: &mut Vec<Trav>) {
+fn json_traversals<'x>(v: &'x JValue, f: &SourceFile, scope: &[&str], diags: &mut Diagnostics, out: &mut Vec<Trav<'x>>) {
     match &v.kind {
         JKind::Null | JKind::Bool(_) | JKind::Number(_) => {}
         JKind::String(s) => json_string_traversals(s, f, scope, diags, out),
@@ -316,17 +260,39 @@ fn json_traversals(v: &JValue, f: &SourceFile, scope: &[String], diags: &mut Dia
 }
 
 /// The traversals in a JSON string read as a template.
-pub fn json_string_traversals(s: &JStr, f: &SourceFile, scope: &[String], diags: &mut Diagnostics, out: &mut Vec<Trav>) {
+pub fn json_string_traversals<'x>(s: &'x JStr, f: &SourceFile, scope: &[&str], diags: &mut Diagnostics, out: &mut Vec<Trav<'x>>) {
     if !has_template(&s.value) {
         return;
     }
-    let map = |o: usize| s.file_offset(o);
-    match hcl::edit::parser::parse_template(&s.value) {
+    match syntax::parse_template(&s.value) {
         Ok(t) => {
-            let mut w = Walker::new(Origin { src: &s.value, map: &map }).with_scope(scope.to_vec());
+            let mut w = Walker::new(Origin::Json(s), scope);
             w.template(&t);
             out.append(&mut w.out);
         }
-        Err(e) => diags.push(parse_error_diag(&e, &s.value, &map, f)),
+        Err(e) => diags.push(syntax_error_diag(&e, Origin::Json(s), f)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dedent;
+
+    #[test]
+    fn flush_heredocs_lose_the_smallest_indent() {
+        let cases = [
+            ("  a\n    b\n", "a\n  b\n"),
+            // An empty or white-space-only line is blank: not counted, left as it is.
+            ("  a\n\n  b\n", "a\n\nb\n"),
+            ("    a\n  \n    b\n", "a\n  \nb\n"),
+            ("\ta\n\t\tb\n", "a\n\tb\n"),
+            ("a\n  b\n", "a\n  b\n"),
+            // Characters, not bytes: `é` is two bytes.
+            ("  é\n   x\n", "é\n x\n"),
+            ("", ""),
+        ];
+        for (text, want) in cases {
+            assert_eq!(dedent(text), want, "{text:?}");
+        }
     }
 }

@@ -10,9 +10,9 @@
 //!
 //! ```text
 //!   files.rs      paths → folders of .tf / .tf.json files; module sources and where they live
-//!   guard.rs      linear pre-scan for runaway nesting; split.rs: huge object literals
+//!   hcl/          our HCL native-syntax parser: spans, HCL's error texts, bounded nesting
 //!   json.rs       span-keeping JSON parser for .tf.json; parse.rs: one file → syntax tree
-//!   syntax.rs     one schema-driven view over native (hcl-edit) and JSON bodies; expr.rs: expressions
+//!   syntax.rs     one schema-driven view over native and JSON bodies; expr.rs: expressions
 //!   references.rs expression → static traversals → Terraform references (parse_ref.go)
 //!   dx.rs         decoding context; decode.rs: top-level blocks; resource.rs: resource/data/ephemeral
 //!   manifest.rs   .terraform/modules/modules.json: where `terraform init` put non-local modules
@@ -27,14 +27,13 @@ mod dx;
 mod expr;
 pub mod diagnostics;
 pub mod files;
-pub mod guard;
+pub mod hcl;
 pub mod json;
 mod load;
 pub mod manifest;
 mod parse;
 pub mod references;
 mod resource;
-mod split;
 mod syntax;
 
 pub use model::*;

@@ -7,53 +7,56 @@
 //! expression is walked too). `parse_ref` then turns a traversal into a [`Subject`] with
 //! Terraform's rules and messages, or drops it (`count.*`, `each.*`, `path.*`, `terraform.*`,
 //! `self`).
+//!
+//! Traversals borrow their names and text from the parsed source (the file, or a decoded JSON
+//! string): nothing is copied until a reference is kept in the model.
 
 #![allow(clippy::result_large_err)] // a Diagnostic per invalid reference is the rare path
 
 use super::diagnostics as msg;
+use super::hcl::ast::{Expr, ExprKind, Ident, ObjectKey, Op, Part, Template};
+use super::json::JStr;
 use crate::addrs::{InstanceKey, ResourceAddr, ResourceMode, Subject};
 use crate::diag::{Diagnostic, SourceFile};
-use hcl::edit::expr::{Expression as HExpr, ObjectKey, TraversalOperator};
-use hcl::edit::template::{Directive, Element, Template};
-use hcl::edit::Span;
+use std::borrow::Cow;
 use std::ops::Range;
 
-/// Deepest expression tree the walk descends into. hcl-edit already caps nesting at 64 levels
-/// and operator chains at 128, so this is a second line of defence only.
+/// Deepest expression tree the walk descends into. The parser already bounds nesting
+/// (`hcl::MAX_DEPTH`), so this is a second line of defence only.
 const MAX_WALK_DEPTH: usize = 512;
 
 /// One step of a static traversal, with its span in the file.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Step {
-    pub kind: StepKind,
+pub struct Step<'a> {
+    pub kind: StepKind<'a>,
     pub span: Range<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum StepKind {
-    Root(String),
-    Attr(String),
-    Index(IndexKey),
+pub enum StepKind<'a> {
+    Root(Cow<'a, str>),
+    Attr(Cow<'a, str>),
+    Index(IndexKey<'a>),
 }
 
 /// A literal index: Terraform accepts strings and whole numbers as instance keys.
 #[derive(Clone, Debug, PartialEq)]
-pub enum IndexKey {
+pub enum IndexKey<'a> {
     Int(i64),
-    Str(String),
+    Str(Cow<'a, str>),
     /// Any other literal, with the reason `ParseInstanceKey` rejects it.
     Invalid(&'static str),
 }
 
 /// A static traversal found in an expression.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Trav {
-    pub steps: Vec<Step>,
+pub struct Trav<'a> {
+    pub steps: Vec<Step<'a>>,
     /// The traversal as written (up to the last static step).
-    pub text: String,
+    pub text: Cow<'a, str>,
 }
 
-impl Trav {
+impl Trav<'_> {
     pub fn root(&self) -> &str {
         match &self.steps[0].kind {
             StepKind::Root(n) => n,
@@ -61,46 +64,82 @@ impl Trav {
         }
     }
 
+    /// The same traversal, owning its text (for one parsed from a temporary string).
+    pub fn into_owned(self) -> Trav<'static> {
+        let own = |c: Cow<'_, str>| Cow::Owned(c.into_owned());
+        let steps = self
+            .steps
+            .into_iter()
+            .map(|s| Step {
+                kind: match s.kind {
+                    StepKind::Root(n) => StepKind::Root(own(n)),
+                    StepKind::Attr(n) => StepKind::Attr(own(n)),
+                    StepKind::Index(IndexKey::Str(k)) => StepKind::Index(IndexKey::Str(own(k))),
+                    StepKind::Index(IndexKey::Int(i)) => StepKind::Index(IndexKey::Int(i)),
+                    StepKind::Index(IndexKey::Invalid(r)) => StepKind::Index(IndexKey::Invalid(r)),
+                },
+                span: s.span,
+            })
+            .collect();
+        Trav { steps, text: own(self.text) }
+    }
+
     pub fn span(&self) -> Range<usize> {
         self.steps[0].span.start..self.steps[self.steps.len() - 1].span.end
     }
 }
 
-/// Where the text being walked came from: the file itself, or a decoded JSON string whose bytes
-/// map back to the file through `map`.
-pub struct Origin<'s> {
-    /// The text the expression was parsed from.
-    pub src: &'s str,
-    /// Maps an offset in `src` to an offset in the file.
-    pub map: &'s dyn Fn(usize) -> usize,
+/// Where the text being walked came from, and how its offsets map back into the file.
+#[derive(Clone, Copy, Debug)]
+pub enum Origin<'a> {
+    /// The file itself: offsets are file offsets.
+    File(&'a str),
+    /// A piece of the file starting at `start`, byte for byte (a native quoted string's text).
+    Shifted { src: &'a str, start: usize },
+    /// A decoded JSON string (escapes make the mapping non-linear: `JStr::file_offset`).
+    Json(&'a JStr),
 }
 
-impl Origin<'_> {
-    fn file(&self, off: usize) -> usize {
-        (self.map)(off)
+impl<'a> Origin<'a> {
+    /// The text the expression was parsed from.
+    pub fn src(&self) -> &'a str {
+        match *self {
+            Origin::File(s) | Origin::Shifted { src: s, .. } => s,
+            Origin::Json(s) => &s.value,
+        }
+    }
+
+    /// The file offset of an offset in [`Origin::src`].
+    pub fn file(&self, off: usize) -> usize {
+        match *self {
+            Origin::File(_) => off,
+            Origin::Shifted { start, .. } => start + off,
+            Origin::Json(s) => s.file_offset(off),
+        }
+    }
+
+    pub fn file_span(&self, s: &Range<usize>) -> Range<usize> {
+        self.file(s.start)..self.file(s.end)
     }
 }
 
-/// Collects static traversals from hcl-edit expressions.
-pub struct Walker<'s> {
-    origin: Origin<'s>,
-    scope: Vec<String>,
-    pub out: Vec<Trav>,
+/// Collects static traversals from expressions parsed from `origin`'s text.
+pub struct Walker<'a, 'w> {
+    origin: Origin<'a>,
+    /// Names bound around the walked expression (a dynamic block's iterator).
+    outer: &'w [&'w str],
+    /// Names bound by the enclosing `for` expressions and directives.
+    bound: Vec<&'a str>,
+    pub out: Vec<Trav<'a>>,
     depth: usize,
 }
 
-impl<'s> Walker<'s> {
-    pub fn new(origin: Origin<'s>) -> Self {
-        Walker { origin, scope: Vec::new(), out: Vec::new(), depth: 0 }
+impl<'a, 'w> Walker<'a, 'w> {
+    pub fn new(origin: Origin<'a>, outer: &'w [&'w str]) -> Self {
+        Walker { origin, outer, bound: Vec::new(), out: Vec::new(), depth: 0 }
     }
 
-    /// Names bound around the walked expression (a dynamic block's iterator).
-    pub fn with_scope(mut self, names: Vec<String>) -> Self {
-        self.scope = names;
-        self
-    }
-
-    pub fn expr(&mut self, e: &HExpr) {
+    pub fn expr(&mut self, e: &Expr<'a>) {
         if self.depth >= MAX_WALK_DEPTH {
             return;
         }
@@ -109,114 +148,107 @@ impl<'s> Walker<'s> {
         self.depth -= 1;
     }
 
-    fn expr_inner(&mut self, e: &HExpr) {
-        match e {
-            HExpr::Null(_) | HExpr::Bool(_) | HExpr::Number(_) | HExpr::String(_) => {}
-            HExpr::Array(a) => a.iter().for_each(|x| self.expr(x)),
-            HExpr::Object(o) => {
-                for (k, v) in o.iter() {
-                    if let ObjectKey::Expression(k) = k {
+    fn expr_inner(&mut self, e: &Expr<'a>) {
+        match &e.kind {
+            ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) => {}
+            ExprKind::Template(t) => self.template(t),
+            ExprKind::Heredoc(h) => self.template(&h.template),
+            ExprKind::Tuple(items) => items.iter().for_each(|x| self.expr(x)),
+            ExprKind::Object(items) => {
+                for it in items {
+                    // A bare identifier key is a literal name (`ObjectConsKeyExpr.literalName`).
+                    if let ObjectKey::Expr(k) = &it.key {
                         self.expr(k);
                     }
-                    self.expr(v.expr());
+                    self.expr(&it.value);
                 }
             }
-            HExpr::StringTemplate(t) => t.iter().for_each(|el| self.element(el)),
-            HExpr::HeredocTemplate(h) => self.template(&h.template),
-            HExpr::Parenthesis(p) => self.expr(p.inner()),
-            HExpr::Variable(v) => {
-                let span = v.span().unwrap_or(0..0);
-                self.push_traversal(v.as_str(), span, &[]);
+            ExprKind::Variable(v) => {
+                self.push_traversal(v, &[]);
             }
-            HExpr::Conditional(c) => {
-                self.expr(&c.cond_expr);
-                self.expr(&c.true_expr);
-                self.expr(&c.false_expr);
-            }
-            HExpr::FuncCall(f) => f.args.iter().for_each(|x| self.expr(x)),
-            HExpr::Traversal(t) => {
-                let consumed = match &t.expr {
-                    HExpr::Variable(v) => {
-                        let span = v.span().unwrap_or(0..0);
-                        self.push_traversal(v.as_str(), span, &t.operators)
-                    }
-                    other => {
-                        self.expr(other);
+            ExprKind::Traversal { source, ops } => {
+                let consumed = match &source.kind {
+                    ExprKind::Variable(v) => self.push_traversal(v, ops),
+                    _ => {
+                        self.expr(source);
                         0
                     }
                 };
-                for op in &t.operators[consumed..] {
-                    if let TraversalOperator::Index(ix) = op.value() {
-                        self.expr(ix);
+                for op in &ops[consumed..] {
+                    if let Op::Index { key, .. } = op {
+                        self.expr(key);
                     }
                 }
             }
-            HExpr::UnaryOp(u) => self.expr(&u.expr),
-            HExpr::BinaryOp(b) => {
-                self.expr(&b.lhs_expr);
-                self.expr(&b.rhs_expr);
+            ExprKind::Call { args, .. } => args.iter().for_each(|x| self.expr(x)),
+            ExprKind::Paren(x) => self.expr(x),
+            ExprKind::Conditional { cond, then, otherwise } => {
+                self.expr(cond);
+                self.expr(then);
+                self.expr(otherwise);
             }
-            HExpr::ForExpr(f) => {
-                self.expr(&f.intro.collection_expr);
-                let before = self.scope.len();
-                if let Some(k) = &f.intro.key_var {
-                    self.scope.push(k.as_str().to_string());
+            ExprKind::Unary { expr, .. } => self.expr(expr),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                self.expr(lhs);
+                self.expr(rhs);
+            }
+            ExprKind::For(f) => {
+                self.expr(&f.collection);
+                let before = self.bound.len();
+                if let Some(k) = &f.key_var {
+                    self.bound.push(k.name);
                 }
-                self.scope.push(f.intro.value_var.as_str().to_string());
-                if let Some(k) = &f.key_expr {
+                self.bound.push(f.value_var.name);
+                if let Some(k) = &f.key {
                     self.expr(k);
                 }
-                self.expr(&f.value_expr);
+                self.expr(&f.value);
                 if let Some(c) = &f.cond {
-                    self.expr(&c.expr);
+                    self.expr(c);
                 }
-                self.scope.truncate(before);
+                self.bound.truncate(before);
             }
         }
     }
 
-    pub fn template(&mut self, t: &Template) {
+    pub fn template(&mut self, t: &Template<'a>) {
         if self.depth >= MAX_WALK_DEPTH {
             return;
         }
         self.depth += 1;
-        t.iter().for_each(|el| self.element(el));
-        self.depth -= 1;
-    }
-
-    fn element(&mut self, el: &Element) {
-        match el {
-            Element::Literal(_) => {}
-            Element::Interpolation(i) => self.expr(&i.expr),
-            Element::Directive(d) => match d.as_ref() {
-                Directive::If(d) => {
-                    self.expr(&d.if_expr.cond_expr);
-                    self.template(&d.if_expr.template);
-                    if let Some(e) = &d.else_expr {
-                        self.template(&e.template);
+        for part in &t.parts {
+            match part {
+                Part::Literal { .. } => {}
+                Part::Interp { expr, .. } => self.expr(expr),
+                Part::If { cond, then, otherwise, .. } => {
+                    self.expr(cond);
+                    self.template(then);
+                    if let Some(o) = otherwise {
+                        self.template(o);
                     }
                 }
-                Directive::For(d) => {
-                    let f = &d.for_expr;
-                    self.expr(&f.collection_expr);
-                    let before = self.scope.len();
-                    if let Some(k) = &f.key_var {
-                        self.scope.push(k.as_str().to_string());
+                Part::For { key_var, value_var, collection, body, .. } => {
+                    self.expr(collection);
+                    let before = self.bound.len();
+                    if let Some(k) = key_var {
+                        self.bound.push(k.name);
                     }
-                    self.scope.push(f.value_var.as_str().to_string());
-                    self.template(&f.template);
-                    self.scope.truncate(before);
+                    self.bound.push(value_var.name);
+                    self.template(body);
+                    self.bound.truncate(before);
                 }
-            },
+            }
         }
+        self.depth -= 1;
     }
 
     /// Record the static traversal starting at a root variable; returns how many operators it
     /// consumed (the rest are walked for their index expressions).
-    fn push_traversal(&mut self, root: &str, root_span: Range<usize>, ops: &[hcl::edit::Decorated<TraversalOperator>]) -> usize {
-        let trav = static_steps(&self.origin, root, root_span, ops);
+    fn push_traversal(&mut self, root: &Ident<'a>, ops: &[Op<'a>]) -> usize {
+        let trav = static_steps(self.origin, root, ops);
         let consumed = trav.steps.len() - 1;
-        if !self.scope.iter().any(|s| s == root) {
+        let name = root.name;
+        if !self.bound.contains(&name) && !self.outer.contains(&name) {
             self.out.push(trav);
         }
         consumed
@@ -226,81 +258,45 @@ impl<'s> Walker<'s> {
 /// The static traversal of `root` followed by `ops`: attribute names and literal indexes, up to
 /// the first splat or dynamic index. Spans are file offsets (`Index` spans include the brackets);
 /// the text is taken from the walked source, so JSON escapes appear decoded.
-pub fn static_steps(
-    origin: &Origin<'_>,
-    root: &str,
-    root_span: Range<usize>,
-    ops: &[hcl::edit::Decorated<TraversalOperator>],
-) -> Trav {
-    let src = origin.src;
-    let mut steps = vec![Step { kind: StepKind::Root(root.to_string()), span: root_span.clone() }];
-    let mut last_end = root_span.end;
+pub fn static_steps<'a>(origin: Origin<'a>, root: &Ident<'a>, ops: &[Op<'a>]) -> Trav<'a> {
+    let mut steps = Vec::with_capacity(ops.len() + 1);
+    steps.push(Step { kind: StepKind::Root(Cow::Borrowed(root.name)), span: root.span.clone() });
+    let mut last_end = root.span.end;
     for op in ops {
-        let step = match op.value() {
-            TraversalOperator::GetAttr(ident) => {
-                let span = ident.span().unwrap_or(last_end..last_end);
-                Some((StepKind::Attr(ident.as_str().to_string()), span))
-            }
-            TraversalOperator::LegacyIndex(n) => {
-                let span = n.span().unwrap_or(last_end..last_end);
-                Some((StepKind::Index(IndexKey::Int(*n.value() as i64)), span))
-            }
-            TraversalOperator::Index(ix) => {
-                let span = ix.span().unwrap_or(last_end..last_end);
-                let key = match ix {
-                    HExpr::Number(n) if !src[span.clone()].trim_start().starts_with('-') => {
-                        let n = n.value();
-                        Some(match n.as_i64() {
-                            Some(i) => IndexKey::Int(i),
-                            None => match n.as_f64() {
-                                Some(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => IndexKey::Int(f as i64),
-                                _ => IndexKey::Invalid("value must be a whole number, between -9223372036854775808 and 9223372036854775807"),
-                            },
-                        })
-                    }
-                    HExpr::String(s) => Some(IndexKey::Str(s.value().to_string())),
-                    HExpr::Bool(_) | HExpr::Null(_) => Some(IndexKey::Invalid("either a string or an integer is required")),
-                    _ => None,
-                };
-                key.map(|k| (StepKind::Index(k), widen_to_brackets(src, span)))
-            }
-            TraversalOperator::AttrSplat(_) | TraversalOperator::FullSplat(_) => None,
+        let kind = match op {
+            Op::Attr(id) => StepKind::Attr(Cow::Borrowed(id.name)),
+            Op::LegacyIndex { index, .. } => StepKind::Index(IndexKey::Int(*index as i64)),
+            Op::Index { key, .. } => match literal_index(key) {
+                Some(k) => StepKind::Index(k),
+                None => break,
+            },
+            Op::AttrSplat { .. } | Op::FullSplat { .. } => break,
         };
-        let Some((kind, span)) = step else { break };
+        let span = op.span().clone();
         last_end = span.end;
         steps.push(Step { kind, span });
     }
-    let text_start = steps[0].span.start;
-    let text_end = last_end;
-    let text = src.get(text_start..text_end).unwrap_or("").to_string();
+    let text = Cow::Borrowed(origin.src().get(root.span.start..last_end).unwrap_or(""));
     for s in &mut steps {
-        s.span = origin.file(s.span.start)..origin.file(s.span.end);
+        s.span = origin.file_span(&s.span);
     }
     Trav { steps, text }
 }
 
-/// Extend an index expression's span to the brackets around it.
-fn widen_to_brackets(src: &str, span: Range<usize>) -> Range<usize> {
-    let b = src.as_bytes();
-    let mut start = span.start;
-    while start > 0 && b[start - 1].is_ascii_whitespace() {
-        start -= 1;
+/// An index key that keeps a traversal static (`hclsyntax`: a literal value or a string
+/// template without interpolations), read as Terraform's `ParseInstanceKey` would.
+fn literal_index<'a>(key: &Expr<'a>) -> Option<IndexKey<'a>> {
+    match &key.kind {
+        // A negative index is an operator, not a literal: the traversal stops there.
+        ExprKind::Number(n) if !n.value.is_sign_negative() => Some(match n.int {
+            Some(i) => IndexKey::Int(i),
+            None if n.value.fract() == 0.0 && n.value.abs() < 9.2e18 => IndexKey::Int(n.value as i64),
+            None => IndexKey::Invalid("value must be a whole number, between -9223372036854775808 and 9223372036854775807"),
+        }),
+        ExprKind::Template(t) => t.literal().map(IndexKey::Str),
+        ExprKind::Bool(_) | ExprKind::Null => Some(IndexKey::Invalid("either a string or an integer is required")),
+        _ => None,
     }
-    if start > 0 && b[start - 1] == b'[' {
-        start -= 1;
-    } else {
-        start = span.start;
-    }
-    let mut end = span.end;
-    while end < b.len() && b[end].is_ascii_whitespace() {
-        end += 1;
-    }
-    if end < b.len() && b[end] == b']' {
-        end += 1;
-    } else {
-        end = span.end;
-    }
-    start..end
 }
 
 /// What a traversal refers to.
@@ -383,7 +379,7 @@ fn single_attr(root: &str, steps: &[Step], file: &SourceFile) -> Result<(String,
             format!("The {root:?} object cannot be accessed directly. Instead, access one of its attributes."),
             file.range(steps[0].span.clone()),
         )),
-        Some(Step { kind: StepKind::Attr(name), span }) => Ok((name.clone(), steps[0].span.start..span.end)),
+        Some(Step { kind: StepKind::Attr(name), span }) => Ok((name.to_string(), steps[0].span.start..span.end)),
         Some(other) => Err(msg::invalid_reference(
             format!("The {root:?} object does not support this operation."),
             file.range(other.span.clone()),
@@ -401,7 +397,7 @@ fn resource_ref(mode: ResourceMode, start: usize, steps: &[Step], file: &SourceF
         ));
     }
     let type_name = match &steps[0].kind {
-        StepKind::Root(n) | StepKind::Attr(n) => n.clone(),
+        StepKind::Root(n) | StepKind::Attr(n) => n.to_string(),
         StepKind::Index(_) => {
             return Err(msg::invalid_reference("The \"data\" object does not support this operation.", file.range(steps[0].span.clone())));
         }
@@ -412,7 +408,7 @@ fn resource_ref(mode: ResourceMode, start: usize, steps: &[Step], file: &SourceF
             file.range(steps[1].span.clone()),
         ));
     };
-    let addr = ResourceAddr { mode, type_name, name: name.clone() };
+    let addr = ResourceAddr { mode, type_name, name: name.to_string() };
     let mut end = steps[1].span.end;
     if let Some(Step { kind: StepKind::Index(key), span }) = steps.get(2) {
         let key = instance_key(key, "resource instance", span, file)?;
@@ -443,7 +439,7 @@ fn module_ref(steps: &[Step], file: &SourceFile) -> Result<Parsed, Diagnostic> {
             start..end,
         )),
         Some(Step { kind: StepKind::Attr(output), span }) => {
-            Ok(Parsed::Subject(Subject::ModuleCallOutput { call, key, output: output.clone() }, start..span.end))
+            Ok(Parsed::Subject(Subject::ModuleCallOutput { call, key, output: output.to_string() }, start..span.end))
         }
         Some(other) => Err(msg::invalid_reference("Module instance objects do not support this operation.", file.range(other.span.clone()))),
     }
@@ -452,7 +448,7 @@ fn module_ref(steps: &[Step], file: &SourceFile) -> Result<Parsed, Diagnostic> {
 fn instance_key(k: &IndexKey, what: &str, span: &Range<usize>, file: &SourceFile) -> Result<InstanceKey, Diagnostic> {
     match k {
         IndexKey::Int(i) => Ok(InstanceKey::Int(*i)),
-        IndexKey::Str(s) => Ok(InstanceKey::Str(s.clone())),
+        IndexKey::Str(s) => Ok(InstanceKey::Str(s.to_string())),
         IndexKey::Invalid(reason) => Err(msg::invalid_index_key(what, reason, file.range(span.clone()))),
     }
 }

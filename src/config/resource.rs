@@ -149,7 +149,7 @@ impl Dx<'_> {
         match trav.steps.get(1) {
             None => Some((local, None)),
             Some(s) => match &s.kind {
-                StepKind::Attr(alias) => Some((local, Some(alias.clone()))),
+                StepKind::Attr(alias) => Some((local, Some(alias.to_string()))),
                 _ => {
                     self.diags.push(msg::provider_alias_shape(self.range(s.span.clone())));
                     Some((local, None))
@@ -207,7 +207,7 @@ impl Dx<'_> {
                     if quoted {
                         self.diags.push(msg::quoted_reference_deprecated(self.range(item.span())));
                     }
-                    paths.push(t.text);
+                    paths.push(t.text.into_owned());
                 }
                 None => self.diags.push(msg::static_traversal_required(self.range(item.span()))),
             }
@@ -228,7 +228,7 @@ impl Dx<'_> {
         let c = self.content(p.body, &PROVISIONER);
         let when = match c.attr("when") {
             None => ProvisionerWhen::Create,
-            Some(a) => match a.expr.abs_traversal(self.f).map(|(t, q)| (t.text, q)) {
+            Some(a) => match a.expr.abs_traversal(self.f).map(|(t, q)| (t.text.into_owned(), q)) {
                 Some((w, q)) if w == "create" || w == "destroy" => {
                     if q {
                         self.diags.push(msg::quoted_keyword_deprecated(self.range(a.expr.span())));
@@ -243,7 +243,7 @@ impl Dx<'_> {
         };
         let on_failure = match c.attr("on_failure") {
             None => "fail".to_string(),
-            Some(a) => match a.expr.abs_traversal(self.f).map(|(t, q)| (t.text, q)) {
+            Some(a) => match a.expr.abs_traversal(self.f).map(|(t, q)| (t.text.into_owned(), q)) {
                 Some((w, q)) if w == "continue" || w == "fail" => {
                     if q {
                         self.diags.push(msg::quoted_keyword_deprecated(self.range(a.expr.span())));

@@ -1,29 +1,28 @@
 //! One view over both syntaxes: bodies, attributes, blocks and expressions of native HCL
-//! (hcl-edit's AST) and of Terraform's JSON syntax (our span-keeping JSON tree).
+//! (our parser's [`ast`](super::hcl::ast)) and of Terraform's JSON syntax (our span-keeping JSON
+//! tree).
 //!
 //! As in HCL, a body is read against a schema (`content`): in native syntax attributes and blocks
 //! are told apart by the syntax, in JSON by the schema. Expressions are interpreted on demand:
 //! a JSON string is a template in an expression position, a traversal where one is required.
 
 use super::diagnostics as msg;
+use super::hcl::ast;
 use super::json::{JKind, JProp, JValue};
 use crate::diag::{Diagnostics, SourceFile};
-use hcl::edit::expr::Expression as HExpr;
-use hcl::edit::structure::{Body as HBody, Structure};
-use hcl::edit::Span;
 use std::ops::Range;
 
 /// An expression in either syntax.
 #[derive(Clone, Copy, Debug)]
 pub enum Ex<'a> {
-    Hcl(&'a HExpr),
+    Hcl(&'a ast::Expr<'a>),
     Json(&'a JValue),
 }
 
 /// A body in either syntax (JSON: an object, an array of objects, or null).
 #[derive(Clone, Copy, Debug)]
 pub enum BodyRef<'a> {
-    Hcl(&'a HBody),
+    Hcl(&'a ast::Body<'a>),
     Json(&'a JValue),
 }
 
@@ -111,34 +110,28 @@ pub fn content<'a>(body: BodyRef<'a>, schema: &Schema, f: &SourceFile, diags: &m
     }
 }
 
-fn span_of<T: Span>(x: &T) -> Range<usize> {
-    x.span().unwrap_or(0..0)
-}
-
-fn hcl_content<'a>(body: &'a HBody, schema: &Schema, f: &SourceFile, diags: &mut Diagnostics) -> Content<'a> {
+fn hcl_content<'a>(body: &'a ast::Body<'a>, schema: &Schema, f: &SourceFile, diags: &mut Diagnostics) -> Content<'a> {
     let mut out = Content::default();
-    for s in body.iter() {
-        match s {
-            Structure::Attribute(a) => {
-                let name = a.key.as_str();
-                let name_span = span_of(&a.key);
+    for item in &body.items {
+        match item {
+            ast::Item::Attr(a) => {
+                let name = a.name.name;
                 if schema.any_attrs || schema.attrs.contains(&name) {
-                    out.attrs.push(Attr { name, name_span, span: span_of(a), expr: Ex::Hcl(&a.value) });
+                    out.attrs.push(Attr { name, name_span: a.name.span.clone(), span: a.span.clone(), expr: Ex::Hcl(&a.expr) });
                 } else {
                     let hint = suggest(name, schema.attrs.iter().copied());
-                    diags.push(msg::unsupported_argument(name, hint, f.range(name_span)));
+                    diags.push(msg::unsupported_argument(name, hint, f.range(a.name.span.clone())));
                 }
             }
-            Structure::Block(b) => {
-                let kind = b.ident.as_str();
-                let kind_span = span_of(&b.ident);
-                let labels: Vec<Label<'a>> =
-                    b.labels.iter().map(|l| Label { name: l.as_str(), span: span_of(l) }).collect();
+            ast::Item::Block(b) => {
+                let kind = b.kind.name;
+                let kind_span = b.kind.span.clone();
+                let labels: Vec<Label<'a>> = b.labels.iter().map(|l| Label { name: &l.value, span: l.span.clone() }).collect();
                 let def_end = labels.last().map_or(kind_span.end, |l| l.span.end);
                 let block = Block { kind, kind_span: kind_span.clone(), labels, def_span: kind_span.start..def_end, body: BodyRef::Hcl(&b.body) };
                 match schema.blocks.iter().find(|(k, _)| *k == kind) {
                     Some((_, names)) => {
-                        if check_labels(&block, names, f, diags, &f.text, span_of(b)) {
+                        if check_labels(&block, names, f, diags, b.open_brace.clone()) {
                             out.blocks.push(block);
                         }
                     }
@@ -154,17 +147,15 @@ fn hcl_content<'a>(body: &'a HBody, schema: &Schema, f: &SourceFile, diags: &mut
     out
 }
 
-/// HCL's label count checks; false when the block must be skipped.
-fn check_labels(block: &Block, names: &[&str], f: &SourceFile, diags: &mut Diagnostics, text: &str, whole: Range<usize>) -> bool {
+/// HCL's label count checks; false when the block must be skipped. A missing label is reported
+/// at the open brace, as HCL does.
+fn check_labels(block: &Block, names: &[&str], f: &SourceFile, diags: &mut Diagnostics, open_brace: Range<usize>) -> bool {
     if block.labels.len() > names.len() {
         diags.push(msg::extraneous_label(block.kind, names, f.range(block.labels[names.len()].span.clone())));
         return false;
     }
     if block.labels.len() < names.len() {
-        // The open brace, as HCL reports it.
-        let from = block.def_span.end.min(text.len());
-        let brace = text[from..whole.end.max(from).min(text.len())].find('{').map_or(from, |p| from + p);
-        diags.push(msg::missing_label(block.kind, names, block.labels.len(), f.range(brace..brace + 1)));
+        diags.push(msg::missing_label(block.kind, names, block.labels.len(), f.range(open_brace)));
         return false;
     }
     true
@@ -262,5 +253,3 @@ fn unpack_block<'a>(
         _ => diags.push(msg::json_block_type(kind, f.range(v.span.clone()))),
     }
 }
-
-pub use super::expr::{parse_error_diag, Key};

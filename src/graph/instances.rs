@@ -26,7 +26,8 @@ use super::{BuildOptions, TfGraph, Why};
 use crate::addrs::{quote, InstanceKey};
 use crate::config::{Config, Expr, Resource};
 use crate::dag::NodeId;
-use hcl::edit::expr::{Expression, ObjectKey};
+use crate::config::hcl::ast::{Expr as Expression, ExprKind, ObjectKey};
+use crate::config::hcl::parse_expr;
 use std::collections::HashMap;
 
 /// The instance keys of a resource, if its count/for_each is a literal (`Some(vec![None])` for
@@ -40,52 +41,45 @@ pub fn static_keys(resource: &Resource) -> Option<Vec<Option<InstanceKey>>> {
     }
 }
 
-fn parse(e: &Expr) -> Option<Expression> {
-    hcl::edit::parser::parse_expr(e.source.trim()).ok()
-}
-
-fn unparen(e: &Expression) -> &Expression {
-    match e {
-        Expression::Parenthesis(p) => unparen(p.inner()),
-        other => other,
+fn unparen<'e, 's>(e: &'e Expression<'s>) -> &'e Expression<'s> {
+    match &e.kind {
+        ExprKind::Paren(p) => unparen(p),
+        _ => e,
     }
 }
 
 pub(crate) fn static_count(e: &Expr) -> Option<i64> {
-    match unparen(&parse(e)?) {
-        Expression::Number(n) => n.value().as_i64().filter(|&n| (0..=100_000).contains(&n)),
+    match &unparen(&parse_expr(e.source.trim()).ok()?).kind {
+        ExprKind::Number(n) => n.int.filter(|&n| (0..=100_000).contains(&n)),
+        _ => None,
+    }
+}
+
+/// A quoted string without interpolations.
+fn string(e: &Expression) -> Option<String> {
+    match &unparen(e).kind {
+        ExprKind::Template(t) => t.literal().map(|s| s.into_owned()),
         _ => None,
     }
 }
 
 fn string_list(e: &Expression) -> Option<Vec<String>> {
-    match unparen(e) {
-        Expression::Array(a) => a
-            .iter()
-            .map(|x| match unparen(x) {
-                Expression::String(s) => Some(s.value().to_string()),
-                _ => None,
-            })
-            .collect(),
+    match &unparen(e).kind {
+        ExprKind::Tuple(items) => items.iter().map(string).collect(),
         _ => None,
     }
 }
 
 pub(crate) fn static_for_each(e: &Expr) -> Option<Vec<String>> {
-    let parsed = parse(e)?;
-    let mut keys = match unparen(&parsed) {
-        Expression::Array(_) => string_list(&parsed)?,
-        Expression::FuncCall(f) if f.name.namespace.is_empty() && f.name.name.as_str() == "toset" && f.args.len() == 1 => {
-            string_list(f.args.iter().next()?)?
-        }
-        Expression::Object(o) => o
+    let parsed = parse_expr(e.source.trim()).ok()?;
+    let mut keys = match &unparen(&parsed).kind {
+        ExprKind::Tuple(_) => string_list(&parsed)?,
+        ExprKind::Call { name, args, expand_final: false } if name.name == "toset" && args.len() == 1 => string_list(&args[0])?,
+        ExprKind::Object(items) => items
             .iter()
-            .map(|(k, _)| match k {
-                ObjectKey::Ident(i) => Some(i.as_str().to_string()),
-                ObjectKey::Expression(x) => match unparen(x) {
-                    Expression::String(s) => Some(s.value().to_string()),
-                    _ => None,
-                },
+            .map(|it| match &it.key {
+                ObjectKey::Ident(i) => Some(i.name.to_string()),
+                ObjectKey::Expr(x) => string(x),
             })
             .collect::<Option<Vec<_>>>()?,
         _ => return None,
