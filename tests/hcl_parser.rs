@@ -251,8 +251,11 @@ fn bare_templates() {
     }
     assert!(hcl::parse_template("").unwrap().parts.is_empty());
     assert_eq!(hcl::parse_template("line1\nline2").unwrap().literal().as_deref(), Some("line1\nline2"));
+    // hclsyntax v2.24.0 (parser.go:1108) names the end of the file; v2.10 said "Invalid expression".
     let e = hcl::parse_template("${").unwrap_err();
-    assert_eq!(e.summary, "Invalid expression");
+    assert_eq!(e.summary, "Missing expression");
+    let e = hcl::parse_template("${a").unwrap_err();
+    assert_eq!((e.summary, e.span), ("Unclosed template interpolation sequence", 0..2));
 }
 
 // ---- collections ----------------------------------------------------------------------------
@@ -512,7 +515,9 @@ fn parse_expr_takes_exactly_one_expression() {
     assert_eq!(e.detail, "An expression was successfully parsed, but extra characters were found after it.");
     assert_eq!(e.span, 2..3);
     let e = hcl::parse_expr("").unwrap_err();
-    assert_eq!((e.summary, e.span), ("Invalid expression", 0..0));
+    assert_eq!((e.summary, e.span), ("Missing expression", 0..0));
+    let e = hcl::parse_expr("[1, 2").unwrap_err();
+    assert_eq!((e.summary, e.span), ("Unterminated tuple constructor expression", 0..1));
     let e = hcl::parse_expr("a # comment").unwrap();
     assert_eq!(e.span, 0..1);
     let e = hcl::parse_expr("1 @").unwrap_err();
