@@ -24,6 +24,10 @@ pub(super) struct Parser<'s> {
     /// Whether newline tokens are seen (else skipped).
     pub nl: bool,
     pub recovery: bool,
+    /// The span of the last placeholder that stands for HCL's `ExprSyntaxError` (a reference
+    /// ending in a dot, a broken namespaced function name): an object keeps such a value as an
+    /// item even though it then skips the rest of its items.
+    pub syntax_error: Option<Span>,
     pub depth: usize,
     pub errors: Vec<SyntaxError>,
     /// Spare buffers for templates' flat element lists (templates nest, so a few).
@@ -100,7 +104,7 @@ impl std::hash::Hasher for FxHasher {
 
 impl<'s> Parser<'s> {
     pub fn new(src: &'s str, toks: Vec<Token>, nl: bool) -> Self {
-        Parser { src, toks, pos: 0, nl, recovery: false, depth: 0, errors: Vec::new(), flats: Vec::new() }
+        Parser { src, toks, pos: 0, nl, recovery: false, syntax_error: None, depth: 0, errors: Vec::new(), flats: Vec::new() }
     }
 
     // ---- the token peeker ---------------------------------------------------------------
@@ -631,11 +635,19 @@ impl<'s> Parser<'s> {
     }
 
     #[cfg_attr(debug_assertions, inline(never))]
-    fn traversals(&mut self, from: Expr<'s>) -> Expr<'s> {
+    fn traversals(&mut self, mut from: Expr<'s>) -> Expr<'s> {
         let mut ops: Vec<Op<'s>> = Vec::new();
         loop {
             match self.peek().kind {
-                Tk::Dot => self.dot_step(&mut ops),
+                Tk::Dot => {
+                    if let Some(dot_end) = self.dot_step(&mut ops) {
+                        // hclsyntax v2.24.0 parser.go:818: no name after a dot turns the whole
+                        // traversal so far into an `ExprSyntaxError` from its start through
+                        // the dot; any further steps apply to that.
+                        from = self.syntax_error_placeholder(from.span.start..dot_end);
+                        ops.clear();
+                    }
+                }
                 Tk::OBrack => {
                     let op = self.bracket_step();
                     ops.push(op);
@@ -651,9 +663,17 @@ impl<'s> Parser<'s> {
         Expr { kind: ExprKind::Traversal { source: Box::new(from), ops }, span }
     }
 
-    /// `.name`, `.0`, or `.*` with the attribute steps it applies to.
+    /// A placeholder for HCL's `ExprSyntaxError`, remembered as such.
+    #[inline(never)]
+    fn syntax_error_placeholder(&mut self, span: Span) -> Expr<'s> {
+        self.syntax_error = Some(span.clone());
+        placeholder(span)
+    }
+
+    /// `.name`, `.0`, or `.*` with the attribute steps it applies to; the end of the dot when
+    /// no name follows it.
     #[cfg_attr(debug_assertions, inline(never))]
-    fn dot_step(&mut self, ops: &mut Vec<Op<'s>>) {
+    fn dot_step(&mut self, ops: &mut Vec<Op<'s>>) -> Option<usize> {
         let dot = self.read();
         let at = self.peek();
         match at.kind {
@@ -692,7 +712,7 @@ impl<'s> Parser<'s> {
                                 }
                             }
                             self.recovery = true;
-                            return;
+                            return None;
                         }
                     }
                 }
@@ -700,8 +720,10 @@ impl<'s> Parser<'s> {
             _ => {
                 self.error(msg::INVALID_ATTRIBUTE_NAME, at.span());
                 self.recovery = true;
+                return Some(dot.end as usize);
             }
         }
+        None
     }
 
     /// `[*]` or `[key]`.
@@ -902,7 +924,7 @@ impl<'s> Parser<'s> {
             if next.kind != Tk::Ident {
                 self.error(msg::MISSING_FUNCTION_NAME, next.span());
                 self.recover_over(Tk::OParen);
-                return Err(placeholder(name.start as usize..next.end.max(name.end) as usize));
+                return Err(self.syntax_error_placeholder(name.start as usize..next.end.max(name.end) as usize));
             }
             name_end = next.end;
             open = self.read();
@@ -910,7 +932,7 @@ impl<'s> Parser<'s> {
         if open.kind != Tk::OParen {
             self.error(msg::MISSING_OPEN_PAREN, open.span());
             self.recover_over(Tk::OParen);
-            return Err(placeholder(name.start as usize..open.end.max(name.end) as usize));
+            return Err(self.syntax_error_placeholder(name.start as usize..open.end.max(name.end) as usize));
         }
         Ok((open, name_end as usize))
     }
@@ -1094,7 +1116,8 @@ impl<'s> Parser<'s> {
     /// token.
     #[cfg_attr(debug_assertions, inline(never))]
     fn after_value(&mut self, items: &mut Vec<ObjectItem<'s>>, key: Expr<'s>, value: Expr<'s>, failed: bool, open: Token) -> Option<Token> {
-        if self.recovery && failed {
+        let broken = self.recovery && failed;
+        if broken && !(matches!(value.kind, ExprKind::Null) && self.syntax_error.as_ref() == Some(&value.span)) {
             return Some(self.recover(Tk::CBrace));
         }
         let key = match key.kind {
@@ -1102,6 +1125,11 @@ impl<'s> Parser<'s> {
             _ => ObjectKey::Expr(key),
         };
         items.push(ObjectItem { key, value });
+        if broken {
+            // v2.24.0 parser.go:1529: an `ExprSyntaxError` value is kept (for editors'
+            // completions), then the rest of the object skipped as for any broken value.
+            return Some(self.recover(Tk::CBrace));
+        }
         let next = self.peek();
         match next.kind {
             Tk::CBrace => Some(self.read()),
