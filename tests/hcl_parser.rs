@@ -251,8 +251,11 @@ fn bare_templates() {
     }
     assert!(hcl::parse_template("").unwrap().parts.is_empty());
     assert_eq!(hcl::parse_template("line1\nline2").unwrap().literal().as_deref(), Some("line1\nline2"));
+    // hclsyntax v2.24.0 (parser.go:1108) names the end of the file; v2.10 said "Invalid expression".
     let e = hcl::parse_template("${").unwrap_err();
-    assert_eq!(e.summary, "Invalid expression");
+    assert_eq!(e.summary, "Missing expression");
+    let e = hcl::parse_template("${a").unwrap_err();
+    assert_eq!((e.summary, e.span), ("Unclosed template interpolation sequence", 0..2));
 }
 
 // ---- collections ----------------------------------------------------------------------------
@@ -512,7 +515,9 @@ fn parse_expr_takes_exactly_one_expression() {
     assert_eq!(e.detail, "An expression was successfully parsed, but extra characters were found after it.");
     assert_eq!(e.span, 2..3);
     let e = hcl::parse_expr("").unwrap_err();
-    assert_eq!((e.summary, e.span), ("Invalid expression", 0..0));
+    assert_eq!((e.summary, e.span), ("Missing expression", 0..0));
+    let e = hcl::parse_expr("[1, 2").unwrap_err();
+    assert_eq!((e.summary, e.span), ("Unterminated tuple constructor expression", 0..1));
     let e = hcl::parse_expr("a # comment").unwrap();
     assert_eq!(e.span, 0..1);
     let e = hcl::parse_expr("1 @").unwrap_err();
@@ -896,4 +901,47 @@ fn pathological_but_flat_inputs_stay_fast() {
     let _ = hcl::parse_body(&"\"".repeat(100_000));
     let _ = hcl::parse_body(&"a = \"${\n".repeat(50_000));
     assert!(started.elapsed().as_secs() < 60, "took {:?}", started.elapsed());
+}
+
+/// What hclsyntax v2.24.0 leaves in the tree after some errors (Terraform decodes the partial
+/// tree of a file with syntax errors too): where it returns an `ExprSyntaxError`, we hold a
+/// placeholder with that error's range.
+#[test]
+fn partial_trees_after_errors_as_hcl_v2_24() {
+    // parser.go:818: no name after a dot makes the reference so far an error through the dot.
+    let p = hcl::parse_body("x = a.b.\n");
+    assert_eq!(summaries(&p.errors), ["Invalid attribute name"]);
+    let x = attr(&p.body, "x");
+    assert!(matches!(x.expr.kind, ExprKind::Null), "{:?}", x.expr);
+    assert_eq!(x.expr.span, 4..8);
+    // parser.go:1529: an object keeps such a value as its last item, then skips the rest.
+    let src = "x = { a = 1, b = c., d = 2 }\n";
+    let p = hcl::parse_body(src);
+    assert_eq!(summaries(&p.errors), ["Invalid attribute name"]);
+    match &attr(&p.body, "x").expr.kind {
+        ExprKind::Object(items) => {
+            assert_eq!(items.len(), 2);
+            assert!(matches!(&items[1].key, ObjectKey::Ident(Ident { name: "b", .. })));
+            assert!(matches!(items[1].value.kind, ExprKind::Null));
+            assert_eq!(&src[items[1].value.span.clone()], "c.");
+        }
+        k => panic!("{k:?}"),
+    }
+    // Other broken values are not kept.
+    let p = hcl::parse_body("x = { a = 1, b = (, d = 2 }\n");
+    match &attr(&p.body, "x").expr.kind {
+        ExprKind::Object(items) => assert_eq!(items.len(), 1),
+        k => panic!("{k:?}"),
+    }
+    // parser.go:1180 and :1217: a broken namespaced name, from the name to the offending token.
+    let src = "x = { a = provider::aws::arn, b = 1 }\n";
+    let p = hcl::parse_body(src);
+    assert_eq!(summaries(&p.errors), ["Missing open parenthesis"]);
+    match &attr(&p.body, "x").expr.kind {
+        ExprKind::Object(items) => {
+            assert_eq!(items.len(), 1);
+            assert_eq!(&src[items[0].value.span.clone()], "provider::aws::arn,");
+        }
+        k => panic!("{k:?}"),
+    }
 }

@@ -1,6 +1,9 @@
-//! Every syntax error text, worded as hclsyntax v2.10 words it (the HCL inside Terraform 1.0.3),
-//! checked against `terraform validate -json` of Terraform 1.0.3 where `tests/hcl_parser.rs`
-//! says so. A message is a `(summary, detail)` pair; formatted details are functions.
+//! Every syntax error text, worded as hclsyntax v2.24.0 words it (the HCL inside Terraform
+//! 1.15). Most were observed with `terraform validate -json` of Terraform 1.0.3 (hclsyntax
+//! v2.10.1) and are unchanged since; those that v2.11 through v2.24 added (end-of-file cases,
+//! namespaced functions, an errant quote in an interpolation) are taken from the v2.24.0 source,
+//! cited at each. `tests/hcl_syntax_errors.rs` says which expectation comes from where. A message
+//! is a `(summary, detail)` pair; formatted details are functions.
 
 pub type Msg = (&'static str, &'static str);
 
@@ -65,6 +68,13 @@ pub const SINGLE_LINE_END: Msg = (
     "Invalid single-argument block definition",
     "A single-line block definition must end with a closing brace immediately after its single argument definition.",
 );
+/// hclsyntax v2.24.0 parser.go:96 (`ParseBody`) and :419 (a single-line block): the file ends
+/// inside a block. Terraform 1.0.3 said "Argument or block definition required" (or "Invalid
+/// single-argument block definition") at the end of the file.
+pub const UNCLOSED_BLOCK: Msg = (
+    "Unclosed configuration block",
+    "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+);
 pub const MISSING_NEWLINE_AFTER_BLOCK: Msg = ("Missing newline after block definition", "A block definition must end with a newline.");
 
 pub fn single_line_argument_required(name: &str) -> (&'static str, String) {
@@ -94,7 +104,10 @@ pub const MISSING_SPLAT_CLOSE: Msg = (
 pub const MISSING_INDEX_CLOSE: Msg = ("Missing close bracket on index", "The index operator must end with a closing bracket (\"]\").");
 pub const UNBALANCED_PARENTHESES: Msg = ("Unbalanced parentheses", "Expected a closing parenthesis to terminate the expression.");
 pub const INVALID_EXPRESSION: Msg = ("Invalid expression", "Expected the start of an expression, but found an invalid expression token.");
+/// v2.24.0 parser.go:1108: an expression expected, the file ended ("Invalid expression" before).
+pub const MISSING_EXPRESSION: Msg = ("Missing expression", "Expected the start of an expression, but found the end of the file.");
 pub const INVALID_NUMBER: Msg = ("Invalid number literal", "Failed to recognize the value of this number literal.");
+/// v2.24.0 parser.go:1173 and :1209: `provider::ns::fn()` calls (no such syntax in v2.10.1).
 pub const MISSING_FUNCTION_NAME: Msg =
     ("Missing function name", "Function scope resolution symbol :: must be followed by a function name in this scope.");
 pub const MISSING_OPEN_PAREN: Msg =
@@ -105,6 +118,22 @@ pub const MISSING_CLOSING_PAREN: Msg = (
 );
 pub const MISSING_ARGUMENT_SEPARATOR: Msg =
     ("Missing argument separator", "A comma is required to separate each function argument from the next.");
+/// v2.24.0 parser.go:1287: the file ends after an argument ("Missing argument separator" before).
+pub const UNTERMINATED_CALL: Msg = (
+    "Unterminated function call",
+    "There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parenthesis nesting elsewhere in this file.",
+);
+/// v2.24.0 parser.go:1376: the file ends after a tuple item ("Missing item separator" before).
+pub const UNTERMINATED_TUPLE: Msg = (
+    "Unterminated tuple constructor expression",
+    "There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file.",
+);
+/// v2.24.0 parser.go:1502 (after a key) and :1560 (after a value): the file ends inside an
+/// object constructor ("Missing key/value separator" / "Missing attribute separator" before).
+pub const UNTERMINATED_OBJECT: Msg = (
+    "Unterminated object constructor expression",
+    "There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+);
 pub const MISSING_ITEM_SEPARATOR: Msg = ("Missing item separator", "Expected a comma to mark the beginning of the next item.");
 pub const MISSING_ATTRIBUTE_VALUE: Msg =
     ("Missing attribute value", "Expected an attribute value, introduced by an equals sign (\"=\").");
@@ -155,6 +184,17 @@ pub const INTERP_COLON: Msg = (
 pub const INTERP_EXTRA: Msg = (
     "Extra characters after interpolation expression",
     "Expected a closing brace to end the interpolation expression, but found extra characters.\n\nThis can happen when you include interpolation syntax for another language, such as shell scripting, but forget to escape the interpolation start token. If this is an embedded sequence for another language, escape it by starting with \"$${\" instead of just \"${\".",
+);
+/// v2.24.0 parser_template.go:424: the file ends inside `${ … }` ("Extra characters after
+/// interpolation expression" at the end of the file before).
+pub const UNCLOSED_INTERP_EOF: Msg = (
+    "Unclosed template interpolation sequence",
+    "There is no closing brace for this interpolation sequence before the end of the file. This might be caused by incorrect nesting inside the given expression.",
+);
+/// v2.24.0 parser_template.go:444: a quote where a quoted template's `}` should be.
+pub const UNCLOSED_INTERP_QUOTE: Msg = (
+    "Unclosed template interpolation sequence",
+    "There is no closing brace for this interpolation sequence before the end of the quoted template. This might be caused by incorrect nesting inside the given expression.",
 );
 pub const INVALID_DIRECTIVE: Msg = (
     "Invalid template directive",

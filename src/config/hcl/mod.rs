@@ -17,11 +17,13 @@
 //!
 //! The parser follows hclsyntax step for step, including its recovery (skip to the end of the
 //! broken body item, or to the closing bracket) and its habit of reporting fewer errors once it
-//! has recovered once. Error texts and subjects are those of the HCL inside Terraform 1.0.3
-//! (v2.10), checked with `terraform validate` (`tests/hcl_syntax_errors.rs`); newer HCL words
-//! some end-of-file errors differently ("Unclosed configuration block", "Missing expression",
-//! "Unterminated … expression"), Terraform 1.0.3 does not. Syntax newer than Terraform 1.0.3 is
-//! accepted: `provider::ns::fn()` calls.
+//! has recovered once. Error texts and subjects are those of the HCL inside Terraform 1.15
+//! (hclsyntax v2.24.0). Most were observed with `terraform validate` of Terraform 1.0.3 (v2.10.1)
+//! and did not change since; what v2.24.0 added is taken from its source
+//! (`tests/hcl_syntax_errors.rs` marks which is which): the end of the file inside a block, an
+//! object, a tuple, a call or an interpolation is reported at the opening bracket ("Unclosed
+//! configuration block", "Unterminated … expression", …), a missing expression at the end of the
+//! file is "Missing expression", and `provider::ns::fn()` calls parse.
 //!
 //! What the tree keeps, and what it leaves to its reader:
 //!

@@ -24,6 +24,10 @@ pub(super) struct Parser<'s> {
     /// Whether newline tokens are seen (else skipped).
     pub nl: bool,
     pub recovery: bool,
+    /// The span of the last placeholder that stands for HCL's `ExprSyntaxError` (a reference
+    /// ending in a dot, a broken namespaced function name): an object keeps such a value as an
+    /// item even though it then skips the rest of its items.
+    pub syntax_error: Option<Span>,
     pub depth: usize,
     pub errors: Vec<SyntaxError>,
     /// Spare buffers for templates' flat element lists (templates nest, so a few).
@@ -100,7 +104,7 @@ impl std::hash::Hasher for FxHasher {
 
 impl<'s> Parser<'s> {
     pub fn new(src: &'s str, toks: Vec<Token>, nl: bool) -> Self {
-        Parser { src, toks, pos: 0, nl, recovery: false, depth: 0, errors: Vec::new(), flats: Vec::new() }
+        Parser { src, toks, pos: 0, nl, recovery: false, syntax_error: None, depth: 0, errors: Vec::new(), flats: Vec::new() }
     }
 
     // ---- the token peeker ---------------------------------------------------------------
@@ -242,6 +246,8 @@ impl<'s> Parser<'s> {
 
     /// A body up to `end` (`Eof` for a file, `CBrace` for a block), `end` consumed.
     pub fn body(&mut self, end: Tk) -> Body<'s> {
+        // HCL's `startRange`: the token before the body, a block's `{`.
+        let start = self.prev();
         let mut items = Vec::new();
         let mut names: Names<'s> = None;
         loop {
@@ -255,7 +261,7 @@ impl<'s> Parser<'s> {
                 }
                 Tk::Ident => self.body_item(&mut items, &mut names),
                 _ => {
-                    self.bad_body_item(end);
+                    self.bad_body_item(end, start);
                     break;
                 }
             }
@@ -264,13 +270,15 @@ impl<'s> Parser<'s> {
     }
 
     #[inline(never)]
-    fn bad_body_item(&mut self, end: Tk) {
+    fn bad_body_item(&mut self, end: Tk, start: Token) {
         let bad = self.read();
         if !self.recovery {
-            if bad.kind == Tk::OQuote {
-                self.error(msg::INVALID_ARGUMENT_NAME, bad.span());
-            } else {
-                self.error(msg::ARGUMENT_OR_BLOCK_REQUIRED, bad.span());
+            match bad.kind {
+                Tk::OQuote => self.error(msg::INVALID_ARGUMENT_NAME, bad.span()),
+                // hclsyntax v2.24.0 parser.go:96. (Its "Unclosed configuration body", for any
+                // other `end`, cannot happen: a file's body ends at the end of the file.)
+                Tk::Eof => self.error(msg::UNCLOSED_BLOCK, start.span()),
+                _ => self.error(msg::ARGUMENT_OR_BLOCK_REQUIRED, bad.span()),
             }
         }
         self.recover(end);
@@ -373,7 +381,7 @@ impl<'s> Parser<'s> {
             self.depth += 1;
             let body = match self.peek().kind {
                 Tk::Newline | Tk::Eof | Tk::CBrace => self.body(Tk::CBrace),
-                _ => self.single_attribute_body(),
+                _ => self.single_attribute_body(obrace),
             };
             self.depth -= 1;
             body
@@ -443,15 +451,15 @@ impl<'s> Parser<'s> {
     }
 
     /// `a { b = 1 }`: one attribute, then the closing brace on the same line.
-    fn single_attribute_body(&mut self) -> Body<'s> {
+    fn single_attribute_body(&mut self, obrace: Token) -> Body<'s> {
         let n = self.errors.len();
         let item = self.single_attribute();
-        self.single_attribute_end(n);
+        self.single_attribute_end(n, obrace);
         Body { items: item.into_iter().map(Item::Attr).collect() }
     }
 
     #[inline(never)]
-    fn single_attribute_end(&mut self, n: usize) {
+    fn single_attribute_end(&mut self, n: usize, obrace: Token) {
         // HCL reports the closing brace's problems before those of the attribute.
         let body_errors = self.errors.split_off(n);
         let t = self.peek();
@@ -469,7 +477,12 @@ impl<'s> Parser<'s> {
             }
             _ => {
                 if !self.recovery {
-                    self.error(msg::SINGLE_LINE_END, t.span());
+                    // v2.24.0 parser.go:419: at the end of the file, HCL points at the `{`.
+                    if t.kind == Tk::Eof {
+                        self.error(msg::UNCLOSED_BLOCK, obrace.span());
+                    } else {
+                        self.error(msg::SINGLE_LINE_END, t.span());
+                    }
                 }
                 self.recover(Tk::CBrace);
             }
@@ -622,11 +635,19 @@ impl<'s> Parser<'s> {
     }
 
     #[cfg_attr(debug_assertions, inline(never))]
-    fn traversals(&mut self, from: Expr<'s>) -> Expr<'s> {
+    fn traversals(&mut self, mut from: Expr<'s>) -> Expr<'s> {
         let mut ops: Vec<Op<'s>> = Vec::new();
         loop {
             match self.peek().kind {
-                Tk::Dot => self.dot_step(&mut ops),
+                Tk::Dot => {
+                    if let Some(dot_end) = self.dot_step(&mut ops) {
+                        // hclsyntax v2.24.0 parser.go:818: no name after a dot turns the whole
+                        // traversal so far into an `ExprSyntaxError` from its start through
+                        // the dot; any further steps apply to that.
+                        from = self.syntax_error_placeholder(from.span.start..dot_end);
+                        ops.clear();
+                    }
+                }
                 Tk::OBrack => {
                     let op = self.bracket_step();
                     ops.push(op);
@@ -642,9 +663,17 @@ impl<'s> Parser<'s> {
         Expr { kind: ExprKind::Traversal { source: Box::new(from), ops }, span }
     }
 
-    /// `.name`, `.0`, or `.*` with the attribute steps it applies to.
+    /// A placeholder for HCL's `ExprSyntaxError`, remembered as such.
+    #[inline(never)]
+    fn syntax_error_placeholder(&mut self, span: Span) -> Expr<'s> {
+        self.syntax_error = Some(span.clone());
+        placeholder(span)
+    }
+
+    /// `.name`, `.0`, or `.*` with the attribute steps it applies to; the end of the dot when
+    /// no name follows it.
     #[cfg_attr(debug_assertions, inline(never))]
-    fn dot_step(&mut self, ops: &mut Vec<Op<'s>>) {
+    fn dot_step(&mut self, ops: &mut Vec<Op<'s>>) -> Option<usize> {
         let dot = self.read();
         let at = self.peek();
         match at.kind {
@@ -683,7 +712,7 @@ impl<'s> Parser<'s> {
                                 }
                             }
                             self.recovery = true;
-                            return;
+                            return None;
                         }
                     }
                 }
@@ -691,8 +720,10 @@ impl<'s> Parser<'s> {
             _ => {
                 self.error(msg::INVALID_ATTRIBUTE_NAME, at.span());
                 self.recovery = true;
+                return Some(dot.end as usize);
             }
         }
+        None
     }
 
     /// `[*]` or `[key]`.
@@ -790,7 +821,8 @@ impl<'s> Parser<'s> {
     fn invalid_term(&mut self) -> Expr<'s> {
         let start = self.peek();
         if !self.recovery {
-            self.error(msg::INVALID_EXPRESSION, start.span());
+            // v2.24.0 parser.go:1108 words the end of the file apart.
+            self.error(if start.kind == Tk::Eof { msg::MISSING_EXPRESSION } else { msg::INVALID_EXPRESSION }, start.span());
         }
         self.recovery = true;
         placeholder(start.span())
@@ -872,7 +904,7 @@ impl<'s> Parser<'s> {
         };
         let saved = std::mem::replace(&mut self.nl, false);
         let mut args = Vec::new();
-        let expand_final = self.call_args(&mut args);
+        let expand_final = self.call_args(&mut args, name.start as usize..open.end as usize);
         self.nl = saved;
         let start = name.start as usize;
         let end = (self.prev().end as usize).max(open.end as usize);
@@ -892,7 +924,7 @@ impl<'s> Parser<'s> {
             if next.kind != Tk::Ident {
                 self.error(msg::MISSING_FUNCTION_NAME, next.span());
                 self.recover_over(Tk::OParen);
-                return Err(placeholder(name.start as usize..next.end.max(name.end) as usize));
+                return Err(self.syntax_error_placeholder(name.start as usize..next.end.max(name.end) as usize));
             }
             name_end = next.end;
             open = self.read();
@@ -900,13 +932,14 @@ impl<'s> Parser<'s> {
         if open.kind != Tk::OParen {
             self.error(msg::MISSING_OPEN_PAREN, open.span());
             self.recover_over(Tk::OParen);
-            return Err(placeholder(name.start as usize..open.end.max(name.end) as usize));
+            return Err(self.syntax_error_placeholder(name.start as usize..open.end.max(name.end) as usize));
         }
         Ok((open, name_end as usize))
     }
 
     /// The arguments up to and with `)`; whether the last one is expanded (`...`).
-    fn call_args(&mut self, args: &mut Vec<Expr<'s>>) -> bool {
+    /// `head` is the name through the `(`.
+    fn call_args(&mut self, args: &mut Vec<Expr<'s>>, head: Span) -> bool {
         loop {
             if self.peek().kind == Tk::CParen {
                 self.read();
@@ -914,7 +947,7 @@ impl<'s> Parser<'s> {
             }
             let n = self.errors.len();
             args.push(self.expr());
-            if let Some(expand) = self.after_argument(self.errors.len() > n) {
+            if let Some(expand) = self.after_argument(self.errors.len() > n, &head) {
                 return expand;
             }
         }
@@ -922,7 +955,7 @@ impl<'s> Parser<'s> {
 
     /// After an argument: `None` to go on, else whether the call ended in `...`.
     #[cfg_attr(debug_assertions, inline(never))]
-    fn after_argument(&mut self, failed: bool) -> Option<bool> {
+    fn after_argument(&mut self, failed: bool, head: &Span) -> Option<bool> {
         if self.recovery && failed {
             self.recover(Tk::CParen);
             return Some(false);
@@ -949,7 +982,13 @@ impl<'s> Parser<'s> {
                 None
             }
             _ => {
-                self.error(msg::MISSING_ARGUMENT_SEPARATOR, sep.span());
+                // v2.24.0 parser.go:1287: at the end of the file, HCL points at the name and
+                // `(` (the first part of a namespaced name through the `(`).
+                if sep.kind == Tk::Eof {
+                    self.error(msg::UNTERMINATED_CALL, head.clone());
+                } else {
+                    self.error(msg::MISSING_ARGUMENT_SEPARATOR, sep.span());
+                }
                 self.recover(Tk::CParen);
                 Some(false)
             }
@@ -973,7 +1012,7 @@ impl<'s> Parser<'s> {
             }
             let n = self.errors.len();
             items.push(self.expr());
-            if let Some(close) = self.after_item(self.errors.len() > n) {
+            if let Some(close) = self.after_item(self.errors.len() > n, open) {
                 break close;
             }
         };
@@ -983,7 +1022,7 @@ impl<'s> Parser<'s> {
 
     /// After a tuple item: `None` to go on, else the closing token.
     #[cfg_attr(debug_assertions, inline(never))]
-    fn after_item(&mut self, failed: bool) -> Option<Token> {
+    fn after_item(&mut self, failed: bool, open: Token) -> Option<Token> {
         if self.recovery && failed {
             return Some(self.recover(Tk::CBrack));
         }
@@ -996,7 +1035,12 @@ impl<'s> Parser<'s> {
             }
             _ => {
                 if !self.recovery {
-                    self.error(msg::MISSING_ITEM_SEPARATOR, next.span());
+                    // v2.24.0 parser.go:1376: at the end of the file, HCL points at the `[`.
+                    if next.kind == Tk::Eof {
+                        self.error(msg::UNTERMINATED_TUPLE, open.span());
+                    } else {
+                        self.error(msg::MISSING_ITEM_SEPARATOR, next.span());
+                    }
                 }
                 Some(self.recover(Tk::CBrack))
             }
@@ -1031,12 +1075,12 @@ impl<'s> Parser<'s> {
             }
             let n = self.errors.len();
             let key = self.expr();
-            if let Some(close) = self.after_key(self.errors.len() > n) {
+            if let Some(close) = self.after_key(self.errors.len() > n, open) {
                 break close;
             }
             let n = self.errors.len();
             let value = self.expr();
-            if let Some(close) = self.after_value(&mut items, key, value, self.errors.len() > n) {
+            if let Some(close) = self.after_value(&mut items, key, value, self.errors.len() > n, open) {
                 break close;
             }
         };
@@ -1046,7 +1090,7 @@ impl<'s> Parser<'s> {
 
     /// After an object key: `None` when `=` or `:` follows (read), else the closing token.
     #[cfg_attr(debug_assertions, inline(never))]
-    fn after_key(&mut self, failed: bool) -> Option<Token> {
+    fn after_key(&mut self, failed: bool, open: Token) -> Option<Token> {
         if self.recovery && failed {
             return Some(self.recover(Tk::CBrace));
         }
@@ -1056,12 +1100,14 @@ impl<'s> Parser<'s> {
             return None;
         }
         if !self.recovery {
-            let m = match next.kind {
-                Tk::Newline | Tk::Comma => msg::MISSING_ATTRIBUTE_VALUE,
-                Tk::Ident => msg::MISSING_KEY_VALUE_SEPARATOR_IDENT,
-                _ => msg::MISSING_KEY_VALUE_SEPARATOR,
+            let (m, at) = match next.kind {
+                Tk::Newline | Tk::Comma => (msg::MISSING_ATTRIBUTE_VALUE, next),
+                Tk::Ident => (msg::MISSING_KEY_VALUE_SEPARATOR_IDENT, next),
+                // v2.24.0 parser.go:1502: at the end of the file, HCL points at the `{`.
+                Tk::Eof => (msg::UNTERMINATED_OBJECT, open),
+                _ => (msg::MISSING_KEY_VALUE_SEPARATOR, next),
             };
-            self.error(m, next.span());
+            self.error(m, at.span());
         }
         Some(self.recover(Tk::CBrace))
     }
@@ -1069,8 +1115,9 @@ impl<'s> Parser<'s> {
     /// After an object item's value: the item added, then `None` to go on, else the closing
     /// token.
     #[cfg_attr(debug_assertions, inline(never))]
-    fn after_value(&mut self, items: &mut Vec<ObjectItem<'s>>, key: Expr<'s>, value: Expr<'s>, failed: bool) -> Option<Token> {
-        if self.recovery && failed {
+    fn after_value(&mut self, items: &mut Vec<ObjectItem<'s>>, key: Expr<'s>, value: Expr<'s>, failed: bool, open: Token) -> Option<Token> {
+        let broken = self.recovery && failed;
+        if broken && !(matches!(value.kind, ExprKind::Null) && self.syntax_error.as_ref() == Some(&value.span)) {
             return Some(self.recover(Tk::CBrace));
         }
         let key = match key.kind {
@@ -1078,6 +1125,11 @@ impl<'s> Parser<'s> {
             _ => ObjectKey::Expr(key),
         };
         items.push(ObjectItem { key, value });
+        if broken {
+            // v2.24.0 parser.go:1529: an `ExprSyntaxError` value is kept (for editors'
+            // completions), then the rest of the object skipped as for any broken value.
+            return Some(self.recover(Tk::CBrace));
+        }
         let next = self.peek();
         match next.kind {
             Tk::CBrace => Some(self.read()),
@@ -1087,7 +1139,12 @@ impl<'s> Parser<'s> {
             }
             _ => {
                 if !self.recovery {
-                    self.error(msg::MISSING_ATTRIBUTE_SEPARATOR, next.span());
+                    // v2.24.0 parser.go:1560: at the end of the file, HCL points at the `{`.
+                    if next.kind == Tk::Eof {
+                        self.error(msg::UNTERMINATED_OBJECT, open.span());
+                    } else {
+                        self.error(msg::MISSING_ATTRIBUTE_SEPARATOR, next.span());
+                    }
                 }
                 Some(self.recover(Tk::CBrace))
             }

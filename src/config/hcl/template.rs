@@ -250,6 +250,9 @@ impl<'s> Parser<'s> {
     pub(super) fn template(&mut self, end: Tk) -> Template<'s> {
         let mut flat: Vec<Flat<'s>> = self.flats.pop().unwrap_or_default();
         let mut trim = Trim { ltrim_next: false, next_can_trim_prev: false };
+        // HCL's `startRange` (parseTemplateParts): the template's first token, which is what
+        // an unclosed interpolation points at, wherever in the template it is.
+        let first = self.peek().span();
         let end_span = loop {
             let next = self.read();
             if next.kind == end {
@@ -270,7 +273,7 @@ impl<'s> Parser<'s> {
                     }
                     let saved = std::mem::replace(&mut self.nl, false);
                     let item = if next.kind == Tk::TemplateInterp {
-                        Some(self.interpolation(next, &mut trim.ltrim_next))
+                        Some(self.interpolation(next, &mut trim.ltrim_next, end, &first))
                     } else {
                         self.directive(next, &mut trim.ltrim_next)
                     };
@@ -306,19 +309,27 @@ impl<'s> Parser<'s> {
     }
 
     /// `${ … }` after its opener.
-    fn interpolation(&mut self, open: Token, ltrim_next: &mut bool) -> Flat<'s> {
+    fn interpolation(&mut self, open: Token, ltrim_next: &mut bool, end: Tk, first: &Span) -> Flat<'s> {
         let expr = self.expr();
-        let close = self.interpolation_end(ltrim_next);
+        let close = self.interpolation_end(ltrim_next, end, first);
         Flat::Interp(expr, open.start as usize..close.end.max(open.end) as usize)
     }
 
     #[cfg_attr(debug_assertions, inline(never))]
-    fn interpolation_end(&mut self, ltrim_next: &mut bool) -> Token {
+    fn interpolation_end(&mut self, ltrim_next: &mut bool, end: Tk, first: &Span) -> Token {
         let close = self.peek();
         if close.kind != Tk::TemplateSeqEnd {
             if !self.recovery {
-                let m = if close.kind == Tk::Colon { msg::INTERP_COLON } else { msg::INTERP_EXTRA };
-                self.error(m, close.span());
+                // v2.24.0 parser_template.go:424 and :444: the end of the file, or a quote in
+                // a quoted template, means the `}` is missing; HCL points at the template's
+                // first token then.
+                let (m, at) = match close.kind {
+                    Tk::Eof => (msg::UNCLOSED_INTERP_EOF, first.clone()),
+                    Tk::Colon => (msg::INTERP_COLON, close.span()),
+                    Tk::CQuote | Tk::OQuote if end == Tk::CQuote => (msg::UNCLOSED_INTERP_QUOTE, first.clone()),
+                    _ => (msg::INTERP_EXTRA, close.span()),
+                };
+                self.error(m, at);
             }
             self.recover(Tk::TemplateSeqEnd);
         } else {
