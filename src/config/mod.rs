@@ -9,7 +9,8 @@
 //! Terraform's words; loading never panics, and returns what it could load alongside them.
 //!
 //! ```text
-//!   files.rs      paths → folders of .tf / .tf.json files; module sources and where they live
+//!   files.rs      where files come from (FileSource); paths → folders of .tf / .tf.json files;
+//!                 module sources and where they live
 //!   guard.rs      linear pre-scan for runaway nesting; split.rs: huge object literals
 //!   json.rs       span-keeping JSON parser for .tf.json; parse.rs: one file → syntax tree
 //!   syntax.rs     one schema-driven view over native (hcl-edit) and JSON bodies; expr.rs: expressions
@@ -37,6 +38,7 @@ mod resource;
 mod split;
 mod syntax;
 
+pub use files::FileSource;
 pub use model::*;
 
 use crate::diag::Diagnostics;
@@ -56,7 +58,17 @@ pub struct Loaded {
     pub diagnostics: Diagnostics,
 }
 
-/// Load a configuration from in-memory files.
+/// Load a configuration from in-memory files (path → contents).
 pub fn load(files: &BTreeMap<String, String>, options: &LoadOptions) -> Loaded {
+    match load_from(&files::MapFiles::new(files), options) {
+        Ok(loaded) => loaded,
+        Err(never) => match never {},
+    }
+}
+
+/// Load a configuration from any [`FileSource`]: the paths are listed once, and a file's
+/// contents are read only when its folder is loaded. Stops at the first file that cannot be
+/// read and returns the source's error.
+pub fn load_from<S: FileSource + ?Sized>(files: &S, options: &LoadOptions) -> Result<Loaded, S::Error> {
     load::load_tree(files, options)
 }
