@@ -149,18 +149,9 @@ impl Writer {
         }
     }
 
-    fn u32(&mut self, mut n: u32) {
-        let mut digits = [0u8; 10];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        self.bytes(&digits[i..]);
+    fn u32(&mut self, n: u32) {
+        // The formatter serde_json uses: two digits per step.
+        self.raw(itoa::Buffer::new().format(n));
     }
 
     fn bool(&mut self, b: bool) {
