@@ -22,10 +22,12 @@ pub fn load_tree<S: FileSource + ?Sized>(source: &S, options: &LoadOptions) -> R
     let tree = FileTree::new(&paths);
     let mut diags = Diagnostics::new();
     let root_dir = normalize_path(&options.root).unwrap_or_default();
-    // A malformed manifest is reported and then ignored: every non-local call stays opaque.
-    let manifest = match join(&root_dir, MANIFEST_PATH).and_then(|path| Some((tree.manifest(&path)?, path))) {
+    // The module manifest under the root module's folder, if given. A malformed one is reported
+    // and then ignored: every non-local call stays opaque.
+    let manifest_file = join(&root_dir, MANIFEST_PATH).and_then(|path| tree.manifest(&path).map(|index| (path, index)));
+    let manifest = match manifest_file {
         None => None,
-        Some((index, path)) => match super::manifest::read(&path, &source.read(index)?, &root_dir) {
+        Some((path, index)) => match super::manifest::read(&path, &source.read(index)?, &root_dir) {
             Ok(m) => Some(m),
             Err(d) => {
                 diags.push(d);
