@@ -376,9 +376,14 @@ export declare class TfgraphError extends Error {
  * Loads a Terraform configuration from in-memory files. Local module sources (`./x`, `../x`)
  * are followed within `files`; other sources stay opaque calls, with a warning.
  *
+ * `files` is read lazily: its keys up front, a file's contents only when its folder is loaded
+ * (the root module's, those of the modules it calls, and the module manifest), so passing a
+ * whole repository costs what the loaded modules cost.
+ *
  * @returns the configuration, with warnings in `diagnostics`.
  * @throws {TfgraphError} when the configuration has an error (syntax, invalid blocks, ...).
- * @throws {TypeError} when `files` is not an object of strings, or `options` is malformed.
+ * @throws {TypeError} when `files` is not an object, a file that is read is not a string, or
+ *   `options` is malformed.
  */
 export declare function loadConfig(files: Files, options?: LoadOptions): LoadedConfig;
 

@@ -200,23 +200,54 @@ pub struct SourceFile {
     pub text: String,
     line_starts: Vec<usize>,
     /// Per line: whether it is pure ASCII, so a column is a byte difference (no scan of long
-    /// lines such as minified `.tf.json`, which would make many lookups quadratic).
+    /// lines such as minified `.tf.json`, which would make many lookups quadratic). Empty when
+    /// the whole file is ASCII, as most are.
     line_ascii: Vec<bool>,
+}
+
+/// The offset of every line's first byte. Newlines are looked for eight bytes at a time (most
+/// words of a configuration hold none): this runs once over every loaded file.
+fn line_starts(bytes: &[u8]) -> Vec<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Configuration lines average a few dozen bytes: one allocation for most files.
+    let mut starts = Vec::with_capacity(bytes.len() / 24 + 2);
+    starts.push(0);
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])) ^ (ONES * u64::from(b'\n'));
+        // High bit set in each byte that was a newline (and maybe in a byte right after one,
+        // which the check below rules out): "Bit Twiddling Hacks", `haszero`.
+        let mut zeros = word.wrapping_sub(ONES) & !word & HIGH;
+        while zeros != 0 {
+            let k = (zeros.trailing_zeros() / 8) as usize;
+            if chunk[k] == b'\n' {
+                starts.push(at + k + 1);
+            }
+            zeros &= zeros - 1;
+        }
+        at += 8;
+    }
+    for (k, &b) in chunks.remainder().iter().enumerate() {
+        if b == b'\n' {
+            starts.push(at + k + 1);
+        }
+    }
+    starts
 }
 
 impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
         let text = text.into();
-        let mut line_starts = vec![0];
-        line_starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1));
-        let line_ascii = line_starts
-            .iter()
-            .enumerate()
-            .map(|(i, &start)| {
-                let end = line_starts.get(i + 1).copied().unwrap_or(text.len());
-                text.as_bytes()[start..end].is_ascii()
-            })
-            .collect();
+        let bytes = text.as_bytes();
+        let line_starts = line_starts(bytes);
+        let line_ascii = if text.is_ascii() {
+            Vec::new()
+        } else {
+            let ends = line_starts[1..].iter().copied().chain([bytes.len()]);
+            line_starts.iter().zip(ends).map(|(&start, end)| bytes[start..end].is_ascii()).collect()
+        };
         SourceFile { name: name.into(), text, line_starts, line_ascii }
     }
 
@@ -228,7 +259,8 @@ impl SourceFile {
         }
         let line = self.line_starts.partition_point(|&start| start <= byte) - 1;
         let start = self.line_starts[line];
-        let column = if self.line_ascii[line] { byte - start } else { self.text[start..byte].chars().count() } + 1;
+        let ascii = self.line_ascii.get(line).copied().unwrap_or(true);
+        let column = if ascii { byte - start } else { self.text[start..byte].chars().count() } + 1;
         Pos { line: (line + 1) as u32, column: column as u32, byte: byte as u32 }
     }
 
@@ -276,6 +308,17 @@ mod tests {
         // Past the end clamps; inside a multi-byte char rounds down.
         assert_eq!(f.pos(1000).byte as usize, f.text.len());
         assert_eq!(f.pos(8), Pos { line: 2, column: 2, byte: 7 });
+    }
+
+    #[test]
+    fn line_starts_at_every_offset() {
+        for len in 0..40 {
+            for step in 1..9 {
+                let text: Vec<u8> = (0..len).map(|i| if i % step == step - 1 { b'\n' } else { [b'a', 0x0b, 0x09, 0x8a][i % 4] }).collect();
+                let want: Vec<usize> = std::iter::once(0).chain(text.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1)).collect();
+                assert_eq!(line_starts(&text), want, "{text:?}");
+            }
+        }
     }
 
     #[test]

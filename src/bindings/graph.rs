@@ -66,7 +66,7 @@ fn read_build_options(options: &JsValue) -> Result<(LoadOptions, BuildOptions, D
 pub fn build_graph_raw(files: JsValue, options: JsValue) -> Result<GraphHandle, JsValue> {
     let files = read_files(&files, "buildGraph")?;
     let (load_options, build_options, input_diags) = read_build_options(&options)?;
-    let loaded = config::load(&files, &load_options);
+    let loaded = config::load_from(&files, &load_options)?;
     let mut load_diagnostics = loaded.diagnostics;
     load_diagnostics.extend(input_diags);
     let built = graph::build(&loaded.config, &build_options);

@@ -1,10 +1,14 @@
 //! Which given files form which module, and where a module call's source points.
 //!
+//! The loader sees the files through a [`FileSource`]: every path up front, a file's contents
+//! only when its folder is loaded.
+//!
 //! Paths are normalised once (`./`, `//`, `..`, backslashes), grouped by folder, and filtered as
 //! Terraform's `parser_config_dir.go` does: only `.tf` and `.tf.json` files directly in a folder,
 //! sorted by name, with `override.tf` / `*_override.tf` (and `.tf.json`) set apart.
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
 
 /// Normalise a relative path: backslashes become slashes, empty and `.` segments go, `..` pops.
 /// `None` when the path climbs above the top level.
@@ -66,50 +70,132 @@ pub struct ConfigFileKind {
     pub is_override: bool,
 }
 
-/// One configuration file of a module folder.
-#[derive(Clone, Debug)]
-pub struct DirFile<'a> {
-    /// The normalised path (`modules/net/main.tf`), used as the diagnostics file name.
-    pub path: String,
-    pub name: String,
-    pub kind: ConfigFileKind,
-    pub text: &'a str,
+/// Where the loader reads the given files from.
+///
+/// Loading asks for every path once, up front, to group the configuration files by folder;
+/// it asks for a file's contents only when it loads that file's folder (and for the module
+/// manifest). A caller who passes a whole repository therefore pays for the folders of the
+/// modules actually loaded, not for every file.
+///
+/// Implemented for the in-memory map [`MapFiles`] (what [`load`](super::load) takes) and, in
+/// `src/bindings`, for a JavaScript object whose properties are read one by one.
+pub trait FileSource {
+    /// Why a file's contents could not be read. Loading stops at the first one and returns it.
+    type Error;
+
+    /// Every path, in the caller's order. Files are then named by their index in this list.
+    fn paths(&self) -> Vec<&str>;
+
+    /// The contents of the file at `index` of [`paths`](Self::paths).
+    fn read(&self, index: usize) -> Result<Cow<'_, str>, Self::Error>;
 }
 
-/// The given files grouped by folder: only configuration files, sorted by name.
-#[derive(Debug, Default)]
-pub struct FileTree<'a> {
-    pub dirs: BTreeMap<String, Vec<DirFile<'a>>>,
+/// The in-memory map of path → contents as a [`FileSource`]: reading never fails.
+pub struct MapFiles<'a> {
+    entries: Vec<(&'a str, &'a str)>,
 }
 
-impl<'a> FileTree<'a> {
+impl<'a> MapFiles<'a> {
     pub fn new(files: &'a BTreeMap<String, String>) -> Self {
-        let mut dirs: BTreeMap<String, Vec<DirFile<'a>>> = BTreeMap::new();
-        for (key, text) in files {
-            // Most keys of a repository are not configuration files: decide on the raw name first.
-            if !(key.ends_with(".tf") || key.ends_with(".tf.json")) {
-                continue;
-            }
-            let Some(path) = normalize_path(key) else { continue };
-            let (dir, name) = split_dir(&path);
-            let Some(kind) = config_file_kind(name) else { continue };
-            dirs.entry(dir.to_string()).or_default().push(DirFile {
-                name: name.to_string(),
-                path: path.clone(),
-                kind,
-                text,
-            });
-        }
-        for list in dirs.values_mut() {
-            // Terraform reads a folder with os.ReadDir, which sorts by name; primaries first.
-            list.sort_by(|a, b| a.name.cmp(&b.name));
-            list.dedup_by(|a, b| a.name == b.name);
-        }
-        FileTree { dirs }
+        MapFiles { entries: files.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect() }
+    }
+}
+
+impl FileSource for MapFiles<'_> {
+    type Error = std::convert::Infallible;
+
+    fn paths(&self) -> Vec<&str> {
+        self.entries.iter().map(|&(k, _)| k).collect()
     }
 
-    pub fn files(&self, dir: &str) -> Option<&[DirFile<'a>]> {
+    fn read(&self, index: usize) -> Result<Cow<'_, str>, Self::Error> {
+        Ok(Cow::Borrowed(self.entries[index].1))
+    }
+}
+
+/// One configuration file of a module folder.
+#[derive(Clone, Debug)]
+pub struct DirFile<'p> {
+    /// The normalised path (`modules/net/main.tf`), used as the diagnostics file name.
+    pub path: Cow<'p, str>,
+    /// Where the file name starts in `path`.
+    name_at: usize,
+    /// The path as given: of two given paths that normalise alike, the smaller one is loaded.
+    given: &'p str,
+    pub kind: ConfigFileKind,
+    /// The file's index in [`FileSource::paths`], to read its contents.
+    pub index: usize,
+}
+
+impl DirFile<'_> {
+    pub fn name(&self) -> &str {
+        &self.path[self.name_at..]
+    }
+}
+
+/// The given paths grouped by folder: only configuration files, sorted by name; plus where a
+/// module manifest could be. Built from the paths alone: no contents are read.
+#[derive(Debug, Default)]
+pub struct FileTree<'p> {
+    dirs: HashMap<Cow<'p, str>, Vec<DirFile<'p>>>,
+    /// Every path whose file name is `modules.json`: (normalised path, given path, index).
+    manifests: Vec<(Cow<'p, str>, &'p str, usize)>,
+}
+
+impl<'p> FileTree<'p> {
+    pub fn new(paths: &[&'p str]) -> Self {
+        let mut tree = FileTree::default();
+        for (index, &given) in paths.iter().enumerate() {
+            // Most paths of a repository are not configuration files: decide on the raw name first.
+            let config = given.ends_with(".tf") || given.ends_with(".tf.json");
+            if !config && !given.ends_with("modules.json") {
+                continue;
+            }
+            let Some(path) = normalize_cow(given) else { continue };
+            if !config {
+                tree.manifests.push((path, given, index));
+                continue;
+            }
+            let name_at = path.rfind('/').map_or(0, |i| i + 1);
+            let Some(kind) = config_file_kind(&path[name_at..]) else { continue };
+            let dir = match &path {
+                Cow::Borrowed(p) => Cow::Borrowed(&p[..name_at.saturating_sub(1)]),
+                Cow::Owned(p) => Cow::Owned(p[..name_at.saturating_sub(1)].to_string()),
+            };
+            tree.dirs.entry(dir).or_default().push(DirFile { path, name_at, given, kind, index });
+        }
+        for list in tree.dirs.values_mut() {
+            // Terraform reads a folder with os.ReadDir, which sorts by name.
+            list.sort_unstable_by(|a, b| a.name().cmp(b.name()).then_with(|| a.given.cmp(b.given)));
+            list.dedup_by(|a, b| a.name() == b.name());
+        }
+        tree
+    }
+
+    /// The configuration files of folder `dir` (normalised), sorted by name; `None` when it has none.
+    pub fn files(&self, dir: &str) -> Option<&[DirFile<'p>]> {
         self.dirs.get(dir).map(Vec::as_slice)
+    }
+
+    /// The given file whose normalised path is `path` and whose file name is `modules.json`, as
+    /// its index in [`FileSource::paths`]. Of several given paths that normalise alike, the one
+    /// written exactly as `path`, else the smallest.
+    pub fn manifest(&self, path: &str) -> Option<usize> {
+        self.manifests
+            .iter()
+            .filter(|(p, _, _)| p == path)
+            .min_by(|a, b| (a.1 != path).cmp(&(b.1 != path)).then_with(|| a.1.cmp(b.1)))
+            .map(|&(_, _, index)| index)
+    }
+}
+
+/// [`normalize_path`] without a copy for the common case of a path already in normal form.
+fn normalize_cow(path: &str) -> Option<Cow<'_, str>> {
+    let normal = !path.is_empty() && !path.contains('\\') && path.split('/').all(|s| !matches!(s, "" | "." | ".."));
+    if normal {
+        Some(Cow::Borrowed(path))
+    } else {
+        normalize_path(path).map(Cow::Owned)
     }
 }
 
@@ -217,6 +303,54 @@ mod tests {
         for (input, want) in cases {
             assert_eq!(normalize_path(input).as_deref(), want, "{input}");
         }
+    }
+
+    #[test]
+    fn normal_paths_are_not_copied() {
+        assert!(matches!(normalize_cow("modules/net/main.tf"), Some(Cow::Borrowed(_))));
+        for (input, want) in [("./main.tf", Some("main.tf")), ("a//b.tf", Some("a/b.tf")), ("a\\b.tf", Some("a/b.tf")), ("a/", Some("a")), ("", Some("")), ("../x.tf", None)] {
+            let got = normalize_cow(input);
+            assert!(!matches!(got, Some(Cow::Borrowed(_))), "{input}");
+            assert_eq!(got.as_deref(), want, "{input}");
+        }
+    }
+
+    #[test]
+    fn tree_groups_config_files_by_folder() {
+        let paths = [
+            "b.tf",
+            "./a.tf",
+            "a.tf",
+            "README.md",
+            "x/.hidden.tf",
+            "x/override.tf",
+            "x\\main.tf.json",
+            "x/y/z.tf",
+            ".terraform/modules/modules.json",
+            "../outside.tf",
+        ];
+        let tree = FileTree::new(&paths);
+        let names = |dir: &str| -> Vec<(String, usize)> {
+            tree.files(dir).unwrap().iter().map(|f| (f.path.to_string(), f.index)).collect()
+        };
+        // Sorted by name; of `./a.tf` and `a.tf` (same file), the smaller given path.
+        assert_eq!(names(""), [("a.tf".to_string(), 1), ("b.tf".to_string(), 0)]);
+        assert_eq!(names("x"), [("x/main.tf.json".to_string(), 6), ("x/override.tf".to_string(), 5)]);
+        assert_eq!(tree.files("x").unwrap()[1].name(), "override.tf");
+        assert!(tree.files("x").unwrap()[1].kind.is_override);
+        assert_eq!(names("x/y"), [("x/y/z.tf".to_string(), 7)]);
+        assert!(tree.files("y").is_none());
+        assert_eq!(tree.manifest(".terraform/modules/modules.json"), Some(8));
+        assert_eq!(tree.manifest("envs/.terraform/modules/modules.json"), None);
+    }
+
+    #[test]
+    fn manifest_prefers_the_exact_path() {
+        let paths = ["./.terraform/modules/modules.json", ".terraform/modules/modules.json", "./.terraform//modules/modules.json"];
+        assert_eq!(FileTree::new(&paths).manifest(".terraform/modules/modules.json"), Some(1));
+        // Otherwise the smallest, as the first in a sorted map.
+        let paths = ["./.terraform/modules/modules.json", "./.terraform//modules/modules.json"];
+        assert_eq!(FileTree::new(&paths).manifest(".terraform/modules/modules.json"), Some(1));
     }
 
     #[test]

@@ -3,8 +3,8 @@
 
 use super::decode::{decode_file, finalize_call, finalize_output, implied_fqn, Parts, PendingCall, PendingProvider};
 use super::diagnostics as msg;
-use super::files::{normalize_path, resolve_module_source, DirFile, FileTree, Resolution};
-use super::manifest::{canonical_source, constraint_allows, Manifest};
+use super::files::{join, normalize_path, resolve_module_source, DirFile, FileSource, FileTree, Resolution};
+use super::manifest::{canonical_source, constraint_allows, Manifest, MANIFEST_PATH};
 use super::model::*;
 use super::resource::{finalize_resource, merge_resource, OverrideSet};
 use super::parse::{parse_file, Ast};
@@ -12,24 +12,30 @@ use super::syntax::BodyRef;
 use super::{LoadOptions, Loaded};
 use crate::addrs::{ModulePath, ResourceMode};
 use crate::diag::{Diagnostics, SourceFile, SourceRange};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// The most modules one configuration may load (a guard against exponential call diamonds).
 const MAX_MODULES: usize = 5_000;
 
-pub fn load_tree(files: &BTreeMap<String, String>, options: &LoadOptions) -> Loaded {
-    let tree = FileTree::new(files);
+pub fn load_tree<S: FileSource + ?Sized>(source: &S, options: &LoadOptions) -> Result<Loaded, S::Error> {
+    let paths = source.paths();
+    let tree = FileTree::new(&paths);
     let mut diags = Diagnostics::new();
     let root_dir = normalize_path(&options.root).unwrap_or_default();
-    // A malformed manifest is reported and then ignored: every non-local call stays opaque.
-    let manifest = match super::manifest::find(files, &root_dir) {
-        Ok(m) => m,
-        Err(d) => {
-            diags.push(d);
-            None
-        }
+    // The module manifest under the root module's folder, if given. A malformed one is reported
+    // and then ignored: every non-local call stays opaque.
+    let manifest_file = join(&root_dir, MANIFEST_PATH).and_then(|path| tree.manifest(&path).map(|index| (path, index)));
+    let manifest = match manifest_file {
+        None => None,
+        Some((path, index)) => match super::manifest::read(&path, &source.read(index)?, &root_dir) {
+            Ok(m) => Some(m),
+            Err(d) => {
+                diags.push(d);
+                None
+            }
+        },
     };
-    let mut loader = Loader { tree: &tree, stack: vec![root_dir.clone()], count: 0, manifest };
+    let mut loader = Loader { tree: &tree, source, failed: None, stack: vec![root_dir.clone()], count: 0, manifest };
     let root = match tree.files(&root_dir) {
         Some(_) => loader.module(&root_dir, ModulePath::root(), &mut diags),
         None => {
@@ -37,11 +43,17 @@ pub fn load_tree(files: &BTreeMap<String, String>, options: &LoadOptions) -> Loa
             Module { dir: root_dir, ..Module::default() }
         }
     };
-    Loaded { config: Config { root }, diagnostics: diags }
+    match loader.failed {
+        Some(e) => Err(e),
+        None => Ok(Loaded { config: Config { root }, diagnostics: diags }),
+    }
 }
 
-struct Loader<'t> {
+struct Loader<'t, S: FileSource + ?Sized> {
     tree: &'t FileTree<'t>,
+    source: &'t S,
+    /// The first file whose contents could not be read: loading stops there and returns it.
+    failed: Option<S::Error>,
     /// Folders of the modules being loaded, root first: a call into one of them is recursion.
     stack: Vec<String>,
     count: usize,
@@ -74,18 +86,26 @@ struct Acc {
     removed: Vec<Removed>,
 }
 
-impl Loader<'_> {
+impl<S: FileSource + ?Sized> Loader<'_, S> {
     fn module(&mut self, dir: &str, path: ModulePath, diags: &mut Diagnostics) -> Module {
         self.count += 1;
         let address = path.to_string();
-        let files: &[DirFile] = self.tree.files(dir).unwrap_or(&[]);
+        let tree = self.tree;
+        let files: &[DirFile] = tree.files(dir).unwrap_or(&[]);
         let mut acc = Acc::default();
-        let mut file_names = Vec::new();
+        let mut file_names = Vec::with_capacity(files.len());
         // Primary files first, then override files, each in name order (parser_config_dir.go).
         let ordered = files.iter().filter(|f| !f.kind.is_override).chain(files.iter().filter(|f| f.kind.is_override));
         for df in ordered {
-            file_names.push(df.path.clone());
-            let sf = SourceFile::new(df.path.clone(), df.text);
+            let text = match self.source.read(df.index) {
+                Ok(text) => text,
+                Err(e) => {
+                    self.failed = Some(e);
+                    return Module::default();
+                }
+            };
+            file_names.push(df.path.to_string());
+            let sf = SourceFile::new(df.path.as_ref(), text);
             let Some(ast) = parse_file(&sf, df.kind.json, diags) else { continue };
             let body = match &ast {
                 Ast::Hcl(b) => BodyRef::Hcl(b),
@@ -111,6 +131,9 @@ impl Loader<'_> {
         let dir = module.dir.clone();
         let path = module.path.clone();
         for (call, source_range) in module.module_calls.iter_mut().zip(source_ranges) {
+            if self.failed.is_some() {
+                return;
+            }
             if call.source.is_empty() {
                 continue;
             }

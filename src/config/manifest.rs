@@ -7,10 +7,10 @@
 //! folder), `internal/addrs/module_source.go` and `internal/getmodules/moduleaddrs` (the
 //! canonical `String()` of a source address), `hashicorp/go-version` (constraints).
 
-use super::files::{join, normalize_path};
+use super::files::join;
 use super::json::{self, JKind, JValue};
 use crate::diag::{Diagnostic, SourceFile};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// Where the manifest lives, relative to the root module's folder (`modsdir.ManifestSnapshotFilename`).
 pub const MANIFEST_PATH: &str = ".terraform/modules/modules.json";
@@ -33,22 +33,6 @@ pub struct Record {
 #[derive(Clone, Debug, Default)]
 pub struct Manifest {
     pub records: HashMap<String, Record>,
-}
-
-/// Find and read the manifest under `root_dir`. `Ok(None)`: no manifest among the files.
-pub fn find(files: &BTreeMap<String, String>, root_dir: &str) -> Result<Option<Manifest>, Diagnostic> {
-    let Some(want) = join(root_dir, MANIFEST_PATH) else { return Ok(None) };
-    let found = files.get(&want).map(|t| (want.clone(), t)).or_else(|| {
-        files
-            .iter()
-            .filter(|(k, _)| k.ends_with("modules.json"))
-            .find(|(k, _)| normalize_path(k).as_deref() == Some(want.as_str()))
-            .map(|(k, t)| (normalize_path(k).unwrap_or_else(|| k.clone()), t))
-    });
-    match found {
-        None => Ok(None),
-        Some((name, text)) => read(&name, text, root_dir).map(Some),
-    }
 }
 
 /// Parse a manifest file named `name` (for diagnostics) whose `Dir`s are relative to `root_dir`.

@@ -9,7 +9,8 @@
 //! Terraform's words; loading never panics, and returns what it could load alongside them.
 //!
 //! ```text
-//!   files.rs      paths → folders of .tf / .tf.json files; module sources and where they live
+//!   files.rs      where files come from (FileSource); paths → folders of .tf / .tf.json files;
+//!                 module sources and where they live
 //!   hcl/          our HCL native-syntax parser: spans, HCL's error texts, bounded nesting
 //!   json.rs       span-keeping JSON parser for .tf.json; parse.rs: one file → syntax tree
 //!   syntax.rs     one schema-driven view over native and JSON bodies; expr.rs: expressions
@@ -18,6 +19,7 @@
 //!   manifest.rs   .terraform/modules/modules.json: where `terraform init` put non-local modules
 //!   load.rs       the module tree: duplicates, override files, provider addresses, child modules
 //!   diagnostics.rs every message, worded as Terraform words it
+//!   json_out.rs   the result as JSON text (what loadConfig returns), written directly
 //! ```
 
 pub mod model;
@@ -29,6 +31,7 @@ pub mod diagnostics;
 pub mod files;
 pub mod hcl;
 pub mod json;
+mod json_out;
 mod load;
 pub mod manifest;
 mod parse;
@@ -36,6 +39,8 @@ pub mod references;
 mod resource;
 mod syntax;
 
+pub use files::FileSource;
+pub use json_out::loaded_json;
 pub use model::*;
 
 use crate::diag::Diagnostics;
@@ -55,7 +60,17 @@ pub struct Loaded {
     pub diagnostics: Diagnostics,
 }
 
-/// Load a configuration from in-memory files.
+/// Load a configuration from in-memory files (path → contents).
 pub fn load(files: &BTreeMap<String, String>, options: &LoadOptions) -> Loaded {
+    match load_from(&files::MapFiles::new(files), options) {
+        Ok(loaded) => loaded,
+        Err(never) => match never {},
+    }
+}
+
+/// Load a configuration from any [`FileSource`]: the paths are listed once, and a file's
+/// contents are read only when its folder is loaded. Stops at the first file that cannot be
+/// read and returns the source's error.
+pub fn load_from<S: FileSource + ?Sized>(files: &S, options: &LoadOptions) -> Result<Loaded, S::Error> {
     load::load_tree(files, options)
 }

@@ -3,6 +3,9 @@
 //! This is what `loadConfig` returns to JavaScript (field names in Terraform's snake_case, as in
 //! Terraform's own JSON) and what the graph builder consumes. Nothing here is evaluated: an
 //! expression is kept as its source text, its range and the references found in it.
+//!
+//! The derived `Serialize` defines the JSON shape. `json_out.rs` writes the same text faster
+//! for `loadConfig`; a field added here goes there too (tests/corpus.rs compares the two).
 
 use crate::addrs::{ModulePath, ResourceMode, Subject};
 use crate::diag::SourceRange;
