@@ -84,6 +84,20 @@ pub fn module_instance_text(module: &[(String, Option<InstanceKey>)]) -> String 
     s
 }
 
+/// The module instance part of an instance address as Terraform prints it (`module.a[0]` of
+/// `module.a[0].aws_instance.web[1]`, empty in the root module), `None` if it does not parse:
+/// what `InstanceAddr::parse(s)?.module_instance()` gives. Without instance keys in the
+/// module part the printed form is the text itself, which is returned borrowed; otherwise the
+/// address is parsed and printed again (keys have more than one spelling).
+pub fn module_instance_of_address(s: &str) -> Option<std::borrow::Cow<'_, str>> {
+    let mut p = Parser { s, pos: 0 };
+    match p.scan_address() {
+        Ok((end, false)) if p.pos == s.len() => Some(std::borrow::Cow::Borrowed(&s[..end])),
+        Ok(_) if p.pos == s.len() => Some(std::borrow::Cow::Owned(InstanceAddr::parse(s).ok()?.module_instance())),
+        _ => None,
+    }
+}
+
 /// Parses a module instance address (`module.a[0].module.b`, empty for the root module), as in
 /// a state resource's `module`.
 pub fn parse_module_instance(s: &str) -> Result<Vec<(String, Option<InstanceKey>)>, String> {
@@ -150,6 +164,11 @@ impl<'a> Parser<'a> {
     }
 
     fn ident(&mut self) -> Result<String, String> {
+        self.ident_str().map(str::to_string)
+    }
+
+    /// [`Parser::ident`], borrowed.
+    fn ident_str(&mut self) -> Result<&'a str, String> {
         let r = self.rest();
         let len = r
             .char_indices()
@@ -160,7 +179,41 @@ impl<'a> Parser<'a> {
             return Err(format!("expected a name at byte {}", self.pos));
         }
         self.pos += len;
-        Ok(r[..len].to_string())
+        Ok(&r[..len])
+    }
+
+    /// [`Parser::address`] without building it: where its module part ends (before the `.`
+    /// that follows it; 0 in the root module) and whether that part has instance keys.
+    /// Accepts exactly what `address` accepts.
+    fn scan_address(&mut self) -> Result<(usize, bool), String> {
+        let (mut end, mut keys) = (0, false);
+        loop {
+            let save = self.pos;
+            let first = self.ident_str()?;
+            let mode = match first {
+                "module" => {
+                    self.expect('.')?;
+                    self.ident_str()?;
+                    keys |= self.opt_key()?.is_some();
+                    end = self.pos;
+                    self.expect('.')?;
+                    continue;
+                }
+                "data" | "ephemeral" => true,
+                _ => {
+                    self.pos = save;
+                    false
+                }
+            };
+            if mode {
+                self.expect('.')?;
+            }
+            self.ident_str()?;
+            self.expect('.')?;
+            self.ident_str()?;
+            self.opt_key()?;
+            return Ok((end, keys));
+        }
     }
 
     fn opt_key(&mut self) -> Result<Option<InstanceKey>, String> {
@@ -264,6 +317,10 @@ mod tests {
         let a = InstanceAddr::parse("module.a[0].aws_instance.web[1]").unwrap();
         assert_eq!(a.config_resource(), "module.a.aws_instance.web");
         assert_eq!(a.module_instance(), "module.a[0]");
+        for s in ["aws_instance.web", "module.a.module.b.data.x.y[\"k\"]", "module.a[01].x.y", "module.a[\"k\"].x.y[2]", "x.y z", "module.a"] {
+            let want = InstanceAddr::parse(s).ok().map(|a| a.module_instance());
+            assert_eq!(module_instance_of_address(s).map(|c| c.into_owned()), want, "{s}");
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! apply and destroy graphs are built from them. Deserializes from a JSON shape close to
 //! Terraform's own.
 
+use super::shared::{SharedStr, SharedVec};
 use serde::{Deserialize, Serialize};
 
 /// A prior state: every resource instance object Terraform knows about.
@@ -31,11 +32,12 @@ pub struct StateObject {
     #[serde(default)]
     pub key: Option<String>,
     /// The provider configuration that manages it:
-    /// `provider["registry.terraform.io/hashicorp/aws"].west`.
-    pub provider: String,
+    /// `provider["registry.terraform.io/hashicorp/aws"].west`. Shared: a state names few.
+    pub provider: SharedStr,
     /// State `dependencies`: resource addresses (no instance keys) it was created after.
+    /// Shared: the graph's nodes keep them without copying.
     #[serde(default)]
-    pub dependencies: Vec<String>,
+    pub dependencies: SharedVec<SharedStr>,
     #[serde(default)]
     pub create_before_destroy: bool,
     /// Set for a deposed object (8 hex digits).

@@ -10,6 +10,7 @@
 
 use super::instance_addr::{parse_module_instance, InstanceAddr};
 use super::node::parse_provider_address;
+use super::shared::{FastSet, Interner, SharedStr};
 use super::state::{State, StateObject};
 use crate::addrs::{InstanceKey, ResourceAddr, ResourceMode};
 use crate::diag::{Diagnostic, Diagnostics};
@@ -95,9 +96,9 @@ pub fn state_from_value(v: &Value) -> (State, Diagnostics) {
             return (state, diags);
         }
     };
-    let mut seen: HashSet<(String, Option<String>)> = HashSet::new();
+    let mut read = Reader::default();
     for r in resources {
-        read_resource(r, &mut state, &mut seen, &mut diags);
+        read.resource(r, &mut state, &mut diags);
     }
     (state, diags)
 }
@@ -106,7 +107,24 @@ fn str_field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)
 }
 
-fn read_resource(r: &Value, state: &mut State, seen: &mut HashSet<(String, Option<String>)>, diags: &mut Diagnostics) {
+/// What reading one state remembers across resources: the instances seen (duplicates are
+/// errors), and one shared copy of each provider and dependency address (a state repeats
+/// them for every object), each checked once.
+#[derive(Default)]
+struct Reader {
+    seen: HashSet<(String, Option<String>)>,
+    names: Interner,
+    valid_providers: FastSet<SharedStr>,
+    valid_dependencies: FastSet<SharedStr>,
+}
+
+impl Reader {
+    fn resource(&mut self, r: &Value, state: &mut State, diags: &mut Diagnostics) {
+        read_resource(r, state, self, diags)
+    }
+}
+
+fn read_resource(r: &Value, state: &mut State, read: &mut Reader, diags: &mut Diagnostics) {
     let type_name = str_field(r, "type").unwrap_or_default();
     let name = str_field(r, "name").unwrap_or_default();
     let mode_text = str_field(r, "mode").unwrap_or_default();
@@ -139,14 +157,15 @@ fn read_resource(r: &Value, state: &mut State, seen: &mut HashSet<(String, Optio
         ));
         return;
     }
-    let provider = str_field(r, "provider").unwrap_or_default().to_string();
-    if parse_provider_address(&provider).is_none() {
+    let provider = read.names.str(str_field(r, "provider").unwrap_or_default());
+    if !read.valid_providers.contains(&provider) && parse_provider_address(&provider).is_none() {
         diags.push(Diagnostic::error(
             "Invalid provider config address in state",
             format!("State contains an invalid provider config address {provider:?} for {type_name}.{name}."),
         ));
         return;
     }
+    read.valid_providers.insert(provider.clone());
     let resource = ResourceAddr { mode, type_name: type_name.into(), name: name.into() };
     let base = InstanceAddr { module: module.clone(), resource: resource.clone(), key: None };
     let each = str_field(r, "each");
@@ -184,7 +203,7 @@ fn read_resource(r: &Value, state: &mut State, seen: &mut HashSet<(String, Optio
                 continue;
             }
         };
-        if !seen.insert((addr.to_string(), deposed.clone())) {
+        if !read.seen.insert((addr.to_string(), deposed.clone())) {
             let detail = match &deposed {
                 Some(dk) => format!("Instance {addr} deposed object {dk:?} appears multiple times in the state file."),
                 None => format!("Instance {addr} appears multiple times in the state file."),
@@ -192,12 +211,20 @@ fn read_resource(r: &Value, state: &mut State, seen: &mut HashSet<(String, Optio
             diags.push(Diagnostic::error("Duplicate resource instance in state", detail));
             continue;
         }
-        let mut dependencies = Vec::new();
+        let mut dependencies: Vec<SharedStr> = Vec::new();
         if let Some(deps) = inst.get("dependencies").and_then(Value::as_array) {
             for d in deps {
                 let text = d.as_str().unwrap_or_default();
+                if let Some(known) = read.valid_dependencies.get(text) {
+                    dependencies.push(known.clone());
+                    continue;
+                }
                 match InstanceAddr::parse_config_resource(text) {
-                    Ok(_) => dependencies.push(text.to_string()),
+                    Ok(_) => {
+                        let shared = read.names.str(text);
+                        read.valid_dependencies.insert(shared.clone());
+                        dependencies.push(shared);
+                    }
                     Err(e) => diags.push(Diagnostic::error(
                         BAD_INSTANCE,
                         format!("Instance {addr} has invalid dependency {text:?}: {e}."),
@@ -212,7 +239,7 @@ fn read_resource(r: &Value, state: &mut State, seen: &mut HashSet<(String, Optio
             resource: resource.to_string(),
             key: addr.key_text(),
             provider: provider.clone(),
-            dependencies,
+            dependencies: dependencies.into(),
             create_before_destroy: inst.get("create_before_destroy").and_then(Value::as_bool).unwrap_or(false),
             deposed,
         });

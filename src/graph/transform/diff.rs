@@ -15,18 +15,36 @@
 //! Errors are Terraform's: a deposed object can only be deleted; a create-before-destroy
 //! replace needs the object in the state (when a state is given).
 
-use super::state_support::{ConfigResources, StateIndex};
 use super::{BuildContext, Transform};
+use crate::addrs::ModulePath;
+use crate::dag::NodeId;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::graph::changes::{change_address, preallocated_deposed_key};
-use crate::graph::facts::{config_resource, ResourceFacts};
-use crate::graph::instance_addr::InstanceAddr;
-use crate::graph::node::{Node, NodeKind};
+use crate::graph::facts::ResourceFacts;
+use crate::graph::instance_addr::{module_instance_text, InstanceAddr};
+use crate::graph::node::{ConfigRef, Node, NodeKind};
+use crate::graph::shared::{FastMap, SharedStr};
 use crate::graph::state::Action;
 use crate::graph::{Operation, TfGraph, Why};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+use std::sync::Arc;
 
 pub struct DiffTransformer;
+
+/// The expand nodes of a resource: by the module's index in the build and the resource's
+/// address in it (shared copies, so lookups neither format nor allocate).
+fn expand_nodes(g: &TfGraph) -> FastMap<(u32, SharedStr), Vec<NodeId>> {
+    let mut expands: FastMap<(u32, SharedStr), Vec<NodeId>> = FastMap::default();
+    for id in g.ids() {
+        let n = g.node(id);
+        if let (NodeKind::ResourceExpand { .. }, Some(ConfigRef::Resource { module, .. } | ConfigRef::CheckData { module, .. })) =
+            (&n.kind, n.config)
+        {
+            expands.entry((module, n.addr.clone())).or_default().push(id);
+        }
+    }
+    expands
+}
 
 impl Transform for DiffTransformer {
     fn name(&self) -> &'static str {
@@ -38,22 +56,24 @@ impl Transform for DiffTransformer {
         let Some(changes) = cx.options.changes.as_ref().filter(|_| cx.options.operation == Operation::Apply) else {
             return diags;
         };
-        let state = StateIndex::new(cx);
-        let config = ConfigResources::new(cx);
-        let mut expands: HashMap<String, Vec<_>> = HashMap::new();
-        for id in g.ids() {
-            let n = g.node(id);
-            if matches!(n.kind, NodeKind::ResourceExpand { .. }) {
-                if let Some(r) = config_resource(n) {
-                    expands.entry(r).or_default().push(id);
-                }
-            }
-        }
+        let state = cx.state_index();
+        let config = cx.config_resources();
+        let expands = expand_nodes(g);
+        // Per module instance (`module.a[0]`): its shared text, module path and module index.
+        let mut modules: FastMap<SharedStr, (Arc<ModulePath>, Option<u32>)> = FastMap::default();
         for rc in &changes.resources {
             let text = change_address(rc);
             let Ok(addr) = InstanceAddr::parse(&text) else { continue };
-            let path = addr.module_path();
-            let local = addr.resource.to_string();
+            let module_instance = cx.str(&module_instance_text(&addr.module));
+            let (path, module_index) = modules
+                .entry(module_instance.clone())
+                .or_insert_with(|| {
+                    let path = cx.names.path(&addr.module_path());
+                    let index = cx.module_index.get(&*path).copied();
+                    (path, index)
+                })
+                .clone();
+            let local = cx.str(&addr.resource.to_string());
             let cfg = config.get(&path, &local);
             let resource = cfg.as_ref().and_then(|c| cx.resource_of(c));
             let (mut update, delete) = match rc.action {
@@ -89,10 +109,11 @@ impl Transform for DiffTransformer {
             }
             let facts = || ResourceFacts { instance: Some(text.clone()), action: Some(rc.action), ..Default::default() };
             let provider = state.get(&text).and_then(|i| i.current.or(i.deposed.first().copied())).map(|o| o.provider.clone());
+            let range = resource.map(|r| cx.names.span(&r.range));
             let node = |kind: NodeKind| {
-                let mut n = Node::new(kind, path.clone(), local.clone(), resource.map(|r| r.range.clone()));
+                let mut n = Node::new(kind, path.clone(), local.clone(), range.clone());
                 n.config = cfg;
-                n.module_instance = Some(addr.module_instance());
+                n.module_instance = Some(module_instance.clone());
                 n.state_provider = provider.clone();
                 n
             };
@@ -100,7 +121,8 @@ impl Transform for DiffTransformer {
                 let mut n = node(NodeKind::ResourceInstance { mode: addr.resource.mode, key: addr.key_text() });
                 n.facts = Some(Box::new(ResourceFacts { deposed: dk.clone(), ..facts() }));
                 let id = g.add(n);
-                for &e in expands.get(&addr.config_resource()).map(Vec::as_slice).unwrap_or(&[]) {
+                let own = module_index.and_then(|m| expands.get(&(m, local.clone())));
+                for &e in own.map(Vec::as_slice).unwrap_or(&[]) {
                     g.connect(id, e, Why::InstanceOfResource);
                 }
             }
