@@ -8,6 +8,7 @@
 
 use super::node::ConfigRef;
 use super::shared::{FastMap, Interner, SharedStr};
+use super::instance_addr::{module_instance_text, parse_module_instance};
 use super::transform::state_support::{ConfigResources, StateIndex};
 use std::cell::{OnceCell, RefCell};
 use super::BuildOptions;
@@ -55,6 +56,19 @@ pub struct BuildContext<'c> {
     parsed_providers: RefCell<FastMap<SharedStr, Option<ParsedProvider>>>,
     state_index: OnceCell<StateIndex<'c>>,
     config_resources: OnceCell<ConfigResources<'c>>,
+    module_instances: RefCell<FastMap<String, Option<ModuleInstance>>>,
+}
+
+/// A module instance (`module.a[0]`) as the state-driven steps need it, worked out once per
+/// distinct spelling ([`BuildContext::module_instance`]).
+#[derive(Clone, Debug)]
+pub struct ModuleInstance {
+    /// As Terraform prints it: `module.a[0]`, empty for the root module.
+    pub text: SharedStr,
+    /// The module path without keys.
+    pub path: Arc<ModulePath>,
+    /// The module's index in [`BuildContext::modules`], when it is in the configuration.
+    pub index: Option<u32>,
 }
 
 /// A provider configuration address split into module, source address and alias.
@@ -92,7 +106,26 @@ impl<'c> BuildContext<'c> {
             parsed_providers: Default::default(),
             state_index: OnceCell::new(),
             config_resources: OnceCell::new(),
+            module_instances: Default::default(),
         }
+    }
+
+    /// The module instance written `written` (the module part of an instance address), parsed
+    /// once per spelling; `None` if it does not parse.
+    pub fn module_instance(&self, written: &str) -> Option<ModuleInstance> {
+        if let Some(m) = self.module_instances.borrow().get(written) {
+            return m.clone();
+        }
+        let m = parse_module_instance(written).ok().map(|steps| {
+            let path = self.names.path(&ModulePath(steps.iter().map(|(n, _)| n.clone()).collect()));
+            ModuleInstance {
+                text: self.str(&module_instance_text(&steps)),
+                index: self.module_index.get(&*path).copied(),
+                path,
+            }
+        });
+        self.module_instances.borrow_mut().insert(written.to_string(), m.clone());
+        m
     }
 
     /// The prior state by instance address, built on first use and shared by every step.

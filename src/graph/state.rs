@@ -24,10 +24,11 @@ pub struct State {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StateObject {
     /// The module instance, as Terraform prints it (`module.a[0]`); empty for the root module.
+    /// Shared, like the other addresses: a state repeats them for every object.
     #[serde(default)]
-    pub module: String,
+    pub module: SharedStr,
     /// The resource address inside its module: `aws_instance.web`, `data.aws_ami.u`.
-    pub resource: String,
+    pub resource: SharedStr,
     /// The instance key as printed (`[0]`, `["a"]`), absent for a single instance.
     #[serde(default)]
     pub key: Option<String>,

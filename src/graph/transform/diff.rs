@@ -16,18 +16,17 @@
 //! replace needs the object in the state (when a state is given).
 
 use super::{BuildContext, Transform};
-use crate::addrs::ModulePath;
 use crate::dag::NodeId;
+use crate::graph::context::ModuleInstance;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::graph::changes::{change_address, preallocated_deposed_key};
 use crate::graph::facts::ResourceFacts;
-use crate::graph::instance_addr::{module_instance_text, InstanceAddr};
+use crate::graph::instance_addr::InstanceAddr;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
 use crate::graph::shared::{FastMap, SharedStr};
 use crate::graph::state::Action;
 use crate::graph::{Operation, TfGraph, Why};
 use std::collections::HashSet;
-use std::sync::Arc;
 
 pub struct DiffTransformer;
 
@@ -59,21 +58,14 @@ impl Transform for DiffTransformer {
         let state = cx.state_index();
         let config = cx.config_resources();
         let expands = expand_nodes(g);
-        // Per module instance (`module.a[0]`): its shared text, module path and module index.
-        let mut modules: FastMap<SharedStr, (Arc<ModulePath>, Option<u32>)> = FastMap::default();
         for rc in &changes.resources {
             let text = change_address(rc);
-            let Ok(addr) = InstanceAddr::parse(&text) else { continue };
-            let module_instance = cx.str(&module_instance_text(&addr.module));
-            let (path, module_index) = modules
-                .entry(module_instance.clone())
-                .or_insert_with(|| {
-                    let path = cx.names.path(&addr.module_path());
-                    let index = cx.module_index.get(&*path).copied();
-                    (path, index)
-                })
-                .clone();
-            let local = cx.str(&addr.resource.to_string());
+            let Ok(addr) = InstanceAddr::scan(&text) else { continue };
+            let Some(ModuleInstance { text: module_instance, path, index: module_index }) = cx.module_instance(addr.module) else {
+                continue;
+            };
+            let local = cx.str(addr.resource);
+            let key_text = addr.key.as_ref().map(|k| k.to_string());
             let cfg = config.get(&path, &local);
             let resource = cfg.as_ref().and_then(|c| cx.resource_of(c));
             let (mut update, delete) = match rc.action {
@@ -118,7 +110,7 @@ impl Transform for DiffTransformer {
                 n
             };
             if update {
-                let mut n = node(NodeKind::ResourceInstance { mode: addr.resource.mode, key: addr.key_text() });
+                let mut n = node(NodeKind::ResourceInstance { mode: addr.mode, key: key_text.clone() });
                 n.facts = Some(Box::new(ResourceFacts { deposed: dk.clone(), ..facts() }));
                 let id = g.add(n);
                 let own = module_index.and_then(|m| expands.get(&(m, local.clone())));
@@ -128,8 +120,8 @@ impl Transform for DiffTransformer {
             }
             if delete {
                 let kind = match &dk {
-                    None => NodeKind::ResourceInstanceDestroy { key: addr.key_text() },
-                    Some(k) => NodeKind::ResourceInstanceDestroyDeposed { key: addr.key_text(), deposed: k.clone() },
+                    None => NodeKind::ResourceInstanceDestroy { key: key_text.clone() },
+                    Some(k) => NodeKind::ResourceInstanceDestroyDeposed { key: key_text.clone(), deposed: k.clone() },
                 };
                 let mut n = node(kind);
                 n.facts = Some(Box::new(ResourceFacts { deposed: dk.clone(), ..facts() }));

@@ -70,21 +70,21 @@ impl Transform for OrphanResourceInstanceTransformer {
             })
             .collect();
         for (text, inst) in &state.instances {
-            let (Some(addr), Some(current)) = (&inst.addr, inst.current) else { continue };
-            let path = cx.names.path(&addr.module_path());
-            let local = cx.str(&addr.resource.to_string());
+            let Some(current) = inst.current else { continue };
+            let (path, local) = (inst.module.path.clone(), inst.local.clone());
             if let Some(c) = config.get(&path, &local) {
                 let ConfigRef::Resource { module, index } = c else { continue };
-                if vanished(cx, addr, c) == Some(true) {
+                let Ok(addr) = InstanceAddr::parse(text) else { continue };
+                if vanished(cx, &addr, c) == Some(true) {
                     if let Some(&e) = expands.get(&(module, index)) {
                         facts_mut(g, e).expansion_orphans.push(text.clone());
                     }
                 }
                 continue;
             }
-            let kind = NodeKind::ResourceInstanceOrphan { mode: addr.resource.mode, key: addr.key_text() };
+            let kind = NodeKind::ResourceInstanceOrphan { mode: inst.mode, key: inst.key_text() };
             let mut node = Node::new(kind, path, local, None);
-            node.module_instance = Some(cx.str(&addr.module_instance()));
+            node.module_instance = Some(inst.module.text.clone());
             node.state_provider = Some(current.provider.clone());
             node.facts = Some(Box::new(ResourceFacts { instance: Some(text.clone()), ..Default::default() }));
             g.add(node);

@@ -13,7 +13,6 @@
 //! and always the provider recorded in the state.
 
 use super::{BuildContext, Transform};
-use crate::graph::instance_addr::module_instance_text;
 use crate::diag::Diagnostics;
 use crate::graph::facts::ResourceFacts;
 use crate::graph::node::{Node, NodeKind};
@@ -34,10 +33,8 @@ impl Transform for StateTransformer {
         let state = cx.state_index();
         let config = cx.config_resources();
         for (text, inst) in &state.instances {
-            let Some(addr) = &inst.addr else { continue };
-            let path = cx.names.path(&addr.module_path());
-            let local = cx.str(&addr.resource.to_string());
-            let cfg = config.get(&path, &local);
+            let (path, local) = (&inst.module.path, &inst.local);
+            let cfg = config.get(path, local);
             let mut objects = Vec::new();
             if op == Operation::Destroy {
                 if let Some(o) = inst.current {
@@ -46,13 +43,13 @@ impl Transform for StateTransformer {
             }
             for o in &inst.deposed {
                 let dk = o.deposed.clone().unwrap_or_default();
-                objects.push((NodeKind::ResourceInstanceDeposed { key: addr.key_text(), deposed: dk.clone() }, Some(dk), o));
+                objects.push((NodeKind::ResourceInstanceDeposed { key: inst.key_text(), deposed: dk.clone() }, Some(dk), o));
             }
             for (kind, deposed, o) in objects {
                 let plan_destroy = matches!(kind, NodeKind::ResourceInstanceDestroy { .. });
                 let mut node = Node::new(kind, path.clone(), local.clone(), None);
                 if !plan_destroy {
-                    node.module_instance = Some(cx.str(&module_instance_text(&addr.module)));
+                    node.module_instance = Some(inst.module.text.clone());
                 }
                 node.config = cfg;
                 if let Some(c) = cfg {

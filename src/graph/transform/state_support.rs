@@ -5,19 +5,32 @@
 
 use super::config::local_address;
 use super::BuildContext;
-use crate::addrs::ModulePath;
+use crate::addrs::{InstanceKey, ModulePath, ResourceMode};
+use crate::graph::context::ModuleInstance;
+use crate::graph::shared::SharedStr;
 use crate::graph::facts::AttachedState;
 use crate::graph::instance_addr::InstanceAddr;
 use crate::graph::node::ConfigRef;
 use crate::graph::shared::FastMap;
 use crate::graph::state::StateObject;
 
-/// One resource instance in the state: its current object and its deposed objects.
-#[derive(Default)]
+/// One resource instance in the state: its address's parts (shared with the build), its
+/// current object and its deposed objects.
 pub struct StateInstance<'s> {
-    pub addr: Option<InstanceAddr>,
+    pub module: ModuleInstance,
+    /// The resource address inside its module: `aws_instance.web`.
+    pub local: SharedStr,
+    pub mode: ResourceMode,
+    pub key: Option<InstanceKey>,
     pub current: Option<&'s StateObject>,
     pub deposed: Vec<&'s StateObject>,
+}
+
+impl StateInstance<'_> {
+    /// The key as Terraform prints it (`[0]`, `["a"]`).
+    pub fn key_text(&self) -> Option<String> {
+        self.key.as_ref().map(|k| k.to_string())
+    }
 }
 
 /// The state's objects by instance address (`module.a[0].aws_instance.web[1]`), in state
@@ -47,10 +60,19 @@ impl<'s> StateIndex<'s> {
             let i = match ix.position(&text) {
                 Some(i) => i,
                 None => {
-                    let Ok(addr) = InstanceAddr::parse(&text) else { continue };
+                    let Ok(a) = InstanceAddr::scan(&text) else { continue };
+                    let Some(module) = cx.module_instance(a.module) else { continue };
+                    let inst = StateInstance {
+                        module,
+                        local: cx.str(a.resource),
+                        mode: a.mode,
+                        key: a.key,
+                        current: None,
+                        deposed: Vec::new(),
+                    };
                     let i = ix.instances.len();
                     ix.by_addr.entry(addr_hash(&text)).or_default().push(i as u32);
-                    ix.instances.push((text, StateInstance { addr: Some(addr), ..Default::default() }));
+                    ix.instances.push((text, inst));
                     i
                 }
             };
