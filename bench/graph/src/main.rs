@@ -28,12 +28,18 @@ mod counting {
     pub static CALLS: AtomicU64 = AtomicU64::new(0);
     pub static BYTES: AtomicU64 = AtomicU64::new(0);
     pub static LIVE: AtomicU64 = AtomicU64::new(0);
+    pub static PEAK: AtomicU64 = AtomicU64::new(0);
+
+    fn grew(by: u64) {
+        let live = LIVE.fetch_add(by, Relaxed) + by;
+        PEAK.fetch_max(live, Relaxed);
+    }
 
     unsafe impl GlobalAlloc for Counting {
         unsafe fn alloc(&self, l: Layout) -> *mut u8 {
             CALLS.fetch_add(1, Relaxed);
             BYTES.fetch_add(l.size() as u64, Relaxed);
-            LIVE.fetch_add(l.size() as u64, Relaxed);
+            grew(l.size() as u64);
             System.alloc(l)
         }
         unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
@@ -43,7 +49,7 @@ mod counting {
         unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
             CALLS.fetch_add(1, Relaxed);
             BYTES.fetch_add(n as u64, Relaxed);
-            LIVE.fetch_add(n as u64, Relaxed);
+            grew(n as u64);
             LIVE.fetch_sub(l.size() as u64, Relaxed);
             System.realloc(p, l, n)
         }
@@ -52,6 +58,11 @@ mod counting {
     /// (allocations, bytes asked for, bytes live) so far.
     pub fn now() -> (u64, u64, u64) {
         (CALLS.load(Relaxed), BYTES.load(Relaxed), LIVE.load(Relaxed))
+    }
+
+    /// The most bytes live at once since the last call (which resets it to what is live now).
+    pub fn take_peak() -> u64 {
+        PEAK.swap(LIVE.load(Relaxed), Relaxed)
     }
 }
 
@@ -67,29 +78,41 @@ fn steps_with_allocs(config: &tfgraph::config::Config, options: &BuildOptions) {
         _ => plan::steps(options),
     };
     let (a0, b0, l0) = counting::now();
+    counting::take_peak();
     let t = Instant::now();
     let cx = transform::BuildContext::new(config, options);
     let mut graph = TfGraph::new();
     let line = |name: &str, t: Instant, before: (u64, u64, u64)| {
         let (a, b, l) = counting::now();
+        let peak = counting::PEAK.load(std::sync::atomic::Ordering::Relaxed);
         eprintln!(
-            "    {name:<40} {:>8.1} ms {:>9} allocs {:>8.1} MB asked {:>+8.1} MB live",
+            "    {name:<40} {:>8.1} ms {:>9} allocs {:>8.1} MB asked {:>+8.1} MB live {:>+8.1} MB peak",
             t.elapsed().as_secs_f64() * 1e3,
             a - before.0,
             (b - before.1) as f64 / 1e6,
-            (l as f64 - before.2 as f64) / 1e6
+            (l as f64 - before.2 as f64) / 1e6,
+            (peak as f64 - before.2 as f64) / 1e6
         );
     };
     line("BuildContext", t, (a0, b0, l0));
     let (mut total_a, total_t) = (0, Instant::now());
+    let mut build_peak = 0;
     for step in &steps {
+        build_peak = build_peak.max(counting::take_peak());
         let before = counting::now();
         let t = Instant::now();
         let _ = transform::run(std::slice::from_ref(step), &mut graph, &cx);
         line(step.transform.name(), t, before);
         total_a += counting::now().0 - before.0;
     }
-    eprintln!("    {:<40} {:>8.1} ms {:>9} allocs", "(all steps)", total_t.elapsed().as_secs_f64() * 1e3, total_a);
+    eprintln!(
+        "    {:<40} {:>8.1} ms {:>9} allocs, peak {:.1} MB above the {:.1} MB live before",
+        "(all steps)",
+        total_t.elapsed().as_secs_f64() * 1e3,
+        total_a,
+        (build_peak.max(counting::take_peak()) - l0) as f64 / 1e6,
+        l0 as f64 / 1e6
+    );
     let before = counting::now();
     let t = Instant::now();
     drop(graph);
@@ -115,10 +138,23 @@ fn run_one(n: usize) {
         generate(n)
     } else {
         let (files, state, changes) = generate_state(n);
+        let (live, t) = (counting::now().2, Instant::now());
+        counting::take_peak();
+        let (state_text_len, changes_text_len) = (state.len(), changes.len());
         let (state, d) = tfgraph::graph::state_json::parse_state(&state);
         assert!(d.is_empty());
-        let (changes, d) = tfgraph::graph::changes::changes_from_value(&serde_json::from_str(&changes).unwrap());
+        let (changes, d) = tfgraph::graph::changes::parse_changes(&changes);
         assert!(d.is_empty());
+        if std::env::var_os("ALLOCS").is_some() {
+            eprintln!(
+                "    state and changes: {:.1} + {:.1} MB of JSON read in {:.1} ms, peak {:.1} MB, {:.1} MB kept",
+                state_text_len as f64 / 1e6,
+                changes_text_len as f64 / 1e6,
+                t.elapsed().as_secs_f64() * 1e3,
+                (counting::take_peak() - live) as f64 / 1e6,
+                (counting::now().2 as f64 - live as f64) / 1e6
+            );
+        }
         options.state = Some(state);
         options.changes = Some(changes);
         files
