@@ -484,7 +484,7 @@ fn read_resource(r: &J, state: &mut State, read: &mut Reader, diags: &mut Diagno
                 }
             }
         }
-        dependencies.sort();
+        dependencies.sort_unstable();
         dependencies.dedup();
         let create_before_destroy = matches!(inst.get("create_before_destroy"), Some(J::Other(Value::Bool(true))));
         state.resources.push(StateObject {

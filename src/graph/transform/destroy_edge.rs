@@ -94,7 +94,7 @@ struct ModuleInstances {
 
 impl ModuleInstances {
     fn new(g: &TfGraph, ids: impl Iterator<Item = NodeId>) -> Self {
-        let mut names: FastMap<String, u32> = FastMap::default();
+        let mut names: FastMap<SharedStr, u32> = FastMap::default();
         let mut of = vec![NONE; g.dag().node_bound()];
         for id in ids {
             let n = g.node(id);
@@ -106,7 +106,7 @@ impl ModuleInstances {
                 let next = names.len() as u32;
                 of[id.index()] = match names.get(&*mi) {
                     Some(&x) => x,
-                    None => *names.entry(mi.into_owned()).or_insert(next),
+                    None => *names.entry(SharedStr::from(&*mi)).or_insert(next),
                 };
             }
         }
@@ -164,8 +164,8 @@ impl Transform for DestroyEdgeTransformer {
         };
         let modules = ModuleInstances::new(g, creators.iter().chain(&all_destroyers).copied());
         // A dependent's name for its reasons, made once per node.
-        let mut labels: FastMap<NodeId, SharedStr> = FastMap::default();
-        let mut label = |g: &TfGraph, id: NodeId| labels.entry(id).or_insert_with(|| g.label(id).into()).clone();
+        let mut labels: Vec<Option<SharedStr>> = vec![None; g.dag().node_bound()];
+        let mut label = |g: &TfGraph, id: NodeId| labels[id.index()].get_or_insert_with(|| g.label(id).into()).clone();
 
         // 1. Creator -> its own destroyers.
         let mut own: Vec<(NodeId, NodeId)> = Vec::new();

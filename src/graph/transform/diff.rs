@@ -66,7 +66,7 @@ impl Transform for DiffTransformer {
             };
             let local = cx.str(addr.resource);
             let key_text = addr.key.as_ref().map(|k| k.to_string());
-            let cfg = config.get(&path, &local);
+            let cfg = config.get(module_index, &local);
             let resource = cfg.as_ref().and_then(|c| cx.resource_of(c));
             let (mut update, delete) = match rc.action {
                 Action::NoOp => (false, false),

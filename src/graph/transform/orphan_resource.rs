@@ -72,7 +72,7 @@ impl Transform for OrphanResourceInstanceTransformer {
         for (text, inst) in &state.instances {
             let Some(current) = inst.current else { continue };
             let (path, local) = (inst.module.path.clone(), inst.local.clone());
-            if let Some(c) = config.get(&path, &local) {
+            if let Some(c) = config.get(inst.module.index, &local) {
                 let ConfigRef::Resource { module, index } = c else { continue };
                 let Ok(addr) = InstanceAddr::parse(text) else { continue };
                 if vanished(cx, &addr, c) == Some(true) {

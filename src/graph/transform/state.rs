@@ -34,7 +34,7 @@ impl Transform for StateTransformer {
         let config = cx.config_resources();
         for (text, inst) in &state.instances {
             let (path, local) = (&inst.module.path, &inst.local);
-            let cfg = config.get(path, local);
+            let cfg = config.get(inst.module.index, local);
             let mut objects = Vec::new();
             if op == Operation::Destroy {
                 if let Some(o) = inst.current {

@@ -5,7 +5,7 @@
 
 use super::config::local_address;
 use super::BuildContext;
-use crate::addrs::{InstanceKey, ModulePath, ResourceMode};
+use crate::addrs::{InstanceKey, ResourceMode};
 use crate::graph::context::ModuleInstance;
 use crate::graph::shared::SharedStr;
 use crate::graph::facts::AttachedState;
@@ -113,22 +113,18 @@ pub fn attached(o: &StateObject) -> AttachedState {
     AttachedState { dependencies: o.dependencies.clone(), create_before_destroy: o.create_before_destroy, provider: o.provider.clone() }
 }
 
-/// Resource blocks by (module path, address inside the module).
+/// Resource blocks by (module, address inside the module).
 pub struct ConfigResources<'c> {
-    /// Module path → index in the build's module list.
-    modules: FastMap<&'c ModulePath, u32>,
-    /// Per module: local address → resource index.
+    /// Per module (index in the build's module list): local address → resource index.
     resources: Vec<FastMap<&'c str, u32>>,
 }
 
 impl<'c> ConfigResources<'c> {
     /// O(resources). Prefer the build's copy, [`BuildContext::config_resources`].
     pub fn new(cx: &BuildContext<'c>) -> Self {
-        let mut modules = FastMap::default();
         let mut resources = Vec::with_capacity(cx.modules.len());
-        for (mi, entry) in cx.modules.iter().enumerate() {
+        for entry in &cx.modules {
             let m: &'c crate::config::Module = entry.module;
-            modules.insert(&m.path, mi as u32);
             let mut map = FastMap::default();
             for (ri, r) in m.resources.iter().enumerate() {
                 // The last block of an address wins (a duplicate is a load error anyway).
@@ -136,12 +132,14 @@ impl<'c> ConfigResources<'c> {
             }
             resources.push(map);
         }
-        ConfigResources { modules, resources }
+        ConfigResources { resources }
     }
 
-    pub fn get(&self, module: &ModulePath, addr: &str) -> Option<ConfigRef> {
-        let mi = *self.modules.get(module)?;
-        let ri = *self.resources[mi as usize].get(addr)?;
+    /// The block at `addr` in the module at `module` in the build's module list (see
+    /// [`BuildContext::module_index`], [`ModuleInstance::index`]).
+    pub fn get(&self, module: Option<u32>, addr: &str) -> Option<ConfigRef> {
+        let mi = module?;
+        let ri = *self.resources.get(mi as usize)?.get(addr)?;
         Some(ConfigRef::Resource { module: mi, index: ri })
     }
 }
