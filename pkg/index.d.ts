@@ -411,8 +411,10 @@ export type ActionList =
 
 export interface BuildOptions extends LoadOptions {
   operation?: Operation;
-  state?: StateV4;
-  changes?: Changes;
+  /** The prior state, or its JSON text (`terraform.tfstate` as read from disk). */
+  state?: StateV4 | string;
+  /** The planned changes, or their JSON text. */
+  changes?: Changes | string;
   /** Terraform's transitive reduction (default true; skipped when the graph has a cycle). */
   reduce?: boolean;
   /** Keep the graph's text after every transformer in `steps[i].text`. */

@@ -114,6 +114,13 @@ function checkType(type) {
 }
 
 /**
+ * State and changes cross into wasm as JSON text: `JSON.stringify` here and one parse in wasm
+ * are several times cheaper than converting a large object property by property. Text (a
+ * `terraform.tfstate` as read from disk) passes as it is.
+ */
+const asJsonText = (v) => (v === undefined || v === null || typeof v === "string" ? v : JSON.stringify(v));
+
+/**
  * Builds the graph Terraform builds for `operation` ("plan" by default, "destroy", "apply",
  * "validate") from files or from a configuration returned by loadConfig. A graph with cycles is
  * still returned (its `diagnostics` hold one error per cycle); errors in the configuration,
@@ -123,7 +130,12 @@ export function buildGraph(filesOrConfig, options = {}) {
   const source = filesOrConfig?.[SOURCE];
   const files = source ? source.files : filesOrConfig;
   const root = options.root ?? source?.root;
-  const handle = raw.buildGraphRaw(files, { ...options, root });
+  const handle = raw.buildGraphRaw(files, {
+    ...options,
+    root,
+    state: asJsonText(options.state),
+    changes: asJsonText(options.changes),
+  });
   const loadDiagnostics = handle.loadDiagnostics();
   if (hasError(loadDiagnostics)) {
     handle.free();

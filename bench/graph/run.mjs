@@ -1,10 +1,12 @@
 // Graph-build benchmark in Node (wasm), one command:
 //
-//   node bench/graph/run.mjs [--build] [--runs N] [--only plan|apply|destroy|corpus]
+//   node bench/graph/run.mjs [--build] [--runs N] [--only plan|apply|destroy|corpus] [--sizes 1000,10000]
+//                            [--wasm DIR] [--inputs text|objects]
 //
 // Builds the wasm module into target/bench-wasm (wasm-pack --release --target web, the same
-// profile as scripts/build; skipped when it exists, --build forces it; pkg/ is never touched),
-// then runs each case in its own Node process so its peak RSS is its own:
+// profile as scripts/build; skipped when it exists, --build forces it; pkg/ is never touched;
+// --wasm DIR runs another build, e.g. a copy of an older one for a before/after), then runs
+// each case in its own Node process so its peak RSS is its own:
 //   * plan graphs of generated configurations: 1,000 / 3,000 / 10,000 / 100,000 resources
 //     (the generator of bench/graph/src/main.rs, same seed: 1–3 references to the 20 resources
 //     declared before, N/100 modules of 90 resources chained through the root, count, for_each,
@@ -14,18 +16,25 @@
 //     the rest deleted — bench/graph/src/main.rs `generate_state`);
 //   * the plan graph of every root of the shared corpus (/work/shared/corpus/INDEX.tsv, or
 //     $TFGRAPH_CORPUS).
-// Printed per case: the median wall time of `buildGraphRaw` (load + build, from JS) over the
-// runs, the build alone (the sum of the steps' own times), peak process RSS, the wasm linear
-// memory, and for plan sizes Terraform 1.0.3 measured (`terraform graph -type=plan`), the ratio.
+// Printed per case, medians over the runs: `total`, the wall time of `buildGraphRaw` from JS;
+// `input`, the part of it before the graph build (loading the HCL, reading state and changes,
+// the crossings into wasm); `build`, the graph build alone (the sum of the steps' own times);
+// `free`, releasing the graph (`free()`); then peak process RSS, the wasm linear memory, and for
+// plan sizes Terraform 1.0.3 (`terraform graph -type=plan`) and the ratio. State and changes
+// cross as JSON text, as pkg/index.js passes them (--inputs objects: as JS objects, which is
+// what builds before 2026-11-21 accept).
 
 import { spawnSync } from "node:child_process";
 import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
-import { join, dirname, relative } from "node:path";
+import { join, dirname, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, "..", "..");
-const out = join(repo, "target", "bench-wasm");
+const argv = process.argv.slice(2);
+const arg = (name, d) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : d);
+const out = resolve(arg("--wasm", join(repo, "target", "bench-wasm")));
+const inputsAsText = arg("--inputs", "text") === "text";
 
 // Terraform 1.0.3, `terraform graph -type=plan` on these generated configurations (seconds, GB).
 const TERRAFORM = { 1000: [3.0, 0.14], 3000: [33, 0.63], 10000: [444, 5.7] };
@@ -141,7 +150,10 @@ function readTree(base, dir, files) {
   }
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
 async function runCase(kind, n, runs) {
   const { raw, memory } = await loadWasm();
@@ -151,8 +163,10 @@ async function runCase(kind, n, runs) {
     const lines = readFileSync(join(corpus, "INDEX.tsv"), "utf8").trim().split("\n").slice(1);
     const trees = new Map();
     const times = [];
+    const builds = [];
+    const frees = [];
     for (let run = 0; run < runs; run++) {
-      let total = 0;
+      let [total, build, free] = [0, 0, 0];
       let slowest = [0, ""];
       for (const line of lines) {
         const dir = line.split("\t")[0];
@@ -165,15 +179,22 @@ async function runCase(kind, n, runs) {
         const t = performance.now();
         const h = raw.buildGraphRaw(trees.get(repoName), { root: rest.join("/") });
         const took = performance.now() - t;
+        build += h.steps().reduce((s, x) => s + (x.micros ?? 0), 0) / 1e3;
+        const f = performance.now();
         h.free();
+        free += performance.now() - f;
         total += took;
         if (took > slowest[0]) slowest = [took, dir];
       }
       times.push(total);
+      builds.push(build);
+      frees.push(free);
       result.roots = lines.length;
       result.slowest = `${slowest[1]} ${slowest[0].toFixed(1)} ms`;
     }
     result.ms = median(times);
+    result.buildMs = median(builds);
+    result.freeMs = median(frees);
   } else {
     let files;
     let options;
@@ -187,9 +208,14 @@ async function runCase(kind, n, runs) {
     }
     const times = [];
     const builds = [];
+    const frees = [];
     for (let run = 0; run < runs; run++) {
       const t = performance.now();
-      const h = raw.buildGraphRaw(files, options);
+      // What pkg/index.js does: state and changes cross as JSON text (timed: it is part of the call).
+      const opts = inputsAsText && options.state
+        ? { ...options, state: JSON.stringify(options.state), changes: JSON.stringify(options.changes) }
+        : options;
+      const h = raw.buildGraphRaw(files, opts);
       times.push(performance.now() - t);
       const steps = h.steps();
       const diags = h.diagnostics();
@@ -202,10 +228,13 @@ async function runCase(kind, n, runs) {
         result.slowSteps = [...steps].sort((a, b) => (b.micros ?? 0) - (a.micros ?? 0)).slice(0, 3)
           .map((s) => `${s.name} ${((s.micros ?? 0) / 1e3).toFixed(0)} ms`).join(", ");
       }
+      const f = performance.now();
       h.free();
+      frees.push(performance.now() - f);
     }
     result.ms = median(times);
     result.buildMs = median(builds);
+    result.freeMs = median(frees);
   }
   result.rssMB = process.resourceUsage().maxRSS / 1024;
   result.wasmMB = memory.buffer.byteLength / 2 ** 20;
@@ -222,22 +251,24 @@ function buildWasm() {
 }
 
 async function main() {
-  const args = process.argv.slice(2);
+  const args = argv;
   if (args[0] === "--case") return runCase(args[1], Number(args[2]), Number(args[3]));
   const flag = (name) => args.includes(name);
-  const value = (name, d) => (args.includes(name) ? args[args.indexOf(name) + 1] : d);
+  const value = arg;
   if (flag("--build") || !existsSync(join(out, "tfgraph_bg.wasm"))) buildWasm();
   const runs = Number(value("--runs", 3));
   const only = value("--only", null);
+  const sizes = value("--sizes", null)?.split(",").map(Number);
   const cases = [
     ...[1000, 3000, 10000, 100000].map((n) => ["plan", n]),
     ...[10000, 100000].flatMap((n) => [["apply", n], ["destroy", n]]),
     ["corpus", 0],
-  ].filter(([k]) => !only || k === only);
-  console.log(`node ${process.version}, ${runs} run(s) per case, median wall time of buildGraphRaw (load + build)`);
-  console.log("case                 time   build only  nodes    edges    peak RSS  wasm memory  vs Terraform 1.0.3");
+  ].filter(([k, n]) => (!only || k === only) && (!sizes || k === "corpus" || sizes.includes(n)));
+  console.log(`node ${process.version}, ${runs} run(s) per case (medians), wasm ${relative(repo, out) || out}, state and changes as ${inputsAsText ? "JSON text" : "objects"}`);
+  console.log("case                    total      input      build     free  nodes    edges    peak RSS  wasm memory  vs Terraform 1.0.3");
   for (const [kind, n] of cases) {
-    const r = spawnSync(process.execPath, ["--max-old-space-size=8192", fileURLToPath(import.meta.url), "--case", kind, String(n), String(kind === "plan" && n >= 100000 ? Math.min(runs, 2) : runs)],
+    const passOn = ["--wasm", out, "--inputs", inputsAsText ? "text" : "objects"];
+    const r = spawnSync(process.execPath, ["--max-old-space-size=8192", fileURLToPath(import.meta.url), "--case", kind, String(n), String(kind === "plan" && n >= 100000 ? Math.min(runs, 2) : runs), ...passOn],
       { encoding: "utf8", maxBuffer: 1 << 26 });
     if (r.status !== 0) {
       console.log(`${kind} ${n}: failed\n${r.stderr}`);
@@ -249,8 +280,9 @@ async function main() {
     const tf = kind === "plan" && TERRAFORM[n];
     if (tf) vs = `${tf[0]} s / ${tf[1]} GB: ${(tf[0] * 1000 / x.ms).toFixed(0)}x faster, ${(tf[1] * 1024 / x.rssMB).toFixed(0)}x less memory`;
     const ms = (v) => (v === undefined ? "" : v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v.toFixed(0)} ms`);
+    const input = x.buildMs === undefined ? undefined : x.ms - x.buildMs;
     console.log(
-      `${name.padEnd(20)} ${ms(x.ms).padStart(8)} ${ms(x.buildMs).padStart(10)}  ${String(x.nodes ?? "").padEnd(8)} ${String(x.edges ?? "").padEnd(8)} ${(x.rssMB.toFixed(0) + " MB").padStart(8)}  ${(x.wasmMB.toFixed(0) + " MB").padStart(10)}   ${vs}`,
+      `${name.padEnd(20)} ${ms(x.ms).padStart(9)} ${ms(input).padStart(10)} ${ms(x.buildMs).padStart(10)} ${ms(x.freeMs).padStart(8)}  ${String(x.nodes ?? "").padEnd(8)} ${String(x.edges ?? "").padEnd(8)} ${(x.rssMB.toFixed(0) + " MB").padStart(8)}  ${(x.wasmMB.toFixed(0) + " MB").padStart(10)}   ${vs}`,
     );
     if (x.slowSteps) console.log(`${"".padEnd(21)}slowest steps: ${x.slowSteps}`);
     if (x.slowest) console.log(`${"".padEnd(21)}slowest root: ${x.slowest}`);

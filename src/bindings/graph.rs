@@ -19,7 +19,82 @@ pub struct GraphHandle {
 /// A JSON-shaped JS value (state, changes) as `serde_json::Value`.
 fn json_value(v: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
     serde_wasm_bindgen::from_value(v)
-        .map_err(|e| type_error(&format!("buildGraph: `options.{what}` must be a JSON object: {e}")))
+        .map_err(|e| type_error(&format!("buildGraph: `options.{what}` must be a JSON object or JSON text: {e}")))
+}
+
+/// State or changes: JSON text (what `pkg/index.js` passes: `JSON.stringify` in the engine
+/// and one parse here is several times cheaper than converting an object property by property
+/// across the boundary), or a JSON-shaped object.
+enum JsonInput {
+    Text(String),
+    Value(serde_json::Value),
+}
+
+fn json_input(v: JsValue, what: &str) -> Result<JsonInput, JsValue> {
+    match v.as_string() {
+        Some(text) => Ok(JsonInput::Text(text)),
+        None => json_value(v, what).map(JsonInput::Value),
+    }
+}
+
+/// Grows the wasm heap in one step by about `bytes`, ahead of work that will allocate that much.
+///
+/// Every `memory.grow` costs V8 (Node 20) 1–2 ms once the memory passes ~64 MB, and starts a
+/// full garbage collection of the JS heap; dlmalloc grows 64 KiB at a time, so a build of
+/// 100,000 resources (hundreds of MB) made thousands of grows and spent more time growing than
+/// building (bench/graph/RESULTS.md). One allocation of `bytes`, freed at once, leaves the
+/// memory in dlmalloc's free top chunk (wasm memory never shrinks), where the work then finds
+/// it. Pages a reservation never touches are never committed, so over-estimating costs address
+/// space, not resident memory; under-estimating falls back to growing as before.
+fn reserve_heap(bytes: usize) {
+    use std::alloc::{alloc, dealloc, Layout};
+    // Near wasm32's 4 GiB limit a large reservation can fail: then try for less.
+    let mut bytes = bytes;
+    while bytes >= 1 << 20 {
+        let Ok(layout) = Layout::from_size_align(bytes, 16) else { return };
+        // SAFETY: the layout has a non-zero size; the block is freed unread, with its layout.
+        unsafe {
+            // black_box: without it the optimiser removes an allocation nothing uses.
+            let p = std::hint::black_box(alloc(layout));
+            if !p.is_null() {
+                dealloc(p, layout);
+                return;
+            }
+        }
+        bytes /= 2;
+    }
+}
+
+/// Peak bytes (wasm32) a build allocates, from the size of its input, on the generous side (a
+/// shortfall is paid in `memory.grow`s at the build's peak, transitive reduction). Measured
+/// with `ALLOCS=1` of bench/graph: 2.3–2.6 KB per node at the peak natively, a little less in
+/// wasm32. Nodes are about one per configuration object (plan), plus one or two per planned
+/// change (apply), or one per state object (plan-destroy, which adds no resource blocks).
+fn expected_build_bytes(config: &config::Config, options: &BuildOptions) -> usize {
+    const PER_NODE: usize = 3 << 10;
+    let (mut resources, mut others) = (0, 0);
+    let mut stack = vec![&config.root];
+    while let Some(m) = stack.pop() {
+        resources += m.resources.len();
+        others += m.variables.len() + m.locals.len() + m.outputs.len() + 2 * m.module_calls.len();
+        stack.extend(m.module_calls.iter().filter_map(|c| c.module.as_deref()));
+    }
+    let objects = options.state.as_ref().map_or(0, |s| s.resources.len());
+    let changes = options.changes.as_ref().map_or(0, |c| c.resources.len());
+    let nodes = match options.operation {
+        Operation::Plan | Operation::Validate => resources + others + objects / 4,
+        Operation::Apply => resources + others + changes + changes / 2,
+        Operation::Destroy => objects + others,
+    };
+    nodes.saturating_mul(PER_NODE)
+}
+
+/// Peak bytes of reading state JSON text of `len` bytes: the tree of the parts graphs read
+/// (`parse_state` skips attributes and output values, which are most of a real state) and the
+/// state made from it. About 3 bytes per byte of text on states that are all addresses (the
+/// generated ones of bench/graph); capped, since real states are mostly skipped attributes.
+fn expected_json_bytes(len: usize) -> usize {
+    len.saturating_mul(4).min(len.saturating_add(64 << 20))
 }
 
 fn read_build_options(options: &JsValue) -> Result<(LoadOptions, BuildOptions, Diagnostics), JsValue> {
@@ -47,12 +122,21 @@ fn read_build_options(options: &JsValue) -> Result<(LoadOptions, BuildOptions, D
             trace.as_bool().ok_or_else(|| type_error("buildGraph: `options.traceSteps` must be a boolean"))?;
     }
     if let Some(state) = get(options, "state")? {
-        let (state, d) = graph::state_json::state_from_value(&json_value(state, "state")?);
+        let (state, d) = match json_input(state, "state")? {
+            JsonInput::Text(text) => {
+                reserve_heap(expected_json_bytes(text.len()));
+                graph::state_json::parse_state(&text)
+            }
+            JsonInput::Value(v) => graph::state_json::state_from_value(&v),
+        };
         diags.extend(d);
         build.state = Some(state);
     }
     if let Some(changes) = get(options, "changes")? {
-        let (changes, d) = graph::changes::changes_from_value(&json_value(changes, "changes")?);
+        let (changes, d) = match json_input(changes, "changes")? {
+            JsonInput::Text(text) => graph::changes::parse_changes(&text),
+            JsonInput::Value(v) => graph::changes::changes_from_value(&v),
+        };
         diags.extend(d);
         build.changes = Some(changes);
     }
@@ -67,8 +151,10 @@ pub fn build_graph_raw(files: JsValue, options: JsValue) -> Result<GraphHandle, 
     let files = read_files(&files, "buildGraph")?;
     let (load_options, build_options, input_diags) = read_build_options(&options)?;
     let loaded = config::load_from(&files, &load_options)?;
+    drop(files);
     let mut load_diagnostics = loaded.diagnostics;
     load_diagnostics.extend(input_diags);
+    reserve_heap(expected_build_bytes(&loaded.config, &build_options));
     let built = graph::build(&loaded.config, &build_options);
     Ok(GraphHandle { built, load_diagnostics })
 }

@@ -7,17 +7,18 @@
 //!   name: two vertices may share a name, as two Go vertex values with equal `Name()` may.
 //!   Removing a vertex leaves a tombstone, so every other [`NodeId`] stays valid; slots are never
 //!   reused, so a stale id can never alias a newer vertex.
-//! * Every edge carries a payload `E`, kept in the source's `edges_from` map. The graph layer
+//! * Every edge carries a payload `E`, kept in the source's `edges_from` list. The graph layer
 //!   stores *why* an edge exists there (which reference, which transformer).
 //!
 //! Why not `petgraph::StableGraph`: its edges are linked lists threaded through both endpoints,
 //! so `remove_edge(u, v)` walks `v`'s whole incoming list. Terraform graphs have hubs (every
 //! resource depends on its provider; `root` depends on everything), and transitive reduction
-//! removes most hub edges, which turns into O(V²). Here each endpoint keeps a hashed, ordered
-//! map, so connect, lookup and removal are O(1) and iteration follows insertion order
-//! (deterministic, independent of hash seeds).
+//! removes most hub edges, which turns into O(V²). Here each endpoint keeps an ordered list
+//! ([`Adjacency`]: a vector, indexed once long), so connect, lookup and removal are O(1) for
+//! hubs and a short scan otherwise, and iteration follows insertion order (deterministic,
+//! independent of hash seeds).
 
-use indexmap::{IndexMap, IndexSet};
+use super::adjacency::Adjacency;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// A vertex handle. Stable for the life of the graph, even across removals.
@@ -61,9 +62,9 @@ pub(super) struct Vertex<N, E> {
     pub(super) name: String,
     pub(super) weight: N,
     /// Targets of edges leaving this vertex: what it depends on, with each edge's payload.
-    pub(super) from: IndexMap<NodeId, E, IdBuild>,
+    pub(super) from: Adjacency<E>,
     /// Sources of edges arriving here: its dependents.
-    pub(super) to: IndexSet<NodeId, IdBuild>,
+    pub(super) to: Adjacency<()>,
 }
 
 /// A directed graph of named vertices. An edge `a -> b` means "a depends on b".
@@ -109,8 +110,8 @@ impl<N, E> Graph<N, E> {
         self.slots.push(Some(Vertex {
             name: name.into(),
             weight,
-            from: IndexMap::default(),
-            to: IndexSet::default(),
+            from: Adjacency::default(),
+            to: Adjacency::default(),
         }));
         self.live += 1;
         id
@@ -121,15 +122,15 @@ impl<N, E> Graph<N, E> {
     pub fn remove(&mut self, id: NodeId) -> Option<(String, N)> {
         let v = self.slots.get_mut(id.index())?.take()?;
         self.live -= 1;
-        let self_loop = v.from.contains_key(&id);
-        for &t in v.from.keys() {
+        let self_loop = v.from.contains(id);
+        for t in v.from.ids() {
             if t != id {
-                self.vertex_mut(t).to.swap_remove(&id);
+                self.vertex_mut(t).to.swap_remove(id);
             }
         }
-        for &s in &v.to {
+        for s in v.to.ids() {
             if s != id {
-                self.vertex_mut(s).from.swap_remove(&id);
+                self.vertex_mut(s).from.swap_remove(id);
             }
         }
         self.edges -= v.from.len() + v.to.len() - usize::from(self_loop);
@@ -197,11 +198,11 @@ impl<N, E> Graph<N, E> {
     pub fn connect(&mut self, from: NodeId, to: NodeId, payload: E) -> bool {
         self.vertex(to); // both ends must exist
         let src = self.vertex_mut(from);
-        if src.from.contains_key(&to) {
+        if src.from.contains(to) {
             return false;
         }
-        src.from.insert(to, payload);
-        self.vertex_mut(to).to.insert(from);
+        src.from.push(to, payload);
+        self.vertex_mut(to).to.push(from, ());
         self.edges += 1;
         true
     }
@@ -211,31 +212,31 @@ impl<N, E> Graph<N, E> {
         if !self.contains(from) || !self.contains(to) {
             return None;
         }
-        let payload = self.vertex_mut(from).from.swap_remove(&to)?;
-        self.vertex_mut(to).to.swap_remove(&from);
+        let payload = self.vertex_mut(from).from.swap_remove(to)?;
+        self.vertex_mut(to).to.swap_remove(from);
         self.edges -= 1;
         Some(payload)
     }
 
     /// Whether the edge `from -> to` exists. O(1).
     pub fn has_edge(&self, from: NodeId, to: NodeId) -> bool {
-        self.vertex(from).from.contains_key(&to)
+        self.vertex(from).from.contains(to)
     }
 
     /// The payload of `from -> to`.
     pub fn edge(&self, from: NodeId, to: NodeId) -> Option<&E> {
-        self.vertex(from).from.get(&to)
+        self.vertex(from).from.get(to)
     }
 
     /// The payload of `from -> to`, mutably.
     pub fn edge_mut(&mut self, from: NodeId, to: NodeId) -> Option<&mut E> {
-        self.vertex_mut(from).from.get_mut(&to)
+        self.vertex_mut(from).from.get_mut(to)
     }
 
     /// What `id` depends on: the targets of its edges (Terraform `EdgesFrom`, formerly
     /// `DownEdges`), in insertion order as modified by removals.
     pub fn edges_from(&self, id: NodeId) -> impl ExactSizeIterator<Item = NodeId> + '_ {
-        self.vertex(id).from.keys().copied()
+        self.vertex(id).from.ids()
     }
 
     /// Like [`Graph::edges_from`], with each edge's payload.
@@ -243,12 +244,12 @@ impl<N, E> Graph<N, E> {
         &self,
         id: NodeId,
     ) -> impl ExactSizeIterator<Item = (NodeId, &E)> + '_ {
-        self.vertex(id).from.iter().map(|(&t, e)| (t, e))
+        self.vertex(id).from.iter()
     }
 
     /// What depends on `id`: the sources of edges into it (Terraform `EdgesTo`, formerly `UpEdges`).
     pub fn edges_to(&self, id: NodeId) -> impl ExactSizeIterator<Item = NodeId> + '_ {
-        self.vertex(id).to.iter().copied()
+        self.vertex(id).to.ids()
     }
 
     /// Number of direct dependencies of `id`.
@@ -264,7 +265,7 @@ impl<N, E> Graph<N, E> {
     /// The `pos`-th dependency of `id` in [`Graph::edges_from`] order (for iterative algorithms
     /// that keep a cursor instead of a borrowed iterator).
     pub(crate) fn dependency_at(&self, id: NodeId, pos: usize) -> Option<NodeId> {
-        self.vertex(id).from.get_index(pos).map(|(&t, _)| t)
+        self.vertex(id).from.get_index(pos).map(|(t, _)| t)
     }
 
     /// Every edge as `(from, to, payload)`: sources in id order, then each source's targets in

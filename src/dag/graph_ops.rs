@@ -56,8 +56,8 @@ impl<N, E> Graph<N, E> {
         }
         let remap = |id: &NodeId| map[id.index()].expect("edge to a removed vertex");
         for slot in other.slots.into_iter().flatten() {
-            let from = slot.from.into_iter().map(|(t, e)| (remap(&t), e)).collect();
-            let to = slot.to.iter().map(remap).collect();
+            let from = slot.from.remapped(|t| remap(&t));
+            let to = slot.to.remapped(|t| remap(&t));
             self.slots.push(Some(Vertex {
                 name: slot.name,
                 weight: slot.weight,

@@ -7,6 +7,7 @@
 //! | file | what | Terraform |
 //! |---|---|---|
 //! | `graph.rs` | [`Graph`]: arena of vertices, adjacency both ways, connect/remove | `graph.go` |
+//! | `adjacency.rs` | one vertex's edge list: a vector, indexed once long | |
 //! | `graph_ops.rs` | [`Graph::replace`], [`Graph::subsume`], `Clone` | `graph.go` |
 //! | `set.rs` | [`NodeSet`], the bitset answer of reachability queries | `set.go` |
 //! | `reach.rs` | ancestors, descendants, the frontier [`Graph::walk`] | `dag.go` walks |
@@ -36,6 +37,7 @@
 //! * **Errors.** Orders and reduction return [`Cyclic`] instead of panicking or silently
 //!   skipping; the caller decides (the graph layer skips reduction as Terraform does, and says so).
 
+mod adjacency;
 mod cycle_text;
 mod cycles;
 mod graph;
@@ -62,3 +64,4 @@ pub use render_dot::{DotAttrs, DotOptions};
 pub use render_mermaid::mermaid_label;
 pub use render_resource::{resource_dot, resource_mermaid, ResourceNode};
 pub use set::NodeSet;
+pub use tarjan::Components;

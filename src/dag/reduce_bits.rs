@@ -129,9 +129,10 @@ pub(crate) fn chunked_rows(f: &Csr, r: &Csr, budget_bytes: usize) -> Vec<(u32, u
     let mut row_of = vec![NONE; n];
     let mut marked = vec![0u64; n.div_ceil(64)];
     let mut queue: Vec<u32> = Vec::new();
+    // Rows are written before they are read (copied from a dependency's row, or zeroed), so
+    // the buffer is only grown, never cleared between chunks.
     let mut rows: Vec<u64> = Vec::new();
     let mut state: Vec<Row> = Vec::new();
-    let mut acc = vec![0u64; words];
     let mut full = vec![0u64; words];
 
     for chunk in columns.chunks(words * 64) {
@@ -160,8 +161,9 @@ pub(crate) fn chunked_rows(f: &Csr, r: &Csr, budget_bytes: usize) -> Vec<(u32, u
         }
         // Largest position first: dependencies before dependents.
         let members = queue.len();
-        rows.clear();
-        rows.resize(members * words, 0);
+        if rows.len() < members * words {
+            rows.resize(members * words, 0);
+        }
         state.clear();
         state.resize(members, Row::Empty);
         let mut next_row = 0usize;
@@ -174,9 +176,12 @@ pub(crate) fn chunked_rows(f: &Csr, r: &Csr, budget_bytes: usize) -> Vec<(u32, u
                 let r_idx = next_row;
                 next_row += 1;
                 row_of[v] = r_idx as u32;
+                // This row, and the rows of everything processed before (its dependencies).
+                let (done, rest) = rows.split_at_mut(r_idx * words);
+                let row = &mut rest[..words];
 
+                // The row starts as a copy of the first dependency row, then ORs the others.
                 let mut st = Row::Empty;
-                acc.fill(0);
                 for &w in f.row(v) {
                     let wr = row_of[w as usize];
                     if wr == NONE {
@@ -189,8 +194,12 @@ pub(crate) fn chunked_rows(f: &Csr, r: &Csr, budget_bytes: usize) -> Vec<(u32, u
                             break;
                         }
                         Row::Partial => {
-                            let src = &rows[wr as usize * words..(wr as usize + 1) * words];
-                            acc.iter_mut().zip(src).for_each(|(a, s)| *a |= s);
+                            let src = &done[wr as usize * words..(wr as usize + 1) * words];
+                            if st == Row::Empty {
+                                row.copy_from_slice(src);
+                            } else {
+                                row.iter_mut().zip(src).for_each(|(a, s)| *a |= s);
+                            }
                             st = Row::Partial;
                         }
                     }
@@ -200,7 +209,7 @@ pub(crate) fn chunked_rows(f: &Csr, r: &Csr, budget_bytes: usize) -> Vec<(u32, u
                     for &x in sv {
                         let bit = col_bit[x as usize];
                         if bit != NONE
-                            && (st == Row::Full || acc[bit as usize / 64] & (1 << (bit % 64)) != 0)
+                            && (st == Row::Full || row[bit as usize / 64] & (1 << (bit % 64)) != 0)
                         {
                             redundant.push((v as u32, x));
                         }
@@ -210,16 +219,15 @@ pub(crate) fn chunked_rows(f: &Csr, r: &Csr, budget_bytes: usize) -> Vec<(u32, u
                     for &x in sv {
                         let bit = col_bit[x as usize];
                         if bit != NONE {
-                            acc[bit as usize / 64] |= 1 << (bit % 64);
+                            if st == Row::Empty {
+                                row.fill(0);
+                            }
+                            row[bit as usize / 64] |= 1 << (bit % 64);
                             st = Row::Partial;
                         }
                     }
-                    if st == Row::Partial {
-                        if acc == full {
-                            st = Row::Full;
-                        } else {
-                            rows[r_idx * words..(r_idx + 1) * words].copy_from_slice(&acc);
-                        }
+                    if st == Row::Partial && *row == *full {
+                        st = Row::Full;
                     }
                 }
                 state[r_idx] = st;

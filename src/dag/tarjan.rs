@@ -9,6 +9,35 @@
 
 use super::{Graph, NodeId};
 
+/// Strongly connected components in one flat list (see [`Graph::components`]): component `i`
+/// is `members[start[i]..start[i + 1]]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Components {
+    pub members: Vec<NodeId>,
+    pub start: Vec<u32>,
+}
+
+impl Components {
+    /// How many components.
+    pub fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Component `i`, in pop order.
+    pub fn get(&self, i: usize) -> &[NodeId] {
+        &self.members[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+
+    /// Every component in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[NodeId]> + '_ {
+        (0..self.len()).map(move |i| self.get(i))
+    }
+}
+
 impl<N, E> Graph<N, E> {
     /// Every strongly connected component, singletons included.
     ///
@@ -35,6 +64,17 @@ impl<N, E> Graph<N, E> {
         let mut out = Vec::new();
         self.tarjan(|scc| out.push(scc.to_vec()));
         out
+    }
+
+    /// [`Graph::strongly_connected`] as one flat list: the same components in the same order,
+    /// without a vector per component (on an acyclic graph, one per vertex).
+    pub fn components(&self) -> Components {
+        let mut c = Components { members: Vec::with_capacity(self.node_count()), start: vec![0] };
+        self.tarjan(|scc| {
+            c.members.extend_from_slice(scc);
+            c.start.push(c.members.len() as u32);
+        });
+        c
     }
 
     /// Runs Tarjan and hands each component (pop order) to `emit`, without collecting them.
@@ -86,12 +126,13 @@ impl<N, E> Graph<N, E> {
                         .iter()
                         .rposition(|&x| x == v)
                         .expect("root is on the stack");
-                    let mut scc: Vec<NodeId> = stack.drain(start..).collect();
+                    let scc = &mut stack[start..];
                     scc.reverse(); // pop order
-                    for x in &scc {
+                    for x in scc.iter() {
                         on_stack[x.index()] = false;
                     }
-                    emit(&scc);
+                    emit(scc);
+                    stack.truncate(start);
                 }
             }
         }

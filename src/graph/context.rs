@@ -7,10 +7,15 @@
 //! configuration objects with plain indices ([`ConfigRef`](super::node::ConfigRef)).
 
 use super::node::ConfigRef;
+use super::shared::{FastMap, Interner, SharedStr};
+use super::instance_addr::{module_instance_text, parse_module_instance};
+use super::transform::state_support::{ConfigResources, StateIndex};
+use std::cell::{OnceCell, RefCell};
 use super::BuildOptions;
 use crate::addrs::ModulePath;
 use crate::config::{Check, Config, Local, Module, ModuleCall, Output, ProviderConfig, Resource, Variable};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// One module of the configuration with its place in the tree.
 #[derive(Clone, Debug)]
@@ -18,6 +23,8 @@ pub struct ModuleEntry<'c> {
     pub module: &'c Module,
     /// The calling module's index and the index of the call in its `module_calls`.
     pub parent: Option<(u32, u32)>,
+    /// The module's path, shared by every node of the module.
+    pub path: Arc<ModulePath>,
 }
 
 /// A module call whose module is not loaded (registry, git, … sources): it still gets
@@ -40,7 +47,32 @@ pub struct BuildContext<'c> {
     pub module_index: HashMap<ModulePath, u32>,
     /// Calls without a loaded module, in module order then call order.
     pub opaque_calls: Vec<OpaqueCall>,
+    /// One shared copy of every string and module path the build puts in nodes and edges.
+    pub names: Interner,
+    /// Provider source addresses by (module index, local name), and state provider addresses
+    /// parsed: asked for by every resource node, answered once each.
+    provider_fqns: RefCell<FastMap<(u32, SharedStr), SharedStr>>,
+    implied_fqns: RefCell<FastMap<SharedStr, SharedStr>>,
+    parsed_providers: RefCell<FastMap<SharedStr, Option<ParsedProvider>>>,
+    state_index: OnceCell<StateIndex<'c>>,
+    config_resources: OnceCell<ConfigResources<'c>>,
+    module_instances: RefCell<FastMap<String, Option<ModuleInstance>>>,
 }
+
+/// A module instance (`module.a[0]`) as the state-driven steps need it, worked out once per
+/// distinct spelling ([`BuildContext::module_instance`]).
+#[derive(Clone, Debug)]
+pub struct ModuleInstance {
+    /// As Terraform prints it: `module.a[0]`, empty for the root module.
+    pub text: SharedStr,
+    /// The module path without keys.
+    pub path: Arc<ModulePath>,
+    /// The module's index in [`BuildContext::modules`], when it is in the configuration.
+    pub index: Option<u32>,
+}
+
+/// A provider configuration address split into module, source address and alias.
+pub type ParsedProvider = (Arc<ModulePath>, SharedStr, Option<SharedStr>);
 
 impl<'c> BuildContext<'c> {
     /// Flattens the configuration. O(modules + calls).
@@ -48,10 +80,11 @@ impl<'c> BuildContext<'c> {
         let mut modules: Vec<ModuleEntry<'c>> = Vec::new();
         let mut opaque_calls = Vec::new();
         // Depth-first, calls in order, as Config::modules().
+        let names = Interner::default();
         let mut stack: Vec<(&'c Module, Option<(u32, u32)>)> = vec![(&config.root, None)];
         while let Some((m, parent)) = stack.pop() {
             let idx = modules.len() as u32;
-            modules.push(ModuleEntry { module: m, parent });
+            modules.push(ModuleEntry { module: m, parent, path: names.path(&m.path) });
             for (ci, call) in m.module_calls.iter().enumerate().rev() {
                 match &call.module {
                     Some(child) => stack.push((child, Some((idx, ci as u32)))),
@@ -61,7 +94,90 @@ impl<'c> BuildContext<'c> {
         }
         opaque_calls.sort_by_key(|o| (o.parent, o.call));
         let module_index = modules.iter().enumerate().map(|(i, e)| (e.module.path.clone(), i as u32)).collect();
-        BuildContext { config, options, modules, module_index, opaque_calls }
+        BuildContext {
+            config,
+            options,
+            modules,
+            module_index,
+            opaque_calls,
+            names,
+            provider_fqns: Default::default(),
+            implied_fqns: Default::default(),
+            parsed_providers: Default::default(),
+            state_index: OnceCell::new(),
+            config_resources: OnceCell::new(),
+            module_instances: Default::default(),
+        }
+    }
+
+    /// The module instance written `written` (the module part of an instance address), parsed
+    /// once per spelling; `None` if it does not parse.
+    pub fn module_instance(&self, written: &str) -> Option<ModuleInstance> {
+        if let Some(m) = self.module_instances.borrow().get(written) {
+            return m.clone();
+        }
+        let m = parse_module_instance(written).ok().map(|steps| {
+            let path = self.names.path(&ModulePath(steps.iter().map(|(n, _)| n.clone()).collect()));
+            ModuleInstance {
+                text: self.str(&module_instance_text(&steps)),
+                index: self.module_index.get(&*path).copied(),
+                path,
+            }
+        });
+        self.module_instances.borrow_mut().insert(written.to_string(), m.clone());
+        m
+    }
+
+    /// The prior state by instance address, built on first use and shared by every step.
+    pub fn state_index(&self) -> &StateIndex<'c> {
+        self.state_index.get_or_init(|| StateIndex::new(self))
+    }
+
+    /// Resource blocks by module and address, built on first use and shared by every step.
+    pub fn config_resources(&self) -> &ConfigResources<'c> {
+        self.config_resources.get_or_init(|| ConfigResources::new(self))
+    }
+
+    /// [`BuildContext::provider_fqn`] of the module at `index` in `modules`, shared.
+    pub fn provider_fqn_shared(&self, index: u32, local_name: &str) -> SharedStr {
+        let module = self.module(index);
+        let key = (index, self.str(local_name));
+        if let Some(f) = self.provider_fqns.borrow().get(&key) {
+            return f.clone();
+        }
+        let f = match module.required_providers.iter().find(|r| r.name == local_name) {
+            Some(r) => self.str(&r.fqn),
+            None => self.implied_fqn_shared(local_name),
+        };
+        self.provider_fqns.borrow_mut().insert(key, f.clone());
+        f
+    }
+
+    /// [`implied_fqn`], shared.
+    pub fn implied_fqn_shared(&self, local_name: &str) -> SharedStr {
+        if let Some(f) = self.implied_fqns.borrow().get(local_name) {
+            return f.clone();
+        }
+        let f = self.str(&implied_fqn(local_name));
+        self.implied_fqns.borrow_mut().insert(self.str(local_name), f.clone());
+        f
+    }
+
+    /// [`parse_provider_address`](super::node::parse_provider_address), shared and parsed
+    /// once per distinct address (every object of a state usually names the same few).
+    pub fn parsed_provider_address(&self, addr: &SharedStr) -> Option<ParsedProvider> {
+        if let Some(p) = self.parsed_providers.borrow().get(addr) {
+            return p.clone();
+        }
+        let p = super::node::parse_provider_address(addr)
+            .map(|(module, fqn, alias)| (self.names.path(&module), self.str(&fqn), alias.map(|a| self.str(&a))));
+        self.parsed_providers.borrow_mut().insert(addr.clone(), p.clone());
+        p
+    }
+
+    /// The shared copy of a string (see [`Interner`]).
+    pub fn str(&self, s: &str) -> SharedStr {
+        self.names.str(s)
     }
 
     /// The module at `index`.

@@ -6,20 +6,21 @@
 //! the same pair (a reference *and* module expansion, say), and all of them are kept. The page
 //! explains an edge with [`Why::explain`]; JSON consumers switch on [`Why::kind`].
 
-use crate::diag::SourceRange;
-use serde::Serialize;
+use super::shared::{SharedStr, SharedVec, Span};
+use serde::{Serialize, Serializer};
+use std::ops::Deref;
 
 /// The payload of one graph edge `from -> to` ("from depends on to").
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Edge {
     /// Every reason for the edge, in the order the transformers found them.
-    pub why: Vec<Why>,
+    pub why: Reasons,
 }
 
 impl Edge {
     /// An edge with one reason.
     pub fn new(why: Why) -> Self {
-        Edge { why: vec![why] }
+        Edge { why: Reasons::One(why) }
     }
 
     /// Adds a reason unless an equal one is already listed. Returns whether it was added.
@@ -27,8 +28,63 @@ impl Edge {
         if self.why.contains(&why) {
             return false;
         }
-        self.why.push(why);
+        match &mut self.why {
+            Reasons::Many(v) => v.push(why),
+            one => {
+                let Reasons::One(first) = std::mem::replace(one, Reasons::Many(Vec::new())) else { unreachable!() };
+                *one = Reasons::Many(vec![first, why]);
+            }
+        }
         true
+    }
+}
+
+/// The reasons of one edge, first first: a slice to read. Most edges have exactly one, kept
+/// inline (no allocation per edge); a list only once a second reason arrives.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Reasons {
+    One(Why),
+    Many(Vec<Why>),
+}
+
+impl Deref for Reasons {
+    type Target = [Why];
+    fn deref(&self) -> &[Why] {
+        match self {
+            Reasons::One(w) => std::slice::from_ref(w),
+            Reasons::Many(v) => v,
+        }
+    }
+}
+
+impl IntoIterator for Reasons {
+    type Item = Why;
+    type IntoIter = std::vec::IntoIter<Why>;
+    fn into_iter(self) -> Self::IntoIter {
+        match self {
+            Reasons::One(w) => vec![w].into_iter(),
+            Reasons::Many(v) => v.into_iter(),
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Reasons {
+    type Item = &'a Why;
+    type IntoIter = std::slice::Iter<'a, Why>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl std::fmt::Debug for Reasons {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl Serialize for Reasons {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
     }
 }
 
@@ -39,22 +95,22 @@ pub enum Why {
     /// An expression refers to the target (`ReferenceTransformer`).
     Reference {
         /// The traversal as written, up to its first dynamic step: `aws_instance.web[0].id`.
-        traversal: String,
+        traversal: SharedStr,
         /// Where in the referring object: `ami`, `count`, `network_interface.subnet_id`,
         /// `argument "vpc_id"` (module inputs), `validation.condition`, …
-        context: String,
+        context: SharedStr,
         /// Where the referenced part of the traversal is written.
-        range: SourceRange,
+        range: Span,
     },
     /// A `depends_on` entry names the target.
-    DependsOn { traversal: String, range: SourceRange },
+    DependsOn { traversal: SharedStr, range: Span },
     /// A provider consumer needs this provider configuration (`ProviderTransformer`).
     Provider {
         /// The `provider = …` argument, when written (otherwise implied by the type prefix).
-        range: Option<SourceRange>,
+        range: Option<Span>,
         /// How the configuration was found: the requested address, then each step (inherited
         /// from a parent module, passed in through a module's `providers` map).
-        via: Vec<String>,
+        via: SharedVec<SharedStr>,
     },
     /// Everything declared in a module waits for the module's count/for_each
     /// (`ModuleExpansionTransformer`); a nested module's expansion waits for its parent's.
@@ -84,25 +140,25 @@ pub enum Why {
     /// (`DestroyEdgeTransformer`: destroy order is the reverse of create order).
     DestroyOrder {
         /// The state dependency behind the edge (`module.a.aws_instance.x`).
-        dependency: String,
+        dependency: SharedStr,
     },
     /// A create or update waits for the destroy of something it refers to (the `#destroy`
     /// phase reference of `NodeApplyableResourceInstance.References`).
-    DestroyPhase { traversal: String },
+    DestroyPhase { traversal: SharedStr },
     /// Destroy ordering through a creator (`DestroyEdgeTransformer`): `dependent` had
     /// `dependency` in its state `dependencies`, so a create or update waits for a destroy (or
     /// the other way round).
-    StateOrder { dependency: String, dependent: String },
+    StateOrder { dependency: SharedStr, dependent: SharedStr },
     /// An edge reversed by `CBDEdgeTransformer` for create_before_destroy: it used to run the
     /// other way for `original`.
     CbdFlipped { original: Box<Why> },
     /// A provider block's own expression refers to the target (kept apart from
     /// [`Why::Reference`] by consumers that draw provider edges differently).
-    ProviderConfigReference { traversal: String, context: String, range: SourceRange },
+    ProviderConfigReference { traversal: SharedStr, context: SharedStr, range: Span },
 }
 
 /// `main.tf:12:29`: a range's file, line and column.
-pub fn at(range: &SourceRange) -> String {
+pub fn at(range: &Span) -> String {
     format!("{}:{}:{}", range.filename, range.start.line, range.start.column)
 }
 
@@ -131,7 +187,7 @@ impl Why {
     }
 
     /// Where in the source the reason is written, if anywhere.
-    pub fn range(&self) -> Option<&SourceRange> {
+    pub fn range(&self) -> Option<&Span> {
         match self {
             Why::Reference { range, .. } | Why::DependsOn { range, .. } | Why::ProviderConfigReference { range, .. } => {
                 Some(range)
@@ -148,12 +204,12 @@ impl Why {
     pub fn explain(&self, from: &str, to: &str) -> String {
         match self {
             Why::Reference { traversal, context, range } => {
-                let what = if traversal == to || traversal.is_empty() { String::new() } else { format!(" ({traversal})") };
+                let what = if *traversal == to || traversal.is_empty() { String::new() } else { format!(" ({traversal})") };
                 let ctx = if context.is_empty() { String::new() } else { format!(" in {context}") };
                 format!("{from} refers to {to}{what}{ctx} at {}", at(range))
             }
             Why::ProviderConfigReference { traversal, context, range } => {
-                let what = if traversal == to { String::new() } else { format!(" ({traversal})") };
+                let what = if *traversal == to { String::new() } else { format!(" ({traversal})") };
                 format!("the provider configuration {from} refers to {to}{what} in {context} at {}", at(range))
             }
             Why::DependsOn { traversal, range } => {
@@ -195,8 +251,8 @@ mod tests {
     use super::*;
     use crate::diag::Pos;
 
-    fn range(line: u32, column: u32) -> SourceRange {
-        SourceRange {
+    fn range(line: u32, column: u32) -> Span {
+        Span {
             filename: "main.tf".into(),
             start: Pos { line, column, byte: 0 },
             end: Pos { line, column: column + 3, byte: 3 },
@@ -227,6 +283,6 @@ mod tests {
         let mut e = Edge::new(Why::ModuleExpansion);
         assert!(!e.add(Why::ModuleExpansion));
         assert!(e.add(Why::RootClose));
-        assert_eq!(e.why, vec![Why::ModuleExpansion, Why::RootClose]);
+        assert_eq!(*e.why, [Why::ModuleExpansion, Why::RootClose]);
     }
 }

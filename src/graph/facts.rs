@@ -7,6 +7,7 @@
 //! `create_before_destroy` that `ForcedCBDTransformer` forces on.
 
 use super::node::{Node, NodeKind};
+use super::shared::{SharedStr, SharedVec};
 use super::state::Action;
 use super::TfGraph;
 use crate::addrs::ResourceMode;
@@ -49,14 +50,15 @@ pub struct ResourceFacts {
     pub expansion_orphans: Vec<String>,
 }
 
-/// The parts of a state object that graph building reads.
+/// The parts of a state object that graph building reads (shared with the state: attaching
+/// copies nothing).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct AttachedState {
     /// State `dependencies`.
-    pub dependencies: Vec<String>,
+    pub dependencies: SharedVec<SharedStr>,
     pub create_before_destroy: bool,
     /// The provider configuration recorded for the resource.
-    pub provider: String,
+    pub provider: SharedStr,
 }
 
 /// The node's facts, created empty on first use.
@@ -67,15 +69,20 @@ pub fn facts_mut(g: &mut TfGraph, id: NodeId) -> &mut ResourceFacts {
 /// The config resource address a resource node belongs to: `module.a.aws_instance.web`.
 pub fn config_resource(n: &Node) -> Option<String> {
     n.resource_mode()?;
-    Some(if n.module.is_root() { n.addr.clone() } else { format!("{}.{}", n.module, n.addr) })
+    Some(if n.module.is_root() { n.addr.to_string() } else { format!("{}.{}", n.module, n.addr) })
 }
 
 /// The instance address of an instance node (from its facts, else its name parts).
 pub fn instance_address(n: &Node) -> Option<String> {
-    if let Some(i) = n.facts.as_ref().and_then(|f| f.instance.clone()) {
-        return Some(i);
+    instance_address_ref(n).map(Cow::into_owned)
+}
+
+/// [`instance_address`], borrowed from the facts when they have it.
+pub fn instance_address_ref(n: &Node) -> Option<Cow<'_, str>> {
+    if let Some(i) = n.facts.as_ref().and_then(|f| f.instance.as_deref()) {
+        return Some(Cow::Borrowed(i));
     }
-    n.is_resource_instance().then(|| n.address())
+    n.is_resource_instance().then(|| Cow::Owned(n.address()))
 }
 
 /// The module instance part of an instance node's address (`module.a[0]`), for Terraform's
@@ -99,7 +106,7 @@ pub fn different_module_instances(a: &Node, b: &Node) -> bool {
 
 /// Terraform `StateDependencies()`: the stored dependencies of the instance's current object,
 /// else the ones `AttachDependenciesTransformer` computed (materialised on demand).
-pub fn state_dependencies(n: &Node) -> Cow<'_, [String]> {
+pub fn state_dependencies(n: &Node) -> Cow<'_, [SharedStr]> {
     match stored_dependencies(n) {
         Some(s) => Cow::Borrowed(s),
         None => Cow::Owned(n.facts.as_deref().and_then(|f| f.dependencies.as_ref()).map(Dependencies::to_vec).unwrap_or_default()),
@@ -107,7 +114,7 @@ pub fn state_dependencies(n: &Node) -> Cow<'_, [String]> {
 }
 
 /// The stored state `dependencies` of the instance's current object, when it has one.
-pub fn stored_dependencies(n: &Node) -> Option<&[String]> {
+pub fn stored_dependencies(n: &Node) -> Option<&[SharedStr]> {
     n.facts.as_deref()?.state.as_ref().map(|s| s.dependencies.as_slice())
 }
 

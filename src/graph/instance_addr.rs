@@ -29,6 +29,17 @@ impl InstanceAddr {
         Ok(a)
     }
 
+    /// Checks an absolute resource instance address as [`InstanceAddr::parse`] does and splits
+    /// it without building it (an allocation only for a string key).
+    pub fn scan(s: &str) -> Result<ScannedAddr<'_>, String> {
+        let mut p = Parser { s, pos: 0 };
+        let a = p.scan_address()?;
+        if p.pos != s.len() {
+            return Err(format!("unexpected {:?} after the address", &s[p.pos..]));
+        }
+        Ok(a)
+    }
+
     /// Parses a config resource address (no instance keys anywhere), as in state `dependencies`.
     pub fn parse_config_resource(s: &str) -> Result<(ModulePath, ResourceAddr), String> {
         let a = Self::parse(s)?;
@@ -82,6 +93,35 @@ pub fn module_instance_text(module: &[(String, Option<InstanceKey>)]) -> String 
         }
     }
     s
+}
+
+/// The module instance part of an instance address as Terraform prints it (`module.a[0]` of
+/// `module.a[0].aws_instance.web[1]`, empty in the root module), `None` if it does not parse:
+/// what `InstanceAddr::parse(s)?.module_instance()` gives. Without instance keys in the
+/// module part the printed form is the text itself, which is returned borrowed; otherwise the
+/// address is parsed and printed again (keys have more than one spelling).
+pub fn module_instance_of_address(s: &str) -> Option<std::borrow::Cow<'_, str>> {
+    let a = InstanceAddr::scan(s).ok()?;
+    Some(match a.module_keys {
+        false => std::borrow::Cow::Borrowed(a.module),
+        true => std::borrow::Cow::Owned(module_instance_text(&parse_module_instance(a.module).ok()?)),
+    })
+}
+
+/// An instance address checked and split without copying its parts
+/// ([`InstanceAddr::scan`]). Its parts read as the parsed address prints them, except the
+/// module part when it has instance keys (`[01]` prints `[1]`) and the key (see `key`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScannedAddr<'a> {
+    /// The module instance part as written (`module.a[0].module.b`), empty in the root module.
+    pub module: &'a str,
+    /// Whether `module` has instance keys (then parse it for its printed form).
+    pub module_keys: bool,
+    pub mode: ResourceMode,
+    /// The resource address as written, without its key: `data.aws_ami.u`; what
+    /// `ResourceAddr`'s `Display` prints.
+    pub resource: &'a str,
+    pub key: Option<InstanceKey>,
 }
 
 /// Parses a module instance address (`module.a[0].module.b`, empty for the root module), as in
@@ -150,6 +190,11 @@ impl<'a> Parser<'a> {
     }
 
     fn ident(&mut self) -> Result<String, String> {
+        self.ident_str().map(str::to_string)
+    }
+
+    /// [`Parser::ident`], borrowed.
+    fn ident_str(&mut self) -> Result<&'a str, String> {
         let r = self.rest();
         let len = r
             .char_indices()
@@ -160,7 +205,43 @@ impl<'a> Parser<'a> {
             return Err(format!("expected a name at byte {}", self.pos));
         }
         self.pos += len;
-        Ok(r[..len].to_string())
+        Ok(&r[..len])
+    }
+
+    /// [`Parser::address`] without building it: accepts exactly what `address` accepts and
+    /// says where the parts are.
+    fn scan_address(&mut self) -> Result<ScannedAddr<'a>, String> {
+        let (mut end, mut keys) = (0, false);
+        loop {
+            let save = self.pos;
+            let first = self.ident_str()?;
+            let mode = match first {
+                "module" => {
+                    self.expect('.')?;
+                    self.ident_str()?;
+                    keys |= self.opt_key()?.is_some();
+                    end = self.pos;
+                    self.expect('.')?;
+                    continue;
+                }
+                "data" => ResourceMode::Data,
+                "ephemeral" => ResourceMode::Ephemeral,
+                _ => {
+                    self.pos = save;
+                    ResourceMode::Managed
+                }
+            };
+            let start = if mode == ResourceMode::Managed { self.pos } else { save };
+            if mode != ResourceMode::Managed {
+                self.expect('.')?;
+            }
+            self.ident_str()?;
+            self.expect('.')?;
+            self.ident_str()?;
+            let resource = &self.s[start..self.pos];
+            let key = self.opt_key()?;
+            return Ok(ScannedAddr { module: &self.s[..end], module_keys: keys, mode, resource, key });
+        }
     }
 
     fn opt_key(&mut self) -> Result<Option<InstanceKey>, String> {
@@ -264,6 +345,16 @@ mod tests {
         let a = InstanceAddr::parse("module.a[0].aws_instance.web[1]").unwrap();
         assert_eq!(a.config_resource(), "module.a.aws_instance.web");
         assert_eq!(a.module_instance(), "module.a[0]");
+        for s in ["aws_instance.web", "module.a.module.b.data.x.y[\"k\"]", "module.a[01].x.y", "module.a[\"k\"].x.y[2]", "x.y z", "module.a", "ephemeral.e.f[-1]"] {
+            let parsed = InstanceAddr::parse(s);
+            let want = parsed.as_ref().ok().map(|a| a.module_instance());
+            assert_eq!(module_instance_of_address(s).map(|c| c.into_owned()), want, "{s}");
+            let scanned = InstanceAddr::scan(s);
+            assert_eq!(scanned.is_ok(), parsed.is_ok(), "{s}");
+            if let (Ok(a), Ok(p)) = (scanned, parsed) {
+                assert_eq!((a.mode, a.resource, a.key), (p.resource.mode, p.resource.to_string().as_str(), p.key), "{s}");
+            }
+        }
     }
 
     #[test]

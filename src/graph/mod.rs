@@ -20,6 +20,7 @@
 //! |---|---|
 //! | `node.rs` | [`Node`], the closed enum of node kinds of every operation, and their capabilities |
 //! | `edge.rs` | [`Edge`] and [`Why`]: the reasons an edge exists |
+//! | `shared.rs` | [`SharedStr`], [`Span`] and the build's interner: one copy of each repeated string |
 //! | `context.rs` | [`BuildContext`](transform::BuildContext): the configuration indexed for transformers |
 //! | `transform/` | the transformers, one per file, and the step runner |
 //! | `plan.rs` | the plan / validate / plan-destroy step list in Terraform 1.15's order |
@@ -59,11 +60,13 @@ pub mod instances;
 pub mod node;
 pub mod plan;
 mod render;
+pub mod shared;
 pub mod state;
 pub mod state_json;
 pub mod transform;
 
-pub use edge::{Edge, Why};
+pub use edge::{Edge, Reasons, Why};
+pub use shared::{SharedStr, SharedVec, Span};
 pub use node::{ConfigRef, Node, NodeKind};
 pub use state::{Action, Changes, ResourceChange, State, StateObject};
 
@@ -71,8 +74,9 @@ use crate::config::Config;
 use crate::dag::{self, NodeId};
 use crate::diag::{Diagnostics, SourceRange};
 use serde::Serialize;
-use std::collections::HashMap;
+use shared::{FastHasher, FastMap};
 use std::fmt;
+use std::hash::Hasher;
 
 /// Which graph to build (Terraform's walk operations that have a graph builder).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -149,7 +153,10 @@ pub struct Built {
 /// # Complexity
 /// O((V + E) log V) apart from transitive reduction (O(V·E/64) worst case, bounded memory):
 /// every transformer is linear in what it touches, with per-module node lists and reference
-/// maps keyed by (module, address) built once.
+/// maps keyed by (module, address) built once. Strings that nodes and edges repeat (module
+/// paths, addresses, file names, reasons' contexts) are interned per build, so the
+/// allocations are about a handful per node and one per reference edge (`ALLOCS=1` of
+/// bench/graph counts them per step).
 ///
 /// # Example
 /// ```
@@ -216,11 +223,25 @@ pub enum DotKind {
     Resources,
 }
 
+/// The nodes whose names hash to one value, in insertion order (usually one).
+#[derive(Clone)]
+enum NameSlot {
+    One(NodeId),
+    Many(Vec<NodeId>),
+}
+
+fn name_hash(name: &str) -> u64 {
+    let mut h = FastHasher::default();
+    h.write(name.as_bytes());
+    h.finish()
+}
+
 /// A Terraform graph: [`dag::Graph`] of [`Node`]s with [`Edge`] payloads, plus a name index.
 #[derive(Clone, Default)]
 pub struct TfGraph {
     g: dag::Graph<Node, Edge>,
-    by_name: HashMap<String, Vec<NodeId>>,
+    /// Node ids by the hash of their name: the names themselves live once, in the graph.
+    by_name: FastMap<u64, NameSlot>,
     revision: u64,
     /// Edges removed by transitive reduction, with their reasons.
     pub implied: Vec<ImpliedEdge>,
@@ -235,8 +256,20 @@ impl TfGraph {
     /// Adds a node under its [`Node::name`]. O(1).
     pub fn add(&mut self, node: Node) -> NodeId {
         let name = node.name();
-        let id = self.g.add(name.clone(), node);
-        self.by_name.entry(name).or_default().push(id);
+        let h = name_hash(&name);
+        let id = self.g.add(name, node);
+        match self.by_name.entry(h) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(NameSlot::One(id));
+            }
+            std::collections::hash_map::Entry::Occupied(mut e) => match e.get_mut() {
+                NameSlot::Many(ids) => ids.push(id),
+                NameSlot::One(first) => {
+                    let first = *first;
+                    *e.get_mut() = NameSlot::Many(vec![first, id]);
+                }
+            },
+        }
         self.revision += 1;
         id
     }
@@ -283,11 +316,17 @@ impl TfGraph {
     }
 
     fn unindex(&mut self, name: &str, id: NodeId) {
-        if let Some(ids) = self.by_name.get_mut(name) {
-            ids.retain(|&i| i != id);
-            if ids.is_empty() {
-                self.by_name.remove(name);
+        let h = name_hash(name);
+        let empty = match self.by_name.get_mut(&h) {
+            Some(NameSlot::One(i)) => *i == id,
+            Some(NameSlot::Many(ids)) => {
+                ids.retain(|&i| i != id);
+                ids.is_empty()
             }
+            None => false,
+        };
+        if empty {
+            self.by_name.remove(&h);
         }
     }
 
@@ -296,9 +335,12 @@ impl TfGraph {
         self.g.contains(id)
     }
 
-    /// The node with this vertex name.
+    /// The node with this vertex name (the first added, if several share it). O(1).
     pub fn find(&self, name: &str) -> Option<NodeId> {
-        self.by_name.get(name).and_then(|ids| ids.first().copied())
+        match self.by_name.get(&name_hash(name))? {
+            NameSlot::One(id) => (self.g.name(*id) == name).then_some(*id),
+            NameSlot::Many(ids) => ids.iter().copied().find(|&id| self.g.name(id) == name),
+        }
     }
 
     /// The node of an id.
@@ -362,7 +404,7 @@ impl TfGraph {
             kind: n.kind_name(),
             address: n.address(),
             module: n.module.to_string(),
-            range: n.range.clone(),
+            range: n.range.as_ref().map(Span::to_source_range),
         }
     }
 
@@ -373,7 +415,7 @@ impl TfGraph {
             .implied
             .iter()
             .filter(|e| self.contains(e.from) && self.contains(e.to))
-            .map(|e| EdgeInfo { from: self.name(e.from).to_string(), to: self.name(e.to).to_string(), why: e.edge.why.clone() })
+            .map(|e| EdgeInfo { from: self.name(e.from).to_string(), to: self.name(e.to).to_string(), why: e.edge.why.to_vec() })
             .collect();
         out.sort_by(|a, b| (&a.from, &a.to).cmp(&(&b.from, &b.to)));
         out
@@ -384,7 +426,7 @@ impl TfGraph {
         let mut out: Vec<EdgeInfo> = self
             .g
             .edges()
-            .map(|(s, t, e)| EdgeInfo { from: self.name(s).to_string(), to: self.name(t).to_string(), why: e.why.clone() })
+            .map(|(s, t, e)| EdgeInfo { from: self.name(s).to_string(), to: self.name(t).to_string(), why: e.why.to_vec() })
             .collect();
         out.sort_by(|a, b| (&a.from, &a.to).cmp(&(&b.from, &b.to)));
         out

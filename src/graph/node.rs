@@ -22,13 +22,15 @@
 //! by index ([`ConfigRef`], into [`BuildContext`](super::transform::BuildContext)), never by
 //! copy.
 
-use super::context::{implied_fqn, BuildContext};
+use super::context::BuildContext;
+use super::shared::{SharedStr, Span};
 use super::Operation;
 use crate::addrs::{InstanceKey, ModulePath, ResourceMode};
 use crate::config::Reference;
 use crate::dag::DotAttrs;
-use crate::diag::SourceRange;
-use serde::Serialize;
+use serde::{Serialize, Serializer};
+use std::fmt::Write;
+use std::sync::Arc;
 
 /// What kind of vertex this is. Names follow Terraform 1.15's `Name()` methods (see
 /// [`Node::name`]); the Go type each variant stands for is given on it.
@@ -86,6 +88,34 @@ pub enum NodeKind {
     EphemeralClose,
 }
 
+/// Which module a referenceable key is in: the node's own, or the one that calls it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KeyScope {
+    Own,
+    Caller,
+}
+
+/// A referenceable key: the node's address itself (shared) or one made for the purpose.
+pub(crate) enum RefKey {
+    Shared(SharedStr),
+    Owned(String),
+}
+
+impl std::fmt::Display for RefKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl RefKey {
+    pub fn as_str(&self) -> &str {
+        match self {
+            RefKey::Shared(s) => s,
+            RefKey::Owned(s) => s,
+        }
+    }
+}
+
 /// An instance key kept as Terraform prints it (`[0]`, `["a"]`), so nodes stay serializable.
 pub type InstanceKeyText = String;
 
@@ -123,17 +153,18 @@ pub enum ConfigRef {
 }
 
 /// What a provider consumer asks for (Terraform `ProvidedBy()`): a configuration in its own
-/// module, found by walking up for unaliased ones unless `exact`.
+/// module, found by walking up for unaliased ones unless `exact`. Made for every resource
+/// node, so its parts are shared (interned by the build): making one allocates nothing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProviderRequest {
-    pub fqn: String,
-    pub alias: Option<String>,
+    pub fqn: SharedStr,
+    pub alias: Option<SharedStr>,
     /// The module whose configuration is asked for.
-    pub module: ModulePath,
+    pub module: Arc<ModulePath>,
     /// No inheritance from parent modules (state-only objects name their exact provider).
     pub exact: bool,
     /// Where the `provider = …` argument is written, if it is.
-    pub range: Option<SourceRange>,
+    pub range: Option<Span>,
 }
 
 impl ProviderRequest {
@@ -161,30 +192,38 @@ pub fn provider_address(module: &ModulePath, fqn: &str, alias: Option<&str>) -> 
     s
 }
 
+fn module_path<S: Serializer>(p: &Arc<ModulePath>, s: S) -> Result<S::Ok, S::Error> {
+    p.serialize(s)
+}
+
 /// One vertex: its kind, where it lives, what it stands for.
+///
+/// The strings and the module path are shared ([`SharedStr`], `Arc`): a build interns them, so
+/// the many nodes of one module, resource or provider hold one copy each.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Node {
     pub kind: NodeKind,
     /// The module the object is declared in (for module calls: the called module's path).
-    pub module: ModulePath,
+    #[serde(serialize_with = "module_path")]
+    pub module: Arc<ModulePath>,
     /// The object's address inside its module, without suffix: `aws_instance.web`,
     /// `data.aws_ami.u`, `var.x`, `local.x`, `output.o`, `check.c`,
     /// `provider["registry.terraform.io/hashicorp/aws"].west`; empty for module and root nodes.
-    pub addr: String,
+    pub addr: SharedStr,
     /// Where the object is declared.
-    pub range: Option<SourceRange>,
+    pub range: Option<Span>,
     /// The configuration object, when there is one.
     #[serde(skip)]
     pub config: Option<ConfigRef>,
     /// The provider configuration this node was connected to (set by the provider transformer,
     /// Terraform `SetProvider`): a provider node's address.
-    pub resolved_provider: Option<String>,
+    pub resolved_provider: Option<SharedStr>,
     /// For objects in one *instance* of a module (apply-graph instances): the module instance as
     /// Terraform prints it, `module.m[0]`. Replaces [`Node::module`] in the name, and keeps
     /// references between different instances of the same module apart.
-    pub module_instance: Option<String>,
+    pub module_instance: Option<SharedStr>,
     /// For state-only objects (orphans, deposed, destroy): the exact provider from state.
-    pub state_provider: Option<String>,
+    pub state_provider: Option<SharedStr>,
     /// What the state-driven steps recorded on a resource node: attached state, planned
     /// action, dependencies, forced create_before_destroy ([`super::facts`]).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -193,10 +232,10 @@ pub struct Node {
 
 impl Node {
     /// A node with no config link, provider or module instance.
-    pub fn new(kind: NodeKind, module: ModulePath, addr: impl Into<String>, range: Option<SourceRange>) -> Self {
+    pub fn new(kind: NodeKind, module: impl Into<Arc<ModulePath>>, addr: impl Into<SharedStr>, range: Option<Span>) -> Self {
         Node {
             kind,
-            module,
+            module: module.into(),
             addr: addr.into(),
             range,
             config: None,
@@ -213,45 +252,95 @@ impl Node {
         self
     }
 
-    /// The module prefix of names and addresses: `module.a.` (or `module.a[0].`), or nothing.
-    fn prefix(&self) -> String {
+    /// Writes the module prefix of names and addresses: `module.a.` (or `module.a[0].`), or
+    /// nothing.
+    fn write_prefix(&self, out: &mut String) {
         match &self.module_instance {
-            Some(mi) if !mi.is_empty() => format!("{mi}."),
-            Some(_) => String::new(),
-            None if self.module.is_root() => String::new(),
-            None => format!("{}.", self.module),
+            Some(mi) if !mi.is_empty() => {
+                out.push_str(mi);
+                out.push('.');
+            }
+            Some(_) => {}
+            None => {
+                for name in &self.module.0 {
+                    out.push_str("module.");
+                    out.push_str(name);
+                    out.push('.');
+                }
+            }
         }
     }
 
+    /// The module prefix of names and addresses: `module.a.` (or `module.a[0].`), or nothing.
+    fn prefix(&self) -> String {
+        let mut s = String::new();
+        self.write_prefix(&mut s);
+        s
+    }
+
     /// Terraform's vertex name (`Name()`), exactly as `String()`, DOT and cycle errors print it.
+    /// One allocation: a name is made for every node of every graph.
     pub fn name(&self) -> String {
-        let p = self.prefix();
-        let a = &self.addr;
-        let key = |k: &Option<InstanceKeyText>| k.clone().unwrap_or_default();
-        match &self.kind {
-            NodeKind::ResourceExpand { .. } => format!("{p}{a} (expand)"),
-            NodeKind::ResourceValidate { .. } => format!("{p}{a}"),
-            NodeKind::ResourceInstance { key: k, .. } => format!("{p}{a}{}", key(k)),
-            NodeKind::ResourceInstanceDestroy { key: k } => format!("{p}{a}{} (destroy)", key(k)),
-            NodeKind::ResourceInstanceDestroyDeposed { key: k, deposed } => {
-                format!("{p}{a}{} (destroy deposed {deposed})", key(k))
+        let a = self.addr.as_str();
+        let mut s = String::with_capacity(self.module.0.iter().map(|m| m.len() + 8).sum::<usize>() + a.len() + 24);
+        let key = |s: &mut String, k: &Option<InstanceKeyText>| {
+            if let Some(k) = k {
+                s.push_str(k);
             }
-            NodeKind::ResourceInstanceOrphan { key: k, .. } => format!("{p}{a}{} (orphan)", key(k)),
-            NodeKind::ResourceInstanceDeposed { key: k, deposed } => format!("{p}{a}{} (deposed {deposed})", key(k)),
-            NodeKind::Provider { .. } => format!("{p}{a}"),
-            NodeKind::ProviderProxy { .. } => format!("{p}{a} (proxy)"),
-            NodeKind::ProviderClose { .. } => format!("{p}{a} (close)"),
-            NodeKind::RootVariable => a.clone(),
-            NodeKind::ModuleVariable => format!("{p}{a} (expand)"),
-            NodeKind::VariableValidation => format!("{p}{a} (validation)"),
-            NodeKind::Local | NodeKind::Output | NodeKind::CheckExpand => format!("{p}{a} (expand)"),
-            NodeKind::ModuleExpand => format!("{} (expand)", self.module),
-            NodeKind::ModuleClose => format!("{} (close)", self.module),
-            NodeKind::Root => "root".to_string(),
-            NodeKind::CheckReport => format!("{p}{a} (report)"),
-            NodeKind::EphemeralClose => format!("{p}{a} (close)"),
-            NodeKind::OutputDestroy => format!("{a} (destroy)"),
+        };
+        match &self.kind {
+            NodeKind::RootVariable => s.push_str(a),
+            NodeKind::ModuleExpand => {
+                let _ = write!(s, "{} (expand)", self.module);
+            }
+            NodeKind::ModuleClose => {
+                let _ = write!(s, "{} (close)", self.module);
+            }
+            NodeKind::Root => s.push_str("root"),
+            NodeKind::OutputDestroy => {
+                s.push_str(a);
+                s.push_str(" (destroy)");
+            }
+            kind => {
+                self.write_prefix(&mut s);
+                s.push_str(a);
+                match kind {
+                    NodeKind::ResourceExpand { .. }
+                    | NodeKind::ModuleVariable
+                    | NodeKind::Local
+                    | NodeKind::Output
+                    | NodeKind::CheckExpand => s.push_str(" (expand)"),
+                    NodeKind::ResourceValidate { .. } | NodeKind::Provider { .. } => {}
+                    NodeKind::ResourceInstance { key: k, .. } => key(&mut s, k),
+                    NodeKind::ResourceInstanceDestroy { key: k } => {
+                        key(&mut s, k);
+                        s.push_str(" (destroy)");
+                    }
+                    NodeKind::ResourceInstanceDestroyDeposed { key: k, deposed } => {
+                        key(&mut s, k);
+                        let _ = write!(s, " (destroy deposed {deposed})");
+                    }
+                    NodeKind::ResourceInstanceOrphan { key: k, .. } => {
+                        key(&mut s, k);
+                        s.push_str(" (orphan)");
+                    }
+                    NodeKind::ResourceInstanceDeposed { key: k, deposed } => {
+                        key(&mut s, k);
+                        let _ = write!(s, " (deposed {deposed})");
+                    }
+                    NodeKind::ProviderProxy { .. } => s.push_str(" (proxy)"),
+                    NodeKind::ProviderClose { .. } | NodeKind::EphemeralClose => s.push_str(" (close)"),
+                    NodeKind::VariableValidation => s.push_str(" (validation)"),
+                    NodeKind::CheckReport => s.push_str(" (report)"),
+                    NodeKind::RootVariable
+                    | NodeKind::ModuleExpand
+                    | NodeKind::ModuleClose
+                    | NodeKind::Root
+                    | NodeKind::OutputDestroy => unreachable!("handled above"),
+                }
+            }
         }
+        s
     }
 
     /// The absolute address of the object, without Terraform's suffixes:
@@ -263,13 +352,19 @@ impl Node {
             | NodeKind::ResourceInstanceDestroy { key }
             | NodeKind::ResourceInstanceDestroyDeposed { key, .. }
             | NodeKind::ResourceInstanceOrphan { key, .. }
-            | NodeKind::ResourceInstanceDeposed { key, .. } => key.clone().unwrap_or_default(),
-            _ => String::new(),
+            | NodeKind::ResourceInstanceDeposed { key, .. } => key.as_deref().unwrap_or_default(),
+            _ => "",
         };
         match &self.kind {
             NodeKind::ModuleExpand | NodeKind::ModuleClose => self.module.to_string(),
             NodeKind::Root => String::new(),
-            _ => format!("{}{}{key}", self.prefix(), self.addr),
+            _ => {
+                let mut s = String::with_capacity(self.addr.len() + key.len() + 32);
+                self.write_prefix(&mut s);
+                s.push_str(&self.addr);
+                s.push_str(key);
+                s
+            }
         }
     }
 
@@ -425,25 +520,42 @@ impl Node {
     ///   (`ReferenceOutside`); root outputs cannot be referenced;
     /// * a module's expand and close nodes: `module.m` in the calling module.
     pub fn referenceable_keys(&self) -> Vec<(ModulePath, String)> {
-        let here = |s: String| vec![(self.module.clone(), s)];
-        let call = || self.module.0.last().cloned().unwrap_or_default();
-        let parent = || ModulePath(self.module.0[..self.module.0.len().saturating_sub(1)].to_vec());
+        let mut out = Vec::new();
+        self.visit_referenceable_keys(|scope, key| {
+            let module = match scope {
+                KeyScope::Own => self.module.0.to_vec(),
+                KeyScope::Caller => self.module.0[..self.module.0.len() - 1].to_vec(),
+            };
+            out.push((ModulePath(module), key.to_string()));
+        });
+        out
+    }
+
+    /// [`Node::referenceable_keys`] without allocating for the common keys: each key with the
+    /// module it is in, this node's own or its caller (`self.module` minus its last call).
+    pub(crate) fn visit_referenceable_keys(&self, mut f: impl FnMut(KeyScope, RefKey)) {
+        let call = || self.module.0.last().map(String::as_str).unwrap_or_default();
         match &self.kind {
-            NodeKind::ResourceExpand { .. } | NodeKind::ResourceValidate { .. } => here(self.addr.clone()),
+            NodeKind::ResourceExpand { .. } | NodeKind::ResourceValidate { .. } => f(KeyScope::Own, RefKey::Shared(self.addr.clone())),
             NodeKind::ResourceInstance { key: Some(k), .. } => {
-                vec![(self.module.clone(), format!("{}{k}", self.addr)), (self.module.clone(), self.addr.clone())]
+                f(KeyScope::Own, RefKey::Owned(format!("{}{k}", self.addr)));
+                f(KeyScope::Own, RefKey::Shared(self.addr.clone()));
             }
-            NodeKind::ResourceInstance { key: None, .. } => here(self.addr.clone()),
+            NodeKind::ResourceInstance { key: None, .. } => f(KeyScope::Own, RefKey::Shared(self.addr.clone())),
             NodeKind::RootVariable | NodeKind::ModuleVariable | NodeKind::VariableValidation | NodeKind::Local => {
-                here(self.addr.clone())
+                f(KeyScope::Own, RefKey::Shared(self.addr.clone()))
             }
-            NodeKind::Output if self.module.is_root() => Vec::new(),
+            NodeKind::Output if self.module.is_root() => {}
             NodeKind::Output => {
                 let c = call();
                 let out = self.addr.strip_prefix("output.").unwrap_or(&self.addr);
-                vec![(parent(), format!("module.{c}")), (parent(), format!("module.{c}.{out}"))]
+                f(KeyScope::Caller, RefKey::Owned(format!("module.{c}")));
+                f(KeyScope::Caller, RefKey::Owned(format!("module.{c}.{out}")));
             }
-            NodeKind::ModuleExpand | NodeKind::ModuleClose => vec![(parent(), format!("module.{}", call()))],
+            NodeKind::ModuleExpand | NodeKind::ModuleClose if self.module.is_root() => {
+                f(KeyScope::Own, RefKey::Owned("module.".to_string()))
+            }
+            NodeKind::ModuleExpand | NodeKind::ModuleClose => f(KeyScope::Caller, RefKey::Owned(format!("module.{}", call()))),
             // Destroy-phase keys (`aws_instance.a#destroy`) belong to the apply graph's
             // destroy nodes; the apply builder adds them (Terraform `ResourceInstancePhase`).
             NodeKind::ResourceInstanceDestroy { .. }
@@ -457,7 +569,7 @@ impl Node {
             | NodeKind::CheckExpand
             | NodeKind::CheckReport
             | NodeKind::EphemeralClose
-            | NodeKind::OutputDestroy => Vec::new(),
+            | NodeKind::OutputDestroy => {}
         }
     }
 
@@ -465,11 +577,14 @@ impl Node {
     /// A module variable's and a module expansion's expressions are written in the calling
     /// module; everything else refers from its own module.
     pub fn reference_path(&self) -> ModulePath {
+        ModulePath(self.reference_path_slice().to_vec())
+    }
+
+    /// [`Node::reference_path`] as a slice of this node's own module path.
+    pub(crate) fn reference_path_slice(&self) -> &[String] {
         match &self.kind {
-            NodeKind::ModuleVariable | NodeKind::ModuleExpand => {
-                ModulePath(self.module.0[..self.module.0.len().saturating_sub(1)].to_vec())
-            }
-            _ => self.module.clone(),
+            NodeKind::ModuleVariable | NodeKind::ModuleExpand => &self.module.0[..self.module.0.len().saturating_sub(1)],
+            _ => &self.module.0,
         }
     }
 
@@ -516,8 +631,15 @@ impl Node {
     /// Destroy nodes list nothing here: the apply builder gives them their destroy-time
     /// provisioner references (Terraform only uses those for the destroy node).
     pub fn references<'c>(&self, cx: &BuildContext<'c>) -> Vec<&'c Reference> {
-        let Some(config) = self.config else { return Vec::new() };
-        match (&self.kind, config) {
+        let mut out = Vec::new();
+        self.visit_references(cx, |r| out.push(r));
+        out
+    }
+
+    /// [`Node::references`], each handed to `f` (no list is made).
+    pub(crate) fn visit_references<'c>(&self, cx: &BuildContext<'c>, f: impl FnMut(&'c Reference)) {
+        let Some(config) = self.config else { return };
+        let list: &'c [Reference] = match (&self.kind, config) {
             (
                 NodeKind::ResourceExpand { .. }
                 | NodeKind::ResourceValidate { .. }
@@ -525,37 +647,33 @@ impl Node {
                 | NodeKind::ResourceInstanceOrphan { .. }
                 | NodeKind::ResourceInstanceDeposed { .. },
                 c,
-            ) => cx.resource_of(&c).map(|r| r.references.iter().collect()).unwrap_or_default(),
+            ) => cx.resource_of(&c).map(|r| r.references.as_slice()).unwrap_or_default(),
             (NodeKind::ModuleVariable, ConfigRef::ModuleVariable { parent, call, argument: Some(a), .. }) => {
-                cx.module_call(parent, call).arguments[a as usize].expr.references.iter().collect()
+                &cx.module_call(parent, call).arguments[a as usize].expr.references
             }
             (NodeKind::VariableValidation, c) => {
                 let rules = match c {
                     ConfigRef::Variable { module, index } => &cx.variable(module, index).validations,
                     ConfigRef::ModuleVariable { variable: Some((m, v)), .. } => &cx.variable(m, v).validations,
-                    _ => return Vec::new(),
+                    _ => return,
                 };
                 rules
                     .iter()
                     .flat_map(|r| r.condition.references.iter().chain(r.error_message.iter().flat_map(|e| e.references.iter())))
-                    .filter(|r| r.subject.to_string() != self.addr)
-                    .collect()
+                    .filter(|r| r.subject.to_string() != *self.addr)
+                    .for_each(f);
+                return;
             }
-            (NodeKind::Local, ConfigRef::Local { module, index }) => cx.local(module, index).expr.references.iter().collect(),
+            (NodeKind::Local, ConfigRef::Local { module, index }) => &cx.local(module, index).expr.references,
             // Root outputs refer to nothing while destroying (`nodeExpandOutput.References`).
-            (NodeKind::Output, _) if self.module.is_root() && cx.options.operation == Operation::Destroy => Vec::new(),
-            (NodeKind::Output, ConfigRef::Output { module, index }) => {
-                cx.output(module, index).references.iter().collect()
-            }
-            (NodeKind::ModuleExpand, ConfigRef::ModuleCall { parent, call }) => {
-                cx.module_call(parent, call).references.iter().collect()
-            }
-            (NodeKind::Provider { .. }, ConfigRef::Provider { module, index }) => {
-                cx.provider(module, index).references.iter().collect()
-            }
-            (NodeKind::CheckExpand, ConfigRef::Check { module, index }) => cx.check(module, index).references.iter().collect(),
-            _ => Vec::new(),
-        }
+            (NodeKind::Output, _) if self.module.is_root() && cx.options.operation == Operation::Destroy => return,
+            (NodeKind::Output, ConfigRef::Output { module, index }) => &cx.output(module, index).references,
+            (NodeKind::ModuleExpand, ConfigRef::ModuleCall { parent, call }) => &cx.module_call(parent, call).references,
+            (NodeKind::Provider { .. }, ConfigRef::Provider { module, index }) => &cx.provider(module, index).references,
+            (NodeKind::CheckExpand, ConfigRef::Check { module, index }) => &cx.check(module, index).references,
+            _ => return,
+        };
+        list.iter().for_each(f);
     }
 
     /// Terraform `GraphNodeProviderConsumer.ProvidedBy()`: which provider configuration a
@@ -567,26 +685,36 @@ impl Node {
         if !self.is_resource() {
             return None;
         }
-        if let Some(resource) = self.config.as_ref().and_then(|c| cx.resource_of(c)) {
-            let p = &resource.provider;
-            let fqn = if p.fqn.is_empty() {
-                cx.module_index
-                    .get(&self.module)
-                    .map(|&m| cx.provider_fqn(cx.module(m), &p.local_name))
-                    .unwrap_or_else(|| implied_fqn(&p.local_name))
-            } else {
-                p.fqn.clone()
-            };
-            return Some(ProviderRequest {
-                fqn,
-                alias: p.alias.clone(),
-                module: self.module.clone(),
-                exact: false,
-                range: p.range.clone(),
-            });
+        if let Some(c) = &self.config {
+            if let Some(resource) = cx.resource_of(c) {
+                let p = &resource.provider;
+                let fqn = if !p.fqn.is_empty() {
+                    cx.str(&p.fqn)
+                } else {
+                    // The module the block is written in (the node's own, unless it came from
+                    // the state with no block).
+                    let module = match *c {
+                        ConfigRef::Resource { module, .. } | ConfigRef::CheckData { module, .. } => Some(module),
+                        _ => None,
+                    }
+                    .filter(|&m| *cx.modules[m as usize].path == *self.module)
+                    .or_else(|| cx.module_index.get(&*self.module).copied());
+                    match module {
+                        Some(m) => cx.provider_fqn_shared(m, &p.local_name),
+                        None => cx.implied_fqn_shared(&p.local_name),
+                    }
+                };
+                return Some(ProviderRequest {
+                    fqn,
+                    alias: p.alias.as_deref().map(|a| cx.str(a)),
+                    module: Arc::clone(&self.module),
+                    exact: false,
+                    range: p.range.as_ref().map(|r| cx.names.span(r)),
+                });
+            }
         }
         if let Some(addr) = &self.state_provider {
-            let (module, fqn, alias) = parse_provider_address(addr)?;
+            let (module, fqn, alias) = cx.parsed_provider_address(addr)?;
             return Some(ProviderRequest { fqn, alias, module, exact: true, range: None });
         }
         // No configuration and no state: the implied provider of the type, as Terraform's
@@ -594,9 +722,9 @@ impl Node {
         let type_name = self.addr.trim_start_matches("data.").trim_start_matches("ephemeral.");
         let local = type_name.split('_').next().unwrap_or(type_name);
         Some(ProviderRequest {
-            fqn: implied_fqn(local),
+            fqn: cx.implied_fqn_shared(local),
             alias: None,
-            module: self.module.clone(),
+            module: Arc::clone(&self.module),
             exact: false,
             range: None,
         })

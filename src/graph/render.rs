@@ -63,7 +63,7 @@ impl TfGraph {
             let data = n.addr.starts_with("data.");
             let rel = n.addr.strip_prefix("data.").unwrap_or(&n.addr);
             let (type_name, name) = rel.split_once('.').unwrap_or((rel, ""));
-            let key = if module.is_empty() { n.addr.clone() } else { format!("{module}.{}", n.addr) };
+            let key = if module.is_empty() { n.addr.to_string() } else { format!("{module}.{}", n.addr) };
             let i = *index.entry(key).or_insert_with(|| {
                 nodes.push(ResourceNode::new(&module, data, type_name, name));
                 nodes.len() - 1

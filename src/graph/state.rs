@@ -8,6 +8,7 @@
 //! apply and destroy graphs are built from them. Deserializes from a JSON shape close to
 //! Terraform's own.
 
+use super::shared::{SharedStr, SharedVec};
 use serde::{Deserialize, Serialize};
 
 /// A prior state: every resource instance object Terraform knows about.
@@ -23,19 +24,21 @@ pub struct State {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StateObject {
     /// The module instance, as Terraform prints it (`module.a[0]`); empty for the root module.
+    /// Shared, like the other addresses: a state repeats them for every object.
     #[serde(default)]
-    pub module: String,
+    pub module: SharedStr,
     /// The resource address inside its module: `aws_instance.web`, `data.aws_ami.u`.
-    pub resource: String,
+    pub resource: SharedStr,
     /// The instance key as printed (`[0]`, `["a"]`), absent for a single instance.
     #[serde(default)]
     pub key: Option<String>,
     /// The provider configuration that manages it:
-    /// `provider["registry.terraform.io/hashicorp/aws"].west`.
-    pub provider: String,
+    /// `provider["registry.terraform.io/hashicorp/aws"].west`. Shared: a state names few.
+    pub provider: SharedStr,
     /// State `dependencies`: resource addresses (no instance keys) it was created after.
+    /// Shared: the graph's nodes keep them without copying.
     #[serde(default)]
-    pub dependencies: Vec<String>,
+    pub dependencies: SharedVec<SharedStr>,
     #[serde(default)]
     pub create_before_destroy: bool,
     /// Set for a deposed object (8 hex digits).

@@ -10,19 +10,30 @@
 
 use super::instance_addr::{parse_module_instance, InstanceAddr};
 use super::node::parse_provider_address;
+use super::shared::{FastMap, FastSet, Interner, SharedStr};
 use super::state::{State, StateObject};
 use crate::addrs::{InstanceKey, ResourceAddr, ResourceMode};
 use crate::diag::{Diagnostic, Diagnostics};
+use serde::de::DeserializeSeed;
+use serde::Deserialize;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 const UNSUPPORTED: &str = "Unsupported state file format";
 const BAD_INSTANCE: &str = "Invalid resource instance metadata in state";
 
 /// Parses state JSON text. See [`state_from_value`].
+///
+/// Only what [`state_from_value`] reads is kept from the text, borrowed where it can be
+/// ([`Lean`], [`J`]): a state is mostly resource attributes and output values, which graphs
+/// never look at, and building the whole document as a JSON tree first cost more time and
+/// memory than the rest of reading it.
 pub fn parse_state(text: &str) -> (State, Diagnostics) {
-    match serde_json::from_str::<Value>(text) {
-        Ok(v) => state_from_value(&v),
+    let mut de = serde_json::Deserializer::from_str(text);
+    let parsed = Lean::Top.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+    match parsed {
+        Ok(v) => state_from_json(&v),
         Err(e) => {
             let mut d = Diagnostics::new();
             let detail = if e.is_syntax() || e.is_eof() {
@@ -42,13 +53,84 @@ pub fn parse_state(text: &str) -> (State, Diagnostics) {
 /// # Complexity
 /// O(size of the JSON).
 pub fn state_from_value(v: &Value) -> (State, Diagnostics) {
+    state_from_json(&J::from_value(v))
+}
+
+/// A JSON value as reading a state needs it: strings borrowed from the text (or from a
+/// `serde_json::Value`) where they can be, objects as short lists of members (the last of
+/// duplicate keys wins, as in `serde_json::Value`), everything else as a `Value`.
+#[derive(Debug)]
+enum J<'a> {
+    Str(Cow<'a, str>),
+    Arr(Vec<J<'a>>),
+    Obj(Vec<(Cow<'a, str>, J<'a>)>),
+    Other(Value),
+}
+
+const NULL: J<'static> = J::Other(Value::Null);
+
+impl<'a> J<'a> {
+    fn from_value(v: &'a Value) -> J<'a> {
+        match v {
+            Value::String(s) => J::Str(Cow::Borrowed(s)),
+            Value::Array(a) => J::Arr(a.iter().map(J::from_value).collect()),
+            Value::Object(o) => J::Obj(o.iter().map(|(k, v)| (Cow::Borrowed(k.as_str()), J::from_value(v))).collect()),
+            other => J::Other(other.clone()),
+        }
+    }
+
+    /// The value as a `serde_json::Value` (for messages that print it).
+    fn to_value(&self) -> Value {
+        match self {
+            J::Str(s) => Value::String(s.to_string()),
+            J::Arr(a) => Value::Array(a.iter().map(J::to_value).collect()),
+            J::Obj(o) => Value::Object(o.iter().map(|(k, v)| (k.to_string(), v.to_value())).collect()),
+            J::Other(v) => v.clone(),
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<&J<'a>> {
+        match self {
+            J::Obj(members) => members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    fn as_str(&self) -> Option<&str> {
+        match self {
+            J::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn as_array(&self) -> Option<&[J<'a>]> {
+        match self {
+            J::Arr(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    fn is_null(&self) -> bool {
+        matches!(self, J::Other(Value::Null))
+    }
+}
+
+impl std::fmt::Display for J<'_> {
+    /// As JSON, like `serde_json::Value`'s `Display`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.to_value(), f)
+    }
+}
+
+fn state_from_json(v: &J) -> (State, Diagnostics) {
     let mut diags = Diagnostics::new();
     let mut state = State::default();
-    let Some(obj) = v.as_object() else {
+    let J::Obj(_) = v else {
         diags.push(Diagnostic::error(UNSUPPORTED, "The state file could not be parsed as JSON: the top level must be an object."));
         return (state, diags);
     };
-    match obj.get("version") {
+    let version = v.get("version").map(J::to_value);
+    match version {
         None => {
             diags.push(Diagnostic::error(
                 UNSUPPORTED,
@@ -83,30 +165,214 @@ pub fn state_from_value(v: &Value) -> (State, Diagnostics) {
             return (state, diags);
         }
     }
-    if let Some(outputs) = obj.get("outputs").and_then(Value::as_object) {
-        state.outputs = outputs.keys().cloned().collect();
+    if let Some(J::Obj(outputs)) = v.get("outputs") {
+        state.outputs = outputs.iter().map(|(k, _)| k.to_string()).collect();
         state.outputs.sort();
+        state.outputs.dedup();
     }
-    let resources = match obj.get("resources") {
-        None | Some(Value::Null) => return (state, diags),
-        Some(Value::Array(a)) => a,
+    let resources = match v.get("resources") {
+        None => return (state, diags),
+        Some(r) if r.is_null() => return (state, diags),
+        Some(J::Arr(a)) => a,
         Some(_) => {
             diags.push(Diagnostic::error(UNSUPPORTED, "The state file's \"resources\" must be an array."));
             return (state, diags);
         }
     };
-    let mut seen: HashSet<(String, Option<String>)> = HashSet::new();
+    let mut read = Reader::default();
     for r in resources {
-        read_resource(r, &mut state, &mut seen, &mut diags);
+        read.resource(r, &mut state, &mut diags);
     }
     (state, diags)
 }
 
-fn str_field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
-    v.get(key).and_then(Value::as_str)
+/// Where in a state document a value sits, and so which of its parts reading a state uses: a
+/// value is read into a [`J`] with everything else skipped (`IgnoredAny`: parsed and checked,
+/// not kept). Values of an unexpected type are kept whole, for the diagnostics.
+#[derive(Clone, Copy)]
+enum Lean {
+    /// The document: `version`, `outputs` (their names), `resources`.
+    Top,
+    /// `outputs`: the names only (values become `null`).
+    Outputs,
+    /// `resources[]`.
+    Resources,
+    /// One resource: `module`, `mode`, `type`, `name`, `each`, `provider`, `instances`.
+    Resource,
+    /// `instances[]`.
+    Instances,
+    /// One instance object: `index_key`, `status`, `deposed`, `dependencies`,
+    /// `create_before_destroy`.
+    Instance,
+    /// A value read whole.
+    Whole,
 }
 
-fn read_resource(r: &Value, state: &mut State, seen: &mut HashSet<(String, Option<String>)>, diags: &mut Diagnostics) {
+impl Lean {
+    /// What a key of an object at this place holds: `None` for keys nothing reads.
+    fn member(self, key: &str) -> Option<Lean> {
+        let keep = |keys: &[&str]| keys.contains(&key).then_some(Lean::Whole);
+        match self {
+            Lean::Top => match key {
+                "outputs" => Some(Lean::Outputs),
+                "resources" => Some(Lean::Resources),
+                _ => keep(&["version"]),
+            },
+            Lean::Resource if key == "instances" => Some(Lean::Instances),
+            Lean::Resource => keep(&["module", "mode", "type", "name", "each", "provider"]),
+            Lean::Instance => keep(&["index_key", "status", "deposed", "dependencies", "create_before_destroy"]),
+            _ => Some(Lean::Whole),
+        }
+    }
+
+    /// What an element of an array at this place is.
+    fn element(self) -> Lean {
+        match self {
+            Lean::Resources => Lean::Resource,
+            Lean::Instances => Lean::Instance,
+            _ => Lean::Whole,
+        }
+    }
+}
+
+/// An object key, borrowed from the text when it has no escapes.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Lean {
+    type Value = J<'de>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<J<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Lean {
+    type Value = J<'de>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<J<'de>, A::Error> {
+        let mut out = Vec::new();
+        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+            let seed = match self {
+                Lean::Outputs => None,
+                _ => self.member(&key),
+            };
+            match seed {
+                Some(seed) => {
+                    let v = map.next_value_seed(seed)?;
+                    out.push((key, v));
+                }
+                None => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                    if let Lean::Outputs = self {
+                        out.push((key, NULL));
+                    }
+                }
+            }
+        }
+        Ok(J::Obj(out))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<J<'de>, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(v) = seq.next_element_seed(self.element())? {
+            out.push(v);
+        }
+        Ok(J::Arr(out))
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<J<'de>, E> {
+        Ok(J::Str(Cow::Borrowed(v)))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<J<'de>, E> {
+        Ok(J::Str(Cow::Owned(v.to_string())))
+    }
+    fn visit_string<E>(self, v: String) -> Result<J<'de>, E> {
+        Ok(J::Str(Cow::Owned(v)))
+    }
+    // Like `serde_json::Value`'s own visitor.
+    fn visit_bool<E>(self, v: bool) -> Result<J<'de>, E> {
+        Ok(J::Other(Value::Bool(v)))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<J<'de>, E> {
+        Ok(J::Other(Value::from(v)))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<J<'de>, E> {
+        Ok(J::Other(Value::from(v)))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<J<'de>, E> {
+        Ok(J::Other(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)))
+    }
+    fn visit_unit<E>(self) -> Result<J<'de>, E> {
+        Ok(NULL)
+    }
+    fn visit_none<E>(self) -> Result<J<'de>, E> {
+        Ok(NULL)
+    }
+}
+
+fn str_field<'a>(v: &'a J, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(J::as_str)
+}
+
+/// What reading one state remembers across resources: the instances seen (duplicates are
+/// errors), one shared copy of each module, resource, provider and dependency address (a state
+/// repeats them for every object), each checked once, and module instances parsed once each.
+#[derive(Default)]
+struct Reader {
+    seen: HashSet<(SharedStr, SharedStr, Option<InstanceKey>, Option<String>)>,
+    names: Interner,
+    valid_providers: FastSet<SharedStr>,
+    valid_dependencies: FastSet<SharedStr>,
+    modules: FastMap<String, Result<(ModuleSteps, SharedStr), String>>,
+}
+
+type ModuleSteps = Vec<(String, Option<InstanceKey>)>;
+
+impl Reader {
+    fn resource(&mut self, r: &J, state: &mut State, diags: &mut Diagnostics) {
+        read_resource(r, state, self, diags)
+    }
+
+    /// The parsed module instance (`module.a[0]`) and its printed form, once per text.
+    fn module(&mut self, text: &str) -> &Result<(ModuleSteps, SharedStr), String> {
+        if !self.modules.contains_key(text) {
+            let parsed = parse_module_instance(text).map(|steps| {
+                let printed = self.names.str(&super::instance_addr::module_instance_text(&steps));
+                (steps, printed)
+            });
+            self.modules.insert(text.to_string(), parsed);
+        }
+        &self.modules[text]
+    }
+}
+
+fn read_resource(r: &J, state: &mut State, read: &mut Reader, diags: &mut Diagnostics) {
     let type_name = str_field(r, "type").unwrap_or_default();
     let name = str_field(r, "name").unwrap_or_default();
     let mode_text = str_field(r, "mode").unwrap_or_default();
@@ -122,8 +388,8 @@ fn read_resource(r: &Value, state: &mut State, seen: &mut HashSet<(String, Optio
         }
     };
     let module_text = str_field(r, "module").unwrap_or_default();
-    let module = match parse_module_instance(module_text) {
-        Ok(m) => m,
+    let (module, module_instance) = match read.module(module_text) {
+        Ok((steps, printed)) => (steps.clone(), printed.clone()),
         Err(e) => {
             diags.push(Diagnostic::error(
                 "Invalid module instance address in state",
@@ -139,81 +405,95 @@ fn read_resource(r: &Value, state: &mut State, seen: &mut HashSet<(String, Optio
         ));
         return;
     }
-    let provider = str_field(r, "provider").unwrap_or_default().to_string();
-    if parse_provider_address(&provider).is_none() {
+    let provider = read.names.str(str_field(r, "provider").unwrap_or_default());
+    if !read.valid_providers.contains(&provider) && parse_provider_address(&provider).is_none() {
         diags.push(Diagnostic::error(
             "Invalid provider config address in state",
             format!("State contains an invalid provider config address {provider:?} for {type_name}.{name}."),
         ));
         return;
     }
+    read.valid_providers.insert(provider.clone());
     let resource = ResourceAddr { mode, type_name: type_name.into(), name: name.into() };
-    let base = InstanceAddr { module: module.clone(), resource: resource.clone(), key: None };
+    let resource_text = read.names.str(&resource.to_string());
+    let base = || InstanceAddr { module: module.clone(), resource: resource.clone(), key: None };
     let each = str_field(r, "each");
-    let Some(instances) = r.get("instances").and_then(Value::as_array) else { return };
+    let Some(instances) = r.get("instances").and_then(J::as_array) else { return };
     for inst in instances {
         let key = match inst.get("index_key") {
-            None | Some(Value::Null) => None,
-            Some(Value::Number(n)) if n.as_i64().is_some() && each != Some("map") => Some(InstanceKey::Int(n.as_i64().unwrap_or(0))),
-            Some(Value::String(s)) if each != Some("list") => Some(InstanceKey::Str(s.clone())),
+            None => None,
+            Some(k) if k.is_null() => None,
+            Some(J::Other(Value::Number(n))) if n.as_i64().is_some() && each != Some("map") => Some(InstanceKey::Int(n.as_i64().unwrap_or(0))),
+            Some(J::Str(s)) if each != Some("list") => Some(InstanceKey::Str(s.to_string())),
             Some(other) => {
                 diags.push(Diagnostic::error(
                     BAD_INSTANCE,
-                    format!("Resource {base} has an instance with the invalid instance key {other}."),
+                    format!("Resource {} has an instance with the invalid instance key {other}.", base()),
                 ));
                 continue;
             }
         };
-        let addr = InstanceAddr { key: key.clone(), ..base.clone() };
+        let addr = || InstanceAddr { key: key.clone(), ..base() };
         if let Some(status) = str_field(inst, "status") {
             if status != "tainted" {
-                diags.push(Diagnostic::error(BAD_INSTANCE, format!("Instance {addr} has invalid status {status:?}.")));
+                diags.push(Diagnostic::error(BAD_INSTANCE, format!("Instance {} has invalid status {status:?}.", addr())));
                 continue;
             }
         }
         let deposed = match inst.get("deposed") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(dk)) if dk.is_empty() => None,
-            Some(Value::String(dk)) if dk.len() == 8 && dk.bytes().all(|b| b.is_ascii_hexdigit()) => Some(dk.clone()),
+            None => None,
+            Some(d) if d.is_null() => None,
+            Some(J::Str(dk)) if dk.is_empty() => None,
+            Some(J::Str(dk)) if dk.len() == 8 && dk.bytes().all(|b| b.is_ascii_hexdigit()) => Some(dk.to_string()),
             Some(other) => {
                 let dk = other.as_str().map(str::to_string).unwrap_or_else(|| other.to_string());
                 diags.push(Diagnostic::error(
                     BAD_INSTANCE,
-                    format!("Instance {addr} has an object with deposed key {dk:?}, which is not correctly formatted."),
+                    format!("Instance {} has an object with deposed key {dk:?}, which is not correctly formatted.", addr()),
                 ));
                 continue;
             }
         };
-        if !seen.insert((addr.to_string(), deposed.clone())) {
+        // The printed address identifies an instance; its parts do too, without printing it.
+        if !read.seen.insert((module_instance.clone(), resource_text.clone(), key.clone(), deposed.clone())) {
             let detail = match &deposed {
-                Some(dk) => format!("Instance {addr} deposed object {dk:?} appears multiple times in the state file."),
-                None => format!("Instance {addr} appears multiple times in the state file."),
+                Some(dk) => format!("Instance {} deposed object {dk:?} appears multiple times in the state file.", addr()),
+                None => format!("Instance {} appears multiple times in the state file.", addr()),
             };
             diags.push(Diagnostic::error("Duplicate resource instance in state", detail));
             continue;
         }
-        let mut dependencies = Vec::new();
-        if let Some(deps) = inst.get("dependencies").and_then(Value::as_array) {
+        let mut dependencies: Vec<SharedStr> = Vec::new();
+        if let Some(deps) = inst.get("dependencies").and_then(J::as_array) {
             for d in deps {
                 let text = d.as_str().unwrap_or_default();
+                if let Some(known) = read.valid_dependencies.get(text) {
+                    dependencies.push(known.clone());
+                    continue;
+                }
                 match InstanceAddr::parse_config_resource(text) {
-                    Ok(_) => dependencies.push(text.to_string()),
+                    Ok(_) => {
+                        let shared = read.names.str(text);
+                        read.valid_dependencies.insert(shared.clone());
+                        dependencies.push(shared);
+                    }
                     Err(e) => diags.push(Diagnostic::error(
                         BAD_INSTANCE,
-                        format!("Instance {addr} has invalid dependency {text:?}: {e}."),
+                        format!("Instance {} has invalid dependency {text:?}: {e}.", addr()),
                     )),
                 }
             }
         }
-        dependencies.sort();
+        dependencies.sort_unstable();
         dependencies.dedup();
+        let create_before_destroy = matches!(inst.get("create_before_destroy"), Some(J::Other(Value::Bool(true))));
         state.resources.push(StateObject {
-            module: addr.module_instance(),
-            resource: resource.to_string(),
-            key: addr.key_text(),
+            module: module_instance.clone(),
+            resource: resource_text.clone(),
+            key: key.as_ref().map(|k| k.to_string()),
             provider: provider.clone(),
-            dependencies,
-            create_before_destroy: inst.get("create_before_destroy").and_then(Value::as_bool).unwrap_or(false),
+            dependencies: dependencies.into(),
+            create_before_destroy,
             deposed,
         });
     }
@@ -263,6 +543,34 @@ mod tests {
             assert!(d.has_errors(), "{text}");
             let all: Vec<String> = d.iter().map(|d| format!("{}: {}", d.summary, d.detail)).collect();
             assert!(all.iter().any(|s| s.contains(want)), "{text}: {all:?}");
+        }
+    }
+
+    /// Reading text (borrowed, attributes skipped) and reading a parsed `Value` agree on the
+    /// state and on every diagnostic, whatever the input's shape.
+    #[test]
+    fn text_and_value_read_the_same() {
+        let cases = [
+            r#"{"version":4,"outputs":{"b":{"value":1},"a":{}},"resources":[{"module":"module.a[0]","mode":"managed","type":"t","name":"n","each":"list",
+              "provider":"provider[\"registry.terraform.io/hashicorp/t\"]","attributes_ignored":{"x":[1,2]},
+              "instances":[{"index_key":1,"attributes":{"id":"i","nested":{"deep":[{"a":"\u0041"}]}},"private":"eA==","dependencies":["module.a.t.m","t.z","t.z"],"create_before_destroy":true},
+                           {"index_key":1,"deposed":"0a1b2c3d"},{"index_key":1,"deposed":"0a1b2c3d"},{"index_key":2,"status":"tainted"},{"index_key":[1]},{"index_key":"s"},{"deposed":7}]},
+              {"mode":"data","type":"d","name":"x","provider":"provider[\"registry.terraform.io/hashicorp/d\"]","instances":[{"dependencies":["bad[0]",3]}]},
+              {"mode":"managed","type":"\u0074","name":"esc","provider":"provider[\"x\"]","instances":{}},
+              7, {"mode":"managed","mode":"data","type":"dup","name":"keys","provider":"provider[\"x\"]","instances":[{}]}]}"#,
+            r#"{"version":4,"outputs":[],"resources":null}"#,
+            r#"{"version":4.0}"#,
+            r#"{"version":"4","resources":{}}"#,
+            r#"[1,2]"#,
+            r#""text""#,
+        ];
+        for text in cases {
+            let value: Value = serde_json::from_str(text).unwrap();
+            let (a, da) = parse_state(text);
+            let (b, db) = state_from_value(&value);
+            assert_eq!(a, b, "{text}");
+            let show = |d: &Diagnostics| d.iter().map(|d| format!("{}: {}", d.summary, d.detail)).collect::<Vec<_>>();
+            assert_eq!(show(&da), show(&db), "{text}");
         }
     }
 }

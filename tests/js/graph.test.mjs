@@ -143,6 +143,13 @@ test("the apply graph splits a replacement into create and destroy", () => {
   assert.ok(g.ancestors("aws_vpc.main (destroy)").includes("aws_subnet.a (destroy)"));
   // Destroy-before-create: the new VPC waits for the old one to go.
   assert.ok(g.ancestors("aws_vpc.main").includes("aws_vpc.main (destroy)"));
+  // The state and changes as JSON text (a terraform.tfstate read from disk) build the same graph.
+  const fromText = buildGraph(CHAIN, { operation: "apply", state: JSON.stringify(state), changes: JSON.stringify(changes) });
+  assert.equal(fromText.toString(), g.toString());
+  assert.deepEqual(fromText.edges(), g.edges());
+  // Malformed state text is the user's input: a TfgraphError with Terraform's diagnostic.
+  assert.throws(() => buildGraph(CHAIN, { operation: "apply", state: "{", changes }), (e) =>
+    e instanceof TfgraphError && e.diagnostics[0].summary === "Unsupported state file format");
 });
 
 test("walk visits a built graph in dependency order", async () => {

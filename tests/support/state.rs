@@ -55,7 +55,7 @@ pub fn synthesize_state(config: &Config) -> (Value, Value) {
             }
             module.push_str(&format!("module.{name}{}", module_keys.get(&prefix).cloned().unwrap_or_default()));
         }
-        let provider = n.resolved_provider.clone().unwrap_or_else(|| {
+        let provider = n.resolved_provider.as_deref().map(str::to_string).unwrap_or_else(|| {
             let local = res.type_name.split('_').next().unwrap_or("x");
             format!("provider[\"registry.terraform.io/hashicorp/{local}\"]")
         });

@@ -8,117 +8,115 @@
 //! root; every resource refers to 1–3 of the 20 resources declared just before it, every tenth
 //! has `count = 2`, every twentieth a `for_each`, every fiftieth a `depends_on`. Printed: load
 //! time, build time (all transformers, reduction included), node and edge counts, peak RSS.
+//! `ALLOCS=1` also runs the steps one by one with their allocation counts.
 
-use std::collections::BTreeMap;
-use std::fmt::Write;
 use std::time::Instant;
 use tfgraph::graph::{build, BuildOptions, Operation};
 
-/// A small deterministic generator (xorshift), so every run builds the same configuration.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+mod gen;
+use gen::{generate, generate_state};
+
+/// The system allocator, counting: how many allocations (reallocations included) and how many
+/// bytes each step asks for (`ALLOCS=1`). Allocation counts are what the wasm build pays for
+/// most (dlmalloc is several times slower than glibc's malloc), so they are worth watching
+/// next to native time.
+mod counting {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+    pub struct Counting;
+    pub static CALLS: AtomicU64 = AtomicU64::new(0);
+    pub static BYTES: AtomicU64 = AtomicU64::new(0);
+    pub static LIVE: AtomicU64 = AtomicU64::new(0);
+    pub static PEAK: AtomicU64 = AtomicU64::new(0);
+
+    fn grew(by: u64) {
+        let live = LIVE.fetch_add(by, Relaxed) + by;
+        PEAK.fetch_max(live, Relaxed);
     }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+            CALLS.fetch_add(1, Relaxed);
+            BYTES.fetch_add(l.size() as u64, Relaxed);
+            grew(l.size() as u64);
+            System.alloc(l)
+        }
+        unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+            LIVE.fetch_sub(l.size() as u64, Relaxed);
+            System.dealloc(p, l)
+        }
+        unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+            CALLS.fetch_add(1, Relaxed);
+            BYTES.fetch_add(n as u64, Relaxed);
+            grew(n as u64);
+            LIVE.fetch_sub(l.size() as u64, Relaxed);
+            System.realloc(p, l, n)
+        }
+    }
+
+    /// (allocations, bytes asked for, bytes live) so far.
+    pub fn now() -> (u64, u64, u64) {
+        (CALLS.load(Relaxed), BYTES.load(Relaxed), LIVE.load(Relaxed))
+    }
+
+    /// The most bytes live at once since the last call (which resets it to what is live now).
+    pub fn take_peak() -> u64 {
+        PEAK.swap(LIVE.load(Relaxed), Relaxed)
     }
 }
 
-fn resources(out: &mut String, rng: &mut Rng, prefix: &str, count: usize, inputs: &[&str]) {
-    for i in 0..count {
-        let _ = writeln!(out, "resource \"aws_instance\" \"{prefix}{i}\" {{");
-        if i % 10 == 3 {
-            out.push_str("  count = 2\n");
-        } else if i % 20 == 7 {
-            out.push_str("  for_each = toset([\"a\", \"b\"])\n");
-        }
-        out.push_str("  ami = \"ami-123\"\n");
-        if i > 0 {
-            let refs = 1 + rng.below(3) as usize;
-            for r in 0..refs {
-                let j = i - 1 - rng.below(i.min(20) as u64) as usize;
-                let splat = if j % 10 == 3 { "[*]" } else if j % 20 == 7 { "[\"a\"]" } else { "" };
-                let _ = writeln!(out, "  tag_{r} = aws_instance.{prefix}{j}{splat}.id");
-            }
-        }
-        if !inputs.is_empty() && i % 30 == 0 {
-            let _ = writeln!(out, "  input = var.{}", inputs[i / 30 % inputs.len()]);
-        }
-        if i % 50 == 49 {
-            let _ = writeln!(out, "  depends_on = [aws_instance.{prefix}{}]", i - 40);
-        }
-        out.push_str("}\n");
-    }
-}
+#[global_allocator]
+static ALLOC: counting::Counting = counting::Counting;
 
-fn generate(n: usize) -> BTreeMap<String, String> {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let mut files = BTreeMap::new();
-    let modules = n / 100;
-    let per_module = 90;
-    let mut root = String::new();
-    let root_count = n - modules * per_module;
-    resources(&mut root, &mut rng, "r", root_count, &[]);
-    for m in 0..modules {
-        let src = format!("modules/m{m}");
-        let a = rng.below(root_count.max(1) as u64);
-        let _ = writeln!(
-            root,
-            "module \"m{m}\" {{\n  source = \"./{src}\"\n  in_a = aws_instance.r{a}.id\n  in_b = {}\n}}",
-            if m > 0 { format!("module.m{}.out", m - 1) } else { "\"x\"".to_string() }
+/// Runs the build's steps one by one, printing each step's time, allocations and the change in
+/// live heap, then dropping the graph (timed too: a graph is freed as often as it is built).
+fn steps_with_allocs(config: &tfgraph::config::Config, options: &BuildOptions) {
+    use tfgraph::graph::{apply, plan, transform, TfGraph};
+    let steps = match options.operation {
+        Operation::Apply => apply::steps(options),
+        _ => plan::steps(options),
+    };
+    let (a0, b0, l0) = counting::now();
+    counting::take_peak();
+    let t = Instant::now();
+    let cx = transform::BuildContext::new(config, options);
+    let mut graph = TfGraph::new();
+    let line = |name: &str, t: Instant, before: (u64, u64, u64)| {
+        let (a, b, l) = counting::now();
+        let peak = counting::PEAK.load(std::sync::atomic::Ordering::Relaxed);
+        eprintln!(
+            "    {name:<40} {:>8.1} ms {:>9} allocs {:>8.1} MB asked {:>+8.1} MB live {:>+8.1} MB peak",
+            t.elapsed().as_secs_f64() * 1e3,
+            a - before.0,
+            (b - before.1) as f64 / 1e6,
+            (l as f64 - before.2 as f64) / 1e6,
+            (peak as f64 - before.2 as f64) / 1e6
         );
-        let mut body = String::from("variable \"in_a\" {}\nvariable \"in_b\" {}\n");
-        resources(&mut body, &mut rng, "x", per_module, &["in_a", "in_b"]);
-        let _ = writeln!(body, "output \"out\" {{\n  value = aws_instance.x{}.id\n}}", per_module - 1);
-        files.insert(format!("{src}/main.tf"), body);
+    };
+    line("BuildContext", t, (a0, b0, l0));
+    let (mut total_a, total_t) = (0, Instant::now());
+    let mut build_peak = 0;
+    for step in &steps {
+        build_peak = build_peak.max(counting::take_peak());
+        let before = counting::now();
+        let t = Instant::now();
+        let _ = transform::run(std::slice::from_ref(step), &mut graph, &cx);
+        line(step.transform.name(), t, before);
+        total_a += counting::now().0 - before.0;
     }
-    let _ = writeln!(root, "output \"last\" {{\n  value = aws_instance.r{}.id\n}}", root_count.saturating_sub(1));
-    files.insert("main.tf".to_string(), root);
-    files
-}
-
-/// Apply and plan-destroy inputs (the shape of `tests/graph_state_corpus.rs` `generated`):
-/// N/100 calls to one local module of 100 resources in chains of ten, a state whose
-/// `dependencies` are the chain so far, and changes updating a third, replacing a third
-/// (chain heads create-before-destroy) and deleting the rest.
-fn generate_state(n: usize) -> (BTreeMap<String, String>, String, String) {
-    let modules = (n / 100).max(1);
-    let mut root = String::new();
-    for m in 0..modules {
-        let _ = writeln!(root, "module \"m{m}\" {{\n  source = \"./m\"\n}}");
-    }
-    let mut child = String::new();
-    for r in 0..100 {
-        if r % 10 == 0 {
-            let _ = writeln!(child, "resource \"test_object\" \"r{r}\" {{}}");
-        } else {
-            let _ = writeln!(child, "resource \"test_object\" \"r{r}\" {{\n  test_string = test_object.r{}.id\n}}", r - 1);
-        }
-    }
-    let files = BTreeMap::from([("main.tf".to_string(), root), ("m/main.tf".to_string(), child)]);
-    let mut resources = Vec::new();
-    let mut changes = serde_json::Map::new();
-    for m in 0..modules {
-        for r in 0..100 {
-            let deps: Vec<String> = (r - r % 10..r).map(|d| format!("module.m{m}.test_object.r{d}")).collect();
-            resources.push(serde_json::json!({"module": format!("module.m{m}"), "mode": "managed", "type": "test_object", "name": format!("r{r}"),
-                "provider": "provider[\"registry.terraform.io/hashicorp/test\"]",
-                "instances": [{"schema_version": 0, "attributes": {"id": format!("{m}-{r}")}, "dependencies": deps}]}));
-            let action = match (m + r) % 3 {
-                0 => serde_json::json!(["update"]),
-                1 if r % 10 == 0 => serde_json::json!(["create", "delete"]),
-                1 => serde_json::json!(["delete", "create"]),
-                _ => serde_json::json!(["delete"]),
-            };
-            changes.insert(format!("module.m{m}.test_object.r{r}"), action);
-        }
-    }
-    let state = serde_json::json!({"version": 4, "serial": 1, "lineage": "perf", "outputs": {}, "resources": resources});
-    (files, state.to_string(), serde_json::Value::Object(changes).to_string())
+    eprintln!(
+        "    {:<40} {:>8.1} ms {:>9} allocs, peak {:.1} MB above the {:.1} MB live before",
+        "(all steps)",
+        total_t.elapsed().as_secs_f64() * 1e3,
+        total_a,
+        (build_peak.max(counting::take_peak()) - l0) as f64 / 1e6,
+        l0 as f64 / 1e6
+    );
+    let before = counting::now();
+    let t = Instant::now();
+    drop(graph);
+    line("(drop the graph)", t, before);
 }
 
 fn peak_rss_kb() -> u64 {
@@ -140,10 +138,23 @@ fn run_one(n: usize) {
         generate(n)
     } else {
         let (files, state, changes) = generate_state(n);
+        let (live, t) = (counting::now().2, Instant::now());
+        counting::take_peak();
+        let (state_text_len, changes_text_len) = (state.len(), changes.len());
         let (state, d) = tfgraph::graph::state_json::parse_state(&state);
         assert!(d.is_empty());
-        let (changes, d) = tfgraph::graph::changes::changes_from_value(&serde_json::from_str(&changes).unwrap());
+        let (changes, d) = tfgraph::graph::changes::parse_changes(&changes);
         assert!(d.is_empty());
+        if std::env::var_os("ALLOCS").is_some() {
+            eprintln!(
+                "    state and changes: {:.1} + {:.1} MB of JSON read in {:.1} ms, peak {:.1} MB, {:.1} MB kept",
+                state_text_len as f64 / 1e6,
+                changes_text_len as f64 / 1e6,
+                t.elapsed().as_secs_f64() * 1e3,
+                (counting::take_peak() - live) as f64 / 1e6,
+                (counting::now().2 as f64 - live as f64) / 1e6
+            );
+        }
         options.state = Some(state);
         options.changes = Some(changes);
         files
@@ -166,6 +177,9 @@ fn run_one(n: usize) {
         built = Some(b);
     }
     let built = built.expect("built once");
+    if std::env::var_os("ALLOCS").is_some() {
+        steps_with_allocs(&loaded.config, &options);
+    }
     assert!(built.diagnostics.is_empty(), "{:?}", built.diagnostics.iter().next());
     if std::env::var_os("STEPS").is_some() {
         // Each step's own wall time, as the last build recorded it.

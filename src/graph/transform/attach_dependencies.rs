@@ -20,9 +20,11 @@ use crate::dag::NodeId;
 use crate::diag::Diagnostics;
 use crate::graph::facts::{config_resource, facts_mut};
 use crate::graph::node::NodeKind;
+use crate::graph::shared::SharedStr;
 use crate::graph::{Operation, TfGraph};
 use serde::{Serialize, Serializer};
-use std::collections::{BTreeMap, HashSet};
+use crate::graph::shared::FastMap;
+use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
@@ -47,7 +49,7 @@ const NONE: u32 = u32::MAX;
 #[derive(Debug, Default)]
 pub struct DependencyIndex {
     /// Column → config resource address (`module.a.aws_instance.web`), sorted.
-    names: Vec<String>,
+    names: Vec<SharedStr>,
     /// Node index → (component, own column or NONE).
     node: Vec<(u32, u32)>,
     /// Whether a component is a cycle (two or more nodes: each depends on all of them).
@@ -65,23 +67,39 @@ impl DependencyIndex {
     pub fn new(g: &TfGraph) -> Self {
         let dag = g.dag();
         let bound = dag.node_bound();
-        let mut columns: BTreeMap<String, u32> = BTreeMap::new();
-        let mut node_res: Vec<(NodeId, String)> = Vec::new();
+        // Each resource's address text once: the nodes of one resource (expand, instances,
+        // destroyers) share their module path and address, so those copies key the texts.
+        let mut text_of: FastMap<(usize, usize), u32> = FastMap::default();
+        let mut texts: Vec<String> = Vec::new();
+        let mut node_text: Vec<(NodeId, u32)> = Vec::new();
         for id in dag.node_ids() {
-            if let Some(r) = config_resource(g.node(id)) {
-                columns.entry(r.clone()).or_insert(0);
-                node_res.push((id, r));
+            let n = g.node(id);
+            if n.resource_mode().is_none() {
+                continue;
             }
+            let key = (Arc::as_ptr(&n.module) as usize, n.addr.as_ptr() as usize);
+            let t = *text_of.entry(key).or_insert_with(|| {
+                texts.push(config_resource(n).expect("a resource"));
+                texts.len() as u32 - 1
+            });
+            node_text.push((id, t));
         }
-        for (i, v) in columns.values_mut().enumerate() {
-            *v = i as u32;
+        // Columns: distinct texts in sorted order.
+        let mut order: Vec<u32> = (0..texts.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| texts[a as usize].cmp(&texts[b as usize]));
+        let mut column_of_text = vec![0u32; texts.len()];
+        let mut names: Vec<SharedStr> = Vec::new();
+        for &t in &order {
+            if names.last().is_none_or(|last| **last != *texts[t as usize]) {
+                names.push(std::mem::take(&mut texts[t as usize]).into());
+            }
+            column_of_text[t as usize] = names.len() as u32 - 1;
         }
         let mut node = vec![(NONE, NONE); bound];
-        for (id, r) in node_res {
-            node[id.index()].1 = columns[&r];
+        for (id, t) in node_text {
+            node[id.index()].1 = column_of_text[t as usize];
         }
-        let names: Vec<String> = columns.into_keys().collect();
-        let comps = dag.strongly_connected();
+        let comps = dag.components();
         for (ci, c) in comps.iter().enumerate() {
             for &v in c {
                 node[v.index()].0 = ci as u32;
@@ -163,6 +181,20 @@ impl DependencyIndex {
         &self.names[column as usize]
     }
 
+    /// The address of a column, shared.
+    pub fn shared_name(&self, column: u32) -> &SharedStr {
+        &self.names[column as usize]
+    }
+
+    /// How many columns (resources) there are.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
     /// For every component, the sorted columns it depends on among those `keep` selects (its
     /// own cycle's included; a node must still drop its own column): one pass, dependencies
     /// first, merging with a stamp array. Time and memory O(V + E + Σ list sizes), where the
@@ -237,7 +269,7 @@ pub struct Dependencies(Option<Handle>);
 
 impl Dependencies {
     /// The addresses, sorted. O(what the node reaches).
-    pub fn to_vec(&self) -> Vec<String> {
+    pub fn to_vec(&self) -> Vec<SharedStr> {
         match &self.0 {
             Some(h) => h.index.columns_of(h.comp, h.own).into_iter().map(|c| h.index.names[c as usize].clone()).collect(),
             None => Vec::new(),
@@ -291,7 +323,7 @@ impl Serialize for Dependencies {
 
 /// For each node `attach` selects, the sorted config addresses of the resources it
 /// transitively depends on (its own excluded). Materialises every list: for tests and tools.
-pub fn resource_ancestors(g: &TfGraph, attach: impl Fn(NodeId) -> bool) -> Vec<(NodeId, Vec<String>)> {
+pub fn resource_ancestors(g: &TfGraph, attach: impl Fn(NodeId) -> bool) -> Vec<(NodeId, Vec<SharedStr>)> {
     let index = Arc::new(DependencyIndex::new(g));
     g.dag().node_ids().filter(|&id| attach(id)).map(|id| (id, index.handle(id).to_vec())).collect()
 }

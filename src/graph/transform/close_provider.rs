@@ -3,6 +3,7 @@
 //! after every node that was connected to it.
 
 use super::{BuildContext, Transform};
+use crate::dag::NodeId;
 use crate::diag::Diagnostics;
 use crate::graph::node::{Node, NodeKind};
 use crate::graph::{TfGraph, Why};
@@ -17,7 +18,7 @@ impl Transform for CloseProviderTransformer {
 
     fn transform(&self, g: &mut TfGraph, _cx: &BuildContext) -> Diagnostics {
         let providers: Vec<_> = g.ids().filter(|&id| matches!(g.node(id).kind, NodeKind::Provider { .. })).collect();
-        let mut closers = HashMap::new();
+        let mut closers: HashMap<String, NodeId> = HashMap::new();
         for p in providers {
             let n = g.node(p);
             let NodeKind::Provider { fqn, alias } = &n.kind else { continue };
@@ -31,12 +32,12 @@ impl Transform for CloseProviderTransformer {
             g.connect(c, p, Why::ProviderClose);
             closers.insert(addr, c);
         }
-        let consumers: Vec<_> = g.ids().filter(|&id| g.node(id).resolved_provider.is_some()).collect();
-        for v in consumers {
-            let addr = g.node(v).resolved_provider.clone().unwrap_or_default();
-            if let Some(&c) = closers.get(&addr) {
-                g.connect(c, v, Why::ProviderClose);
-            }
+        let consumers: Vec<(NodeId, NodeId)> = g
+            .ids()
+            .filter_map(|v| closers.get(g.node(v).resolved_provider.as_deref()?).map(|&c| (c, v)))
+            .collect();
+        for (c, v) in consumers {
+            g.connect(c, v, Why::ProviderClose);
         }
         Diagnostics::new()
     }

@@ -15,6 +15,18 @@ use crate::graph::{Operation, TfGraph};
 
 pub struct ConfigTransformer;
 
+/// A resource's address inside its module: its absolute address without the module's
+/// (`module.a.aws_instance.web` in `module.a` gives `aws_instance.web`).
+pub(super) fn local_address<'a>(module_address: &str, address: &'a str) -> &'a str {
+    if module_address.is_empty() {
+        return address;
+    }
+    address
+        .strip_prefix(module_address)
+        .and_then(|rest| rest.strip_prefix('.'))
+        .unwrap_or(address)
+}
+
 fn kind(op: Operation, mode: ResourceMode) -> NodeKind {
     match op {
         Operation::Validate => NodeKind::ResourceValidate { mode },
@@ -37,8 +49,8 @@ impl Transform for ConfigTransformer {
                 if destroy && r.mode != ResourceMode::Ephemeral {
                     continue;
                 }
-                let local = r.address.strip_prefix(&format!("{}.", m.address)).unwrap_or(&r.address);
-                let node = Node::new(kind(op, r.mode), m.path.clone(), local, Some(r.range.clone()))
+                let local = cx.str(local_address(&m.address, &r.address));
+                let node = Node::new(kind(op, r.mode), entry.path.clone(), local, Some(cx.names.span(&r.range)))
                     .with_config(ConfigRef::Resource { module: mi, index: ri as u32 });
                 g.add(node);
             }
@@ -48,7 +60,7 @@ impl Transform for ConfigTransformer {
             for (ci, c) in m.checks.iter().enumerate() {
                 if let Some(d) = &c.data {
                     let local = format!("data.{}.{}", d.type_name, d.name);
-                    let node = Node::new(kind(op, ResourceMode::Data), m.path.clone(), local, Some(d.range.clone()))
+                    let node = Node::new(kind(op, ResourceMode::Data), entry.path.clone(), local, Some(cx.names.span(&d.range)))
                         .with_config(ConfigRef::CheckData { module: mi, check: ci as u32 });
                     g.add(node);
                 }

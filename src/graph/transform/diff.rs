@@ -15,18 +15,35 @@
 //! Errors are Terraform's: a deposed object can only be deleted; a create-before-destroy
 //! replace needs the object in the state (when a state is given).
 
-use super::state_support::{ConfigResources, StateIndex};
 use super::{BuildContext, Transform};
+use crate::dag::NodeId;
+use crate::graph::context::ModuleInstance;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::graph::changes::{change_address, preallocated_deposed_key};
-use crate::graph::facts::{config_resource, ResourceFacts};
+use crate::graph::facts::ResourceFacts;
 use crate::graph::instance_addr::InstanceAddr;
-use crate::graph::node::{Node, NodeKind};
+use crate::graph::node::{ConfigRef, Node, NodeKind};
+use crate::graph::shared::{FastMap, SharedStr};
 use crate::graph::state::Action;
 use crate::graph::{Operation, TfGraph, Why};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 pub struct DiffTransformer;
+
+/// The expand nodes of a resource: by the module's index in the build and the resource's
+/// address in it (shared copies, so lookups neither format nor allocate).
+fn expand_nodes(g: &TfGraph) -> FastMap<(u32, SharedStr), Vec<NodeId>> {
+    let mut expands: FastMap<(u32, SharedStr), Vec<NodeId>> = FastMap::default();
+    for id in g.ids() {
+        let n = g.node(id);
+        if let (NodeKind::ResourceExpand { .. }, Some(ConfigRef::Resource { module, .. } | ConfigRef::CheckData { module, .. })) =
+            (&n.kind, n.config)
+        {
+            expands.entry((module, n.addr.clone())).or_default().push(id);
+        }
+    }
+    expands
+}
 
 impl Transform for DiffTransformer {
     fn name(&self) -> &'static str {
@@ -38,23 +55,18 @@ impl Transform for DiffTransformer {
         let Some(changes) = cx.options.changes.as_ref().filter(|_| cx.options.operation == Operation::Apply) else {
             return diags;
         };
-        let state = StateIndex::new(cx);
-        let config = ConfigResources::new(cx);
-        let mut expands: HashMap<String, Vec<_>> = HashMap::new();
-        for id in g.ids() {
-            let n = g.node(id);
-            if matches!(n.kind, NodeKind::ResourceExpand { .. }) {
-                if let Some(r) = config_resource(n) {
-                    expands.entry(r).or_default().push(id);
-                }
-            }
-        }
+        let state = cx.state_index();
+        let config = cx.config_resources();
+        let expands = expand_nodes(g);
         for rc in &changes.resources {
             let text = change_address(rc);
-            let Ok(addr) = InstanceAddr::parse(&text) else { continue };
-            let path = addr.module_path();
-            let local = addr.resource.to_string();
-            let cfg = config.get(&path, &local);
+            let Ok(addr) = InstanceAddr::scan(&text) else { continue };
+            let Some(ModuleInstance { text: module_instance, path, index: module_index }) = cx.module_instance(addr.module) else {
+                continue;
+            };
+            let local = cx.str(addr.resource);
+            let key_text = addr.key.as_ref().map(|k| k.to_string());
+            let cfg = config.get(module_index, &local);
             let resource = cfg.as_ref().and_then(|c| cx.resource_of(c));
             let (mut update, delete) = match rc.action {
                 Action::NoOp => (false, false),
@@ -89,25 +101,27 @@ impl Transform for DiffTransformer {
             }
             let facts = || ResourceFacts { instance: Some(text.clone()), action: Some(rc.action), ..Default::default() };
             let provider = state.get(&text).and_then(|i| i.current.or(i.deposed.first().copied())).map(|o| o.provider.clone());
+            let range = resource.map(|r| cx.names.span(&r.range));
             let node = |kind: NodeKind| {
-                let mut n = Node::new(kind, path.clone(), local.clone(), resource.map(|r| r.range.clone()));
+                let mut n = Node::new(kind, path.clone(), local.clone(), range.clone());
                 n.config = cfg;
-                n.module_instance = Some(addr.module_instance());
+                n.module_instance = Some(module_instance.clone());
                 n.state_provider = provider.clone();
                 n
             };
             if update {
-                let mut n = node(NodeKind::ResourceInstance { mode: addr.resource.mode, key: addr.key_text() });
+                let mut n = node(NodeKind::ResourceInstance { mode: addr.mode, key: key_text.clone() });
                 n.facts = Some(Box::new(ResourceFacts { deposed: dk.clone(), ..facts() }));
                 let id = g.add(n);
-                for &e in expands.get(&addr.config_resource()).map(Vec::as_slice).unwrap_or(&[]) {
+                let own = module_index.and_then(|m| expands.get(&(m, local.clone())));
+                for &e in own.map(Vec::as_slice).unwrap_or(&[]) {
                     g.connect(id, e, Why::InstanceOfResource);
                 }
             }
             if delete {
                 let kind = match &dk {
-                    None => NodeKind::ResourceInstanceDestroy { key: addr.key_text() },
-                    Some(k) => NodeKind::ResourceInstanceDestroyDeposed { key: addr.key_text(), deposed: k.clone() },
+                    None => NodeKind::ResourceInstanceDestroy { key: key_text.clone() },
+                    Some(k) => NodeKind::ResourceInstanceDestroyDeposed { key: key_text.clone(), deposed: k.clone() },
                 };
                 let mut n = node(kind);
                 n.facts = Some(Box::new(ResourceFacts { deposed: dk.clone(), ..facts() }));

@@ -32,7 +32,7 @@ impl Transform for ForcedCBDTransformer {
             let n = g.node(id);
             cbd[id.index()] = has_cbd(n) && create_before_destroy(n, config_cbd(cx, n));
         }
-        let comps = dag.strongly_connected();
+        let comps = dag.components();
         let mut comp_of = vec![usize::MAX; bound];
         for (ci, c) in comps.iter().enumerate() {
             for &v in c {
@@ -42,7 +42,7 @@ impl Transform for ForcedCBDTransformer {
         // below[c]: some node depending on component c (outside it, or inside a cycle) is CBD.
         let mut below = vec![false; comps.len()];
         for ci in (0..comps.len()).rev() {
-            let comp = &comps[ci];
+            let comp = comps.get(ci);
             let mut hit = comp.len() > 1 && comp.iter().any(|v| cbd[v.index()]);
             for &v in comp {
                 for d in dag.edges_to(v) {

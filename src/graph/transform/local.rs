@@ -16,7 +16,7 @@ impl Transform for LocalTransformer {
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
         for (mi, entry) in cx.modules.iter().enumerate() {
             for (i, l) in entry.module.locals.iter().enumerate() {
-                let node = Node::new(NodeKind::Local, entry.module.path.clone(), format!("local.{}", l.name), Some(l.range.clone()))
+                let node = Node::new(NodeKind::Local, entry.path.clone(), format!("local.{}", l.name), Some(cx.names.span(&l.range)))
                     .with_config(ConfigRef::Local { module: mi as u32, index: i as u32 });
                 g.add(node);
             }

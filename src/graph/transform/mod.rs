@@ -73,7 +73,7 @@ mod orphan_resource;
 mod prune_unused;
 mod removed_module;
 mod state;
-mod state_support;
+pub(crate) mod state_support;
 
 pub use super::context::{BuildContext, ModuleEntry, OpaqueCall};
 pub use check::CheckTransformer;

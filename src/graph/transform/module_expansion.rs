@@ -19,7 +19,8 @@ use crate::dag::NodeId;
 use crate::diag::Diagnostics;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
 use crate::graph::{TfGraph, Why};
-use std::collections::HashMap;
+use crate::graph::shared::FastMap;
+use std::sync::Arc;
 
 pub struct ModuleExpansionTransformer;
 
@@ -31,14 +32,13 @@ impl Transform for ModuleExpansionTransformer {
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
         // The module calls, parents before children (module order is depth-first); opaque calls
         // after the loaded ones of the same parent.
-        let mut calls: Vec<(ModulePath, u32, u32)> = Vec::new();
-        for (mi, entry) in cx.modules.iter().enumerate().skip(1) {
+        let mut calls: Vec<(Arc<ModulePath>, u32, u32)> = Vec::new();
+        for entry in cx.modules.iter().skip(1) {
             let (p, c) = entry.parent.expect("non-root modules have a call");
-            calls.push((entry.module.path.clone(), p, c));
-            let _ = mi;
+            calls.push((entry.path.clone(), p, c));
         }
         for o in &cx.opaque_calls {
-            calls.push((o.path.clone(), o.parent, o.call));
+            calls.push((cx.names.path(&o.path), o.parent, o.call));
         }
         calls.sort_by(|a, b| a.0 .0.len().cmp(&b.0 .0.len()).then(a.0.cmp(&b.0)));
         if calls.is_empty() {
@@ -46,7 +46,7 @@ impl Transform for ModuleExpansionTransformer {
         }
 
         // Existing nodes by module path, in one pass.
-        let mut by_module: HashMap<ModulePath, Vec<NodeId>> = HashMap::new();
+        let mut by_module: FastMap<Arc<ModulePath>, Vec<NodeId>> = FastMap::default();
         for id in g.ids() {
             let n = g.node(id);
             if n.is_destroyer() || n.module.is_root() || matches!(n.kind, NodeKind::ModuleClose | NodeKind::Root) {
@@ -55,15 +55,16 @@ impl Transform for ModuleExpansionTransformer {
             by_module.entry(n.module.clone()).or_default().push(id);
         }
 
-        let mut expanders: HashMap<ModulePath, NodeId> = HashMap::new();
-        let mut closers: HashMap<ModulePath, NodeId> = HashMap::new();
+        let mut expanders: FastMap<&[String], NodeId> = FastMap::default();
+        let mut closers: FastMap<&[String], NodeId> = FastMap::default();
+        let empty = cx.str("");
         for (path, parent, call) in &calls {
             let c = cx.module_call(*parent, *call);
             let config = ConfigRef::ModuleCall { parent: *parent, call: *call };
-            let expand = g.add(Node::new(NodeKind::ModuleExpand, path.clone(), "", Some(c.range.clone())).with_config(config));
-            let close = g.add(Node::new(NodeKind::ModuleClose, path.clone(), "", Some(c.range.clone())).with_config(config));
-            let parent_path = ModulePath(path.0[..path.0.len() - 1].to_vec());
-            if let Some(&pe) = expanders.get(&parent_path) {
+            let range = cx.names.span(&c.range);
+            let expand = g.add(Node::new(NodeKind::ModuleExpand, path.clone(), empty.clone(), Some(range.clone())).with_config(config));
+            let close = g.add(Node::new(NodeKind::ModuleClose, path.clone(), empty.clone(), Some(range)).with_config(config));
+            if let Some(&pe) = expanders.get(&path.0[..path.0.len() - 1]) {
                 g.connect(expand, pe, Why::ModuleExpansion);
             }
             g.connect(close, expand, Why::ModuleClose);
@@ -71,19 +72,16 @@ impl Transform for ModuleExpansionTransformer {
                 g.connect(v, expand, Why::ModuleExpansion);
                 g.connect(close, v, Why::ModuleClose);
             }
-            expanders.insert(path.clone(), expand);
-            closers.insert(path.clone(), close);
+            expanders.insert(&path.0, expand);
+            closers.insert(&path.0, close);
         }
         // Each close node waits for the close nodes of every module below it.
         for (path, _, _) in &calls {
-            let inner = closers[path];
-            let mut outer = path.clone();
-            outer.0.pop();
-            while !outer.is_root() {
-                if let Some(&c) = closers.get(&outer) {
+            let inner = closers[&path.0[..]];
+            for depth in (1..path.0.len()).rev() {
+                if let Some(&c) = closers.get(&path.0[..depth]) {
                     g.connect(c, inner, Why::ModuleClose);
                 }
-                outer.0.pop();
             }
         }
         Diagnostics::new()

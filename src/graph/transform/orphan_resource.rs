@@ -10,7 +10,6 @@
 //! `for_each = toset(["a"])`, on the resource and on every module call above it), they are
 //! recorded on the resource's expand node ([`ResourceFacts::expansion_orphans`]) instead.
 
-use super::state_support::{ConfigResources, StateIndex};
 use super::{BuildContext, Transform};
 use crate::addrs::{InstanceKey, ModulePath};
 use crate::config::ModuleCall;
@@ -60,8 +59,8 @@ impl Transform for OrphanResourceInstanceTransformer {
         if cx.options.operation != Operation::Plan || cx.options.state.is_none() {
             return Diagnostics::new();
         }
-        let state = StateIndex::new(cx);
-        let config = ConfigResources::new(cx);
+        let state = cx.state_index();
+        let config = cx.config_resources();
         let expands: HashMap<(u32, u32), _> = g
             .ids()
             .filter(|&id| matches!(g.node(id).kind, NodeKind::ResourceExpand { .. }))
@@ -71,21 +70,21 @@ impl Transform for OrphanResourceInstanceTransformer {
             })
             .collect();
         for (text, inst) in &state.instances {
-            let (Some(addr), Some(current)) = (&inst.addr, inst.current) else { continue };
-            let path = addr.module_path();
-            let local = addr.resource.to_string();
-            if let Some(c) = config.get(&path, &local) {
+            let Some(current) = inst.current else { continue };
+            let (path, local) = (inst.module.path.clone(), inst.local.clone());
+            if let Some(c) = config.get(inst.module.index, &local) {
                 let ConfigRef::Resource { module, index } = c else { continue };
-                if vanished(cx, addr, c) == Some(true) {
+                let Ok(addr) = InstanceAddr::parse(text) else { continue };
+                if vanished(cx, &addr, c) == Some(true) {
                     if let Some(&e) = expands.get(&(module, index)) {
                         facts_mut(g, e).expansion_orphans.push(text.clone());
                     }
                 }
                 continue;
             }
-            let kind = NodeKind::ResourceInstanceOrphan { mode: addr.resource.mode, key: addr.key_text() };
+            let kind = NodeKind::ResourceInstanceOrphan { mode: inst.mode, key: inst.key_text() };
             let mut node = Node::new(kind, path, local, None);
-            node.module_instance = Some(addr.module_instance());
+            node.module_instance = Some(inst.module.text.clone());
             node.state_provider = Some(current.provider.clone());
             node.facts = Some(Box::new(ResourceFacts { instance: Some(text.clone()), ..Default::default() }));
             g.add(node);

@@ -28,7 +28,7 @@ impl Transform for OutputTransformer {
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
         for (mi, entry) in cx.modules.iter().enumerate() {
             for (i, o) in entry.module.outputs.iter().enumerate() {
-                let node = Node::new(NodeKind::Output, entry.module.path.clone(), format!("output.{}", o.name), Some(o.range.clone()))
+                let node = Node::new(NodeKind::Output, entry.path.clone(), format!("output.{}", o.name), Some(cx.names.span(&o.range)))
                     .with_config(ConfigRef::Output { module: mi as u32, index: i as u32 });
                 g.add(node);
             }
@@ -44,7 +44,7 @@ impl Transform for OutputTransformer {
                 }
             }
             for name in outputs.into_keys() {
-                g.add(Node::new(NodeKind::Output, o.path.clone(), format!("output.{name}"), None));
+                g.add(Node::new(NodeKind::Output, cx.names.path(&o.path), format!("output.{name}"), None));
             }
         }
         Diagnostics::new()

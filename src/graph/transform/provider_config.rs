@@ -68,7 +68,7 @@ impl Transform for ProviderConfigTransformer {
                         continue;
                     }
                     let kind = NodeKind::Provider { fqn: rp.fqn.clone(), alias: None };
-                    let id = g.add(Node::new(kind, path.clone(), rel(path, &rp.fqn, None), Some(rp.range.clone())));
+                    let id = g.add(Node::new(kind, entry.path.clone(), rel(path, &rp.fqn, None), Some(cx.names.span(&rp.range))));
                     providers.insert(addr, id);
                 }
             }
@@ -79,7 +79,7 @@ impl Transform for ProviderConfigTransformer {
                     continue;
                 }
                 let kind = NodeKind::Provider { fqn: fqn.clone(), alias: p.alias.clone() };
-                let node = Node::new(kind, path.clone(), rel(path, &fqn, p.alias.as_deref()), Some(p.range.clone()))
+                let node = Node::new(kind, entry.path.clone(), rel(path, &fqn, p.alias.as_deref()), Some(cx.names.span(&p.range)))
                     .with_config(ConfigRef::Provider { module: mi as u32, index: pi as u32 });
                 let id = g.add(node);
                 providers.insert(addr, id);
@@ -98,7 +98,7 @@ impl Transform for ProviderConfigTransformer {
                     continue;
                 }
                 let kind = NodeKind::ProviderProxy { fqn: fqn.clone(), alias: child_alias.map(str::to_string), target: parent_addr };
-                let proxy = Node::new(kind, path.clone(), rel(path, &fqn, child_alias), Some(pair.range.clone()));
+                let proxy = Node::new(kind, entry.path.clone(), rel(path, &fqn, child_alias), Some(cx.names.span(&pair.range)));
                 let pid = g.add(proxy);
                 if let Some(&concrete) = providers.get(&full) {
                     // Terraform replaces the child's block only when it is empty ("proxiable");

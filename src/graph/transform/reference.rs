@@ -14,89 +14,170 @@
 //!
 //! A reference to a whole module call (`module.m`, in `depends_on` or an expression) reaches
 //! `module.m (expand)`, `module.m (close)` and every output of `m`: "after everything in m".
+//!
+//! This step makes an edge per reference (about two per resource on real configurations), so
+//! it allocates as little as it can per reference: modules are numbered once, keys are the
+//! nodes' own shared addresses where possible, lookups format the subject into one reused
+//! buffer, and each edge's reason shares its file name and context with the others.
 
 use super::{BuildContext, Transform};
 use crate::addrs::{ModulePath, Subject};
 use crate::config::Reference;
 use crate::dag::NodeId;
 use crate::diag::Diagnostics;
-use crate::graph::node::{ConfigRef, Node, NodeKind};
+use crate::graph::node::{ConfigRef, KeyScope, Node, NodeKind, RefKey};
+use crate::graph::shared::{FastMap, SharedStr};
 use crate::graph::{TfGraph, Why};
-use std::collections::HashMap;
+use std::borrow::Borrow;
+use std::fmt::Write;
+use std::hash::{Hash, Hasher};
 
 pub struct ReferenceTransformer;
 
-/// Referenceable nodes by module, then by address (Terraform `ReferenceMap`, keyed
-/// `"<module>|<address>"` there).
-#[derive(Default)]
-pub struct ReferenceMap {
-    map: HashMap<ModulePath, HashMap<String, Vec<NodeId>>>,
+/// A key of the map: a node's shared address, or a key made for it (`module.m.out`).
+/// Hashes and compares as its text, so lookups go by `&str`.
+struct Key(RefKey);
+
+impl Borrow<str> for Key {
+    fn borrow(&self) -> &str {
+        self.0.as_str()
+    }
 }
 
-impl ReferenceMap {
-    /// Files every node of `g` under its [`Node::referenceable_keys`]. O(V).
-    pub fn new(g: &TfGraph) -> Self {
-        let mut map: HashMap<ModulePath, HashMap<String, Vec<NodeId>>> = HashMap::new();
-        for id in g.ids() {
-            for (module, key) in g.node(id).referenceable_keys() {
-                map.entry(module).or_default().entry(key).or_default().push(id);
-            }
+impl PartialEq for Key {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.as_str() == other.0.as_str()
+    }
+}
+
+impl Eq for Key {}
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.0.as_str().hash(h)
+    }
+}
+
+/// The nodes filed under one key, in insertion order (usually one: no list allocated).
+enum Ids {
+    One(NodeId),
+    Many(Vec<NodeId>),
+}
+
+impl Ids {
+    fn as_slice(&self) -> &[NodeId] {
+        match self {
+            Ids::One(id) => std::slice::from_ref(id),
+            Ids::Many(v) => v,
         }
-        ReferenceMap { map }
     }
 
-    fn get(&self, module: &ModulePath, key: &str) -> Option<&Vec<NodeId>> {
-        self.map.get(module)?.get(key)
+    fn push(&mut self, id: NodeId) {
+        match self {
+            Ids::Many(v) => v.push(id),
+            Ids::One(first) => *self = Ids::Many(vec![*first, id]),
+        }
+    }
+}
+
+/// Referenceable nodes by module, then by address (Terraform `ReferenceMap`, keyed
+/// `"<module>|<address>"` there). Modules are numbered in the order first seen.
+#[derive(Default)]
+pub struct ReferenceMap<'g> {
+    modules: FastMap<&'g [String], u32>,
+    keys: Vec<FastMap<Key, Ids>>,
+}
+
+impl<'g> ReferenceMap<'g> {
+    /// Files every node of `g` under its [`Node::referenceable_keys`]. O(V).
+    pub fn new(g: &'g TfGraph) -> Self {
+        let mut map = ReferenceMap::default();
+        for id in g.ids() {
+            let n = g.node(id);
+            let own: &'g [String] = &n.module.0;
+            n.visit_referenceable_keys(|scope, key| {
+                let path = match scope {
+                    KeyScope::Own => own,
+                    KeyScope::Caller => &own[..own.len() - 1],
+                };
+                let m = map.module_id(path);
+                match map.keys[m as usize].entry(Key(key)) {
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert(Ids::One(id));
+                    }
+                    std::collections::hash_map::Entry::Occupied(mut e) => e.get_mut().push(id),
+                }
+            });
+        }
+        map
+    }
+
+    fn module_id(&mut self, path: &'g [String]) -> u32 {
+        let next = self.keys.len() as u32;
+        let id = *self.modules.entry(path).or_insert(next);
+        if id == next {
+            self.keys.push(FastMap::default());
+        }
+        id
+    }
+
+    fn get(&self, module: Option<u32>, key: &str) -> Option<&[NodeId]> {
+        self.keys[module? as usize].get(key).map(Ids::as_slice)
+    }
+
+    /// The nodes a subject refers to from the module numbered `module` (`None`: a module with
+    /// nothing referenceable), with Terraform's fallbacks. `buf` is scratch space.
+    fn lookup_in(&self, module: Option<u32>, subject: &Subject, buf: &mut String) -> &[NodeId] {
+        module.map_or(&[], |_| {
+            buf.clear();
+            let _ = write!(buf, "{subject}");
+            if let Some(v) = self.get(module, buf) {
+                return v;
+            }
+            // Terraform's fallbacks: the subject without its instance key, then the whole call.
+            buf.clear();
+            let _ = match subject {
+                Subject::ResourceInstance(r, _) => write!(buf, "{r}"),
+                Subject::ModuleCallInstance(m, _) => write!(buf, "module.{m}"),
+                Subject::ModuleCallOutput { call, key: Some(_), output } => {
+                    let _ = write!(buf, "module.{call}.{output}");
+                    if let Some(v) = self.get(module, buf) {
+                        return v;
+                    }
+                    buf.clear();
+                    write!(buf, "module.{call}")
+                }
+                Subject::ModuleCallOutput { call, key: None, .. } => write!(buf, "module.{call}"),
+                _ => return &[],
+            };
+            self.get(module, buf).unwrap_or(&[])
+        })
     }
 
     /// The nodes a subject refers to from `module`, with Terraform's fallbacks.
     pub fn lookup(&self, module: &ModulePath, subject: &Subject) -> &[NodeId] {
-        if let Some(v) = self.get(module, &subject.to_string()) {
-            return v;
-        }
-        let fallbacks: Vec<Subject> = match subject {
-            Subject::ResourceInstance(..) | Subject::ModuleCallInstance(..) => vec![subject.without_key()],
-            Subject::ModuleCallOutput { call, key, .. } => {
-                let mut f = Vec::new();
-                if key.is_some() {
-                    f.push(subject.without_key());
-                }
-                f.push(Subject::ModuleCall(call.clone()));
-                f
-            }
-            _ => Vec::new(),
-        };
-        for s in fallbacks {
-            if let Some(v) = self.get(module, &s.to_string()) {
-                return v;
-            }
-        }
-        &[]
+        self.lookup_in(self.modules.get(&module.0[..]).copied(), subject, &mut String::new())
     }
 
     /// The nodes a plain address string refers to from `module`, without fallbacks.
     pub fn lookup_key(&self, module: &ModulePath, key: &str) -> &[NodeId] {
-        self.get(module, key).map(Vec::as_slice).unwrap_or(&[])
+        self.get(self.modules.get(&module.0[..]).copied(), key).unwrap_or(&[])
     }
 }
 
-/// The edge reason for one reference made by `n`.
-pub fn why_for(n: &Node, r: &Reference) -> Why {
+/// The edge reason for one reference made by `n`; file names and contexts are shared.
+pub fn why_for(cx: &BuildContext, n: &Node, r: &Reference) -> Why {
+    let traversal = SharedStr::from(r.traversal.as_str());
+    let range = cx.names.span(&r.range);
     if r.context == "depends_on" {
-        return Why::DependsOn { traversal: r.traversal.clone(), range: r.range.clone() };
+        return Why::DependsOn { traversal, range };
     }
     match n.kind {
-        NodeKind::ModuleVariable => Why::Reference {
-            traversal: r.traversal.clone(),
-            context: format!("the module argument {}", r.context),
-            range: r.range.clone(),
-        },
-        NodeKind::Provider { .. } => Why::ProviderConfigReference {
-            traversal: r.traversal.clone(),
-            context: r.context.clone(),
-            range: r.range.clone(),
-        },
-        _ => Why::Reference { traversal: r.traversal.clone(), context: r.context.clone(), range: r.range.clone() },
+        NodeKind::ModuleVariable => {
+            Why::Reference { traversal, context: cx.str(&format!("the module argument {}", r.context)), range }
+        }
+        NodeKind::Provider { .. } => Why::ProviderConfigReference { traversal, context: cx.str(&r.context), range },
+        _ => Why::Reference { traversal, context: cx.str(&r.context), range },
     }
 }
 
@@ -117,30 +198,36 @@ impl Transform for ReferenceTransformer {
     }
 
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
-        let map = ReferenceMap::new(g);
-        let referrers: Vec<NodeId> = g.ids().collect();
         let mut edges: Vec<(NodeId, NodeId, Why)> = Vec::new();
-        for v in referrers {
-            let n = g.node(v);
-            if n.is_destroyer() || !n.is_referencer() {
-                continue;
-            }
-            let path = n.reference_path();
-            for r in n.references(cx) {
-                for &t in map.lookup(&path, &r.subject) {
-                    if t == v || g.node(t).is_destroyer() || different_instances_of_same_module(n, g.node(t)) {
-                        continue;
-                    }
-                    edges.push((v, t, why_for(n, r)));
+        {
+            let map = ReferenceMap::new(g);
+            let mut buf = String::new();
+            for v in g.ids() {
+                let n = g.node(v);
+                if n.is_destroyer() || !n.is_referencer() {
+                    continue;
                 }
-            }
-            // A check refers to its own scoped data source, always.
-            if let (NodeKind::CheckExpand, Some(ConfigRef::Check { module, index })) = (&n.kind, n.config) {
-                if let Some(d) = &cx.check(module, index).data {
-                    let key = format!("data.{}.{}", d.type_name, d.name);
-                    for &t in map.lookup_key(&path, &key) {
-                        let why = Why::Reference { traversal: key.clone(), context: "its scoped data block".into(), range: d.range.clone() };
-                        edges.push((v, t, why));
+                let module = map.modules.get(n.reference_path_slice()).copied();
+                n.visit_references(cx, |r| {
+                    for &t in map.lookup_in(module, &r.subject, &mut buf) {
+                        if t == v || g.node(t).is_destroyer() || different_instances_of_same_module(n, g.node(t)) {
+                            continue;
+                        }
+                        edges.push((v, t, why_for(cx, n, r)));
+                    }
+                });
+                // A check refers to its own scoped data source, always.
+                if let (NodeKind::CheckExpand, Some(ConfigRef::Check { module: m, index })) = (&n.kind, n.config) {
+                    if let Some(d) = &cx.check(m, index).data {
+                        let key = format!("data.{}.{}", d.type_name, d.name);
+                        for &t in map.get(module, &key).unwrap_or(&[]) {
+                            let why = Why::Reference {
+                                traversal: key.as_str().into(),
+                                context: cx.str("its scoped data block"),
+                                range: cx.names.span(&d.range),
+                            };
+                            edges.push((v, t, why));
+                        }
                     }
                 }
             }

@@ -10,7 +10,6 @@
 use super::{BuildContext, Transform};
 use crate::addrs::ModulePath;
 use crate::diag::Diagnostics;
-use crate::graph::instance_addr::parse_module_instance;
 use crate::graph::node::{Node, NodeKind};
 use crate::graph::{TfGraph, Why};
 use std::collections::BTreeMap;
@@ -26,10 +25,9 @@ impl Transform for RemovedModuleTransformer {
         let Some(state) = cx.options.state.as_ref() else { return Diagnostics::new() };
         let mut removed: BTreeMap<ModulePath, Option<crate::dag::NodeId>> = BTreeMap::new();
         for o in &state.resources {
-            let Ok(steps) = parse_module_instance(&o.module) else { continue };
-            let path = ModulePath(steps.into_iter().map(|(n, _)| n).collect());
-            if !path.is_root() && !cx.module_index.contains_key(&path) {
-                removed.insert(path, None);
+            let Some(m) = cx.module_instance(&o.module) else { continue };
+            if !m.path.is_root() && m.index.is_none() {
+                removed.insert((*m.path).clone(), None);
             }
         }
         if removed.is_empty() {

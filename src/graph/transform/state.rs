@@ -12,7 +12,6 @@
 //! Nodes get their configuration when the block still exists (`AttachResourceConfigTransformer`)
 //! and always the provider recorded in the state.
 
-use super::state_support::{ConfigResources, StateIndex};
 use super::{BuildContext, Transform};
 use crate::diag::Diagnostics;
 use crate::graph::facts::ResourceFacts;
@@ -31,13 +30,11 @@ impl Transform for StateTransformer {
         if !matches!(op, Operation::Plan | Operation::Destroy) || cx.options.state.is_none() {
             return Diagnostics::new();
         }
-        let state = StateIndex::new(cx);
-        let config = ConfigResources::new(cx);
+        let state = cx.state_index();
+        let config = cx.config_resources();
         for (text, inst) in &state.instances {
-            let Some(addr) = &inst.addr else { continue };
-            let path = addr.module_path();
-            let local = addr.resource.to_string();
-            let cfg = config.get(&path, &local);
+            let (path, local) = (&inst.module.path, &inst.local);
+            let cfg = config.get(inst.module.index, local);
             let mut objects = Vec::new();
             if op == Operation::Destroy {
                 if let Some(o) = inst.current {
@@ -46,17 +43,17 @@ impl Transform for StateTransformer {
             }
             for o in &inst.deposed {
                 let dk = o.deposed.clone().unwrap_or_default();
-                objects.push((NodeKind::ResourceInstanceDeposed { key: addr.key_text(), deposed: dk.clone() }, Some(dk), o));
+                objects.push((NodeKind::ResourceInstanceDeposed { key: inst.key_text(), deposed: dk.clone() }, Some(dk), o));
             }
             for (kind, deposed, o) in objects {
                 let plan_destroy = matches!(kind, NodeKind::ResourceInstanceDestroy { .. });
                 let mut node = Node::new(kind, path.clone(), local.clone(), None);
                 if !plan_destroy {
-                    node.module_instance = Some(addr.module_instance());
+                    node.module_instance = Some(inst.module.text.clone());
                 }
                 node.config = cfg;
                 if let Some(c) = cfg {
-                    node.range = cx.resource_of(&c).map(|r| r.range.clone());
+                    node.range = cx.resource_of(&c).map(|r| cx.names.span(&r.range));
                 }
                 node.state_provider = Some(o.provider.clone());
                 node.facts = Some(Box::new(ResourceFacts { instance: Some(text.clone()), deposed, ..Default::default() }));

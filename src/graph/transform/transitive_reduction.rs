@@ -22,7 +22,15 @@ impl Transform for TransitiveReductionTransformer {
             return Diagnostics::new();
         }
         if let Ok(removed) = g.dag_mut().transitive_reduction() {
-            g.implied.extend(removed.into_iter().map(|r| ImpliedEdge { from: r.from, to: r.to, edge: r.payload }));
+            // Same layout, so this collects in place: the removed edges (most edges of a large
+            // graph, each with its reasons) are never held twice.
+            let implied: Vec<ImpliedEdge> =
+                removed.into_iter().map(|r| ImpliedEdge { from: r.from, to: r.to, edge: r.payload }).collect();
+            if g.implied.is_empty() {
+                g.implied = implied;
+            } else {
+                g.implied.extend(implied);
+            }
         }
         Diagnostics::new()
     }
