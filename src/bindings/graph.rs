@@ -37,31 +37,53 @@ fn json_input(v: JsValue, what: &str) -> Result<JsonInput, JsValue> {
     }
 }
 
-/// Grows the wasm heap in one step by about `bytes`, ahead of work that will allocate that much.
+/// Makes sure the wasm heap has about `bytes` free, growing it in one step for what is missing.
 ///
 /// Every `memory.grow` costs V8 (Node 20) 1–2 ms once the memory passes ~64 MB, and starts a
 /// full garbage collection of the JS heap; dlmalloc grows 64 KiB at a time, so a build of
 /// 100,000 resources (hundreds of MB) made thousands of grows and spent more time growing than
-/// building (bench/graph/RESULTS.md). One allocation of `bytes`, freed at once, leaves the
-/// memory in dlmalloc's free top chunk (wasm memory never shrinks), where the work then finds
-/// it. Pages a reservation never touches are never committed, so over-estimating costs address
-/// space, not resident memory; under-estimating falls back to growing as before.
+/// building (bench/graph/RESULTS.md). Here the free memory dlmalloc already has is counted by
+/// taking it in 1 MiB pieces until a piece needs the memory to grow; the rest is allocated as
+/// one block (one grow); then everything is freed. The memory stays in dlmalloc (wasm memory
+/// never shrinks), where the work finds it without growing. Counting first means a second
+/// build of the same size reuses the first one's memory instead of growing again; pages that
+/// are never used are never committed, so a generous estimate costs address space, not RSS.
 fn reserve_heap(bytes: usize) {
+    use core::arch::wasm32::memory_size;
     use std::alloc::{alloc, dealloc, Layout};
-    // Near wasm32's 4 GiB limit a large reservation can fail: then try for less.
-    let mut bytes = bytes;
-    while bytes >= 1 << 20 {
-        let Ok(layout) = Layout::from_size_align(bytes, 16) else { return };
-        // SAFETY: the layout has a non-zero size; the block is freed unread, with its layout.
-        unsafe {
-            // black_box: without it the optimiser removes an allocation nothing uses.
+    const PIECE: usize = 1 << 20;
+    let piece = Layout::from_size_align(PIECE, 16).expect("a valid layout");
+    let mut held: Vec<*mut u8> = Vec::with_capacity(bytes / PIECE + 1);
+    let mut have = 0;
+    // SAFETY (all blocks below): non-zero sizes; each block is freed unread, with its layout.
+    // black_box: the optimiser removes allocations nothing reads.
+    unsafe {
+        while have < bytes {
+            let before = memory_size(0);
+            let p = std::hint::black_box(alloc(piece));
+            if p.is_null() {
+                break;
+            }
+            held.push(p);
+            have += PIECE;
+            if memory_size(0) != before {
+                break; // dlmalloc had no free piece left: grow for the rest at once
+            }
+        }
+        // Near wasm32's 4 GiB limit the rest may not fit: then as much as does.
+        let mut rest = bytes.saturating_sub(have);
+        while rest >= PIECE {
+            let Ok(layout) = Layout::from_size_align(rest, 16) else { break };
             let p = std::hint::black_box(alloc(layout));
             if !p.is_null() {
                 dealloc(p, layout);
-                return;
+                break;
             }
+            rest /= 2;
         }
-        bytes /= 2;
+        for p in held {
+            dealloc(p, piece);
+        }
     }
 }
 
