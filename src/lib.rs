@@ -20,6 +20,9 @@ pub mod dag;
 pub mod config;
 /// Stage 2: Terraform's graphs (plan, validate, destroy, apply) built from a [`config::Config`].
 pub mod graph;
+/// A compact encoding of a serializable value for JavaScript, decoded by `pkg/index.js`: how
+/// `loadConfig`'s result leaves wasm, several times faster to decode than JSON.
+pub mod tape;
 /// Stage 3: the parallel graph walker (Terraform's `dag.Walker`), an async scheduler with no JS.
 pub mod walk;
 /// The JavaScript API (wasm32 only): thin conversions around the stages above. Public only so

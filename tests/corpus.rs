@@ -9,7 +9,7 @@
 
 use std::fmt::Write;
 use std::path::Path;
-use tfgraph::config::{load, loaded_json, LoadOptions, Loaded, Module};
+use tfgraph::config::{load, LoadOptions, Module};
 
 mod support;
 
@@ -38,52 +38,10 @@ fn every_corpus_root_loads_without_errors() {
             let _ = writeln!(failures, "{root}: {at}: {}: {}", d.summary, d.detail);
         }
         total_resources += loaded.config.modules().iter().map(|m| m.resources.len()).sum::<usize>();
-        if let Some(at) = json_differs_from_serde(&loaded) {
-            let _ = writeln!(failures, "{root}: loaded_json differs from serde_json at byte {at}");
-        }
     }
     assert!(failures.is_empty(), "error diagnostics in the corpus:\n{failures}");
     assert!(all.len() > 100, "only {} roots listed", all.len());
     eprintln!("{} corpus roots loaded, {total_resources} resources", all.len());
-}
-
-/// Where the fast JSON writer's text first differs from `serde_json`'s for the derived
-/// `Serialize` of the model, which defines the shape (`None`: the same text).
-fn json_differs_from_serde(loaded: &Loaded) -> Option<usize> {
-    #[derive(serde::Serialize)]
-    struct Out<'a> {
-        config: &'a tfgraph::config::Config,
-        diagnostics: &'a tfgraph::diag::Diagnostics,
-    }
-    let want = serde_json::to_string(&Out { config: &loaded.config, diagnostics: &loaded.diagnostics }).unwrap();
-    let got = loaded_json(&loaded.config, &loaded.diagnostics);
-    (got != want).then(|| got.bytes().zip(want.bytes()).take_while(|(a, b)| a == b).count())
-}
-
-#[test]
-fn fixtures_serialize_as_serde_does() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut folders = vec![dir];
-    let mut checked = 0;
-    while let Some(d) = folders.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else { continue };
-        let mut has_config = false;
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                folders.push(p);
-            } else if p.extension().is_some_and(|x| x == "tf" || x == "json") {
-                has_config = true;
-            }
-        }
-        if has_config {
-            let files = support::read_fixture(&d);
-            let loaded = load(&files, &LoadOptions::default());
-            assert_eq!(json_differs_from_serde(&loaded), None, "{}", d.display());
-            checked += 1;
-        }
-    }
-    assert!(checked > 20, "only {checked} fixture folders");
 }
 
 /// `object -> subject (in) line:col` for every reference of every object in a module, in a

@@ -19,7 +19,6 @@
 //!   manifest.rs   .terraform/modules/modules.json: where `terraform init` put non-local modules
 //!   load.rs       the module tree: duplicates, override files, provider addresses, child modules
 //!   diagnostics.rs every message, worded as Terraform words it
-//!   json_out.rs   the result as JSON text (what loadConfig returns), written directly
 //! ```
 
 pub mod model;
@@ -31,7 +30,6 @@ pub mod diagnostics;
 pub mod files;
 pub mod hcl;
 pub mod json;
-mod json_out;
 mod load;
 pub mod manifest;
 mod parse;
@@ -40,7 +38,6 @@ mod resource;
 mod syntax;
 
 pub use files::FileSource;
-pub use json_out::loaded_json;
 pub use model::*;
 
 use crate::diag::Diagnostics;

@@ -4,8 +4,8 @@
 //! Terraform's own JSON) and what the graph builder consumes. Nothing here is evaluated: an
 //! expression is kept as its source text, its range and the references found in it.
 //!
-//! The derived `Serialize` defines the JSON shape. `json_out.rs` writes the same text faster
-//! for `loadConfig`; a field added here goes there too (tests/corpus.rs compares the two).
+//! The derived `Serialize` defines the JSON shape, and drives both the JSON text
+//! (`loadConfigRaw`) and the tape `loadConfig` decodes (`src/tape.rs`).
 
 use crate::addrs::{ModulePath, ResourceMode, Subject};
 use crate::diag::SourceRange;

@@ -1,5 +1,5 @@
 //! Native load loop for profiling `tfgraph::config::load` (perf, valgrind --tool=callgrind),
-//! with the JSON writing and the drop that follow it in `loadConfigRaw` timed apart.
+//! with the tape encoding and the drop that follow it in `loadConfig` timed apart.
 //!
 //!   cargo run --release --manifest-path bench/native/Cargo.toml --target-dir target/bench-native -- corpus [iterations]
 //!   cargo run --release --manifest-path bench/native/Cargo.toml --target-dir target/bench-native -- dir <folder> [iterations]
@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use tfgraph::config::{load, loaded_json, LoadOptions};
+use tfgraph::config::{load, LoadOptions};
 
 fn read_tree(dir: &Path) -> BTreeMap<String, String> {
     fn walk(base: &Path, d: &Path, out: &mut BTreeMap<String, String>) {
@@ -74,15 +74,17 @@ fn main() {
         .sum();
     let started = Instant::now();
     let mut diagnostics = 0;
-    // What loadConfigRaw does after loading: write the JSON text, then drop the configuration.
-    let (mut json_time, mut drop_time, mut json_bytes) = (Duration::ZERO, Duration::ZERO, 0);
+    // What loadConfig does in wasm after loading: encode the result's tape, then drop the
+    // configuration.
+    let (mut tape_time, mut drop_time, mut tape_bytes) = (Duration::ZERO, Duration::ZERO, 0);
     for _ in 0..iterations {
         for (files, root) in &cases {
             let loaded = load(files, &LoadOptions { root: root.clone() });
             diagnostics += loaded.diagnostics.0.len();
             let t = Instant::now();
-            json_bytes += loaded_json(&loaded.config, &loaded.diagnostics).len();
-            json_time += t.elapsed();
+            let tape = tfgraph::tape::encode(&(&loaded.config, &loaded.diagnostics)).expect("tape");
+            tape_bytes += tape.words.len() * 4 + tape.text.len();
+            tape_time += t.elapsed();
             let t = Instant::now();
             drop(loaded);
             drop_time += t.elapsed();
@@ -90,15 +92,15 @@ fn main() {
     }
     let per_pass = |d: Duration| d.as_secs_f64() * 1000.0 / iterations as f64;
     let total = per_pass(started.elapsed());
-    let (json_ms, drop_ms) = (per_pass(json_time), per_pass(drop_time));
+    let (tape_ms, drop_ms) = (per_pass(tape_time), per_pass(drop_time));
     println!(
-        "{} case(s), {:.2} MB passed per pass: {:.1} ms per pass: load {:.1}, JSON {:.1} ({:.1} MB), drop {:.1} ({} diagnostics in all)",
+        "{} case(s), {:.2} MB passed per pass: {:.1} ms per pass: load {:.1}, tape {:.1} ({:.1} MB), drop {:.1} ({} diagnostics in all)",
         cases.len(),
         bytes as f64 / 1e6,
         total,
-        total - json_ms - drop_ms,
-        json_ms,
-        json_bytes as f64 / 1e6 / iterations as f64,
+        total - tape_ms - drop_ms,
+        tape_ms,
+        tape_bytes as f64 / 1e6 / iterations as f64,
         drop_ms,
         diagnostics
     );

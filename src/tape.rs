@@ -1,0 +1,725 @@
+//! A compact encoding of a serializable value for JavaScript, decoded by `pkg/index.js`.
+//!
+//! `loadConfig` used to return its result as JSON text for `JSON.parse`. For the generated
+//! 10k-resource configuration that is 20.6 MB, and `JSON.parse` alone took more time than the
+//! JSON writer: it scans every byte and makes a new string for each of ~400k string values,
+//! of which ~40k differ. The tape carries the same value as
+//!
+//! - `words`: one `u32` per scalar, array, object or string: a 4-bit tag and a 28-bit payload
+//!   (a larger payload is all ones, followed by a word holding it);
+//! - `text`: the characters of every string written inline, one after the other (the decoder
+//!   slices them off in order, so lengths are counted in UTF-16 code units);
+//! - `shapes`: the key lists of the objects, as JSON (`[["line","column","byte"], ...]`): an
+//!   object is its shape's index followed by its values, in key order.
+//!
+//! Short strings are written once and then referred to by index, so the decoder makes each
+//! distinct filename, kind or subject once. The tape is produced through `serde` from the same
+//! derived `Serialize` as the JSON, so it carries exactly the JSON's keys, renames and skipped
+//! fields; `tests/js/tape.test.mjs` checks that decoding it gives what `JSON.parse` of the JSON
+//! gives.
+
+use serde::ser::{self, Serialize};
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Tags: the high four bits of a word. Keep in step with `decodeTape` in `pkg/index.js`.
+const NUM: u32 = 0; // a non-negative integer below 2^32: the payload
+const STR: u32 = 1; // a string of `payload` UTF-16 code units from `text`
+const ARR: u32 = 2; // an array of `payload` values
+const OBJ: u32 = 3; // an object of shape `payload`, then its values
+const NULL: u32 = 4;
+const FALSE: u32 = 5;
+const TRUE: u32 = 6;
+const STR_AGAIN: u32 = 7; // the `payload`-th string written with STR_KEEP
+const STR_KEEP: u32 = 8; // as STR, and numbered for STR_AGAIN
+const MAP: u32 = 9; // an object with keys known only at run time: `payload` (key, value) pairs
+const F64: u32 = 10; // any other number: the next two words, low then high, of its f64 bits
+
+const PAYLOAD: u32 = (1 << 28) - 1;
+
+/// Strings up to this many bytes are numbered and written once (filenames, kinds, subjects,
+/// attribute names); longer ones (expression sources) rarely repeat.
+const KEEP_MAX: usize = 48;
+
+/// The encoded value: see the module documentation.
+pub struct Tape {
+    pub words: Vec<u32>,
+    pub text: String,
+    pub shapes: String,
+}
+
+/// Encode `value`. Fails only for what JSON cannot hold either (a non-string map key).
+pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Tape, Error> {
+    let mut e = Encoder::default();
+    e.kept.reserve(1 << 12);
+    value.serialize(&mut e)?;
+    let shapes = serde_json::to_string(&e.shapes).map_err(|err| Error(err.to_string()))?;
+    Ok(Tape { words: e.words, text: e.text, shapes })
+}
+
+/// rustc's FxHash (`rustc-hash` 2): the strings hashed here are short and come from the
+/// caller's own files.
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, mut bytes: &[u8]) {
+        while let Some((word, rest)) = bytes.split_first_chunk::<8>() {
+            self.add(u64::from_le_bytes(*word));
+            bytes = rest;
+        }
+        if let Some((word, rest)) = bytes.split_first_chunk::<4>() {
+            self.add(u64::from(u32::from_le_bytes(*word)));
+            bytes = rest;
+        }
+        for &b in bytes {
+            self.add(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    /// The multiply leaves the best-mixed bits at the top; the table indexes by the low ones.
+    fn finish(&self) -> u64 {
+        self.0.rotate_left(26)
+    }
+}
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+#[derive(Default)]
+struct Encoder {
+    words: Vec<u32>,
+    text: String,
+    /// Every shape: the keys of one kind of object, in order.
+    shapes: Vec<Vec<&'static str>>,
+    /// Shapes already seen for a struct name (by its address): usually one.
+    shapes_of: FxMap<usize, Vec<u32>>,
+    /// Keys of the objects being written, innermost last.
+    keys: Vec<&'static str>,
+    /// Numbered strings: text → number.
+    kept: FxMap<Box<str>, u32>,
+}
+
+impl Encoder {
+    #[inline]
+    fn word(&mut self, tag: u32, payload: usize) {
+        if payload < PAYLOAD as usize {
+            self.words.push(tag << 28 | payload as u32);
+        } else {
+            self.words.push(tag << 28 | PAYLOAD);
+            self.words.push(payload as u32);
+        }
+    }
+
+    fn string(&mut self, s: &str) {
+        if s.len() <= KEEP_MAX {
+            if let Some(&n) = self.kept.get(s) {
+                return self.word(STR_AGAIN, n as usize);
+            }
+            let n = self.kept.len() as u32;
+            self.kept.insert(s.into(), n);
+            self.text.push_str(s);
+            self.word(STR_KEEP, utf16_len(s));
+        } else {
+            self.text.push_str(s);
+            self.word(STR, utf16_len(s));
+        }
+    }
+
+    fn number(&mut self, n: f64) {
+        if n >= 0.0 && n <= f64::from(u32::MAX) && n.fract() == 0.0 {
+            self.word(NUM, n as usize);
+        } else {
+            let bits = n.to_bits();
+            self.words.push(F64 << 28);
+            self.words.extend([bits as u32, (bits >> 32) as u32]);
+        }
+    }
+
+    /// Start an object: its shape's word is written when its keys are known, at `end`.
+    fn begin_object(&mut self) -> (usize, usize) {
+        self.words.push(OBJ << 28);
+        (self.words.len() - 1, self.keys.len())
+    }
+
+    fn end_object(&mut self, name: &'static str, (at, first_key): (usize, usize)) {
+        let keys = &self.keys[first_key..];
+        let same = |shape: &Vec<&'static str>| {
+            shape.len() == keys.len() && shape.iter().zip(keys).all(|(a, b)| std::ptr::eq(*a, *b) || a == b)
+        };
+        let known = self.shapes_of.get(&(name.as_ptr() as usize)).and_then(|ids| ids.iter().copied().find(|&id| same(&self.shapes[id as usize])));
+        let id = match known {
+            Some(id) => id,
+            None => {
+                let id = self.shapes.len() as u32;
+                self.shapes.push(keys.to_vec());
+                self.shapes_of.entry(name.as_ptr() as usize).or_default().push(id);
+                id
+            }
+        };
+        // Shapes are few (one or two per struct), far below the payload's limit.
+        self.words[at] = OBJ << 28 | id.min(PAYLOAD - 1);
+        self.keys.truncate(first_key);
+    }
+}
+
+/// The length of `s` in UTF-16 code units, as JavaScript counts string lengths.
+fn utf16_len(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().map(char::len_utf16).sum()
+    }
+}
+
+/// Why a value could not be encoded.
+#[derive(Debug)]
+pub struct Error(String);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl ser::Error for Error {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error(msg.to_string())
+    }
+}
+
+/// A sequence whose length was not given up front: its word is patched at the end.
+pub struct Seq<'a> {
+    e: &'a mut Encoder,
+    at: usize,
+    count: usize,
+}
+
+pub struct Struct<'a> {
+    e: &'a mut Encoder,
+    name: &'static str,
+    start: (usize, usize),
+}
+
+/// A map: (key, value) pairs, counted and patched at the end.
+pub struct Map<'a> {
+    seq: Seq<'a>,
+}
+
+impl<'a> Seq<'a> {
+    fn new(e: &'a mut Encoder, tag: u32) -> Self {
+        // Always the two-word form, so any count fits when patched.
+        e.words.extend([tag << 28 | PAYLOAD, 0]);
+        let at = e.words.len() - 1;
+        Seq { e, at, count: 0 }
+    }
+
+    fn finish(self) {
+        self.e.words[self.at] = self.count as u32;
+    }
+}
+
+impl<'a> ser::Serializer for &'a mut Encoder {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Seq<'a>;
+    type SerializeTuple = Seq<'a>;
+    type SerializeTupleStruct = Seq<'a>;
+    type SerializeTupleVariant = Seq<'a>;
+    type SerializeMap = Map<'a>;
+    type SerializeStruct = Struct<'a>;
+    type SerializeStructVariant = Struct<'a>;
+
+    fn serialize_bool(self, v: bool) -> Result<(), Error> {
+        self.words.push(if v { TRUE } else { FALSE } << 28);
+        Ok(())
+    }
+
+    fn serialize_i8(self, v: i8) -> Result<(), Error> {
+        self.serialize_i64(i64::from(v))
+    }
+
+    fn serialize_i16(self, v: i16) -> Result<(), Error> {
+        self.serialize_i64(i64::from(v))
+    }
+
+    fn serialize_i32(self, v: i32) -> Result<(), Error> {
+        self.serialize_i64(i64::from(v))
+    }
+
+    fn serialize_i64(self, v: i64) -> Result<(), Error> {
+        self.number(v as f64);
+        Ok(())
+    }
+
+    fn serialize_u8(self, v: u8) -> Result<(), Error> {
+        self.serialize_u32(u32::from(v))
+    }
+
+    fn serialize_u16(self, v: u16) -> Result<(), Error> {
+        self.serialize_u32(u32::from(v))
+    }
+
+    fn serialize_u32(self, v: u32) -> Result<(), Error> {
+        self.word(NUM, v as usize);
+        Ok(())
+    }
+
+    fn serialize_u64(self, v: u64) -> Result<(), Error> {
+        self.number(v as f64);
+        Ok(())
+    }
+
+    fn serialize_f32(self, v: f32) -> Result<(), Error> {
+        self.serialize_f64(f64::from(v))
+    }
+
+    fn serialize_f64(self, v: f64) -> Result<(), Error> {
+        // JSON has no NaN or infinities: serde_json writes null.
+        if v.is_finite() {
+            self.number(v);
+        } else {
+            self.words.push(NULL << 28);
+        }
+        Ok(())
+    }
+
+    fn serialize_char(self, v: char) -> Result<(), Error> {
+        self.string(v.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+
+    fn serialize_str(self, v: &str) -> Result<(), Error> {
+        self.string(v);
+        Ok(())
+    }
+
+    /// `Display` values (subjects): written straight into `text`, then numbered like any string.
+    fn collect_str<T: fmt::Display + ?Sized>(self, value: &T) -> Result<(), Error> {
+        let start = self.text.len();
+        fmt::write(&mut self.text, format_args!("{value}")).map_err(|e| Error(e.to_string()))?;
+        if self.text.len() - start <= KEEP_MAX {
+            let s = &self.text[start..];
+            if let Some(&n) = self.kept.get(s) {
+                self.text.truncate(start);
+                self.word(STR_AGAIN, n as usize);
+            } else {
+                let n = self.kept.len() as u32;
+                let len = utf16_len(s);
+                self.kept.insert(s.into(), n);
+                self.word(STR_KEEP, len);
+            }
+        } else {
+            let len = utf16_len(&self.text[start..]);
+            self.word(STR, len);
+        }
+        Ok(())
+    }
+
+    fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
+        use ser::SerializeSeq;
+        let mut seq = self.serialize_seq(Some(v.len()))?;
+        for b in v {
+            seq.serialize_element(b)?;
+        }
+        seq.end()
+    }
+
+    fn serialize_none(self) -> Result<(), Error> {
+        self.words.push(NULL << 28);
+        Ok(())
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
+        value.serialize(self)
+    }
+
+    fn serialize_unit(self) -> Result<(), Error> {
+        self.serialize_none()
+    }
+
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), Error> {
+        self.serialize_none()
+    }
+
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<(), Error> {
+        self.serialize_str(variant)
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Result<(), Error> {
+        value.serialize(self)
+    }
+
+    /// `{"variant": value}`, as serde_json writes an externally tagged variant.
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        let start = self.begin_object();
+        self.keys.push(variant);
+        value.serialize(&mut *self)?;
+        self.end_object(variant, start);
+        Ok(())
+    }
+
+    fn serialize_seq(self, len: Option<usize>) -> Result<Seq<'a>, Error> {
+        match len {
+            Some(n) => {
+                self.word(ARR, n);
+                // A known length needs no patching: `at` points at a scratch word.
+                Ok(Seq { at: usize::MAX, e: self, count: 0 })
+            }
+            None => Ok(Seq::new(self, ARR)),
+        }
+    }
+
+    fn serialize_tuple(self, len: usize) -> Result<Seq<'a>, Error> {
+        self.serialize_seq(Some(len))
+    }
+
+    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<Seq<'a>, Error> {
+        self.serialize_seq(Some(len))
+    }
+
+    fn serialize_tuple_variant(self, _: &'static str, _: u32, _: &'static str, _: usize) -> Result<Seq<'a>, Error> {
+        Err(Error("tuple variants are not encoded".into()))
+    }
+
+    fn serialize_map(self, _: Option<usize>) -> Result<Map<'a>, Error> {
+        Ok(Map { seq: Seq::new(self, MAP) })
+    }
+
+    fn serialize_struct(self, name: &'static str, _: usize) -> Result<Struct<'a>, Error> {
+        let start = self.begin_object();
+        Ok(Struct { e: self, name, start })
+    }
+
+    fn serialize_struct_variant(self, _: &'static str, _: u32, _: &'static str, _: usize) -> Result<Struct<'a>, Error> {
+        Err(Error("struct variants are not encoded".into()))
+    }
+}
+
+impl Seq<'_> {
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.count += 1;
+        value.serialize(&mut *self.e)
+    }
+
+    fn close(self) -> Result<(), Error> {
+        if self.at != usize::MAX {
+            self.finish();
+        }
+        Ok(())
+    }
+}
+
+impl ser::SerializeSeq for Seq<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.close()
+    }
+}
+
+impl ser::SerializeTuple for Seq<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.close()
+    }
+}
+
+impl ser::SerializeTupleStruct for Seq<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.close()
+    }
+}
+
+impl ser::SerializeTupleVariant for Seq<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.close()
+    }
+}
+
+impl ser::SerializeMap for Map<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
+        self.seq.count += 1;
+        key.serialize(MapKey(&mut *self.seq.e))
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        value.serialize(&mut *self.seq.e)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.seq.finish();
+        Ok(())
+    }
+}
+
+impl ser::SerializeStruct for Struct<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
+        self.e.keys.push(key);
+        value.serialize(&mut *self.e)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.e.end_object(self.name, self.start);
+        Ok(())
+    }
+}
+
+impl ser::SerializeStructVariant for Struct<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
+        self.e.keys.push(key);
+        value.serialize(&mut *self.e)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.e.end_object(self.name, self.start);
+        Ok(())
+    }
+}
+
+/// A map key: JSON keys are strings, so strings (and `Display` values) only.
+struct MapKey<'a>(&'a mut Encoder);
+
+macro_rules! not_a_key {
+    ($($method:ident($($t:ty),*) -> $ret:ty;)*) => {
+        $(fn $method(self, $(_: $t),*) -> Result<$ret, Error> {
+            Err(Error("map keys must be strings".into()))
+        })*
+    };
+}
+
+impl ser::Serializer for MapKey<'_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = ser::Impossible<(), Error>;
+    type SerializeTuple = ser::Impossible<(), Error>;
+    type SerializeTupleStruct = ser::Impossible<(), Error>;
+    type SerializeTupleVariant = ser::Impossible<(), Error>;
+    type SerializeMap = ser::Impossible<(), Error>;
+    type SerializeStruct = ser::Impossible<(), Error>;
+    type SerializeStructVariant = ser::Impossible<(), Error>;
+
+    fn serialize_str(self, v: &str) -> Result<(), Error> {
+        self.0.string(v);
+        Ok(())
+    }
+
+    fn collect_str<T: fmt::Display + ?Sized>(self, value: &T) -> Result<(), Error> {
+        self.0.string(&value.to_string());
+        Ok(())
+    }
+
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<(), Error> {
+        self.serialize_str(variant)
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Result<(), Error> {
+        value.serialize(self)
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(self, _: &'static str, _: u32, _: &'static str, _: &T) -> Result<(), Error> {
+        Err(Error("map keys must be strings".into()))
+    }
+
+    not_a_key! {
+        serialize_bool(bool) -> ();
+        serialize_i8(i8) -> ();
+        serialize_i16(i16) -> ();
+        serialize_i32(i32) -> ();
+        serialize_i64(i64) -> ();
+        serialize_u8(u8) -> ();
+        serialize_u16(u16) -> ();
+        serialize_u32(u32) -> ();
+        serialize_u64(u64) -> ();
+        serialize_f32(f32) -> ();
+        serialize_f64(f64) -> ();
+        serialize_char(char) -> ();
+        serialize_bytes(&[u8]) -> ();
+        serialize_none() -> ();
+        serialize_unit() -> ();
+        serialize_unit_struct(&'static str) -> ();
+        serialize_seq(Option<usize>) -> Self::SerializeSeq;
+        serialize_tuple(usize) -> Self::SerializeTuple;
+        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
+        serialize_map(Option<usize>) -> Self::SerializeMap;
+        serialize_struct(&'static str, usize) -> Self::SerializeStruct;
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    /// The decoder of `pkg/index.js`, in Rust, for these tests.
+    fn decode(tape: &Tape) -> Value {
+        let shapes: Vec<Vec<String>> = serde_json::from_str(&tape.shapes).unwrap();
+        let text: Vec<u16> = tape.text.encode_utf16().collect();
+        let (mut w, mut t, mut kept) = (0, 0, Vec::<String>::new());
+        fn value(tape: &Tape, shapes: &[Vec<String>], text: &[u16], w: &mut usize, t: &mut usize, kept: &mut Vec<String>) -> Value {
+            let word = tape.words[*w];
+            *w += 1;
+            let mut p = (word & PAYLOAD) as usize;
+            if p == PAYLOAD as usize {
+                p = tape.words[*w] as usize;
+                *w += 1;
+            }
+            let slice = |t: &mut usize| {
+                let s = String::from_utf16(&text[*t..*t + p]).unwrap();
+                *t += p;
+                s
+            };
+            match word >> 28 {
+                NUM => json!(p),
+                STR => Value::String(slice(t)),
+                STR_KEEP => {
+                    let s = slice(t);
+                    kept.push(s.clone());
+                    Value::String(s)
+                }
+                STR_AGAIN => Value::String(kept[p].clone()),
+                ARR => Value::Array((0..p).map(|_| value(tape, shapes, text, w, t, kept)).collect()),
+                OBJ => Value::Object(shapes[p].iter().map(|k| (k.clone(), value(tape, shapes, text, w, t, kept))).collect()),
+                MAP => Value::Object(
+                    (0..p)
+                        .map(|_| {
+                            let Value::String(k) = value(tape, shapes, text, w, t, kept) else { panic!("map key") };
+                            (k, value(tape, shapes, text, w, t, kept))
+                        })
+                        .collect(),
+                ),
+                NULL => Value::Null,
+                FALSE => json!(false),
+                TRUE => json!(true),
+                F64 => {
+                    let bits = u64::from(tape.words[*w]) | u64::from(tape.words[*w + 1]) << 32;
+                    *w += 2;
+                    json!(f64::from_bits(bits))
+                }
+                tag => panic!("bad tag {tag}"),
+            }
+        }
+        let v = value(tape, &shapes, &text, &mut w, &mut t, &mut kept);
+        assert_eq!((w, t), (tape.words.len(), text.len()), "the whole tape is read");
+        v
+    }
+
+    #[derive(serde::Serialize)]
+    struct Pos {
+        line: u32,
+        column: u32,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        note: Option<&'static str>,
+    }
+
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "lowercase")]
+    enum Mode {
+        Managed,
+    }
+
+    #[derive(serde::Serialize)]
+    struct Sample {
+        #[serde(rename = "in")]
+        context: &'static str,
+        mode: Mode,
+        positions: Vec<Pos>,
+        json: Value,
+        big: u64,
+        neg: i64,
+        float: f64,
+        nan: f64,
+        empty: Vec<u8>,
+        unit: (),
+    }
+
+    #[test]
+    fn values_round_trip_as_json() {
+        let long = "é🦀".repeat(40);
+        let sample = Sample {
+            context: "ami",
+            mode: Mode::Managed,
+            positions: vec![
+                Pos { line: 1, column: 2, note: None },
+                Pos { line: 3, column: 4, note: Some("ami") },
+                Pos { line: u32::MAX, column: PAYLOAD, note: None },
+            ],
+            json: json!({ "a": [1, "x", null, true, {"b": long, "ami": "ami"}], "__proto__": {}, "ünï": "🦀" }),
+            big: u64::MAX,
+            neg: -3,
+            float: 1.5,
+            nan: f64::NAN,
+            empty: Vec::new(),
+            unit: (),
+        };
+        let tape = encode(&sample).unwrap();
+        // JavaScript has one number type: compare numbers as f64, as JSON.parse would read them.
+        fn as_js(v: Value) -> Value {
+            match v {
+                Value::Number(n) => json!(n.as_f64()),
+                Value::Array(a) => Value::Array(a.into_iter().map(as_js).collect()),
+                Value::Object(o) => Value::Object(o.into_iter().map(|(k, v)| (k, as_js(v))).collect()),
+                other => other,
+            }
+        }
+        assert_eq!(as_js(decode(&tape)), as_js(serde_json::to_value(&sample).unwrap()));
+        // Skipping a field makes a second shape for the struct; repeated short strings are kept once.
+        assert_eq!(tape.shapes.matches("\"line\"").count(), 2);
+        assert_eq!(tape.text.matches("ami").count(), 1);
+    }
+
+    #[test]
+    fn map_keys_must_be_strings() {
+        let m: std::collections::BTreeMap<u8, u8> = [(1, 2)].into();
+        assert!(encode(&m).is_err());
+    }
+}
