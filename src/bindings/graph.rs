@@ -18,8 +18,10 @@ pub struct GraphHandle {
 
 /// A JSON-shaped JS value (state, changes) as `serde_json::Value`.
 fn json_value(v: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
-    serde_wasm_bindgen::from_value(v)
-        .map_err(|e| type_error(&format!("buildGraph: `options.{what}` must be a JSON object or JSON text: {e}")))
+    let bad = |e: String| type_error(&format!("buildGraph: `options.{what}` must be a JSON object or JSON text: {e}"));
+    let text = js_sys::JSON::stringify(&v).map_err(|e| bad(js_sys::Error::from(e).message().into()))?;
+    let text = text.as_string().ok_or_else(|| bad("it has no JSON form".into()))?;
+    serde_json::from_str(&text).map_err(|e| bad(e.to_string()))
 }
 
 /// State or changes: JSON text (what `pkg/index.js` passes: `JSON.stringify` in the engine
