@@ -43,23 +43,7 @@ impl fmt::Display for InstanceKey {
 }
 
 /// A Go-style `%q` quoted string, as Terraform prints string instance keys.
-pub fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+pub use crate::dag::go_quote as quote;
 
 /// A resource block's address inside its module: `aws_instance.web`, `data.aws_ami.ubuntu`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

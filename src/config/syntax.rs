@@ -84,23 +84,7 @@ impl<'a> Content<'a> {
     }
 }
 
-/// HCL's `nameSuggestion`: the closest candidate within an edit distance of 2.
-pub fn suggest<'s>(name: &str, candidates: impl IntoIterator<Item = &'s str>) -> Option<&'s str> {
-    candidates.into_iter().find(|c| levenshtein(name, c) < 3)
-}
-
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
+pub use super::hcl::messages::suggest;
 
 /// Read a body against a schema, reporting what does not fit.
 pub fn content<'a>(body: BodyRef<'a>, schema: &Schema, f: &SourceFile, diags: &mut Diagnostics) -> Content<'a> {

@@ -5,6 +5,8 @@
 //! cited at each. `tests/hcl_syntax_errors.rs` says which expectation comes from where. A message
 //! is a `(summary, detail)` pair; formatted details are functions.
 
+use crate::dag::go_quote;
+
 pub type Msg = (&'static str, &'static str);
 
 /// Where a detail names another range of the same file (`main.tf:2,3-4`): the caller, which
@@ -239,9 +241,7 @@ pub fn unexpected_directive(name: &str) -> &'static str {
 }
 
 pub fn invalid_control_keyword(given: &str) -> (&'static str, String) {
-    let suggestion = ["if", "for", "else", "endif", "endfor"]
-        .into_iter()
-        .find(|s| levenshtein(given, s) < 3)
+    let suggestion = suggest(given, ["if", "for", "else", "endif", "endfor"])
         .map(|s| format!(" Did you mean {}?", go_quote(s)))
         .unwrap_or_default();
     ("Invalid template control keyword", format!("{} is not a valid template control keyword.{suggestion}", go_quote(given)))
@@ -255,29 +255,10 @@ pub fn unencodable_character(code: u32) -> (&'static str, String) {
     ("Invalid escape sequence", format!("Cannot encode character U+{code:04x} in UTF-8."))
 }
 
-/// Go's `%q` of a string: double quotes, with Go's escapes for quotes, backslashes and control
-/// characters.
-pub fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+/// HCL's `nameSuggestion`: the first candidate within an edit distance of 2 (Terraform's
+/// "Did you mean" hints, here and in the loader's schema checks).
+pub fn suggest<'s>(name: &str, candidates: impl IntoIterator<Item = &'s str>) -> Option<&'s str> {
+    candidates.into_iter().find(|c| levenshtein(name, c) < 3)
 }
 
 /// Edit distance in characters (`agext/levenshtein` with default costs).

@@ -43,7 +43,7 @@
 
 pub mod ast;
 mod lexer;
-mod messages;
+pub(crate) mod messages;
 mod parser;
 pub mod render;
 mod template;
