@@ -7,27 +7,12 @@
 //! With `HCL_BENCH_OURS_ONLY=1`, only our parser runs (100 rounds), for a profiler.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
+mod support;
+use support::tf_files;
 use tfgraph::config::hcl;
 
-fn tf_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "tf") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// The best of `rounds` timings of one pass over all files.
 fn best_of(rounds: usize, mut pass: impl FnMut() -> usize) -> (Duration, usize) {

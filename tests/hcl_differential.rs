@@ -23,7 +23,9 @@ use hcl::edit::expr::{Expression as HExpr, ObjectKey as HKey, TraversalOperator 
 use hcl::edit::structure::{Body as HBody, Structure};
 use hcl::edit::template::{Directive, Element, Template as HTemplate};
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+mod support;
+use support::tf_files;
 use tfgraph::config::hcl::{self as ours, ast::*, render};
 
 // ---- one flat form for templates of both trees ------------------------------------------------
@@ -489,23 +491,6 @@ fn edit_body(b: &HBody, indent: usize, out: &mut String) {
 
 // ---- the comparison ---------------------------------------------------------------------------
 
-fn tf_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "tf") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Why hcl-edit rejects a file HCL accepts, when that is a documented hcl-edit deviation.
 fn known_edit_rejection(src: &str, message: &str) -> Option<&'static str> {

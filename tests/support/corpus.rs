@@ -65,3 +65,22 @@ impl RepoFiles {
         (self.repo(repo), sub.to_string())
     }
 }
+
+/// Every `.tf` file under `dir`, sorted (the parser tests and the parse benchmark).
+pub fn tf_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "tf") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}

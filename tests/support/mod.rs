@@ -8,6 +8,6 @@ pub mod corpus;
 pub mod files;
 pub mod state;
 
-pub use corpus::{corpus_dir, corpus_roots, index_roots, RepoFiles};
+pub use corpus::{corpus_dir, corpus_roots, index_roots, tf_files, RepoFiles};
 pub use files::{any_file, read_fixture, read_tf_fixture, read_tree, tf_file, tf_or_json_file};
 pub use state::synthesize_state;
