@@ -63,15 +63,31 @@ const TAG_STR_AGAIN = 7, TAG_STR_KEEP = 8, TAG_MAP = 9, TAG_F64 = 10;
 const PAYLOAD = 0x0fffffff;
 
 /**
- * Object builders for the most frequent shapes (positions, ranges, references, expressions):
- * a literal makes each object in one step with its final layout. Used only when a shape's
- * keys are exactly these; any other shape is built key by key.
+ * Object builders for the most frequent shapes (positions, ranges, references, expressions,
+ * resources): a literal makes each object in one step with its final layout, where building
+ * key by key costs a keyed store each. Used only when a shape's keys are exactly these; any
+ * other shape (and any of these, should the model change) is built key by key.
  */
 const BUILDERS = new Map([
   ["line,column,byte", (v) => ({ line: v(), column: v(), byte: v() })],
   ["filename,start,end", (v) => ({ filename: v(), start: v(), end: v() })],
   ["subject,kind,traversal,range,in", (v) => ({ subject: v(), kind: v(), traversal: v(), range: v(), in: v() })],
   ["source,range,references", (v) => ({ source: v(), range: v(), references: v() })],
+  [
+    "address,mode,type,name,provider,count,for_each,depends_on,lifecycle,provisioners,connection,references,range",
+    (v) => ({
+      address: v(), mode: v(), type: v(), name: v(), provider: v(), count: v(), for_each: v(), depends_on: v(),
+      lifecycle: v(), provisioners: v(), connection: v(), references: v(), range: v(),
+    }),
+  ],
+  ["local_name,alias,fqn,implied,range", (v) => ({ local_name: v(), alias: v(), fqn: v(), implied: v(), range: v() })],
+  [
+    "create_before_destroy,prevent_destroy,ignore_changes,replace_triggered_by,preconditions,postconditions",
+    (v) => ({
+      create_before_destroy: v(), prevent_destroy: v(), ignore_changes: v(), replace_triggered_by: v(),
+      preconditions: v(), postconditions: v(),
+    }),
+  ],
 ]);
 
 function builder(keys) {

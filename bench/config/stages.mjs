@@ -1,0 +1,124 @@
+// Where loadConfig's time goes, by stage: a CPU profile of the public call, summed per stage.
+//
+//   scripts/build && node bench/config/stages.mjs [--corpus-only | --generated-only] [--runs N]
+//
+// Profiles the module wasm-pack left in target/wasm-pack (before wasm-opt strips function
+// names) behind pkg/index.js, with Node's own sampling profiler. Each sample goes to the stage
+// of the innermost frame that names one (so the syntax tree's drop inside the loader is its
+// own stage); samples under loadConfig that name none are "other". Percentages of all samples
+// under loadConfig, plus the garbage collector.
+
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { generate } from "./generate.mjs";
+
+const repoDir = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+const corpusDir = process.env.TFGRAPH_CORPUS ?? join(repoDir, "..", "shared", "corpus");
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const runs = args.includes("--runs") ? Number(args[args.indexOf("--runs") + 1]) : undefined;
+
+// The named module with the package's entry point beside it.
+const dir = mkdtempSync(join(tmpdir(), "tfgraph-stages-"));
+copyFileSync(join(repoDir, "target/wasm-pack/tfgraph.js"), join(dir, "tfgraph.js"));
+copyFileSync(join(repoDir, "target/wasm-pack/tfgraph_bg.wasm"), join(dir, "tfgraph_bg.wasm"));
+copyFileSync(join(repoDir, "pkg/index.js"), join(dir, "index.js"));
+const tf = await import(pathToFileURL(join(dir, "index.js")).href);
+
+// Innermost match wins; order breaks ties within one frame.
+const STAGES = [
+  ["parse: syntax tree (hcl-edit; guard, split; .tf.json)", /config::parse::parse_file/],
+  ["decode: blocks and references", /config::decode::decode_file/],
+  ["drop the syntax tree", /drop_in_place<tfgraph::config::parse::Ast>/],
+  ["line index (SourceFile::new)", /diag::SourceFile::new/],
+  ["file contents into wasm (JsFiles::read)", /JsFiles.*::read/],
+  ["keys into wasm, folders (JsFiles::new, FileTree::new)", /JsFiles::new|FileTree::new|bindings::read_files/],
+  ["finalize and merge resources (resource.rs)", /finalize_resource|merge_resource/],
+  ["module assembly (load.rs)", /config::load::/],
+  ["tape encode (tape.rs)", /tfgraph::tape::|Serialize for tfgraph::/],
+  ["drop the configuration", /drop_in_place<tfgraph::config::model/],
+  ["tape out of wasm (words copy, text decode)", /Uint32Array|getStringFromWasm0|TextDecoder|decode$/],
+  ["tape decode (index.js)", /^(decodeTape|value|builder|define)$/],
+  ["loadConfig itself (index.js)", /^loadConfig$/],
+  ["garbage collector", /^\(garbage collector\)$/],
+];
+
+async function profile(label, cases, passes) {
+  const run = () => {
+    for (const c of cases) {
+      try {
+        tf.loadConfig(c.files, { root: c.root });
+      } catch (e) {
+        if (e?.name !== "TfgraphError") throw e;
+      }
+    }
+  };
+  run(); // warm-up
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 200 });
+  await session.post("Profiler.start");
+  const t0 = performance.now();
+  for (let i = 0; i < passes; i++) run();
+  const ms = (performance.now() - t0) / passes;
+  const { profile: prof } = await session.post("Profiler.stop");
+  session.disconnect();
+
+  const nodes = new Map(prof.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const totals = new Map();
+  let total = 0;
+  prof.samples.forEach((id, i) => {
+    const names = [];
+    for (let cur = id; cur !== undefined; cur = parent.get(cur)) names.push(nodes.get(cur).callFrame.functionName);
+    if (!names.includes("loadConfig") && names[0] !== "(garbage collector)") return;
+    let stage = "other";
+    find: for (const name of names) {
+      for (const [s, re] of STAGES) {
+        if (re.test(name)) {
+          stage = s;
+          break find;
+        }
+      }
+    }
+    const dt = prof.timeDeltas[i] ?? 0;
+    totals.set(stage, (totals.get(stage) ?? 0) + dt);
+    total += dt;
+  });
+  console.log(`${label}: ${passes} passes, ${ms.toFixed(0)} ms per pass while profiling`);
+  for (const [s, t] of [...totals].sort((a, b) => b[1] - a[1])) console.log(`  ${((100 * t) / total).toFixed(1).padStart(5)}%  ${s}`);
+}
+
+function readTree(root) {
+  const files = {};
+  const walk = (d) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith(".tf") || name.endsWith(".tf.json")) files[relative(root, p).split("\\").join("/")] = readFileSync(p, "utf8");
+    }
+  };
+  walk(root);
+  return files;
+}
+
+if (!flag("--corpus-only")) {
+  const gen = generate({ seed: 42, resources: 10000 });
+  await profile("generated-10k", [{ files: gen.files, root: gen.root }], runs ?? 12);
+}
+if (!flag("--generated-only")) {
+  const index = readFileSync(join(corpusDir, "INDEX.tsv"), "utf8").trim().split("\n").slice(1);
+  const trees = new Map();
+  const cases = [];
+  for (const line of index) {
+    const [repo, ...rest] = line.split("\t")[0].split("/");
+    if (!trees.has(repo)) trees.set(repo, readTree(join(corpusDir, repo)));
+    cases.push({ files: trees.get(repo), root: rest.join("/") });
+  }
+  await profile("corpus", cases, runs ?? 3);
+}
