@@ -19,18 +19,22 @@ pub struct InstanceAddr {
 }
 
 impl InstanceAddr {
-    /// Parses an absolute resource instance address.
+    /// Parses an absolute resource instance address: [`InstanceAddr::scan`], then owned parts.
     pub fn parse(s: &str) -> Result<Self, String> {
-        let mut p = Parser { s, pos: 0 };
-        let a = p.address()?;
-        if p.pos != s.len() {
-            return Err(format!("unexpected {:?} after the address", &s[p.pos..]));
-        }
-        Ok(a)
+        let a = Self::scan(s)?;
+        let module = parse_module_instance(a.module)?;
+        let bare = match a.mode {
+            ResourceMode::Managed => a.resource,
+            // `scan` checked the `data.` / `ephemeral.` prefix.
+            _ => a.resource.split_once('.').map_or(a.resource, |(_, rest)| rest),
+        };
+        let (type_name, name) = bare.split_once('.').ok_or("expected a resource type and name")?;
+        let resource = ResourceAddr { mode: a.mode, type_name: type_name.into(), name: name.into() };
+        Ok(InstanceAddr { module, resource, key: a.key })
     }
 
-    /// Checks an absolute resource instance address as [`InstanceAddr::parse`] does and splits
-    /// it without building it (an allocation only for a string key).
+    /// Checks an absolute resource instance address and splits it without building it (an
+    /// allocation only for a string key).
     pub fn scan(s: &str) -> Result<ScannedAddr<'_>, String> {
         let mut p = Parser { s, pos: 0 };
         let a = p.scan_address()?;
@@ -135,7 +139,7 @@ pub fn parse_module_instance(s: &str) -> Result<Vec<(String, Option<InstanceKey>
     loop {
         p.expect_word("module")?;
         p.expect('.')?;
-        let name = p.ident()?;
+        let name = p.ident()?.to_string();
         let key = p.opt_key()?;
         out.push((name, key));
         if p.pos == s.len() {
@@ -189,12 +193,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn ident(&mut self) -> Result<String, String> {
-        self.ident_str().map(str::to_string)
-    }
-
-    /// [`Parser::ident`], borrowed.
-    fn ident_str(&mut self) -> Result<&'a str, String> {
+    fn ident(&mut self) -> Result<&'a str, String> {
         let r = self.rest();
         let len = r
             .char_indices()
@@ -208,17 +207,16 @@ impl<'a> Parser<'a> {
         Ok(&r[..len])
     }
 
-    /// [`Parser::address`] without building it: accepts exactly what `address` accepts and
-    /// says where the parts are.
+    /// An absolute resource instance address, split where its parts are.
     fn scan_address(&mut self) -> Result<ScannedAddr<'a>, String> {
         let (mut end, mut keys) = (0, false);
         loop {
             let save = self.pos;
-            let first = self.ident_str()?;
+            let first = self.ident()?;
             let mode = match first {
                 "module" => {
                     self.expect('.')?;
-                    self.ident_str()?;
+                    self.ident()?;
                     keys |= self.opt_key()?.is_some();
                     end = self.pos;
                     self.expect('.')?;
@@ -235,9 +233,9 @@ impl<'a> Parser<'a> {
             if mode != ResourceMode::Managed {
                 self.expect('.')?;
             }
-            self.ident_str()?;
+            self.ident()?;
             self.expect('.')?;
-            self.ident_str()?;
+            self.ident()?;
             let resource = &self.s[start..self.pos];
             let key = self.opt_key()?;
             return Ok(ScannedAddr { module: &self.s[..end], module_keys: keys, mode, resource, key });
@@ -284,38 +282,6 @@ impl<'a> Parser<'a> {
             }
         }
         Err("unterminated string key".into())
-    }
-
-    fn address(&mut self) -> Result<InstanceAddr, String> {
-        let mut module = Vec::new();
-        loop {
-            let save = self.pos;
-            let first = self.ident()?;
-            let mode = match first.as_str() {
-                "module" => {
-                    self.expect('.')?;
-                    let name = self.ident()?;
-                    let key = self.opt_key()?;
-                    self.expect('.')?;
-                    module.push((name, key));
-                    continue;
-                }
-                "data" => ResourceMode::Data,
-                "ephemeral" => ResourceMode::Ephemeral,
-                _ => {
-                    self.pos = save;
-                    ResourceMode::Managed
-                }
-            };
-            if mode != ResourceMode::Managed {
-                self.expect('.')?;
-            }
-            let type_name = self.ident()?;
-            self.expect('.')?;
-            let name = self.ident()?;
-            let key = self.opt_key()?;
-            return Ok(InstanceAddr { module, resource: ResourceAddr { mode, type_name, name }, key });
-        }
     }
 }
 
