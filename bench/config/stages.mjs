@@ -30,16 +30,18 @@ const tf = await import(pathToFileURL(join(dir, "index.js")).href);
 
 // Innermost match wins; order breaks ties within one frame.
 const STAGES = [
-  ["parse: syntax tree (hcl-edit; guard, split; .tf.json)", /config::parse::parse_file/],
-  ["decode: blocks and references", /config::decode::decode_file/],
-  ["drop the syntax tree", /drop_in_place<tfgraph::config::parse::Ast>/],
-  ["line index (SourceFile::new)", /diag::SourceFile::new/],
+  ["parse: syntax tree (config/hcl; .tf.json)", /config::hcl::(parse_body|parser::|lexer::|template::|unicode::)|config::json::/],
+  ["references (references.rs, expr.rs)", /config::references::|config::expr::/],
+  ["decode: blocks (decode.rs, syntax.rs, dx.rs)", /config::decode::|config::syntax::|config::dx::/],
+  ["drop the syntax tree", /drop_in_place<.*config::hcl::ast/],
+  ["line index and positions (diag::SourceFile)", /diag::SourceFile::|diag::line_starts/],
   ["file contents into wasm (JsFiles::read)", /JsFiles.*::read/],
   ["keys into wasm, folders (JsFiles::new, FileTree::new)", /JsFiles::new|FileTree::new|bindings::read_files/],
-  ["finalize and merge resources (resource.rs)", /finalize_resource|merge_resource/],
+  ["resources (resource.rs)", /config::resource::/],
   ["module assembly (load.rs)", /config::load::/],
   ["tape encode (tape.rs)", /tfgraph::tape::|Serialize for tfgraph::/],
   ["drop the configuration", /drop_in_place<tfgraph::config::model/],
+  ["allocator (dlmalloc)", /dlmalloc|__rust_alloc|__rust_dealloc|__rust_realloc|__rdl_/],
   ["tape out of wasm (words copy, text decode)", /Uint32Array|getStringFromWasm0|TextDecoder|decode$/],
   ["tape decode (index.js)", /^(decodeTape|value|builder|define)$/],
   ["loadConfig itself (index.js)", /^loadConfig$/],
