@@ -156,7 +156,7 @@ fn json_schema_violations() {
 
 /// Syntax errors in HCL's own words and ranges (the parser's texts are checked against
 /// Terraform 1.0.3 and hcl v2.24.0's source in tests/hcl_syntax_errors.rs); an empty range is widened by one character as
-/// Terraform's JSON diagnostics widen it, except at the end of the file. HCL keeps what it could
+/// Terraform's JSON diagnostics widen it (at the end of the file: one byte past it). HCL keeps what it could
 /// parse, so a block with a broken header is still decoded (here: an unsupported block type).
 #[test]
 fn syntax_errors() {
@@ -208,6 +208,21 @@ fn syntax_errors() {
     ];
     let failures: Vec<String> = cases.iter().filter_map(|(n, file, text, want)| check(n, &[(file, text)], want)).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// At the very end of a file an empty subject is widened one byte and one column past the end,
+/// as `terraform validate -json` showed for `eof_after_op` and the other end-of-file cases of
+/// tests/hcl_syntax_errors.rs (`views/json/diagnostic.go`).
+#[test]
+fn empty_range_at_end_of_file_is_widened_past_it() {
+    let text = "locals {\n  x = 1 +";
+    let files = BTreeMap::from([("main.tf".to_string(), text.to_string())]);
+    let l = load(&files, &LoadOptions::default());
+    let d = l.diagnostics.iter().find(|d| d.summary == "Missing expression").expect("a missing expression");
+    let r = d.range.as_ref().unwrap();
+    assert_eq!((r.start.line, r.start.column, r.start.byte), (2, 10, text.len() as u32));
+    assert_eq!((r.end.line, r.end.column, r.end.byte), (2, 11, text.len() as u32 + 1));
+    assert_eq!(d.detail, "Expected the start of an expression, but found the end of the file.");
 }
 
 #[test]

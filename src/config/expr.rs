@@ -16,17 +16,26 @@ use std::ops::Range;
 
 /// A syntax error of the parser (in a file, or in a JSON string: `origin` maps its offsets) as
 /// a diagnostic, in HCL's words; a second range named in the detail is printed as HCL prints it
-/// (`main.tf:2,3-4`). An empty subject is widened by one character, as Terraform's JSON
-/// diagnostics widen it, except at the very end of the file (ranges stay inside the file).
+/// (`main.tf:2,3-4`). An empty subject is widened by one column, as Terraform's JSON
+/// diagnostics widen it (`views/json/diagnostic.go`: `End.Byte++`, `End.Column++`): over the
+/// next character, whole (Terraform adds one byte even inside a multi-byte character), or at
+/// the very end of the file, one byte past it, as Terraform does.
 pub fn syntax_error_diag(e: &SyntaxError, origin: Origin<'_>, f: &SourceFile) -> Diagnostic {
     let detail = e.detail_with(|at| f.range(origin.file_span(&at)).to_string());
     let mut span = origin.file_span(&e.span);
+    let mut past_end = false;
     if span.is_empty() {
-        if let Some(c) = f.text.get(span.start..).and_then(|rest| rest.chars().next()) {
-            span.end += c.len_utf8();
+        match f.text.get(span.start..).and_then(|rest| rest.chars().next()) {
+            Some(c) => span.end += c.len_utf8(),
+            None => past_end = true,
         }
     }
-    msg::syntax_error(e.summary, &detail, f.range(span))
+    let mut range = f.range(span);
+    if past_end {
+        range.end.byte += 1;
+        range.end.column += 1;
+    }
+    msg::syntax_error(e.summary, &detail, range)
 }
 
 impl<'a> Ex<'a> {

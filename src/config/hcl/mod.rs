@@ -38,8 +38,8 @@
 //! * Numbers are `f64` (HCL's are arbitrary precision), with the exact `i64` of whole literals.
 //! * A namespaced function name is the source text from its first to its last part.
 //!
-//! Empty subjects (at the end of the file) stay empty here; Terraform's JSON widens them to one
-//! byte.
+//! Empty subjects (at the end of the file) stay empty here; like Terraform's JSON, the loader's
+//! diagnostics widen them by one column (`config::expr::syntax_error_diag`).
 
 pub mod ast;
 mod lexer;
