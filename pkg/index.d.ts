@@ -205,6 +205,11 @@ export interface ProviderConfig {
   /** `provider["registry.terraform.io/hashicorp/aws"].west`, prefixed with the module address. */
   address: string;
   references: Reference[];
+  /**
+   * Nothing but `alias` and `version` in the block: in a child module, a proxy that a
+   * configuration passed in by the caller replaces (a non-empty one cannot be overridden).
+   */
+  empty: boolean;
   range: SourceRange;
 }
 

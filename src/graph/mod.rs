@@ -44,10 +44,6 @@
 //!   the graph has a cycle. Here every step runs and the graph is returned with the
 //!   diagnostics; cycles get one error each, in Terraform 1.16's deterministic text, with a
 //!   detail walking one shortest loop edge by edge (Terraform's detail is empty).
-//! * **Module provider blocks passed in.** Terraform replaces a module's own `provider` block
-//!   by a passed-in configuration only when the block is empty, and rejects a non-empty one
-//!   elsewhere; the loaded configuration does not say whether a block is empty, so a passed-in
-//!   configuration always wins.
 
 pub mod apply;
 pub mod changes;
