@@ -355,3 +355,25 @@ fn passed_in_provider_replaces_only_an_empty_module_block() {
     assert!(configured.graph.dependencies(res).contains(&own.to_string()), "{}", configured.graph);
     assert!(configured.graph.find(root_x).is_none(), "the unused root configuration is pruned:\n{}", configured.graph);
 }
+
+/// A data source read deferred to apply by `depends_on` (the plan says `read`, reason
+/// `read_because_dependency_pending`) is an instance node of the apply graph
+/// (`DiffTransformer`: every action but delete/forget/no-op makes a creator), ordered after the
+/// resource it depends on through the reference edges (see src/graph/plan.rs on why the
+/// deferral itself is decided by the plan walk).
+#[test]
+fn deferred_data_read_is_ordered_in_the_apply_graph() {
+    let cfg = load(&[(
+        "main.tf",
+        "resource \"test_object\" \"a\" {}\ndata \"test_data\" \"d\" {\n  depends_on = [test_object.a]\n}\nresource \"test_object\" \"b\" {\n  test_string = data.test_data.d.id\n}\n",
+    )]);
+    let (changes, d) = tfgraph::graph::changes::parse_changes(
+        r#"{"test_object.a": ["create"], "data.test_data.d": ["read"], "test_object.b": ["create"]}"#,
+    );
+    assert!(d.is_empty(), "{d:?}");
+    let built = build(&cfg, &BuildOptions { operation: Operation::Apply, changes: Some(changes), ..Default::default() });
+    assert!(built.diagnostics.is_empty(), "{:?}", built.diagnostics);
+    let g = &built.graph;
+    assert!(g.ancestors("data.test_data.d").contains(&"test_object.a".to_string()), "{g}");
+    assert!(g.ancestors("test_object.b").contains(&"data.test_data.d".to_string()), "{g}");
+}
