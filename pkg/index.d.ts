@@ -205,6 +205,11 @@ export interface ProviderConfig {
   /** `provider["registry.terraform.io/hashicorp/aws"].west`, prefixed with the module address. */
   address: string;
   references: Reference[];
+  /**
+   * Nothing but `alias` and `version` in the block: in a child module, a proxy that a
+   * configuration passed in by the caller replaces (a non-empty one cannot be overridden).
+   */
+  empty: boolean;
   range: SourceRange;
 }
 
@@ -407,10 +412,21 @@ export interface StateV4 {
  */
 export type Changes = Record<string, ActionList> | { resource_changes: JsonValue[]; [key: string]: JsonValue };
 export type ActionList =
-  | ["no-op"] | ["create"] | ["read"] | ["update"] | ["delete", "create"] | ["create", "delete"] | ["delete"];
+  | ["no-op"] | ["create"] | ["read"] | ["update"] | ["delete", "create"] | ["create", "delete"] | ["delete"]
+  | ["forget"] | ["create", "forget"];
+
+/**
+ * The mode of the plan a graph is built for (Terraform's `plans.Mode`). `"destroy"` with
+ * operation "apply" is the apply graph of a destroy plan (Terraform's `walkDestroy`); with
+ * "plan" it is the same as operation "destroy". Not read from `changes`: `terraform show -json`
+ * does not print it.
+ */
+export type PlanMode = "normal" | "destroy";
 
 export interface BuildOptions extends LoadOptions {
   operation?: Operation;
+  /** The plan's mode (default "normal"); invalid with "validate". */
+  mode?: PlanMode;
   /** The prior state, or its JSON text (`terraform.tfstate` as read from disk). */
   state?: StateV4 | string;
   /** The planned changes, or their JSON text. */
@@ -423,7 +439,8 @@ export interface BuildOptions extends LoadOptions {
 
 export type NodeKind =
   | "resource" | "resource_validate" | "resource_instance" | "resource_instance_destroy"
-  | "resource_instance_destroy_deposed" | "resource_instance_orphan" | "resource_instance_deposed"
+  | "resource_instance_destroy_deposed" | "resource_instance_forget" | "resource_instance_forget_deposed"
+  | "resource_instance_orphan" | "resource_instance_deposed"
   | "provider" | "provider_proxy" | "provider_close" | "root_variable" | "module_variable"
   | "variable_validation" | "local" | "output" | "output_destroy" | "module_expand" | "module_close"
   | "root" | "check" | "check_report" | "ephemeral_close";

@@ -233,7 +233,8 @@ const asJsonText = (v) => (v === undefined || v === null || typeof v === "string
 
 /**
  * Builds the graph Terraform builds for `operation` ("plan" by default, "destroy", "apply",
- * "validate") from files or from a configuration returned by loadConfig. A graph with cycles is
+ * "validate") and `mode` ("normal" by default, "destroy": apply a destroy plan) from files or
+ * from a configuration returned by loadConfig. A graph with cycles is
  * still returned (its `diagnostics` hold one error per cycle); errors in the configuration,
  * state or changes throw TfgraphError.
  */

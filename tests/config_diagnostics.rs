@@ -298,3 +298,67 @@ fn diagnostics_serialize_in_terraform_json_shape() {
     assert_eq!(v[0]["range"]["start"], serde_json::json!({"line": 2, "column": 7, "byte": 15}));
     assert_eq!(v[0]["range"]["end"], serde_json::json!({"line": 2, "column": 10, "byte": 18}));
 }
+
+/// Terraform 1.15's `validateProviderConfigs` (`internal/configs/provider_validation.go`): a
+/// child module's `provider` block that configures anything (or sets `version`) cannot take a
+/// configuration passed in under the same name; an empty one is a proxy and can. The range is
+/// the child-side name of the `providers` entry (`PassedProviderConfig.InChild.NameRange`); the
+/// real Terraform 1.0.3 reports the first case at exactly `main.tf:8,5-9` (with its older
+/// wording, "Provider mock is configured within the module module.child and cannot be
+/// overridden.").
+#[test]
+fn provider_block_with_arguments_cannot_be_overridden() {
+    let main = "provider \"mock\" {\n  alias = \"x\"\n  label = \"root-x\"\n}\nmodule \"child\" {\n  source = \"./child\"\n  providers = {\n    mock = mock.x\n  }\n}\n";
+    let resource = "resource \"mock_resource\" \"c\" {\n  name = \"c\"\n}\n";
+    let detail = |m: &str, n: &str, p: &str| {
+        format!("The configuration of {m} has its own local configuration for {n}, and so it cannot accept an overridden configuration provided by {p}.")
+    };
+    let configured = format!("provider \"mock\" {{\n  label = \"child\"\n}}\n{resource}");
+    let d = detail("module.child", "mock", "the root module");
+    let mut failures: Vec<String> = Vec::new();
+    failures.extend(check(
+        "configured child block",
+        &[("main.tf", main), ("child/main.tf", &configured)],
+        &[("Cannot override provider configuration", &d, "main.tf:8,5-9")],
+    ));
+    let version_only = format!("provider \"mock\" {{\n  version = \"1.0\"\n}}\n{resource}");
+    failures.extend(check(
+        "a version constraint counts as configured",
+        &[("main.tf", main), ("child/main.tf", &version_only)],
+        &[("Cannot override provider configuration", &d, "main.tf:8,5-9")],
+    ));
+    let empty = format!("provider \"mock\" {{}}\n{resource}");
+    failures.extend(check("empty child block: a proxy", &[("main.tf", main), ("child/main.tf", &empty)], &[]));
+    let aliased_empty = format!("provider \"mock\" {{\n  alias = \"y\"\n}}\n{resource}");
+    let passes_alias = main.replace("mock = mock.x", "mock.y = mock.x");
+    failures.extend(check("empty aliased block", &[("main.tf", &passes_alias), ("child/main.tf", &aliased_empty)], &[]));
+    let aliased_configured = format!("provider \"mock\" {{\n  alias = \"y\"\n  label = \"y\"\n}}\n{resource}");
+    let d_alias = detail("module.child", "mock.y", "the root module");
+    failures.extend(check(
+        "configured aliased block",
+        &[("main.tf", &passes_alias), ("child/main.tf", &aliased_configured)],
+        &[("Cannot override provider configuration", &d_alias, "main.tf:8,5-9")],
+    ));
+    // One level down: the parent text names the calling module.
+    let child_calls = format!("module \"g\" {{\n  source = \"./g\"\n  providers = {{\n    mock = mock\n  }}\n}}\n{empty}");
+    let d_grand = detail("module.child.module.g", "mock", "module.child");
+    failures.extend(check(
+        "grandchild",
+        &[("main.tf", main), ("child/main.tf", &child_calls), ("child/g/main.tf", &configured)],
+        &[("Cannot override provider configuration", &d_grand, "child/main.tf:4,5-9")],
+    ));
+    // JSON syntax: HCL parses the key's contents from its opening quote (json.expression.AsTraversal
+    // passes the string's SrcRange.Start), so the name range starts at the quote.
+    let json = r#"{"module": {"child": {"source": "./child", "providers": {"mock": "mock.x"}}}, "provider": {"mock": {"alias": "x"}}}"#;
+    failures.extend(check(
+        "JSON call",
+        &[("main.tf.json", json), ("child/main.tf", &configured)],
+        &[("Cannot override provider configuration", &d, "main.tf.json:1,58-62")],
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The loaded model says which blocks are empty.
+    let files: BTreeMap<String, String> = [("main.tf".to_string(), main.to_string()), ("child/main.tf".to_string(), empty.clone())].into();
+    let l = load(&files, &LoadOptions::default());
+    assert!(!l.config.root.providers[0].empty, "alias and an argument");
+    assert!(l.config.root.module_calls[0].module.as_ref().unwrap().providers[0].empty);
+}

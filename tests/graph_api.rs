@@ -328,3 +328,52 @@ fn static_instances_stop_at_counted_modules() {
     assert!(v.find("module.one.a_b.c[1]").is_some());
     assert!(v.find("module.many.a_b.c[0]").is_none());
 }
+
+/// A module's own `provider` block and a configuration passed in under its name:
+/// `ProviderConfigTransformer.addProxyProviders` (`internal/terraform/transform_provider.go`)
+/// replaces the block with a proxy to the caller's configuration only when the block is empty
+/// (`proxiable`); a configured block stays, and is what the module's resources use. (Terraform
+/// never builds that second graph: loading rejects the configuration with "Cannot override
+/// provider configuration", tests/config_diagnostics.rs. Here the graph is built anyway.)
+#[test]
+fn passed_in_provider_replaces_only_an_empty_module_block() {
+    let main = "provider \"mock\" {\n  alias = \"x\"\n  label = \"root-x\"\n}\nmodule \"child\" {\n  source = \"./child\"\n  providers = {\n    mock = mock.x\n  }\n}\n";
+    let child = |block: &str| format!("{block}\nresource \"mock_resource\" \"c\" {{\n  name = \"c\"\n}}\n");
+    let res = "module.child.mock_resource.c (expand)";
+    let root_x = "provider[\"registry.terraform.io/hashicorp/mock\"].x";
+    let own = "module.child.provider[\"registry.terraform.io/hashicorp/mock\"]";
+
+    let empty = plan(&[("main.tf", main), ("child/main.tf", &child("provider \"mock\" {}"))]);
+    assert!(empty.graph.dependencies(res).contains(&root_x.to_string()), "{}", empty.graph);
+    assert!(empty.graph.find(own).is_none(), "the empty block is replaced:\n{}", empty.graph);
+
+    let files: BTreeMap<String, String> =
+        [("main.tf".to_string(), main.to_string()), ("child/main.tf".to_string(), child("provider \"mock\" {\n  label = \"child\"\n}"))].into();
+    let loaded = tfgraph::config::load(&files, &Default::default());
+    assert_eq!(loaded.diagnostics.iter().map(|d| d.summary.as_str()).collect::<Vec<_>>(), ["Cannot override provider configuration"]);
+    let configured = build(&loaded.config, &BuildOptions::default());
+    assert!(configured.graph.dependencies(res).contains(&own.to_string()), "{}", configured.graph);
+    assert!(configured.graph.find(root_x).is_none(), "the unused root configuration is pruned:\n{}", configured.graph);
+}
+
+/// A data source read deferred to apply by `depends_on` (the plan says `read`, reason
+/// `read_because_dependency_pending`) is an instance node of the apply graph
+/// (`DiffTransformer`: every action but delete/forget/no-op makes a creator), ordered after the
+/// resource it depends on through the reference edges (see src/graph/plan.rs on why the
+/// deferral itself is decided by the plan walk).
+#[test]
+fn deferred_data_read_is_ordered_in_the_apply_graph() {
+    let cfg = load(&[(
+        "main.tf",
+        "resource \"test_object\" \"a\" {}\ndata \"test_data\" \"d\" {\n  depends_on = [test_object.a]\n}\nresource \"test_object\" \"b\" {\n  test_string = data.test_data.d.id\n}\n",
+    )]);
+    let (changes, d) = tfgraph::graph::changes::parse_changes(
+        r#"{"test_object.a": ["create"], "data.test_data.d": ["read"], "test_object.b": ["create"]}"#,
+    );
+    assert!(d.is_empty(), "{d:?}");
+    let built = build(&cfg, &BuildOptions { operation: Operation::Apply, changes: Some(changes), ..Default::default() });
+    assert!(built.diagnostics.is_empty(), "{:?}", built.diagnostics);
+    let g = &built.graph;
+    assert!(g.ancestors("data.test_data.d").contains(&"test_object.a".to_string()), "{g}");
+    assert!(g.ancestors("test_object.b").contains(&"data.test_data.d".to_string()), "{g}");
+}

@@ -13,6 +13,8 @@
 //! | `apply-instances.txt` | the apply graph's instance nodes only (Terraform's `filterInstances`) |
 //! | `cbd.txt` | Terraform's `cbdTestGraph`: apply steps up to `CBDEdgeTransformer`, root, reduction, instances only |
 //! | `order.txt` | lines `A before B` (Terraform's `testGraphHappensBefore`) on the apply graph |
+//! | `apply-destroy.txt` | `String()` of the apply graph of a destroy plan (`mode: destroy`, Terraform's `walkDestroy`) |
+//! | `apply-destroy-order.txt` | `A before B` lines on that graph |
 //! | `plan-destroy.txt` | `String()` of the plan-destroy graph |
 //! | `plan-destroy-order.txt` | `A before B` lines on the plan-destroy graph |
 //! | `plan.txt` | `String()` of the plan graph with the state |
@@ -26,7 +28,7 @@ use std::path::{Path, PathBuf};
 use tfgraph::graph::changes::parse_changes;
 use tfgraph::graph::state_json::parse_state;
 use tfgraph::graph::transform::{self, BuildContext, CloseRootModuleTransformer, TransitiveReductionTransformer};
-use tfgraph::graph::{apply, build, BuildOptions, Operation, TfGraph, Why};
+use tfgraph::graph::{apply, build, BuildOptions, Operation, PlanMode, TfGraph, Why};
 
 mod support;
 
@@ -147,6 +149,8 @@ fn state_driven_fixtures() {
         assert!(dir.join("SOURCE").exists(), "{}: needs a SOURCE file", c.name);
         let applied = build(&c.config, &with_op(&c.options, Operation::Apply));
         let planned_destroy = || build(&c.config, &with_op(&c.options, Operation::Destroy));
+        let applied_destroy =
+            || build(&c.config, &BuildOptions { mode: PlanMode::Destroy, ..with_op(&c.options, Operation::Apply) });
         let read = |f: &str| std::fs::read_to_string(dir.join(f)).ok();
         let mut compare = |file: &str, got: String| {
             if let Some(want) = read(file) {
@@ -160,6 +164,9 @@ fn state_driven_fixtures() {
         compare("apply-instances.txt", filter_instances(&applied.graph).to_string());
         if read("cbd.txt").is_some() {
             compare("cbd.txt", cbd_graph(&c).to_string());
+        }
+        if read("apply-destroy.txt").is_some() {
+            compare("apply-destroy.txt", applied_destroy().graph.to_string());
         }
         if read("plan-destroy.txt").is_some() {
             compare("plan-destroy.txt", planned_destroy().graph.to_string());
@@ -183,6 +190,14 @@ fn state_driven_fixtures() {
         if let Some(text) = read("order.txt") {
             checked += 1;
             check_order(&applied.graph, &text, &mut failures, &format!("{}/order.txt", c.name));
+        }
+        if let Some(text) = read("apply-destroy-order.txt") {
+            checked += 1;
+            let built = applied_destroy();
+            if !built.diagnostics.is_empty() {
+                failures.push(format!("{}: unexpected destroy-apply diagnostics: {:#?}", c.name, built.diagnostics));
+            }
+            check_order(&built.graph, &text, &mut failures, &format!("{}/apply-destroy-order.txt", c.name));
         }
         if let Some(text) = read("plan-destroy-order.txt") {
             checked += 1;

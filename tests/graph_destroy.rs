@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use tfgraph::graph::changes::parse_changes;
 use tfgraph::graph::state_json::parse_state;
 use tfgraph::graph::transform::{self, AttachStateTransformer, BuildContext, DestroyEdgeTransformer, DiffTransformer, Step};
-use tfgraph::graph::{build, BuildOptions, Operation, TfGraph};
+use tfgraph::graph::{build, BuildOptions, Operation, PlanMode, TfGraph};
 
 fn config(main: &str) -> tfgraph::config::Config {
     let files = BTreeMap::from([("main.tf".to_string(), main.to_string())]);
@@ -294,4 +294,210 @@ fn invalid_planned_changes_are_reported() {
     let mut summaries: Vec<&str> = built.diagnostics.iter().map(|d| d.summary.as_str()).collect();
     summaries.sort();
     assert_eq!(summaries, ["Invalid planned change", "Invalid planned change for deposed object"]);
+}
+
+/// Applying a destroy plan (`PlanMode::Destroy`, Terraform's `walkDestroy`) against a normal
+/// apply of the same changes: `graph_builder_apply.go` passes `Operation == walkDestroy` to the
+/// variable, output and check transformers, `DestroyEdgeTransformer` and
+/// `pruneUnusedNodesTransformer` (fixtures `destroy-apply-*` hold the full graphs).
+#[test]
+fn applying_a_destroy_plan_differs_from_a_normal_apply() {
+    let cfg = config(
+        r#"
+        variable "v" {
+          default = "x"
+          validation {
+            condition     = var.v != ""
+            error_message = "empty"
+          }
+        }
+        resource "test_object" "a" { test_string = var.v }
+        output "a" { value = test_object.a.id }
+        check "c" {
+          assert {
+            condition     = test_object.a.id != ""
+            error_message = "no id"
+          }
+        }
+        "#,
+    );
+    let st = state(&[("test_object.a", &[], false)]);
+    let changes = Some(r#"{"test_object.a": ["delete"]}"#);
+    let normal = build(&cfg, &options(Operation::Apply, &st, changes));
+    let destroy = build(&cfg, &BuildOptions { mode: PlanMode::Destroy, ..options(Operation::Apply, &st, changes) });
+    assert!(normal.diagnostics.is_empty() && destroy.diagnostics.is_empty(), "{:?} {:?}", normal.diagnostics, destroy.diagnostics);
+    let names = |g: &TfGraph| g.nodes().into_iter().map(|n| n.name).collect::<Vec<_>>();
+    for kept in ["test_object.a (expand)", "var.v", "var.v (validation)", "check.c (expand)"] {
+        assert!(normal.graph.find(kept).is_some(), "{kept} in the normal apply graph");
+        assert!(destroy.graph.find(kept).is_none(), "{kept} pruned or never added when destroying:\n{}", destroy.graph);
+    }
+    assert_eq!(normal.graph.dependencies("output.a (expand)"), ["test_object.a (expand)"]);
+    assert_eq!(destroy.graph.dependencies("output.a (expand)"), Vec::<String>::new());
+    assert_eq!(
+        names(&destroy.graph),
+        [
+            "output.a (expand)",
+            "provider[\"registry.terraform.io/hashicorp/test\"]",
+            "provider[\"registry.terraform.io/hashicorp/test\"] (close)",
+            "root",
+            "test_object.a (destroy)"
+        ]
+    );
+    // The step list is the same; pruning only acts in walkDestroy.
+    let pruned = |b: &tfgraph::graph::Built| b.steps.iter().find(|s| s.name == "pruneUnusedNodesTransformer").unwrap().changed;
+    assert!(!pruned(&normal) && pruned(&destroy));
+    // `operation: plan` with the destroy mode is plan-destroy.
+    let plan_destroy = build(&cfg, &options(Operation::Destroy, &st, None));
+    let plan_mode = build(&cfg, &BuildOptions { mode: PlanMode::Destroy, ..options(Operation::Plan, &st, None) });
+    assert_eq!(plan_mode.graph.to_string(), plan_destroy.graph.to_string());
+}
+
+/// Data sources are dropped from the state without a provider call: Terraform's
+/// `ProvidedBy()` returns `(nil, true)` for data resources in `NodeDestroyResourceInstance`
+/// (apply), `NodeForgetResourceInstance` and `NodePlannableResourceInstanceOrphan` (plan), so
+/// `ProviderTransformer` and `CloseProviderTransformer` skip them (no edge, no close edge, and
+/// no "Provider configuration not present" when the configuration is gone). Plan-destroy's
+/// `NodePlanDestroyableResourceInstance` does not override it: its data sources keep the
+/// provider. The oracle (Terraform 1.0.3, same overrides) agrees on the apply graph of a
+/// destroy plan (fixture destroy-apply-count-data-output) and on the plan's data orphan.
+#[test]
+fn data_sources_are_dropped_without_a_provider() {
+    let cfg = config(r#"resource "test_object" "a" {}"#);
+    let test = "provider[\"registry.terraform.io/hashicorp/test\"]";
+    let st = state(&[("test_object.a", &[], false), ("data.test_data.d", &[], false)]);
+
+    // Apply of a destroy plan: the data source's destroy has no provider edge.
+    let changes = r#"{"test_object.a": ["delete"], "data.test_data.d": ["delete"]}"#;
+    let applied = build(&cfg, &BuildOptions { mode: PlanMode::Destroy, ..options(Operation::Apply, &st, Some(changes)) });
+    assert!(applied.diagnostics.is_empty(), "{:?}", applied.diagnostics);
+    let g = &applied.graph;
+    assert_eq!(g.dependencies("data.test_data.d (destroy)"), Vec::<String>::new());
+    assert_eq!(g.dependencies("test_object.a (destroy)"), [test]);
+    assert_eq!(g.dependents("data.test_data.d (destroy)"), ["root"]);
+    assert_eq!(g.dependencies(&format!("{test} (close)")), ["test_object.a (destroy)"]);
+
+    // Plan: the data orphan has no provider edge either; a managed orphan does.
+    let st2 = state(&[("test_object.gone", &[], false), ("data.test_data.d", &[], false)]);
+    let planned = build(&cfg, &options(Operation::Plan, &st2, None));
+    assert_eq!(planned.graph.dependencies("data.test_data.d (orphan)"), Vec::<String>::new());
+    assert_eq!(planned.graph.dependencies("test_object.gone (orphan)"), [test]);
+
+    // Plan-destroy: its destroy node for the data source does use the provider.
+    let plan_destroy = build(&cfg, &options(Operation::Destroy, &st, None));
+    assert_eq!(plan_destroy.graph.dependencies("data.test_data.d (destroy)"), [test]);
+
+    // A data source whose provider configuration is gone from the configuration is still
+    // dropped without error, and its (unused) default provider is pruned; a managed resource
+    // in the same situation is Terraform's "Provider configuration not present".
+    let gone = r#"{"version":4,"serial":1,"lineage":"x","resources":[
+      {"mode":"data","type":"other_data","name":"d","provider":"provider[\"registry.terraform.io/hashicorp/other\"].gone",
+       "instances":[{"attributes":{}}]},
+      {"mode":"managed","type":"other_thing","name":"t","provider":"provider[\"registry.terraform.io/hashicorp/other\"].gone",
+       "instances":[{"attributes":{}}]}]}"#;
+    let only_data = build(&cfg, &BuildOptions { mode: PlanMode::Destroy, ..options(Operation::Apply, gone, Some(r#"{"data.other_data.d": ["delete"]}"#)) });
+    assert!(only_data.diagnostics.is_empty(), "{:?}", only_data.diagnostics);
+    assert!(only_data.graph.nodes().iter().all(|n| !n.name.contains("hashicorp/other")), "{}", only_data.graph);
+    let with_managed =
+        build(&cfg, &BuildOptions { mode: PlanMode::Destroy, ..options(Operation::Apply, gone, Some(r#"{"data.other_data.d": ["delete"], "other_thing.t": ["delete"]}"#)) });
+    let summaries: Vec<String> = with_managed.diagnostics.iter().map(|d| format!("{}: {}", d.summary, d.detail)).collect();
+    assert_eq!(summaries.len(), 1, "{summaries:?}");
+    assert!(summaries[0].starts_with("Provider configuration not present: To work with other_thing.t (destroy)"), "{summaries:?}");
+}
+
+/// `forget` changes (Terraform 1.7+: a `removed` block with `lifecycle { destroy = false }`):
+/// `DiffTransformer` (`transform_diff.go`, `case plans.Forget`) adds
+/// `NodeForgetResourceInstance` (`addr (forget)`, `node_resource_forget.go`) or, for a deposed
+/// object, `NodeForgetDeposedResourceInstanceObject` (`addr (forget deposed KEY)`,
+/// `node_resource_destroy_deposed.go`). Both are `GraphNodeDestroyer`s, so:
+/// `ReferenceTransformer` connects no reference to or from them; `DestroyEdgeTransformer`
+/// orders them by state dependencies like destroys (an update of something that depended on
+/// the forgotten resource waits for the forget); the destroy pruning keeps them. A forgotten
+/// data source needs no provider (`NodeForgetResourceInstance.ProvidedBy`).
+#[test]
+fn forget_changes_make_forget_nodes() {
+    let cfg = config(
+        r#"
+        removed {
+          from = test_object.a
+          lifecycle {
+            destroy = false
+          }
+        }
+        resource "test_object" "b" { test_string = "b" }
+        "#,
+    );
+    let test = "provider[\"registry.terraform.io/hashicorp/test\"]";
+    let st = r#"{"version":4,"serial":1,"lineage":"x","resources":[
+      {"mode":"managed","type":"test_object","name":"a","provider":"provider[\"registry.terraform.io/hashicorp/test\"]",
+       "instances":[{"attributes":{}},{"deposed":"0000aaaa","attributes":{}}]},
+      {"mode":"managed","type":"test_object","name":"b","provider":"provider[\"registry.terraform.io/hashicorp/test\"]",
+       "instances":[{"attributes":{},"dependencies":["test_object.a"]}]},
+      {"mode":"data","type":"test_data","name":"d","provider":"provider[\"registry.terraform.io/hashicorp/test\"]",
+       "instances":[{"attributes":{}}]}]}"#;
+    let changes = r#"{"test_object.a": ["forget"], "test_object.a (deposed 0000aaaa)": ["forget"],
+                      "data.test_data.d": ["forget"], "test_object.b": ["update"]}"#;
+    let built = build(&cfg, &options(Operation::Apply, st, Some(changes)));
+    assert!(built.diagnostics.is_empty(), "{:?}", built.diagnostics);
+    let g = &built.graph;
+    let kind = |n: &str| g.nodes().into_iter().find(|x| x.name == n).map(|x| x.kind).unwrap_or_else(|| panic!("{n} missing:\n{g}"));
+    assert_eq!(kind("test_object.a (forget)"), "resource_instance_forget");
+    assert_eq!(kind("test_object.a (forget deposed 0000aaaa)"), "resource_instance_forget_deposed");
+    assert_eq!(kind("data.test_data.d (forget)"), "resource_instance_forget");
+    assert_eq!(g.node(g.find("test_object.a (forget)").unwrap()).go_type(), "*terraform.NodeForgetResourceInstance");
+    assert_eq!(
+        g.to_string().trim(),
+        format!(
+            "data.test_data.d (forget)
+{test}
+{test} (close)
+  test_object.b
+root
+  data.test_data.d (forget)
+  {test} (close)
+test_object.a (forget deposed 0000aaaa)
+  {test}
+test_object.a (forget)
+  {test}
+test_object.b
+  test_object.a (forget deposed 0000aaaa)
+  test_object.a (forget)
+  test_object.b (expand)
+test_object.b (expand)
+  {test}"
+        )
+    );
+    // Forget nodes are what a destroy plan keeps, too.
+    let destroy = build(&cfg, &BuildOptions { mode: PlanMode::Destroy, ..options(Operation::Apply, st, Some(r#"{"test_object.a": ["forget"]}"#)) });
+    assert!(destroy.graph.find("test_object.a (forget)").is_some());
+    // A deposed object may be forgotten, not updated (Terraform's error text).
+    let bad = build(&cfg, &options(Operation::Apply, st, Some(r#"{"test_object.a (deposed 0000aaaa)": ["update"]}"#)));
+    assert!(bad.diagnostics.iter().any(|d| d.summary == "Invalid planned change for deposed object"));
+    // ["create", "forget"] is an update to DiffTransformer: a creator only.
+    let cf = build(&cfg, &options(Operation::Apply, st, Some(r#"{"test_object.b": ["create", "forget"]}"#)));
+    assert!(cf.graph.find("test_object.b").is_some() && cf.graph.nodes().iter().all(|n| !n.name.contains("(forget")));
+}
+
+/// `removed` blocks leave the plan graph as it is without them: Terraform 1.15 only attaches
+/// the block to the orphan's node (`AttachResourceConfigTransformer` calls
+/// `AttachResourceConfig(nil, removed)`: no configuration, so no references, and the provider
+/// from the state); whether the orphan is destroyed or forgotten is decided when it is planned.
+#[test]
+fn removed_blocks_do_not_change_the_plan_graph() {
+    let st = state(&[("test_object.a", &[], false), ("test_object.b", &["test_object.a"], false)]);
+    let with = config(
+        r#"
+        removed {
+          from = test_object.a
+          lifecycle {
+            destroy = false
+          }
+        }
+        resource "test_object" "b" {}
+        "#,
+    );
+    let without = config(r#"resource "test_object" "b" {}"#);
+    let a = build(&with, &options(Operation::Plan, &st, None));
+    let b = build(&without, &options(Operation::Plan, &st, None));
+    assert_eq!(a.graph.to_string(), b.graph.to_string());
+    assert!(a.graph.find("test_object.a (orphan)").is_some(), "{}", a.graph);
 }

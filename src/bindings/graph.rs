@@ -5,7 +5,7 @@
 use super::{get, read_files, read_load_options, to_js, type_error};
 use crate::config::{self, LoadOptions};
 use crate::diag::Diagnostics;
-use crate::graph::{self, BuildOptions, Built, DotKind, EdgeInfo, Operation, TfGraph, Why};
+use crate::graph::{self, BuildOptions, Built, DotKind, EdgeInfo, Operation, PlanMode, TfGraph, Walk, Why};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -105,10 +105,10 @@ fn expected_build_bytes(config: &config::Config, options: &BuildOptions) -> usiz
     }
     let objects = options.state.as_ref().map_or(0, |s| s.resources.len());
     let changes = options.changes.as_ref().map_or(0, |c| c.resources.len());
-    let nodes = match options.operation {
-        Operation::Plan | Operation::Validate => resources + others + objects / 4,
-        Operation::Apply => resources + others + changes + changes / 2,
-        Operation::Destroy => objects + others,
+    let nodes = match options.walk() {
+        Walk::Plan | Walk::Validate => resources + others + objects / 4,
+        Walk::Apply | Walk::Destroy => resources + others + changes + changes / 2,
+        Walk::PlanDestroy => objects + others,
     };
     nodes.saturating_mul(PER_NODE)
 }
@@ -137,6 +137,16 @@ fn read_build_options(options: &JsValue) -> Result<(LoadOptions, BuildOptions, D
                 ))
             }
         };
+    }
+    if let Some(mode) = get(options, "mode")? {
+        build.mode = match mode.as_string().as_deref() {
+            Some("normal") => PlanMode::Normal,
+            Some("destroy") => PlanMode::Destroy,
+            _ => return Err(type_error("buildGraph: `options.mode` must be \"normal\" or \"destroy\"")),
+        };
+        if build.mode == PlanMode::Destroy && build.operation == Operation::Validate {
+            return Err(type_error("buildGraph: `options.mode` \"destroy\" has no meaning for the \"validate\" operation"));
+        }
     }
     if let Some(reduce) = get(options, "reduce")? {
         build.reduce = reduce.as_bool().ok_or_else(|| type_error("buildGraph: `options.reduce` must be a boolean"))?;
@@ -167,8 +177,8 @@ fn read_build_options(options: &JsValue) -> Result<(LoadOptions, BuildOptions, D
     Ok((load, build, diags))
 }
 
-/// Raw `buildGraph`: `files` as for `loadConfigRaw`; options `{ root, operation, state, changes,
-/// reduce, traceSteps }`. Never throws for problems in the user's input: they are in
+/// Raw `buildGraph`: `files` as for `loadConfigRaw`; options `{ root, operation, mode, state,
+/// changes, reduce, traceSteps }`. Never throws for problems in the user's input: they are in
 /// `loadDiagnostics()` (configuration, state and changes) and `diagnostics()` (the build).
 #[wasm_bindgen(js_name = buildGraphRaw)]
 pub fn build_graph_raw(files: JsValue, options: JsValue) -> Result<GraphHandle, JsValue> {

@@ -186,10 +186,11 @@ impl Dx<'_> {
             fqn: String::new(),
             address: String::new(),
             references: Vec::new(),
+            empty: false, // decided once override files are merged (`finish`)
             range: self.range(b.def_span.clone()),
         };
         let _ = module_addr;
-        Some(PendingProvider { cfg, body })
+        Some(PendingProvider { cfg, body, version: c.attr("version").is_some() })
     }
 
     fn variable(&mut self, b: &Block) -> Variable {

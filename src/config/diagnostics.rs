@@ -304,6 +304,19 @@ pub fn cannot_override(kind: &str, detail: &str, range: SourceRange) -> Diagnost
     err(format!("Cannot override '{kind}' blocks"), detail, range)
 }
 
+// ---- provider configurations (configs/provider_validation.go) --------------------------------
+
+/// A caller passes a configuration for a provider the child module configures itself.
+pub fn cannot_override_provider(module: &str, name: &str, parent: &str, range: SourceRange) -> Diagnostic {
+    err(
+        "Cannot override provider configuration",
+        format!(
+            "The configuration of {module} has its own local configuration for {name}, and so it cannot accept an overridden configuration provided by {parent}."
+        ),
+        range,
+    )
+}
+
 // ---- meta-arguments ---------------------------------------------------------------------------
 
 pub fn count_and_for_each(range: SourceRange) -> Diagnostic {

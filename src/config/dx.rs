@@ -21,7 +21,11 @@ pub struct PendingResource {
 
 pub struct PendingProvider {
     pub cfg: ProviderConfig,
+    /// Every argument and block but `alias` and `version`, with their references.
     pub body: Grouped,
+    /// Whether a `version` argument is written (Terraform counts such a block as configured
+    /// when validating passed-in providers, `configs/provider_validation.go`).
+    pub version: bool,
 }
 
 pub struct PendingCall {

@@ -215,6 +215,12 @@ pub struct ProviderConfig {
     /// `provider["registry.terraform.io/hashicorp/aws"].west` (prefixed with the module address).
     pub address: String,
     pub references: Vec<Reference>,
+    /// Whether the block has nothing but the `alias` and `version` meta-arguments
+    /// (`provider "aws" {}`). In a child module such a block is a *proxy* configuration
+    /// (deprecated): a configuration the calling module passes in under its name replaces it
+    /// (`ProviderConfigTransformer`'s `proxiable`, `internal/terraform/transform_provider.go`);
+    /// a non-empty one cannot be overridden ("Cannot override provider configuration").
+    pub empty: bool,
     pub range: SourceRange,
 }
 

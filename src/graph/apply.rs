@@ -12,8 +12,16 @@
 //!   during the walk.
 //! * `TargetsTransformer`: no `-target`.
 //!
-//! `pruneUnusedNodesTransformer` runs only when applying a destroy plan (`walkDestroy`); the
-//! `apply` operation is a normal apply, so it is listed but does nothing.
+//! Applying a destroy plan ([`PlanMode::Destroy`](super::PlanMode), Terraform's `walkDestroy`)
+//! uses the same steps; what changes with the walk, as in Terraform:
+//! * `variableValidationTransformer` adds no validation nodes (`DestroyApply` variables have no
+//!   rules);
+//! * root outputs refer to nothing (`OutputTransformer{Destroying}`: they are removed from the
+//!   state, not evaluated);
+//! * `checkTransformer` adds nothing;
+//! * `DestroyEdgeTransformer` keeps every cross-provider destroy edge (no cycle back-out);
+//! * `pruneUnusedNodesTransformer` keeps only the destroyers, what they depend on (providers
+//!   and what configures them) and root outputs. In a normal apply it does nothing.
 
 use super::transform::*;
 use super::BuildOptions;
@@ -43,7 +51,7 @@ pub fn steps(_options: &BuildOptions) -> Vec<Step> {
         Step::new(ForcedCBDTransformer, "Forces create_before_destroy on whatever a create_before_destroy node depends on."),
         Step::new(DestroyEdgeTransformer, "Destroy order from the state: dependents are destroyed first, replaced objects destroyed before created."),
         Step::new(CBDEdgeTransformer, "Reverses creator edges into create_before_destroy destroys: create first, destroy the old object last."),
-        Step::new(PruneUnusedNodesTransformer, "Only for a destroy plan: drops values and expanders no destroy needs."),
+        Step::new(PruneUnusedNodesTransformer, "Only when applying a destroy plan: keeps destroyers, what they need, and root outputs."),
         Step::new(EphemeralCloseTransformer, "Closes each ephemeral resource after its last user."),
         Step::new(CloseProviderTransformer, "Closes each provider after every node that uses it."),
         Step::new(CloseRootModuleTransformer, "The `root` node waits for everything nothing else waits for."),

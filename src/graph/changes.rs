@@ -7,8 +7,11 @@
 //!   ```json
 //!   { "aws_instance.web[0]": ["delete", "create"],
 //!     "module.a.aws_s3_bucket.b": ["create", "delete"],
-//!     "aws_instance.old (deposed 1a2b3c4d)": ["delete"] }
+//!     "aws_instance.old (deposed 1a2b3c4d)": ["delete"],
+//!     "aws_instance.kept": ["forget"] }
 //!   ```
+//!   The lists are `terraform show -json`'s (`jsonplan.actionsToJSON` / `UnmarshalActions` in
+//!   `internal/command/jsonplan/plan.go`), `["forget"]` and `["create", "forget"]` included.
 //!   A deposed object is named like Terraform's plan node for it, `ADDRESS (deposed KEY)`
 //!   (`NodePlanDeposedResourceInstanceObject`); `(deposed object KEY)`, the wording of
 //!   Terraform's plan output, is accepted too.
@@ -41,9 +44,11 @@ pub fn parse_actions(v: &Value) -> Result<Action, String> {
         ["delete", "create"] => Action::DeleteThenCreate,
         ["create", "delete"] => Action::CreateThenDelete,
         ["delete"] => Action::Delete,
+        ["forget"] => Action::Forget,
+        ["create", "forget"] => Action::CreateThenForget,
         _ => {
             return Err(format!(
-                "{v} is not an action list Terraform plans: one of [\"no-op\"], [\"create\"], [\"read\"], [\"update\"], [\"delete\", \"create\"], [\"create\", \"delete\"], [\"delete\"]"
+                "{v} is not an action list Terraform plans: one of [\"no-op\"], [\"create\"], [\"read\"], [\"update\"], [\"delete\", \"create\"], [\"create\", \"delete\"], [\"delete\"], [\"forget\"], [\"create\", \"forget\"]"
             ))
         }
     })
@@ -176,6 +181,25 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(a[1].module, "module.a[1]");
         assert_eq!(a[2].deposed.as_deref(), Some("0000abcd"));
+    }
+
+    #[test]
+    fn forget_actions_read_in_both_shapes() {
+        // jsonplan's actionsToJSON: Forget is ["forget"], CreateThenForget ["create", "forget"].
+        let (a, d1) = parse_changes(r#"{"a.b": ["forget"], "a.c": ["create", "forget"], "a.d (deposed 0000abcd)": ["forget"]}"#);
+        let (b, d2) = parse_changes(
+            r#"{"resource_changes":[{"address":"a.b","change":{"actions":["forget"]}},
+              {"address":"a.c","change":{"actions":["create","forget"]}},
+              {"address":"a.d","deposed":"0000abcd","change":{"actions":["forget"]}}]}"#,
+        );
+        assert!(d1.is_empty() && d2.is_empty(), "{d1:?} {d2:?}");
+        let mut a = a.resources;
+        let mut b = b.resources;
+        a.sort_by_key(change_address);
+        b.sort_by_key(change_address);
+        assert_eq!(a, b);
+        let actions: Vec<Action> = a.iter().map(|c| c.action).collect();
+        assert_eq!(actions, [Action::Forget, Action::CreateThenForget, Action::Forget]);
     }
 
     #[test]

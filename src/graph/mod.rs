@@ -2,8 +2,10 @@
 //! `internal/terraform` graph builders and transformers).
 //!
 //! [`build`] runs a builder's list of transformers ([`plan::steps`] for plan, validate and
-//! plan-destroy) over an empty [`TfGraph`] and returns the graph, a record of every step and
-//! the diagnostics. The graph's vertex names, its [`TfGraph::to_string`] text and its DOT are
+//! plan-destroy, [`apply::steps`] for apply) over an empty [`TfGraph`] and returns the graph, a
+//! record of every step and the diagnostics. [`BuildOptions::operation`] and
+//! [`BuildOptions::mode`] together are Terraform's walk operation ([`Walk`]): applying a plan
+//! made with `plan -destroy` is `walkDestroy`, which prunes the apply graph to its destroys. The graph's vertex names, its [`TfGraph::to_string`] text and its DOT are
 //! Terraform 1.15's, so Terraform's own test expectations apply unchanged. Unlike Terraform, a
 //! graph with cycles is still returned (drawable, with the cycles marked), and every edge says
 //! why it exists ([`Why`]).
@@ -44,10 +46,6 @@
 //!   the graph has a cycle. Here every step runs and the graph is returned with the
 //!   diagnostics; cycles get one error each, in Terraform 1.16's deterministic text, with a
 //!   detail walking one shortest loop edge by edge (Terraform's detail is empty).
-//! * **Module provider blocks passed in.** Terraform replaces a module's own `provider` block
-//!   by a passed-in configuration only when the block is empty, and rejects a non-empty one
-//!   elsewhere; the loaded configuration does not say whether a block is empty, so a passed-in
-//!   configuration always wins.
 
 pub mod apply;
 pub mod changes;
@@ -93,10 +91,53 @@ pub enum Operation {
     Validate,
 }
 
+/// Terraform's plan mode (`plans.Mode`, `internal/plans/mode.go`) of the plan a graph is built
+/// for. It matters to the apply graph: `terraform apply` of a plan made with `plan -destroy` (or
+/// `terraform destroy`) builds the apply graph with Terraform's `walkDestroy` operation instead
+/// of `walkApply` (`Context.Apply` in `internal/terraform/context_apply.go`: `if plan.UIMode ==
+/// plans.DestroyMode { operation = walkDestroy }`). `terraform show -json` does not print the
+/// mode, so it cannot be read from a JSON plan: it is given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlanMode {
+    /// `plans.NormalMode`.
+    #[default]
+    Normal,
+    /// `plans.DestroyMode`: with [`Operation::Apply`], the apply graph of a destroy plan
+    /// (`walkDestroy`); with [`Operation::Plan`], the same as [`Operation::Destroy`].
+    Destroy,
+}
+
+/// Terraform's `walkOperation` a build stands for: [`Operation`] and [`PlanMode`] together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Walk {
+    /// `walkPlan`.
+    Plan,
+    /// `walkPlanDestroy`.
+    PlanDestroy,
+    /// `walkValidate`.
+    Validate,
+    /// `walkApply`.
+    Apply,
+    /// `walkDestroy`: applying a destroy plan.
+    Destroy,
+}
+
+impl Walk {
+    /// A full destroy, planned or applied (`walkPlanDestroy` or `walkDestroy`): the walks that
+    /// prune unused values, skip checks and keep every cross-provider destroy edge.
+    pub fn is_destroy(self) -> bool {
+        matches!(self, Walk::PlanDestroy | Walk::Destroy)
+    }
+}
+
 /// Options of [`build`].
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
     pub operation: Operation,
+    /// The plan mode; [`PlanMode::Destroy`] with [`Operation::Apply`] builds the apply graph of
+    /// a destroy plan. Ignored by [`Operation::Validate`] (validation has no plan).
+    pub mode: PlanMode,
     /// The prior state (orphans, deposed objects; the base of destroy graphs).
     pub state: Option<State>,
     /// Planned changes (the base of the apply graph).
@@ -109,7 +150,27 @@ pub struct BuildOptions {
 
 impl Default for BuildOptions {
     fn default() -> Self {
-        BuildOptions { operation: Operation::Plan, state: None, changes: None, reduce: true, trace_steps: false }
+        BuildOptions {
+            operation: Operation::Plan,
+            mode: PlanMode::Normal,
+            state: None,
+            changes: None,
+            reduce: true,
+            trace_steps: false,
+        }
+    }
+}
+
+impl BuildOptions {
+    /// The Terraform walk operation of these options.
+    pub fn walk(&self) -> Walk {
+        match (self.operation, self.mode) {
+            (Operation::Plan, PlanMode::Normal) => Walk::Plan,
+            (Operation::Plan, PlanMode::Destroy) | (Operation::Destroy, _) => Walk::PlanDestroy,
+            (Operation::Validate, _) => Walk::Validate,
+            (Operation::Apply, PlanMode::Normal) => Walk::Apply,
+            (Operation::Apply, PlanMode::Destroy) => Walk::Destroy,
+        }
     }
 }
 

@@ -24,7 +24,6 @@
 
 use super::context::BuildContext;
 use super::shared::{SharedStr, Span};
-use super::Operation;
 use crate::addrs::{InstanceKey, ModulePath, ResourceMode};
 use crate::config::Reference;
 use crate::dag::DotAttrs;
@@ -50,6 +49,13 @@ pub enum NodeKind {
     ResourceInstanceDestroy { key: Option<InstanceKeyText> },
     /// `NodeDestroyDeposedResourceInstanceObject`: `aws_instance.web (destroy deposed 1a2b3c4d)`.
     ResourceInstanceDestroyDeposed { key: Option<InstanceKeyText>, deposed: String },
+    /// `NodeForgetResourceInstance` (apply, a `forget` change: a `removed` block with
+    /// `lifecycle { destroy = false }`): removes the object from the state without destroying
+    /// it, `aws_instance.web[0] (forget)`.
+    ResourceInstanceForget { mode: ResourceMode, key: Option<InstanceKeyText> },
+    /// `NodeForgetDeposedResourceInstanceObject`: forgets a deposed object,
+    /// `aws_instance.web (forget deposed 1a2b3c4d)`.
+    ResourceInstanceForgetDeposed { key: Option<InstanceKeyText>, deposed: String },
     /// `NodePlannableResourceInstanceOrphan`: a state-only instance, `aws_instance.web[2] (orphan)`.
     ResourceInstanceOrphan { mode: ResourceMode, key: Option<InstanceKeyText> },
     /// `NodePlanDeposedResourceInstanceObject`: `aws_instance.web (deposed 1a2b3c4d)`.
@@ -320,6 +326,14 @@ impl Node {
                         key(&mut s, k);
                         let _ = write!(s, " (destroy deposed {deposed})");
                     }
+                    NodeKind::ResourceInstanceForget { key: k, .. } => {
+                        key(&mut s, k);
+                        s.push_str(" (forget)");
+                    }
+                    NodeKind::ResourceInstanceForgetDeposed { key: k, deposed } => {
+                        key(&mut s, k);
+                        let _ = write!(s, " (forget deposed {deposed})");
+                    }
                     NodeKind::ResourceInstanceOrphan { key: k, .. } => {
                         key(&mut s, k);
                         s.push_str(" (orphan)");
@@ -351,6 +365,8 @@ impl Node {
             NodeKind::ResourceInstance { key, .. }
             | NodeKind::ResourceInstanceDestroy { key }
             | NodeKind::ResourceInstanceDestroyDeposed { key, .. }
+            | NodeKind::ResourceInstanceForget { key, .. }
+            | NodeKind::ResourceInstanceForgetDeposed { key, .. }
             | NodeKind::ResourceInstanceOrphan { key, .. }
             | NodeKind::ResourceInstanceDeposed { key, .. } => key.as_deref().unwrap_or_default(),
             _ => "",
@@ -377,6 +393,8 @@ impl Node {
             NodeKind::ResourceInstance { .. } => "resource_instance",
             NodeKind::ResourceInstanceDestroy { .. } => "resource_instance_destroy",
             NodeKind::ResourceInstanceDestroyDeposed { .. } => "resource_instance_destroy_deposed",
+            NodeKind::ResourceInstanceForget { .. } => "resource_instance_forget",
+            NodeKind::ResourceInstanceForgetDeposed { .. } => "resource_instance_forget_deposed",
             NodeKind::ResourceInstanceOrphan { .. } => "resource_instance_orphan",
             NodeKind::ResourceInstanceDeposed { .. } => "resource_instance_deposed",
             NodeKind::Provider { .. } => "provider",
@@ -405,6 +423,8 @@ impl Node {
             NodeKind::ResourceInstance { .. } => "*terraform.NodeApplyableResourceInstance",
             NodeKind::ResourceInstanceDestroy { .. } => "*terraform.NodeDestroyResourceInstance",
             NodeKind::ResourceInstanceDestroyDeposed { .. } => "*terraform.NodeDestroyDeposedResourceInstanceObject",
+            NodeKind::ResourceInstanceForget { .. } => "*terraform.NodeForgetResourceInstance",
+            NodeKind::ResourceInstanceForgetDeposed { .. } => "*terraform.NodeForgetDeposedResourceInstanceObject",
             NodeKind::ResourceInstanceOrphan { .. } => "*terraform.NodePlannableResourceInstanceOrphan",
             NodeKind::ResourceInstanceDeposed { .. } => "*terraform.NodePlanDeposedResourceInstanceObject",
             NodeKind::Provider { .. } => "*terraform.NodeApplyableProvider",
@@ -430,9 +450,11 @@ impl Node {
             NodeKind::ResourceExpand { mode }
             | NodeKind::ResourceValidate { mode }
             | NodeKind::ResourceInstance { mode, .. }
+            | NodeKind::ResourceInstanceForget { mode, .. }
             | NodeKind::ResourceInstanceOrphan { mode, .. } => Some(*mode),
             NodeKind::ResourceInstanceDestroy { .. }
             | NodeKind::ResourceInstanceDestroyDeposed { .. }
+            | NodeKind::ResourceInstanceForgetDeposed { .. }
             | NodeKind::ResourceInstanceDeposed { .. } => Some(if self.addr.starts_with("data.") {
                 ResourceMode::Data
             } else if self.addr.starts_with("ephemeral.") {
@@ -457,6 +479,8 @@ impl Node {
             NodeKind::ResourceInstance { .. }
                 | NodeKind::ResourceInstanceDestroy { .. }
                 | NodeKind::ResourceInstanceDestroyDeposed { .. }
+                | NodeKind::ResourceInstanceForget { .. }
+                | NodeKind::ResourceInstanceForgetDeposed { .. }
                 | NodeKind::ResourceInstanceOrphan { .. }
                 | NodeKind::ResourceInstanceDeposed { .. }
         )
@@ -465,11 +489,13 @@ impl Node {
     /// Terraform `GraphNodeDestroyer`: destroy nodes use only their own state, so the reference
     /// and module-expansion transformers never connect them.
     pub fn is_destroyer(&self) -> bool {
-        // `NodePlanDeposedResourceInstanceObject` has `DestroyAddr()` too.
+        // `NodePlanDeposedResourceInstanceObject` and the forget nodes have `DestroyAddr()` too.
         matches!(
             self.kind,
             NodeKind::ResourceInstanceDestroy { .. }
                 | NodeKind::ResourceInstanceDestroyDeposed { .. }
+                | NodeKind::ResourceInstanceForget { .. }
+                | NodeKind::ResourceInstanceForgetDeposed { .. }
                 | NodeKind::ResourceInstanceDeposed { .. }
         )
     }
@@ -491,6 +517,8 @@ impl Node {
             | NodeKind::ResourceInstance { .. }
             | NodeKind::ResourceInstanceDestroy { .. }
             | NodeKind::ResourceInstanceDestroyDeposed { .. }
+            | NodeKind::ResourceInstanceForget { .. }
+            | NodeKind::ResourceInstanceForgetDeposed { .. }
             | NodeKind::ResourceInstanceOrphan { .. }
             | NodeKind::ResourceInstanceDeposed { .. }
             | NodeKind::Provider { .. }
@@ -558,8 +586,14 @@ impl Node {
             NodeKind::ModuleExpand | NodeKind::ModuleClose => f(KeyScope::Caller, RefKey::Owned(format!("module.{}", call()))),
             // Destroy-phase keys (`aws_instance.a#destroy`) belong to the apply graph's
             // destroy nodes; the apply builder adds them (Terraform `ResourceInstancePhase`).
+            // Forget nodes (and orphans) are referenceable in Terraform by their instance
+            // address, but every such node is a destroyer or has no block to be referred to
+            // by a valid configuration, and `ReferenceTransformer` connects no reference to a
+            // destroyer: no key, no edge either way.
             NodeKind::ResourceInstanceDestroy { .. }
             | NodeKind::ResourceInstanceDestroyDeposed { .. }
+            | NodeKind::ResourceInstanceForget { .. }
+            | NodeKind::ResourceInstanceForgetDeposed { .. }
             | NodeKind::ResourceInstanceOrphan { .. }
             | NodeKind::ResourceInstanceDeposed { .. }
             | NodeKind::Provider { .. }
@@ -601,6 +635,8 @@ impl Node {
             | NodeKind::ResourceInstance { .. }
             | NodeKind::ResourceInstanceDestroy { .. }
             | NodeKind::ResourceInstanceDestroyDeposed { .. }
+            | NodeKind::ResourceInstanceForget { .. }
+            | NodeKind::ResourceInstanceForgetDeposed { .. }
             | NodeKind::ResourceInstanceOrphan { .. }
             | NodeKind::ResourceInstanceDeposed { .. } => attrs(format!("{}{}", self.prefix(), self.addr), "box"),
             NodeKind::Provider { .. } => attrs(self.name(), "diamond"),
@@ -666,7 +702,7 @@ impl Node {
             }
             (NodeKind::Local, ConfigRef::Local { module, index }) => &cx.local(module, index).expr.references,
             // Root outputs refer to nothing while destroying (`nodeExpandOutput.References`).
-            (NodeKind::Output, _) if self.module.is_root() && cx.options.operation == Operation::Destroy => return,
+            (NodeKind::Output, _) if self.module.is_root() && cx.options.walk().is_destroy() => return,
             (NodeKind::Output, ConfigRef::Output { module, index }) => &cx.output(module, index).references,
             (NodeKind::ModuleExpand, ConfigRef::ModuleCall { parent, call }) => &cx.module_call(parent, call).references,
             (NodeKind::Provider { .. }, ConfigRef::Provider { module, index }) => &cx.provider(module, index).references,
@@ -674,6 +710,26 @@ impl Node {
             _ => return,
         };
         list.iter().for_each(f);
+    }
+
+    /// Whether the node needs a configured provider: false where Terraform's `ProvidedBy()`
+    /// returns `(nil, true)` ("this node does not require a configured provider"), which is a
+    /// data source's state object being dropped: the apply graph's destroy
+    /// (`NodeDestroyResourceInstance`) and forget (`NodeForgetResourceInstance`) nodes, and the
+    /// plan's orphan (`NodePlannableResourceInstanceOrphan`); a data source is removed from
+    /// the state without a provider call. Plan-destroy's node (`NodePlanDestroyableResourceInstance`)
+    /// does not override `ProvidedBy`, so its data sources keep their provider. Such nodes still
+    /// make `MissingProviderTransformer` add a default configuration (it asks `Provider()`,
+    /// not `ProvidedBy()`), which is pruned if nothing else uses it.
+    pub fn needs_provider(&self, cx: &BuildContext<'_>) -> bool {
+        let data = self.resource_mode() == Some(ResourceMode::Data);
+        match self.kind {
+            NodeKind::ResourceInstanceDestroy { .. } => {
+                !(data && matches!(cx.options.walk(), super::Walk::Apply | super::Walk::Destroy))
+            }
+            NodeKind::ResourceInstanceForget { .. } | NodeKind::ResourceInstanceOrphan { .. } => !data,
+            _ => self.is_resource(),
+        }
     }
 
     /// Terraform `GraphNodeProviderConsumer.ProvidedBy()`: which provider configuration a
@@ -770,6 +826,11 @@ mod tests {
             (
                 node(NodeKind::ResourceInstanceDestroyDeposed { key: None, deposed: "1a2b3c4d".into() }, &[], "a.b"),
                 "a.b (destroy deposed 1a2b3c4d)",
+            ),
+            (node(NodeKind::ResourceInstanceForget { mode: m, key: Some("[0]".into()) }, &[], "a.b"), "a.b[0] (forget)"),
+            (
+                node(NodeKind::ResourceInstanceForgetDeposed { key: None, deposed: "1a2b3c4d".into() }, &["m"], "a.b"),
+                "module.m.a.b (forget deposed 1a2b3c4d)",
             ),
             (node(NodeKind::ResourceInstanceOrphan { mode: m, key: Some("[2]".into()) }, &[], "a.b"), "a.b[2] (orphan)"),
             (node(NodeKind::ResourceInstanceDeposed { key: None, deposed: "00000001".into() }, &[], "a.b"), "a.b (deposed 00000001)"),

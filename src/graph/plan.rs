@@ -10,8 +10,19 @@
 //!   configuration from the start, and there are no provider schemas (every attribute's
 //!   references count).
 //! * `ExternalReferenceTransformer`: only for Terraform's test and stacks runtimes.
-//! * `attachDataResourceDependsOnTransformer`: it records data reads deferred by `depends_on`
-//!   for the walk, without changing the graph.
+//! * `attachDataResourceDependsOnTransformer`: it changes no edge; it hands each data source the
+//!   managed resources it reaches through `depends_on` (its own, its module calls', and direct
+//!   references; `ReferenceMap.dependsOn`), for the walk to use.
+//!
+//! Deferred data reads belong to that walk, not to the graph. A data source that `depends_on`
+//! a managed resource with a pending change is read during apply instead of plan
+//! (`dependenciesHavePendingChanges` in `node_resource_abstract_instance.go`, reason
+//! `read_because_dependency_pending`), but "pending" is known only once the provider has planned
+//! that resource (`PlanResourceChange`: a no-op does not defer), and the data source is visited
+//! before the walk knows it, from the same `data.x.y (expand)` node either way: the plan graph is
+//! the same whether the read is deferred or not. What the deferral produces is a `read` action in
+//! the plan, and the apply graph built from that plan does express it: `changes` with
+//! `"data.x.y": ["read"]` gives the instance node `data.x.y`, ordered after what it depends on.
 //! * `TargetsTransformer`, `QueryTransformer`: no `-target` and no query mode.
 
 use super::transform::*;

@@ -76,4 +76,10 @@ pub enum Action {
     DeleteThenCreate,
     CreateThenDelete,
     Delete,
+    /// `plans.Forget` (Terraform 1.7+): remove the object from the state without destroying
+    /// it (a `removed` block with `lifecycle { destroy = false }`).
+    Forget,
+    /// `plans.CreateThenForget`: in the JSON vocabulary (`["create", "forget"]`); Terraform
+    /// core's `DiffTransformer` treats it as an update (a creator only).
+    CreateThenForget,
 }

@@ -152,6 +152,54 @@ test("the apply graph splits a replacement into create and destroy", () => {
     e instanceof TfgraphError && e.diagnostics[0].summary === "Unsupported state file format");
 });
 
+test("mode destroy applies a destroy plan: only destroys, what they need and root outputs", () => {
+  // Terraform's walkDestroy (Context.Apply: plan.UIMode == plans.DestroyMode); the apply graph
+  // of a plan made by `terraform destroy`.
+  const state = {
+    version: 4, serial: 1, lineage: "00000000-0000-0000-0000-000000000000", outputs: {},
+    resources: [
+      { mode: "managed", type: "aws_vpc", name: "main", provider: AWS, instances: [{ attributes: {} }] },
+      {
+        mode: "managed", type: "aws_subnet", name: "a", provider: AWS,
+        instances: [{ attributes: {}, dependencies: ["aws_vpc.main"] }],
+      },
+    ],
+  };
+  const changes = { "aws_vpc.main": ["delete"], "aws_subnet.a": ["delete"] };
+  const normal = buildGraph(CHAIN, { operation: "apply", state, changes });
+  const destroy = buildGraph(CHAIN, { operation: "apply", mode: "destroy", state, changes });
+  assert.ok(normal.nodes().some((n) => n.name === "aws_vpc.main (expand)"));
+  assert.deepEqual(
+    destroy.nodes().map((n) => n.name),
+    [
+      "aws_subnet.a (destroy)", "aws_vpc.main (destroy)", "output.subnet (expand)",
+      `provider[${JSON.stringify("registry.terraform.io/hashicorp/aws")}]`,
+      `provider[${JSON.stringify("registry.terraform.io/hashicorp/aws")}] (close)`, "root",
+    ],
+  );
+  assert.deepEqual(destroy.dependencies("output.subnet (expand)"), [], "root outputs refer to nothing while destroying");
+  assert.ok(destroy.ancestors("aws_vpc.main (destroy)").includes("aws_subnet.a (destroy)"));
+  // "plan" with mode "destroy" is "destroy".
+  assert.equal(
+    buildGraph(CHAIN, { operation: "plan", mode: "destroy", state }).toString(),
+    buildGraph(CHAIN, { operation: "destroy", state }).toString(),
+  );
+  assert.throws(() => buildGraph(CHAIN, { operation: "apply", mode: "refresh-only" }), TypeError);
+  assert.throws(() => buildGraph(CHAIN, { operation: "validate", mode: "destroy" }), TypeError);
+});
+
+test("a forget change makes a forget node", () => {
+  const state = {
+    version: 4, serial: 1, lineage: "00000000-0000-0000-0000-000000000000", outputs: {},
+    resources: [{ mode: "managed", type: "aws_vpc", name: "old", provider: AWS, instances: [{ attributes: {} }] }],
+  };
+  const files = { "main.tf": 'removed {\n  from = aws_vpc.old\n  lifecycle {\n    destroy = false\n  }\n}\n' };
+  const g = buildGraph(files, { operation: "apply", state, changes: { "aws_vpc.old": ["forget"] } });
+  const node = g.nodes().find((n) => n.name === "aws_vpc.old (forget)");
+  assert.equal(node?.kind, "resource_instance_forget");
+  assert.deepEqual(g.dependencies("aws_vpc.old (forget)"), [`provider[${JSON.stringify("registry.terraform.io/hashicorp/aws")}]`]);
+});
+
 test("walk visits a built graph in dependency order", async () => {
   const g = buildGraph(CHAIN);
   const order = [];

@@ -109,4 +109,10 @@ for (const why of reasons) {
 const text: string = graph.toString() + graph.toDot({ type: "full", drawCycles: true });
 // @ts-expect-error: operations are Terraform's four
 buildGraph({}, { operation: "refresh" });
+const destroyApply: Graph = buildGraph(loaded, { operation: "apply", mode: "destroy", changes: { "a.b": ["forget"] } });
+// @ts-expect-error: plan modes are "normal" and "destroy"
+buildGraph({}, { mode: "refresh-only" });
+const forgetKind: GraphNode["kind"] = "resource_instance_forget";
+const providerEmpty: boolean = loaded.root.providers[0]?.empty ?? false;
+void [destroyApply, forgetKind, providerEmpty];
 const report: Promise<WalkReport> = walk(graph, async (node: string) => node.length, { parallelism: 2 });

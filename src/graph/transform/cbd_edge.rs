@@ -4,7 +4,8 @@
 //! deposed)` becomes `A (destroy deposed) -> A`: the old object goes after the new one exists;
 //! `B -> A (destroy)` becomes `A (destroy) -> B`: dependents are updated to the new object
 //! before the old one is destroyed. Each reversed edge keeps what it was
-//! ([`Why::CbdFlipped`]).
+//! ([`Why::CbdFlipped`]). Forget nodes take part too (they are `GraphNodeDestroyerCBD` through
+//! `NodeAbstractResource`), create_before_destroy when their block says so or it was forced.
 
 use super::state_support::config_cbd;
 use super::{BuildContext, Transform};
@@ -26,8 +27,7 @@ impl Transform for CBDEdgeTransformer {
             .ids()
             .filter(|&id| {
                 let n = g.node(id);
-                matches!(n.kind, NodeKind::ResourceInstanceDestroy { .. } | NodeKind::ResourceInstanceDestroyDeposed { .. })
-                    && create_before_destroy(n, config_cbd(cx, n))
+                n.is_destroyer() && !matches!(n.kind, NodeKind::ResourceInstanceDeposed { .. }) && create_before_destroy(n, config_cbd(cx, n))
             })
             .collect();
         for d in destroyers {

@@ -7,7 +7,7 @@
 use super::{BuildContext, Transform};
 use crate::diag::Diagnostics;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
-use crate::graph::{Operation, TfGraph, Why};
+use crate::graph::{Walk, TfGraph, Why};
 
 pub struct CheckTransformer;
 
@@ -17,8 +17,8 @@ impl Transform for CheckTransformer {
     }
 
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
-        let op = cx.options.operation;
-        if op == Operation::Destroy {
+        let walk = cx.options.walk();
+        if walk.is_destroy() {
             return Diagnostics::new();
         }
         // The scoped data sources ConfigTransformer added, by (module, check).
@@ -36,7 +36,7 @@ impl Transform for CheckTransformer {
                 let expand = g.add(
                     Node::new(NodeKind::CheckExpand, entry.path.clone(), addr.clone(), Some(cx.names.span(&c.range))).with_config(config),
                 );
-                if op == Operation::Plan {
+                if walk == Walk::Plan {
                     let report = g.add(
                         Node::new(NodeKind::CheckReport, entry.path.clone(), addr, Some(cx.names.span(&c.range))).with_config(config),
                     );

@@ -11,7 +11,7 @@ use super::{BuildContext, Transform};
 use crate::addrs::ResourceMode;
 use crate::diag::Diagnostics;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
-use crate::graph::{Operation, TfGraph};
+use crate::graph::{Operation, TfGraph, Walk};
 
 pub struct ConfigTransformer;
 
@@ -41,7 +41,7 @@ impl Transform for ConfigTransformer {
 
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
         let op = cx.options.operation;
-        let destroy = op == Operation::Destroy;
+        let destroy = cx.options.walk() == Walk::PlanDestroy;
         for (mi, entry) in cx.modules.iter().enumerate() {
             let m = entry.module;
             let mi = mi as u32;

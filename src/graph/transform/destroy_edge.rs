@@ -29,7 +29,7 @@ use crate::graph::instance_addr::module_instance_of_address;
 use crate::graph::node::NodeKind;
 use crate::graph::shared::{FastMap, SharedStr};
 use crate::graph::state::Action;
-use crate::graph::{Operation, TfGraph, Why};
+use crate::graph::{TfGraph, Why};
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -125,7 +125,7 @@ impl Transform for DestroyEdgeTransformer {
     }
 
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
-        let full_destroy = cx.options.operation == Operation::Destroy;
+        let full_destroy = cx.options.walk().is_destroy();
         let mut resources = Resources::default();
         let mut destroyers_by_instance: FastMap<Cow<str>, Vec<NodeId>> = FastMap::default();
         let mut destroyers_by_resource: Vec<Vec<NodeId>> = Vec::new();

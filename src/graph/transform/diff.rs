@@ -3,16 +3,21 @@
 //!
 //! | action | nodes |
 //! |---|---|
-//! | `Create`, `Update`, `Read` | a creator `aws_instance.web[0]` (`NodeApplyableResourceInstance`) |
+//! | `Create`, `Update`, `Read`, `CreateThenForget` | a creator `aws_instance.web[0]` (`NodeApplyableResourceInstance`) |
 //! | `NoOp` | nothing, unless the block has pre- or postconditions to check (then a creator) |
 //! | `Delete` | a destroyer `aws_instance.web[0] (destroy)`, or for a deposed object `… (destroy deposed KEY)` |
 //! | `DeleteThenCreate` | creator + `(destroy)` |
 //! | `CreateThenDelete` | creator + `(destroy deposed KEY)` for the key the creator deposes the old object under |
+//! | `Forget` | `aws_instance.web[0] (forget)` (`NodeForgetResourceInstance`), or for a deposed object `… (forget deposed KEY)` (`NodeForgetDeposedResourceInstanceObject`) |
+//!
+//! Forget nodes are destroyers to every later step (they have Terraform's `DestroyAddr()`): no
+//! references in or out, ordered by state dependencies (`DestroyEdgeTransformer`), kept by the
+//! destroy pruning; a forgotten data source needs no provider (`ProvidedBy` is `(nil, true)`).
 //!
 //! Every creator depends on its resource's `(expand)` node. The deposed key of a
 //! `CreateThenDelete` is random in Terraform; here it is derived from the address
 //! ([`preallocated_deposed_key`]), avoiding the instance's deposed keys already in the state.
-//! Errors are Terraform's: a deposed object can only be deleted; a create-before-destroy
+//! Errors are Terraform's: a deposed object can only be deleted or forgotten; a create-before-destroy
 //! replace needs the object in the state (when a state is given).
 
 use super::{BuildContext, Transform};
@@ -68,16 +73,17 @@ impl Transform for DiffTransformer {
             let key_text = addr.key.as_ref().map(|k| k.to_string());
             let cfg = config.get(module_index, &local);
             let resource = cfg.as_ref().and_then(|c| cx.resource_of(c));
-            let (mut update, delete) = match rc.action {
-                Action::NoOp => (false, false),
-                Action::Delete => (false, true),
-                Action::DeleteThenCreate | Action::CreateThenDelete => (true, true),
-                Action::Create | Action::Update | Action::Read => (true, false),
+            let (mut update, delete, forget) = match rc.action {
+                Action::NoOp => (false, false, false),
+                Action::Delete => (false, true, false),
+                Action::Forget => (false, false, true),
+                Action::DeleteThenCreate | Action::CreateThenDelete => (true, true, false),
+                Action::Create | Action::Update | Action::Read | Action::CreateThenForget => (true, false, false),
             };
             if rc.action == Action::NoOp {
                 update = resource.is_some_and(|r| !r.lifecycle.preconditions.is_empty() || !r.lifecycle.postconditions.is_empty());
             }
-            if rc.deposed.is_some() && !matches!(rc.action, Action::Delete | Action::NoOp) {
+            if rc.deposed.is_some() && !matches!(rc.action, Action::Delete | Action::Forget | Action::NoOp) {
                 diags.push(Diagnostic::error(
                     "Invalid planned change for deposed object",
                     format!("The plan contains a non-remove change for {text} deposed object {}. The only valid actions for a deposed object are to destroy it or remove it from state, so this is a bug in Terraform.", rc.deposed.as_deref().unwrap_or_default()),
@@ -122,6 +128,15 @@ impl Transform for DiffTransformer {
                 let kind = match &dk {
                     None => NodeKind::ResourceInstanceDestroy { key: key_text.clone() },
                     Some(k) => NodeKind::ResourceInstanceDestroyDeposed { key: key_text.clone(), deposed: k.clone() },
+                };
+                let mut n = node(kind);
+                n.facts = Some(Box::new(ResourceFacts { deposed: dk.clone(), ..facts() }));
+                g.add(n);
+            }
+            if forget {
+                let kind = match &dk {
+                    None => NodeKind::ResourceInstanceForget { mode: addr.mode, key: key_text.clone() },
+                    Some(k) => NodeKind::ResourceInstanceForgetDeposed { key: key_text.clone(), deposed: k.clone() },
                 };
                 let mut n = node(kind);
                 n.facts = Some(Box::new(ResourceFacts { deposed: dk.clone(), ..facts() }));

@@ -9,7 +9,7 @@ use crate::addrs::ResourceMode;
 use crate::dag::Direction;
 use crate::diag::Diagnostics;
 use crate::graph::node::{Node, NodeKind};
-use crate::graph::{Operation, TfGraph, Why};
+use crate::graph::{Walk, TfGraph, Why};
 
 pub struct EphemeralCloseTransformer;
 
@@ -19,7 +19,7 @@ impl Transform for EphemeralCloseTransformer {
     }
 
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
-        if cx.options.operation == Operation::Validate {
+        if cx.options.walk() == Walk::Validate {
             return Diagnostics::new();
         }
         let ephemerals: Vec<_> = g

@@ -35,7 +35,7 @@
 //! | `attach_state.rs` | `transform_attach_state.go` | state dependencies and create_before_destroy on instances |
 //! | `orphan_output.rs` | `transform_orphan_output.go` | `output.o (destroy)` |
 //! | `removed_module.rs` | `transform_removed_modules.go` | `module.m (close)` for modules only in the state |
-//! | `diff.rs` | `transform_diff.go` | apply: creators and destroyers per planned change |
+//! | `diff.rs` | `transform_diff.go` | apply: creators, destroyers and forget nodes per planned change |
 //! | `destroy_phase.rs` | `node_resource_apply.go` `filterSelfRefs` | apply: expand nodes never refer to their own instances |
 //! | `attach_dependencies.rs` | `AttachDependenciesTransformer` | transitive resource dependencies (recorded) |
 //! | `forced_cbd.rs` | `transform_destroy_cbd.go` `ForcedCBDTransformer` | forced create_before_destroy (recorded) |

@@ -18,7 +18,7 @@ use crate::graph::facts::{facts_mut, ResourceFacts};
 use crate::graph::instance_addr::InstanceAddr;
 use crate::graph::instances::{static_count, static_for_each, static_keys};
 use crate::graph::node::{ConfigRef, Node, NodeKind};
-use crate::graph::{Operation, TfGraph};
+use crate::graph::{Walk, TfGraph};
 use std::collections::HashMap;
 
 pub struct OrphanResourceInstanceTransformer;
@@ -56,7 +56,7 @@ impl Transform for OrphanResourceInstanceTransformer {
     }
 
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
-        if cx.options.operation != Operation::Plan || cx.options.state.is_none() {
+        if cx.options.walk() != Walk::Plan || cx.options.state.is_none() {
             return Diagnostics::new();
         }
         let state = cx.state_index();

@@ -5,10 +5,13 @@
 //! * in the root module, one unaliased node per `required_providers` entry that has no
 //!   unaliased `provider` block (pruned later if nothing uses it);
 //! * for every entry of a module call's `providers = { aws.bar = aws.foo }` map, a *proxy*
-//!   node `module.m.provider["…"].bar (proxy)` standing for the parent's `aws.foo`, replacing
-//!   the child's own (empty) `provider "aws" { alias = "bar" }` block if it has one. Proxies are
-//!   resolved and removed by the next steps; a proxy may point at another proxy (a
-//!   configuration passed down several levels).
+//!   node `module.m.provider["…"].bar (proxy)` standing for the parent's `aws.foo`. If the
+//!   child has its own block under that name, the proxy replaces it only when the block is
+//!   empty (`provider "aws" { alias = "bar" }`, [`ProviderConfig::empty`](crate::config::ProviderConfig::empty): Terraform's
+//!   `proxiable`); a block that configures anything stays, and the entry makes no proxy
+//!   (Terraform's configuration validation rejects it: "Cannot override provider
+//!   configuration", reported by the loader). Proxies are resolved and removed by the next
+//!   steps; a proxy may point at another proxy (a configuration passed down several levels).
 //!
 //! A `providers` entry naming a configuration the calling module does not have is Terraform's
 //! `missing provider …` error (seen with Terraform 1.0.3). Calls to modules that are not loaded
@@ -97,14 +100,24 @@ impl Transform for ProviderConfigTransformer {
                     diags.push(missing_passed_provider(&parent_addr, pair.range.clone()));
                     continue;
                 }
+                let concrete = providers.get(&full).copied();
+                if let Some(c) = concrete {
+                    // Terraform replaces the child's own block only when it is empty
+                    // ("proxiable"); a configured one stays and the entry is ignored here
+                    // (loading reports "Cannot override provider configuration").
+                    let empty = match g.node(c).config {
+                        Some(ConfigRef::Provider { module, index }) => cx.provider(module, index).empty,
+                        _ => false,
+                    };
+                    if !empty {
+                        continue;
+                    }
+                }
                 let kind = NodeKind::ProviderProxy { fqn: fqn.clone(), alias: child_alias.map(str::to_string), target: parent_addr };
                 let proxy = Node::new(kind, entry.path.clone(), rel(path, &fqn, child_alias), Some(cx.names.span(&pair.range)));
                 let pid = g.add(proxy);
-                if let Some(&concrete) = providers.get(&full) {
-                    // Terraform replaces the child's block only when it is empty ("proxiable");
-                    // a non-empty one is rejected by configuration validation, so the passed-in
-                    // configuration wins here either way.
-                    g.replace(concrete, pid);
+                if let Some(c) = concrete {
+                    g.replace(c, pid);
                 }
                 providers.insert(full, pid);
             }

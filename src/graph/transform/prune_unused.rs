@@ -2,8 +2,10 @@
 //! 1.4+ semantics: in a full destroy, keep only the destroy nodes, everything they depend on
 //! (providers, and what provider configurations need), and root outputs (whose "destroy"
 //! removes them from the state); remove every other variable, local, output, expander. They
-//! would be evaluated against a configuration whose resources are all going away. Skipped
-//! for every other operation.
+//! would be evaluated against a configuration whose resources are all going away. Runs for
+//! plan-destroy (`walkPlanDestroy`) and for applying a destroy plan (`walkDestroy`,
+//! [`PlanMode::Destroy`](crate::graph::PlanMode)); skipped for every other walk. Destroyers
+//! include the forget nodes (they have `DestroyAddr()`).
 //!
 //! One reachability pass from all destroyers at once: O(V + E).
 
@@ -11,7 +13,7 @@ use super::{BuildContext, Transform};
 use crate::dag::NodeId;
 use crate::diag::Diagnostics;
 use crate::graph::node::NodeKind;
-use crate::graph::{Operation, TfGraph};
+use crate::graph::TfGraph;
 
 pub struct PruneUnusedNodesTransformer;
 
@@ -21,7 +23,7 @@ impl Transform for PruneUnusedNodesTransformer {
     }
 
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
-        if cx.options.operation != Operation::Destroy {
+        if !cx.options.walk().is_destroy() {
             return Diagnostics::new();
         }
         let destroyers: Vec<NodeId> = g.ids().filter(|&id| g.node(id).is_destroyer()).collect();

@@ -16,7 +16,7 @@ use super::{BuildContext, Transform};
 use crate::diag::Diagnostics;
 use crate::graph::facts::ResourceFacts;
 use crate::graph::node::{Node, NodeKind};
-use crate::graph::{Operation, TfGraph};
+use crate::graph::{Walk, TfGraph};
 
 pub struct StateTransformer;
 
@@ -26,8 +26,8 @@ impl Transform for StateTransformer {
     }
 
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
-        let op = cx.options.operation;
-        if !matches!(op, Operation::Plan | Operation::Destroy) || cx.options.state.is_none() {
+        let walk = cx.options.walk();
+        if !matches!(walk, Walk::Plan | Walk::PlanDestroy) || cx.options.state.is_none() {
             return Diagnostics::new();
         }
         let state = cx.state_index();
@@ -36,7 +36,7 @@ impl Transform for StateTransformer {
             let (path, local) = (&inst.module.path, &inst.local);
             let cfg = config.get(inst.module.index, local);
             let mut objects = Vec::new();
-            if op == Operation::Destroy {
+            if walk == Walk::PlanDestroy {
                 if let Some(o) = inst.current {
                     objects.push((NodeKind::ResourceInstanceDestroy { key: None }, None, o));
                 }

@@ -3,11 +3,16 @@
 //! `validation` blocks, depending on the variable. It is referenceable as `var.x` too, so
 //! whatever uses the variable also waits for its validation; its own references are the rules'
 //! conditions and messages, minus the variable itself.
+//!
+//! None when applying a destroy plan: the root and module variable nodes are then made with
+//! `DestroyApply` (`graph_builder_apply.go`), and their `variableValidationRules` return no
+//! rules ("validation rules typically aren't prepared for dealing with things already having
+//! been destroyed", `node_root_variable.go`, `node_module_variable.go`).
 
 use super::{BuildContext, Transform};
 use crate::diag::Diagnostics;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
-use crate::graph::{TfGraph, Why};
+use crate::graph::{TfGraph, Walk, Why};
 
 pub struct VariableValidationTransformer;
 
@@ -17,6 +22,9 @@ impl Transform for VariableValidationTransformer {
     }
 
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
+        if cx.options.walk() == Walk::Destroy {
+            return Diagnostics::new();
+        }
         let vars: Vec<_> = g
             .ids()
             .filter(|&id| matches!(g.node(id).kind, NodeKind::RootVariable | NodeKind::ModuleVariable))
