@@ -5,7 +5,8 @@
 //! plan-destroy, [`apply::steps`] for apply) over an empty [`TfGraph`] and returns the graph, a
 //! record of every step and the diagnostics. [`BuildOptions::operation`] and
 //! [`BuildOptions::mode`] together are Terraform's walk operation ([`Walk`]): applying a plan
-//! made with `plan -destroy` is `walkDestroy`, which prunes the apply graph to its destroys. The graph's vertex names, its [`TfGraph::to_string`] text and its DOT are
+//! made with `plan -destroy` is `walkDestroy`, which prunes the apply graph to its destroys.
+//! The graph's vertex names, its [`TfGraph::to_string`] text and its DOT are
 //! Terraform 1.15's, so Terraform's own test expectations apply unchanged. Unlike Terraform, a
 //! graph with cycles is still returned (drawable, with the cycles marked), and every edge says
 //! why it exists ([`Why`]).
