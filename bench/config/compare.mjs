@@ -9,10 +9,9 @@
 // tool, and the median of the per-round ratios. A package folder is a copy of a built pkg/
 // (index.js, tfgraph.js, tfgraph_bg.wasm), e.g. `cp -r pkg /tmp/pkg-before` before a change.
 
-import { readFileSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { generate } from "./generate.mjs";
+import { corpusCases, generatedCases } from "./workloads.mjs";
 
 const benchDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const corpusDir = process.env.TFGRAPH_CORPUS ?? join(dirname(benchDir), "..", "shared", "corpus");
@@ -27,19 +26,6 @@ if (dirs.length !== 2) {
 const { parse: hclParse } = await import("@cdktf/hcl2json");
 const builds = [];
 for (const d of dirs) builds.push({ name: d, tf: await import(pathToFileURL(resolve(d, "index.js")).href), times: [], ratios: [] });
-
-function readTree(dir) {
-  const files = {};
-  const walk = (d) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (name.endsWith(".tf") || name.endsWith(".tf.json")) files[relative(dir, p).split("\\").join("/")] = readFileSync(p, "utf8");
-    }
-  };
-  walk(dir);
-  return files;
-}
 
 const load = (tf, c) => {
   try {
@@ -104,17 +90,9 @@ async function compare(label, cases, rounds) {
 }
 
 if (!flag("--generated-only")) {
-  const index = readFileSync(join(corpusDir, "INDEX.tsv"), "utf8").trim().split("\n").slice(1);
-  const trees = new Map();
-  const cases = [];
-  for (const line of index) {
-    const [repo, ...rest] = line.split("\t")[0].split("/");
-    if (!trees.has(repo)) trees.set(repo, readTree(join(corpusDir, repo)));
-    cases.push({ files: trees.get(repo), root: rest.join("/") });
-  }
+  const cases = corpusCases(corpusDir);
   await compare("corpus", cases, opt("--rounds", 5));
 }
 if (!flag("--corpus-only")) {
-  const gen = generate({ seed: 42, resources: 10000 });
-  await compare("generated-10k", [{ files: gen.files, root: gen.root }], opt("--rounds", 5) * 2);
+  await compare("generated-10k", generatedCases(), opt("--rounds", 5) * 2);
 }

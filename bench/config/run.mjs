@@ -16,12 +16,12 @@
 // is caught and counted; the time still counts). hcl2json is awaited file by file (its API is async).
 
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import os from "node:os";
-import { generate } from "./generate.mjs";
+import { corpusCases, generatedCases } from "./workloads.mjs";
 
 const benchDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const repoDir = dirname(benchDir);
@@ -61,20 +61,6 @@ const median = (xs) => {
 };
 const mb = (bytes) => bytes / 1e6;
 const bytesOf = (s) => Buffer.byteLength(s, "utf8");
-
-/** Every .tf / .tf.json file under `dir`, keyed by slash-separated path relative to `dir`. */
-function readTree(dir) {
-  const files = {};
-  const walk = (d) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (name.endsWith(".tf") || name.endsWith(".tf.json")) files[relative(dir, p).split("\\").join("/")] = readFileSync(p, "utf8");
-    }
-  };
-  walk(dir);
-  return files;
-}
 
 /** One tfgraph load; returns the result, or the error's partial result when it threw. */
 function tfLoad(files, root) {
@@ -175,20 +161,11 @@ async function measure(label, cases) {
 // --- workloads ----------------------------------------------------------------------------------
 const results = [];
 if (!flag("--generated-only")) {
-  const index = readFileSync(join(corpusDir, "INDEX.tsv"), "utf8").trim().split("\n").slice(1);
-  const trees = new Map();
-  const cases = [];
-  for (const line of index) {
-    const dir = line.split("\t")[0];
-    const [repo, ...rest] = dir.split("/");
-    if (!trees.has(repo)) trees.set(repo, readTree(join(corpusDir, repo)));
-    cases.push({ files: trees.get(repo), root: rest.join("/") });
-  }
+  const cases = corpusCases(corpusDir);
   results.push(await measure("corpus", cases));
 }
 if (!flag("--corpus-only")) {
-  const gen = generate({ seed: 42, resources: 10000 });
-  results.push(await measure("generated-10k", [{ files: gen.files, root: gen.root }]));
+  results.push(await measure("generated-10k", generatedCases()));
 }
 
 // --- report ---------------------------------------------------------------------------------------

@@ -8,12 +8,12 @@
 // own stage); samples under loadConfig that name none are "other". Percentages of all samples
 // under loadConfig, plus the garbage collector.
 
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { copyFileSync, mkdtempSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { generate } from "./generate.mjs";
+import { corpusCases, generatedCases } from "./workloads.mjs";
 
 const repoDir = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const corpusDir = process.env.TFGRAPH_CORPUS ?? join(repoDir, "..", "shared", "corpus");
@@ -96,31 +96,10 @@ async function profile(label, cases, passes) {
   for (const [s, t] of [...totals].sort((a, b) => b[1] - a[1])) console.log(`  ${((100 * t) / total).toFixed(1).padStart(5)}%  ${s}`);
 }
 
-function readTree(root) {
-  const files = {};
-  const walk = (d) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (name.endsWith(".tf") || name.endsWith(".tf.json")) files[relative(root, p).split("\\").join("/")] = readFileSync(p, "utf8");
-    }
-  };
-  walk(root);
-  return files;
-}
-
 if (!flag("--corpus-only")) {
-  const gen = generate({ seed: 42, resources: 10000 });
-  await profile("generated-10k", [{ files: gen.files, root: gen.root }], runs ?? 12);
+  await profile("generated-10k", generatedCases(), runs ?? 12);
 }
 if (!flag("--generated-only")) {
-  const index = readFileSync(join(corpusDir, "INDEX.tsv"), "utf8").trim().split("\n").slice(1);
-  const trees = new Map();
-  const cases = [];
-  for (const line of index) {
-    const [repo, ...rest] = line.split("\t")[0].split("/");
-    if (!trees.has(repo)) trees.set(repo, readTree(join(corpusDir, repo)));
-    cases.push({ files: trees.get(repo), root: rest.join("/") });
-  }
+  const cases = corpusCases(corpusDir);
   await profile("corpus", cases, runs ?? 3);
 }
