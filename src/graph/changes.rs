@@ -162,23 +162,29 @@ pub fn preallocated_deposed_key(address: &str, used: &HashSet<String>) -> String
 mod tests {
     use super::*;
 
-    #[test]
-    fn both_shapes_read_the_same() {
-        let (a, d1) = parse_changes(
-            r#"{"aws_instance.web[0]": ["delete","create"], "module.a[1].x.y": ["create","delete"], "x.z (deposed 0000abcd)": ["delete"]}"#,
-        );
-        let (b, d2) = parse_changes(
-            r#"{"format_version":"1.2","resource_changes":[
-              {"address":"aws_instance.web[0]","change":{"actions":["delete","create"]}},
-              {"address":"module.a[1].x.y","change":{"actions":["create","delete"]}},
-              {"address":"x.z","deposed":"0000abcd","change":{"actions":["delete"]}}]}"#,
-        );
+    /// Reads the same changes given as an address → actions map and as a plan's
+    /// `resource_changes`, checks both agree, and returns them sorted by address.
+    fn read_both(map: &str, plan: &str) -> Vec<ResourceChange> {
+        let (a, d1) = parse_changes(map);
+        let (b, d2) = parse_changes(plan);
         assert!(d1.is_empty() && d2.is_empty(), "{d1:?} {d2:?}");
         let mut a = a.resources;
         let mut b = b.resources;
         a.sort_by_key(change_address);
         b.sort_by_key(change_address);
         assert_eq!(a, b);
+        a
+    }
+
+    #[test]
+    fn both_shapes_read_the_same() {
+        let a = read_both(
+            r#"{"aws_instance.web[0]": ["delete","create"], "module.a[1].x.y": ["create","delete"], "x.z (deposed 0000abcd)": ["delete"]}"#,
+            r#"{"format_version":"1.2","resource_changes":[
+              {"address":"aws_instance.web[0]","change":{"actions":["delete","create"]}},
+              {"address":"module.a[1].x.y","change":{"actions":["create","delete"]}},
+              {"address":"x.z","deposed":"0000abcd","change":{"actions":["delete"]}}]}"#,
+        );
         assert_eq!(a[1].module, "module.a[1]");
         assert_eq!(a[2].deposed.as_deref(), Some("0000abcd"));
     }
@@ -186,18 +192,12 @@ mod tests {
     #[test]
     fn forget_actions_read_in_both_shapes() {
         // jsonplan's actionsToJSON: Forget is ["forget"], CreateThenForget ["create", "forget"].
-        let (a, d1) = parse_changes(r#"{"a.b": ["forget"], "a.c": ["create", "forget"], "a.d (deposed 0000abcd)": ["forget"]}"#);
-        let (b, d2) = parse_changes(
+        let a = read_both(
+            r#"{"a.b": ["forget"], "a.c": ["create", "forget"], "a.d (deposed 0000abcd)": ["forget"]}"#,
             r#"{"resource_changes":[{"address":"a.b","change":{"actions":["forget"]}},
               {"address":"a.c","change":{"actions":["create","forget"]}},
               {"address":"a.d","deposed":"0000abcd","change":{"actions":["forget"]}}]}"#,
         );
-        assert!(d1.is_empty() && d2.is_empty(), "{d1:?} {d2:?}");
-        let mut a = a.resources;
-        let mut b = b.resources;
-        a.sort_by_key(change_address);
-        b.sort_by_key(change_address);
-        assert_eq!(a, b);
         let actions: Vec<Action> = a.iter().map(|c| c.action).collect();
         assert_eq!(actions, [Action::Forget, Action::CreateThenForget, Action::Forget]);
     }
