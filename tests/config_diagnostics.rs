@@ -315,29 +315,46 @@ fn provider_block_with_arguments_cannot_be_overridden() {
     };
     let configured = format!("provider \"mock\" {{\n  label = \"child\"\n}}\n{resource}");
     let d = detail("module.child", "mock", "the root module");
+    // The child declares no `mock`: Terraform 1.15 also warns about that (see
+    // `undefined_provider_names` below), at the same place.
+    let undeclared = |m: &str, n: &str| {
+        format!("There is no explicit declaration for local provider name {n:?} in {m}, so Terraform is assuming you mean to pass a configuration for \"hashicorp/mock\".\n\nIf you also control the child module, add a required_providers entry named {n:?} with the source address \"hashicorp/mock\".")
+    };
+    let u = undeclared("module.child", "mock");
+    let redundant = |m: &str, aliases: &str| {
+        format!("Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider \"mock\" blocks and then adding or updating an entry like the following to the required_providers block of {m}:\n    mock = {{\n      source = \"hashicorp/mock\"\n{aliases}    }}")
+    };
     let mut failures: Vec<String> = Vec::new();
     failures.extend(check(
         "configured child block",
         &[("main.tf", main), ("child/main.tf", &configured)],
-        &[("Cannot override provider configuration", &d, "main.tf:8,5-9")],
+        &[("Cannot override provider configuration", &d, "main.tf:8,5-9"), ("Reference to undefined provider", &u, "main.tf:8,5-9")],
     ));
     let version_only = format!("provider \"mock\" {{\n  version = \"1.0\"\n}}\n{resource}");
     failures.extend(check(
         "a version constraint counts as configured",
         &[("main.tf", main), ("child/main.tf", &version_only)],
-        &[("Cannot override provider configuration", &d, "main.tf:8,5-9")],
+        &[("Cannot override provider configuration", &d, "main.tf:8,5-9"), ("Reference to undefined provider", &u, "main.tf:8,5-9")],
     ));
     let empty = format!("provider \"mock\" {{}}\n{resource}");
-    failures.extend(check("empty child block: a proxy", &[("main.tf", main), ("child/main.tf", &empty)], &[]));
+    failures.extend(check(
+        "empty child block: a proxy",
+        &[("main.tf", main), ("child/main.tf", &empty)],
+        &[("Redundant empty provider block", &redundant("module.child", ""), "child/main.tf:1,1-16")],
+    ));
     let aliased_empty = format!("provider \"mock\" {{\n  alias = \"y\"\n}}\n{resource}");
     let passes_alias = main.replace("mock = mock.x", "mock.y = mock.x");
-    failures.extend(check("empty aliased block", &[("main.tf", &passes_alias), ("child/main.tf", &aliased_empty)], &[]));
+    failures.extend(check(
+        "empty aliased block",
+        &[("main.tf", &passes_alias), ("child/main.tf", &aliased_empty)],
+        &[("Redundant empty provider block", &redundant("module.child", "      configuration_aliases = [\n        mock.y,\n      ]\n"), "child/main.tf:1,1-16")],
+    ));
     let aliased_configured = format!("provider \"mock\" {{\n  alias = \"y\"\n  label = \"y\"\n}}\n{resource}");
     let d_alias = detail("module.child", "mock.y", "the root module");
     failures.extend(check(
         "configured aliased block",
         &[("main.tf", &passes_alias), ("child/main.tf", &aliased_configured)],
-        &[("Cannot override provider configuration", &d_alias, "main.tf:8,5-9")],
+        &[("Cannot override provider configuration", &d_alias, "main.tf:8,5-9"), ("Reference to undefined provider", &undeclared("module.child", "mock.y"), "main.tf:8,5-9")],
     ));
     // One level down: the parent text names the calling module.
     let child_calls = format!("module \"g\" {{\n  source = \"./g\"\n  providers = {{\n    mock = mock\n  }}\n}}\n{empty}");
@@ -345,7 +362,18 @@ fn provider_block_with_arguments_cannot_be_overridden() {
     failures.extend(check(
         "grandchild",
         &[("main.tf", main), ("child/main.tf", &child_calls), ("child/g/main.tf", &configured)],
-        &[("Cannot override provider configuration", &d_grand, "child/main.tf:4,5-9")],
+        &[
+            // Children first: module.child.module.g's own checks, then module.child's.
+            ("Cannot override provider configuration", &d_grand, "child/main.tf:4,5-9"),
+            ("Reference to undefined provider", &undeclared("module.child.module.g", "mock"), "child/main.tf:4,5-9"),
+            // module.child passes on `mock` from an empty block, not a declaration.
+            (
+                "Reference to undefined provider",
+                "There is no explicit declaration for local provider name \"mock\" in module.child, so Terraform is assuming you mean to pass a configuration for provider \"hashicorp/mock\".\n\nTo clarify your intent and silence this warning, add to the root module a required_providers entry named \"mock\" with source = \"hashicorp/mock\", or a different source address if appropriate.",
+                "child/main.tf:4,12-16",
+            ),
+            ("Redundant empty provider block", &redundant("module.child", ""), "child/main.tf:7,1-16"),
+        ],
     ));
     // JSON syntax: HCL parses the key's contents from its opening quote (json.expression.AsTraversal
     // passes the string's SrcRange.Start), so the name range starts at the quote.
@@ -353,7 +381,7 @@ fn provider_block_with_arguments_cannot_be_overridden() {
     failures.extend(check(
         "JSON call",
         &[("main.tf.json", json), ("child/main.tf", &configured)],
-        &[("Cannot override provider configuration", &d, "main.tf.json:1,58-62")],
+        &[("Cannot override provider configuration", &d, "main.tf.json:1,58-62"), ("Reference to undefined provider", &u, "main.tf.json:1,58-62")],
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // The loaded model says which blocks are empty.
@@ -361,4 +389,138 @@ fn provider_block_with_arguments_cannot_be_overridden() {
     let l = load(&files, &LoadOptions::default());
     assert!(!l.config.root.providers[0].empty, "alias and an argument");
     assert!(l.config.root.module_calls[0].module.as_ref().unwrap().providers[0].empty);
+}
+
+// ---- validateProviderConfigs (internal/configs/provider_validation.go) ----------------------
+//
+// Texts are Terraform 1.15's. Oracle 1.0.3 (`terraform validate -json` after `init`) has older
+// wording for all of these; where noted it was run on the same configuration and agreed on the
+// condition (and on the range, unless said otherwise).
+
+/// Terraform's own fixtures for these checks (`internal/configs/testdata/config-diagnostics`,
+/// `TestBuildConfigInvalidModules`): each expected line is a substring of some diagnostic's
+/// `file:range: summary; detail`, and there are no other errors. Their module sources are
+/// written relative to the module here (Terraform's test resolves them from the fixture root).
+#[test]
+fn terraform_config_diagnostics_fixtures() {
+    let rp = |entries: &str| format!("terraform {{\n  required_providers {{\n{entries}  }}\n}}\n");
+    let cases: Vec<(&str, Vec<(String, String)>, Vec<&str>, Vec<&str>)> = vec![
+        (
+            "empty-configs",
+            vec![
+                ("main.tf".into(), rp("    foo = {\n      source = \"hashicorp/foo\"\n    }\n    baz = {\n      source = \"hashicorp/baz\"\n    }\n") + "\nmodule \"mod\" {\n  source = \"./mod\"\n  providers = {\n    foo = foo\n    foo.bar = foo\n    baz = baz\n    baz.bing = baz\n  }\n}\n"),
+                ("mod/main.tf".into(), rp("    foo = {\n      source = \"hashicorp/foo\"\n      configuration_aliases = [ foo.bar ]\n    }\n") + "\nprovider \"foo\" {\n}\n\nprovider \"foo\" {\n  alias = \"bar\"\n}\n\nprovider \"baz\" {\n}\n\nprovider \"baz\" {\n  alias = \"bing\"\n}\n"),
+            ],
+            vec![],
+            vec![
+                "mod/main.tf:10,1-15: Redundant empty provider block; Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider \"foo\" blocks and then adding or updating an entry like the following to the required_providers block of module.mod:",
+                "mod/main.tf:17,1-15: Redundant empty provider block; Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider \"baz\" blocks and then adding or updating an entry like the following to the required_providers block of module.mod:",
+            ],
+        ),
+        (
+            "incorrect-type",
+            vec![
+                ("main.tf".into(), rp("    foo = {\n      source = \"hashicorp/foo\"\n    }\n    baz = {\n      source = \"hashicorp/baz\"\n    }\n") + "\nmodule \"mod\" {\n  source = \"./mod\"\n  providers = {\n    foo = foo\n    baz = baz\n  }\n}\n"),
+                ("mod/main.tf".into(), rp("    foo = {\n      source = \"example.com/vendor/foo\"\n    }\n") + "\nresource \"foo_resource\" \"a\" {\n}\n\n// implied default provider baz\nresource \"baz_resource\" \"a\" {\n}\n"),
+            ],
+            vec!["main.tf:15,11-14: Provider type mismatch; The local name \"foo\" in the root module represents provider \"hashicorp/foo\", but \"foo\" in module.mod represents \"example.com/vendor/foo\"."],
+            vec!["main.tf:16,5-8: Reference to undefined provider; There is no explicit declaration for local provider name \"baz\" in module.mod, so Terraform is assuming you mean to pass a configuration for \"hashicorp/baz\"."],
+        ),
+        (
+            "nested-provider",
+            vec![
+                ("root.tf".into(), "module \"child\" {\n  count = 1\n  source = \"./child\"\n}\n".into()),
+                ("child/main.tf".into(), "module \"child2\" {\n  source = \"./child2\"\n}\n".into()),
+                ("child/child2/main.tf".into(), "provider \"aws\" {\n  value = \"foo\"\n}\n\noutput \"my_output\" {\n  value = \"my output\"\n}\n".into()),
+            ],
+            vec!["root.tf:2,11-12: Module is incompatible with count, for_each, and depends_on; The module at module.child.module.child2 is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, or depends_on arguments."],
+            vec![],
+        ),
+        (
+            "override-provider",
+            vec![
+                ("main.tf".into(), rp("    bar = {\n      version = \"~>1.0.0\"\n    }\n") + "\nprovider \"bar\" {\n  value = \"not ok\"\n}\n\n// this module configures its own provider, which cannot be overridden\nmodule \"mod\" {\n  source = \"./mod\"\n  providers = {\n    bar = bar\n  }\n}\n"),
+                ("mod/main.tf".into(), rp("    bar = {\n      version = \"~>1.0.0\"\n    }\n") + "\n// this configuration cannot be overridden from an outside module\nprovider \"bar\" {\n  value = \"ok\"\n}\n"),
+            ],
+            vec!["main.tf:17,5-8: Cannot override provider configuration; The configuration of module.mod has its own local configuration for bar, and so it cannot accept an overridden configuration provided by the root module."],
+            vec![],
+        ),
+        (
+            "pass-inherited-provider",
+            vec![
+                ("main.tf".into(), "provider \"test\" {\n  value = \"ok\"\n}\n\nmodule \"mod\" {\n  source = \"./mod\"\n}\n".into()),
+                ("mod/main.tf".into(), rp("    test = {\n      source = \"hashicorp/test\"\n    }\n") + "\nmodule \"mod2\" {\n  source = \"../mod2\"\n\n  // the test provider is named here, but a config must be supplied from the\n  // parent module.\n  providers = {\n    test.foo = test\n  }\n}\n"),
+                ("mod2/main.tf".into(), rp("    test = {\n      source = \"hashicorp/test\"\n      configuration_aliases = [test.foo]\n    }\n") + "\nresource \"test_resource\" \"foo\" {\n  provider = test.foo\n}\n"),
+            ],
+            vec![],
+            vec!["main.tf:5,1-13: Missing required provider configuration; The configuration for module.mod expects to inherit a configuration for provider hashicorp/test with local name \"test\", but the root module doesn't pass a configuration under that name."],
+        ),
+        (
+            "required-alias",
+            vec![
+                ("main.tf".into(), "module \"mod\" {\n  source = \"./mod\"\n  // missing providers with foo.bar provider config\n}\n".into()),
+                ("mod/main.tf".into(), rp("    foo = {\n      source = \"hashicorp/foo\"\n      version = \"1.0.0\"\n      configuration_aliases = [ foo.bar ]\n    }\n") + "\nresource \"foo_resource\" \"a\" {\n  provider = foo.bar\n}\n"),
+            ],
+            vec!["main.tf:1,1-13: Missing required provider configuration; The child module requires an additional configuration for provider hashicorp/foo, with the local name \"foo.bar\"."],
+            vec![],
+        ),
+        (
+            "unexpected-provider",
+            vec![
+                ("main.tf".into(), rp("    foo = {\n      source = \"hashicorp/foo\"\n      version = \"1.0.0\"\n    }\n") + "\nmodule \"mod\" {\n  source = \"./mod\"\n  providers = {\n    foo = foo\n  }\n}\n"),
+                ("mod/main.tf".into(), "resource \"foo_resource\" \"a\" {\n}\n".into()),
+            ],
+            vec![],
+            vec!["main.tf:13,5-8: Reference to undefined provider; There is no explicit declaration for local provider name \"foo\" in module.mod, so Terraform is assuming you mean to pass a configuration for \"hashicorp/foo\"."],
+        ),
+        (
+            "unknown-root-provider",
+            vec![
+                ("main.tf".into(), "module \"mod\" {\n  source = \"./mod\"\n  providers = {\n    // bar may be required by the module, but the name is not defined here\n    bar = bar\n  }\n}\n".into()),
+                ("mod/main.tf".into(), rp("    bar = {\n      version = \"~>1.0.0\"\n    }\n") + "\nresource \"bar_resource\" \"x\" {\n}\n"),
+            ],
+            vec![],
+            vec!["main.tf:5,11-14: Reference to undefined provider; There is no explicit declaration for local provider name \"bar\" in the root module, so Terraform is assuming you mean to pass a configuration for provider \"hashicorp/bar\"."],
+        ),
+        (
+            "with-depends-on",
+            vec![
+                ("main.tf".into(), rp("    foo = {\n      source = \"hashicorp/foo\"\n    }\n") + "\nmodule \"mod2\" {\n  source = \"./mod1\"\n  providers = {\n    foo = foo\n  }\n}\n"),
+                ("mod1/main.tf".into(), rp("    foo = {\n      source = \"hashicorp/foo\"\n    }\n") + "\nresource \"foo_resource\" \"a\" {\n}\n\nmodule \"mod2\" {\n  depends_on = [foo_resource.a]\n  source = \"./mod2\"\n  providers = {\n    foo = foo\n  }\n}\n"),
+                ("mod1/mod2/main.tf".into(), rp("    foo = {\n      source = \"hashicorp/foo\"\n    }\n") + "\nmodule \"mod3\" {\n  source = \"./mod3\"\n  providers = {\n    foo.bar = foo\n  }\n}\n"),
+                ("mod1/mod2/mod3/main.tf".into(), rp("    foo = {\n      source = \"hashicorp/foo\"\n      configuration_aliases = [ foo.bar ]\n    }\n") + "\nresource \"foo_resource\" \"a\" {\n  provider = foo.bar\n}\n"),
+            ],
+            vec![],
+            vec![],
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (name, files, errors, warnings) in &cases {
+        let list: Vec<(&str, &str)> = files.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let files: BTreeMap<String, String> = list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let l = load(&files, &LoadOptions::default());
+        // HCL's `Diagnostic.Error()`: `file:range: summary; detail`.
+        let shown: Vec<(bool, String)> = l
+            .diagnostics
+            .iter()
+            .map(|d| (d.is_error(), format!("{}: {}; {}", d.range.as_ref().map(|r| r.to_string()).unwrap_or_default(), d.summary, d.detail)))
+            .collect();
+        let has = |err: bool, want: &str| shown.iter().any(|(e, s)| *e == err && s.replace("\n\n", "\n").contains(want));
+        for want in errors {
+            if !has(true, want) {
+                failures.push(format!("{name}: no error {want:?} in {shown:#?}"));
+            }
+        }
+        for want in warnings {
+            if !has(false, want) {
+                failures.push(format!("{name}: no warning {want:?} in {shown:#?}"));
+            }
+        }
+        for (e, s) in &shown {
+            if *e && !errors.iter().any(|w| s.replace("\n\n", "\n").contains(w)) {
+                failures.push(format!("{name}: unexpected error {s:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -33,6 +33,7 @@ pub mod json;
 mod load;
 pub mod manifest;
 mod parse;
+mod provider_validation;
 pub mod references;
 mod resource;
 mod syntax;
