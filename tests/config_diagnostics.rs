@@ -524,3 +524,224 @@ fn terraform_config_diagnostics_fixtures() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// validateProviderConfigs: "Module is incompatible with count, for_each, and depends_on", at the
+/// nearest call with count / for_each (its expression) or depends_on (its first traversal).
+/// Oracle 1.0.3 rejects the same three configurations ("Module module.child.module.g contains
+/// provider configuration", with no range).
+#[test]
+fn provider_blocks_below_repeated_calls() {
+    let detail = |m: &str, src: &str| {
+        format!("The module at {m} is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, or depends_on arguments.\n\nIf you also control the module {src:?}, consider updating this module to instead expect provider configurations to be passed by its caller.")
+    };
+    let s = "Module is incompatible with count, for_each, and depends_on";
+    let configured = "provider \"mock\" {\n  label = \"g\"\n}\nresource \"mock_resource\" \"r\" {}\n";
+    let mut failures = Vec::new();
+    // Nested: count on the grandparent's call still forbids the grandchild's block.
+    let main = "module \"child\" {\n  count  = 1\n  source = \"./child\"\n}\n";
+    let child = "module \"g\" {\n  source = \"./g/\"\n}\n";
+    failures.extend(check("count, nested", &[("main.tf", main), ("child/main.tf", child), ("child/g/main.tf", configured)], &[(s, &detail("module.child.module.g", "./g"), "main.tf:2,12-13")]));
+    let fe = "module \"child\" {\n  for_each = toset([\"a\"])\n  source   = \"./child\"\n}\n";
+    failures.extend(check("for_each", &[("main.tf", fe), ("child/main.tf", configured)], &[(s, &detail("module.child", "./child"), "main.tf:2,14-26")]));
+    let dep = "module \"child\" {\n  source     = \"./child\"\n  depends_on = [mock_resource.x, mock_resource.y]\n}\nresource \"mock_resource\" \"x\" {}\nresource \"mock_resource\" \"y\" {}\n";
+    failures.extend(check("depends_on", &[("main.tf", dep), ("child/main.tf", configured)], &[(s, &detail("module.child", "./child"), "main.tf:3,17-32")]));
+    // The nearest call with count wins; a version argument counts as configured.
+    let inner = "module \"g\" {\n  source = \"./g\"\n  count  = 2\n}\n";
+    let version_only = "provider \"mock\" {\n  version = \"1.0\"\n}\n";
+    failures.extend(check("nearest call", &[("main.tf", main), ("child/main.tf", inner), ("child/g/main.tf", version_only)], &[(s, &detail("module.child.module.g", "./g"), "child/main.tf:3,12-13")]));
+    // Empty blocks are allowed (they only draw the deprecation warning).
+    let got = diags_of(&[("main.tf", main), ("child/main.tf", "provider \"mock\" {}\n")]);
+    if got.iter().any(|d| d.0 == s) {
+        failures.push(format!("empty block: {got:?}"));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// validateProviderConfigs: `configuration_aliases` need a configuration (error), and a module
+/// passing on a provider it did not get (warning). Oracle 1.0.3 gives the error at the same
+/// range ("No configuration for provider mock.a").
+#[test]
+fn required_configuration_aliases() {
+    let child = "terraform {\n  required_providers {\n    mock = {\n      source                = \"hashicorp/mock\"\n      configuration_aliases = [mock.a]\n    }\n  }\n}\nresource \"mock_resource\" \"r\" {\n  provider = mock.a\n}\n";
+    let want = "The child module requires an additional configuration for provider hashicorp/mock, with the local name \"mock.a\".\n\nRefer to the module's documentation to understand the intended purpose of this additional provider configuration, and then add an entry for mock.a in the \"providers\" meta-argument in the module block to choose which provider configuration the module should use for that purpose.";
+    let mut failures = Vec::new();
+    let main = "module \"child\" {\n  source = \"./child\"\n}\n";
+    failures.extend(check("not passed", &[("main.tf", main), ("child/main.tf", child)], &[("Missing required provider configuration", want, "main.tf:1,1-15")]));
+    let passes = "provider \"mock\" {\n  alias = \"b\"\n}\nmodule \"child\" {\n  source = \"./child\"\n  providers = {\n    mock.a = mock.b\n  }\n}\n";
+    failures.extend(check("passed", &[("main.tf", passes), ("child/main.tf", child)], &[]));
+    // An empty aliased block in the child is not a configuration (and draws the deprecation warning).
+    let with_empty = format!("{child}provider \"mock\" {{\n  alias = \"a\"\n}}\n");
+    let got: Vec<String> = diags_of(&[("main.tf", main), ("child/main.tf", &with_empty)]).into_iter().map(|d| d.0).collect();
+    if got != ["Missing required provider configuration", "Redundant empty provider block"] {
+        failures.push(format!("empty aliased block: {got:?}"));
+    }
+    // Terraform's pass-inherited-provider fixture, one level down: module.child declares `mock`
+    // and passes it on, but the root passes it nothing.
+    let middle = "terraform {\n  required_providers {\n    mock = {\n      source = \"hashicorp/mock\"\n    }\n  }\n}\nmodule \"g\" {\n  source = \"./g\"\n  providers = {\n    mock.a = mock\n  }\n}\n";
+    failures.extend(check(
+        "not inherited",
+        &[("main.tf", main), ("child/main.tf", middle), ("child/g/main.tf", child)],
+        &[(
+            "Missing required provider configuration",
+            "The configuration for module.child expects to inherit a configuration for provider hashicorp/mock with local name \"mock\", but the root module doesn't pass a configuration under that name.\n\nTo satisfy this requirement, add an entry for \"mock\" to the \"providers\" argument in the module \"child\" block.",
+            "main.tf:1,1-15",
+        )],
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// validateProviderConfigs: "Reference to undefined provider", from the caller's side (the value
+/// names nothing declared there) and the child's side (the key names nothing declared there; an
+/// error unless the type is a hashicorp/ one). Oracle 1.0.3 warns in the first two cases at
+/// the same ranges ("Provider mock is undefined").
+#[test]
+fn undefined_provider_names() {
+    let rp = "terraform {\n  required_providers {\n    mock = {\n      source = \"hashicorp/mock\"\n    }\n  }\n}\n";
+    let call = "module \"child\" {\n  source = \"./child\"\n  providers = {\n    mock = mock\n  }\n}\n";
+    let res = "resource \"mock_resource\" \"r\" {}\n";
+    let mut failures = Vec::new();
+    failures.extend(check(
+        "caller side",
+        &[("main.tf", call), ("child/main.tf", &format!("{rp}{res}"))],
+        &[(
+            "Reference to undefined provider",
+            "There is no explicit declaration for local provider name \"mock\" in the root module, so Terraform is assuming you mean to pass a configuration for provider \"hashicorp/mock\".\n\nTo clarify your intent and silence this warning, add to the root module a required_providers entry named \"mock\" with source = \"hashicorp/mock\", or a different source address if appropriate.",
+            "main.tf:4,12-16",
+        )],
+    ));
+    failures.extend(check(
+        "child side",
+        &[("main.tf", &format!("{rp}{call}")), ("child/main.tf", res)],
+        &[(
+            "Reference to undefined provider",
+            "There is no explicit declaration for local provider name \"mock\" in module.child, so Terraform is assuming you mean to pass a configuration for \"hashicorp/mock\".\n\nIf you also control the child module, add a required_providers entry named \"mock\" with the source address \"hashicorp/mock\".",
+            "main.tf:11,5-9",
+        )],
+    ));
+    // resolveProviderTypes gives an entry the type any sibling call's child declares under its
+    // child-side name: module.b takes that non-default type, and the warning becomes an error.
+    let other = "terraform {\n  required_providers {\n    mock = {\n      source = \"example.com/other/mock\"\n    }\n  }\n}\n";
+    let two = "module \"a\" {\n  source = \"./a\"\n  providers = {\n    mock = mock\n  }\n}\nmodule \"b\" {\n  source = \"./b\"\n  providers = {\n    mock = mock\n  }\n}\n";
+    failures.extend(check(
+        "child side, non-default type",
+        &[("main.tf", &format!("{other}{two}")), ("a/main.tf", &format!("{other}{res}")), ("b/main.tf", res)],
+        &[(
+            "Reference to undefined provider",
+            "The child module does not declare any provider requirement with the local name \"mock\".\n\nIf you also control the child module, you can add a required_providers entry named \"mock\" with the source address \"example.com/other/mock\" to accept this provider configuration.",
+            "main.tf:17,5-9",
+        )],
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// validateProviderConfigs: "Provider type mismatch". Oracle 1.0.3 rejects the second case too
+/// ("Invalid type for provider ...", at the child-side name where 1.15 points at the caller's).
+#[test]
+fn passed_provider_type_mismatch() {
+    let call = "terraform {\n  required_providers {\n    mock = {\n      source = \"hashicorp/mock\"\n    }\n  }\n}\nmodule \"child\" {\n  source = \"./child\"\n  providers = {\n    mock = mock\n  }\n}\n";
+    let mut failures = Vec::new();
+    // The child requires hashicorp/mock under another name: Terraform suggests that name (and
+    // says "in the root module" for the child's local name, as its format string does).
+    let renamed = "terraform {\n  required_providers {\n    mock = {\n      source = \"example.com/other/mock\"\n    }\n    hmock = {\n      source = \"hashicorp/mock\"\n    }\n  }\n}\n";
+    failures.extend(check(
+        "declared under another name",
+        &[("main.tf", call), ("child/main.tf", renamed)],
+        &[(
+            "Provider type mismatch",
+            "The assigned configuration is for provider \"hashicorp/mock\", but local name \"mock\" in the root module represents \"example.com/other/mock\".\n\nTo pass this configuration to the child module, use the local name \"hmock\" instead.",
+            "main.tf:11,5-9",
+        )],
+    ));
+    let other = "terraform {\n  required_providers {\n    mock = {\n      source = \"example.com/other/mock\"\n    }\n  }\n}\n";
+    failures.extend(check(
+        "not required by the child",
+        &[("main.tf", call), ("child/main.tf", other)],
+        &[(
+            "Provider type mismatch",
+            "The local name \"mock\" in the root module represents provider \"hashicorp/mock\", but \"mock\" in module.child represents \"example.com/other/mock\".\n\nEach provider has its own distinct configuration schema and provider types, so this module's \"mock\" can be assigned only a configuration for example.com/other/mock, which is not required by module.child.",
+            "main.tf:11,12-16",
+        )],
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// validateProviderConfigs: "Redundant empty provider block", one per local name in a child
+/// module, at the block whose range sorts first as text; aliased blocks list every empty
+/// configuration of the name (the plain one too, as Terraform does). The root module's empty
+/// blocks draw nothing. Oracle 1.0.3 warns about the same blocks, one warning per block, with
+/// older text.
+#[test]
+fn redundant_empty_provider_blocks() {
+    let text = |name: &str, m: &str, src: &str, aliases: &[&str]| {
+        let mut d = format!("Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider {name:?} blocks and then adding or updating an entry like the following to the required_providers block of {m}:\n    {name} = {{\n      source = {src:?}\n");
+        if !aliases.is_empty() {
+            d.push_str("      configuration_aliases = [\n");
+            for a in aliases {
+                d.push_str(&format!("        {a},\n"));
+            }
+            d.push_str("      ]\n");
+        }
+        d + "    }"
+    };
+    let main = "provider \"mock\" {}\nmodule \"child\" {\n  source = \"./child\"\n}\n";
+    // Lines 2 and 10: "child/main.tf:10,…" sorts before "child/main.tf:2,…".
+    let child = "terraform {\n  required_providers {\n    other = {\n      source = \"example.com/x/other\"\n    }\n  }\n}\nprovider \"other\" {}\nprovider \"mock\" {}\nprovider \"mock\" {\n  alias = \"b\"\n}\n";
+    let child = format!("provider \"mock\" {{\n  alias = \"c\"\n}}\n{child}");
+    let f = check(
+        "child blocks",
+        &[("main.tf", main), ("child/main.tf", &child)],
+        &[
+            ("Redundant empty provider block", &text("mock", "module.child", "hashicorp/mock", &["mock", "mock.b", "mock.c"]), "child/main.tf:1,1-16"),
+            ("Redundant empty provider block", &text("other", "module.child", "example.com/x/other", &[]), "child/main.tf:11,1-17"),
+        ],
+    );
+    assert!(f.is_none(), "{}", f.unwrap());
+}
+
+/// validateProviderConfigs: "Duplicate required provider" (warnings) and, for resources with an
+/// implied provider, "Invalid provider local name" (error).
+#[test]
+fn duplicate_required_providers_and_implied_names() {
+    let mut failures = Vec::new();
+    let two = "terraform {\n  required_providers {\n    mock = {\n      source = \"hashicorp/mock\"\n    }\n    m2 = {\n      source = \"hashicorp/mock\"\n    }\n  }\n}\n";
+    failures.extend(check(
+        "same type twice",
+        &[("main.tf", two)],
+        &[(
+            "Duplicate required provider",
+            "Provider hashicorp/mock with the local name \"m2\" was previously required as \"mock\". A provider can only be required once within required_providers.",
+            "main.tf:6,10-8,6",
+        )],
+    ));
+    let renamed = "terraform {\n  required_providers {\n    m2 = {\n      source = \"hashicorp/mock\"\n    }\n  }\n}\nprovider \"mock\" {}\n";
+    failures.extend(check(
+        "configured under the type name",
+        &[("main.tf", renamed)],
+        &[(
+            "Duplicate required provider",
+            "Provider hashicorp/mock with the local name \"m2\" was implicitly required via a configuration block as \"mock\". The provider configuration block name must match the name used in required_providers.",
+            "main.tf:3,10-5,6",
+        )],
+    ));
+    let resource = "terraform {\n  required_providers {\n    m2 = {\n      source = \"hashicorp/mock\"\n    }\n  }\n}\nresource \"mock_resource\" \"r\" {}\ndata \"mock_data\" \"d\" {}\nresource \"mock_resource\" \"p\" {\n  provider = m2\n}\n";
+    let implied = |addr: &str| {
+        format!("Provider \"registry.terraform.io/hashicorp/mock\" was implicitly required via resource {addr:?}, but listed in required_providers as \"m2\". Either the local name in required_providers must match the resource name, or the \"m2\" provider must be assigned within the resource block.")
+    };
+    failures.extend(check(
+        "implied by resources",
+        &[("main.tf", resource)],
+        &[
+            ("Duplicate required provider", &implied("mock_resource.r"), "main.tf:8,1-29"),
+            ("Duplicate required provider", &implied("data.mock_data.d"), "main.tf:9,1-21"),
+        ],
+    ));
+    failures.extend(check(
+        "invalid implied name",
+        &[("main.tf", "resource \"mo--ck_resource\" \"r\" {}\nresource \"_x\" \"r\" {}\n")],
+        &[
+            ("Invalid provider local name", "\"mo--ck\" is an invalid implied provider local name: cannot use multiple consecutive dashes", "main.tf:1,1-31"),
+            ("Invalid provider local name", "\"\" is an invalid implied provider local name: must have at least one character", "main.tf:2,1-18"),
+        ],
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
