@@ -264,30 +264,37 @@ fn validate(parent: Option<(&Module, &ModuleCall)>, m: &Module, no_config: Optio
     // whichever block of the name it meets first in a map walk (the required_providers source
     // only for the non-aliased block, which has the plain name); here names are taken in sorted
     // order, so the non-aliased block comes first. Warnings follow the first block of each name.
+    struct Group<'a> {
+        local: &'a str,
+        source: String,
+        configs: Vec<String>,
+        ranges: Vec<&'a SourceRange>,
+        aliased: bool,
+    }
     let mut sorted = empty.clone();
     sorted.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut groups: Vec<(&str, String, Vec<String>, Vec<&SourceRange>, bool)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     for (name, range) in &sorted {
         let local = local_part(name);
-        let i = match groups.iter().position(|g| g.0 == local) {
+        let i = match groups.iter().position(|g| g.local == local) {
             Some(i) => i,
             None => {
                 let source = local_type(name).map_or_else(|| default_provider(local), str::to_string);
-                groups.push((local, source, Vec::new(), Vec::new(), false));
+                groups.push(Group { local, source, configs: Vec::new(), ranges: Vec::new(), aliased: false });
                 groups.len() - 1
             }
         };
         let g = &mut groups[i];
-        g.4 |= local != name;
-        g.2.push(name.clone());
-        g.3.push(range);
+        g.aliased |= local != name;
+        g.configs.push(name.clone());
+        g.ranges.push(range);
     }
     let first_block = |local: &str| empty.iter().position(|(n, _)| local_part(n) == local).unwrap_or(0);
-    groups.sort_by_key(|g| first_block(g.0));
-    for (local, source, configs, mut ranges, aliased) in groups {
+    groups.sort_by_key(|g| first_block(g.local));
+    for mut g in groups {
         // "the one source range that sorts earliest" by its `Range.String()`.
-        ranges.sort_by_key(|r| r.to_string());
-        diags.push(msg::redundant_empty_provider(local, &module_text, for_display(&source), &configs, aliased, ranges[0].clone()));
+        g.ranges.sort_by_key(|r| r.to_string());
+        diags.push(msg::redundant_empty_provider(g.local, &module_text, for_display(&g.source), &g.configs, g.aliased, g.ranges[0].clone()));
     }
 }
 
