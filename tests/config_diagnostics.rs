@@ -315,29 +315,46 @@ fn provider_block_with_arguments_cannot_be_overridden() {
     };
     let configured = format!("provider \"mock\" {{\n  label = \"child\"\n}}\n{resource}");
     let d = detail("module.child", "mock", "the root module");
+    // The child declares no `mock`: Terraform 1.15 also warns about that (see
+    // `undefined_provider_names` below), at the same place.
+    let undeclared = |m: &str, n: &str| {
+        format!("There is no explicit declaration for local provider name {n:?} in {m}, so Terraform is assuming you mean to pass a configuration for \"hashicorp/mock\".\n\nIf you also control the child module, add a required_providers entry named {n:?} with the source address \"hashicorp/mock\".")
+    };
+    let u = undeclared("module.child", "mock");
+    let redundant = |m: &str, aliases: &str| {
+        format!("Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider \"mock\" blocks and then adding or updating an entry like the following to the required_providers block of {m}:\n    mock = {{\n      source = \"hashicorp/mock\"\n{aliases}    }}")
+    };
     let mut failures: Vec<String> = Vec::new();
     failures.extend(check(
         "configured child block",
         &[("main.tf", main), ("child/main.tf", &configured)],
-        &[("Cannot override provider configuration", &d, "main.tf:8,5-9")],
+        &[("Cannot override provider configuration", &d, "main.tf:8,5-9"), ("Reference to undefined provider", &u, "main.tf:8,5-9")],
     ));
     let version_only = format!("provider \"mock\" {{\n  version = \"1.0\"\n}}\n{resource}");
     failures.extend(check(
         "a version constraint counts as configured",
         &[("main.tf", main), ("child/main.tf", &version_only)],
-        &[("Cannot override provider configuration", &d, "main.tf:8,5-9")],
+        &[("Cannot override provider configuration", &d, "main.tf:8,5-9"), ("Reference to undefined provider", &u, "main.tf:8,5-9")],
     ));
     let empty = format!("provider \"mock\" {{}}\n{resource}");
-    failures.extend(check("empty child block: a proxy", &[("main.tf", main), ("child/main.tf", &empty)], &[]));
+    failures.extend(check(
+        "empty child block: a proxy",
+        &[("main.tf", main), ("child/main.tf", &empty)],
+        &[("Redundant empty provider block", &redundant("module.child", ""), "child/main.tf:1,1-16")],
+    ));
     let aliased_empty = format!("provider \"mock\" {{\n  alias = \"y\"\n}}\n{resource}");
     let passes_alias = main.replace("mock = mock.x", "mock.y = mock.x");
-    failures.extend(check("empty aliased block", &[("main.tf", &passes_alias), ("child/main.tf", &aliased_empty)], &[]));
+    failures.extend(check(
+        "empty aliased block",
+        &[("main.tf", &passes_alias), ("child/main.tf", &aliased_empty)],
+        &[("Redundant empty provider block", &redundant("module.child", "      configuration_aliases = [\n        mock.y,\n      ]\n"), "child/main.tf:1,1-16")],
+    ));
     let aliased_configured = format!("provider \"mock\" {{\n  alias = \"y\"\n  label = \"y\"\n}}\n{resource}");
     let d_alias = detail("module.child", "mock.y", "the root module");
     failures.extend(check(
         "configured aliased block",
         &[("main.tf", &passes_alias), ("child/main.tf", &aliased_configured)],
-        &[("Cannot override provider configuration", &d_alias, "main.tf:8,5-9")],
+        &[("Cannot override provider configuration", &d_alias, "main.tf:8,5-9"), ("Reference to undefined provider", &undeclared("module.child", "mock.y"), "main.tf:8,5-9")],
     ));
     // One level down: the parent text names the calling module.
     let child_calls = format!("module \"g\" {{\n  source = \"./g\"\n  providers = {{\n    mock = mock\n  }}\n}}\n{empty}");
@@ -345,7 +362,18 @@ fn provider_block_with_arguments_cannot_be_overridden() {
     failures.extend(check(
         "grandchild",
         &[("main.tf", main), ("child/main.tf", &child_calls), ("child/g/main.tf", &configured)],
-        &[("Cannot override provider configuration", &d_grand, "child/main.tf:4,5-9")],
+        &[
+            // Children first: module.child.module.g's own checks, then module.child's.
+            ("Cannot override provider configuration", &d_grand, "child/main.tf:4,5-9"),
+            ("Reference to undefined provider", &undeclared("module.child.module.g", "mock"), "child/main.tf:4,5-9"),
+            // module.child passes on `mock` from an empty block, not a declaration.
+            (
+                "Reference to undefined provider",
+                "There is no explicit declaration for local provider name \"mock\" in module.child, so Terraform is assuming you mean to pass a configuration for provider \"hashicorp/mock\".\n\nTo clarify your intent and silence this warning, add to the root module a required_providers entry named \"mock\" with source = \"hashicorp/mock\", or a different source address if appropriate.",
+                "child/main.tf:4,12-16",
+            ),
+            ("Redundant empty provider block", &redundant("module.child", ""), "child/main.tf:7,1-16"),
+        ],
     ));
     // JSON syntax: HCL parses the key's contents from its opening quote (json.expression.AsTraversal
     // passes the string's SrcRange.Start), so the name range starts at the quote.
@@ -353,7 +381,7 @@ fn provider_block_with_arguments_cannot_be_overridden() {
     failures.extend(check(
         "JSON call",
         &[("main.tf.json", json), ("child/main.tf", &configured)],
-        &[("Cannot override provider configuration", &d, "main.tf.json:1,58-62")],
+        &[("Cannot override provider configuration", &d, "main.tf.json:1,58-62"), ("Reference to undefined provider", &u, "main.tf.json:1,58-62")],
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // The loaded model says which blocks are empty.
@@ -361,4 +389,359 @@ fn provider_block_with_arguments_cannot_be_overridden() {
     let l = load(&files, &LoadOptions::default());
     assert!(!l.config.root.providers[0].empty, "alias and an argument");
     assert!(l.config.root.module_calls[0].module.as_ref().unwrap().providers[0].empty);
+}
+
+// ---- validateProviderConfigs (internal/configs/provider_validation.go) ----------------------
+//
+// Texts are Terraform 1.15's. Oracle 1.0.3 (`terraform validate -json` after `init`) has older
+// wording for all of these; where noted it was run on the same configuration and agreed on the
+// condition (and on the range, unless said otherwise).
+
+/// Terraform's own fixtures for these checks (`internal/configs/testdata/config-diagnostics`,
+/// `TestBuildConfigInvalidModules`): each expected line is a substring of some diagnostic's
+/// `file:range: summary; detail`, and there are no other errors. Their module sources are
+/// written relative to the module here (Terraform's test resolves them from the fixture root).
+#[test]
+fn terraform_config_diagnostics_fixtures() {
+    let rp = |entries: &str| format!("terraform {{\n  required_providers {{\n{entries}  }}\n}}\n");
+    let cases: Vec<(&str, Vec<(String, String)>, Vec<&str>, Vec<&str>)> = vec![
+        (
+            "empty-configs",
+            vec![
+                ("main.tf".into(), rp("    foo = {\n      source = \"hashicorp/foo\"\n    }\n    baz = {\n      source = \"hashicorp/baz\"\n    }\n") + "\nmodule \"mod\" {\n  source = \"./mod\"\n  providers = {\n    foo = foo\n    foo.bar = foo\n    baz = baz\n    baz.bing = baz\n  }\n}\n"),
+                ("mod/main.tf".into(), rp("    foo = {\n      source = \"hashicorp/foo\"\n      configuration_aliases = [ foo.bar ]\n    }\n") + "\nprovider \"foo\" {\n}\n\nprovider \"foo\" {\n  alias = \"bar\"\n}\n\nprovider \"baz\" {\n}\n\nprovider \"baz\" {\n  alias = \"bing\"\n}\n"),
+            ],
+            vec![],
+            vec![
+                "mod/main.tf:10,1-15: Redundant empty provider block; Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider \"foo\" blocks and then adding or updating an entry like the following to the required_providers block of module.mod:",
+                "mod/main.tf:17,1-15: Redundant empty provider block; Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider \"baz\" blocks and then adding or updating an entry like the following to the required_providers block of module.mod:",
+            ],
+        ),
+        (
+            "incorrect-type",
+            vec![
+                ("main.tf".into(), rp("    foo = {\n      source = \"hashicorp/foo\"\n    }\n    baz = {\n      source = \"hashicorp/baz\"\n    }\n") + "\nmodule \"mod\" {\n  source = \"./mod\"\n  providers = {\n    foo = foo\n    baz = baz\n  }\n}\n"),
+                ("mod/main.tf".into(), rp("    foo = {\n      source = \"example.com/vendor/foo\"\n    }\n") + "\nresource \"foo_resource\" \"a\" {\n}\n\n// implied default provider baz\nresource \"baz_resource\" \"a\" {\n}\n"),
+            ],
+            vec!["main.tf:15,11-14: Provider type mismatch; The local name \"foo\" in the root module represents provider \"hashicorp/foo\", but \"foo\" in module.mod represents \"example.com/vendor/foo\"."],
+            vec!["main.tf:16,5-8: Reference to undefined provider; There is no explicit declaration for local provider name \"baz\" in module.mod, so Terraform is assuming you mean to pass a configuration for \"hashicorp/baz\"."],
+        ),
+        (
+            "nested-provider",
+            vec![
+                ("root.tf".into(), "module \"child\" {\n  count = 1\n  source = \"./child\"\n}\n".into()),
+                ("child/main.tf".into(), "module \"child2\" {\n  source = \"./child2\"\n}\n".into()),
+                ("child/child2/main.tf".into(), "provider \"aws\" {\n  value = \"foo\"\n}\n\noutput \"my_output\" {\n  value = \"my output\"\n}\n".into()),
+            ],
+            vec!["root.tf:2,11-12: Module is incompatible with count, for_each, and depends_on; The module at module.child.module.child2 is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, or depends_on arguments."],
+            vec![],
+        ),
+        (
+            "override-provider",
+            vec![
+                ("main.tf".into(), rp("    bar = {\n      version = \"~>1.0.0\"\n    }\n") + "\nprovider \"bar\" {\n  value = \"not ok\"\n}\n\n// this module configures its own provider, which cannot be overridden\nmodule \"mod\" {\n  source = \"./mod\"\n  providers = {\n    bar = bar\n  }\n}\n"),
+                ("mod/main.tf".into(), rp("    bar = {\n      version = \"~>1.0.0\"\n    }\n") + "\n// this configuration cannot be overridden from an outside module\nprovider \"bar\" {\n  value = \"ok\"\n}\n"),
+            ],
+            vec!["main.tf:17,5-8: Cannot override provider configuration; The configuration of module.mod has its own local configuration for bar, and so it cannot accept an overridden configuration provided by the root module."],
+            vec![],
+        ),
+        (
+            "pass-inherited-provider",
+            vec![
+                ("main.tf".into(), "provider \"test\" {\n  value = \"ok\"\n}\n\nmodule \"mod\" {\n  source = \"./mod\"\n}\n".into()),
+                ("mod/main.tf".into(), rp("    test = {\n      source = \"hashicorp/test\"\n    }\n") + "\nmodule \"mod2\" {\n  source = \"../mod2\"\n\n  // the test provider is named here, but a config must be supplied from the\n  // parent module.\n  providers = {\n    test.foo = test\n  }\n}\n"),
+                ("mod2/main.tf".into(), rp("    test = {\n      source = \"hashicorp/test\"\n      configuration_aliases = [test.foo]\n    }\n") + "\nresource \"test_resource\" \"foo\" {\n  provider = test.foo\n}\n"),
+            ],
+            vec![],
+            vec!["main.tf:5,1-13: Missing required provider configuration; The configuration for module.mod expects to inherit a configuration for provider hashicorp/test with local name \"test\", but the root module doesn't pass a configuration under that name."],
+        ),
+        (
+            "required-alias",
+            vec![
+                ("main.tf".into(), "module \"mod\" {\n  source = \"./mod\"\n  // missing providers with foo.bar provider config\n}\n".into()),
+                ("mod/main.tf".into(), rp("    foo = {\n      source = \"hashicorp/foo\"\n      version = \"1.0.0\"\n      configuration_aliases = [ foo.bar ]\n    }\n") + "\nresource \"foo_resource\" \"a\" {\n  provider = foo.bar\n}\n"),
+            ],
+            vec!["main.tf:1,1-13: Missing required provider configuration; The child module requires an additional configuration for provider hashicorp/foo, with the local name \"foo.bar\"."],
+            vec![],
+        ),
+        (
+            "unexpected-provider",
+            vec![
+                ("main.tf".into(), rp("    foo = {\n      source = \"hashicorp/foo\"\n      version = \"1.0.0\"\n    }\n") + "\nmodule \"mod\" {\n  source = \"./mod\"\n  providers = {\n    foo = foo\n  }\n}\n"),
+                ("mod/main.tf".into(), "resource \"foo_resource\" \"a\" {\n}\n".into()),
+            ],
+            vec![],
+            vec!["main.tf:13,5-8: Reference to undefined provider; There is no explicit declaration for local provider name \"foo\" in module.mod, so Terraform is assuming you mean to pass a configuration for \"hashicorp/foo\"."],
+        ),
+        (
+            "unknown-root-provider",
+            vec![
+                ("main.tf".into(), "module \"mod\" {\n  source = \"./mod\"\n  providers = {\n    // bar may be required by the module, but the name is not defined here\n    bar = bar\n  }\n}\n".into()),
+                ("mod/main.tf".into(), rp("    bar = {\n      version = \"~>1.0.0\"\n    }\n") + "\nresource \"bar_resource\" \"x\" {\n}\n"),
+            ],
+            vec![],
+            vec!["main.tf:5,11-14: Reference to undefined provider; There is no explicit declaration for local provider name \"bar\" in the root module, so Terraform is assuming you mean to pass a configuration for provider \"hashicorp/bar\"."],
+        ),
+        (
+            "with-depends-on",
+            vec![
+                ("main.tf".into(), rp("    foo = {\n      source = \"hashicorp/foo\"\n    }\n") + "\nmodule \"mod2\" {\n  source = \"./mod1\"\n  providers = {\n    foo = foo\n  }\n}\n"),
+                ("mod1/main.tf".into(), rp("    foo = {\n      source = \"hashicorp/foo\"\n    }\n") + "\nresource \"foo_resource\" \"a\" {\n}\n\nmodule \"mod2\" {\n  depends_on = [foo_resource.a]\n  source = \"./mod2\"\n  providers = {\n    foo = foo\n  }\n}\n"),
+                ("mod1/mod2/main.tf".into(), rp("    foo = {\n      source = \"hashicorp/foo\"\n    }\n") + "\nmodule \"mod3\" {\n  source = \"./mod3\"\n  providers = {\n    foo.bar = foo\n  }\n}\n"),
+                ("mod1/mod2/mod3/main.tf".into(), rp("    foo = {\n      source = \"hashicorp/foo\"\n      configuration_aliases = [ foo.bar ]\n    }\n") + "\nresource \"foo_resource\" \"a\" {\n  provider = foo.bar\n}\n"),
+            ],
+            vec![],
+            vec![],
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (name, files, errors, warnings) in &cases {
+        let list: Vec<(&str, &str)> = files.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let files: BTreeMap<String, String> = list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let l = load(&files, &LoadOptions::default());
+        // HCL's `Diagnostic.Error()`: `file:range: summary; detail`.
+        let shown: Vec<(bool, String)> = l
+            .diagnostics
+            .iter()
+            .map(|d| (d.is_error(), format!("{}: {}; {}", d.range.as_ref().map(|r| r.to_string()).unwrap_or_default(), d.summary, d.detail)))
+            .collect();
+        let has = |err: bool, want: &str| shown.iter().any(|(e, s)| *e == err && s.replace("\n\n", "\n").contains(want));
+        for want in errors {
+            if !has(true, want) {
+                failures.push(format!("{name}: no error {want:?} in {shown:#?}"));
+            }
+        }
+        for want in warnings {
+            if !has(false, want) {
+                failures.push(format!("{name}: no warning {want:?} in {shown:#?}"));
+            }
+        }
+        for (e, s) in &shown {
+            if *e && !errors.iter().any(|w| s.replace("\n\n", "\n").contains(w)) {
+                failures.push(format!("{name}: unexpected error {s:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// validateProviderConfigs: "Module is incompatible with count, for_each, and depends_on", at the
+/// nearest call with count / for_each (its expression) or depends_on (its first traversal).
+/// Oracle 1.0.3 rejects the same three configurations ("Module module.child.module.g contains
+/// provider configuration", with no range).
+#[test]
+fn provider_blocks_below_repeated_calls() {
+    let detail = |m: &str, src: &str| {
+        format!("The module at {m} is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, or depends_on arguments.\n\nIf you also control the module {src:?}, consider updating this module to instead expect provider configurations to be passed by its caller.")
+    };
+    let s = "Module is incompatible with count, for_each, and depends_on";
+    let configured = "provider \"mock\" {\n  label = \"g\"\n}\nresource \"mock_resource\" \"r\" {}\n";
+    let mut failures = Vec::new();
+    // Nested: count on the grandparent's call still forbids the grandchild's block.
+    let main = "module \"child\" {\n  count  = 1\n  source = \"./child\"\n}\n";
+    let child = "module \"g\" {\n  source = \"./g/\"\n}\n";
+    failures.extend(check("count, nested", &[("main.tf", main), ("child/main.tf", child), ("child/g/main.tf", configured)], &[(s, &detail("module.child.module.g", "./g"), "main.tf:2,12-13")]));
+    let fe = "module \"child\" {\n  for_each = toset([\"a\"])\n  source   = \"./child\"\n}\n";
+    failures.extend(check("for_each", &[("main.tf", fe), ("child/main.tf", configured)], &[(s, &detail("module.child", "./child"), "main.tf:2,14-26")]));
+    let dep = "module \"child\" {\n  source     = \"./child\"\n  depends_on = [mock_resource.x, mock_resource.y]\n}\nresource \"mock_resource\" \"x\" {}\nresource \"mock_resource\" \"y\" {}\n";
+    failures.extend(check("depends_on", &[("main.tf", dep), ("child/main.tf", configured)], &[(s, &detail("module.child", "./child"), "main.tf:3,17-32")]));
+    // The nearest call with count wins; a version argument counts as configured.
+    let inner = "module \"g\" {\n  source = \"./g\"\n  count  = 2\n}\n";
+    let version_only = "provider \"mock\" {\n  version = \"1.0\"\n}\n";
+    failures.extend(check("nearest call", &[("main.tf", main), ("child/main.tf", inner), ("child/g/main.tf", version_only)], &[(s, &detail("module.child.module.g", "./g"), "child/main.tf:3,12-13")]));
+    // Empty blocks are allowed (they only draw the deprecation warning).
+    let got = diags_of(&[("main.tf", main), ("child/main.tf", "provider \"mock\" {}\n")]);
+    if got.iter().any(|d| d.0 == s) {
+        failures.push(format!("empty block: {got:?}"));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// validateProviderConfigs: `configuration_aliases` need a configuration (error), and a module
+/// passing on a provider it did not get (warning). Oracle 1.0.3 gives the error at the same
+/// range ("No configuration for provider mock.a").
+#[test]
+fn required_configuration_aliases() {
+    let child = "terraform {\n  required_providers {\n    mock = {\n      source                = \"hashicorp/mock\"\n      configuration_aliases = [mock.a]\n    }\n  }\n}\nresource \"mock_resource\" \"r\" {\n  provider = mock.a\n}\n";
+    let want = "The child module requires an additional configuration for provider hashicorp/mock, with the local name \"mock.a\".\n\nRefer to the module's documentation to understand the intended purpose of this additional provider configuration, and then add an entry for mock.a in the \"providers\" meta-argument in the module block to choose which provider configuration the module should use for that purpose.";
+    let mut failures = Vec::new();
+    let main = "module \"child\" {\n  source = \"./child\"\n}\n";
+    failures.extend(check("not passed", &[("main.tf", main), ("child/main.tf", child)], &[("Missing required provider configuration", want, "main.tf:1,1-15")]));
+    let passes = "provider \"mock\" {\n  alias = \"b\"\n}\nmodule \"child\" {\n  source = \"./child\"\n  providers = {\n    mock.a = mock.b\n  }\n}\n";
+    failures.extend(check("passed", &[("main.tf", passes), ("child/main.tf", child)], &[]));
+    // An empty aliased block in the child is not a configuration (and draws the deprecation warning).
+    let with_empty = format!("{child}provider \"mock\" {{\n  alias = \"a\"\n}}\n");
+    let got: Vec<String> = diags_of(&[("main.tf", main), ("child/main.tf", &with_empty)]).into_iter().map(|d| d.0).collect();
+    if got != ["Missing required provider configuration", "Redundant empty provider block"] {
+        failures.push(format!("empty aliased block: {got:?}"));
+    }
+    // Terraform's pass-inherited-provider fixture, one level down: module.child declares `mock`
+    // and passes it on, but the root passes it nothing.
+    let middle = "terraform {\n  required_providers {\n    mock = {\n      source = \"hashicorp/mock\"\n    }\n  }\n}\nmodule \"g\" {\n  source = \"./g\"\n  providers = {\n    mock.a = mock\n  }\n}\n";
+    failures.extend(check(
+        "not inherited",
+        &[("main.tf", main), ("child/main.tf", middle), ("child/g/main.tf", child)],
+        &[(
+            "Missing required provider configuration",
+            "The configuration for module.child expects to inherit a configuration for provider hashicorp/mock with local name \"mock\", but the root module doesn't pass a configuration under that name.\n\nTo satisfy this requirement, add an entry for \"mock\" to the \"providers\" argument in the module \"child\" block.",
+            "main.tf:1,1-15",
+        )],
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// validateProviderConfigs: "Reference to undefined provider", from the caller's side (the value
+/// names nothing declared there) and the child's side (the key names nothing declared there; an
+/// error unless the type is a hashicorp/ one). Oracle 1.0.3 warns in the first two cases at
+/// the same ranges ("Provider mock is undefined").
+#[test]
+fn undefined_provider_names() {
+    let rp = "terraform {\n  required_providers {\n    mock = {\n      source = \"hashicorp/mock\"\n    }\n  }\n}\n";
+    let call = "module \"child\" {\n  source = \"./child\"\n  providers = {\n    mock = mock\n  }\n}\n";
+    let res = "resource \"mock_resource\" \"r\" {}\n";
+    let mut failures = Vec::new();
+    failures.extend(check(
+        "caller side",
+        &[("main.tf", call), ("child/main.tf", &format!("{rp}{res}"))],
+        &[(
+            "Reference to undefined provider",
+            "There is no explicit declaration for local provider name \"mock\" in the root module, so Terraform is assuming you mean to pass a configuration for provider \"hashicorp/mock\".\n\nTo clarify your intent and silence this warning, add to the root module a required_providers entry named \"mock\" with source = \"hashicorp/mock\", or a different source address if appropriate.",
+            "main.tf:4,12-16",
+        )],
+    ));
+    failures.extend(check(
+        "child side",
+        &[("main.tf", &format!("{rp}{call}")), ("child/main.tf", res)],
+        &[(
+            "Reference to undefined provider",
+            "There is no explicit declaration for local provider name \"mock\" in module.child, so Terraform is assuming you mean to pass a configuration for \"hashicorp/mock\".\n\nIf you also control the child module, add a required_providers entry named \"mock\" with the source address \"hashicorp/mock\".",
+            "main.tf:11,5-9",
+        )],
+    ));
+    // resolveProviderTypes gives an entry the type any sibling call's child declares under its
+    // child-side name: module.b takes that non-default type, and the warning becomes an error.
+    let other = "terraform {\n  required_providers {\n    mock = {\n      source = \"example.com/other/mock\"\n    }\n  }\n}\n";
+    let two = "module \"a\" {\n  source = \"./a\"\n  providers = {\n    mock = mock\n  }\n}\nmodule \"b\" {\n  source = \"./b\"\n  providers = {\n    mock = mock\n  }\n}\n";
+    failures.extend(check(
+        "child side, non-default type",
+        &[("main.tf", &format!("{other}{two}")), ("a/main.tf", &format!("{other}{res}")), ("b/main.tf", res)],
+        &[(
+            "Reference to undefined provider",
+            "The child module does not declare any provider requirement with the local name \"mock\".\n\nIf you also control the child module, you can add a required_providers entry named \"mock\" with the source address \"example.com/other/mock\" to accept this provider configuration.",
+            "main.tf:17,5-9",
+        )],
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// validateProviderConfigs: "Provider type mismatch". Oracle 1.0.3 rejects the second case too
+/// ("Invalid type for provider ...", at the child-side name where 1.15 points at the caller's).
+#[test]
+fn passed_provider_type_mismatch() {
+    let call = "terraform {\n  required_providers {\n    mock = {\n      source = \"hashicorp/mock\"\n    }\n  }\n}\nmodule \"child\" {\n  source = \"./child\"\n  providers = {\n    mock = mock\n  }\n}\n";
+    let mut failures = Vec::new();
+    // The child requires hashicorp/mock under another name: Terraform suggests that name (and
+    // says "in the root module" for the child's local name, as its format string does).
+    let renamed = "terraform {\n  required_providers {\n    mock = {\n      source = \"example.com/other/mock\"\n    }\n    hmock = {\n      source = \"hashicorp/mock\"\n    }\n  }\n}\n";
+    failures.extend(check(
+        "declared under another name",
+        &[("main.tf", call), ("child/main.tf", renamed)],
+        &[(
+            "Provider type mismatch",
+            "The assigned configuration is for provider \"hashicorp/mock\", but local name \"mock\" in the root module represents \"example.com/other/mock\".\n\nTo pass this configuration to the child module, use the local name \"hmock\" instead.",
+            "main.tf:11,5-9",
+        )],
+    ));
+    let other = "terraform {\n  required_providers {\n    mock = {\n      source = \"example.com/other/mock\"\n    }\n  }\n}\n";
+    failures.extend(check(
+        "not required by the child",
+        &[("main.tf", call), ("child/main.tf", other)],
+        &[(
+            "Provider type mismatch",
+            "The local name \"mock\" in the root module represents provider \"hashicorp/mock\", but \"mock\" in module.child represents \"example.com/other/mock\".\n\nEach provider has its own distinct configuration schema and provider types, so this module's \"mock\" can be assigned only a configuration for example.com/other/mock, which is not required by module.child.",
+            "main.tf:11,12-16",
+        )],
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// validateProviderConfigs: "Redundant empty provider block", one per local name in a child
+/// module, at the block whose range sorts first as text; aliased blocks list every empty
+/// configuration of the name (the plain one too, as Terraform does). The root module's empty
+/// blocks draw nothing. Oracle 1.0.3 warns about the same blocks, one warning per block, with
+/// older text.
+#[test]
+fn redundant_empty_provider_blocks() {
+    let text = |name: &str, m: &str, src: &str, aliases: &[&str]| {
+        let mut d = format!("Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider {name:?} blocks and then adding or updating an entry like the following to the required_providers block of {m}:\n    {name} = {{\n      source = {src:?}\n");
+        if !aliases.is_empty() {
+            d.push_str("      configuration_aliases = [\n");
+            for a in aliases {
+                d.push_str(&format!("        {a},\n"));
+            }
+            d.push_str("      ]\n");
+        }
+        d + "    }"
+    };
+    let main = "provider \"mock\" {}\nmodule \"child\" {\n  source = \"./child\"\n}\n";
+    // Lines 2 and 10: "child/main.tf:10,…" sorts before "child/main.tf:2,…".
+    let child = "terraform {\n  required_providers {\n    other = {\n      source = \"example.com/x/other\"\n    }\n  }\n}\nprovider \"other\" {}\nprovider \"mock\" {}\nprovider \"mock\" {\n  alias = \"b\"\n}\n";
+    let child = format!("provider \"mock\" {{\n  alias = \"c\"\n}}\n{child}");
+    let f = check(
+        "child blocks",
+        &[("main.tf", main), ("child/main.tf", &child)],
+        &[
+            ("Redundant empty provider block", &text("mock", "module.child", "hashicorp/mock", &["mock", "mock.b", "mock.c"]), "child/main.tf:1,1-16"),
+            ("Redundant empty provider block", &text("other", "module.child", "example.com/x/other", &[]), "child/main.tf:11,1-17"),
+        ],
+    );
+    assert!(f.is_none(), "{}", f.unwrap());
+}
+
+/// validateProviderConfigs: "Duplicate required provider" (warnings) and, for resources with an
+/// implied provider, "Invalid provider local name" (error).
+#[test]
+fn duplicate_required_providers_and_implied_names() {
+    let mut failures = Vec::new();
+    let two = "terraform {\n  required_providers {\n    mock = {\n      source = \"hashicorp/mock\"\n    }\n    m2 = {\n      source = \"hashicorp/mock\"\n    }\n  }\n}\n";
+    failures.extend(check(
+        "same type twice",
+        &[("main.tf", two)],
+        &[(
+            "Duplicate required provider",
+            "Provider hashicorp/mock with the local name \"m2\" was previously required as \"mock\". A provider can only be required once within required_providers.",
+            "main.tf:6,10-8,6",
+        )],
+    ));
+    let renamed = "terraform {\n  required_providers {\n    m2 = {\n      source = \"hashicorp/mock\"\n    }\n  }\n}\nprovider \"mock\" {}\n";
+    failures.extend(check(
+        "configured under the type name",
+        &[("main.tf", renamed)],
+        &[(
+            "Duplicate required provider",
+            "Provider hashicorp/mock with the local name \"m2\" was implicitly required via a configuration block as \"mock\". The provider configuration block name must match the name used in required_providers.",
+            "main.tf:3,10-5,6",
+        )],
+    ));
+    let resource = "terraform {\n  required_providers {\n    m2 = {\n      source = \"hashicorp/mock\"\n    }\n  }\n}\nresource \"mock_resource\" \"r\" {}\ndata \"mock_data\" \"d\" {}\nresource \"mock_resource\" \"p\" {\n  provider = m2\n}\n";
+    let implied = |addr: &str| {
+        format!("Provider \"registry.terraform.io/hashicorp/mock\" was implicitly required via resource {addr:?}, but listed in required_providers as \"m2\". Either the local name in required_providers must match the resource name, or the \"m2\" provider must be assigned within the resource block.")
+    };
+    failures.extend(check(
+        "implied by resources",
+        &[("main.tf", resource)],
+        &[
+            ("Duplicate required provider", &implied("mock_resource.r"), "main.tf:8,1-29"),
+            ("Duplicate required provider", &implied("data.mock_data.d"), "main.tf:9,1-21"),
+        ],
+    ));
+    failures.extend(check(
+        "invalid implied name",
+        &[("main.tf", "resource \"mo--ck_resource\" \"r\" {}\nresource \"_x\" \"r\" {}\n")],
+        &[
+            ("Invalid provider local name", "\"mo--ck\" is an invalid implied provider local name: cannot use multiple consecutive dashes", "main.tf:1,1-31"),
+            ("Invalid provider local name", "\"\" is an invalid implied provider local name: must have at least one character", "main.tf:2,1-18"),
+        ],
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -270,7 +270,8 @@ fn module_call_and_output_references() {
     files.insert("main.tf".to_string(), text.to_string());
     files.insert("m/main.tf".to_string(), "output \"out\" { value = 1 }\n".to_string());
     let l = load(&files, &LoadOptions::default());
-    assert!(l.diagnostics.is_empty(), "{:?}", l.diagnostics);
+    // m does not declare the `aws.child` it is passed: only Terraform's warning about that.
+    assert!(l.diagnostics.iter().all(|d| d.summary == "Reference to undefined provider" && !d.is_error()), "{:?}", l.diagnostics);
     let call = &l.config.root.module_calls[0];
     let refs: Vec<String> = call.references.iter().map(|r| format!("{} ({})", r.subject, r.context)).collect();
     assert_eq!(refs, ["aws_s3_bucket.b (depends_on)", "var.n (count)"]);

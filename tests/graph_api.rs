@@ -350,7 +350,7 @@ fn passed_in_provider_replaces_only_an_empty_module_block() {
     let files: BTreeMap<String, String> =
         [("main.tf".to_string(), main.to_string()), ("child/main.tf".to_string(), child("provider \"mock\" {\n  label = \"child\"\n}"))].into();
     let loaded = tfgraph::config::load(&files, &Default::default());
-    assert_eq!(loaded.diagnostics.iter().map(|d| d.summary.as_str()).collect::<Vec<_>>(), ["Cannot override provider configuration"]);
+    assert_eq!(loaded.diagnostics.iter().map(|d| d.summary.as_str()).collect::<Vec<_>>(), ["Cannot override provider configuration", "Reference to undefined provider"]);
     let configured = build(&loaded.config, &BuildOptions::default());
     assert!(configured.graph.dependencies(res).contains(&own.to_string()), "{}", configured.graph);
     assert!(configured.graph.find(root_x).is_none(), "the unused root configuration is pruned:\n{}", configured.graph);

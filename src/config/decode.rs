@@ -146,6 +146,7 @@ impl Dx<'_> {
             version: None,
             configuration_aliases: Vec::new(),
             range: self.range(a.span.clone()),
+            expr_range: self.range(a.expr.span()),
         };
         if let Some(v) = a.expr.literal_string() {
             rp.version = Some(v);
@@ -187,6 +188,7 @@ impl Dx<'_> {
             address: String::new(),
             references: Vec::new(),
             empty: false, // decided once override files are merged (`finish`)
+            has_version: false,
             range: self.range(b.def_span.clone()),
         };
         let _ = module_addr;
@@ -284,6 +286,9 @@ impl Dx<'_> {
             self.diags.push(msg::count_and_for_each(self.range(fe.name_span.clone())));
         }
         let depends_on = self.depends_on(c.attr("depends_on"));
+        let depends_on_range = c.attr("depends_on").and_then(|a| a.expr.list()).and_then(|items| {
+            items.iter().find_map(|item| item.abs_traversal(self.f).map(|(t, _)| self.range(t.span())))
+        });
         let providers = match c.attr("providers") {
             Some(a) => self.passed_providers(a),
             None => Vec::new(),
@@ -309,6 +314,7 @@ impl Dx<'_> {
             arguments,
             references: Vec::new(),
             module: None,
+            depends_on_range,
             range: self.range(b.def_span.clone()),
         };
         finalize_call(&mut call);
@@ -330,6 +336,7 @@ impl Dx<'_> {
                     in_child: kt.text.into_owned(),
                     in_parent: vt.text.into_owned(),
                     range: self.range(k.span().start..v.span().end),
+                    in_parent_start: self.f.pos(v.span().start),
                 }),
                 (Some(kt), _) if kt.steps.len() <= 2 => self.diags.push(msg::provider_ref_shape("providers", self.range(v.span()))),
                 _ => self.diags.push(msg::provider_ref_shape("providers", self.range(k.span()))),

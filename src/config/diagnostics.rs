@@ -317,6 +317,146 @@ pub fn cannot_override_provider(module: &str, name: &str, parent: &str, range: S
     )
 }
 
+/// `provider` blocks in a module called (directly or further up) with count, for_each or
+/// depends_on. `source` is the module's source address as Terraform prints it.
+pub fn module_incompatible_with_repetition(module: &str, source: &str, range: SourceRange) -> Diagnostic {
+    err(
+        "Module is incompatible with count, for_each, and depends_on",
+        format!(
+            "The module at {module} is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, or depends_on arguments.\n\nIf you also control the module {source:?}, consider updating this module to instead expect provider configurations to be passed by its caller."
+        ),
+        range,
+    )
+}
+
+/// A configuration alias the child module declares is neither configured there nor passed in.
+pub fn missing_provider_alias(provider: &str, name: &str, range: SourceRange) -> Diagnostic {
+    err(
+        "Missing required provider configuration",
+        format!(
+            "The child module requires an additional configuration for provider {provider}, with the local name {name:?}.\n\nRefer to the module's documentation to understand the intended purpose of this additional provider configuration, and then add an entry for {name} in the \"providers\" meta-argument in the module block to choose which provider configuration the module should use for that purpose."
+        ),
+        range,
+    )
+}
+
+/// A module passes on, under a name it declares, a configuration its own caller did not pass.
+pub fn missing_inherited_provider(module: &str, provider: &str, name: &str, parent: &str, call: &str, range: SourceRange) -> Diagnostic {
+    Diagnostic::warning(
+        "Missing required provider configuration",
+        format!(
+            "The configuration for {module} expects to inherit a configuration for provider {provider} with local name {name:?}, but {parent} doesn't pass a configuration under that name.\n\nTo satisfy this requirement, add an entry for {name:?} to the \"providers\" argument in the module {call:?} block."
+        ),
+    )
+    .with_range(range)
+}
+
+/// A `providers` value names a provider its module does not declare.
+pub fn undefined_provider_in_parent(name: &str, module: &str, provider: &str, parent: &str, range: SourceRange) -> Diagnostic {
+    Diagnostic::warning(
+        "Reference to undefined provider",
+        format!(
+            "There is no explicit declaration for local provider name {name:?} in {module}, so Terraform is assuming you mean to pass a configuration for provider {provider:?}.\n\nTo clarify your intent and silence this warning, add to {parent} a required_providers entry named {name:?} with source = {provider:?}, or a different source address if appropriate."
+        ),
+    )
+    .with_range(range)
+}
+
+/// A `providers` key names a provider the child module does not declare: a warning for a
+/// default (`hashicorp/`) provider, an error otherwise.
+pub fn undefined_provider_in_child(name: &str, module: &str, provider: &str, default: bool, range: SourceRange) -> Diagnostic {
+    if default {
+        Diagnostic::warning(
+            "Reference to undefined provider",
+            format!(
+                "There is no explicit declaration for local provider name {name:?} in {module}, so Terraform is assuming you mean to pass a configuration for {provider:?}.\n\nIf you also control the child module, add a required_providers entry named {name:?} with the source address {provider:?}."
+            ),
+        )
+        .with_range(range)
+    } else {
+        err(
+            "Reference to undefined provider",
+            format!(
+                "The child module does not declare any provider requirement with the local name {name:?}.\n\nIf you also control the child module, you can add a required_providers entry named {name:?} with the source address {provider:?} to accept this provider configuration."
+            ),
+            range,
+        )
+    }
+}
+
+/// A passed configuration is for another provider than the child's, which declares the passed
+/// one under `other_name`.
+pub fn provider_type_mismatch_other_name(parent_provider: &str, child_name: &str, parent: &str, child_provider: &str, other_name: &str, range: SourceRange) -> Diagnostic {
+    err(
+        "Provider type mismatch",
+        format!(
+            "The assigned configuration is for provider {parent_provider:?}, but local name {child_name:?} in {parent} represents {child_provider:?}.\n\nTo pass this configuration to the child module, use the local name {other_name:?} instead."
+        ),
+        range,
+    )
+}
+
+/// A passed configuration is for another provider than the child's, which does not require it.
+pub fn provider_type_mismatch(in_parent: &str, parent: &str, parent_provider: &str, in_child: &str, module: &str, child_provider: &str, range: SourceRange) -> Diagnostic {
+    err(
+        "Provider type mismatch",
+        format!(
+            "The local name {in_parent:?} in {parent} represents provider {parent_provider:?}, but {in_child:?} in {module} represents {child_provider:?}.\n\nEach provider has its own distinct configuration schema and provider types, so this module's {in_child:?} can be assigned only a configuration for {child_provider}, which is not required by {module}."
+        ),
+        range,
+    )
+}
+
+/// Empty `provider` blocks in a child module, one warning per local name with the
+/// `required_providers` entry to write instead.
+pub fn redundant_empty_provider(name: &str, module: &str, source: &str, configs: &[String], aliased: bool, range: SourceRange) -> Diagnostic {
+    let mut d = format!(
+        "Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider {name:?} blocks and then adding or updating an entry like the following to the required_providers block of {module}:\n"
+    );
+    d.push_str(&format!("    {name} = {{\n      source = {source:?}\n"));
+    if aliased {
+        d.push_str("      configuration_aliases = [\n");
+        for c in configs {
+            d.push_str(&format!("        {c},\n"));
+        }
+        d.push_str("      ]\n");
+    }
+    d.push_str("    }");
+    Diagnostic::warning("Redundant empty provider block", d).with_range(range)
+}
+
+/// The same provider type required under two local names.
+pub fn duplicate_required_provider_type(provider: &str, name: &str, previous: &str, range: SourceRange) -> Diagnostic {
+    Diagnostic::warning(
+        "Duplicate required provider",
+        format!("Provider {provider} with the local name {name:?} was previously required as {previous:?}. A provider can only be required once within required_providers."),
+    )
+    .with_range(range)
+}
+
+/// A default provider required under another local name and configured under its type name.
+pub fn duplicate_required_provider_block(provider: &str, name: &str, type_name: &str, range: SourceRange) -> Diagnostic {
+    Diagnostic::warning(
+        "Duplicate required provider",
+        format!("Provider {provider} with the local name {name:?} was implicitly required via a configuration block as {type_name:?}. The provider configuration block name must match the name used in required_providers."),
+    )
+    .with_range(range)
+}
+
+/// A resource's implied provider is required under another local name.
+pub fn duplicate_required_provider_resource(provider: &str, resource: &str, name: &str, range: SourceRange) -> Diagnostic {
+    Diagnostic::warning(
+        "Duplicate required provider",
+        format!("Provider {provider:?} was implicitly required via resource {resource:?}, but listed in required_providers as {name:?}. Either the local name in required_providers must match the resource name, or the {name:?} provider must be assigned within the resource block."),
+    )
+    .with_range(range)
+}
+
+/// A resource type whose prefix is not a valid provider name (`addrs.ParseProviderPart`).
+pub fn invalid_implied_provider_name(name: &str, reason: &str, range: SourceRange) -> Diagnostic {
+    err("Invalid provider local name", format!("{name:?} is an invalid implied provider local name: {reason}"), range)
+}
+
 // ---- meta-arguments ---------------------------------------------------------------------------
 
 pub fn count_and_for_each(range: SourceRange) -> Diagnostic {

@@ -37,12 +37,16 @@ pub fn load_tree<S: FileSource + ?Sized>(source: &S, options: &LoadOptions) -> R
     };
     let mut loader = Loader { tree: &tree, source, failed: None, stack: vec![root_dir.clone()], count: 0, manifest };
     let root = match tree.files(&root_dir) {
-        Some(_) => loader.module(&root_dir, ModulePath::root(), &[], &mut diags),
+        Some(_) => loader.module(&root_dir, ModulePath::root(), &mut diags),
         None => {
             diags.push(msg::no_configuration_files(&root_dir));
             Module { dir: root_dir, ..Module::default() }
         }
     };
+    // FinalizeConfig: checks across the whole tree, after every module's own diagnostics.
+    if loader.failed.is_none() {
+        super::provider_validation::validate_provider_configs(&root, &mut diags);
+    }
     match loader.failed {
         Some(e) => Err(e),
         None => Ok(Loaded { config: Config { root }, diagnostics: diags }),
@@ -87,9 +91,8 @@ struct Acc {
 }
 
 impl<S: FileSource + ?Sized> Loader<'_, S> {
-    /// Loads the module in `dir` and its children. `passed` is the calling `module` block's
-    /// `providers` map (empty for the root module).
-    fn module(&mut self, dir: &str, path: ModulePath, passed: &[PassedProvider], diags: &mut Diagnostics) -> Module {
+    /// Loads the module in `dir` and its children.
+    fn module(&mut self, dir: &str, path: ModulePath, diags: &mut Diagnostics) -> Module {
         self.count += 1;
         let address = path.to_string();
         let tree = self.tree;
@@ -120,7 +123,6 @@ impl<S: FileSource + ?Sized> Loader<'_, S> {
                 acc.append(parts, diags);
             }
         }
-        check_passed_providers(&acc, &path, passed, diags);
         let (mut module, source_ranges) = acc.finish(&path, dir);
         module.files = file_names;
         self.load_children(&mut module, &source_ranges, diags);
@@ -167,7 +169,7 @@ impl<S: FileSource + ?Sized> Loader<'_, S> {
                 diags.push(msg::too_many_modules(MAX_MODULES, at));
             } else {
                 self.stack.push(child_dir.clone());
-                let child = self.module(&child_dir, child_path, &call.providers, diags);
+                let child = self.module(&child_dir, child_path, diags);
                 self.stack.pop();
                 call.module = Some(Box::new(child));
             }
@@ -413,6 +415,7 @@ impl Acc {
             }
             if !o.depends_on.is_empty() {
                 base.call.depends_on = o.depends_on;
+                base.call.depends_on_range = o.depends_on_range;
             }
             if !o.providers.is_empty() {
                 base.call.providers = o.providers;
@@ -480,6 +483,7 @@ impl Acc {
                 // `body` holds every argument and block but alias and version, with or without
                 // references: empty exactly when HCL's `Content(&hcl.BodySchema{})` succeeds.
                 cfg.empty = p.body.is_empty();
+                cfg.has_version = p.version;
                 cfg.references = p.body.into_iter().flat_map(|(_, r)| r).collect();
                 cfg
             })
@@ -511,44 +515,4 @@ impl Acc {
         };
         (module, source_ranges)
     }
-}
-
-/// Terraform's "Cannot override provider configuration" (`validateProviderConfigs` in
-/// `internal/configs/provider_validation.go`): a child module's own `provider` block that
-/// configures something (any argument or block besides `alias`, or a `version`) cannot be
-/// replaced by a configuration the caller passes in under the same name. An empty block is a
-/// proxy and may be (see [`ProviderConfig::empty`]). Reported, as Terraform does, at the
-/// child-side local name of the `providers` entry (`aws` of `aws.bar = aws.foo`).
-fn check_passed_providers(acc: &Acc, path: &ModulePath, passed: &[PassedProvider], diags: &mut Diagnostics) {
-    if passed.is_empty() || path.is_root() {
-        return;
-    }
-    let module_text = path.to_string();
-    let parent = ModulePath(path.0[..path.0.len() - 1].to_vec());
-    let parent_text = if parent.is_root() { "the root module".to_string() } else { parent.to_string() };
-    for pv in &acc.providers {
-        if pv.body.is_empty() && !pv.version {
-            continue;
-        }
-        let name = match &pv.cfg.alias {
-            Some(a) => format!("{}.{a}", pv.cfg.name),
-            None => pv.cfg.name.clone(),
-        };
-        if let Some(p) = passed.iter().find(|p| p.in_child == name) {
-            diags.push(msg::cannot_override_provider(&module_text, &name, &parent_text, local_name_range(p)));
-        }
-    }
-}
-
-/// The range of the child-side local name of a `providers` entry (Terraform's
-/// `PassedProviderConfig.InChild.NameRange`): the entry starts with it. In JSON syntax HCL
-/// parses the key string's contents as if they began at its opening quote
-/// (`json.expression.AsTraversal` passes `SrcRange.Start`), so the range starts there too.
-fn local_name_range(p: &PassedProvider) -> SourceRange {
-    let mut r = p.range.clone();
-    let len = p.in_child.split('.').next().unwrap_or_default().len() as u32;
-    r.end = r.start.clone();
-    r.end.column += len;
-    r.end.byte += len;
-    r
 }

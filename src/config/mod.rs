@@ -18,6 +18,8 @@
 //!   dx.rs         decoding context; decode.rs: top-level blocks; resource.rs: resource/data/ephemeral
 //!   manifest.rs   .terraform/modules/modules.json: where `terraform init` put non-local modules
 //!   load.rs       the module tree: duplicates, override files, provider addresses, child modules
+//!   provider_validation.rs  Terraform's validateProviderConfigs over the loaded tree: provider
+//!                 blocks, required_providers and `providers` maps across module calls
 //!   diagnostics.rs every message, worded as Terraform words it
 //! ```
 
@@ -33,6 +35,7 @@ pub mod json;
 mod load;
 pub mod manifest;
 mod parse;
+mod provider_validation;
 pub mod references;
 mod resource;
 mod syntax;

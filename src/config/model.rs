@@ -221,6 +221,10 @@ pub struct ProviderConfig {
     /// (`ProviderConfigTransformer`'s `proxiable`, `internal/terraform/transform_provider.go`);
     /// a non-empty one cannot be overridden ("Cannot override provider configuration").
     pub empty: bool,
+    /// Whether the block sets the (deprecated) `version` argument: such a block counts as
+    /// configured when validating passed-in providers (`validateProviderConfigs`). Not serialized.
+    #[serde(skip)]
+    pub has_version: bool,
     pub range: SourceRange,
 }
 
@@ -245,6 +249,10 @@ pub struct ModuleCall {
     pub references: Vec<Reference>,
     /// The loaded child module; `None` when the source is not local (an opaque call).
     pub module: Option<Box<Module>>,
+    /// The whole first static traversal of `depends_on` (Terraform's `DependsOn[0].SourceRange()`,
+    /// where "Module is incompatible with count, for_each, and depends_on" points). Not serialized.
+    #[serde(skip)]
+    pub depends_on_range: Option<SourceRange>,
     pub range: SourceRange,
 }
 
@@ -256,6 +264,10 @@ pub struct PassedProvider {
     /// The parent's configuration passed in (`aws.foo`).
     pub in_parent: String,
     pub range: SourceRange,
+    /// Where the value starts (the parent-side name; its opening quote in JSON, where HCL starts
+    /// the traversal it parses from the string). Not serialized.
+    #[serde(skip)]
+    pub in_parent_start: crate::diag::Pos,
 }
 
 /// A module call argument (an input variable of the child).
@@ -313,6 +325,10 @@ pub struct RequiredProvider {
     pub version: Option<String>,
     pub configuration_aliases: Vec<String>,
     pub range: SourceRange,
+    /// The entry's value expression (Terraform's `RequiredProvider.DeclRange`, where "Duplicate
+    /// required provider" points). Not serialized.
+    #[serde(skip)]
+    pub expr_range: SourceRange,
 }
 
 /// A `moved` block.
