@@ -457,3 +457,25 @@ fn fuzz_regressions() {
         cases.len()
     );
 }
+
+/// Provider local names may hold non-ASCII letters (HCL identifiers): the ranges the provider
+/// checks compute for `providers` entries must count characters in columns and bytes in bytes.
+#[test]
+fn provider_names_with_non_ascii_letters() {
+    let files = BTreeMap::from([
+        (
+            "main.tf".to_string(),
+            "provider \"ñu\" {\n  alias = \"é\"\n}\nmodule \"m\" {\n  source    = \"./m\"\n  providers = { äws = ñu.é, \"ñu.x\" = ñu.é }\n}\n".to_string(),
+        ),
+        ("m/main.tf".to_string(), "provider \"äws\" {\n  region = \"x\"\n}\n".to_string()),
+    ]);
+    let loaded = load_checked(&files, "", "non-ASCII provider names");
+    let ranged: Vec<String> = loaded
+        .diagnostics
+        .0
+        .iter()
+        .filter(|d| d.range.as_ref().is_some_and(|r| r.filename == "main.tf" && r.start.line == 6))
+        .map(|d| format!("{}: {}", d.summary, d.range.as_ref().unwrap()))
+        .collect();
+    assert!(!ranged.is_empty(), "{:#?}", loaded.diagnostics);
+}

@@ -60,13 +60,14 @@ fn required<'m>(m: &'m Module, name: &str) -> Option<&'m RequiredProvider> {
     m.required_providers.iter().find(|r| r.name == name)
 }
 
-/// A range of `len` bytes (on one line) from `start`: a provider local name's `NameRange`.
-fn name_range(base: &SourceRange, start: crate::diag::Pos, len: usize) -> SourceRange {
+/// The range of `name` written (on one line) from `start`: a provider local name's
+/// `NameRange`. Columns count characters: an identifier may hold non-ASCII letters.
+fn name_range(base: &SourceRange, start: crate::diag::Pos, name: &str) -> SourceRange {
     let mut r = base.clone();
     r.start = start;
     r.end = start;
-    r.end.column += len as u32;
-    r.end.byte += len as u32;
+    r.end.column += name.chars().count() as u32;
+    r.end.byte += name.len() as u32;
     r
 }
 
@@ -74,12 +75,12 @@ fn name_range(base: &SourceRange, start: crate::diag::Pos, len: usize) -> Source
 /// the entry starts with it (in JSON at the key's opening quote, where HCL starts the traversal
 /// it parses from the string).
 fn in_child_range(p: &PassedProvider) -> SourceRange {
-    name_range(&p.range, p.range.start, local_part(&p.in_child).len())
+    name_range(&p.range, p.range.start, local_part(&p.in_child))
 }
 
 /// The parent-side local name of a `providers` entry (`InParent.NameRange`).
 fn in_parent_range(p: &PassedProvider) -> SourceRange {
-    name_range(&p.range, p.in_parent_start, local_part(&p.in_parent).len())
+    name_range(&p.range, p.in_parent_start, local_part(&p.in_parent))
 }
 
 /// `InChild.providerType` after `resolveProviderTypes`: every loaded child of `parent` sets it
