@@ -291,10 +291,10 @@ fn validate(parent: Option<(&Module, &ModuleCall)>, m: &Module, no_config: Optio
         g.ranges.push(range);
     }
     let first_block = |local: &str| empty.iter().position(|(n, _)| local_part(n) == local).unwrap_or(0);
-    groups.sort_by_key(|g| first_block(g.local));
+    groups.sort_unstable_by_key(|g| first_block(g.local));
     for mut g in groups {
         // "the one source range that sorts earliest" by its `Range.String()`.
-        g.ranges.sort_by_key(|r| r.to_string());
+        g.ranges.sort_unstable_by_key(|r| r.to_string());
         diags.push(msg::redundant_empty_provider(g.local, &module_text, for_display(&g.source), &g.configs, g.aliased, g.ranges[0].clone()));
     }
 }

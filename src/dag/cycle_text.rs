@@ -88,7 +88,7 @@ impl<N, E> Graph<N, E> {
             .iter()
             .map(|c| self.cycle_text(c, style))
             .collect();
-        texts.sort();
+        texts.sort_unstable();
         let mut diags = Diagnostics::new();
         for text in texts {
             diags.push(Diagnostic::error(text, ""));

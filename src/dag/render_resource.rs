@@ -56,13 +56,15 @@ impl ResourceNode {
 /// sorted by that order, duplicates dropped.
 fn sorted(nodes: &[ResourceNode], edges: &[(usize, usize)]) -> (Vec<usize>, Vec<(usize, usize)>) {
     let mut order: Vec<usize> = (0..nodes.len()).collect();
-    order.sort_by(|&i, &j| {
+    // Ties keep their input order, so an unstable sort gives the stable one's result.
+    order.sort_unstable_by(|&i, &j| {
         let (a, b) = (&nodes[i], &nodes[j]);
         a.module
             .cmp(&b.module)
             .then(b.data.cmp(&a.data))
             .then(a.type_name.cmp(&b.type_name))
             .then(a.name.cmp(&b.name))
+            .then(i.cmp(&j))
     });
     let mut rank = vec![0; nodes.len()];
     for (r, &i) in order.iter().enumerate() {

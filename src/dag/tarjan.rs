@@ -150,11 +150,11 @@ mod tests {
             .iter()
             .map(|c| {
                 let mut n: Vec<&str> = c.iter().map(|&i| g.name(i)).collect();
-                n.sort();
+                n.sort_unstable();
                 n.join(",")
             })
             .collect();
-        lines.sort();
+        lines.sort_unstable();
         lines.join("\n")
     }
 

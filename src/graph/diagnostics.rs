@@ -21,7 +21,7 @@ pub fn cycle_errors(g: &TfGraph) -> Diagnostics {
         .iter()
         .map(|cycle| (dag.cycle_text(cycle, CycleStyle::Vertical), loop_detail(g, cycle[0])))
         .collect();
-    found.sort();
+    found.sort_unstable();
     let mut diags = Diagnostics::new();
     for (summary, detail) in found {
         diags.push(Diagnostic::error(summary, detail));

@@ -244,6 +244,12 @@ pub fn build(config: &Config, options: &BuildOptions) -> Built {
     Built { graph, steps: records, diagnostics: diags }
 }
 
+/// Sorts edges by `(from, to)` names; stable, since two vertices may share a name. One
+/// function, so that the sort is compiled once.
+fn sort_by_names(edges: &mut [EdgeInfo]) {
+    edges.sort_by(|a, b| (&a.from, &a.to).cmp(&(&b.from, &b.to)));
+}
+
 /// A node as the query API returns it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct NodeInfo {
@@ -454,7 +460,7 @@ impl TfGraph {
     /// Every node, sorted by name.
     pub fn nodes(&self) -> Vec<NodeInfo> {
         let mut ids: Vec<NodeId> = self.ids().collect();
-        ids.sort_by(|&a, &b| self.name(a).cmp(self.name(b)).then(a.cmp(&b)));
+        ids.sort_unstable_by(|&a, &b| self.name(a).cmp(self.name(b)).then(a.cmp(&b)));
         ids.into_iter().map(|id| self.info(id)).collect()
     }
 
@@ -479,7 +485,7 @@ impl TfGraph {
             .filter(|e| self.contains(e.from) && self.contains(e.to))
             .map(|e| EdgeInfo { from: self.name(e.from).to_string(), to: self.name(e.to).to_string(), why: e.edge.why.to_vec() })
             .collect();
-        out.sort_by(|a, b| (&a.from, &a.to).cmp(&(&b.from, &b.to)));
+        sort_by_names(&mut out);
         out
     }
 
@@ -490,7 +496,7 @@ impl TfGraph {
             .edges()
             .map(|(s, t, e)| EdgeInfo { from: self.name(s).to_string(), to: self.name(t).to_string(), why: e.why.to_vec() })
             .collect();
-        out.sort_by(|a, b| (&a.from, &a.to).cmp(&(&b.from, &b.to)));
+        sort_by_names(&mut out);
         out
     }
 
@@ -516,7 +522,7 @@ impl TfGraph {
     }
 
     fn names(&self, mut ids: Vec<NodeId>) -> Vec<String> {
-        ids.sort_by(|&a, &b| self.name(a).cmp(self.name(b)).then(a.cmp(&b)));
+        ids.sort_unstable_by(|&a, &b| self.name(a).cmp(self.name(b)).then(a.cmp(&b)));
         ids.into_iter().map(|i| self.name(i).to_string()).collect()
     }
 

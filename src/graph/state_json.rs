@@ -167,7 +167,7 @@ fn state_from_json(v: &J) -> (State, Diagnostics) {
     }
     if let Some(J::Obj(outputs)) = v.get("outputs") {
         state.outputs = outputs.iter().map(|(k, _)| k.to_string()).collect();
-        state.outputs.sort();
+        state.outputs.sort_unstable();
         state.outputs.dedup();
     }
     let resources = match v.get("resources") {

@@ -45,8 +45,8 @@ pub fn cycles<'a>(found: impl IntoIterator<Item = Vec<&'a str>>) -> Diagnostics 
             _ => loops.push(cycle_summary(&names.iter().rev().collect::<Vec<_>>())),
         }
     }
-    loops.sort();
-    selves.sort();
+    loops.sort_unstable();
+    selves.sort_unstable();
     let mut diags = Diagnostics::new();
     for text in loops {
         diags.push(Diagnostic::error(text, ""));
