@@ -60,7 +60,7 @@ proptest! {
 
     #[test]
     fn components_and_cycles_match_tarjan((n, edges) in digraph(false)) {
-        let (ours, ids, theirs) = both(n, &edges);
+        let (ours, _, theirs) = both(n, &edges);
         let sccs = petgraph::algo::tarjan_scc(&theirs);
         prop_assert_eq!(
             index_sets(ours.strongly_connected().into_iter().map(|c| c.iter().map(|v| v.index()).collect())),
@@ -76,7 +76,6 @@ proptest! {
         );
         let loops: BTreeSet<usize> = theirs.node_indices().filter(|&v| theirs.contains_edge(v, v)).map(|v| v.index()).collect();
         prop_assert_eq!(ours.self_loops().iter().map(|v| v.index()).collect::<BTreeSet<_>>(), loops);
-        let _ = ids;
     }
 
     #[test]
@@ -95,9 +94,9 @@ proptest! {
 
     #[test]
     fn reduction_matches_reduction_closure((n, edges) in digraph(true)) {
-        let (mut ours, ids, theirs) = both(n, &edges);
+        let (mut ours, _, theirs) = both(n, &edges);
         let order = petgraph::algo::toposort(&theirs, None).expect("a DAG");
-        let (list, revmap) = dag_to_toposorted_adjacency_list::<_, u32>(&theirs, &order);
+        let (list, _) = dag_to_toposorted_adjacency_list::<_, u32>(&theirs, &order);
         let (reduced, _closure) = dag_transitive_reduction_closure(&list);
         let mut kept = BTreeSet::new();
         for i in reduced.node_indices() {
@@ -105,7 +104,6 @@ proptest! {
                 kept.insert((order[i.index()].index(), order[j.index()].index()));
             }
         }
-        let _ = revmap;
         let all: BTreeSet<(usize, usize)> = theirs.edge_indices().map(|e| {
             let (a, b) = theirs.edge_endpoints(e).unwrap();
             (a.index(), b.index())
@@ -131,6 +129,5 @@ proptest! {
             // Terraform's order: an edge's source (the dependent) before its target.
             prop_assert!(pos[a] < pos[b]);
         }
-        let _ = ids;
     }
 }

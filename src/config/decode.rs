@@ -431,7 +431,7 @@ pub fn provider_fqn_from_source(source: Option<&str>, local_name: &str) -> Strin
         Some(s) => {
             let s = s.trim().to_ascii_lowercase();
             match s.split('/').count() {
-                1 => format!("registry.terraform.io/hashicorp/{s}"),
+                1 => default_fqn(&s),
                 2 => format!("registry.terraform.io/{s}"),
                 _ => s,
             }
@@ -445,6 +445,11 @@ pub fn implied_fqn(local_name: &str) -> String {
     if local_name == "terraform" {
         "terraform.io/builtin/terraform".to_string()
     } else {
-        format!("registry.terraform.io/hashicorp/{local_name}")
+        default_fqn(local_name)
     }
+}
+
+/// `addrs.NewDefaultProvider`: `registry.terraform.io/hashicorp/<name>`.
+pub fn default_fqn(name: &str) -> String {
+    format!("registry.terraform.io/hashicorp/{name}")
 }

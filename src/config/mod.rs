@@ -40,6 +40,7 @@ pub mod references;
 mod resource;
 mod syntax;
 
+pub use decode::implied_fqn;
 pub use files::FileSource;
 pub use model::*;
 

@@ -16,7 +16,7 @@
 //! Modules that were not loaded (not installed) are not checked, as Terraform has no `Config`
 //! for them either.
 
-use super::decode::implied_fqn;
+use super::decode::{default_fqn as default_provider, implied_fqn};
 use super::diagnostics as msg;
 use super::manifest::canonical_source;
 use super::model::*;
@@ -27,11 +27,6 @@ pub fn validate_provider_configs(root: &Module, diags: &mut Diagnostics) {
 }
 
 const DEFAULT_REGISTRY: &str = "registry.terraform.io/";
-
-/// `addrs.NewDefaultProvider`.
-fn default_provider(name: &str) -> String {
-    format!("{DEFAULT_REGISTRY}hashicorp/{name}")
-}
 
 /// `Provider.ForDisplay()`: the registry host is left out for the public registry.
 fn for_display(fqn: &str) -> &str {
@@ -151,18 +146,17 @@ fn validate(parent: Option<(&Module, &ModuleCall)>, m: &Module, no_config: Optio
                 diags.push(msg::invalid_implied_provider_name(local, reason, r.range.clone()));
                 continue;
             }
-            if local_type(local).is_some() {
+            // Most modules have no requirement to clash with: nothing to allocate per resource.
+            if local_names.is_empty() || local_type(local).is_some() {
                 continue;
             }
             let implied = implied_fqn(local);
-            let addr = match mode {
-                crate::addrs::ResourceMode::Data => format!("data.{}.{}", r.type_name, r.name),
-                _ => format!("{}.{}", r.type_name, r.name),
-            };
-            for (prev, t) in &local_names {
-                if *t == implied {
-                    diags.push(msg::duplicate_required_provider_resource(&implied, &addr, prev, r.range.clone()));
-                }
+            for (prev, _) in local_names.iter().filter(|(_, t)| *t == implied) {
+                let addr = match mode {
+                    crate::addrs::ResourceMode::Data => format!("data.{}.{}", r.type_name, r.name),
+                    _ => format!("{}.{}", r.type_name, r.name),
+                };
+                diags.push(msg::duplicate_required_provider_resource(&implied, &addr, prev, r.range.clone()));
             }
         }
     }

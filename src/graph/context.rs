@@ -13,7 +13,7 @@ use super::transform::state_support::{ConfigResources, StateIndex};
 use std::cell::{OnceCell, RefCell};
 use super::BuildOptions;
 use crate::addrs::ModulePath;
-use crate::config::{Check, Config, Local, Module, ModuleCall, Output, ProviderConfig, Resource, Variable};
+use crate::config::{implied_fqn, Check, Config, Local, Module, ModuleCall, Output, ProviderConfig, Resource, Variable};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -258,14 +258,4 @@ pub fn module_references(m: &Module) -> impl Iterator<Item = &crate::config::Ref
         v.validations.iter().flat_map(|r| r.condition.references.iter().chain(r.error_message.iter().flat_map(|e| e.references.iter())))
     });
     resources.chain(locals).chain(outputs).chain(providers).chain(checks).chain(calls).chain(validations)
-}
-
-/// Terraform `ImpliedProviderForUnqualifiedType`: `terraform` is built in, everything else is a
-/// `hashicorp/` provider on the public registry.
-pub fn implied_fqn(local_name: &str) -> String {
-    if local_name == "terraform" {
-        "terraform.io/builtin/terraform".to_string()
-    } else {
-        format!("registry.terraform.io/hashicorp/{local_name}")
-    }
 }

@@ -7,9 +7,10 @@
 //! passed in. A proxy found on the way is followed to the configuration it stands for (and
 //! removed from the graph, as Terraform does). Nothing found: "Provider configuration not
 //! present". The chosen address is recorded on the node (`SetProvider`) for the close step.
-//! Nodes that need no configured provider ([`Node::needs_provider`](crate::graph::Node::needs_provider): a data source's state
-//! object dropped by a destroy, forget or orphan node) are skipped: no edge, no close edge, no
-//! "not present" error even when the configuration is gone.
+//! Nodes that need no configured provider
+//! ([`Node::needs_provider`](crate::graph::Node::needs_provider): a data source's state object
+//! dropped by a destroy, forget or orphan node) are skipped: no edge, no close edge, no "not
+//! present" error even when the configuration is gone.
 //!
 //! Every resource node asks, but the answer depends only on the request (provider, alias,
 //! module, exactness), and a module's resources mostly ask the same: each distinct request is
