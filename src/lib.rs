@@ -16,6 +16,8 @@ pub mod diag;
 pub mod addrs;
 /// Generic DAG core (Terraform's `internal/dag`): vertices, edges with payloads, cycles, reduction, renderers.
 pub mod dag;
+/// HCL's native syntax: lexer, parser and syntax tree with spans, read by the loader and (next) the evaluator.
+pub mod hcl;
 /// Stage 1: loading `.tf` / `.tf.json` files into a [`config::Config`] with references.
 pub mod config;
 /// Stage 2: Terraform's graphs (plan, validate, destroy, apply) built from a [`config::Config`].

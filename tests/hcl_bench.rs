@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 mod support;
 use support::tf_files;
-use tfgraph::config::hcl;
+use tfgraph::hcl;
 
 
 /// The best of `rounds` timings of one pass over all files.

@@ -1,4 +1,4 @@
-//! Differential test: our parser (`config::hcl`) against hcl-edit on every `.tf` file of the
+//! Differential test: our parser (`hcl`) against hcl-edit on every `.tf` file of the
 //! shared corpus (`../shared/corpus`; skipped with a message when absent).
 //!
 //! Both trees are printed in one canonical form (attribute names, block types and labels, and
@@ -26,7 +26,7 @@ use std::fmt::Write;
 use std::path::Path;
 mod support;
 use support::tf_files;
-use tfgraph::config::hcl::{self as ours, ast::*, render};
+use tfgraph::hcl::{self as ours, ast::*, render};
 
 // ---- one flat form for templates of both trees ------------------------------------------------
 

@@ -1,11 +1,11 @@
-//! The native-syntax parser (`config::hcl`): the tree of each construct with its spans, errors
+//! The native-syntax parser (`hcl`): the tree of each construct with its spans, errors
 //! and recovery, and hostile input (deep nesting on a 1 MiB stack, truncations, random bytes).
 //! Error texts are checked against Terraform in `hcl_syntax_errors.rs`; trees against hcl-edit
 //! over the corpus in `hcl_differential.rs`.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::borrow::Cow;
-use tfgraph::config::hcl::{self, ast::*, render, SyntaxError, MAX_DEPTH};
+use tfgraph::hcl::{self, ast::*, render, SyntaxError, MAX_DEPTH};
 
 // ---- helpers ------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-//! Syntax errors of `config::hcl::parse_body` as Terraform 1.15 reports them (hclsyntax
+//! Syntax errors of `hcl::parse_body` as Terraform 1.15 reports them (hclsyntax
 //! v2.24.0): the summary, the detail (with `{at}` rendered as HCL renders a range) and the
 //! subject's byte range as Terraform's JSON shows it, which widens an empty range by one byte
 //! (e.g. at the end of the file). Diagnostics that are not about syntax (unsupported blocks,
@@ -15,7 +15,7 @@
 //!   Terraform 1.15 binary is at hand.
 #![cfg(not(target_arch = "wasm32"))]
 
-use tfgraph::config::hcl;
+use tfgraph::hcl;
 
 /// Where a case's expectation comes from (see the module documentation).
 #[derive(Clone, Copy, Debug)]

@@ -30,10 +30,10 @@ const tf = await import(pathToFileURL(join(dir, "index.js")).href);
 
 // Innermost match wins; order breaks ties within one frame.
 const STAGES = [
-  ["parse: syntax tree (config/hcl; .tf.json)", /config::hcl::(parse_body|parser::|lexer::|template::|unicode::)|config::json::/],
+  ["parse: syntax tree (hcl/; .tf.json)", /hcl::(parse_body|parser::|lexer::|template::|unicode::)|config::json::/],
   ["references (references.rs, expr.rs)", /config::references::|config::expr::/],
   ["decode: blocks (decode.rs, syntax.rs, dx.rs)", /config::decode::|config::syntax::|config::dx::/],
-  ["drop the syntax tree", /drop_in_place<.*config::hcl::ast/],
+  ["drop the syntax tree", /drop_in_place<.*hcl::ast/],
   ["line index and positions (diag::SourceFile)", /diag::SourceFile::|diag::line_starts/],
   ["file contents into wasm (JsFiles::read)", /JsFiles.*::read/],
   ["keys into wasm, folders (JsFiles::new, FileTree::new)", /JsFiles::new|FileTree::new|bindings::read_files/],

@@ -5,8 +5,8 @@
 //! `parse_expr`) and its offsets map back into the JSON file (`JStr::file_offset`).
 
 use super::diagnostics as msg;
-use super::hcl::ast::{Expr, ExprKind, ObjectKey, Part};
-use super::hcl::{self as syntax, SyntaxError};
+use crate::hcl::ast::{Expr, ExprKind, ObjectKey, Part};
+use crate::hcl::{self as syntax, SyntaxError};
 use super::json::{JKind, JStr, JValue};
 use super::references::{static_steps, Origin, Trav, Walker};
 use super::syntax::Ex;

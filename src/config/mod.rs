@@ -11,7 +11,6 @@
 //! ```text
 //!   files.rs      where files come from (FileSource); paths → folders of .tf / .tf.json files;
 //!                 module sources and where they live
-//!   hcl/          our HCL native-syntax parser: spans, HCL's error texts, bounded nesting
 //!   json.rs       span-keeping JSON parser for .tf.json; parse.rs: one file → syntax tree
 //!   syntax.rs     one schema-driven view over native and JSON bodies; expr.rs: expressions
 //!   references.rs expression → static traversals → Terraform references (parse_ref.go)
@@ -30,7 +29,6 @@ mod dx;
 mod expr;
 pub mod diagnostics;
 pub mod files;
-pub mod hcl;
 pub mod json;
 mod load;
 pub mod manifest;

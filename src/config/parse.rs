@@ -1,10 +1,10 @@
 //! Parsing one file: JSON through `json.rs`, native syntax through our own HCL parser
-//! ([`hcl`](super::hcl)), which recovers after a broken item as HCL does: the syntax tree of what
+//! ([`hcl`](crate::hcl)), which recovers after a broken item as HCL does: the syntax tree of what
 //! could be parsed comes back with every error.
 
 use super::diagnostics as msg;
 use super::expr::syntax_error_diag;
-use super::hcl::{self as syntax, ast};
+use crate::hcl::{self as syntax, ast};
 use super::json;
 use super::references::Origin;
 use crate::diag::{Diagnostics, SourceFile};

@@ -14,7 +14,7 @@
 #![allow(clippy::result_large_err)] // a Diagnostic per invalid reference is the rare path
 
 use super::diagnostics as msg;
-use super::hcl::ast::{Expr, ExprKind, Ident, ObjectKey, Op, Part, Template};
+use crate::hcl::ast::{Expr, ExprKind, Ident, ObjectKey, Op, Part, Template};
 use super::json::JStr;
 use crate::addrs::{InstanceKey, ResourceAddr, ResourceMode, Subject};
 use crate::diag::{Diagnostic, SourceFile};

@@ -1,5 +1,5 @@
 //! One view over both syntaxes: bodies, attributes, blocks and expressions of native HCL
-//! (our parser's [`ast`](super::hcl::ast)) and of Terraform's JSON syntax (our span-keeping JSON
+//! (our parser's [`ast`](crate::hcl::ast)) and of Terraform's JSON syntax (our span-keeping JSON
 //! tree).
 //!
 //! As in HCL, a body is read against a schema (`content`): in native syntax attributes and blocks
@@ -7,7 +7,7 @@
 //! a JSON string is a template in an expression position, a traversal where one is required.
 
 use super::diagnostics as msg;
-use super::hcl::ast;
+use crate::hcl::ast;
 use super::json::{JKind, JProp, JValue};
 use crate::diag::{Diagnostics, SourceFile};
 use std::ops::Range;
@@ -84,7 +84,7 @@ impl<'a> Content<'a> {
     }
 }
 
-pub use super::hcl::messages::suggest;
+pub use crate::hcl::messages::suggest;
 
 /// Read a body against a schema, reporting what does not fit.
 pub fn content<'a>(body: BodyRef<'a>, schema: &Schema, f: &SourceFile, diags: &mut Diagnostics) -> Content<'a> {

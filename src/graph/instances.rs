@@ -26,8 +26,8 @@ use super::{BuildOptions, TfGraph, Why};
 use crate::addrs::{quote, InstanceKey};
 use crate::config::{Config, Expr, Resource};
 use crate::dag::NodeId;
-use crate::config::hcl::ast::{Expr as Expression, ExprKind, ObjectKey};
-use crate::config::hcl::parse_expr;
+use crate::hcl::ast::{Expr as Expression, ExprKind, ObjectKey};
+use crate::hcl::parse_expr;
 use std::collections::HashMap;
 
 /// The instance keys of a resource, if its count/for_each is a literal (`Some(vec![None])` for
