@@ -20,6 +20,8 @@ pub mod dag;
 pub mod hcl;
 /// Stage 1: loading `.tf` / `.tf.json` files into a [`config::Config`] with references.
 pub mod config;
+/// Terraform's expression language: values, unknowns, types, functions, a module's scope.
+pub mod eval;
 /// Stage 2: Terraform's graphs (plan, validate, destroy, apply) built from a [`config::Config`].
 pub mod graph;
 /// A compact encoding of a serializable value for JavaScript, decoded by `pkg/index.js`: how

@@ -1,0 +1,881 @@
+//! The expression evaluator: HCL's native-syntax expressions (`hclsyntax`) over cty values,
+//! with Terraform's diagnostics. It walks the syntax tree of `src/hcl` and reads names only
+//! through a [`Scope`].
+//!
+//! Deliberate difference: HCL keeps evaluating after an error to collect every diagnostic of
+//! an expression; this evaluator stops at the first error of an expression (the first one HCL
+//! would report, in the same words and range).
+
+use super::convert::{convert, unify};
+use super::functions::{call, CallError, FuncContext, Registry};
+use super::number::Number;
+use super::scope::Scope;
+use super::types::Type;
+use super::value::{Kind, Value};
+use crate::dag::go_quote;
+use crate::diag::{Diagnostic, Pos, SourceFile, SourceRange};
+use crate::hcl::ast::{BinaryOp, Expr, ExprKind, ForExpr, Ident, ObjectKey, Op, Part, Span, Template, UnaryOp};
+use std::collections::BTreeMap;
+
+/// Where the evaluated text sits, to give diagnostics their file, line and column.
+pub struct Source<'a> {
+    text: SourceFile,
+    /// Where the text starts in its file (the text may be one expression of a larger file).
+    start: Pos,
+    filename: &'a str,
+}
+
+impl<'a> Source<'a> {
+    pub fn new(filename: &'a str, text: &str, start: Pos) -> Source<'a> {
+        Source { text: SourceFile::new(filename, text), start, filename }
+    }
+
+    pub fn range(&self, span: &Span) -> SourceRange {
+        let shift = |p: Pos| -> Pos {
+            Pos {
+                line: self.start.line + p.line - 1,
+                column: if p.line == 1 { self.start.column + p.column - 1 } else { p.column },
+                byte: self.start.byte + p.byte,
+            }
+        };
+        SourceRange { filename: self.filename.to_string(), start: shift(self.text.pos(span.start)), end: shift(self.text.pos(span.end)) }
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text.text
+    }
+}
+
+/// Limits on what one evaluation may build, so that hostile input ends in an error.
+const MAX_DEPTH: usize = 256;
+const MAX_STRING: usize = 64 << 20;
+
+pub struct Evaluator<'a> {
+    pub scope: &'a dyn Scope,
+    pub funcs: &'a Registry,
+    pub ctx: FuncContext<'a>,
+    pub source: &'a Source<'a>,
+    /// `for` and template-`for` variables, innermost last.
+    locals: Vec<(String, Value)>,
+    depth: usize,
+}
+
+type R = Result<Value, Box<Diagnostic>>;
+
+impl<'a> Evaluator<'a> {
+    pub fn new(scope: &'a dyn Scope, funcs: &'a Registry, ctx: FuncContext<'a>, source: &'a Source<'a>) -> Self {
+        Evaluator { scope, funcs, ctx, source, locals: Vec::new(), depth: 0 }
+    }
+
+    fn err(&self, summary: &str, detail: impl Into<String>, span: &Span) -> Box<Diagnostic> {
+        Box::new(Diagnostic::error(summary, detail).with_range(self.source.range(span)))
+    }
+
+    pub fn eval(&mut self, e: &Expr<'_>) -> R {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.depth -= 1;
+            return Err(self.err("Expression too deep", format!("This expression nests more than {MAX_DEPTH} levels of evaluation."), &e.span));
+        }
+        let r = self.eval_inner(e);
+        self.depth -= 1;
+        r
+    }
+
+    fn eval_inner(&mut self, e: &Expr<'_>) -> R {
+        match &e.kind {
+            ExprKind::Null => Ok(Value::null(Type::Dynamic)),
+            ExprKind::Bool(b) => Ok(Value::bool(*b)),
+            ExprKind::Number(_) => {
+                let text = &self.source.text()[e.span.clone()];
+                Number::parse(text).map(Value::number).ok_or_else(|| self.err("Invalid number literal", "Failed to recognize the value of this number literal.", &e.span))
+            }
+            ExprKind::Template(t) => self.template(t, &e.span, None),
+            ExprKind::Heredoc(h) => self.template(&h.template, &e.span, h.strip_indent.then_some(())),
+            ExprKind::Tuple(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for x in items {
+                    out.push(self.eval(x)?);
+                }
+                Ok(Value::tuple(out))
+            }
+            ExprKind::Object(items) => self.object(items),
+            ExprKind::Variable(id) => self.traversal_root(id, &[]).map(|(v, _)| v),
+            ExprKind::Traversal { source, ops } => self.traversal(source, ops),
+            ExprKind::Call { name, args, expand_final } => self.call(name, args, *expand_final, &e.span),
+            ExprKind::Paren(inner) => self.eval(inner),
+            ExprKind::Conditional { cond, then, otherwise } => self.conditional(cond, then, otherwise),
+            ExprKind::Unary { op, expr } => self.unary(*op, expr),
+            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs),
+            ExprKind::For(f) => self.for_expr(f, &e.span),
+        }
+    }
+
+    // ---- names and traversals ------------------------------------------------------------
+
+    fn local(&self, name: &str) -> Option<&Value> {
+        self.locals.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    /// A root name followed by attribute names: a `for` variable, or the scope's answer.
+    /// Returns the value and how many of `attrs` it consumed.
+    fn traversal_root(&mut self, root: &Ident<'_>, attrs: &[&Ident<'_>]) -> Result<(Value, usize), Box<Diagnostic>> {
+        if let Some(v) = self.local(root.name) {
+            return Ok((v.clone(), 0));
+        }
+        let mut names = vec![root.name];
+        names.extend(attrs.iter().map(|a| a.name));
+        match self.scope.lookup(&names) {
+            Ok((v, used)) => Ok((v, used.saturating_sub(1))),
+            Err(le) => {
+                let last = if le.names <= 1 { &root.span } else { &attrs[(le.names - 2).min(attrs.len().saturating_sub(1))].span };
+                Err(self.err(&le.summary, le.detail, &(root.span.start..last.end)))
+            }
+        }
+    }
+
+    fn traversal(&mut self, source: &Expr<'_>, ops: &[Op<'_>]) -> R {
+        let (mut v, mut i) = match &source.kind {
+            ExprKind::Variable(root) => {
+                let attrs: Vec<&Ident<'_>> = ops.iter().map_while(|op| if let Op::Attr(a) = op { Some(a) } else { None }).collect();
+                self.traversal_root(root, &attrs)?
+            }
+            _ => (self.eval(source)?, 0),
+        };
+        while i < ops.len() {
+            match &ops[i] {
+                Op::FullSplat { .. } => return self.splat(v, &ops[i + 1..], true),
+                Op::AttrSplat { .. } => {
+                    // The legacy splat applies only the attribute steps right after it.
+                    let n = ops[i + 1..].iter().take_while(|o| matches!(o, Op::Attr(_) | Op::LegacyIndex { .. })).count();
+                    v = self.splat(v, &ops[i + 1..i + 1 + n], false)?;
+                    i += 1 + n;
+                    continue;
+                }
+                op => v = self.step(v, op)?,
+            }
+            i += 1;
+        }
+        Ok(v)
+    }
+
+    fn splat(&mut self, v: Value, rest: &[Op<'_>], _full: bool) -> R {
+        let sensitive = v.sensitive;
+        let apply = |me: &mut Self, x: Value| -> R {
+            let mut x = x;
+            for op in rest {
+                x = match op {
+                    Op::FullSplat { .. } | Op::AttrSplat { .. } => return me.splat(x, &rest[1..], true),
+                    op => me.step(x, op)?,
+                };
+            }
+            Ok(x)
+        };
+        match v.kind {
+            Kind::Null(_) => Ok(Value::tuple(vec![]).mark(sensitive)),
+            Kind::Unknown(_) => Ok(Value::dynamic().mark(sensitive)),
+            Kind::List(_, items) | Kind::Set(_, items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for x in items {
+                    out.push(apply(self, x)?);
+                }
+                let tys: Vec<Type> = out.iter().map(Value::ty).collect();
+                if out.is_empty() {
+                    return Ok(Value::list(Type::Dynamic, vec![]).mark(sensitive));
+                }
+                match unify(&tys) {
+                    Some(t) => Ok(Value::list(t.clone(), out.iter().map(|x| convert(x, &t).unwrap_or_else(|_| x.clone())).collect()).mark(sensitive)),
+                    None => Ok(Value::tuple(out).mark(sensitive)),
+                }
+            }
+            Kind::Tuple(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for x in items {
+                    out.push(apply(self, x)?);
+                }
+                Ok(Value::tuple(out).mark(sensitive))
+            }
+            _ => {
+                // A single value splats as a one-element tuple.
+                let x = apply(self, v)?;
+                Ok(Value::tuple(vec![x]))
+            }
+        }
+    }
+
+    fn step(&mut self, v: Value, op: &Op<'_>) -> R {
+        match op {
+            Op::Attr(id) => self.get_attr(v, id.name, &id.span),
+            Op::LegacyIndex { index, span } => self.index(v, Value::int(*index as i64), span),
+            Op::Index { key, span } => {
+                let k = self.eval(key)?;
+                self.index(v, k, span)
+            }
+            Op::FullSplat { .. } | Op::AttrSplat { .. } => unreachable!("splats are handled by traversal"),
+        }
+    }
+
+    fn get_attr(&mut self, v: Value, name: &str, span: &Span) -> R {
+        let sensitive = v.sensitive;
+        match &v.kind {
+            Kind::Null(_) => Err(self.err("Attempt to get attribute from null value", "This value is null, so it does not have any attributes.", span)),
+            Kind::Unknown(t) => match t {
+                Type::Object(m) => match m.get(name) {
+                    Some(t) => Ok(Value::unknown(t.clone()).mark(sensitive)),
+                    None => Err(self.err("Unsupported attribute", format!("This object does not have an attribute named {}.", go_quote(name)), span)),
+                },
+                Type::Map(e) => Ok(Value::unknown((**e).clone()).mark(sensitive)),
+                _ => Ok(Value::dynamic().mark(sensitive)),
+            },
+            Kind::Object(m) => match m.get(name) {
+                Some(x) => Ok(x.clone().mark(sensitive)),
+                None => Err(self.err("Unsupported attribute", format!("This object does not have an attribute named {}.", go_quote(name)), span)),
+            },
+            Kind::Map(_, m) => match m.get(name) {
+                Some(x) => Ok(x.clone().mark(sensitive)),
+                None => Err(self.err("Missing map element", format!("This map does not have an element with the key {}.", go_quote(name)), span)),
+            },
+            Kind::List(..) | Kind::Set(..) | Kind::Tuple(_) => {
+                let kind = match v.kind {
+                    Kind::Set(..) => "set",
+                    Kind::Tuple(_) => "tuple",
+                    _ => "list",
+                };
+                Err(self.err(
+                    "Unsupported attribute",
+                    format!("Can't access attributes on a {kind} of objects. Did you mean to access an attribute for a specific element of the {kind}, or across all elements of the {kind}?"),
+                    span,
+                ))
+            }
+            _ => Err(self.err("Unsupported attribute", format!("Can't access attributes on a primitive-typed value ({}).", v.ty().friendly_name()), span)),
+        }
+    }
+
+    fn index(&mut self, v: Value, key: Value, span: &Span) -> R {
+        let sensitive = v.sensitive || key.sensitive;
+        let invalid = |me: &Self, why: &str| me.err("Invalid index", format!("The given key does not identify an element in this collection value{why}."), span);
+        if v.is_null() {
+            return Err(self.err("Attempt to index null value", "This value is null, so it does not have any indices.", span));
+        }
+        if key.is_null() {
+            return Err(self.err("Invalid index", "Can't use a null value as an indexing key.", span));
+        }
+        let ty = v.ty();
+        match &ty {
+            Type::List(_) | Type::Tuple(_) => {
+                let k = match convert(&key, &Type::Number) {
+                    Ok(k) => k,
+                    Err(m) => return Err(invalid(self, &format!(": {m}"))),
+                };
+                if !k.is_known() || !v.is_known() {
+                    let et = match &ty {
+                        Type::List(e) => (**e).clone(),
+                        _ => Type::Dynamic,
+                    };
+                    return Ok(Value::unknown(et).mark(sensitive));
+                }
+                let n = k.as_number().cloned().unwrap_or_else(Number::zero);
+                if !n.is_integer() {
+                    return Err(invalid(self, ": the given key is not a whole number"));
+                }
+                if n.is_neg() {
+                    return Err(invalid(self, ": a negative number is not a valid index for a sequence"));
+                }
+                let items = v.elements().unwrap_or_default();
+                match n.to_i64().and_then(|i| items.get(i as usize)) {
+                    Some(x) => Ok((*x).clone().mark(sensitive)),
+                    None => Err(invalid(self, ": the given index is greater than or equal to the length of the collection")),
+                }
+            }
+            Type::Map(_) | Type::Object(_) => {
+                let k = match convert(&key, &Type::String) {
+                    Ok(k) => k,
+                    Err(m) => return Err(invalid(self, &format!(": {m}"))),
+                };
+                if !k.is_known() || !v.is_known() {
+                    let et = match &ty {
+                        Type::Map(e) => (**e).clone(),
+                        _ => Type::Dynamic,
+                    };
+                    return Ok(Value::unknown(et).mark(sensitive));
+                }
+                let name = k.as_str().unwrap_or("");
+                match &v.kind {
+                    Kind::Map(_, m) => match m.get(name) {
+                        Some(x) => Ok(x.clone().mark(sensitive)),
+                        None => Err(invalid(self, "")),
+                    },
+                    Kind::Object(m) => match m.get(name) {
+                        Some(x) => Ok(x.clone().mark(sensitive)),
+                        None => Err(self.err("Invalid index", format!("The given key does not identify an element in this collection value."), span)),
+                    },
+                    _ => Err(invalid(self, "")),
+                }
+            }
+            Type::Set(_) => Err(self.err(
+                "Invalid index",
+                "Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.",
+                span,
+            )),
+            Type::Dynamic => Ok(Value::dynamic().mark(sensitive)),
+            _ => Err(self.err("Invalid index", "This value does not have any indices.", span)),
+        }
+    }
+
+    // ---- literals -------------------------------------------------------------------------
+
+    fn object(&mut self, items: &[crate::hcl::ast::ObjectItem<'_>]) -> R {
+        let mut out = BTreeMap::new();
+        let mut unknown_key = false;
+        let mut sensitive = false;
+        for item in items {
+            let key = match &item.key {
+                ObjectKey::Ident(id) => Value::string(id.name),
+                ObjectKey::Expr(e) => match &e.kind {
+                    // `{ a.b = 1 }` is a key written as a traversal: HCL reads a bare name as text.
+                    ExprKind::Variable(id) => Value::string(id.name),
+                    _ => self.eval(e)?,
+                },
+            };
+            let span = item.key.span();
+            if key.is_null() {
+                return Err(self.err("Null value as key", "Can't use a null value as a key.", span));
+            }
+            let key = match convert(&key, &Type::String) {
+                Ok(k) => k,
+                Err(m) => return Err(self.err("Incorrect key type", format!("Can't use this value as a key: {m}."), span)),
+            };
+            let value = self.eval(&item.value)?;
+            sensitive |= key.sensitive;
+            match key.as_str() {
+                Some(k) => {
+                    out.insert(k.to_string(), value);
+                }
+                None => unknown_key = true,
+            }
+        }
+        if unknown_key {
+            return Ok(Value::dynamic().mark(sensitive));
+        }
+        Ok(Value::object(out).mark(sensitive))
+    }
+
+    // ---- templates ------------------------------------------------------------------------
+
+    fn template(&mut self, t: &Template<'_>, span: &Span, strip_indent: Option<()>) -> R {
+        let mut out = String::new();
+        let mut known = true;
+        let mut sensitive = false;
+        self.template_parts(t, &mut out, &mut known, &mut sensitive)?;
+        if strip_indent.is_some() {
+            out = strip_common_indent(&out);
+        }
+        let _ = span;
+        if !known {
+            return Ok(Value::unknown(Type::String).mark(sensitive));
+        }
+        Ok(Value::string(out).mark(sensitive))
+    }
+
+    /// A template with one interpolation and nothing else yields that value as it is (HCL's
+    /// "template wrap" rule); others are strings.
+    pub fn template_value(&mut self, t: &Template<'_>, span: &Span) -> R {
+        if let [Part::Interp { expr, .. }] = t.parts.as_slice() {
+            return self.eval(expr);
+        }
+        self.template(t, span, None)
+    }
+
+    fn template_parts(&mut self, t: &Template<'_>, out: &mut String, known: &mut bool, sensitive: &mut bool) -> Result<(), Box<Diagnostic>> {
+        for part in &t.parts {
+            match part {
+                Part::Literal { value, .. } => out.push_str(value),
+                Part::Interp { expr, span } => {
+                    let v = self.eval(expr)?;
+                    *sensitive |= v.has_sensitive();
+                    if v.is_null() {
+                        return Err(self.err("Invalid template interpolation value", "The expression result is null. Cannot include a null value in a string template.", &expr.span));
+                    }
+                    if !v.is_known() {
+                        *known = false;
+                        continue;
+                    }
+                    let _ = span;
+                    match convert(&v.unmark_deep().0, &Type::String) {
+                        Ok(s) => out.push_str(s.as_str().unwrap_or("")),
+                        Err(m) => {
+                            return Err(self.err("Invalid template interpolation value", format!("Cannot include the given value in a string template: {m}."), &expr.span));
+                        }
+                    }
+                }
+                Part::If { cond, then, otherwise, .. } => {
+                    let c = self.eval(cond)?;
+                    *sensitive |= c.sensitive;
+                    if c.is_null() {
+                        return Err(self.err("Invalid template control keyword", "The condition value is null. Conditions must either be true or false.", &cond.span));
+                    }
+                    if !c.is_known() {
+                        *known = false;
+                        continue;
+                    }
+                    let b = match convert(&c, &Type::Bool) {
+                        Ok(b) => b.as_bool().unwrap_or(false),
+                        Err(m) => return Err(self.err("Invalid template control keyword", format!("Unsuitable value type: {m}."), &cond.span)),
+                    };
+                    if b {
+                        self.template_parts(then, out, known, sensitive)?;
+                    } else if let Some(o) = otherwise {
+                        self.template_parts(o, out, known, sensitive)?;
+                    }
+                }
+                Part::For { key_var, value_var, collection, body, .. } => {
+                    let coll = self.eval(collection)?;
+                    *sensitive |= coll.sensitive;
+                    if coll.is_null() {
+                        return Err(self.err("Iteration over null value", "A null value cannot be used as the collection in a 'for' expression.", &collection.span));
+                    }
+                    if !coll.is_known() {
+                        *known = false;
+                        continue;
+                    }
+                    let pairs = match iter_pairs(&coll) {
+                        Some(p) => p,
+                        None => {
+                            return Err(self.err(
+                                "Iteration over non-iterable value",
+                                format!("A value of type {} cannot be used as the collection in a 'for' expression.", coll.ty().friendly_name()),
+                                &collection.span,
+                            ))
+                        }
+                    };
+                    for (k, v) in pairs {
+                        let mark = self.locals.len();
+                        if let Some(kv) = key_var {
+                            self.locals.push((kv.name.to_string(), k));
+                        }
+                        self.locals.push((value_var.name.to_string(), v));
+                        let r = self.template_parts(body, out, known, sensitive);
+                        self.locals.truncate(mark);
+                        r?;
+                        if out.len() > MAX_STRING {
+                            return Err(self.err("Template result too long", "This template produces a string longer than this tool supports.", &collection.span));
+                        }
+                    }
+                }
+            }
+            if out.len() > MAX_STRING {
+                return Err(Box::new(Diagnostic::error("Template result too long", "This template produces a string longer than this tool supports.")));
+            }
+        }
+        Ok(())
+    }
+
+    // ---- operators ------------------------------------------------------------------------
+
+    fn conditional(&mut self, cond: &Expr<'_>, then: &Expr<'_>, otherwise: &Expr<'_>) -> R {
+        let c = self.eval(cond)?;
+        let t = self.eval(then)?;
+        let f = self.eval(otherwise)?;
+        let ty = match unify(&[t.ty(), f.ty()]) {
+            Some(ty) => ty,
+            None => {
+                return Err(self.err(
+                    "Inconsistent conditional result types",
+                    format!(
+                        "The true and false result expressions must have consistent types. The 'true' value is {}, but the 'false' value is {}.",
+                        t.ty().friendly_name(),
+                        f.ty().friendly_name()
+                    ),
+                    &(then.span.start..otherwise.span.end),
+                ))
+            }
+        };
+        if c.is_null() {
+            return Err(self.err("Null condition", "The condition value is null. Conditions must either be true or false.", &cond.span));
+        }
+        let cb = match convert(&c, &Type::Bool) {
+            Ok(b) => b,
+            Err(_) => return Err(self.err("Incorrect condition type", "The condition expression must be of type bool.", &cond.span)),
+        };
+        if !cb.is_known() {
+            return Ok(Value::unknown(ty).mark(c.sensitive));
+        }
+        let chosen = if cb.as_bool().unwrap_or(false) { (t, then) } else { (f, otherwise) };
+        let v = convert(&chosen.0, &ty).map_err(|m| {
+            self.err("Inconsistent conditional result types", format!("The {} result value is not compatible with the result type: {m}.", if std::ptr::eq(chosen.1, then) { "true" } else { "false" }), &chosen.1.span)
+        })?;
+        Ok(v.mark(c.sensitive))
+    }
+
+    fn unary(&mut self, op: UnaryOp, e: &Expr<'_>) -> R {
+        let v = self.eval(e)?;
+        let (want, name) = match op {
+            UnaryOp::Negate => (Type::Number, "number"),
+            UnaryOp::Not => (Type::Bool, "bool"),
+        };
+        let _ = name;
+        if v.is_null() {
+            return Err(self.err("Invalid operand", "Unsuitable value for unary operand: argument must not be null.", &e.span));
+        }
+        let c = convert(&v, &want).map_err(|m| self.err("Invalid operand", format!("Unsuitable value for unary operand: {m}."), &e.span))?;
+        if !c.is_known() {
+            return Ok(Value::unknown(want).mark(c.sensitive));
+        }
+        Ok(match (&c.kind, op) {
+            (Kind::Number(n), UnaryOp::Negate) => Value::number(n.neg()),
+            (Kind::Bool(b), UnaryOp::Not) => Value::bool(!b),
+            _ => unreachable!("converted"),
+        }
+        .mark(c.sensitive))
+    }
+
+    fn binary(&mut self, op: BinaryOp, lhs: &Expr<'_>, rhs: &Expr<'_>) -> R {
+        let l = self.eval(lhs)?;
+        let r = self.eval(rhs)?;
+        let sensitive = l.sensitive || r.sensitive;
+        match op {
+            BinaryOp::Eq | BinaryOp::NotEq => {
+                let eq = equals(&l.unmark_deep().0, &r.unmark_deep().0);
+                let sens = l.has_sensitive() || r.has_sensitive();
+                return Ok(match eq {
+                    Some(b) => Value::bool(if op == BinaryOp::Eq { b } else { !b }),
+                    None => Value::unknown(Type::Bool),
+                }
+                .mark(sens));
+            }
+            _ => {}
+        }
+        let (operand, result) = match op {
+            BinaryOp::And | BinaryOp::Or => (Type::Bool, Type::Bool),
+            BinaryOp::Lt | BinaryOp::LtEq | BinaryOp::Gt | BinaryOp::GtEq => (Type::Number, Type::Bool),
+            _ => (Type::Number, Type::Number),
+        };
+        let conv = |me: &Self, v: &Value, e: &Expr<'_>, side: &str| -> R {
+            if v.is_null() {
+                return Err(me.err("Invalid operand", format!("Unsuitable value for {side} operand: argument must not be null."), &e.span));
+            }
+            convert(v, &operand).map_err(|m| me.err("Invalid operand", format!("Unsuitable value for {side} operand: {m}."), &e.span))
+        };
+        let lc = conv(self, &l, lhs, "left")?;
+        let rc = conv(self, &r, rhs, "right")?;
+        // `&&` and `||` are not short-circuiting in HCL, but a known deciding side wins over
+        // an unknown other side (true || unknown is true).
+        if let (BinaryOp::Or | BinaryOp::And, true) = (op, !lc.is_known() || !rc.is_known()) {
+            let decisive = op == BinaryOp::Or;
+            if lc.as_bool() == Some(decisive) || rc.as_bool() == Some(decisive) {
+                return Ok(Value::bool(decisive).mark(sensitive));
+            }
+            return Ok(Value::unknown(Type::Bool).mark(sensitive));
+        }
+        if !lc.is_known() || !rc.is_known() {
+            return Ok(Value::unknown(result).mark(sensitive));
+        }
+        let failed = |me: &Self, msg: &str| me.err("Operation failed", format!("Error during operation: {msg}."), &(lhs.span.start..rhs.span.end));
+        let v = match (&lc.kind, &rc.kind) {
+            (Kind::Bool(a), Kind::Bool(b)) => Value::bool(if op == BinaryOp::And { *a && *b } else { *a || *b }),
+            (Kind::Number(a), Kind::Number(b)) => match op {
+                BinaryOp::Add => Value::number(a.add(b).ok_or_else(|| failed(self, "can't compute the sum of positive and negative infinity"))?),
+                BinaryOp::Sub => Value::number(a.sub(b).ok_or_else(|| failed(self, "can't subtract infinity from itself"))?),
+                BinaryOp::Mul => Value::number(a.mul(b).ok_or_else(|| failed(self, "can't multiply zero by infinity"))?),
+                BinaryOp::Div => Value::number(a.div(b).ok_or_else(|| failed(self, "can't divide zero by zero or infinity by infinity"))?),
+                BinaryOp::Mod => Value::number(a.rem(b).ok_or_else(|| failed(self, "can't use modulo with zero and infinity"))?),
+                BinaryOp::Lt => Value::bool(a.cmp_num(b).is_lt()),
+                BinaryOp::LtEq => Value::bool(a.cmp_num(b).is_le()),
+                BinaryOp::Gt => Value::bool(a.cmp_num(b).is_gt()),
+                BinaryOp::GtEq => Value::bool(a.cmp_num(b).is_ge()),
+                _ => unreachable!("handled above"),
+            },
+            _ => unreachable!("converted"),
+        };
+        Ok(v.mark(sensitive))
+    }
+
+    // ---- for expressions ------------------------------------------------------------------
+
+    fn for_expr(&mut self, f: &ForExpr<'_>, span: &Span) -> R {
+        let coll = self.eval(&f.collection)?;
+        if coll.is_null() {
+            return Err(self.err("Iteration over null value", "A null value cannot be used as the collection in a 'for' expression.", &f.collection.span));
+        }
+        if !coll.is_known() {
+            return Ok(Value::dynamic().mark(coll.sensitive));
+        }
+        let Some(pairs) = iter_pairs(&coll) else {
+            return Err(self.err(
+                "Iteration over non-iterable value",
+                format!("A value of type {} cannot be used as the collection in a 'for' expression.", coll.ty().friendly_name()),
+                &f.collection.span,
+            ));
+        };
+        let sensitive = coll.sensitive;
+        let mut tuple = Vec::new();
+        let mut object: BTreeMap<String, Value> = BTreeMap::new();
+        let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+        let mut unknown = false;
+        for (k, v) in pairs {
+            let mark = self.locals.len();
+            if let Some(kv) = &f.key_var {
+                self.locals.push((kv.name.to_string(), k));
+            }
+            self.locals.push((f.value_var.name.to_string(), v));
+            let r = self.for_item(f, &mut tuple, &mut object, &mut groups, &mut unknown);
+            self.locals.truncate(mark);
+            r?;
+        }
+        let _ = span;
+        if unknown {
+            return Ok(Value::dynamic().mark(sensitive));
+        }
+        let v = if f.key.is_none() {
+            Value::tuple(tuple)
+        } else if f.grouping {
+            Value::object(groups.into_iter().map(|(k, vs)| (k, Value::tuple(vs))).collect())
+        } else {
+            Value::object(object)
+        };
+        Ok(v.mark(sensitive))
+    }
+
+    fn for_item(
+        &mut self,
+        f: &ForExpr<'_>,
+        tuple: &mut Vec<Value>,
+        object: &mut BTreeMap<String, Value>,
+        groups: &mut BTreeMap<String, Vec<Value>>,
+        unknown: &mut bool,
+    ) -> Result<(), Box<Diagnostic>> {
+        if let Some(cond) = &f.cond {
+            let c = self.eval(cond)?;
+            if c.is_null() {
+                return Err(self.err("Invalid 'for' condition", "The value of the 'if' clause must not be null.", &cond.span));
+            }
+            let c = convert(&c, &Type::Bool).map_err(|m| self.err("Invalid 'for' condition", format!("The 'if' clause value is invalid: {m}."), &cond.span))?;
+            if !c.is_known() {
+                *unknown = true;
+                return Ok(());
+            }
+            if c.as_bool() != Some(true) {
+                return Ok(());
+            }
+        }
+        match &f.key {
+            None => tuple.push(self.eval(&f.value)?),
+            Some(key_expr) => {
+                let k = self.eval(key_expr)?;
+                if k.is_null() {
+                    return Err(self.err("Invalid object key", "Key expression in 'for' expression must not produce a null value.", &key_expr.span));
+                }
+                let k = convert(&k, &Type::String).map_err(|m| self.err("Invalid object key", format!("The key expression produced an invalid result: {m}."), &key_expr.span))?;
+                let v = self.eval(&f.value)?;
+                let Some(name) = k.as_str() else {
+                    *unknown = true;
+                    return Ok(());
+                };
+                if f.grouping {
+                    groups.entry(name.to_string()).or_default().push(v);
+                } else if object.contains_key(name) {
+                    return Err(self.err(
+                        "Duplicate object key",
+                        format!("Two different items produced the key {} in this 'for' expression. If duplicate keys are expected, use the ellipsis (...) after the value expression to enable grouping by key.", go_quote(name)),
+                        &key_expr.span,
+                    ));
+                } else {
+                    object.insert(name.to_string(), v);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ---- function calls -------------------------------------------------------------------
+
+    fn call(&mut self, name: &Ident<'_>, args: &[Expr<'_>], expand_final: bool, span: &Span) -> R {
+        match name.name {
+            "try" => return self.call_try(args, span),
+            "can" => return self.call_can(args, span),
+            _ => {}
+        }
+        let Some(f) = self.funcs.get(name.name) else {
+            if let Some(rest) = name.name.strip_prefix("provider::") {
+                let (provider, func) = rest.split_once("::").unwrap_or((rest, ""));
+                return Err(self.err(
+                    "Unknown provider function",
+                    format!("There is no function named {}. Ensure that provider name {} is declared in this module's required_providers block, and that this provider offers a function named {}.", go_quote(name.name), go_quote(provider), go_quote(func)),
+                    &name.span,
+                ));
+            }
+            let mut detail = format!("There is no function named {}.", go_quote(name.name));
+            if let Some(s) = crate::hcl::messages::suggest(name.name, sorted(self.funcs.names())) {
+                detail.push_str(&format!(" Did you mean {}?", go_quote(s)));
+            }
+            return Err(self.err("Call to unknown function", detail, &name.span));
+        };
+        let mut values = Vec::with_capacity(args.len());
+        for (i, a) in args.iter().enumerate() {
+            let v = self.eval(a)?;
+            if expand_final && i + 1 == args.len() {
+                if v.is_null() {
+                    return Err(self.err("Invalid expanding argument value", "The expanding argument (indicated by ...) must not be null.", &a.span));
+                }
+                if !v.is_known() {
+                    return Ok(Value::dynamic());
+                }
+                match &v.kind {
+                    Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => values.extend(items.iter().map(|x| x.clone().mark(v.sensitive))),
+                    _ => {
+                        return Err(self.err("Invalid expanding argument value", "The expanding argument (indicated by ...) must be of a tuple, list, or set type.", &a.span))
+                    }
+                }
+            } else {
+                values.push(v);
+            }
+        }
+        let n_args = values.len();
+        match call(f, &self.ctx, values) {
+            Ok(v) => Ok(v),
+            Err(CallError::Arity(summary, detail)) => {
+                let at = if n_args > f.params.len() && !args.is_empty() { args[args.len() - 1].span.clone() } else { span.end.saturating_sub(1)..span.end };
+                Err(self.err(&summary, detail, &at))
+            }
+            Err(CallError::Arg { index, detail }) => {
+                let at = args.get(index.min(args.len().saturating_sub(1))).map(|a| a.span.clone()).unwrap_or_else(|| span.clone());
+                Err(self.err("Invalid function argument", detail, &at))
+            }
+            Err(CallError::Failed(detail)) => Err(self.err("Error in function call", detail, span)),
+        }
+    }
+
+    /// `try(...)`: the first argument that evaluates without error; an unknown result defers.
+    fn call_try(&mut self, args: &[Expr<'_>], span: &Span) -> R {
+        if args.is_empty() {
+            return Err(self.err("Invalid function argument", "At least one argument is required.", span));
+        }
+        let mut errors = Vec::new();
+        for a in args {
+            match self.eval(a) {
+                Ok(v) if !v.is_wholly_known() => return Ok(Value::dynamic().mark(v.sensitive)),
+                Ok(v) => return Ok(v),
+                Err(d) => errors.push(d),
+            }
+        }
+        let mut detail = String::from("Call to function \"try\" failed: no expression succeeded:\n");
+        for d in &errors {
+            match &d.range {
+                Some(r) => detail.push_str(&format!("- {} (at {}:{},{}-{})\n  {}\n", d.summary, r.filename, r.start.line, r.start.column, r.end.column, d.detail)),
+                None => detail.push_str(&format!("- {}\n  {}\n", d.summary, d.detail)),
+            }
+        }
+        detail.push_str("\nAt least one expression must produce a successful result.");
+        Err(self.err("Error in function call", detail, span))
+    }
+
+    /// `can(expr)`: whether `expr` evaluates without error; unknown while it is unknown.
+    fn call_can(&mut self, args: &[Expr<'_>], span: &Span) -> R {
+        if args.len() != 1 {
+            let (summary, detail) = if args.is_empty() {
+                ("Not enough function arguments", "Function \"can\" expects 1 argument(s). Missing value for \"expression\".")
+            } else {
+                ("Too many function arguments", "Function \"can\" expects only 1 argument(s).")
+            };
+            return Err(self.err(summary, detail, span));
+        }
+        match self.eval(&args[0]) {
+            Ok(v) if !v.is_wholly_known() => Ok(Value::unknown(Type::Bool)),
+            Ok(_) => Ok(Value::bool(true)),
+            Err(_) => Ok(Value::bool(false)),
+        }
+    }
+}
+
+fn sorted(names: impl Iterator<Item = &'static str>) -> Vec<&'static str> {
+    let mut v: Vec<_> = names.collect();
+    v.sort_unstable();
+    v
+}
+
+/// The (key, value) pairs a `for` iterates: index and element of a sequence, key and value of
+/// a mapping, element and element of a set.
+fn iter_pairs(v: &Value) -> Option<Vec<(Value, Value)>> {
+    match &v.kind {
+        Kind::List(_, items) | Kind::Tuple(items) => Some(items.iter().enumerate().map(|(i, x)| (Value::int(i as i64), x.clone().mark(v.sensitive))).collect()),
+        Kind::Set(_, items) => Some(items.iter().map(|x| (x.clone(), x.clone().mark(v.sensitive))).collect()),
+        Kind::Map(_, m) | Kind::Object(m) => Some(m.iter().map(|(k, x)| (Value::string(k.clone()), x.clone().mark(v.sensitive))).collect()),
+        _ => None,
+    }
+}
+
+/// cty's `Equals`: `None` when the answer depends on unknown values.
+pub fn equals(a: &Value, b: &Value) -> Option<bool> {
+    match (&a.kind, &b.kind) {
+        (Kind::Unknown(_), _) | (_, Kind::Unknown(_)) => {
+            // A known null against an unknown is unknown; different known types are false.
+            if a.is_known() && !a.is_null() && b.ty() != Type::Dynamic && a.ty() != b.ty() {
+                return Some(false);
+            }
+            if b.is_known() && !b.is_null() && a.ty() != Type::Dynamic && a.ty() != b.ty() {
+                return Some(false);
+            }
+            None
+        }
+        (Kind::Null(_), Kind::Null(_)) => Some(true),
+        (Kind::Null(_), _) | (_, Kind::Null(_)) => Some(false),
+        _ if a.ty() != b.ty() => Some(false),
+        (Kind::Number(x), Kind::Number(y)) => Some(x.cmp_num(y).is_eq()),
+        (Kind::String(x), Kind::String(y)) => Some(x == y),
+        (Kind::Bool(x), Kind::Bool(y)) => Some(x == y),
+        (Kind::List(_, x) | Kind::Tuple(x) | Kind::Set(_, x), Kind::List(_, y) | Kind::Tuple(y) | Kind::Set(_, y)) => {
+            if x.len() != y.len() {
+                return Some(false);
+            }
+            let mut unknown = false;
+            for (p, q) in x.iter().zip(y) {
+                match equals(p, q) {
+                    Some(false) => return Some(false),
+                    None => unknown = true,
+                    _ => {}
+                }
+            }
+            if unknown {
+                None
+            } else {
+                Some(true)
+            }
+        }
+        (Kind::Map(_, x) | Kind::Object(x), Kind::Map(_, y) | Kind::Object(y)) => {
+            if x.len() != y.len() || x.keys().ne(y.keys()) {
+                return Some(false);
+            }
+            let mut unknown = false;
+            for (p, q) in x.values().zip(y.values()) {
+                match equals(p, q) {
+                    Some(false) => return Some(false),
+                    None => unknown = true,
+                    _ => {}
+                }
+            }
+            if unknown {
+                None
+            } else {
+                Some(true)
+            }
+        }
+        _ => Some(false),
+    }
+}
+
+/// `<<-` heredocs: removes the indentation common to every non-blank line.
+fn strip_common_indent(s: &str) -> String {
+    let lines: Vec<&str> = s.split_inclusive('\n').collect();
+    let indent = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.chars().take_while(|c| *c == ' ' || *c == '\t').count())
+        .min()
+        .unwrap_or(0);
+    let mut out = String::with_capacity(s.len());
+    for l in lines {
+        let skip: usize = l.chars().take(indent).take_while(|c| *c == ' ' || *c == '\t').map(char::len_utf8).sum();
+        out.push_str(&l[skip..]);
+    }
+    out
+}

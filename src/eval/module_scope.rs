@@ -1,0 +1,472 @@
+//! The scope of one module of a loaded [`Config`], as `terraform console` sees it: input
+//! variables (API values, `*.auto.tfvars`, `terraform.tfvars`, defaults, in Terraform's
+//! precedence; type constraints with optional defaults; `nullable`, `sensitive`, validation),
+//! locals, module call outputs, `path.*`, `terraform.workspace`, and resources from a state v4
+//! object (unknown without one).
+
+use super::convert::convert;
+use super::expr::{Evaluator, Source};
+use super::functions::{FileSource, FuncContext, Registry};
+use super::json::from_json;
+use super::scope::{EmptyScope, LookupError, Scope};
+use super::typeexpr::{self, Constraint};
+use super::types::Type;
+use super::value::Value;
+use crate::config::model::{Config, Expr as ConfigExpr, Module};
+use crate::dag::go_quote;
+use crate::diag::{Diagnostic, Diagnostics, Pos, SourceRange};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+
+/// What a module scope is built from, besides the configuration.
+pub struct Inputs<'a> {
+    /// Values given through the API (like `-var`), as JSON.
+    pub variables: &'a BTreeMap<String, serde_json::Value>,
+    /// A state v4 object, for resource attributes.
+    pub state: Option<&'a serde_json::Value>,
+    pub files: &'a dyn FileSource,
+    pub funcs: &'a Registry,
+    pub planning: bool,
+}
+
+enum Slot {
+    Evaluating,
+    Done(Value),
+}
+
+pub struct ModuleScope<'a> {
+    module: &'a Module,
+    /// Module address in state terms (`""` for the root, `module.a.module.b`).
+    address: String,
+    inputs: &'a Inputs<'a>,
+    vars: BTreeMap<String, Value>,
+    locals: RefCell<HashMap<String, Slot>>,
+    outputs: RefCell<HashMap<String, Slot>>,
+    pub diagnostics: RefCell<Diagnostics>,
+}
+
+fn range_text(r: &SourceRange) -> String {
+    format!("{}:{},{}-{}", r.filename, r.start.line, r.start.column, r.end.column)
+}
+
+/// Evaluates one configuration expression in `scope`.
+pub fn eval_config_expr(scope: &dyn Scope, inputs: &Inputs<'_>, module_dir: &str, e: &ConfigExpr) -> Result<Value, Box<Diagnostic>> {
+    let start = e.range.start;
+    eval_text(scope, inputs, module_dir, &e.range.filename, &e.source, start)
+}
+
+pub fn eval_text(scope: &dyn Scope, inputs: &Inputs<'_>, module_dir: &str, filename: &str, text: &str, start: Pos) -> Result<Value, Box<Diagnostic>> {
+    let source = Source::new(filename, text, start);
+    let expr = crate::hcl::parse_expr(text).map_err(|e| {
+        let r = source.range(&e.span);
+        Box::new(Diagnostic::error(e.summary, e.detail.clone()).with_range(r))
+    })?;
+    let ctx = FuncContext { planning: inputs.planning, files: inputs.files, module_dir };
+    let mut ev = Evaluator::new(scope, inputs.funcs, ctx, &source);
+    ev.eval(&expr)
+}
+
+impl<'a> ModuleScope<'a> {
+    /// The root module's scope; variable problems are in `diagnostics`.
+    pub fn root(config: &'a Config, inputs: &'a Inputs<'a>, root_files: &[(String, String)]) -> ModuleScope<'a> {
+        let mut given: BTreeMap<String, (Value, String)> = BTreeMap::new();
+        let mut diags = Diagnostics::new();
+        // Precedence, lowest first: terraform.tfvars, terraform.tfvars.json, *.auto.tfvars(.json)
+        // in lexical order, then the API's values (as -var).
+        let mut tfvars: Vec<&(String, String)> = root_files.iter().filter(|(p, _)| is_tfvars(p)).collect();
+        tfvars.sort_by_key(|(p, _)| (tfvars_rank(p), p.clone()));
+        for (path, text) in tfvars {
+            match read_tfvars(path, text, inputs) {
+                Ok(vals) => {
+                    for (k, v) in vals {
+                        given.insert(k, (v, format!("in {path}")));
+                    }
+                }
+                Err(d) => diags.push(*d),
+            }
+        }
+        for (k, j) in inputs.variables {
+            given.insert(k.clone(), (from_json(j), "using the API".into()));
+        }
+        let mut scope = ModuleScope::new(&config.root, String::new(), inputs);
+        scope.diagnostics.borrow_mut().extend(diags);
+        scope.set_variables(given.into_iter().map(|(k, (v, how))| (k, (v, Some(how)))).collect());
+        scope
+    }
+
+    fn new(module: &'a Module, address: String, inputs: &'a Inputs<'a>) -> ModuleScope<'a> {
+        ModuleScope {
+            module,
+            address,
+            inputs,
+            vars: BTreeMap::new(),
+            locals: RefCell::new(HashMap::new()),
+            outputs: RefCell::new(HashMap::new()),
+            diagnostics: RefCell::new(Diagnostics::new()),
+        }
+    }
+
+    pub fn module_dir(&self) -> &str {
+        if self.module.dir.is_empty() {
+            "."
+        } else {
+            &self.module.dir
+        }
+    }
+
+    /// Finalises every declared variable from the given values (or defaults).
+    fn set_variables(&mut self, mut given: BTreeMap<String, (Value, Option<String>)>) {
+        let mut diags = Diagnostics::new();
+        for var in &self.module.variables {
+            let constraint = match &var.type_expr {
+                Some(text) => match parse_constraint(text, self.inputs) {
+                    Ok(c) => c,
+                    Err(msg) => {
+                        diags.push(Diagnostic::error("Invalid type specification", msg).with_range(var.range.clone()));
+                        Constraint::Type(Type::Dynamic)
+                    }
+                },
+                None => Constraint::Type(Type::Dynamic),
+            };
+            let declared_at = range_text(&var.range);
+            let value = match given.remove(&var.name) {
+                Some((v, how)) => {
+                    let how = how.unwrap_or_default();
+                    if v.is_null() && !var.nullable {
+                        diags.push(
+                            Diagnostic::error("Required variable not set", format!("Unsuitable value for var.{} set {how}: required variable may not be set to null.", var.name))
+                                .with_range(var.range.clone()),
+                        );
+                        Value::dynamic()
+                    } else if v.is_null() && var.default.is_some() && !var.nullable {
+                        self.default_value(var, &constraint, &mut diags)
+                    } else {
+                        match convert(&constraint.apply_defaults(&v), &constraint.ty()) {
+                            Ok(v) => v,
+                            Err(msg) => {
+                                diags.push(
+                                    Diagnostic::error(
+                                        "Invalid value for input variable",
+                                        format!("The given value is not suitable for var.{} declared at {declared_at}: {msg}.", var.name),
+                                    )
+                                    .with_range(var.range.clone()),
+                                );
+                                Value::dynamic()
+                            }
+                        }
+                    }
+                }
+                None if var.default.is_some() => self.default_value(var, &constraint, &mut diags),
+                None => {
+                    let label = if self.address.is_empty() { "root module input" } else { "input" };
+                    diags.push(
+                        Diagnostic::error(
+                            "No value for required variable",
+                            format!("The {label} variable {} is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", go_quote(&var.name)),
+                        )
+                        .with_range(var.range.clone()),
+                    );
+                    Value::dynamic()
+                }
+            };
+            self.vars.insert(var.name.clone(), value.mark(var.sensitive));
+        }
+        self.diagnostics.borrow_mut().extend(diags);
+        self.check_validations();
+    }
+
+    fn default_value(&self, var: &crate::config::model::Variable, constraint: &Constraint, diags: &mut Diagnostics) -> Value {
+        let Some(d) = &var.default else { return Value::null(constraint.ty()) };
+        match eval_config_expr(&EmptyScope, self.inputs, self.module_dir(), d) {
+            Ok(v) => match convert(&constraint.apply_defaults(&v), &constraint.ty()) {
+                Ok(v) => v,
+                Err(msg) => {
+                    diags.push(
+                        Diagnostic::error("Invalid default value for variable", format!("This default value is not compatible with the variable's type constraint: {msg}."))
+                            .with_range(d.range.clone()),
+                    );
+                    Value::dynamic()
+                }
+            },
+            Err(e) => {
+                diags.push(*e);
+                Value::dynamic()
+            }
+        }
+    }
+
+    fn check_validations(&self) {
+        for var in &self.module.variables {
+            for rule in &var.validations {
+                let ok = match eval_config_expr(self, self.inputs, self.module_dir(), &rule.condition) {
+                    Ok(v) => v,
+                    Err(d) => {
+                        self.diagnostics.borrow_mut().push(*d);
+                        continue;
+                    }
+                };
+                if ok.as_bool() != Some(false) {
+                    continue;
+                }
+                let message = match &rule.error_message {
+                    Some(m) => match eval_config_expr(self, self.inputs, self.module_dir(), m) {
+                        Ok(v) => v.as_str().unwrap_or("").to_string(),
+                        Err(d) => {
+                            self.diagnostics.borrow_mut().push(*d);
+                            continue;
+                        }
+                    },
+                    None => String::new(),
+                };
+                self.diagnostics.borrow_mut().push(
+                    Diagnostic::error("Invalid value for variable", format!("{message}\n\nThis was checked by the validation rule at {}.", range_text(&rule.range)))
+                        .with_range(var.range.clone()),
+                );
+            }
+        }
+    }
+
+    fn local(&self, name: &str) -> Result<Value, LookupError> {
+        if let Some(slot) = self.locals.borrow().get(name) {
+            return match slot {
+                Slot::Done(v) => Ok(v.clone()),
+                Slot::Evaluating => Err(LookupError {
+                    summary: "Cycle in local values".into(),
+                    detail: format!("The local value {} refers to itself, directly or through other local values.", go_quote(name)),
+                    names: 2,
+                }),
+            };
+        }
+        let Some(decl) = self.module.locals.iter().find(|l| l.name == name) else {
+            return Err(LookupError {
+                summary: "Reference to undeclared local value".into(),
+                detail: format!("A local value with the name {} has not been declared.", go_quote(name)),
+                names: 2,
+            });
+        };
+        self.locals.borrow_mut().insert(name.to_string(), Slot::Evaluating);
+        let v = match eval_config_expr(self, self.inputs, self.module_dir(), &decl.expr) {
+            Ok(v) => v,
+            Err(d) => {
+                self.diagnostics.borrow_mut().push(*d);
+                Value::dynamic()
+            }
+        };
+        self.locals.borrow_mut().insert(name.to_string(), Slot::Done(v.clone()));
+        Ok(v)
+    }
+
+    /// Evaluates this module's output `name` (for `module.X.name` in the parent, or the API).
+    pub fn output(&self, name: &str) -> Option<Value> {
+        if let Some(Slot::Done(v)) = self.outputs.borrow().get(name) {
+            return Some(v.clone());
+        }
+        let decl = self.module.outputs.iter().find(|o| o.name == name)?;
+        self.outputs.borrow_mut().insert(name.to_string(), Slot::Evaluating);
+        let v = match eval_config_expr(self, self.inputs, self.module_dir(), &decl.value) {
+            Ok(v) => v.mark(decl.sensitive),
+            Err(d) => {
+                self.diagnostics.borrow_mut().push(*d);
+                Value::dynamic()
+            }
+        };
+        self.outputs.borrow_mut().insert(name.to_string(), Slot::Done(v.clone()));
+        Some(v)
+    }
+
+    /// A child module's scope: its variables are the call's arguments, evaluated here.
+    fn child(&self, call_name: &str) -> Result<Option<ModuleScope<'a>>, LookupError> {
+        let Some(call) = self.module.module_calls.iter().find(|c| c.name == call_name) else {
+            let in_module = if self.address.is_empty() { "the root module".to_string() } else { self.address.clone() };
+            return Err(LookupError {
+                summary: "Reference to undeclared module".into(),
+                detail: format!("No module call named {} is declared in {in_module}.", go_quote(call_name)),
+                names: 2,
+            });
+        };
+        // Expanded module calls and modules that are not loaded are not known here.
+        if call.count.is_some() || call.for_each.is_some() {
+            return Ok(None);
+        }
+        let Some(child) = call.module.as_deref() else { return Ok(None) };
+        let mut given = BTreeMap::new();
+        for arg in &call.arguments {
+            let v = match eval_config_expr(self, self.inputs, self.module_dir(), &arg.expr) {
+                Ok(v) => v,
+                Err(d) => {
+                    self.diagnostics.borrow_mut().push(*d);
+                    Value::dynamic()
+                }
+            };
+            given.insert(arg.name.clone(), (v, Some(format!("in module {}", go_quote(call_name)))));
+        }
+        let address = if self.address.is_empty() { format!("module.{call_name}") } else { format!("{}.module.{call_name}", self.address) };
+        let mut scope = ModuleScope::new(child, address, self.inputs);
+        scope.set_variables(given);
+        let child_diags = std::mem::take(&mut *scope.diagnostics.borrow_mut());
+        self.diagnostics.borrow_mut().extend(child_diags);
+        Ok(Some(scope))
+    }
+
+    fn resource(&self, mode: &str, type_name: &str, name: &str) -> Result<Value, LookupError> {
+        let declared = self.module.resources.iter().any(|r| {
+            let is_data = matches!(r.mode, crate::addrs::ResourceMode::Data);
+            r.type_name == type_name && r.name == name && (mode == "data") == is_data
+        });
+        if !declared {
+            let what = if mode == "data" { "data resource" } else { "managed resource" };
+            let in_module = if self.address.is_empty() { "the root module".to_string() } else { self.address.clone() };
+            return Err(LookupError {
+                summary: "Reference to undeclared resource".into(),
+                detail: format!("A {what} {} {} has not been declared in {in_module}.", go_quote(type_name), go_quote(name)),
+                names: if mode == "data" { 3 } else { 2 },
+            });
+        }
+        Ok(self.inputs.state.and_then(|s| super::json::resource_from_state(s, &self.address, mode, type_name, name)).unwrap_or_else(Value::dynamic))
+    }
+}
+
+impl Scope for ModuleScope<'_> {
+    fn lookup(&self, names: &[&str]) -> Result<(Value, usize), LookupError> {
+        let root = names[0];
+        let second = names.get(1).copied();
+        let direct = |what: &str| LookupError {
+            summary: "Invalid reference".into(),
+            detail: format!("The {} object cannot be accessed directly. Instead, access one of its attributes.", go_quote(what)),
+            names: 1,
+        };
+        match root {
+            "var" => {
+                let Some(n) = second else { return Err(direct("var")) };
+                match self.vars.get(n) {
+                    Some(v) => Ok((v.clone(), 2)),
+                    None => Err(LookupError {
+                        summary: "Reference to undeclared input variable".into(),
+                        detail: format!("An input variable with the name {} has not been declared. This variable can be declared with a variable {} {{}} block.", go_quote(n), go_quote(n)),
+                        names: 2,
+                    }),
+                }
+            }
+            "local" => {
+                let Some(n) = second else { return Err(direct("local")) };
+                self.local(n).map(|v| (v, 2))
+            }
+            "module" => {
+                let Some(n) = second else { return Err(direct("module")) };
+                let Some(child) = self.child(n)? else { return Ok((Value::dynamic(), 2)) };
+                let outputs: BTreeMap<String, Value> = child.module.outputs.iter().map(|o| (o.name.clone(), child.output(&o.name).unwrap_or_else(Value::dynamic))).collect();
+                let child_diags = std::mem::take(&mut *child.diagnostics.borrow_mut());
+                self.diagnostics.borrow_mut().extend(child_diags);
+                Ok((Value::object(outputs), 2))
+            }
+            "path" => {
+                let Some(n) = second else { return Err(direct("path")) };
+                let v = match n {
+                    "module" => self.module_dir().to_string(),
+                    "root" | "cwd" => ".".to_string(),
+                    other => {
+                        return Err(LookupError {
+                            summary: "Invalid \"path\" attribute".into(),
+                            detail: format!("The \"path\" object does not have an attribute named {}. The available attributes are \"cwd\", \"module\", and \"root\".", go_quote(other)),
+                            names: 2,
+                        })
+                    }
+                };
+                Ok((Value::string(v), 2))
+            }
+            "terraform" => match second {
+                Some("workspace") => Ok((Value::string("default"), 2)),
+                Some(other) => Err(LookupError {
+                    summary: "Invalid \"terraform\" attribute".into(),
+                    detail: format!("The \"terraform\" object does not have an attribute named {}. The only supported attribute is terraform.workspace, the name of the currently-selected workspace.", go_quote(other)),
+                    names: 2,
+                }),
+                None => Err(direct("terraform")),
+            },
+            "count" => Err(LookupError {
+                summary: "Reference to \"count\" in non-counted context".into(),
+                detail: "The \"count\" object can only be used in \"module\", \"resource\", and \"data\" blocks, and only when the \"count\" argument is set.".into(),
+                names: 1,
+            }),
+            "each" => Err(LookupError {
+                summary: "Reference to \"each\" in context without for_each".into(),
+                detail: "The \"each\" object can be used only in \"module\" or \"resource\" blocks, and only when the \"for_each\" argument is set.".into(),
+                names: 1,
+            }),
+            "self" => Err(LookupError {
+                summary: "Invalid \"self\" reference".into(),
+                detail: "The \"self\" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.".into(),
+                names: 1,
+            }),
+            "data" => match (second, names.get(2)) {
+                (Some(t), Some(n)) => self.resource("data", t, n).map(|v| (v, 3)),
+                _ => Err(LookupError {
+                    summary: "Invalid reference".into(),
+                    detail: "The \"data\" object must be followed by two attribute names: the data source type and the resource name.".into(),
+                    names: 1,
+                }),
+            },
+            type_name => match second {
+                Some(n) => self.resource("managed", type_name, n).map(|v| (v, 2)),
+                None => Err(LookupError {
+                    summary: "Invalid reference".into(),
+                    detail: "A reference to a resource type must be followed by at least one attribute access, specifying the resource name.".into(),
+                    names: 1,
+                }),
+            },
+        }
+    }
+}
+
+fn parse_constraint(text: &str, inputs: &Inputs<'_>) -> Result<Constraint, String> {
+    let e = crate::hcl::parse_expr(text).map_err(|e| e.detail)?;
+    let mut default = |d: &crate::hcl::ast::Expr<'_>| -> Result<Value, String> {
+        let t = &text[d.span.clone()];
+        eval_text(&EmptyScope, inputs, ".", "<type>", t, Pos { line: 1, column: 1, byte: 0 }).map_err(|d| d.detail.clone())
+    };
+    typeexpr::parse(&e, &mut default)
+}
+
+fn is_tfvars(path: &str) -> bool {
+    !path.contains('/') && (path == "terraform.tfvars" || path == "terraform.tfvars.json" || path.ends_with(".auto.tfvars") || path.ends_with(".auto.tfvars.json"))
+}
+
+fn tfvars_rank(path: &str) -> u8 {
+    match path {
+        "terraform.tfvars" => 0,
+        "terraform.tfvars.json" => 1,
+        _ => 2,
+    }
+}
+
+/// The values of a `.tfvars` (native syntax, constant expressions) or `.tfvars.json` file.
+fn read_tfvars(path: &str, text: &str, inputs: &Inputs<'_>) -> Result<BTreeMap<String, Value>, Box<Diagnostic>> {
+    let mut out = BTreeMap::new();
+    if path.ends_with(".json") {
+        let j: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            Box::new(Diagnostic::error("Invalid JSON in variables file", format!("The file {} is not valid JSON: {e}.", go_quote(path))))
+        })?;
+        let serde_json::Value::Object(m) = j else {
+            return Err(Box::new(Diagnostic::error("Invalid variables file", format!("The root value in {} must be an object.", go_quote(path)))));
+        };
+        for (k, v) in m {
+            out.insert(k, from_json(&v));
+        }
+        return Ok(out);
+    }
+    let parsed = crate::hcl::parse_body(text);
+    if let Some(e) = parsed.errors.first() {
+        let src = crate::diag::SourceFile::new(path, text);
+        return Err(Box::new(Diagnostic::error(e.summary, e.detail.clone()).with_range(src.range(e.span.clone()))));
+    }
+    let body = parsed.body;
+    let src = crate::diag::SourceFile::new(path, text);
+    for item in &body.items {
+        if let crate::hcl::ast::Item::Attr(a) = item {
+            let start = src.pos(a.expr.span.start);
+            let v = eval_text(&EmptyScope, inputs, ".", path, &text[a.expr.span.clone()], start)?;
+            out.insert(a.name.name.to_string(), v);
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,35 @@
+//! How the evaluator reads names: it knows no graph, no state and no providers, only a
+//! [`Scope`] that answers for the roots of references (`var`, `local`, `module`, `path`,
+//! `terraform`, `count`, `each`, `self`, `data`, resource types).
+
+use super::value::Value;
+
+/// A failed lookup, worded as Terraform words it (the evaluator adds the range).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LookupError {
+    pub summary: String,
+    pub detail: String,
+    /// How many of the names the error is about (its range covers them).
+    pub names: usize,
+}
+
+pub trait Scope {
+    /// The value that the first names of a reference stand for, and how many names that took:
+    /// `["var", "region"]` → (the variable's value, 2); `["aws_instance", "web", "id"]` → (the
+    /// resource's value, 2). `names` holds the root and every attribute name after it, up to the
+    /// first index or splat.
+    fn lookup(&self, names: &[&str]) -> Result<(Value, usize), LookupError>;
+}
+
+/// A scope with no names: every reference is an error (for constant expressions).
+pub struct EmptyScope;
+
+impl Scope for EmptyScope {
+    fn lookup(&self, names: &[&str]) -> Result<(Value, usize), LookupError> {
+        Err(LookupError {
+            summary: "Variables not allowed".into(),
+            detail: "Variables may not be used here.".into(),
+            names: names.len().min(1),
+        })
+    }
+}
