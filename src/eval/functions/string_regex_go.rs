@@ -57,8 +57,22 @@ enum Prev {
     LazyRepeat(usize),
 }
 
+/// A translated pattern: Rust pattern text, and each capture group's Go name (`None` for an
+/// unnamed group), in group order. Named groups are emitted unnamed (Go allows a name twice;
+/// Rust does not), so names live here.
+pub struct Translated {
+    pub pattern: String,
+    pub names: Vec<Option<String>>,
+}
+
 /// Rewrites a Go RE2 pattern as a `regex` crate pattern, or returns Go's syntax error.
 pub fn translate(pat: &str) -> Result<String, GoRegexError> {
+    translate_with_names(pat).map(|t| t.pattern)
+}
+
+/// [`translate`], keeping the capture groups' names.
+pub fn translate_with_names(pat: &str) -> Result<Translated, GoRegexError> {
+    let mut names = Vec::new();
     let chars: Vec<(usize, char)> = pat.char_indices().collect();
     let at = |i: usize| chars.get(i).map(|c| c.1);
     let off = |i: usize| chars.get(i).map_or(pat.len(), |c| c.0);
@@ -90,9 +104,10 @@ pub fn translate(pat: &str) -> Result<String, GoRegexError> {
                     return Err(err(NESTING_DEPTH, pat));
                 }
                 if at(i + 1) == Some('?') {
-                    i = group_flags(&chars, i, pat, &mut out, &mut depth)?;
+                    i = group_flags(&chars, i, pat, &mut out, &mut depth, &mut names)?;
                 } else {
                     out.push('(');
+                    names.push(None);
                     i += 1;
                 }
                 prev = Prev::Nothing;
@@ -170,7 +185,7 @@ pub fn translate(pat: &str) -> Result<String, GoRegexError> {
     if depth > 0 {
         return Err(err(MISSING_PAREN, pat));
     }
-    Ok(out)
+    Ok(Translated { pattern: out, names })
 }
 
 /// `{n}`, `{n,}` or `{n,m}` starting at `i`: (min, max, index after `}`). Go reads anything
@@ -214,6 +229,7 @@ fn group_flags(
     pat: &str,
     out: &mut String,
     depth: &mut usize,
+    names: &mut Vec<Option<String>>,
 ) -> Result<usize, GoRegexError> {
     let off = |k: usize| chars.get(k).map_or(pat.len(), |c| c.0);
     let at = |k: usize| chars.get(k).map(|c| c.1);
@@ -231,9 +247,8 @@ fn group_flags(
         if name.is_empty() || !name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric()) {
             return Err(err(INVALID_NAMED_CAPTURE, &pat[off(i)..off(close + 1)]));
         }
-        out.push_str("(?P<");
-        out.push_str(name);
-        out.push('>');
+        out.push('(');
+        names.push(Some(name.to_string()));
         return Ok(close + 1);
     }
     // Flags: [imsU]*(-[imsU]*)? followed by `)` or `:`.
@@ -557,18 +572,74 @@ pub fn go_compile_message(e: &GoRegexError) -> String {
     format!("error parsing regexp: {}: `{}`", e.code, e.expr)
 }
 
+/// A compiled Go pattern with its groups' names (index 0 is group 1).
+pub struct GoRegex {
+    pub re: regex::Regex,
+    pub names: Vec<Option<String>>,
+}
+
 /// Compiles a Go pattern. Patterns that pass Go's syntax but exceed the `regex` crate's size
 /// limits report Go's "expression too large".
-pub fn compile(pat: &str) -> Result<regex::Regex, GoRegexError> {
-    let rust = translate(pat)?;
-    regex::RegexBuilder::new(&rust)
+pub fn compile(pat: &str) -> Result<GoRegex, GoRegexError> {
+    let t = translate_with_names(pat)?;
+    let names = t.names;
+    regex::RegexBuilder::new(&t.pattern)
         .size_limit(8 << 20)
         .dfa_size_limit(8 << 20)
         .build()
+        .map(|re| GoRegex { re, names })
         .map_err(|e| match e {
             regex::Error::CompiledTooBig(_) => err("expression too large", pat),
             _ => err(INVALID_PERL_OP, pat),
         })
+}
+
+/// Go's `Regexp.Expand` template for `replace`: `$1`, `${1}`, `$name`, `${name}`, `$$`; a
+/// name refers to the first group of that name that matched; a malformed `$` is literal.
+pub fn expand(template: &str, caps: &regex::Captures<'_>, names: &[Option<String>], out: &mut String) {
+    let mut rest = template;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        if rest.as_bytes().get(1) == Some(&b'$') {
+            out.push('$');
+            rest = &rest[2..];
+            continue;
+        }
+        let is_name = |c: char| c == '_' || c.is_alphanumeric();
+        let (name, after) = if rest.as_bytes().get(1) == Some(&b'{') {
+            match rest[2..].find('}') {
+                Some(end) if end > 0 && rest[2..2 + end].chars().all(is_name) => {
+                    (&rest[2..2 + end], &rest[3 + end..])
+                }
+                _ => ("", rest),
+            }
+        } else {
+            let len = rest[1..].find(|c: char| !is_name(c)).unwrap_or(rest.len() - 1);
+            (&rest[1..1 + len], &rest[1 + len..])
+        };
+        if name.is_empty() {
+            out.push('$');
+            rest = &rest[1..];
+            continue;
+        }
+        rest = after;
+        if name.bytes().all(|b| b.is_ascii_digit()) {
+            if let Some(m) = name.parse::<usize>().ok().and_then(|n| caps.get(n)) {
+                out.push_str(m.as_str());
+            }
+            continue;
+        }
+        for (i, n) in names.iter().enumerate() {
+            if n.as_deref() == Some(name) {
+                if let Some(m) = caps.get(i + 1) {
+                    out.push_str(m.as_str());
+                    break;
+                }
+            }
+        }
+    }
+    out.push_str(rest);
 }
 
 #[cfg(test)]
@@ -576,7 +647,7 @@ mod tests {
     use super::*;
 
     fn m(p: &str, s: &str) -> Option<String> {
-        compile(p).unwrap().find(s).map(|m| m.as_str().to_string())
+        compile(p).unwrap().re.find(s).map(|m| m.as_str().to_string())
     }
 
     #[test]
@@ -618,5 +689,15 @@ mod tests {
         assert_eq!(e("[a"), err(MISSING_BRACKET, "[a"));
         assert_eq!(e("[z-a]"), err(INVALID_CHAR_RANGE, "z-a"));
         assert!(translate("a+?").is_ok());
+    }
+
+    #[test]
+    fn names_and_expand() {
+        let g = compile("(?P<n>a)(?P<n>b)|(c)").unwrap();
+        assert_eq!(g.names, vec![Some("n".to_string()), Some("n".to_string()), None]);
+        let caps = g.re.captures("ab").unwrap();
+        let mut out = String::new();
+        expand("[$n|${2}|$$|$3|$]", &caps, &g.names, &mut out);
+        assert_eq!(out, "[a|b|$||$]");
     }
 }
