@@ -271,6 +271,21 @@ impl Decimal {
         Some(Decimal { neg, inf: false, digits, exp })
     }
 
+    /// Plain decimal text without exponent (Go's `Text('f', -1)`, how cty turns a number
+    /// into a string).
+    pub fn to_plain(&self) -> String {
+        if self.inf {
+            return if self.neg { "-Inf" } else { "+Inf" }.to_string();
+        }
+        let frac = (self.digits.len() as i64 - self.exp).max(0) as usize;
+        let body = self.fmt_f(frac);
+        if self.neg && !self.is_zero() {
+            format!("-{body}")
+        } else {
+            body
+        }
+    }
+
     pub fn is_zero(&self) -> bool {
         !self.inf && self.digits.is_empty()
     }
@@ -589,4 +604,186 @@ mod tests {
         assert_eq!(e("%5"), "invalid format string starting at offset 2");
         assert_eq!(e("%*d"), "unrecognized format character '*' at offset 1");
     }
+}
+
+/// A `format` argument, as far as formatting needs to know it. The caller (which owns the
+/// value model) converts values into these; unknown arguments never get here.
+#[derive(Debug, Clone)]
+pub enum Arg {
+    Null,
+    Bool(bool),
+    /// A number: exact decimal digits, and cty's string form of it (`tostring`).
+    Number(Decimal, String),
+    String(String),
+    /// A collection or structural value: its JSON encoding (what `jsonencode` gives).
+    Other(String),
+}
+
+/// Where a `format` failure belongs: on an argument (index into all the call's arguments,
+/// the format string being 0: "Invalid function argument"), or on the call.
+#[derive(Debug, PartialEq, Eq)]
+pub enum FormatError {
+    Arg(usize, String),
+    Call(String),
+}
+
+/// cty's `format` over already-converted arguments.
+pub fn format_values(format: &str, args: &[Arg]) -> Result<String, FormatError> {
+    let mut out = String::new();
+    let highest = scan(format, |piece| match piece {
+        Piece::Text(t) => {
+            out.push_str(t);
+            Ok(())
+        }
+        Piece::Verb(v) => append_verb(&v, args, &mut out),
+    })
+    .map_err(FormatError::Call)?;
+    if highest < args.len() {
+        let first_bad = highest + 1;
+        return Err(FormatError::Arg(
+            first_bad,
+            if highest == 0 {
+                "too many arguments; no verbs in format string".to_string()
+            } else {
+                format!("too many arguments; only {highest} used by format string")
+            },
+        ));
+    }
+    Ok(out)
+}
+
+fn unsupported(v: &Verb, why: &str) -> String {
+    format!("unsupported value for {} at {}: {why}", go_quote(&v.raw), v.offset)
+}
+
+fn append_verb(v: &Verb, args: &[Arg], out: &mut String) -> Result<(), String> {
+    let Some(arg) = args.get(v.arg_num.wrapping_sub(1)) else {
+        return Err(format!(
+            "not enough arguments for {} at {}: need index {} but have {} total",
+            go_quote(&v.raw),
+            v.offset,
+            v.arg_num,
+            args.len()
+        ));
+    };
+    if v.mode != 'v' && matches!(arg, Arg::Null) {
+        return Err(unsupported(v, "null value cannot be formatted"));
+    }
+    match v.mode {
+        'v' => {
+            let text = match arg {
+                Arg::String(s) if !v.sharp => s.clone(),
+                Arg::Number(d, _) if !v.sharp => {
+                    format_float(&Verb { mode: 'g', prec: None, width: None, ..Verb::default() }, d)
+                }
+                Arg::String(s) => go_json_string(s),
+                Arg::Number(_, s) => s.clone(),
+                Arg::Null => "null".to_string(),
+                Arg::Bool(b) => b.to_string(),
+                Arg::Other(json) => json.clone(),
+            };
+            out.push_str(&pad_width(v, text));
+        }
+        't' => {
+            let b = match arg {
+                Arg::Bool(b) => *b,
+                Arg::String(s) if s == "true" => true,
+                Arg::String(s) if s == "false" => false,
+                Arg::String(_) => return Err(unsupported(v, "a bool is required")),
+                _ => return Err(unsupported(v, "bool required")),
+            };
+            out.push_str(if b { "true" } else { "false" });
+        }
+        'b' | 'd' | 'o' | 'x' | 'X' | 'e' | 'E' | 'f' | 'g' | 'G' => {
+            let d = match arg {
+                Arg::Number(d, _) => d.clone(),
+                Arg::String(s) => parse_cty_number(s).ok_or_else(|| unsupported(v, "a number is required"))?,
+                _ => return Err(unsupported(v, "number required")),
+            };
+            if matches!(v.mode, 'b' | 'd' | 'o' | 'x' | 'X') {
+                if !d.is_integer() {
+                    return Err(unsupported(v, "an integer is required"));
+                }
+                out.push_str(&format_int(v, &d));
+            } else {
+                out.push_str(&format_float(v, &d));
+            }
+        }
+        's' | 'q' => {
+            let s = match arg {
+                Arg::String(s) => s.clone(),
+                Arg::Number(_, s) => s.clone(),
+                Arg::Bool(b) => b.to_string(),
+                _ => return Err(unsupported(v, "string required")),
+            };
+            let s = match v.prec {
+                Some(p) if p > 0 => truncate_graphemes(&s, p).to_string(),
+                _ => s,
+            };
+            let text = if v.mode == 'q' { go_json_string(&s) } else { s };
+            out.push_str(&pad_width(v, text));
+        }
+        m => {
+            return Err(format!(
+                "unsupported format verb {} in {} at offset {}",
+                go_quote_rune(m),
+                go_quote(&v.raw),
+                v.offset
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// cty's string → number conversion (`ParseNumberVal`): a decimal with optional sign,
+/// fraction and exponent, or an infinity.
+pub fn parse_cty_number(s: &str) -> Option<Decimal> {
+    let body = s.strip_prefix(['+', '-']).unwrap_or(s);
+    let ok = !body.is_empty()
+        && (body.eq_ignore_ascii_case("inf") || body.eq_ignore_ascii_case("infinity") || {
+            let (mant, exp) = match body.find(['e', 'E']) {
+                Some(i) => (&body[..i], Some(&body[i + 1..])),
+                None => (body, None),
+            };
+            let digits = mant.bytes().filter(u8::is_ascii_digit).count();
+            mant.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+                && mant.bytes().filter(|&b| b == b'.').count() <= 1
+                && digits > 0
+                && exp.is_none_or(|e| {
+                    let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+                    !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit())
+                })
+        });
+    if ok {
+        Decimal::parse(s)
+    } else {
+        None
+    }
+}
+
+/// Go's `encoding/json` for a string (as cty's JSON marshalling does): HTML-sensitive
+/// characters and U+2028/U+2029 escaped.
+pub fn go_json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\x08' => out.push_str("\\b"),
+            '\x0C' => out.push_str("\\f"),
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }

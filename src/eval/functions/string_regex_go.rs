@@ -254,17 +254,17 @@ fn group_flags(
     // Flags: [imsU]*(-[imsU]*)? followed by `)` or `:`.
     let mut k = i + 2;
     let mut seen_minus = false;
-    let mut any_flag = false;
+    let mut flag_after_minus = false;
     loop {
         match at(k) {
-            Some('i' | 'm' | 's' | 'U') => any_flag = true,
+            Some('i' | 'm' | 's' | 'U') => flag_after_minus = true,
             Some('-') if !seen_minus => {
                 seen_minus = true;
-                any_flag = false;
+                flag_after_minus = false;
             }
             Some(':') | Some(')') => {
-                // Go rejects `(?)`, `(?-)` and `(?i-)`.
-                if !any_flag {
+                // Go rejects a `-` with no flag after it: `(?-)`, `(?i-:`.
+                if seen_minus && !flag_after_minus {
                     break;
                 }
                 let close = at(k) == Some(')');
@@ -567,6 +567,31 @@ fn push_class_char(out: &mut String, c: char) {
     }
 }
 
+/// What `regex` returns per match, from the pattern's groups (cty's
+/// `regexPatternResultType`): the whole match, a tuple of the unnamed groups, or an object of
+/// the named groups (attribute names sorted, a repeated name once).
+#[derive(Debug, PartialEq, Eq)]
+pub enum Shape {
+    Whole,
+    Tuple(usize),
+    Object(Vec<String>),
+}
+
+pub fn shape(names: &[Option<String>]) -> Result<Shape, &'static str> {
+    let named = names.iter().filter(|n| n.is_some()).count();
+    match (named, names.len() - named) {
+        (0, 0) => Ok(Shape::Whole),
+        (0, unnamed) => Ok(Shape::Tuple(unnamed)),
+        (_, 0) => {
+            let mut attrs: Vec<String> = names.iter().flatten().cloned().collect();
+            attrs.sort();
+            attrs.dedup();
+            Ok(Shape::Object(attrs))
+        }
+        _ => Err("invalid regexp pattern: cannot mix both named and unnamed capture groups"),
+    }
+}
+
 /// Go's message for a pattern `regexp.Compile` rejects, as `regexp` formats it.
 pub fn go_compile_message(e: &GoRegexError) -> String {
     format!("error parsing regexp: {}: `{}`", e.code, e.expr)
@@ -689,6 +714,8 @@ mod tests {
         assert_eq!(e("[a"), err(MISSING_BRACKET, "[a"));
         assert_eq!(e("[z-a]"), err(INVALID_CHAR_RANGE, "z-a"));
         assert!(translate("a+?").is_ok());
+        assert!(translate("(?:a)(?)(?i-s:b)").is_ok());
+        assert_eq!(e("(?i-)"), err(INVALID_PERL_OP, "(?i-)"));
     }
 
     #[test]

@@ -1,0 +1,246 @@
+//! The Go-compatibility layers under the string functions, compiled on their own so that
+//! their unit tests run before the evaluator core wires the family files in:
+//! Go's RE2 syntax on the `regex` crate, Go's `fmt` verbs for cty's `format`, and Go's
+//! `strings` semantics.
+#![cfg(not(target_arch = "wasm32"))]
+
+#[path = "../src/eval/functions/string_regex_go.rs"]
+#[allow(dead_code)]
+mod string_regex_go;
+
+#[path = "../src/eval/functions/string_format_go.rs"]
+#[allow(dead_code)]
+mod string_format_go;
+
+#[path = "../src/eval/functions/string_text.rs"]
+#[allow(dead_code)]
+mod string_text;
+
+use serde_json::{json, Value as Json};
+
+/// The string literals of a call like `regex("a", "b")`, unescaped as HCL does (enough for
+/// the fixtures: `\\ \" \n \r \t \uNNNN` and `$${`).
+fn literal_args(expr: &str) -> Option<Vec<String>> {
+    let open = expr.find('(')?;
+    let mut out = Vec::new();
+    let mut chars = expr[open + 1..expr.len() - 1].chars().peekable();
+    loop {
+        while chars.peek().is_some_and(|c| *c == ' ' || *c == ',') {
+            chars.next();
+        }
+        match chars.next() {
+            None => return Some(out),
+            Some('"') => {}
+            Some(_) => return None,
+        }
+        let mut s = String::new();
+        loop {
+            match chars.next()? {
+                '"' => break,
+                '\\' => match chars.next()? {
+                    'n' => s.push('\n'),
+                    'r' => s.push('\r'),
+                    't' => s.push('\t'),
+                    '"' => s.push('"'),
+                    '\\' => s.push('\\'),
+                    'u' => {
+                        let hex: String = (0..4).map(|_| chars.next().unwrap()).collect();
+                        s.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+                    }
+                    _ => return None,
+                },
+                '$' if chars.peek() == Some(&'$') => {
+                    chars.next();
+                    s.push('$');
+                }
+                c => s.push(c),
+            }
+        }
+        out.push(s);
+    }
+}
+
+fn regex_result(g: &string_regex_go::GoRegex, caps: &regex::Captures<'_>) -> Json {
+    if g.names.is_empty() {
+        return json!(caps.get(0).unwrap().as_str());
+    }
+    let group = |i: usize| caps.get(i + 1).map_or(Json::Null, |m| json!(m.as_str()));
+    if g.names.iter().all(Option::is_some) {
+        let mut obj = serde_json::Map::new();
+        for (i, n) in g.names.iter().enumerate() {
+            // Go fills the object in group order: a repeated name keeps the last group.
+            obj.insert(n.clone().unwrap(), group(i));
+        }
+        Json::Object(obj)
+    } else {
+        Json::Array((0..g.names.len()).map(group).collect())
+    }
+}
+
+/// Every `regex`, `regexall` and `replace` case of the string fixtures whose arguments are
+/// literal strings, answered by the Go-RE2 layer alone and compared with Terraform's result.
+#[test]
+fn regex_layer_matches_terraform_fixtures() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eval/functions/string.json");
+    let doc: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for case in doc["cases"].as_array().unwrap() {
+        let expr = case["expr"].as_str().unwrap();
+        let func = expr.split('(').next().unwrap();
+        if !matches!(func, "regex" | "regexall" | "replace") {
+            continue;
+        }
+        let Some(args) = literal_args(expr) else { continue };
+        let want_err = case.get("error").map(|e| e["detail"].as_str().unwrap().to_string());
+        let want_val = case.get("value").cloned();
+        let got: Result<Json, String> = match func {
+            "regex" | "regexall" if args.len() == 2 => match string_regex_go::compile(&args[0]) {
+                Err(e) => Err(format!(
+                    "Invalid value for \"pattern\" parameter: invalid regexp pattern: {} in {}.",
+                    e.code, e.expr
+                )),
+                Ok(g) if string_regex_go::shape(&g.names).is_err() => Err(format!(
+                    "Invalid value for \"pattern\" parameter: {}.",
+                    string_regex_go::shape(&g.names).unwrap_err()
+                )),
+                Ok(g) if func == "regex" => match g.re.captures(&args[1]) {
+                    Some(c) => Ok(regex_result(&g, &c)),
+                    None => Err("Call to function \"regex\" failed: pattern did not match any part of the given string.".into()),
+                },
+                Ok(g) => Ok(Json::Array(g.re.captures_iter(&args[1]).map(|c| regex_result(&g, &c)).collect())),
+            },
+            "replace" if args.len() == 3 => {
+                let (s, sub, rep) = (&args[0], &args[1], &args[2]);
+                if sub.len() > 1 && sub.starts_with('/') && sub.ends_with('/') {
+                    match string_regex_go::compile(&sub[1..sub.len() - 1]) {
+                        Err(e) => Err(format!(
+                            "Call to function \"replace\" failed: {}.",
+                            string_regex_go::go_compile_message(&e)
+                        )),
+                        Ok(g) => {
+                            let mut out = String::new();
+                            let mut last = 0;
+                            for caps in g.re.captures_iter(s) {
+                                let m = caps.get(0).unwrap();
+                                out.push_str(&s[last..m.start()]);
+                                string_regex_go::expand(rep, &caps, &g.names, &mut out);
+                                last = m.end();
+                            }
+                            out.push_str(&s[last..]);
+                            Ok(json!(out))
+                        }
+                    }
+                } else {
+                    Ok(json!(s.replace(sub.as_str(), rep)))
+                }
+            }
+            _ => continue,
+        };
+        checked += 1;
+        let ok = match (&got, &want_err, &want_val) {
+            (Err(g), Some(w), _) => g == w,
+            (Ok(g), None, Some(w)) => g == w,
+            _ => false,
+        };
+        if !ok {
+            failures.push(format!("{expr}: want {want_err:?} {want_val:?}, got {got:?}"));
+        }
+    }
+    assert!(checked >= 40, "only {checked} regex cases checked");
+    assert!(failures.is_empty(), "{} of {checked} differ:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// A literal argument of a `format` fixture case, when it is one the layer can take alone.
+fn literal_arg(text: &str) -> Option<string_format_go::Arg> {
+    use string_format_go::{Arg, Decimal};
+    let t = text.trim();
+    if t == "null" {
+        return Some(Arg::Null);
+    }
+    if t == "true" || t == "false" {
+        return Some(Arg::Bool(t == "true"));
+    }
+    if t.starts_with('"') {
+        return literal_args(&format!("f({t})")).map(|mut v| Arg::String(v.remove(0)));
+    }
+    let d = Decimal::parse(t)?;
+    let plain = d.to_plain();
+    Some(Arg::Number(d, plain))
+}
+
+/// Splits `f(a, b, c)`'s arguments at top-level commas (strings may hold commas).
+fn split_args(expr: &str) -> Vec<String> {
+    let inner = &expr[expr.find('(').unwrap() + 1..expr.len() - 1];
+    let (mut out, mut cur, mut in_str, mut esc, mut depth) = (Vec::new(), String::new(), false, false, 0);
+    for c in inner.chars() {
+        if in_str {
+            cur.push(c);
+            if esc {
+                esc = false;
+            } else if c == '\\' {
+                esc = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_str = true;
+                cur.push(c);
+            }
+            '(' | '[' | '{' => {
+                depth += 1;
+                cur.push(c);
+            }
+            ')' | ']' | '}' => {
+                depth -= 1;
+                cur.push(c);
+            }
+            ',' if depth == 0 => out.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur);
+    }
+    out.into_iter().map(|s| s.trim().to_string()).collect()
+}
+
+/// Every `format` case of the string fixtures whose arguments are literals, answered by the
+/// Go-fmt layer alone and compared with Terraform's result text or error.
+#[test]
+fn format_layer_matches_terraform_fixtures() {
+    use string_format_go::{format_values, FormatError};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eval/functions/string.json");
+    let doc: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let (mut checked, mut failures) = (0, Vec::new());
+    for case in doc["cases"].as_array().unwrap() {
+        let expr = case["expr"].as_str().unwrap();
+        if !expr.starts_with("format(") {
+            continue;
+        }
+        let parts = split_args(expr);
+        let Some(fmt) = parts.first().and_then(|p| literal_args(&format!("f({p})"))).map(|mut v| v.remove(0)) else {
+            continue;
+        };
+        let Some(args) = parts[1..].iter().map(|p| literal_arg(p)).collect::<Option<Vec<_>>>() else { continue };
+        checked += 1;
+        let got = match format_values(&fmt, &args) {
+            Ok(s) => Ok(json!(s)),
+            Err(FormatError::Call(m)) => Err(format!("Call to function \"format\" failed: {m}.")),
+            Err(FormatError::Arg(_, m)) => Err(format!("Invalid value for \"args\" parameter: {m}.")),
+        };
+        let ok = match (&got, case.get("error"), case.get("value")) {
+            (Err(g), Some(w), _) => g == w["detail"].as_str().unwrap(),
+            (Ok(g), None, Some(w)) => g == w,
+            _ => false,
+        };
+        if !ok {
+            failures.push(format!("{expr}: want {:?} {:?}, got {got:?}", case.get("error"), case.get("value")));
+        }
+    }
+    assert!(checked >= 60, "only {checked} format cases checked");
+    assert!(failures.is_empty(), "{} of {checked} differ:\n{}", failures.len(), failures.join("\n"));
+}
