@@ -110,31 +110,9 @@ fn regex_layer_matches_terraform_fixtures() {
                 },
                 Ok(g) => Ok(Json::Array(g.re.captures_iter(&args[1]).map(|c| regex_result(&g, &c)).collect())),
             },
-            "replace" if args.len() == 3 => {
-                let (s, sub, rep) = (&args[0], &args[1], &args[2]);
-                if sub.len() > 1 && sub.starts_with('/') && sub.ends_with('/') {
-                    match string_regex_go::compile(&sub[1..sub.len() - 1]) {
-                        Err(e) => Err(format!(
-                            "Call to function \"replace\" failed: {}.",
-                            string_regex_go::go_compile_message(&e)
-                        )),
-                        Ok(g) => {
-                            let mut out = String::new();
-                            let mut last = 0;
-                            for caps in g.re.captures_iter(s) {
-                                let m = caps.get(0).unwrap();
-                                out.push_str(&s[last..m.start()]);
-                                string_regex_go::expand(rep, &caps, &g.names, &mut out);
-                                last = m.end();
-                            }
-                            out.push_str(&s[last..]);
-                            Ok(json!(out))
-                        }
-                    }
-                } else {
-                    Ok(json!(s.replace(sub.as_str(), rep)))
-                }
-            }
+            "replace" if args.len() == 3 => string_regex_go::replace(&args[0], &args[1], &args[2], 16 << 20)
+                .map(|v| json!(v))
+                .map_err(|m| format!("Call to function \"replace\" failed: {m}.")),
             _ => continue,
         };
         checked += 1;
@@ -303,4 +281,24 @@ fn text_layer_matches_terraform_fixtures() {
     }
     assert!(checked >= 60, "only {checked} text cases checked");
     assert!(failures.is_empty(), "{} of {checked} differ:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Hostile input gets an answer or a clear error, quickly: RE2 semantics are linear, a
+/// pattern whose program would be huge is refused, huge results are refused.
+#[test]
+fn hostile_input_is_bounded() {
+    let start = std::time::Instant::now();
+    let long = "a".repeat(100_000);
+    let g = string_regex_go::compile("(a*)*b").unwrap();
+    assert!(g.re.find(&long).is_none());
+    let g = string_regex_go::compile("(x+x+)+y").unwrap();
+    assert!(g.re.find(&"x".repeat(50_000)).is_none());
+    let e = string_regex_go::compile("((a{1000}){1000}){1000}").err().unwrap();
+    assert_eq!(e.code, "expression too large");
+    let deep = "(".repeat(2000) + &")".repeat(2000);
+    assert_eq!(string_regex_go::compile(&deep).err().unwrap().code, "expression nests too deeply");
+    assert!(string_regex_go::replace(&long, "", &"b".repeat(1000), 16 << 20).is_err());
+    assert!(string_regex_go::replace(&long, "/a/", &"b".repeat(1000), 16 << 20).is_err());
+    assert!(string_text::indent(i64::MAX, "a\nb").is_err());
+    assert!(start.elapsed() < std::time::Duration::from_secs(5), "took {:?}", start.elapsed());
 }
