@@ -667,6 +667,36 @@ pub fn expand(template: &str, caps: &regex::Captures<'_>, names: &[Option<String
     out.push_str(rest);
 }
 
+/// Terraform's `replace`: `substr` wrapped in slashes is a Go pattern (its `$` references
+/// expanded as Go does), anything else is replaced literally. The result is limited to
+/// `limit` bytes (Terraform has no limit; we error rather than allocate without bound).
+pub fn replace(s: &str, substr: &str, replacement: &str, limit: usize) -> Result<String, String> {
+    let too_long = || format!("the result would be longer than {limit} bytes");
+    if substr.len() > 1 && substr.starts_with('/') && substr.ends_with('/') {
+        let g = compile(&substr[1..substr.len() - 1]).map_err(|e| go_compile_message(&e))?;
+        let mut out = String::new();
+        let mut last = 0;
+        for caps in g.re.captures_iter(s) {
+            let m = caps.get(0).unwrap();
+            out.push_str(&s[last..m.start()]);
+            expand(replacement, &caps, &g.names, &mut out);
+            last = m.end();
+            if out.len() > limit {
+                return Err(too_long());
+            }
+        }
+        out.push_str(&s[last..]);
+        return if out.len() > limit { Err(too_long()) } else { Ok(out) };
+    }
+    // Go's strings.Replace: an empty substr inserts between every rune and at both ends.
+    let count = if substr.is_empty() { s.chars().count() + 1 } else { s.matches(substr).count() };
+    let size = s.len() as u128 + count as u128 * replacement.len() as u128;
+    if size > limit as u128 {
+        return Err(too_long());
+    }
+    Ok(s.replace(substr, replacement))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -727,34 +757,4 @@ mod tests {
         expand("[$n|${2}|$$|$3|$]", &caps, &g.names, &mut out);
         assert_eq!(out, "[a|b|$||$]");
     }
-}
-
-/// Terraform's `replace`: `substr` wrapped in slashes is a Go pattern (its `$` references
-/// expanded as Go does), anything else is replaced literally. The result is limited to
-/// `limit` bytes (Terraform has no limit; we error rather than allocate without bound).
-pub fn replace(s: &str, substr: &str, replacement: &str, limit: usize) -> Result<String, String> {
-    let too_long = || format!("the result would be longer than {limit} bytes");
-    if substr.len() > 1 && substr.starts_with('/') && substr.ends_with('/') {
-        let g = compile(&substr[1..substr.len() - 1]).map_err(|e| go_compile_message(&e))?;
-        let mut out = String::new();
-        let mut last = 0;
-        for caps in g.re.captures_iter(s) {
-            let m = caps.get(0).unwrap();
-            out.push_str(&s[last..m.start()]);
-            expand(replacement, &caps, &g.names, &mut out);
-            last = m.end();
-            if out.len() > limit {
-                return Err(too_long());
-            }
-        }
-        out.push_str(&s[last..]);
-        return if out.len() > limit { Err(too_long()) } else { Ok(out) };
-    }
-    // Go's strings.Replace: an empty substr inserts between every rune and at both ends.
-    let count = if substr.is_empty() { s.chars().count() + 1 } else { s.matches(substr).count() };
-    let size = s.len() as u128 + count as u128 * replacement.len() as u128;
-    if size > limit as u128 {
-        return Err(too_long());
-    }
-    Ok(s.replace(substr, replacement))
 }
