@@ -29,13 +29,29 @@ fn simple_upper(c: char) -> char {
         'ǲ' => 'Ǳ',
         _ => {
             let mut it = c.to_uppercase();
-            match (it.next(), it.next()) {
+            let u = match (it.next(), it.next()) {
                 (Some(u), None) => u,
-                // A full mapping of several characters (ß → SS): Go keeps the rune.
-                _ => c,
-            }
+                // A full mapping of several characters: Go uses the simple mapping, which only
+                // Greek letters with ypogegrammeni have (ᾀ → ᾈ); others keep the rune (ß).
+                _ => match c as u32 {
+                    0x1F80..=0x1FAF if c as u32 & 0xF < 8 => char::from_u32(c as u32 + 8).unwrap(),
+                    0x1FB3 | 0x1FC3 | 0x1FF3 => char::from_u32(c as u32 + 9).unwrap(),
+                    _ => c,
+                },
+            };
+            if unicode_16_case_pair(c) || unicode_16_case_pair(u) { c } else { u }
         }
     }
+}
+
+/// Case pairs Unicode 16 added: Rust's tables have them, Go's (Unicode 15, in the Go that
+/// builds Terraform 1.15) do not, so Go leaves these characters alone.
+fn unicode_16_case_pair(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x1C89 | 0x1C8A | 0xA7CB | 0xA7CC | 0xA7CD | 0xA7D2 | 0xA7D4 | 0xA7DA | 0xA7DB | 0xA7DC
+            | 0x10D50..=0x10D65 | 0x10D70..=0x10D85
+    )
 }
 
 fn simple_lower(c: char) -> char {
@@ -43,12 +59,13 @@ fn simple_lower(c: char) -> char {
         return c.to_ascii_lowercase();
     }
     let mut it = c.to_lowercase();
-    match (it.next(), it.next()) {
+    let l = match (it.next(), it.next()) {
         (Some(l), None) => l,
         // Only U+0130 (İ) lower-cases to several characters; Go maps it to `i`.
         (Some(l), Some(_)) => l,
         _ => c,
-    }
+    };
+    if unicode_16_case_pair(c) || unicode_16_case_pair(l) { c } else { l }
 }
 
 /// Go's `unicode.ToTitle` per rune: upper case, except the four digraphs that have a
@@ -59,6 +76,8 @@ fn simple_title(c: char) -> char {
         'Ǉ' | 'ǈ' | 'ǉ' => 'ǈ',
         'Ǌ' | 'ǋ' | 'ǌ' => 'ǋ',
         'Ǳ' | 'ǲ' | 'ǳ' => 'ǲ',
+        // Georgian Mkhedruli is its own title case (its upper case is Mtavruli).
+        '\u{10D0}'..='\u{10FA}' | '\u{10FD}'..='\u{10FF}' => c,
         _ => simple_upper(c),
     }
 }
