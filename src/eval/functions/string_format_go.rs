@@ -449,7 +449,16 @@ pub fn format_float(v: &Verb, x: &Decimal) -> String {
     } else {
         ""
     };
-    pad_number(v, sign, "", &body, v.zero && !x.inf)
+    // big.Float's Format pads with zeros when asked even if '-' is given too (unlike
+    // big.Int's, where '-' wins).
+    if v.zero && !x.inf {
+        let width = v.width.unwrap_or(0);
+        let len = sign.len() + body.len();
+        if len < width {
+            return format!("{sign}{}{body}", "0".repeat(width - len));
+        }
+    }
+    pad_number(v, sign, "", &body, false)
 }
 
 /// Go's `big.Int.Format` for `b d o x X` (flags `# + - space 0`, width, precision).
@@ -481,10 +490,11 @@ pub fn format_int(v: &Verb, x: &Decimal) -> String {
     } else {
         ""
     };
-    // Precision: minimum digits; a zero value with precision 0 prints no digits.
+    // Precision: minimum digits; a zero value with precision 0 prints nothing at all (no
+    // sign, no padding: big.Int's Format returns early).
     if let Some(p) = v.prec {
         if x.is_zero() && p == 0 {
-            digits.clear();
+            return String::new();
         } else if digits.len() < p {
             digits = "0".repeat(p - digits.len()) + &digits;
         }
