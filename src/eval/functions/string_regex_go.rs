@@ -282,6 +282,41 @@ fn group_flags(
     Err(err(INVALID_PERL_OP, &pat[off(i)..off(k + 1).min(pat.len())]))
 }
 
+/// Whether Go's `\p{...}` knows the name: `Any`, a general category, or a script of Go's
+/// Unicode 15 tables, spelled exactly (Rust's matching is looser: `greek` works there).
+fn go_unicode_class(name: &str) -> bool {
+    const CATEGORIES: &[&str] = &[
+        "C", "Cc", "Cf", "Co", "Cs", "L", "Ll", "Lm", "Lo", "Lt", "Lu", "M", "Mc", "Me", "Mn", "N", "Nd",
+        "Nl", "No", "P", "Pc", "Pd", "Pe", "Pf", "Pi", "Po", "Ps", "S", "Sc", "Sk", "Sm", "So", "Z", "Zl",
+        "Zp", "Zs",
+    ];
+    const SCRIPTS: &[&str] = &[
+        "Adlam", "Ahom", "Anatolian_Hieroglyphs", "Arabic", "Armenian", "Avestan", "Balinese", "Bamum",
+        "Bassa_Vah", "Batak", "Bengali", "Bhaiksuki", "Bopomofo", "Brahmi", "Braille", "Buginese", "Buhid",
+        "Canadian_Aboriginal", "Carian", "Caucasian_Albanian", "Chakma", "Cham", "Cherokee", "Chorasmian",
+        "Common", "Coptic", "Cuneiform", "Cypriot", "Cypro_Minoan", "Cyrillic", "Deseret", "Devanagari",
+        "Dives_Akuru", "Dogra", "Duployan", "Egyptian_Hieroglyphs", "Elbasan", "Elymaic", "Ethiopic",
+        "Georgian", "Glagolitic", "Gothic", "Grantha", "Greek", "Gujarati", "Gunjala_Gondi", "Gurmukhi",
+        "Han", "Hangul", "Hanifi_Rohingya", "Hanunoo", "Hatran", "Hebrew", "Hiragana", "Imperial_Aramaic",
+        "Inherited", "Inscriptional_Pahlavi", "Inscriptional_Parthian", "Javanese", "Kaithi", "Kannada",
+        "Katakana", "Kawi", "Kayah_Li", "Kharoshthi", "Khitan_Small_Script", "Khmer", "Khojki",
+        "Khudawadi", "Lao", "Latin", "Lepcha", "Limbu", "Linear_A", "Linear_B", "Lisu", "Lycian", "Lydian",
+        "Mahajani", "Makasar", "Malayalam", "Mandaic", "Manichaean", "Marchen", "Masaram_Gondi",
+        "Medefaidrin", "Meetei_Mayek", "Mende_Kikakui", "Meroitic_Cursive", "Meroitic_Hieroglyphs", "Miao",
+        "Modi", "Mongolian", "Mro", "Multani", "Myanmar", "Nabataean", "Nag_Mundari", "Nandinagari",
+        "New_Tai_Lue", "Newa", "Nko", "Nushu", "Nyiakeng_Puachue_Hmong", "Ogham", "Ol_Chiki",
+        "Old_Hungarian", "Old_Italic", "Old_North_Arabian", "Old_Permic", "Old_Persian", "Old_Sogdian",
+        "Old_South_Arabian", "Old_Turkic", "Old_Uyghur", "Oriya", "Osage", "Osmanya", "Pahawh_Hmong",
+        "Palmyrene", "Pau_Cin_Hau", "Phags_Pa", "Phoenician", "Psalter_Pahlavi", "Rejang", "Runic",
+        "Samaritan", "Saurashtra", "Sharada", "Shavian", "Siddham", "SignWriting", "Sinhala", "Sogdian",
+        "Sora_Sompeng", "Soyombo", "Sundanese", "Syloti_Nagri", "Syriac", "Tagalog", "Tagbanwa", "Tai_Le",
+        "Tai_Tham", "Tai_Viet", "Takri", "Tamil", "Tangsa", "Tangut", "Telugu", "Thaana", "Thai", "Tibetan",
+        "Tifinagh", "Tirhuta", "Toto", "Ugaritic", "Vai", "Vithkuqi", "Wancho", "Warang_Citi", "Yezidi",
+        "Yi", "Zanabazar_Square",
+    ];
+    name == "Any" || CATEGORIES.contains(&name) || SCRIPTS.contains(&name)
+}
+
 /// Go's ASCII Perl classes, as Rust class bodies.
 fn perl_class(c: char) -> Option<(&'static str, bool)> {
     match c {
@@ -375,15 +410,19 @@ fn read_escape(chars: &[(usize, char)], i: usize, pat: &str) -> Result<(Escape, 
         'A' | 'z' | 'b' | 'B' => (Escape::Assertion(c), i + 2),
         'd' | 'D' | 's' | 'S' | 'w' | 'W' => (Escape::Perl(c), i + 2),
         'p' | 'P' => {
-            let end = match at(i + 2) {
+            let (name, end) = match at(i + 2) {
                 Some('{') => match (i + 3..chars.len()).find(|&k| chars[k].1 == '}') {
-                    Some(close) => close + 1,
+                    Some(close) => (&pat[off(i + 3)..off(close)], close + 1),
                     None => return Err(err(INVALID_CHAR_RANGE, &pat[off(i)..])),
                 },
-                Some(_) => i + 3,
+                Some(_) => (&pat[off(i + 2)..off(i + 3)], i + 3),
                 None => return Err(err(INVALID_CHAR_RANGE, &pat[off(i)..])),
             };
-            (Escape::Unicode(pat[off(i)..off(end)].to_string()), end)
+            let text = &pat[off(i)..off(end)];
+            if !go_unicode_class(name.strip_prefix('^').unwrap_or(name)) {
+                return Err(err(INVALID_CHAR_RANGE, text));
+            }
+            (Escape::Unicode(text.to_string()), end)
         }
         'Q' => {
             let body_start = off(i + 2);
