@@ -149,6 +149,14 @@ fn regex_layer_matches_terraform_fixtures() {
     assert!(failures.is_empty(), "{} of {checked} differ:\n{}", failures.len(), failures.join("\n"));
 }
 
+/// cty normalises every string value to NFC (`"e\u0301"` is `"é"`, Hangul jamo compose):
+/// the value model's string constructor does that, not these layers, so the layer tests skip
+/// the fixture cases written with combining marks or conjoining jamo.
+fn is_nfc_sample(expr: &str) -> bool {
+    !expr.contains("\\u030")
+        && !expr.chars().any(|c| matches!(c as u32, 0x0300..=0x036F | 0x1100..=0x11FF))
+}
+
 /// A literal argument of a `format` fixture case, when it is one the layer can take alone.
 fn literal_arg(text: &str) -> Option<string_format_go::Arg> {
     use string_format_go::{Arg, Decimal};
@@ -214,7 +222,7 @@ fn format_layer_matches_terraform_fixtures() {
     let (mut checked, mut failures) = (0, Vec::new());
     let mut cases = Vec::new();
     // string_format.json: 474 generated verb/flag/width/precision/value combinations.
-    for file in ["string.json", "string_format.json"] {
+    for file in ["string.json", "string_format.json", "string_grapheme.json"] {
         let path = format!("{}/tests/fixtures/eval/functions/{file}", env!("CARGO_MANIFEST_DIR"));
         let doc: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         cases.extend(doc["cases"].as_array().unwrap().clone());
@@ -229,6 +237,9 @@ fn format_layer_matches_terraform_fixtures() {
             continue;
         };
         let Some(args) = parts[1..].iter().map(|p| literal_arg(p)).collect::<Option<Vec<_>>>() else { continue };
+        if !is_nfc_sample(expr) {
+            continue;
+        }
         checked += 1;
         let got = match format_values(&fmt, &args) {
             Ok(s) => Ok(json!(s)),
@@ -259,7 +270,7 @@ fn text_layer_matches_terraform_fixtures() {
     // string_casemap.json: upper/lower/title over every NFC-stable letter and number of 19
     // Unicode blocks (Latin, IPA, Greek, Cyrillic, Armenian, Georgian, Cherokee, Glagolitic,
     // Coptic, Deseret, Adlam, fullwidth, ...), recorded from Terraform.
-    for file in ["string.json", "string_casemap.json"] {
+    for file in ["string.json", "string_casemap.json", "string_grapheme.json"] {
         let path = format!("{}/tests/fixtures/eval/functions/{file}", env!("CARGO_MANIFEST_DIR"));
         let doc: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         cases.extend(doc["cases"].as_array().unwrap().clone());
@@ -281,6 +292,7 @@ fn text_layer_matches_terraform_fixtures() {
                 ("chomp", 1) => Ok(json!(t::chomp(&s(0)?))),
                 ("trimspace", 1) => Ok(json!(t::trim_space(&s(0)?))),
                 ("strrev", 1) => Ok(json!(t::strrev(&s(0)?))),
+                ("length", 1) => Ok(json!(t::strlen(&s(0)?))),
                 ("trim", 2) => Ok(json!(t::trim_cutset(&s(0)?, &s(1)?))),
                 ("trimprefix", 2) => Ok(json!(s(0)?.strip_prefix(s(1)?.as_str()).map(str::to_string).unwrap_or(s(0)?))),
                 ("trimsuffix", 2) => Ok(json!(s(0)?.strip_suffix(s(1)?.as_str()).map(str::to_string).unwrap_or(s(0)?))),
@@ -298,7 +310,7 @@ fn text_layer_matches_terraform_fixtures() {
         let Some(got) = got else { continue };
         // cty normalises every string value to NFC (`"e\u0301"` is `"é"`): the value model's
         // string constructor does that, not these layers.
-        if expr.contains("\\u030") {
+        if !is_nfc_sample(expr) {
             continue;
         }
         checked += 1;
