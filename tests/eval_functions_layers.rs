@@ -346,3 +346,32 @@ fn hostile_input_is_bounded() {
     assert!(string_text::indent(i64::MAX, "a\nb").is_err());
     assert!(start.elapsed() < std::time::Duration::from_secs(5), "took {:?}", start.elapsed());
 }
+
+/// `format`'s string → number conversion (%d of "12") is cty's: it accepts exactly what
+/// `tonumber` accepts. Checked against every recorded `tonumber("...")` case.
+#[test]
+fn number_parsing_matches_tonumber_fixtures() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eval/functions/conversion.json");
+    let doc: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut checked = 0;
+    for case in doc["cases"].as_array().unwrap() {
+        let expr = case["expr"].as_str().unwrap();
+        let Some(arg) = expr.strip_prefix("tonumber(").and_then(|r| literal_args(&format!("f({}", r))) else {
+            continue;
+        };
+        if arg.len() != 1 {
+            continue;
+        }
+        let parsed = string_format_go::parse_cty_number(&arg[0]);
+        match case.get("rendered").and_then(Json::as_str) {
+            Some(r) => {
+                let d = parsed.unwrap_or_else(|| panic!("{expr}: Terraform gives {r}, we refuse it"));
+                let ours = if d.inf { d.to_plain() } else if d.neg && d.is_zero() { "-0".into() } else { d.to_plain() };
+                assert_eq!(ours, r, "{expr}");
+            }
+            None => assert!(parsed.is_none(), "{expr}: Terraform refuses it, we accept it"),
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} tonumber cases");
+}
