@@ -100,7 +100,7 @@ fn regex_layer_matches_terraform_fixtures() {
     // string_regex.json: 485 generated pattern × input cases (Perl and POSIX classes, Unicode
     // categories and scripts, case folding, flags, anchors, empty matches, octal and hex
     // escapes, Go's syntax errors) and replace templates.
-    for file in ["string.json", "string_regex.json"] {
+    for file in ["string.json", "string_more.json", "string_regex.json"] {
         let path = format!("{}/tests/fixtures/eval/functions/{file}", env!("CARGO_MANIFEST_DIR"));
         let doc: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         cases.extend(doc["cases"].as_array().unwrap().clone());
@@ -222,7 +222,7 @@ fn format_layer_matches_terraform_fixtures() {
     let (mut checked, mut failures) = (0, Vec::new());
     let mut cases = Vec::new();
     // string_format.json: 474 generated verb/flag/width/precision/value combinations.
-    for file in ["string.json", "string_format.json", "string_grapheme.json"] {
+    for file in ["string.json", "string_more.json", "string_format.json", "string_grapheme.json"] {
         let path = format!("{}/tests/fixtures/eval/functions/{file}", env!("CARGO_MANIFEST_DIR"));
         let doc: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         cases.extend(doc["cases"].as_array().unwrap().clone());
@@ -270,7 +270,7 @@ fn text_layer_matches_terraform_fixtures() {
     // string_casemap.json: upper/lower/title over every NFC-stable letter and number of 19
     // Unicode blocks (Latin, IPA, Greek, Cyrillic, Armenian, Georgian, Cherokee, Glagolitic,
     // Coptic, Deseret, Adlam, fullwidth, ...), recorded from Terraform.
-    for file in ["string.json", "string_casemap.json", "string_grapheme.json"] {
+    for file in ["string.json", "string_more.json", "string_casemap.json", "string_grapheme.json"] {
         let path = format!("{}/tests/fixtures/eval/functions/{file}", env!("CARGO_MANIFEST_DIR"));
         let doc: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         cases.extend(doc["cases"].as_array().unwrap().clone());

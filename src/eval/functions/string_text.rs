@@ -131,19 +131,10 @@ pub fn trim_cutset<'a>(s: &'a str, cutset: &str) -> &'a str {
     s.trim_matches(|c| cutset.contains(c))
 }
 
-/// cty's `chomp`: removes every trailing `\n` / `\r\n`.
+/// cty's `chomp`: removes the trailing run matched by `(?:\r\n?|\n)*\z`, which is every
+/// trailing `\r` and `\n` in any order.
 pub fn chomp(s: &str) -> &str {
-    let mut end = s.len();
-    loop {
-        let t = &s[..end];
-        if let Some(x) = t.strip_suffix("\r\n") {
-            end = x.len();
-        } else if let Some(x) = t.strip_suffix('\n') {
-            end = x.len();
-        } else {
-            return t;
-        }
-    }
+    s.trim_end_matches(['\r', '\n'])
 }
 
 /// cty's `indent`: `spaces` spaces after every newline. Errors are Go's panic message and our
