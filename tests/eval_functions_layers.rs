@@ -375,3 +375,45 @@ fn number_parsing_matches_tonumber_fixtures() {
     }
     assert!(checked >= 10, "only {checked} tonumber cases");
 }
+
+#[path = "eval_functions_harness/mod.rs"]
+mod harness;
+
+/// The harness the family tests use reads every fixture file, and its comparison accepts a
+/// case's own answer and rejects a wrong one (the plumbing, before the evaluator exists).
+#[test]
+fn harness_reads_every_fixture_file() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eval/functions");
+    let mut total = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if !name.ends_with(".json") {
+            continue;
+        }
+        let (_, cases) = harness::load(&name);
+        let echo = |c: &harness::Case| -> harness::Outcome {
+            let e = &c.expected;
+            match e.get("error") {
+                Some(err) => harness::Outcome::Error {
+                    summary: err["summary"].as_str().unwrap().into(),
+                    detail: err["detail"].as_str().unwrap().into(),
+                    start: err.get("start").and_then(Json::as_u64).map(|v| v as usize),
+                    end: err.get("end").and_then(Json::as_u64).map(|v| v as usize),
+                },
+                None => harness::Outcome::Value {
+                    json: e.get("json").and_then(Json::as_str).map(str::to_string).or_else(|| e.get("value").map(|v| v.to_string())),
+                    ty: e["type"].as_str().unwrap().into(),
+                    rendered: e["rendered"].as_str().unwrap().into(),
+                },
+            }
+        };
+        let by_expr: std::collections::HashMap<String, &harness::Case> =
+            cases.iter().map(|c| (c.expr.clone(), c)).collect();
+        total += harness::run(&name, |_, expr| echo(by_expr[expr]));
+        let wrong = std::panic::catch_unwind(|| {
+            harness::run(&name, |_, _| harness::Outcome::Value { json: None, ty: "x".into(), rendered: "x".into() })
+        });
+        assert!(wrong.is_err(), "{name}: a wrong answer passed");
+    }
+    assert!(total > 1900, "only {total} cases");
+}

@@ -2,8 +2,9 @@
 //! (`tests/fixtures/eval/functions/<family>*.json`, recorded from Terraform or written from its
 //! source and marked so) through the evaluator and reports every mismatch at once.
 //!
-//! A case is `{ expr, value?, type, rendered, source }` for a result (value is what
-//! `jsonencode` gives; absent where Terraform cannot encode it, e.g. sensitive values) or
+//! A case is `{ expr, json?, value?, type, rendered, source }` for a result (`json` is the text
+//! `jsonencode` gives, compared exactly: numbers keep all their digits; `value` is that text
+//! parsed, for reading; both absent where Terraform cannot encode it, e.g. sensitive values) or
 //! `{ expr, error: { summary, detail, start, end }, source }` for an error, `start`/`end`
 //! being character offsets of the diagnostic's range inside `expr` (absent when the range is
 //! elsewhere). A file may carry `locals` (name → expression) that the cases can reference.
@@ -15,8 +16,8 @@ use serde_json::Value as Json;
 /// What evaluating one expression gave.
 pub enum Outcome {
     Value {
-        /// The value as `jsonencode` would give it, if it can.
-        json: Option<Json>,
+        /// `jsonencode`'s text for the value, if it can encode it.
+        json: Option<String>,
         /// `type()`'s rendering.
         ty: String,
         /// `terraform console`'s rendering.
@@ -109,8 +110,13 @@ fn compare(want: &Json, got: &Outcome) -> Option<String> {
             if wt != ty {
                 return Some(format!("type: want {wt:?}\n    got  {ty:?}"));
             }
-            if let Some(wv) = want.get("value") {
-                if json.as_ref() != Some(wv) {
+            if let Some(wj) = want.get("json").and_then(Json::as_str) {
+                if json.as_deref() != Some(wj) {
+                    return Some(format!("jsonencode: want {wj}\n    got  {json:?}"));
+                }
+            } else if let Some(wv) = want.get("value") {
+                let got: Option<Json> = json.as_deref().and_then(|t| serde_json::from_str(t).ok());
+                if got.as_ref() != Some(wv) {
                     return Some(format!("value: want {wv}\n    got  {json:?}"));
                 }
             }
