@@ -344,6 +344,11 @@ fn hostile_input_is_bounded() {
     assert!(string_regex_go::replace(&long, "", &"b".repeat(1000), 16 << 20).is_err());
     assert!(string_regex_go::replace(&long, "/a/", &"b".repeat(1000), 16 << 20).is_err());
     assert!(string_text::indent(i64::MAX, "a\nb").is_err());
+    use string_format_go::{format_values, Arg};
+    assert!(format_values("%99999999999999999999s", &[Arg::String("a".into())]).is_err());
+    assert!(format_values("%.99999999999f", &[Arg::Bool(true)]).is_err());
+    assert_eq!(format_values("%1000000s", &[Arg::String("a".into())]).unwrap().len(), 1_000_000);
+    assert!(format_values(&"%1000000[1]s".repeat(20), &[Arg::String("a".into())]).is_err());
     assert!(start.elapsed() < std::time::Duration::from_secs(5), "took {:?}", start.elapsed());
 }
 
@@ -416,4 +421,79 @@ fn harness_reads_every_fixture_file() {
         assert!(wrong.is_err(), "{name}: a wrong answer passed");
     }
     assert!(total > 1900, "only {total} cases");
+}
+
+mod never_panics {
+    //! Random input through every layer: an answer or an error, never a panic.
+    use super::{string_format_go as f, string_regex_go as r, string_text as t};
+    use proptest::prelude::*;
+
+    fn pattern_chars() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![
+                Just('\\'), Just('('), Just(')'), Just('['), Just(']'), Just('{'), Just('}'), Just('?'),
+                Just('*'), Just('+'), Just('|'), Just('^'), Just('$'), Just('-'), Just(':'), Just('P'),
+                Just('<'), Just('>'), Just('p'), Just('Q'), Just('E'), Just('x'), Just('1'), Just('0'),
+                Just(','), Just('i'), Just('d'), Just('w'), Just('é'), Just('a'), any::<char>(),
+            ],
+            0..24,
+        )
+        .prop_map(|v| v.into_iter().collect())
+    }
+
+    fn format_chars() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![
+                Just('%'), Just('['), Just(']'), Just('.'), Just('-'), Just('+'), Just('#'), Just(' '),
+                Just('0'), Just('1'), Just('9'), Just('9'), Just('9'), Just('d'), Just('s'), Just('v'), Just('f'), Just('x'),
+                Just('e'), Just('g'), Just('q'), Just('t'), Just('b'), any::<char>(),
+            ],
+            0..16,
+        )
+        .prop_map(|v| v.into_iter().collect())
+    }
+
+    fn arg() -> impl Strategy<Value = f::Arg> {
+        prop_oneof![
+            Just(f::Arg::Null),
+            any::<bool>().prop_map(f::Arg::Bool),
+            "[a-z0-9 é🤔.-]{0,6}".prop_map(f::Arg::String),
+            (any::<u32>(), 0u32..6, any::<bool>()).prop_map(|(m, e, neg)| {
+                let text = format!("{}{m}e-{e}", if neg { "-" } else { "" });
+                let d = f::Decimal::parse(&text).unwrap();
+                let plain = d.to_plain();
+                f::Arg::Number(d, plain)
+            }),
+            Just(f::Arg::Other("[1]".into())),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn regex(pat in pattern_chars(), s in "[a-zé1 \\n]{0,12}", rep in "[$a-z1{}]{0,6}") {
+            if let Ok(g) = r::compile(&pat) {
+                let _ = r::shape(&g.names);
+                for caps in g.all(&s) {
+                    let mut out = String::new();
+                    r::expand(&rep, &s, &caps, &g.names, &mut out);
+                }
+            }
+            let _ = r::replace(&s, &format!("/{pat}/"), &rep, 1 << 16);
+        }
+
+        #[test]
+        fn format(fmt in format_chars(), args in proptest::collection::vec(arg(), 0..4)) {
+            let _ = f::format_values(&fmt, &args);
+        }
+
+        #[test]
+        fn text(s in "\\PC{0,12}", a in any::<i64>(), b in any::<i64>(), cut in "\\PC{0,3}") {
+            let _ = (t::substr(&s, a, b), t::strrev(&s), t::strlen(&s), t::title(&s), t::upper(&s), t::lower(&s));
+            let _ = (t::trim_cutset(&s, &cut), t::trim_space(&s), t::chomp(&s), t::split(&cut, &s));
+            let _ = t::indent(a % 64, &s);
+            let _ = f::parse_cty_number(&s);
+        }
+    }
 }

@@ -637,6 +637,12 @@ pub enum FormatError {
     Call(String),
 }
 
+/// The longest result we build (16 MiB; Terraform has no limit).
+pub const MAX_RESULT: usize = 16 << 20;
+
+/// The largest width or precision we format (Go's fmt limit).
+pub const MAX_WIDTH: usize = 1_000_000;
+
 /// cty's `format` over already-converted arguments.
 pub fn format_values(format: &str, args: &[Arg]) -> Result<String, FormatError> {
     let mut out = String::new();
@@ -645,7 +651,13 @@ pub fn format_values(format: &str, args: &[Arg]) -> Result<String, FormatError> 
             out.push_str(t);
             Ok(())
         }
-        Piece::Verb(v) => append_verb(&v, args, &mut out),
+        Piece::Verb(v) => {
+            append_verb(&v, args, &mut out)?;
+            if out.len() > MAX_RESULT {
+                return Err(format!("the result would be longer than {MAX_RESULT} bytes"));
+            }
+            Ok(())
+        }
     })
     .map_err(FormatError::Call)?;
     if highest < args.len() {
@@ -676,6 +688,16 @@ fn append_verb(v: &Verb, args: &[Arg], out: &mut String) -> Result<(), String> {
             args.len()
         ));
     };
+    // Go's fmt refuses widths and precisions over 1e6 (printing `%!(NOVERB)` and the argument
+    // as `%!(EXTRA ...)`), and cty's own string padding would allocate whatever is asked: we
+    // stop with an error instead.
+    if v.width.is_some_and(|w| w > MAX_WIDTH) || v.prec.is_some_and(|p| p > MAX_WIDTH) {
+        return Err(format!(
+            "unsupported format verb {} at offset {}: width and precision are limited to {MAX_WIDTH}",
+            go_quote(&v.raw),
+            v.offset
+        ));
+    }
     if v.mode != 'v' && matches!(arg, Arg::Null) {
         return Err(unsupported(v, "null value cannot be formatted"));
     }
