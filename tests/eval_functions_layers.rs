@@ -497,3 +497,50 @@ mod never_panics {
         }
     }
 }
+
+/// Every `formatlist` case whose arguments are literals or tuples of literals, through the
+/// layer, compared with Terraform.
+#[test]
+fn formatlist_layer_matches_terraform_fixtures() {
+    use string_format_go::{formatlist_values, FormatError, ListArg};
+    let (mut checked, mut failures) = (0, Vec::new());
+    for file in ["string.json", "string_more.json"] {
+        let path = format!("{}/tests/fixtures/eval/functions/{file}", env!("CARGO_MANIFEST_DIR"));
+        let doc: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        for case in doc["cases"].as_array().unwrap() {
+            let expr = case["expr"].as_str().unwrap();
+            if !expr.starts_with("formatlist(") || !is_nfc_sample(expr) {
+                continue;
+            }
+            let parts = split_args(expr);
+            let Some(fmt) = parts.first().and_then(|p| literal_args(&format!("f({p})"))).map(|mut v| v.remove(0)) else {
+                continue;
+            };
+            let arg = |p: &String| -> Option<ListArg> {
+                if p.starts_with('[') {
+                    let inner = split_args(&format!("f({})", &p[1..p.len() - 1]));
+                    inner.iter().map(|x| literal_arg(x)).collect::<Option<Vec<_>>>().map(ListArg::Seq)
+                } else {
+                    literal_arg(p).map(ListArg::Single)
+                }
+            };
+            let Some(args) = parts[1..].iter().map(arg).collect::<Option<Vec<_>>>() else { continue };
+            checked += 1;
+            let got = match formatlist_values(&fmt, &args) {
+                Ok(v) => Ok(json!(v)),
+                Err(FormatError::Call(m)) => Err(format!("Call to function \"formatlist\" failed: {m}.")),
+                Err(FormatError::Arg(_, m)) => Err(format!("Invalid value for \"args\" parameter: {m}.")),
+            };
+            let ok = match (&got, case.get("error"), case.get("value")) {
+                (Err(g), Some(w), _) => g == w["detail"].as_str().unwrap(),
+                (Ok(g), None, Some(w)) => g == w,
+                _ => false,
+            };
+            if !ok {
+                failures.push(format!("{expr}: want {:?} {:?}, got {got:?}", case.get("error"), case.get("value")));
+            }
+        }
+    }
+    assert!(checked >= 10, "only {checked} formatlist cases checked");
+    assert!(failures.is_empty(), "{} of {checked} differ:\n{}", failures.len(), failures.join("\n"));
+}

@@ -767,6 +767,65 @@ fn append_verb(v: &Verb, args: &[Arg], out: &mut String) -> Result<(), String> {
     Ok(())
 }
 
+/// A `formatlist` argument: a list, set or tuple is iterated, anything else repeats.
+#[derive(Debug, Clone)]
+pub enum ListArg {
+    Single(Arg),
+    Seq(Vec<Arg>),
+}
+
+/// cty's `formatlist` over already-converted arguments (wholly known ones; the caller turns
+/// unknown ones into unknown results first).
+pub fn formatlist_values(format: &str, args: &[ListArg]) -> Result<Vec<String>, FormatError> {
+    if args.is_empty() {
+        return format_values(format, &[]).map(|s| vec![s]);
+    }
+    let mut len: Option<(usize, usize)> = None; // (length, argument index)
+    for (i, a) in args.iter().enumerate() {
+        if let ListArg::Seq(v) = a {
+            match len {
+                None => len = Some((v.len(), i)),
+                Some((l, j)) if l != v.len() => {
+                    return Err(FormatError::Arg(
+                        i + 1,
+                        format!(
+                            "argument {} has length {}, which is inconsistent with argument {} of length {l}",
+                            i + 1,
+                            v.len(),
+                            j + 1
+                        ),
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    let n = len.map_or(1, |(l, _)| l);
+    let mut out = Vec::with_capacity(n);
+    let mut total = 0;
+    for it in 0..n {
+        let row: Vec<Arg> = args
+            .iter()
+            .map(|a| match a {
+                ListArg::Single(v) => v.clone(),
+                ListArg::Seq(v) => v[it].clone(),
+            })
+            .collect();
+        let s = format_values(format, &row).map_err(|e| {
+            let m = match e {
+                FormatError::Arg(_, m) | FormatError::Call(m) => m,
+            };
+            FormatError::Call(format!("error on format iteration {it}: {m}"))
+        })?;
+        total += s.len();
+        if total > MAX_RESULT {
+            return Err(FormatError::Call(format!("the result would be longer than {MAX_RESULT} bytes")));
+        }
+        out.push(s);
+    }
+    Ok(out)
+}
+
 /// cty's string → number conversion (`ParseNumberVal`): a decimal with optional sign,
 /// fraction and exponent, or an infinity.
 pub fn parse_cty_number(s: &str) -> Option<Decimal> {
