@@ -145,6 +145,7 @@ fn regex_layer_matches_terraform_fixtures() {
             failures.push(format!("{expr}: want {want_err:?} {want_val:?}, got {got:?}"));
         }
     }
+    eprintln!("regex: {checked} recorded cases checked");
     assert!(checked >= 500, "only {checked} regex cases checked");
     assert!(failures.is_empty(), "{} of {checked} differ:\n{}", failures.len(), failures.join("\n"));
 }
@@ -255,6 +256,7 @@ fn format_layer_matches_terraform_fixtures() {
             failures.push(format!("{expr}: want {:?} {:?}, got {got:?}", case.get("error"), case.get("value")));
         }
     }
+    eprintln!("format: {checked} recorded cases checked");
     assert!(checked >= 500, "only {checked} format cases checked");
     assert!(failures.is_empty(), "{} of {checked} differ:\n{}", failures.len(), failures.join("\n"));
 }
@@ -323,6 +325,7 @@ fn text_layer_matches_terraform_fixtures() {
             failures.push(format!("{expr}: want {:?} {:?}, got {got:?}", case.get("error"), case.get("value")));
         }
     }
+    eprintln!("text: {checked} recorded cases checked");
     assert!(checked >= 120, "only {checked} text cases checked");
     assert!(failures.is_empty(), "{} of {checked} differ:\n{}", failures.len(), failures.join("\n"));
 }
@@ -541,6 +544,7 @@ fn formatlist_layer_matches_terraform_fixtures() {
             }
         }
     }
+    eprintln!("formatlist: {checked} recorded cases checked");
     assert!(checked >= 10, "only {checked} formatlist cases checked");
     assert!(failures.is_empty(), "{} of {checked} differ:\n{}", failures.len(), failures.join("\n"));
 }
