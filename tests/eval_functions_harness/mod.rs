@@ -57,7 +57,12 @@ pub fn load(file: &str) -> (Vec<(String, String)>, Vec<Case>) {
 
 /// Runs every case of `file` through `eval` (given the file's locals and the expression) and
 /// panics with a list of all mismatches. Returns the number of cases checked.
-pub fn run(file: &str, mut eval: impl FnMut(&[(String, String)], &str) -> Outcome) -> usize {
+pub fn run(file: &str, eval: impl FnMut(&[(String, String)], &str) -> Outcome) -> usize {
+    check(file, eval).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`run`], returning the list of mismatches as an error instead of panicking.
+pub fn check(file: &str, mut eval: impl FnMut(&[(String, String)], &str) -> Outcome) -> Result<usize, String> {
     let (locals, cases) = load(file);
     assert!(!cases.is_empty(), "{file} has no cases");
     let mut failures = Vec::new();
@@ -68,14 +73,14 @@ pub fn run(file: &str, mut eval: impl FnMut(&[(String, String)], &str) -> Outcom
         }
     }
     if !failures.is_empty() {
-        panic!(
+        return Err(format!(
             "{file}: {} of {} cases differ from Terraform:\n  {}",
             failures.len(),
             cases.len(),
             failures.join("\n  ")
-        );
+        ));
     }
-    cases.len()
+    Ok(cases.len())
 }
 
 fn compare(want: &Json, got: &Outcome) -> Option<String> {
