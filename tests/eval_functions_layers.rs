@@ -8,9 +8,17 @@
 #[allow(dead_code)]
 mod string_regex_go;
 
+#[path = "../src/eval/functions/string_regex_syntax.rs"]
+#[allow(dead_code)]
+mod string_regex_syntax;
+
 #[path = "../src/eval/functions/string_format_go.rs"]
 #[allow(dead_code)]
 mod string_format_go;
+
+#[path = "../src/eval/functions/string_format_num.rs"]
+#[allow(dead_code)]
+mod string_format_num;
 
 #[path = "../src/eval/functions/string_text.rs"]
 #[allow(dead_code)]
