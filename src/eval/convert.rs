@@ -65,7 +65,7 @@ fn convert_at(v: &Value, want: &Type) -> Result<Value, ConvError> {
         },
         (Type::List(et) | Type::Set(et), Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items)) => {
             let mut out = Vec::with_capacity(items.len());
-            let target = if et.has_dynamic() {
+            let target = if et.has_dynamic() && !items.is_empty() {
                 match unify(&items.iter().map(Value::ty).collect::<Vec<_>>()) {
                     Some(t) => merge_constraint(et, &t),
                     None => return Err((String::new(), "all list elements must have the same type".into())),
@@ -84,7 +84,7 @@ fn convert_at(v: &Value, want: &Type) -> Result<Value, ConvError> {
             }
         }
         (Type::Map(et), Kind::Map(_, m) | Kind::Object(m)) => {
-            let target = if et.has_dynamic() {
+            let target = if et.has_dynamic() && !m.is_empty() {
                 match unify(&m.values().map(Value::ty).collect::<Vec<_>>()) {
                     Some(t) => merge_constraint(et, &t),
                     None => return Err((String::new(), "all map elements must have the same type".into())),
@@ -186,7 +186,7 @@ pub fn unify(types: &[Type]) -> Option<Type> {
     if types.iter().all(|t| t == first) {
         return Some(first.clone());
     }
-    if types.iter().any(|t| *t == Type::Dynamic) {
+    if types.contains(&Type::Dynamic) {
         return Some(Type::Dynamic);
     }
     if types.iter().all(Type::is_primitive) {

@@ -90,7 +90,7 @@ impl<'a> Evaluator<'a> {
                 let text = &self.source.text()[e.span.clone()];
                 Number::parse(text).map(Value::number).ok_or_else(|| self.err("Invalid number literal", "Failed to recognize the value of this number literal.", &e.span))
             }
-            ExprKind::Template(t) => self.template(t, &e.span, None),
+            ExprKind::Template(t) => self.template_value(t, &e.span),
             ExprKind::Heredoc(h) => self.template(&h.template, &e.span, h.strip_indent.then_some(())),
             ExprKind::Tuple(items) => {
                 let mut out = Vec::with_capacity(items.len());
@@ -128,7 +128,7 @@ impl<'a> Evaluator<'a> {
         match self.scope.lookup(&names) {
             Ok((v, used)) => Ok((v, used.saturating_sub(1))),
             Err(le) => {
-                let last = if le.names <= 1 { &root.span } else { &attrs[(le.names - 2).min(attrs.len().saturating_sub(1))].span };
+                let last = if le.names <= 1 || attrs.is_empty() { &root.span } else { &attrs[(le.names - 2).min(attrs.len() - 1)].span };
                 Err(self.err(&le.summary, le.detail, &(root.span.start..last.end)))
             }
         }
@@ -205,7 +205,7 @@ impl<'a> Evaluator<'a> {
 
     fn step(&mut self, v: Value, op: &Op<'_>) -> R {
         match op {
-            Op::Attr(id) => self.get_attr(v, id.name, &id.span),
+            Op::Attr(id) => self.get_attr(v, id.name, &(id.span.start.saturating_sub(1)..id.span.end)),
             Op::LegacyIndex { index, span } => self.index(v, Value::int(*index as i64), span),
             Op::Index { key, span } => {
                 let k = self.eval(key)?;
@@ -235,18 +235,15 @@ impl<'a> Evaluator<'a> {
                 Some(x) => Ok(x.clone().mark(sensitive)),
                 None => Err(self.err("Missing map element", format!("This map does not have an element with the key {}.", go_quote(name)), span)),
             },
-            Kind::List(..) | Kind::Set(..) | Kind::Tuple(_) => {
-                let kind = match v.kind {
-                    Kind::Set(..) => "set",
-                    Kind::Tuple(_) => "tuple",
-                    _ => "list",
-                };
+            Kind::List(e, _) | Kind::Set(e, _) if matches!(e, Type::Object(_)) => {
+                let kind = if matches!(v.kind, Kind::Set(..)) { "set" } else { "list" };
                 Err(self.err(
                     "Unsupported attribute",
                     format!("Can't access attributes on a {kind} of objects. Did you mean to access an attribute for a specific element of the {kind}, or across all elements of the {kind}?"),
                     span,
                 ))
             }
+            Kind::List(..) | Kind::Set(..) | Kind::Tuple(_) => Err(self.err("Unsupported attribute", "This value does not have any attributes.", span)),
             _ => Err(self.err("Unsupported attribute", format!("Can't access attributes on a primitive-typed value ({}).", v.ty().friendly_name()), span)),
         }
     }
@@ -276,7 +273,7 @@ impl<'a> Evaluator<'a> {
                 }
                 let n = k.as_number().cloned().unwrap_or_else(Number::zero);
                 if !n.is_integer() {
-                    return Err(invalid(self, ": the given key is not a whole number"));
+                    return Err(invalid(self, ": indexing a sequence requires a whole number, but the given index has a fractional part"));
                 }
                 if n.is_neg() {
                     return Err(invalid(self, ": a negative number is not a valid index for a sequence"));
@@ -284,7 +281,7 @@ impl<'a> Evaluator<'a> {
                 let items = v.elements().unwrap_or_default();
                 match n.to_i64().and_then(|i| items.get(i as usize)) {
                     Some(x) => Ok((*x).clone().mark(sensitive)),
-                    None => Err(invalid(self, ": the given index is greater than or equal to the length of the collection")),
+                    None => Err(invalid(self, "")),
                 }
             }
             Type::Map(_) | Type::Object(_) => {
@@ -307,7 +304,7 @@ impl<'a> Evaluator<'a> {
                     },
                     Kind::Object(m) => match m.get(name) {
                         Some(x) => Ok(x.clone().mark(sensitive)),
-                        None => Err(self.err("Invalid index", format!("The given key does not identify an element in this collection value."), span)),
+                        None => Err(self.err("Invalid index", "The given key does not identify an element in this collection value.".to_string(), span)),
                     },
                     _ => Err(invalid(self, "")),
                 }
@@ -334,6 +331,8 @@ impl<'a> Evaluator<'a> {
                 ObjectKey::Expr(e) => match &e.kind {
                     // `{ a.b = 1 }` is a key written as a traversal: HCL reads a bare name as text.
                     ExprKind::Variable(id) => Value::string(id.name),
+                    // A bare keyword is a name too: `{ null = 1 }` has the key "null".
+                    ExprKind::Null | ExprKind::Bool(_) => Value::string(&self.source.text()[e.span.clone()]),
                     _ => self.eval(e)?,
                 },
             };
@@ -515,7 +514,7 @@ impl<'a> Evaluator<'a> {
         };
         let _ = name;
         if v.is_null() {
-            return Err(self.err("Invalid operand", "Unsuitable value for unary operand: argument must not be null.", &e.span));
+            return Err(self.err("Operation failed", "Error during operation: argument must not be null.", &e.span));
         }
         let c = convert(&v, &want).map_err(|m| self.err("Invalid operand", format!("Unsuitable value for unary operand: {m}."), &e.span))?;
         if !c.is_known() {
@@ -551,13 +550,14 @@ impl<'a> Evaluator<'a> {
             _ => (Type::Number, Type::Number),
         };
         let conv = |me: &Self, v: &Value, e: &Expr<'_>, side: &str| -> R {
-            if v.is_null() {
-                return Err(me.err("Invalid operand", format!("Unsuitable value for {side} operand: argument must not be null."), &e.span));
-            }
+            let _ = side;
             convert(v, &operand).map_err(|m| me.err("Invalid operand", format!("Unsuitable value for {side} operand: {m}."), &e.span))
         };
         let lc = conv(self, &l, lhs, "left")?;
         let rc = conv(self, &r, rhs, "right")?;
+        if lc.is_null() || rc.is_null() {
+            return Err(self.err("Operation failed", "Error during operation: argument must not be null.", &(lhs.span.start..rhs.span.end)));
+        }
         // `&&` and `||` are not short-circuiting in HCL, but a known deciding side wins over
         // an unknown other side (true || unknown is true).
         if let (BinaryOp::Or | BinaryOp::And, true) = (op, !lc.is_known() || !rc.is_known()) {
@@ -676,7 +676,7 @@ impl<'a> Evaluator<'a> {
                 } else if object.contains_key(name) {
                     return Err(self.err(
                         "Duplicate object key",
-                        format!("Two different items produced the key {} in this 'for' expression. If duplicate keys are expected, use the ellipsis (...) after the value expression to enable grouping by key.", go_quote(name)),
+                        format!("Two different items produced the key {} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.", go_quote(name)),
                         &key_expr.span,
                     ));
                 } else {
@@ -715,7 +715,7 @@ impl<'a> Evaluator<'a> {
             let v = self.eval(a)?;
             if expand_final && i + 1 == args.len() {
                 if v.is_null() {
-                    return Err(self.err("Invalid expanding argument value", "The expanding argument (indicated by ...) must not be null.", &a.span));
+                    return Err(self.err("Invalid expanding argument value", "The expanding argument (indicated by ...) must not be null.", &start_range(a)));
                 }
                 if !v.is_known() {
                     return Ok(Value::dynamic());
@@ -723,7 +723,7 @@ impl<'a> Evaluator<'a> {
                 match &v.kind {
                     Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => values.extend(items.iter().map(|x| x.clone().mark(v.sensitive))),
                     _ => {
-                        return Err(self.err("Invalid expanding argument value", "The expanding argument (indicated by ...) must be of a tuple, list, or set type.", &a.span))
+                        return Err(self.err("Invalid expanding argument value", "The expanding argument (indicated by ...) must be of a tuple, list, or set type.", &start_range(a)))
                     }
                 }
             } else {
@@ -734,14 +734,17 @@ impl<'a> Evaluator<'a> {
         match call(f, &self.ctx, values) {
             Ok(v) => Ok(v),
             Err(CallError::Arity(summary, detail)) => {
-                let at = if n_args > f.params.len() && !args.is_empty() { args[args.len() - 1].span.clone() } else { span.end.saturating_sub(1)..span.end };
+                let at = match args.get(f.params.len()) {
+                    Some(extra) if n_args > f.params.len() => start_range(extra),
+                    _ => span.end.saturating_sub(1)..span.end,
+                };
                 Err(self.err(&summary, detail, &at))
             }
             Err(CallError::Arg { index, detail }) => {
-                let at = args.get(index.min(args.len().saturating_sub(1))).map(|a| a.span.clone()).unwrap_or_else(|| span.clone());
+                let at = args.get(index.min(args.len().saturating_sub(1))).map(start_range).unwrap_or_else(|| span.clone());
                 Err(self.err("Invalid function argument", detail, &at))
             }
-            Err(CallError::Failed(detail)) => Err(self.err("Error in function call", detail, span)),
+            Err(CallError::Failed(detail)) => Err(self.err("Error in function call", detail, &(name.span.start..name.span.end + 1))),
         }
     }
 
@@ -766,7 +769,7 @@ impl<'a> Evaluator<'a> {
             }
         }
         detail.push_str("\nAt least one expression must produce a successful result.");
-        Err(self.err("Error in function call", detail, span))
+        Err(self.err("Error in function call", detail, &(span.start..span.start + 4)))
     }
 
     /// `can(expr)`: whether `expr` evaluates without error; unknown while it is unknown.
@@ -878,4 +881,17 @@ fn strip_common_indent(s: &str) -> String {
         out.push_str(&l[skip..]);
     }
     out
+}
+
+/// HCL's `StartRange`: where an expression begins, as function-argument errors point at it
+/// (the opening bracket of a collection, the first part of a template).
+fn start_range(e: &Expr<'_>) -> Span {
+    match &e.kind {
+        ExprKind::Tuple(_) | ExprKind::Object(_) | ExprKind::For(_) => e.span.start..e.span.start + 1,
+        ExprKind::Template(t) => match t.parts.first() {
+            Some(Part::Literal { span, .. } | Part::Interp { span, .. } | Part::If { span, .. } | Part::For { span, .. }) => span.clone(),
+            None => e.span.clone(),
+        },
+        _ => e.span.clone(),
+    }
 }

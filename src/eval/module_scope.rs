@@ -281,7 +281,7 @@ impl<'a> ModuleScope<'a> {
             return Err(LookupError {
                 summary: "Reference to undeclared module".into(),
                 detail: format!("No module call named {} is declared in {in_module}.", go_quote(call_name)),
-                names: 2,
+                names: 3,
             });
         };
         // Expanded module calls and modules that are not loaded are not known here.
@@ -367,7 +367,7 @@ impl Scope for ModuleScope<'_> {
                     other => {
                         return Err(LookupError {
                             summary: "Invalid \"path\" attribute".into(),
-                            detail: format!("The \"path\" object does not have an attribute named {}. The available attributes are \"cwd\", \"module\", and \"root\".", go_quote(other)),
+                            detail: format!("The \"path\" object does not have an attribute named {}.", go_quote(other)),
                             names: 2,
                         })
                     }
@@ -376,9 +376,10 @@ impl Scope for ModuleScope<'_> {
             }
             "terraform" => match second {
                 Some("workspace") => Ok((Value::string("default"), 2)),
+                Some("applying") => Ok((Value::bool(false), 2)),
                 Some(other) => Err(LookupError {
                     summary: "Invalid \"terraform\" attribute".into(),
-                    detail: format!("The \"terraform\" object does not have an attribute named {}. The only supported attribute is terraform.workspace, the name of the currently-selected workspace.", go_quote(other)),
+                    detail: format!("The \"terraform\" object does not have an attribute named {}. The only supported attributes are terraform.workspace, the name of the currently-selected workspace, and terraform.applying, a boolean which is true only during apply.", go_quote(other)),
                     names: 2,
                 }),
                 None => Err(direct("terraform")),
@@ -386,12 +387,12 @@ impl Scope for ModuleScope<'_> {
             "count" => Err(LookupError {
                 summary: "Reference to \"count\" in non-counted context".into(),
                 detail: "The \"count\" object can only be used in \"module\", \"resource\", and \"data\" blocks, and only when the \"count\" argument is set.".into(),
-                names: 1,
+                names: 2,
             }),
             "each" => Err(LookupError {
                 summary: "Reference to \"each\" in context without for_each".into(),
                 detail: "The \"each\" object can be used only in \"module\" or \"resource\" blocks, and only when the \"for_each\" argument is set.".into(),
-                names: 1,
+                names: 2,
             }),
             "self" => Err(LookupError {
                 summary: "Invalid \"self\" reference".into(),
