@@ -53,3 +53,16 @@ fn unsupported_attribute_is_diagnosed() {
     assert!(d.contains("Unsupported attribute"), "{d}");
     assert!(d.contains("This object does not have an attribute named \\\"z\\\"."), "{d}");
 }
+
+#[test]
+fn resource_attributes_are_unknown_without_state() {
+    let mut files = BTreeMap::new();
+    files.insert("main.tf".to_string(), "resource \"aws_instance\" \"web\" {}\n".to_string());
+    let loaded = load(&files, &LoadOptions { root: String::new() });
+    let got = evaluate(&files, &loaded.config, "aws_instance.web.id", &EvalOptions::default());
+    let v = got.value.unwrap_or_else(|| panic!("{:?}", got.diagnostics));
+    assert_eq!(render::console(&v), "(known after apply)");
+    // An unknown condition: the result is unknown too (of the unified type).
+    let got = evaluate(&files, &loaded.config, "aws_instance.web.id == \"\" ? 1 : 2", &EvalOptions::default());
+    assert_eq!(render::console(&got.value.unwrap()), "(known after apply)");
+}
