@@ -538,6 +538,48 @@ export declare class Graph {
 export declare function buildGraph(files: Files | LoadedConfig, options?: BuildOptions): Graph;
 
 // ---------------------------------------------------------------------------------------------
+// Evaluation (src/eval)
+
+/** `true` for a wholly marked value, `false` for none, else the same shape as `value`. */
+export type Marks = boolean | Marks[] | { [key: string]: Marks };
+
+export interface EvaluateOptions {
+  /** Input variable values, as `-var` gives them (they take precedence over tfvars files). */
+  variables?: Record<string, unknown>;
+  /** A Terraform state v4 object: resource attributes come from it (unknown without one). */
+  state?: object | string;
+  /** The root module's folder within the files (`""` = the top level). */
+  root?: string;
+  /** The module to evaluate in; only the root module (`""`) is supported so far. */
+  module?: string;
+}
+
+export interface Evaluated {
+  /** The value as JSON-compatible data; unknown parts are `null` (see `unknown`). */
+  value: unknown;
+  /** Which parts are unknown ("known after apply"), as plan JSON's `after_unknown`. */
+  unknown: Marks;
+  /** Which parts are sensitive, as plan JSON's `after_sensitive`. */
+  sensitive: Marks;
+  /** `jsonencode`'s exact text (numbers keep every digit); null when a part is unknown. */
+  json: string | null;
+  /** The type as `type()` prints it: `string`, `list(string)`, `object({\n    a: number,\n})`. */
+  type: string;
+  /** The value exactly as `terraform console` prints it. */
+  rendered: string;
+  /** Warnings (errors throw). */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Evaluates one expression in the root module's scope, as `terraform console` does.
+ *
+ * @throws {TfgraphError} when the configuration, a variable or the expression has an error.
+ * @throws {TypeError} when an argument is malformed.
+ */
+export declare function evaluate(files: Files | LoadedConfig, expression: string, options?: EvaluateOptions): Evaluated;
+
+// ---------------------------------------------------------------------------------------------
 // The walker (src/walk)
 
 export interface WalkDag {

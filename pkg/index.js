@@ -257,6 +257,30 @@ export function buildGraph(filesOrConfig, options = {}) {
 }
 
 /**
+ * Evaluates one expression in the root module's scope, as `terraform console` does: input
+ * variables from `options.variables` (like -var), tfvars files among the files and defaults;
+ * locals; module outputs; resource attributes from `options.state` (unknown without it).
+ * Returns the value as JSON-compatible data with `unknown` / `sensitive` marks in the shape of
+ * plan JSON's `after_unknown` / `after_sensitive`, its exact `jsonencode` text, its `type()` and
+ * its console rendering. Errors throw TfgraphError.
+ */
+export function evaluate(filesOrConfig, expression, options = {}) {
+  if (typeof expression !== "string") throw new TypeError("evaluate: `expression` must be a string");
+  const source = filesOrConfig?.[SOURCE];
+  const files = source ? source.files : filesOrConfig;
+  const result = JSON.parse(
+    raw.evaluateRaw(files, expression, {
+      root: options.root ?? source?.root,
+      module: options.module,
+      variables: asJsonText(options.variables),
+      state: asJsonText(options.state),
+    }),
+  );
+  if (hasError(result.diagnostics)) throw new TfgraphError(result.diagnostics);
+  return result;
+}
+
+/**
  * Walks a DAG as Terraform does: each node once all it depends on has finished, at most
  * `parallelism` (10) visits at a time; a failure skips its dependents. `dag` is a Graph or
  * `{ nodes, edges: [from, to][] }` where `from` depends on `to`.

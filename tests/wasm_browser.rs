@@ -38,3 +38,8 @@ fn load_config_raw_returns_plain_config_and_diagnostics() {
 fn syntax_errors_come_back_as_data() {
     wasm_api::syntax_errors_come_back_as_data();
 }
+
+#[wasm_bindgen_test]
+fn evaluate_raw_returns_value_type_rendering_and_marks() {
+    wasm_api::evaluate_raw_returns_value_type_rendering_and_marks();
+}

@@ -6,6 +6,7 @@ use crate::config::{self, LoadOptions};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+pub mod eval;
 mod files;
 pub mod graph;
 pub mod walk;

@@ -4,6 +4,9 @@
 
 import {
   buildGraph,
+  evaluate,
+  type Evaluated,
+  type Marks,
   walk,
   Graph,
   type GraphEdge,
@@ -116,3 +119,12 @@ const forgetKind: GraphNode["kind"] = "resource_instance_forget";
 const providerEmpty: boolean = loaded.root.providers[0]?.empty ?? false;
 void [destroyApply, forgetKind, providerEmpty];
 const report: Promise<WalkReport> = walk(graph, async (node: string) => node.length, { parallelism: 2 });
+
+// Evaluation: typed result and options.
+const evaluated: Evaluated = evaluate(loaded, "var.region", { variables: { region: "x" }, state: {} });
+const rendered: string = evaluated.rendered + evaluated.type;
+const marks: Marks = evaluated.unknown;
+const exact: string | null = evaluated.json;
+// @ts-expect-error: the expression is text
+evaluate(loaded, 42);
+void [rendered, marks, exact];

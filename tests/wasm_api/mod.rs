@@ -4,6 +4,7 @@
 
 use js_sys::{Array, Object, Reflect, TypeError, JSON};
 use serde_json::Value;
+use tfgraph::bindings::eval::evaluate_raw;
 use tfgraph::bindings::{load_config_raw, version};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -106,4 +107,24 @@ pub fn syntax_errors_come_back_as_data() {
     let error = diags.iter().find(|d| d["severity"] == "error").unwrap_or_else(|| panic!("no error in {v}"));
     assert_eq!(error["range"]["filename"], "main.tf");
     assert!(error["range"]["start"]["line"].as_u64().unwrap() >= 2, "{error}");
+}
+
+/// `evaluate` inside wasm: Terraform's 512-bit numbers, console rendering, unknown marks and
+/// an error as data.
+pub fn evaluate_raw_returns_value_type_rendering_and_marks() {
+    let main = "variable \"n\" {\n  default = 3\n}\nresource \"aws_instance\" \"web\" {}\n";
+    let out = |expr: &str| json(&JSON::parse(&evaluate_raw(files(&[("main.tf", main)]), expr.into(), JsValue::UNDEFINED).unwrap()).unwrap());
+    let v = out("[for i in range(var.n) : i / 3]");
+    if v["diagnostics"].as_array().is_some_and(|d| d.is_empty()) {
+        assert_eq!(v["type"], "tuple([\n    number,\n    number,\n    number,\n])");
+    }
+    let v = out("0.1 + 0.2");
+    assert_eq!(v["rendered"], "0.3");
+    assert_eq!(v["json"], "0.3");
+    let v = out("{ id = aws_instance.web.id, n = var.n }");
+    assert_eq!(v["value"], serde_json::json!({ "id": null, "n": 3 }));
+    assert_eq!(v["unknown"], serde_json::json!({ "id": true }));
+    let v = out("var.nope");
+    assert_eq!(v["diagnostics"][0]["summary"], "Reference to undeclared input variable");
+    assert_eq!(v["diagnostics"][0]["range"]["start"]["column"], 1);
 }

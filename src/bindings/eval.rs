@@ -1,0 +1,80 @@
+//! `evaluate`: one expression in a loaded module's scope, as `terraform console` evaluates it.
+
+use super::files::JsFiles;
+use super::{get, read_files, read_load_options, type_error};
+use crate::config::{self, FileSource};
+use crate::eval::{self, render, EvalOptions};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use wasm_bindgen::prelude::*;
+
+#[derive(Serialize)]
+struct Evaluated<'a> {
+    value: serde_json::Value,
+    unknown: serde_json::Value,
+    sensitive: serde_json::Value,
+    json: Option<String>,
+    #[serde(rename = "type")]
+    ty: Option<String>,
+    rendered: Option<String>,
+    diagnostics: &'a crate::diag::Diagnostics,
+}
+
+/// Every file as text (evaluation reads tfvars and, through functions, any file).
+fn all_files(files: &JsFiles) -> Result<BTreeMap<String, String>, JsValue> {
+    let paths: Vec<String> = files.paths().into_iter().map(str::to_string).collect();
+    let mut out = BTreeMap::new();
+    for (i, p) in paths.into_iter().enumerate() {
+        out.insert(p, files.read(i)?.into_owned());
+    }
+    Ok(out)
+}
+
+/// JSON text given by `pkg/index.js` (`JSON.stringify` of a user's object), parsed here.
+fn json_option(options: &JsValue, key: &str) -> Result<Option<serde_json::Value>, JsValue> {
+    match get(options, key)? {
+        None => Ok(None),
+        Some(v) => {
+            let text = v.as_string().ok_or_else(|| type_error(&format!("evaluate: `options.{key}` must be an object")))?;
+            serde_json::from_str(&text).map(Some).map_err(|e| type_error(&format!("evaluate: `options.{key}` is not JSON: {e}")))
+        }
+    }
+}
+
+/// Raw `evaluate`: `{ value, unknown, sensitive, json, type, rendered, diagnostics }` as JSON
+/// text; `pkg/index.js` parses it and throws `TfgraphError` on an error.
+#[wasm_bindgen(js_name = evaluateRaw)]
+pub fn evaluate_raw(files: JsValue, expression: String, options: JsValue) -> Result<String, JsValue> {
+    let js_files = read_files(&files, "evaluate")?;
+    let load_options = read_load_options(&options, "evaluate")?;
+    let mut opts = EvalOptions::default();
+    if let Some(serde_json::Value::Object(vars)) = json_option(&options, "variables")? {
+        opts.variables = vars.into_iter().collect();
+    }
+    opts.state = json_option(&options, "state")?;
+    if let Some(m) = get(&options, "module")? {
+        opts.module = m.as_string().ok_or_else(|| type_error("evaluate: `options.module` must be a string"))?;
+    }
+    let loaded = config::load_from(&js_files, &load_options)?;
+    let files = all_files(&js_files)?;
+    let mut diagnostics = loaded.diagnostics.clone();
+    let out = if diagnostics.has_errors() { None } else { Some(eval::evaluate(&files, &loaded.config, &expression, &opts)) };
+    let value = out.as_ref().and_then(|o| o.value.clone());
+    if let Some(o) = out {
+        diagnostics.extend(o.diagnostics);
+    }
+    let (v, unknown, sensitive) = match &value {
+        Some(v) => render::to_api(v),
+        None => (serde_json::Value::Null, serde_json::Value::Bool(false), serde_json::Value::Bool(false)),
+    };
+    let result = Evaluated {
+        value: v,
+        unknown,
+        sensitive,
+        json: value.as_ref().and_then(render::to_json_text),
+        ty: value.as_ref().map(|v| v.ty().type_expr()),
+        rendered: value.as_ref().map(render::console),
+        diagnostics: &diagnostics,
+    };
+    serde_json::to_string(&result).map_err(|e| JsError::new(&e.to_string()).into())
+}
