@@ -471,23 +471,30 @@ impl<'a> Evaluator<'a> {
 
     // ---- operators ------------------------------------------------------------------------
 
+    /// HCL evaluates both results (to unify their types) but reports only the chosen one's
+    /// errors: an error in the other one (`var.x == null ? 0 : var.x.n`) is dropped, and its
+    /// value taken as unknown for unification. With an unknown condition neither is reported.
     fn conditional(&mut self, cond: &Expr<'_>, then: &Expr<'_>, otherwise: &Expr<'_>) -> R {
+        let (t, t_err) = match self.eval(then) {
+            Ok(v) => (v, None),
+            Err(d) => (Value::dynamic(), Some(d)),
+        };
+        let (f, f_err) = match self.eval(otherwise) {
+            Ok(v) => (v, None),
+            Err(d) => (Value::dynamic(), Some(d)),
+        };
+        let ty = unify(&[t.ty(), f.ty()]);
         let c = self.eval(cond)?;
-        let t = self.eval(then)?;
-        let f = self.eval(otherwise)?;
-        let ty = match unify(&[t.ty(), f.ty()]) {
-            Some(ty) => ty,
-            None => {
-                return Err(self.err(
-                    "Inconsistent conditional result types",
-                    format!(
-                        "The true and false result expressions must have consistent types. The 'true' value is {}, but the 'false' value is {}.",
-                        t.ty().friendly_name(),
-                        f.ty().friendly_name()
-                    ),
-                    &(then.span.start..otherwise.span.end),
-                ))
-            }
+        let Some(ty) = ty else {
+            return Err(self.err(
+                "Inconsistent conditional result types",
+                format!(
+                    "The true and false result expressions must have consistent types. The 'true' value is {}, but the 'false' value is {}.",
+                    t.ty().friendly_name(),
+                    f.ty().friendly_name()
+                ),
+                &(then.span.start..otherwise.span.end),
+            ));
         };
         if c.is_null() {
             return Err(self.err("Null condition", "The condition value is null. Conditions must either be true or false.", &cond.span));
@@ -499,9 +506,13 @@ impl<'a> Evaluator<'a> {
         if !cb.is_known() {
             return Ok(Value::unknown(ty).mark(c.sensitive));
         }
-        let chosen = if cb.as_bool().unwrap_or(false) { (t, then) } else { (f, otherwise) };
-        let v = convert(&chosen.0, &ty).map_err(|m| {
-            self.err("Inconsistent conditional result types", format!("The {} result value is not compatible with the result type: {m}.", if std::ptr::eq(chosen.1, then) { "true" } else { "false" }), &chosen.1.span)
+        let pick_true = cb.as_bool().unwrap_or(false);
+        let (chosen, err, expr) = if pick_true { (t, t_err, then) } else { (f, f_err, otherwise) };
+        if let Some(d) = err {
+            return Err(d);
+        }
+        let v = convert(&chosen, &ty).map_err(|m| {
+            self.err("Inconsistent conditional result types", format!("The {} result value is not compatible with the result type: {m}.", if pick_true { "true" } else { "false" }), &expr.span)
         })?;
         Ok(v.mark(c.sensitive))
     }
@@ -530,6 +541,16 @@ impl<'a> Evaluator<'a> {
 
     fn binary(&mut self, op: BinaryOp, lhs: &Expr<'_>, rhs: &Expr<'_>) -> R {
         let l = self.eval(lhs)?;
+        // Since Terraform 1.12, `||` and `&&` short-circuit: a known deciding left operand
+        // gives the result without evaluating the right one (`x == null || length(x) > 0`).
+        if matches!(op, BinaryOp::Or | BinaryOp::And) {
+            let decisive = op == BinaryOp::Or;
+            if let Ok(b) = convert(&l, &Type::Bool) {
+                if b.as_bool() == Some(decisive) {
+                    return Ok(Value::bool(decisive).mark(l.sensitive));
+                }
+            }
+        }
         let r = self.eval(rhs)?;
         let sensitive = l.sensitive || r.sensitive;
         match op {

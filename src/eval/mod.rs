@@ -78,6 +78,7 @@ pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, expression: &
         files: &file_source,
         funcs: &funcs,
         planning: false,
+        unset_variables_unknown: false,
     };
     let root_dir = config.root.dir.clone();
     let root_files: Vec<(String, String)> = files
@@ -88,6 +89,7 @@ pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, expression: &
         })
         .collect();
     let scope = module_scope::ModuleScope::root(config, &inputs, &root_files);
+    scope.check_variables();
     let mut diagnostics = Diagnostics::new();
     if !options.module.is_empty() {
         diagnostics.push(Diagnostic::error(

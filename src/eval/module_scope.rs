@@ -27,6 +27,9 @@ pub struct Inputs<'a> {
     pub files: &'a dyn FileSource,
     pub funcs: &'a Registry,
     pub planning: bool,
+    /// Validate mode: a required variable with no value is unknown instead of an error (as
+    /// `terraform validate` evaluates a configuration).
+    pub unset_variables_unknown: bool,
 }
 
 enum Slot {
@@ -34,12 +37,27 @@ enum Slot {
     Done(Value),
 }
 
+/// Where a module's input variables get their values.
+enum Given<'a> {
+    /// The root module: API values and tfvars, already read.
+    Root(BTreeMap<String, (Value, String)>),
+    /// A called module: the call's arguments, evaluated in the caller's scope when needed.
+    Call { parent: &'a ModuleScope<'a>, call: &'a crate::config::model::ModuleCall },
+}
+
+/// How deep module outputs may refer through other modules before the reference chain is
+/// called a cycle (Terraform's graph refuses real cycles before evaluation; this only keeps a
+/// cyclic configuration from exhausting the stack).
+const MAX_MODULE_DEPTH: usize = 64;
+
 pub struct ModuleScope<'a> {
     module: &'a Module,
     /// Module address in state terms (`""` for the root, `module.a.module.b`).
     address: String,
     inputs: &'a Inputs<'a>,
-    vars: BTreeMap<String, Value>,
+    given: Given<'a>,
+    depth: usize,
+    vars: RefCell<HashMap<String, Slot>>,
     locals: RefCell<HashMap<String, Slot>>,
     outputs: RefCell<HashMap<String, Slot>>,
     pub diagnostics: RefCell<Diagnostics>,
@@ -52,10 +70,48 @@ fn range_text(r: &SourceRange) -> String {
 /// Evaluates one configuration expression in `scope`.
 pub fn eval_config_expr(scope: &dyn Scope, inputs: &Inputs<'_>, module_dir: &str, e: &ConfigExpr) -> Result<Value, Box<Diagnostic>> {
     let start = e.range.start;
+    if e.range.filename.ends_with(".json") {
+        return eval_json_text(scope, inputs, module_dir, &e.range, &e.source);
+    }
     eval_text(scope, inputs, module_dir, &e.range.filename, &e.source, start)
 }
 
+/// An expression of a `.tf.json` file: JSON values, where every string is a template
+/// (`"${var.x}"` is var.x itself) and numbers keep their digits. Ranges point at the value.
+fn eval_json_text(scope: &dyn Scope, inputs: &Inputs<'_>, module_dir: &str, range: &SourceRange, text: &str) -> Result<Value, Box<Diagnostic>> {
+    let j: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| Box::new(Diagnostic::error("Invalid JSON expression", format!("This value is not valid JSON: {e}.")).with_range(range.clone())))?;
+    json_value(scope, inputs, module_dir, range, &j)
+}
+
+fn json_value(scope: &dyn Scope, inputs: &Inputs<'_>, module_dir: &str, range: &SourceRange, j: &serde_json::Value) -> Result<Value, Box<Diagnostic>> {
+    use serde_json::Value as J;
+    Ok(match j {
+        J::String(s) => {
+            let source = Source::new(&range.filename, s, range.start);
+            let t = crate::hcl::parse_template(s).map_err(|e| Box::new(Diagnostic::error(e.summary, e.detail.clone()).with_range(range.clone())))?;
+            let ctx = FuncContext { planning: inputs.planning, files: inputs.files, module_dir };
+            let mut ev = Evaluator::new(scope, inputs.funcs, ctx, &source);
+            ev.template_value(&t, &(0..s.len()))?
+        }
+        J::Array(items) => Value::tuple(items.iter().map(|x| json_value(scope, inputs, module_dir, range, x)).collect::<Result<_, _>>()?),
+        J::Object(m) => Value::object(
+            m.iter().map(|(k, x)| Ok((k.clone(), json_value(scope, inputs, module_dir, range, x)?))).collect::<Result<BTreeMap<_, _>, Box<Diagnostic>>>()?,
+        ),
+        other => from_json(other),
+    })
+}
+
 pub fn eval_text(scope: &dyn Scope, inputs: &Inputs<'_>, module_dir: &str, filename: &str, text: &str, start: Pos) -> Result<Value, Box<Diagnostic>> {
+    // A heredoc's closing marker ends with its line: the loader's expression text stops before
+    // that newline.
+    let owned;
+    let text = if text.ends_with('\n') {
+        text
+    } else {
+        owned = format!("{text}\n");
+        owned.as_str()
+    };
     let source = Source::new(filename, text, start);
     let expr = crate::hcl::parse_expr(text).map_err(|e| {
         let r = source.range(&e.span);
@@ -68,6 +124,11 @@ pub fn eval_text(scope: &dyn Scope, inputs: &Inputs<'_>, module_dir: &str, filen
 
 impl<'a> ModuleScope<'a> {
     /// The root module's scope; variable problems are in `diagnostics`.
+    /// The module this scope evaluates in.
+    pub fn module(&self) -> &'a Module {
+        self.module
+    }
+
     pub fn root(config: &'a Config, inputs: &'a Inputs<'a>, root_files: &[(String, String)]) -> ModuleScope<'a> {
         let mut given: BTreeMap<String, (Value, String)> = BTreeMap::new();
         let mut diags = Diagnostics::new();
@@ -88,18 +149,19 @@ impl<'a> ModuleScope<'a> {
         for (k, j) in inputs.variables {
             given.insert(k.clone(), (from_json(j), "using the API".into()));
         }
-        let mut scope = ModuleScope::new(&config.root, String::new(), inputs);
+        let scope = ModuleScope::new(&config.root, String::new(), inputs, Given::Root(given), 0);
         scope.diagnostics.borrow_mut().extend(diags);
-        scope.set_variables(given.into_iter().map(|(k, (v, how))| (k, (v, Some(how)))).collect());
         scope
     }
 
-    fn new(module: &'a Module, address: String, inputs: &'a Inputs<'a>) -> ModuleScope<'a> {
+    fn new(module: &'a Module, address: String, inputs: &'a Inputs<'a>, given: Given<'a>, depth: usize) -> ModuleScope<'a> {
         ModuleScope {
             module,
             address,
             inputs,
-            vars: BTreeMap::new(),
+            given,
+            depth,
+            vars: RefCell::new(HashMap::new()),
             locals: RefCell::new(HashMap::new()),
             outputs: RefCell::new(HashMap::new()),
             diagnostics: RefCell::new(Diagnostics::new()),
@@ -114,65 +176,106 @@ impl<'a> ModuleScope<'a> {
         }
     }
 
-    /// Finalises every declared variable from the given values (or defaults).
-    fn set_variables(&mut self, mut given: BTreeMap<String, (Value, Option<String>)>) {
-        let mut diags = Diagnostics::new();
+    /// Evaluates every declared variable (and its validations), so their problems are reported
+    /// even when nothing refers to them.
+    pub fn check_variables(&self) {
         for var in &self.module.variables {
-            let constraint = match &var.type_expr {
-                Some(text) => match parse_constraint(text, self.inputs) {
-                    Ok(c) => c,
-                    Err(msg) => {
-                        diags.push(Diagnostic::error("Invalid type specification", msg).with_range(var.range.clone()));
-                        Constraint::Type(Type::Dynamic)
-                    }
-                },
-                None => Constraint::Type(Type::Dynamic),
+            let _ = self.var(&var.name);
+        }
+    }
+
+    /// An input variable's final value: given (or default), converted to its type constraint,
+    /// checked for null and validated. Evaluated once.
+    pub fn var(&self, name: &str) -> Result<Value, LookupError> {
+        if let Some(slot) = self.vars.borrow().get(name) {
+            return match slot {
+                Slot::Done(v) => Ok(v.clone()),
+                Slot::Evaluating => Ok(Value::dynamic()),
             };
-            let declared_at = range_text(&var.range);
-            let value = match given.remove(&var.name) {
-                Some((v, how)) => {
-                    let how = how.unwrap_or_default();
-                    if v.is_null() && !var.nullable {
+        }
+        let Some(var) = self.module.variables.iter().find(|v| v.name == name) else {
+            return Err(LookupError {
+                summary: "Reference to undeclared input variable".into(),
+                detail: format!("An input variable with the name {} has not been declared. This variable can be declared with a variable {} {{}} block.", go_quote(name), go_quote(name)),
+                names: 2,
+            });
+        };
+        self.vars.borrow_mut().insert(name.to_string(), Slot::Evaluating);
+        let mut diags = Diagnostics::new();
+        let value = self.var_value(var, &mut diags).mark(var.sensitive);
+        self.vars.borrow_mut().insert(name.to_string(), Slot::Done(value.clone()));
+        self.diagnostics.borrow_mut().extend(diags);
+        self.check_validations(var);
+        Ok(value)
+    }
+
+    /// What was given for `var`, and how (for messages).
+    fn given(&self, var: &crate::config::model::Variable) -> Option<(Value, String)> {
+        match &self.given {
+            Given::Root(m) => m.get(&var.name).cloned(),
+            Given::Call { parent, call } => {
+                let arg = call.arguments.iter().find(|a| a.name == var.name)?;
+                let v = match eval_config_expr(*parent, self.inputs, parent.module_dir(), &arg.expr) {
+                    Ok(v) => v,
+                    Err(d) => {
+                        parent.diagnostics.borrow_mut().push(*d);
+                        Value::dynamic()
+                    }
+                };
+                Some((v, format!("in module {}", go_quote(&call.name))))
+            }
+        }
+    }
+
+    fn var_value(&self, var: &crate::config::model::Variable, diags: &mut Diagnostics) -> Value {
+        let constraint = match &var.type_expr {
+            Some(text) => match parse_constraint(text, self.inputs) {
+                Ok(c) => c,
+                Err(msg) => {
+                    diags.push(Diagnostic::error("Invalid type specification", msg).with_range(var.range.clone()));
+                    Constraint::Type(Type::Dynamic)
+                }
+            },
+            None => Constraint::Type(Type::Dynamic),
+        };
+        let declared_at = range_text(&var.range);
+        match self.given(var) {
+            Some((v, how)) => {
+                if v.is_null() && !var.nullable {
+                    if var.default.is_some() {
+                        return self.default_value(var, &constraint, diags);
+                    }
+                    diags.push(
+                        Diagnostic::error("Required variable not set", format!("Unsuitable value for var.{} set {how}: required variable may not be set to null.", var.name))
+                            .with_range(var.range.clone()),
+                    );
+                    return Value::dynamic();
+                }
+                match convert(&constraint.apply_defaults(&v), &constraint.ty()) {
+                    Ok(v) => v,
+                    Err(msg) => {
                         diags.push(
-                            Diagnostic::error("Required variable not set", format!("Unsuitable value for var.{} set {how}: required variable may not be set to null.", var.name))
+                            Diagnostic::error("Invalid value for input variable", format!("The given value is not suitable for var.{} declared at {declared_at}: {msg}.", var.name))
                                 .with_range(var.range.clone()),
                         );
                         Value::dynamic()
-                    } else if v.is_null() && var.default.is_some() && !var.nullable {
-                        self.default_value(var, &constraint, &mut diags)
-                    } else {
-                        match convert(&constraint.apply_defaults(&v), &constraint.ty()) {
-                            Ok(v) => v,
-                            Err(msg) => {
-                                diags.push(
-                                    Diagnostic::error(
-                                        "Invalid value for input variable",
-                                        format!("The given value is not suitable for var.{} declared at {declared_at}: {msg}.", var.name),
-                                    )
-                                    .with_range(var.range.clone()),
-                                );
-                                Value::dynamic()
-                            }
-                        }
                     }
                 }
-                None if var.default.is_some() => self.default_value(var, &constraint, &mut diags),
-                None => {
-                    let label = if self.address.is_empty() { "root module input" } else { "input" };
-                    diags.push(
-                        Diagnostic::error(
-                            "No value for required variable",
-                            format!("The {label} variable {} is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", go_quote(&var.name)),
-                        )
-                        .with_range(var.range.clone()),
-                    );
-                    Value::dynamic()
-                }
-            };
-            self.vars.insert(var.name.clone(), value.mark(var.sensitive));
+            }
+            None if var.default.is_some() => self.default_value(var, &constraint, diags),
+            None if self.inputs.unset_variables_unknown => Value::unknown(constraint.ty()),
+            None => {
+                let label = if self.address.is_empty() { "root module input" } else { "input" };
+                diags.push(
+                    Diagnostic::error(
+                        "No value for required variable",
+                        format!("The {label} variable {} is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", go_quote(&var.name)),
+                    )
+                    .with_range(var.range.clone()),
+                );
+                Value::dynamic()
+            }
         }
-        self.diagnostics.borrow_mut().extend(diags);
-        self.check_validations();
     }
 
     fn default_value(&self, var: &crate::config::model::Variable, constraint: &Constraint, diags: &mut Diagnostics) -> Value {
@@ -195,38 +298,37 @@ impl<'a> ModuleScope<'a> {
         }
     }
 
-    fn check_validations(&self) {
-        for var in &self.module.variables {
-            for rule in &var.validations {
-                let ok = match eval_config_expr(self, self.inputs, self.module_dir(), &rule.condition) {
-                    Ok(v) => v,
+    fn check_validations(&self, var: &crate::config::model::Variable) {
+        for rule in &var.validations {
+            let ok = match eval_config_expr(self, self.inputs, self.module_dir(), &rule.condition) {
+                Ok(v) => v,
+                Err(d) => {
+                    self.diagnostics.borrow_mut().push(*d);
+                    continue;
+                }
+            };
+            if ok.as_bool() != Some(false) {
+                continue;
+            }
+            let message = match &rule.error_message {
+                Some(m) => match eval_config_expr(self, self.inputs, self.module_dir(), m) {
+                    Ok(v) => v.as_str().unwrap_or("").to_string(),
                     Err(d) => {
                         self.diagnostics.borrow_mut().push(*d);
                         continue;
                     }
-                };
-                if ok.as_bool() != Some(false) {
-                    continue;
-                }
-                let message = match &rule.error_message {
-                    Some(m) => match eval_config_expr(self, self.inputs, self.module_dir(), m) {
-                        Ok(v) => v.as_str().unwrap_or("").to_string(),
-                        Err(d) => {
-                            self.diagnostics.borrow_mut().push(*d);
-                            continue;
-                        }
-                    },
-                    None => String::new(),
-                };
-                self.diagnostics.borrow_mut().push(
-                    Diagnostic::error("Invalid value for variable", format!("{message}\n\nThis was checked by the validation rule at {}.", range_text(&rule.range)))
-                        .with_range(var.range.clone()),
-                );
-            }
+                },
+                None => String::new(),
+            };
+            self.diagnostics.borrow_mut().push(
+                Diagnostic::error("Invalid value for variable", format!("{message}\n\nThis was checked by the validation rule at {}.", range_text(&rule.range)))
+                    .with_range(var.range.clone()),
+            );
         }
     }
 
-    fn local(&self, name: &str) -> Result<Value, LookupError> {
+    /// A local value of this module (evaluated once; a cycle is an error).
+    pub fn local(&self, name: &str) -> Result<Value, LookupError> {
         if let Some(slot) = self.locals.borrow().get(name) {
             return match slot {
                 Slot::Done(v) => Ok(v.clone()),
@@ -275,7 +377,10 @@ impl<'a> ModuleScope<'a> {
     }
 
     /// A child module's scope: its variables are the call's arguments, evaluated here.
-    fn child(&self, call_name: &str) -> Result<Option<ModuleScope<'a>>, LookupError> {
+    fn child<'b>(&'b self, call_name: &str) -> Result<Option<ModuleScope<'b>>, LookupError>
+    where
+        'a: 'b,
+    {
         let Some(call) = self.module.module_calls.iter().find(|c| c.name == call_name) else {
             let in_module = if self.address.is_empty() { "the root module".to_string() } else { self.address.clone() };
             return Err(LookupError {
@@ -289,23 +394,15 @@ impl<'a> ModuleScope<'a> {
             return Ok(None);
         }
         let Some(child) = call.module.as_deref() else { return Ok(None) };
-        let mut given = BTreeMap::new();
-        for arg in &call.arguments {
-            let v = match eval_config_expr(self, self.inputs, self.module_dir(), &arg.expr) {
-                Ok(v) => v,
-                Err(d) => {
-                    self.diagnostics.borrow_mut().push(*d);
-                    Value::dynamic()
-                }
-            };
-            given.insert(arg.name.clone(), (v, Some(format!("in module {}", go_quote(call_name)))));
+        if self.depth >= MAX_MODULE_DEPTH {
+            return Err(LookupError {
+                summary: "Module references too deep".into(),
+                detail: format!("Evaluating module.{call_name} goes through more than {MAX_MODULE_DEPTH} module outputs and inputs: the modules refer to each other in a cycle."),
+                names: 2,
+            });
         }
         let address = if self.address.is_empty() { format!("module.{call_name}") } else { format!("{}.module.{call_name}", self.address) };
-        let mut scope = ModuleScope::new(child, address, self.inputs);
-        scope.set_variables(given);
-        let child_diags = std::mem::take(&mut *scope.diagnostics.borrow_mut());
-        self.diagnostics.borrow_mut().extend(child_diags);
-        Ok(Some(scope))
+        Ok(Some(ModuleScope::new(child, address, self.inputs, Given::Call { parent: self, call }, self.depth + 1)))
     }
 
     fn resource(&self, mode: &str, type_name: &str, name: &str) -> Result<Value, LookupError> {
@@ -338,14 +435,7 @@ impl Scope for ModuleScope<'_> {
         match root {
             "var" => {
                 let Some(n) = second else { return Err(direct("var")) };
-                match self.vars.get(n) {
-                    Some(v) => Ok((v.clone(), 2)),
-                    None => Err(LookupError {
-                        summary: "Reference to undeclared input variable".into(),
-                        detail: format!("An input variable with the name {} has not been declared. This variable can be declared with a variable {} {{}} block.", go_quote(n), go_quote(n)),
-                        names: 2,
-                    }),
-                }
+                self.var(n).map(|v| (v, 2))
             }
             "local" => {
                 let Some(n) = second else { return Err(direct("local")) };
@@ -354,10 +444,19 @@ impl Scope for ModuleScope<'_> {
             "module" => {
                 let Some(n) = second else { return Err(direct("module")) };
                 let Some(child) = self.child(n)? else { return Ok((Value::dynamic(), 2)) };
-                let outputs: BTreeMap<String, Value> = child.module.outputs.iter().map(|o| (o.name.clone(), child.output(&o.name).unwrap_or_else(Value::dynamic))).collect();
+                // One output when the reference names it (Terraform evaluates outputs one by
+                // one, so two modules may feed each other different outputs), else all of them.
+                let (value, used) = match names.get(2) {
+                    Some(out) if child.module.outputs.iter().any(|o| o.name == *out) => (child.output(out).unwrap_or_else(Value::dynamic), 3),
+                    _ => {
+                        let all: BTreeMap<String, Value> =
+                            child.module.outputs.iter().map(|o| (o.name.clone(), child.output(&o.name).unwrap_or_else(Value::dynamic))).collect();
+                        (Value::object(all), 2)
+                    }
+                };
                 let child_diags = std::mem::take(&mut *child.diagnostics.borrow_mut());
                 self.diagnostics.borrow_mut().extend(child_diags);
-                Ok((Value::object(outputs), 2))
+                Ok((value, used))
             }
             "path" => {
                 let Some(n) = second else { return Err(direct("path")) };
@@ -399,6 +498,8 @@ impl Scope for ModuleScope<'_> {
                 detail: "The \"self\" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.".into(),
                 names: 1,
             }),
+            // `resource.TYPE.NAME` names a managed resource explicitly (as `data.` does data).
+            "resource" if names.len() >= 3 => self.resource("managed", names[1], names[2]).map(|v| (v, 3)),
             "data" => match (second, names.get(2)) {
                 (Some(t), Some(n)) => self.resource("data", t, n).map(|v| (v, 3)),
                 _ => Err(LookupError {
