@@ -40,9 +40,18 @@ enum Slot {
 /// Where a module's input variables get their values.
 enum Given<'a> {
     /// The root module: API values and tfvars, already read.
-    Root(BTreeMap<String, (Value, String)>),
+    Root(BTreeMap<String, (Value, Origin)>),
     /// A called module: the call's arguments, evaluated in the caller's scope when needed.
     Call { parent: &'a ModuleScope<'a>, call: &'a crate::config::model::ModuleCall },
+}
+
+/// Where a variable's value was set, for Terraform's messages.
+#[derive(Clone)]
+enum Origin {
+    /// Given through the API, as `-var` gives it.
+    Api,
+    /// A variables file or a module call argument: the value expression's range.
+    At(SourceRange),
 }
 
 /// How deep module outputs may refer through other modules before the reference chain is
@@ -130,7 +139,7 @@ impl<'a> ModuleScope<'a> {
     }
 
     pub fn root(config: &'a Config, inputs: &'a Inputs<'a>, root_files: &[(String, String)]) -> ModuleScope<'a> {
-        let mut given: BTreeMap<String, (Value, String)> = BTreeMap::new();
+        let mut given: BTreeMap<String, (Value, Origin)> = BTreeMap::new();
         let mut diags = Diagnostics::new();
         // Precedence, lowest first: terraform.tfvars, terraform.tfvars.json, *.auto.tfvars(.json)
         // in lexical order, then the API's values (as -var).
@@ -139,15 +148,15 @@ impl<'a> ModuleScope<'a> {
         for (path, text) in tfvars {
             match read_tfvars(path, text, inputs) {
                 Ok(vals) => {
-                    for (k, v) in vals {
-                        given.insert(k, (v, format!("in {path}")));
+                    for (k, (v, range)) in vals {
+                        given.insert(k, (v, Origin::At(range)));
                     }
                 }
                 Err(d) => diags.push(*d),
             }
         }
         for (k, j) in inputs.variables {
-            given.insert(k.clone(), (from_json(j), "using the API".into()));
+            given.insert(k.clone(), (from_json(j), Origin::Api));
         }
         let scope = ModuleScope::new(&config.root, String::new(), inputs, Given::Root(given), 0);
         scope.diagnostics.borrow_mut().extend(diags);
@@ -210,7 +219,7 @@ impl<'a> ModuleScope<'a> {
     }
 
     /// What was given for `var`, and how (for messages).
-    fn given(&self, var: &crate::config::model::Variable) -> Option<(Value, String)> {
+    fn given(&self, var: &crate::config::model::Variable) -> Option<(Value, Origin)> {
         match &self.given {
             Given::Root(m) => m.get(&var.name).cloned(),
             Given::Call { parent, call } => {
@@ -222,7 +231,7 @@ impl<'a> ModuleScope<'a> {
                         Value::dynamic()
                     }
                 };
-                Some((v, format!("in module {}", go_quote(&call.name))))
+                Some((v, Origin::At(arg.expr.range.clone())))
             }
         }
     }
@@ -240,24 +249,29 @@ impl<'a> ModuleScope<'a> {
         };
         let declared_at = range_text(&var.range);
         match self.given(var) {
-            Some((v, how)) => {
+            Some((v, origin)) => {
+                let address = if self.address.is_empty() { format!("var.{}", var.name) } else { format!("{}.var.{}", self.address, var.name) };
+                // Terraform's wording depends on where the value was set (-var or a file / call).
+                let problem = |msg: &str| match &origin {
+                    Origin::Api => Diagnostic::error("Invalid value for input variable", format!("Unsuitable value for {address} set using -var=\"{}=...\": {msg}.", var.name))
+                        .with_range(var.range.clone()),
+                    Origin::At(range) => Diagnostic::error(
+                        "Invalid value for input variable",
+                        format!("The given value is not suitable for {address} declared at {declared_at}: {msg}."),
+                    )
+                    .with_range(range.clone()),
+                };
                 if v.is_null() && !var.nullable {
                     if var.default.is_some() {
                         return self.default_value(var, &constraint, diags);
                     }
-                    diags.push(
-                        Diagnostic::error("Required variable not set", format!("Unsuitable value for var.{} set {how}: required variable may not be set to null.", var.name))
-                            .with_range(var.range.clone()),
-                    );
+                    diags.push(problem("required variable may not be set to null"));
                     return Value::dynamic();
                 }
                 match convert(&constraint.apply_defaults(&v), &constraint.ty()) {
                     Ok(v) => v,
                     Err(msg) => {
-                        diags.push(
-                            Diagnostic::error("Invalid value for input variable", format!("The given value is not suitable for var.{} declared at {declared_at}: {msg}.", var.name))
-                                .with_range(var.range.clone()),
-                        );
+                        diags.push(problem(&msg));
                         Value::dynamic()
                     }
                 }
@@ -542,7 +556,7 @@ fn tfvars_rank(path: &str) -> u8 {
 }
 
 /// The values of a `.tfvars` (native syntax, constant expressions) or `.tfvars.json` file.
-fn read_tfvars(path: &str, text: &str, inputs: &Inputs<'_>) -> Result<BTreeMap<String, Value>, Box<Diagnostic>> {
+fn read_tfvars(path: &str, text: &str, inputs: &Inputs<'_>) -> Result<BTreeMap<String, (Value, SourceRange)>, Box<Diagnostic>> {
     let mut out = BTreeMap::new();
     if path.ends_with(".json") {
         let j: serde_json::Value = serde_json::from_str(text).map_err(|e| {
@@ -552,7 +566,8 @@ fn read_tfvars(path: &str, text: &str, inputs: &Inputs<'_>) -> Result<BTreeMap<S
             return Err(Box::new(Diagnostic::error("Invalid variables file", format!("The root value in {} must be an object.", go_quote(path)))));
         };
         for (k, v) in m {
-            out.insert(k, from_json(&v));
+            let whole = crate::diag::SourceFile::new(path, text).range(0..text.len());
+            out.insert(k, (from_json(&v), whole));
         }
         return Ok(out);
     }
@@ -567,7 +582,7 @@ fn read_tfvars(path: &str, text: &str, inputs: &Inputs<'_>) -> Result<BTreeMap<S
         if let crate::hcl::ast::Item::Attr(a) = item {
             let start = src.pos(a.expr.span.start);
             let v = eval_text(&EmptyScope, inputs, ".", path, &text[a.expr.span.clone()], start)?;
-            out.insert(a.name.name.to_string(), v);
+            out.insert(a.name.name.to_string(), (v, src.range(a.expr.span.clone())));
         }
     }
     Ok(out)
