@@ -3,10 +3,15 @@
 //! The pipeline, one module per stage; dependencies point one way (left to right):
 //!
 //! ```text
-//!   files ──► config ──► graph ──► walk ──► plan/apply ──► bindings (wasm) ──► www/
-//!             (HCL →      (Terraform's   (async       (mock            (the only
-//!              Config)     graphs)        scheduler)   providers)       JS-facing code)
+//!   files ──► config ──► eval ──────► graph ──────► walk ──────► (engine) ──► bindings ──► www/
+//!             (HCL →     (values,      (Terraform's  (async        plan/apply   (wasm: the only
+//!              Config)    unknowns,     graphs)       scheduler)   with mock    JS-facing code)
+//!                         functions)                               providers:
+//!                                                                  not yet)
 //! ```
+//!
+//! `eval` knows no graph and no providers: it reads names through a `Scope`. The graph stage
+//! never evaluates; the engine (next) will join graph, walk, eval and providers.
 //!
 //! `diag` and `addrs` are the shared foundation: Terraform-shaped diagnostics and addresses.
 
