@@ -17,20 +17,23 @@ use crate::diag::{Diagnostic, Pos, SourceFile, SourceRange};
 use crate::hcl::ast::{BinaryOp, Expr, ExprKind, ForExpr, Ident, ObjectKey, Op, Part, Span, Template, UnaryOp};
 use std::collections::BTreeMap;
 
-/// Where the evaluated text sits, to give diagnostics their file, line and column.
+/// Where the evaluated text sits, to give diagnostics their file, line and column. Lines are
+/// indexed only when a diagnostic needs a position (most evaluations have none).
 pub struct Source<'a> {
-    text: SourceFile,
+    text: &'a str,
+    lines: std::cell::OnceCell<SourceFile>,
     /// Where the text starts in its file (the text may be one expression of a larger file).
     start: Pos,
     filename: &'a str,
 }
 
 impl<'a> Source<'a> {
-    pub fn new(filename: &'a str, text: &str, start: Pos) -> Source<'a> {
-        Source { text: SourceFile::new(filename, text), start, filename }
+    pub fn new(filename: &'a str, text: &'a str, start: Pos) -> Source<'a> {
+        Source { text, lines: std::cell::OnceCell::new(), start, filename }
     }
 
     pub fn range(&self, span: &Span) -> SourceRange {
+        let file = self.lines.get_or_init(|| SourceFile::new(self.filename, self.text));
         let shift = |p: Pos| -> Pos {
             Pos {
                 line: self.start.line + p.line - 1,
@@ -38,11 +41,11 @@ impl<'a> Source<'a> {
                 byte: self.start.byte + p.byte,
             }
         };
-        SourceRange { filename: self.filename.to_string(), start: shift(self.text.pos(span.start)), end: shift(self.text.pos(span.end)) }
+        SourceRange { filename: self.filename.to_string(), start: shift(file.pos(span.start)), end: shift(file.pos(span.end)) }
     }
 
     pub fn text(&self) -> &str {
-        &self.text.text
+        self.text
     }
 }
 
@@ -400,7 +403,19 @@ impl<'a> Evaluator<'a> {
                         continue;
                     }
                     let _ = span;
-                    match convert(&v.unmark_deep().0, &Type::String) {
+                    // The mark is already on the result (`sensitive` above); convert the bare value.
+                    let bare;
+                    let v = if v.has_sensitive() {
+                        bare = v.unmark_deep().0;
+                        &bare
+                    } else {
+                        &v
+                    };
+                    if let Some(text) = v.as_str() {
+                        out.push_str(text);
+                        continue;
+                    }
+                    match convert(v, &Type::String) {
                         Ok(s) => out.push_str(s.as_str().unwrap_or("")),
                         Err(m) => {
                             return Err(self.err("Invalid template interpolation value", format!("Cannot include the given value in a string template: {m}."), &expr.span));
@@ -555,7 +570,8 @@ impl<'a> Evaluator<'a> {
         let sensitive = l.sensitive || r.sensitive;
         match op {
             BinaryOp::Eq | BinaryOp::NotEq => {
-                let eq = equals(&l.unmark_deep().0, &r.unmark_deep().0);
+                // `equals` compares values only, never their marks.
+                let eq = equals(&l, &r);
                 let sens = l.has_sensitive() || r.has_sensitive();
                 return Ok(match eq {
                     Some(b) => Value::bool(if op == BinaryOp::Eq { b } else { !b }),

@@ -115,7 +115,7 @@ pub fn eval_text(scope: &dyn Scope, inputs: &Inputs<'_>, module_dir: &str, filen
     // A heredoc's closing marker ends with its line: the loader's expression text stops before
     // that newline.
     let owned;
-    let text = if text.ends_with('\n') {
+    let text = if text.ends_with('\n') || !text.contains("<<") {
         text
     } else {
         owned = format!("{text}\n");

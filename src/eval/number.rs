@@ -90,6 +90,10 @@ impl Number {
     /// Parses a decimal number as HCL and cty do (`12`, `-1.5`, `1e10`, `.5`), rounded to 512
     /// bits. `None` when the text is not a number.
     pub fn parse(text: &str) -> Option<Number> {
+        // Most literals are small whole numbers: no decimal arithmetic for them.
+        if !text.is_empty() && text.len() <= 18 && text.bytes().all(|b| b.is_ascii_digit()) {
+            return text.parse::<u64>().ok().map(Number::from_u64);
+        }
         let s = text.trim_start_matches('+');
         let (neg, s) = match s.strip_prefix('-') {
             Some(rest) => (true, rest),
