@@ -1,38 +1,14 @@
-// Run tfgraph on a directory after `terraform init`: reads every .tf / .tf.json file under
-// `dir` (including .terraform/modules/, where init installs registry and git modules, and its
-// modules.json manifest) into the `{ path: contents }` object loadConfig takes.
+// Run tfgraph on a directory after `terraform init`: prints each loaded module and its resources.
 //
-//   node scripts/load-dir.mjs path/to/root      prints each loaded module and its resources
+//   node scripts/load-dir.mjs path/to/root
 //
-// As a library: import { readConfigDir } from "./scripts/load-dir.mjs".
+// The directory reader itself ships in the package (pkg/read-dir.js, `tfgraph/read-dir`); this
+// script re-exports it for callers of the old path.
 
-import { readdir, readFile } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readConfigDir } from "../pkg/read-dir.js";
 
-const SKIP_DIRS = new Set([".git", "node_modules", ".terragrunt-cache"]);
-const WANTED = /(\.tf|\.tf\.json)$|(^|\/)\.terraform\/modules\/modules\.json$/;
-
-/** `{ relative/path: contents }` for the configuration files and module manifest under `dir`. */
-export async function readConfigDir(dir) {
-  const files = {};
-  async function walk(d) {
-    for (const e of await readdir(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) {
-        // .terraform holds providers too (large binaries): only modules/ is configuration.
-        const rel = relative(dir, p).split(sep).join("/");
-        if (SKIP_DIRS.has(e.name) || (rel.includes(".terraform") && !/(^|\/)\.terraform(\/modules(\/|$)|$)/.test(rel))) continue;
-        await walk(p);
-      } else {
-        const rel = relative(dir, p).split(sep).join("/");
-        if (WANTED.test(rel)) files[rel] = await readFile(p, "utf8");
-      }
-    }
-  }
-  await walk(dir);
-  return files;
-}
+export { readConfigDir };
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { loadConfig, TfgraphError } = await import("../pkg/index.js");

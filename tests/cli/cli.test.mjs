@@ -1,0 +1,161 @@
+// The `tfgraph` command as a user runs it: `node pkg/cli.js ...` in a child process, on
+// directories written here and on the shared corpus (skipped with a message without it).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, writeFileSync, existsSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), "../..");
+const cli = join(repo, "pkg/cli.js");
+const run = (args, input) =>
+  spawnSync(process.execPath, [cli, ...args], { input, encoding: "utf8", maxBuffer: 1 << 28, env: { ...process.env, NO_COLOR: "1" } });
+
+function dir(files) {
+  const d = mkdtempSync(join(tmpdir(), "tfgraph-cli-"));
+  for (const [p, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(d, p)), { recursive: true });
+    writeFileSync(join(d, p), text);
+  }
+  return d;
+}
+
+const VPC = dir({
+  "main.tf": `variable "n" {
+  type    = number
+  default = 2
+}
+resource "aws_vpc" "main" {
+  cidr_block = "10.0.0.0/16"
+}
+resource "aws_subnet" "a" {
+  count  = var.n
+  vpc_id = aws_vpc.main.id
+}
+module "m" {
+  source = "./modules/m"
+  name   = "x"
+}
+`,
+  "modules/m/main.tf": `variable "name" {}\noutput "upper" {\n  value = "\${var.name}-out"\n}\n`,
+  "terraform.tfvars": "n = 3\n",
+});
+
+const CYCLE = dir({ "main.tf": `resource "a" "x" {\n  v = b.y.id\n}\nresource "b" "y" {\n  v = a.x.id\n}\n` });
+const BROKEN = dir({ "main.tf": `resource "a" "x" {\n  v = \n}\n` });
+
+test("graph prints terraform graph's resource-only DOT by default", () => {
+  const r = run(["graph", VPC]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^digraph G \{/);
+  assert.match(r.stdout, /"aws_subnet\.a" -> "aws_vpc\.main";/);
+});
+
+test("graph formats and types", () => {
+  assert.match(run(["graph", VPC, "--format", "text"]).stdout, /aws_subnet\.a \(expand\)\n {2}aws_vpc\.main \(expand\)/);
+  assert.match(run(["graph", VPC, "--format", "mermaid"]).stdout, /^(graph|flowchart)/);
+  const json = JSON.parse(run(["graph", VPC, "--format", "json"]).stdout);
+  assert.ok(json.nodes.length > 3 && json.edges.some((e) => e.why?.length));
+  assert.match(run(["graph", VPC, "--type", "validate"]).stdout, /module\.m/);
+  assert.match(run(["graph", VPC, "--full"]).stdout, /provider\[/);
+  const destroy = run(["graph", VPC, "--type", "plan-destroy"]);
+  assert.equal(destroy.status, 0, destroy.stderr);
+});
+
+test("graph --draw-cycles marks the loop and exits 1", () => {
+  const r = run(["graph", CYCLE, "--full", "--draw-cycles"]);
+  assert.equal(r.status, 1);
+  assert.match(r.stdout, /color = "red"|color="red"/);
+});
+
+test("validate: success text, diagnostics with snippets, -json shape, exit codes", () => {
+  const ok = run(["validate", VPC]);
+  assert.equal(ok.status, 0);
+  assert.equal(ok.stdout, "Success! The configuration is valid.\n");
+  const bad = run(["validate", BROKEN]);
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /Error: Invalid expression\n\n {2}on main\.tf line 2:\n {3}2: {3}v = \n\nExpected the start of an expression/);
+  const json = JSON.parse(run(["validate", BROKEN, "--json"]).stdout);
+  assert.equal(json.format_version, "1.0");
+  assert.equal(json.valid, false);
+  assert.equal(json.error_count, 1);
+  assert.equal(json.diagnostics[0].range.start.line, 2);
+});
+
+test("explain and cycles", () => {
+  const r = run(["explain", VPC, "aws_subnet.a (expand)", "aws_vpc.main (expand)"]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, "aws_subnet.a refers to aws_vpc.main (aws_vpc.main.id) in vpc_id at main.tf:10:12\n");
+  assert.equal(run(["explain", VPC, "aws_vpc.main (expand)", "aws_subnet.a (expand)"]).status, 1);
+  assert.match(run(["explain", VPC, "nope", "aws_vpc.main (expand)"]).stderr, /There is no node "nope"/);
+  assert.equal(run(["cycles", VPC]).stdout, "No cycles.\n");
+  const c = run(["cycles", CYCLE]);
+  assert.equal(c.status, 1);
+  assert.match(c.stdout, /Error: Cycle:\n/);
+});
+
+test("console evaluates stdin lines with tfvars, --var, --var-file and --state", () => {
+  const r = run(["console", VPC], "var.n\nmodule.m.upper\n0.1 + 0.2\naws_vpc.main.id\n");
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, '3\n"x-out"\n0.3\n(known after apply)\n');
+  assert.equal(run(["console", VPC, "--var", "n=7"], "var.n\n").stdout, "7\n");
+  const vf = join(VPC, "..", "extra-" + Date.now() + ".tfvars");
+  writeFileSync(vf, "n = 9\n");
+  assert.equal(run(["console", VPC, "--var-file", vf], "var.n\n").stdout, "9\n");
+  const state = join(VPC, "..", "state-" + Date.now() + ".json");
+  writeFileSync(state, JSON.stringify({ version: 4, resources: [{ mode: "managed", type: "aws_vpc", name: "main", instances: [{ attributes: { id: "vpc-1" } }] }] }));
+  assert.equal(run(["console", VPC, "--state", state], "aws_vpc.main.id\n").stdout, '"vpc-1"\n');
+  const bad = run(["console", VPC], "var.nope\n");
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /Error: Reference to undeclared input variable/);
+  const broken = join(VPC, "..", "broken-" + Date.now() + ".json");
+  writeFileSync(broken, "{ not json");
+  const b = run(["console", VPC, "--state", broken], "1\n");
+  assert.equal(b.status, 1);
+  assert.match(b.stderr, /is not valid JSON/);
+});
+
+test("usage errors, help, version, missing directories, and the engine commands say they are not here", () => {
+  for (const args of [["graph", "--bogus"], ["graph", VPC, "--format", "png"], ["nosuch"], ["explain", VPC]]) {
+    const r = run(args);
+    assert.equal(r.status, 1, args.join(" "));
+    assert.match(r.stderr, /Usage: /);
+  }
+  assert.equal(run(["graph", "--help"]).status, 0);
+  assert.match(run(["--help"]).stdout, /Commands:/);
+  const pkg = JSON.parse(readFileSync(join(repo, "pkg/package.json"), "utf8"));
+  assert.equal(run(["--version"]).stdout, `tfgraph v${pkg.version}\n`);
+  assert.equal(pkg.bin.tfgraph, "./cli.js");
+  const missing = run(["graph", join(VPC, "nope")]);
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /does not exist/);
+  for (const cmd of ["plan", "apply", "destroy"]) {
+    const r = run([cmd, VPC]);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /not in this version/);
+  }
+  assert.match(run(["plan", VPC, "--parallelism", "x"]).stderr, /--parallelism must be a positive whole number/);
+});
+
+test("graph on every corpus root gives DOT that dot -Tsvg accepts", { timeout: 900_000 }, (t) => {
+  const corpus = process.env.TFGRAPH_CORPUS ?? join(repo, "../shared/corpus");
+  if (!existsSync(join(corpus, "INDEX.tsv"))) return t.skip("no corpus");
+  if (spawnSync("dot", ["-V"]).status !== 0) return t.skip("no graphviz");
+  const roots = readFileSync(join(corpus, "INDEX.tsv"), "utf8").trim().split("\n").slice(1).map((l) => l.split("\t")[0]);
+  let ok = 0;
+  for (const root of roots) {
+    const g = run(["graph", join(corpus, root)]);
+    // Roots with errors Terraform reports too (the Terragrunt-generated provider aliases of
+    // cds-snc, SOURCES.md) exit 1 with the diagnostics on stderr and the graph on stdout.
+    if (g.status !== 0) assert.match(g.stderr, /Error: /, `${root}: exit ${g.status}`);
+    if (!g.stdout) continue;
+    const svg = spawnSync("dot", ["-Tsvg"], { input: g.stdout, encoding: "utf8", maxBuffer: 1 << 28 });
+    assert.equal(svg.status, 0, `${root}: ${svg.stderr}`);
+    assert.match(svg.stdout, /<svg/);
+    ok++;
+  }
+  assert.ok(ok > roots.length / 2, `only ${ok} of ${roots.length} roots rendered`);
+  t.diagnostic(`${ok} of ${roots.length} corpus roots rendered by dot`);
+});
