@@ -532,9 +532,9 @@ fn formatlist_layer_matches_terraform_fixtures() {
             let arg = |p: &String| -> Option<ListArg> {
                 if p.starts_with('[') {
                     let inner = split_args(&format!("f({})", &p[1..p.len() - 1]));
-                    inner.iter().map(|x| literal_arg(x)).collect::<Option<Vec<_>>>().map(ListArg::Seq)
+                    inner.iter().map(|x| literal_arg(x)).collect::<Option<Vec<_>>>().map(|v| ListArg::Seq(v.into_iter().map(Some).collect()))
                 } else {
-                    literal_arg(p).map(ListArg::Single)
+                    literal_arg(p).map(|a| ListArg::Single(Some(a)))
                 }
             };
             let Some(args) = parts[1..].iter().map(arg).collect::<Option<Vec<_>>>() else { continue };

@@ -106,10 +106,15 @@ impl Type {
                     Type::Set(_) => "set",
                     _ => "map",
                 };
-                out.push_str(name);
-                out.push('(');
-                t.write_expr(out, indent);
-                out.push(')');
+                // A structural element breaks the collection over lines too, as the console
+                // prints it: `list(\n    object({...}),\n)`.
+                let mut inner = String::new();
+                t.write_expr(&mut inner, indent + 1);
+                if inner.contains('\n') {
+                    let _ = write!(out, "{name}(\n{}{inner},\n{})", pad(indent + 1), pad(indent));
+                } else {
+                    let _ = write!(out, "{name}({inner})");
+                }
             }
             Type::Tuple(ts) => {
                 if ts.is_empty() {
@@ -155,6 +160,10 @@ mod tests {
             "object({\n    a: number,\n    b: tuple([\n        number,\n        string,\n    ]),\n})"
         );
         assert_eq!(Type::list(Type::map(Type::String)).type_expr(), "list(map(string))");
+        assert_eq!(
+            Type::list(Type::Tuple(vec![Type::String])).type_expr(),
+            "list(\n    tuple([\n        string,\n    ]),\n)"
+        );
         assert_eq!(Type::list(Type::String).friendly_name(), "list of string");
     }
 }

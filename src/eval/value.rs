@@ -59,8 +59,15 @@ impl Value {
     pub fn int(i: i64) -> Value {
         Value::number(Number::from_i64(i))
     }
+    /// A string, in Unicode normal form C as cty keeps every string.
     pub fn string(s: impl Into<String>) -> Value {
-        Kind::String(s.into()).into()
+        let s = s.into();
+        let s = if s.is_ascii() || unicode_normalization::is_nfc_quick(s.chars()) == unicode_normalization::IsNormalized::Yes {
+            s
+        } else {
+            unicode_normalization::UnicodeNormalization::nfc(s.as_str()).collect()
+        };
+        Kind::String(s).into()
     }
     pub fn list(elem: Type, items: Vec<Value>) -> Value {
         Kind::List(elem, items).into()

@@ -7,11 +7,14 @@
 //! parsed, for reading; both absent where Terraform cannot encode it, e.g. sensitive values) or
 //! `{ expr, error: { summary, detail, start, end }, source }` for an error, `start`/`end`
 //! being character offsets of the diagnostic's range inside `expr` (absent when the range is
-//! elsewhere). A file may carry `locals` (name → expression) that the cases can reference.
+//! elsewhere). A file may carry `locals` (name → expression) that the cases can reference, and
+//! `config` (more Terraform source, e.g. a resource whose attributes are unknown while planning).
 
 #![allow(dead_code)]
 
 use serde_json::Value as Json;
+use std::collections::BTreeMap;
+use tfgraph::eval::{evaluate, render, EvalOptions};
 
 /// What evaluating one expression gave.
 pub enum Outcome {
@@ -32,12 +35,19 @@ pub enum Outcome {
     },
 }
 
+/// What a fixture file's cases are evaluated in.
+#[derive(Default)]
+pub struct Setup {
+    pub locals: Vec<(String, String)>,
+    pub config: String,
+}
+
 pub struct Case {
     pub expr: String,
     pub expected: Json,
 }
 
-pub fn load(file: &str) -> (Vec<(String, String)>, Vec<Case>) {
+pub fn load(file: &str) -> (Setup, Vec<Case>) {
     let path = format!("{}/tests/fixtures/eval/functions/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let doc: Json = serde_json::from_str(&text).unwrap();
@@ -52,22 +62,29 @@ pub fn load(file: &str) -> (Vec<(String, String)>, Vec<Case>) {
         .iter()
         .map(|c| Case { expr: c["expr"].as_str().unwrap().to_string(), expected: c.clone() })
         .collect();
-    (locals, cases)
+    let config = doc.get("config").and_then(Json::as_str).unwrap_or_default().to_string();
+    (Setup { locals, config }, cases)
 }
 
 /// Runs every case of `file` through `eval` (given the file's locals and the expression) and
 /// panics with a list of all mismatches. Returns the number of cases checked.
-pub fn run(file: &str, eval: impl FnMut(&[(String, String)], &str) -> Outcome) -> usize {
+pub fn run(file: &str, eval: impl FnMut(&Setup, &str) -> Outcome) -> usize {
     check(file, eval).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// [`run`], returning the list of mismatches as an error instead of panicking.
-pub fn check(file: &str, mut eval: impl FnMut(&[(String, String)], &str) -> Outcome) -> Result<usize, String> {
-    let (locals, cases) = load(file);
+pub fn check(file: &str, eval: impl FnMut(&Setup, &str) -> Outcome) -> Result<usize, String> {
+    check_filtered(file, |_| true, eval)
+}
+
+/// [`check`] on the cases whose expression `keep` accepts.
+pub fn check_filtered(file: &str, keep: impl Fn(&str) -> bool, mut eval: impl FnMut(&Setup, &str) -> Outcome) -> Result<usize, String> {
+    let (setup, mut cases) = load(file);
+    cases.retain(|c| keep(&c.expr));
     assert!(!cases.is_empty(), "{file} has no cases");
     let mut failures = Vec::new();
     for case in &cases {
-        let got = eval(&locals, &case.expr);
+        let got = eval(&setup, &case.expr);
         if let Some(why) = compare(&case.expected, &got) {
             failures.push(format!("{}\n    {why}", case.expr));
         }
@@ -126,6 +143,36 @@ fn compare(want: &Json, got: &Outcome) -> Option<String> {
                 }
             }
             None
+        }
+    }
+}
+
+/// Evaluates `expr` as `terraform console` does (while planning) in a module that has only the
+/// setup's locals and config.
+pub fn console(setup: &Setup, expr: &str) -> Outcome {
+    let mut main = setup.config.clone();
+    main.push_str("locals {\n");
+    for (k, v) in &setup.locals {
+        main.push_str(&format!("  {k} = {v}\n"));
+    }
+    main.push_str("}\n");
+    let files = BTreeMap::from([("main.tf".to_string(), main)]);
+    let loaded = tfgraph::load(&files, &Default::default());
+    assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
+    let out = evaluate(&files, &loaded.config, expr, &EvalOptions::default());
+    match out.value {
+        Some(v) => Outcome::Value {
+            json: if v.has_sensitive() { None } else { render::to_json_text(&v) },
+            ty: v.ty().type_expr(),
+            rendered: render::console(&v),
+        },
+        None => {
+            let d = out.diagnostics.errors().next().expect("an error without a diagnostic");
+            let (start, end) = match &d.range {
+                Some(r) if r.filename == "<console-input>" => (Some(r.start.column as usize - 1), Some(r.end.column as usize - 1)),
+                _ => (None, None),
+            };
+            Outcome::Error { summary: d.summary.clone(), detail: d.detail.clone(), start, end }
         }
     }
 }

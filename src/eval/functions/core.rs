@@ -1,4 +1,4 @@
-//! The few functions the evaluator's own tests lean on (`length`, `upper`, `lower`,
+//! The few functions the evaluator's own tests lean on (`length`,
 //! `tostring`, `tonumber`, `tobool`, `sensitive`, `nonsensitive`, `issensitive`, `type`):
 //! the family files hold the rest.
 
@@ -20,7 +20,8 @@ pub(super) fn register(r: &mut Registry) {
                 (_, Type::Tuple(ts)) => Ok(Value::int(ts.len() as i64)),
                 (_, Type::Object(m)) => Ok(Value::int(m.len() as i64)),
                 (Kind::Unknown(_), _) => Ok(Value::unknown(Type::Number)),
-                (Kind::String(s), _) => Ok(Value::int(s.chars().count() as i64)),
+                // cty counts grapheme clusters, as Go's textseg does.
+                (Kind::String(s), _) => Ok(Value::int(super::string_text::strlen(s) as i64)),
                 (Kind::List(..) | Kind::Set(..) | Kind::Map(..), _) => {
                     let n = v.length().unwrap_or(0);
                     // A set's length is unknown while any element is (they may coincide).
@@ -34,19 +35,6 @@ pub(super) fn register(r: &mut Registry) {
             }
         },
     });
-    for (name, upper) in [("upper", true), ("lower", false)] {
-        r.add(Function {
-            name,
-            params: vec![Param::new("str", Type::String)],
-            variadic: None,
-            returns: Returns::Type(Type::String),
-            imp: if upper {
-                |_, args, _| Ok(Value::string(args[0].as_str().unwrap_or("").to_uppercase()))
-            } else {
-                |_, args, _| Ok(Value::string(args[0].as_str().unwrap_or("").to_lowercase()))
-            },
-        });
-    }
     for (name, ty) in [("tostring", Type::String), ("tonumber", Type::Number), ("tobool", Type::Bool)] {
         r.add(Function {
             name,

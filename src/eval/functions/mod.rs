@@ -17,6 +17,12 @@
 //! [`FuncError::Other`] for the rest; the message has no trailing period (one is added).
 
 mod core;
+mod string;
+mod string_format_go;
+mod string_format_num;
+mod string_regex_go;
+mod string_regex_syntax;
+mod string_text;
 
 use super::convert::convert;
 use super::types::Type;
@@ -119,6 +125,8 @@ impl Registry {
     pub fn builtin() -> Registry {
         let mut r = Registry::default();
         core::register(&mut r);
+        string::register(&mut r);
+        string::register_regex(&mut r);
         r
     }
 

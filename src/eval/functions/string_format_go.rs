@@ -372,18 +372,20 @@ fn append_verb(v: &Verb, args: &[Arg], out: &mut String) -> Result<(), String> {
     Ok(())
 }
 
-/// A `formatlist` argument: a list, set or tuple is iterated, anything else repeats.
+/// A `formatlist` argument: a list, set or tuple is iterated, anything else repeats. `None`
+/// is a value that is not wholly known: the rows it takes part in are unknown.
 #[derive(Debug, Clone)]
 pub enum ListArg {
-    Single(Arg),
-    Seq(Vec<Arg>),
+    Single(Option<Arg>),
+    Seq(Vec<Option<Arg>>),
 }
 
-/// cty's `formatlist` over already-converted arguments (wholly known ones; the caller turns
-/// unknown ones into unknown results first).
-pub fn formatlist_values(format: &str, args: &[ListArg]) -> Result<Vec<String>, FormatError> {
+/// cty's `formatlist` over converted arguments (whose sequences have known lengths; the
+/// caller makes the whole result unknown otherwise): one string per row, `None` for a row
+/// with an unknown argument.
+pub fn formatlist_values(format: &str, args: &[ListArg]) -> Result<Vec<Option<String>>, FormatError> {
     if args.is_empty() {
-        return format_values(format, &[]).map(|s| vec![s]);
+        return format_values(format, &[]).map(|s| vec![Some(s)]);
     }
     let mut len: Option<(usize, usize)> = None; // (length, argument index)
     for (i, a) in args.iter().enumerate() {
@@ -409,13 +411,17 @@ pub fn formatlist_values(format: &str, args: &[ListArg]) -> Result<Vec<String>, 
     let mut out = Vec::with_capacity(n);
     let mut total = 0;
     for it in 0..n {
-        let row: Vec<Arg> = args
+        let row: Option<Vec<Arg>> = args
             .iter()
             .map(|a| match a {
                 ListArg::Single(v) => v.clone(),
                 ListArg::Seq(v) => v[it].clone(),
             })
             .collect();
+        let Some(row) = row else {
+            out.push(None);
+            continue;
+        };
         let s = format_values(format, &row).map_err(|e| {
             let m = match e {
                 FormatError::Arg(_, m) | FormatError::Call(m) => m,
@@ -426,7 +432,7 @@ pub fn formatlist_values(format: &str, args: &[ListArg]) -> Result<Vec<String>, 
         if total > MAX_RESULT {
             return Err(FormatError::Call(format!("the result would be longer than {MAX_RESULT} bytes")));
         }
-        out.push(s);
+        out.push(Some(s));
     }
     Ok(out)
 }

@@ -57,6 +57,7 @@ impl Decimal {
 
     /// Plain decimal text without exponent (Go's `Text('f', -1)`, how cty turns a number
     /// into a string).
+    #[allow(dead_code)] // tests/eval_functions_layers.rs checks the layer through it
     pub fn to_plain(&self) -> String {
         if self.inf {
             return if self.neg { "-Inf" } else { "+Inf" }.to_string();
