@@ -17,6 +17,9 @@ use crate::diag::{Diagnostic, Pos, SourceFile, SourceRange};
 use crate::hcl::ast::{BinaryOp, Expr, ExprKind, ForExpr, Ident, ObjectKey, Op, Part, Span, Template, UnaryOp};
 use std::collections::BTreeMap;
 
+mod template_funcs;
+use template_funcs::TemplateCall;
+
 /// Where the evaluated text sits, to give diagnostics their file, line and column. Lines are
 /// indexed only when a diagnostic needs a position (most evaluations have none).
 pub struct Source<'a> {
@@ -61,13 +64,16 @@ pub struct Evaluator<'a> {
     /// `for` and template-`for` variables, innermost last.
     locals: Vec<(String, Value)>,
     depth: usize,
+    /// Set while evaluating the template of a `templatestring`/`templatefile` call: those two
+    /// may not be called again, and `templatestring` templates may not read files.
+    template: Option<TemplateCall>,
 }
 
 type R = Result<Value, Box<Diagnostic>>;
 
 impl<'a> Evaluator<'a> {
     pub fn new(scope: &'a dyn Scope, funcs: &'a Registry, ctx: FuncContext<'a>, source: &'a Source<'a>) -> Self {
-        Evaluator { scope, funcs, ctx, source, locals: Vec::new(), depth: 0 }
+        Evaluator { scope, funcs, ctx, source, locals: Vec::new(), depth: 0, template: None }
     }
 
     fn err(&self, summary: &str, detail: impl Into<String>, span: &Span) -> Box<Diagnostic> {
@@ -94,7 +100,8 @@ impl<'a> Evaluator<'a> {
                 Number::parse(text).map(Value::number).ok_or_else(|| self.err("Invalid number literal", "Failed to recognize the value of this number literal.", &e.span))
             }
             ExprKind::Template(t) => self.template_value(t, &e.span),
-            ExprKind::Heredoc(h) => self.template(&h.template, &e.span, h.strip_indent.then_some(())),
+            ExprKind::Heredoc(h) if h.strip_indent => self.template(&flush_heredoc(&h.template), &e.span),
+            ExprKind::Heredoc(h) => self.template(&h.template, &e.span),
             ExprKind::Tuple(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for x in items {
@@ -364,14 +371,11 @@ impl<'a> Evaluator<'a> {
 
     // ---- templates ------------------------------------------------------------------------
 
-    fn template(&mut self, t: &Template<'_>, span: &Span, strip_indent: Option<()>) -> R {
+    fn template(&mut self, t: &Template<'_>, span: &Span) -> R {
         let mut out = String::new();
         let mut known = true;
         let mut sensitive = false;
         self.template_parts(t, &mut out, &mut known, &mut sensitive)?;
-        if strip_indent.is_some() {
-            out = strip_common_indent(&out);
-        }
         let _ = span;
         if !known {
             return Ok(Value::unknown(Type::String).mark(sensitive));
@@ -385,7 +389,7 @@ impl<'a> Evaluator<'a> {
         if let [Part::Interp { expr, .. }] = t.parts.as_slice() {
             return self.eval(expr);
         }
-        self.template(t, span, None)
+        self.template(t, span)
     }
 
     fn template_parts(&mut self, t: &Template<'_>, out: &mut String, known: &mut bool, sensitive: &mut bool) -> Result<(), Box<Diagnostic>> {
@@ -425,8 +429,9 @@ impl<'a> Evaluator<'a> {
                 Part::If { cond, then, otherwise, .. } => {
                     let c = self.eval(cond)?;
                     *sensitive |= c.sensitive;
+                    // HCL turns `%{if}` into a conditional expression: its errors are a conditional's.
                     if c.is_null() {
-                        return Err(self.err("Invalid template control keyword", "The condition value is null. Conditions must either be true or false.", &cond.span));
+                        return Err(self.err("Null condition", "The condition value is null. Conditions must either be true or false.", &cond.span));
                     }
                     if !c.is_known() {
                         *known = false;
@@ -434,7 +439,7 @@ impl<'a> Evaluator<'a> {
                     }
                     let b = match convert(&c, &Type::Bool) {
                         Ok(b) => b.as_bool().unwrap_or(false),
-                        Err(m) => return Err(self.err("Invalid template control keyword", format!("Unsuitable value type: {m}."), &cond.span)),
+                        Err(_) => return Err(self.err("Incorrect condition type", "The condition expression must be of type bool.", &cond.span)),
                     };
                     if b {
                         self.template_parts(then, out, known, sensitive)?;
@@ -732,7 +737,9 @@ impl<'a> Evaluator<'a> {
             "can" => return self.call_can(args, span),
             _ => {}
         }
-        let Some(f) = self.funcs.get(name.name) else {
+        // Every built-in function is also `core::NAME`.
+        let plain = name.name.strip_prefix("core::").unwrap_or(name.name);
+        let Some(f) = self.funcs.get(plain) else {
             if let Some(rest) = name.name.strip_prefix("provider::") {
                 let (provider, func) = rest.split_once("::").unwrap_or((rest, ""));
                 return Err(self.err(
@@ -747,6 +754,20 @@ impl<'a> Evaluator<'a> {
             }
             return Err(self.err("Call to unknown function", detail, &name.span));
         };
+        if self.template.is_some() {
+            if let Some(refusal) = template_funcs::refused_in_template(self.template, plain) {
+                self.check_arity(f, args, span)?;
+                for a in args {
+                    self.eval(a)?;
+                }
+                return Err(self.err("Error in function call", format!("Call to function {} failed: {refusal}.", go_quote(name.name)), &(name.span.start..name.span.end + 1)));
+            }
+        }
+        match plain {
+            "templatestring" => return self.call_templatestring(f, name, args, span),
+            "templatefile" => return self.call_templatefile(f, name, args, span),
+            _ => {}
+        }
         let mut values = Vec::with_capacity(args.len());
         for (i, a) in args.iter().enumerate() {
             let v = self.eval(a)?;
@@ -770,18 +791,29 @@ impl<'a> Evaluator<'a> {
         let n_args = values.len();
         match call(f, &self.ctx, values) {
             Ok(v) => Ok(v),
-            Err(CallError::Arity(summary, detail)) => {
-                let at = match args.get(f.params.len()) {
-                    Some(extra) if n_args > f.params.len() => start_range(extra),
-                    _ => span.end.saturating_sub(1)..span.end,
-                };
-                Err(self.err(&summary, detail, &at))
-            }
+            Err(CallError::Arity(summary, detail)) => Err(self.arity_err(f, args, n_args, span, summary, detail)),
             Err(CallError::Arg { index, detail }) => {
                 let at = args.get(index.min(args.len().saturating_sub(1))).map(start_range).unwrap_or_else(|| span.clone());
                 Err(self.err("Invalid function argument", detail, &at))
             }
             Err(CallError::Failed(detail)) => Err(self.err("Error in function call", detail, &(name.span.start..name.span.end + 1))),
+        }
+    }
+
+    /// HCL's argument-count error for a call of `f`, at the first extra argument or the
+    /// closing parenthesis.
+    fn arity_err(&self, f: &super::functions::Function, args: &[Expr<'_>], n_args: usize, span: &Span, summary: String, detail: String) -> Box<Diagnostic> {
+        let at = match args.get(f.params.len()) {
+            Some(extra) if n_args > f.params.len() => start_range(extra),
+            _ => span.end.saturating_sub(1)..span.end,
+        };
+        self.err(&summary, detail, &at)
+    }
+
+    fn check_arity(&self, f: &super::functions::Function, args: &[Expr<'_>], span: &Span) -> Result<(), Box<Diagnostic>> {
+        match super::functions::check_arity(f, args.len()) {
+            Err(CallError::Arity(summary, detail)) => Err(self.arity_err(f, args, args.len(), span, summary, detail)),
+            _ => Ok(()),
         }
     }
 
@@ -903,21 +935,129 @@ pub fn equals(a: &Value, b: &Value) -> Option<bool> {
     }
 }
 
-/// `<<-` heredocs: removes the indentation common to every non-blank line.
-fn strip_common_indent(s: &str) -> String {
-    let lines: Vec<&str> = s.split_inclusive('\n').collect();
-    let indent = lines
-        .iter()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.chars().take_while(|c| *c == ' ' || *c == '\t').count())
-        .min()
-        .unwrap_or(0);
-    let mut out = String::with_capacity(s.len());
-    for l in lines {
-        let skip: usize = l.chars().take(indent).take_while(|c| *c == ' ' || *c == '\t').map(char::len_utf8).sum();
-        out.push_str(&l[skip..]);
+/// `<<-` heredocs, as HCL flushes them before evaluating: the source indentation common to
+/// every line is removed from the literal text that starts each line. A line that starts with
+/// an interpolation or directive counts as unindented; a blank line does not count. Values
+/// interpolated later are never touched.
+fn flush_heredoc<'s>(t: &Template<'s>) -> Template<'s> {
+    // Pass 1: the smallest indentation, over the line starts in source order.
+    let mut min = usize::MAX;
+    let mut at_line_start = true;
+    visit_line_starts(t, &mut at_line_start, &mut |line: Option<&str>| {
+        let spaces = match line {
+            // A literal at a line start: its leading whitespace, unless it is a blank line.
+            Some(text) => {
+                let trimmed = text.trim_start();
+                if trimmed.is_empty() && text.ends_with('\n') {
+                    return;
+                }
+                text.chars().count() - trimmed.chars().count()
+            }
+            None => 0,
+        };
+        min = min.min(spaces);
+    });
+    if min == 0 || min == usize::MAX {
+        return t.clone();
     }
-    out
+    let mut at_line_start = true;
+    strip_template(t, min, &mut at_line_start)
+}
+
+/// Calls `f` for each line start of `t`: `Some(line)` for literal text (up to and including
+/// its newline), `None` for an interpolation or directive.
+fn visit_line_starts(t: &Template<'_>, at_line_start: &mut bool, f: &mut dyn FnMut(Option<&str>)) {
+    for part in &t.parts {
+        match part {
+            Part::Literal { value, .. } => {
+                for line in value.split_inclusive('\n') {
+                    if *at_line_start {
+                        f(Some(line));
+                    }
+                    *at_line_start = line.ends_with('\n');
+                }
+            }
+            Part::Interp { .. } => {
+                if *at_line_start {
+                    f(None);
+                }
+                *at_line_start = false;
+            }
+            Part::If { then, otherwise, .. } => {
+                if *at_line_start {
+                    f(None);
+                }
+                *at_line_start = false;
+                visit_line_starts(then, at_line_start, f);
+                if let Some(o) = otherwise {
+                    if *at_line_start {
+                        f(None);
+                    }
+                    *at_line_start = false;
+                    visit_line_starts(o, at_line_start, f);
+                }
+                if *at_line_start {
+                    f(None);
+                }
+                *at_line_start = false;
+            }
+            Part::For { body, .. } => {
+                if *at_line_start {
+                    f(None);
+                }
+                *at_line_start = false;
+                visit_line_starts(body, at_line_start, f);
+                if *at_line_start {
+                    f(None);
+                }
+                *at_line_start = false;
+            }
+        }
+    }
+}
+
+/// `t` with `n` leading whitespace characters removed from every non-blank line start.
+fn strip_template<'s>(t: &Template<'s>, n: usize, at_line_start: &mut bool) -> Template<'s> {
+    let mut parts = Vec::with_capacity(t.parts.len());
+    for part in &t.parts {
+        parts.push(match part {
+            Part::Literal { value, span } => {
+                let mut out = String::with_capacity(value.len());
+                for line in value.split_inclusive('\n') {
+                    let blank = line.trim_start().is_empty() && line.ends_with('\n');
+                    if *at_line_start && !blank {
+                        let skip: usize = line.chars().take(n).map(char::len_utf8).sum();
+                        out.push_str(&line[skip..]);
+                    } else {
+                        out.push_str(line);
+                    }
+                    *at_line_start = line.ends_with('\n');
+                }
+                Part::Literal { value: std::borrow::Cow::Owned(out), span: span.clone() }
+            }
+            Part::Interp { .. } => {
+                *at_line_start = false;
+                part.clone()
+            }
+            Part::If { cond, then, otherwise, span } => {
+                *at_line_start = false;
+                let then = strip_template(then, n, at_line_start);
+                let otherwise = otherwise.as_ref().map(|o| {
+                    *at_line_start = false;
+                    strip_template(o, n, at_line_start)
+                });
+                *at_line_start = false;
+                Part::If { cond: cond.clone(), then, otherwise, span: span.clone() }
+            }
+            Part::For { key_var, value_var, collection, body, span } => {
+                *at_line_start = false;
+                let body = strip_template(body, n, at_line_start);
+                *at_line_start = false;
+                Part::For { key_var: key_var.clone(), value_var: value_var.clone(), collection: collection.clone(), body, span: span.clone() }
+            }
+        });
+    }
+    Template { parts }
 }
 
 /// HCL's `StartRange`: where an expression begins, as function-argument errors point at it

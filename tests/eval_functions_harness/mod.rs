@@ -8,7 +8,8 @@
 //! `{ expr, error: { summary, detail, start, end }, source }` for an error, `start`/`end`
 //! being character offsets of the diagnostic's range inside `expr` (absent when the range is
 //! elsewhere). A file may carry `locals` (name → expression) that the cases can reference, and
-//! `config` (more Terraform source, e.g. a resource whose attributes are unknown while planning).
+//! `config` (more Terraform source, e.g. a resource whose attributes are unknown while planning),
+//! and `files` (path → text) beside main.tf for the filesystem functions.
 
 #![allow(dead_code)]
 
@@ -40,6 +41,8 @@ pub enum Outcome {
 pub struct Setup {
     pub locals: Vec<(String, String)>,
     pub config: String,
+    /// Files beside main.tf (path → text), for the filesystem functions.
+    pub files: Vec<(String, String)>,
 }
 
 pub struct Case {
@@ -63,7 +66,12 @@ pub fn load(file: &str) -> (Setup, Vec<Case>) {
         .map(|c| Case { expr: c["expr"].as_str().unwrap().to_string(), expected: c.clone() })
         .collect();
     let config = doc.get("config").and_then(Json::as_str).unwrap_or_default().to_string();
-    (Setup { locals, config }, cases)
+    let files = doc
+        .get("files")
+        .and_then(Json::as_object)
+        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string())).collect())
+        .unwrap_or_default();
+    (Setup { locals, config, files }, cases)
 }
 
 /// Runs every case of `file` through `eval` (given the file's locals and the expression) and
@@ -156,7 +164,8 @@ pub fn console(setup: &Setup, expr: &str) -> Outcome {
         main.push_str(&format!("  {k} = {v}\n"));
     }
     main.push_str("}\n");
-    let files = BTreeMap::from([("main.tf".to_string(), main)]);
+    let mut files: BTreeMap<String, String> = setup.files.iter().cloned().collect();
+    files.insert("main.tf".to_string(), main);
     let loaded = tfgraph::load(&files, &Default::default());
     assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
     let out = evaluate(&files, &loaded.config, expr, &EvalOptions::default());

@@ -17,6 +17,8 @@
 //! [`FuncError::Other`] for the rest; the message has no trailing period (one is added).
 
 mod core;
+pub mod filesystem;
+mod template;
 mod string;
 mod string_format_go;
 mod string_format_num;
@@ -127,6 +129,8 @@ impl Registry {
         core::register(&mut r);
         string::register(&mut r);
         string::register_regex(&mut r);
+        filesystem::register(&mut r);
+        template::register(&mut r);
         r
     }
 
@@ -155,21 +159,28 @@ pub enum CallError {
 }
 
 /// Calls `f` on `args` as cty's `Function.Call` does (see the module doc).
-pub fn call(f: &Function, ctx: &FuncContext<'_>, args: Vec<Value>) -> Result<Value, CallError> {
+/// HCL's argument-count check, before any argument is looked at.
+pub fn check_arity(f: &Function, given: usize) -> Result<(), CallError> {
     let n = f.params.len();
-    if args.len() < n {
-        let missing = f.params[args.len()].name;
+    if given < n {
+        let missing = f.params[given].name;
         return Err(CallError::Arity(
             "Not enough function arguments".into(),
             format!("Function {:?} expects {} argument(s). Missing value for {:?}.", f.name, n, missing),
         ));
     }
-    if args.len() > n && f.variadic.is_none() {
+    if given > n && f.variadic.is_none() {
         return Err(CallError::Arity(
             "Too many function arguments".into(),
             format!("Function {:?} expects only {} argument(s).", f.name, n),
         ));
     }
+    Ok(())
+}
+
+pub fn call(f: &Function, ctx: &FuncContext<'_>, args: Vec<Value>) -> Result<Value, CallError> {
+    let n = f.params.len();
+    check_arity(f, args.len())?;
     let spec = |i: usize| -> &Param { if i < n { &f.params[i] } else { f.variadic.as_ref().expect("checked") } };
     let arg_err = |index: usize, msg: String| CallError::Arg { index, detail: format!("Invalid value for {:?} parameter: {}.", spec(index).name, msg) };
 
