@@ -550,7 +550,10 @@ export interface EvaluateOptions {
   state?: object | string;
   /** The root module's folder within the files (`""` = the top level). */
   root?: string;
-  /** The module to evaluate in; only the root module (`""`) is supported so far. */
+  /**
+   * The module to evaluate in: `""` (the root, the default) or `"module.a.module.b"`. A module
+   * call with count or for_each has no single scope and is refused.
+   */
   module?: string;
 }
 
@@ -572,7 +575,8 @@ export interface Evaluated {
 }
 
 /**
- * Evaluates one expression in the root module's scope, as `terraform console` does.
+ * Evaluates one expression in a module's scope (the root's by default), as `terraform console`
+ * does.
  *
  * @throws {TfgraphError} when the configuration, a variable or the expression has an error.
  * @throws {TypeError} when an argument is malformed.

@@ -91,14 +91,14 @@ pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, expression: &
     let scope = module_scope::ModuleScope::root(config, &inputs, &root_files);
     scope.check_variables();
     let mut diagnostics = Diagnostics::new();
-    if !options.module.is_empty() {
-        diagnostics.push(Diagnostic::error(
-            "Unsupported module scope",
-            format!("Evaluating in {} is not supported yet: only the root module's scope is.", options.module),
-        ));
-        return Evaluated { value: None, diagnostics };
-    }
-    let result = module_scope::eval_text(&scope, &inputs, scope.module_dir(), "<console-input>", expression, Pos { line: 1, column: 1, byte: 0 });
+    let calls = match module_path(&options.module) {
+        Ok(calls) => calls,
+        Err(d) => {
+            diagnostics.push(d);
+            return Evaluated { value: None, diagnostics };
+        }
+    };
+    let result = eval_in_module(&scope, &inputs, &calls, expression, &mut diagnostics);
     diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     match result {
         Ok(v) => Evaluated { value: Some(v), diagnostics },
@@ -107,4 +107,55 @@ pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, expression: &
             Evaluated { value: None, diagnostics }
         }
     }
+}
+
+/// The module calls of an `options.module` address: `""` is the root, `module.a.module.b`
+/// goes through call `a` then `b`.
+fn module_path(address: &str) -> Result<Vec<&str>, Diagnostic> {
+    if address.is_empty() {
+        return Ok(Vec::new());
+    }
+    let invalid = |why: &str| {
+        Diagnostic::error("Invalid module address", format!("{} is not a module address: {why}. Write \"module.NAME\" steps, as in \"module.network.module.subnets\".", crate::dag::go_quote(address)))
+    };
+    let parts: Vec<&str> = address.split('.').collect();
+    if parts.len() % 2 != 0 {
+        return Err(invalid("it must alternate \"module\" and call names"));
+    }
+    let mut calls = Vec::new();
+    for pair in parts.chunks(2) {
+        if pair[0] != "module" || pair[1].is_empty() {
+            return Err(invalid("it must alternate \"module\" and call names"));
+        }
+        if pair[1].contains('[') {
+            return Err(Diagnostic::error(
+                "Module instance scope not supported",
+                format!("Evaluating in an instance of a module with count or for_each ({}) is not supported: count.index and each.key have no value there.", crate::dag::go_quote(address)),
+            ));
+        }
+        calls.push(pair[1]);
+    }
+    Ok(calls)
+}
+
+/// Evaluates `expression` in the scope `calls` lead to from `scope`, collecting what each
+/// module scope on the way reports.
+fn eval_in_module(scope: &module_scope::ModuleScope<'_>, inputs: &module_scope::Inputs<'_>, calls: &[&str], expression: &str, diagnostics: &mut Diagnostics) -> Result<Value, Box<Diagnostic>> {
+    let Some((first, rest)) = calls.split_first() else {
+        return module_scope::eval_text(scope, inputs, scope.module_dir(), "<console-input>", expression, Pos { line: 1, column: 1, byte: 0 });
+    };
+    let child = match scope.child_scope(first) {
+        Ok(Some(child)) => child,
+        Ok(None) => {
+            return Err(Box::new(Diagnostic::error(
+                "Module scope not available",
+                format!("module.{first} is not loaded or is expanded with count or for_each, so tfgraph cannot evaluate in its scope."),
+            )))
+        }
+        Err(e) => return Err(Box::new(Diagnostic::error(e.summary, e.detail))),
+    };
+    child.check_variables();
+    let result = eval_in_module(&child, inputs, rest, expression, diagnostics);
+    diagnostics.extend(std::mem::take(&mut *child.diagnostics.borrow_mut()));
+    result
 }

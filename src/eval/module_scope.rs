@@ -391,6 +391,15 @@ impl<'a> ModuleScope<'a> {
     }
 
     /// A child module's scope: its variables are the call's arguments, evaluated here.
+    /// The scope of module call `call_name` of this module (`None` when it is expanded with
+    /// count/for_each or not loaded).
+    pub fn child_scope<'b>(&'b self, call_name: &str) -> Result<Option<ModuleScope<'b>>, LookupError>
+    where
+        'a: 'b,
+    {
+        self.child(call_name)
+    }
+
     fn child<'b>(&'b self, call_name: &str) -> Result<Option<ModuleScope<'b>>, LookupError>
     where
         'a: 'b,
