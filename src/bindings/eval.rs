@@ -30,6 +30,11 @@ fn all_files(files: &JsFiles) -> Result<BTreeMap<String, String>, JsValue> {
     Ok(out)
 }
 
+/// NFC as the JS engine computes it (ICU's tables, already in every engine).
+fn js_nfc(s: &str) -> String {
+    js_sys::JsString::from(s).normalize("NFC").into()
+}
+
 /// JSON text given by `pkg/index.js` (`JSON.stringify` of a user's object), parsed here.
 fn json_option(options: &JsValue, key: &str) -> Result<Option<serde_json::Value>, JsValue> {
     match get(options, key)? {
@@ -45,6 +50,7 @@ fn json_option(options: &JsValue, key: &str) -> Result<Option<serde_json::Value>
 /// text; `pkg/index.js` parses it and throws `TfgraphError` on an error.
 #[wasm_bindgen(js_name = evaluateRaw)]
 pub fn evaluate_raw(files: JsValue, expression: String, options: JsValue) -> Result<String, JsValue> {
+    crate::eval::value::set_normalizer(js_nfc);
     let js_files = read_files(&files, "evaluate")?;
     let load_options = read_load_options(&options, "evaluate")?;
     let mut opts = EvalOptions::default();

@@ -62,11 +62,7 @@ impl Value {
     /// A string, in Unicode normal form C as cty keeps every string.
     pub fn string(s: impl Into<String>) -> Value {
         let s = s.into();
-        let s = if s.is_ascii() || unicode_normalization::is_nfc_quick(s.chars()) == unicode_normalization::IsNormalized::Yes {
-            s
-        } else {
-            unicode_normalization::UnicodeNormalization::nfc(s.as_str()).collect()
-        };
+        let s = if s.is_ascii() { s } else { nfc(s) };
         Kind::String(s).into()
     }
     pub fn list(elem: Type, items: Vec<Value>) -> Value {
@@ -221,4 +217,35 @@ impl Value {
             _ => rank(a).cmp(&rank(b)).then_with(|| super::render::console(a).cmp(&super::render::console(b))),
         }
     }
+}
+
+/// Unicode normal form C, natively with the unicode-normalization crate.
+#[cfg(not(target_arch = "wasm32"))]
+fn nfc(s: String) -> String {
+    use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
+    if is_nfc_quick(s.chars()) == IsNormalized::Yes {
+        s
+    } else {
+        s.nfc().collect()
+    }
+}
+
+/// Unicode normal form C in WebAssembly: the host's, which the bindings install with
+/// [`set_normalizer`] (the JS engine's `String.prototype.normalize`), so the package does not
+/// carry normalisation tables of its own. Without a host normaliser strings stay as given.
+#[cfg(target_arch = "wasm32")]
+fn nfc(s: String) -> String {
+    match NORMALIZER.get() {
+        Some(normalize) => normalize(&s),
+        None => s,
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+static NORMALIZER: std::sync::OnceLock<fn(&str) -> String> = std::sync::OnceLock::new();
+
+/// Installs the host's NFC normaliser (WebAssembly only; natively the crate's is used).
+#[cfg(target_arch = "wasm32")]
+pub fn set_normalizer(normalize: fn(&str) -> String) {
+    let _ = NORMALIZER.set(normalize);
 }

@@ -99,3 +99,9 @@ test("errors are TfgraphError with Terraform's texts and ranges", () => {
   );
   assert.throws(() => evaluate(files, 42), TypeError);
 });
+
+test("strings are in Unicode normal form C, as cty keeps them", () => {
+  assert.equal(evaluate(files, 'strrev("e\\u0301x")').value, "x\u00e9");
+  assert.equal(evaluate(files, '"e\\u0301" == "\\u00e9"').value, true);
+  assert.equal(evaluate(files, 'length("e\\u0301")').value, 1);
+});

@@ -124,6 +124,11 @@ pub fn evaluate_raw_returns_value_type_rendering_and_marks() {
     let v = out("{ id = aws_instance.web.id, n = var.n }");
     assert_eq!(v["value"], serde_json::json!({ "id": null, "n": 3 }));
     assert_eq!(v["unknown"], serde_json::json!({ "id": true }));
+    // Strings are NFC (cty normalises them); in wasm the JS engine's normalize does it.
+    let v = out("strrev(\"e\\u0301x\")");
+    assert_eq!(v["rendered"], "\"x\u{e9}\"");
+    let v = out("\"e\\u0301\" == \"\\u00e9\"");
+    assert_eq!(v["rendered"], "true");
     let v = out("var.nope");
     assert_eq!(v["diagnostics"][0]["summary"], "Reference to undeclared input variable");
     assert_eq!(v["diagnostics"][0]["range"]["start"]["column"], 1);
