@@ -187,11 +187,15 @@ pub fn unify(types: &[Type]) -> Option<Type> {
         return Some(first.clone());
     }
     if types.contains(&Type::Dynamic) {
-        return Some(Type::Dynamic);
+        // cty prefers the most specific type every argument converts to, and a value of
+        // unknown type converts to any: `dynamic` is chosen only when nothing else fits.
+        let rest: Vec<Type> = types.iter().filter(|t| **t != Type::Dynamic).cloned().collect();
+        return Some(if rest.is_empty() { Type::Dynamic } else { unify(&rest).unwrap_or(Type::Dynamic) });
     }
     if types.iter().all(Type::is_primitive) {
-        // Mixed primitives meet at string (number and bool both convert to it).
-        return Some(Type::String);
+        // Mixed primitives meet at string when one of them is a string (number and bool both
+        // convert to it safely); number and bool alone have no common type.
+        return types.contains(&Type::String).then_some(Type::String);
     }
     let all = |f: fn(&Type) -> bool| types.iter().all(f);
     if all(|t| matches!(t, Type::List(_) | Type::Tuple(_))) || all(|t| matches!(t, Type::Set(_))) || all(|t| matches!(t, Type::Map(_) | Type::Object(_))) {

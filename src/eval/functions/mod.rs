@@ -180,14 +180,32 @@ pub fn call(f: &Function, ctx: &FuncContext<'_>, args: Vec<Value>) -> Result<Val
         let v = if p.ty.has_dynamic() && p.ty == Type::Dynamic { a } else { convert(&a, &p.ty).map_err(|m| arg_err(i, m))? };
         conv.push(v);
     }
+    // cty's type check: nulls where a parameter takes none are errors; a `dynamic`-typed
+    // argument where the parameter takes none makes the whole result `dynamic` unknown.
+    for (i, v) in conv.iter().enumerate() {
+        let p = spec(i);
+        if v.is_null() && !p.allow_null {
+            return Err(arg_err(i, "argument must not be null".into()));
+        }
+        if v.ty() == Type::Dynamic && !p.allow_dynamic {
+            return Ok(Value::dynamic().mark(conv.iter().any(Value::has_sensitive)));
+        }
+    }
     let ret = match &f.returns {
         Returns::Type(t) => t.clone(),
-        Returns::Computed(tf) => match tf(&conv) {
-            Ok(t) => t,
-            Err(FuncError::Arg(i, m)) => return Err(arg_err(i, m)),
-            Err(FuncError::Other(m)) => return Err(CallError::Failed(format!("Call to function {:?} failed: {}.", f.name, m))),
-        },
+        Returns::Computed(tf) => {
+            // The return type sees the arguments without the marks their parameters do not take.
+            let plain: Vec<Value> = conv.iter().enumerate().map(|(i, v)| if spec(i).allow_marked { v.clone() } else { v.unmark_deep().0 }).collect();
+            match tf(&plain) {
+                Ok(t) => t,
+                Err(FuncError::Arg(i, m)) => return Err(arg_err(i, m)),
+                Err(FuncError::Other(m)) => return Err(CallError::Failed(format!("Call to function {:?} failed: {}.", f.name, m))),
+            }
+        }
     };
+    // cty's Call: an unknown argument (at its top level: elements may be unknown) where the
+    // parameter takes none makes the result an unknown of the return type; marks the parameter
+    // does not take come off and go onto the result.
     let mut sensitive = false;
     for (i, v) in conv.iter_mut().enumerate() {
         let p = spec(i);
@@ -196,10 +214,9 @@ pub fn call(f: &Function, ctx: &FuncContext<'_>, args: Vec<Value>) -> Result<Val
             *v = plain;
             sensitive = true;
         }
-        if v.is_null() && !p.allow_null {
-            return Err(arg_err(i, "argument must not be null".into()));
-        }
-        if (!v.is_wholly_known() && !p.allow_unknown) || (v.ty() == Type::Dynamic && !p.allow_dynamic && !v.is_known()) {
+    }
+    for (i, v) in conv.iter().enumerate() {
+        if !v.is_known() && !spec(i).allow_unknown {
             return Ok(Value::unknown(ret).mark(sensitive));
         }
     }
