@@ -16,6 +16,7 @@
 //! [`FuncError::Arg`] for a problem with one argument (cty's `NewArgErrorf`) and
 //! [`FuncError::Other`] for the rest; the message has no trailing period (one is added).
 
+mod conversion;
 mod core;
 mod string;
 mod string_format_go;
@@ -125,6 +126,7 @@ impl Registry {
     pub fn builtin() -> Registry {
         let mut r = Registry::default();
         core::register(&mut r);
+        conversion::register(&mut r);
         string::register(&mut r);
         string::register_regex(&mut r);
         r
