@@ -13,6 +13,11 @@ pub fn convert(v: &Value, want: &Type) -> Result<Value, String> {
     convert_at(v, want).map_err(|(path, msg)| if path.is_empty() { msg } else { format!("{path}: {msg}") })
 }
 
+/// [`convert`], with the error's path (`element 0`, `attribute "a"`) and message apart.
+pub fn convert_at_path(v: &Value, want: &Type) -> Result<Value, (String, String)> {
+    convert_at(v, want)
+}
+
 type ConvError = (String, String);
 
 fn at(prefix: String, e: ConvError) -> ConvError {
@@ -187,10 +192,14 @@ pub fn unify(types: &[Type]) -> Option<Type> {
         return Some(first.clone());
     }
     if types.contains(&Type::Dynamic) {
-        // cty prefers the most specific type every argument converts to, and a value of
-        // unknown type converts to any: `dynamic` is chosen only when nothing else fits.
+        // Beside primitives, cty prefers the most specific type (a value of unknown type
+        // converts to any); beside collections and structures it cannot tell which shape the
+        // unknown will take, and unifies to `dynamic`.
         let rest: Vec<Type> = types.iter().filter(|t| **t != Type::Dynamic).cloned().collect();
-        return Some(if rest.is_empty() { Type::Dynamic } else { unify(&rest).unwrap_or(Type::Dynamic) });
+        if !rest.is_empty() && rest.iter().all(Type::is_primitive) {
+            return unify(&rest);
+        }
+        return Some(Type::Dynamic);
     }
     if types.iter().all(Type::is_primitive) {
         // Mixed primitives meet at string when one of them is a string (number and bool both

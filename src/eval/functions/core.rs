@@ -14,11 +14,11 @@ pub(super) fn register(r: &mut Registry) {
             let v = &args[0];
             let ty = v.ty();
             match (&v.kind, &ty) {
-                (_, Type::Tuple(ts)) => Ok(Value::int(ts.len() as i64)),
-                (_, Type::Object(m)) => Ok(Value::int(m.len() as i64)),
-                (Kind::Unknown(_), _) => Ok(Value::unknown(Type::Number)),
+                (_, Type::Tuple(ts)) => Ok(Value::int(ts.len() as i64).mark(v.sensitive)),
+                (_, Type::Object(m)) => Ok(Value::int(m.len() as i64).mark(v.sensitive)),
+                (Kind::Unknown(_), _) => Ok(Value::unknown(Type::Number).mark(v.sensitive)),
                 // cty counts grapheme clusters, as Go's textseg does.
-                (Kind::String(s), _) => Ok(Value::int(super::string_text::strlen(s) as i64)),
+                (Kind::String(s), _) => Ok(Value::int(super::string_text::strlen(s) as i64).mark(v.sensitive)),
                 (Kind::List(..) | Kind::Set(..) | Kind::Map(..), _) => {
                     let n = v.length().unwrap_or(0);
                     // A set's length is unknown while any element is (they may coincide).
@@ -28,7 +28,7 @@ pub(super) fn register(r: &mut Registry) {
                     Ok(Value::int(n as i64).mark(v.sensitive))
                 }
                 (Kind::Null(_), _) => Err(FuncError::Arg(0, "argument must not be null".into())),
-                _ => Err(FuncError::Arg(0, "argument must be a string, a collection type, or a structural type".into())),
+                _ => Err(FuncError::Other("argument must be a string, a collection type, or a structural type".into())),
             }
         },
     });

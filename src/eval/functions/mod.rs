@@ -25,7 +25,7 @@ mod string_regex_go;
 mod string_regex_syntax;
 mod string_text;
 
-use super::convert::convert;
+use super::convert::{convert_at_path, convertible};
 use super::types::Type;
 use super::value::Value;
 use std::collections::HashMap;
@@ -163,7 +163,7 @@ pub fn call(f: &Function, ctx: &FuncContext<'_>, args: Vec<Value>) -> Result<Val
         let missing = f.params[args.len()].name;
         return Err(CallError::Arity(
             "Not enough function arguments".into(),
-            format!("Function {:?} expects {} argument(s). Missing value for {:?}.", f.name, n, missing),
+            format!("Function {:?} expects {}{} argument(s). Missing value for {:?}.", f.name, if f.variadic.is_some() { "at least " } else { "" }, n, missing),
         ));
     }
     if args.len() > n && f.variadic.is_none() {
@@ -179,7 +179,14 @@ pub fn call(f: &Function, ctx: &FuncContext<'_>, args: Vec<Value>) -> Result<Val
     let mut conv = Vec::with_capacity(args.len());
     for (i, a) in args.into_iter().enumerate() {
         let p = spec(i);
-        let v = if p.ty.has_dynamic() && p.ty == Type::Dynamic { a } else { convert(&a, &p.ty).map_err(|m| arg_err(i, m))? };
+        // A value that fails to convert although its type could (a string that is no number, an
+        // element of a tuple) is reported without its path, as cty's PathError prints itself;
+        // a type that cannot convert at all gets cty's MismatchMessage, which names the element.
+        let v = if p.ty == Type::Dynamic {
+            a
+        } else {
+            convert_at_path(&a, &p.ty).map_err(|(path, m)| arg_err(i, if path.is_empty() || convertible(&a.ty(), &p.ty) { m } else { format!("{path}: {m}") }))?
+        };
         conv.push(v);
     }
     // cty's type check: nulls where a parameter takes none are errors; a `dynamic`-typed
