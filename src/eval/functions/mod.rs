@@ -16,6 +16,9 @@
 //! [`FuncError::Arg`] for a problem with one argument (cty's `NewArgErrorf`) and
 //! [`FuncError::Other`] for the rest; the message has no trailing period (one is added).
 
+mod collection;
+mod collection_map;
+mod collection_set;
 mod conversion;
 mod core;
 mod string;
@@ -127,6 +130,7 @@ impl Registry {
         let mut r = Registry::default();
         core::register(&mut r);
         conversion::register(&mut r);
+        collection::register(&mut r);
         string::register(&mut r);
         string::register_regex(&mut r);
         r
