@@ -38,6 +38,13 @@ const TERRAFORM_FUNCTIONS: &[&str] = &[
     "yamldecode", "yamlencode", "zipmap",
 ];
 
+/// Errors Terraform itself reports for these roots with their variables' defaults (root, detail).
+const TERRAFORM_ERRORS: &[(&str, &str)] = &[
+    ("cloudposse__terraform-aws-components/modules/ecs-service", "lookup failed to find key \"service\""),
+    ("cloudposse__terraform-aws-components/modules/ecs-service", "element 0 is null; cannot concatenate null values"),
+    ("kube-hetzner__terraform-hcloud-kube-hetzner", "cannot sum an empty list"),
+];
+
 #[test]
 fn corpus_locals_outputs_and_defaults_evaluate() {
     let Some((corpus, dirs)) = support::corpus_roots() else { return };
@@ -65,6 +72,12 @@ fn corpus_locals_outputs_and_defaults_evaluate() {
         let pending_call = |text: &str| TERRAFORM_FUNCTIONS.iter().any(|f| funcs.get(f).is_none() && text.contains(&format!("{f}(")));
         for d in scope.diagnostics.borrow().errors() {
             if dir.starts_with("cds-snc__notification-terraform/aws/") && d.summary == "Reference to undeclared input variable" {
+                expected += 1;
+                continue;
+            }
+            // Terraform fails the same way on these roots' defaults: an empty `containers` map
+            // looked up without a default, a null `name` joined, the sum of no node pools.
+            if TERRAFORM_ERRORS.iter().any(|(root, detail)| dir.ends_with(root) && d.detail.contains(detail)) {
                 expected += 1;
                 continue;
             }

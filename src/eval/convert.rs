@@ -13,6 +13,11 @@ pub fn convert(v: &Value, want: &Type) -> Result<Value, String> {
     convert_at(v, want).map_err(|(path, msg)| if path.is_empty() { msg } else { format!("{path}: {msg}") })
 }
 
+/// [`convert`], with the error's path (`element 0`, `attribute "a"`) and message apart.
+pub fn convert_at_path(v: &Value, want: &Type) -> Result<Value, (String, String)> {
+    convert_at(v, want)
+}
+
 type ConvError = (String, String);
 
 fn at(prefix: String, e: ConvError) -> ConvError {
@@ -187,11 +192,19 @@ pub fn unify(types: &[Type]) -> Option<Type> {
         return Some(first.clone());
     }
     if types.contains(&Type::Dynamic) {
+        // Beside primitives, cty prefers the most specific type (a value of unknown type
+        // converts to any); beside collections and structures it cannot tell which shape the
+        // unknown will take, and unifies to `dynamic`.
+        let rest: Vec<Type> = types.iter().filter(|t| **t != Type::Dynamic).cloned().collect();
+        if !rest.is_empty() && rest.iter().all(Type::is_primitive) {
+            return unify(&rest);
+        }
         return Some(Type::Dynamic);
     }
     if types.iter().all(Type::is_primitive) {
-        // Mixed primitives meet at string (number and bool both convert to it).
-        return Some(Type::String);
+        // Mixed primitives meet at string when one of them is a string (number and bool both
+        // convert to it safely); number and bool alone have no common type.
+        return types.contains(&Type::String).then_some(Type::String);
     }
     let all = |f: fn(&Type) -> bool| types.iter().all(f);
     if all(|t| matches!(t, Type::List(_) | Type::Tuple(_))) || all(|t| matches!(t, Type::Set(_))) || all(|t| matches!(t, Type::Map(_) | Type::Object(_))) {

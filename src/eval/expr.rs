@@ -1065,6 +1065,12 @@ fn strip_template<'s>(t: &Template<'s>, n: usize, at_line_start: &mut bool) -> T
 fn start_range(e: &Expr<'_>) -> Span {
     match &e.kind {
         ExprKind::Tuple(_) | ExprKind::Object(_) | ExprKind::For(_) => e.span.start..e.span.start + 1,
+        // A call's name and opening parenthesis; an operator's symbol; a binary operation and a
+        // conditional start where their first operand does.
+        ExprKind::Call { name, .. } => name.span.start..name.span.end + 1,
+        ExprKind::Unary { .. } => e.span.start..e.span.start + 1,
+        ExprKind::Binary { lhs, .. } => start_range(lhs),
+        ExprKind::Conditional { cond, .. } => start_range(cond),
         ExprKind::Template(t) => match t.parts.first() {
             Some(Part::Literal { span, .. } | Part::Interp { span, .. } | Part::If { span, .. } | Part::For { span, .. }) => span.clone(),
             None => e.span.clone(),

@@ -78,6 +78,15 @@ impl Type {
     pub fn friendly_name_constraint(&self) -> String {
         match self {
             Type::Dynamic => "any type".into(),
+            // A collection of `any` has one element type, whatever it is: cty says so.
+            Type::List(t) | Type::Set(t) | Type::Map(t) if **t == Type::Dynamic => {
+                let kind = match self {
+                    Type::List(_) => "list",
+                    Type::Set(_) => "set",
+                    _ => "map",
+                };
+                format!("{kind} of any single type")
+            }
             Type::List(t) => format!("list of {}", t.friendly_name_constraint()),
             Type::Set(t) => format!("set of {}", t.friendly_name_constraint()),
             Type::Map(t) => format!("map of {}", t.friendly_name_constraint()),

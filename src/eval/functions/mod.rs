@@ -16,6 +16,10 @@
 //! [`FuncError::Arg`] for a problem with one argument (cty's `NewArgErrorf`) and
 //! [`FuncError::Other`] for the rest; the message has no trailing period (one is added).
 
+mod collection;
+mod collection_map;
+mod collection_set;
+mod conversion;
 mod core;
 pub mod filesystem;
 mod template;
@@ -26,7 +30,7 @@ mod string_regex_go;
 mod string_regex_syntax;
 mod string_text;
 
-use super::convert::convert;
+use super::convert::{convert_at_path, convertible};
 use super::types::Type;
 use super::value::Value;
 use std::collections::HashMap;
@@ -127,6 +131,8 @@ impl Registry {
     pub fn builtin() -> Registry {
         let mut r = Registry::default();
         core::register(&mut r);
+        conversion::register(&mut r);
+        collection::register(&mut r);
         string::register(&mut r);
         string::register_regex(&mut r);
         filesystem::register(&mut r);
@@ -166,7 +172,7 @@ pub fn check_arity(f: &Function, given: usize) -> Result<(), CallError> {
         let missing = f.params[given].name;
         return Err(CallError::Arity(
             "Not enough function arguments".into(),
-            format!("Function {:?} expects {} argument(s). Missing value for {:?}.", f.name, n, missing),
+            format!("Function {:?} expects {}{} argument(s). Missing value for {:?}.", f.name, if f.variadic.is_some() { "at least " } else { "" }, n, missing),
         ));
     }
     if given > n && f.variadic.is_none() {
@@ -188,17 +194,42 @@ pub fn call(f: &Function, ctx: &FuncContext<'_>, args: Vec<Value>) -> Result<Val
     let mut conv = Vec::with_capacity(args.len());
     for (i, a) in args.into_iter().enumerate() {
         let p = spec(i);
-        let v = if p.ty.has_dynamic() && p.ty == Type::Dynamic { a } else { convert(&a, &p.ty).map_err(|m| arg_err(i, m))? };
+        // A value that fails to convert although its type could (a string that is no number, an
+        // element of a tuple) is reported without its path, as cty's PathError prints itself;
+        // a type that cannot convert at all gets cty's MismatchMessage, which names the element.
+        let v = if p.ty == Type::Dynamic {
+            a
+        } else {
+            convert_at_path(&a, &p.ty).map_err(|(path, m)| arg_err(i, if path.is_empty() || convertible(&a.ty(), &p.ty) { m } else { format!("{path}: {m}") }))?
+        };
         conv.push(v);
+    }
+    // cty's type check: nulls where a parameter takes none are errors; a `dynamic`-typed
+    // argument where the parameter takes none makes the whole result `dynamic` unknown.
+    for (i, v) in conv.iter().enumerate() {
+        let p = spec(i);
+        if v.is_null() && !p.allow_null {
+            return Err(arg_err(i, "argument must not be null".into()));
+        }
+        if v.ty() == Type::Dynamic && !p.allow_dynamic {
+            return Ok(Value::dynamic().mark(conv.iter().any(Value::has_sensitive)));
+        }
     }
     let ret = match &f.returns {
         Returns::Type(t) => t.clone(),
-        Returns::Computed(tf) => match tf(&conv) {
-            Ok(t) => t,
-            Err(FuncError::Arg(i, m)) => return Err(arg_err(i, m)),
-            Err(FuncError::Other(m)) => return Err(CallError::Failed(format!("Call to function {:?} failed: {}.", f.name, m))),
-        },
+        Returns::Computed(tf) => {
+            // The return type sees the arguments without the marks their parameters do not take.
+            let plain: Vec<Value> = conv.iter().enumerate().map(|(i, v)| if spec(i).allow_marked { v.clone() } else { v.unmark_deep().0 }).collect();
+            match tf(&plain) {
+                Ok(t) => t,
+                Err(FuncError::Arg(i, m)) => return Err(arg_err(i, m)),
+                Err(FuncError::Other(m)) => return Err(CallError::Failed(format!("Call to function {:?} failed: {}.", f.name, m))),
+            }
+        }
     };
+    // cty's Call: an unknown argument (at its top level: elements may be unknown) where the
+    // parameter takes none makes the result an unknown of the return type; marks the parameter
+    // does not take come off and go onto the result.
     let mut sensitive = false;
     for (i, v) in conv.iter_mut().enumerate() {
         let p = spec(i);
@@ -207,10 +238,9 @@ pub fn call(f: &Function, ctx: &FuncContext<'_>, args: Vec<Value>) -> Result<Val
             *v = plain;
             sensitive = true;
         }
-        if v.is_null() && !p.allow_null {
-            return Err(arg_err(i, "argument must not be null".into()));
-        }
-        if (!v.is_wholly_known() && !p.allow_unknown) || (v.ty() == Type::Dynamic && !p.allow_dynamic && !v.is_known()) {
+    }
+    for (i, v) in conv.iter().enumerate() {
+        if !v.is_known() && !spec(i).allow_unknown {
             return Ok(Value::unknown(ret).mark(sensitive));
         }
     }

@@ -106,6 +106,10 @@ pub(super) fn register(r: &mut Registry) {
             if lists.is_empty() {
                 return Err(FuncError::Other("at least one list is required".into()));
             }
+            // cty's JoinFunc: a list with an unknown element joins to an unknown string.
+            if !lists.iter().all(Value::is_wholly_known) {
+                return Ok(Value::unknown(Type::String));
+            }
             let mut parts = Vec::new();
             for (li, list) in lists.iter().enumerate() {
                 for (ei, x) in list.elements().unwrap_or_default().into_iter().enumerate() {
@@ -126,9 +130,13 @@ pub(super) fn register(r: &mut Registry) {
     r.add(Function {
         name: "format",
         params: vec![Param::new("format", Type::String)],
-        variadic: Some(Param::new("args", Type::Dynamic).null().dynamic()),
+        variadic: Some(Param::new("args", Type::Dynamic).null().unknown().dynamic()),
         returns: Returns::Type(Type::String),
         imp: |_, a, _| {
+            // cty's FormatFunc: any argument not wholly known makes the result unknown.
+            if !a[1..].iter().all(Value::is_wholly_known) {
+                return Ok(Value::unknown(Type::String));
+            }
             let args: Vec<Arg> = a[1..].iter().map(format_arg).collect();
             format_values(s(&a[0]), &args).map(Value::string).map_err(|e| match e {
                 FormatError::Arg(i, m) => FuncError::Arg(i, m),
