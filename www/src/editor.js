@@ -243,15 +243,18 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
     },
     /**
      * Opens the range's file, selects the range and scrolls it into view. With `mark`, the
-     * range also stays highlighted (an explained expression) until the next edit.
+     * range also stays highlighted (an explained expression) until the next edit; without
+     * `focus`, the keyboard stays where it is.
      */
-    reveal(range, { mark = false } = {}) {
+    reveal(range, { mark = false, focus = true } = {}) {
       if (!range) return;
       if (range.filename && range.filename !== active && range.filename in files) open(range.filename);
       explainMark = mark ? range : null;
       const from = offsetOf(textarea.value, range.start);
       const to = Math.max(from, offsetOf(textarea.value, range.end ?? range.start));
-      textarea.focus({ preventScroll: true });
+      // Focus only when asked: a node clicked in the graph, or chosen with Enter in the search
+      // box, must not send the next keystroke into the configuration.
+      if (focus) textarea.focus({ preventScroll: true });
       textarea.setSelectionRange(from, to);
       const lineHeight = parseFloat(getComputedStyle(textarea).lineHeight) || 18;
       textarea.scrollTop = Math.max(0, (range.start.line - 3) * lineHeight);

@@ -263,7 +263,7 @@ function select(name, { centre = false } = {}) {
   } else {
     inspector.node(details);
     showTab("details");
-    if (details.range) editor.reveal(details.range);
+    if (details.range) editor.reveal(details.range, { mark: true, focus: false });
     if (centre) graphView.centre(name);
   }
   save();
@@ -429,6 +429,7 @@ search.addEventListener("input", () => {
 });
 search.addEventListener("keydown", (e) => {
   if (e.key !== "Enter") return;
+  e.preventDefault();
   const [first] = graphView.search(search.value);
   if (first) select(first, { centre: true });
 });
