@@ -8,6 +8,9 @@
 // (`n12`, `e7`), and the tooltips (<title>) are set with textContent. No configuration text is
 // ever parsed as markup.
 
+/** The smallest scale `fit()` uses (screen px per Graphviz point): 11 pt labels stay ~9 px. */
+const MIN_SCALE = 0.8;
+
 let vizPromise = null;
 /** The Graphviz instance, loaded once on first use. */
 function viz() {
@@ -273,7 +276,7 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
       element.setAttribute("data-testid", "graph-svg");
       svg = element;
       container.replaceChildren(svg);
-      api.fit();
+      api.clipped = api.fit();
       return ms;
     },
     clear(message) {
@@ -288,19 +291,22 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
         container.append(p);
       }
     },
-    /** Shows the whole drawing (with a little room), but never magnified past 1.5×. */
+    /**
+     * Shows the whole drawing (with a little room), never magnified past 1.5× nor shrunk past
+     * MIN_SCALE: a drawing too wide or tall for that (a 500-resource fan-out is one row of 500
+     * boxes) opens on its centre, readable, to be panned or zoomed out.
+     */
     fit() {
       if (!svg) return;
       const r = container.getBoundingClientRect();
       const pad = 12;
-      let w = base.w + pad * 2;
-      let h = base.h + pad * 2;
-      const minW = r.width / 1.5;
-      const minH = r.height / 1.5;
-      const k = Math.max(1, Math.min(minW / w, minH / h));
-      w *= k;
-      h *= k;
+      const w0 = base.w + pad * 2;
+      const h0 = base.h + pad * 2;
+      const scale = Math.min(1.5, Math.max(MIN_SCALE, Math.min(r.width / w0, r.height / h0)));
+      const w = r.width / scale;
+      const h = r.height / scale;
       setBox({ x: base.x + base.w / 2 - w / 2, y: base.y + base.h / 2 - h / 2, w, h });
+      return scale > Math.min(r.width / w0, r.height / h0) + 1e-9;
     },
     zoomIn: () => zoom(1.25),
     zoomOut: () => zoom(0.8),

@@ -376,7 +376,7 @@ async function drawGraph() {
   const ms = await graphView.render(model);
   if (ms === null) return;
   document.body.dataset.renderMs = ms.toFixed(1);
-  note.textContent = model.cycles.length ? `${model.cycles.length} cycle${model.cycles.length > 1 ? "s" : ""} (red) · laid out in ${Math.round(ms)} ms` : `laid out in ${Math.round(ms)} ms`;
+  note.textContent = (graphView.clipped ? "too large to fit: drag to pan, − to zoom out · " : "") + (model.cycles.length ? `${model.cycles.length} cycle${model.cycles.length > 1 ? "s" : ""} (red) · laid out in ${Math.round(ms)} ms` : `laid out in ${Math.round(ms)} ms`);
   if (session.selected && graphView.has(session.selected)) select(session.selected);
   else if (!session.selected) overview();
   const q = $("search").value;

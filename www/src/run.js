@@ -275,7 +275,7 @@ export function createRun(root, { graph, graphView, walk }) {
       svgEl("text", { x: W - 8, y: H + 22, class: "gantt-axis", "text-anchor": "end" }, "32"),
     );
     return [
-      el("h3", {}, "Timeline", rows.length > shown.length ? el("span", { class: "muted" }, ` (first ${shown.length} of ${rows.length} nodes)`) : ""),
+      el("h3", {}, "Timeline ", el("span", { class: "muted" }, "(red: the critical path; purple: failed)"), rows.length > shown.length ? el("span", { class: "muted" }, ` (first ${shown.length} of ${rows.length} nodes)`) : ""),
       gantt,
       el("h3", {}, "Concurrency over time"),
       conc,
