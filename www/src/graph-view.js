@@ -1,5 +1,5 @@
 // The graph panel: draws a graph (plain data from main.js) with Graphviz compiled to wasm
-// (@viz-js/viz, vendored into www/vendor/ at build time), one cluster per module and a shape
+// (@viz-js/viz, vendored into www/vendor/ at build time, run in layout-worker.js), one cluster per module and a shape
 // per node kind, and makes it explorable: zoom (wheel, buttons), pan (drag), search, click a
 // node or an edge, highlight a selection, colour nodes by walk state.
 //
@@ -11,11 +11,29 @@
 /** The smallest scale `fit()` uses (screen px per Graphviz point): 11 pt labels stay ~9 px. */
 const MIN_SCALE = 0.8;
 
-let vizPromise = null;
-/** The Graphviz instance, loaded once on first use. */
-function viz() {
-  vizPromise ??= import("../vendor/viz.js").then((m) => m.instance());
-  return vizPromise;
+let worker = null;
+let nextId = 0;
+const pending = new Map();
+/** Lays out DOT in the layout worker (started on first use); resolves to `{ svg, ms }`. */
+function layout(dot) {
+  if (!worker) {
+    worker = new Worker(new URL("./layout-worker.js", import.meta.url), { type: "module" });
+    worker.onmessage = ({ data }) => {
+      const done = pending.get(data.id);
+      pending.delete(data.id);
+      if (data.status === "success") done?.resolve(data);
+      else done?.reject(new Error(`Graphviz: ${data.errors?.map((e) => e.message).join("; ") || "layout failed"}`));
+    };
+    worker.onerror = (e) => {
+      for (const p of pending.values()) p.reject(new Error(`Graphviz worker: ${e.message}`));
+      pending.clear();
+    };
+  }
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    worker.postMessage({ id, dot });
+  });
 }
 
 /** How each node kind is drawn: Graphviz shape, fill, and the legend's word for it. */
@@ -213,8 +231,8 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
   const api = {
     /**
      * Draws `model`: `{ nodes: [{ name, label, style, module }], edges: [{ from, to, cycle?,
-     * added?, removed? }] }` (names, not ids). Resolves to the milliseconds Graphviz took, or
-     * null when a newer render superseded this one.
+     * added?, removed? }] }` (names, not ids). Graphviz runs in a worker. Resolves to the
+     * milliseconds its layout took, or null when a newer render superseded this one.
      */
     async render(model) {
       const mine = ++generation;
@@ -226,12 +244,12 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
           .map((e, i) => ({ ...e, id: `e${i}`, from: ids.get(e.from), to: ids.get(e.to) })),
       };
       const dot = toDot(dotModel);
-      const v = await viz();
+      const { svg: text, ms } = await layout(dot);
       if (mine !== generation) return null;
-      const start = performance.now();
-      const element = v.renderSVGElement(dot);
-      const ms = performance.now() - start;
-      if (mine !== generation) return null;
+      // Graphviz's SVG, parsed as XML (never as HTML): its text is escaped XML from our DOT.
+      const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+      const element = doc.documentElement;
+      if (element.nodeName !== "svg" || doc.querySelector("parsererror")) throw new Error("Graphviz produced SVG that does not parse");
 
       byName = new Map();
       nameOf = new Map();

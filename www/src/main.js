@@ -404,7 +404,11 @@ function refresh() {
   drawing = done;
   document.body.dataset.graphReady = "false";
   done.then(() => {
-    if (drawing === done) document.body.dataset.graphReady = "true";
+    if (drawing !== done) return;
+    document.body.dataset.graphReady = "true";
+    document.body.dataset.renders = String(Number(document.body.dataset.renders ?? 0) + 1);
+    // Time to interactive (bench/page): navigation start to the first graph on screen.
+    document.body.dataset.interactiveMs ??= performance.now().toFixed(1);
   });
   save();
 }

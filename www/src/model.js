@@ -72,21 +72,47 @@ function adjacency(edges) {
   return next;
 }
 
-/** Drops every edge u → v for which v is also reachable from u through another edge. */
+/**
+ * Drops every edge u → v for which v is also reachable from u through another edge. For a
+ * DAG (callers skip it on a cycle): descendants as bitsets, filled in reverse topological
+ * order, so 2,000 nodes and 4,000 edges take milliseconds. O(V · E / 32).
+ */
 export function transitiveReduction(edges) {
-  const next = adjacency(edges);
-  const reach = (start, skipFirst) => {
-    const seen = new Set();
-    const stack = (next.get(start) ?? []).filter((w) => w !== skipFirst);
-    while (stack.length) {
-      const v = stack.pop();
-      if (seen.has(v)) continue;
-      seen.add(v);
-      for (const w of next.get(v) ?? []) stack.push(w);
+  const names = [...new Set(edges.flatMap((e) => [e.from, e.to]))];
+  const index = new Map(names.map((n, i) => [n, i]));
+  const n = names.length;
+  const words = (n + 31) >>> 5;
+  const next = Array.from({ length: n }, () => []);
+  const indegree = new Uint32Array(n);
+  for (const e of edges) {
+    next[index.get(e.from)].push(index.get(e.to));
+    indegree[index.get(e.to)]++;
+  }
+  // Topological order (Kahn), then descendants from the sinks up.
+  const order = [];
+  const queue = [];
+  for (let i = 0; i < n; i++) if (indegree[i] === 0) queue.push(i);
+  for (let q = 0; q < queue.length; q++) {
+    const v = queue[q];
+    order.push(v);
+    for (const w of next[v]) if (--indegree[w] === 0) queue.push(w);
+  }
+  const below = new Uint32Array(n * words); // below[v] = nodes reachable from v in one or more steps
+  for (let k = order.length - 1; k >= 0; k--) {
+    const v = order[k];
+    const base = v * words;
+    for (const w of next[v]) {
+      below[base + (w >>> 5)] |= 1 << (w & 31);
+      const wb = w * words;
+      for (let j = 0; j < words; j++) below[base + j] |= below[wb + j];
     }
-    return seen;
-  };
-  return edges.filter((e) => !reach(e.from, e.to).has(e.to));
+  }
+  // u → v is implied when v lies below another direct successor of u.
+  return edges.filter((e) => {
+    const u = index.get(e.from);
+    const v = index.get(e.to);
+    return !next[u].some((w) => w !== v && (below[w * words + (v >>> 5)] & (1 << (v & 31))) !== 0);
+  });
 }
 
 /** Strongly connected components of more than one node (Tarjan), as arrays of names. */
