@@ -61,15 +61,52 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
     timer = setTimeout(() => onChange({ ...files }), DEBOUNCE_MS);
   };
 
-  const scrollNow = () => {
-    gutter.scrollTop = textarea.scrollTop;
-    for (const layer of [highlightLayer, marksLayer]) {
-      layer.scrollTop = textarea.scrollTop;
-      layer.scrollLeft = textarea.scrollLeft;
+  // The gutter, highlight and marks layers hold only the lines around the visible ones (all of
+  // them up to WINDOW_AT lines), shifted with a transform as the textarea scrolls: laying out
+  // every line of a long file three times was the editor's main cost (bench/page).
+  const WINDOW_AT = 400;
+  const MARGIN = 80;
+  let lineStarts = [0];
+  let view = { first: 0, last: 0 };
+  const computeLines = () => {
+    const t = textarea.value;
+    lineStarts = [0];
+    for (let i = t.indexOf("\n"); i >= 0; i = t.indexOf("\n", i + 1)) lineStarts.push(i + 1);
+  };
+  const lineHeight = () => parseFloat(getComputedStyle(textarea).lineHeight) || 19.5;
+  const windowFor = () => {
+    const n = lineStarts.length;
+    if (n <= WINDOW_AT) return { first: 0, last: n - 1 };
+    const top = Math.floor(textarea.scrollTop / lineHeight());
+    const rows = Math.ceil((textarea.clientHeight || 1000) / lineHeight());
+    return { first: Math.max(0, top - MARGIN), last: Math.min(n - 1, top + rows + MARGIN) };
+  };
+  /** UTF-16 offsets of the window's text. */
+  const windowRange = () => [lineStarts[view.first], view.last + 1 < lineStarts.length ? lineStarts[view.last + 1] - 1 : textarea.value.length];
+  const inner = (layer) => {
+    let div = layer.firstElementChild;
+    if (!div || !div.classList.contains("layer-inner")) {
+      div = el("div", { class: "layer-inner" });
+      layer.replaceChildren(div);
     }
+    return div;
+  };
+
+  const scrollNow = () => {
+    if (lineStarts.length > WINDOW_AT) {
+      const want = windowFor();
+      const top = Math.floor(textarea.scrollTop / lineHeight());
+      if ((view.first > 0 && top - view.first < MARGIN / 4) || (view.last < lineStarts.length - 1 && view.last - top < MARGIN / 2 + textarea.clientHeight / lineHeight())) {
+        view = want;
+        renderLayers();
+      }
+    }
+    const y = view.first * lineHeight() - textarea.scrollTop;
+    inner(gutter).style.transform = `translateY(${y}px)`;
+    for (const layer of [highlightLayer, marksLayer]) inner(layer).style.transform = `translate(${-textarea.scrollLeft}px, ${y}px)`;
   };
   // After the layers' contents change, reading scrollTop forces a layout; do it once, in the
-  // next frame (a 1,500-line file spent 200 ms per edit here, three forced layouts a time).
+  // next frame.
   let scrollFrame = 0;
   const syncScroll = () => {
     if (scrollFrame) return;
@@ -80,28 +117,29 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
   };
 
   const showGutter = () => {
-    const text = textarea.value;
-    const count = text.split("\n").length;
     const errorLines = new Map();
     for (const m of diagnosticMarks) {
       if (m.range.filename !== active) continue;
       const prev = errorLines.get(m.range.start.line);
       if (prev !== "error") errorLines.set(m.range.start.line, m.severity);
     }
-    lines = count;
-    gutter.replaceChildren(
-      ...Array.from({ length: count }, (_, i) => {
-        const severity = errorLines.get(i + 1);
-        return severity
+    lines = lineStarts.length;
+    const out = [];
+    for (let i = view.first; i <= view.last; i++) {
+      const severity = errorLines.get(i + 1);
+      out.push(
+        severity
           ? el("span", { class: `gutter-${severity}`, "data-testid": `gutter-${severity}`, "data-line": String(i + 1) }, `${i + 1}\n`)
-          : `${i + 1}\n`;
-      }),
-    );
+          : `${i + 1}\n`,
+      );
+    }
+    inner(gutter).replaceChildren(...out);
     syncScroll();
   };
 
   const showMarks = () => {
     const text = textarea.value;
+    const [lo, hi] = windowRange();
     const ranges = [];
     for (const m of diagnosticMarks) {
       if (m.range.filename === active) ranges.push({ range: m.range, cls: `mark-${m.severity}` });
@@ -112,25 +150,33 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
         const from = offsetOf(text, range.start);
         let to = offsetOf(text, range.end);
         if (to <= from) to = Math.min(text.length, from + 1);
-        return { from, to, cls };
+        return { from: Math.max(lo, from), to: Math.min(hi, to), cls };
       })
+      .filter((c) => c.from < c.to || (c.from === c.to && c.from < hi))
       .sort((a, b) => a.from - b.from);
     const out = [];
-    let at = 0;
+    let at = lo;
     for (const c of cuts) {
       if (c.from < at) continue; // overlapping marks: the first wins
       out.push(text.slice(at, c.from));
       out.push(el("mark", { class: c.cls, "data-testid": c.cls }, text.slice(c.from, c.to)));
       at = c.to;
     }
-    out.push(text.slice(at) + "\n");
-    marksLayer.replaceChildren(...out.filter((x) => x !== ""));
+    out.push(text.slice(at, hi) + "\n");
+    inner(marksLayer).replaceChildren(...out.filter((x) => x !== ""));
     syncScroll();
   };
 
   const showHighlight = () => {
-    highlightLayer.replaceChildren(highlight(textarea.value), "\n");
+    const [lo, hi] = windowRange();
+    inner(highlightLayer).replaceChildren(highlight(textarea.value.slice(lo, hi)), "\n");
     syncScroll();
+  };
+
+  const renderLayers = () => {
+    showGutter();
+    showHighlight();
+    showMarks();
   };
 
   const showCursor = () => {
@@ -139,9 +185,9 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
   };
 
   const refresh = () => {
-    showGutter();
-    showHighlight();
-    showMarks();
+    computeLines();
+    view = windowFor();
+    renderLayers();
     showCursor();
   };
 
@@ -268,8 +314,8 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
       textarea.setSelectionRange(from, to);
       const lineHeight = parseFloat(getComputedStyle(textarea).lineHeight) || 18;
       textarea.scrollTop = Math.max(0, (range.start.line - 3) * lineHeight);
-      showMarks();
-      showGutter();
+      view = windowFor();
+      renderLayers();
       showCursor();
     },
     lineCount: () => lines,
