@@ -506,6 +506,27 @@ test("cancel stops new starts: running visits finish, the rest are cancelled", a
   assert.match(await byTestId("walk-summary").textContent(), /cancelled/);
 });
 
+test("a dropped terraform.tfstate becomes the prior state: the plan graph gets the orphan", async () => {
+  await fresh();
+  await chooseView("plan");
+  const state = JSON.stringify({
+    version: 4, terraform_version: "1.11.4", serial: 1, lineage: "x", outputs: {},
+    resources: [{ mode: "managed", type: "aws_s3_bucket", name: "gone", provider: 'provider["registry.terraform.io/hashicorp/aws"]', instances: [{ schema_version: 0, attributes: { id: "b-1" } }] }],
+  });
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], "prod.tfstate", { type: "application/json" }));
+    document.body.dispatchEvent(new DragEvent("drop", { bubbles: true, cancelable: true, dataTransfer: dt }));
+  }, state);
+  await page.locator('[data-testid=file-tab][data-path="terraform.tfstate"]').waitFor();
+  const expected = buildGraph({ ...STARTER, "terraform.tfstate": state }, { state }).nodes().map((n) => n.name).sort();
+  assert.ok(expected.some((n) => n.startsWith("aws_s3_bucket.gone") && n.includes("orphan")), expected.join(", "));
+  await page.locator('[data-testid=graph-node][data-name^="aws_s3_bucket.gone"]').waitFor();
+  await graphReady();
+  assert.deepEqual(await drawnNames(), expected);
+  assert.ok((await byTestId("file-tab").count()) === 2, "the configuration stays");
+});
+
 test("the page logged no errors and reached nothing but its own server", () => {
   assert.deepEqual(problems, []);
 });

@@ -507,6 +507,12 @@ if (restored) {
 } else loadExample(GALLERY[0].id);
 
 installDrop(document.body, (files) => {
+  const paths = Object.keys(files);
+  if (paths.length === 1 && paths[0] === STATE_FILE) {
+    // A state file alone: the prior state for the files already here.
+    editor.setFiles({ ...editor.files(), ...files }, editor.active());
+    return;
+  }
   session.example = null;
   gallery.value = "";
   session.selected = null;
