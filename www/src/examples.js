@@ -12,7 +12,10 @@ const AWS = `terraform {
 }
 `;
 
-/** A terraform.tfstate (v4) holding one object per `[type, name, id]`. */
+/**
+ * A terraform.tfstate (v4) holding one object per `[type, name, id, dependencies?]`; the
+ * dependencies are what Terraform records at apply, and what orders a destroy.
+ */
 function stateOf(resources, extra = {}) {
   return JSON.stringify(
     {
@@ -21,12 +24,12 @@ function stateOf(resources, extra = {}) {
       serial: 3,
       lineage: "0d0c8e3a-6f0e-4b7c-9a55-tfgraph-demo",
       outputs: {},
-      resources: resources.map(([type, name, id]) => ({
+      resources: resources.map(([type, name, id, dependencies]) => ({
         mode: "managed",
         type,
         name,
         provider: 'provider["registry.terraform.io/hashicorp/aws"]',
-        instances: [{ schema_version: 0, attributes: { id }, sensitive_attributes: [], ...extra }],
+        instances: [{ schema_version: 0, attributes: { id }, sensitive_attributes: [], ...(dependencies ? { dependencies } : {}), ...extra }],
       })),
       check_results: null,
     },
@@ -255,7 +258,7 @@ resource "aws_lb_target_group_attachment" "green" {
       "terraform.tfstate": stateOf([
         ["aws_instance", "blue", "i-0blue0000000000001"],
         ["aws_instance", "green", "i-0green000000000001"],
-        ["aws_lb_target_group_attachment", "green", "tga-0001"],
+        ["aws_lb_target_group_attachment", "green", "tga-0001", ["aws_instance.green"]],
       ]),
     },
   },
