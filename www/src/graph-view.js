@@ -8,8 +8,12 @@
 // (`n12`, `e7`), and the tooltips (<title>) are set with textContent. No configuration text is
 // ever parsed as markup.
 
-/** The smallest scale `fit()` uses (screen px per Graphviz point): 11 pt labels stay ~9 px. */
-const MIN_SCALE = 0.8;
+/**
+ * `fit()` shows the whole drawing unless that needs a scale (screen px per Graphviz point)
+ * under TOO_SMALL, where nothing can be read; then it opens at READABLE (11 pt labels ~9 px).
+ */
+const TOO_SMALL = 0.3;
+const READABLE = 0.8;
 
 let worker = null;
 let nextId = 0;
@@ -310,9 +314,9 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
       }
     },
     /**
-     * Shows the whole drawing (with a little room), never magnified past 1.5× nor shrunk past
-     * MIN_SCALE: a drawing too wide or tall for that (a 500-resource fan-out is one row of 500
-     * boxes) opens on its centre, readable, to be panned or zoomed out.
+     * Shows the whole drawing (with a little room), never magnified past 1.5×; a drawing too
+     * large to read that way (a 500-resource fan-out is one row of 500 boxes) opens on its
+     * centre at a readable scale, to be panned or zoomed out. Returns whether it was clipped.
      */
     fit() {
       if (!svg) return;
@@ -320,11 +324,12 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
       const pad = 12;
       const w0 = base.w + pad * 2;
       const h0 = base.h + pad * 2;
-      const scale = Math.min(1.5, Math.max(MIN_SCALE, Math.min(r.width / w0, r.height / h0)));
+      const whole = Math.min(r.width / w0, r.height / h0);
+      const scale = whole >= TOO_SMALL ? Math.min(1.5, whole) : READABLE;
       const w = r.width / scale;
       const h = r.height / scale;
       setBox({ x: base.x + base.w / 2 - w / 2, y: base.y + base.h / 2 - h / 2, w, h });
-      return scale > Math.min(r.width / w0, r.height / h0) + 1e-9;
+      return whole < TOO_SMALL;
     },
     zoomIn: () => zoom(1.25),
     zoomOut: () => zoom(0.8),
