@@ -6,6 +6,24 @@
 
 import { el } from "./dom.js";
 
+/** Terraform wraps a diagnostic's detail to 78 columns, less the "│ " border. */
+const WRAP = 76;
+
+/** Greedy word wrap of one paragraph line; lines that start with a space stay as they are. */
+function wrap(line) {
+  if (line.length <= WRAP || /^\s/.test(line)) return [line];
+  const out = [];
+  let current = "";
+  for (const word of line.split(" ")) {
+    if (current && current.length + 1 + word.length > WRAP) {
+      out.push(current);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  if (current) out.push(current);
+  return out;
+}
+
 /** A diagnostic as Terraform's CLI prints it (without colour). */
 export function formatDiagnostic(d) {
   const lines = [`${d.severity === "error" ? "Error" : "Warning"}: ${d.summary}`];
@@ -16,7 +34,7 @@ export function formatDiagnostic(d) {
   }
   if (d.detail) {
     lines.push("");
-    lines.push(...d.detail.split("\n"));
+    lines.push(...d.detail.split("\n").flatMap(wrap));
   }
   return ["╷", ...lines.map((l) => (l ? `│ ${l}` : "│ ")), "╵"].join("\n");
 }
