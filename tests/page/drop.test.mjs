@@ -74,7 +74,7 @@ async function addresses() {
 
 async function expectInstalled(what) {
   for (const a of INSTALLED) {
-    await page.locator(`[data-testid=resource][data-address="${a}"]`).waitFor({ timeout: 10_000 });
+    await page.locator(`[data-testid=resource][data-address="${a}"]`).waitFor({ state: "attached", timeout: 10_000 });
   }
   const got = await addresses();
   for (const a of [...INSTALLED, "module.app.aws_instance.web"]) assert.ok(got.includes(a), `${what}: ${a} missing from ${got}`);

@@ -4,7 +4,7 @@
 // object loadConfig takes, paths relative to the dropped folder (a single top folder, as a zip
 // of a folder has, is stripped).
 
-const WANTED = /(\.tf|\.tf\.json)$|(^|\/)\.terraform\/modules\/modules\.json$/;
+const WANTED = /(\.tf|\.tf\.json|\.tfvars|\.tfvars\.json)$|(^|\/)\.terraform\/modules\/modules\.json$|(^|\/)terraform\.tfstate$/;
 const SKIPPED_DIR = /(^|\/)(\.git|node_modules|\.terraform\/providers)(\/|$)/;
 
 const wanted = (path) => WANTED.test(path) && !SKIPPED_DIR.test(path);
@@ -52,6 +52,8 @@ async function walkEntry(entry, prefix, out) {
 export async function filesFromList(list) {
   const pairs = Array.from(list, (f) => (Array.isArray(f) ? f : [f.webkitRelativePath || f.name, f]));
   if (pairs.length === 1 && /\.zip$/i.test(pairs[0][0])) return filesFromZip(await pairs[0][1].arrayBuffer());
+  // A state file on its own (any name): the prior state for the configuration on the page.
+  if (pairs.length === 1 && /\.tfstate$/i.test(pairs[0][0])) return { "terraform.tfstate": await pairs[0][1].text() };
   const files = {};
   for (const [path, file] of pairs) {
     const p = path.replace(/\\/g, "/").replace(/^\/+/, "");

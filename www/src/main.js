@@ -1,14 +1,52 @@
 // The playground's wiring, and the only module that talks to the tfgraph package: it loads the
-// editor's text, turns the result into plain data, and hands that to the panels.
+// files, builds the chosen graph, turns the results into plain data, and hands that to the
+// panels (editor, graph, node details, diagnostics, console, build steps, resources, run).
 
 import * as tfgraph from "tfgraph";
 import { createEditor } from "./editor.js";
 import { renderResources } from "./resources.js";
 import { renderDiagnostics } from "./diagnostics.js";
-import { EXAMPLE } from "./example.js";
 import { installDrop } from "./drop.js";
+import { createGraphView, KIND_STYLE, styleOf } from "./graph-view.js";
+import { createInspector } from "./inspector.js";
+import { createConsole } from "./console.js";
+import { createSteps } from "./steps.js";
+import { createRun } from "./run.js";
+import { GALLERY } from "./examples.js";
+import { decodeSession, encodeSession, saveSession } from "./state.js";
+import { cycleEdgeKeys, cycleSets, parseGraphText, resourceView } from "./model.js";
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
+const VIEWS = ["resources", "plan", "validate", "destroy", "apply"];
+const STATE_FILE = "terraform.tfstate";
+/** Past this many nodes a full graph is not laid out (Graphviz would stall the page); see bench/page. */
+const MAX_DRAWN_NODES = 2500;
+
+// ---- Session -------------------------------------------------------------------------------
+
+const session = { example: null, view: "resources", reduce: true, selected: null };
+
+const sameFiles = (a, b) => {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+};
+
+function currentSession() {
+  const files = editor.files();
+  const example = GALLERY.find((g) => g.id === session.example);
+  const out = { open: editor.active(), view: session.view, reduce: session.reduce };
+  if (example && sameFiles(example.files, files)) out.example = example.id;
+  else out.files = files;
+  if (session.selected) out.selected = session.selected;
+  return out;
+}
+let saveTimer = 0;
+const save = () => {
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(() => saveSession(currentSession()), 150);
+};
+
+// ---- Analysis: the package's results as plain data ------------------------------------------
 
 /** Every module of a configuration, the root first, depth-first in call order. */
 function modules(config) {
@@ -21,67 +59,463 @@ function modules(config) {
   return out;
 }
 
-/** A provider as the panel shows it: `aws` or `aws.west`, with the fully qualified name. */
-function providerLabel(p) {
-  return `${p.alias ? `${p.local_name}.${p.alias}` : p.local_name} (${p.fqn})`;
+/** A provider as the resources panel shows it: `aws` or `aws.west`, with the fully qualified name. */
+const providerLabel = (p) => `${p.alias ? `${p.local_name}.${p.alias}` : p.local_name} (${p.fqn})`;
+
+/** A node's label: its name without its module's prefix (the cluster says it) and registry host. */
+function labelOf(name, module) {
+  let label = name;
+  if (module && label.startsWith(`${module}.`)) label = label.slice(module.length + 1);
+  return label.replace(/registry\.terraform\.io\//g, "");
 }
 
-/** The other files of a dropped folder or zip (e.g. .terraform/modules/); main.tf is the editor. */
-let dropped = {};
+const crash = (e) => {
+  console.error(e);
+  return {
+    status: "crash",
+    diagnostics: [{ severity: "error", summary: `Internal error: ${e.message}`, detail: "Please reload the page and report this with the configuration (the Share link)." }],
+  };
+};
+
+/** The graph built last, kept for queries (explain, dependencies) until the next build. */
+let current = null;
 
 /**
- * Loads main.tf and returns the view: `{ status: "ok" | "error" | "crash", resources, diagnostics }`.
- * Errors in the configuration are data (TfgraphError); anything else thrown is a bug.
+ * Loads the files and builds the view's graph. Returns `{ status, diagnostics, resources }`
+ * and sets `current` to `{ graph, nodes, edges, byName, edgeWhy, cycles, model, rv }` (or null).
  */
-function analyse(text) {
+function analyse(files) {
+  current?.graph?.free();
+  current = null;
+  const state = files[STATE_FILE];
   let config = null;
   let diagnostics;
   let status = "ok";
   try {
-    config = tfgraph.loadConfig({ ...dropped, "main.tf": text });
+    config = tfgraph.loadConfig(files);
     diagnostics = config.diagnostics;
   } catch (e) {
-    if (!(e instanceof tfgraph.TfgraphError)) {
-      console.error(e);
-      const summary = `Internal error: ${e.message}`;
-      return { status: "crash", resources: [], diagnostics: [{ severity: "error", summary, detail: "Please reload the page and report this with the configuration." }] };
-    }
+    if (!(e instanceof tfgraph.TfgraphError)) return { ...crash(e), resources: [] };
     status = "error";
     config = e.config;
     diagnostics = e.diagnostics;
   }
   const resources = modules(config).flatMap((m) =>
-    m.resources.map((r) => ({
-      address: r.address,
-      mode: r.mode,
-      provider: providerLabel(r.provider),
-      references: r.references,
-      range: r.range,
-    })),
+    m.resources.map((r) => ({ address: r.address, mode: r.mode, provider: providerLabel(r.provider), references: r.references, range: r.range })),
   );
-  return { status, resources, diagnostics };
+  if (status !== "ok") return { status, diagnostics, resources };
+
+  const operation = session.view === "resources" ? "plan" : session.view;
+  let graph;
+  try {
+    graph = tfgraph.buildGraph(config, { operation, reduce: session.reduce, state });
+  } catch (e) {
+    if (!(e instanceof tfgraph.TfgraphError)) return { ...crash(e), resources };
+    return { status: "error", diagnostics: e.diagnostics, resources };
+  }
+  const nodes = graph.nodes();
+  const edges = graph.edges();
+  const cycles = graph.cycles();
+  const byName = new Map(nodes.map((n) => [n.name, n]));
+  const edgeWhy = new Map(edges.map((e) => [`${e.from}\0${e.to}`, e.why]));
+  current = { graph, nodes, edges, byName, edgeWhy, cycles, operation, state };
+  if (cycles.length) status = "cycle";
+  return { status, diagnostics: graph.diagnostics, resources };
 }
 
-const status = $("status");
-const crashed = { value: false };
+/** The drawing's model for the current view: `{ nodes, edges, cycles }` of names. */
+function drawModel() {
+  if (!current) return null;
+  const { nodes, edges, cycles, byName } = current;
+  if (session.view !== "resources") {
+    const red = cycleEdgeKeys(edges, cycles);
+    return {
+      nodes: nodes.map((n) => ({ name: n.name, label: labelOf(n.name, n.module), style: styleOf(n.kind, n.address), module: n.module })),
+      edges: edges.map((e) => ({ from: e.from, to: e.to, cycle: red.has(`${e.from}\0${e.to}`) })),
+      cycles,
+    };
+  }
+  const rv = resourceView(nodes, edges, session.reduce);
+  current.rv = rv;
+  const rcycles = cycleSets(rv.edges);
+  const red = cycleEdgeKeys(rv.edges, rcycles);
+  return {
+    nodes: rv.nodes.map((n) => {
+      const first = byName.get(n.names[0]);
+      return { name: n.key, label: labelOf(n.key, n.module), style: styleOf(first.kind, first.address), module: n.module };
+    }),
+    edges: rv.edges.map((e) => ({ from: e.from, to: e.to, cycle: red.has(`${e.from}\0${e.to}`) })),
+    cycles: rcycles,
+  };
+}
 
-const editor = createEditor($("editor"), $("gutter"), $("cursor"), {
-  onChange(text) {
-    if (crashed.value) return;
-    const view = analyse(text);
-    crashed.value = view.status === "crash";
-    status.textContent = { ok: "loaded", error: "errors", crash: "internal error" }[view.status];
-    status.dataset.status = view.status;
-    const reveal = (range) => editor.reveal(range.start, range.end);
-    renderResources($("resources"), $("resource-count"), view, reveal);
-    renderDiagnostics($("diagnostics"), $("diagnostic-count"), view.diagnostics, reveal);
-  },
+/** The reasons an edge of the full graph exists: `explain`'s sentences with their source ranges. */
+function reasons(from, to) {
+  const why = current.edgeWhy.get(`${from}\0${to}`) ?? [];
+  const sentences = current.graph.explain(from, to);
+  return sentences.map((text, i) => ({ text, kind: why[i]?.kind, range: why[i]?.range ?? null }));
+}
+
+/** A resources-view edge's path in the full graph, hop by hop with reasons. */
+function hopsOf(via) {
+  const out = [];
+  for (let i = 0; i + 1 < via.length; i++) out.push({ from: via[i], to: via[i + 1], why: reasons(via[i], via[i + 1]) });
+  return out;
+}
+
+/** The node panel's data for a drawn node, or null. */
+function nodeDetails(name) {
+  if (!current) return null;
+  if (session.view === "resources") {
+    const rv = current.rv;
+    const n = rv?.nodes.find((x) => x.key === name);
+    if (!n) return null;
+    const first = current.byName.get(n.names[0]);
+    const inCycle = cycleSets(rv.edges).some((c) => c.includes(name));
+    return {
+      name,
+      kind: `${first.kind} (${n.names.join(", ")})`,
+      module: n.module,
+      range: first.range,
+      inCycle,
+      dependencies: rv.edges.filter((e) => e.from === name).map((e) => ({ name: e.to, hops: hopsOf(e.via) })),
+      dependents: rv.edges.filter((e) => e.to === name).map((e) => ({ name: e.from, hops: hopsOf(e.via) })),
+    };
+  }
+  const n = current.byName.get(name);
+  if (!n) return null;
+  return {
+    name,
+    kind: n.kind,
+    module: n.module,
+    range: n.range,
+    inCycle: current.cycles.some((c) => c.includes(name)),
+    dependencies: current.graph.dependencies(name).map((d) => ({ name: d, why: reasons(name, d) })),
+    dependents: current.graph.dependents(name).map((d) => ({ name: d, why: reasons(d, name) })),
+  };
+}
+
+/** The loops of the cycle diagnostics, edge by edge, with reasons (full-graph names). */
+function cycleLoops() {
+  if (!current) return [];
+  const loops = [];
+  for (const scc of current.cycles) {
+    // One simple loop through the component: depth-first from its first node back to it.
+    const inside = new Set(scc);
+    const start = scc[0];
+    const next = (v) => current.graph.dependencies(v).filter((w) => inside.has(w));
+    const path = [start];
+    const seen = new Set([start]);
+    const dfs = (v) => {
+      for (const w of next(v)) {
+        if (w === start) return true;
+        if (seen.has(w)) continue;
+        seen.add(w);
+        path.push(w);
+        if (dfs(w)) return true;
+        path.pop();
+      }
+      return false;
+    };
+    dfs(start);
+    loops.push({ loop: path.map((v, i) => ({ from: v, to: path[(i + 1) % path.length], why: reasons(v, path[(i + 1) % path.length]) })) });
+  }
+  return loops;
+}
+
+// ---- Panels --------------------------------------------------------------------------------
+
+const status = $("status");
+let crashed = false;
+let lastModel = null;
+
+const editor = createEditor(
+  { textarea: $("editor"), gutter: $("gutter"), cursor: $("cursor"), highlight: $("highlight"), tabs: $("tabs"), filename: $("filename") },
+  { onChange: () => refresh(), onOpen: () => save() },
+);
+const reveal = (range) => editor.reveal(range, { mark: true });
+
+const graphView = createGraphView($("graph"), {
+  onNode: (name) => select(name),
+  onEdge: (from, to) => selectEdge(from, to),
+  onBackground: () => select(null),
 });
 
+const inspector = createInspector($("details"), { reveal, select: (name) => select(name, { centre: true }) });
+
+function overview() {
+  const loops = cycleLoops();
+  const drawn = lastModel ? `${lastModel.nodes.length} nodes, ${lastModel.edges.length} edges` : "";
+  inspector.overview({
+    hint: "Click a node to see its source, what it depends on, what depends on it, and why each edge exists. Click an edge for its reasons.",
+    stats: current ? `${session.view} graph: ${drawn}${session.view === "resources" ? ` (from the plan graph's ${current.nodes.length} nodes)` : ""}.` : "",
+    cycles: loops,
+  });
+}
+
+function select(name, { centre = false } = {}) {
+  session.selected = name;
+  const details = name ? nodeDetails(name) : null;
+  graphView.select(details ? name : null);
+  if (!details) {
+    session.selected = null;
+    overview();
+  } else {
+    inspector.node(details);
+    showTab("details");
+    if (details.range) editor.reveal(details.range, { mark: true, focus: false });
+    if (centre) graphView.centre(name);
+  }
+  save();
+}
+
+function selectEdge(from, to) {
+  if (!current) return;
+  graphView.select(null);
+  if (session.view === "resources") {
+    const e = current.rv?.edges.find((x) => x.from === from && x.to === to);
+    if (!e) return;
+    inspector.edge({ from, to, hops: hopsOf(e.via) });
+  } else inspector.edge({ from, to, why: reasons(from, to) });
+  showTab("details");
+}
+
+function showTab(name) {
+  for (const b of document.querySelectorAll(".lower-tabs [data-tab]")) b.setAttribute("aria-selected", String(b.dataset.tab === name));
+  for (const p of document.querySelectorAll(".lower-body [data-page]")) p.hidden = p.dataset.page !== name;
+  if (name === "steps") steps.show();
+}
+for (const b of document.querySelectorAll(".lower-tabs [data-tab]")) b.addEventListener("click", () => showTab(b.dataset.tab));
+
+const consolePanel = createConsole(
+  { log: $("console-log"), form: $("console-form"), input: $("console-input") },
+  {
+    reveal,
+    evaluate(expression) {
+      const files = editor.files();
+      try {
+        const r = tfgraph.evaluate(files, expression, { state: files[STATE_FILE] });
+        return { ok: true, rendered: r.rendered, type: r.type };
+      } catch (e) {
+        if (e instanceof tfgraph.TfgraphError) return { ok: false, diagnostics: e.diagnostics.filter((d) => d.severity === "error") };
+        return { ok: false, diagnostics: crash(e).diagnostics };
+      }
+    },
+  },
+);
+if (typeof tfgraph.evaluate !== "function") consolePanel.setAvailable(false, "This version of the package has no evaluate(): the console is not available.");
+
+const steps = createSteps($("steps"), {
+  /** The build's steps with each step's graph (nodes and edges parsed from its text). */
+  load() {
+    if (!current) return null;
+    const files = editor.files();
+    let g;
+    try {
+      g = tfgraph.buildGraph(files, { operation: current.operation, reduce: session.reduce, state: current.state, traceSteps: true });
+    } catch (e) {
+      if (e instanceof tfgraph.TfgraphError) return null;
+      throw e;
+    }
+    const list = g.steps.map((s) => ({ ...s, graph: parseGraphText(s.text ?? "") }));
+    g.free();
+    return list;
+  },
+  /** Draws one step: its graph, with the edges it added (green) and removed (red, dashed). */
+  async draw(stepGraph, previous) {
+    const before = new Set(previous.edges.map((e) => `${e.from}\0${e.to}`));
+    const after = new Set(stepGraph.edges.map((e) => `${e.from}\0${e.to}`));
+    const kindOf = (name) => current?.byName.get(name);
+    const nodes = [...new Set([...stepGraph.nodes])].map((name) => {
+      const n = kindOf(name);
+      return { name, label: labelOf(name, n?.module ?? ""), style: n ? styleOf(n.kind, n.address) : "other", module: n?.module ?? "" };
+    });
+    const present = new Set(stepGraph.nodes);
+    const edges = [
+      ...stepGraph.edges.map((e) => ({ ...e, added: !before.has(`${e.from}\0${e.to}`) })),
+      ...previous.edges.filter((e) => !after.has(`${e.from}\0${e.to}`) && present.has(e.from) && present.has(e.to)).map((e) => ({ ...e, removed: true })),
+    ];
+    lastModel = null;
+    await graphView.render({ nodes, edges });
+    $("node-count").textContent = String(nodes.length);
+  },
+  restore: () => drawGraph(),
+});
+
+const run = createRun($("run"), {
+  graph: () => lastModel,
+  graphView,
+  walk: (dag, visit, options) => tfgraph.walk(dag, visit, options),
+});
+
+// ---- The refresh cycle ---------------------------------------------------------------------
+
+let drawing = Promise.resolve();
+
+async function drawGraph() {
+  const model = drawModel();
+  lastModel = model;
+  const note = $("graph-note");
+  if (!model) {
+    graphView.clear(current === null ? "No graph: fix the errors listed under Diagnostics." : "");
+    $("node-count").textContent = "";
+    note.textContent = "";
+    return;
+  }
+  $("node-count").textContent = String(model.nodes.length);
+  if (model.nodes.length > MAX_DRAWN_NODES) {
+    graphView.clear(`${model.nodes.length} nodes are too many to lay out here; the resources view draws ${current.rv?.nodes.length ?? "fewer"} (choose it above).`);
+    note.textContent = "";
+    return;
+  }
+  if (model.nodes.length === 0) {
+    graphView.clear(session.view === "destroy" ? "Nothing to destroy: the destroy graph needs a prior state (add a terraform.tfstate file, or pick the orphan or replacement example)." : "The graph is empty.");
+    note.textContent = "";
+    return;
+  }
+  const ms = await graphView.render(model);
+  if (ms === null) return;
+  document.body.dataset.renderMs = ms.toFixed(1);
+  note.textContent = (graphView.clipped ? "too large to fit: drag to pan, − to zoom out · " : "") + (model.cycles.length ? `${model.cycles.length} cycle${model.cycles.length > 1 ? "s" : ""} (red) · laid out in ${Math.round(ms)} ms` : `laid out in ${Math.round(ms)} ms`);
+  if (session.selected && graphView.has(session.selected)) select(session.selected);
+  else if (!session.selected) overview();
+  const q = $("search").value;
+  if (q) graphView.search(q);
+}
+
+function refresh() {
+  if (crashed) return;
+  const files = editor.files();
+  const view = analyse(files);
+  crashed = view.status === "crash";
+  // Errors replace the graph: show what they are (once, when they appear).
+  if ((view.status === "error" || view.status === "crash") && status.dataset.status !== view.status) showTab("diagnostics");
+  status.textContent = { ok: "loaded", error: "errors", cycle: "cycle", crash: "internal error" }[view.status];
+  status.dataset.status = view.status;
+  editor.setDiagnostics(view.diagnostics);
+  renderResources($("resources"), $("resource-count"), view, reveal);
+  renderDiagnostics($("diagnostics"), $("diagnostic-count"), view.diagnostics, reveal);
+  steps.reset();
+  run.reset();
+  const done = drawGraph().catch((e) => {
+    console.error(e);
+    graphView.clear(`The graph could not be drawn: ${e.message}`);
+  });
+  drawing = done;
+  document.body.dataset.graphReady = "false";
+  done.then(() => {
+    if (drawing !== done) return;
+    document.body.dataset.graphReady = "true";
+    document.body.dataset.renders = String(Number(document.body.dataset.renders ?? 0) + 1);
+    // Time to interactive (bench/page): navigation start to the first graph on screen.
+    document.body.dataset.interactiveMs ??= performance.now().toFixed(1);
+  });
+  save();
+}
+
+// ---- Toolbar, gallery, share ---------------------------------------------------------------
+
+const viewSelect = $("view");
+const reduceBox = $("reduce");
+viewSelect.addEventListener("change", () => {
+  session.view = viewSelect.value;
+  session.selected = null;
+  refresh();
+});
+reduceBox.addEventListener("change", () => {
+  session.reduce = reduceBox.checked;
+  refresh();
+});
+const search = $("search");
+search.addEventListener("input", () => {
+  const hits = graphView.search(search.value);
+  $("graph-note").textContent = search.value.trim() ? `${hits.length} match${hits.length === 1 ? "" : "es"}` : "";
+});
+search.addEventListener("keydown", (e) => {
+  if (e.key !== "Enter") return;
+  e.preventDefault();
+  const [first] = graphView.search(search.value);
+  if (first) select(first, { centre: true });
+});
+$("zoom-in").addEventListener("click", () => graphView.zoomIn());
+$("zoom-out").addEventListener("click", () => graphView.zoomOut());
+$("zoom-fit").addEventListener("click", () => graphView.fit());
+
+$("legend").replaceChildren(
+  ...Object.entries(KIND_STYLE)
+    .filter(([k]) => k !== "other")
+    .map(([k, s]) => {
+      const chip = document.createElement("span");
+      chip.className = `legend-item legend-${k}`;
+      chip.style.setProperty("--fill", s.fill);
+      chip.textContent = s.legend;
+      return chip;
+    }),
+);
+
+const gallery = $("gallery");
+gallery.append(
+  ...GALLERY.map((g) => {
+    const o = document.createElement("option");
+    o.value = g.id;
+    o.textContent = g.title;
+    o.title = g.teaches;
+    return o;
+  }),
+  Object.assign(document.createElement("option"), { value: "", textContent: "(your own files)", disabled: true }),
+);
+gallery.addEventListener("change", () => loadExample(gallery.value));
+
+function loadExample(id) {
+  const example = GALLERY.find((g) => g.id === id);
+  if (!example) return;
+  session.example = id;
+  session.view = example.view ?? "resources";
+  session.selected = null;
+  viewSelect.value = session.view;
+  gallery.value = id;
+  gallery.title = example.teaches;
+  $("details").dataset.teaches = example.teaches;
+  editor.setFiles(example.files, "main.tf");
+}
+
+$("share").addEventListener("click", async () => {
+  const link = new URL(encodeSession(currentSession()), location.href).href;
+  $("share").dataset.link = link;
+  try {
+    await navigator.clipboard.writeText(link);
+    $("graph-note").textContent = "Link copied: it reproduces this session.";
+  } catch {
+    prompt("Copy this link; it reproduces this session:", link);
+  }
+});
+
+// ---- Start ---------------------------------------------------------------------------------
+
 $("version").textContent = `v${tfgraph.version}`;
-editor.setText(EXAMPLE);
+const restored = decodeSession(location.hash);
+if (restored) {
+  session.view = VIEWS.includes(restored.view) ? restored.view : "resources";
+  session.reduce = restored.reduce !== false;
+  session.selected = typeof restored.selected === "string" ? restored.selected : null;
+  viewSelect.value = session.view;
+  reduceBox.checked = session.reduce;
+  const example = GALLERY.find((g) => g.id === restored.example);
+  session.example = example ? example.id : null;
+  gallery.value = session.example ?? "";
+  editor.setFiles(restored.files ?? example?.files ?? GALLERY[0].files, restored.open);
+} else loadExample(GALLERY[0].id);
+
 installDrop(document.body, (files) => {
-  dropped = files;
-  editor.setText(files["main.tf"] ?? "");
+  const paths = Object.keys(files);
+  if (paths.length === 1 && paths[0] === STATE_FILE) {
+    // A state file alone: the prior state for the files already here.
+    editor.setFiles({ ...editor.files(), ...files }, editor.active());
+    return;
+  }
+  session.example = null;
+  gallery.value = "";
+  session.selected = null;
+  editor.setFiles(files, "main.tf");
 });
 document.body.dataset.ready = "true";

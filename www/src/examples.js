@@ -1,0 +1,350 @@
+// The gallery: configurations that each teach one idea of how Terraform orders work. Each is
+// `{ id, title, teaches, view?, files }`; a `terraform.tfstate` among the files is the prior state.
+
+import { EXAMPLE } from "./example.js";
+
+const AWS = `terraform {
+  required_providers {
+    aws = {
+      source = "hashicorp/aws"
+    }
+  }
+}
+`;
+
+/**
+ * A terraform.tfstate (v4) holding one object per `[type, name, id, dependencies?]`; the
+ * dependencies are what Terraform records at apply, and what orders a destroy.
+ */
+function stateOf(resources, extra = {}) {
+  return JSON.stringify(
+    {
+      version: 4,
+      terraform_version: "1.11.4",
+      serial: 3,
+      lineage: "0d0c8e3a-6f0e-4b7c-9a55-tfgraph-demo",
+      outputs: {},
+      resources: resources.map(([type, name, id, dependencies]) => ({
+        mode: "managed",
+        type,
+        name,
+        provider: 'provider["registry.terraform.io/hashicorp/aws"]',
+        instances: [{ schema_version: 0, attributes: { id }, sensitive_attributes: [], ...(dependencies ? { dependencies } : {}), ...extra }],
+      })),
+      check_results: null,
+    },
+    null,
+    2,
+  ) + "\n";
+}
+
+function fanOut(n) {
+  const blocks = [`${AWS}\nresource "aws_vpc" "hub" {\n  cidr_block = "10.0.0.0/8"\n}\n`];
+  for (let i = 0; i < n; i++) {
+    blocks.push(`resource "aws_subnet" "s${i}" {\n  vpc_id     = aws_vpc.hub.id\n  cidr_block = "10.${Math.floor(i / 250)}.${i % 250}.0/24"\n}\n`);
+  }
+  return blocks.join("\n");
+}
+
+export const GALLERY = [
+  {
+    id: "starter",
+    title: "Starter: a data source, a module call, count",
+    teaches: "References make edges: the instances wait for the AMI lookup, the security group and the module's outputs.",
+    files: { "main.tf": EXAMPLE },
+  },
+  {
+    id: "vpc",
+    title: "VPC, subnet and instances with count",
+    teaches: "A chain of references orders the work: VPC, then subnet, then both instances (count expands after the graph is built).",
+    files: {
+      "main.tf": `${AWS}
+provider "aws" {
+  region = var.region
+}
+
+variable "region" {
+  type    = string
+  default = "eu-west-1"
+}
+
+resource "aws_vpc" "main" {
+  cidr_block = "10.0.0.0/16"
+}
+
+resource "aws_subnet" "public" {
+  vpc_id     = aws_vpc.main.id
+  cidr_block = cidrsubnet(aws_vpc.main.cidr_block, 8, 1)
+}
+
+resource "aws_instance" "web" {
+  count         = 2
+  ami           = "ami-0123456789abcdef0"
+  instance_type = "t3.micro"
+  subnet_id     = aws_subnet.public.id
+  tags = {
+    Name = "web-\${count.index}"
+  }
+}
+
+output "instance_ids" {
+  value = aws_instance.web[*].id
+}
+`,
+    },
+  },
+  {
+    id: "depends-on",
+    title: "depends_on: an ordering no reference expresses",
+    teaches: "The role policy must exist before the instance starts, though the instance never refers to it: depends_on adds the edge.",
+    files: {
+      "main.tf": `${AWS}
+resource "aws_iam_role" "app" {
+  name               = "app"
+  assume_role_policy = "{}"
+}
+
+resource "aws_iam_role_policy" "app" {
+  role   = aws_iam_role.app.id
+  policy = "{}"
+}
+
+resource "aws_iam_instance_profile" "app" {
+  role = aws_iam_role.app.name
+}
+
+resource "aws_instance" "app" {
+  ami                  = "ami-0123456789abcdef0"
+  instance_type        = "t3.micro"
+  iam_instance_profile = aws_iam_instance_profile.app.name
+
+  # The software on the instance calls AWS with the policy's permissions at boot.
+  depends_on = [aws_iam_role_policy.app]
+}
+`,
+    },
+  },
+  {
+    id: "provider-alias",
+    title: "A provider alias: two regions",
+    teaches: "Each resource waits for the provider configuration it uses; the replica uses aws.west, whose region comes from a variable.",
+    view: "plan",
+    files: {
+      "main.tf": `${AWS}
+variable "west_region" {
+  default = "us-west-2"
+}
+
+provider "aws" {
+  region = "us-east-1"
+}
+
+provider "aws" {
+  alias  = "west"
+  region = var.west_region
+}
+
+resource "aws_s3_bucket" "primary" {
+  bucket = "tfgraph-primary"
+}
+
+resource "aws_s3_bucket" "replica" {
+  provider = aws.west
+  bucket   = "\${aws_s3_bucket.primary.bucket}-replica"
+}
+`,
+    },
+  },
+  {
+    id: "module",
+    title: "A module with inputs and outputs",
+    teaches: "A module is a cluster: its variables wait for the caller's arguments, its outputs for its resources, and the caller's resources wait for the outputs they use.",
+    view: "plan",
+    files: {
+      "main.tf": `${AWS}
+module "network" {
+  source = "./modules/network"
+  cidr   = "10.1.0.0/16"
+  azs    = ["eu-west-1a", "eu-west-1b"]
+}
+
+resource "aws_instance" "app" {
+  ami           = "ami-0123456789abcdef0"
+  instance_type = "t3.micro"
+  subnet_id     = module.network.subnet_ids[0]
+}
+
+output "vpc_id" {
+  value = module.network.vpc_id
+}
+`,
+      "modules/network/main.tf": `resource "aws_vpc" "this" {
+  cidr_block = var.cidr
+}
+
+resource "aws_subnet" "this" {
+  count             = length(var.azs)
+  vpc_id            = aws_vpc.this.id
+  availability_zone = var.azs[count.index]
+  cidr_block        = cidrsubnet(var.cidr, 8, count.index)
+}
+`,
+      "modules/network/variables.tf": `variable "cidr" {
+  type = string
+}
+
+variable "azs" {
+  type = list(string)
+}
+`,
+      "modules/network/outputs.tf": `output "vpc_id" {
+  value = aws_vpc.this.id
+}
+
+output "subnet_ids" {
+  value = aws_subnet.this[*].id
+}
+`,
+    },
+  },
+  {
+    id: "orphan",
+    title: "An orphan: applied, then removed from the configuration",
+    teaches: "aws_instance.old is in the state but no longer in the configuration: the plan graph gets an orphan node that plans its destruction.",
+    view: "plan",
+    files: {
+      "main.tf": `${AWS}
+resource "aws_instance" "new" {
+  ami           = "ami-0123456789abcdef0"
+  instance_type = "t3.micro"
+}
+`,
+      "terraform.tfstate": stateOf([
+        ["aws_instance", "new", "i-0aaaaaaaaaaaaaaa1"],
+        ["aws_instance", "old", "i-0bbbbbbbbbbbbbbb2"],
+      ]),
+    },
+  },
+  {
+    id: "replace",
+    title: "A replacement, with and without create_before_destroy",
+    teaches: "Changing the AMI replaces both instances. The blue one is destroyed first (the default); the green one has create_before_destroy, so its new object exists before the old one goes. The apply graph orders this once plan/apply lands (issue #11); here, its configuration and graphs.",
+    view: "destroy",
+    files: {
+      "main.tf": `${AWS}
+variable "ami" {
+  default = "ami-0new0000000000000"
+}
+
+resource "aws_instance" "blue" {
+  ami           = var.ami
+  instance_type = "t3.micro"
+}
+
+resource "aws_instance" "green" {
+  ami           = var.ami
+  instance_type = "t3.micro"
+
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
+resource "aws_lb_target_group_attachment" "green" {
+  target_group_arn = "arn:aws:elasticloadbalancing:demo"
+  target_id        = aws_instance.green.id
+}
+`,
+      "terraform.tfstate": stateOf([
+        ["aws_instance", "blue", "i-0blue0000000000001"],
+        ["aws_instance", "green", "i-0green000000000001"],
+        ["aws_lb_target_group_attachment", "green", "tga-0001", ["aws_instance.green"]],
+      ]),
+    },
+  },
+  {
+    id: "cycle",
+    title: "A dependency cycle",
+    teaches: "The two security groups refer to each other: Terraform cannot order them. The cycle is drawn in red and explained edge by edge; the fix is a separate aws_security_group_rule.",
+    files: {
+      "main.tf": `${AWS}
+resource "aws_security_group" "app" {
+  name = "app"
+  ingress {
+    from_port       = 5432
+    to_port         = 5432
+    protocol        = "tcp"
+    security_groups = [aws_security_group.db.id]
+  }
+}
+
+resource "aws_security_group" "db" {
+  name = "db"
+  ingress {
+    from_port       = 5432
+    to_port         = 5432
+    protocol        = "tcp"
+    security_groups = [aws_security_group.app.id]
+  }
+}
+
+resource "aws_instance" "app" {
+  ami                    = "ami-0123456789abcdef0"
+  instance_type          = "t3.micro"
+  vpc_security_group_ids = [aws_security_group.app.id]
+}
+`,
+    },
+  },
+  {
+    id: "failure",
+    title: "A failure in the middle of an apply",
+    teaches: "When the database fails, everything that depends on it is skipped and the rest goes on: try the Walk in the Run tab with “fail” set to aws_db_instance.main.",
+    files: {
+      "main.tf": `${AWS}
+resource "aws_vpc" "main" {
+  cidr_block = "10.0.0.0/16"
+}
+
+resource "aws_subnet" "a" {
+  vpc_id     = aws_vpc.main.id
+  cidr_block = "10.0.1.0/24"
+}
+
+resource "aws_subnet" "b" {
+  vpc_id     = aws_vpc.main.id
+  cidr_block = "10.0.2.0/24"
+}
+
+resource "aws_db_subnet_group" "main" {
+  subnet_ids = [aws_subnet.a.id, aws_subnet.b.id]
+}
+
+resource "aws_db_instance" "main" {
+  engine               = "postgres"
+  instance_class       = "db.t3.micro"
+  db_subnet_group_name = aws_db_subnet_group.main.name
+}
+
+resource "aws_instance" "api" {
+  ami           = "ami-0123456789abcdef0"
+  instance_type = "t3.micro"
+  subnet_id     = aws_subnet.a.id
+  user_data     = "DB=\${aws_db_instance.main.address}"
+}
+
+resource "aws_instance" "worker" {
+  ami           = "ami-0123456789abcdef0"
+  instance_type = "t3.micro"
+  subnet_id     = aws_subnet.b.id
+}
+`,
+    },
+  },
+  {
+    id: "fan-out",
+    title: "A 500-resource fan-out",
+    teaches: "500 subnets all wait for one VPC, then run 10 at a time (the default parallelism).",
+    files: { "main.tf": fanOut(500) },
+  },
+];

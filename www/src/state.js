@@ -1,0 +1,46 @@
+// The session in the URL, so that a link reproduces it: the files (or just the gallery
+// example's id while they are unchanged), the open file, the view, reduction, and the selected
+// node. Stored in the hash as `#s=` + base64url(deflate(JSON)), with the vendored fflate.
+
+import { deflateSync, inflateSync, strFromU8, strToU8 } from "../vendor/fflate.js";
+
+const KEY = "s=";
+
+function toBase64Url(bytes) {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(text) {
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+/** The hash for a session `{ example?, files?, open, view, reduce, selected? }`. */
+export function encodeSession(session) {
+  return `#${KEY}${toBase64Url(deflateSync(strToU8(JSON.stringify(session)), { level: 9 }))}`;
+}
+
+/** The session in a hash, or null when there is none or it cannot be read. */
+export function decodeSession(hash) {
+  const at = hash.indexOf(KEY);
+  if (at < 0) return null;
+  try {
+    const session = JSON.parse(strFromU8(inflateSync(fromBase64Url(hash.slice(at + KEY.length)))));
+    if (typeof session !== "object" || session === null) return null;
+    if (session.files !== undefined) {
+      const ok = typeof session.files === "object" && session.files !== null &&
+        Object.entries(session.files).every(([k, v]) => typeof k === "string" && typeof v === "string");
+      if (!ok) return null;
+    }
+    return session;
+  } catch {
+    return null;
+  }
+}
+
+/** Replaces the URL's hash without adding a history entry. */
+export function saveSession(session) {
+  history.replaceState(null, "", encodeSession(session));
+}
