@@ -182,11 +182,26 @@ pub fn call(f: &Function, ctx: &FuncContext<'_>, args: Vec<Value>) -> Result<Val
     }
     let ret = match &f.returns {
         Returns::Type(t) => t.clone(),
-        Returns::Computed(tf) => match tf(&conv) {
-            Ok(t) => t,
-            Err(FuncError::Arg(i, m)) => return Err(arg_err(i, m)),
-            Err(FuncError::Other(m)) => return Err(CallError::Failed(format!("Call to function {:?} failed: {}.", f.name, m))),
-        },
+        Returns::Computed(tf) => {
+            // cty's ReturnTypeForValues: nulls are refused and arguments of unknown type
+            // (where the parameter does not take them) make the result type unknown, before
+            // the type function sees either.
+            for (i, v) in conv.iter().enumerate() {
+                let p = spec(i);
+                if v.is_null() && !p.allow_null {
+                    return Err(arg_err(i, "argument must not be null".into()));
+                }
+                if v.ty() == Type::Dynamic && !p.allow_dynamic {
+                    let sensitive = conv.iter().any(|v| v.has_sensitive());
+                    return Ok(Value::dynamic().mark(sensitive));
+                }
+            }
+            match tf(&conv) {
+                Ok(t) => t,
+                Err(FuncError::Arg(i, m)) => return Err(arg_err(i, m)),
+                Err(FuncError::Other(m)) => return Err(CallError::Failed(format!("Call to function {:?} failed: {}.", f.name, m))),
+            }
+        }
     };
     let mut sensitive = false;
     for (i, v) in conv.iter_mut().enumerate() {
