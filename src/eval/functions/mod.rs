@@ -17,6 +17,7 @@
 //! [`FuncError::Other`] for the rest; the message has no trailing period (one is added).
 
 mod core;
+mod numeric;
 mod string;
 mod string_format_go;
 mod string_format_num;
@@ -127,6 +128,7 @@ impl Registry {
         core::register(&mut r);
         string::register(&mut r);
         string::register_regex(&mut r);
+        numeric::register(&mut r);
         r
     }
 
