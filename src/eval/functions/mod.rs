@@ -17,6 +17,7 @@
 //! [`FuncError::Other`] for the rest; the message has no trailing period (one is added).
 
 mod core;
+mod network;
 mod numeric;
 mod string;
 mod string_format_go;
@@ -129,6 +130,7 @@ impl Registry {
         string::register(&mut r);
         string::register_regex(&mut r);
         numeric::register(&mut r);
+        network::register(&mut r);
         r
     }
 

@@ -10,7 +10,7 @@ use crate::eval::value::Value;
 use num_bigint::BigUint;
 
 /// gocty's error converting a number to a Go `int`.
-pub(super) const NOT_INT: &str = "value must be a whole number, between -9223372036854775808 and 9223372036854775807";
+const NOT_INT: &str = "value must be a whole number, between -9223372036854775808 and 9223372036854775807";
 
 /// The number as a Go `int`, or gocty's error.
 pub(super) fn go_int(v: &Value) -> Result<i64, String> {
