@@ -17,8 +17,11 @@
 //! [`FuncError::Other`] for the rest; the message has no trailing period (one is added).
 
 mod core;
+mod crypto;
+mod encoding;
 mod network;
 mod numeric;
+pub mod platform;
 mod string;
 mod string_format_go;
 mod string_format_num;
@@ -131,6 +134,8 @@ impl Registry {
         string::register_regex(&mut r);
         numeric::register(&mut r);
         network::register(&mut r);
+        crypto::register(&mut r);
+        encoding::register(&mut r);
         r
     }
 
