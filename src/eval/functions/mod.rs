@@ -19,6 +19,7 @@
 mod core;
 mod crypto;
 mod encoding;
+mod encoding_yaml;
 mod network;
 mod numeric;
 pub mod platform;
