@@ -18,6 +18,7 @@
 
 mod core;
 mod crypto;
+mod datetime;
 mod encoding;
 mod encoding_yaml;
 mod network;
@@ -137,6 +138,7 @@ impl Registry {
         network::register(&mut r);
         crypto::register(&mut r);
         encoding::register(&mut r);
+        datetime::register(&mut r);
         r
     }
 

@@ -56,7 +56,6 @@ fn native_random(_: &mut [u8]) -> bool {
 }
 
 /// The current time, or an error naming what is missing.
-#[allow(dead_code)] // timestamp() comes with the date and time family
 pub(super) fn now() -> Result<i128, String> {
     (current().now_unix_nanos)().ok_or_else(|| "no clock is available to this build of tfgraph".into())
 }
