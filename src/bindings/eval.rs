@@ -51,6 +51,7 @@ fn json_option(options: &JsValue, key: &str) -> Result<Option<serde_json::Value>
 #[wasm_bindgen(js_name = evaluateRaw)]
 pub fn evaluate_raw(files: JsValue, expression: String, options: JsValue) -> Result<String, JsValue> {
     crate::eval::value::set_normalizer(js_nfc);
+    eval::functions::platform::install(eval::functions::platform::Platform { now_unix_nanos: js_now, fill_random: js_random });
     let js_files = read_files(&files, "evaluate")?;
     let load_options = read_load_options(&options, "evaluate")?;
     let mut opts = EvalOptions::default();
@@ -83,4 +84,23 @@ pub fn evaluate_raw(files: JsValue, expression: String, options: JsValue) -> Res
         diagnostics: &diagnostics,
     };
     serde_json::to_string(&result).map_err(|e| JsError::new(&e.to_string()).into())
+}
+
+/// `Date.now()` in nanoseconds, for `timestamp()`.
+fn js_now() -> Option<i128> {
+    Some(js_sys::Date::now() as i128 * 1_000_000)
+}
+
+/// `crypto.getRandomValues` (browsers and Node 20+), for `uuid()` and bcrypt's salt.
+fn js_random(buf: &mut [u8]) -> bool {
+    use wasm_bindgen::JsCast;
+    let Ok(crypto) = js_sys::Reflect::get(&js_sys::global(), &"crypto".into()) else { return false };
+    let Ok(f) = js_sys::Reflect::get(&crypto, &"getRandomValues".into()) else { return false };
+    let Ok(f) = f.dyn_into::<js_sys::Function>() else { return false };
+    let arr = js_sys::Uint8Array::new_with_length(buf.len() as u32);
+    if f.call1(&crypto, &arr).is_err() {
+        return false;
+    }
+    arr.copy_to(buf);
+    true
 }

@@ -392,6 +392,13 @@ impl Number {
     /// Go's `big.Float.Text('f', -1)`: the shortest decimal that rounds back to this value at
     /// 512 bits (math/big's roundShortest), in plain notation.
     fn shortest(&self) -> String {
+        self.shortest_at(PREC)
+    }
+
+    /// [`Number::shortest`] for a `big.Float` of `prec` bits: `shortest_at(53)` of an f64 is
+    /// how cty prints a `NumberFloatVal` (`log`, `pow`), which differs from Rust's shortest
+    /// round-trip at powers of two (Go takes the lower half-ulp as wide as the upper).
+    pub fn shortest_at(&self, prec: u64) -> String {
         let (neg, mant, exp) = match self {
             Number::Inf { neg } => return if *neg { "-Inf".into() } else { "+Inf".into() },
             Number::Finite { neg, mant, exp } => (*neg, mant, *exp),
@@ -404,7 +411,7 @@ impl Number {
         trim_zeros(&mut digits);
         // Go views the mantissa as exactly PREC bits; shift it to PREC+1 bits so that its
         // lowest bit is half an ulp.
-        let s = mant.bits() as i64 - (PREC as i64 + 1);
+        let s = mant.bits() as i64 - (prec as i64 + 1);
         let (m2, e2) = if s < 0 { (mant << ((-s) as u64), exp + s) } else { (mant >> (s as u64), exp + s) };
         let (mut lower, lpoint) = Number::exact_decimal(&(&m2 - 1u32), e2);
         let (mut upper, upoint) = Number::exact_decimal(&(&m2 + 1u32), e2);

@@ -21,7 +21,14 @@ mod collection_map;
 mod collection_set;
 mod conversion;
 mod core;
+mod crypto;
+mod datetime;
+mod encoding;
+mod encoding_yaml;
 pub mod filesystem;
+mod network;
+mod numeric;
+pub mod platform;
 mod template;
 mod string;
 mod string_format_go;
@@ -137,6 +144,11 @@ impl Registry {
         string::register_regex(&mut r);
         filesystem::register(&mut r);
         template::register(&mut r);
+        numeric::register(&mut r);
+        network::register(&mut r);
+        crypto::register(&mut r);
+        encoding::register(&mut r);
+        datetime::register(&mut r);
         r
     }
 
