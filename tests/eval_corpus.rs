@@ -17,7 +17,7 @@
 mod support;
 
 use std::collections::BTreeMap;
-use tfgraph::eval::functions::{NoFiles, Registry};
+use tfgraph::eval::functions::Registry;
 use tfgraph::eval::module_scope::{Inputs, ModuleScope};
 
 /// Terraform 1.15's built-in functions (its function documentation), to tell a function we
@@ -51,12 +51,15 @@ fn corpus_locals_outputs_and_defaults_evaluate() {
     let mut trees = support::RepoFiles::new(&corpus, support::tf_file);
     let funcs = Registry::builtin();
     let vars = BTreeMap::new();
-    let (mut evaluated, mut expected, mut failures) = (0, 0, Vec::new());
+    let (mut evaluated, mut expected, mut missing_files, mut failures) = (0, 0, 0, Vec::new());
     let mut pending: BTreeMap<String, usize> = BTreeMap::new();
     for dir in &dirs {
         let (files, root) = trees.read_root_files(dir);
-        let loaded = tfgraph::config::load(files, &tfgraph::LoadOptions { root });
-        let inputs = Inputs { variables: &vars, state: None, files: &NoFiles, funcs: &funcs, planning: true, unset_variables_unknown: true };
+        let loaded = tfgraph::config::load(files, &tfgraph::LoadOptions { root: root.clone() });
+        // The filesystem functions read the repository's loaded files, from the root's folder.
+        let file_source = tfgraph::eval::MapFiles(files);
+        let base_dir = if root.is_empty() { "." } else { root.as_str() };
+        let inputs = Inputs { variables: &vars, state: None, files: &file_source, funcs: &funcs, planning: true, unset_variables_unknown: true, base_dir };
         let scope = ModuleScope::root(&loaded.config, &inputs, &[]);
         let module = scope.module();
         scope.check_variables();
@@ -79,6 +82,12 @@ fn corpus_locals_outputs_and_defaults_evaluate() {
             // looked up without a default, a null `name` joined, the sum of no node pools.
             if TERRAFORM_ERRORS.iter().any(|(root, detail)| dir.ends_with(root) && d.detail.contains(detail)) {
                 expected += 1;
+                continue;
+            }
+            // The corpus keeps only Terraform's own files: templates, scripts and YAML that
+            // file()/templatefile() read are not in it (Terraform would stop the same way).
+            if d.summary == "Invalid function argument" && d.detail.contains("parameter: no file exists at") {
+                missing_files += 1;
                 continue;
             }
             if d.summary == "Unknown provider function" {
@@ -104,7 +113,7 @@ fn corpus_locals_outputs_and_defaults_evaluate() {
             failures.push(format!("{dir}: {d}"));
         }
     }
-    eprintln!("{} roots: {evaluated} defaults, locals and outputs evaluated; {expected} expected errors; calls to functions not yet registered: {pending:?}", dirs.len());
+    eprintln!("{} roots: {evaluated} defaults, locals and outputs evaluated; {expected} expected errors; {missing_files} reads of files the corpus does not keep; calls to functions not yet registered: {pending:?}", dirs.len());
     assert!(evaluated > 500, "only {evaluated} evaluated");
     assert!(failures.is_empty(), "{} error(s):\n{}", failures.len(), failures.join("\n\n"));
 }

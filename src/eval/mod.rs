@@ -79,6 +79,7 @@ pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, expression: &
         funcs: &funcs,
         planning: false,
         unset_variables_unknown: false,
+        base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
     };
     let root_dir = config.root.dir.clone();
     let root_files: Vec<(String, String)> = files
@@ -142,7 +143,7 @@ fn module_path(address: &str) -> Result<Vec<&str>, Diagnostic> {
 /// module scope on the way reports.
 fn eval_in_module(scope: &module_scope::ModuleScope<'_>, inputs: &module_scope::Inputs<'_>, calls: &[&str], expression: &str, diagnostics: &mut Diagnostics) -> Result<Value, Box<Diagnostic>> {
     let Some((first, rest)) = calls.split_first() else {
-        return module_scope::eval_text(scope, inputs, scope.module_dir(), "<console-input>", expression, Pos { line: 1, column: 1, byte: 0 });
+        return module_scope::eval_text(scope, inputs, "<console-input>", expression, Pos { line: 1, column: 1, byte: 0 });
     };
     let child = match scope.child_scope(first) {
         Ok(Some(child)) => child,

@@ -30,6 +30,9 @@ pub struct Inputs<'a> {
     /// Validate mode: a required variable with no value is unknown instead of an error (as
     /// `terraform validate` evaluates a configuration).
     pub unset_variables_unknown: bool,
+    /// The root module's directory among the loaded files (`.` at their top): Terraform's
+    /// working directory, which the filesystem functions resolve relative paths against.
+    pub base_dir: &'a str,
 }
 
 enum Slot {
@@ -77,41 +80,41 @@ fn range_text(r: &SourceRange) -> String {
 }
 
 /// Evaluates one configuration expression in `scope`.
-pub fn eval_config_expr(scope: &dyn Scope, inputs: &Inputs<'_>, module_dir: &str, e: &ConfigExpr) -> Result<Value, Box<Diagnostic>> {
+pub fn eval_config_expr(scope: &dyn Scope, inputs: &Inputs<'_>, e: &ConfigExpr) -> Result<Value, Box<Diagnostic>> {
     let start = e.range.start;
     if e.range.filename.ends_with(".json") {
-        return eval_json_text(scope, inputs, module_dir, &e.range, &e.source);
+        return eval_json_text(scope, inputs, &e.range, &e.source);
     }
-    eval_text(scope, inputs, module_dir, &e.range.filename, &e.source, start)
+    eval_text(scope, inputs, &e.range.filename, &e.source, start)
 }
 
 /// An expression of a `.tf.json` file: JSON values, where every string is a template
 /// (`"${var.x}"` is var.x itself) and numbers keep their digits. Ranges point at the value.
-fn eval_json_text(scope: &dyn Scope, inputs: &Inputs<'_>, module_dir: &str, range: &SourceRange, text: &str) -> Result<Value, Box<Diagnostic>> {
+fn eval_json_text(scope: &dyn Scope, inputs: &Inputs<'_>, range: &SourceRange, text: &str) -> Result<Value, Box<Diagnostic>> {
     let j: serde_json::Value = serde_json::from_str(text)
         .map_err(|e| Box::new(Diagnostic::error("Invalid JSON expression", format!("This value is not valid JSON: {e}.")).with_range(range.clone())))?;
-    json_value(scope, inputs, module_dir, range, &j)
+    json_value(scope, inputs, range, &j)
 }
 
-fn json_value(scope: &dyn Scope, inputs: &Inputs<'_>, module_dir: &str, range: &SourceRange, j: &serde_json::Value) -> Result<Value, Box<Diagnostic>> {
+fn json_value(scope: &dyn Scope, inputs: &Inputs<'_>, range: &SourceRange, j: &serde_json::Value) -> Result<Value, Box<Diagnostic>> {
     use serde_json::Value as J;
     Ok(match j {
         J::String(s) => {
             let source = Source::new(&range.filename, s, range.start);
             let t = crate::hcl::parse_template(s).map_err(|e| Box::new(Diagnostic::error(e.summary, e.detail.clone()).with_range(range.clone())))?;
-            let ctx = FuncContext { planning: inputs.planning, files: inputs.files, module_dir };
+            let ctx = FuncContext { planning: inputs.planning, files: inputs.files, base_dir: inputs.base_dir };
             let mut ev = Evaluator::new(scope, inputs.funcs, ctx, &source);
             ev.template_value(&t, &(0..s.len()))?
         }
-        J::Array(items) => Value::tuple(items.iter().map(|x| json_value(scope, inputs, module_dir, range, x)).collect::<Result<_, _>>()?),
+        J::Array(items) => Value::tuple(items.iter().map(|x| json_value(scope, inputs, range, x)).collect::<Result<_, _>>()?),
         J::Object(m) => Value::object(
-            m.iter().map(|(k, x)| Ok((k.clone(), json_value(scope, inputs, module_dir, range, x)?))).collect::<Result<BTreeMap<_, _>, Box<Diagnostic>>>()?,
+            m.iter().map(|(k, x)| Ok((k.clone(), json_value(scope, inputs, range, x)?))).collect::<Result<BTreeMap<_, _>, Box<Diagnostic>>>()?,
         ),
         other => from_json(other),
     })
 }
 
-pub fn eval_text(scope: &dyn Scope, inputs: &Inputs<'_>, module_dir: &str, filename: &str, text: &str, start: Pos) -> Result<Value, Box<Diagnostic>> {
+pub fn eval_text(scope: &dyn Scope, inputs: &Inputs<'_>, filename: &str, text: &str, start: Pos) -> Result<Value, Box<Diagnostic>> {
     // A heredoc's closing marker ends with its line: the loader's expression text stops before
     // that newline.
     let owned;
@@ -126,7 +129,7 @@ pub fn eval_text(scope: &dyn Scope, inputs: &Inputs<'_>, module_dir: &str, filen
         let r = source.range(&e.span);
         Box::new(Diagnostic::error(e.summary, e.detail.clone()).with_range(r))
     })?;
-    let ctx = FuncContext { planning: inputs.planning, files: inputs.files, module_dir };
+    let ctx = FuncContext { planning: inputs.planning, files: inputs.files, base_dir: inputs.base_dir };
     let mut ev = Evaluator::new(scope, inputs.funcs, ctx, &source);
     ev.eval(&expr)
 }
@@ -177,12 +180,10 @@ impl<'a> ModuleScope<'a> {
         }
     }
 
-    pub fn module_dir(&self) -> &str {
-        if self.module.dir.is_empty() {
-            "."
-        } else {
-            &self.module.dir
-        }
+    /// `path.module`: this module's directory relative to the root module's, as Terraform
+    /// gives it (`.` for the root, `modules/net` for a local module call).
+    pub fn module_dir(&self) -> String {
+        crate::eval::functions::filesystem::relative(self.inputs.base_dir, &self.module.dir)
     }
 
     /// Evaluates every declared variable (and its validations), so their problems are reported
@@ -224,7 +225,7 @@ impl<'a> ModuleScope<'a> {
             Given::Root(m) => m.get(&var.name).cloned(),
             Given::Call { parent, call } => {
                 let arg = call.arguments.iter().find(|a| a.name == var.name)?;
-                let v = match eval_config_expr(*parent, self.inputs, parent.module_dir(), &arg.expr) {
+                let v = match eval_config_expr(*parent, self.inputs, &arg.expr) {
                     Ok(v) => v,
                     Err(d) => {
                         parent.diagnostics.borrow_mut().push(*d);
@@ -294,7 +295,7 @@ impl<'a> ModuleScope<'a> {
 
     fn default_value(&self, var: &crate::config::model::Variable, constraint: &Constraint, diags: &mut Diagnostics) -> Value {
         let Some(d) = &var.default else { return Value::null(constraint.ty()) };
-        match eval_config_expr(&EmptyScope, self.inputs, self.module_dir(), d) {
+        match eval_config_expr(&EmptyScope, self.inputs, d) {
             Ok(v) => match convert(&constraint.apply_defaults(&v), &constraint.ty()) {
                 Ok(v) => v,
                 Err(msg) => {
@@ -314,7 +315,7 @@ impl<'a> ModuleScope<'a> {
 
     fn check_validations(&self, var: &crate::config::model::Variable) {
         for rule in &var.validations {
-            let ok = match eval_config_expr(self, self.inputs, self.module_dir(), &rule.condition) {
+            let ok = match eval_config_expr(self, self.inputs, &rule.condition) {
                 Ok(v) => v,
                 Err(d) => {
                     self.diagnostics.borrow_mut().push(*d);
@@ -325,7 +326,7 @@ impl<'a> ModuleScope<'a> {
                 continue;
             }
             let message = match &rule.error_message {
-                Some(m) => match eval_config_expr(self, self.inputs, self.module_dir(), m) {
+                Some(m) => match eval_config_expr(self, self.inputs, m) {
                     Ok(v) => v.as_str().unwrap_or("").to_string(),
                     Err(d) => {
                         self.diagnostics.borrow_mut().push(*d);
@@ -361,7 +362,7 @@ impl<'a> ModuleScope<'a> {
             });
         };
         self.locals.borrow_mut().insert(name.to_string(), Slot::Evaluating);
-        let v = match eval_config_expr(self, self.inputs, self.module_dir(), &decl.expr) {
+        let v = match eval_config_expr(self, self.inputs, &decl.expr) {
             Ok(v) => v,
             Err(d) => {
                 self.diagnostics.borrow_mut().push(*d);
@@ -379,7 +380,7 @@ impl<'a> ModuleScope<'a> {
         }
         let decl = self.module.outputs.iter().find(|o| o.name == name)?;
         self.outputs.borrow_mut().insert(name.to_string(), Slot::Evaluating);
-        let v = match eval_config_expr(self, self.inputs, self.module_dir(), &decl.value) {
+        let v = match eval_config_expr(self, self.inputs, &decl.value) {
             Ok(v) => v.mark(decl.sensitive),
             Err(d) => {
                 self.diagnostics.borrow_mut().push(*d);
@@ -484,7 +485,7 @@ impl Scope for ModuleScope<'_> {
             "path" => {
                 let Some(n) = second else { return Err(direct("path")) };
                 let v = match n {
-                    "module" => self.module_dir().to_string(),
+                    "module" => self.module_dir(),
                     "root" | "cwd" => ".".to_string(),
                     other => {
                         return Err(LookupError {
@@ -547,7 +548,7 @@ fn parse_constraint(text: &str, inputs: &Inputs<'_>) -> Result<Constraint, Strin
     let e = crate::hcl::parse_expr(text).map_err(|e| e.detail)?;
     let mut default = |d: &crate::hcl::ast::Expr<'_>| -> Result<Value, String> {
         let t = &text[d.span.clone()];
-        eval_text(&EmptyScope, inputs, ".", "<type>", t, Pos { line: 1, column: 1, byte: 0 }).map_err(|d| d.detail.clone())
+        eval_text(&EmptyScope, inputs, "<type>", t, Pos { line: 1, column: 1, byte: 0 }).map_err(|d| d.detail.clone())
     };
     typeexpr::parse(&e, &mut default)
 }
@@ -590,7 +591,7 @@ fn read_tfvars(path: &str, text: &str, inputs: &Inputs<'_>) -> Result<BTreeMap<S
     for item in &body.items {
         if let crate::hcl::ast::Item::Attr(a) = item {
             let start = src.pos(a.expr.span.start);
-            let v = eval_text(&EmptyScope, inputs, ".", path, &text[a.expr.span.clone()], start)?;
+            let v = eval_text(&EmptyScope, inputs, path, &text[a.expr.span.clone()], start)?;
             out.insert(a.name.name.to_string(), (v, src.range(a.expr.span.clone())));
         }
     }

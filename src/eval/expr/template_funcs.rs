@@ -288,7 +288,7 @@ impl Evaluator<'_> {
             return Err(Failure::Arg(1, format!("vars map does not contain key {}, referenced at {}", go_quote(missing.name), hcl_range(&source.range(&missing.span)))));
         }
         let scope = VarsScope(&map);
-        let ctx = FuncContext { planning: self.ctx.planning, files: self.ctx.files, module_dir: self.ctx.module_dir };
+        let ctx = FuncContext { planning: self.ctx.planning, files: self.ctx.files, base_dir: self.ctx.base_dir };
         let mut inner = Evaluator::new(&scope, self.funcs, ctx, source);
         inner.template = Some(call);
         let whole = 0..source.text().len();

@@ -85,7 +85,9 @@ pub(super) fn register(r: &mut Registry) {
             if v.is_null() {
                 return Ok(Value::string("null"));
             }
-            to_json_text(v).map(Value::string).ok_or_else(|| FuncError::Other("value is not wholly known".into()))
+            // cty's JSONEncodeFunc: a value with unknowns anywhere in it encodes to an unknown
+            // string (Terraform refines its prefix; we do not track refinements).
+            Ok(to_json_text(v).map(Value::string).unwrap_or_else(|| Value::unknown(Type::String)))
         },
     });
     r.add(Function {
@@ -113,7 +115,9 @@ pub(super) fn register(r: &mut Registry) {
         params: vec![Param::new("value", Type::Dynamic).dynamic().null()],
         variadic: None,
         returns: Returns::Type(Type::String),
-        imp: |_, a, _| Ok(Value::string(super::encoding_yaml::encode(&a[0]))),
+        // cty-yaml's Impl: unknowns anywhere make the result unknown (cty's Call only looks
+        // at the top level).
+        imp: |_, a, _| Ok(if a[0].is_wholly_known() { Value::string(super::encoding_yaml::encode(&a[0])) } else { Value::unknown(Type::String) }),
     });
 }
 

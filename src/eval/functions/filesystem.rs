@@ -1,6 +1,7 @@
 //! The filesystem functions (Terraform's "Filesystem Functions") over the loaded files: tfgraph
 //! never reads a disk, so `file("x")` reads the file `x` of the loaded tree, relative to the
-//! calling module's directory, with Terraform's results and error texts
+//! root module's directory (Terraform's working directory: hence `"${path.module}/x"` in
+//! modules), with Terraform's results and error texts
 //! (`internal/lang/funcs/filesystem.go`). The hashing ones (`filemd5`, `filesha256`, ...) live
 //! with the hash functions. `templatefile` is the evaluator's (`eval/expr/template_funcs.rs`).
 //!
@@ -70,18 +71,34 @@ pub fn clean(path: &str) -> String {
 }
 
 /// Go's `filepath.Join(dir, path)` for a relative `path`, `Clean(path)` for an absolute one.
-pub fn resolve(module_dir: &str, path: &str) -> String {
+pub fn resolve(dir: &str, path: &str) -> String {
     if path.starts_with('/') {
         clean(path)
     } else {
-        clean(&format!("{module_dir}/{path}"))
+        clean(&format!("{dir}/{path}"))
+    }
+}
+
+/// Go's `filepath.Rel(base, target)` for two slash-separated relative paths (`""` is `.`).
+pub fn relative(base: &str, target: &str) -> String {
+    let base = clean(base);
+    let target = clean(target);
+    let parts = |p: &str| -> Vec<String> { if p == "." { Vec::new() } else { p.split('/').map(str::to_string).collect() } };
+    let (b, t) = (parts(&base), parts(&target));
+    let common = b.iter().zip(&t).take_while(|(x, y)| x == y).count();
+    let mut out: Vec<String> = vec!["..".to_string(); b.len() - common];
+    out.extend(t[common..].iter().cloned());
+    if out.is_empty() {
+        ".".to_string()
+    } else {
+        out.join("/")
     }
 }
 
 /// The bytes of the loaded file at `path` (relative to the module), or Terraform's error.
 pub fn read_file<'a>(ctx: &FuncContext<'a>, path: &str, sensitive: bool) -> Result<&'a [u8], String> {
     let path = expand_home(path).map_err(|e| format!("failed to expand ~: {e}"))?;
-    let full = resolve(ctx.module_dir, path);
+    let full = resolve(ctx.base_dir, path);
     ctx.files.read(&full).ok_or_else(|| {
         if is_dir(ctx, &full) {
             // Go's error for reading a directory.
@@ -127,7 +144,7 @@ pub(super) fn register(r: &mut Registry) {
         let sensitive = a[0].has_sensitive();
         let path = a[0].unmark_deep().0.as_str().unwrap_or_default().to_string();
         let path = expand_home(&path).map_err(|e| FuncError::Other(format!("failed to expand ~: {e}")))?;
-        let full = resolve(ctx.module_dir, path);
+        let full = resolve(ctx.base_dir, path);
         if ctx.files.read(&full).is_some() {
             return Ok(Value::bool(true).mark(sensitive));
         }
@@ -147,7 +164,7 @@ pub(super) fn register(r: &mut Registry) {
             let sensitive = a[0].has_sensitive() || a[1].has_sensitive();
             let path = a[0].unmark_deep().0.as_str().unwrap_or_default().to_string();
             let pattern = a[1].unmark_deep().0.as_str().unwrap_or_default().to_string();
-            let base = resolve(ctx.module_dir, &path);
+            let base = resolve(ctx.base_dir, &path);
             let full = clean(&format!("{base}/{pattern}"));
             let glob = Glob::parse(&full).map_err(|e| FuncError::Other(format!("failed to glob pattern {}: {e}", shown(&full, sensitive))))?;
             let mut out = Vec::new();
@@ -478,6 +495,10 @@ mod tests {
         assert_eq!(dirname("a/b/c"), "a/b");
         assert_eq!(dirname("c"), ".");
         assert_eq!(dirname("/c"), "/");
+        assert_eq!(relative(".", "modules/a"), "modules/a");
+        assert_eq!(relative("examples/x", "examples/x"), ".");
+        assert_eq!(relative("examples/x", "modules/a"), "../../modules/a");
+        assert_eq!(relative("", ""), ".");
         assert_eq!(base64(b"hello"), "aGVsbG8=");
         assert_eq!(base64(b""), "");
         assert_eq!(base64(b"ab"), "YWI=");

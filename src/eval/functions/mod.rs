@@ -90,7 +90,7 @@ pub struct FuncContext<'a> {
     /// The loaded files, by path relative to the root module's directory.
     pub files: &'a dyn FileSource,
     /// `path.module`: the calling module's directory.
-    pub module_dir: &'a str,
+    pub base_dir: &'a str,
 }
 
 /// Read access to the loaded files (filesystem functions never touch a real disk).
