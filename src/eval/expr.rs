@@ -766,6 +766,7 @@ impl<'a> Evaluator<'a> {
         match plain {
             "templatestring" => return self.call_templatestring(f, name, args, span),
             "templatefile" => return self.call_templatefile(f, name, args, span),
+            "convert" => return self.call_convert(f, args, span),
             _ => {}
         }
         let mut values = Vec::with_capacity(args.len());
@@ -815,6 +816,31 @@ impl<'a> Evaluator<'a> {
             Err(CallError::Arity(summary, detail)) => Err(self.arity_err(f, args, args.len(), span, summary, detail)),
             _ => Ok(()),
         }
+    }
+
+    /// `convert(value, type)` (Terraform 1.15): `value` converted to a type constraint written
+    /// as in a `variable` block, `optional()` defaults applied.
+    fn call_convert(&mut self, f: &super::functions::Function, args: &[Expr<'_>], span: &Span) -> R {
+        self.check_arity(f, args, span)?;
+        let value = self.eval(&args[0])?;
+        let constraint = {
+            let funcs = self.funcs;
+            let source = self.source;
+            let ctx = FuncContext { planning: self.ctx.planning, files: self.ctx.files, base_dir: self.ctx.base_dir };
+            // Defaults inside optional() are constants, as in a variable's type.
+            let mut default = |d: &Expr<'_>| -> Result<Value, String> {
+                let ctx = FuncContext { planning: ctx.planning, files: ctx.files, base_dir: ctx.base_dir };
+                Evaluator::new(&super::scope::EmptyScope, funcs, ctx, source).eval(d).map_err(|e| e.detail.clone())
+            };
+            super::typeexpr::parse(&args[1], &mut default).map_err(|m| self.err("Invalid type specification", m, &args[1].span))?
+        };
+        let (plain, sensitive) = value.unmark_deep();
+        if !plain.is_known() {
+            return Ok(Value::unknown(constraint.ty()).mark(sensitive));
+        }
+        let converted = convert(&constraint.apply_defaults(&plain), &constraint.ty())
+            .map_err(|m| self.err("Invalid function argument", format!("Invalid value for \"value\" parameter: {m}."), &start_range(&args[0])))?;
+        Ok(converted.mark(sensitive))
     }
 
     /// `try(...)`: the first argument that evaluates without error; an unknown result defers.

@@ -1,15 +1,17 @@
 //! The filesystem functions (Terraform's "Filesystem Functions") over the loaded files: tfgraph
 //! never reads a disk, so `file("x")` reads the file `x` of the loaded tree, relative to the
 //! root module's directory (Terraform's working directory: hence `"${path.module}/x"` in
-//! modules), with Terraform's results and error texts
-//! (`internal/lang/funcs/filesystem.go`). The hashing ones (`filemd5`, `filesha256`, ...) live
-//! with the hash functions. `templatefile` is the evaluator's (`eval/expr/template_funcs.rs`).
+//! modules), with Terraform's results and error texts (`internal/lang/funcs/filesystem.go`,
+//! and `crypto.go` for the file hashes). `templatefile` is the evaluator's
+//! (`eval/expr/template_funcs.rs`).
 //!
 //! Deliberate differences, for want of a machine: there is no home directory and no absolute
 //! working directory, so `pathexpand("~/x")` and `abspath("x")` are unknown strings (real
 //! configurations call them to tell the OS apart; an unknown lets the rest evaluate), and
 //! reading a file under `~` is an error.
 
+use super::crypto::{hash_bytes, hex, Hash};
+use super::encoding::base64_encode;
 use super::{FuncContext, FuncError, Function, Param, Registry, Returns};
 use crate::eval::types::Type;
 use crate::eval::value::Value;
@@ -122,7 +124,28 @@ fn read_arg<'a>(ctx: &FuncContext<'a>, v: &Value) -> Result<(&'a [u8], bool), Fu
     read_file(ctx, &path, sensitive).map(|b| (b, sensitive)).map_err(|m| FuncError::Arg(0, m))
 }
 
+/// The file hashes: Terraform opens the file itself (not through `file`), so its errors are
+/// Go's `os.Open` / `io.Copy` texts on the call.
+fn file_hash(ctx: &FuncContext<'_>, v: &Value, hash: Hash, base64: bool) -> Result<Value, FuncError> {
+    let sensitive = v.has_sensitive();
+    let path = v.unmark_deep().0.as_str().unwrap_or_default().to_string();
+    let path = expand_home(&path).map_err(|e| FuncError::Other(format!("failed to expand ~: {e}")))?;
+    let full = resolve(ctx.base_dir, path);
+    let Some(bytes) = ctx.files.read(&full) else {
+        return Err(FuncError::Other(if is_dir(ctx, &full) { format!("read {full}: is a directory") } else { format!("open {full}: no such file or directory") }));
+    };
+    let digest = hash_bytes(hash, bytes);
+    let text = if base64 { base64_encode(&digest) } else { hex(&digest) };
+    Ok(Value::string(text).mark(sensitive))
+}
+
 pub(super) fn register(r: &mut Registry) {
+    r.add(path_fn("filemd5", Type::String, |ctx, a, _| file_hash(ctx, &a[0], Hash::Md5, false)));
+    r.add(path_fn("filesha1", Type::String, |ctx, a, _| file_hash(ctx, &a[0], Hash::Sha1, false)));
+    r.add(path_fn("filesha256", Type::String, |ctx, a, _| file_hash(ctx, &a[0], Hash::Sha256, false)));
+    r.add(path_fn("filesha512", Type::String, |ctx, a, _| file_hash(ctx, &a[0], Hash::Sha512, false)));
+    r.add(path_fn("filebase64sha256", Type::String, |ctx, a, _| file_hash(ctx, &a[0], Hash::Sha256, true)));
+    r.add(path_fn("filebase64sha512", Type::String, |ctx, a, _| file_hash(ctx, &a[0], Hash::Sha512, true)));
     r.add(path_fn("file", Type::String, |ctx, a, _| {
         let (bytes, sensitive) = read_arg(ctx, &a[0])?;
         match std::str::from_utf8(bytes) {
@@ -138,7 +161,7 @@ pub(super) fn register(r: &mut Registry) {
     }));
     r.add(path_fn("filebase64", Type::String, |ctx, a, _| {
         let (bytes, sensitive) = read_arg(ctx, &a[0])?;
-        Ok(Value::string(base64(bytes)).mark(sensitive))
+        Ok(Value::string(base64_encode(bytes)).mark(sensitive))
     }));
     r.add(path_fn("fileexists", Type::Bool, |ctx, a, _| {
         let sensitive = a[0].has_sensitive();
@@ -233,23 +256,6 @@ fn dirname(p: &str) -> String {
         Some(i) => clean(&p[..=i]),
         None => ".".into(),
     }
-}
-
-/// Standard base64 with padding, as Go's `base64.StdEncoding`.
-pub fn base64(bytes: &[u8]) -> String {
-    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for c in bytes.chunks(3) {
-        let n = (c[0] as u32) << 16 | (*c.get(1).unwrap_or(&0) as u32) << 8 | *c.get(2).unwrap_or(&0) as u32;
-        for i in 0..4 {
-            if i <= c.len() {
-                out.push(A[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 /// A `doublestar` (v1) glob over slash-separated paths: `**` as a whole segment matches any
@@ -499,9 +505,6 @@ mod tests {
         assert_eq!(relative("examples/x", "examples/x"), ".");
         assert_eq!(relative("examples/x", "modules/a"), "../../modules/a");
         assert_eq!(relative("", ""), ".");
-        assert_eq!(base64(b"hello"), "aGVsbG8=");
-        assert_eq!(base64(b""), "");
-        assert_eq!(base64(b"ab"), "YWI=");
     }
 
     #[test]

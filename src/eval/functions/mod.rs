@@ -29,7 +29,7 @@ pub mod filesystem;
 mod network;
 mod numeric;
 pub mod platform;
-mod template;
+mod special;
 mod string;
 mod string_format_go;
 mod string_format_num;
@@ -143,7 +143,7 @@ impl Registry {
         string::register(&mut r);
         string::register_regex(&mut r);
         filesystem::register(&mut r);
-        template::register(&mut r);
+        special::register(&mut r);
         numeric::register(&mut r);
         network::register(&mut r);
         crypto::register(&mut r);
