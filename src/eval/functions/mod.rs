@@ -20,6 +20,7 @@ mod core;
 mod crypto;
 mod datetime;
 mod encoding;
+mod encoding_text;
 mod encoding_yaml;
 mod network;
 mod numeric;
