@@ -18,6 +18,7 @@
 
 mod core;
 mod crypto;
+mod crypto_rsa;
 mod datetime;
 mod encoding;
 mod encoding_text;
