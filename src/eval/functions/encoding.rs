@@ -5,7 +5,7 @@
 //! `encoding_yaml.rs`).
 //!
 //! `textencodebase64`/`textdecodebase64` (in `encoding_text.rs`) know the Unicode encodings,
-//! ISO-8859-1 and windows-1252 by their IANA names and aliases; the other encodings of Go's
+//! US-ASCII, ISO-8859-1 and windows-1252 by their IANA names and aliases; the other encodings of Go's
 //! x/text (Shift_JIS, GBK, ...) get an error saying tfgraph lacks them.
 //!
 //! Not yet here: `yamldecode`, `base64gzip` (Go's own deflate output would have to be
