@@ -227,8 +227,10 @@ impl JsonParser<'_> {
         self.ws();
         let Some(c) = self.peek() else { return Err("EOF".into()) };
         self.depth += 1;
-        if self.depth > 10000 {
-            return Err("exceeded max depth".into());
+        // Go stops at 10000 levels ("exceeded max depth"); values that deep would overflow
+        // the evaluator's recursion, so we stop where its parser does.
+        if self.depth > crate::hcl::MAX_DEPTH {
+            return Err(format!("JSON nests more than {} levels deep, which is more than tfgraph supports", crate::hcl::MAX_DEPTH));
         }
         let v = match c {
             b'{' => self.object(),
