@@ -220,7 +220,11 @@ impl JsonParser<'_> {
             c if (c as u32) < 0x20 => format!("{:?}", c).replace("\\u{", "\\x").replace('}', ""),
             c => format!("'{c}'"),
         };
-        format!("invalid character {shown} {context}")
+        if context.is_empty() {
+            format!("invalid character {shown}")
+        } else {
+            format!("invalid character {shown} {context}")
+        }
     }
 
     fn value(&mut self) -> Result<Value, String> {
@@ -390,13 +394,16 @@ impl JsonParser<'_> {
             self.i += 1;
             return Ok(Value::object(attrs));
         }
+        let mut first = true;
         loop {
             self.ws();
             match self.peek() {
                 Some(b'"') => {}
                 None => return Err("EOF".into()),
-                Some(_) => return Err(self.bad("looking for beginning of object key string")),
+                // Go's decoder names no context right after `{` (tokenObjectStart).
+                Some(_) => return Err(self.bad(if first { "" } else { "looking for beginning of object key string" })),
             }
+            first = false;
             let k = self.string()?;
             self.ws();
             match self.peek() {
