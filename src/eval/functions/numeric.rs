@@ -29,8 +29,12 @@ pub(super) fn float_val(f: f64) -> Result<Value, FuncError> {
     // The decimal Go prints for a 53-bit big.Float, read back at cty's 512 bits (it prints
     // the same digits).
     let exact = Number::from_f64(f);
+    if f == 0.0 {
+        // Keeps the sign: log(100, 0) is -0 in Terraform.
+        return Ok(Value::number(exact));
+    }
     let n = Number::parse(&exact.shortest_at(53)).unwrap_or(exact);
-    Ok(Value::number(if n.is_zero() { Number::zero() } else { n }))
+    Ok(Value::number(n))
 }
 
 /// A whole number with a positive zero (Go's `big.Float.SetInt` never makes -0).
