@@ -21,11 +21,27 @@ fn encoding_functions_as_terraform_evaluates_them() {
     let pending = cases.iter().filter(|c| !registered(&c.expr)).count();
     let n = harness::check_filtered("encoding.json", registered, harness::console).unwrap_or_else(|e| panic!("{e}"));
     eprintln!("{n} encoding cases match Terraform; {pending} wait for functions not registered yet");
-    assert!(n >= 150, "only {n} encoding cases ran");
+    assert!(n >= 165, "only {n} encoding cases ran");
 }
 
 #[test]
 fn encoding_functions_with_unknown_and_sensitive_arguments() {
     let n = harness::run("encoding_unknown.json", harness::console);
     assert!(n >= 10, "only {n} cases ran");
+}
+
+#[test]
+fn hostile_inputs_get_errors_not_crashes() {
+    let setup = harness::Setup::default();
+    let deep = format!("jsondecode(\"{}{}\")", "[".repeat(5000), "]".repeat(5000));
+    match harness::console(&setup, &deep) {
+        harness::Outcome::Error { detail, .. } => assert!(detail.contains("levels deep"), "{detail}"),
+        harness::Outcome::Value { .. } => panic!("5000 levels of JSON decoded"),
+    }
+    let long = format!("parseint(\"{}\", 10)", "9".repeat(100_000));
+    assert!(matches!(harness::console(&setup, &long), harness::Outcome::Error { .. }));
+    let shifted = "cidrsubnet(\"10.0.0.0/8\", -9000000000000000000, 5)";
+    assert!(matches!(harness::console(&setup, shifted), harness::Outcome::Error { .. }));
+    let big = format!("length(yamlencode([for i in [{}]: {{a = \"x\"}}]))", vec!["1"; 2000].join(","));
+    assert!(matches!(harness::console(&setup, &big), harness::Outcome::Value { .. }));
 }

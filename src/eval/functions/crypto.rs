@@ -1,6 +1,6 @@
 //! The hash and crypto functions (Terraform's `internal/lang/funcs/crypto.go`): `md5`, `sha1`,
 //! `sha256`, `sha512`, `base64sha256`, `base64sha512` (of a string's UTF-8 bytes, with
-//! RustCrypto's hashes), `uuid`, `uuidv5`, `bcrypt` (Go's x/crypto/bcrypt over the `blowfish`
+//! RustCrypto's hashes), `rsadecrypt` (in `crypto_rsa.rs`), `uuid`, `uuidv5`, `bcrypt` (Go's x/crypto/bcrypt over the `blowfish`
 //! crate's EksBlowfish steps). `uuid` and `bcrypt` are unknown while planning, as in Terraform;
 //! otherwise their randomness comes from [`super::platform`].
 //!
@@ -57,6 +57,13 @@ pub(super) fn register(r: &mut Registry) {
     r.add(hash_fn("sha512", |_, a, _| Ok(Value::string(hex(&hash_bytes(Hash::Sha512, s(&a[0])))))));
     r.add(hash_fn("base64sha256", |_, a, _| Ok(Value::string(base64_encode(&hash_bytes(Hash::Sha256, s(&a[0])))))));
     r.add(hash_fn("base64sha512", |_, a, _| Ok(Value::string(base64_encode(&hash_bytes(Hash::Sha512, s(&a[0])))))));
+    r.add(Function {
+        name: "rsadecrypt",
+        params: vec![Param::new("ciphertext", Type::String), Param::new("privatekey", Type::String)],
+        variadic: None,
+        returns: Returns::Type(Type::String),
+        imp: |_, a, _| super::crypto_rsa::rsadecrypt(a[0].as_str().unwrap_or_default(), a[1].as_str().unwrap_or_default()).map(Value::string),
+    });
     r.add(Function {
         name: "uuid",
         params: vec![],

@@ -4,8 +4,12 @@
 //! ctyyaml drives it: every string double-quoted, multi-line ones literal; in
 //! `encoding_yaml.rs`).
 //!
+//! `textencodebase64`/`textdecodebase64` (in `encoding_text.rs`) know the Unicode encodings,
+//! US-ASCII, ISO-8859-1 and windows-1252 by their IANA names and aliases; the other encodings of Go's
+//! x/text (Shift_JIS, GBK, ...) get an error saying tfgraph lacks them.
+//!
 //! Not yet here: `yamldecode`, `base64gzip` (Go's own deflate output would have to be
-//! reproduced byte for byte), `textencodebase64`/`textdecodebase64` (IANA encodings).
+//! reproduced byte for byte).
 
 use super::{FuncError, Function, Param, Registry, Returns};
 use crate::eval::number::Number;
@@ -28,33 +32,77 @@ pub fn base64_encode(bytes: &[u8]) -> String {
     out
 }
 
-/// Go's `base64.StdEncoding.DecodeString`: strict padding, `\r` and `\n` skipped; `None` on
-/// malformed input.
+/// Go's `base64.StdEncoding.DecodeString`, with its `CorruptInputError` offset: strict
+/// padding, `\r` and `\n` skipped anywhere.
+pub fn base64_decode_go(src: &[u8]) -> Result<Vec<u8>, usize> {
+    let val = |c: u8| B64.iter().position(|&x| x == c).map(|p| p as u32);
+    let mut out = Vec::with_capacity(src.len() / 4 * 3);
+    let mut si = 0;
+    loop {
+        let mut dbuf = [0u32; 4];
+        let mut dlen = 4;
+        let mut j = 0;
+        let mut trailing: Option<usize> = None;
+        while j < 4 {
+            if si == src.len() {
+                if j == 0 {
+                    return Ok(out);
+                }
+                return Err(si - j);
+            }
+            let c = src[si];
+            si += 1;
+            if let Some(v) = val(c) {
+                dbuf[j] = v;
+                j += 1;
+                continue;
+            }
+            if c == b'\n' || c == b'\r' {
+                continue;
+            }
+            if c != b'=' {
+                return Err(si - 1);
+            }
+            match j {
+                0 | 1 => return Err(si - 1),
+                2 => {
+                    while si < src.len() && (src[si] == b'\n' || src[si] == b'\r') {
+                        si += 1;
+                    }
+                    if si == src.len() {
+                        return Err(src.len());
+                    }
+                    if src[si] != b'=' {
+                        return Err(si - 1);
+                    }
+                    si += 1;
+                }
+                _ => {}
+            }
+            while si < src.len() && (src[si] == b'\n' || src[si] == b'\r') {
+                si += 1;
+            }
+            if si < src.len() {
+                trailing = Some(si);
+            }
+            dlen = j;
+            break;
+        }
+        let v = dbuf[0] << 18 | dbuf[1] << 12 | dbuf[2] << 6 | dbuf[3];
+        let bytes = [(v >> 16) as u8, (v >> 8) as u8, v as u8];
+        out.extend_from_slice(&bytes[..dlen - 1]);
+        if let Some(at) = trailing {
+            return Err(at);
+        }
+        if dlen < 4 {
+            return Ok(out);
+        }
+    }
+}
+
+/// [`base64_decode_go`] without the offset.
 pub fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    let chars: Vec<u8> = text.bytes().filter(|&b| b != b'\r' && b != b'\n').collect();
-    if chars.len() % 4 != 0 {
-        return None;
-    }
-    let mut out = Vec::with_capacity(chars.len() / 4 * 3);
-    for (qi, q) in chars.chunks(4).enumerate() {
-        let last = qi + 1 == chars.len() / 4;
-        let pad = q.iter().rev().take_while(|&&b| b == b'=').count();
-        if pad > 2 || (pad > 0 && !last) {
-            return None;
-        }
-        let mut n = 0u32;
-        for (i, &c) in q[..4 - pad].iter().enumerate() {
-            let v = B64.iter().position(|&x| x == c)? as u32;
-            n |= v << (18 - 6 * i);
-        }
-        let keep = 3 - pad;
-        // Go rejects non-zero bits in the padding (strict decoding is off, but the trailing
-        // bits must still decode to a whole byte count).
-        for i in 0..keep {
-            out.push((n >> (16 - 8 * i)) as u8);
-        }
-    }
-    Some(out)
+    base64_decode_go(text.as_bytes()).ok()
 }
 
 fn str_fn(name: &'static str, returns: Type, imp: super::ImplFn) -> Function {
@@ -119,6 +167,7 @@ pub(super) fn register(r: &mut Registry) {
         // at the top level).
         imp: |_, a, _| Ok(if a[0].is_wholly_known() { Value::string(super::encoding_yaml::encode(&a[0])) } else { Value::unknown(Type::String) }),
     });
+    super::encoding_text::register(r);
 }
 
 /// Go's `url.QueryEscape`.
@@ -175,15 +224,21 @@ impl JsonParser<'_> {
             c if (c as u32) < 0x20 => format!("{:?}", c).replace("\\u{", "\\x").replace('}', ""),
             c => format!("'{c}'"),
         };
-        format!("invalid character {shown} {context}")
+        if context.is_empty() {
+            format!("invalid character {shown}")
+        } else {
+            format!("invalid character {shown} {context}")
+        }
     }
 
     fn value(&mut self) -> Result<Value, String> {
         self.ws();
         let Some(c) = self.peek() else { return Err("EOF".into()) };
         self.depth += 1;
-        if self.depth > 10000 {
-            return Err("exceeded max depth".into());
+        // Go stops at 10000 levels ("exceeded max depth"); values that deep would overflow
+        // the evaluator's recursion, so we stop where its parser does.
+        if self.depth > crate::hcl::MAX_DEPTH {
+            return Err(format!("JSON nests more than {} levels deep, which is more than tfgraph supports", crate::hcl::MAX_DEPTH));
         }
         let v = match c {
             b'{' => self.object(),
@@ -343,13 +398,16 @@ impl JsonParser<'_> {
             self.i += 1;
             return Ok(Value::object(attrs));
         }
+        let mut first = true;
         loop {
             self.ws();
             match self.peek() {
                 Some(b'"') => {}
                 None => return Err("EOF".into()),
-                Some(_) => return Err(self.bad("looking for beginning of object key string")),
+                // Go's decoder names no context right after `{` (tokenObjectStart).
+                Some(_) => return Err(self.bad(if first { "" } else { "looking for beginning of object key string" })),
             }
+            first = false;
             let k = self.string()?;
             self.ws();
             match self.peek() {

@@ -202,10 +202,11 @@ fn is_break(c: char) -> bool {
     matches!(c, '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
 }
 
-/// go-yaml's `is_printable`.
+/// go-yaml's `is_printable` (which looks at UTF-8 lead bytes: nothing outside the Basic
+/// Multilingual Plane counts as printable, so emoji are written `\U0001F600`).
 fn printable(c: char) -> bool {
     let u = c as u32;
-    u == 0x0A || (0x20..=0x7E).contains(&u) || u == 0x85 || (0xA0..=0xD7FF).contains(&u) || ((0xE000..=0xFFFD).contains(&u) && u != 0xFEFF) || (0x10000..=0x10FFFF).contains(&u)
+    u == 0x0A || (0x20..=0x7E).contains(&u) || (0xA0..=0xD7FF).contains(&u) || ((0xE000..=0xFFFD).contains(&u) && u != 0xFEFF)
 }
 
 /// go-yaml's `analyze_scalar`, for whether a literal block may carry the string.

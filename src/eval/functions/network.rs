@@ -348,7 +348,12 @@ fn int_to_ip(v: &BigInt, bits: i64) -> Result<Vec<u8>, String> {
 /// go-cidr's `insertNumIntoIP`: `ip | num << (bits - prefix_len)`, two's complement.
 fn insert_num(ip: &[u8], num: &BigInt, prefix_len: i64) -> Result<Vec<u8>, String> {
     let (ip_int, total) = ip_to_int(ip);
-    let shift = total - prefix_len;
+    let shift = total.saturating_sub(prefix_len);
+    // A non-zero number shifted past the address cannot fit it: Go panics in intToIP (or runs
+    // out of memory first, for a shift of billions of bits); we stop before shifting.
+    if shift > 256 && num.sign() != Sign::NoSign {
+        return Err("panic in function implementation: runtime error: index out of range [-1]".into());
+    }
     let shifted = if shift >= 0 { num << (shift as u64) } else { num >> ((-shift) as u64) };
     int_to_ip(&(ip_int | shifted), total)
 }
@@ -371,7 +376,7 @@ fn host(net: &Net, mut num: BigInt) -> Result<Ip, String> {
 
 fn subnet(net: &Net, new_bits: i64, num: &BigInt) -> Result<Net, String> {
     let (parent, addr_len) = mask_size(&net.mask);
-    let new_len = parent + new_bits;
+    let new_len = parent.saturating_add(new_bits);
     if new_len > addr_len {
         return Err(format!("insufficient address space to extend prefix of {parent} by {new_bits}"));
     }

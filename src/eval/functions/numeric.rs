@@ -29,8 +29,12 @@ pub(super) fn float_val(f: f64) -> Result<Value, FuncError> {
     // The decimal Go prints for a 53-bit big.Float, read back at cty's 512 bits (it prints
     // the same digits).
     let exact = Number::from_f64(f);
+    if f == 0.0 {
+        // Keeps the sign: log(100, 0) is -0 in Terraform.
+        return Ok(Value::number(exact));
+    }
     let n = Number::parse(&exact.shortest_at(53)).unwrap_or(exact);
-    Ok(Value::number(if n.is_zero() { Number::zero() } else { n }))
+    Ok(Value::number(n))
 }
 
 /// A whole number with a positive zero (Go's `big.Float.SetInt` never makes -0).
@@ -101,7 +105,8 @@ pub(super) fn register(r: &mut Registry) {
                 return Err(FuncError::Arg(1, "base must be a whole number between 2 and 62 inclusive".into()));
             }
             let parsed = parse_big_int(text, base as u32)
-                .ok_or_else(|| FuncError::Arg(0, format!("cannot parse {} as a base {base} integer", crate::dag::go_quote(text))))?;
+                .ok_or_else(|| FuncError::Arg(0, format!("cannot parse {} as a base {base} integer", crate::dag::go_quote(text))))?
+                .map_err(|m| FuncError::Arg(0, m))?;
             Ok(Value::number(parsed))
         },
     });
@@ -119,10 +124,14 @@ fn extreme(args: &[Value], want: std::cmp::Ordering) -> Result<Value, FuncError>
     best.map(|v| Value::number(num(v))).ok_or_else(|| FuncError::Other("must pass at least one number".into()))
 }
 
+/// The longest digit string `parseint` takes (a deliberate limit: Go parses any length, in
+/// quadratic time; 4096 binary digits are already far past cty's 512-bit precision).
+const MAX_PARSEINT_DIGITS: usize = 4096;
+
 /// Go's `big.Int.SetString(s, base)` for a base in 2..=62: an optional sign, then digits (no
 /// prefix, no underscores); for bases up to 36 letters of either case, above that lower case
 /// first (10..35) then upper case (36..61).
-fn parse_big_int(text: &str, base: u32) -> Option<Number> {
+fn parse_big_int(text: &str, base: u32) -> Option<Result<Number, String>> {
     let (neg, digits) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),
@@ -130,6 +139,9 @@ fn parse_big_int(text: &str, base: u32) -> Option<Number> {
     };
     if digits.is_empty() {
         return None;
+    }
+    if digits.len() > MAX_PARSEINT_DIGITS {
+        return Some(Err(format!("tfgraph parses at most {MAX_PARSEINT_DIGITS} digits (cty keeps 512 bits of any number)")));
     }
     let mut v = BigUint::from(0u32);
     for b in digits.bytes() {
@@ -146,7 +158,7 @@ fn parse_big_int(text: &str, base: u32) -> Option<Number> {
         v = v * base + d;
     }
     let n = Number::parse(&v.to_string())?;
-    Some(if neg && !n.is_zero() { n.neg() } else { n })
+    Some(Ok(if neg && !n.is_zero() { n.neg() } else { n }))
 }
 
 /// Go's `math.Frexp`: `f = frac × 2^exp` with `frac` in [0.5, 1).
