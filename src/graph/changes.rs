@@ -22,7 +22,7 @@
 //! object under a fresh key, Terraform `states.NewDeposedKey`) are random in Terraform; here
 //! [`preallocated_deposed_key`] derives them from the address, so graphs are reproducible.
 
-use super::instance_addr::InstanceAddr;
+use crate::addrs::InstanceAddr;
 use super::state::{Action, Changes, ResourceChange};
 use crate::diag::{Diagnostic, Diagnostics};
 use serde_json::Value;

@@ -50,17 +50,20 @@
 
 pub mod apply;
 pub mod changes;
+mod config_ref;
 pub mod context;
+pub mod dependencies;
 pub mod diagnostics;
 pub mod edge;
 pub mod facts;
-pub mod instance_addr;
 pub mod instances;
 pub mod node;
+pub mod node_facts;
 pub mod plan;
 mod render;
 pub mod shared;
 pub mod state;
+pub mod state_index;
 pub mod state_json;
 pub mod transform;
 

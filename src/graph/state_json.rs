@@ -8,8 +8,7 @@
 //! (`Unsupported state file format`, `Invalid resource instance metadata in state`, …) and
 //! the offending resource or instance is skipped; nothing panics.
 
-use super::instance_addr::{parse_module_instance, InstanceAddr};
-use super::node::parse_provider_address;
+use crate::addrs::{parse_module_instance, InstanceAddr};
 use super::shared::{FastMap, FastSet, Interner, SharedStr};
 use super::state::{State, StateObject};
 use crate::addrs::{InstanceKey, ResourceAddr, ResourceMode};
@@ -363,7 +362,7 @@ impl Reader {
     fn module(&mut self, text: &str) -> &Result<(ModuleSteps, SharedStr), String> {
         if !self.modules.contains_key(text) {
             let parsed = parse_module_instance(text).map(|steps| {
-                let printed = self.names.str(&super::instance_addr::module_instance_text(&steps));
+                let printed = self.names.str(&crate::addrs::module_instance_text(&steps));
                 (steps, printed)
             });
             self.modules.insert(text.to_string(), parsed);
@@ -406,7 +405,7 @@ fn read_resource(r: &J, state: &mut State, read: &mut Reader, diags: &mut Diagno
         return;
     }
     let provider = read.names.str(str_field(r, "provider").unwrap_or_default());
-    if !read.valid_providers.contains(&provider) && parse_provider_address(&provider).is_none() {
+    if !read.valid_providers.contains(&provider) && crate::addrs::AbsProviderConfig::parse(&provider).is_none() {
         diags.push(Diagnostic::error(
             "Invalid provider config address in state",
             format!("State contains an invalid provider config address {provider:?} for {type_name}.{name}."),

@@ -26,7 +26,7 @@ use crate::graph::context::ModuleInstance;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::graph::changes::{change_address, preallocated_deposed_key};
 use crate::graph::facts::ResourceFacts;
-use crate::graph::instance_addr::InstanceAddr;
+use crate::addrs::InstanceAddr;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
 use crate::graph::shared::{FastMap, SharedStr};
 use crate::graph::state::Action;
@@ -70,7 +70,6 @@ impl Transform for DiffTransformer {
                 continue;
             };
             let local = cx.str(addr.resource);
-            let key_text = addr.key.as_ref().map(|k| k.to_string());
             let cfg = config.get(module_index, &local);
             let resource = cfg.as_ref().and_then(|c| cx.resource_of(c));
             let (mut update, delete, forget) = match rc.action {
@@ -116,7 +115,7 @@ impl Transform for DiffTransformer {
                 n
             };
             if update {
-                let mut n = node(NodeKind::ResourceInstance { mode: addr.mode, key: key_text.clone() });
+                let mut n = node(NodeKind::ResourceInstance { mode: addr.mode, key: addr.key.clone() });
                 n.facts = Some(Box::new(ResourceFacts { deposed: dk.clone(), ..facts() }));
                 let id = g.add(n);
                 let own = module_index.and_then(|m| expands.get(&(m, local.clone())));
@@ -126,8 +125,8 @@ impl Transform for DiffTransformer {
             }
             if delete {
                 let kind = match &dk {
-                    None => NodeKind::ResourceInstanceDestroy { key: key_text.clone() },
-                    Some(k) => NodeKind::ResourceInstanceDestroyDeposed { key: key_text.clone(), deposed: k.clone() },
+                    None => NodeKind::ResourceInstanceDestroy { mode: addr.mode, key: addr.key.clone() },
+                    Some(k) => NodeKind::ResourceInstanceDestroyDeposed { mode: addr.mode, key: addr.key.clone(), deposed: k.clone() },
                 };
                 let mut n = node(kind);
                 n.facts = Some(Box::new(ResourceFacts { deposed: dk.clone(), ..facts() }));
@@ -135,8 +134,8 @@ impl Transform for DiffTransformer {
             }
             if forget {
                 let kind = match &dk {
-                    None => NodeKind::ResourceInstanceForget { mode: addr.mode, key: key_text.clone() },
-                    Some(k) => NodeKind::ResourceInstanceForgetDeposed { key: key_text.clone(), deposed: k.clone() },
+                    None => NodeKind::ResourceInstanceForget { mode: addr.mode, key: addr.key.clone() },
+                    Some(k) => NodeKind::ResourceInstanceForgetDeposed { mode: addr.mode, key: addr.key.clone(), deposed: k.clone() },
                 };
                 let mut n = node(kind);
                 n.facts = Some(Box::new(ResourceFacts { deposed: dk.clone(), ..facts() }));
