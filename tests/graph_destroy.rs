@@ -5,8 +5,8 @@
 //! state.
 
 use std::collections::BTreeMap;
-use tfgraph::graph::changes::parse_changes;
-use tfgraph::graph::state_json::parse_state;
+use tfgraph::plans::parse_changes;
+use tfgraph::state::parse_state;
 use tfgraph::graph::transform::{self, AttachStateTransformer, BuildContext, DestroyEdgeTransformer, DiffTransformer, Step};
 use tfgraph::graph::{build, BuildOptions, Operation, PlanMode, TfGraph};
 

@@ -11,7 +11,7 @@
 //! fallbacks is [`super::node_facts`].
 
 use super::shared::{SharedStr, SharedVec};
-use super::state::Action;
+use crate::plans::Action;
 use serde::Serialize;
 
 pub use super::dependencies::Dependencies;

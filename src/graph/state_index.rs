@@ -9,7 +9,7 @@
 //! [`BuildContext::config_resources`]: super::context::BuildContext::config_resources
 
 use super::shared::{FastMap, SharedStr};
-use super::state::{State, StateObject};
+use crate::state::{State, StateObject};
 use super::config_ref::ConfigRef;
 use crate::addrs::{InstanceAddr, InstanceKey, ModulePath, ResourceMode};
 use crate::config::Module;

@@ -28,7 +28,7 @@ use crate::graph::node_facts::{config_resource, instance_address_ref, state_depe
 use crate::addrs::module_instance_of_address;
 use crate::graph::node::NodeKind;
 use crate::graph::shared::{FastMap, SharedStr};
-use crate::graph::state::Action;
+use crate::plans::Action;
 use crate::graph::{TfGraph, Why};
 use std::borrow::Cow;
 use std::sync::Arc;

@@ -23,13 +23,13 @@
 use super::{BuildContext, Transform};
 use crate::dag::NodeId;
 use crate::graph::context::ModuleInstance;
-use crate::diag::{Diagnostic, Diagnostics};
-use crate::graph::changes::{change_address, preallocated_deposed_key};
+use crate::diag::Diagnostics;
+use crate::plans::{change_address, preallocated_deposed_key};
 use crate::graph::facts::ResourceFacts;
 use crate::addrs::InstanceAddr;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
 use crate::graph::shared::{FastMap, SharedStr};
-use crate::graph::state::Action;
+use crate::plans::Action;
 use crate::graph::{Operation, TfGraph, Why};
 use std::collections::HashSet;
 
@@ -83,20 +83,14 @@ impl Transform for DiffTransformer {
                 update = resource.is_some_and(|r| !r.lifecycle.preconditions.is_empty() || !r.lifecycle.postconditions.is_empty());
             }
             if rc.deposed.is_some() && !matches!(rc.action, Action::Delete | Action::Forget | Action::NoOp) {
-                diags.push(Diagnostic::error(
-                    "Invalid planned change for deposed object",
-                    format!("The plan contains a non-remove change for {text} deposed object {}. The only valid actions for a deposed object are to destroy it or remove it from state, so this is a bug in Terraform.", rc.deposed.as_deref().unwrap_or_default()),
-                ));
+                diags.push(crate::plans::diagnostics::deposed_not_removed(&text, rc.deposed.as_deref().unwrap_or_default()));
                 continue;
             }
             let mut dk = rc.deposed.clone();
             if rc.action == Action::CreateThenDelete {
                 let used: HashSet<String> = match (cx.options.state.as_ref(), state.get(&text)) {
                     (Some(_), None) => {
-                        diags.push(Diagnostic::error(
-                            "Invalid planned change",
-                            format!("The plan contains a replace change for {text}, which doesn't exist yet. This is a bug in Terraform."),
-                        ));
+                        diags.push(crate::plans::diagnostics::replace_of_missing(&text));
                         continue;
                     }
                     (_, Some(i)) => i.deposed.iter().filter_map(|o| o.deposed.clone()).collect(),

@@ -4,7 +4,7 @@
 
 use super::BuildContext;
 use crate::graph::facts::AttachedState;
-use crate::graph::state::StateObject;
+use crate::state::StateObject;
 
 /// What attach-state records for a current object.
 pub fn attached(o: &StateObject) -> AttachedState {
