@@ -55,7 +55,7 @@ mod render_text;
 mod set;
 mod tarjan;
 
-pub use cycle_text::{cycle_summary, legacy_cycle_summary, self_reference_summary, CycleStyle};
+pub use cycle_text::{cycle_diagnostics, cycle_summary, legacy_cycle_summary, self_reference_summary, CycleStyle};
 pub use cycles::Cyclic;
 pub use graph::{Graph, NodeId};
 pub use crate::addrs::quote::{go_escape, go_quote};
@@ -66,3 +66,4 @@ pub use render_mermaid::mermaid_label;
 pub use render_resource::{resource_dot, resource_mermaid, ResourceNode};
 pub use set::NodeSet;
 pub use tarjan::Components;
+pub(crate) use tarjan::tarjan_with;
