@@ -13,7 +13,9 @@
 //! `eval` knows no graph and no providers: it reads names through a `Scope`. The graph stage
 //! never evaluates; the engine (next) will join graph, walk, eval and providers.
 //!
-//! `diag` and `addrs` are the shared foundation: Terraform-shaped diagnostics and addresses.
+//! `diag`, `util` and `addrs` are the shared foundation: Terraform-shaped diagnostics, shared
+//! strings and the one fast hasher, typed addresses. `state` (the prior state, v4) and `plans`
+//! (planned changes) know only addresses; the graph stage reads them and does not own them.
 
 /// Diagnostics in Terraform's JSON shape, and source positions.
 pub mod diag;
