@@ -13,12 +13,16 @@
 //! `eval` knows no graph and no providers: it reads names through a `Scope`. The graph stage
 //! never evaluates; the engine (next) will join graph, walk, eval and providers.
 //!
-//! `diag` and `addrs` are the shared foundation: Terraform-shaped diagnostics and addresses.
+//! `diag`, `util` and `addrs` are the shared foundation: Terraform-shaped diagnostics, shared
+//! strings and the one fast hasher, typed addresses. `state` (the prior state, v4) and `plans`
+//! (planned changes) know only addresses; the graph stage reads them and does not own them.
 
 /// Diagnostics in Terraform's JSON shape, and source positions.
 pub mod diag;
 /// Terraform addresses (resources, modules, references) and their canonical spelling.
 pub mod addrs;
+/// Small shared building blocks: shared strings, the one fast hasher.
+pub mod util;
 /// Generic DAG core (Terraform's `internal/dag`): vertices, edges with payloads, cycles, reduction, renderers.
 pub mod dag;
 /// HCL's native syntax: lexer, parser and syntax tree with spans, read by the loader and (next) the evaluator.
@@ -27,6 +31,10 @@ pub mod hcl;
 pub mod config;
 /// Terraform's expression language: values, unknowns, types, functions, a module's scope.
 pub mod eval;
+/// Terraform state: the model and state v4 reading (writing next). Knows only addresses.
+pub mod state;
+/// Planned changes: the model and reading them. Knows only addresses.
+pub mod plans;
 /// Stage 2: Terraform's graphs (plan, validate, destroy, apply) built from a [`config::Config`].
 pub mod graph;
 /// A compact encoding of a serializable value for JavaScript, decoded by `pkg/index.js`: how

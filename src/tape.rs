@@ -19,9 +19,7 @@
 //! gives.
 
 use serde::ser::{self, Serialize};
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// Tags: the high four bits of a word. Keep in step with `decodeTape` in `pkg/index.js`.
 const NUM: u32 = 0; // a non-negative integer below 2^32: the payload
@@ -58,49 +56,8 @@ pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Tape, Error> {
     Ok(Tape { words: e.words, text: e.text, shapes })
 }
 
-/// rustc's FxHash (`rustc-hash` 2): the strings hashed here are short and come from the
-/// caller's own files.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, mut bytes: &[u8]) {
-        while let Some((word, rest)) = bytes.split_first_chunk::<8>() {
-            self.add(u64::from_le_bytes(*word));
-            bytes = rest;
-        }
-        if let Some((word, rest)) = bytes.split_first_chunk::<4>() {
-            self.add(u64::from(u32::from_le_bytes(*word)));
-            bytes = rest;
-        }
-        for &b in bytes {
-            self.add(u64::from(b));
-        }
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    /// The multiply leaves the best-mixed bits at the top; the table indexes by the low ones.
-    fn finish(&self) -> u64 {
-        self.0.rotate_left(26)
-    }
-}
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+/// The crate's fast hasher: the strings hashed here are short and come from the caller's own files.
+type FxMap<K, V> = crate::util::FastMap<K, V>;
 
 #[derive(Default)]
 struct Encoder {

@@ -367,7 +367,7 @@ fn deferred_data_read_is_ordered_in_the_apply_graph() {
         "main.tf",
         "resource \"test_object\" \"a\" {}\ndata \"test_data\" \"d\" {\n  depends_on = [test_object.a]\n}\nresource \"test_object\" \"b\" {\n  test_string = data.test_data.d.id\n}\n",
     )]);
-    let (changes, d) = tfgraph::graph::changes::parse_changes(
+    let (changes, d) = tfgraph::plans::parse_changes(
         r#"{"test_object.a": ["create"], "data.test_data.d": ["read"], "test_object.b": ["create"]}"#,
     );
     assert!(d.is_empty(), "{d:?}");

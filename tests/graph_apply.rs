@@ -25,8 +25,8 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use tfgraph::graph::changes::parse_changes;
-use tfgraph::graph::state_json::parse_state;
+use tfgraph::plans::parse_changes;
+use tfgraph::state::parse_state;
 use tfgraph::graph::transform::{self, BuildContext, CloseRootModuleTransformer, TransitiveReductionTransformer};
 use tfgraph::graph::{apply, build, BuildOptions, Operation, PlanMode, TfGraph, Why};
 

@@ -5,8 +5,8 @@
 //! state.
 
 use std::collections::BTreeMap;
-use tfgraph::graph::changes::parse_changes;
-use tfgraph::graph::state_json::parse_state;
+use tfgraph::plans::parse_changes;
+use tfgraph::state::parse_state;
 use tfgraph::graph::transform::{self, AttachStateTransformer, BuildContext, DestroyEdgeTransformer, DiffTransformer, Step};
 use tfgraph::graph::{build, BuildOptions, Operation, PlanMode, TfGraph};
 
@@ -21,7 +21,7 @@ fn config(main: &str) -> tfgraph::config::Config {
 fn state(objects: &[(&str, &[&str], bool)]) -> String {
     let mut resources = Vec::new();
     for (addr, deps, cbd) in objects {
-        let a = tfgraph::graph::instance_addr::InstanceAddr::parse(addr).unwrap();
+        let a = tfgraph::addrs::InstanceAddr::parse(addr).unwrap();
         let mut inst = serde_json::json!({"attributes": {"id": addr}, "dependencies": deps, "create_before_destroy": cbd});
         if let Some(k) = &a.key {
             inst["index_key"] = match k {

@@ -11,8 +11,8 @@
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::time::Instant;
-use tfgraph::graph::changes::changes_from_value;
-use tfgraph::graph::state_json::state_from_value;
+use tfgraph::plans::changes_from_value;
+use tfgraph::state::state_from_value;
 use tfgraph::graph::{build, BuildOptions, Operation};
 
 mod support;
@@ -102,7 +102,7 @@ fn measure(modules: usize, per_module: usize) {
     let load = t.elapsed();
     let text = state_json.to_string();
     let t = Instant::now();
-    let (state, d) = tfgraph::graph::state_json::parse_state(&text);
+    let (state, d) = tfgraph::state::parse_state(&text);
     assert!(d.is_empty());
     let (changes, d) = changes_from_value(&changes_json);
     assert!(d.is_empty());

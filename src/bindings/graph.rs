@@ -159,17 +159,17 @@ fn read_build_options(options: &JsValue) -> Result<(LoadOptions, BuildOptions, D
         let (state, d) = match json_input(state, "state")? {
             JsonInput::Text(text) => {
                 reserve_heap(expected_json_bytes(text.len()));
-                graph::state_json::parse_state(&text)
+                crate::state::parse_state(&text)
             }
-            JsonInput::Value(v) => graph::state_json::state_from_value(&v),
+            JsonInput::Value(v) => crate::state::state_from_value(&v),
         };
         diags.extend(d);
         build.state = Some(state);
     }
     if let Some(changes) = get(options, "changes")? {
         let (changes, d) = match json_input(changes, "changes")? {
-            JsonInput::Text(text) => graph::changes::parse_changes(&text),
-            JsonInput::Value(v) => graph::changes::changes_from_value(&v),
+            JsonInput::Text(text) => crate::plans::parse_changes(&text),
+            JsonInput::Value(v) => crate::plans::changes_from_value(&v),
         };
         diags.extend(d);
         build.changes = Some(changes);

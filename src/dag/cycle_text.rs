@@ -62,6 +62,26 @@ pub fn self_reference_summary(name: &str) -> String {
     format!("Self reference: {name}")
 }
 
+/// The crate's one builder of cycle diagnostics (the graph's [`Graph::validate`], the graph
+/// stage's errors with loop details, the walker's input check): one error per cycle, as
+/// `(summary, detail)` sorted by summary then detail, then one `Self reference: NAME` error per
+/// self-loop as `(name, detail)`, in the order given.
+pub fn cycle_diagnostics<S: AsRef<str>>(
+    cycles: impl IntoIterator<Item = (String, String)>,
+    self_loops: impl IntoIterator<Item = (S, String)>,
+) -> Diagnostics {
+    let mut found: Vec<(String, String)> = cycles.into_iter().collect();
+    found.sort_unstable();
+    let mut diags = Diagnostics::new();
+    for (summary, detail) in found {
+        diags.push(Diagnostic::error(summary, detail));
+    }
+    for (name, detail) in self_loops {
+        diags.push(Diagnostic::error(self_reference_summary(name.as_ref()), detail));
+    }
+    diags
+}
+
 impl<N, E> Graph<N, E> {
     /// The summary text for one cycle as listed by [`Graph::cycles`] (reference order).
     pub fn cycle_text(&self, cycle: &[NodeId], style: CycleStyle) -> String {
@@ -83,20 +103,10 @@ impl<N, E> Graph<N, E> {
 
     /// [`Graph::validate`] with a chosen [`CycleStyle`].
     pub fn validate_with(&self, style: CycleStyle) -> Diagnostics {
-        let mut texts: Vec<String> = self
-            .cycles()
-            .iter()
-            .map(|c| self.cycle_text(c, style))
-            .collect();
-        texts.sort_unstable();
-        let mut diags = Diagnostics::new();
-        for text in texts {
-            diags.push(Diagnostic::error(text, ""));
-        }
-        for v in self.self_loops() {
-            diags.push(Diagnostic::error(self_reference_summary(self.name(v)), ""));
-        }
-        diags
+        cycle_diagnostics(
+            self.cycles().iter().map(|c| (self.cycle_text(c, style), String::new())),
+            self.self_loops().into_iter().map(|v| (self.name(v), String::new())),
+        )
     }
 }
 

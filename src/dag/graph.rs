@@ -19,7 +19,6 @@
 //! independent of hash seeds).
 
 use super::adjacency::Adjacency;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// A vertex handle. Stable for the life of the graph, even across removals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -37,26 +36,8 @@ impl NodeId {
     }
 }
 
-/// Multiplicative (Fibonacci) hashing for `NodeId` keys: ids are dense small integers, so SipHash
-/// buys nothing, and this keeps adjacency lookups to a multiply.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.0 = u64::from(i).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-pub(crate) type IdBuild = BuildHasherDefault<IdHasher>;
+/// `NodeId` keys hash with the crate's fast hasher (ids are dense small integers: a multiply).
+pub(crate) type IdBuild = crate::util::FastBuild;
 
 pub(super) struct Vertex<N, E> {
     pub(super) name: String,

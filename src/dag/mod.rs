@@ -20,7 +20,9 @@
 //! | `render_dot.rs` | `-type=plan` DOT | `dot.go`, `marshal.go` |
 //! | `render_resource.rs` | the v1.7+ resource-only DOT and Mermaid | `command/graph.go` |
 //! | `render_mermaid.rs` | Mermaid flowchart of the full graph | `mermaid.go` |
-//! | `quote.rs` | Go's `strconv.Quote` | |
+//!
+//! Quoting (Go's `strconv.Quote`, which DOT output uses) lives in [`crate::addrs::quote`] and is
+//! re-exported here.
 //!
 //! # Where this deliberately differs from Terraform, and why
 //! * **Determinism.** Terraform's cycle lists, cycle order, topological orders and (outside
@@ -43,7 +45,6 @@ mod cycles;
 mod graph;
 mod graph_ops;
 mod order;
-mod quote;
 mod reach;
 mod reduce;
 mod reduce_bits;
@@ -54,10 +55,10 @@ mod render_text;
 mod set;
 mod tarjan;
 
-pub use cycle_text::{cycle_summary, legacy_cycle_summary, self_reference_summary, CycleStyle};
+pub use cycle_text::{cycle_diagnostics, cycle_summary, legacy_cycle_summary, self_reference_summary, CycleStyle};
 pub use cycles::Cyclic;
 pub use graph::{Graph, NodeId};
-pub use quote::{go_escape, go_quote};
+pub use crate::addrs::quote::{go_escape, go_quote};
 pub use reach::{Direction, WalkControl, WalkOrder};
 pub use reduce::{RemovedEdge, DEFAULT_REDUCTION_BUDGET};
 pub use render_dot::{DotAttrs, DotOptions};
@@ -65,3 +66,4 @@ pub use render_mermaid::mermaid_label;
 pub use render_resource::{resource_dot, resource_mermaid, ResourceNode};
 pub use set::NodeSet;
 pub use tarjan::Components;
+pub(crate) use tarjan::tarjan_with;

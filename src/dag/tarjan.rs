@@ -79,61 +79,77 @@ impl<N, E> Graph<N, E> {
 
     /// Runs Tarjan and hands each component (pop order) to `emit`, without collecting them.
     pub(crate) fn tarjan(&self, mut emit: impl FnMut(&[NodeId])) {
-        const UNSEEN: u32 = 0;
-        let bound = self.node_bound();
-        // `index` is the DFS discovery number (1-based; 0 = unseen); `low` the smallest index
-        // reachable through the DFS subtree and back edges into the stack.
-        let mut index = vec![UNSEEN; bound];
-        let mut low = vec![0u32; bound];
-        let mut on_stack = vec![false; bound];
-        let mut stack: Vec<NodeId> = Vec::new();
-        let mut calls: Vec<(NodeId, usize)> = Vec::new();
-        let mut next = 1u32;
+        tarjan_with(self.node_bound(), self.node_ids(), NodeId::index, |v, pos| self.dependency_at(v, pos), |scc| emit(scc));
+    }
+}
 
-        for root in self.node_ids() {
-            if index[root.index()] != UNSEEN {
+/// The crate's one Tarjan: strongly connected components of any graph whose vertices map to
+/// `0..bound` (`index_of`) and whose `pos`-th successor of `v` is `successor(v, pos)` (`None`
+/// past the last). Roots are tried in the order given; each component is handed to `emit` in
+/// stack-pop order (the root, where the search entered the component, last), components in
+/// completion order (every component after those it reaches). Iterative: no recursion, O(V + E)
+/// time, O(bound) extra memory. [`Graph`]'s components and the walker's cycle report use it.
+pub(crate) fn tarjan_with<T: Copy + PartialEq>(
+    bound: usize,
+    roots: impl IntoIterator<Item = T>,
+    index_of: impl Fn(T) -> usize,
+    mut successor: impl FnMut(T, usize) -> Option<T>,
+    mut emit: impl FnMut(&mut [T]),
+) {
+    const UNSEEN: u32 = 0;
+    // `index` is the DFS discovery number (1-based; 0 = unseen); `low` the smallest index
+    // reachable through the DFS subtree and back edges into the stack.
+    let mut index = vec![UNSEEN; bound];
+    let mut low = vec![0u32; bound];
+    let mut on_stack = vec![false; bound];
+    let mut stack: Vec<T> = Vec::new();
+    let mut calls: Vec<(T, usize)> = Vec::new();
+    let mut next = 1u32;
+
+    for root in roots {
+        if index[index_of(root)] != UNSEEN {
+            continue;
+        }
+        macro_rules! visit {
+            ($v:expr) => {{
+                let v: T = $v;
+                let i = index_of(v);
+                index[i] = next;
+                low[i] = next;
+                next += 1;
+                on_stack[i] = true;
+                stack.push(v);
+            }};
+        }
+        visit!(root);
+        calls.push((root, 0));
+        while let Some(&mut (v, ref mut pos)) = calls.last_mut() {
+            let vi = index_of(v);
+            if let Some(w) = successor(v, *pos) {
+                *pos += 1;
+                let wi = index_of(w);
+                if index[wi] == UNSEEN {
+                    visit!(w);
+                    calls.push((w, 0));
+                } else if on_stack[wi] {
+                    low[vi] = low[vi].min(index[wi]);
+                }
                 continue;
             }
-            macro_rules! visit {
-                ($v:expr) => {{
-                    let v: NodeId = $v;
-                    index[v.index()] = next;
-                    low[v.index()] = next;
-                    next += 1;
-                    on_stack[v.index()] = true;
-                    stack.push(v);
-                }};
+            calls.pop();
+            if let Some(&(parent, _)) = calls.last() {
+                let pi = index_of(parent);
+                low[pi] = low[pi].min(low[vi]);
             }
-            visit!(root);
-            calls.push((root, 0));
-            while let Some(&mut (v, ref mut pos)) = calls.last_mut() {
-                if let Some(w) = self.dependency_at(v, *pos) {
-                    *pos += 1;
-                    if index[w.index()] == UNSEEN {
-                        visit!(w);
-                        calls.push((w, 0));
-                    } else if on_stack[w.index()] {
-                        low[v.index()] = low[v.index()].min(index[w.index()]);
-                    }
-                    continue;
+            if low[vi] == index[vi] {
+                let start = stack.iter().rposition(|&x| x == v).expect("root is on the stack");
+                let scc = &mut stack[start..];
+                scc.reverse(); // pop order
+                for &x in scc.iter() {
+                    on_stack[index_of(x)] = false;
                 }
-                calls.pop();
-                if let Some(&(parent, _)) = calls.last() {
-                    low[parent.index()] = low[parent.index()].min(low[v.index()]);
-                }
-                if low[v.index()] == index[v.index()] {
-                    let start = stack
-                        .iter()
-                        .rposition(|&x| x == v)
-                        .expect("root is on the stack");
-                    let scc = &mut stack[start..];
-                    scc.reverse(); // pop order
-                    for x in scc.iter() {
-                        on_stack[x.index()] = false;
-                    }
-                    emit(scc);
-                    stack.truncate(start);
-                }
+                emit(scc);
+                stack.truncate(start);
             }
         }
     }

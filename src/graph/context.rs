@@ -4,15 +4,15 @@
 //! Terraform walks `*configs.Config` trees and looks modules up by path
 //! (`Config.Descendant`) again and again; here the tree is flattened once, in
 //! [`Config::modules`] order (depth-first, root first), so nodes can point at their
-//! configuration objects with plain indices ([`ConfigRef`](super::node::ConfigRef)).
+//! configuration objects with plain indices ([`ConfigRef`]).
 
-use super::node::ConfigRef;
 use super::shared::{FastMap, Interner, SharedStr};
-use super::instance_addr::{module_instance_text, parse_module_instance};
-use super::transform::state_support::{ConfigResources, StateIndex};
-use std::cell::{OnceCell, RefCell};
+pub use super::state_index::ModuleInstance;
+use super::state_index::{ConfigResources, StateIndex};
 use super::BuildOptions;
-use crate::addrs::ModulePath;
+use crate::addrs::{module_instance_text, parse_module_instance, ModulePath};
+pub use super::config_ref::ConfigRef;
+use std::cell::{OnceCell, RefCell};
 use crate::config::{implied_fqn, Check, Config, Local, Module, ModuleCall, Output, ProviderConfig, Resource, Variable};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -57,18 +57,6 @@ pub struct BuildContext<'c> {
     state_index: OnceCell<StateIndex<'c>>,
     config_resources: OnceCell<ConfigResources<'c>>,
     module_instances: RefCell<FastMap<String, Option<ModuleInstance>>>,
-}
-
-/// A module instance (`module.a[0]`) as the state-driven steps need it, worked out once per
-/// distinct spelling ([`BuildContext::module_instance`]).
-#[derive(Clone, Debug)]
-pub struct ModuleInstance {
-    /// As Terraform prints it: `module.a[0]`, empty for the root module.
-    pub text: SharedStr,
-    /// The module path without keys.
-    pub path: Arc<ModulePath>,
-    /// The module's index in [`BuildContext::modules`], when it is in the configuration.
-    pub index: Option<u32>,
 }
 
 /// A provider configuration address split into module, source address and alias.
@@ -130,12 +118,12 @@ impl<'c> BuildContext<'c> {
 
     /// The prior state by instance address, built on first use and shared by every step.
     pub fn state_index(&self) -> &StateIndex<'c> {
-        self.state_index.get_or_init(|| StateIndex::new(self))
+        self.state_index.get_or_init(|| StateIndex::new(self.options.state.as_ref(), |m| self.module_instance(m), |s| self.str(s)))
     }
 
     /// Resource blocks by module and address, built on first use and shared by every step.
     pub fn config_resources(&self) -> &ConfigResources<'c> {
-        self.config_resources.get_or_init(|| ConfigResources::new(self))
+        self.config_resources.get_or_init(|| ConfigResources::new(self.modules.iter().map(|e| e.module)))
     }
 
     /// [`BuildContext::provider_fqn`] of the module at `index` in `modules`, shared.
@@ -163,14 +151,15 @@ impl<'c> BuildContext<'c> {
         f
     }
 
-    /// [`parse_provider_address`](super::node::parse_provider_address), shared and parsed
+    /// A provider address read from the state or plan input
+    /// ([`AbsProviderConfig::parse`](crate::addrs::AbsProviderConfig::parse)), shared and parsed
     /// once per distinct address (every object of a state usually names the same few).
     pub fn parsed_provider_address(&self, addr: &SharedStr) -> Option<ParsedProvider> {
         if let Some(p) = self.parsed_providers.borrow().get(addr) {
             return p.clone();
         }
-        let p = super::node::parse_provider_address(addr)
-            .map(|(module, fqn, alias)| (self.names.path(&module), self.str(&fqn), alias.map(|a| self.str(&a))));
+        let p = crate::addrs::AbsProviderConfig::parse(addr)
+            .map(|p| (self.names.path(&p.module), self.str(&p.provider), p.alias.map(|a| self.str(&a))));
         self.parsed_providers.borrow_mut().insert(addr.clone(), p.clone());
         p
     }

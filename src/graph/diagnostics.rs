@@ -16,20 +16,10 @@ use crate::diag::{Diagnostic, Diagnostics, SourceRange};
 /// One error per cycle and per self-loop, sorted as `dag::Graph::validate` sorts them.
 pub fn cycle_errors(g: &TfGraph) -> Diagnostics {
     let dag = g.dag();
-    let mut found: Vec<(String, String)> = dag
-        .cycles()
-        .iter()
-        .map(|cycle| (dag.cycle_text(cycle, CycleStyle::Vertical), loop_detail(g, cycle[0])))
-        .collect();
-    found.sort_unstable();
-    let mut diags = Diagnostics::new();
-    for (summary, detail) in found {
-        diags.push(Diagnostic::error(summary, detail));
-    }
-    for v in dag.self_loops() {
-        diags.push(Diagnostic::error(crate::dag::self_reference_summary(dag.name(v)), loop_detail(g, v)));
-    }
-    diags
+    crate::dag::cycle_diagnostics(
+        dag.cycles().iter().map(|cycle| (dag.cycle_text(cycle, CycleStyle::Vertical), loop_detail(g, cycle[0]))),
+        dag.self_loops().into_iter().map(|v| (dag.name(v), loop_detail(g, v))),
+    )
 }
 
 /// `a depends on b: <reason>` for each edge of one shortest loop through `start`.

@@ -23,7 +23,7 @@
 use super::context::BuildContext;
 use super::node::{ConfigRef, Node, NodeKind};
 use super::{BuildOptions, TfGraph, Why};
-use crate::addrs::{quote, InstanceKey};
+use crate::addrs::InstanceKey;
 use crate::config::{Config, Expr, Resource};
 use crate::dag::NodeId;
 use crate::hcl::ast::{Expr as Expression, ExprKind, ObjectKey};
@@ -133,11 +133,8 @@ pub fn expand_static_instances(graph: &TfGraph, config: &Config) -> TfGraph {
         let mode = n.resource_mode().expect("resource node");
         let mut instances: HashMap<String, NodeId> = HashMap::new();
         for k in keys {
-            let text = k.map(|k| match k {
-                InstanceKey::Int(i) => format!("[{i}]"),
-                InstanceKey::Str(s) => format!("[{}]", quote(&s)),
-            });
-            let mut inst = Node::new(NodeKind::ResourceInstance { mode, key: text.clone() }, n.module.clone(), n.addr.clone(), n.range.clone());
+            let text = k.as_ref().map(InstanceKey::to_string);
+            let mut inst = Node::new(NodeKind::ResourceInstance { mode, key: k }, n.module.clone(), n.addr.clone(), n.range.clone());
             inst.config = n.config;
             inst.resolved_provider = n.resolved_provider.clone();
             let id = g.add(inst);

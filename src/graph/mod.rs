@@ -49,25 +49,26 @@
 //!   detail walking one shortest loop edge by edge (Terraform's detail is empty).
 
 pub mod apply;
-pub mod changes;
+mod config_ref;
 pub mod context;
+pub mod dependencies;
 pub mod diagnostics;
 pub mod edge;
 pub mod facts;
-pub mod instance_addr;
 pub mod instances;
 pub mod node;
+pub mod node_facts;
 pub mod plan;
 mod render;
 pub mod shared;
-pub mod state;
-pub mod state_json;
+pub mod state_index;
 pub mod transform;
 
 pub use edge::{Edge, Reasons, Why};
 pub use shared::{SharedStr, SharedVec, Span};
 pub use node::{ConfigRef, Node, NodeKind};
-pub use state::{Action, Changes, ResourceChange, State, StateObject};
+pub use crate::plans::{Action, Changes, ResourceChange};
+pub use crate::state::{State, StateObject};
 
 use crate::config::Config;
 use crate::dag::{self, NodeId};

@@ -22,9 +22,10 @@
 //! by index ([`ConfigRef`], into [`BuildContext`](super::transform::BuildContext)), never by
 //! copy.
 
+pub use super::config_ref::ConfigRef;
 use super::context::BuildContext;
 use super::shared::{SharedStr, Span};
-use crate::addrs::{InstanceKey, ModulePath, ResourceMode};
+use crate::addrs::{provider_config_text, InstanceKey, ModulePath, ResourceMode};
 use crate::config::Reference;
 use crate::dag::DotAttrs;
 use serde::{Serialize, Serializer};
@@ -43,23 +44,42 @@ pub enum NodeKind {
     ResourceValidate { mode: ResourceMode },
     /// `NodePlannableResourceInstance` / `NodeApplyableResourceInstance`: one instance,
     /// `aws_instance.web[0]` (no key: `aws_instance.web`).
-    ResourceInstance { mode: ResourceMode, key: Option<InstanceKeyText> },
+    ResourceInstance { mode: ResourceMode, key: Option<InstanceKey> },
     /// `NodeDestroyResourceInstance` (apply) or `NodePlanDestroyableResourceInstance`
     /// (plan-destroy): `aws_instance.web[0] (destroy)`.
-    ResourceInstanceDestroy { key: Option<InstanceKeyText> },
+    ResourceInstanceDestroy {
+        #[serde(skip_serializing)]
+        mode: ResourceMode,
+        key: Option<InstanceKey>,
+    },
     /// `NodeDestroyDeposedResourceInstanceObject`: `aws_instance.web (destroy deposed 1a2b3c4d)`.
-    ResourceInstanceDestroyDeposed { key: Option<InstanceKeyText>, deposed: String },
+    ResourceInstanceDestroyDeposed {
+        #[serde(skip_serializing)]
+        mode: ResourceMode,
+        key: Option<InstanceKey>,
+        deposed: String,
+    },
     /// `NodeForgetResourceInstance` (apply, a `forget` change: a `removed` block with
     /// `lifecycle { destroy = false }`): removes the object from the state without destroying
     /// it, `aws_instance.web[0] (forget)`.
-    ResourceInstanceForget { mode: ResourceMode, key: Option<InstanceKeyText> },
+    ResourceInstanceForget { mode: ResourceMode, key: Option<InstanceKey> },
     /// `NodeForgetDeposedResourceInstanceObject`: forgets a deposed object,
     /// `aws_instance.web (forget deposed 1a2b3c4d)`.
-    ResourceInstanceForgetDeposed { key: Option<InstanceKeyText>, deposed: String },
+    ResourceInstanceForgetDeposed {
+        #[serde(skip_serializing)]
+        mode: ResourceMode,
+        key: Option<InstanceKey>,
+        deposed: String,
+    },
     /// `NodePlannableResourceInstanceOrphan`: a state-only instance, `aws_instance.web[2] (orphan)`.
-    ResourceInstanceOrphan { mode: ResourceMode, key: Option<InstanceKeyText> },
+    ResourceInstanceOrphan { mode: ResourceMode, key: Option<InstanceKey> },
     /// `NodePlanDeposedResourceInstanceObject`: `aws_instance.web (deposed 1a2b3c4d)`.
-    ResourceInstanceDeposed { key: Option<InstanceKeyText>, deposed: String },
+    ResourceInstanceDeposed {
+        #[serde(skip_serializing)]
+        mode: ResourceMode,
+        key: Option<InstanceKey>,
+        deposed: String,
+    },
     /// `NodeApplyableProvider`: `provider["registry.terraform.io/hashicorp/aws"].west`.
     Provider { fqn: String, alias: Option<String> },
     /// `graphNodeProxyProvider`: a `providers = { … }` entry, removed once resolved:
@@ -122,42 +142,6 @@ impl RefKey {
     }
 }
 
-/// An instance key kept as Terraform prints it (`[0]`, `["a"]`), so nodes stay serializable.
-pub type InstanceKeyText = String;
-
-/// The printed form of an [`InstanceKey`] for a [`NodeKind`].
-pub fn key_text(key: &InstanceKey) -> InstanceKeyText {
-    key.to_string()
-}
-
-/// Which configuration object a node stands for: indices into the module list of the
-/// [`BuildContext`](super::transform::BuildContext) (`Config::modules()` order, root = 0), never
-/// copies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "object", rename_all = "snake_case")]
-pub enum ConfigRef {
-    /// `modules[module].resources[index]`.
-    Resource { module: u32, index: u32 },
-    /// The scoped `data` block of `modules[module].checks[check]`.
-    CheckData { module: u32, check: u32 },
-    /// `modules[module].variables[index]`.
-    Variable { module: u32, index: u32 },
-    /// A child module's input: the call `modules[parent].module_calls[call]`, the declared
-    /// variable in the child (absent for an opaque module) and the call's argument (absent when
-    /// the variable is not set).
-    ModuleVariable { parent: u32, call: u32, variable: Option<(u32, u32)>, argument: Option<u32> },
-    /// `modules[module].locals[index]`.
-    Local { module: u32, index: u32 },
-    /// `modules[module].outputs[index]`.
-    Output { module: u32, index: u32 },
-    /// `modules[module].providers[index]`.
-    Provider { module: u32, index: u32 },
-    /// `modules[parent].module_calls[call]`.
-    ModuleCall { parent: u32, call: u32 },
-    /// `modules[module].checks[index]`.
-    Check { module: u32, index: u32 },
-}
-
 /// What a provider consumer asks for (Terraform `ProvidedBy()`): a configuration in its own
 /// module, found by walking up for unaliased ones unless `exact`. Made for every resource
 /// node, so its parts are shared (interned by the build): making one allocates nothing.
@@ -176,26 +160,8 @@ pub struct ProviderRequest {
 impl ProviderRequest {
     /// Terraform's `AbsProviderConfig.String()` of what is asked for.
     pub fn address(&self) -> String {
-        provider_address(&self.module, &self.fqn, self.alias.as_deref())
+        provider_config_text(&self.module, &self.fqn, self.alias.as_deref())
     }
-}
-
-/// `module.a.provider["registry.terraform.io/hashicorp/aws"].west` (Terraform
-/// `AbsProviderConfig.String()`).
-pub fn provider_address(module: &ModulePath, fqn: &str, alias: Option<&str>) -> String {
-    let mut s = String::new();
-    if !module.is_root() {
-        s.push_str(&module.to_string());
-        s.push('.');
-    }
-    s.push_str("provider[\"");
-    s.push_str(fqn);
-    s.push_str("\"]");
-    if let Some(a) = alias {
-        s.push('.');
-        s.push_str(a);
-    }
-    s
 }
 
 fn module_path<S: Serializer>(p: &Arc<ModulePath>, s: S) -> Result<S::Ok, S::Error> {
@@ -289,9 +255,9 @@ impl Node {
     pub fn name(&self) -> String {
         let a = self.addr.as_str();
         let mut s = String::with_capacity(self.module.0.iter().map(|m| m.len() + 8).sum::<usize>() + a.len() + 24);
-        let key = |s: &mut String, k: &Option<InstanceKeyText>| {
+        let key = |s: &mut String, k: &Option<InstanceKey>| {
             if let Some(k) = k {
-                s.push_str(k);
+                let _ = write!(s, "{k}");
             }
         };
         match &self.kind {
@@ -318,11 +284,11 @@ impl Node {
                     | NodeKind::CheckExpand => s.push_str(" (expand)"),
                     NodeKind::ResourceValidate { .. } | NodeKind::Provider { .. } => {}
                     NodeKind::ResourceInstance { key: k, .. } => key(&mut s, k),
-                    NodeKind::ResourceInstanceDestroy { key: k } => {
+                    NodeKind::ResourceInstanceDestroy { key: k, .. } => {
                         key(&mut s, k);
                         s.push_str(" (destroy)");
                     }
-                    NodeKind::ResourceInstanceDestroyDeposed { key: k, deposed } => {
+                    NodeKind::ResourceInstanceDestroyDeposed { key: k, deposed, .. } => {
                         key(&mut s, k);
                         let _ = write!(s, " (destroy deposed {deposed})");
                     }
@@ -330,7 +296,7 @@ impl Node {
                         key(&mut s, k);
                         s.push_str(" (forget)");
                     }
-                    NodeKind::ResourceInstanceForgetDeposed { key: k, deposed } => {
+                    NodeKind::ResourceInstanceForgetDeposed { key: k, deposed, .. } => {
                         key(&mut s, k);
                         let _ = write!(s, " (forget deposed {deposed})");
                     }
@@ -338,7 +304,7 @@ impl Node {
                         key(&mut s, k);
                         s.push_str(" (orphan)");
                     }
-                    NodeKind::ResourceInstanceDeposed { key: k, deposed } => {
+                    NodeKind::ResourceInstanceDeposed { key: k, deposed, .. } => {
                         key(&mut s, k);
                         let _ = write!(s, " (deposed {deposed})");
                     }
@@ -363,22 +329,24 @@ impl Node {
     pub fn address(&self) -> String {
         let key = match &self.kind {
             NodeKind::ResourceInstance { key, .. }
-            | NodeKind::ResourceInstanceDestroy { key }
+            | NodeKind::ResourceInstanceDestroy { key, .. }
             | NodeKind::ResourceInstanceDestroyDeposed { key, .. }
             | NodeKind::ResourceInstanceForget { key, .. }
             | NodeKind::ResourceInstanceForgetDeposed { key, .. }
             | NodeKind::ResourceInstanceOrphan { key, .. }
-            | NodeKind::ResourceInstanceDeposed { key, .. } => key.as_deref().unwrap_or_default(),
-            _ => "",
+            | NodeKind::ResourceInstanceDeposed { key, .. } => key.as_ref(),
+            _ => None,
         };
         match &self.kind {
             NodeKind::ModuleExpand | NodeKind::ModuleClose => self.module.to_string(),
             NodeKind::Root => String::new(),
             _ => {
-                let mut s = String::with_capacity(self.addr.len() + key.len() + 32);
+                let mut s = String::with_capacity(self.addr.len() + 40);
                 self.write_prefix(&mut s);
                 s.push_str(&self.addr);
-                s.push_str(key);
+                if let Some(k) = key {
+                    let _ = write!(s, "{k}");
+                }
                 s
             }
         }
@@ -451,19 +419,20 @@ impl Node {
             | NodeKind::ResourceValidate { mode }
             | NodeKind::ResourceInstance { mode, .. }
             | NodeKind::ResourceInstanceForget { mode, .. }
-            | NodeKind::ResourceInstanceOrphan { mode, .. } => Some(*mode),
-            NodeKind::ResourceInstanceDestroy { .. }
-            | NodeKind::ResourceInstanceDestroyDeposed { .. }
-            | NodeKind::ResourceInstanceForgetDeposed { .. }
-            | NodeKind::ResourceInstanceDeposed { .. } => Some(if self.addr.starts_with("data.") {
-                ResourceMode::Data
-            } else if self.addr.starts_with("ephemeral.") {
-                ResourceMode::Ephemeral
-            } else {
-                ResourceMode::Managed
-            }),
+            | NodeKind::ResourceInstanceOrphan { mode, .. }
+            | NodeKind::ResourceInstanceDestroy { mode, .. }
+            | NodeKind::ResourceInstanceDestroyDeposed { mode, .. }
+            | NodeKind::ResourceInstanceForgetDeposed { mode, .. }
+            | NodeKind::ResourceInstanceDeposed { mode, .. } => Some(*mode),
             _ => None,
         }
+    }
+
+    /// The resource's config address (`module.a.aws_instance.web`: no instance keys) of a
+    /// resource-like node.
+    pub fn config_resource_address(&self) -> Option<String> {
+        self.resource_mode()?;
+        Some(if self.module.is_root() { self.addr.to_string() } else { format!("{}.{}", self.module, self.addr) })
     }
 
     /// Whether this node stands for a resource (Terraform `GraphNodeConfigResource` or
@@ -775,7 +744,8 @@ impl Node {
         }
         // No configuration and no state: the implied provider of the type, as Terraform's
         // `NodeAbstractResource.Provider()` falls back to.
-        let type_name = self.addr.trim_start_matches("data.").trim_start_matches("ephemeral.");
+        let mode = self.resource_mode().unwrap_or(ResourceMode::Managed);
+        let type_name = self.addr.strip_prefix(mode.prefix()).unwrap_or(&self.addr);
         let local = type_name.split('_').next().unwrap_or(type_name);
         Some(ProviderRequest {
             fqn: cx.implied_fqn_shared(local),
@@ -785,25 +755,6 @@ impl Node {
             range: None,
         })
     }
-}
-
-/// Splits `module.a.provider["fqn"].alias` into its module path, source address and alias.
-pub fn parse_provider_address(addr: &str) -> Option<(ModulePath, String, Option<String>)> {
-    let start = addr.find("provider[\"")?;
-    let module_text = addr[..start].trim_end_matches('.');
-    let mut path = Vec::new();
-    let mut rest = module_text;
-    while let Some(r) = rest.strip_prefix("module.") {
-        let end = r.find(".module.").unwrap_or(r.len());
-        let name = &r[..end];
-        path.push(name.split('[').next().unwrap_or(name).to_string());
-        rest = r[end..].trim_start_matches('.');
-    }
-    let after = &addr[start + "provider[\"".len()..];
-    let close = after.find("\"]")?;
-    let fqn = after[..close].to_string();
-    let alias = after[close + 2..].strip_prefix('.').map(str::to_string);
-    Some((ModulePath(path), fqn, alias))
 }
 
 #[cfg(test)]
@@ -821,19 +772,19 @@ mod tests {
             (node(NodeKind::ResourceExpand { mode: m }, &[], "aws_instance.web"), "aws_instance.web (expand)"),
             (node(NodeKind::ResourceExpand { mode: m }, &["a", "b"], "aws_instance.web"), "module.a.module.b.aws_instance.web (expand)"),
             (node(NodeKind::ResourceValidate { mode: m }, &["a"], "aws_instance.web"), "module.a.aws_instance.web"),
-            (node(NodeKind::ResourceInstance { mode: m, key: Some("[0]".into()) }, &[], "a.b"), "a.b[0]"),
-            (node(NodeKind::ResourceInstanceDestroy { key: Some("[\"k\"]".into()) }, &[], "a.b"), "a.b[\"k\"] (destroy)"),
+            (node(NodeKind::ResourceInstance { mode: m, key: Some(InstanceKey::Int(0)) }, &[], "a.b"), "a.b[0]"),
+            (node(NodeKind::ResourceInstanceDestroy { mode: m, key: Some(InstanceKey::Str("k".into())) }, &[], "a.b"), "a.b[\"k\"] (destroy)"),
             (
-                node(NodeKind::ResourceInstanceDestroyDeposed { key: None, deposed: "1a2b3c4d".into() }, &[], "a.b"),
+                node(NodeKind::ResourceInstanceDestroyDeposed { mode: m, key: None, deposed: "1a2b3c4d".into() }, &[], "a.b"),
                 "a.b (destroy deposed 1a2b3c4d)",
             ),
-            (node(NodeKind::ResourceInstanceForget { mode: m, key: Some("[0]".into()) }, &[], "a.b"), "a.b[0] (forget)"),
+            (node(NodeKind::ResourceInstanceForget { mode: m, key: Some(InstanceKey::Int(0)) }, &[], "a.b"), "a.b[0] (forget)"),
             (
-                node(NodeKind::ResourceInstanceForgetDeposed { key: None, deposed: "1a2b3c4d".into() }, &["m"], "a.b"),
+                node(NodeKind::ResourceInstanceForgetDeposed { mode: m, key: None, deposed: "1a2b3c4d".into() }, &["m"], "a.b"),
                 "module.m.a.b (forget deposed 1a2b3c4d)",
             ),
-            (node(NodeKind::ResourceInstanceOrphan { mode: m, key: Some("[2]".into()) }, &[], "a.b"), "a.b[2] (orphan)"),
-            (node(NodeKind::ResourceInstanceDeposed { key: None, deposed: "00000001".into() }, &[], "a.b"), "a.b (deposed 00000001)"),
+            (node(NodeKind::ResourceInstanceOrphan { mode: m, key: Some(InstanceKey::Int(2)) }, &[], "a.b"), "a.b[2] (orphan)"),
+            (node(NodeKind::ResourceInstanceDeposed { mode: m, key: None, deposed: "00000001".into() }, &[], "a.b"), "a.b (deposed 00000001)"),
             (
                 node(NodeKind::Provider { fqn: "x".into(), alias: None }, &["m"], "provider[\"registry.terraform.io/hashicorp/aws\"]"),
                 "module.m.provider[\"registry.terraform.io/hashicorp/aws\"]",
@@ -870,17 +821,5 @@ mod tests {
         let close = node(NodeKind::ModuleClose, &["a"], "");
         assert_eq!(close.referenceable_keys(), vec![(ModulePath::root(), "module.a".to_string())]);
         assert_eq!(node(NodeKind::ModuleVariable, &["a"], "var.x").reference_path(), ModulePath::root());
-    }
-
-    #[test]
-    fn provider_addresses_round_trip() {
-        let m = ModulePath(vec!["a".into(), "b".into()]);
-        let s = provider_address(&m, "registry.terraform.io/hashicorp/aws", Some("west"));
-        assert_eq!(s, "module.a.module.b.provider[\"registry.terraform.io/hashicorp/aws\"].west");
-        assert_eq!(parse_provider_address(&s), Some((m, "registry.terraform.io/hashicorp/aws".into(), Some("west".into()))));
-        assert_eq!(
-            parse_provider_address("provider[\"terraform.io/builtin/terraform\"]"),
-            Some((ModulePath::root(), "terraform.io/builtin/terraform".into(), None))
-        );
     }
 }

@@ -5,7 +5,7 @@
 //! cited at each. `tests/hcl_syntax_errors.rs` says which expectation comes from where. A message
 //! is a `(summary, detail)` pair; formatted details are functions.
 
-use crate::dag::go_quote;
+use crate::addrs::quote::go_quote;
 
 pub type Msg = (&'static str, &'static str);
 

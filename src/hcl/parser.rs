@@ -79,28 +79,10 @@ pub(super) fn placeholder<'s>(span: Span) -> Expr<'s> {
 
 /// The attribute names of one body, hashed once the body is large (small bodies are searched
 /// directly: most have a handful of attributes, and this saves an allocation per body).
-type Names<'s> = Option<std::collections::HashMap<&'s str, Span, std::hash::BuildHasherDefault<FxHasher>>>;
+type Names<'s> = Option<crate::util::FastMap<&'s str, Span>>;
 
 /// Bodies longer than this get a hash set of their attribute names.
 const LINEAR_NAMES: usize = 24;
-
-/// A small fast hasher for names (rustc's Fx hash); no denial-of-service concern applies to
-/// finding duplicate attributes in one file.
-#[derive(Default)]
-pub(super) struct FxHasher(u64);
-
-impl std::hash::Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
 
 impl<'s> Parser<'s> {
     pub fn new(src: &'s str, toks: Vec<Token>, nl: bool) -> Self {

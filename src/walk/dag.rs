@@ -125,8 +125,8 @@ impl Dag {
     }
 }
 
-/// The cycles among the `stuck` nodes: Tarjan's strongly connected components of size > 1,
-/// plus self-loops, each in reverse pop order. Iterative (explicit stack of edge cursors).
+/// The cycles among the `stuck` nodes: strongly connected components of size > 1 (the crate's
+/// one Tarjan, [`crate::dag`]), plus self-loops, each in reverse pop order.
 fn cycles(n: usize, edges: &[(u32, u32)], stuck: &[bool]) -> Vec<Vec<u32>> {
     // Forward adjacency (dependencies) restricted to stuck nodes, in edge order.
     let mut start = vec![0usize; n + 1];
@@ -149,63 +149,22 @@ fn cycles(n: usize, edges: &[(u32, u32)], stuck: &[bool]) -> Vec<Vec<u32>> {
         }
     }
 
-    const UNSEEN: u32 = u32::MAX;
-    let mut index = vec![UNSEEN; n];
-    let mut low = vec![0u32; n];
-    let mut on_stack = vec![false; n];
-    let mut stack: Vec<u32> = Vec::new();
-    let mut calls: Vec<(u32, usize)> = Vec::new(); // (node, next edge cursor)
-    let mut next_index = 0u32;
     let mut out = Vec::new();
-    for root in 0..n as u32 {
-        if !stuck[root as usize] || index[root as usize] != UNSEEN {
-            continue;
-        }
-        calls.push((root, start[root as usize]));
-        index[root as usize] = next_index;
-        low[root as usize] = next_index;
-        next_index += 1;
-        stack.push(root);
-        on_stack[root as usize] = true;
-        while let Some(&mut (v, ref mut cursor)) = calls.last_mut() {
-            let vi = v as usize;
-            if *cursor < start[vi + 1] {
-                let w = targets[*cursor];
-                *cursor += 1;
-                let wi = w as usize;
-                if index[wi] == UNSEEN {
-                    index[wi] = next_index;
-                    low[wi] = next_index;
-                    next_index += 1;
-                    stack.push(w);
-                    on_stack[wi] = true;
-                    calls.push((w, start[wi]));
-                } else if on_stack[wi] {
-                    low[vi] = low[vi].min(index[wi]);
-                }
-                continue;
+    crate::dag::tarjan_with(
+        n,
+        (0..n as u32).filter(|&v| stuck[v as usize]),
+        |v| v as usize,
+        |v, pos| {
+            let at = start[v as usize] + pos;
+            (at < start[v as usize + 1]).then(|| targets[at])
+        },
+        |scc| {
+            // `scc` is in pop order, its root last.
+            if scc.len() > 1 || self_loop[scc[scc.len() - 1] as usize] {
+                out.push(scc.iter().rev().copied().collect());
             }
-            calls.pop();
-            if let Some(&(parent, _)) = calls.last() {
-                low[parent as usize] = low[parent as usize].min(low[vi]);
-            }
-            if low[vi] == index[vi] {
-                let mut component = Vec::new();
-                loop {
-                    let w = stack.pop().expect("tarjan stack holds the component");
-                    on_stack[w as usize] = false;
-                    component.push(w);
-                    if w == v {
-                        break;
-                    }
-                }
-                if component.len() > 1 || self_loop[vi] {
-                    component.reverse();
-                    out.push(component);
-                }
-            }
-        }
-    }
+        },
+    );
     out
 }
 

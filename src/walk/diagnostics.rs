@@ -1,6 +1,6 @@
 //! Every message the walker gives about bad input, in one place and in Terraform's words.
 
-use crate::dag::{cycle_summary, self_reference_summary};
+use crate::dag::{cycle_diagnostics, cycle_summary};
 use crate::diag::{Diagnostic, Diagnostics};
 
 /// Terraform's check in `internal/terraform/context.go` (`NewContext`): the same summary and,
@@ -42,19 +42,11 @@ pub fn cycles<'a>(found: impl IntoIterator<Item = Vec<&'a str>>) -> Diagnostics 
     for names in found {
         match names.as_slice() {
             [one] => selves.push(*one),
-            _ => loops.push(cycle_summary(&names.iter().rev().collect::<Vec<_>>())),
+            _ => loops.push((cycle_summary(&names.iter().rev().collect::<Vec<_>>()), String::new())),
         }
     }
-    loops.sort_unstable();
     selves.sort_unstable();
-    let mut diags = Diagnostics::new();
-    for text in loops {
-        diags.push(Diagnostic::error(text, ""));
-    }
-    for name in selves {
-        diags.push(Diagnostic::error(self_reference_summary(name), ""));
-    }
-    diags
+    cycle_diagnostics(loops, selves.into_iter().map(|name| (name, String::new())))
 }
 
 /// Checks a parallelism option the way `walk` accepts it: a whole number of at least one.

@@ -141,9 +141,9 @@ fn run_one(n: usize) {
         let (live, t) = (counting::now().2, Instant::now());
         counting::take_peak();
         let (state_text_len, changes_text_len) = (state.len(), changes.len());
-        let (state, d) = tfgraph::graph::state_json::parse_state(&state);
+        let (state, d) = tfgraph::state::parse_state(&state);
         assert!(d.is_empty());
-        let (changes, d) = tfgraph::graph::changes::parse_changes(&changes);
+        let (changes, d) = tfgraph::plans::parse_changes(&changes);
         assert!(d.is_empty());
         if std::env::var_os("ALLOCS").is_some() {
             eprintln!(

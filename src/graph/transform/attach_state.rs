@@ -5,7 +5,7 @@
 use super::state_support::attached;
 use super::{BuildContext, Transform};
 use crate::diag::Diagnostics;
-use crate::graph::facts::{facts_mut, instance_address_ref};
+use crate::graph::node_facts::{facts_mut, instance_address_ref};
 use crate::graph::TfGraph;
 
 pub struct AttachStateTransformer;

@@ -11,7 +11,7 @@ use super::state_support::config_cbd;
 use super::{BuildContext, Transform};
 use crate::dag::NodeId;
 use crate::diag::Diagnostics;
-use crate::graph::facts::create_before_destroy;
+use crate::graph::node_facts::create_before_destroy;
 use crate::graph::node::NodeKind;
 use crate::graph::{TfGraph, Why};
 

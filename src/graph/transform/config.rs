@@ -8,6 +8,7 @@
 //! Why first: every later step connects these nodes.
 
 use super::{BuildContext, Transform};
+use crate::graph::state_index::local_address;
 use crate::addrs::ResourceMode;
 use crate::diag::Diagnostics;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
@@ -15,17 +16,6 @@ use crate::graph::{Operation, TfGraph, Walk};
 
 pub struct ConfigTransformer;
 
-/// A resource's address inside its module: its absolute address without the module's
-/// (`module.a.aws_instance.web` in `module.a` gives `aws_instance.web`).
-pub(super) fn local_address<'a>(module_address: &str, address: &'a str) -> &'a str {
-    if module_address.is_empty() {
-        return address;
-    }
-    address
-        .strip_prefix(module_address)
-        .and_then(|rest| rest.strip_prefix('.'))
-        .unwrap_or(address)
-}
 
 fn kind(op: Operation, mode: ResourceMode) -> NodeKind {
     match op {

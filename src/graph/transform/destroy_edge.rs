@@ -24,11 +24,11 @@
 use super::{BuildContext, Dependencies, Transform};
 use crate::dag::{Direction, NodeId};
 use crate::diag::Diagnostics;
-use crate::graph::facts::{config_resource, instance_address_ref, state_dependencies, stored_dependencies};
-use crate::graph::instance_addr::module_instance_of_address;
+use crate::graph::node_facts::{config_resource, instance_address_ref, state_dependencies, stored_dependencies};
+use crate::addrs::module_instance_of_address;
 use crate::graph::node::NodeKind;
 use crate::graph::shared::{FastMap, SharedStr};
-use crate::graph::state::Action;
+use crate::plans::Action;
 use crate::graph::{TfGraph, Why};
 use std::borrow::Cow;
 use std::sync::Arc;

@@ -23,13 +23,13 @@
 use super::{BuildContext, Transform};
 use crate::dag::NodeId;
 use crate::graph::context::ModuleInstance;
-use crate::diag::{Diagnostic, Diagnostics};
-use crate::graph::changes::{change_address, preallocated_deposed_key};
+use crate::diag::Diagnostics;
+use crate::plans::{change_address, preallocated_deposed_key};
 use crate::graph::facts::ResourceFacts;
-use crate::graph::instance_addr::InstanceAddr;
+use crate::addrs::InstanceAddr;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
 use crate::graph::shared::{FastMap, SharedStr};
-use crate::graph::state::Action;
+use crate::plans::Action;
 use crate::graph::{Operation, TfGraph, Why};
 use std::collections::HashSet;
 
@@ -70,7 +70,6 @@ impl Transform for DiffTransformer {
                 continue;
             };
             let local = cx.str(addr.resource);
-            let key_text = addr.key.as_ref().map(|k| k.to_string());
             let cfg = config.get(module_index, &local);
             let resource = cfg.as_ref().and_then(|c| cx.resource_of(c));
             let (mut update, delete, forget) = match rc.action {
@@ -84,20 +83,14 @@ impl Transform for DiffTransformer {
                 update = resource.is_some_and(|r| !r.lifecycle.preconditions.is_empty() || !r.lifecycle.postconditions.is_empty());
             }
             if rc.deposed.is_some() && !matches!(rc.action, Action::Delete | Action::Forget | Action::NoOp) {
-                diags.push(Diagnostic::error(
-                    "Invalid planned change for deposed object",
-                    format!("The plan contains a non-remove change for {text} deposed object {}. The only valid actions for a deposed object are to destroy it or remove it from state, so this is a bug in Terraform.", rc.deposed.as_deref().unwrap_or_default()),
-                ));
+                diags.push(crate::plans::diagnostics::deposed_not_removed(&text, rc.deposed.as_deref().unwrap_or_default()));
                 continue;
             }
             let mut dk = rc.deposed.clone();
             if rc.action == Action::CreateThenDelete {
                 let used: HashSet<String> = match (cx.options.state.as_ref(), state.get(&text)) {
                     (Some(_), None) => {
-                        diags.push(Diagnostic::error(
-                            "Invalid planned change",
-                            format!("The plan contains a replace change for {text}, which doesn't exist yet. This is a bug in Terraform."),
-                        ));
+                        diags.push(crate::plans::diagnostics::replace_of_missing(&text));
                         continue;
                     }
                     (_, Some(i)) => i.deposed.iter().filter_map(|o| o.deposed.clone()).collect(),
@@ -116,7 +109,7 @@ impl Transform for DiffTransformer {
                 n
             };
             if update {
-                let mut n = node(NodeKind::ResourceInstance { mode: addr.mode, key: key_text.clone() });
+                let mut n = node(NodeKind::ResourceInstance { mode: addr.mode, key: addr.key.clone() });
                 n.facts = Some(Box::new(ResourceFacts { deposed: dk.clone(), ..facts() }));
                 let id = g.add(n);
                 let own = module_index.and_then(|m| expands.get(&(m, local.clone())));
@@ -126,8 +119,8 @@ impl Transform for DiffTransformer {
             }
             if delete {
                 let kind = match &dk {
-                    None => NodeKind::ResourceInstanceDestroy { key: key_text.clone() },
-                    Some(k) => NodeKind::ResourceInstanceDestroyDeposed { key: key_text.clone(), deposed: k.clone() },
+                    None => NodeKind::ResourceInstanceDestroy { mode: addr.mode, key: addr.key.clone() },
+                    Some(k) => NodeKind::ResourceInstanceDestroyDeposed { mode: addr.mode, key: addr.key.clone(), deposed: k.clone() },
                 };
                 let mut n = node(kind);
                 n.facts = Some(Box::new(ResourceFacts { deposed: dk.clone(), ..facts() }));
@@ -135,8 +128,8 @@ impl Transform for DiffTransformer {
             }
             if forget {
                 let kind = match &dk {
-                    None => NodeKind::ResourceInstanceForget { mode: addr.mode, key: key_text.clone() },
-                    Some(k) => NodeKind::ResourceInstanceForgetDeposed { key: key_text.clone(), deposed: k.clone() },
+                    None => NodeKind::ResourceInstanceForget { mode: addr.mode, key: addr.key.clone() },
+                    Some(k) => NodeKind::ResourceInstanceForgetDeposed { mode: addr.mode, key: addr.key.clone(), deposed: k.clone() },
                 };
                 let mut n = node(kind);
                 n.facts = Some(Box::new(ResourceFacts { deposed: dk.clone(), ..facts() }));

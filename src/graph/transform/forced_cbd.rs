@@ -13,7 +13,7 @@
 use super::state_support::config_cbd;
 use super::{BuildContext, Transform};
 use crate::diag::Diagnostics;
-use crate::graph::facts::{create_before_destroy, facts_mut, has_cbd};
+use crate::graph::node_facts::{create_before_destroy, facts_mut, has_cbd};
 use crate::graph::node::NodeKind;
 use crate::graph::TfGraph;
 

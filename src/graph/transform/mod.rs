@@ -94,7 +94,8 @@ pub use root_variable::RootVariableTransformer;
 pub use transitive_reduction::TransitiveReductionTransformer;
 pub use variable_validation::VariableValidationTransformer;
 
-pub use attach_dependencies::{resource_ancestors, AttachDependenciesTransformer, Dependencies, DependencyIndex, RestrictedLists};
+pub use super::dependencies::{resource_ancestors, Dependencies, DependencyIndex, RestrictedLists};
+pub use attach_dependencies::AttachDependenciesTransformer;
 pub use attach_state::AttachStateTransformer;
 pub use cbd_edge::CBDEdgeTransformer;
 pub use destroy_edge::DestroyEdgeTransformer;

@@ -14,8 +14,9 @@ use super::{BuildContext, Transform};
 use crate::addrs::{InstanceKey, ModulePath};
 use crate::config::ModuleCall;
 use crate::diag::Diagnostics;
-use crate::graph::facts::{facts_mut, ResourceFacts};
-use crate::graph::instance_addr::InstanceAddr;
+use crate::graph::facts::ResourceFacts;
+use crate::graph::node_facts::facts_mut;
+use crate::addrs::InstanceAddr;
 use crate::graph::instances::{static_count, static_for_each, static_keys};
 use crate::graph::node::{ConfigRef, Node, NodeKind};
 use crate::graph::{Walk, TfGraph};
@@ -82,7 +83,7 @@ impl Transform for OrphanResourceInstanceTransformer {
                 }
                 continue;
             }
-            let kind = NodeKind::ResourceInstanceOrphan { mode: inst.mode, key: inst.key_text() };
+            let kind = NodeKind::ResourceInstanceOrphan { mode: inst.mode, key: inst.key.clone() };
             let mut node = Node::new(kind, path, local, None);
             node.module_instance = Some(inst.module.text.clone());
             node.state_provider = Some(current.provider.clone());

@@ -21,7 +21,8 @@ use super::{BuildContext, Transform};
 use crate::addrs::ModulePath;
 use crate::diag::Diagnostics;
 use crate::graph::diagnostics::missing_passed_provider;
-use crate::graph::node::{provider_address, ConfigRef, Node, NodeKind};
+use crate::addrs::provider_config_text as provider_address;
+use crate::graph::node::{ConfigRef, Node, NodeKind};
 use crate::graph::TfGraph;
 use std::collections::HashMap;
 

@@ -38,12 +38,12 @@ impl Transform for StateTransformer {
             let mut objects = Vec::new();
             if walk == Walk::PlanDestroy {
                 if let Some(o) = inst.current {
-                    objects.push((NodeKind::ResourceInstanceDestroy { key: None }, None, o));
+                    objects.push((NodeKind::ResourceInstanceDestroy { mode: inst.mode, key: None }, None, o));
                 }
             }
             for o in &inst.deposed {
                 let dk = o.deposed.clone().unwrap_or_default();
-                objects.push((NodeKind::ResourceInstanceDeposed { key: inst.key_text(), deposed: dk.clone() }, Some(dk), o));
+                objects.push((NodeKind::ResourceInstanceDeposed { mode: inst.mode, key: inst.key.clone(), deposed: dk.clone() }, Some(dk), o));
             }
             for (kind, deposed, o) in objects {
                 let plan_destroy = matches!(kind, NodeKind::ResourceInstanceDestroy { .. });

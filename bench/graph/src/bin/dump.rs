@@ -9,8 +9,8 @@
 use serde_json::{json, Value};
 use std::fmt::Write;
 use std::path::PathBuf;
-use tfgraph::graph::changes::changes_from_value;
-use tfgraph::graph::state_json::state_from_value;
+use tfgraph::plans::changes_from_value;
+use tfgraph::state::state_from_value;
 use tfgraph::graph::{build, BuildOptions, Operation};
 
 // The corpus reader and state synthesizer the tests use (tests/support/).

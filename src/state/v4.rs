@@ -8,20 +8,17 @@
 //! (`Unsupported state file format`, `Invalid resource instance metadata in state`, …) and
 //! the offending resource or instance is skipped; nothing panics.
 
-use super::instance_addr::{parse_module_instance, InstanceAddr};
-use super::node::parse_provider_address;
-use super::shared::{FastMap, FastSet, Interner, SharedStr};
-use super::state::{State, StateObject};
-use crate::addrs::{InstanceKey, ResourceAddr, ResourceMode};
-use crate::diag::{Diagnostic, Diagnostics};
+use super::diagnostics as diag;
+use super::{State, StateObject};
+use crate::addrs::{parse_module_instance, InstanceAddr, InstanceKey, ResourceAddr, ResourceMode};
+use crate::diag::Diagnostics;
+use crate::util::shared::StrInterner;
+use crate::util::{FastMap, FastSet, SharedStr};
 use serde::de::DeserializeSeed;
 use serde::Deserialize;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::HashSet;
-
-const UNSUPPORTED: &str = "Unsupported state file format";
-const BAD_INSTANCE: &str = "Invalid resource instance metadata in state";
 
 /// Parses state JSON text. See [`state_from_value`].
 ///
@@ -36,12 +33,7 @@ pub fn parse_state(text: &str) -> (State, Diagnostics) {
         Ok(v) => state_from_json(&v),
         Err(e) => {
             let mut d = Diagnostics::new();
-            let detail = if e.is_syntax() || e.is_eof() {
-                format!("The state file could not be parsed as JSON: syntax error at line {} column {}.", e.line(), e.column())
-            } else {
-                "The state file could not be parsed as JSON.".to_string()
-            };
-            d.push(Diagnostic::error(UNSUPPORTED, detail));
+            d.push(diag::not_json((e.is_syntax() || e.is_eof()).then(|| (e.line(), e.column()))));
             (State::default(), d)
         }
     }
@@ -126,42 +118,30 @@ fn state_from_json(v: &J) -> (State, Diagnostics) {
     let mut diags = Diagnostics::new();
     let mut state = State::default();
     let J::Obj(_) = v else {
-        diags.push(Diagnostic::error(UNSUPPORTED, "The state file could not be parsed as JSON: the top level must be an object."));
+        diags.push(diag::top_not_object());
         return (state, diags);
     };
     let version = v.get("version").map(J::to_value);
     match version {
         None => {
-            diags.push(Diagnostic::error(
-                UNSUPPORTED,
-                "The state file does not have a \"version\" attribute, which is required to identify the format version.",
-            ));
+            diags.push(diag::missing_version());
             return (state, diags);
         }
         Some(Value::Number(n)) if n.as_u64() == Some(4) => {}
         Some(Value::Number(n)) if n.as_u64() == Some(0) => {
-            diags.push(Diagnostic::error(UNSUPPORTED, "The state file uses JSON syntax but has a version number of zero. There was never a JSON-based state format zero, so this state file is invalid and cannot be processed."));
+            diags.push(diag::version_zero());
             return (state, diags);
         }
         Some(Value::Number(n)) if n.as_u64().is_some_and(|n| n < 4) => {
-            diags.push(Diagnostic::error(
-                UNSUPPORTED,
-                format!("The state file uses format version {n}, which tfgraph does not read. Terraform upgrades it to version 4 when it next writes the state (`terraform state pull` with Terraform 0.12 or later shows the upgraded state)."),
-            ));
+            diags.push(diag::version_too_old(n));
             return (state, diags);
         }
         Some(Value::Number(n)) if n.as_u64().is_some() => {
-            diags.push(Diagnostic::error(
-                UNSUPPORTED,
-                format!("The state file uses format version {n}, which is not supported by Terraform 1.15. This state file may have been created by a newer version of Terraform."),
-            ));
+            diags.push(diag::version_too_new(n));
             return (state, diags);
         }
         Some(other) => {
-            diags.push(Diagnostic::error(
-                UNSUPPORTED,
-                format!("The version in the state file is {other}. A positive whole number is required."),
-            ));
+            diags.push(diag::version_not_a_number(other));
             return (state, diags);
         }
     }
@@ -175,7 +155,7 @@ fn state_from_json(v: &J) -> (State, Diagnostics) {
         Some(r) if r.is_null() => return (state, diags),
         Some(J::Arr(a)) => a,
         Some(_) => {
-            diags.push(Diagnostic::error(UNSUPPORTED, "The state file's \"resources\" must be an array."));
+            diags.push(diag::resources_not_array());
             return (state, diags);
         }
     };
@@ -346,7 +326,7 @@ fn str_field<'a>(v: &'a J, key: &str) -> Option<&'a str> {
 #[derive(Default)]
 struct Reader {
     seen: HashSet<(SharedStr, SharedStr, Option<InstanceKey>, Option<String>)>,
-    names: Interner,
+    names: StrInterner,
     valid_providers: FastSet<SharedStr>,
     valid_dependencies: FastSet<SharedStr>,
     modules: FastMap<String, Result<(ModuleSteps, SharedStr), String>>,
@@ -363,7 +343,7 @@ impl Reader {
     fn module(&mut self, text: &str) -> &Result<(ModuleSteps, SharedStr), String> {
         if !self.modules.contains_key(text) {
             let parsed = parse_module_instance(text).map(|steps| {
-                let printed = self.names.str(&super::instance_addr::module_instance_text(&steps));
+                let printed = self.names.str(&crate::addrs::module_instance_text(&steps));
                 (steps, printed)
             });
             self.modules.insert(text.to_string(), parsed);
@@ -380,10 +360,7 @@ fn read_resource(r: &J, state: &mut State, read: &mut Reader, diags: &mut Diagno
         "managed" => ResourceMode::Managed,
         "data" => ResourceMode::Data,
         _ => {
-            diags.push(Diagnostic::error(
-                "Invalid resource mode in state",
-                format!("State contains a resource with mode {mode_text:?} ({type_name:?} {name:?}) which is not supported."),
-            ));
+            diags.push(diag::invalid_mode(mode_text, type_name, name));
             return;
         }
     };
@@ -391,26 +368,17 @@ fn read_resource(r: &J, state: &mut State, read: &mut Reader, diags: &mut Diagno
     let (module, module_instance) = match read.module(module_text) {
         Ok((steps, printed)) => (steps.clone(), printed.clone()),
         Err(e) => {
-            diags.push(Diagnostic::error(
-                "Invalid module instance address in state",
-                format!("State contains an invalid module instance address {module_text:?}: {e}."),
-            ));
+            diags.push(diag::invalid_module_instance(module_text, e));
             return;
         }
     };
     if type_name.is_empty() || name.is_empty() {
-        diags.push(Diagnostic::error(
-            "Invalid resource in state",
-            format!("State contains a resource with type {type_name:?} and name {name:?}; both are required."),
-        ));
+        diags.push(diag::missing_type_or_name(type_name, name));
         return;
     }
     let provider = read.names.str(str_field(r, "provider").unwrap_or_default());
-    if !read.valid_providers.contains(&provider) && parse_provider_address(&provider).is_none() {
-        diags.push(Diagnostic::error(
-            "Invalid provider config address in state",
-            format!("State contains an invalid provider config address {provider:?} for {type_name}.{name}."),
-        ));
+    if !read.valid_providers.contains(&provider) && crate::addrs::AbsProviderConfig::parse(&provider).is_none() {
+        diags.push(diag::invalid_provider(&provider, type_name, name));
         return;
     }
     read.valid_providers.insert(provider.clone());
@@ -426,17 +394,14 @@ fn read_resource(r: &J, state: &mut State, read: &mut Reader, diags: &mut Diagno
             Some(J::Other(Value::Number(n))) if n.as_i64().is_some() && each != Some("map") => Some(InstanceKey::Int(n.as_i64().unwrap_or(0))),
             Some(J::Str(s)) if each != Some("list") => Some(InstanceKey::Str(s.to_string())),
             Some(other) => {
-                diags.push(Diagnostic::error(
-                    BAD_INSTANCE,
-                    format!("Resource {} has an instance with the invalid instance key {other}.", base()),
-                ));
+                diags.push(diag::invalid_instance_key(base(), other));
                 continue;
             }
         };
         let addr = || InstanceAddr { key: key.clone(), ..base() };
         if let Some(status) = str_field(inst, "status") {
             if status != "tainted" {
-                diags.push(Diagnostic::error(BAD_INSTANCE, format!("Instance {} has invalid status {status:?}.", addr())));
+                diags.push(diag::invalid_status(addr(), status));
                 continue;
             }
         }
@@ -447,20 +412,13 @@ fn read_resource(r: &J, state: &mut State, read: &mut Reader, diags: &mut Diagno
             Some(J::Str(dk)) if dk.len() == 8 && dk.bytes().all(|b| b.is_ascii_hexdigit()) => Some(dk.to_string()),
             Some(other) => {
                 let dk = other.as_str().map(str::to_string).unwrap_or_else(|| other.to_string());
-                diags.push(Diagnostic::error(
-                    BAD_INSTANCE,
-                    format!("Instance {} has an object with deposed key {dk:?}, which is not correctly formatted.", addr()),
-                ));
+                diags.push(diag::invalid_deposed_key(addr(), &dk));
                 continue;
             }
         };
         // The printed address identifies an instance; its parts do too, without printing it.
         if !read.seen.insert((module_instance.clone(), resource_text.clone(), key.clone(), deposed.clone())) {
-            let detail = match &deposed {
-                Some(dk) => format!("Instance {} deposed object {dk:?} appears multiple times in the state file.", addr()),
-                None => format!("Instance {} appears multiple times in the state file.", addr()),
-            };
-            diags.push(Diagnostic::error("Duplicate resource instance in state", detail));
+            diags.push(diag::duplicate_instance(addr(), deposed.as_deref()));
             continue;
         }
         let mut dependencies: Vec<SharedStr> = Vec::new();
@@ -477,10 +435,7 @@ fn read_resource(r: &J, state: &mut State, read: &mut Reader, diags: &mut Diagno
                         read.valid_dependencies.insert(shared.clone());
                         dependencies.push(shared);
                     }
-                    Err(e) => diags.push(Diagnostic::error(
-                        BAD_INSTANCE,
-                        format!("Instance {} has invalid dependency {text:?}: {e}.", addr()),
-                    )),
+                    Err(e) => diags.push(diag::invalid_dependency(addr(), text, &e)),
                 }
             }
         }

@@ -22,13 +22,12 @@
 //! object under a fresh key, Terraform `states.NewDeposedKey`) are random in Terraform; here
 //! [`preallocated_deposed_key`] derives them from the address, so graphs are reproducible.
 
-use super::instance_addr::InstanceAddr;
-use super::state::{Action, Changes, ResourceChange};
-use crate::diag::{Diagnostic, Diagnostics};
+use super::diagnostics as diag;
+use super::{Action, Changes, ResourceChange};
+use crate::addrs::InstanceAddr;
+use crate::diag::Diagnostics;
 use serde_json::Value;
 use std::collections::HashSet;
-
-const INVALID: &str = "Invalid planned change";
 
 /// Parses an action list (`["delete", "create"]`).
 pub fn parse_actions(v: &Value) -> Result<Action, String> {
@@ -85,10 +84,10 @@ pub fn changes_from_value(v: &Value) -> (Changes, Diagnostics) {
     let mut diags = Diagnostics::new();
     let mut out = Changes::default();
     let Some(obj) = v.as_object() else {
-        diags.push(Diagnostic::error(INVALID, "The changes must be an object mapping instance addresses to action lists, or a plan with resource_changes."));
+        diags.push(diag::not_an_object());
         return (out, diags);
     };
-    let mut bad = |what: &str, e: String| diags.push(Diagnostic::error(INVALID, format!("The change for {what:?} cannot be read: {e}.")));
+    let mut bad = |what: &str, e: String| diags.push(diag::unreadable_change(what, &e));
     if let Some(rcs) = obj.get("resource_changes") {
         for rc in rcs.as_array().map(Vec::as_slice).unwrap_or(&[]) {
             let address = rc.get("address").and_then(Value::as_str).unwrap_or_default();
@@ -119,7 +118,7 @@ pub fn parse_changes(text: &str) -> (Changes, Diagnostics) {
         Ok(v) => changes_from_value(&v),
         Err(e) => {
             let mut d = Diagnostics::new();
-            d.push(Diagnostic::error(INVALID, format!("The changes could not be parsed as JSON: {e}.")));
+            d.push(diag::not_json(e));
             (Changes::default(), d)
         }
     }
@@ -214,7 +213,7 @@ mod tests {
             ("{", "could not be parsed"),
         ] {
             let (_, d) = parse_changes(text);
-            assert!(d.iter().any(|d| d.summary == INVALID && d.detail.contains(want)), "{text}: {d:?}");
+            assert!(d.iter().any(|d| d.summary == "Invalid planned change" && d.detail.contains(want)), "{text}: {d:?}");
         }
     }
 

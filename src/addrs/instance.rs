@@ -6,8 +6,32 @@
 //! `addrs.ParseConfigResource`; errors here are short sentences that the callers wrap in
 //! Terraform-shaped diagnostics.
 
-use crate::addrs::{quote, InstanceKey, ModulePath, ResourceAddr, ResourceMode};
+use super::{quote, ModulePath, ResourceAddr, ResourceMode};
 use std::fmt;
+
+/// The key of one instance of a `count` (`[0]`) or `for_each` (`["a"]`) resource or module.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum InstanceKey {
+    Int(i64),
+    Str(String),
+}
+
+/// Serialized as Terraform prints it (`[0]`, `["a"]`), the form node JSON has always used.
+impl serde::Serialize for InstanceKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl fmt::Display for InstanceKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InstanceKey::Int(i) => write!(f, "[{i}]"),
+            InstanceKey::Str(s) => write!(f, "[{}]", quote(s)),
+        }
+    }
+}
+
 
 /// `module.a[0].aws_instance.web[1]`: a module instance path, a resource, an instance key.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -287,10 +311,7 @@ impl<'a> Parser<'a> {
 
 /// A key as printed, for error messages: `[0]`, `["a"]`.
 pub fn show_key(k: &InstanceKey) -> String {
-    match k {
-        InstanceKey::Int(i) => format!("[{i}]"),
-        InstanceKey::Str(s) => format!("[{}]", quote(s)),
-    }
+    k.to_string()
 }
 
 #[cfg(test)]

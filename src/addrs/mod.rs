@@ -2,62 +2,35 @@
 //!
 //! Mirrors the parts of Terraform's `internal/addrs` that the graph needs. `Display` gives
 //! Terraform's `String()` for each address, which is what node names and reference keys use.
+//! Addresses are built typed and printed; text is parsed only where it comes from outside
+//! (state and plan input: [`InstanceAddr::parse`], [`AbsProviderConfig::parse`]).
+//!
+//! | file | Terraform | what |
+//! |---|---|---|
+//! | `module.rs` | `addrs.Module` | [`ModulePath`], a module's place in the tree |
+//! | `resource.rs` | `addrs.Resource`, `ResourceMode` | [`ResourceAddr`] with its mode |
+//! | `instance.rs` | `addrs.InstanceKey`, `AbsResourceInstance` | [`InstanceKey`], [`InstanceAddr`] and their parsing |
+//! | `provider.rs` | `addrs.AbsProviderConfig` | [`AbsProviderConfig`] |
+//! | `quote.rs` | Go's `strconv.Quote` | how Terraform quotes strings in addresses and output |
+//! | `mod.rs` | `addrs.Referenceable` | [`Subject`], what a reference points at |
+
+mod instance;
+mod module;
+mod provider;
+pub mod quote;
+mod resource;
+
+pub use instance::{
+    config_resource_text, module_instance_of_address, module_instance_text, parse_module_instance, show_key,
+    InstanceAddr, InstanceKey, ScannedAddr,
+};
+pub use module::ModulePath;
+pub use provider::{provider_config_text, write_provider_config, AbsProviderConfig};
+pub use quote::go_quote as quote;
+pub use resource::{ResourceAddr, ResourceMode};
 
 use serde::{Serialize, Serializer};
 use std::fmt;
-
-/// Managed resources, data sources and ephemeral resources share one address shape.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ResourceMode {
-    Managed,
-    Data,
-    Ephemeral,
-}
-
-impl ResourceMode {
-    /// The prefix a reference to this mode starts with (`data.`, `ephemeral.`, or none).
-    pub fn prefix(self) -> &'static str {
-        match self {
-            ResourceMode::Managed => "",
-            ResourceMode::Data => "data.",
-            ResourceMode::Ephemeral => "ephemeral.",
-        }
-    }
-}
-
-/// The key of one instance of a `count` (`[0]`) or `for_each` (`["a"]`) resource or module.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum InstanceKey {
-    Int(i64),
-    Str(String),
-}
-
-impl fmt::Display for InstanceKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            InstanceKey::Int(i) => write!(f, "[{i}]"),
-            InstanceKey::Str(s) => write!(f, "[{}]", quote(s)),
-        }
-    }
-}
-
-/// A Go-style `%q` quoted string, as Terraform prints string instance keys.
-pub use crate::dag::go_quote as quote;
-
-/// A resource block's address inside its module: `aws_instance.web`, `data.aws_ami.ubuntu`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ResourceAddr {
-    pub mode: ResourceMode,
-    pub type_name: String,
-    pub name: String,
-}
-
-impl fmt::Display for ResourceAddr {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}.{}", self.mode.prefix(), self.type_name, self.name)
-    }
-}
 
 /// Something a reference points at (Terraform's `addrs.Referenceable`), module-relative.
 ///
@@ -129,45 +102,6 @@ impl fmt::Display for Subject {
 impl Serialize for Subject {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
-    }
-}
-
-/// A module's place in the module tree: the call names from the root (`["net", "subnets"]`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(transparent)]
-pub struct ModulePath(pub Vec<String>);
-
-impl ModulePath {
-    pub fn root() -> Self {
-        ModulePath(Vec::new())
-    }
-
-    pub fn is_root(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    pub fn child(&self, name: &str) -> Self {
-        let mut v = self.0.clone();
-        v.push(name.to_string());
-        ModulePath(v)
-    }
-
-    /// The key Terraform's `modules.json` manifest uses: call names joined by dots (`vpc.subnets`).
-    pub fn manifest_key(&self) -> String {
-        self.0.join(".")
-    }
-}
-
-impl fmt::Display for ModulePath {
-    /// `module.net.module.subnets`, or the empty string for the root module.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, name) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str(".")?;
-            }
-            write!(f, "module.{name}")?;
-        }
-        Ok(())
     }
 }
 

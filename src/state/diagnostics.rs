@@ -1,0 +1,114 @@
+//! The diagnostics of reading a state, one named constructor each, with Terraform's summaries
+//! (`internal/states/statefile/version4.go`, `read.go`). The reader decides when; the words
+//! are here.
+
+use crate::diag::Diagnostic;
+use std::fmt::Display;
+
+const UNSUPPORTED: &str = "Unsupported state file format";
+const BAD_INSTANCE: &str = "Invalid resource instance metadata in state";
+
+/// The text is not JSON; with the position where it has one.
+pub fn not_json(at: Option<(usize, usize)>) -> Diagnostic {
+    let detail = match at {
+        Some((line, column)) => format!("The state file could not be parsed as JSON: syntax error at line {line} column {column}."),
+        None => "The state file could not be parsed as JSON.".to_string(),
+    };
+    Diagnostic::error(UNSUPPORTED, detail)
+}
+
+/// The JSON's top level is not an object.
+pub fn top_not_object() -> Diagnostic {
+    Diagnostic::error(UNSUPPORTED, "The state file could not be parsed as JSON: the top level must be an object.")
+}
+
+pub fn missing_version() -> Diagnostic {
+    Diagnostic::error(
+        UNSUPPORTED,
+        "The state file does not have a \"version\" attribute, which is required to identify the format version.",
+    )
+}
+
+pub fn version_zero() -> Diagnostic {
+    Diagnostic::error(UNSUPPORTED, "The state file uses JSON syntax but has a version number of zero. There was never a JSON-based state format zero, so this state file is invalid and cannot be processed.")
+}
+
+/// Versions 1 to 3, which Terraform upgrades but this reader does not.
+pub fn version_too_old(version: impl Display) -> Diagnostic {
+    Diagnostic::error(
+        UNSUPPORTED,
+        format!("The state file uses format version {version}, which tfgraph does not read. Terraform upgrades it to version 4 when it next writes the state (`terraform state pull` with Terraform 0.12 or later shows the upgraded state)."),
+    )
+}
+
+pub fn version_too_new(version: impl Display) -> Diagnostic {
+    Diagnostic::error(
+        UNSUPPORTED,
+        format!("The state file uses format version {version}, which is not supported by Terraform 1.15. This state file may have been created by a newer version of Terraform."),
+    )
+}
+
+/// `version` is not a positive whole number (printed as JSON).
+pub fn version_not_a_number(version: impl Display) -> Diagnostic {
+    Diagnostic::error(UNSUPPORTED, format!("The version in the state file is {version}. A positive whole number is required."))
+}
+
+pub fn resources_not_array() -> Diagnostic {
+    Diagnostic::error(UNSUPPORTED, "The state file's \"resources\" must be an array.")
+}
+
+pub fn invalid_mode(mode: &str, type_name: &str, name: &str) -> Diagnostic {
+    Diagnostic::error(
+        "Invalid resource mode in state",
+        format!("State contains a resource with mode {mode:?} ({type_name:?} {name:?}) which is not supported."),
+    )
+}
+
+pub fn invalid_module_instance(module: &str, error: &str) -> Diagnostic {
+    Diagnostic::error(
+        "Invalid module instance address in state",
+        format!("State contains an invalid module instance address {module:?}: {error}."),
+    )
+}
+
+pub fn missing_type_or_name(type_name: &str, name: &str) -> Diagnostic {
+    Diagnostic::error(
+        "Invalid resource in state",
+        format!("State contains a resource with type {type_name:?} and name {name:?}; both are required."),
+    )
+}
+
+pub fn invalid_provider(provider: &str, type_name: &str, name: &str) -> Diagnostic {
+    Diagnostic::error(
+        "Invalid provider config address in state",
+        format!("State contains an invalid provider config address {provider:?} for {type_name}.{name}."),
+    )
+}
+
+/// `resource` has an instance whose `index_key` (printed as JSON) does not fit its `each`.
+pub fn invalid_instance_key(resource: impl Display, key: impl Display) -> Diagnostic {
+    Diagnostic::error(BAD_INSTANCE, format!("Resource {resource} has an instance with the invalid instance key {key}."))
+}
+
+pub fn invalid_status(instance: impl Display, status: &str) -> Diagnostic {
+    Diagnostic::error(BAD_INSTANCE, format!("Instance {instance} has invalid status {status:?}."))
+}
+
+pub fn invalid_deposed_key(instance: impl Display, key: &str) -> Diagnostic {
+    Diagnostic::error(
+        BAD_INSTANCE,
+        format!("Instance {instance} has an object with deposed key {key:?}, which is not correctly formatted."),
+    )
+}
+
+pub fn duplicate_instance(instance: impl Display, deposed: Option<&str>) -> Diagnostic {
+    let detail = match deposed {
+        Some(dk) => format!("Instance {instance} deposed object {dk:?} appears multiple times in the state file."),
+        None => format!("Instance {instance} appears multiple times in the state file."),
+    };
+    Diagnostic::error("Duplicate resource instance in state", detail)
+}
+
+pub fn invalid_dependency(instance: impl Display, dependency: &str, error: &str) -> Diagnostic {
+    Diagnostic::error(BAD_INSTANCE, format!("Instance {instance} has invalid dependency {dependency:?}: {error}."))
+}

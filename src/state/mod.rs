@@ -1,0 +1,53 @@
+//! Terraform state: the model, and reading state v4 JSON ([`v4`]), with its diagnostics as
+//! named constructors ([`diagnostics`]).
+//!
+//! Only what graph building reads is modelled so far: for each resource instance object, its
+//! address, provider, dependencies, `create_before_destroy` and deposed key (state v4,
+//! `internal/states/statefile/version4.go`). The plan graph without state has no use for it;
+//! the plan graph's orphan and deposed nodes and the apply and destroy graphs are built from
+//! it ([`BuildOptions::state`](crate::graph::BuildOptions::state)). Deserializes from a JSON
+//! shape close to Terraform's own. State knows only addresses: no graph, no evaluation; the
+//! engine will write it back (v4) from here.
+
+pub mod diagnostics;
+pub mod v4;
+
+pub use v4::{parse_state, state_from_value};
+
+use crate::util::{SharedStr, SharedVec};
+use serde::{Deserialize, Serialize};
+
+/// A prior state: every resource instance object Terraform knows about.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    pub resources: Vec<StateObject>,
+    /// The names of the root module's outputs in the state (`OrphanOutputTransformer`).
+    #[serde(default)]
+    pub outputs: Vec<String>,
+}
+
+/// One resource instance object in the state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StateObject {
+    /// The module instance, as Terraform prints it (`module.a[0]`); empty for the root module.
+    /// Shared, like the other addresses: a state repeats them for every object.
+    #[serde(default)]
+    pub module: SharedStr,
+    /// The resource address inside its module: `aws_instance.web`, `data.aws_ami.u`.
+    pub resource: SharedStr,
+    /// The instance key as printed (`[0]`, `["a"]`), absent for a single instance.
+    #[serde(default)]
+    pub key: Option<String>,
+    /// The provider configuration that manages it:
+    /// `provider["registry.terraform.io/hashicorp/aws"].west`. Shared: a state names few.
+    pub provider: SharedStr,
+    /// State `dependencies`: resource addresses (no instance keys) it was created after.
+    /// Shared: the graph's nodes keep them without copying.
+    #[serde(default)]
+    pub dependencies: SharedVec<SharedStr>,
+    #[serde(default)]
+    pub create_before_destroy: bool,
+    /// Set for a deposed object (8 hex digits).
+    #[serde(default)]
+    pub deposed: Option<String>,
+}
