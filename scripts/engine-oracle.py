@@ -204,6 +204,9 @@ def record_step(name, sdir, prev_state, base_env):
     tenv = dict(penv, TF_CLI_CONFIG_FILE=os.path.join(ORACLE, ".venv", "terraform.rc"), CHECKPOINT_DISABLE="1",
                 TF_IN_AUTOMATION="1")
     version = run([tfbin, "version", "-json"], env=tenv, cwd=workdir)
+    schemas = run([tfbin, "providers", "schema", "-json"], env=tenv, cwd=workdir)
+    if schemas.returncode == 0 and tf != "1.0.3":
+        write_json(os.path.join(FIXTURES, "mock-provider-schemas.json"), json.loads(schemas.stdout))
     show = None
     if os.path.exists(os.path.join(workdir, "plan.tfplan")):
         show = run([tfbin, "show", "-no-color", "plan.tfplan"], env=tenv, cwd=workdir).stdout
