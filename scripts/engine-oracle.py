@@ -112,6 +112,8 @@ def write_json(path, obj):
 
 def norm_text(s, keys, workdir):
     s = s.replace(workdir, "<workdir>")
+    # `terraform graph` has no -no-color: its errors carry ANSI colours
+    s = re.sub(r"\x1b\[[0-9;]*m", "", s)
     s = keys.text(s)
     # elapsed times depend on the machine
     s = re.sub(r"(complete after )\d+(m\d+)?s", r"\1<t>", s)
@@ -210,6 +212,11 @@ def record_step(name, sdir, prev_state, base_env):
     show = None
     if os.path.exists(os.path.join(workdir, "plan.tfplan")):
         show = run([tfbin, "show", "-no-color", "plan.tfplan"], env=tenv, cwd=workdir).stdout
+        if not os.path.exists(os.path.join(out, "plan.json")):
+            # a failed plan still saves an (errored) plan file: its JSON goes with its text
+            js = run([tfbin, "show", "-json", "plan.tfplan"], env=tenv, cwd=workdir)
+            if js.returncode == 0:
+                open(os.path.join(out, "plan.json"), "w").write(js.stdout)
 
     for f in OUTPUTS:
         p = os.path.join(sdir, f)
