@@ -40,6 +40,8 @@ pub mod graph;
 /// A compact encoding of a serializable value for JavaScript, decoded by `pkg/index.js`: how
 /// `loadConfig`'s result leaves wasm, several times faster to decode than JSON.
 pub mod tape;
+/// Plans: the human rendering of a plan (`terraform show`) from its JSON form.
+pub mod plans;
 /// Stage 3: the parallel graph walker (Terraform's `dag.Walker`), an async scheduler with no JS.
 pub mod walk;
 /// The JavaScript API (wasm32 only): thin conversions around the stages above. Public only so

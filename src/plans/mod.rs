@@ -5,6 +5,8 @@
 
 pub mod changes_json;
 pub mod diagnostics;
+/// The plan as `terraform plan` prints it (a port of Terraform's jsonformat renderer).
+pub mod render_human;
 
 pub use changes_json::{change_address, changes_from_value, parse_actions, parse_changes, preallocated_deposed_key};
 
