@@ -33,15 +33,14 @@ pub mod config;
 pub mod eval;
 /// Terraform state: the model and state v4 reading (writing next). Knows only addresses.
 pub mod state;
-/// Planned changes: the model and reading them. Knows only addresses.
+/// Planned changes: the model, reading them, and the plan as `terraform plan` prints it
+/// (from its JSON form). Knows only addresses.
 pub mod plans;
 /// Stage 2: Terraform's graphs (plan, validate, destroy, apply) built from a [`config::Config`].
 pub mod graph;
 /// A compact encoding of a serializable value for JavaScript, decoded by `pkg/index.js`: how
 /// `loadConfig`'s result leaves wasm, several times faster to decode than JSON.
 pub mod tape;
-/// Plans: the human rendering of a plan (`terraform show`) from its JSON form.
-pub mod plans;
 /// Stage 3: the parallel graph walker (Terraform's `dag.Walker`), an async scheduler with no JS.
 pub mod walk;
 /// The JavaScript API (wasm32 only): thin conversions around the stages above. Public only so
