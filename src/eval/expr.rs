@@ -730,6 +730,7 @@ impl<'a> Evaluator<'a> {
         match name.name {
             "try" => return self.call_try(args, span),
             "can" => return self.call_can(args, span),
+            "convert" if self.funcs.get("convert").is_some() => return self.call_convert(args, span),
             _ => {}
         }
         let Some(f) = self.funcs.get(name.name) else {
@@ -807,6 +808,27 @@ impl<'a> Evaluator<'a> {
         }
         detail.push_str("\nAt least one expression must produce a successful result.");
         Err(self.err("Error in function call", detail, &(span.start..span.start + 4)))
+    }
+
+    /// `convert(value, type)` (Terraform 1.15): the second argument is a type constraint,
+    /// decoded from the expression itself as Terraform's custom decoder does.
+    fn call_convert(&mut self, args: &[Expr<'_>], span: &Span) -> R {
+        if args.len() != 2 {
+            return Err(match args.get(2) {
+                Some(extra) => self.err("Too many function arguments", "Function \"convert\" expects only 2 argument(s).", &start_range(extra)),
+                None => self.err(
+                    "Not enough function arguments",
+                    format!("Function \"convert\" expects 2 argument(s). Missing value for {}.", go_quote(["value", "type"][args.len()])),
+                    &(span.end.saturating_sub(1)..span.end),
+                ),
+            });
+        }
+        let value = self.eval(&args[0])?;
+        let mut default = |d: &Expr<'_>| self.eval(d).map_err(|d| d.detail.clone());
+        let constraint = super::typeexpr::parse(&args[1], &mut default);
+        let constraint = constraint.map_err(|m| self.err("Invalid type specification", m, &args[1].span))?;
+        super::functions::convert_to_constraint(&value, &constraint)
+            .map_err(|m| self.err("Invalid function argument", format!("Invalid value for \"value\" parameter: {m}."), &start_range(&args[0])))
     }
 
     /// `can(expr)`: whether `expr` evaluates without error; unknown while it is unknown.

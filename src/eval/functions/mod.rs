@@ -21,6 +21,7 @@ mod collection_map;
 mod collection_set;
 mod conversion;
 mod core;
+pub(crate) use conversion::convert_to_constraint;
 mod string;
 mod string_format_go;
 mod string_format_num;
