@@ -1,7 +1,11 @@
 //! The collection functions (Terraform's "Collection Functions") that work on sequences:
 //! `alltrue` … `zipmap` as cty's `function/stdlib` and Terraform's `internal/lang/funcs`
-//! define them (flags and error texts: `funcs_a_spec.md`, "Collection"). Sets are in
+//! define them (flags and error texts: `funcs_a_spec.md`, "Collection"). Limits: `range` stops
+//! at 1024 values as cty does, `setproduct` at [`collection_set::SETPRODUCT_LIMIT`] combinations
+//! (Terraform has none); the others make at most as many values as they are given. Sets are in
 //! `collection_set.rs`, maps and objects in `collection_map.rs`.
+//!
+//! [`collection_set::SETPRODUCT_LIMIT`]: super::collection_set::SETPRODUCT_LIMIT
 
 use super::{FuncError, Function, Param, Registry, Returns};
 use crate::eval::convert::{convert, unify};
@@ -198,12 +202,10 @@ pub(super) fn register(r: &mut Registry) {
         if !a[0].is_wholly_known() {
             return Ok(Value::unknown(ret.clone()));
         }
-        let mut out: Vec<Value> = Vec::new();
-        for v in items(&a[0]) {
-            if !out.iter().any(|o| equals(o, v) == Some(true)) {
-                out.push(v.clone());
-            }
-        }
+        // Elements of one list share a type and are known and unmarked here, so equal values
+        // have equal JSON: a set of those keeps this linear on long lists.
+        let mut seen = std::collections::HashSet::new();
+        let out: Vec<Value> = items(&a[0]).iter().filter(|v| seen.insert(key(v))).cloned().collect();
         Ok(Value::list(ret.element().cloned().unwrap_or(Type::Dynamic), out))
     }));
     r.add(Function {
@@ -400,6 +402,11 @@ pub(super) fn register(r: &mut Registry) {
     r.add(one_param("sum", Type::Dynamic, Returns::Type(Type::Number), |_, a, _| sum(&a[0])));
     super::collection_map::register(r);
     super::collection_set::register(r);
+}
+
+/// A known, unmarked value's identity among values of its type (cty's Equals on them).
+pub(super) fn key(v: &Value) -> String {
+    crate::eval::render::to_json_text(v).unwrap_or_else(|| crate::eval::render::console(v))
 }
 
 fn one_error() -> FuncError {
