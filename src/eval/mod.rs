@@ -98,7 +98,19 @@ pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, expression: &
         ));
         return Evaluated { value: None, diagnostics };
     }
-    let result = module_scope::eval_text(&scope, &inputs, scope.module_dir(), "<console-input>", expression, Pos { line: 1, column: 1, byte: 0 });
+    // The console's own expression may call `type()`; locals and outputs it reads may not.
+    let console_funcs = Registry::console();
+    let console_inputs = module_scope::Inputs { funcs: &console_funcs, ..inputs };
+    let result = module_scope::eval_text(&scope, &console_inputs, scope.module_dir(), "<console-input>", expression, Pos { line: 1, column: 1, byte: 0 });
+    let result = result.and_then(|v| {
+        if !matches!(v.kind, value::Kind::TypeVal(_)) && contains_type(&v) {
+            return Err(Box::new(Diagnostic::error(
+                "Invalid use of type function",
+                "The console-only \"type\" function cannot be used as part of an expression.",
+            )));
+        }
+        Ok(v)
+    });
     diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     match result {
         Ok(v) => Evaluated { value: Some(v), diagnostics },
@@ -106,5 +118,15 @@ pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, expression: &
             diagnostics.push(*d);
             Evaluated { value: None, diagnostics }
         }
+    }
+}
+
+/// Whether a value holds a type from `type()` anywhere inside.
+fn contains_type(v: &Value) -> bool {
+    match &v.kind {
+        value::Kind::TypeVal(_) => true,
+        value::Kind::List(_, x) | value::Kind::Set(_, x) | value::Kind::Tuple(x) => x.iter().any(contains_type),
+        value::Kind::Map(_, m) | value::Kind::Object(m) => m.values().any(contains_type),
+        _ => false,
     }
 }

@@ -31,6 +31,8 @@ pub enum Kind {
     Map(Type, BTreeMap<String, Value>),
     Tuple(Vec<Value>),
     Object(BTreeMap<String, Value>),
+    /// A type, as the console-only `type()` returns it (a capsule of [`Type::TypeType`]).
+    TypeVal(Type),
 }
 
 impl From<Kind> for Value {
@@ -104,6 +106,7 @@ impl Value {
             Kind::Map(t, _) => Type::map(t.clone()),
             Kind::Tuple(items) => Type::Tuple(items.iter().map(Value::ty).collect()),
             Kind::Object(attrs) => Type::Object(attrs.iter().map(|(k, v)| (k.clone(), v.ty())).collect()),
+            Kind::TypeVal(_) => Type::TypeType,
         }
     }
 

@@ -188,3 +188,15 @@ pub(crate) fn convert_to_constraint(v: &Value, c: &Constraint) -> Result<Value, 
         Err((path, m)) => Err(format!("{path}: {m}")),
     }
 }
+
+/// The console-only `type()` (Terraform adds it to the console's scope alone): the type of its
+/// argument, which the console prints as a type expression.
+pub(super) fn register_console(r: &mut Registry) {
+    r.add(Function {
+        name: "type",
+        params: vec![Param::new("value", Type::Dynamic).null().dynamic().unknown()],
+        variadic: None,
+        returns: Returns::Type(Type::TypeType),
+        imp: |_, a, _| Ok(Kind::TypeVal(a[0].ty()).into()),
+    });
+}

@@ -137,6 +137,13 @@ impl Registry {
         r
     }
 
+    /// [`Registry::builtin`] and the console-only `type()`, for `terraform console`'s scope.
+    pub fn console() -> Registry {
+        let mut r = Registry::builtin();
+        conversion::register_console(&mut r);
+        r
+    }
+
     pub fn add(&mut self, f: Function) {
         self.funcs.insert(f.name, f);
     }
