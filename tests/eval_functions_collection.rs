@@ -43,7 +43,7 @@ fn collection_functions_as_terraform_evaluates_them() {
     let funcs = Registry::console();
     let (mut total, mut pending) = (0, Vec::new());
     let mut failures = Vec::new();
-    for file in ["collection.json", "collection_more.json", "collection_unknown.json"] {
+    for file in ["collection.json", "collection_more.json", "collection_unknown.json", "collection_edges.json"] {
         let (_, cases) = harness::load(file);
         for c in &cases {
             let m = missing(&funcs, &c.expr);
@@ -61,7 +61,7 @@ fn collection_functions_as_terraform_evaluates_them() {
         eprintln!("  {p}");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-    assert!(total >= 398, "only {total} collection cases ran");
+    assert!(total >= 471, "only {total} collection cases ran");
 }
 
 /// Hostile input: every one gives a clear error or a value, quickly, and never a panic.
