@@ -18,6 +18,7 @@
 
 mod collection;
 mod collection_map;
+mod collection_seq;
 mod collection_set;
 mod conversion;
 mod core;
