@@ -735,6 +735,7 @@ impl<'a> Evaluator<'a> {
         match name.name {
             "try" => return self.call_try(args, span),
             "can" => return self.call_can(args, span),
+            "convert" if self.funcs.get("convert").is_some() => return self.call_convert(args, span),
             _ => {}
         }
         // Every built-in function is also `core::NAME`.
@@ -766,7 +767,6 @@ impl<'a> Evaluator<'a> {
         match plain {
             "templatestring" => return self.call_templatestring(f, name, args, span),
             "templatefile" => return self.call_templatefile(f, name, args, span),
-            "convert" => return self.call_convert(f, args, span),
             _ => {}
         }
         let mut values = Vec::with_capacity(args.len());
@@ -818,31 +818,6 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    /// `convert(value, type)` (Terraform 1.15): `value` converted to a type constraint written
-    /// as in a `variable` block, `optional()` defaults applied.
-    fn call_convert(&mut self, f: &super::functions::Function, args: &[Expr<'_>], span: &Span) -> R {
-        self.check_arity(f, args, span)?;
-        let value = self.eval(&args[0])?;
-        let constraint = {
-            let funcs = self.funcs;
-            let source = self.source;
-            let ctx = FuncContext { planning: self.ctx.planning, files: self.ctx.files, base_dir: self.ctx.base_dir };
-            // Defaults inside optional() are constants, as in a variable's type.
-            let mut default = |d: &Expr<'_>| -> Result<Value, String> {
-                let ctx = FuncContext { planning: ctx.planning, files: ctx.files, base_dir: ctx.base_dir };
-                Evaluator::new(&super::scope::EmptyScope, funcs, ctx, source).eval(d).map_err(|e| e.detail.clone())
-            };
-            super::typeexpr::parse(&args[1], &mut default).map_err(|m| self.err("Invalid type specification", m, &args[1].span))?
-        };
-        let (plain, sensitive) = value.unmark_deep();
-        if !plain.is_known() {
-            return Ok(Value::unknown(constraint.ty()).mark(sensitive));
-        }
-        let converted = convert(&constraint.apply_defaults(&plain), &constraint.ty())
-            .map_err(|m| self.err("Invalid function argument", format!("Invalid value for \"value\" parameter: {m}."), &start_range(&args[0])))?;
-        Ok(converted.mark(sensitive))
-    }
-
     /// `try(...)`: the first argument that evaluates without error; an unknown result defers.
     fn call_try(&mut self, args: &[Expr<'_>], span: &Span) -> R {
         if args.is_empty() {
@@ -865,6 +840,27 @@ impl<'a> Evaluator<'a> {
         }
         detail.push_str("\nAt least one expression must produce a successful result.");
         Err(self.err("Error in function call", detail, &(span.start..span.start + 4)))
+    }
+
+    /// `convert(value, type)` (Terraform 1.15): the second argument is a type constraint,
+    /// decoded from the expression itself as Terraform's custom decoder does.
+    fn call_convert(&mut self, args: &[Expr<'_>], span: &Span) -> R {
+        if args.len() != 2 {
+            return Err(match args.get(2) {
+                Some(extra) => self.err("Too many function arguments", "Function \"convert\" expects only 2 argument(s).", &start_range(extra)),
+                None => self.err(
+                    "Not enough function arguments",
+                    format!("Function \"convert\" expects 2 argument(s). Missing value for {}.", go_quote(["value", "type"][args.len()])),
+                    &(span.end.saturating_sub(1)..span.end),
+                ),
+            });
+        }
+        let value = self.eval(&args[0])?;
+        let mut default = |d: &Expr<'_>| self.eval(d).map_err(|d| d.detail.clone());
+        let constraint = super::typeexpr::parse(&args[1], &mut default);
+        let constraint = constraint.map_err(|m| self.err("Invalid type specification", m, &args[1].span))?;
+        super::functions::convert_to_constraint(&value, &constraint)
+            .map_err(|m| self.err("Invalid function argument", format!("Invalid value for \"value\" parameter: {m}."), &start_range(&args[0])))
     }
 
     /// `can(expr)`: whether `expr` evaluates without error; unknown while it is unknown.

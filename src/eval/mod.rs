@@ -99,7 +99,19 @@ pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, expression: &
             return Evaluated { value: None, diagnostics };
         }
     };
-    let result = eval_in_module(&scope, &inputs, &calls, expression, &mut diagnostics);
+    // The console's own expression may call `type()`; locals and outputs it reads may not.
+    let console_funcs = Registry::console();
+    let console_inputs = module_scope::Inputs { funcs: &console_funcs, ..inputs };
+    let result = eval_in_module(&scope, &console_inputs, &calls, expression, &mut diagnostics);
+    let result = result.and_then(|v| {
+        if !matches!(v.kind, value::Kind::TypeVal(_)) && v.has_type_value() {
+            return Err(Box::new(Diagnostic::error(
+                "Invalid use of type function",
+                "The console-only \"type\" function cannot be used as part of an expression.",
+            )));
+        }
+        Ok(v)
+    });
     diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     match result {
         Ok(v) => Evaluated { value: Some(v), diagnostics },
@@ -160,3 +172,4 @@ fn eval_in_module(scope: &module_scope::ModuleScope<'_>, inputs: &module_scope::
     diagnostics.extend(std::mem::take(&mut *child.diagnostics.borrow_mut()));
     result
 }
+

@@ -10,6 +10,10 @@ use serde_json::Value as Json;
 
 /// `terraform console`'s text for a value.
 pub fn console(v: &Value) -> String {
+    // What the console-only `type()` returns prints as the type, whatever its marks.
+    if let Kind::TypeVal(t) = &v.kind {
+        return t.type_expr();
+    }
     format_value(v, 0)
 }
 
@@ -40,6 +44,7 @@ fn format_value(v: &Value, indent: usize) -> String {
         Kind::Set(_, items) => format!("toset({})", sequence(items.iter(), indent)),
         Kind::Object(m) => mapping(m.iter(), indent),
         Kind::Map(_, m) => format!("tomap({})", mapping(m.iter(), indent)),
+        Kind::TypeVal(t) => t.type_expr(),
     }
 }
 
@@ -114,7 +119,8 @@ pub fn to_json_text(v: &Value) -> Option<String> {
 
 fn write_json(v: &Value, out: &mut String) -> bool {
     match &v.kind {
-        Kind::Unknown(_) => return false,
+        // A type (from the console-only `type()`) has no JSON form.
+        Kind::Unknown(_) | Kind::TypeVal(_) => return false,
         Kind::Null(_) => out.push_str("null"),
         Kind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Kind::Number(n) => out.push_str(&n.to_string()),
@@ -193,6 +199,7 @@ fn api_value(v: &Value) -> Json {
         Kind::String(s) => Json::String(s.clone()),
         Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => Json::Array(items.iter().map(api_value).collect()),
         Kind::Map(_, m) | Kind::Object(m) => Json::Object(m.iter().map(|(k, x)| (k.clone(), api_value(x))).collect()),
+        Kind::TypeVal(t) => Json::String(t.type_expr()),
     }
 }
 

@@ -17,6 +17,9 @@ pub enum Type {
     Map(Box<Type>),
     Tuple(Vec<Type>),
     Object(BTreeMap<String, Type>),
+    /// Terraform's `types.TypeType` capsule: the type of what the console-only `type()`
+    /// returns.
+    TypeType,
 }
 
 impl Type {
@@ -71,6 +74,7 @@ impl Type {
             Type::Map(t) => format!("map of {}", t.friendly_name()),
             Type::Tuple(_) => "tuple".into(),
             Type::Object(_) => "object".into(),
+            Type::TypeType => "type".into(),
         }
     }
 
@@ -106,6 +110,7 @@ impl Type {
         let pad = |n: usize| "    ".repeat(n);
         match self {
             Type::Dynamic => out.push_str("dynamic"),
+            Type::TypeType => out.push_str("type"),
             Type::Bool => out.push_str("bool"),
             Type::Number => out.push_str("number"),
             Type::String => out.push_str("string"),

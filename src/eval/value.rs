@@ -31,6 +31,8 @@ pub enum Kind {
     Map(Type, BTreeMap<String, Value>),
     Tuple(Vec<Value>),
     Object(BTreeMap<String, Value>),
+    /// A type, as the console-only `type()` returns it (a capsule of [`Type::TypeType`]).
+    TypeVal(Type),
 }
 
 impl From<Kind> for Value {
@@ -100,6 +102,7 @@ impl Value {
             Kind::Map(t, _) => Type::map(t.clone()),
             Kind::Tuple(items) => Type::Tuple(items.iter().map(Value::ty).collect()),
             Kind::Object(attrs) => Type::Object(attrs.iter().map(|(k, v)| (k.clone(), v.ty())).collect()),
+            Kind::TypeVal(_) => Type::TypeType,
         }
     }
 
@@ -123,6 +126,16 @@ impl Value {
     }
 
     /// Sensitive here or anywhere inside.
+    /// Whether a type from the console-only `type()` lies anywhere inside.
+    pub fn has_type_value(&self) -> bool {
+        match &self.kind {
+            Kind::TypeVal(_) => true,
+            Kind::List(_, x) | Kind::Set(_, x) | Kind::Tuple(x) => x.iter().any(Value::has_type_value),
+            Kind::Map(_, m) | Kind::Object(m) => m.values().any(Value::has_type_value),
+            _ => false,
+        }
+    }
+
     pub fn has_sensitive(&self) -> bool {
         self.sensitive
             || match &self.kind {

@@ -1,15 +1,16 @@
 //! The set functions: `setintersection`, `setsubtract`, `setunion` (cty's set operations on
 //! arguments converted to one set type) and `setproduct`.
 
-use super::collection::{items, unmark};
+use super::collection::{items, key, unmark};
 use super::{FuncError, Function, Param, Registry, Returns};
 use crate::eval::convert::{convert, unify};
 use crate::eval::types::Type;
 use crate::eval::value::Value;
 
 /// The most combinations `setproduct` builds. Terraform has no limit (it allocates them all,
-/// so a few large sets exhaust its memory); past this we stop with an error instead.
-pub const SETPRODUCT_LIMIT: usize = 1 << 20;
+/// so a few large sets exhaust its memory); past this we stop with an error instead. 65,536
+/// tuples of a few values each stay within tens of megabytes, in WebAssembly too.
+pub const SETPRODUCT_LIMIT: usize = 1 << 16;
 
 #[derive(Clone, Copy)]
 enum Op {
@@ -52,8 +53,12 @@ fn set_op(op: Op, a: &[Value], ret: &Type) -> Result<Value, FuncError> {
                 s.extend(xs);
                 s
             }
-            (Some(s), Op::Intersection) => s.into_iter().filter(|x| xs.contains(x)).collect(),
-            (Some(s), Op::Subtract) => s.into_iter().filter(|x| !xs.contains(x)).collect(),
+            (Some(s), Op::Intersection | Op::Subtract) => {
+                // Both sides are wholly known here and of one element type.
+                let other: std::collections::HashSet<String> = xs.iter().map(key).collect();
+                let keep = matches!(op, Op::Intersection);
+                s.into_iter().filter(|x| other.contains(&key(x)) == keep).collect()
+            }
         });
     }
     let elem = if elem == Type::Dynamic { acc.as_ref().and_then(|s| s.first()).map(Value::ty).unwrap_or(elem) } else { elem };

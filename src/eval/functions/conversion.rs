@@ -5,7 +5,8 @@
 
 use super::{FuncError, Function, Param, Registry, Returns};
 use crate::dag::go_quote;
-use crate::eval::convert::{convert, convertible, unify};
+use crate::eval::convert::{convert, convert_at_path, convertible, unify};
+use crate::eval::typeexpr::Constraint;
 use crate::eval::number::Number;
 use crate::eval::types::Type;
 use crate::eval::value::{Kind, Value};
@@ -118,6 +119,15 @@ pub(super) fn register(r: &mut Registry) {
     to_fn!("toset", Want::Set);
     to_fn!("tomap", Want::Map);
     r.add(Function {
+        name: "convert",
+        params: vec![Param::new("value", Type::Dynamic).null().dynamic(), Param::new("type", Type::Dynamic)],
+        variadic: None,
+        returns: Returns::Type(Type::Dynamic),
+        // The evaluator calls `convert` itself (its second argument is a type expression, not a
+        // value); this entry names it for "Did you mean" and refuses other ways of calling it.
+        imp: |_, _, _| Err(FuncError::Arg(1, "a type constraint expression is required, such as string or list(number)".into())),
+    });
+    r.add(Function {
         name: "sensitive",
         params: vec![any_param("value")],
         variadic: None,
@@ -156,5 +166,37 @@ pub(super) fn register(r: &mut Registry) {
         // Nothing in this evaluator is ephemeral (no ephemeral resources or variables are
         // evaluated yet), so every value passes through unchanged.
         imp: |_, a, _| Ok(a[0].clone()),
+    });
+}
+
+/// Terraform 1.15's `convert(value, type)` once the core has decoded the type constraint: the
+/// value (null and of unknown type allowed; unknown gives an unknown of the type; marks come
+/// off and go back on) converted, with the constraint's optional attributes and defaults. The
+/// error is the conversion's message, for the "value" parameter.
+pub(crate) fn convert_to_constraint(v: &Value, c: &Constraint) -> Result<Value, String> {
+    let want = c.ty();
+    let (plain, marked) = v.unmark_deep();
+    if !plain.is_known() {
+        return Ok(Value::unknown(want).mark(marked));
+    }
+    let filled = c.apply_defaults(&plain);
+    match convert_at_path(&filled, &want) {
+        Ok(out) => Ok(out.mark(marked)),
+        // As cty's PathError prints itself: the message alone, unless the types cannot convert
+        // at all (then cty's MismatchMessage names the element).
+        Err((path, m)) if path.is_empty() || convertible(&filled.ty(), &want) => Err(m),
+        Err((path, m)) => Err(format!("{path}: {m}")),
+    }
+}
+
+/// The console-only `type()` (Terraform adds it to the console's scope alone): the type of its
+/// argument, which the console prints as a type expression.
+pub(super) fn register_console(r: &mut Registry) {
+    r.add(Function {
+        name: "type",
+        params: vec![Param::new("value", Type::Dynamic).null().dynamic().unknown()],
+        variadic: None,
+        returns: Returns::Type(Type::TypeType),
+        imp: |_, a, _| Ok(Kind::TypeVal(a[0].ty()).into()),
     });
 }

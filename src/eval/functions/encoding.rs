@@ -133,6 +133,9 @@ pub(super) fn register(r: &mut Registry) {
             if v.is_null() {
                 return Ok(Value::string("null"));
             }
+            if v.has_type_value() {
+                return Err(FuncError::Other(TYPE_NOT_ENCODABLE.into()));
+            }
             // cty's JSONEncodeFunc: a value with unknowns anywhere in it encodes to an unknown
             // string (Terraform refines its prefix; we do not track refinements).
             Ok(to_json_text(v).map(Value::string).unwrap_or_else(|| Value::unknown(Type::String)))
@@ -165,10 +168,18 @@ pub(super) fn register(r: &mut Registry) {
         returns: Returns::Type(Type::String),
         // cty-yaml's Impl: unknowns anywhere make the result unknown (cty's Call only looks
         // at the top level).
-        imp: |_, a, _| Ok(if a[0].is_wholly_known() { Value::string(super::encoding_yaml::encode(&a[0])) } else { Value::unknown(Type::String) }),
+        imp: |_, a, _| {
+            if a[0].has_type_value() {
+                return Err(FuncError::Other(TYPE_NOT_ENCODABLE.into()));
+            }
+            Ok(if a[0].is_wholly_known() { Value::string(super::encoding_yaml::encode(&a[0])) } else { Value::unknown(Type::String) })
+        },
     });
     super::encoding_text::register(r);
 }
+
+/// A `type()` result (console only) has no JSON or YAML form.
+const TYPE_NOT_ENCODABLE: &str = "the result of the console-only \"type\" function cannot be encoded";
 
 /// Go's `url.QueryEscape`.
 fn query_escape(s: &str) -> String {

@@ -96,7 +96,8 @@ impl Emitter {
 
     fn scalar(&mut self, v: &Value, indent: usize, _root: bool) {
         match &v.kind {
-            Kind::Null(_) | Kind::Unknown(_) => self.out.push_str("null"),
+            // (yamlencode refuses type values and unknowns before encoding.)
+            Kind::Null(_) | Kind::Unknown(_) | Kind::TypeVal(_) => self.out.push_str("null"),
             Kind::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
             Kind::Number(n) => self.out.push_str(&n.to_string()),
             Kind::String(s) => {

@@ -18,6 +18,7 @@
 
 mod collection;
 mod collection_map;
+mod collection_seq;
 mod collection_set;
 mod conversion;
 mod core;
@@ -32,6 +33,7 @@ mod network;
 mod numeric;
 pub mod platform;
 mod special;
+pub(crate) use conversion::convert_to_constraint;
 mod string;
 mod string_format_go;
 mod string_format_num;
@@ -151,6 +153,13 @@ impl Registry {
         crypto::register(&mut r);
         encoding::register(&mut r);
         datetime::register(&mut r);
+        r
+    }
+
+    /// [`Registry::builtin`] and the console-only `type()`, for `terraform console`'s scope.
+    pub fn console() -> Registry {
+        let mut r = Registry::builtin();
+        conversion::register_console(&mut r);
         r
     }
 

@@ -1,9 +1,8 @@
-//! The signatures of the functions the evaluator calls itself, because an argument of theirs is
-//! an expression rather than a value: `templatestring` (its template must be a reference) and
-//! `templatefile` (both evaluate a template in a scope of their own,
-//! `eval/expr/template_funcs.rs`), and `convert` (its second argument is a type constraint,
-//! `eval/expr.rs`). Registered here so that the argument count, "Did you mean" suggestions
-//! and the function list know them.
+//! The signatures of the template functions, which the evaluator calls itself
+//! (`eval/expr/template_funcs.rs`): `templatestring` takes its template as an expression (it
+//! must be a reference), and both evaluate a template in a scope of their own. Registered here
+//! so that the argument count, "Did you mean" suggestions and the function list know them.
+//! (`convert`, whose second argument is a type expression, is in conversion.rs.)
 
 use super::{FuncError, Function, Param, Registry, Returns};
 use crate::eval::types::Type;
@@ -22,13 +21,6 @@ pub(super) fn register(r: &mut Registry) {
     r.add(Function {
         name: "templatefile",
         params: vec![Param::new("path", Type::String).unknown().marked(), Param::new("vars", Type::Dynamic).dynamic().unknown().marked()],
-        variadic: None,
-        returns: Returns::Type(Type::Dynamic),
-        imp: through_evaluator,
-    });
-    r.add(Function {
-        name: "convert",
-        params: vec![Param::new("value", Type::Dynamic).null().dynamic(), Param::new("type", Type::Dynamic)],
         variadic: None,
         returns: Returns::Type(Type::Dynamic),
         imp: through_evaluator,
