@@ -41,13 +41,39 @@ function fetchSync(url) {
   return bytes;
 }
 
+/**
+ * Vite's dev server pre-bundles dependencies into node_modules/.vite/deps/ without moving the
+ * assets they point at (vitejs/vite#8427), so the URL above names a file that is not there and
+ * the server answers with its index.html. The package itself is then at ../../tfgraph/ from
+ * there. (Built as a string so that no bundler tries to resolve it at build time.)
+ */
+function viteDevUrl(url) {
+  if (!url.pathname.includes("/node_modules/.vite/")) return null;
+  const beside = "../../tfgraph/";
+  return new URL(beside + "tfgraph_bg.wasm", url);
+}
+
+const isWasm = (bytes) => bytes[0] === 0x00 && bytes[1] === 0x61 && bytes[2] === 0x73 && bytes[3] === 0x6d;
+
 function loadSync() {
   const url = wasmUrl();
-  if (url.protocol !== "file:") return fetchSync(url);
-  // A server-side bundle that resolved this entry instead of node.js: read the file from disk.
-  const fs = globalThis.process?.getBuiltinModule?.("node:fs");
-  if (fs) return fs.readFileSync(url);
-  throw new Error(`tfgraph: cannot load ${url} here: import "tfgraph/init" and \`await init(bytes)\``);
+  if (url.protocol === "file:") {
+    // A server-side bundle that resolved this entry instead of node.js: read the file from disk.
+    const fs = globalThis.process?.getBuiltinModule?.("node:fs");
+    if (fs) return fs.readFileSync(url);
+    throw new Error(`tfgraph: cannot load ${url} here: import "tfgraph/init" and \`await init(bytes)\``);
+  }
+  const bytes = fetchSync(url);
+  if (isWasm(bytes)) return bytes;
+  const retry = viteDevUrl(url);
+  if (retry) {
+    const again = fetchSync(retry);
+    if (isWasm(again)) return again;
+  }
+  throw new Error(
+    `tfgraph: ${url} is not the WebAssembly module (the server sent something else): serve the ` +
+      "package's tfgraph_bg.wasm there (with Vite, add optimizeDeps: { exclude: [\"tfgraph\"] })",
+  );
 }
 
 initSync(loadSync());
