@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,6 +44,15 @@ test("npm pack ships the entry, the declarations and the wasm", () => {
   // Exactly what users need: no build stamp, no stray files.
   assert.deepEqual(files, wanted.sort());
   assert.ok(!files.some((f) => f.startsWith(".")), `hidden files shipped: ${files}`);
+});
+
+test("npm publish --dry-run is clean: nothing corrected, nothing to fix", () => {
+  const { status, stdout, stderr } = spawnSync("npm", ["publish", "--dry-run"], { cwd: pkgDir, encoding: "utf8" });
+  assert.equal(status, 0, stderr);
+  assert.match(stdout, /\+ tfgraph@/);
+  // The one warning a dry run always prints (it never logs in) aside, none: no "errors corrected".
+  const warnings = stderr.split("\n").filter((l) => /^npm warn publish /.test(l) && !/requires you to be logged in/.test(l));
+  assert.deepEqual(warnings, []);
 });
 
 /** Runs `code` as `name` in a fresh project that has the package in node_modules; its stdout. */
