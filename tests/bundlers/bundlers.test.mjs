@@ -145,3 +145,22 @@ describe("Rollup 4", () => {
     await checkBuilt("rollup");
   });
 });
+
+describe("Deno and Bun (their npm packages, binaries shipped inside the registry packages)", () => {
+  before(() => install("runtimes"));
+
+  const json = (out) => JSON.parse(out.trim().split("\n").at(-1));
+
+  test("deno run: import by name, no init call", () => {
+    const out = run("runtimes", "deno", ["run", "--no-lock", "--allow-read", "main.js"], { env: { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" } });
+    assert.deepEqual(json(out), want.page);
+  });
+
+  test("bun: import by name, no init call", () => {
+    assert.deepEqual(json(run("runtimes", "bun", ["main.js"])), want.page);
+  });
+
+  test("bun: require by name from CommonJS", () => {
+    assert.deepEqual(json(run("runtimes", "bun", ["main.cjs"])), want.worker);
+  });
+});
