@@ -9,7 +9,7 @@ import { readFile, stat } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
 import { createInterface } from "node:readline";
 import { readConfigDir } from "./read-dir.js";
-import { buildGraph, evaluate, loadConfig, TfgraphError, version } from "./index.js";
+import { buildGraph, evaluate, loadConfig, TfgraphError, version } from "./node.js";
 
 const COMMANDS = {
   graph: {

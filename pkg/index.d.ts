@@ -345,10 +345,24 @@ export interface Check {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The API (index.js)
+// The API (api.js; "tfgraph" loads the WebAssembly module on import, "tfgraph/init" leaves it
+// to `await init()`)
 
-/** The package version (also the Rust crate's version). */
+/** The package version (also the Rust crate's version); "" until the module is loaded. */
 export declare const version: string;
+
+/** What `init` and `initSync` load the WebAssembly module from. */
+export type WasmSource = URL | string | Response | PromiseLike<Response> | BufferSource | WebAssembly.Module;
+
+/**
+ * Loads the WebAssembly module, once (later calls return the first call's promise). By default
+ * from the `.wasm` file beside the package's JS, which bundlers emit as an asset; a file: URL is
+ * read from disk. Needed only with "tfgraph/init": "tfgraph" has loaded it on import.
+ */
+export declare function init(source?: WasmSource): Promise<void>;
+
+/** Loads the WebAssembly module synchronously from its bytes or a compiled module. */
+export declare function initSync(source: BufferSource | WebAssembly.Module): void;
 
 /** Input files: slash-separated relative paths (`main.tf`, `modules/net/main.tf`) to contents. */
 export type Files = Record<string, string>;

@@ -1,301 +1,81 @@
-// The tfgraph package entry: initialises the WebAssembly module (top-level await, so importing
-// this file is all a user does) and wraps the raw exports of tfgraph.js in the public API.
-// Types: index.d.ts. The raw exports are not part of the API and may change.
-
-import init, * as raw from "./tfgraph.js";
-
-const wasmUrl = new URL("tfgraph_bg.wasm", import.meta.url);
-
-// Node (and other runtimes loading from disk) cannot fetch a file: URL, so read the bytes;
-// browsers fetch the module next to this file, compiling it while it streams in.
-if (wasmUrl.protocol === "file:") {
-  const { readFile } = await import("node:fs/promises");
-  await init({ module_or_path: await readFile(wasmUrl) });
-} else {
-  await init({ module_or_path: wasmUrl });
-}
-
-/** The package version (also the Rust crate's version). */
-export const version = raw.version();
-
-/** How many errors a TfgraphError's message lists before "and N more". */
-const MESSAGE_ERRORS = 3;
-
-/** `main.tf:3:5: summary`, or just the summary when the diagnostic has no range. */
-function describe(diagnostic) {
-  const r = diagnostic.range;
-  return r ? `${r.filename}:${r.start.line}:${r.start.column}: ${diagnostic.summary}` : diagnostic.summary;
-}
-
-/**
- * Thrown when the user's input has errors. `diagnostics` holds every diagnostic (errors and
- * warnings, Terraform's JSON shape); `config` what could be loaded despite the errors, when the
- * operation produces one.
- */
-export class TfgraphError extends Error {
-  constructor(diagnostics, config = null) {
-    const errors = diagnostics.filter((d) => d.severity === "error");
-    const lines = errors.slice(0, MESSAGE_ERRORS).map(describe);
-    if (errors.length > MESSAGE_ERRORS) lines.push(`(and ${errors.length - MESSAGE_ERRORS} more)`);
-    const head = errors.length === 1 ? "1 error" : `${errors.length} errors`;
-    super(`tfgraph: ${head}:\n  ${lines.join("\n  ")}`);
-    this.name = "TfgraphError";
-    this.diagnostics = diagnostics;
-    this.config = config;
-  }
-}
-
-/** Where a loaded configuration came from, so buildGraph can take the configuration itself. */
-const SOURCE = Symbol("tfgraph.source");
-
-const hasError = (diagnostics) => diagnostics.some((d) => d.severity === "error");
-
-// ---- The tape: how loadConfig's result crosses from wasm (src/tape.rs) ----------------------
+// The package entry for browsers, workers and bundlers: loads the WebAssembly module while this
+// module is evaluated, so importing "tfgraph" is all a user does. No top-level await (Vite 6's
+// default build target and every `es2020`-era target reject it): the `.wasm` file is fetched
+// with a synchronous request and compiled synchronously. Both are allowed on a page's main
+// thread for a module of this size (browsers cap synchronous compilation at several MB) and in
+// workers. Pages that must not block while it loads import "tfgraph/init" and `await init()`.
 //
-// `words` holds one u32 per value: a 4-bit tag and a 28-bit payload (all ones: the payload is
-// the next word). Strings are sliced in order off `text`; objects take their keys from
-// `shapes`. Decoding gives exactly what JSON.parse of the same value's JSON gives
-// (tests/js/tape.test.mjs), several times faster: no text to scan, and each distinct short
-// string made once.
+// `new URL("./tfgraph_bg.wasm", import.meta.url)` is the pattern Vite and webpack 5 recognise:
+// they emit the file as an asset and rewrite the URL to it. Where a bundler leaves the module
+// without `import.meta.url` (esbuild's default IIFE format), the URL is taken relative to the
+// script being run, so the `.wasm` file belongs beside the bundle.
 
-const TAG_NUM = 0, TAG_STR = 1, TAG_ARR = 2, TAG_OBJ = 3, TAG_NULL = 4, TAG_FALSE = 5, TAG_TRUE = 6;
-const TAG_STR_AGAIN = 7, TAG_STR_KEEP = 8, TAG_MAP = 9, TAG_F64 = 10;
-const PAYLOAD = 0x0fffffff;
+import { initSync } from "./api.js";
 
-/**
- * Object builders for the most frequent shapes (positions, ranges, references, expressions,
- * resources): a literal makes each object in one step with its final layout, where building
- * key by key costs a keyed store each. Used only when a shape's keys are exactly these; any
- * other shape (and any of these, should the model change) is built key by key.
- */
-const BUILDERS = new Map([
-  ["line,column,byte", (v) => ({ line: v(), column: v(), byte: v() })],
-  ["filename,start,end", (v) => ({ filename: v(), start: v(), end: v() })],
-  ["subject,kind,traversal,range,in", (v) => ({ subject: v(), kind: v(), traversal: v(), range: v(), in: v() })],
-  ["source,range,references", (v) => ({ source: v(), range: v(), references: v() })],
-  [
-    "address,mode,type,name,provider,count,for_each,depends_on,lifecycle,provisioners,connection,references,range",
-    (v) => ({
-      address: v(), mode: v(), type: v(), name: v(), provider: v(), count: v(), for_each: v(), depends_on: v(),
-      lifecycle: v(), provisioners: v(), connection: v(), references: v(), range: v(),
-    }),
-  ],
-  ["local_name,alias,fqn,implied,range", (v) => ({ local_name: v(), alias: v(), fqn: v(), implied: v(), range: v() })],
-  [
-    "create_before_destroy,prevent_destroy,ignore_changes,replace_triggered_by,preconditions,postconditions",
-    (v) => ({
-      create_before_destroy: v(), prevent_destroy: v(), ignore_changes: v(), replace_triggered_by: v(),
-      preconditions: v(), postconditions: v(),
-    }),
-  ],
-]);
-
-function builder(keys) {
-  const known = BUILDERS.get(keys.join(","));
-  if (known) return known;
-  return (v) => {
-    const o = {};
-    for (const k of keys) define(o, k, v());
-    return o;
-  };
-}
-
-/** `o[k] = value` as JSON.parse does it: an own data property, even for `__proto__`. */
-function define(o, k, value) {
-  if (k === "__proto__") Object.defineProperty(o, k, { value, writable: true, enumerable: true, configurable: true });
-  else o[k] = value;
-}
-
-function decodeTape(words, text, shapes) {
-  const build = JSON.parse(shapes).map(builder);
-  const kept = [];
-  const f64 = new Float64Array(1);
-  const f64Words = new Uint32Array(f64.buffer);
-  let w = 0;
-  let t = 0;
-  const value = () => {
-    const word = words[w++];
-    let p = word & PAYLOAD;
-    if (p === PAYLOAD) p = words[w++];
-    switch (word >>> 28) {
-      case TAG_NUM:
-        return p;
-      case TAG_STR:
-        return text.slice(t, (t += p));
-      case TAG_STR_KEEP: {
-        const s = text.slice(t, (t += p));
-        kept.push(s);
-        return s;
-      }
-      case TAG_STR_AGAIN:
-        return kept[p];
-      case TAG_OBJ:
-        return build[p](value);
-      case TAG_ARR: {
-        const a = [];
-        for (let i = 0; i < p; i++) a.push(value());
-        return a;
-      }
-      case TAG_NULL:
-        return null;
-      case TAG_FALSE:
-        return false;
-      case TAG_TRUE:
-        return true;
-      case TAG_MAP: {
-        const o = {};
-        for (let i = 0; i < p; i++) {
-          const k = value();
-          define(o, k, value());
-        }
-        return o;
-      }
-      case TAG_F64:
-        f64Words[0] = words[w++];
-        f64Words[1] = words[w++];
-        return f64[0];
-      default:
-        throw new Error(`tfgraph: internal error: bad tape word ${word} at ${w - 1}`);
-    }
-  };
-  return value();
-}
-
-/**
- * Loads a Terraform configuration from in-memory files (`{ "main.tf": "..." }`, slash-separated
- * relative paths). Returns the configuration with its warnings in `diagnostics`; throws
- * TfgraphError when there is an error, and TypeError when the arguments have the wrong types.
- */
-export function loadConfig(files, options = {}) {
-  const { config, diagnostics } = decodeTape(...raw.loadConfigTape(files, options));
-  if (hasError(diagnostics)) {
-    throw new TfgraphError(diagnostics, config);
-  }
-  const loaded = { ...config, diagnostics };
-  Object.defineProperty(loaded, SOURCE, { value: { files, root: options.root } });
-  return loaded;
-}
-
-/**
- * One of Terraform's graphs. Built by buildGraph; queries and renderings are computed in wasm
- * on demand. `free()` (or `using`) releases its memory early; otherwise the garbage collector does.
- */
-export class Graph {
-  #handle;
-
-  constructor(handle, loadDiagnostics) {
-    this.#handle = handle;
-    /** Every diagnostic: loading and input warnings, then the build's (one error per cycle). */
-    this.diagnostics = [...loadDiagnostics, ...handle.diagnostics()];
-  }
-
-  /** Each transformer that ran, in order: name, reason, counts (and its text with traceSteps). */
-  get steps() { return this.#handle.steps(); }
-  nodes() { return JSON.parse(this.#handle.nodes()); }
-  /** Edges `from -> to`: `from` depends on `to`; `why` lists every reason, each with a sentence. */
-  edges() { return JSON.parse(this.#handle.edges()); }
-  /** Edges transitive reduction removed: the dependency still holds through other edges. */
-  impliedEdges() { return JSON.parse(this.#handle.impliedEdges()); }
-  /** Exactly Terraform's `Graph.String()`. */
-  toString() { return this.#handle.toText(); }
-  /** `type: "resources"` (terraform graph's default since 1.7) or `"full"` (`-type=plan`). */
-  toDot({ type = "resources", drawCycles = false } = {}) {
-    return this.#handle.toDot(checkType(type), Boolean(drawCycles));
-  }
-  toMermaid({ type = "resources", drawCycles = false } = {}) {
-    return this.#handle.toMermaid(checkType(type), Boolean(drawCycles));
-  }
-  dependencies(name) { return this.#handle.dependencies(name); }
-  dependents(name) { return this.#handle.dependents(name); }
-  ancestors(name) { return this.#handle.ancestors(name); }
-  descendants(name) { return this.#handle.descendants(name); }
-  /** Why `from` depends on `to`, one sentence per reason. */
-  explain(from, to) { return this.#handle.explain(from, to); }
-  /** Each strongly connected component of more than one node (empty for a valid graph). */
-  cycles() { return this.#handle.cycles(); }
-  free() { this.#handle.free(); }
-  [Symbol.dispose ?? Symbol.for("Symbol.dispose")]() { this.free(); }
-}
-
-function checkType(type) {
-  if (type !== "resources" && type !== "full") {
-    throw new TypeError(`tfgraph: graph type must be "resources" or "full", not ${JSON.stringify(type)}`);
-  }
-  return type === "resources";
-}
-
-/**
- * State and changes cross into wasm as JSON text: `JSON.stringify` here and one parse in wasm
- * are several times cheaper than converting a large object property by property. Text (a
- * `terraform.tfstate` as read from disk) passes as it is.
- */
-const asJsonText = (v) => (v === undefined || v === null || typeof v === "string" ? v : JSON.stringify(v));
-
-/**
- * Builds the graph Terraform builds for `operation` ("plan" by default, "destroy", "apply",
- * "validate") and `mode` ("normal" by default, "destroy": apply a destroy plan) from files or
- * from a configuration returned by loadConfig. A graph with cycles is
- * still returned (its `diagnostics` hold one error per cycle); errors in the configuration,
- * state or changes throw TfgraphError.
- */
-export function buildGraph(filesOrConfig, options = {}) {
-  const source = filesOrConfig?.[SOURCE];
-  const files = source ? source.files : filesOrConfig;
-  const root = options.root ?? source?.root;
-  const handle = raw.buildGraphRaw(files, {
-    ...options,
-    root,
-    state: asJsonText(options.state),
-    changes: asJsonText(options.changes),
-  });
-  const loadDiagnostics = handle.loadDiagnostics();
-  if (hasError(loadDiagnostics)) {
-    handle.free();
-    throw new TfgraphError(loadDiagnostics);
-  }
-  return new Graph(handle, loadDiagnostics);
-}
-
-/**
- * Evaluates one expression in the root module's scope, as `terraform console` does: input
- * variables from `options.variables` (like -var), tfvars files among the files and defaults;
- * locals; module outputs; resource attributes from `options.state` (unknown without it).
- * Returns the value as JSON-compatible data with `unknown` / `sensitive` marks in the shape of
- * plan JSON's `after_unknown` / `after_sensitive`, its exact `jsonencode` text, its `type()` and
- * its console rendering. Errors throw TfgraphError.
- */
-export function evaluate(filesOrConfig, expression, options = {}) {
-  if (typeof expression !== "string") throw new TypeError("evaluate: `expression` must be a string");
-  const source = filesOrConfig?.[SOURCE];
-  const files = source ? source.files : filesOrConfig;
-  const result = JSON.parse(
-    raw.evaluateRaw(files, expression, {
-      root: options.root ?? source?.root,
-      module: options.module,
-      variables: asJsonText(options.variables),
-      state: asJsonText(options.state),
-    }),
-  );
-  if (hasError(result.diagnostics)) throw new TfgraphError(result.diagnostics);
-  return result;
-}
-
-/**
- * Walks a DAG as Terraform does: each node once all it depends on has finished, at most
- * `parallelism` (10) visits at a time; a failure skips its dependents. `dag` is a Graph or
- * `{ nodes, edges: [from, to][] }` where `from` depends on `to`.
- */
-export async function walk(dag, visit, options) {
-  if (dag instanceof Graph) {
-    dag = { nodes: dag.nodes().map((n) => n.name), edges: dag.edges().map((e) => [e.from, e.to]) };
-  }
+function wasmUrl() {
   try {
-    return await raw.walk(dag, visit, options);
-  } catch (e) {
-    // The scheduler reports bad input as an Error named TfgraphError; make it ours.
-    if (e?.name === "TfgraphError" && Array.isArray(e.diagnostics) && !(e instanceof TfgraphError)) {
-      throw new TfgraphError(e.diagnostics);
-    }
-    throw e;
+    return new URL("./tfgraph_bg.wasm", import.meta.url);
+  } catch {
+    const script = globalThis.document?.currentScript?.src ?? globalThis.location?.href;
+    return new URL("./tfgraph_bg.wasm", script);
   }
 }
+
+function fetchSync(url) {
+  const request = new XMLHttpRequest();
+  request.open("GET", url, false);
+  // A synchronous request may set responseType only in a worker; on a page the bytes arrive as
+  // text in the x-user-defined charset, one char per byte (bytes from 0x80 become U+F780 and up,
+  // whose low 8 bits are the byte: storing into a Uint8Array keeps exactly those).
+  const binaryText = globalThis.document !== undefined;
+  if (binaryText) request.overrideMimeType("text/plain; charset=x-user-defined");
+  else request.responseType = "arraybuffer";
+  request.send();
+  if (request.status !== 200 && request.status !== 0) {
+    throw new Error(`tfgraph: cannot load ${url}: HTTP ${request.status} ${request.statusText}`);
+  }
+  if (!binaryText) return new Uint8Array(request.response);
+  const text = request.responseText;
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * Vite's dev server pre-bundles dependencies into node_modules/.vite/deps/ without moving the
+ * assets they point at (vitejs/vite#8427), so the URL above names a file that is not there and
+ * the server answers with its index.html. The package itself is then at ../../tfgraph/ from
+ * there. (Built as a string so that no bundler tries to resolve it at build time.)
+ */
+function viteDevUrl(url) {
+  if (!url.pathname.includes("/node_modules/.vite/")) return null;
+  const beside = "../../tfgraph/";
+  return new URL(beside + "tfgraph_bg.wasm", url);
+}
+
+const isWasm = (bytes) => bytes[0] === 0x00 && bytes[1] === 0x61 && bytes[2] === 0x73 && bytes[3] === 0x6d;
+
+function loadSync() {
+  const url = wasmUrl();
+  if (url.protocol === "file:") {
+    // A server-side bundle that resolved this entry instead of node.js: read the file from disk.
+    const fs = globalThis.process?.getBuiltinModule?.("node:fs");
+    if (fs) return fs.readFileSync(url);
+    throw new Error(`tfgraph: cannot load ${url} here: import "tfgraph/init" and \`await init(bytes)\``);
+  }
+  const bytes = fetchSync(url);
+  if (isWasm(bytes)) return bytes;
+  const retry = viteDevUrl(url);
+  if (retry) {
+    const again = fetchSync(retry);
+    if (isWasm(again)) return again;
+  }
+  throw new Error(
+    `tfgraph: ${url} is not the WebAssembly module (the server sent something else): serve the ` +
+      "package's tfgraph_bg.wasm there (with Vite, add optimizeDeps: { exclude: [\"tfgraph\"] })",
+  );
+}
+
+initSync(loadSync());
+
+export * from "./api.js";

@@ -39,7 +39,7 @@ resource "aws_instance" "web" {
 
 test("exports exactly the documented API", () => {
   assert.deepEqual(Object.keys(tfgraph).sort(), [
-    "Graph", "TfgraphError", "buildGraph", "evaluate", "loadConfig", "version", "walk",
+    "Graph", "TfgraphError", "buildGraph", "evaluate", "init", "initSync", "loadConfig", "version", "walk",
   ]);
 });
 

@@ -5,6 +5,8 @@
 import {
   buildGraph,
   evaluate,
+  init,
+  initSync,
   type Evaluated,
   type Marks,
   walk,
@@ -30,6 +32,15 @@ import {
 } from "../../pkg/index.js";
 
 const v: string = version;
+
+// tfgraph/init: load from the default URL, a URL, bytes or a compiled module.
+const loading: Promise<void> = init();
+void init(new URL("https://example.test/tfgraph_bg.wasm"));
+void init(new Uint8Array(8));
+initSync(new Uint8Array(8));
+// @ts-expect-error initSync has nothing to fetch by default: it needs the bytes or a module
+initSync();
+void loading;
 
 const loaded: LoadedConfig = loadConfig({ "main.tf": 'resource "a" "b" {}' }, { root: "" });
 const config: Config = loaded;

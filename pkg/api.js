@@ -1,0 +1,348 @@
+// The tfgraph API: every public export, in one module that the entries re-export. It does not
+// load the WebAssembly module itself: the zero-init entries (index.js for browsers and
+// bundlers, node.js for Node, Deno and Bun) load it synchronously before re-exporting this,
+// and `tfgraph/init` (this module as it is) leaves it to the caller's `await init()`.
+// Types: index.d.ts. The raw exports of tfgraph.js are not part of the API and may change.
+
+import initWasm, * as raw from "./tfgraph.js";
+
+/** The package version (also the Rust crate's version); "" until the module is initialised. */
+export let version = "";
+
+let initialised = false;
+let pending = null;
+
+function finish() {
+  initialised = true;
+  version = raw.version();
+}
+
+/**
+ * Loads the WebAssembly module, once: later calls return the first call's promise. `source` is
+ * the `.wasm` file's URL (by default the one beside this file, which bundlers emit as an asset),
+ * a Response or promise of one, its bytes, or a compiled WebAssembly.Module. A file: URL is read
+ * from disk (Node, Deno, Bun); anything else is fetched and compiled while it streams in.
+ */
+export function init(source) {
+  if (initialised) return Promise.resolve();
+  pending ??= (async () => {
+    let input = source ?? new URL("./tfgraph_bg.wasm", import.meta.url);
+    if (input instanceof URL && input.protocol === "file:") input = readFileSync(input);
+    await initWasm({ module_or_path: input });
+    finish();
+  })().catch((e) => {
+    pending = null;
+    throw e;
+  });
+  return pending;
+}
+
+/** Loads the WebAssembly module synchronously from its bytes or a compiled WebAssembly.Module. */
+export function initSync(source) {
+  if (initialised) return;
+  raw.initSync({ module: source });
+  finish();
+}
+
+/** Reads a local file without importing `node:fs` (which browser bundlers refuse to resolve). */
+function readFileSync(url) {
+  const fs = globalThis.process?.getBuiltinModule?.("node:fs");
+  if (fs) return fs.readFileSync(url);
+  if (globalThis.Deno) return globalThis.Deno.readFileSync(url);
+  throw new Error(`tfgraph: cannot read ${url} in this runtime: pass the .wasm file's bytes to init()`);
+}
+
+function checkInitialised() {
+  if (!initialised) {
+    throw new Error(
+      'tfgraph: the WebAssembly module is not loaded yet: `await init()` first (from "tfgraph/init"), ' +
+        'or import "tfgraph", which loads it on import',
+    );
+  }
+}
+
+/** How many errors a TfgraphError's message lists before "and N more". */
+const MESSAGE_ERRORS = 3;
+
+/** `main.tf:3:5: summary`, or just the summary when the diagnostic has no range. */
+function describe(diagnostic) {
+  const r = diagnostic.range;
+  return r ? `${r.filename}:${r.start.line}:${r.start.column}: ${diagnostic.summary}` : diagnostic.summary;
+}
+
+/**
+ * Thrown when the user's input has errors. `diagnostics` holds every diagnostic (errors and
+ * warnings, Terraform's JSON shape); `config` what could be loaded despite the errors, when the
+ * operation produces one.
+ */
+export class TfgraphError extends Error {
+  constructor(diagnostics, config = null) {
+    const errors = diagnostics.filter((d) => d.severity === "error");
+    const lines = errors.slice(0, MESSAGE_ERRORS).map(describe);
+    if (errors.length > MESSAGE_ERRORS) lines.push(`(and ${errors.length - MESSAGE_ERRORS} more)`);
+    const head = errors.length === 1 ? "1 error" : `${errors.length} errors`;
+    super(`tfgraph: ${head}:\n  ${lines.join("\n  ")}`);
+    this.name = "TfgraphError";
+    this.diagnostics = diagnostics;
+    this.config = config;
+  }
+}
+
+/** Where a loaded configuration came from, so buildGraph can take the configuration itself. */
+const SOURCE = Symbol("tfgraph.source");
+
+const hasError = (diagnostics) => diagnostics.some((d) => d.severity === "error");
+
+// ---- The tape: how loadConfig's result crosses from wasm (src/tape.rs) ----------------------
+//
+// `words` holds one u32 per value: a 4-bit tag and a 28-bit payload (all ones: the payload is
+// the next word). Strings are sliced in order off `text`; objects take their keys from
+// `shapes`. Decoding gives exactly what JSON.parse of the same value's JSON gives
+// (tests/js/tape.test.mjs), several times faster: no text to scan, and each distinct short
+// string made once.
+
+const TAG_NUM = 0, TAG_STR = 1, TAG_ARR = 2, TAG_OBJ = 3, TAG_NULL = 4, TAG_FALSE = 5, TAG_TRUE = 6;
+const TAG_STR_AGAIN = 7, TAG_STR_KEEP = 8, TAG_MAP = 9, TAG_F64 = 10;
+const PAYLOAD = 0x0fffffff;
+
+/**
+ * Object builders for the most frequent shapes (positions, ranges, references, expressions,
+ * resources): a literal makes each object in one step with its final layout, where building
+ * key by key costs a keyed store each. Used only when a shape's keys are exactly these; any
+ * other shape (and any of these, should the model change) is built key by key.
+ */
+const BUILDERS = new Map([
+  ["line,column,byte", (v) => ({ line: v(), column: v(), byte: v() })],
+  ["filename,start,end", (v) => ({ filename: v(), start: v(), end: v() })],
+  ["subject,kind,traversal,range,in", (v) => ({ subject: v(), kind: v(), traversal: v(), range: v(), in: v() })],
+  ["source,range,references", (v) => ({ source: v(), range: v(), references: v() })],
+  [
+    "address,mode,type,name,provider,count,for_each,depends_on,lifecycle,provisioners,connection,references,range",
+    (v) => ({
+      address: v(), mode: v(), type: v(), name: v(), provider: v(), count: v(), for_each: v(), depends_on: v(),
+      lifecycle: v(), provisioners: v(), connection: v(), references: v(), range: v(),
+    }),
+  ],
+  ["local_name,alias,fqn,implied,range", (v) => ({ local_name: v(), alias: v(), fqn: v(), implied: v(), range: v() })],
+  [
+    "create_before_destroy,prevent_destroy,ignore_changes,replace_triggered_by,preconditions,postconditions",
+    (v) => ({
+      create_before_destroy: v(), prevent_destroy: v(), ignore_changes: v(), replace_triggered_by: v(),
+      preconditions: v(), postconditions: v(),
+    }),
+  ],
+]);
+
+function builder(keys) {
+  const known = BUILDERS.get(keys.join(","));
+  if (known) return known;
+  return (v) => {
+    const o = {};
+    for (const k of keys) define(o, k, v());
+    return o;
+  };
+}
+
+/** `o[k] = value` as JSON.parse does it: an own data property, even for `__proto__`. */
+function define(o, k, value) {
+  if (k === "__proto__") Object.defineProperty(o, k, { value, writable: true, enumerable: true, configurable: true });
+  else o[k] = value;
+}
+
+function decodeTape(words, text, shapes) {
+  const build = JSON.parse(shapes).map(builder);
+  const kept = [];
+  const f64 = new Float64Array(1);
+  const f64Words = new Uint32Array(f64.buffer);
+  let w = 0;
+  let t = 0;
+  const value = () => {
+    const word = words[w++];
+    let p = word & PAYLOAD;
+    if (p === PAYLOAD) p = words[w++];
+    switch (word >>> 28) {
+      case TAG_NUM:
+        return p;
+      case TAG_STR:
+        return text.slice(t, (t += p));
+      case TAG_STR_KEEP: {
+        const s = text.slice(t, (t += p));
+        kept.push(s);
+        return s;
+      }
+      case TAG_STR_AGAIN:
+        return kept[p];
+      case TAG_OBJ:
+        return build[p](value);
+      case TAG_ARR: {
+        const a = [];
+        for (let i = 0; i < p; i++) a.push(value());
+        return a;
+      }
+      case TAG_NULL:
+        return null;
+      case TAG_FALSE:
+        return false;
+      case TAG_TRUE:
+        return true;
+      case TAG_MAP: {
+        const o = {};
+        for (let i = 0; i < p; i++) {
+          const k = value();
+          define(o, k, value());
+        }
+        return o;
+      }
+      case TAG_F64:
+        f64Words[0] = words[w++];
+        f64Words[1] = words[w++];
+        return f64[0];
+      default:
+        throw new Error(`tfgraph: internal error: bad tape word ${word} at ${w - 1}`);
+    }
+  };
+  return value();
+}
+
+/**
+ * Loads a Terraform configuration from in-memory files (`{ "main.tf": "..." }`, slash-separated
+ * relative paths). Returns the configuration with its warnings in `diagnostics`; throws
+ * TfgraphError when there is an error, and TypeError when the arguments have the wrong types.
+ */
+export function loadConfig(files, options = {}) {
+  checkInitialised();
+  const { config, diagnostics } = decodeTape(...raw.loadConfigTape(files, options));
+  if (hasError(diagnostics)) {
+    throw new TfgraphError(diagnostics, config);
+  }
+  const loaded = { ...config, diagnostics };
+  Object.defineProperty(loaded, SOURCE, { value: { files, root: options.root } });
+  return loaded;
+}
+
+/**
+ * One of Terraform's graphs. Built by buildGraph; queries and renderings are computed in wasm
+ * on demand. `free()` (or `using`) releases its memory early; otherwise the garbage collector does.
+ */
+export class Graph {
+  #handle;
+
+  constructor(handle, loadDiagnostics) {
+    this.#handle = handle;
+    /** Every diagnostic: loading and input warnings, then the build's (one error per cycle). */
+    this.diagnostics = [...loadDiagnostics, ...handle.diagnostics()];
+  }
+
+  /** Each transformer that ran, in order: name, reason, counts (and its text with traceSteps). */
+  get steps() { return this.#handle.steps(); }
+  nodes() { return JSON.parse(this.#handle.nodes()); }
+  /** Edges `from -> to`: `from` depends on `to`; `why` lists every reason, each with a sentence. */
+  edges() { return JSON.parse(this.#handle.edges()); }
+  /** Edges transitive reduction removed: the dependency still holds through other edges. */
+  impliedEdges() { return JSON.parse(this.#handle.impliedEdges()); }
+  /** Exactly Terraform's `Graph.String()`. */
+  toString() { return this.#handle.toText(); }
+  /** `type: "resources"` (terraform graph's default since 1.7) or `"full"` (`-type=plan`). */
+  toDot({ type = "resources", drawCycles = false } = {}) {
+    return this.#handle.toDot(checkType(type), Boolean(drawCycles));
+  }
+  toMermaid({ type = "resources", drawCycles = false } = {}) {
+    return this.#handle.toMermaid(checkType(type), Boolean(drawCycles));
+  }
+  dependencies(name) { return this.#handle.dependencies(name); }
+  dependents(name) { return this.#handle.dependents(name); }
+  ancestors(name) { return this.#handle.ancestors(name); }
+  descendants(name) { return this.#handle.descendants(name); }
+  /** Why `from` depends on `to`, one sentence per reason. */
+  explain(from, to) { return this.#handle.explain(from, to); }
+  /** Each strongly connected component of more than one node (empty for a valid graph). */
+  cycles() { return this.#handle.cycles(); }
+  free() { this.#handle.free(); }
+  [Symbol.dispose ?? Symbol.for("Symbol.dispose")]() { this.free(); }
+}
+
+function checkType(type) {
+  if (type !== "resources" && type !== "full") {
+    throw new TypeError(`tfgraph: graph type must be "resources" or "full", not ${JSON.stringify(type)}`);
+  }
+  return type === "resources";
+}
+
+/**
+ * State and changes cross into wasm as JSON text: `JSON.stringify` here and one parse in wasm
+ * are several times cheaper than converting a large object property by property. Text (a
+ * `terraform.tfstate` as read from disk) passes as it is.
+ */
+const asJsonText = (v) => (v === undefined || v === null || typeof v === "string" ? v : JSON.stringify(v));
+
+/**
+ * Builds the graph Terraform builds for `operation` ("plan" by default, "destroy", "apply",
+ * "validate") and `mode` ("normal" by default, "destroy": apply a destroy plan) from files or
+ * from a configuration returned by loadConfig. A graph with cycles is
+ * still returned (its `diagnostics` hold one error per cycle); errors in the configuration,
+ * state or changes throw TfgraphError.
+ */
+export function buildGraph(filesOrConfig, options = {}) {
+  checkInitialised();
+  const source = filesOrConfig?.[SOURCE];
+  const files = source ? source.files : filesOrConfig;
+  const root = options.root ?? source?.root;
+  const handle = raw.buildGraphRaw(files, {
+    ...options,
+    root,
+    state: asJsonText(options.state),
+    changes: asJsonText(options.changes),
+  });
+  const loadDiagnostics = handle.loadDiagnostics();
+  if (hasError(loadDiagnostics)) {
+    handle.free();
+    throw new TfgraphError(loadDiagnostics);
+  }
+  return new Graph(handle, loadDiagnostics);
+}
+
+/**
+ * Evaluates one expression in the root module's scope, as `terraform console` does: input
+ * variables from `options.variables` (like -var), tfvars files among the files and defaults;
+ * locals; module outputs; resource attributes from `options.state` (unknown without it).
+ * Returns the value as JSON-compatible data with `unknown` / `sensitive` marks in the shape of
+ * plan JSON's `after_unknown` / `after_sensitive`, its exact `jsonencode` text, its `type()` and
+ * its console rendering. Errors throw TfgraphError.
+ */
+export function evaluate(filesOrConfig, expression, options = {}) {
+  checkInitialised();
+  if (typeof expression !== "string") throw new TypeError("evaluate: `expression` must be a string");
+  const source = filesOrConfig?.[SOURCE];
+  const files = source ? source.files : filesOrConfig;
+  const result = JSON.parse(
+    raw.evaluateRaw(files, expression, {
+      root: options.root ?? source?.root,
+      module: options.module,
+      variables: asJsonText(options.variables),
+      state: asJsonText(options.state),
+    }),
+  );
+  if (hasError(result.diagnostics)) throw new TfgraphError(result.diagnostics);
+  return result;
+}
+
+/**
+ * Walks a DAG as Terraform does: each node once all it depends on has finished, at most
+ * `parallelism` (10) visits at a time; a failure skips its dependents. `dag` is a Graph or
+ * `{ nodes, edges: [from, to][] }` where `from` depends on `to`.
+ */
+export async function walk(dag, visit, options) {
+  checkInitialised();
+  if (dag instanceof Graph) {
+    dag = { nodes: dag.nodes().map((n) => n.name), edges: dag.edges().map((e) => [e.from, e.to]) };
+  }
+  try {
+    return await raw.walk(dag, visit, options);
+  } catch (e) {
+    // The scheduler reports bad input as an Error named TfgraphError; make it ours.
+    if (e?.name === "TfgraphError" && Array.isArray(e.diagnostics) && !(e instanceof TfgraphError)) {
+      throw new TfgraphError(e.diagnostics);
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,42 @@
+// A browser app that loads the WebAssembly module itself, without top-level await.
+// The explicit-init entry: esbuild emits the .wasm itself (--loader:.wasm=file) and hands over its URL.
+import { buildGraph, init, loadConfig, version, walk } from "tfgraph/init";
+import wasmUrl from "tfgraph/tfgraph_bg.wasm";
+
+const files = {
+  "main.tf": `
+resource "null_resource" "a" {}
+resource "null_resource" "b" {
+  triggers = { a = null_resource.a.id }
+}
+`,
+};
+
+async function run() {
+  const config = loadConfig(files);
+  const graph = buildGraph(config);
+  const order = [];
+  await walk(graph, async (name) => {
+    order.push(name);
+  });
+  return {
+    version,
+    resources: config.root.resources.map((r) => r.address),
+    edges: graph.edges().map((e) => `${e.from} -> ${e.to}`),
+    order,
+  };
+}
+
+init(new URL(wasmUrl, import.meta.url))
+  .then(run)
+  .then(
+  (page) => {
+    const result = JSON.stringify({ page });
+    console.log(result);
+    document.body.dataset.result = result;
+  },
+  (e) => {
+    console.error(String(e?.stack ?? e));
+    document.body.dataset.result = JSON.stringify({ error: String(e) });
+  },
+);

@@ -1,0 +1,38 @@
+// A browser app as a new user writes it: import the package by name, no init call, no config.
+import { buildGraph, loadConfig, version, walk } from "tfgraph";
+
+const files = {
+  "main.tf": `
+resource "null_resource" "a" {}
+resource "null_resource" "b" {
+  triggers = { a = null_resource.a.id }
+}
+`,
+};
+
+async function run() {
+  const config = loadConfig(files);
+  const graph = buildGraph(config);
+  const order = [];
+  await walk(graph, async (name) => {
+    order.push(name);
+  });
+  return {
+    version,
+    resources: config.root.resources.map((r) => r.address),
+    edges: graph.edges().map((e) => `${e.from} -> ${e.to}`),
+    order,
+  };
+}
+
+run().then(
+  (page) => {
+    const result = JSON.stringify({ page });
+    console.log(result);
+    document.body.dataset.result = result;
+  },
+  (e) => {
+    console.error(String(e?.stack ?? e));
+    document.body.dataset.result = JSON.stringify({ error: String(e) });
+  },
+);
