@@ -182,6 +182,7 @@ fn read_build_options(options: &JsValue) -> Result<(LoadOptions, BuildOptions, D
 /// `loadDiagnostics()` (configuration, state and changes) and `diagnostics()` (the build).
 #[wasm_bindgen(js_name = buildGraphRaw)]
 pub fn build_graph_raw(files: JsValue, options: JsValue) -> Result<GraphHandle, JsValue> {
+    crate::util::clock::install(performance_now_micros);
     let files = read_files(&files, "buildGraph")?;
     let (load_options, build_options, input_diags) = read_build_options(&options)?;
     let loaded = config::load_from(&files, &load_options)?;
@@ -191,6 +192,15 @@ pub fn build_graph_raw(files: JsValue, options: JsValue) -> Result<GraphHandle, 
     reserve_heap(expected_build_bytes(&loaded.config, &build_options));
     let built = graph::build(&loaded.config, &build_options);
     Ok(GraphHandle { built, load_diagnostics })
+}
+
+/// The host's `performance.now()` in microseconds, for the transformer steps' timings (`None`
+/// where the host has no `performance`).
+fn performance_now_micros() -> Option<f64> {
+    let perf = js_sys::Reflect::get(&js_sys::global(), &"performance".into()).ok()?;
+    let now = js_sys::Reflect::get(&perf, &"now".into()).ok()?;
+    let now: js_sys::Function = wasm_bindgen::JsCast::dyn_into(now).ok()?;
+    now.call0(&perf).ok()?.as_f64().map(|ms| ms * 1e3)
 }
 
 impl GraphHandle {

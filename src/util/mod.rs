@@ -1,5 +1,7 @@
-//! Small shared building blocks below every stage: shared strings and the fast hasher.
+//! Small shared building blocks below every stage: shared strings, the fast hasher and a clock
+//! for measurements.
 
+pub mod clock;
 pub mod hash;
 pub mod shared;
 

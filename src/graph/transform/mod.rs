@@ -139,9 +139,9 @@ pub fn run(steps: &[Step], g: &mut TfGraph, cx: &BuildContext) -> (Vec<StepRecor
     let mut diags = Diagnostics::new();
     for step in steps {
         let before = (g.node_count(), g.edge_count(), g.revision());
-        let start = now_micros();
+        let start = crate::util::clock::now_micros();
         let d = step.transform.transform(g, cx);
-        let micros = start.zip(now_micros()).map(|(a, b)| (b - a).max(0.0) as u64);
+        let micros = start.zip(crate::util::clock::now_micros()).map(|(a, b)| (b - a).max(0.0) as u64);
         let changed = (g.node_count(), g.edge_count(), g.revision()) != before;
         records.push(StepRecord {
             name: step.transform.name().to_string(),
@@ -156,23 +156,4 @@ pub fn run(steps: &[Step], g: &mut TfGraph, cx: &BuildContext) -> (Vec<StepRecor
         diags.extend(d);
     }
     (records, diags)
-}
-
-/// Microseconds since an arbitrary origin, for [`StepRecord::micros`]. `std::time::Instant`
-/// panics on wasm32-unknown-unknown, so there it is the host's `performance.now()` (`None` when
-/// the host has none).
-#[cfg(not(target_arch = "wasm32"))]
-fn now_micros() -> Option<f64> {
-    use std::sync::OnceLock;
-    use std::time::Instant;
-    static ORIGIN: OnceLock<Instant> = OnceLock::new();
-    Some(ORIGIN.get_or_init(Instant::now).elapsed().as_secs_f64() * 1e6)
-}
-
-#[cfg(target_arch = "wasm32")]
-fn now_micros() -> Option<f64> {
-    let perf = js_sys::Reflect::get(&js_sys::global(), &"performance".into()).ok()?;
-    let now = js_sys::Reflect::get(&perf, &"now".into()).ok()?;
-    let now: js_sys::Function = wasm_bindgen::JsCast::dyn_into(now).ok()?;
-    now.call0(&perf).ok()?.as_f64().map(|ms| ms * 1e3)
 }
