@@ -506,6 +506,8 @@ export interface StepRecord {
   /** The graph's `String()` after the step (with `traceSteps`). */
   text?: string;
   diagnostics: number;
+  /** How long the step took, in microseconds (`performance.now()`; absent where the host has none). */
+  micros?: number;
 }
 
 export interface RenderOptions {
