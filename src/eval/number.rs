@@ -407,6 +407,13 @@ impl Number {
         if mant.bits() == 0 {
             return format!("{sign}0");
         }
+        // A whole number below 2^64 is exact with room to spare (its ulp at `prec` >= 64 bits is
+        // at most 1), so its shortest text is its digits: skip the three big decimal expansions.
+        if exp >= 0 && mant.bits() as i64 + exp <= 64 && prec >= 64 {
+            if let Ok(v) = u64::try_from(mant << (exp as u64)) {
+                return format!("{sign}{v}");
+            }
+        }
         let (mut digits, mut point) = Number::exact_decimal(mant, exp);
         trim_zeros(&mut digits);
         // Go views the mantissa as exactly PREC bits; shift it to PREC+1 bits so that its
@@ -533,6 +540,17 @@ mod tests {
 
     fn n(s: &str) -> Number {
         Number::parse(s).unwrap()
+    }
+
+    #[test]
+    fn whole_numbers_print_their_digits_on_both_sides_of_the_u64_fast_path() {
+        for text in ["1", "-1", "7", "1024", "4294967296", "9223372036854775807", "-9223372036854775808", "18446744073709551615", "18446744073709551616", "-18446744073709551617", "36893488147419103232"] {
+            assert_eq!(n(text).to_string(), text);
+            assert_eq!(n(text).add(&Number::zero()).unwrap().to_string(), text);
+        }
+        for i in (0..200_000u64).step_by(997) {
+            assert_eq!(Number::from_u64(i * 1_000_003).to_string(), (i * 1_000_003).to_string());
+        }
     }
 
     #[test]

@@ -49,7 +49,7 @@ fn hcl_eval(ctx: &Context<'_>, src: &str) -> bool {
 }
 
 fn ours(inputs: &Inputs<'_>, src: &str) -> bool {
-    eval_text(&EmptyScope, inputs, ".", "<bench>", src, Pos { line: 1, column: 1, byte: 0 }).is_ok()
+    eval_text(&EmptyScope, inputs, "<bench>", src, Pos { line: 1, column: 1, byte: 0 }).is_ok()
 }
 
 fn corpus_expressions() -> Vec<String> {
