@@ -131,7 +131,7 @@ fn steps_are_recorded_in_terraform_order_and_traced_on_request() {
     let b = build(&config, &BuildOptions { trace_steps: true, ..Default::default() });
     let names: Vec<&str> = b.steps.iter().map(|s| s.name.as_str()).collect();
     // One record per step of the builder, in its order.
-    let listed: Vec<&str> = tfgraph::graph::plan::steps(&BuildOptions::default()).iter().map(|s| s.transform.name()).collect();
+    let listed: Vec<&str> = tfgraph::graph::builders::plan::steps(&BuildOptions::default()).iter().map(|s| s.transform.name()).collect();
     assert_eq!(names, listed);
     // Terraform 1.15's relative order of the configuration-driven steps (the state-driven ones
     // sit between them; tests/graph_destroy.rs and tests/graph_apply.rs cover those).

@@ -28,7 +28,8 @@ use std::path::{Path, PathBuf};
 use tfgraph::plans::parse_changes;
 use tfgraph::state::parse_state;
 use tfgraph::graph::transform::{self, BuildContext, CloseRootModuleTransformer, TransitiveReductionTransformer};
-use tfgraph::graph::{apply, build, BuildOptions, Operation, PlanMode, TfGraph, Why};
+use tfgraph::graph::builders::apply;
+use tfgraph::graph::{build, BuildOptions, Operation, PlanMode, TfGraph, Why};
 
 mod support;
 

@@ -64,7 +64,7 @@ fn destroy_edges_only(objects: &[(&str, &[&str], bool)], updates: &[&str]) -> St
     let steps = vec![
         Step::new(DiffTransformer, "test"),
         Step::new(AttachStateTransformer, "test"),
-        Step::new(DestroyEdgeTransformer, "test"),
+        Step::new(DestroyEdgeTransformer { full_destroy: false }, "test"),
     ];
     let mut g = TfGraph::new();
     let (_, d) = transform::run(&steps, &mut g, &cx);

@@ -28,6 +28,9 @@ fn check(list: &[(&str, &str)], steps: Vec<Step>, want: &str) {
     assert_eq!(g.to_string().trim(), want.trim(), "\n--- got:\n{g}");
 }
 
+/// `ConfigTransformer` as the validate builder sets it up.
+const VALIDATE_CONFIG: ConfigTransformer = ConfigTransformer { validate: true, only_ephemeral: false };
+
 fn step(t: impl Transform + 'static) -> Step {
     Step::new(t, "test")
 }
@@ -49,7 +52,7 @@ const BASIC: &[(&str, &str)] = &[("main.tf", "provider \"aws\" {}\nresource \"aw
 fn provider_basic() {
     check(
         BASIC,
-        vec![step(ConfigTransformer), step(MissingProviderTransformer), step(ProviderTransformer)],
+        vec![step(VALIDATE_CONFIG), step(MissingProviderTransformer), step(ProviderTransformer)],
         r#"
 aws_instance.web
   provider["registry.terraform.io/hashicorp/aws"]
@@ -64,7 +67,7 @@ fn provider_fqns() {
     let root = "terraform {\n  required_providers {\n    my-aws = {\n      source = \"hashicorp/aws\"\n    }\n  }\n}\n\nresource \"aws_instance\" \"web\" {\n  provider = my-aws\n}\n";
     check(
         &[("main.tf", root)],
-        vec![step(ConfigTransformer), step(MissingProviderTransformer), step(ProviderTransformer)],
+        vec![step(VALIDATE_CONFIG), step(MissingProviderTransformer), step(ProviderTransformer)],
         r#"
 aws_instance.web
   provider["registry.terraform.io/hashicorp/aws"]
@@ -77,7 +80,7 @@ provider["registry.terraform.io/hashicorp/aws"]"#,
 fn close_provider() {
     check(
         BASIC,
-        vec![step(ConfigTransformer), step(MissingProviderTransformer), step(ProviderTransformer), step(CloseProviderTransformer)],
+        vec![step(VALIDATE_CONFIG), step(MissingProviderTransformer), step(ProviderTransformer), step(CloseProviderTransformer)],
         r#"
 aws_instance.web
   provider["registry.terraform.io/hashicorp/aws"]
@@ -93,7 +96,7 @@ provider["registry.terraform.io/hashicorp/aws"] (close)
 fn missing_provider() {
     check(
         &[("main.tf", "provider \"aws\" {}\nresource \"aws_instance\" \"web\" {}\nresource \"foo_instance\" \"web\" {}\n")],
-        vec![step(ConfigTransformer), step(MissingProviderTransformer), step(ProviderTransformer), step(CloseProviderTransformer)],
+        vec![step(VALIDATE_CONFIG), step(MissingProviderTransformer), step(ProviderTransformer), step(CloseProviderTransformer)],
         r#"
 aws_instance.web
   provider["registry.terraform.io/hashicorp/aws"]
@@ -121,7 +124,7 @@ fn missing_provider_grandchild() {
             ("sub/main.tf", "provider \"foo\" {}\n\nmodule \"subsub\" {\n    source = \"./subsub\"\n}\n"),
             ("sub/subsub/main.tf", "resource \"foo_instance\" \"one\" {}\nresource \"bar_instance\" \"two\" {}\n"),
         ],
-        with(with(vec![step(ConfigTransformer)], providers()), vec![step(TransitiveReductionTransformer)]),
+        with(with(vec![step(VALIDATE_CONFIG)], providers()), vec![step(TransitiveReductionTransformer)]),
         r#"
 module.sub.module.subsub.bar_instance.two
   provider["registry.terraform.io/hashicorp/bar"]
@@ -141,7 +144,7 @@ fn provider_passed_to_child() {
             ("main.tf", "provider \"aws\" {\n  alias = \"foo\"\n  value = \"config\"\n}\n\nmodule \"child\" {\n  source = \"./child\"\n  providers = {\n    aws.bar = aws.foo\n  }\n}\n"),
             ("child/main.tf", "provider \"aws\" {\n    alias = \"bar\"\n}\n\nresource \"aws_instance\" \"thing\" {\n    provider = aws.bar\n}\n"),
         ],
-        with(vec![step(ConfigTransformer)], providers()),
+        with(vec![step(VALIDATE_CONFIG)], providers()),
         r#"
 module.child.aws_instance.thing
   provider["registry.terraform.io/hashicorp/aws"].foo
@@ -159,7 +162,7 @@ fn provider_passed_to_grandchild() {
             ("child/main.tf", "provider \"aws\" {\n  alias = \"bar\"\n}\n\nmodule \"grandchild\" {\n  source = \"./grandchild\"\n  providers = {\n    aws.baz = aws.bar\n  }\n}\n"),
             ("child/grandchild/main.tf", "provider \"aws\" {\n  alias = \"baz\"\n}\n\nresource \"aws_instance\" \"baz\" {\n  provider = aws.baz\n}\n"),
         ],
-        with(vec![step(ConfigTransformer)], providers()),
+        with(vec![step(VALIDATE_CONFIG)], providers()),
         r#"
 module.child.module.grandchild.aws_instance.baz
   provider["registry.terraform.io/hashicorp/aws"].foo
@@ -176,7 +179,7 @@ fn provider_inherited_without_passing() {
             ("main.tf", "provider \"test\" {\n  test_string = \"config\"\n}\n\nmodule \"moda\" {\n  source = \"./moda\"\n}\n"),
             ("moda/main.tf", "resource \"test_object\" \"a\" {\n}\n"),
         ],
-        with(vec![step(ConfigTransformer)], providers()),
+        with(vec![step(VALIDATE_CONFIG)], providers()),
         r#"
 module.moda.test_object.a
   provider["registry.terraform.io/hashicorp/test"]
@@ -194,7 +197,7 @@ fn provider_configuration_aliases() {
             ("moda/main.tf", "terraform {\n  required_providers {\n    test = {\n      source = \"registry.terraform.io/hashicorp/test\"\n      configuration_aliases = [ test.x ]\n\t}\n  }\n}\n\nprovider \"test\" {\n  test_string = \"config\"\n}\n\nresource \"test_object\" \"a\" {\n}\n\nresource \"test_object\" \"x\" {\n  provider = test.x\n}\n\nmodule \"modb\" {\n  source = \"./modb\"\n}\n"),
             ("moda/modb/main.tf", "# this should end up with the provider from the parent module\nresource \"test_object\" \"a\" {\n}\n"),
         ],
-        with(vec![step(ConfigTransformer)], providers()),
+        with(vec![step(VALIDATE_CONFIG)], providers()),
         r#"
 module.moda.module.modb.test_object.a
   module.moda.provider["registry.terraform.io/hashicorp/test"]
@@ -227,7 +230,7 @@ fn transitive_reduction_basic() {
             "main.tf",
             "resource \"aws_instance\" \"A\" {}\n\nresource \"aws_instance\" \"B\" {\n    A = \"${aws_instance.A.id}\"\n}\n\nresource \"aws_instance\" \"C\" {\n    A = \"${aws_instance.A.id}\"\n    B = \"${aws_instance.B.id}\"\n}\n",
         )],
-        vec![step(ConfigTransformer), step(ReferenceTransformer), step(TransitiveReductionTransformer)],
+        vec![step(VALIDATE_CONFIG), step(ReferenceTransformer), step(TransitiveReductionTransformer)],
         r#"
 aws_instance.A
 aws_instance.B
@@ -265,7 +268,7 @@ variable "plain" {}
 "#;
     check(
         &[("main.tf", tf)],
-        vec![step(RootVariableTransformer), step(VariableValidationTransformer)],
+        vec![step(RootVariableTransformer), step(VariableValidationTransformer { skip: false })],
         r#"
 var.bar
 var.bar (validation)
@@ -282,7 +285,7 @@ var.plain"#,
     // to `var.foo` reaches both `var.foo` and `var.foo (validation)` (both are keyed `var.foo`).
     check(
         &[("main.tf", tf)],
-        vec![step(RootVariableTransformer), step(VariableValidationTransformer), step(ReferenceTransformer)],
+        vec![step(RootVariableTransformer), step(VariableValidationTransformer { skip: false }), step(ReferenceTransformer)],
         r#"
 var.bar
 var.bar (validation)

@@ -1,8 +1,8 @@
 //! Stage 2: Terraform's graphs, built from a loaded [`Config`] (Terraform's
 //! `internal/terraform` graph builders and transformers).
 //!
-//! [`build`] runs a builder's list of transformers ([`plan::steps`] for plan, validate and
-//! plan-destroy, [`apply::steps`] for apply) over an empty [`TfGraph`] and returns the graph, a
+//! [`build`] runs a builder's list of transformers ([`builders::plan::steps`] for plan, validate and
+//! plan-destroy, [`builders::apply::steps`] for apply) over an empty [`TfGraph`] and returns the graph, a
 //! record of every step and the diagnostics. [`BuildOptions::operation`] and
 //! [`BuildOptions::mode`] together are Terraform's walk operation ([`Walk`]): applying a plan
 //! made with `plan -destroy` is `walkDestroy`, which prunes the apply graph to its destroys.
@@ -48,7 +48,7 @@
 //!   diagnostics; cycles get one error each, in Terraform 1.16's deterministic text, with a
 //!   detail walking one shortest loop edge by edge (Terraform's detail is empty).
 
-pub mod apply;
+pub mod builders;
 mod config_ref;
 pub mod context;
 pub mod dependencies;
@@ -58,7 +58,6 @@ pub mod facts;
 pub mod instances;
 pub mod node;
 pub mod node_facts;
-pub mod plan;
 mod render;
 pub mod shared;
 pub mod state_index;
@@ -237,8 +236,8 @@ pub fn build(config: &Config, options: &BuildOptions) -> Built {
     let cx = transform::BuildContext::new(config, options);
     let mut graph = TfGraph::new();
     let steps = match options.operation {
-        Operation::Plan | Operation::Validate | Operation::Destroy => plan::steps(options),
-        Operation::Apply => apply::steps(options),
+        Operation::Plan | Operation::Validate | Operation::Destroy => builders::plan::steps(options),
+        Operation::Apply => builders::apply::steps(options),
     };
     let (records, mut diags) = transform::run(&steps, &mut graph, &cx);
     diags.extend(diagnostics::cycle_errors(&graph));

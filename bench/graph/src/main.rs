@@ -72,7 +72,8 @@ static ALLOC: counting::Counting = counting::Counting;
 /// Runs the build's steps one by one, printing each step's time, allocations and the change in
 /// live heap, then dropping the graph (timed too: a graph is freed as often as it is built).
 fn steps_with_allocs(config: &tfgraph::config::Config, options: &BuildOptions) {
-    use tfgraph::graph::{apply, plan, transform, TfGraph};
+    use tfgraph::graph::builders::{apply, plan};
+    use tfgraph::graph::{transform, TfGraph};
     let steps = match options.operation {
         Operation::Apply => apply::steps(options),
         _ => plan::steps(options),

@@ -12,15 +12,18 @@ use crate::diag::Diagnostics;
 use crate::graph::dependencies::DependencyIndex;
 use crate::graph::node_facts::facts_mut;
 use crate::graph::node::NodeKind;
-use crate::graph::{Operation, TfGraph};
+use crate::graph::TfGraph;
 use std::sync::Arc;
 
-pub struct AttachDependenciesTransformer;
+pub struct AttachDependenciesTransformer {
+    /// Whether resource expand nodes keep dependencies (plan; in apply only instances do).
+    pub expand_nodes: bool,
+}
 
 /// Whether the node keeps dependencies (Terraform `GraphNodeAttachDependencies`).
-fn attaches(kind: &NodeKind, op: Operation) -> bool {
+fn attaches(kind: &NodeKind, expand_nodes: bool) -> bool {
     match kind {
-        NodeKind::ResourceExpand { .. } => op != Operation::Apply,
+        NodeKind::ResourceExpand { .. } => expand_nodes,
         NodeKind::ResourceInstance { .. } => true,
         _ => false,
     }
@@ -31,9 +34,8 @@ impl Transform for AttachDependenciesTransformer {
         "AttachDependenciesTransformer"
     }
 
-    fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
-        let op = cx.options.operation;
-        let targets: Vec<NodeId> = g.ids().filter(|&id| attaches(&g.node(id).kind, op)).collect();
+    fn transform(&self, g: &mut TfGraph, _cx: &BuildContext) -> Diagnostics {
+        let targets: Vec<NodeId> = g.ids().filter(|&id| attaches(&g.node(id).kind, self.expand_nodes)).collect();
         if targets.is_empty() {
             return Diagnostics::new();
         }

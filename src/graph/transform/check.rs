@@ -7,9 +7,14 @@
 use super::{BuildContext, Transform};
 use crate::diag::Diagnostics;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
-use crate::graph::{Walk, TfGraph, Why};
+use crate::graph::{TfGraph, Why};
 
-pub struct CheckTransformer;
+pub struct CheckTransformer {
+    /// Destroy walks: checks are not evaluated.
+    pub skip: bool,
+    /// Plan only: a report node per check, which its scoped data source waits for.
+    pub report_nodes: bool,
+}
 
 impl Transform for CheckTransformer {
     fn name(&self) -> &'static str {
@@ -17,8 +22,7 @@ impl Transform for CheckTransformer {
     }
 
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
-        let walk = cx.options.walk();
-        if walk.is_destroy() {
+        if self.skip {
             return Diagnostics::new();
         }
         // The scoped data sources ConfigTransformer added, by (module, check).
@@ -36,7 +40,7 @@ impl Transform for CheckTransformer {
                 let expand = g.add(
                     Node::new(NodeKind::CheckExpand, entry.path.clone(), addr.clone(), Some(cx.names.span(&c.range))).with_config(config),
                 );
-                if walk == Walk::Plan {
+                if self.report_nodes {
                     let report = g.add(
                         Node::new(NodeKind::CheckReport, entry.path.clone(), addr, Some(cx.names.span(&c.range))).with_config(config),
                     );

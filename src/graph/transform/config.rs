@@ -12,15 +12,20 @@ use crate::graph::state_index::local_address;
 use crate::addrs::ResourceMode;
 use crate::diag::Diagnostics;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
-use crate::graph::{Operation, TfGraph, Walk};
+use crate::graph::TfGraph;
 
-pub struct ConfigTransformer;
+pub struct ConfigTransformer {
+    /// Validate's node kind (`NodeValidatableResource`) instead of plan's expand node.
+    pub validate: bool,
+    /// Plan-destroy: only ephemeral resources (the destroys come from the state).
+    pub only_ephemeral: bool,
+}
 
-
-fn kind(op: Operation, mode: ResourceMode) -> NodeKind {
-    match op {
-        Operation::Validate => NodeKind::ResourceValidate { mode },
-        _ => NodeKind::ResourceExpand { mode },
+fn kind(validate: bool, mode: ResourceMode) -> NodeKind {
+    if validate {
+        NodeKind::ResourceValidate { mode }
+    } else {
+        NodeKind::ResourceExpand { mode }
     }
 }
 
@@ -30,8 +35,7 @@ impl Transform for ConfigTransformer {
     }
 
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
-        let op = cx.options.operation;
-        let destroy = cx.options.walk() == Walk::PlanDestroy;
+        let (validate, destroy) = (self.validate, self.only_ephemeral);
         for (mi, entry) in cx.modules.iter().enumerate() {
             let m = entry.module;
             let mi = mi as u32;
@@ -40,7 +44,7 @@ impl Transform for ConfigTransformer {
                     continue;
                 }
                 let local = cx.str(local_address(&m.address, &r.address));
-                let node = Node::new(kind(op, r.mode), entry.path.clone(), local, Some(cx.names.span(&r.range)))
+                let node = Node::new(kind(validate, r.mode), entry.path.clone(), local, Some(cx.names.span(&r.range)))
                     .with_config(ConfigRef::Resource { module: mi, index: ri as u32 });
                 g.add(node);
             }
@@ -50,7 +54,7 @@ impl Transform for ConfigTransformer {
             for (ci, c) in m.checks.iter().enumerate() {
                 if let Some(d) = &c.data {
                     let local = format!("data.{}.{}", d.type_name, d.name);
-                    let node = Node::new(kind(op, ResourceMode::Data), entry.path.clone(), local, Some(cx.names.span(&d.range)))
+                    let node = Node::new(kind(validate, ResourceMode::Data), entry.path.clone(), local, Some(cx.names.span(&d.range)))
                         .with_config(ConfigRef::CheckData { module: mi, check: ci as u32 });
                     g.add(node);
                 }

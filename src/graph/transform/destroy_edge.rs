@@ -33,7 +33,10 @@ use crate::graph::{TfGraph, Why};
 use std::borrow::Cow;
 use std::sync::Arc;
 
-pub struct DestroyEdgeTransformer;
+pub struct DestroyEdgeTransformer {
+    /// A destroy walk (plan-destroy, or applying a destroy plan): every object is going away.
+    pub full_destroy: bool,
+}
 
 fn is_creator(g: &TfGraph, id: NodeId) -> bool {
     let n = g.node(id);
@@ -124,8 +127,8 @@ impl Transform for DestroyEdgeTransformer {
         "DestroyEdgeTransformer"
     }
 
-    fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
-        let full_destroy = cx.options.walk().is_destroy();
+    fn transform(&self, g: &mut TfGraph, _cx: &BuildContext) -> Diagnostics {
+        let full_destroy = self.full_destroy;
         let mut resources = Resources::default();
         let mut destroyers_by_instance: FastMap<Cow<str>, Vec<NodeId>> = FastMap::default();
         let mut destroyers_by_resource: Vec<Vec<NodeId>> = Vec::new();

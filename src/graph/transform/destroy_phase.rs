@@ -16,7 +16,7 @@ use super::{BuildContext, Transform};
 use crate::dag::NodeId;
 use crate::diag::Diagnostics;
 use crate::graph::node::NodeKind;
-use crate::graph::{Operation, TfGraph};
+use crate::graph::TfGraph;
 
 pub struct SelfReferenceFilter;
 
@@ -25,10 +25,7 @@ impl Transform for SelfReferenceFilter {
         "ReferenceTransformer (filterSelfRefs)"
     }
 
-    fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
-        if cx.options.operation != Operation::Apply {
-            return Diagnostics::new();
-        }
+    fn transform(&self, g: &mut TfGraph, _cx: &BuildContext) -> Diagnostics {
         let expands: Vec<NodeId> = g.ids().filter(|&id| matches!(g.node(id).kind, NodeKind::ResourceExpand { .. })).collect();
         for e in expands {
             let own: Vec<NodeId> = g

@@ -30,7 +30,7 @@ use crate::addrs::InstanceAddr;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
 use crate::graph::shared::{FastMap, SharedStr};
 use crate::plans::Action;
-use crate::graph::{Operation, TfGraph, Why};
+use crate::graph::{TfGraph, Why};
 use std::collections::HashSet;
 
 pub struct DiffTransformer;
@@ -57,7 +57,7 @@ impl Transform for DiffTransformer {
 
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
         let mut diags = Diagnostics::new();
-        let Some(changes) = cx.options.changes.as_ref().filter(|_| cx.options.operation == Operation::Apply) else {
+        let Some(changes) = cx.options.changes.as_ref() else {
             return diags;
         };
         let state = cx.state_index();

@@ -9,17 +9,20 @@ use crate::addrs::ResourceMode;
 use crate::dag::Direction;
 use crate::diag::Diagnostics;
 use crate::graph::node::{Node, NodeKind};
-use crate::graph::{Walk, TfGraph, Why};
+use crate::graph::{TfGraph, Why};
 
-pub struct EphemeralCloseTransformer;
+pub struct EphemeralCloseTransformer {
+    /// Validate opens no ephemeral resources, so it closes none.
+    pub skip: bool,
+}
 
 impl Transform for EphemeralCloseTransformer {
     fn name(&self) -> &'static str {
         "ephemeralResourceCloseTransformer"
     }
 
-    fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
-        if cx.options.walk() == Walk::Validate {
+    fn transform(&self, g: &mut TfGraph, _cx: &BuildContext) -> Diagnostics {
+        if self.skip {
             return Diagnostics::new();
         }
         let ephemerals: Vec<_> = g

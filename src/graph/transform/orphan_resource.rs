@@ -19,10 +19,13 @@ use crate::graph::node_facts::facts_mut;
 use crate::addrs::InstanceAddr;
 use crate::graph::instances::{static_count, static_for_each, static_keys};
 use crate::graph::node::{ConfigRef, Node, NodeKind};
-use crate::graph::{Walk, TfGraph};
+use crate::graph::TfGraph;
 use std::collections::HashMap;
 
-pub struct OrphanResourceInstanceTransformer;
+pub struct OrphanResourceInstanceTransformer {
+    /// Every walk but plan (validate has no state; plan-destroy destroys everything anyway).
+    pub skip: bool,
+}
 
 /// The instance keys of a module call, if its count/for_each is a literal.
 fn call_keys(call: &ModuleCall) -> Option<Vec<Option<InstanceKey>>> {
@@ -57,7 +60,7 @@ impl Transform for OrphanResourceInstanceTransformer {
     }
 
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
-        if cx.options.walk() != Walk::Plan || cx.options.state.is_none() {
+        if self.skip || cx.options.state.is_none() {
             return Diagnostics::new();
         }
         let state = cx.state_index();

@@ -15,15 +15,18 @@ use crate::diag::Diagnostics;
 use crate::graph::node::NodeKind;
 use crate::graph::TfGraph;
 
-pub struct PruneUnusedNodesTransformer;
+pub struct PruneUnusedNodesTransformer {
+    /// Every walk but the destroy ones.
+    pub skip: bool,
+}
 
 impl Transform for PruneUnusedNodesTransformer {
     fn name(&self) -> &'static str {
         "pruneUnusedNodesTransformer"
     }
 
-    fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
-        if !cx.options.walk().is_destroy() {
+    fn transform(&self, g: &mut TfGraph, _cx: &BuildContext) -> Diagnostics {
+        if self.skip {
             return Diagnostics::new();
         }
         let destroyers: Vec<NodeId> = g.ids().filter(|&id| g.node(id).is_destroyer()).collect();

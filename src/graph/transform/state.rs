@@ -16,9 +16,14 @@ use super::{BuildContext, Transform};
 use crate::diag::Diagnostics;
 use crate::graph::facts::ResourceFacts;
 use crate::graph::node::{Node, NodeKind};
-use crate::graph::{Walk, TfGraph};
+use crate::graph::TfGraph;
 
-pub struct StateTransformer;
+pub struct StateTransformer {
+    /// Validate: there is no state.
+    pub skip: bool,
+    /// Plan-destroy: a destroy node for every object in the state, not only deposed ones.
+    pub destroy_all: bool,
+}
 
 impl Transform for StateTransformer {
     fn name(&self) -> &'static str {
@@ -26,8 +31,7 @@ impl Transform for StateTransformer {
     }
 
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
-        let walk = cx.options.walk();
-        if !matches!(walk, Walk::Plan | Walk::PlanDestroy) || cx.options.state.is_none() {
+        if self.skip || cx.options.state.is_none() {
             return Diagnostics::new();
         }
         let state = cx.state_index();
@@ -36,7 +40,7 @@ impl Transform for StateTransformer {
             let (path, local) = (&inst.module.path, &inst.local);
             let cfg = config.get(inst.module.index, local);
             let mut objects = Vec::new();
-            if walk == Walk::PlanDestroy {
+            if self.destroy_all {
                 if let Some(o) = inst.current {
                     objects.push((NodeKind::ResourceInstanceDestroy { mode: inst.mode, key: None }, None, o));
                 }

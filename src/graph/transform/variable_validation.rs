@@ -12,9 +12,12 @@
 use super::{BuildContext, Transform};
 use crate::diag::Diagnostics;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
-use crate::graph::{TfGraph, Walk, Why};
+use crate::graph::{TfGraph, Why};
 
-pub struct VariableValidationTransformer;
+pub struct VariableValidationTransformer {
+    /// Applying a destroy plan validates no variables.
+    pub skip: bool,
+}
 
 impl Transform for VariableValidationTransformer {
     fn name(&self) -> &'static str {
@@ -22,7 +25,7 @@ impl Transform for VariableValidationTransformer {
     }
 
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
-        if cx.options.walk() == Walk::Destroy {
+        if self.skip {
             return Diagnostics::new();
         }
         let vars: Vec<_> = g

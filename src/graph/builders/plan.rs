@@ -25,24 +25,26 @@
 //! `"data.x.y": ["read"]` gives the instance node `data.x.y`, ordered after what it depends on.
 //! * `TargetsTransformer`, `QueryTransformer`: no `-target` and no query mode.
 
-use super::transform::*;
-use super::BuildOptions;
+use crate::graph::transform::*;
+use crate::graph::{BuildOptions, Walk};
 
-/// The steps of the plan-like graphs, in Terraform 1.15's order, each with its reason.
-pub fn steps(_options: &BuildOptions) -> Vec<Step> {
+/// The steps of the plan-like graphs, in Terraform 1.15's order, each with its reason and the
+/// setup the walk gives it (Terraform's `PlanGraphBuilder` fields: `skip`, `destroy`, ...).
+pub fn steps(options: &BuildOptions) -> Vec<Step> {
+    let walk = options.walk();
     vec![
-        Step::new(ConfigTransformer, "Creates a node for every resource block: every later step connects them."),
+        Step::new(ConfigTransformer { validate: walk == Walk::Validate, only_ephemeral: walk == Walk::PlanDestroy }, "Creates a node for every resource block: every later step connects them."),
         Step::new(RootVariableTransformer, "Root variables are values given from outside; others refer to them."),
         Step::new(ModuleVariableTransformer, "Module inputs are evaluated in the calling module, one node per declared variable."),
         Step::new(
-            VariableValidationTransformer,
+            VariableValidationTransformer { skip: false },
             "Validation rules run after their variable and before anything that uses it, so they must follow the variables.",
         ),
         Step::new(LocalTransformer, "Local values, one node per name per module."),
         Step::new(OutputTransformer, "Outputs; a child module's outputs are how its caller refers into it."),
-        Step::new(CheckTransformer, "Check blocks: their assertions, and the report node their scoped data source waits for."),
-        Step::new(OrphanResourceInstanceTransformer, "Plan only: an orphan node for each state object whose block is gone."),
-        Step::new(StateTransformer, "Nodes for deposed objects; in plan-destroy, a destroy node for every object in the state."),
+        Step::new(CheckTransformer { skip: walk.is_destroy(), report_nodes: walk == Walk::Plan }, "Check blocks: their assertions, and the report node their scoped data source waits for."),
+        Step::new(OrphanResourceInstanceTransformer { skip: walk != Walk::Plan }, "Plan only: an orphan node for each state object whose block is gone."),
+        Step::new(StateTransformer { skip: walk == Walk::Validate, destroy_all: walk == Walk::PlanDestroy }, "Nodes for deposed objects; in plan-destroy, a destroy node for every object in the state."),
         Step::new(AttachStateTransformer, "Each state-backed node gets its state object: stored dependencies, create_before_destroy."),
         Step::new(OrphanOutputTransformer, "Root outputs left in the state without a declaration are removed."),
         Step::new(ProviderConfigTransformer, "Provider blocks, unconfigured required providers, and proxies for `providers` maps."),
@@ -55,12 +57,12 @@ pub fn steps(_options: &BuildOptions) -> Vec<Step> {
             "Expand and close nodes per module call; must come after every step that adds nodes inside modules.",
         ),
         Step::new(ReferenceTransformer, "Edges for every reference and depends_on, now that every referenceable node exists."),
-        Step::new(AttachDependenciesTransformer, "Records each resource's transitive resource dependencies (stored in state by the walk)."),
-        Step::new(DestroyEdgeTransformer, "Destroy order from the state: dependents first (deposed objects; every object in plan-destroy)."),
-        Step::new(PruneUnusedNodesTransformer, "Plan-destroy only: drops values and expanders no destroy needs."),
+        Step::new(AttachDependenciesTransformer { expand_nodes: true }, "Records each resource's transitive resource dependencies (stored in state by the walk)."),
+        Step::new(DestroyEdgeTransformer { full_destroy: walk.is_destroy() }, "Destroy order from the state: dependents first (deposed objects; every object in plan-destroy)."),
+        Step::new(PruneUnusedNodesTransformer { skip: !walk.is_destroy() }, "Plan-destroy only: drops values and expanders no destroy needs."),
         Step::new(ForcedCBDTransformer, "Records forced create_before_destroy on whatever a create_before_destroy resource depends on."),
         Step::new(
-            EphemeralCloseTransformer,
+            EphemeralCloseTransformer { skip: walk == Walk::Validate },
             "Closes each ephemeral resource after its last user; needs the reference edges to find them.",
         ),
         Step::new(CloseProviderTransformer, "Closes each provider after every node that uses it."),
