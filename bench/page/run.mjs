@@ -20,26 +20,12 @@ import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
 import { encodeSession } from "../../www/src/state.js";
+import { layered } from "./configs.mjs";
 
 const runs = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 5;
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-const HEAD = 'terraform {\n  required_providers {\n    aws = {\n      source = "hashicorp/aws"\n    }\n  }\n}\n';
-
-/** `n` resources in layers: each refers to one or two of the previous layer (a DAG with depth). */
-function layered(n, width = 20) {
-  const out = [HEAD];
-  for (let i = 0; i < n; i++) {
-    const layer = Math.floor(i / width);
-    const refs = layer === 0 ? [] : [((layer - 1) * width) + (i % width), ((layer - 1) * width) + ((i * 7 + 3) % width)];
-    const uniq = [...new Set(refs)];
-    out.push(`resource "aws_instance" "r${i}" {\n  ami  = "ami-${i}"\n  tags = { deps = "${uniq.map((r) => `\${aws_instance.r${r}.id}`).join(",")}" }\n}\n`);
-  }
-  return out.join("\n");
-}
-
 
 /**
  * Waits until `selector` matches, with a MutationObserver in the page: playwright's own

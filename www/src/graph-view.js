@@ -89,6 +89,9 @@ export function toDot(model) {
     '  node [fontname="Courier" fontsize=11 style="filled" color="#7b8794" penwidth=1 height=0.35 margin="0.12,0.04"];',
     '  edge [color="#8f9aa7" arrowsize=0.6 penwidth=1];',
   ];
+  // Compact: small unlabelled boxes and straight edges (the names stay in each node's tooltip):
+  // no text to shape and rasterise, a smaller SVG to parse, a faster Graphviz.
+  if (model.compact) out.push('  splines="line"; nodesep=0.12; ranksep=0.6;', '  node [width=0.3 height=0.2 fixedsize=true];');
   // Clusters: one per module path, nested like the modules.
   const tree = { children: new Map(), nodes: [] };
   for (const n of model.nodes) {
@@ -111,7 +114,7 @@ export function toDot(model) {
       const attrs = [
         `id=${dotString(n.id)}`,
         `class=${dotString(`kind-${n.style}`)}`,
-        `label=${dotString(n.label)}`,
+        `label=${model.compact ? '""' : dotString(n.label)}`,
         `shape=${s.shape}`,
         `fillcolor=${dotString(s.fill)}`,
       ];
@@ -248,13 +251,14 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
   const api = {
     /**
      * Draws `model`: `{ nodes: [{ name, label, style, module }], edges: [{ from, to, cycle?,
-     * added?, removed? }] }` (names, not ids). Graphviz runs in a worker. Resolves to the
+     * added?, removed? }], compact? }` (names, not ids; compact: unlabelled, see toDot). Graphviz runs in a worker. Resolves to the
      * milliseconds its layout took, or null when a newer render superseded this one.
      */
     async render(model) {
       const mine = ++generation;
       const ids = new Map(model.nodes.map((n, i) => [n.name, `n${i}`]));
       const dotModel = {
+        compact: model.compact === true,
         nodes: model.nodes.map((n) => ({ ...n, id: ids.get(n.name) })),
         edges: model.edges
           .filter((e) => ids.has(e.from) && ids.has(e.to))

@@ -21,10 +21,16 @@ const VIEWS = ["resources", "plan", "validate", "destroy", "apply"];
 const STATE_FILE = "terraform.tfstate";
 /** Past this many nodes a full graph is not laid out (Graphviz would stall the page); see bench/page. */
 const MAX_DRAWN_NODES = 2500;
+/**
+ * Past this many nodes the graph is drawn compact (unlabelled boxes, straight edges) unless the
+ * user asks for labels: at 2,000 nodes the labelled drawing held the main thread ~1 s in SVG
+ * parsing, style, layout and painting (bench/page/RESULTS.md).
+ */
+const COMPACT_ABOVE = 1000;
 
 // ---- Session -------------------------------------------------------------------------------
 
-const session = { example: null, view: "resources", reduce: true, selected: null };
+const session = { example: null, view: "resources", reduce: true, selected: null, labels: false };
 
 const sameFiles = (a, b) => {
   const ka = Object.keys(a);
@@ -356,6 +362,7 @@ async function drawGraph() {
   const model = drawModel();
   lastModel = model;
   const note = $("graph-note");
+  $("full-view").hidden = true;
   if (!model) {
     graphView.clear(current === null ? "No graph: fix the errors listed under Diagnostics." : "");
     $("node-count").textContent = "";
@@ -373,10 +380,19 @@ async function drawGraph() {
     note.textContent = "";
     return;
   }
-  const ms = await graphView.render(model);
+  const compact = model.nodes.length > COMPACT_ABOVE && !session.labels;
+  const full = $("full-view");
+  full.hidden = model.nodes.length <= COMPACT_ABOVE;
+  full.textContent = compact ? "draw labels" : "draw compact";
+  full.title = compact
+    ? `${model.nodes.length} nodes are drawn without labels so the page stays responsive (hover a node for its name). Draw every label: the page may pause for a few seconds.`
+    : "Draw unlabelled boxes and straight edges: faster for a graph this large.";
+  const ms = await graphView.render({ ...model, compact });
   if (ms === null) return;
   document.body.dataset.renderMs = ms.toFixed(1);
-  note.textContent = (graphView.clipped ? "too large to fit: drag to pan, − to zoom out · " : "") + (model.cycles.length ? `${model.cycles.length} cycle${model.cycles.length > 1 ? "s" : ""} (red) · laid out in ${Math.round(ms)} ms` : `laid out in ${Math.round(ms)} ms`);
+  document.body.dataset.compact = String(compact);
+  note.textContent = (compact ? "compact drawing: hover a node for its name · " : "") + (graphView.clipped ? "too large to fit: drag to pan, − to zoom out · " : "") + (model.cycles.length ? `${model.cycles.length} cycle${model.cycles.length > 1 ? "s" : ""} (red) · laid out in ${Math.round(ms)} ms` : `laid out in ${Math.round(ms)} ms`);
+  note.title = note.textContent;
   if (session.selected && graphView.has(session.selected)) select(session.selected);
   else if (!session.selected) overview();
   const q = $("search").value;
@@ -396,6 +412,12 @@ function refresh() {
   renderResources($("resources"), $("resource-count"), view, reveal);
   renderDiagnostics($("diagnostics"), $("diagnostic-count"), view.diagnostics, reveal);
   steps.reset();
+  redraw();
+  save();
+}
+
+/** Draws the current graph again (a new drawing: the walk's colours and charts go). */
+function redraw() {
   run.reset();
   const done = drawGraph().catch((e) => {
     console.error(e);
@@ -410,7 +432,6 @@ function refresh() {
     // Time to interactive (bench/page): navigation start to the first graph on screen.
     document.body.dataset.interactiveMs ??= performance.now().toFixed(1);
   });
-  save();
 }
 
 // ---- Toolbar, gallery, share ---------------------------------------------------------------
@@ -440,6 +461,10 @@ search.addEventListener("keydown", (e) => {
 $("zoom-in").addEventListener("click", () => graphView.zoomIn());
 $("zoom-out").addEventListener("click", () => graphView.zoomOut());
 $("zoom-fit").addEventListener("click", () => graphView.fit());
+$("full-view").addEventListener("click", () => {
+  session.labels = !session.labels;
+  redraw();
+});
 
 $("legend").replaceChildren(
   ...Object.entries(KIND_STYLE)
