@@ -92,7 +92,7 @@ function analyseInWorker(files, options) {
       const done = analyses.get(data.id);
       analyses.delete(data.id);
       if (data.error !== undefined) done?.reject(new Error(data.error));
-      else done?.resolve(data.result);
+      else done?.resolve(JSON.parse(data.json));
     };
     analysisWorker.onerror = (e) => {
       for (const p of analyses.values()) p.reject(new Error(`analysis worker: ${e.message}`));
