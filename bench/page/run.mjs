@@ -75,7 +75,7 @@ const variants = [];
 const temp = mkdtempSync(join(tmpdir(), "tfgraph-bench-ref-"));
 if (compare) {
   const sha = execFileSync("git", ["-C", repo, "rev-parse", "--short", compare]).toString().trim();
-  variants.push({ name: `before (${compare} ${sha})`, ...(await serveRef(compare, temp)) });
+  variants.push({ name: `before (${sha.startsWith(compare) ? sha : `${compare} ${sha}`})`, ...(await serveRef(compare, temp)) });
 }
 const head = execFileSync("git", ["-C", repo, "rev-parse", "--short", "HEAD"]).toString().trim();
 const dirty = execFileSync("git", ["-C", repo, "status", "--porcelain", "www", "scripts/serve.mjs"]).toString().trim() !== "";
