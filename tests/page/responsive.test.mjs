@@ -198,6 +198,21 @@ test("2,000 resources: drawn compact with a notice, answers pan, zoom, search an
   assert.ok((after[0] ?? 0) < BIG_LONGEST_TASK_AFTER_DRAWN, `a ${after[0]?.toFixed(0)} ms long task (bound ${BIG_LONGEST_TASK_AFTER_DRAWN} ms)`);
   await page.screenshot({ path: join(artifacts, "responsive-2000-selected.png") });
 
+  // The compact drawing merges its edges (layout-worker.js): each edge is one subpath of a path
+  // per colour, none lost; the selected node's own edges are drawn on top, one element each,
+  // and clicking one explains it.
+  const subpaths = await page.evaluate(() =>
+    [...document.querySelectorAll("[data-testid=graph] .edges-compact path[fill=none]")].reduce((n, p) => n + (p.getAttribute("d").match(/M/g)?.length ?? 0), 0),
+  );
+  assert.equal(subpaths, graph.edges().length);
+  const drawnEdges = await page.locator("[data-testid=graph-edge]").evaluateAll((els) => els.map((e) => `${e.dataset.from} -> ${e.dataset.to}`).sort());
+  const ownEdges = [...graph.dependencies(r1234).map((d) => `${r1234} -> ${d}`), ...graph.dependents(r1234).map((d) => `${d} -> ${r1234}`)].sort();
+  assert.deepEqual(drawnEdges, ownEdges);
+  const dep = graph.dependencies(r1234)[0];
+  await page.locator(`[data-testid=graph-edge][data-from="${r1234}"][data-to="${dep}"]`).click();
+  const edgeDetails = await page.getByTestId("details").textContent();
+  for (const sentence of graph.explain(r1234, dep)) assert.ok(edgeDetails.includes(sentence), `edge details lack: ${sentence}`);
+
   // The full drawing on request: every node labelled, and the button offers the compact one back.
   await page.getByTestId("search").fill("");
   await toggle.click();
