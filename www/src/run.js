@@ -133,6 +133,8 @@ export function createRun(root, { graph, graphView, walk }) {
   );
 
   let controller = null;
+  /** Bumped by every walk's start and end and by reset(): a walk's late charts check it. */
+  let generation = 0;
   let drawnNames = [];
 
   let optionsOf = null; // the drawing the fail field's suggestions were made for
@@ -158,6 +160,7 @@ export function createRun(root, { graph, graphView, walk }) {
     const isResource = new Map(g.nodes.map((n) => [n.name, ["resource", "data", "destroy"].includes(n.style)]));
     const duration = (name) => (isResource.get(name) ? base * (1 + j * (2 * random(s, name) - 1)) : 2 + 3 * random(s, name));
     controller = new AbortController();
+    generation++;
     walkButton.disabled = true;
     cancelButton.disabled = false;
     charts.replaceChildren();
@@ -240,11 +243,16 @@ export function createRun(root, { graph, graphView, walk }) {
       for (const n of drawnNames) graphView.setState(n, null);
       return;
     }
-    root.dataset.walk = signal.aborted ? "cancelled" : report.failed.length ? "failed" : "done";
     summary.textContent =
       `${report.completed.length} done · ${report.failed.length} failed · ${report.skipped.length} skipped · ` +
       `${report.cancelled.length} cancelled · max concurrency ${report.maxConcurrency} · ${Math.round(elapsed)} ms`;
+    // The charts come in a task of their own: with the walk's last paint they made the longest
+    // task of a 501-node walk (bench/page). A reset or a new walk meanwhile drops them.
+    const mine = ++generation;
+    await nextTask();
+    if (mine !== generation) return;
     charts.replaceChildren(...timeline(g, report, p));
+    root.dataset.walk = signal.aborted ? "cancelled" : report.failed.length ? "failed" : "done";
   });
 
   /** The Gantt chart, concurrency over time and the what-if curve, as SVG elements. */
@@ -346,6 +354,7 @@ export function createRun(root, { graph, graphView, walk }) {
   return {
     /** The graph changed: stop any walk, clear the colours, refresh the node list. */
     reset() {
+      generation++;
       controller?.abort();
       charts.replaceChildren();
       summary.textContent = "";
