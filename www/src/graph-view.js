@@ -5,7 +5,7 @@
 //
 // Every name reaches Graphviz inside a quoted DOT string with `\`, `"` and `&` escaped, and
 // Graphviz writes it into the SVG as escaped XML text; node and edge ids in the SVG are our own
-// (`n12`, `e7`), and the tooltips (<title>) are set with textContent. No configuration text is
+// (`n12`, `e7`), and the tooltips (<title>) are made with textContent. No configuration text is
 // ever parsed as markup.
 
 /**
@@ -18,8 +18,11 @@ const READABLE = 0.8;
 let worker = null;
 let nextId = 0;
 const pending = new Map();
-/** Lays out DOT in the layout worker (started on first use); resolves to `{ svg, ms }`. */
-function layout(dot) {
+/**
+ * Lays out DOT in the layout worker (started on first use); resolves to `{ svg, ms, edges }`
+ * (`edges`: the compact drawing's edge geometry by id, see layout-worker.js; else null).
+ */
+function layout(dot, compact) {
   if (!worker) {
     worker = new Worker(new URL("./layout-worker.js", import.meta.url), { type: "module" });
     worker.onmessage = ({ data }) => {
@@ -36,7 +39,7 @@ function layout(dot) {
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    worker.postMessage({ id, dot });
+    worker.postMessage({ id, dot, compact });
   });
 }
 
@@ -89,6 +92,9 @@ export function toDot(model) {
     '  node [fontname="Courier" fontsize=11 style="filled" color="#7b8794" penwidth=1 height=0.35 margin="0.12,0.04"];',
     '  edge [color="#8f9aa7" arrowsize=0.6 penwidth=1];',
   ];
+  // Compact: small unlabelled boxes and straight edges (the names stay in each node's tooltip):
+  // no text to shape and rasterise, a smaller SVG to parse, a faster Graphviz.
+  if (model.compact) out.push('  splines="line"; nodesep=0.12; ranksep=0.6;', '  node [width=0.3 height=0.2 fixedsize=true];');
   // Clusters: one per module path, nested like the modules.
   const tree = { children: new Map(), nodes: [] };
   for (const n of model.nodes) {
@@ -111,7 +117,7 @@ export function toDot(model) {
       const attrs = [
         `id=${dotString(n.id)}`,
         `class=${dotString(`kind-${n.style}`)}`,
-        `label=${dotString(n.label)}`,
+        `label=${model.compact ? '""' : dotString(n.label)}`,
         `shape=${s.shape}`,
         `fillcolor=${dotString(s.fill)}`,
       ];
@@ -162,7 +168,24 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
   let nameOf = new Map(); // svg id → node name
   let edgeEnds = new Map(); // svg id → [from name, to name]
   let edgesOf = new Map(); // node name → [<g> edge]
+  // The compact drawing has no element per edge (layout-worker.js): a selected node's edges are
+  // drawn on top from their geometry.
+  let compactEdges = null; // null, or node name → [{ id, from, to, d, arrow, stroke, width }]
+  let overlay = null; // the <g> of those edges
   let generation = 0;
+
+  /**
+   * The drawing is sized in pixels, never in percent: Chromium lays out a percent-sized SVG
+   * again whenever anything else on the page changes size or text (a walk's progress line cost
+   * 20-150 ms of layout per update on the 501-node fan-out); a pixel-sized one stays a layout
+   * boundary. A ResizeObserver keeps the size in step with the panel.
+   */
+  const sizeToContainer = (r = container.getBoundingClientRect()) => {
+    if (!svg) return;
+    svg.style.width = `${r.width}px`;
+    svg.style.height = `${r.height}px`;
+  };
+  new ResizeObserver(() => sizeToContainer()).observe(container);
 
   const setBox = (b) => {
     box = b;
@@ -229,26 +252,43 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
     else if (edge && edgeEnds.has(edge.id)) onEdge(...edgeEnds.get(edge.id));
     else onBackground();
   };
+  // Tooltips: a node's or edge's <title> is made when the pointer first reaches it (the layout
+  // worker drops Graphviz's, which name our ids), so a large drawing parses without them.
+  container.addEventListener("pointerover", (e) => {
+    const g = e.target instanceof Element ? e.target.closest("g.node, g.edge") : null;
+    if (g) ensureTitle(g);
+  });
   container.addEventListener("pointerup", endDrag);
   container.addEventListener("pointercancel", endDrag);
+
+  /** Gives a drawn node or edge its tooltip, once: the node's name, or "a depends on b". */
+  const ensureTitle = (g) => {
+    if (g.querySelector(":scope > title")) return;
+    const text = nameOf.has(g.id) ? nameOf.get(g.id) : edgeEnds.has(g.id) ? `${edgeEnds.get(g.id)[0]} depends on ${edgeEnds.get(g.id)[1]}` : null;
+    if (text === null) return;
+    const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+    title.textContent = text;
+    g.prepend(title);
+  };
 
   const api = {
     /**
      * Draws `model`: `{ nodes: [{ name, label, style, module }], edges: [{ from, to, cycle?,
-     * added?, removed? }] }` (names, not ids). Graphviz runs in a worker. Resolves to the
+     * added?, removed? }], compact? }` (names, not ids; compact: unlabelled, see toDot). Graphviz runs in a worker. Resolves to the
      * milliseconds its layout took, or null when a newer render superseded this one.
      */
     async render(model) {
       const mine = ++generation;
       const ids = new Map(model.nodes.map((n, i) => [n.name, `n${i}`]));
       const dotModel = {
+        compact: model.compact === true,
         nodes: model.nodes.map((n) => ({ ...n, id: ids.get(n.name) })),
         edges: model.edges
           .filter((e) => ids.has(e.from) && ids.has(e.to))
           .map((e, i) => ({ ...e, id: `e${i}`, from: ids.get(e.from), to: ids.get(e.to) })),
       };
       const dot = toDot(dotModel);
-      const { svg: text, ms } = await layout(dot);
+      const { svg: text, ms, edges: geometry } = await layout(dot, dotModel.compact);
       if (mine !== generation) return null;
       // Graphviz's SVG, parsed as XML (never as HTML): its text is escaped XML from our DOT.
       const doc = new DOMParser().parseFromString(text, "image/svg+xml");
@@ -259,6 +299,8 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
       nameOf = new Map();
       edgeEnds = new Map();
       edgesOf = new Map();
+      compactEdges = geometry ? new Map() : null;
+      overlay = null;
       const names = new Map([...ids].map(([name, id]) => [id, name]));
       for (const g of element.querySelectorAll("g.node")) {
         const name = names.get(g.id);
@@ -267,10 +309,19 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
         nameOf.set(g.id, name);
         g.dataset.name = name;
         g.setAttribute("data-testid", "graph-node");
-        const title = g.querySelector("title");
-        if (title) title.textContent = name;
       }
       const edgeById = new Map(dotModel.edges.map((e) => [e.id, e]));
+      if (geometry) {
+        for (const e of dotModel.edges) {
+          const at = geometry[e.id];
+          if (!at) continue;
+          const record = { id: e.id, from: names.get(e.from), to: names.get(e.to), ...at };
+          for (const n of [record.from, record.to]) {
+            if (!compactEdges.has(n)) compactEdges.set(n, []);
+            compactEdges.get(n).push(record);
+          }
+        }
+      }
       for (const g of element.querySelectorAll("g.edge")) {
         const e = edgeById.get(g.id);
         if (!e) continue;
@@ -279,8 +330,6 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
         g.dataset.from = ends[0];
         g.dataset.to = ends[1];
         g.setAttribute("data-testid", "graph-edge");
-        const title = g.querySelector("title");
-        if (title) title.textContent = `${ends[0]} depends on ${ends[1]}`;
         for (const n of ends) {
           if (!edgesOf.has(n)) edgesOf.set(n, []);
           edgesOf.get(n).push(g);
@@ -296,9 +345,14 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
       element.removeAttribute("height");
       element.setAttribute("preserveAspectRatio", "xMidYMid meet");
       element.setAttribute("data-testid", "graph-svg");
+      // The panel's size is read before the drawing goes in: read after, it would force Chromium
+      // to lay out the whole new SVG at once inside this task (0.6 s for 2,000 nodes) instead of
+      // in the next frame's rendering.
+      const rect = container.getBoundingClientRect();
       svg = element;
       container.replaceChildren(svg);
-      api.clipped = api.fit();
+      sizeToContainer(rect);
+      api.clipped = api.fit(rect);
       return ms;
     },
     clear(message) {
@@ -318,9 +372,8 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
      * large to read that way (a 500-resource fan-out is one row of 500 boxes) opens on its
      * centre at a readable scale, to be panned or zoomed out. Returns whether it was clipped.
      */
-    fit() {
+    fit(r = container.getBoundingClientRect()) {
       if (!svg) return;
-      const r = container.getBoundingClientRect();
       const pad = 12;
       const w0 = base.w + pad * 2;
       const h0 = base.h + pad * 2;
@@ -349,9 +402,47 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
       if (!svg) return false;
       svg.classList.toggle("has-selection", name != null && byName.has(name));
       for (const el of svg.querySelectorAll(".selected, .neighbour, .active")) el.classList.remove("selected", "neighbour", "active");
+      overlay?.remove();
+      overlay = null;
+      edgeEnds = compactEdges ? new Map() : edgeEnds;
       const g = byName.get(name);
       if (!g) return false;
       g.classList.add("selected");
+      if (compactEdges) {
+        // The node's edges, drawn on top of the compact drawing's merged ones, each its own
+        // element (clickable, like a full drawing's).
+        const ns = "http://www.w3.org/2000/svg";
+        overlay = document.createElementNS(ns, "g");
+        overlay.setAttribute("class", "edges-selected");
+        for (const e of compactEdges.get(name) ?? []) {
+          const eg = document.createElementNS(ns, "g");
+          eg.id = e.id;
+          eg.setAttribute("class", `edge active${e.stroke === "#d32f2f" ? " cycle" : ""}`);
+          eg.setAttribute("data-testid", "graph-edge");
+          eg.dataset.from = e.from;
+          eg.dataset.to = e.to;
+          const title = document.createElementNS(ns, "title");
+          title.textContent = `${e.from} depends on ${e.to}`;
+          const path = document.createElementNS(ns, "path");
+          path.setAttribute("fill", "none");
+          path.setAttribute("stroke", e.stroke);
+          path.setAttribute("d", e.d);
+          eg.append(title, path);
+          if (e.arrow) {
+            const arrow = document.createElementNS(ns, "path");
+            arrow.setAttribute("class", "arrow");
+            arrow.setAttribute("fill", e.stroke);
+            arrow.setAttribute("stroke", e.stroke);
+            arrow.setAttribute("d", e.arrow);
+            eg.append(arrow);
+          }
+          overlay.append(eg);
+          edgeEnds.set(e.id, [e.from, e.to]);
+          byName.get(e.from === name ? e.to : e.from)?.classList.add("neighbour");
+        }
+        svg.querySelector("g.graph")?.append(overlay);
+        return true;
+      }
       for (const e of edgesOf.get(name) ?? []) {
         e.classList.add("active");
         const other = e.dataset.from === name ? e.dataset.to : e.dataset.from;
@@ -383,6 +474,13 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
       } else delete g.dataset.state;
     },
     has: (name) => byName.has(name),
+    /** The tooltip of a drawn node (made now if the pointer has not reached it yet). */
+    tooltip(name) {
+      const g = byName.get(name);
+      if (!g) return null;
+      ensureTitle(g);
+      return g.querySelector(":scope > title").textContent;
+    },
     names: () => [...byName.keys()],
   };
   return api;

@@ -15,16 +15,23 @@ import { createRun } from "./run.js";
 import { GALLERY } from "./examples.js";
 import { decodeSession, encodeSession, saveSession } from "./state.js";
 import { cycleEdgeKeys, cycleSets, parseGraphText, resourceView } from "./model.js";
+import { analyseFiles } from "./analysis.js";
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
 const VIEWS = ["resources", "plan", "validate", "destroy", "apply"];
 const STATE_FILE = "terraform.tfstate";
 /** Past this many nodes a full graph is not laid out (Graphviz would stall the page); see bench/page. */
 const MAX_DRAWN_NODES = 2500;
+/**
+ * Past this many nodes the graph is drawn compact (unlabelled boxes, straight edges) unless the
+ * user asks for labels: at 2,000 nodes the labelled drawing held the main thread ~1 s in SVG
+ * parsing, style, layout and painting (bench/page/RESULTS.md).
+ */
+const COMPACT_ABOVE = 1000;
 
 // ---- Session -------------------------------------------------------------------------------
 
-const session = { example: null, view: "resources", reduce: true, selected: null };
+const session = { example: null, view: "resources", reduce: true, selected: null, labels: false };
 
 const sameFiles = (a, b) => {
   const ka = Object.keys(a);
@@ -48,20 +55,6 @@ const save = () => {
 
 // ---- Analysis: the package's results as plain data ------------------------------------------
 
-/** Every module of a configuration, the root first, depth-first in call order. */
-function modules(config) {
-  const out = [];
-  const visit = (m) => {
-    out.push(m);
-    for (const call of m.module_calls) if (call.module) visit(call.module);
-  };
-  if (config) visit(config.root);
-  return out;
-}
-
-/** A provider as the resources panel shows it: `aws` or `aws.west`, with the fully qualified name. */
-const providerLabel = (p) => `${p.alias ? `${p.local_name}.${p.alias}` : p.local_name} (${p.fqn})`;
-
 /** A node's label: its name without its module's prefix (the cluster says it) and registry host. */
 function labelOf(name, module) {
   let label = name;
@@ -77,50 +70,88 @@ const crash = (e) => {
   };
 };
 
-/** The graph built last, kept for queries (explain, dependencies) until the next build. */
+/**
+ * The graph built last, kept for queries until the next build: `{ graph, nodes, edges, byName,
+ * edgeWhy, explained, dependencies, dependents, cycles, operation, state, rv }`. `graph` is the
+ * package's graph (explain on demand) when it was built here, null when the worker built it
+ * (then `explained` holds every edge's sentences).
+ */
 let current = null;
 
+/** Past this many characters of configuration, the package loads and builds in a worker. */
+const WORKER_ABOVE_CHARS = 100_000;
+
+let analysisWorker = null;
+let nextAnalysis = 0;
+const analyses = new Map();
+/** analyseFiles in analysis-worker.js (started on first use); resolves to its plain data. */
+function analyseInWorker(files, options) {
+  if (!analysisWorker) {
+    analysisWorker = new Worker(new URL("./analysis-worker.js", import.meta.url), { type: "module" });
+    analysisWorker.onmessage = ({ data }) => {
+      const done = analyses.get(data.id);
+      analyses.delete(data.id);
+      if (data.error !== undefined) done?.reject(new Error(data.error));
+      else done?.resolve(JSON.parse(data.json));
+    };
+    analysisWorker.onerror = (e) => {
+      for (const p of analyses.values()) p.reject(new Error(`analysis worker: ${e.message}`));
+      analyses.clear();
+    };
+  }
+  const id = nextAnalysis++;
+  return new Promise((resolve, reject) => {
+    analyses.set(id, { resolve, reject });
+    analysisWorker.postMessage({ id, files, ...options });
+  });
+}
+
+const analysisOptions = (files) => ({ operation: session.view === "resources" ? "plan" : session.view, reduce: session.reduce, state: files[STATE_FILE] });
+const isLarge = (files) => Object.values(files).reduce((n, text) => n + text.length, 0) > WORKER_ABOVE_CHARS;
+
 /**
- * Loads the files and builds the view's graph. Returns `{ status, diagnostics, resources }`
- * and sets `current` to `{ graph, nodes, edges, byName, edgeWhy, cycles, model, rv }` (or null).
+ * Makes an analysis (analyseFiles' result) the current graph. Returns the panels' view:
+ * `{ status, diagnostics, resources }`.
  */
-function analyse(files) {
+function adopt(result, options) {
   current?.graph?.free();
   current = null;
-  const state = files[STATE_FILE];
-  let config = null;
-  let diagnostics;
-  let status = "ok";
-  try {
-    config = tfgraph.loadConfig(files);
-    diagnostics = config.diagnostics;
-  } catch (e) {
-    if (!(e instanceof tfgraph.TfgraphError)) return { ...crash(e), resources: [] };
-    status = "error";
-    config = e.config;
-    diagnostics = e.diagnostics;
+  const { status, diagnostics, resources, built } = result;
+  if (built) {
+    const { nodes, edges, cycles, explained } = built;
+    const dependencies = new Map(nodes.map((n) => [n.name, []]));
+    const dependents = new Map(nodes.map((n) => [n.name, []]));
+    for (const e of edges) {
+      dependencies.get(e.from)?.push(e.to);
+      dependents.get(e.to)?.push(e.from);
+    }
+    current = {
+      graph: result.handle ?? null,
+      nodes,
+      edges,
+      byName: new Map(nodes.map((n) => [n.name, n])),
+      edgeWhy: new Map(edges.map((e) => [`${e.from}\0${e.to}`, e.why])),
+      explained: explained ? new Map(explained) : null,
+      dependencies,
+      dependents,
+      cycles,
+      operation: options.operation,
+      state: options.state,
+    };
   }
-  const resources = modules(config).flatMap((m) =>
-    m.resources.map((r) => ({ address: r.address, mode: r.mode, provider: providerLabel(r.provider), references: r.references, range: r.range })),
-  );
-  if (status !== "ok") return { status, diagnostics, resources };
+  return { status, diagnostics, resources };
+}
 
-  const operation = session.view === "resources" ? "plan" : session.view;
-  let graph;
+/** Loads the files and builds the view's graph here, on the main thread (ordinary inputs). */
+function analyse(files) {
+  const options = analysisOptions(files);
   try {
-    graph = tfgraph.buildGraph(config, { operation, reduce: session.reduce, state });
+    return adopt(analyseFiles(tfgraph, files, { ...options, keep: true }), options);
   } catch (e) {
-    if (!(e instanceof tfgraph.TfgraphError)) return { ...crash(e), resources };
-    return { status: "error", diagnostics: e.diagnostics, resources };
+    current?.graph?.free();
+    current = null;
+    return { ...crash(e), resources: [] };
   }
-  const nodes = graph.nodes();
-  const edges = graph.edges();
-  const cycles = graph.cycles();
-  const byName = new Map(nodes.map((n) => [n.name, n]));
-  const edgeWhy = new Map(edges.map((e) => [`${e.from}\0${e.to}`, e.why]));
-  current = { graph, nodes, edges, byName, edgeWhy, cycles, operation, state };
-  if (cycles.length) status = "cycle";
-  return { status, diagnostics: graph.diagnostics, resources };
 }
 
 /** The drawing's model for the current view: `{ nodes, edges, cycles }` of names. */
@@ -151,8 +182,9 @@ function drawModel() {
 
 /** The reasons an edge of the full graph exists: `explain`'s sentences with their source ranges. */
 function reasons(from, to) {
-  const why = current.edgeWhy.get(`${from}\0${to}`) ?? [];
-  const sentences = current.graph.explain(from, to);
+  const key = `${from}\0${to}`;
+  const why = current.edgeWhy.get(key) ?? [];
+  const sentences = current.explained?.get(key) ?? current.graph?.explain(from, to) ?? [];
   return sentences.map((text, i) => ({ text, kind: why[i]?.kind, range: why[i]?.range ?? null }));
 }
 
@@ -190,8 +222,8 @@ function nodeDetails(name) {
     module: n.module,
     range: n.range,
     inCycle: current.cycles.some((c) => c.includes(name)),
-    dependencies: current.graph.dependencies(name).map((d) => ({ name: d, why: reasons(name, d) })),
-    dependents: current.graph.dependents(name).map((d) => ({ name: d, why: reasons(d, name) })),
+    dependencies: current.dependencies.get(name).map((d) => ({ name: d, why: reasons(name, d) })),
+    dependents: current.dependents.get(name).map((d) => ({ name: d, why: reasons(d, name) })),
   };
 }
 
@@ -203,7 +235,7 @@ function cycleLoops() {
     // One simple loop through the component: depth-first from its first node back to it.
     const inside = new Set(scc);
     const start = scc[0];
-    const next = (v) => current.graph.dependencies(v).filter((w) => inside.has(w));
+    const next = (v) => (current.dependencies.get(v) ?? []).filter((w) => inside.has(w));
     const path = [start];
     const seen = new Set([start]);
     const dfs = (v) => {
@@ -356,6 +388,7 @@ async function drawGraph() {
   const model = drawModel();
   lastModel = model;
   const note = $("graph-note");
+  $("full-view").hidden = true;
   if (!model) {
     graphView.clear(current === null ? "No graph: fix the errors listed under Diagnostics." : "");
     $("node-count").textContent = "";
@@ -373,29 +406,71 @@ async function drawGraph() {
     note.textContent = "";
     return;
   }
-  const ms = await graphView.render(model);
+  const compact = model.nodes.length > COMPACT_ABOVE && !session.labels;
+  const full = $("full-view");
+  full.hidden = model.nodes.length <= COMPACT_ABOVE;
+  full.textContent = compact ? "draw labels" : "draw compact";
+  full.title = compact
+    ? `${model.nodes.length} nodes are drawn without labels so the page stays responsive (hover a node for its name). Draw every label: the page may pause for a few seconds.`
+    : "Draw unlabelled boxes and straight edges: faster for a graph this large.";
+  const ms = await graphView.render({ ...model, compact });
   if (ms === null) return;
   document.body.dataset.renderMs = ms.toFixed(1);
-  note.textContent = (graphView.clipped ? "too large to fit: drag to pan, − to zoom out · " : "") + (model.cycles.length ? `${model.cycles.length} cycle${model.cycles.length > 1 ? "s" : ""} (red) · laid out in ${Math.round(ms)} ms` : `laid out in ${Math.round(ms)} ms`);
+  document.body.dataset.compact = String(compact);
+  note.textContent = (compact ? "compact drawing: hover a node for its name · " : "") + (graphView.clipped ? "too large to fit: drag to pan, − to zoom out · " : "") + (model.cycles.length ? `${model.cycles.length} cycle${model.cycles.length > 1 ? "s" : ""} (red) · laid out in ${Math.round(ms)} ms` : `laid out in ${Math.round(ms)} ms`);
+  note.title = note.textContent;
   if (session.selected && graphView.has(session.selected)) select(session.selected);
   else if (!session.selected) overview();
   const q = $("search").value;
   if (q) graphView.search(q);
 }
 
+let refreshes = 0;
+/** The status shown last ("ok", "error", "cycle", "crash"), not counting "loading". */
+let lastStatus = null;
+
 function refresh() {
   if (crashed) return;
   const files = editor.files();
-  const view = analyse(files);
+  const mine = ++refreshes;
+  if (!isLarge(files)) return show(analyse(files));
+  // A large configuration: the package works in the worker while the page stays responsive;
+  // the previous drawing stays until the new one is ready. A newer refresh supersedes this one.
+  document.body.dataset.graphReady = "false";
+  drawing = null; // a drawing still in progress no longer makes the graph "ready"
+  status.textContent = "loading…";
+  status.dataset.status = "loading";
+  const options = analysisOptions(files);
+  analyseInWorker(files, options).then(
+    (result) => mine === refreshes && show(adopt(result, options)),
+    (e) => {
+      if (mine !== refreshes) return;
+      current?.graph?.free();
+      current = null;
+      show({ ...crash(e), resources: [] });
+    },
+  );
+  save();
+}
+
+/** Shows an analysis: status, diagnostics, resources, and the graph drawn again. */
+function show(view) {
   crashed = view.status === "crash";
   // Errors replace the graph: show what they are (once, when they appear).
-  if ((view.status === "error" || view.status === "crash") && status.dataset.status !== view.status) showTab("diagnostics");
+  if ((view.status === "error" || view.status === "crash") && lastStatus !== view.status) showTab("diagnostics");
+  lastStatus = view.status;
   status.textContent = { ok: "loaded", error: "errors", cycle: "cycle", crash: "internal error" }[view.status];
   status.dataset.status = view.status;
   editor.setDiagnostics(view.diagnostics);
   renderResources($("resources"), $("resource-count"), view, reveal);
   renderDiagnostics($("diagnostics"), $("diagnostic-count"), view.diagnostics, reveal);
   steps.reset();
+  redraw();
+  save();
+}
+
+/** Draws the current graph again (a new drawing: the walk's colours and charts go). */
+function redraw() {
   run.reset();
   const done = drawGraph().catch((e) => {
     console.error(e);
@@ -410,7 +485,6 @@ function refresh() {
     // Time to interactive (bench/page): navigation start to the first graph on screen.
     document.body.dataset.interactiveMs ??= performance.now().toFixed(1);
   });
-  save();
 }
 
 // ---- Toolbar, gallery, share ---------------------------------------------------------------
@@ -440,6 +514,10 @@ search.addEventListener("keydown", (e) => {
 $("zoom-in").addEventListener("click", () => graphView.zoomIn());
 $("zoom-out").addEventListener("click", () => graphView.zoomOut());
 $("zoom-fit").addEventListener("click", () => graphView.fit());
+$("full-view").addEventListener("click", () => {
+  session.labels = !session.labels;
+  redraw();
+});
 
 $("legend").replaceChildren(
   ...Object.entries(KIND_STYLE)
