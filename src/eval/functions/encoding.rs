@@ -8,8 +8,9 @@
 //! US-ASCII, ISO-8859-1 and windows-1252 by their IANA names and aliases; the other encodings of Go's
 //! x/text (Shift_JIS, GBK, ...) get an error saying tfgraph lacks them.
 //!
-//! Not yet here: `yamldecode`, `base64gzip` (Go's own deflate output would have to be
-//! reproduced byte for byte).
+//! `base64gzip` (in `encoding_gzip.rs`) reproduces Go's gzip/deflate output byte for byte.
+//!
+//! Not yet here: `yamldecode`.
 
 use super::{FuncError, Function, Param, Registry, Returns};
 use crate::eval::number::Number;
@@ -122,6 +123,7 @@ pub(super) fn register(r: &mut Registry) {
             .map(Value::string)
             .map_err(|_| FuncError::Other("the result of decoding the provided string is not valid UTF-8".into()))
     }));
+    r.add(str_fn("base64gzip", Type::String, |_, a, _| Ok(Value::string(base64_encode(&super::encoding_gzip::gzip(text(&a[0]).as_bytes()))))));
     r.add(str_fn("urlencode", Type::String, |_, a, _| Ok(Value::string(query_escape(text(&a[0]))))));
     r.add(Function {
         name: "jsonencode",

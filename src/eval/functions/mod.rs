@@ -26,6 +26,7 @@ mod crypto;
 mod crypto_rsa;
 mod datetime;
 mod encoding;
+mod encoding_gzip;
 mod encoding_text;
 mod encoding_yaml;
 pub mod filesystem;
