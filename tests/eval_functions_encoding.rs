@@ -52,3 +52,11 @@ fn base64gzip_is_gos_deflate_byte_for_byte() {
     let n = harness::run("encoding_gzip.json", harness::console);
     assert!(n >= 50, "only {n} base64gzip cases ran");
 }
+
+#[test]
+fn yamldecode_as_go_cty_yaml_decodes() {
+    // Resolve rules of plain scalars, tags, block and flow styles, block scalars, quoting,
+    // anchors, aliases and merges, documents, unicode and every kind of error.
+    let n = harness::run("encoding_yamldecode.json", harness::console);
+    assert!(n >= 200, "only {n} yamldecode cases ran");
+}

@@ -9,8 +9,7 @@
 //! x/text (Shift_JIS, GBK, ...) get an error saying tfgraph lacks them.
 //!
 //! `base64gzip` (in `encoding_gzip.rs`) reproduces Go's gzip/deflate output byte for byte.
-//!
-//! Not yet here: `yamldecode`.
+//! `yamldecode` (in `encoding_yamldecode.rs`) is go-cty-yaml's decoder over libyaml's parser.
 
 use super::{FuncError, Function, Param, Registry, Returns};
 use crate::eval::number::Number;
@@ -162,6 +161,16 @@ pub(super) fn register(r: &mut Registry) {
             None => Ok(Type::Dynamic),
         }),
         imp: |_, a, _| csv_decode(text(&a[0])).map_err(FuncError::Other),
+    });
+    r.add(Function {
+        name: "yamldecode",
+        params: vec![Param::new("src", Type::String)],
+        variadic: None,
+        returns: Returns::Computed(|a| match a[0].as_str() {
+            Some(s) => super::encoding_yamldecode::decode(s).map(|(t, _)| t).map_err(FuncError::Other),
+            None => Ok(Type::Dynamic),
+        }),
+        imp: |_, a, _| super::encoding_yamldecode::decode(text(&a[0])).map(|(_, v)| v).map_err(FuncError::Other),
     });
     r.add(Function {
         name: "yamlencode",

@@ -29,6 +29,7 @@ mod encoding;
 mod encoding_gzip;
 mod encoding_text;
 mod encoding_yaml;
+mod encoding_yamldecode;
 pub mod filesystem;
 mod network;
 mod numeric;
