@@ -43,6 +43,29 @@ fn hostile_inputs_get_errors_not_crashes() {
     assert!(matches!(harness::console(&setup, shifted), harness::Outcome::Error { .. }));
     let big = format!("length(yamlencode([for i in [{}]: {{a = \"x\"}}]))", vec!["1"; 2000].join(","));
     assert!(matches!(harness::console(&setup, &big), harness::Outcome::Value { .. }));
+    // YAML nested past the evaluator's depth, aliases naming billions of values, and large
+    // documents: errors or quick results.
+    let deep = format!("yamldecode(\"{}{}\")", "[".repeat(5000), "]".repeat(5000));
+    match harness::console(&setup, &deep) {
+        harness::Outcome::Error { detail, .. } => assert!(detail.contains("levels deep"), "{detail}"),
+        harness::Outcome::Value { .. } => panic!("5000 levels of YAML decoded"),
+    }
+    let mut laughs = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\\n");
+    for (i, name) in ["b", "c", "d", "e", "f", "g", "h", "i"].iter().enumerate() {
+        let prev = ["a", "b", "c", "d", "e", "f", "g", "h"][i];
+        laughs.push_str(&format!("{name}: &{name} [{}]\\n", vec![format!("*{prev}"); 10].join(", ")));
+    }
+    let started = std::time::Instant::now();
+    match harness::console(&setup, &format!("yamldecode(\"{laughs}\")")) {
+        harness::Outcome::Error { detail, .. } => assert!(detail.contains("aliases"), "{detail}"),
+        harness::Outcome::Value { .. } => panic!("a billion aliased values decoded"),
+    }
+    assert!(started.elapsed().as_secs() < 10, "aliases took {:?}", started.elapsed());
+    let long = format!("length(yamldecode(\"{}\"))", (0..20_000).map(|i| format!("k{i}: [v, {i}]\\n")).collect::<String>());
+    match harness::console(&setup, &long) {
+        harness::Outcome::Value { rendered, .. } => assert_eq!(rendered, "20000"),
+        harness::Outcome::Error { detail, .. } => panic!("{detail}"),
+    }
 }
 
 #[test]

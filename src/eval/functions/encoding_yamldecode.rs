@@ -31,8 +31,9 @@ const TIMESTAMP_TAG: &str = "tag:yaml.org,2002:timestamp";
 const MAP_TAG: &str = "tag:yaml.org,2002:map";
 const SEQ_TAG: &str = "tag:yaml.org,2002:seq";
 
-/// Nesting beyond this is refused (ours: Go's growable stacks have no such limit).
-const MAX_DEPTH: usize = 1000;
+/// Nesting beyond the evaluator's own depth is refused (ours: go-yaml has no limit), as in
+/// `jsondecode`.
+const MAX_DEPTH: usize = crate::hcl::MAX_DEPTH;
 /// Values produced by aliases beyond this are refused (ours: cty shares aliased values, we
 /// copy them, and a few nested aliases can name billions of nodes).
 const MAX_ALIAS_NODES: usize = 1_000_000;
@@ -164,6 +165,15 @@ fn read_events(src: &str) -> Events {
                     let bytes = std::slice::from_raw_parts(s.value, s.length as usize);
                     out.value = String::from_utf8_lossy(bytes).into_owned();
                     out.implicit = s.plain_implicit;
+                    if s.style == unsafe_yaml::YAML_DOUBLE_QUOTED_SCALAR_STYLE {
+                        let bom = if input.starts_with(b"\xef\xbb\xbf") { 3 } else { 0 };
+                        let (from, to) = (e.start_mark.index as usize + bom, e.end_mark.index as usize + bom);
+                        if let Some(at) = slash_escape(input, from, to) {
+                            error = Some(scanner_error(input, at, "found unknown escape character"));
+                            unsafe_yaml::yaml_event_delete(event.as_mut_ptr());
+                            break;
+                        }
+                    }
                     out.style = match s.style {
                         unsafe_yaml::YAML_SINGLE_QUOTED_SCALAR_STYLE | unsafe_yaml::YAML_DOUBLE_QUOTED_SCALAR_STYLE => Style::Quoted,
                         unsafe_yaml::YAML_PLAIN_SCALAR_STYLE => Style::Plain,
@@ -191,9 +201,40 @@ fn read_events(src: &str) -> Events {
     Events { list, error }
 }
 
+/// Where a double-quoted scalar in `input[from..to]` escapes `/`: libyaml takes `\/` (YAML
+/// 1.2), go-yaml's scanner does not.
+fn slash_escape(input: &[u8], from: usize, to: usize) -> Option<usize> {
+    let text = input.get(from..to.min(input.len()))?;
+    let mut i = text.iter().position(|&b| b == b'"')? + 1;
+    while i < text.len() {
+        match text[i] {
+            b'"' => return None,
+            b'\\' if text.get(i + 1) == Some(&b'/') => return Some(from + i),
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// A scanner problem at byte `at`, placed as go-cty-yaml places them: the next line, column 1,
+/// and no place at all on the first line.
+fn scanner_error(input: &[u8], at: usize, problem: &str) -> String {
+    let line = input[..at].iter().filter(|&&b| b == b'\n').count();
+    if line == 0 {
+        problem.to_string()
+    } else {
+        format!("on line {}, column 1: {problem}", line + 1)
+    }
+}
+
 /// go-cty-yaml's `parserError`.
 fn parser_error(p: &unsafe_yaml::yaml_parser_t) -> String {
-    let problem = if p.problem.is_null() { "invalid YAML syntax".to_string() } else { c_str(p.problem as *const u8) };
+    let mut problem = if p.problem.is_null() { "invalid YAML syntax".to_string() } else { c_str(p.problem as *const u8) };
+    if problem == "did not find expected hexadecimal number" {
+        // go-yaml's spelling.
+        problem = "did not find expected hexdecimal number".into();
+    }
     if p.problem_mark.line != 0 {
         let (line, column) = if p.error == unsafe_yaml::YAML_SCANNER_ERROR { (p.problem_mark.line + 1, 0) } else { (p.problem_mark.line, p.problem_mark.column) };
         format!("on line {line}, column {}: {problem}", column + 1)
@@ -305,10 +346,18 @@ impl<'a> Walk<'a> {
         Ok(())
     }
 
+    fn count_alias(&mut self, e: &Event, nodes: usize) -> Result<(), String> {
+        self.alias_nodes += nodes;
+        if self.alias_nodes > MAX_ALIAS_NODES {
+            return Err(at(e, format!("aliases in the YAML document expand to more than {MAX_ALIAS_NODES} values, which is more than tfgraph supports")));
+        }
+        Ok(())
+    }
+
     fn nest(&mut self, e: &Event) -> Result<(), String> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(at(e, format!("the document is nested more than {MAX_DEPTH} levels deep")));
+            return Err(at(e, format!("the YAML document nests more than {MAX_DEPTH} levels deep, which is more than tfgraph supports")));
         }
         Ok(())
     }
@@ -334,9 +383,11 @@ impl<'a> Walk<'a> {
                 Ok(ty)
             }
             Ev::Alias => {
-                let ty = self.types.get(&e.anchor).cloned();
+                let ty = self.types.get(&e.anchor);
                 self.check_alias(e, ty.is_some())?;
-                Ok(ty.unwrap_or(Type::Dynamic))
+                let ty = ty.cloned().unwrap_or(Type::Dynamic);
+                self.count_alias(e, type_nodes(&ty))?;
+                Ok(ty)
             }
             Ev::MappingStart => {
                 if !e.tag.is_empty() && e.tag != MAP_TAG {
@@ -436,10 +487,7 @@ impl<'a> Walk<'a> {
                 let v = self.values.get(&e.anchor).cloned();
                 self.check_alias(e, v.is_some())?;
                 let v = v.unwrap_or_else(|| Value::null(Type::Dynamic));
-                self.alias_nodes += node_count(&v);
-                if self.alias_nodes > MAX_ALIAS_NODES {
-                    return Err(at(e, format!("aliases in the document expand to more than {MAX_ALIAS_NODES} values")));
-                }
+                self.count_alias(e, node_count(&v))?;
                 Ok(v)
             }
             Ev::MappingStart => {
@@ -511,6 +559,14 @@ fn node_count(v: &Value) -> usize {
 
 /// go-cty-yaml 1.1 resolves an untagged `<<`, quoted or not, to its merge marker: a mapping
 /// key that merges the mapping after it, a plain string anywhere else.
+fn type_nodes(t: &Type) -> usize {
+    match t {
+        Type::Tuple(items) => 1 + items.iter().map(type_nodes).sum::<usize>(),
+        Type::Object(m) => 1 + m.values().map(type_nodes).sum::<usize>(),
+        _ => 1,
+    }
+}
+
 fn is_merge_key(e: &Event) -> bool {
     e.ev == Ev::Scalar && e.tag.is_empty() && e.value == "<<"
 }
