@@ -104,7 +104,23 @@ fn c_str(p: *const u8) -> String {
 }
 
 fn read_events(src: &str) -> Events {
-    let input: &[u8] = if src.is_empty() { b"\n" } else { src.as_bytes() };
+    let mut input: Vec<u8> = if src.is_empty() { b"\n".to_vec() } else { src.as_bytes().to_vec() };
+    // go-yaml takes `\'` in a double-quoted scalar, libyaml does not: where libyaml stops at
+    // one, it becomes the equivalent `\x27` and the parse starts again (columns after it on
+    // its line move by two).
+    loop {
+        match read_events_from(&input) {
+            (_, Some(at)) if input.get(at..at + 2) == Some(b"\\'") => {
+                input.splice(at..at + 2, b"\\x27".iter().copied());
+            }
+            (events, _) => return events,
+        }
+    }
+}
+
+/// The events of `input`, and the byte offset of an unknown escape libyaml stopped at.
+fn read_events_from(input: &[u8]) -> (Events, Option<usize>) {
+    let mut unknown_escape = None;
     let mut list = Vec::new();
     let mut error = None;
     // SAFETY: the parser is initialized before use and deleted once; `input` outlives it; each
@@ -113,13 +129,17 @@ fn read_events(src: &str) -> Events {
         let mut parser = Box::new(MaybeUninit::<unsafe_yaml::yaml_parser_t>::uninit());
         let p = parser.as_mut_ptr();
         if unsafe_yaml::yaml_parser_initialize(p).fail {
-            return Events { list, error: Some("failed to initialize YAML parser".into()) };
+            return (Events { list, error: Some("failed to initialize YAML parser".into()) }, None);
         }
         unsafe_yaml::yaml_parser_set_input_string(p, input.as_ptr(), input.len() as u64);
         loop {
             let mut event = MaybeUninit::<unsafe_yaml::yaml_event_t>::uninit();
             if unsafe_yaml::yaml_parser_parse(p, event.as_mut_ptr()).fail {
-                error = Some(parser_error(&*p));
+                let pp: &unsafe_yaml::yaml_parser_t = &*p;
+                if pp.error == unsafe_yaml::YAML_SCANNER_ERROR && c_str(pp.problem as *const u8) == "found unknown escape character" {
+                    unknown_escape = Some(pp.problem_mark.index as usize + if input.starts_with(b"\xef\xbb\xbf") { 3 } else { 0 });
+                }
+                error = Some(parser_error(pp));
                 break;
             }
             let e = &*event.as_ptr();
@@ -198,7 +218,7 @@ fn read_events(src: &str) -> Events {
         }
         unsafe_yaml::yaml_parser_delete(p);
     }
-    Events { list, error }
+    (Events { list, error }, unknown_escape)
 }
 
 /// Where a double-quoted scalar in `input[from..to]` escapes `/`: libyaml takes `\/` (YAML
