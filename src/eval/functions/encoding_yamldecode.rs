@@ -108,18 +108,50 @@ fn read_events(src: &str) -> Events {
     // go-yaml takes `\'` in a double-quoted scalar, libyaml does not: where libyaml stops at
     // one, it becomes the equivalent `\x27` and the parse starts again (columns after it on
     // its line move by two).
+    // In a flow collection libyaml also refuses a plain scalar's `:` before `,`, `?`, `[`, `]`,
+    // `{` or `}`, which go-yaml keeps in the scalar: that `:` becomes a private-use character
+    // absent from the input (one character, so no column moves) and is turned back after.
+    let colon = (0xe000..0xf900).filter_map(char::from_u32).find(|c| !src.contains(*c)).unwrap_or('\u{f8ff}');
+    let mut colon_bytes = [0u8; 4];
+    let colon_bytes = colon.encode_utf8(&mut colon_bytes).as_bytes().to_vec();
+    let mut replaced_colon = false;
+    // Each retry parses again from the start: a few are cheap, thousands are not.
+    let mut retries = 0;
     loop {
+        retries += 1;
         match read_events_from(&input) {
-            (_, Some(at)) if input.get(at..at + 2) == Some(b"\\'") => {
+            (events, Some(_)) if retries > 64 => return events,
+            (_, Some((at, Unknown::Escape))) if input.get(at..at + 2) == Some(b"\\'") => {
                 input.splice(at..at + 2, b"\\x27".iter().copied());
             }
-            (events, _) => return events,
+            (_, Some((at, Unknown::Colon))) if input.get(at) == Some(&b':') => {
+                input.splice(at..at + 1, colon_bytes.iter().copied());
+                replaced_colon = true;
+            }
+            (mut events, _) => {
+                if replaced_colon {
+                    for e in &mut events.list {
+                        for s in [&mut e.value, &mut e.anchor, &mut e.tag] {
+                            if s.contains(colon) {
+                                *s = s.replace(colon, ":");
+                            }
+                        }
+                    }
+                }
+                return events;
+            }
         }
     }
 }
 
-/// The events of `input`, and the byte offset of an unknown escape libyaml stopped at.
-fn read_events_from(input: &[u8]) -> (Events, Option<usize>) {
+/// What libyaml stopped at that go-yaml takes.
+enum Unknown {
+    Escape,
+    Colon,
+}
+
+/// The events of `input`, and where libyaml stopped at something go-yaml takes.
+fn read_events_from(input: &[u8]) -> (Events, Option<(usize, Unknown)>) {
     let mut unknown_escape = None;
     let mut list = Vec::new();
     let mut error = None;
@@ -136,8 +168,13 @@ fn read_events_from(input: &[u8]) -> (Events, Option<usize>) {
             let mut event = MaybeUninit::<unsafe_yaml::yaml_event_t>::uninit();
             if unsafe_yaml::yaml_parser_parse(p, event.as_mut_ptr()).fail {
                 let pp: &unsafe_yaml::yaml_parser_t = &*p;
-                if pp.error == unsafe_yaml::YAML_SCANNER_ERROR && c_str(pp.problem as *const u8) == "found unknown escape character" {
-                    unknown_escape = Some(pp.problem_mark.index as usize + if input.starts_with(b"\xef\xbb\xbf") { 3 } else { 0 });
+                if pp.error == unsafe_yaml::YAML_SCANNER_ERROR {
+                    let at = pp.problem_mark.index as usize + if input.starts_with(b"\xef\xbb\xbf") { 3 } else { 0 };
+                    unknown_escape = match c_str(pp.problem as *const u8).as_str() {
+                        "found unknown escape character" => Some((at, Unknown::Escape)),
+                        "found unexpected ':'" => Some((at, Unknown::Colon)),
+                        _ => None,
+                    };
                 }
                 error = Some(parser_error(pp));
                 break;
