@@ -348,7 +348,8 @@ impl Code {
             }
             return;
         }
-        list.sort_unstable_by_key(|&(lit, f)| (f, lit));
+        // (frequency, literal) and literal are total orders: any sort gives Go's order.
+        insertion_sort(&mut list, |&(lit, f)| ((f as u64) << 16) | lit as u64);
         let bit_count = bit_counts(&list, max_bits);
         let mut code: u16 = 0;
         let mut rest = list.len();
@@ -358,13 +359,25 @@ impl Code {
                 continue;
             }
             let chunk = &mut list[rest - bits as usize..rest];
-            chunk.sort_unstable_by_key(|&(lit, _)| lit);
+            insertion_sort(chunk, |&(lit, _)| lit as u64);
             for &(lit, _) in chunk.iter() {
                 self.code[lit as usize] = reverse(code, n as u16);
                 self.len[lit as usize] = n as u16;
                 code += 1;
             }
             rest -= bits as usize;
+        }
+    }
+}
+
+/// At most 286 symbols: a plain insertion sort is quick enough and much smaller in the module
+/// than the standard library's sorts.
+fn insertion_sort(list: &mut [(u16, i32)], key: fn(&(u16, i32)) -> u64) {
+    for i in 1..list.len() {
+        let mut j = i;
+        while j > 0 && key(&list[j - 1]) > key(&list[j]) {
+            list.swap(j - 1, j);
+            j -= 1;
         }
     }
 }
