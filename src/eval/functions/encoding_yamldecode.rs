@@ -1,8 +1,10 @@
 //! `yamldecode` as Terraform's go-cty-yaml 1.1 does it (the version in Terraform 1.15 and still
 //! on its main branch). go-cty-yaml drives go-yaml v2's parser, a Go port of libyaml; we drive
 //! libyaml itself (the `unsafe-libyaml` translation), so the events, their marks and the
-//! scanner's and parser's problem texts are libyaml's; where go-yaml differs (it takes
-//! `%YAML 1.1` only) we check it ourselves.
+//! scanner's and parser's problem texts are libyaml's. Where libyaml 0.2.5 and go-yaml differ
+//! we do as go-yaml: only `%YAML 1.1`; no `\/` escape but a `\'` one; a plain scalar in a
+//! flow collection ends at `?` (an error there) and keeps a `:` before `,`, `]` or `}`; and
+//! go-yaml's "hexdecimal" spelling.
 //!
 //! On the events go-cty-yaml makes two passes, and so do we: the implied type (plain scalars
 //! resolved by YAML 1.2's core rules plus YAML 1.1's yes/no/on/off, quoted and block scalars
@@ -154,6 +156,9 @@ enum Unknown {
 fn read_events_from(input: &[u8]) -> (Events, Option<(usize, Unknown)>) {
     let mut unknown_escape = None;
     let mut list = Vec::new();
+    // The open collections: the closing bracket and start mark of a flow one, None for a block one.
+    let mut open: Vec<Option<(u8, unsafe_yaml::yaml_mark_t)>> = Vec::new();
+    let bom = if input.starts_with(b"\xef\xbb\xbf") { 3 } else { 0 };
     let mut error = None;
     // SAFETY: the parser is initialized before use and deleted once; `input` outlives it; each
     // event is read before it is deleted.
@@ -247,8 +252,29 @@ fn read_events_from(input: &[u8]) -> (Events, Option<(usize, Unknown)>) {
                 }
                 _ => {}
             }
+            match ev {
+                Ev::SequenceStart => open.push((e.data.sequence_start.style == unsafe_yaml::YAML_FLOW_SEQUENCE_STYLE).then_some((b']', e.start_mark))),
+                Ev::MappingStart => open.push((e.data.mapping_start.style == unsafe_yaml::YAML_FLOW_MAPPING_STYLE).then_some((b'}', e.start_mark))),
+                Ev::SequenceEnd | Ev::MappingEnd => {
+                    open.pop();
+                }
+                _ => {}
+            }
+            let flow_question = match (ev, open.last()) {
+                (Ev::Scalar, Some(Some(flow))) if out.style == Style::Plain => {
+                    let (from, to) = (e.start_mark.index as usize + bom, (e.end_mark.index as usize + bom).min(input.len()));
+                    input.get(from..to).and_then(|t| t.iter().skip(1).position(|&b| b == b'?')).map(|q| (from + 1 + q, *flow))
+                }
+                _ => None,
+            };
             unsafe_yaml::yaml_event_delete(event.as_mut_ptr());
             list.push(out);
+            if let Some((q, (close, start))) = flow_question {
+                // go-yaml ends a plain scalar at `?` in a flow collection, where `?` then opens a
+                // key the collection does not expect; libyaml keeps it in the scalar.
+                error = Some(flow_key_error(input, q, close, start));
+                break;
+            }
             if ev == Ev::StreamEnd {
                 break;
             }
@@ -282,6 +308,22 @@ fn scanner_error(input: &[u8], at: usize, problem: &str) -> String {
         problem.to_string()
     } else {
         format!("on line {}, column 1: {problem}", line + 1)
+    }
+}
+
+/// go-yaml's parser error at a `?` (byte `q`) that ends a plain scalar in a flow collection
+/// started at `start` and closed by `close`, placed as go-cty-yaml places parser errors.
+fn flow_key_error(input: &[u8], q: usize, close: u8, start: unsafe_yaml::yaml_mark_t) -> String {
+    let problem = format!("did not find expected ',' or '{}'", close as char);
+    let line = input[..q].iter().filter(|&&b| b == b'\n').count();
+    let line_start = input[..q].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let column = String::from_utf8_lossy(&input[line_start..q]).chars().count();
+    if line != 0 {
+        format!("on line {line}, column {}: {problem}", column + 1)
+    } else if start.line != 0 {
+        format!("on line {}, column {}: {problem}", start.line, start.column + 1)
+    } else {
+        problem
     }
 }
 
