@@ -2,8 +2,7 @@
 //! The encoding functions against Terraform: every case of
 //! `tests/fixtures/eval/functions/encoding*.json` (recorded from Terraform 1.11.4;
 //! `encoding_unknown.json` written by hand from cty's parameter flags). Cases of functions not
-//! registered yet (`yamldecode`, `base64gzip`, `textencodebase64`, `textdecodebase64`) are
-//! counted and reported, not run.
+//! registered yet (`yamldecode`) are counted and reported, not run.
 
 #[path = "eval_functions_harness/mod.rs"]
 mod harness;
@@ -44,4 +43,43 @@ fn hostile_inputs_get_errors_not_crashes() {
     assert!(matches!(harness::console(&setup, shifted), harness::Outcome::Error { .. }));
     let big = format!("length(yamlencode([for i in [{}]: {{a = \"x\"}}]))", vec!["1"; 2000].join(","));
     assert!(matches!(harness::console(&setup, &big), harness::Outcome::Value { .. }));
+    // YAML nested past the evaluator's depth, aliases naming billions of values, and large
+    // documents: errors or quick results.
+    let deep = format!("yamldecode(\"{}{}\")", "[".repeat(5000), "]".repeat(5000));
+    match harness::console(&setup, &deep) {
+        harness::Outcome::Error { detail, .. } => assert!(detail.contains("levels deep"), "{detail}"),
+        harness::Outcome::Value { .. } => panic!("5000 levels of YAML decoded"),
+    }
+    let mut laughs = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\\n");
+    for (i, name) in ["b", "c", "d", "e", "f", "g", "h", "i"].iter().enumerate() {
+        let prev = ["a", "b", "c", "d", "e", "f", "g", "h"][i];
+        laughs.push_str(&format!("{name}: &{name} [{}]\\n", vec![format!("*{prev}"); 10].join(", ")));
+    }
+    let started = std::time::Instant::now();
+    match harness::console(&setup, &format!("yamldecode(\"{laughs}\")")) {
+        harness::Outcome::Error { detail, .. } => assert!(detail.contains("aliases"), "{detail}"),
+        harness::Outcome::Value { .. } => panic!("a billion aliased values decoded"),
+    }
+    assert!(started.elapsed().as_secs() < 10, "aliases took {:?}", started.elapsed());
+    let long = format!("length(yamldecode(\"{}\"))", (0..20_000).map(|i| format!("k{i}: [v, {i}]\\n")).collect::<String>());
+    match harness::console(&setup, &long) {
+        harness::Outcome::Value { rendered, .. } => assert_eq!(rendered, "20000"),
+        harness::Outcome::Error { detail, .. } => panic!("{detail}"),
+    }
+}
+
+#[test]
+fn base64gzip_is_gos_deflate_byte_for_byte() {
+    // Short, repetitive, unicode and generated inputs; the long ones (past the 64 KiB window,
+    // several 16384-token blocks) are compared through sha256 of the result.
+    let n = harness::run("encoding_gzip.json", harness::console);
+    assert!(n >= 50, "only {n} base64gzip cases ran");
+}
+
+#[test]
+fn yamldecode_as_go_cty_yaml_decodes() {
+    // Resolve rules of plain scalars, tags, block and flow styles, block scalars, quoting,
+    // anchors, aliases and merges, documents, unicode and every kind of error.
+    let n = harness::run("encoding_yamldecode.json", harness::console);
+    assert!(n >= 200, "only {n} yamldecode cases ran");
 }

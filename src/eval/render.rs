@@ -155,7 +155,8 @@ fn write_json(v: &Value, out: &mut String) -> bool {
     true
 }
 
-/// A JSON string as Go's encoding/json writes it: `<`, `>`, `&`, U+2028 and U+2029 escaped.
+/// A JSON string as Go's encoding/json writes it: `<`, `>`, `&`, U+2028 and U+2029 escaped,
+/// `\b` and `\f` short.
 pub fn json_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -166,6 +167,9 @@ pub fn json_string(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
+            // Go 1.22 and later write these two short forms too.
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
             '<' => out.push_str("\\u003c"),
             '>' => out.push_str("\\u003e"),
             '&' => out.push_str("\\u0026"),

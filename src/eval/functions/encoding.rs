@@ -8,8 +8,8 @@
 //! US-ASCII, ISO-8859-1 and windows-1252 by their IANA names and aliases; the other encodings of Go's
 //! x/text (Shift_JIS, GBK, ...) get an error saying tfgraph lacks them.
 //!
-//! Not yet here: `yamldecode`, `base64gzip` (Go's own deflate output would have to be
-//! reproduced byte for byte).
+//! `base64gzip` (in `encoding_gzip.rs`) reproduces Go's gzip/deflate output byte for byte.
+//! `yamldecode` (in `encoding_yamldecode.rs`) is go-cty-yaml's decoder over libyaml's parser.
 
 use super::{FuncError, Function, Param, Registry, Returns};
 use crate::eval::number::Number;
@@ -122,6 +122,7 @@ pub(super) fn register(r: &mut Registry) {
             .map(Value::string)
             .map_err(|_| FuncError::Other("the result of decoding the provided string is not valid UTF-8".into()))
     }));
+    r.add(str_fn("base64gzip", Type::String, |_, a, _| Ok(Value::string(base64_encode(&super::encoding_gzip::gzip(text(&a[0]).as_bytes()))))));
     r.add(str_fn("urlencode", Type::String, |_, a, _| Ok(Value::string(query_escape(text(&a[0]))))));
     r.add(Function {
         name: "jsonencode",
@@ -160,6 +161,16 @@ pub(super) fn register(r: &mut Registry) {
             None => Ok(Type::Dynamic),
         }),
         imp: |_, a, _| csv_decode(text(&a[0])).map_err(FuncError::Other),
+    });
+    r.add(Function {
+        name: "yamldecode",
+        params: vec![Param::new("src", Type::String)],
+        variadic: None,
+        returns: Returns::Computed(|a| match a[0].as_str() {
+            Some(s) => super::encoding_yamldecode::decode(s).map(|(t, _)| t).map_err(FuncError::Other),
+            None => Ok(Type::Dynamic),
+        }),
+        imp: |_, a, _| super::encoding_yamldecode::decode(text(&a[0])).map(|(_, v)| v).map_err(FuncError::Other),
     });
     r.add(Function {
         name: "yamlencode",
