@@ -56,7 +56,7 @@ pub fn evaluate_raw(files: JsValue, expression: String, options: JsValue) -> Res
     let load_options = read_load_options(&options, "evaluate")?;
     let mut opts = EvalOptions::default();
     if let Some(serde_json::Value::Object(vars)) = json_option(&options, "variables")? {
-        opts.variables = vars.into_iter().collect();
+        opts.variables = crate::util::sort::btree_map(vars);
     }
     opts.state = json_option(&options, "state")?;
     if let Some(m) = get(&options, "module")? {

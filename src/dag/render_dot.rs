@@ -75,7 +75,7 @@ impl<N, E> Graph<N, E> {
             escaped.insert(v, go_escape(self.name(v)));
         }
         let mut ids: Vec<NodeId> = self.node_ids().collect();
-        ids.sort_unstable_by(|a, b| escaped[a].cmp(&escaped[b]).then(a.cmp(b)));
+        crate::util::sort::sort_by(&mut ids, |a, b| escaped[a].cmp(&escaped[b]).then(a.cmp(b)));
 
         let mut out = String::from(
             "digraph {\n\tcompound = \"true\"\n\tnewrank = \"true\"\n\tsubgraph \"root\" {\n",

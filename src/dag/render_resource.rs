@@ -57,7 +57,7 @@ impl ResourceNode {
 fn sorted(nodes: &[ResourceNode], edges: &[(usize, usize)]) -> (Vec<usize>, Vec<(usize, usize)>) {
     let mut order: Vec<usize> = (0..nodes.len()).collect();
     // Ties keep their input order, so an unstable sort gives the stable one's result.
-    order.sort_unstable_by(|&i, &j| {
+    crate::util::sort::sort_by(&mut order, |&i, &j| {
         let (a, b) = (&nodes[i], &nodes[j]);
         a.module
             .cmp(&b.module)

@@ -671,7 +671,7 @@ impl<'a> Evaluator<'a> {
         let v = if f.key.is_none() {
             Value::tuple(tuple)
         } else if f.grouping {
-            Value::object(groups.into_iter().map(|(k, vs)| (k, Value::tuple(vs))).collect())
+            Value::object(crate::util::sort::btree_map(groups.into_iter().map(|(k, vs)| (k, Value::tuple(vs)))))
         } else {
             Value::object(object)
         };

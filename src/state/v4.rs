@@ -76,7 +76,7 @@ impl<'a> J<'a> {
         match self {
             J::Str(s) => Value::String(s.to_string()),
             J::Arr(a) => Value::Array(a.iter().map(J::to_value).collect()),
-            J::Obj(o) => Value::Object(o.iter().map(|(k, v)| (k.to_string(), v.to_value())).collect()),
+            J::Obj(o) => Value::Object(crate::util::sort::json_map(o.iter().map(|(k, v)| (k.to_string(), v.to_value())))),
             J::Other(v) => v.clone(),
         }
     }
