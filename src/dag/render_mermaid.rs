@@ -92,7 +92,7 @@ impl<N, E> Graph<N, E> {
                 )
             })
             .collect();
-        edges.sort_unstable();
+        crate::util::sort::sort(&mut edges);
         let mut red: Vec<String> = Vec::new();
         for (i, (s, t, in_cycle)) in edges.into_iter().enumerate() {
             out.push_str(&format!("n{s} --> n{t}\n"));

@@ -71,7 +71,7 @@ fn sorted(nodes: &[ResourceNode], edges: &[(usize, usize)]) -> (Vec<usize>, Vec<
         rank[i] = r;
     }
     let mut by_rank: Vec<(usize, usize)> = edges.iter().map(|&(s, t)| (rank[s], rank[t])).collect();
-    by_rank.sort_unstable();
+    crate::util::sort::sort(&mut by_rank);
     by_rank.dedup();
     (
         order.clone(),

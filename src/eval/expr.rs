@@ -883,7 +883,7 @@ impl<'a> Evaluator<'a> {
 
 fn sorted(names: impl Iterator<Item = &'static str>) -> Vec<&'static str> {
     let mut v: Vec<_> = names.collect();
-    v.sort_unstable();
+    crate::util::sort::sort(&mut v);
     v
 }
 

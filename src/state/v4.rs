@@ -147,7 +147,7 @@ fn state_from_json(v: &J) -> (State, Diagnostics) {
     }
     if let Some(J::Obj(outputs)) = v.get("outputs") {
         state.outputs = outputs.iter().map(|(k, _)| k.to_string()).collect();
-        state.outputs.sort_unstable();
+        crate::util::sort::sort(&mut state.outputs);
         state.outputs.dedup();
     }
     let resources = match v.get("resources") {
@@ -439,7 +439,7 @@ fn read_resource(r: &J, state: &mut State, read: &mut Reader, diags: &mut Diagno
                 }
             }
         }
-        dependencies.sort_unstable();
+        crate::util::sort::sort(&mut dependencies);
         dependencies.dedup();
         let create_before_destroy = matches!(inst.get("create_before_destroy"), Some(J::Other(Value::Bool(true))));
         state.resources.push(StateObject {

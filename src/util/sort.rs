@@ -23,6 +23,13 @@ pub fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
     permute(v, order);
 }
 
+/// Sort of `v` in its natural order (as `slice::sort`; the same result as `sort_unstable`,
+/// whose order is total). Plain sorts share one standard instance per element type, so this is
+/// for the element types that are sorted only in a few places off the hot paths.
+pub fn sort<T: Ord>(v: &mut [T]) {
+    sort_by(v, |a, b| a.cmp(b));
+}
+
 /// Stable sort of `v` by a key (as `slice::sort_by_key`).
 pub fn sort_by_key<T, K: Ord>(v: &mut [T], mut key: impl FnMut(&T) -> K) {
     sort_by(v, |a, b| key(a).cmp(&key(b)));
