@@ -46,10 +46,10 @@ fn platform_class(name: &str, negated: bool) -> String {
     if let Some(t) = TEXTS.with(|c| c.borrow().get(&key).cloned()) {
         return t.to_string();
     }
-    let ranges = match HOST.get() {
-        Some(host) => host(&js_property(name)),
-        None => Vec::new(),
+    let Some(host) = HOST.get() else {
+        return ranges_text(Vec::new(), negated);
     };
+    let ranges = host(&js_property(name));
     let text: std::rc::Rc<str> = ranges_text(with_private_planes(name, ranges), negated).into();
     TEXTS.with(|c| c.borrow_mut().insert(key, text.clone()));
     text.to_string()
