@@ -11,8 +11,6 @@
 //! point whose category or script changed after 15.0 would follow the engine (Node 20's is
 //! Unicode 17.0); no case in tests/fixtures/eval/functions/string_regex.json differs.
 
-use std::collections::HashMap;
-
 /// The class text for Go's `\p{name}` (or `\P{name}` when `negated`), `name` without `^`.
 pub fn class_text(name: &str, negated: bool) -> String {
     // Go's Any is every code point, whatever the version; its Cs (surrogates) matches nothing
@@ -40,7 +38,7 @@ fn platform_class(name: &str, negated: bool) -> String {
 #[cfg(target_arch = "wasm32")]
 fn platform_class(name: &str, negated: bool) -> String {
     thread_local! {
-        static TEXTS: std::cell::RefCell<HashMap<(String, bool), std::rc::Rc<str>>> = Default::default();
+        static TEXTS: std::cell::RefCell<std::collections::HashMap<(String, bool), std::rc::Rc<str>>> = Default::default();
     }
     let key = (name.to_string(), negated);
     if let Some(t) = TEXTS.with(|c| c.borrow().get(&key).cloned()) {
