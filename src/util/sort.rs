@@ -37,17 +37,23 @@ pub fn sort_by_key<T, K: Ord>(v: &mut [T], mut key: impl FnMut(&T) -> K) {
 
 /// A `BTreeMap` from pairs, as `collect()` makes it (the last value of a repeated key wins).
 /// `BTreeMap::from_iter` sorts with a closure typed by the iterator, so each `collect()` site
-/// compiled a sort of its own; going through a `Vec` makes that one per key and value type.
+/// compiled a sort of its own; inserting one by one needs no sort at all.
 pub fn btree_map<K: Ord, V>(items: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
-    let items: Vec<(K, V)> = items.into_iter().collect();
-    BTreeMap::from_iter(items)
+    let mut map = BTreeMap::new();
+    for (k, v) in items {
+        map.insert(k, v);
+    }
+    map
 }
 
-/// A JSON object from pairs, as `collect()` makes it, with [`btree_map`]'s single sort (serde_json's
-/// `Map` is a `BTreeMap` and builds itself with `BTreeMap::from_iter`).
+/// A JSON object from pairs, as `collect()` makes it, built as [`btree_map`] builds (serde_json's
+/// `Map` is a `BTreeMap` and would build itself with `BTreeMap::from_iter`).
 pub fn json_map(items: impl IntoIterator<Item = (String, serde_json::Value)>) -> serde_json::Map<String, serde_json::Value> {
-    let items: Vec<(String, serde_json::Value)> = items.into_iter().collect();
-    serde_json::Map::from_iter(items)
+    let mut map = serde_json::Map::new();
+    for (k, v) in items {
+        map.insert(k, v);
+    }
+    map
 }
 
 /// The stable sorted order of `0..n` under `cmp`: the crate's one instance of the standard
