@@ -12,6 +12,10 @@ mod string_regex_go;
 #[allow(dead_code)]
 mod string_regex_syntax;
 
+#[path = "../src/eval/functions/string_regex_unicode.rs"]
+#[allow(dead_code)]
+mod string_regex_unicode;
+
 #[path = "../src/eval/functions/string_format_go.rs"]
 #[allow(dead_code)]
 mod string_format_go;

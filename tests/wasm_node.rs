@@ -39,3 +39,8 @@ fn syntax_errors_come_back_as_data() {
 fn evaluate_raw_returns_value_type_rendering_and_marks() {
     wasm_api::evaluate_raw_returns_value_type_rendering_and_marks();
 }
+
+#[wasm_bindgen_test]
+fn evaluate_raw_regex_unicode_classes_match_terraform() {
+    wasm_api::evaluate_raw_regex_unicode_classes_match_terraform();
+}

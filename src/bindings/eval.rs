@@ -35,6 +35,42 @@ fn js_nfc(s: &str) -> String {
     js_sys::JsString::from(s).normalize("NFC").into()
 }
 
+/// The code point ranges of a Unicode property class as the JS engine knows it (`\p{gc=Lu}`),
+/// for Go's `\p{..}` in regex patterns (`eval::functions::string_regex_unicode`): the matches
+/// of `/\p{..}+/gu` in one string of every code point Unicode 15.0 assigned, mapped back.
+/// The string (~0.6 MB) is made once, and each class scanned once.
+fn js_unicode_class(property: &str) -> Vec<(u32, u32)> {
+    use eval::functions::string_regex_unicode::{scanned, scanned_string, spans_to_ranges};
+    use wasm_bindgen::JsCast;
+    thread_local! {
+        static SCANNED: (Vec<(u32, u32)>, js_sys::JsString) = (scanned(), js_sys::JsString::from(scanned_string()));
+        static DONE: std::cell::RefCell<std::collections::HashMap<String, Vec<(u32, u32)>>> = Default::default();
+    }
+    if let Some(hit) = DONE.with(|d| d.borrow().get(property).cloned()) {
+        return hit;
+    }
+    let ranges = SCANNED.with(|(segments, text)| {
+        let re = js_sys::RegExp::new(&format!("{property}+"), "gu");
+        // `RegExp.prototype.exec` on the JsString itself: js-sys's `exec` takes a `&str` and
+        // would copy the string into JS for every match.
+        let Some(exec) = js_sys::Reflect::get(&re, &"exec".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok()) else {
+            return Vec::new();
+        };
+        let mut spans = Vec::new();
+        while let Some(m) = exec.call1(&re, text).ok().filter(|m| !m.is_null()) {
+            let start = js_sys::Reflect::get(&m, &"index".into()).ok().and_then(|v| v.as_f64()).unwrap_or(0.0) as u32;
+            let end = re.last_index();
+            if end <= start {
+                break;
+            }
+            spans.push((start, end));
+        }
+        spans_to_ranges(segments, &spans)
+    });
+    DONE.with(|d| d.borrow_mut().insert(property.to_string(), ranges.clone()));
+    ranges
+}
+
 /// JSON text given by `pkg/index.js` (`JSON.stringify` of a user's object), parsed here.
 fn json_option(options: &JsValue, key: &str) -> Result<Option<serde_json::Value>, JsValue> {
     match get(options, key)? {
@@ -51,12 +87,13 @@ fn json_option(options: &JsValue, key: &str) -> Result<Option<serde_json::Value>
 #[wasm_bindgen(js_name = evaluateRaw)]
 pub fn evaluate_raw(files: JsValue, expression: String, options: JsValue) -> Result<String, JsValue> {
     crate::eval::value::set_normalizer(js_nfc);
+    eval::functions::string_regex_unicode::set_host_classes(js_unicode_class);
     eval::functions::platform::install(eval::functions::platform::Platform { now_unix_nanos: js_now, fill_random: js_random });
     let js_files = read_files(&files, "evaluate")?;
     let load_options = read_load_options(&options, "evaluate")?;
     let mut opts = EvalOptions::default();
     if let Some(serde_json::Value::Object(vars)) = json_option(&options, "variables")? {
-        opts.variables = vars.into_iter().collect();
+        opts.variables = crate::util::sort::btree_map(vars);
     }
     opts.state = json_option(&options, "state")?;
     if let Some(m) = get(&options, "module")? {

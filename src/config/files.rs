@@ -166,7 +166,7 @@ impl<'p> FileTree<'p> {
         }
         for list in tree.dirs.values_mut() {
             // Terraform reads a folder with os.ReadDir, which sorts by name.
-            list.sort_unstable_by(|a, b| a.name().cmp(b.name()).then_with(|| a.given.cmp(b.given)));
+            crate::util::sort::sort_by(list, |a, b| a.name().cmp(b.name()).then_with(|| a.given.cmp(b.given)));
             list.dedup_by(|a, b| a.name() == b.name());
         }
         tree

@@ -267,7 +267,7 @@ fn validate(parent: Option<(&Module, &ModuleCall)>, m: &Module, no_config: Optio
         aliased: bool,
     }
     let mut sorted = empty.clone();
-    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    crate::util::sort::sort_by(&mut sorted, |a, b| a.0.cmp(&b.0));
     let mut groups: Vec<Group> = Vec::new();
     for (name, range) in &sorted {
         let local = local_part(name);
@@ -285,10 +285,10 @@ fn validate(parent: Option<(&Module, &ModuleCall)>, m: &Module, no_config: Optio
         g.ranges.push(range);
     }
     let first_block = |local: &str| empty.iter().position(|(n, _)| local_part(n) == local).unwrap_or(0);
-    groups.sort_unstable_by_key(|g| first_block(g.local));
+    crate::util::sort::sort_by_key(&mut groups, |g| first_block(g.local));
     for mut g in groups {
         // "the one source range that sorts earliest" by its `Range.String()`.
-        g.ranges.sort_unstable_by_key(|r| r.to_string());
+        crate::util::sort::sort_by_key(&mut g.ranges, |r| r.to_string());
         diags.push(msg::redundant_empty_provider(g.local, &module_text, for_display(&g.source), &g.configs, g.aliased, g.ranges[0].clone()));
     }
 }

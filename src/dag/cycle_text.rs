@@ -71,7 +71,7 @@ pub fn cycle_diagnostics<S: AsRef<str>>(
     self_loops: impl IntoIterator<Item = (S, String)>,
 ) -> Diagnostics {
     let mut found: Vec<(String, String)> = cycles.into_iter().collect();
-    found.sort_unstable();
+    crate::util::sort::sort(&mut found);
     let mut diags = Diagnostics::new();
     for (summary, detail) in found {
         diags.push(Diagnostic::error(summary, detail));

@@ -49,7 +49,7 @@ impl<N, E> Graph<N, E> {
             .enumerate()
             .map(|(i, scc)| self.reference_order(scc, &comp, i as u32))
             .collect();
-        cycles.sort_unstable_by(|a, b| {
+        crate::util::sort::sort_by(&mut cycles, |a, b| {
             let names = |c: &Vec<NodeId>| c.iter().map(|&v| self.name(v)).collect::<Vec<_>>();
             names(a).cmp(&names(b)).then_with(|| a.cmp(b))
         });
@@ -60,7 +60,7 @@ impl<N, E> Graph<N, E> {
     /// `Self reference: <name>`. O(V).
     pub fn self_loops(&self) -> Vec<NodeId> {
         let mut loops: Vec<NodeId> = self.node_ids().filter(|&v| self.has_edge(v, v)).collect();
-        loops.sort_unstable_by(|&a, &b| self.name(a).cmp(self.name(b)).then(a.cmp(&b)));
+        crate::util::sort::sort_by(&mut loops, |&a, &b| self.name(a).cmp(self.name(b)).then(a.cmp(&b)));
         loops
     }
 
@@ -118,7 +118,7 @@ impl<N, E> Graph<N, E> {
     /// `v`'s dependencies sorted by byte-wise name, then id.
     pub(crate) fn deps_by_name(&self, v: NodeId) -> Vec<NodeId> {
         let mut deps: Vec<NodeId> = self.edges_from(v).collect();
-        deps.sort_unstable_by(|&a, &b| self.name(a).cmp(self.name(b)).then(a.cmp(&b)));
+        crate::util::sort::sort_by(&mut deps, |&a, &b| self.name(a).cmp(self.name(b)).then(a.cmp(&b)));
         deps
     }
 

@@ -18,7 +18,7 @@ impl<N, E> Graph<N, E> {
     /// once and then compare integers.
     pub fn name_ranks(&self) -> Vec<u32> {
         let mut ids: Vec<NodeId> = self.node_ids().collect();
-        ids.sort_unstable_by(|&a, &b| self.name(a).cmp(self.name(b)).then(a.cmp(&b)));
+        crate::util::sort::sort_by(&mut ids, |&a, &b| self.name(a).cmp(self.name(b)).then(a.cmp(&b)));
         let mut rank = vec![u32::MAX; self.node_bound()];
         for (r, id) in ids.into_iter().enumerate() {
             rank[id.index()] = r as u32;

@@ -136,7 +136,7 @@ impl<N, E> Graph<N, E> {
         let by_name = |a: &(NodeId, usize), b: &(NodeId, usize)| self.name(a.0).cmp(self.name(b.0));
         let mut frontier: std::collections::VecDeque<(NodeId, usize)> = {
             let mut f: Vec<(NodeId, usize)> = starts.iter().map(|&s| (s, 0)).collect();
-            f.sort_by(by_name);
+            crate::util::sort::sort_by(&mut f, by_name);
             f.into()
         };
         let mut seen = NodeSet::with_bound(self.node_bound());
@@ -157,7 +157,7 @@ impl<N, E> Graph<N, E> {
             }
             next.clear();
             next.extend(self.neighbours(v, dir).map(|w| (w, depth + 1)));
-            next.sort_by(by_name);
+            crate::util::sort::sort_by(&mut next, by_name);
             frontier.extend(next.iter().copied());
         }
     }

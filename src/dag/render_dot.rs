@@ -75,7 +75,7 @@ impl<N, E> Graph<N, E> {
             escaped.insert(v, go_escape(self.name(v)));
         }
         let mut ids: Vec<NodeId> = self.node_ids().collect();
-        ids.sort_unstable_by(|a, b| escaped[a].cmp(&escaped[b]).then(a.cmp(b)));
+        crate::util::sort::sort_by(&mut ids, |a, b| escaped[a].cmp(&escaped[b]).then(a.cmp(b)));
 
         let mut out = String::from(
             "digraph {\n\tcompound = \"true\"\n\tnewrank = \"true\"\n\tsubgraph \"root\" {\n",
@@ -113,7 +113,7 @@ impl<N, E> Graph<N, E> {
             lines.entry(key).or_insert_with(|| edge_line(s, t));
         }
         let mut lines: Vec<String> = lines.into_values().collect();
-        lines.sort_unstable();
+        crate::util::sort::sort(&mut lines);
         for line in lines {
             out.push_str("\t\t");
             out.push_str(&line);
@@ -133,7 +133,7 @@ fn push_attrs(out: &mut String, attrs: &DotAttrs) {
         .iter()
         .map(|(k, v)| format!("{k} = {}", go_quote(v)))
         .collect();
-    parts.sort_unstable();
+    crate::util::sort::sort(&mut parts);
     out.push_str(" [");
     out.push_str(&parts.join(", "));
     out.push(']');

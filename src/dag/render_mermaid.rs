@@ -54,7 +54,7 @@ impl<N, E> Graph<N, E> {
     ) -> String {
         let rank = self.name_ranks();
         let mut ids: Vec<NodeId> = self.node_ids().collect();
-        ids.sort_unstable_by_key(|v| rank[v.index()]);
+        crate::util::sort::sort_by_key(&mut ids, |v| rank[v.index()]);
         let mut out = String::from("flowchart LR\n");
         for &v in &ids {
             let attrs = node_attrs(v, self.weight(v)).unwrap_or_default();
@@ -92,7 +92,7 @@ impl<N, E> Graph<N, E> {
                 )
             })
             .collect();
-        edges.sort_unstable();
+        crate::util::sort::sort(&mut edges);
         let mut red: Vec<String> = Vec::new();
         for (i, (s, t, in_cycle)) in edges.into_iter().enumerate() {
             out.push_str(&format!("n{s} --> n{t}\n"));

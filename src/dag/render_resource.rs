@@ -57,7 +57,7 @@ impl ResourceNode {
 fn sorted(nodes: &[ResourceNode], edges: &[(usize, usize)]) -> (Vec<usize>, Vec<(usize, usize)>) {
     let mut order: Vec<usize> = (0..nodes.len()).collect();
     // Ties keep their input order, so an unstable sort gives the stable one's result.
-    order.sort_unstable_by(|&i, &j| {
+    crate::util::sort::sort_by(&mut order, |&i, &j| {
         let (a, b) = (&nodes[i], &nodes[j]);
         a.module
             .cmp(&b.module)
@@ -71,7 +71,7 @@ fn sorted(nodes: &[ResourceNode], edges: &[(usize, usize)]) -> (Vec<usize>, Vec<
         rank[i] = r;
     }
     let mut by_rank: Vec<(usize, usize)> = edges.iter().map(|&(s, t)| (rank[s], rank[t])).collect();
-    by_rank.sort_unstable();
+    crate::util::sort::sort(&mut by_rank);
     by_rank.dedup();
     (
         order.clone(),

@@ -33,13 +33,13 @@ impl<N, E> Graph<N, E> {
     ) -> fmt::Result {
         let by_name = |a: &NodeId, b: &NodeId| self.name(*a).cmp(self.name(*b)).then(a.cmp(b));
         let mut ids: Vec<NodeId> = self.node_ids().collect();
-        ids.sort_unstable_by(by_name);
+        crate::util::sort::sort_by(&mut ids, by_name);
         let mut deps: Vec<NodeId> = Vec::new();
         for id in ids {
             writeln!(out, "{}{}", self.name(id), suffix(id))?;
             deps.clear();
             deps.extend(self.edges_from(id));
-            deps.sort_unstable_by(by_name);
+            crate::util::sort::sort_by(&mut deps, by_name);
             for &d in &deps {
                 writeln!(out, "  {}{}", self.name(d), suffix(d))?;
             }

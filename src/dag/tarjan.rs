@@ -166,11 +166,11 @@ mod tests {
             .iter()
             .map(|c| {
                 let mut n: Vec<&str> = c.iter().map(|&i| g.name(i)).collect();
-                n.sort_unstable();
+                crate::util::sort::sort(&mut n);
                 n.join(",")
             })
             .collect();
-        lines.sort_unstable();
+        crate::util::sort::sort(&mut lines);
         lines.join("\n")
     }
 

@@ -671,7 +671,7 @@ impl<'a> Evaluator<'a> {
         let v = if f.key.is_none() {
             Value::tuple(tuple)
         } else if f.grouping {
-            Value::object(groups.into_iter().map(|(k, vs)| (k, Value::tuple(vs))).collect())
+            Value::object(crate::util::sort::btree_map(groups.into_iter().map(|(k, vs)| (k, Value::tuple(vs)))))
         } else {
             Value::object(object)
         };
@@ -883,7 +883,7 @@ impl<'a> Evaluator<'a> {
 
 fn sorted(names: impl Iterator<Item = &'static str>) -> Vec<&'static str> {
     let mut v: Vec<_> = names.collect();
-    v.sort_unstable();
+    crate::util::sort::sort(&mut v);
     v
 }
 

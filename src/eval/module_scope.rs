@@ -107,9 +107,9 @@ fn json_value(scope: &dyn Scope, inputs: &Inputs<'_>, range: &SourceRange, j: &s
             ev.template_value(&t, &(0..s.len()))?
         }
         J::Array(items) => Value::tuple(items.iter().map(|x| json_value(scope, inputs, range, x)).collect::<Result<_, _>>()?),
-        J::Object(m) => Value::object(
-            m.iter().map(|(k, x)| Ok((k.clone(), json_value(scope, inputs, range, x)?))).collect::<Result<BTreeMap<_, _>, Box<Diagnostic>>>()?,
-        ),
+        J::Object(m) => Value::object(crate::util::sort::btree_map(
+            m.iter().map(|(k, x)| Ok((k.clone(), json_value(scope, inputs, range, x)?))).collect::<Result<Vec<_>, Box<Diagnostic>>>()?,
+        )),
         other => from_json(other),
     })
 }
@@ -147,7 +147,7 @@ impl<'a> ModuleScope<'a> {
         // Precedence, lowest first: terraform.tfvars, terraform.tfvars.json, *.auto.tfvars(.json)
         // in lexical order, then the API's values (as -var).
         let mut tfvars: Vec<&(String, String)> = root_files.iter().filter(|(p, _)| is_tfvars(p)).collect();
-        tfvars.sort_by_key(|(p, _)| (tfvars_rank(p), p.clone()));
+        crate::util::sort::sort_by_key(&mut tfvars, |(p, _)| (tfvars_rank(p), p.clone()));
         for (path, text) in tfvars {
             match read_tfvars(path, text, inputs) {
                 Ok(vals) => {
@@ -473,8 +473,9 @@ impl Scope for ModuleScope<'_> {
                 let (value, used) = match names.get(2) {
                     Some(out) if child.module.outputs.iter().any(|o| o.name == *out) => (child.output(out).unwrap_or_else(Value::dynamic), 3),
                     _ => {
-                        let all: BTreeMap<String, Value> =
-                            child.module.outputs.iter().map(|o| (o.name.clone(), child.output(&o.name).unwrap_or_else(Value::dynamic))).collect();
+                        let all: BTreeMap<String, Value> = crate::util::sort::btree_map(
+                            child.module.outputs.iter().map(|o| (o.name.clone(), child.output(&o.name).unwrap_or_else(Value::dynamic))),
+                        );
                         (Value::object(all), 2)
                     }
                 };

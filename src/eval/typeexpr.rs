@@ -29,7 +29,7 @@ impl Constraint {
             Constraint::Set(c) => Type::set(c.ty()),
             Constraint::Map(c) => Type::map(c.ty()),
             Constraint::Tuple(cs) => Type::Tuple(cs.iter().map(Constraint::ty).collect()),
-            Constraint::Object(m) => Type::Object(m.iter().map(|(k, (c, _, _))| (k.clone(), c.ty())).collect()),
+            Constraint::Object(m) => Type::Object(crate::util::sort::btree_map(m.iter().map(|(k, (c, _, _))| (k.clone(), c.ty())))),
         }
     }
 
@@ -66,7 +66,7 @@ impl Constraint {
                 .mark(v.sensitive)
             }
             (Constraint::Map(c), Kind::Object(m) | Kind::Map(_, m)) => {
-                let items: BTreeMap<String, Value> = m.iter().map(|(k, x)| (k.clone(), c.apply_defaults(x))).collect();
+                let items: BTreeMap<String, Value> = crate::util::sort::btree_map(m.iter().map(|(k, x)| (k.clone(), c.apply_defaults(x))));
                 match v.kind {
                     Kind::Map(ref t, _) => Value::map(t.clone(), items),
                     _ => Value::object(items),

@@ -81,7 +81,7 @@ impl Value {
     }
     /// A set: sorts and deduplicates `items` (all of type `elem`).
     pub fn set(elem: Type, mut items: Vec<Value>) -> Value {
-        items.sort_by(Value::set_order);
+        crate::util::sort::sort_by(&mut items, Value::set_order);
         items.dedup_by(|a, b| a.raw_equal(b));
         Kind::Set(elem, items).into()
     }
@@ -101,7 +101,7 @@ impl Value {
             Kind::Set(t, _) => Type::set(t.clone()),
             Kind::Map(t, _) => Type::map(t.clone()),
             Kind::Tuple(items) => Type::Tuple(items.iter().map(Value::ty).collect()),
-            Kind::Object(attrs) => Type::Object(attrs.iter().map(|(k, v)| (k.clone(), v.ty())).collect()),
+            Kind::Object(attrs) => Type::Object(crate::util::sort::btree_map(attrs.iter().map(|(k, v)| (k.clone(), v.ty())))),
             Kind::TypeVal(_) => Type::TypeType,
         }
     }

@@ -80,7 +80,7 @@ impl<'c> BuildContext<'c> {
                 }
             }
         }
-        opaque_calls.sort_unstable_by_key(|o| (o.parent, o.call));
+        crate::util::sort::sort_by_key(&mut opaque_calls, |o| (o.parent, o.call));
         let module_index = modules.iter().enumerate().map(|(i, e)| (e.module.path.clone(), i as u32)).collect();
         BuildContext {
             config,

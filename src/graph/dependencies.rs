@@ -67,7 +67,7 @@ impl DependencyIndex {
         }
         // Columns: distinct texts in sorted order.
         let mut order: Vec<u32> = (0..texts.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| texts[a as usize].cmp(&texts[b as usize]));
+        crate::util::sort::sort_by(&mut order, |&a, &b| texts[a as usize].cmp(&texts[b as usize]));
         let mut column_of_text = vec![0u32; texts.len()];
         let mut names: Vec<SharedStr> = Vec::new();
         for &t in &order {

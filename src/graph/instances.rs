@@ -84,7 +84,7 @@ pub(crate) fn static_for_each(e: &Expr) -> Option<Vec<String>> {
             .collect::<Option<Vec<_>>>()?,
         _ => return None,
     };
-    keys.sort_unstable();
+    crate::util::sort::sort(&mut keys);
     keys.dedup();
     Some(keys)
 }

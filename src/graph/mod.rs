@@ -247,7 +247,7 @@ pub fn build(config: &Config, options: &BuildOptions) -> Built {
 /// Sorts edges by `(from, to)` names; stable, since two vertices may share a name. One
 /// function, so that the sort is compiled once.
 fn sort_by_names(edges: &mut [EdgeInfo]) {
-    edges.sort_by(|a, b| (&a.from, &a.to).cmp(&(&b.from, &b.to)));
+    crate::util::sort::sort_by(edges, |a, b| (&a.from, &a.to).cmp(&(&b.from, &b.to)));
 }
 
 /// A node as the query API returns it.
@@ -460,7 +460,7 @@ impl TfGraph {
     /// Every node, sorted by name.
     pub fn nodes(&self) -> Vec<NodeInfo> {
         let mut ids: Vec<NodeId> = self.ids().collect();
-        ids.sort_unstable_by(|&a, &b| self.name(a).cmp(self.name(b)).then(a.cmp(&b)));
+        crate::util::sort::sort_by(&mut ids, |&a, &b| self.name(a).cmp(self.name(b)).then(a.cmp(&b)));
         ids.into_iter().map(|id| self.info(id)).collect()
     }
 
@@ -522,7 +522,7 @@ impl TfGraph {
     }
 
     fn names(&self, mut ids: Vec<NodeId>) -> Vec<String> {
-        ids.sort_unstable_by(|&a, &b| self.name(a).cmp(self.name(b)).then(a.cmp(&b)));
+        crate::util::sort::sort_by(&mut ids, |&a, &b| self.name(a).cmp(self.name(b)).then(a.cmp(&b)));
         ids.into_iter().map(|i| self.name(i).to_string()).collect()
     }
 

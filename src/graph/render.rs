@@ -56,7 +56,7 @@ impl TfGraph {
         let mut nodes: Vec<ResourceNode> = Vec::new();
         let mut of_id: HashMap<NodeId, usize> = HashMap::new();
         let mut ids: Vec<NodeId> = g.node_ids().filter(|&id| g.weight(id).is_resource()).collect();
-        ids.sort_unstable_by(|&a, &b| g.name(a).cmp(g.name(b)).then(a.cmp(&b)));
+        crate::util::sort::sort_by(&mut ids, |&a, &b| g.name(a).cmp(g.name(b)).then(a.cmp(&b)));
         for &id in &ids {
             let n = g.weight(id);
             let module = n.module.to_string();

@@ -169,8 +169,8 @@ mod tests {
         assert!(d1.is_empty() && d2.is_empty(), "{d1:?} {d2:?}");
         let mut a = a.resources;
         let mut b = b.resources;
-        a.sort_by_key(change_address);
-        b.sort_by_key(change_address);
+        crate::util::sort::sort_by_key(&mut a, change_address);
+        crate::util::sort::sort_by_key(&mut b, change_address);
         assert_eq!(a, b);
         a
     }

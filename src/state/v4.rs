@@ -76,7 +76,7 @@ impl<'a> J<'a> {
         match self {
             J::Str(s) => Value::String(s.to_string()),
             J::Arr(a) => Value::Array(a.iter().map(J::to_value).collect()),
-            J::Obj(o) => Value::Object(o.iter().map(|(k, v)| (k.to_string(), v.to_value())).collect()),
+            J::Obj(o) => Value::Object(crate::util::sort::json_map(o.iter().map(|(k, v)| (k.to_string(), v.to_value())))),
             J::Other(v) => v.clone(),
         }
     }
@@ -147,7 +147,7 @@ fn state_from_json(v: &J) -> (State, Diagnostics) {
     }
     if let Some(J::Obj(outputs)) = v.get("outputs") {
         state.outputs = outputs.iter().map(|(k, _)| k.to_string()).collect();
-        state.outputs.sort_unstable();
+        crate::util::sort::sort(&mut state.outputs);
         state.outputs.dedup();
     }
     let resources = match v.get("resources") {
@@ -439,7 +439,7 @@ fn read_resource(r: &J, state: &mut State, read: &mut Reader, diags: &mut Diagno
                 }
             }
         }
-        dependencies.sort_unstable();
+        crate::util::sort::sort(&mut dependencies);
         dependencies.dedup();
         let create_before_destroy = matches!(inst.get("create_before_destroy"), Some(J::Other(Value::Bool(true))));
         state.resources.push(StateObject {

@@ -4,6 +4,7 @@
 pub mod clock;
 pub mod hash;
 pub mod shared;
+pub mod sort;
 
 pub use hash::{FastBuild, FastHasher, FastMap, FastSet};
 pub use shared::{SharedStr, SharedVec};

@@ -45,7 +45,7 @@ pub fn cycles<'a>(found: impl IntoIterator<Item = Vec<&'a str>>) -> Diagnostics 
             _ => loops.push((cycle_summary(&names.iter().rev().collect::<Vec<_>>()), String::new())),
         }
     }
-    selves.sort_unstable();
+    crate::util::sort::sort(&mut selves);
     cycle_diagnostics(loops, selves.into_iter().map(|name| (name, String::new())))
 }
 

@@ -133,3 +133,29 @@ pub fn evaluate_raw_returns_value_type_rendering_and_marks() {
     assert_eq!(v["diagnostics"][0]["summary"], "Reference to undeclared input variable");
     assert_eq!(v["diagnostics"][0]["range"]["start"]["column"], 1);
 }
+
+/// Go's `\p{..}` / `\P{..}` classes in regex patterns: in wasm their ranges come from the JS
+/// engine's Unicode data, cut to Unicode 15.0 (Go's), not from tables in the module. Every case
+/// of the recorded regex fixtures that uses one (general categories, scripts, `Any`, negation,
+/// `^`, inside brackets, under `(?i)`, code points assigned after 15.0) runs through `evaluateRaw`.
+pub fn evaluate_raw_regex_unicode_classes_match_terraform() {
+    let fixture: Value = serde_json::from_str(include_str!("../fixtures/eval/functions/string_regex.json")).unwrap();
+    let mut ran = 0;
+    for case in fixture["cases"].as_array().unwrap() {
+        let expr = case["expr"].as_str().unwrap();
+        if !expr.contains("\\\\p") && !expr.contains("\\\\P") {
+            continue;
+        }
+        let out = json(&JSON::parse(&evaluate_raw(files(&[("main.tf", "")]), expr.into(), JsValue::UNDEFINED).unwrap()).unwrap());
+        if let Some(err) = case.get("error") {
+            assert_eq!(out["diagnostics"][0]["detail"], err["detail"], "{expr}");
+        } else {
+            assert_eq!(out["diagnostics"], serde_json::json!([]), "{expr}");
+            assert_eq!(out["value"], case["value"], "{expr}");
+            assert_eq!(out["type"], case["type"], "{expr}");
+            assert_eq!(out["rendered"], case["rendered"], "{expr}");
+        }
+        ran += 1;
+    }
+    assert!(ran >= 60, "only {ran} cases with \\p");
+}

@@ -396,7 +396,7 @@ pub(super) fn register(r: &mut Registry) {
                 }
             }
             // Go's sort.Strings: by bytes.
-            out.sort_unstable();
+            crate::util::sort::sort(&mut out);
             Ok(Value::list(Type::String, out.into_iter().map(Value::string).collect()))
         },
     });

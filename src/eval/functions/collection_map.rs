@@ -153,7 +153,7 @@ pub(super) fn register(r: &mut Registry) {
                     out.entry(s.to_string()).or_default().push(Value::string(k.clone()));
                 }
             }
-            Ok(Value::map(Type::list(Type::String), out.into_iter().map(|(k, v)| (k, Value::list(Type::String, v))).collect()))
+            Ok(Value::map(Type::list(Type::String), crate::util::sort::btree_map(out.into_iter().map(|(k, v)| (k, Value::list(Type::String, v))))))
         },
     });
     r.add(Function {

@@ -465,13 +465,13 @@ pub fn csv_decode(s: &str) -> Result<Value, String> {
             return Err(format!("duplicate column name {}", crate::dag::go_quote(h)));
         }
     }
-    let ety = Type::Object(header.iter().map(|h| (h.clone(), Type::String)).collect());
+    let ety = Type::Object(crate::util::sort::btree_map(header.iter().map(|h| (h.clone(), Type::String))));
     let mut rows = Vec::new();
     for (line, rec) in it {
         if rec.len() != header.len() {
             return Err(format!("CSV parse error on line {line}: wrong number of fields"));
         }
-        rows.push(Value::object(header.iter().cloned().zip(rec.into_iter().map(Value::string)).collect()));
+        rows.push(Value::object(crate::util::sort::btree_map(header.iter().cloned().zip(rec.into_iter().map(Value::string)))));
     }
     Ok(Value::list(ety, rows))
 }

@@ -41,6 +41,7 @@ mod string_format_go;
 mod string_format_num;
 mod string_regex_go;
 mod string_regex_syntax;
+pub mod string_regex_unicode;
 mod string_text;
 
 use super::convert::{convert_at_path, convertible};

@@ -189,7 +189,7 @@ fn match_type(args: &[Value]) -> Result<Type, FuncError> {
     Ok(match shape(&re.names).map_err(|m| FuncError::Arg(0, m.into()))? {
         Shape::Whole => Type::String,
         Shape::Tuple(n) => Type::Tuple(vec![Type::String; n]),
-        Shape::Object(attrs) => Type::Object(attrs.into_iter().map(|a| (a, Type::String)).collect()),
+        Shape::Object(attrs) => Type::Object(crate::util::sort::btree_map(attrs.into_iter().map(|a| (a, Type::String)))),
     })
 }
 
@@ -202,7 +202,7 @@ fn match_value(re: &GoRegex, s: &str, g: &Groups) -> Value {
     let text = |i: usize| group(s, g, i).map(Value::string).unwrap_or_else(|| Value::null(Type::String));
     match shape(&re.names) {
         Ok(Shape::Tuple(n)) => Value::tuple((1..=n).map(text).collect()),
-        Ok(Shape::Object(attrs)) => Value::object(
+        Ok(Shape::Object(attrs)) => Value::object(crate::util::sort::btree_map(
             attrs
                 .into_iter()
                 .map(|a| {
@@ -210,9 +210,8 @@ fn match_value(re: &GoRegex, s: &str, g: &Groups) -> Value {
                     // group of that name wins, matched or not.
                     let v = re.names.iter().enumerate().rfind(|(_, n)| n.as_deref() == Some(a.as_str())).map(|(i, _)| text(i + 1));
                     (a, v.unwrap_or_else(|| Value::null(Type::String)))
-                })
-                .collect(),
-        ),
+                }),
+        )),
         _ => text(0),
     }
 }

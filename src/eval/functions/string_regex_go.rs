@@ -45,6 +45,7 @@ pub type Groups = Vec<Option<(usize, usize)>>;
 /// Matching runs on `regex-automata`'s PikeVM alone: the same parser and NFA the `regex` crate
 /// uses, with the same leftmost-first semantics and empty-match iteration, but without the
 /// meta engine's other engines (34 KB less gzipped wasm; linear time either way).
+#[derive(Clone)]
 pub struct GoRegex {
     vm: PikeVM,
     pub names: Vec<Option<String>>,
@@ -81,7 +82,36 @@ pub fn group<'a>(s: &'a str, g: &Groups, i: usize) -> Option<&'a str> {
 
 /// Compiles a Go pattern. Patterns that pass Go's syntax but whose program would exceed 8 MiB
 /// report Go's "expression too large".
+///
+/// The last few patterns compiled are kept (a clone shares the compiled program): a `for`
+/// expression calling `regex` per element, or a `\p{..}` class (whose ranges are long class
+/// text in the package), compiles once.
 pub fn compile(pat: &str) -> Result<GoRegex, GoRegexError> {
+    use std::cell::RefCell;
+    const KEEP: usize = 16;
+    thread_local! {
+        static RECENT: RefCell<Vec<(String, GoRegex)>> = const { RefCell::new(Vec::new()) };
+    }
+    if let Some(hit) = RECENT.with(|r| {
+        let mut r = r.borrow_mut();
+        let i = r.iter().position(|(p, _)| p == pat)?;
+        let entry = r.remove(i);
+        let re = entry.1.clone();
+        r.insert(0, entry);
+        Some(re)
+    }) {
+        return Ok(hit);
+    }
+    let re = compile_uncached(pat)?;
+    RECENT.with(|r| {
+        let mut r = r.borrow_mut();
+        r.truncate(KEEP - 1);
+        r.insert(0, (pat.to_string(), re.clone()));
+    });
+    Ok(re)
+}
+
+fn compile_uncached(pat: &str) -> Result<GoRegex, GoRegexError> {
     let t = translate_with_names(pat)?;
     let names = t.names;
     PikeVM::builder()

@@ -354,7 +354,7 @@ enum Escape {
     Char(char),
     /// A Perl class letter (`d`, `W`, ...).
     Perl(char),
-    /// `\p...`/`\P...` copied verbatim.
+    /// `\p...`/`\P...`, as a bracketed class (`string_regex_unicode.rs`).
     Unicode(String),
     /// `\A`, `\z`, `\b`, `\B`.
     Assertion(char),
@@ -421,10 +421,12 @@ fn read_escape(chars: &[(usize, char)], i: usize, pat: &str) -> Result<(Escape, 
                 None => return Err(err(INVALID_CHAR_RANGE, &pat[off(i)..])),
             };
             let text = &pat[off(i)..off(end)];
-            if !go_unicode_class(name.strip_prefix('^').unwrap_or(name)) {
+            let bare = name.strip_prefix('^').unwrap_or(name);
+            if !go_unicode_class(bare) {
                 return Err(err(INVALID_CHAR_RANGE, text));
             }
-            (Escape::Unicode(text.to_string()), end)
+            let negated = (c == 'P') != (bare.len() < name.len());
+            (Escape::Unicode(super::string_regex_unicode::class_text(bare, negated)), end)
         }
         'Q' => {
             let body_start = off(i + 2);

@@ -185,7 +185,7 @@ impl Transform for DestroyEdgeTransformer {
         // once over that subset (output-sized, instead of every creator's full list).
         let mut edges: Vec<(NodeId, NodeId, Why)> = Vec::new();
         let mut creators_sorted: Vec<NodeId> = creators_by_resource.iter().flatten().copied().collect();
-        creators_sorted.sort_unstable();
+        crate::util::sort::sort(&mut creators_sorted);
         let computed = |c: NodeId| -> Option<&Dependencies> {
             let n = g.node(c);
             match stored_dependencies(n) {

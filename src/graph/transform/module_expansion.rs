@@ -40,7 +40,7 @@ impl Transform for ModuleExpansionTransformer {
         for o in &cx.opaque_calls {
             calls.push((cx.names.path(&o.path), o.parent, o.call));
         }
-        calls.sort_unstable_by(|a, b| a.0 .0.len().cmp(&b.0 .0.len()).then(a.0.cmp(&b.0)));
+        crate::util::sort::sort_by(&mut calls, |a, b| a.0 .0.len().cmp(&b.0 .0.len()).then(a.0.cmp(&b.0)));
         if calls.is_empty() {
             return Diagnostics::new();
         }

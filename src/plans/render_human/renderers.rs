@@ -42,7 +42,7 @@ impl Blocks<'_> {
             .chain(self.set.keys())
             .chain(self.map.keys())
             .collect();
-        keys.sort();
+        crate::util::sort::sort(&mut keys);
         keys
     }
     fn flag(m: &BTreeMap<String, bool>, key: &str) -> bool {
