@@ -38,6 +38,8 @@ pub mod state;
 pub mod plans;
 /// Providers: the trait the engine drives, and the built-in `mock` provider.
 pub mod providers;
+/// The plan and apply walks: joins config, graph, eval, providers and state.
+pub mod engine;
 /// Stage 2: Terraform's graphs (plan, validate, destroy, apply) built from a [`config::Config`].
 pub mod graph;
 /// A compact encoding of a serializable value for JavaScript, decoded by `pkg/index.js`: how

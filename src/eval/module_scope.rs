@@ -33,6 +33,8 @@ pub struct Inputs<'a> {
     /// The root module's directory among the loaded files (`.` at their top): Terraform's
     /// working directory, which the filesystem functions resolve relative paths against.
     pub base_dir: &'a str,
+    /// Resource values from a walk (the plan's or the apply's), ahead of `state`.
+    pub resources: Option<&'a dyn super::scope::ResourceSource>,
 }
 
 enum Slot {
@@ -442,6 +444,9 @@ impl<'a> ModuleScope<'a> {
                 detail: format!("A {what} {} {} has not been declared in {in_module}.", go_quote(type_name), go_quote(name)),
                 names: if mode == "data" { 3 } else { 2 },
             });
+        }
+        if let Some(v) = self.inputs.resources.and_then(|r| r.resource(&self.address, mode, type_name, name)) {
+            return Ok(v);
         }
         Ok(self.inputs.state.and_then(|s| super::json::resource_from_state(s, &self.address, mode, type_name, name)).unwrap_or_else(Value::dynamic))
     }
