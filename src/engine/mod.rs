@@ -9,7 +9,9 @@
 //! | `plan_json` | the plan as `terraform show -json` writes it (format 1.2) |
 //! | `values_json` | values, unknown and sensitive shapes, types in JSON |
 
+pub mod apply;
 pub mod body;
+pub mod instance;
 pub mod order;
 pub mod plan;
 pub mod plan_json;

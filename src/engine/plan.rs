@@ -154,7 +154,7 @@ struct Walk<'a> {
 }
 
 /// Runs `f` in the scope of the module at `path` (call names).
-fn with_scope<R>(scope: &ModuleScope<'_>, path: &[String], f: &mut dyn FnMut(&ModuleScope<'_>) -> R) -> Option<R> {
+pub fn with_scope<R>(scope: &ModuleScope<'_>, path: &[String], f: &mut dyn FnMut(&ModuleScope<'_>) -> R) -> Option<R> {
     match path.split_first() {
         None => Some(f(scope)),
         Some((first, rest)) => {
@@ -245,9 +245,21 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         })
         .collect();
     let dep_idx: Vec<Vec<usize>> = deps.iter().map(|d| d.iter().filter_map(|a| index.get(a.as_str()).copied()).collect()).collect();
-    for i in order::walk_order(&dep_idx) {
+    let walk_order = order::walk_order(&dep_idx);
+    // State `dependencies`: every resource ancestor, transitively (dependencies come first in
+    // the walk order, so theirs are complete).
+    let mut closure: Vec<BTreeSet<String>> = deps.clone();
+    for &i in &walk_order {
+        let mut all = closure[i].clone();
+        for &d in &dep_idx[i] {
+            all.extend(closure[d].iter().cloned());
+        }
+        closure[i] = all;
+    }
+    for i in walk_order {
         let w = &resources[i];
-        let dependencies: Vec<String> = deps[i].iter().filter(|a| !a.contains("data.") || a.starts_with("data.") || a.contains(".data.")).cloned().collect();
+        // Terraform records no dependencies for data sources.
+        let dependencies: Vec<String> = if w.resource.mode == ResourceMode::Data { Vec::new() } else { closure[i].iter().cloned().collect() };
         with_scope(&scope, &w.path, &mut |s| walk.resource(s, w, &dependencies));
     }
     walk.orphans(&resources);

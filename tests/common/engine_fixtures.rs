@@ -83,7 +83,12 @@ pub fn steps() -> Vec<Step> {
 
 /// The mock provider with a step's knobs.
 pub fn mock(step: &Step) -> tfgraph::providers::mock::MockProvider {
-    let opts = tfgraph::providers::mock::MockOptions::from_env(step.env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    // The scenarios ran with a 300 ms provider delay unless DELAY_MS says otherwise.
+    let mut env = step.env.clone();
+    if !env.contains_key("DELAY_MS") && !env.contains_key("MOCK_DELAY_MS") {
+        env.insert("MOCK_DELAY_MS".into(), "300".into());
+    }
+    let opts = tfgraph::providers::mock::MockOptions::from_env(env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     tfgraph::providers::mock::MockProvider::new(opts)
 }
 
