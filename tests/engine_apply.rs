@@ -19,8 +19,6 @@ const GAPS: &[(&str, &str)] = &[
     ("conditions-and-checks/step2", "check results (conditions, check blocks) are not recorded in the state"),
     ("module-outputs/step1", "module calls with count/for_each are not expanded, so the plan is refused"),
     ("module-outputs/step2", "module calls with count/for_each are not expanded, so the plan is refused"),
-    ("moved-blocks/step2", "moved blocks are not applied: the plan deletes and recreates instead"),
-    ("moved-blocks/step3", "moved blocks are not applied: the plan deletes and recreates instead"),
 ];
 
 fn normalise_state(mut v: Value) -> Value {

@@ -22,8 +22,6 @@ const GAPS: &[(&str, &str)] = &[
     ("conditions-failing/step1", "a failing precondition is not evaluated, so the plan is not refused"),
     ("module-outputs/step1", "module calls with count/for_each are not expanded (module.other[0])"),
     ("module-outputs/step2", "module calls with count/for_each are not expanded (module.other[0])"),
-    ("moved-blocks/step2", "moved blocks are not applied to the prior state"),
-    ("moved-blocks/step3", "moved blocks are not applied to the prior state"),
 ];
 
 fn normalise(mut v: Value) -> Value {

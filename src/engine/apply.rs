@@ -141,7 +141,8 @@ pub fn apply(files: &BTreeMap<String, String>, config: &Config, plan: &Plan, pri
     }
     // The working state.
     let mut objs: Vec<Obj> = Vec::new();
-    for ((module, mode, type_name, name), (prov, list)) in index_state(prior) {
+    // The plan's prior state is the one its moves renamed.
+    for ((module, mode, type_name, name), (prov, list)) in index_state(plan.prior_state.as_ref().or(prior)) {
         let mode = if mode == "data" { ResourceMode::Data } else { ResourceMode::Managed };
         let schema = if mode == ResourceMode::Data { provider.data_source_schema(&type_name) } else { provider.resource_schema(&type_name) };
         for o in list {

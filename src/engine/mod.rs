@@ -12,6 +12,7 @@
 pub mod apply;
 pub mod body;
 pub mod instance;
+pub mod moved;
 pub mod order;
 pub mod plan;
 pub mod plan_json;
@@ -58,6 +59,8 @@ pub struct InstanceChange {
     /// The resources it depends on (state `dependencies`), sorted.
     pub dependencies: Vec<String>,
     pub create_before_destroy: bool,
+    /// The address before a `moved` block renamed it.
+    pub previous_address: Option<String>,
 }
 
 impl InstanceChange {

@@ -178,6 +178,10 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         }
         return result;
     }
+    // `moved` blocks rename prior objects first.
+    let (moved_state, moved) = super::moved::apply_moves(config, prior);
+    let prior = moved_state.as_ref();
+    result.prior_state = prior.cloned();
     let funcs = Registry::builtin();
     let file_source = MapFiles(files);
     let values = WalkValues::default();
@@ -271,6 +275,14 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     result.diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     result.diagnostics.extend(walk.diags);
     let mut changes = walk.changes;
+    for c in &mut changes {
+        if c.deposed.is_none() {
+            c.previous_address = moved.get(&c.address()).cloned();
+            if c.previous_address.is_some() && c.reason == Some("delete_because_no_resource_config") {
+                c.reason = Some("delete_because_no_move_target");
+            }
+        }
+    }
     changes.sort_by(|a, b| (a.address(), &a.deposed).cmp(&(b.address(), &b.deposed)));
     result.changes = changes;
     result.ops = walk.ops;
@@ -391,6 +403,7 @@ impl Walk<'_> {
                 schema_version: schema.version,
                 dependencies: dependencies.to_vec(),
                 create_before_destroy: r.lifecycle.create_before_destroy == Some(true),
+                previous_address: None,
             };
             let address = change.address();
             if r.mode == ResourceMode::Data {
@@ -550,6 +563,7 @@ impl Walk<'_> {
             schema_version: schema.map(|s| s.version).unwrap_or(0),
             dependencies: o.dependencies.clone(),
             create_before_destroy: o.create_before_destroy,
+            previous_address: None,
         };
         let address = change.address();
         let v = object_value(o, schema);

@@ -79,6 +79,9 @@ fn resource_change(c: &InstanceChange) -> Json {
     if let Some(r) = c.reason {
         m.insert("action_reason".into(), json!(r));
     }
+    if let Some(p) = &c.previous_address {
+        m.insert("previous_address".into(), json!(p));
+    }
     Json::Object(m)
 }
 
@@ -169,13 +172,19 @@ fn prior_state(plan: &Plan, provider: &dyn Provider) -> Option<Json> {
                 schema_version: 0,
                 dependencies: o.dependencies.clone(),
                 create_before_destroy: o.create_before_destroy,
+                previous_address: None,
             };
             let v = object_value(o, schema);
             let mut e = values_entry(&c, &v, schema.map(|s| s.version).unwrap_or(0));
             if let Json::Object(em) = &mut e {
                 em.insert("values".into(), o.attributes.clone());
-                if !o.dependencies.is_empty() {
-                    em.insert("depends_on".into(), json!(o.dependencies));
+                // The refresh records the configuration's dependencies for configured objects.
+                let configured = plan.changes.iter().find(|x| {
+                    x.deposed.is_none() && &x.module == module && x.mode == m && &x.type_name == type_name && &x.name == name && x.key == o.key && !matches!(x.action, Action::Delete | Action::Forget)
+                });
+                let deps = configured.map(|x| &x.dependencies).unwrap_or(&o.dependencies);
+                if !deps.is_empty() && m != ResourceMode::Data {
+                    em.insert("depends_on".into(), json!(deps));
                 }
                 if o.tainted {
                     em.insert("tainted".into(), json!(true));
@@ -293,7 +302,7 @@ pub fn to_json(plan: &Plan, provider: &dyn Provider) -> Json {
     if let Some(ps) = prior_state(plan, provider) {
         out.insert("prior_state".into(), ps);
     }
-    out.insert("applyable".into(), json!(!plan.errored() && (plan.changes.iter().any(|c| c.action != Action::NoOp) || plan.outputs.iter().any(|o| o.action != Action::NoOp))));
+    out.insert("applyable".into(), json!(!plan.errored() && (plan.changes.iter().any(|c| c.action != Action::NoOp || c.previous_address.is_some()) || plan.outputs.iter().any(|o| o.action != Action::NoOp))));
     out.insert("complete".into(), json!(!plan.errored()));
     out.insert("errored".into(), json!(plan.errored()));
     Json::Object(out)
