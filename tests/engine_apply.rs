@@ -15,8 +15,6 @@ use tfgraph::engine::{plan::plan, PlanOptions};
 
 /// Steps whose apply does not match yet, and why.
 const GAPS: &[(&str, &str)] = &[
-    ("conditions-and-checks/step1", "check results (conditions, check blocks) are not recorded in the state"),
-    ("conditions-and-checks/step2", "check results (conditions, check blocks) are not recorded in the state"),
     ("module-outputs/step1", "module calls with count/for_each are not expanded, so the plan is refused"),
     ("module-outputs/step2", "module calls with count/for_each are not expanded, so the plan is refused"),
 ];

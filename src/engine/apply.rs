@@ -643,9 +643,15 @@ fn write_state(
     }
     // Outputs, evaluated over the final objects (none after a destroy).
     let mut outputs = Map::new();
+    let mut check_results = Json::Null;
     if !plan.destroy {
         let values = current_values(objs, walkables);
-        let outs = with_root_scope(files, config, &options.variables, &values, false, &mut |root, _| instance::outputs(root));
+        let (outs, checks) = with_root_scope(files, config, &options.variables, &values, false, &mut |root, inputs| {
+            let mut scratch = Diagnostics::new();
+            let checks = super::checks::evaluate(root, inputs, config, walkables, &values, &Default::default(), &mut scratch, false);
+            (instance::outputs(root), checks)
+        });
+        check_results = super::checks::state_json(&checks);
         for (name, v, sensitive) in outs {
             if !v.is_wholly_known() || v.is_null() {
                 continue;
@@ -670,7 +676,7 @@ fn write_state(
         "lineage": lineage,
         "outputs": outputs,
         "resources": resources,
-        "check_results": null,
+        "check_results": check_results,
     })
 }
 

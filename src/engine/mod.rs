@@ -11,6 +11,7 @@
 
 pub mod apply;
 pub mod body;
+pub mod checks;
 pub mod instance;
 pub mod moved;
 pub mod order;
@@ -32,8 +33,6 @@ pub struct PlanOptions {
     pub variables: BTreeMap<String, serde_json::Value>,
     /// `plan -destroy`.
     pub destroy: bool,
-    /// Data sources read during the plan (no change: they are part of the refreshed state).
-    pub data_read: Vec<InstanceChange>,
 }
 
 /// One planned change of a resource instance object.
@@ -106,6 +105,8 @@ pub struct Plan {
     pub destroy: bool,
     /// Data sources read during the plan (no change: they are part of the refreshed state).
     pub data_read: Vec<InstanceChange>,
+    /// Conditions and check blocks, as far as the plan could evaluate them.
+    pub checks: Vec<checks::CheckResult>,
 }
 
 impl Plan {

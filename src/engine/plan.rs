@@ -146,6 +146,8 @@ struct Walk<'a> {
     changes: Vec<InstanceChange>,
     ops: Vec<String>,
     data_read: Vec<InstanceChange>,
+    /// Resources whose plan failed (a precondition) or was not reached because of one.
+    failed: BTreeSet<String>,
     diags: Diagnostics,
     /// Absolute resource address → whether any of its instances has a pending change.
     pending: HashMap<String, bool>,
@@ -227,6 +229,7 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         changes: Vec::new(),
         ops: Vec::new(),
         data_read: Vec::new(),
+        failed: BTreeSet::new(),
         diags: Diagnostics::new(),
         pending: HashMap::new(),
         by_address: HashMap::new(),
@@ -264,11 +267,19 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         let w = &resources[i];
         // Terraform records no dependencies for data sources.
         let dependencies: Vec<String> = if w.resource.mode == ResourceMode::Data { Vec::new() } else { closure[i].iter().cloned().collect() };
+        // What depends on a failed resource is not planned.
+        if deps[i].iter().any(|d| walk.failed.contains(d)) {
+            walk.failed.insert(w.address.clone());
+            continue;
+        }
         with_scope(&scope, &w.path, &mut |s| walk.resource(s, w, &dependencies));
     }
     walk.orphans(&resources);
     if !options.destroy {
         result.outputs = walk.outputs(&scope);
+        let mut check_diags = Diagnostics::new();
+        result.checks = super::checks::evaluate(&scope, &inputs, config, &resources, &values, &walk.failed, &mut check_diags, true);
+        walk.diags.extend(check_diags);
     } else {
         result.outputs = walk.destroyed_outputs();
     }
@@ -381,9 +392,16 @@ impl Walk<'_> {
             let inst = InstanceScope { module: scope, count_index: *count_index, each: each.clone(), self_value: None };
             let mut diags = Diagnostics::new();
             let cfg = body::evaluate(&inst, self.inputs, &args, &schema, &mut diags);
+            // Preconditions are checked before the instance is planned.
+            for c in &r.lifecycle.preconditions {
+                if let (super::checks::Status::Fail, m) = super::checks::condition(&inst, self.inputs, c, &mut diags) {
+                    diags.push(Diagnostic::error("Resource precondition failed", m.unwrap_or_default()).with_range(c.condition.range.clone()));
+                }
+            }
             let failed = diags.has_errors();
             self.diags.extend(diags);
             if failed {
+                self.failed.insert(w.address.clone());
                 planned_values.push((ikey.clone(), Value::dynamic()));
                 continue;
             }
@@ -659,6 +677,9 @@ impl Walk<'_> {
         let prior_outputs = self.prior_outputs();
         let mut out = Vec::new();
         for o in &scope.module().outputs {
+            if order::reached(self.config, &[], &o.references).iter().any(|r| self.failed.contains(r)) {
+                continue;
+            }
             let v = scope.output(&o.name).unwrap_or_else(Value::dynamic);
             let before = prior_outputs.get(&o.name);
             let action = match before {

@@ -299,6 +299,9 @@ pub fn to_json(plan: &Plan, provider: &dyn Provider) -> Json {
         }
         out.insert("output_changes".into(), Json::Object(oc));
     }
+    if !plan.checks.is_empty() {
+        out.insert("checks".into(), super::checks::plan_json(&plan.checks));
+    }
     if let Some(ps) = prior_state(plan, provider) {
         out.insert("prior_state".into(), ps);
     }
