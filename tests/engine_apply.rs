@@ -13,6 +13,12 @@ use serde_json::{json, Value};
 use tfgraph::engine::apply::{apply, ApplyOptions};
 use tfgraph::engine::{plan::plan, PlanOptions};
 
+/// Steps whose apply.txt does not match yet (state and operations still checked), and why.
+const TEXT_GAPS: &[(&str, &str)] = &[(
+    "conditions-and-checks/step2",
+    "the check block's warning is not rendered in Terraform's diagnostic text form (source snippet, values)",
+)];
+
 /// Steps whose apply does not match yet, and why.
 const GAPS: &[(&str, &str)] = &[
     ("module-outputs/step1", "module calls with count/for_each are not expanded, so the plan is refused"),
@@ -62,7 +68,52 @@ fn check(step: &Step) -> Option<Vec<String>> {
         let limited = parallelism < 10;
         diff("ops.apply", &normalise_ops(&ops["apply"], limited), &normalise_ops(&got, limited), &mut problems);
     }
+    let text_gap = TEXT_GAPS.iter().any(|(n, _)| *n == step.name);
+    let mut text_problems = Vec::new();
+    if let Some(want) = step.text("apply.txt") {
+        let got = tfgraph::engine::progress::render(&r);
+        let (wp, wt) = split_apply_text(&want);
+        let (gp, gt) = split_apply_text(&got);
+        if wp != gp {
+            text_problems.push(format!("apply.txt progress lines differ:\n--- want\n{}\n--- got\n{}", wp.join("\n"), gp.join("\n")));
+        }
+        if wt != gt {
+            text_problems.push(format!("apply.txt summary differs:\n--- want\n{wt}--- got\n{gt}"));
+        }
+    }
+    match (text_gap, text_problems.is_empty()) {
+        (true, true) => problems.push("apply.txt matches now; remove the step from TEXT_GAPS".into()),
+        (true, false) => {}
+        (false, _) => problems.extend(text_problems),
+    }
     Some(problems)
+}
+
+/// apply.txt as (progress lines sorted, with deposed keys renumbered by first appearance;
+/// the rest). Concurrent operations print in no stable order, so lines compare as a set.
+fn split_apply_text(text: &str) -> (Vec<String>, String) {
+    let (progress, rest) = match text.find("\n\n") {
+        Some(i) => (&text[..i], &text[i + 1..]),
+        None => (text.trim_end_matches('\n'), ""),
+    };
+    let mut keys: Vec<String> = Vec::new();
+    let mut lines: Vec<String> = progress
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| match l.find("(deposed object ") {
+            Some(i) => {
+                let k = l[i + 16..i + 24].to_string();
+                if !keys.contains(&k) {
+                    keys.push(k.clone());
+                }
+                let n = keys.iter().position(|x| x == &k).unwrap_or(0) + 1;
+                format!("{}{:08}{}", &l[..i + 16], n, &l[i + 24..])
+            }
+            None => l.to_string(),
+        })
+        .collect();
+    lines.sort();
+    (lines, rest.to_string())
 }
 
 #[test]

@@ -282,8 +282,14 @@ pub fn apply(files: &BTreeMap<String, String>, config: &Config, plan: &Plan, pri
             let o = &ops[b];
             let c = &plan.changes[o.change];
             let prior_obj = objs.iter().position(|x| x.same_instance(c) && x.deposed == c.deposed && !(o.op == Op::Delete && o.cbd && x.deposed.is_none()));
-            let prior_id = prior_obj.and_then(|i| str_attr(&objs[i].value, "id"));
-            events.push(Event { at_ms: now, address: o.instance.clone(), deposed: None, op: o.op, prior_id: prior_id.clone(), kind: EventKind::Start });
+            let target = if o.op == Op::Delete {
+                objs.iter().position(|x| x.same_instance(c) && if o.cbd { x.deposed.is_some() } else { x.deposed == c.deposed })
+            } else {
+                prior_obj
+            };
+            let prior_id = target.and_then(|i| str_attr(&objs[i].value, "id"));
+            let deposed = target.and_then(|i| objs[i].deposed.clone()).filter(|_| o.op == Op::Delete);
+            events.push(Event { at_ms: now, address: o.instance.clone(), deposed, op: o.op, prior_id: prior_id.clone(), kind: EventKind::Start });
             let name = c.after.as_ref().or(c.before.as_ref()).and_then(|v| str_attr(v, "name"));
             let delay = provider.delay_ms(o.op, name.as_deref());
             // Run the operation now; its result is visible to dependents, which start after it finishes.

@@ -88,6 +88,7 @@ fn instances(v: &Value, counted: bool, each: bool) -> Vec<(Option<InstanceKey>, 
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 /// Every checkable object of the root module, over the walk's `values`. `failed` holds the
 /// resources whose plan failed (their dependents were not evaluated); `failed_preconditions`
 /// the precondition messages that stopped them.

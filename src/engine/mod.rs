@@ -17,6 +17,7 @@ pub mod moved;
 pub mod order;
 pub mod plan;
 pub mod plan_json;
+pub mod progress;
 pub mod scope;
 pub mod values_json;
 
