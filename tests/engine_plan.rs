@@ -68,6 +68,13 @@ fn check(step: &Step) -> Vec<String> {
             }
         }
     }
+    // The plan's provider operations (refresh and data reads): count, concurrency, waves.
+    if let Some(ops) = step.json("ops.json") {
+        let parallelism = step.env.get("PARALLELISM").and_then(|s| s.parse().ok()).unwrap_or(10);
+        let (waves, max) = p.op_waves(&provider, parallelism);
+        let got = serde_json::json!({"ops": waves.iter().map(Vec::len).sum::<usize>(), "max_concurrency": max, "waves": waves});
+        diff("ops.plan", &ops["plan"], &got, &mut problems);
+    }
     let want_errored = step.json("plan.json").and_then(|j| j.get("errored").and_then(Value::as_bool)).unwrap_or(true);
     if !want_errored && !errors.is_empty() {
         problems.push(format!("unexpected errors: {errors:?}"));

@@ -346,7 +346,7 @@ pub fn apply(files: &BTreeMap<String, String>, config: &Config, plan: &Plan, pri
             diags.push(Diagnostic::error("Cycle in the apply graph", format!("{} {} could not be ordered.", ops[b].op.as_str(), ops[b].instance)));
         }
     }
-    let waves = group_waves(&starts, provider.delay_ms(Op::Create, None));
+    let waves = super::clock::group(&starts, provider.delay_ms(Op::Create, None));
     let state = write_state(files, config, plan, prior, &objs, &walkables, options, writes, provider);
     ApplyResult { state, diagnostics: diags, waves, max_concurrency, events, added, changed, destroyed }
 }
@@ -522,22 +522,6 @@ fn ignore_for_apply(c: &InstanceChange, cfg: Value) -> Value {
         }
     }
     Value { kind: Kind::Object(m), sensitive: cfg.sensitive }
-}
-
-/// Operations grouped by start: a new wave when one starts more than half the provider's
-/// delay after the wave's first (the fixtures' grouping).
-fn group_waves(starts: &[(u64, String)], delay: u64) -> Vec<Vec<String>> {
-    let mut waves: Vec<(u64, Vec<String>)> = Vec::new();
-    for (t, label) in starts {
-        match waves.last_mut() {
-            Some((t0, w)) if *t <= *t0 + delay / 2 => w.push(label.clone()),
-            _ => waves.push((*t, vec![label.clone()])),
-        }
-    }
-    waves.into_iter().map(|(_, mut w)| {
-        w.sort();
-        w
-    }).collect()
 }
 
 /// Paths of the sensitive parts of a value, as state v4's `sensitive_attributes` writes them.

@@ -12,6 +12,7 @@
 pub mod apply;
 pub mod body;
 pub mod checks;
+pub mod clock;
 pub mod instance;
 pub mod moved;
 pub mod order;
@@ -91,6 +92,34 @@ pub struct OutputChange {
     pub sensitive: bool,
 }
 
+/// A provider operation of the plan walk, and the resources it waits for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanOp {
+    pub op: crate::providers::Op,
+    pub address: String,
+    /// Its resource (empty for orphans, which wait for nothing).
+    pub resource: String,
+    /// The resources whose operations must finish first.
+    pub deps: Vec<String>,
+    /// The object's `name` (the mock provider's per-name delays).
+    pub name: Option<String>,
+}
+
+impl Plan {
+    /// The plan's provider operations as the walk runs them with `parallelism`: grouped in
+    /// waves by start on the virtual clock, and the maximum number in flight.
+    pub fn op_waves(&self, provider: &dyn crate::providers::Provider, parallelism: usize) -> (Vec<Vec<String>>, usize) {
+        let n = self.ops.len();
+        let preds: Vec<Vec<usize>> = self
+            .ops
+            .iter()
+            .map(|o| (0..n).filter(|&j| !self.ops[j].resource.is_empty() && o.deps.contains(&self.ops[j].resource)).collect())
+            .collect();
+        let items: Vec<(String, u64)> = self.ops.iter().map(|o| (format!("{} {}", o.op.as_str(), o.address), provider.delay_ms(o.op, o.name.as_deref()))).collect();
+        clock::schedule(&items, &preds, parallelism, provider.delay_ms(crate::providers::Op::Read, None))
+    }
+}
+
 /// A plan: what the plan walk decided, and what it found.
 #[derive(Clone, Debug, Default)]
 pub struct Plan {
@@ -101,8 +130,8 @@ pub struct Plan {
     /// The prior state (refreshed), state v4 JSON, when there was one.
     pub prior_state: Option<serde_json::Value>,
     pub diagnostics: Diagnostics,
-    /// The provider operations of the plan, in walk order: `read ADDR`, `read_data ADDR`.
-    pub ops: Vec<String>,
+    /// The provider operations of the plan (refresh reads, data source reads), in walk order.
+    pub ops: Vec<PlanOp>,
     pub destroy: bool,
     /// Data sources read during the plan (no change: they are part of the refreshed state).
     pub data_read: Vec<InstanceChange>,

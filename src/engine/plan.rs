@@ -6,7 +6,8 @@
 use super::body::{self, attr};
 use super::order::{self, Walkable};
 use super::scope::{InstanceScope, WalkValues};
-use super::{InstanceChange, OutputChange, Plan, PlanOptions};
+use super::{InstanceChange, OutputChange, Plan, PlanOp, PlanOptions};
+use crate::providers::Op;
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::model::{Config, IgnoreChanges, Resource};
 use crate::diag::{Diagnostic, Diagnostics};
@@ -144,7 +145,10 @@ struct Walk<'a> {
     prior_json: Option<&'a Json>,
     options: &'a PlanOptions,
     changes: Vec<InstanceChange>,
-    ops: Vec<String>,
+    ops: Vec<PlanOp>,
+    /// The resource being walked and what its provider operations wait for.
+    order_deps: Vec<String>,
+    order_resource: String,
     data_read: Vec<InstanceChange>,
     /// Resources whose plan failed (a precondition) or was not reached because of one.
     failed: BTreeSet<String>,
@@ -228,6 +232,8 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         options,
         changes: Vec::new(),
         ops: Vec::new(),
+        order_deps: Vec::new(),
+        order_resource: String::new(),
         data_read: Vec::new(),
         failed: BTreeSet::new(),
         diags: Diagnostics::new(),
@@ -272,6 +278,7 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
             walk.failed.insert(w.address.clone());
             continue;
         }
+        walk.order_deps = closure[i].iter().cloned().collect();
         with_scope(&scope, &w.path, &mut |s| walk.resource(s, w, &dependencies));
     }
     walk.orphans(&resources);
@@ -366,6 +373,7 @@ impl Walk<'_> {
     }
 
     fn resource(&mut self, scope: &ModuleScope<'_>, w: &Walkable<'_>, dependencies: &[String]) {
+        self.order_resource = w.address.clone();
         let r = w.resource;
         let key = (w.module_addr.clone(), mode_str(r.mode).to_string(), r.type_name.clone(), r.name.clone());
         let Some(schema) = self.schema(r.mode, &r.type_name).cloned() else {
@@ -442,7 +450,7 @@ impl Walk<'_> {
                     self.push(change);
                     any_pending = true;
                 } else {
-                    self.ops.push(format!("read_data {address}"));
+                    self.ops.push(PlanOp { op: Op::ReadData, address: address.clone(), resource: w.address.clone(), deps: self.order_deps.clone(), name: body::attr(&cfg, "name").and_then(|v| v.as_str().map(String::from)) });
                     match self.provider.read_data_source(&r.type_name, &cfg) {
                         Ok(v) => {
                             change.after = Some(v.clone());
@@ -459,8 +467,8 @@ impl Walk<'_> {
             // Refresh the prior object.
             let prior_val = match prior_obj {
                 Some(o) => {
-                    self.ops.push(format!("read {address}"));
                     let v = object_value(o, Some(&schema));
+                    self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: w.address.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)) });
                     match self.provider.read_resource(&r.type_name, &v) {
                         Ok(v) => v,
                         Err(e) => {
@@ -585,8 +593,10 @@ impl Walk<'_> {
         };
         let address = change.address();
         let v = object_value(o, schema);
-        if o.deposed.is_none() {
-            self.ops.push(format!("read {address}"));
+        // Orphans of configured resources are refreshed in their resource's order; those of
+        // removed resources wait for nothing; forgotten objects are not refreshed.
+        if o.deposed.is_none() && action != Action::Forget {
+            self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: self.order_resource.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)) });
         }
         change.before = match self.provider.read_resource(type_name, &v) {
             Ok(Some(v)) => Some(v),
@@ -642,6 +652,8 @@ impl Walk<'_> {
 
     /// Resources in the state that the configuration no longer has (or whose module is gone).
     fn orphans(&mut self, resources: &[Walkable<'_>]) {
+        self.order_resource.clear();
+        self.order_deps.clear();
         let configured: BTreeSet<(String, String, String, String)> =
             resources.iter().map(|w| (w.module_addr.clone(), mode_str(w.resource.mode).to_string(), w.resource.type_name.clone(), w.resource.name.clone())).collect();
         let mut expanded = Vec::new();
