@@ -129,15 +129,18 @@ fn resource_of(c: &InstanceChange) -> String {
 /// Applies `plan` (made from `config` and the prior state `prior`) with `provider`.
 pub fn apply(files: &BTreeMap<String, String>, config: &Config, plan: &Plan, prior: Option<&Json>, provider: &dyn Provider, options: &ApplyOptions) -> ApplyResult {
     let mut diags = Diagnostics::new();
-    let mut expanded = Vec::new();
-    let walkables = order::resources(config, &mut expanded);
+    let mut unexpanded = Vec::new();
+    let expansion_values = WalkValues::default();
+    let walkables = with_root_scope(files, config, &options.variables, &expansion_values, false, &mut |root, _| {
+        order::resources(config, &mut |path, keys, call| super::plan::module_keys(root, path, keys, call), &mut unexpanded)
+    });
     let by_addr: HashMap<String, &Walkable<'_>> = walkables.iter().map(|w| (w.address.clone(), w)).collect();
     // Each resource's dependencies: the configuration's, and the state's for what it recorded.
     let mut deps: HashMap<String, BTreeSet<String>> = HashMap::new();
     for w in &walkables {
         let mut d = order::reached(config, &w.path, &w.resource.references);
-        d.remove(&w.address);
-        deps.insert(w.address.clone(), d);
+        d.remove(&w.config_address);
+        deps.entry(w.config_address.clone()).or_default().extend(d);
     }
     // The working state.
     let mut objs: Vec<Obj> = Vec::new();
@@ -147,7 +150,7 @@ pub fn apply(files: &BTreeMap<String, String>, config: &Config, plan: &Plan, pri
         let schema = if mode == ResourceMode::Data { provider.data_source_schema(&type_name) } else { provider.resource_schema(&type_name) };
         for o in list {
             let abs = if module.is_empty() { format!("{}{type_name}.{name}", if mode == ResourceMode::Data { "data." } else { "" }) } else { format!("{module}.{}{type_name}.{name}", if mode == ResourceMode::Data { "data." } else { "" }) };
-            deps.entry(abs).or_default().extend(o.dependencies.iter().cloned());
+            deps.entry(order::config_addr(&abs)).or_default().extend(o.dependencies.iter().cloned());
             objs.push(Obj {
                 module: module.clone(),
                 mode,
@@ -203,7 +206,7 @@ pub fn apply(files: &BTreeMap<String, String>, config: &Config, plan: &Plan, pri
     // The apply graph's edges: preds[b] holds every a that must finish before b starts.
     let n = ops.len();
     let mut preds: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); n];
-    let depends = |x: &str, y: &str| deps.get(x).is_some_and(|d| d.contains(y));
+    let depends = |x: &str, y: &str| deps.get(&order::config_addr(x)).is_some_and(|d| d.contains(&order::config_addr(y)));
     for a in 0..n {
         for b in 0..n {
             if a == b {

@@ -59,7 +59,7 @@ pub fn evaluate(
 ) -> Result<Value, Diagnostics> {
     let args = body::arguments(files, w.resource).unwrap_or_default();
     let r = w.resource;
-    let out = with_scope(root, &w.path, &mut |scope| {
+    let out = with_scope(root, &w.path, &w.keys, &mut |scope| {
         let mut diags = Diagnostics::new();
         let (count_index, each) = match key {
             Some(InstanceKey::Int(i)) => (Some(*i), None),

@@ -7,17 +7,23 @@
 
 use crate::addrs::Subject;
 use crate::config::model::{Config, Module, Reference, Resource};
+use crate::eval::module_scope::ModuleKey;
 use std::collections::{BTreeSet, HashSet};
 
-/// A resource of a module reachable through module calls without count/for_each.
+/// A resource of one module instance.
 pub struct Walkable<'c> {
     /// Module call names from the root.
     pub path: Vec<String>,
-    /// The module's address in state terms (`""`, `module.a.module.b`).
+    /// The instance of each call on the path (`None` for a call without count/for_each).
+    pub keys: Vec<Option<ModuleKey>>,
+    /// The module instance's address in state terms (`""`, `module.a[0].module.b`).
     pub module_addr: String,
     pub resource: &'c Resource,
-    /// Absolute resource address (`module.a.mock_resource.x`).
+    /// Absolute resource address (`module.a[0].mock_resource.x`).
     pub address: String,
+    /// The same without instance keys (`module.a.mock_resource.x`): what state
+    /// `dependencies` and references name.
+    pub config_address: String,
 }
 
 /// The module at `path` (call names), if loaded and not expanded with count/for_each.
@@ -42,28 +48,113 @@ fn absolute(path: &[String], resource: &str) -> String {
     }
 }
 
-/// Every walkable resource, in configuration order, module by module (depth first).
-/// Module calls with count/for_each are returned in `expanded` (not walked yet).
-pub fn resources<'c>(config: &'c Config, expanded: &mut Vec<String>) -> Vec<Walkable<'c>> {
+/// Every resource of every module instance, in configuration order, module by module (depth
+/// first). `expand` gives the instances of a call with count/for_each (given the call's
+/// module path and keys); `None` (not known) leaves that call out and names it in `unexpanded`.
+pub fn resources<'c>(
+    config: &'c Config,
+    expand: &mut Expand<'_>,
+    unexpanded: &mut Vec<String>,
+) -> Vec<Walkable<'c>> {
     let mut out = Vec::new();
-    collect(&config.root, &mut Vec::new(), &mut out, expanded);
+    collect(&config.root, &mut Vec::new(), &mut Vec::new(), &mut out, expand, unexpanded);
     out
 }
 
-fn collect<'c>(m: &'c Module, path: &mut Vec<String>, out: &mut Vec<Walkable<'c>>, expanded: &mut Vec<String>) {
+/// The instances of an expanded module call: (call path, keys, call name) → keys.
+pub type Expand<'e> = dyn FnMut(&[String], &[Option<ModuleKey>], &str) -> Option<Vec<ModuleKey>> + 'e;
+
+/// `module.a[0].module.b` for call names and keys.
+pub fn instance_addr(path: &[String], keys: &[Option<ModuleKey>]) -> String {
+    path.iter().zip(keys).map(|(n, k)| format!("module.{n}{}", k.as_ref().map(ModuleKey::text).unwrap_or_default())).collect::<Vec<_>>().join(".")
+}
+
+fn collect<'c>(
+    m: &'c Module,
+    path: &mut Vec<String>,
+    keys: &mut Vec<Option<ModuleKey>>,
+    out: &mut Vec<Walkable<'c>>,
+    expand: &mut Expand<'_>,
+    unexpanded: &mut Vec<String>,
+) {
+    let module_inst = instance_addr(path, keys);
     for r in &m.resources {
         let local = format!("{}{}.{}", r.mode.prefix(), r.type_name, r.name);
-        out.push(Walkable { path: path.clone(), module_addr: module_addr(path), resource: r, address: absolute(path, &local) });
+        let address = if module_inst.is_empty() { local.clone() } else { format!("{module_inst}.{local}") };
+        out.push(Walkable { path: path.clone(), keys: keys.clone(), module_addr: module_inst.clone(), resource: r, address, config_address: absolute(path, &local) });
     }
     for call in &m.module_calls {
-        path.push(call.name.clone());
-        if call.count.is_some() || call.for_each.is_some() {
-            expanded.push(module_addr(path));
-        } else if let Some(child) = call.module.as_deref() {
-            collect(child, path, out, expanded);
+        let Some(child) = call.module.as_deref() else { continue };
+        let instances: Vec<Option<ModuleKey>> = if call.count.is_some() || call.for_each.is_some() {
+            match expand(path, keys, &call.name) {
+                Some(list) => list.into_iter().map(Some).collect(),
+                None => {
+                    path.push(call.name.clone());
+                    unexpanded.push(module_addr(path));
+                    path.pop();
+                    continue;
+                }
+            }
+        } else {
+            vec![None]
+        };
+        for k in instances {
+            path.push(call.name.clone());
+            keys.push(k);
+            collect(child, path, keys, out, expand, unexpanded);
+            path.pop();
+            keys.pop();
         }
-        path.pop();
     }
+}
+
+/// A resource address without module instance keys (`module.a[0].x.y` → `module.a.x.y`).
+pub fn config_addr(address: &str) -> String {
+    let mut out = String::with_capacity(address.len());
+    let mut depth = 0;
+    let mut in_module_key = false;
+    let mut rest = address;
+    // Only keys right after a `module.NAME` step are dropped.
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("module.") {
+            let end = after.find(['.', '[']).unwrap_or(after.len());
+            out.push_str("module.");
+            out.push_str(&after[..end]);
+            rest = &after[end..];
+            if rest.starts_with('[') {
+                in_module_key = true;
+            }
+            if in_module_key {
+                // Skip the key, quotes respected.
+                let mut quoted = false;
+                let mut skip = 0;
+                for (i, c) in rest.char_indices() {
+                    match c {
+                        '"' => quoted = !quoted,
+                        '[' if !quoted => depth += 1,
+                        ']' if !quoted => {
+                            depth -= 1;
+                            if depth == 0 {
+                                skip = i + 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                rest = &rest[skip..];
+                in_module_key = false;
+            }
+            if let Some(r) = rest.strip_prefix('.') {
+                out.push('.');
+                rest = r;
+            }
+        } else {
+            out.push_str(rest);
+            break;
+        }
+    }
+    out
 }
 
 /// The absolute addresses of the resources `refs` (written in the module at `path`) reach.

@@ -14,7 +14,7 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::convert::convert;
 use crate::eval::functions::Registry;
 use crate::eval::json::from_json;
-use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleScope};
+use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleKey, ModuleScope};
 use crate::eval::{Kind, MapFiles, Type, Value};
 use crate::plans::Action;
 use crate::providers::{Provider, ResourceSchema};
@@ -159,18 +159,26 @@ struct Walk<'a> {
     by_address: HashMap<String, usize>,
 }
 
-/// Runs `f` in the scope of the module at `path` (call names).
-pub fn with_scope<R>(scope: &ModuleScope<'_>, path: &[String], f: &mut dyn FnMut(&ModuleScope<'_>) -> R) -> Option<R> {
+/// Runs `f` in the scope of the module instance at `path` (call names) and `keys`.
+pub fn with_scope<R>(scope: &ModuleScope<'_>, path: &[String], keys: &[Option<ModuleKey>], f: &mut dyn FnMut(&ModuleScope<'_>) -> R) -> Option<R> {
     match path.split_first() {
         None => Some(f(scope)),
         Some((first, rest)) => {
-            let child = scope.child_scope(first).ok().flatten()?;
-            let r = with_scope(&child, rest, f);
+            let child = match keys.first().cloned().flatten() {
+                Some(k) => scope.child_instance(first, k)?,
+                None => scope.child_scope(first).ok().flatten()?,
+            };
+            let r = with_scope(&child, rest, keys.get(1..).unwrap_or(&[]), f);
             let d = std::mem::take(&mut *child.diagnostics.borrow_mut());
             scope.diagnostics.borrow_mut().extend(d);
             r
         }
     }
+}
+
+/// The instances of module call `call` in the module instance at `path`/`keys`.
+pub fn module_keys(scope: &ModuleScope<'_>, path: &[String], keys: &[Option<ModuleKey>], call: &str) -> Option<Vec<ModuleKey>> {
+    with_scope(scope, path, keys, &mut |s| s.module_keys(call)).flatten()
 }
 
 /// Plans `config` against the prior state (`prior`, state v4 JSON) with `provider`.
@@ -240,24 +248,27 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         pending: HashMap::new(),
         by_address: HashMap::new(),
     };
-    let mut expanded_modules = Vec::new();
-    let resources = order::resources(config, &mut expanded_modules);
-    for m in &expanded_modules {
+    let mut unexpanded = Vec::new();
+    let resources = order::resources(config, &mut |path, keys, call| module_keys(&scope, path, keys, call), &mut unexpanded);
+    for m in &unexpanded {
         walk.diags.push(Diagnostic::error(
-            "Unsupported by tfgraph's engine yet",
-            format!("{m} uses count or for_each; expanded module calls are not planned yet."),
+            "Invalid count argument",
+            format!("The instances of {m} depend on values that cannot be determined until apply, so Terraform cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count or for_each depends on."),
         ));
     }
-    let index: HashMap<&str, usize> = resources.iter().enumerate().map(|(i, w)| (w.address.as_str(), i)).collect();
+    let mut index: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, w) in resources.iter().enumerate() {
+        index.entry(w.config_address.as_str()).or_default().push(i);
+    }
     let deps: Vec<BTreeSet<String>> = resources
         .iter()
         .map(|w| {
             let mut d = order::reached(config, &w.path, &w.resource.references);
-            d.remove(&w.address);
+            d.remove(&w.config_address);
             d
         })
         .collect();
-    let dep_idx: Vec<Vec<usize>> = deps.iter().map(|d| d.iter().filter_map(|a| index.get(a.as_str()).copied()).collect()).collect();
+    let dep_idx: Vec<Vec<usize>> = deps.iter().map(|d| d.iter().flat_map(|a| index.get(a.as_str()).cloned().unwrap_or_default()).collect()).collect();
     let walk_order = order::walk_order(&dep_idx);
     // State `dependencies`: every resource ancestor, transitively (dependencies come first in
     // the walk order, so theirs are complete).
@@ -275,11 +286,11 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         let dependencies: Vec<String> = if w.resource.mode == ResourceMode::Data { Vec::new() } else { closure[i].iter().cloned().collect() };
         // What depends on a failed resource is not planned.
         if deps[i].iter().any(|d| walk.failed.contains(d)) {
-            walk.failed.insert(w.address.clone());
+            walk.failed.insert(w.config_address.clone());
             continue;
         }
         walk.order_deps = closure[i].iter().cloned().collect();
-        with_scope(&scope, &w.path, &mut |s| walk.resource(s, w, &dependencies));
+        with_scope(&scope, &w.path, &w.keys, &mut |s| walk.resource(s, w, &dependencies));
     }
     walk.orphans(&resources);
     if !options.destroy {
@@ -373,7 +384,7 @@ impl Walk<'_> {
     }
 
     fn resource(&mut self, scope: &ModuleScope<'_>, w: &Walkable<'_>, dependencies: &[String]) {
-        self.order_resource = w.address.clone();
+        self.order_resource = w.config_address.clone();
         let r = w.resource;
         let key = (w.module_addr.clone(), mode_str(r.mode).to_string(), r.type_name.clone(), r.name.clone());
         let Some(schema) = self.schema(r.mode, &r.type_name).cloned() else {
@@ -409,7 +420,7 @@ impl Walk<'_> {
             let failed = diags.has_errors();
             self.diags.extend(diags);
             if failed {
-                self.failed.insert(w.address.clone());
+                self.failed.insert(w.config_address.clone());
                 planned_values.push((ikey.clone(), Value::dynamic()));
                 continue;
             }
@@ -450,7 +461,7 @@ impl Walk<'_> {
                     self.push(change);
                     any_pending = true;
                 } else {
-                    self.ops.push(PlanOp { op: Op::ReadData, address: address.clone(), resource: w.address.clone(), deps: self.order_deps.clone(), name: body::attr(&cfg, "name").and_then(|v| v.as_str().map(String::from)) });
+                    self.ops.push(PlanOp { op: Op::ReadData, address: address.clone(), resource: w.config_address.clone(), deps: self.order_deps.clone(), name: body::attr(&cfg, "name").and_then(|v| v.as_str().map(String::from)) });
                     match self.provider.read_data_source(&r.type_name, &cfg) {
                         Ok(v) => {
                             change.after = Some(v.clone());
@@ -468,7 +479,7 @@ impl Walk<'_> {
             let prior_val = match prior_obj {
                 Some(o) => {
                     let v = object_value(o, Some(&schema));
-                    self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: w.address.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)) });
+                    self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: w.config_address.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)) });
                     match self.provider.read_resource(&r.type_name, &v) {
                         Ok(v) => v,
                         Err(e) => {
@@ -555,7 +566,8 @@ impl Walk<'_> {
             self.orphan(&w.module_addr, r.mode, &r.type_name, &r.name, o, None, Action::Delete, Some(&schema));
             any_pending = true;
         }
-        self.pending.insert(w.address.clone(), any_pending);
+        let was = self.pending.get(&w.config_address).copied().unwrap_or(false);
+        self.pending.insert(w.config_address.clone(), was || any_pending);
         let value = match expansion {
             Expansion::Single => planned_values.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic),
             Expansion::Count(_) => Value::tuple(planned_values.into_iter().map(|(_, v)| v).collect()),
@@ -656,17 +668,13 @@ impl Walk<'_> {
         self.order_deps.clear();
         let configured: BTreeSet<(String, String, String, String)> =
             resources.iter().map(|w| (w.module_addr.clone(), mode_str(w.resource.mode).to_string(), w.resource.type_name.clone(), w.resource.name.clone())).collect();
-        let mut expanded = Vec::new();
-        let _ = order::resources(self.config, &mut expanded);
+        let modules: BTreeSet<&str> = resources.iter().map(|w| w.module_addr.as_str()).collect();
         let prior = self.prior.clone();
         for ((module, mode, type_name, name), (_, objs)) in &prior {
             if configured.contains(&(module.clone(), mode.clone(), type_name.clone(), name.clone())) || mode == "data" {
                 continue;
             }
-            if expanded.iter().any(|m| module == m || module.starts_with(&format!("{m}["))) {
-                continue;
-            }
-            let module_gone = !module.is_empty() && !module_configured(self.config, module);
+            let module_gone = !module.is_empty() && (!module_configured(self.config, module) || !modules.contains(module.as_str()));
             let local = format!("{}{type_name}.{name}", if mode == "data" { "data." } else { "" });
             let removed = self.config.root.removed.iter().find(|rm| rm.from == local || rm.from == format!("{module}.{local}"));
             let action = if removed.is_some_and(|rm| !rm.destroy) { Action::Forget } else { Action::Delete };
@@ -678,6 +686,23 @@ impl Walk<'_> {
                 Some("delete_because_no_resource_config")
             };
             let schema = self.schema(mode_of(mode), type_name).cloned();
+            // An object of a module instance that is gone, whose resource the configuration
+            // still declares, is refreshed in that resource's order.
+            let config_address = order::config_addr(&if module.is_empty() { local.clone() } else { format!("{module}.{local}") });
+            let names: Vec<String> = order::config_addr(module).split("module.").filter(|s| !s.is_empty()).map(|s| s.trim_end_matches('.').to_string()).collect();
+            let declared = order::module_at(self.config, &names).and_then(|m| m.resources.iter().find(|r| r.type_name == *type_name && r.name == *name && mode_str(r.mode) == mode));
+            match declared {
+                Some(r) if !module.is_empty() => {
+                    let mut d = order::reached(self.config, &names, &r.references);
+                    d.remove(&config_address);
+                    self.order_resource = config_address.clone();
+                    self.order_deps = d.into_iter().collect();
+                }
+                _ => {
+                    self.order_resource.clear();
+                    self.order_deps.clear();
+                }
+            }
             for o in objs {
                 let reason = if o.deposed.is_some() { None } else { reason };
                 self.orphan(module, mode_of(mode), type_name, name, o, reason, action, schema.as_ref());
