@@ -165,3 +165,23 @@ fn every_configuration_against_every_state_without_panicking() {
     }
     assert!(applied > 800, "only {applied} pairs applied");
 }
+
+/// The API shape (`engine::api::run`, what `plan()` / `apply()` will return): a plan applied
+/// from a request gives the recorded state; a saved plan that no longer matches is refused.
+#[test]
+fn api_request_plans_applies_and_refuses_a_stale_plan() {
+    let step = steps().into_iter().find(|s| s.name == "create-change-destroy/step3").unwrap();
+    let loaded = tfgraph::load(&step.files, &Default::default());
+    let request = json!({"state": step.input_state, "mock": {"delayMs": 300}, "apply": true});
+    let out = tfgraph::engine::api::run(&step.files, &loaded.config, loaded.diagnostics.clone(), &request);
+    assert_eq!(out["changes"][0]["actions"], json!(["update"]));
+    assert_eq!(out["planText"].as_str(), step.text("plan.txt").as_deref());
+    let want = normalise_state(step.json("state.tfstate").unwrap());
+    assert_eq!(normalise_state(out["apply"]["state"].clone()), want);
+    assert_eq!(out["apply"]["report"]["maxConcurrency"], 1);
+    // The same request with a plan made from another state is stale.
+    let mut stale = out["plan"].clone();
+    stale["variables"] = json!({"env": {"value": "other"}});
+    let refused = tfgraph::engine::api::run(&step.files, &loaded.config, loaded.diagnostics.clone(), &json!({"state": step.input_state, "apply": true, "plan": stale}));
+    assert_eq!(refused["apply"]["diagnostics"][0]["summary"], "Saved plan is stale");
+}

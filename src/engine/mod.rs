@@ -9,6 +9,7 @@
 //! | `plan_json` | the plan as `terraform show -json` writes it (format 1.2) |
 //! | `values_json` | values, unknown and sensitive shapes, types in JSON |
 
+pub mod api;
 pub mod apply;
 pub mod body;
 pub mod checks;

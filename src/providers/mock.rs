@@ -100,6 +100,36 @@ impl MockProvider {
     }
 }
 
+impl MockProvider {
+    /// `terraform providers schema -json` for this provider (the plan renderer reads it).
+    pub fn schemas_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let block = |s: &ResourceSchema| {
+            let attrs: serde_json::Map<String, serde_json::Value> = s
+                .attributes
+                .iter()
+                .map(|(k, a)| {
+                    let mut m = serde_json::Map::new();
+                    m.insert("type".into(), crate::engine::values_json::type_json(&a.ty));
+                    m.insert("description_kind".into(), json!("markdown"));
+                    for (flag, on) in [("required", a.required), ("optional", a.optional), ("computed", a.computed), ("sensitive", a.sensitive)] {
+                        if on {
+                            m.insert(flag.into(), json!(true));
+                        }
+                    }
+                    (k.clone(), serde_json::Value::Object(m))
+                })
+                .collect();
+            json!({"version": s.version, "block": {"attributes": attrs, "description_kind": "plain"}})
+        };
+        json!({"format_version": "1.0", "provider_schemas": {SOURCE: {
+            "provider": {"version": 0, "block": {"attributes": {"label": {"type": "string", "description_kind": "markdown", "optional": true}}, "description_kind": "plain"}},
+            "resource_schemas": {"mock_resource": block(&self.resource)},
+            "data_source_schemas": {"mock_data": block(&self.data)},
+        }}})
+    }
+}
+
 fn get<'v>(obj: &'v Value, name: &str) -> Option<&'v Value> {
     match &obj.kind {
         Kind::Object(m) => m.get(name),
@@ -340,6 +370,12 @@ mod tests {
             ("id", Value::null(Type::String)),
             ("output", Value::null(Type::String)),
         ])
+    }
+
+    #[test]
+    fn schemas_are_terraforms() {
+        let recorded: serde_json::Value = serde_json::from_str(include_str!("../../tests/fixtures/engine/mock-provider-schemas.json")).unwrap();
+        assert_eq!(MockProvider::new(MockOptions::default()).schemas_json(), recorded);
     }
 
     #[test]
