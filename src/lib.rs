@@ -36,6 +36,10 @@ pub mod state;
 /// Planned changes: the model, reading them, and the plan as `terraform plan` prints it
 /// (from its JSON form). Knows only addresses.
 pub mod plans;
+/// Providers: the trait the engine drives, and the built-in `mock` provider.
+pub mod providers;
+/// The plan and apply walks: joins config, graph, eval, providers and state.
+pub mod engine;
 /// Stage 2: Terraform's graphs (plan, validate, destroy, apply) built from a [`config::Config`].
 pub mod graph;
 /// A compact encoding of a serializable value for JavaScript, decoded by `pkg/index.js`: how

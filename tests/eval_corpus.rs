@@ -59,7 +59,7 @@ fn corpus_locals_outputs_and_defaults_evaluate() {
         // The filesystem functions read the repository's loaded files, from the root's folder.
         let file_source = tfgraph::eval::MapFiles(files);
         let base_dir = if root.is_empty() { "." } else { root.as_str() };
-        let inputs = Inputs { variables: &vars, state: None, files: &file_source, funcs: &funcs, planning: true, unset_variables_unknown: true, base_dir };
+        let inputs = Inputs { variables: &vars, state: None, files: &file_source, funcs: &funcs, planning: true, unset_variables_unknown: true, base_dir, resources: None };
         let scope = ModuleScope::root(&loaded.config, &inputs, &[]);
         let module = scope.module();
         scope.check_variables();

@@ -80,6 +80,7 @@ pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, expression: &
         planning: false,
         unset_variables_unknown: false,
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
+        resources: None,
     };
     let root_dir = config.root.dir.clone();
     let root_files: Vec<(String, String)> = files

@@ -33,6 +33,8 @@ pub struct Inputs<'a> {
     /// The root module's directory among the loaded files (`.` at their top): Terraform's
     /// working directory, which the filesystem functions resolve relative paths against.
     pub base_dir: &'a str,
+    /// Resource values from a walk (the plan's or the apply's), ahead of `state`.
+    pub resources: Option<&'a dyn super::scope::ResourceSource>,
 }
 
 enum Slot {
@@ -44,8 +46,43 @@ enum Slot {
 enum Given<'a> {
     /// The root module: API values and tfvars, already read.
     Root(BTreeMap<String, (Value, Origin)>),
-    /// A called module: the call's arguments, evaluated in the caller's scope when needed.
-    Call { parent: &'a ModuleScope<'a>, call: &'a crate::config::model::ModuleCall },
+    /// A called module: the call's arguments, evaluated in the caller's scope when needed
+    /// (with the instance's `count.index` / `each` for an expanded call).
+    Call { parent: &'a ModuleScope<'a>, call: &'a crate::config::model::ModuleCall, key: Option<ModuleKey> },
+}
+
+/// One instance of a module call with `count` or `for_each`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ModuleKey {
+    Count(i64),
+    Each(String, Value),
+}
+
+impl ModuleKey {
+    /// `[0]`, `["a"]`.
+    pub fn text(&self) -> String {
+        match self {
+            ModuleKey::Count(i) => format!("[{i}]"),
+            ModuleKey::Each(k, _) => format!("[{}]", crate::addrs::quote(k)),
+        }
+    }
+}
+
+/// The caller's scope with an expanded call's `count.index` / `each`.
+struct RepetitionScope<'s, 'a> {
+    parent: &'s ModuleScope<'a>,
+    key: &'s ModuleKey,
+}
+
+impl Scope for RepetitionScope<'_, '_> {
+    fn lookup(&self, names: &[&str]) -> Result<(Value, usize), LookupError> {
+        match (names[0], names.get(1).copied(), self.key) {
+            ("count", Some("index"), ModuleKey::Count(i)) => Ok((Value::int(*i), 2)),
+            ("each", Some("key"), ModuleKey::Each(k, _)) => Ok((Value::string(k.clone()), 2)),
+            ("each", Some("value"), ModuleKey::Each(_, v)) => Ok((v.clone(), 2)),
+            _ => self.parent.lookup(names),
+        }
+    }
 }
 
 /// Where a variable's value was set, for Terraform's messages.
@@ -223,9 +260,13 @@ impl<'a> ModuleScope<'a> {
     fn given(&self, var: &crate::config::model::Variable) -> Option<(Value, Origin)> {
         match &self.given {
             Given::Root(m) => m.get(&var.name).cloned(),
-            Given::Call { parent, call } => {
+            Given::Call { parent, call, key } => {
                 let arg = call.arguments.iter().find(|a| a.name == var.name)?;
-                let v = match eval_config_expr(*parent, self.inputs, &arg.expr) {
+                let evaluated = match key {
+                    Some(k) => eval_config_expr(&RepetitionScope { parent, key: k }, self.inputs, &arg.expr),
+                    None => eval_config_expr(*parent, self.inputs, &arg.expr),
+                };
+                let v = match evaluated {
                     Ok(v) => v,
                     Err(d) => {
                         parent.diagnostics.borrow_mut().push(*d);
@@ -426,7 +467,61 @@ impl<'a> ModuleScope<'a> {
             });
         }
         let address = if self.address.is_empty() { format!("module.{call_name}") } else { format!("{}.module.{call_name}", self.address) };
-        Ok(Some(ModuleScope::new(child, address, self.inputs, Given::Call { parent: self, call }, self.depth + 1)))
+        Ok(Some(ModuleScope::new(child, address, self.inputs, Given::Call { parent: self, call, key: None }, self.depth + 1)))
+    }
+
+    /// The instances of module call `call_name` when it has `count` or `for_each` (`None`
+    /// when they are not known yet or the call is not expanded).
+    pub fn module_keys(&self, call_name: &str) -> Option<Vec<ModuleKey>> {
+        let call = self.module.module_calls.iter().find(|c| c.name == call_name)?;
+        if let Some(e) = &call.count {
+            let v = eval_config_expr(self, self.inputs, e).ok()?;
+            let n = convert(&v, &Type::Number).ok()?.as_number()?.to_i64()?;
+            return Some((0..n.max(0)).map(ModuleKey::Count).collect());
+        }
+        let v = eval_config_expr(self, self.inputs, call.for_each.as_ref()?).ok()?;
+        match &v.kind {
+            super::value::Kind::Map(_, m) | super::value::Kind::Object(m) => Some(m.iter().map(|(k, x)| ModuleKey::Each(k.clone(), x.clone())).collect()),
+            super::value::Kind::Set(_, items) if items.iter().all(Value::is_known) => {
+                Some(items.iter().filter_map(|x| x.as_str().map(|s| ModuleKey::Each(s.to_string(), x.clone()))).collect())
+            }
+            _ => None,
+        }
+    }
+
+    /// The scope of one instance of an expanded module call.
+    pub fn child_instance<'b>(&'b self, call_name: &str, key: ModuleKey) -> Option<ModuleScope<'b>>
+    where
+        'a: 'b,
+    {
+        let call = self.module.module_calls.iter().find(|c| c.name == call_name)?;
+        let child = call.module.as_deref()?;
+        if self.depth >= MAX_MODULE_DEPTH {
+            return None;
+        }
+        let base = if self.address.is_empty() { format!("module.{call_name}") } else { format!("{}.module.{call_name}", self.address) };
+        let address = format!("{base}{}", key.text());
+        Some(ModuleScope::new(child, address, self.inputs, Given::Call { parent: self, call, key: Some(key) }, self.depth + 1))
+    }
+
+    /// An expanded call's value: its instances' outputs, a tuple for `count`, an object for
+    /// `for_each` (unknown while the instances are).
+    fn expanded_module_value(&self, call_name: &str) -> Value {
+        let Some(call) = self.module.module_calls.iter().find(|c| c.name == call_name) else { return Value::dynamic() };
+        let Some(keys) = self.module_keys(call_name) else { return Value::dynamic() };
+        let mut items = Vec::new();
+        for k in keys {
+            let Some(child) = self.child_instance(call_name, k.clone()) else { return Value::dynamic() };
+            let outs: BTreeMap<String, Value> = child.module.outputs.iter().map(|o| (o.name.clone(), child.output(&o.name).unwrap_or_else(Value::dynamic))).collect();
+            let d = std::mem::take(&mut *child.diagnostics.borrow_mut());
+            self.diagnostics.borrow_mut().extend(d);
+            items.push((k, Value::object(outs)));
+        }
+        if call.count.is_some() {
+            Value::tuple(items.into_iter().map(|(_, v)| v).collect())
+        } else {
+            Value::object(items.into_iter().map(|(k, v)| (if let ModuleKey::Each(s, _) = k { s } else { String::new() }, v)).collect())
+        }
     }
 
     fn resource(&self, mode: &str, type_name: &str, name: &str) -> Result<Value, LookupError> {
@@ -442,6 +537,9 @@ impl<'a> ModuleScope<'a> {
                 detail: format!("A {what} {} {} has not been declared in {in_module}.", go_quote(type_name), go_quote(name)),
                 names: if mode == "data" { 3 } else { 2 },
             });
+        }
+        if let Some(v) = self.inputs.resources.and_then(|r| r.resource(&self.address, mode, type_name, name)) {
+            return Ok(v);
         }
         Ok(self.inputs.state.and_then(|s| super::json::resource_from_state(s, &self.address, mode, type_name, name)).unwrap_or_else(Value::dynamic))
     }
@@ -467,6 +565,10 @@ impl Scope for ModuleScope<'_> {
             }
             "module" => {
                 let Some(n) = second else { return Err(direct("module")) };
+                let expanded = self.module.module_calls.iter().any(|c| c.name == n && (c.count.is_some() || c.for_each.is_some()));
+                if expanded && self.inputs.resources.is_some() {
+                    return Ok((self.expanded_module_value(n), 2));
+                }
                 let Some(child) = self.child(n)? else { return Ok((Value::dynamic(), 2)) };
                 // One output when the reference names it (Terraform evaluates outputs one by
                 // one, so two modules may feed each other different outputs), else all of them.

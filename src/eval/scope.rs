@@ -33,3 +33,10 @@ impl Scope for EmptyScope {
         })
     }
 }
+
+/// Where a module scope reads resources from when not from a state file: the engine's planned
+/// (or applied) values, unknown where computed. `module` is the module instance in state
+/// terms (`""`, `module.a`); `None` lets the scope fall back to its state.
+pub trait ResourceSource {
+    fn resource(&self, module: &str, mode: &str, type_name: &str, name: &str) -> Option<Value>;
+}

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod cases;
+pub mod engine_fixtures;
 pub mod sim;
 
 use std::cell::{Cell, RefCell};

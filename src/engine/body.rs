@@ -1,0 +1,102 @@
+//! A resource block's arguments, found again in its file (the loader keeps references, not
+//! bodies) and evaluated in an instance's scope into an object of the schema's type.
+
+use crate::config::model::Resource;
+use crate::diag::{Diagnostic, Diagnostics, SourceFile};
+use crate::eval::convert::convert;
+use crate::eval::module_scope::{eval_text, Inputs};
+use crate::eval::scope::Scope;
+use crate::eval::{Kind, Value};
+use crate::providers::ResourceSchema;
+use std::collections::BTreeMap;
+
+/// Meta-arguments, which are not the provider's.
+const META: &[&str] = &["count", "for_each", "provider", "depends_on"];
+
+/// One argument as written: name, expression text, where it starts.
+pub struct Argument {
+    pub name: String,
+    pub text: String,
+    pub filename: String,
+    pub start: crate::diag::Pos,
+    pub range: crate::diag::SourceRange,
+}
+
+/// The arguments of `r`'s block (`None` when its file is not among `files`).
+pub fn arguments(files: &BTreeMap<String, String>, r: &Resource) -> Option<Vec<Argument>> {
+    let filename = &r.range.filename;
+    let text = files.get(filename).or_else(|| files.iter().find(|(k, _)| k.ends_with(&format!("/{filename}")) || filename.ends_with(&format!("/{k}"))).map(|(_, v)| v))?;
+    let parsed = crate::hcl::parse_body(text);
+    let src = SourceFile::new(filename.clone(), text.clone());
+    let kind = match r.mode {
+        crate::addrs::ResourceMode::Managed => "resource",
+        crate::addrs::ResourceMode::Data => "data",
+        crate::addrs::ResourceMode::Ephemeral => "ephemeral",
+    };
+    for item in &parsed.body.items {
+        let crate::hcl::ast::Item::Block(b) = item else { continue };
+        if b.kind.name != kind || b.labels.len() != 2 || b.labels[0].value != r.type_name || b.labels[1].value != r.name {
+            continue;
+        }
+        let mut out = Vec::new();
+        for it in &b.body.items {
+            if let crate::hcl::ast::Item::Attr(a) = it {
+                if META.contains(&a.name.name) {
+                    continue;
+                }
+                out.push(Argument {
+                    name: a.name.name.to_string(),
+                    text: text[a.expr.span.clone()].to_string(),
+                    filename: filename.clone(),
+                    start: src.pos(a.expr.span.start),
+                    range: src.range(a.name.span.clone()),
+                });
+            }
+        }
+        return Some(out);
+    }
+    None
+}
+
+/// Evaluates the arguments into an object of the schema's type (unset attributes null).
+pub fn evaluate(scope: &dyn Scope, inputs: &Inputs<'_>, args: &[Argument], schema: &ResourceSchema, diags: &mut Diagnostics) -> Value {
+    let mut given: BTreeMap<String, Value> = BTreeMap::new();
+    for a in args {
+        let Some(attr) = schema.attributes.get(&a.name) else {
+            diags.push(
+                Diagnostic::error("Unsupported argument", format!("An argument named \"{}\" is not expected here.", a.name)).with_range(a.range.clone()),
+            );
+            continue;
+        };
+        if attr.computed && !attr.optional {
+            diags.push(
+                Diagnostic::error("Invalid Configuration for Read-Only Attribute", "Cannot set value for this attribute as the provider has marked it as read-only. Remove the configuration line setting the value.\n\nRefer to the provider documentation or contact the provider developers for additional information about configurable and read-only attributes that are supported.")
+                    .with_range(a.range.clone()),
+            );
+            continue;
+        }
+        match eval_text(scope, inputs, &a.filename, &a.text, a.start) {
+            Ok(v) => match convert(&v, &attr.ty) {
+                Ok(v) => {
+                    given.insert(a.name.clone(), v);
+                }
+                Err(msg) => diags.push(Diagnostic::error("Incorrect attribute value type", format!("Inappropriate value for attribute \"{}\": {msg}.", a.name)).with_range(a.range.clone())),
+            },
+            Err(d) => diags.push(*d),
+        }
+    }
+    let attrs = schema
+        .attributes
+        .iter()
+        .map(|(k, a)| (k.clone(), given.remove(k).unwrap_or_else(|| Value::null(a.ty.clone()))))
+        .collect();
+    Value::object(attrs)
+}
+
+/// An attribute of an object value.
+pub fn attr<'v>(v: &'v Value, name: &str) -> Option<&'v Value> {
+    match &v.kind {
+        Kind::Object(m) => m.get(name),
+        _ => None,
+    }
+}

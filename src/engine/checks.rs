@@ -1,0 +1,288 @@
+//! Custom conditions and check blocks (Terraform's `checks.State`): resource pre- and
+//! postconditions, output preconditions and `check` assertions, each object's status
+//! (pass, fail with messages, unknown while a value is known only after apply), for the plan's
+//! `checks` and the state's `check_results`.
+
+use super::order::Walkable;
+use super::scope::{InstanceScope, WalkValues};
+use crate::addrs::{InstanceKey, ResourceMode};
+use crate::config::model::{Condition, Config};
+use crate::diag::{Diagnostic, Diagnostics, Severity};
+use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleScope};
+use crate::eval::scope::Scope;
+use crate::eval::{Kind, Value};
+use serde_json::{json, Map, Value as Json};
+use std::collections::BTreeSet;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Pass,
+    Fail,
+    Unknown,
+}
+
+impl Status {
+    fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Unknown => "unknown",
+        }
+    }
+    fn combine(list: impl Iterator<Item = Status>) -> Status {
+        let mut out = Status::Pass;
+        for s in list {
+            match s {
+                Status::Fail => return Status::Fail,
+                Status::Unknown => out = Status::Unknown,
+                Status::Pass => {}
+            }
+        }
+        out
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind2 {
+    Resource { mode: ResourceMode, type_name: String, name: String },
+    Output { name: String },
+    Check { name: String },
+}
+
+/// One checkable configuration object and its instances.
+#[derive(Clone, Debug)]
+pub struct CheckResult {
+    pub kind: Kind2,
+    pub config_addr: String,
+    pub status: Status,
+    /// `None` when the object was never evaluated (a failed plan stopped before it).
+    pub objects: Option<Vec<(String, Status, Vec<String>)>>,
+}
+
+/// Evaluates one condition: its status, and the message when it fails.
+pub fn condition(scope: &dyn Scope, inputs: &Inputs<'_>, c: &Condition, diags: &mut Diagnostics) -> (Status, Option<String>) {
+    let v = match eval_config_expr(scope, inputs, &c.condition) {
+        Ok(v) => v,
+        Err(d) => {
+            diags.push(*d);
+            return (Status::Fail, None);
+        }
+    };
+    if !v.is_known() {
+        return (Status::Unknown, None);
+    }
+    if v.as_bool() != Some(false) {
+        return (Status::Pass, None);
+    }
+    let msg = c.error_message.as_ref().and_then(|m| eval_config_expr(scope, inputs, m).ok()).and_then(|m| m.as_str().map(String::from)).unwrap_or_default();
+    (Status::Fail, Some(msg))
+}
+
+fn instances(v: &Value, counted: bool, each: bool) -> Vec<(Option<InstanceKey>, Value)> {
+    match (&v.kind, counted, each) {
+        (Kind::Tuple(items) | Kind::List(_, items), true, _) => items.iter().enumerate().map(|(i, x)| (Some(InstanceKey::Int(i as i64)), x.clone())).collect(),
+        (Kind::Object(m) | Kind::Map(_, m), _, true) => m.iter().map(|(k, x)| (Some(InstanceKey::Str(k.clone())), x.clone())).collect(),
+        (Kind::Unknown(_), _, _) => Vec::new(),
+        (_, false, false) => vec![(None, v.clone())],
+        _ => Vec::new(),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+/// Every checkable object of the root module, over the walk's `values`. `failed` holds the
+/// resources whose plan failed (their dependents were not evaluated); `failed_preconditions`
+/// the precondition messages that stopped them.
+pub fn evaluate(
+    root: &ModuleScope<'_>,
+    inputs: &Inputs<'_>,
+    config: &Config,
+    walkables: &[Walkable<'_>],
+    values: &WalkValues,
+    not_evaluated: &BTreeSet<String>,
+    diags: &mut Diagnostics,
+    planning: bool,
+) -> Vec<CheckResult> {
+    let mut out = Vec::new();
+    let mut scratch = Diagnostics::new();
+    for w in walkables.iter().filter(|w| w.path.is_empty()) {
+        let r = w.resource;
+        if r.lifecycle.preconditions.is_empty() && r.lifecycle.postconditions.is_empty() {
+            continue;
+        }
+        let mode = if r.mode == ResourceMode::Data { "data" } else { "managed" };
+        let v = values.values.borrow().get(&(String::new(), mode.to_string(), r.type_name.clone(), r.name.clone())).cloned().unwrap_or_else(Value::dynamic);
+        let list = if not_evaluated.contains(&w.address) && !v.is_known() { vec![(None, Value::dynamic())] } else { instances(&v, r.count.is_some(), r.for_each.is_some()) };
+        let mut objects = Vec::new();
+        for (key, obj) in list {
+            let each = match &key {
+                Some(InstanceKey::Str(k)) => Some((Value::string(k.clone()), Value::dynamic())),
+                _ => None,
+            };
+            let count_index = match &key {
+                Some(InstanceKey::Int(i)) => Some(*i),
+                _ => None,
+            };
+            let pre = InstanceScope { module: root, count_index, each: each.clone(), self_value: None };
+            let post = InstanceScope { module: root, count_index, each, self_value: Some(obj) };
+            let mut statuses = Vec::new();
+            let mut problems = Vec::new();
+            for c in &r.lifecycle.preconditions {
+                let (s, m) = condition(&pre, inputs, c, &mut scratch);
+                statuses.push(s);
+                problems.extend(m);
+            }
+            // Postconditions run after the instance's plan (or apply): not for one whose plan failed.
+            if !problems.is_empty() || !not_evaluated.contains(&w.address) {
+                for c in &r.lifecycle.postconditions {
+                    let (s, m) = if problems.is_empty() { condition(&post, inputs, c, &mut scratch) } else { (Status::Unknown, None) };
+                    if s == Status::Fail && planning {
+                        diags.push(Diagnostic::error("Resource postcondition failed", m.clone().unwrap_or_default()).with_range(c.condition.range.clone()));
+                    }
+                    statuses.push(s);
+                    problems.extend(m);
+                }
+            }
+            let addr = format!("{}{}", w.address, key.as_ref().map(|k| k.to_string()).unwrap_or_default());
+            objects.push((addr, Status::combine(statuses.into_iter()), problems));
+        }
+        out.push(CheckResult {
+            kind: Kind2::Resource { mode: r.mode, type_name: r.type_name.clone(), name: r.name.clone() },
+            config_addr: w.address.clone(),
+            status: Status::combine(objects.iter().map(|o| o.1)),
+            objects: Some(objects),
+        });
+    }
+    for o in &config.root.outputs {
+        if o.preconditions.is_empty() {
+            continue;
+        }
+        let addr = format!("output.{}", o.name);
+        let blocked = o.references.iter().any(|r| matches!(&r.subject, crate::addrs::Subject::Resource(ra) | crate::addrs::Subject::ResourceInstance(ra, _) if not_evaluated.contains(&ra.to_string())));
+        if blocked {
+            out.push(CheckResult { kind: Kind2::Output { name: o.name.clone() }, config_addr: addr, status: Status::Unknown, objects: None });
+            continue;
+        }
+        let mut statuses = Vec::new();
+        let mut problems = Vec::new();
+        for c in &o.preconditions {
+            let (s, m) = condition(root, inputs, c, &mut scratch);
+            if s == Status::Fail && planning {
+                diags.push(Diagnostic::error("Module output value precondition failed", m.clone().unwrap_or_default()).with_range(c.condition.range.clone()));
+            }
+            statuses.push(s);
+            problems.extend(m);
+        }
+        let s = Status::combine(statuses.into_iter());
+        out.push(CheckResult { kind: Kind2::Output { name: o.name.clone() }, config_addr: addr.clone(), status: s, objects: Some(vec![(addr, s, problems)]) });
+    }
+    for c in &config.root.checks {
+        let addr = format!("check.{}", c.name);
+        let mut statuses = Vec::new();
+        let mut problems = Vec::new();
+        for a in &c.asserts {
+            let (s, m) = condition(root, inputs, a, &mut scratch);
+            if s == Status::Fail {
+                let mut d = Diagnostic::error("Check block assertion failed", m.clone().unwrap_or_default()).with_range(a.condition.range.clone());
+                d.severity = Severity::Warning;
+                diags.push(d);
+            }
+            statuses.push(s);
+            problems.extend(m);
+        }
+        let s = Status::combine(statuses.into_iter());
+        out.push(CheckResult { kind: Kind2::Check { name: c.name.clone() }, config_addr: addr.clone(), status: s, objects: Some(vec![(addr, s, problems)]) });
+    }
+    out
+}
+
+/// The plan JSON's `checks` (sorted by address as Terraform lists them).
+pub fn plan_json(results: &[CheckResult]) -> Json {
+    let mut list: Vec<&CheckResult> = results.iter().collect();
+    list.sort_by(|a, b| a.config_addr.cmp(&b.config_addr));
+    Json::Array(
+        list.into_iter()
+            .map(|r| {
+                let mut addr = Map::new();
+                match &r.kind {
+                    Kind2::Resource { mode, type_name, name } => {
+                        addr.insert("kind".into(), json!("resource"));
+                        addr.insert("mode".into(), json!(if *mode == ResourceMode::Data { "data" } else { "managed" }));
+                        addr.insert("type".into(), json!(type_name));
+                        addr.insert("name".into(), json!(name));
+                    }
+                    Kind2::Output { name } => {
+                        addr.insert("kind".into(), json!("output_value"));
+                        addr.insert("name".into(), json!(name));
+                    }
+                    Kind2::Check { name } => {
+                        addr.insert("kind".into(), json!("check"));
+                        addr.insert("name".into(), json!(name));
+                    }
+                }
+                addr.insert("to_display".into(), json!(r.config_addr));
+                let mut m = Map::new();
+                m.insert("address".into(), Json::Object(addr));
+                m.insert("status".into(), json!(r.status.as_str()));
+                if let Some(objs) = &r.objects {
+                    m.insert(
+                        "instances".into(),
+                        Json::Array(
+                            objs.iter()
+                                .map(|(a, s, p)| {
+                                    let mut i = Map::new();
+                                    i.insert("address".into(), json!({"to_display": a}));
+                                    i.insert("status".into(), json!(s.as_str()));
+                                    if !p.is_empty() {
+                                        i.insert("problems".into(), Json::Array(p.iter().map(|x| json!({"message": x})).collect()));
+                                    }
+                                    Json::Object(i)
+                                })
+                                .collect(),
+                        ),
+                    );
+                }
+                Json::Object(m)
+            })
+            .collect(),
+    )
+}
+
+/// The state's `check_results` (resources, then outputs, then checks), or null.
+pub fn state_json(results: &[CheckResult]) -> Json {
+    if results.is_empty() {
+        return Json::Null;
+    }
+    let rank = |k: &Kind2| match k {
+        Kind2::Resource { .. } => 0,
+        Kind2::Output { .. } => 1,
+        Kind2::Check { .. } => 2,
+    };
+    let mut list: Vec<&CheckResult> = results.iter().collect();
+    list.sort_by_key(|r| rank(&r.kind));
+    Json::Array(
+        list.into_iter()
+            .map(|r| {
+                let kind = match r.kind {
+                    Kind2::Resource { .. } => "resource",
+                    Kind2::Output { .. } => "output",
+                    Kind2::Check { .. } => "check",
+                };
+                let objects: Vec<Json> = r
+                    .objects
+                    .iter()
+                    .flatten()
+                    .map(|(a, s, p)| {
+                        let mut o = Map::new();
+                        o.insert("object_addr".into(), json!(a));
+                        o.insert("status".into(), json!(s.as_str()));
+                        if !p.is_empty() {
+                            o.insert("failure_messages".into(), json!(p));
+                        }
+                        Json::Object(o)
+                    })
+                    .collect();
+                json!({"object_kind": kind, "config_addr": r.config_addr, "status": r.status.as_str(), "objects": objects})
+            })
+            .collect(),
+    )
+}

@@ -1,0 +1,98 @@
+//! One resource instance's configuration evaluated on its own, as the apply walk needs it:
+//! the module scope of a fresh evaluation over the walk's current resource values, the
+//! instance's `count.index` / `each`, its block's arguments in the schema's type.
+
+use super::body;
+use super::order::Walkable;
+use super::plan::with_scope;
+use super::scope::{InstanceScope, WalkValues};
+use crate::addrs::InstanceKey;
+use crate::config::model::Config;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::eval::functions::Registry;
+use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleScope};
+use crate::eval::{Kind, MapFiles, Value};
+use crate::providers::ResourceSchema;
+use std::collections::BTreeMap;
+
+/// Runs `f` with the root module's scope over `values` (as the plan walk builds it).
+pub fn with_root_scope<R>(
+    files: &BTreeMap<String, String>,
+    config: &Config,
+    variables: &BTreeMap<String, serde_json::Value>,
+    values: &WalkValues,
+    planning: bool,
+    f: &mut dyn FnMut(&ModuleScope<'_>, &Inputs<'_>) -> R,
+) -> R {
+    let funcs = Registry::builtin();
+    let file_source = MapFiles(files);
+    let inputs = Inputs {
+        variables,
+        state: None,
+        files: &file_source,
+        funcs: &funcs,
+        planning,
+        unset_variables_unknown: false,
+        base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
+        resources: Some(values),
+    };
+    let root_dir = config.root.dir.clone();
+    let root_files: Vec<(String, String)> = files
+        .iter()
+        .filter_map(|(p, t)| {
+            let rel = if root_dir.is_empty() { Some(p.as_str()) } else { p.strip_prefix(&format!("{root_dir}/")) };
+            rel.map(|r| (r.to_string(), t.clone()))
+        })
+        .collect();
+    let scope = ModuleScope::root(config, &inputs, &root_files);
+    f(&scope, &inputs)
+}
+
+/// The configuration of instance `key` of `w`, evaluated in `scope` (the root's).
+pub fn evaluate(
+    root: &ModuleScope<'_>,
+    inputs: &Inputs<'_>,
+    files: &BTreeMap<String, String>,
+    w: &Walkable<'_>,
+    key: &Option<InstanceKey>,
+    schema: &ResourceSchema,
+) -> Result<Value, Diagnostics> {
+    let args = body::arguments(files, w.resource).unwrap_or_default();
+    let r = w.resource;
+    let out = with_scope(root, &w.path, &w.keys, &mut |scope| {
+        let mut diags = Diagnostics::new();
+        let (count_index, each) = match key {
+            Some(InstanceKey::Int(i)) => (Some(*i), None),
+            Some(InstanceKey::Str(k)) => {
+                let value = r
+                    .for_each
+                    .as_ref()
+                    .and_then(|e| eval_config_expr(scope, inputs, e).ok())
+                    .and_then(|v| match &v.kind {
+                        Kind::Map(_, m) | Kind::Object(m) => m.get(k).cloned(),
+                        _ => Some(Value::string(k.clone())),
+                    })
+                    .unwrap_or_else(|| Value::string(k.clone()));
+                (None, Some((Value::string(k.clone()), value)))
+            }
+            None => (None, None),
+        };
+        let inst = InstanceScope { module: scope, count_index, each, self_value: None };
+        let v = body::evaluate(&inst, inputs, &args, schema, &mut diags);
+        if diags.has_errors() {
+            Err(diags)
+        } else {
+            Ok(v)
+        }
+    });
+    out.unwrap_or_else(|| {
+        let mut d = Diagnostics::new();
+        d.push(Diagnostic::error("Module not available", format!("The module of {} could not be evaluated.", w.address)));
+        Err(d)
+    })
+}
+
+/// The root module's outputs over `values`: name → (value, sensitive).
+pub fn outputs(root: &ModuleScope<'_>) -> Vec<(String, Value, bool)> {
+    root.module().outputs.iter().map(|o| (o.name.clone(), root.output(&o.name).unwrap_or_else(Value::dynamic), o.sensitive)).collect()
+}

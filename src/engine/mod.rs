@@ -1,0 +1,147 @@
+//! The engine: Terraform's plan and apply walks over a configuration, a prior state and a
+//! provider. The only stage that joins config, graph, eval, providers and state.
+//!
+//! | module | what |
+//! | --- | --- |
+//! | `order` | which resources each resource depends on (through locals, variables, module outputs), and the walk order |
+//! | `scope`, `body` | an instance's scope, a resource block's arguments evaluated |
+//! | `plan` | the plan walk: expansion, refresh, actions, orphans, outputs |
+//! | `plan_json` | the plan as `terraform show -json` writes it (format 1.2) |
+//! | `values_json` | values, unknown and sensitive shapes, types in JSON |
+
+pub mod api;
+pub mod apply;
+pub mod body;
+pub mod checks;
+pub mod clock;
+pub mod instance;
+pub mod moved;
+pub mod order;
+pub mod plan;
+pub mod plan_json;
+pub mod progress;
+pub mod scope;
+pub mod values_json;
+
+use crate::addrs::{InstanceKey, ResourceMode};
+use crate::diag::Diagnostics;
+use crate::eval::Value;
+use crate::plans::Action;
+use std::collections::BTreeMap;
+
+/// Options of [`plan::plan`].
+#[derive(Clone, Debug, Default)]
+pub struct PlanOptions {
+    /// Input variables, as `-var` gives them.
+    pub variables: BTreeMap<String, serde_json::Value>,
+    /// `plan -destroy`.
+    pub destroy: bool,
+}
+
+/// One planned change of a resource instance object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InstanceChange {
+    /// The module instance (`""`, `module.a`).
+    pub module: String,
+    pub mode: ResourceMode,
+    pub type_name: String,
+    pub name: String,
+    pub key: Option<InstanceKey>,
+    pub deposed: Option<String>,
+    pub action: Action,
+    pub before: Option<Value>,
+    pub after: Option<Value>,
+    /// Terraform's `action_reason` (`replace_because_cannot_update`, ...).
+    pub reason: Option<&'static str>,
+    /// Attributes whose change forces the replacement.
+    pub replace_paths: Vec<String>,
+    /// The provider's source address.
+    pub provider: String,
+    pub schema_version: u64,
+    /// The resources it depends on (state `dependencies`), sorted.
+    pub dependencies: Vec<String>,
+    pub create_before_destroy: bool,
+    /// The address before a `moved` block renamed it.
+    pub previous_address: Option<String>,
+}
+
+impl InstanceChange {
+    /// The resource's address in its module (`mock_resource.a`, `data.mock_data.d`).
+    pub fn resource(&self) -> String {
+        let prefix = if self.mode == ResourceMode::Data { "data." } else { "" };
+        format!("{prefix}{}.{}", self.type_name, self.name)
+    }
+    /// The absolute instance address.
+    pub fn address(&self) -> String {
+        let key = self.key.as_ref().map(|k| k.to_string()).unwrap_or_default();
+        if self.module.is_empty() {
+            format!("{}{key}", self.resource())
+        } else {
+            format!("{}.{}{key}", self.module, self.resource())
+        }
+    }
+}
+
+/// One root module output's change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutputChange {
+    pub name: String,
+    pub action: Action,
+    pub before: Option<Value>,
+    pub after: Option<Value>,
+    pub before_sensitive: bool,
+    pub sensitive: bool,
+}
+
+/// A provider operation of the plan walk, and the resources it waits for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanOp {
+    pub op: crate::providers::Op,
+    pub address: String,
+    /// Its resource (empty for orphans, which wait for nothing).
+    pub resource: String,
+    /// The resources whose operations must finish first.
+    pub deps: Vec<String>,
+    /// The object's `name` (the mock provider's per-name delays).
+    pub name: Option<String>,
+}
+
+impl Plan {
+    /// The plan's provider operations as the walk runs them with `parallelism`: grouped in
+    /// waves by start on the virtual clock, and the maximum number in flight.
+    pub fn op_waves(&self, provider: &dyn crate::providers::Provider, parallelism: usize) -> (Vec<Vec<String>>, usize) {
+        let n = self.ops.len();
+        let preds: Vec<Vec<usize>> = self
+            .ops
+            .iter()
+            .map(|o| (0..n).filter(|&j| !self.ops[j].resource.is_empty() && o.deps.contains(&self.ops[j].resource)).collect())
+            .collect();
+        let items: Vec<(String, u64)> = self.ops.iter().map(|o| (format!("{} {}", o.op.as_str(), o.address), provider.delay_ms(o.op, o.name.as_deref()))).collect();
+        clock::schedule(&items, &preds, parallelism, provider.delay_ms(crate::providers::Op::Read, None))
+    }
+}
+
+/// A plan: what the plan walk decided, and what it found.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    pub changes: Vec<InstanceChange>,
+    pub outputs: Vec<OutputChange>,
+    /// The root module's variables, as the plan used them.
+    pub variables: BTreeMap<String, Value>,
+    /// The prior state (refreshed), state v4 JSON, when there was one.
+    pub prior_state: Option<serde_json::Value>,
+    pub diagnostics: Diagnostics,
+    /// The provider operations of the plan (refresh reads, data source reads), in walk order.
+    pub ops: Vec<PlanOp>,
+    pub destroy: bool,
+    /// Data sources read during the plan (no change: they are part of the refreshed state).
+    pub data_read: Vec<InstanceChange>,
+    /// Conditions and check blocks, as far as the plan could evaluate them.
+    pub checks: Vec<checks::CheckResult>,
+}
+
+impl Plan {
+    pub fn errored(&self) -> bool {
+        self.diagnostics.has_errors()
+    }
+}

@@ -1,0 +1,235 @@
+//! Which resources a resource depends on, and the order the walks visit resources in.
+//!
+//! A resource depends on every resource its references reach, through local values, module
+//! input variables (the call's arguments) and module outputs, transitively: Terraform records
+//! that set as the state's `dependencies` (`AttachDependenciesTransformer` keeps every resource
+//! ancestor). Cycles are refused before by the validate graph.
+
+use crate::addrs::Subject;
+use crate::config::model::{Config, Module, Reference, Resource};
+use crate::eval::module_scope::ModuleKey;
+use std::collections::{BTreeSet, HashSet};
+
+/// A resource of one module instance.
+pub struct Walkable<'c> {
+    /// Module call names from the root.
+    pub path: Vec<String>,
+    /// The instance of each call on the path (`None` for a call without count/for_each).
+    pub keys: Vec<Option<ModuleKey>>,
+    /// The module instance's address in state terms (`""`, `module.a[0].module.b`).
+    pub module_addr: String,
+    pub resource: &'c Resource,
+    /// Absolute resource address (`module.a[0].mock_resource.x`).
+    pub address: String,
+    /// The same without instance keys (`module.a.mock_resource.x`): what state
+    /// `dependencies` and references name.
+    pub config_address: String,
+}
+
+/// The module at `path` (call names), if loaded and not expanded with count/for_each.
+pub fn module_at<'c>(config: &'c Config, path: &[String]) -> Option<&'c Module> {
+    let mut m = &config.root;
+    for name in path {
+        let call = m.module_calls.iter().find(|c| &c.name == name)?;
+        m = call.module.as_deref()?;
+    }
+    Some(m)
+}
+
+pub fn module_addr(path: &[String]) -> String {
+    path.iter().map(|n| format!("module.{n}")).collect::<Vec<_>>().join(".")
+}
+
+fn absolute(path: &[String], resource: &str) -> String {
+    if path.is_empty() {
+        resource.to_string()
+    } else {
+        format!("{}.{resource}", module_addr(path))
+    }
+}
+
+/// Every resource of every module instance, in configuration order, module by module (depth
+/// first). `expand` gives the instances of a call with count/for_each (given the call's
+/// module path and keys); `None` (not known) leaves that call out and names it in `unexpanded`.
+pub fn resources<'c>(
+    config: &'c Config,
+    expand: &mut Expand<'_>,
+    unexpanded: &mut Vec<String>,
+) -> Vec<Walkable<'c>> {
+    let mut out = Vec::new();
+    collect(&config.root, &mut Vec::new(), &mut Vec::new(), &mut out, expand, unexpanded);
+    out
+}
+
+/// The instances of an expanded module call: (call path, keys, call name) → keys.
+pub type Expand<'e> = dyn FnMut(&[String], &[Option<ModuleKey>], &str) -> Option<Vec<ModuleKey>> + 'e;
+
+/// `module.a[0].module.b` for call names and keys.
+pub fn instance_addr(path: &[String], keys: &[Option<ModuleKey>]) -> String {
+    path.iter().zip(keys).map(|(n, k)| format!("module.{n}{}", k.as_ref().map(ModuleKey::text).unwrap_or_default())).collect::<Vec<_>>().join(".")
+}
+
+fn collect<'c>(
+    m: &'c Module,
+    path: &mut Vec<String>,
+    keys: &mut Vec<Option<ModuleKey>>,
+    out: &mut Vec<Walkable<'c>>,
+    expand: &mut Expand<'_>,
+    unexpanded: &mut Vec<String>,
+) {
+    let module_inst = instance_addr(path, keys);
+    for r in &m.resources {
+        let local = format!("{}{}.{}", r.mode.prefix(), r.type_name, r.name);
+        let address = if module_inst.is_empty() { local.clone() } else { format!("{module_inst}.{local}") };
+        out.push(Walkable { path: path.clone(), keys: keys.clone(), module_addr: module_inst.clone(), resource: r, address, config_address: absolute(path, &local) });
+    }
+    for call in &m.module_calls {
+        let Some(child) = call.module.as_deref() else { continue };
+        let instances: Vec<Option<ModuleKey>> = if call.count.is_some() || call.for_each.is_some() {
+            match expand(path, keys, &call.name) {
+                Some(list) => list.into_iter().map(Some).collect(),
+                None => {
+                    path.push(call.name.clone());
+                    unexpanded.push(module_addr(path));
+                    path.pop();
+                    continue;
+                }
+            }
+        } else {
+            vec![None]
+        };
+        for k in instances {
+            path.push(call.name.clone());
+            keys.push(k);
+            collect(child, path, keys, out, expand, unexpanded);
+            path.pop();
+            keys.pop();
+        }
+    }
+}
+
+/// A resource address without module instance keys (`module.a[0].x.y` → `module.a.x.y`).
+pub fn config_addr(address: &str) -> String {
+    let mut out = String::with_capacity(address.len());
+    let mut depth = 0;
+    let mut in_module_key = false;
+    let mut rest = address;
+    // Only keys right after a `module.NAME` step are dropped.
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("module.") {
+            let end = after.find(['.', '[']).unwrap_or(after.len());
+            out.push_str("module.");
+            out.push_str(&after[..end]);
+            rest = &after[end..];
+            if rest.starts_with('[') {
+                in_module_key = true;
+            }
+            if in_module_key {
+                // Skip the key, quotes respected.
+                let mut quoted = false;
+                let mut skip = 0;
+                for (i, c) in rest.char_indices() {
+                    match c {
+                        '"' => quoted = !quoted,
+                        '[' if !quoted => depth += 1,
+                        ']' if !quoted => {
+                            depth -= 1;
+                            if depth == 0 {
+                                skip = i + 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                rest = &rest[skip..];
+                in_module_key = false;
+            }
+            if let Some(r) = rest.strip_prefix('.') {
+                out.push('.');
+                rest = r;
+            }
+        } else {
+            out.push_str(rest);
+            break;
+        }
+    }
+    out
+}
+
+/// The absolute addresses of the resources `refs` (written in the module at `path`) reach.
+pub fn reached(config: &Config, path: &[String], refs: &[Reference]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut seen = HashSet::new();
+    walk_refs(config, path, refs, &mut out, &mut seen);
+    out
+}
+
+fn walk_refs(config: &Config, path: &[String], refs: &[Reference], out: &mut BTreeSet<String>, seen: &mut HashSet<(Vec<String>, String)>) {
+    let Some(module) = module_at(config, path) else { return };
+    for r in refs {
+        match &r.subject {
+            Subject::Resource(ra) | Subject::ResourceInstance(ra, _) => {
+                out.insert(absolute(path, &ra.to_string()));
+            }
+            Subject::LocalValue(n) => {
+                if seen.insert((path.to_vec(), format!("local.{n}"))) {
+                    if let Some(l) = module.locals.iter().find(|l| &l.name == n) {
+                        walk_refs(config, path, &l.expr.references, out, seen);
+                    }
+                }
+            }
+            Subject::InputVariable(n) => {
+                let Some((call_name, parent)) = path.split_last() else { continue };
+                if !seen.insert((path.to_vec(), format!("var.{n}"))) {
+                    continue;
+                }
+                let Some(pm) = module_at(config, parent) else { continue };
+                if let Some(call) = pm.module_calls.iter().find(|c| &c.name == call_name) {
+                    if let Some(arg) = call.arguments.iter().find(|a| &a.name == n) {
+                        walk_refs(config, parent, &arg.expr.references, out, seen);
+                    }
+                    walk_refs(config, parent, &call.depends_on, out, seen);
+                }
+            }
+            Subject::ModuleCallOutput { call, output, .. } => output_refs(config, path, call, Some(output), out, seen),
+            Subject::ModuleCall(call) | Subject::ModuleCallInstance(call, _) => output_refs(config, path, call, None, out, seen),
+        }
+    }
+}
+
+fn output_refs(config: &Config, path: &[String], call: &str, output: Option<&String>, out: &mut BTreeSet<String>, seen: &mut HashSet<(Vec<String>, String)>) {
+    let mut child_path = path.to_vec();
+    child_path.push(call.to_string());
+    let Some(child) = module_at(config, &child_path) else { return };
+    for o in &child.outputs {
+        if output.is_some_and(|n| n != &o.name) || !seen.insert((child_path.clone(), format!("output.{}", o.name))) {
+            continue;
+        }
+        walk_refs(config, &child_path, &o.value.references, out, seen);
+        walk_refs(config, &child_path, &o.depends_on, out, seen);
+    }
+}
+
+/// A dependency order of `deps` (indices into the same list): every resource after the ones it
+/// depends on, otherwise in the given order. Dependencies outside the list are ignored; a
+/// cycle (refused earlier) falls back to the given order for its members.
+pub fn walk_order(deps: &[Vec<usize>]) -> Vec<usize> {
+    let mut state = vec![0u8; deps.len()];
+    let mut out = Vec::with_capacity(deps.len());
+    fn visit(i: usize, deps: &[Vec<usize>], state: &mut [u8], out: &mut Vec<usize>) {
+        if state[i] != 0 {
+            return;
+        }
+        state[i] = 1;
+        for &d in &deps[i] {
+            visit(d, deps, state, out);
+        }
+        state[i] = 2;
+        out.push(i);
+    }
+    for i in 0..deps.len() {
+        visit(i, deps, &mut state, &mut out);
+    }
+    out
+}

@@ -1,0 +1,865 @@
+//! The plan walk (Terraform's `walkPlan` / `walkPlanDestroy`): resources in dependency order,
+//! each expanded from its evaluated `count` / `for_each`, each instance refreshed through the
+//! provider, evaluated, planned by the provider, given an action and its reason; orphans
+//! (vanished keys, resources, modules) planned for deletion; then the root outputs.
+
+use super::body::{self, attr};
+use super::order::{self, Walkable};
+use super::scope::{InstanceScope, WalkValues};
+use super::{InstanceChange, OutputChange, Plan, PlanOp, PlanOptions};
+use crate::providers::Op;
+use crate::addrs::{InstanceKey, ResourceMode};
+use crate::config::model::{Config, IgnoreChanges, Resource};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::eval::convert::convert;
+use crate::eval::functions::Registry;
+use crate::eval::json::from_json;
+use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleKey, ModuleScope};
+use crate::eval::{Kind, MapFiles, Type, Value};
+use crate::plans::Action;
+use crate::providers::{Provider, ResourceSchema};
+use serde_json::Value as Json;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// One object of the prior state.
+#[derive(Clone, Debug)]
+pub struct PriorObject {
+    pub key: Option<InstanceKey>,
+    pub deposed: Option<String>,
+    pub attributes: Json,
+    pub sensitive_paths: Json,
+    pub dependencies: Vec<String>,
+    pub create_before_destroy: bool,
+    pub tainted: bool,
+}
+
+/// The prior state's objects by (module, mode, type, name).
+pub type PriorIndex = BTreeMap<(String, String, String, String), (String, Vec<PriorObject>)>;
+
+fn mode_str(m: ResourceMode) -> &'static str {
+    match m {
+        ResourceMode::Managed => "managed",
+        ResourceMode::Data => "data",
+        ResourceMode::Ephemeral => "ephemeral",
+    }
+}
+
+fn mode_of(s: &str) -> ResourceMode {
+    match s {
+        "data" => ResourceMode::Data,
+        "ephemeral" => ResourceMode::Ephemeral,
+        _ => ResourceMode::Managed,
+    }
+}
+
+/// Reads the objects of a state v4 JSON value.
+pub fn index_state(state: Option<&Json>) -> PriorIndex {
+    let mut out = PriorIndex::new();
+    let Some(resources) = state.and_then(|s| s.get("resources")).and_then(Json::as_array) else { return out };
+    for r in resources {
+        let s = |k: &str| r.get(k).and_then(Json::as_str).unwrap_or("").to_string();
+        let key = (s("module"), s("mode"), s("type"), s("name"));
+        let provider = s("provider");
+        let mut objs = Vec::new();
+        for i in r.get("instances").and_then(Json::as_array).into_iter().flatten() {
+            let ik = match i.get("index_key") {
+                Some(Json::Number(n)) => n.as_i64().map(InstanceKey::Int),
+                Some(Json::String(s)) => Some(InstanceKey::Str(s.clone())),
+                _ => None,
+            };
+            objs.push(PriorObject {
+                key: ik,
+                deposed: i.get("deposed").and_then(Json::as_str).map(String::from),
+                attributes: i.get("attributes").cloned().unwrap_or(Json::Null),
+                sensitive_paths: i.get("sensitive_attributes").cloned().unwrap_or(Json::Null),
+                dependencies: i.get("dependencies").and_then(Json::as_array).map(|a| a.iter().filter_map(|d| d.as_str().map(String::from)).collect()).unwrap_or_default(),
+                create_before_destroy: i.get("create_before_destroy").and_then(Json::as_bool).unwrap_or(false),
+                tainted: i.get("status").and_then(Json::as_str) == Some("tainted"),
+            });
+        }
+        out.insert(key, (provider, objs));
+    }
+    out
+}
+
+/// A state object's attributes as a value of the schema's type, sensitive where the state
+/// says (`sensitive_attributes` paths).
+pub fn object_value(o: &PriorObject, schema: Option<&ResourceSchema>) -> Value {
+    let v = from_json(&o.attributes);
+    let mut v = match schema {
+        Some(s) => convert(&v, &s.object_type()).unwrap_or(v),
+        None => v,
+    };
+    for path in o.sensitive_paths.as_array().into_iter().flatten() {
+        let steps: Vec<String> = path
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|st| {
+                let x = st.get("value")?;
+                let x = x.get("value").unwrap_or(x);
+                x.as_str().map(String::from).or_else(|| x.as_i64().map(|i| i.to_string()))
+            })
+            .collect();
+        mark_path(&mut v, &steps);
+    }
+    v
+}
+
+fn mark_path(v: &mut Value, steps: &[String]) {
+    let Some((first, rest)) = steps.split_first() else {
+        v.sensitive = true;
+        return;
+    };
+    match &mut v.kind {
+        Kind::Object(m) | Kind::Map(_, m) => {
+            if let Some(x) = m.get_mut(first) {
+                mark_path(x, rest);
+            }
+        }
+        Kind::List(_, items) | Kind::Tuple(items) | Kind::Set(_, items) => {
+            if let Some(x) = first.parse::<usize>().ok().and_then(|i| items.get_mut(i)) {
+                mark_path(x, rest);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// One instance to plan: its key, `count.index`, `each.key` and `each.value`.
+type Repetition = (Option<InstanceKey>, Option<i64>, Option<(Value, Value)>);
+
+enum Expansion {
+    Single,
+    Count(i64),
+    ForEach(Vec<(String, Value)>),
+}
+
+struct Walk<'a> {
+    config: &'a Config,
+    provider: &'a dyn Provider,
+    inputs: &'a Inputs<'a>,
+    values: &'a WalkValues,
+    files: &'a BTreeMap<String, String>,
+    prior: &'a PriorIndex,
+    prior_json: Option<&'a Json>,
+    options: &'a PlanOptions,
+    changes: Vec<InstanceChange>,
+    ops: Vec<PlanOp>,
+    /// The resource being walked and what its provider operations wait for.
+    order_deps: Vec<String>,
+    order_resource: String,
+    data_read: Vec<InstanceChange>,
+    /// Resources whose plan failed (a precondition) or was not reached because of one.
+    failed: BTreeSet<String>,
+    diags: Diagnostics,
+    /// Absolute resource address → whether any of its instances has a pending change.
+    pending: HashMap<String, bool>,
+    /// Absolute instance address → index into `changes`.
+    by_address: HashMap<String, usize>,
+}
+
+/// Runs `f` in the scope of the module instance at `path` (call names) and `keys`.
+pub fn with_scope<R>(scope: &ModuleScope<'_>, path: &[String], keys: &[Option<ModuleKey>], f: &mut dyn FnMut(&ModuleScope<'_>) -> R) -> Option<R> {
+    match path.split_first() {
+        None => Some(f(scope)),
+        Some((first, rest)) => {
+            let child = match keys.first().cloned().flatten() {
+                Some(k) => scope.child_instance(first, k)?,
+                None => scope.child_scope(first).ok().flatten()?,
+            };
+            let r = with_scope(&child, rest, keys.get(1..).unwrap_or(&[]), f);
+            let d = std::mem::take(&mut *child.diagnostics.borrow_mut());
+            scope.diagnostics.borrow_mut().extend(d);
+            r
+        }
+    }
+}
+
+/// The instances of module call `call` in the module instance at `path`/`keys`.
+pub fn module_keys(scope: &ModuleScope<'_>, path: &[String], keys: &[Option<ModuleKey>], call: &str) -> Option<Vec<ModuleKey>> {
+    with_scope(scope, path, keys, &mut |s| s.module_keys(call)).flatten()
+}
+
+/// Plans `config` against the prior state (`prior`, state v4 JSON) with `provider`.
+pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Json>, provider: &dyn Provider, options: &PlanOptions) -> Plan {
+    let mut result = Plan { destroy: options.destroy, prior_state: prior.cloned(), ..Plan::default() };
+    // The validate graph runs first: a cycle is refused with its names.
+    let validate = crate::graph::build(config, &crate::graph::BuildOptions { operation: crate::graph::Operation::Validate, reduce: false, ..Default::default() });
+    if validate.diagnostics.has_errors() {
+        for d in validate.diagnostics.errors() {
+            result.diagnostics.push(cycle_as_terraform_prints_it(d));
+        }
+        return result;
+    }
+    // `moved` blocks rename prior objects first.
+    let (moved_state, moved) = super::moved::apply_moves(config, prior);
+    let prior = moved_state.as_ref();
+    result.prior_state = prior.cloned();
+    let funcs = Registry::builtin();
+    let file_source = MapFiles(files);
+    let values = WalkValues::default();
+    let inputs = Inputs {
+        variables: &options.variables,
+        state: None,
+        files: &file_source,
+        funcs: &funcs,
+        planning: true,
+        unset_variables_unknown: false,
+        base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
+        resources: Some(&values),
+    };
+    let root_dir = config.root.dir.clone();
+    let root_files: Vec<(String, String)> = files
+        .iter()
+        .filter_map(|(p, t)| {
+            let rel = if root_dir.is_empty() { Some(p.as_str()) } else { p.strip_prefix(&format!("{root_dir}/")) };
+            rel.map(|r| (r.to_string(), t.clone()))
+        })
+        .collect();
+    let scope = ModuleScope::root(config, &inputs, &root_files);
+    scope.check_variables();
+    for v in &config.root.variables {
+        if let Ok(val) = scope.var(&v.name) {
+            result.variables.insert(v.name.clone(), val);
+        }
+    }
+    if scope.diagnostics.borrow().has_errors() {
+        result.diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
+        return result;
+    }
+    let prior_index = index_state(prior);
+    let mut walk = Walk {
+        config,
+        provider,
+        inputs: &inputs,
+        values: &values,
+        files,
+        prior: &prior_index,
+        prior_json: prior,
+        options,
+        changes: Vec::new(),
+        ops: Vec::new(),
+        order_deps: Vec::new(),
+        order_resource: String::new(),
+        data_read: Vec::new(),
+        failed: BTreeSet::new(),
+        diags: Diagnostics::new(),
+        pending: HashMap::new(),
+        by_address: HashMap::new(),
+    };
+    let mut unexpanded = Vec::new();
+    let resources = order::resources(config, &mut |path, keys, call| module_keys(&scope, path, keys, call), &mut unexpanded);
+    for m in &unexpanded {
+        walk.diags.push(Diagnostic::error(
+            "Invalid count argument",
+            format!("The instances of {m} depend on values that cannot be determined until apply, so Terraform cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count or for_each depends on."),
+        ));
+    }
+    let mut index: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, w) in resources.iter().enumerate() {
+        index.entry(w.config_address.as_str()).or_default().push(i);
+    }
+    let deps: Vec<BTreeSet<String>> = resources
+        .iter()
+        .map(|w| {
+            let mut d = order::reached(config, &w.path, &w.resource.references);
+            d.remove(&w.config_address);
+            d
+        })
+        .collect();
+    let dep_idx: Vec<Vec<usize>> = deps.iter().map(|d| d.iter().flat_map(|a| index.get(a.as_str()).cloned().unwrap_or_default()).collect()).collect();
+    let walk_order = order::walk_order(&dep_idx);
+    // State `dependencies`: every resource ancestor, transitively (dependencies come first in
+    // the walk order, so theirs are complete).
+    let mut closure: Vec<BTreeSet<String>> = deps.clone();
+    for &i in &walk_order {
+        let mut all = closure[i].clone();
+        for &d in &dep_idx[i] {
+            all.extend(closure[d].iter().cloned());
+        }
+        closure[i] = all;
+    }
+    for i in walk_order {
+        let w = &resources[i];
+        // Terraform records no dependencies for data sources.
+        let dependencies: Vec<String> = if w.resource.mode == ResourceMode::Data { Vec::new() } else { closure[i].iter().cloned().collect() };
+        // What depends on a failed resource is not planned.
+        if deps[i].iter().any(|d| walk.failed.contains(d)) {
+            walk.failed.insert(w.config_address.clone());
+            continue;
+        }
+        walk.order_deps = closure[i].iter().cloned().collect();
+        with_scope(&scope, &w.path, &w.keys, &mut |s| walk.resource(s, w, &dependencies));
+    }
+    walk.orphans(&resources);
+    if !options.destroy {
+        result.outputs = walk.outputs(&scope);
+        let mut check_diags = Diagnostics::new();
+        result.checks = super::checks::evaluate(&scope, &inputs, config, &resources, &values, &walk.failed, &mut check_diags, true);
+        walk.diags.extend(check_diags);
+    } else {
+        result.outputs = walk.destroyed_outputs();
+    }
+    result.diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
+    result.diagnostics.extend(walk.diags);
+    let mut changes = walk.changes;
+    for c in &mut changes {
+        if c.deposed.is_none() {
+            c.previous_address = moved.get(&c.address()).cloned();
+            if c.previous_address.is_some() && c.reason == Some("delete_because_no_resource_config") {
+                c.reason = Some("delete_because_no_move_target");
+            }
+        }
+    }
+    changes.sort_by(|a, b| (a.address(), &a.deposed).cmp(&(b.address(), &b.deposed)));
+    result.changes = changes;
+    result.ops = walk.ops;
+    result.data_read = walk.data_read;
+    result
+}
+
+impl Walk<'_> {
+    fn schema(&self, mode: ResourceMode, type_name: &str) -> Option<&ResourceSchema> {
+        match mode {
+            ResourceMode::Data => self.provider.data_source_schema(type_name),
+            _ => self.provider.resource_schema(type_name),
+        }
+    }
+
+    fn expansion(&mut self, scope: &ModuleScope<'_>, r: &Resource) -> Option<Expansion> {
+        if let Some(e) = &r.count {
+            let v = match eval_config_expr(scope, self.inputs, e) {
+                Ok(v) => v,
+                Err(d) => {
+                    self.diags.push(*d);
+                    return None;
+                }
+            };
+            if !v.is_known() {
+                self.diags.push(Diagnostic::error("Invalid count argument", "The \"count\" value depends on resource attributes that cannot be determined until apply, so Terraform cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.").with_range(e.range.clone()));
+                return None;
+            }
+            let n = convert(&v, &Type::Number).ok().and_then(|n| n.as_number().and_then(|n| n.to_i64()));
+            return match n {
+                Some(n) if n >= 0 => Some(Expansion::Count(n)),
+                _ => {
+                    self.diags.push(Diagnostic::error("Invalid count argument", "The given \"count\" argument value is unsuitable: must be greater than or equal to zero.").with_range(e.range.clone()));
+                    None
+                }
+            };
+        }
+        if let Some(e) = &r.for_each {
+            let v = match eval_config_expr(scope, self.inputs, e) {
+                Ok(v) => v,
+                Err(d) => {
+                    self.diags.push(*d);
+                    return None;
+                }
+            };
+            let unknown = |what: &str| {
+                Diagnostic::error("Invalid for_each argument", format!("The \"for_each\" {what} includes values derived from resource attributes that cannot be determined until apply, and so Terraform cannot determine the full set of keys that will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to use a map value where the keys are defined statically in your configuration and where only the values contain apply-time results.\n\nAlternatively, you could use the -target planning option to first apply only the resources that the for_each value depends on, and then apply a second time to fully converge."))
+                    .with_range(e.range.clone())
+            };
+            return match &v.kind {
+                Kind::Map(_, m) | Kind::Object(m) => Some(Expansion::ForEach(m.iter().map(|(k, x)| (k.clone(), x.clone())).collect())),
+                Kind::Set(_, items) => {
+                    if !items.iter().all(Value::is_known) {
+                        self.diags.push(unknown("set"));
+                        return None;
+                    }
+                    Some(Expansion::ForEach(items.iter().filter_map(|x| x.as_str().map(|s| (s.to_string(), x.clone()))).collect()))
+                }
+                Kind::Unknown(t) => {
+                    self.diags.push(unknown(if matches!(t, Type::Set(_)) { "set" } else { "map" }));
+                    None
+                }
+                _ => {
+                    self.diags.push(Diagnostic::error("Invalid for_each argument", format!("The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.", v.ty().friendly_name())).with_range(e.range.clone()));
+                    None
+                }
+            };
+        }
+        Some(Expansion::Single)
+    }
+
+    fn resource(&mut self, scope: &ModuleScope<'_>, w: &Walkable<'_>, dependencies: &[String]) {
+        self.order_resource = w.config_address.clone();
+        let r = w.resource;
+        let key = (w.module_addr.clone(), mode_str(r.mode).to_string(), r.type_name.clone(), r.name.clone());
+        let Some(schema) = self.schema(r.mode, &r.type_name).cloned() else {
+            let what = if r.mode == ResourceMode::Data { "data source" } else { "resource type" };
+            self.diags.push(Diagnostic::error(format!("Invalid {what}"), format!("The provider {} does not support {what} \"{}\".", self.provider.source().trim_start_matches("registry.terraform.io/"), r.type_name)).with_range(r.range.clone()));
+            return;
+        };
+        let args = body::arguments(self.files, r).unwrap_or_default();
+        let prior: Vec<PriorObject> = self.prior.get(&key).map(|(_, o)| o.clone()).unwrap_or_default();
+        let expansion = if self.options.destroy { Some(Expansion::Count(-1)) } else { self.expansion(scope, r) };
+        let Some(expansion) = expansion else {
+            self.values.values.borrow_mut().insert(key, Value::dynamic());
+            return;
+        };
+        let instances: Vec<Repetition> = match &expansion {
+            Expansion::Single => vec![(None, None, None)],
+            Expansion::Count(n) => (0..*n).map(|i| (Some(InstanceKey::Int(i)), Some(i), None)).collect(),
+            Expansion::ForEach(items) => items.iter().map(|(k, v)| (Some(InstanceKey::Str(k.clone())), None, Some((Value::string(k.clone()), v.clone())))).collect(),
+        };
+        let mut planned_values: Vec<(Option<InstanceKey>, Value)> = Vec::new();
+        let mut any_pending = false;
+        for (ikey, count_index, each) in &instances {
+            let prior_obj = prior.iter().find(|o| o.deposed.is_none() && &o.key == ikey);
+            let inst = InstanceScope { module: scope, count_index: *count_index, each: each.clone(), self_value: None };
+            let mut diags = Diagnostics::new();
+            let cfg = body::evaluate(&inst, self.inputs, &args, &schema, &mut diags);
+            // Preconditions are checked before the instance is planned.
+            for c in &r.lifecycle.preconditions {
+                if let (super::checks::Status::Fail, m) = super::checks::condition(&inst, self.inputs, c, &mut diags) {
+                    diags.push(Diagnostic::error("Resource precondition failed", m.unwrap_or_default()).with_range(c.condition.range.clone()));
+                }
+            }
+            let failed = diags.has_errors();
+            self.diags.extend(diags);
+            if failed {
+                self.failed.insert(w.config_address.clone());
+                planned_values.push((ikey.clone(), Value::dynamic()));
+                continue;
+            }
+            let mut change = InstanceChange {
+                module: w.module_addr.clone(),
+                mode: r.mode,
+                type_name: r.type_name.clone(),
+                name: r.name.clone(),
+                key: ikey.clone(),
+                deposed: None,
+                action: Action::NoOp,
+                before: None,
+                after: None,
+                reason: None,
+                replace_paths: Vec::new(),
+                provider: self.provider.source().to_string(),
+                schema_version: schema.version,
+                dependencies: dependencies.to_vec(),
+                create_before_destroy: r.lifecycle.create_before_destroy == Some(true),
+                previous_address: None,
+            };
+            let address = change.address();
+            if r.mode == ResourceMode::Data {
+                let pending = dependencies.iter().any(|d| self.pending.get(d).copied().unwrap_or(false));
+                if !cfg.is_wholly_known() || pending {
+                    let mut after = cfg.clone();
+                    for (k, a) in &schema.attributes {
+                        if a.computed && attr(&cfg, k).is_none_or(Value::is_null) {
+                            if let Kind::Object(m) = &mut after.kind {
+                                m.insert(k.clone(), Value::unknown(a.ty.clone()));
+                            }
+                        }
+                    }
+                    change.action = Action::Read;
+                    change.reason = Some(if cfg.is_wholly_known() { "read_because_dependency_pending" } else { "read_because_config_unknown" });
+                    change.after = Some(after.clone());
+                    planned_values.push((ikey.clone(), after));
+                    self.push(change);
+                    any_pending = true;
+                } else {
+                    self.ops.push(PlanOp { op: Op::ReadData, address: address.clone(), resource: w.config_address.clone(), deps: self.order_deps.clone(), name: body::attr(&cfg, "name").and_then(|v| v.as_str().map(String::from)) });
+                    match self.provider.read_data_source(&r.type_name, &cfg) {
+                        Ok(v) => {
+                            change.after = Some(v.clone());
+                            planned_values.push((ikey.clone(), v));
+                            // A data source read during plan is no change: it goes to the
+                            // refreshed state (the plan's prior state and planned values).
+                            self.data_read.push(change);
+                        }
+                        Err(e) => self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone())),
+                    }
+                }
+                continue;
+            }
+            // Refresh the prior object.
+            let prior_val = match prior_obj {
+                Some(o) => {
+                    let v = object_value(o, Some(&schema));
+                    self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: w.config_address.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)) });
+                    match self.provider.read_resource(&r.type_name, &v) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()));
+                            continue;
+                        }
+                    }
+                }
+                None => None,
+            };
+            let tainted = prior_obj.is_some_and(|o| o.tainted);
+            let cfg = ignore_changes(&r.lifecycle.ignore_changes, cfg, prior_val.as_ref(), &schema);
+            let planned = match self.provider.plan_resource_change(&r.type_name, prior_val.as_ref(), &cfg) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()));
+                    continue;
+                }
+            };
+            change.before = prior_val.clone();
+            let triggered = prior_val.is_some() && self.replace_triggered(scope, r, *count_index, each.clone());
+            match &prior_val {
+                None => {
+                    change.action = Action::Create;
+                    change.after = Some(planned.planned);
+                }
+                Some(pv) if !planned.requires_replace.is_empty() || triggered || tainted => {
+                    let create = match self.provider.plan_resource_change(&r.type_name, None, &cfg) {
+                        Ok(p) => p.planned,
+                        Err(e) => {
+                            self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()));
+                            continue;
+                        }
+                    };
+                    let _ = pv;
+                    change.action = if change.create_before_destroy { Action::CreateThenDelete } else { Action::DeleteThenCreate };
+                    change.reason = Some(if tainted {
+                        "replace_because_tainted"
+                    } else if !planned.requires_replace.is_empty() {
+                        "replace_because_cannot_update"
+                    } else {
+                        "replace_by_triggers"
+                    });
+                    change.replace_paths = planned.requires_replace.clone();
+                    change.after = Some(create);
+                }
+                Some(pv) => {
+                    let same = planned.planned.is_wholly_known() && planned.planned.unmark_deep().0.raw_equal(&pv.unmark_deep().0);
+                    change.action = if same { Action::NoOp } else { Action::Update };
+                    change.after = Some(planned.planned);
+                }
+            }
+            if matches!(change.action, Action::DeleteThenCreate | Action::CreateThenDelete) && r.lifecycle.prevent_destroy == Some(true) {
+                self.diags.push(prevent_destroy(&address, r));
+            }
+            if change.action != Action::NoOp {
+                any_pending = true;
+            }
+            planned_values.push((ikey.clone(), change.after.clone().unwrap_or_else(Value::dynamic)));
+            self.push(change);
+        }
+        // Orphaned instances: keys no longer in the expansion.
+        for o in prior.iter().filter(|o| o.deposed.is_none()) {
+            if instances.iter().any(|(k, _, _)| k == &o.key) || r.mode == ResourceMode::Data {
+                continue;
+            }
+            let reason = if self.options.destroy {
+                None
+            } else {
+                Some(match (&expansion, &o.key) {
+                    (Expansion::Count(_), Some(InstanceKey::Int(_))) => "delete_because_count_index",
+                    (Expansion::ForEach(_), Some(InstanceKey::Str(_))) => "delete_because_each_key",
+                    _ => "delete_because_wrong_repetition",
+                })
+            };
+            self.orphan(&w.module_addr, r.mode, &r.type_name, &r.name, o, reason, Action::Delete, Some(&schema));
+            if r.lifecycle.prevent_destroy == Some(true) {
+                self.diags.push(prevent_destroy(&format!("{}{}", w.address, o.key.as_ref().map(|k| k.to_string()).unwrap_or_default()), r));
+            }
+            any_pending = true;
+        }
+        // Deposed objects left by an earlier apply are destroyed.
+        for o in prior.iter().filter(|o| o.deposed.is_some()) {
+            self.orphan(&w.module_addr, r.mode, &r.type_name, &r.name, o, None, Action::Delete, Some(&schema));
+            any_pending = true;
+        }
+        let was = self.pending.get(&w.config_address).copied().unwrap_or(false);
+        self.pending.insert(w.config_address.clone(), was || any_pending);
+        let value = match expansion {
+            Expansion::Single => planned_values.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic),
+            Expansion::Count(_) => Value::tuple(planned_values.into_iter().map(|(_, v)| v).collect()),
+            Expansion::ForEach(_) => Value::object(
+                planned_values.into_iter().map(|(k, v)| (if let Some(InstanceKey::Str(s)) = k { s } else { String::new() }, v)).collect(),
+            ),
+        };
+        self.values.values.borrow_mut().insert(key, value);
+    }
+
+    fn push(&mut self, change: InstanceChange) {
+        self.by_address.insert(change.address(), self.changes.len());
+        self.changes.push(change);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn orphan(&mut self, module: &str, mode: ResourceMode, type_name: &str, name: &str, o: &PriorObject, reason: Option<&'static str>, action: Action, schema: Option<&ResourceSchema>) {
+        let mut change = InstanceChange {
+            module: module.to_string(),
+            mode,
+            type_name: type_name.to_string(),
+            name: name.to_string(),
+            key: o.key.clone(),
+            deposed: o.deposed.clone(),
+            action,
+            before: None,
+            after: None,
+            reason,
+            replace_paths: Vec::new(),
+            provider: self.provider.source().to_string(),
+            schema_version: schema.map(|s| s.version).unwrap_or(0),
+            dependencies: o.dependencies.clone(),
+            create_before_destroy: o.create_before_destroy,
+            previous_address: None,
+        };
+        let address = change.address();
+        let v = object_value(o, schema);
+        // Orphans of configured resources are refreshed in their resource's order; those of
+        // removed resources wait for nothing; forgotten objects are not refreshed.
+        if o.deposed.is_none() && action != Action::Forget {
+            self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: self.order_resource.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)) });
+        }
+        change.before = match self.provider.read_resource(type_name, &v) {
+            Ok(Some(v)) => Some(v),
+            _ => Some(v),
+        };
+        self.push(change);
+    }
+
+    /// `replace_triggered_by`: a referenced instance (or attribute) with a pending change.
+    fn replace_triggered(&mut self, scope: &ModuleScope<'_>, r: &Resource, count_index: Option<i64>, each: Option<(Value, Value)>) -> bool {
+        let module = if scope.module().address.is_empty() { String::new() } else { scope.module().address.clone() };
+        for e in &r.lifecycle.replace_triggered_by {
+            for reference in &e.references {
+                let (ra, key) = match &reference.subject {
+                    crate::addrs::Subject::Resource(ra) => (ra, None),
+                    crate::addrs::Subject::ResourceInstance(ra, k) => (ra, Some(k.clone())),
+                    _ => continue,
+                };
+                let _ = (&count_index, &each);
+                let base = if module.is_empty() { ra.to_string() } else { format!("{module}.{ra}") };
+                // The attribute named after the resource (and key), if any.
+                let rest = reference.traversal.strip_prefix(&ra.to_string()).unwrap_or("");
+                let rest = rest.trim_start_matches(|c| c != '.' && key.is_some()).trim_start_matches('.');
+                let attr_name = rest.split(['.', '[']).next().filter(|s| !s.is_empty());
+                for c in &self.changes {
+                    let a = c.address();
+                    let matches = match &key {
+                        Some(k) => a == format!("{base}{k}"),
+                        None => a == base || (a.starts_with(&base) && a[base.len()..].starts_with('[')),
+                    };
+                    if !matches || c.deposed.is_some() {
+                        continue;
+                    }
+                    let hit = match attr_name {
+                        None => !matches!(c.action, Action::NoOp | Action::Read),
+                        Some(n) => {
+                            let before = c.before.as_ref().and_then(|b| attr(b, n));
+                            let after = c.after.as_ref().and_then(|b| attr(b, n));
+                            match (before, after) {
+                                (Some(b), Some(x)) => !x.is_wholly_known() || !b.raw_equal(x),
+                                _ => true,
+                            }
+                        }
+                    };
+                    if hit {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Resources in the state that the configuration no longer has (or whose module is gone).
+    fn orphans(&mut self, resources: &[Walkable<'_>]) {
+        self.order_resource.clear();
+        self.order_deps.clear();
+        let configured: BTreeSet<(String, String, String, String)> =
+            resources.iter().map(|w| (w.module_addr.clone(), mode_str(w.resource.mode).to_string(), w.resource.type_name.clone(), w.resource.name.clone())).collect();
+        let modules: BTreeSet<&str> = resources.iter().map(|w| w.module_addr.as_str()).collect();
+        let prior = self.prior.clone();
+        for ((module, mode, type_name, name), (_, objs)) in &prior {
+            if configured.contains(&(module.clone(), mode.clone(), type_name.clone(), name.clone())) || mode == "data" {
+                continue;
+            }
+            let module_gone = !module.is_empty() && (!module_configured(self.config, module) || !modules.contains(module.as_str()));
+            let local = format!("{}{type_name}.{name}", if mode == "data" { "data." } else { "" });
+            let removed = self.config.root.removed.iter().find(|rm| rm.from == local || rm.from == format!("{module}.{local}"));
+            let action = if removed.is_some_and(|rm| !rm.destroy) { Action::Forget } else { Action::Delete };
+            let reason = if self.options.destroy {
+                None
+            } else if module_gone {
+                Some("delete_because_no_module")
+            } else {
+                Some("delete_because_no_resource_config")
+            };
+            let schema = self.schema(mode_of(mode), type_name).cloned();
+            // An object of a module instance that is gone, whose resource the configuration
+            // still declares, is refreshed in that resource's order.
+            let config_address = order::config_addr(&if module.is_empty() { local.clone() } else { format!("{module}.{local}") });
+            let names: Vec<String> = order::config_addr(module).split("module.").filter(|s| !s.is_empty()).map(|s| s.trim_end_matches('.').to_string()).collect();
+            let declared = order::module_at(self.config, &names).and_then(|m| m.resources.iter().find(|r| r.type_name == *type_name && r.name == *name && mode_str(r.mode) == mode));
+            match declared {
+                Some(r) if !module.is_empty() => {
+                    let mut d = order::reached(self.config, &names, &r.references);
+                    d.remove(&config_address);
+                    self.order_resource = config_address.clone();
+                    self.order_deps = d.into_iter().collect();
+                }
+                _ => {
+                    self.order_resource.clear();
+                    self.order_deps.clear();
+                }
+            }
+            for o in objs {
+                let reason = if o.deposed.is_some() { None } else { reason };
+                self.orphan(module, mode_of(mode), type_name, name, o, reason, action, schema.as_ref());
+            }
+        }
+    }
+
+    fn outputs(&mut self, scope: &ModuleScope<'_>) -> Vec<OutputChange> {
+        let prior_outputs = self.prior_outputs();
+        let mut out = Vec::new();
+        for o in &scope.module().outputs {
+            if order::reached(self.config, &[], &o.references).iter().any(|r| self.failed.contains(r)) {
+                continue;
+            }
+            let v = scope.output(&o.name).unwrap_or_else(Value::dynamic);
+            let before = prior_outputs.get(&o.name);
+            let action = match before {
+                None => Action::Create,
+                Some((b, _)) if v.is_wholly_known() && crate::engine::values_json::value(b) == crate::engine::values_json::value(&v) => Action::NoOp,
+                Some(_) => Action::Update,
+            };
+            out.push(OutputChange {
+                name: o.name.clone(),
+                action,
+                before: before.map(|(b, _)| b.clone()),
+                before_sensitive: before.is_some_and(|(_, s)| *s),
+                sensitive: o.sensitive || v.has_sensitive(),
+                after: Some(v),
+            });
+        }
+        for (name, (b, s)) in &prior_outputs {
+            if !scope.module().outputs.iter().any(|o| &o.name == name) {
+                out.push(OutputChange { name: name.clone(), action: Action::Delete, before: Some(b.clone()), after: None, before_sensitive: *s, sensitive: false });
+            }
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        out
+    }
+
+    fn destroyed_outputs(&self) -> Vec<OutputChange> {
+        self.prior_outputs()
+            .into_iter()
+            .map(|(name, (b, s))| OutputChange { name, action: Action::Delete, before: Some(b), after: None, before_sensitive: s, sensitive: s })
+            .collect()
+    }
+
+    fn prior_outputs(&self) -> BTreeMap<String, (Value, bool)> {
+        let mut out = BTreeMap::new();
+        if let Some(Json::Object(m)) = self.prior_json.and_then(|p| p.get("outputs")) {
+            for (k, o) in m {
+                let v = from_json(o.get("value").unwrap_or(&Json::Null));
+                let v = match o.get("type").map(crate::engine::values_json::type_from_json) {
+                    Some(Some(t)) => convert(&v, &t).unwrap_or(v),
+                    _ => v,
+                };
+                out.insert(k.clone(), (v, o.get("sensitive").and_then(Json::as_bool).unwrap_or(false)));
+            }
+        }
+        out
+    }
+
+}
+
+/// The validate graph's cycle error in the one-line form `terraform plan` prints
+/// (`Cycle: a, b`); other errors unchanged.
+fn cycle_as_terraform_prints_it(d: &Diagnostic) -> Diagnostic {
+    let mut d = d.clone();
+    if let Some(rest) = d.summary.strip_prefix("Cycle:") {
+        let names: Vec<&str> = rest.split(['\n', ',']).map(str::trim).filter(|s| !s.is_empty()).collect();
+        d.summary = format!("Cycle: {}", names.join(", "));
+    }
+    d
+}
+
+fn module_configured(config: &Config, module: &str) -> bool {
+    // `module.a.module.b` (keys stripped) names a chain of calls.
+    let names: Vec<String> = module
+        .split("module.")
+        .filter(|s| !s.is_empty())
+        .map(|s| s.trim_end_matches('.').split('[').next().unwrap_or("").to_string())
+        .collect();
+    let mut m = &config.root;
+    for n in &names {
+        let Some(call) = m.module_calls.iter().find(|c| &c.name == n) else { return false };
+        match call.module.as_deref() {
+            Some(child) => m = child,
+            None => return true,
+        }
+    }
+    true
+}
+
+fn prevent_destroy(address: &str, r: &Resource) -> Diagnostic {
+    Diagnostic::error(
+        "Instance cannot be destroyed",
+        format!("Resource {address} has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target option."),
+    )
+    .with_range(r.range.clone())
+}
+
+/// `ignore_changes`: the ignored attributes (or map keys) keep their prior values.
+fn ignore_changes(ic: &IgnoreChanges, cfg: Value, prior: Option<&Value>, schema: &ResourceSchema) -> Value {
+    let Some(prior) = prior else { return cfg };
+    let mut cfg = cfg;
+    let Kind::Object(m) = &mut cfg.kind else { return cfg };
+    match ic {
+        IgnoreChanges::None => {}
+        IgnoreChanges::All => {
+            for (k, a) in &schema.attributes {
+                if a.optional || a.required {
+                    if let Some(p) = attr(prior, k) {
+                        m.insert(k.clone(), p.clone());
+                    }
+                }
+            }
+        }
+        IgnoreChanges::Attributes(paths) => {
+            for path in paths {
+                let (name, key) = split_path(path);
+                let Some(p) = attr(prior, &name) else { continue };
+                match key {
+                    None => {
+                        m.insert(name, p.clone());
+                    }
+                    Some(k) => {
+                        let prior_elem = match &p.kind {
+                            Kind::Map(_, pm) | Kind::Object(pm) => pm.get(&k).cloned(),
+                            _ => None,
+                        };
+                        if let Some(Value { kind: Kind::Map(_, cm) | Kind::Object(cm), .. }) = m.get_mut(&name) {
+                            match prior_elem {
+                                Some(v) => {
+                                    cm.insert(k, v);
+                                }
+                                None => {
+                                    cm.remove(&k);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    cfg
+}
+
+/// `input["a"]` / `input.a` / `input` → (attribute, key).
+fn split_path(path: &str) -> (String, Option<String>) {
+    let path = path.trim();
+    if let Some((name, rest)) = path.split_once('[') {
+        let k = rest.trim_end_matches(']').trim_matches('"').to_string();
+        return (name.to_string(), Some(k));
+    }
+    match path.split_once('.') {
+        Some((name, k)) => (name.to_string(), Some(k.to_string())),
+        None => (path.to_string(), None),
+    }
+}
+

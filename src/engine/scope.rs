@@ -1,0 +1,47 @@
+//! The scopes the engine evaluates in: a resource instance's (`count.index`, `each.key`,
+//! `each.value`, `self` in postconditions) over its module's, and the walk's resource values,
+//! which the module scope reads ahead of the prior state.
+
+use crate::eval::module_scope::ModuleScope;
+use crate::eval::scope::{LookupError, ResourceSource, Scope};
+use crate::eval::Value;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// A resource instance's scope: its repetition values, then the module's names.
+pub struct InstanceScope<'s, 'm> {
+    pub module: &'s ModuleScope<'m>,
+    pub count_index: Option<i64>,
+    pub each: Option<(Value, Value)>,
+    pub self_value: Option<Value>,
+}
+
+impl Scope for InstanceScope<'_, '_> {
+    fn lookup(&self, names: &[&str]) -> Result<(Value, usize), LookupError> {
+        match (names[0], names.get(1).copied()) {
+            ("count", Some("index")) if self.count_index.is_some() => Ok((Value::int(self.count_index.unwrap_or(0)), 2)),
+            ("each", Some("key")) if self.each.is_some() => Ok((self.each.as_ref().map(|e| e.0.clone()).unwrap_or_else(Value::dynamic), 2)),
+            ("each", Some("value")) if self.each.is_some() => Ok((self.each.as_ref().map(|e| e.1.clone()).unwrap_or_else(Value::dynamic), 2)),
+            ("self", _) if self.self_value.is_some() => Ok((self.self_value.clone().unwrap_or_else(Value::dynamic), 1)),
+            _ => self.module.lookup(names),
+        }
+    }
+}
+
+/// (module instance, mode, type, name): a resource in the walk.
+pub type ResourceKey = (String, String, String, String);
+
+/// The values of the resources the walk has reached: a single instance's object, a tuple for
+/// `count`, an object for `for_each`. A resource the walk has not reached is unknown (the walk
+/// visits in dependency order, so only unrelated readers see that).
+#[derive(Default)]
+pub struct WalkValues {
+    pub values: RefCell<HashMap<ResourceKey, Value>>,
+}
+
+impl ResourceSource for WalkValues {
+    fn resource(&self, module: &str, mode: &str, type_name: &str, name: &str) -> Option<Value> {
+        let key = (module.to_string(), mode.to_string(), type_name.to_string(), name.to_string());
+        Some(self.values.borrow().get(&key).cloned().unwrap_or_else(Value::dynamic))
+    }
+}

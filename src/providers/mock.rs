@@ -1,0 +1,460 @@
+//! The built-in `mock` provider (source `hashicorp/mock`): resource `mock_resource` and data
+//! source `mock_data`, value for value as the oracle's `provider/mock_provider.py`, so that
+//! states compare with Terraform's (the derivation, the plan's unknowns, requires-replace on
+//! `force_new`, the injected failures and their texts, the delays).
+
+use super::{Applied, AttributeSchema, Op, PlannedChange, Provider, ProviderError, ResourceSchema};
+use crate::eval::{Kind, Type, Value};
+use sha1::{Digest, Sha1};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub const SOURCE: &str = "registry.terraform.io/hashicorp/mock";
+
+/// The oracle's knobs (`MOCK_DELAY_MS`, `MOCK_DELAY_MS_<OP>`, `MOCK_DELAY_BY_NAME`,
+/// `MOCK_FAIL_NAME`, `MOCK_FAIL_OPS`).
+#[derive(Clone, Debug, Default)]
+pub struct MockOptions {
+    pub delay_ms: u64,
+    pub delay_by_op: BTreeMap<Op, u64>,
+    pub delay_by_name: BTreeMap<String, u64>,
+    pub fail_names: BTreeSet<String>,
+    /// Which operations fail for `fail_names`; empty means `create` only (the oracle's default).
+    pub fail_ops: BTreeSet<Op>,
+}
+
+impl MockOptions {
+    /// Reads the knobs as the oracle's environment variables spell them (`KEY=VALUE` pairs).
+    pub fn from_env<'a>(vars: impl IntoIterator<Item = (&'a str, &'a str)>) -> MockOptions {
+        let mut o = MockOptions::default();
+        let ms = |s: &str| s.trim().parse::<f64>().map(|f| f.max(0.0) as u64).unwrap_or(0);
+        for (k, v) in vars {
+            match k {
+                "MOCK_DELAY_MS" | "DELAY_MS" => o.delay_ms = ms(v),
+                "MOCK_DELAY_BY_NAME" => {
+                    for item in v.split(',') {
+                        if let Some((n, d)) = item.split_once('=') {
+                            if !d.trim().is_empty() {
+                                o.delay_by_name.insert(n.trim().to_string(), ms(d));
+                            }
+                        }
+                    }
+                }
+                "MOCK_FAIL_NAME" | "FAIL_NAME" => o.fail_names = v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect(),
+                "MOCK_FAIL_OPS" => o.fail_ops = v.split(',').filter_map(|s| op_named(s.trim())).collect(),
+                _ => {
+                    if let Some(op) = k.strip_prefix("MOCK_DELAY_MS_").and_then(|s| op_named(&s.to_ascii_lowercase())) {
+                        o.delay_by_op.insert(op, ms(v));
+                    }
+                }
+            }
+        }
+        o
+    }
+
+    fn fails(&self, op: Op, name: Option<&str>) -> bool {
+        let Some(name) = name else { return false };
+        let op_listed = if self.fail_ops.is_empty() { op == Op::Create } else { self.fail_ops.contains(&op) };
+        op_listed && self.fail_names.contains(name)
+    }
+}
+
+fn op_named(s: &str) -> Option<Op> {
+    Some(match s {
+        "create" => Op::Create,
+        "update" => Op::Update,
+        "delete" => Op::Delete,
+        "read" => Op::Read,
+        "read_data" => Op::ReadData,
+        _ => return None,
+    })
+}
+
+pub struct MockProvider {
+    pub options: MockOptions,
+    resource: ResourceSchema,
+    data: ResourceSchema,
+}
+
+fn attr(ty: Type, optional: bool, computed: bool, requires_replace: bool) -> AttributeSchema {
+    AttributeSchema { ty, optional, computed, required: false, sensitive: false, requires_replace }
+}
+
+impl MockProvider {
+    pub fn new(options: MockOptions) -> MockProvider {
+        let common = |extra: Vec<(&str, AttributeSchema)>| {
+            let mut m: BTreeMap<String, AttributeSchema> = BTreeMap::new();
+            m.insert("name".into(), attr(Type::String, true, false, false));
+            m.insert("input".into(), attr(Type::map(Type::String), true, false, false));
+            m.insert("id".into(), attr(Type::String, false, true, false));
+            m.insert("output".into(), attr(Type::String, false, true, false));
+            for (k, a) in extra {
+                m.insert(k.into(), a);
+            }
+            ResourceSchema { version: 0, attributes: m }
+        };
+        MockProvider {
+            options,
+            resource: common(vec![("force_new", attr(Type::String, true, false, true))]),
+            data: common(vec![]),
+        }
+    }
+}
+
+impl MockProvider {
+    /// `terraform providers schema -json` for this provider (the plan renderer reads it).
+    pub fn schemas_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let block = |s: &ResourceSchema| {
+            let attrs: serde_json::Map<String, serde_json::Value> = s
+                .attributes
+                .iter()
+                .map(|(k, a)| {
+                    let mut m = serde_json::Map::new();
+                    m.insert("type".into(), crate::engine::values_json::type_json(&a.ty));
+                    m.insert("description_kind".into(), json!("markdown"));
+                    for (flag, on) in [("required", a.required), ("optional", a.optional), ("computed", a.computed), ("sensitive", a.sensitive)] {
+                        if on {
+                            m.insert(flag.into(), json!(true));
+                        }
+                    }
+                    (k.clone(), serde_json::Value::Object(m))
+                })
+                .collect();
+            json!({"version": s.version, "block": {"attributes": attrs, "description_kind": "plain"}})
+        };
+        json!({"format_version": "1.0", "provider_schemas": {SOURCE: {
+            "provider": {"version": 0, "block": {"attributes": {"label": {"type": "string", "description_kind": "markdown", "optional": true}}, "description_kind": "plain"}},
+            "resource_schemas": {"mock_resource": block(&self.resource)},
+            "data_source_schemas": {"mock_data": block(&self.data)},
+        }}})
+    }
+}
+
+fn get<'v>(obj: &'v Value, name: &str) -> Option<&'v Value> {
+    match &obj.kind {
+        Kind::Object(m) => m.get(name),
+        _ => None,
+    }
+}
+
+fn set(obj: &mut Value, name: &str, v: Value) {
+    if let Kind::Object(m) = &mut obj.kind {
+        m.insert(name.to_string(), v);
+    }
+}
+
+fn str_of(obj: &Value, name: &str) -> Option<String> {
+    get(obj, name).and_then(|v| v.as_str()).map(String::from)
+}
+
+/// The `input` map as (key, value-or-null) pairs, sorted.
+fn input_of(obj: &Value) -> Vec<(String, Option<String>)> {
+    match get(obj, "input").map(|v| &v.kind) {
+        Some(Kind::Map(_, m)) | Some(Kind::Object(m)) => m.iter().map(|(k, v)| (k.clone(), v.as_str().map(String::from))).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A string as Python's `json.dumps` writes it (`ensure_ascii`: non-ASCII as `\uXXXX`,
+/// surrogate pairs beyond the BMP).
+pub fn python_json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 || (c as u32) > 0x7f => {
+                let mut buf = [0u16; 2];
+                for unit in c.encode_utf16(&mut buf) {
+                    out.push_str(&format!("\\u{:04x}", unit));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn py_opt(s: Option<&str>) -> String {
+    s.map(python_json_string).unwrap_or_else(|| "null".into())
+}
+
+/// The oracle's `_derive`: `(id, output)` from `name`, `input` and `force_new`.
+pub fn derive(name: Option<&str>, input: &[(String, Option<String>)], force_new: Option<&str>) -> (String, String) {
+    let pairs: Vec<String> = input.iter().map(|(k, v)| format!("{}: {}", python_json_string(k), py_opt(v.as_deref()))).collect();
+    let body = format!("{{\"force_new\": {}, \"input\": {{{}}}, \"name\": {}}}", py_opt(force_new), pairs.join(", "), py_opt(name));
+    let hash = Sha1::digest(body.as_bytes());
+    let hex: String = hash.iter().take(4).map(|b| format!("{b:02x}")).collect();
+    let id = format!("{}-{hex}", name.unwrap_or("anon"));
+    // Python formats None as "None" inside the f-string.
+    let shown: Vec<String> = input.iter().map(|(k, v)| format!("{k}={}", v.as_deref().unwrap_or("None"))).collect();
+    let output = format!("{}[{}]", name.unwrap_or(""), shown.join(","));
+    (id, output)
+}
+
+fn derive_for(obj: &Value, with_force_new: bool) -> (String, String) {
+    let fnv = if with_force_new { str_of(obj, "force_new") } else { None };
+    derive(str_of(obj, "name").as_deref(), &input_of(obj), fnv.as_deref())
+}
+
+fn equal(a: Option<&Value>, b: Option<&Value>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a.is_wholly_known() && b.is_wholly_known() && a.unmark_deep().0.raw_equal(&b.unmark_deep().0),
+        (None, None) => true,
+        (Some(x), None) | (None, Some(x)) => x.is_null(),
+    }
+}
+
+impl Provider for MockProvider {
+    fn source(&self) -> &str {
+        SOURCE
+    }
+    fn resource_schema(&self, type_name: &str) -> Option<&ResourceSchema> {
+        (type_name == "mock_resource").then_some(&self.resource)
+    }
+    fn data_source_schema(&self, type_name: &str) -> Option<&ResourceSchema> {
+        (type_name == "mock_data").then_some(&self.data)
+    }
+
+    fn plan_resource_change(&self, type_name: &str, prior: Option<&Value>, config: &Value) -> Result<PlannedChange, ProviderError> {
+        let schema = self.resource_schema(type_name).ok_or_else(|| unsupported(type_name))?;
+        let mut planned = config.clone();
+        let Some(prior) = prior else {
+            for (k, a) in &schema.attributes {
+                if a.computed && get(config, k).is_none_or(Value::is_null) {
+                    set(&mut planned, k, Value::unknown(a.ty.clone()));
+                }
+            }
+            return Ok(PlannedChange { planned, requires_replace: Vec::new() });
+        };
+        // Computed attributes keep their prior values; `output` follows `name` and `input`.
+        for (k, a) in &schema.attributes {
+            if a.computed && get(config, k).is_none_or(Value::is_null) {
+                set(&mut planned, k, get(prior, k).cloned().unwrap_or_else(|| Value::null(a.ty.clone())));
+            }
+        }
+        let changed = |k: &str| !equal(get(prior, k), get(config, k));
+        if changed("name") || changed("input") {
+            set(&mut planned, "output", Value::unknown(Type::String));
+        }
+        let requires_replace = schema.attributes.iter().filter(|(k, a)| a.requires_replace && changed(k)).map(|(k, _)| k.clone()).collect();
+        Ok(PlannedChange { planned, requires_replace })
+    }
+
+    fn apply_resource_change(&self, type_name: &str, prior: Option<&Value>, planned: Option<&Value>) -> Applied {
+        if self.resource_schema(type_name).is_none() {
+            return Applied { new_state: prior.cloned(), error: Some(unsupported(type_name)) };
+        }
+        match (prior, planned) {
+            (None, Some(planned)) => {
+                let name = str_of(planned, "name");
+                if self.options.fails(Op::Create, name.as_deref()) {
+                    let n = name.unwrap_or_default();
+                    return Applied {
+                        new_state: None,
+                        error: Some(ProviderError {
+                            summary: format!("mock: injected failure creating {}", python_repr(&n)),
+                            detail: format!("MOCK_FAIL_NAME contains {}", python_repr(&n)),
+                        }),
+                    };
+                }
+                let (id, output) = derive_for(planned, true);
+                let mut st = planned.clone();
+                set(&mut st, "id", Value::string(id));
+                set(&mut st, "output", Value::string(output));
+                Applied { new_state: Some(st), error: None }
+            }
+            (Some(prior), Some(planned)) => {
+                let name = str_of(planned, "name");
+                if self.options.fails(Op::Update, name.as_deref()) {
+                    return Applied {
+                        new_state: Some(prior.clone()),
+                        error: Some(ProviderError { summary: format!("mock: injected failure updating {}", python_repr(&name.unwrap_or_default())), detail: String::new() }),
+                    };
+                }
+                let (_, output) = derive_for(planned, true);
+                let mut st = planned.clone();
+                set(&mut st, "output", Value::string(output));
+                set(&mut st, "id", get(prior, "id").cloned().unwrap_or_else(|| Value::null(Type::String)));
+                Applied { new_state: Some(st), error: None }
+            }
+            (Some(prior), None) => {
+                let name = str_of(prior, "name");
+                if self.options.fails(Op::Delete, name.as_deref()) {
+                    return Applied {
+                        new_state: Some(prior.clone()),
+                        error: Some(ProviderError { summary: format!("mock: injected failure deleting {}", python_repr(&name.unwrap_or_default())), detail: String::new() }),
+                    };
+                }
+                Applied { new_state: None, error: None }
+            }
+            (None, None) => Applied { new_state: None, error: None },
+        }
+    }
+
+    fn read_resource(&self, type_name: &str, prior: &Value) -> Result<Option<Value>, ProviderError> {
+        self.resource_schema(type_name).ok_or_else(|| unsupported(type_name))?;
+        Ok(Some(prior.clone()))
+    }
+
+    fn read_data_source(&self, type_name: &str, config: &Value) -> Result<Value, ProviderError> {
+        self.data_source_schema(type_name).ok_or_else(|| unsupported(type_name))?;
+        let (id, output) = derive_for(config, false);
+        let mut st = config.clone();
+        set(&mut st, "id", Value::string(id));
+        set(&mut st, "output", Value::string(output));
+        Ok(st)
+    }
+
+    fn delay_ms(&self, op: Op, name: Option<&str>) -> u64 {
+        if let Some(d) = name.and_then(|n| self.options.delay_by_name.get(n)) {
+            return *d;
+        }
+        self.options.delay_by_op.get(&op).copied().unwrap_or(self.options.delay_ms)
+    }
+}
+
+/// Python's `repr` of a string, as the oracle's error texts use it (single quotes unless the
+/// string holds one and no double quote).
+pub fn python_repr(s: &str) -> String {
+    let q = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let mut out = String::new();
+    out.push(q);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == q => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push(q);
+    out
+}
+
+fn unsupported(type_name: &str) -> ProviderError {
+    ProviderError {
+        summary: "Invalid resource type".into(),
+        detail: format!("The provider hashicorp/mock does not support resource type \"{type_name}\"."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn obj(pairs: &[(&str, Value)]) -> Value {
+        Value::object(pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
+    }
+    fn input(pairs: &[(&str, &str)]) -> Value {
+        Value::map(Type::String, pairs.iter().map(|(k, v)| (k.to_string(), Value::string(*v))).collect())
+    }
+    fn config(name: &str, inp: Value, force_new: Option<&str>) -> Value {
+        obj(&[
+            ("name", Value::string(name)),
+            ("input", inp),
+            ("force_new", force_new.map(Value::string).unwrap_or(Value::null(Type::String))),
+            ("id", Value::null(Type::String)),
+            ("output", Value::null(Type::String)),
+        ])
+    }
+
+    #[test]
+    fn schemas_are_terraforms() {
+        let recorded: serde_json::Value = serde_json::from_str(include_str!("../../tests/fixtures/engine/mock-provider-schemas.json")).unwrap();
+        assert_eq!(MockProvider::new(MockOptions::default()).schemas_json(), recorded);
+    }
+
+    #[test]
+    fn derivation_matches_the_readme_examples() {
+        assert_eq!(derive(Some("a"), &[("x".into(), Some("1".into()))], None), ("a-00a9bf86".into(), "a[x=1]".into()));
+        assert_eq!(derive(Some("root"), &[], None), ("root-47d4a0d0".into(), "root[]".into()));
+    }
+
+    #[test]
+    fn python_json_escapes_non_ascii() {
+        assert_eq!(python_json_string("é\"\n😀"), "\"\\u00e9\\\"\\n\\ud83d\\ude00\"");
+    }
+
+    #[test]
+    fn create_plans_unknown_computed_then_derives_them() {
+        let p = MockProvider::new(MockOptions::default());
+        let c = config("a", input(&[("x", "1")]), None);
+        let planned = p.plan_resource_change("mock_resource", None, &c).unwrap();
+        assert!(!get(&planned.planned, "id").unwrap().is_known());
+        assert!(!get(&planned.planned, "output").unwrap().is_known());
+        let applied = p.apply_resource_change("mock_resource", None, Some(&planned.planned));
+        let st = applied.new_state.unwrap();
+        assert_eq!(str_of(&st, "id").as_deref(), Some("a-00a9bf86"));
+        assert_eq!(str_of(&st, "output").as_deref(), Some("a[x=1]"));
+    }
+
+    #[test]
+    fn update_keeps_id_and_force_new_requires_replace() {
+        let p = MockProvider::new(MockOptions::default());
+        let prior = p.apply_resource_change("mock_resource", None, Some(&p.plan_resource_change("mock_resource", None, &config("a", input(&[("x", "1")]), None)).unwrap().planned)).new_state.unwrap();
+        let upd = p.plan_resource_change("mock_resource", Some(&prior), &config("a", input(&[("x", "2")]), None)).unwrap();
+        assert!(upd.requires_replace.is_empty());
+        assert_eq!(str_of(&upd.planned, "id").as_deref(), Some("a-00a9bf86"));
+        assert!(!get(&upd.planned, "output").unwrap().is_known());
+        let st = p.apply_resource_change("mock_resource", Some(&prior), Some(&upd.planned)).new_state.unwrap();
+        assert_eq!(str_of(&st, "output").as_deref(), Some("a[x=2]"));
+        assert_eq!(str_of(&st, "id").as_deref(), Some("a-00a9bf86"));
+        let same = p.plan_resource_change("mock_resource", Some(&prior), &config("a", input(&[("x", "1")]), None)).unwrap();
+        assert!(same.planned.raw_equal(&prior));
+        let rep = p.plan_resource_change("mock_resource", Some(&prior), &config("a", input(&[("x", "1")]), Some("v2"))).unwrap();
+        assert_eq!(rep.requires_replace, vec!["force_new".to_string()]);
+    }
+
+    #[test]
+    fn injected_failures_and_their_texts() {
+        let opts = MockOptions::from_env([("MOCK_FAIL_NAME", "broken"), ("MOCK_FAIL_OPS", "create,update,delete")]);
+        let p = MockProvider::new(opts);
+        let c = config("broken", Value::null(Type::map(Type::String)), None);
+        let planned = p.plan_resource_change("mock_resource", None, &c).unwrap().planned;
+        let a = p.apply_resource_change("mock_resource", None, Some(&planned));
+        assert!(a.new_state.is_none());
+        let e = a.error.unwrap();
+        assert_eq!(e.summary, "mock: injected failure creating 'broken'");
+        assert_eq!(e.detail, "MOCK_FAIL_NAME contains 'broken'");
+        let prior = obj(&[("name", Value::string("broken")), ("id", Value::string("x"))]);
+        let u = p.apply_resource_change("mock_resource", Some(&prior), Some(&c));
+        assert_eq!(u.error.unwrap().summary, "mock: injected failure updating 'broken'");
+        assert!(u.new_state.unwrap().raw_equal(&prior));
+        let d = p.apply_resource_change("mock_resource", Some(&prior), None);
+        assert_eq!(d.error.unwrap().summary, "mock: injected failure deleting 'broken'");
+        assert!(d.new_state.is_some());
+    }
+
+    #[test]
+    fn default_fail_ops_is_create_only_and_delays_resolve() {
+        let opts = MockOptions::from_env([("MOCK_FAIL_NAME", "b"), ("MOCK_DELAY_MS", "300"), ("MOCK_DELAY_BY_NAME", "slow=900"), ("MOCK_DELAY_MS_READ", "5")]);
+        assert!(opts.fails(Op::Create, Some("b")) && !opts.fails(Op::Update, Some("b")));
+        let p = MockProvider::new(opts);
+        assert_eq!(p.delay_ms(Op::Create, Some("x")), 300);
+        assert_eq!(p.delay_ms(Op::Read, Some("x")), 5);
+        assert_eq!(p.delay_ms(Op::Create, Some("slow")), 900);
+    }
+
+    #[test]
+    fn data_source_reads_keep_null_input() {
+        let p = MockProvider::new(MockOptions::default());
+        let c = obj(&[("name", Value::string("root")), ("input", Value::null(Type::map(Type::String))), ("id", Value::null(Type::String)), ("output", Value::null(Type::String))]);
+        let st = p.read_data_source("mock_data", &c).unwrap();
+        assert_eq!(str_of(&st, "id").as_deref(), Some("root-47d4a0d0"));
+        assert!(get(&st, "input").unwrap().is_null());
+    }
+}
