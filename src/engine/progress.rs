@@ -45,63 +45,15 @@ pub fn render(r: &ApplyResult) -> String {
     if let Some(outputs) = r.state.get("outputs").and_then(Json::as_object).filter(|m| !m.is_empty()) {
         out.push_str("\nOutputs:\n\n");
         for (name, o) in outputs {
-            let v = if o.get("sensitive").and_then(Json::as_bool) == Some(true) { "<sensitive>".to_string() } else { format_value(o.get("value").unwrap_or(&Json::Null), 0) };
+            let v = if o.get("sensitive").and_then(Json::as_bool) == Some(true) { "<sensitive>".to_string() } else { format_value(o.get("value").unwrap_or(&Json::Null)) };
             out.push_str(&format!("{name} = {v}\n"));
         }
     }
     out
 }
 
-/// A value as Terraform's `repl.FormatValue` prints it (HCL-like, keys aligned).
-pub fn format_value(v: &Json, indent: usize) -> String {
-    let pad = " ".repeat(indent + 2);
-    let close = " ".repeat(indent);
-    match v {
-        Json::Null => "null".into(),
-        Json::Bool(b) => b.to_string(),
-        Json::Number(n) => n.to_string(),
-        Json::String(s) => quote(s),
-        Json::Array(items) if items.is_empty() => "[]".into(),
-        Json::Array(items) => {
-            let mut s = "[\n".to_string();
-            for x in items {
-                s.push_str(&format!("{pad}{},\n", format_value(x, indent + 2)));
-            }
-            s.push_str(&format!("{close}]"));
-            s
-        }
-        Json::Object(m) if m.is_empty() => "{}".into(),
-        Json::Object(m) => {
-            let keys: Vec<String> = m.keys().map(|k| quote(k)).collect();
-            let width = keys.iter().map(|k| k.chars().count()).max().unwrap_or(0);
-            let mut s = "{\n".to_string();
-            for (k, (_, x)) in keys.iter().zip(m) {
-                s.push_str(&format!("{pad}{k:<width$} = {}\n", format_value(x, indent + 2)));
-            }
-            s.push_str(&format!("{close}}}"));
-            s
-        }
-    }
-}
-
-/// A string in HCL's quoted form (as Terraform prints values).
-fn quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '$' | '%' if chars.peek() == Some(&'{') => {
-                out.push(c);
-                out.push(c);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+/// An output's value as `terraform apply` prints it: Terraform's `repl.FormatValue`, which is
+/// what `terraform console` prints (`eval::render::console`), on the value read from the state.
+pub fn format_value(v: &Json) -> String {
+    crate::eval::render::console(&crate::eval::json::from_json(v))
 }
