@@ -135,7 +135,7 @@ fn time(label: &str, runs: usize, exprs: &[String], mut f: impl FnMut(&str) -> b
 fn main() {
     let funcs = Registry::builtin();
     let vars = BTreeMap::new();
-    let inputs = Inputs { variables: &vars, state: None, files: &NoFiles, funcs: &funcs, planning: false, unset_variables_unknown: true, base_dir: "." };
+    let inputs = Inputs { variables: &vars, state: None, files: &NoFiles, funcs: &funcs, planning: false, unset_variables_unknown: true, base_dir: ".", resources: None };
     let ctx = hcl_context();
     let mut corpus = corpus_expressions();
     let total = corpus.len();
