@@ -4,10 +4,11 @@
 //!
 //! Steps not reached yet are listed in `GAPS` with the reason; the test fails when a listed
 //! step starts passing (remove it from the list) as when an unlisted one fails.
+#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+mod support;
 
-use common::engine_fixtures::{diff, mock, steps, Step};
+use support::engine_fixtures::{diff, mock, steps, Step};
 use serde_json::Value;
 use tfgraph::engine::{plan::plan, plan_json::to_json, PlanOptions};
 use tfgraph::plans::render_human::{render_plan, PlanMode, RenderOptions};
@@ -43,7 +44,7 @@ fn check(step: &Step) -> Vec<String> {
     match step.json("plan.json") {
         Some(want) => {
             diff("plan", &normalise(want.clone()), &normalise(got.clone()), &mut problems);
-            let schemas: Value = serde_json::from_str(&std::fs::read_to_string(common::engine_fixtures::fixtures().join("mock-provider-schemas.json")).unwrap()).unwrap();
+            let schemas: Value = serde_json::from_str(&std::fs::read_to_string(support::engine_fixtures::fixtures().join("mock-provider-schemas.json")).unwrap()).unwrap();
             let mut opts = RenderOptions::from_plan(&got);
             if step.destroy() {
                 opts.mode = PlanMode::Destroy;
