@@ -94,6 +94,7 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
                 EventKind::Complete { id } => ("finish", id.clone()),
                 EventKind::Fail => ("fail", None),
                 EventKind::Skip => ("skip", None),
+                EventKind::Cancel => ("cancel", None),
             };
             json!({"atMs": e.at_ms, "address": e.address, "deposed": e.deposed, "operation": op_word(e.op), "kind": kind, "id": id})
         })
