@@ -651,3 +651,284 @@ export declare function walk(
   visit: (node: string, parent: string | undefined) => unknown,
   options?: WalkOptions,
 ): Promise<WalkReport>;
+
+// ---------------------------------------------------------------------------------------------
+// Plan, apply and destroy (src/engine, src/providers; issue #11)
+
+/** A provider operation, as `onEvent` and the report name it. */
+export type EngineOperation = "create" | "update" | "delete" | "read";
+
+/** What happened to one provider operation. */
+export type EngineEventKind = "start" | "finish" | "fail" | "skip" | "cancel";
+
+/**
+ * One provider operation starting or ending, as it happens. Enough for Terraform's progress
+ * lines: `start` + `create` is `ADDR: Creating...`, `finish` + `create` is `ADDR: Creation
+ * complete after 0s [id=ID]`, `start` + `delete` is `ADDR: Destroying... [id=PRIOR_ID]`, a plan's
+ * `start` + `read` of a managed resource is `ADDR: Refreshing state... [id=PRIOR_ID]`.
+ */
+export interface EngineEvent {
+  kind: EngineEventKind;
+  /** The resource instance (`aws_instance.web[0]`, `module.net.data.aws_ami.u`). */
+  address: string;
+  operation: EngineOperation;
+  /** The deposed object's key when the operation is on one (create_before_destroy), else null. */
+  deposed: string | null;
+  /** "plan" (refresh and data source reads) or "apply". */
+  phase: "plan" | "apply";
+  /** The object's id before the operation (updates, deletes, refreshes), when it has one. */
+  priorId: string | null;
+  /** `finish`: the object's id after it (creates, updates, reads); null otherwise. */
+  id: string | null;
+  /** Milliseconds since the walk started. */
+  time: number;
+  /** `finish`, `fail`: how long the operation took, in milliseconds. */
+  elapsedMs?: number;
+  /** `fail`: the diagnostics of the failure (`skip`, `cancel`: none). */
+  diagnostics?: Diagnostic[];
+}
+
+/**
+ * The built-in `mock` provider's knobs (the oracle's `MOCK_*` environment variables): how long
+ * each operation takes, and which objects fail.
+ */
+export interface MockOptions {
+  /** Every operation's duration in milliseconds (default 0), honoured with real timers. */
+  delayMs?: number;
+  /** Durations by the object's `name` attribute (overrides `delayMs`). */
+  delayByName?: Record<string, number>;
+  /** Objects (by `name` attribute) whose operations fail. */
+  failNames?: string[];
+  /** Which operations fail for `failNames`: "create" (the default), "update", "delete", "read", "read_data". */
+  failOps?: ("create" | "update" | "delete" | "read" | "read_data")[];
+}
+
+/**
+ * A resource type's or data source's schema, as a JS provider declares it (the subset of
+ * `terraform providers schema -json` the engine reads). Attribute types are Terraform's JSON
+ * type form: `"string"`, `"number"`, `"bool"`, `["list","string"]`, `["map","string"]`,
+ * `["object",{"a":"string"}]`, `"dynamic"`.
+ */
+export interface JsResourceSchema {
+  version?: number;
+  attributes: Record<
+    string,
+    {
+      type: JsonValue;
+      optional?: boolean;
+      computed?: boolean;
+      required?: boolean;
+      sensitive?: boolean;
+      /** A change of this attribute replaces the object (Terraform's RequiresReplace). */
+      requires_replace?: boolean;
+    }
+  >;
+}
+
+/** What a JS provider's `schema()` returns. */
+export interface JsProviderSchema {
+  resources?: Record<string, JsResourceSchema>;
+  data_sources?: Record<string, JsResourceSchema>;
+}
+
+/**
+ * Values crossing to and from a JS provider: an object of the type's attributes as plain JSON
+ * (unset attributes `null`), and, beside it, which parts are unknown ("known after apply") in
+ * the shape of plan JSON's `after_unknown` (`true` for a wholly unknown attribute; an unknown
+ * part's value is `null`).
+ */
+export interface JsProviderObject {
+  value: { [attribute: string]: JsonValue };
+  unknown?: Marks;
+}
+
+/**
+ * A provider written in JS, plugged in with `providers: { "hashicorp/aws": impl }` (the key is
+ * the provider's source address, `registry.terraform.io/` optional). Every method may be async.
+ * A method that throws (or rejects) fails that operation with an error diagnostic naming the
+ * provider, the method and the resource instance; so does a result of the wrong shape. Nothing
+ * a provider does crashes the walk.
+ */
+export interface JsProvider {
+  /** The schemas of its resource types and data sources, asked once per plan/apply. */
+  schema(): JsProviderSchema | Promise<JsProviderSchema>;
+  /** The provider block's configuration (wholly known values only), before any other call. */
+  configure?(request: { config: { [attribute: string]: JsonValue } }): void | Promise<void>;
+  /**
+   * Plans a create (`prior` null) or an update of an object towards `config` (the resource
+   * block's arguments, with `null` for unset and computed attributes; unknown parts marked).
+   * Returns the planned object (computed attributes unknown where they will change) and the
+   * attributes whose change forces replacement.
+   */
+  planResourceChange(request: {
+    typeName: string;
+    prior: JsProviderObject | null;
+    config: JsProviderObject;
+  }): { planned: JsProviderObject; requiresReplace?: string[] } | Promise<{ planned: JsProviderObject; requiresReplace?: string[] }>;
+  /**
+   * Applies a planned change: `planned` null deletes `prior`. Returns the new object (null after a
+   * delete). Throwing fails the operation (a failed create leaves no object; a failed update
+   * keeps the prior one).
+   */
+  applyResourceChange(request: {
+    typeName: string;
+    prior: JsProviderObject | null;
+    planned: JsProviderObject | null;
+  }): { newState: JsProviderObject | null } | Promise<{ newState: JsProviderObject | null }>;
+  /** Refresh: the object as it exists now (`newState` null: it is gone). */
+  readResource(request: { typeName: string; state: JsProviderObject }): { newState: JsProviderObject | null } | Promise<{ newState: JsProviderObject | null }>;
+  /** Reads a data source from its (wholly known) configuration. */
+  readDataSource(request: { typeName: string; config: JsProviderObject }): { state: JsProviderObject } | Promise<{ state: JsProviderObject }>;
+  /** `import` blocks: the object with this id (optional; without it importing is an error). */
+  importResourceState?(request: { typeName: string; id: string }): { state: JsProviderObject } | Promise<{ state: JsProviderObject }>;
+}
+
+/** Options of `plan`. */
+export interface PlanOptions extends LoadOptions {
+  /** The prior state (a `terraform.tfstate` object or its text); none: everything is new. */
+  state?: StateV4 | string | null;
+  /** Input variables, as `-var` gives them (tfvars files among the files are read too). */
+  variables?: Record<string, unknown>;
+  /** Providers written in JS, by source address (`"hashicorp/aws"`). */
+  providers?: Record<string, JsProvider>;
+  /** The built-in mock provider's knobs (`hashicorp/mock`). */
+  mock?: MockOptions;
+  /** At most this many provider operations at once (default 10, Terraform's `-parallelism`). */
+  parallelism?: number;
+  /** Aborting stops new provider operations; those in flight finish (see `apply`). */
+  signal?: AbortSignal;
+  /**
+   * Called as each provider operation starts and ends (a plan's refresh and data source reads
+   * once it is made). If it throws during an apply, the apply halts as on abort, with an error
+   * diagnostic quoting it.
+   */
+  onEvent?: (event: EngineEvent) => void;
+  /** `terraform plan -destroy` (default false). */
+  destroy?: boolean;
+  /** Refresh the prior state through the providers first (default true; `-refresh=false`). */
+  refresh?: boolean;
+}
+
+/** Options of `apply` and `destroy`. */
+export interface ApplyOptions extends PlanOptions {
+  /**
+   * Called with the state after each operation, as Terraform persists it (it costs a state
+   * write per operation). If it throws, the apply halts as on abort.
+   */
+  onState?: (state: StateV4) => void;
+}
+
+/** One planned change of a resource instance object. */
+export interface PlannedChange {
+  address: string;
+  /** Terraform's action list. */
+  actions: ActionList;
+  /** The object before (null when created) and after (null when deleted), as plan JSON shows them. */
+  before: JsonValue;
+  after: JsonValue;
+  /** Which parts of `after` are unknown until apply (plan JSON's `after_unknown`). */
+  afterUnknown: Marks;
+  /** The attribute paths that force the replacement (`[["ami"]]`). */
+  replacePaths: string[][];
+  /** Terraform's `action_reason` (`replace_because_cannot_update`, `delete_because_no_resource_config`, ...). */
+  actionReason: string | null;
+  /** The deposed object's key, for a change of a deposed object. */
+  deposed: string | null;
+}
+
+/** `terraform show -json` of a plan (format_version "1.2"). */
+export interface PlanJson {
+  format_version: "1.2";
+  terraform_version: string;
+  variables?: Record<string, { value: JsonValue }>;
+  planned_values: { outputs?: Record<string, JsonValue>; root_module: JsonValue };
+  resource_changes?: JsonValue[];
+  output_changes?: Record<string, JsonValue>;
+  prior_state?: JsonValue;
+  configuration: JsonValue;
+  relevant_attributes?: JsonValue[];
+  checks?: JsonValue[];
+  timestamp: string | null;
+  applyable: boolean;
+  complete: boolean;
+  errored: boolean;
+  [key: string]: JsonValue | undefined;
+}
+
+/** A plan (see `plan`). Pass it to `apply` to apply exactly it. */
+export declare class Plan {
+  private constructor();
+  /** Every resource instance change, no-ops included, in Terraform's order (by address). */
+  readonly changes: PlannedChange[];
+  /** Loading, planning and provider diagnostics (a cycle, an unknown count, a provider error, ...). */
+  readonly diagnostics: Diagnostic[];
+  /** True when planning failed: the plan cannot be applied. */
+  readonly errored: boolean;
+  /** True when applying would change something (resources or outputs): `-detailed-exitcode` 2. */
+  readonly hasChanges: boolean;
+  /** `plan -destroy`. */
+  readonly destroy: boolean;
+  /** The plan's refresh and data source reads, as `onEvent` reported them. */
+  readonly events: EngineEvent[];
+  /** Exactly `terraform show -json` of the saved plan (format 1.2; `timestamp` null). */
+  toJSON(): PlanJson;
+  /** Exactly what `terraform plan -no-color` prints after its refresh lines. */
+  toString(): string;
+}
+
+/** How an apply went. */
+export interface ApplyReport {
+  /** Every provider operation's start and end, in the order they happened. */
+  events: EngineEvent[];
+  /** The operations grouped by start (`"create ADDR"`, `" FAILED"` appended on failure), as the fixtures record Terraform's. */
+  waves: string[][];
+  /** The most provider operations that were in flight at once. */
+  maxConcurrency: number;
+  /**
+   * What `terraform apply -no-color` prints: a progress line per operation event (elapsed times
+   * as Terraform prints them, `after 2s`), then `Apply complete! Resources: ...` and `Outputs:`
+   * (neither after an error).
+   */
+  progress: string;
+  added: number;
+  changed: number;
+  destroyed: number;
+  /** Wall-clock milliseconds the walk took. */
+  elapsedMs: number;
+}
+
+/** What `apply` and `destroy` resolve to. */
+export interface ApplyResult {
+  /** The state after the apply (state v4): everything done before a failure or an abort is in it. */
+  state: StateV4;
+  /** The plan's and the apply's diagnostics (a failed operation, "execution halted", ...). */
+  diagnostics: Diagnostic[];
+  report: ApplyReport;
+  /** The plan that was applied. */
+  plan: Plan;
+}
+
+/**
+ * Plans as `terraform plan` does: refreshes the prior state, expands count/for_each, and
+ * decides every instance's action against the providers (the built-in `mock`, JS ones from
+ * `providers`). Never rejects for the user's input: a configuration error, a cycle or an unknown
+ * count comes back as a Plan with `errored` true and the diagnostics.
+ *
+ * @throws {TypeError} (rejects) when an argument is malformed.
+ */
+export declare function plan(files: Files | LoadedConfig, options?: PlanOptions): Promise<Plan>;
+
+/**
+ * Applies as `terraform apply` does: given files (or a configuration) it plans first; given a
+ * Plan it applies exactly that plan, and refuses it ("Saved plan is stale") when the
+ * configuration and `options.state` now plan something else. At most `parallelism` provider
+ * operations at once; a failure skips what depends on it; aborting `signal` starts nothing new,
+ * lets the operations in flight finish, and resolves with the state written so far. Never
+ * rejects for the user's input or a provider's failure: see `diagnostics`.
+ *
+ * @throws {TypeError} (rejects) when an argument is malformed.
+ */
+export declare function apply(input: Files | LoadedConfig | Plan, options?: ApplyOptions): Promise<ApplyResult>;
+
+/** `terraform destroy`: a destroy plan of the state, applied. */
+export declare function destroy(files: Files | LoadedConfig, options?: ApplyOptions): Promise<ApplyResult>;
