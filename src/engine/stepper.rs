@@ -314,7 +314,8 @@ impl<'a> Stepper<'a> {
 
     fn fail(&self, b: usize, summary: String, detail: String) -> Diagnostics {
         let mut d = Diagnostics::new();
-        let mut diag = Diagnostic::error(summary, detail);
+        // Terraform attaches the instance's address to what a provider reports about it.
+        let mut diag = Diagnostic::error(summary, detail).with_address(self.ops[b].instance.clone());
         if let Some(&w) = self.by_addr.get(&self.ops[b].resource) {
             diag = diag.with_range(self.walkables[w].resource.range.clone());
         }
@@ -371,7 +372,7 @@ impl<'a> Stepper<'a> {
             (Ok(_), None) => Ok(None),
         };
         let o = &self.ops[b];
-        let result = match outcome {
+        match outcome {
             Ok(id) => {
                 self.writes += 1;
                 match (o.op, &id) {
@@ -389,8 +390,7 @@ impl<'a> Stepper<'a> {
                 self.diagnostics.extend(d.clone());
                 Err(d)
             }
-        };
-        result
+        }
     }
 
     /// Marks operation `b` done (or failed): what waits for it may start (or is skipped).
