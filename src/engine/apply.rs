@@ -374,7 +374,8 @@ fn obj_from_change(c: &InstanceChange, v: Value, provider: &str) -> Obj {
         cbd: c.create_before_destroy,
         tainted: false,
         schema_version: c.schema_version,
-        provider: provider.to_string(),
+        // The configuration the plan routed the change to; `provider` for older plans.
+        provider: if c.provider_config.is_empty() { provider.to_string() } else { c.provider_config.clone() },
     }
 }
 
@@ -423,6 +424,7 @@ fn run(
     next_deposed: &mut u32,
     walkables: &[Walkable<'_>],
 ) -> OpOutcome {
+    let provider = crate::providers::route(provider, &c.provider_config);
     let fail = |summary: String, detail: String, wrote: bool| {
         let mut d = Diagnostics::new();
         let mut diag = Diagnostic::error(summary, detail);
