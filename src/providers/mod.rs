@@ -43,7 +43,10 @@ pub struct ResourceSchema {
 impl ResourceSchema {
     /// The object type of the resource's values (what configuration is converted to).
     pub fn object_type(&self) -> Type {
-        Type::Object(self.attributes.iter().map(|(k, a)| (k.clone(), a.ty.clone())).collect())
+        // Nested blocks are lists of objects; dynamic, since their objects' types come from
+        // whatever each block writes.
+        let blocks = self.blocks.keys().map(|k| (k.clone(), Type::Dynamic));
+        Type::Object(self.attributes.iter().map(|(k, a)| (k.clone(), a.ty.clone())).chain(blocks).collect())
     }
 }
 

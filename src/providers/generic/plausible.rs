@@ -166,7 +166,8 @@ fn id(obj: &Object<'_>, salt: &str) -> String {
 /// An AWS ARN for an object whose id is `id`.
 fn arn(obj: &Object<'_>, id: &str) -> String {
     let kind = obj.kind();
-    let (service, rest) = kind.split_once('_').unwrap_or((kind, kind));
+    // EC2's objects (the ones with `vpc-`, `subnet-`, ... ids) are EC2's, not a service of their own.
+    let (service, rest) = if aws_prefix(kind).is_some() { ("ec2", kind) } else { kind.split_once('_').unwrap_or((kind, kind)) };
     let region = obj.arg("region").unwrap_or(AWS_REGION);
     match service {
         "s3" => format!("arn:aws:s3:::{id}"),
