@@ -4,7 +4,9 @@
 //! | module | what |
 //! | --- | --- |
 //! | `order` | which resources each resource depends on (through locals, variables, module outputs), and the walk order |
-//! | `scope`, `body` | an instance's scope, a resource block's arguments evaluated |
+//! | `scope`, `body`, `body_json` | an instance's scope, a resource block's arguments and nested blocks (native or JSON) evaluated |
+//! | `routing` | the provider configuration serving each resource (the graph's answer) |
+//! | `schemas` | the generic mock's schemas, derived from the configuration; the provider set of a configuration |
 //! | `plan` | the plan walk: expansion, refresh, actions, orphans, outputs |
 //! | `plan_json` | the plan as `terraform show -json` writes it (format 1.2) |
 //! | `values_json` | values, unknown and sensitive shapes, types in JSON |
@@ -12,6 +14,7 @@
 pub mod api;
 pub mod apply;
 pub mod body;
+pub mod body_json;
 pub mod checks;
 pub mod clock;
 pub mod instance;
@@ -20,6 +23,8 @@ pub mod order;
 pub mod plan;
 pub mod plan_json;
 pub mod progress;
+pub mod routing;
+pub mod schemas;
 pub mod scope;
 mod state_write;
 pub mod stepper;
@@ -57,8 +62,11 @@ pub struct InstanceChange {
     pub reason: Option<&'static str>,
     /// Attributes whose change forces the replacement.
     pub replace_paths: Vec<String>,
-    /// The provider's source address.
+    /// The provider's source address (plan JSON's `provider_name`).
     pub provider: String,
+    /// The provider configuration serving it (state's `provider`):
+    /// `provider["registry.terraform.io/hashicorp/aws"].west`.
+    pub provider_config: String,
     pub schema_version: u64,
     /// The resources it depends on (state `dependencies`), sorted.
     pub dependencies: Vec<String>,

@@ -169,6 +169,7 @@ fn prior_state(plan: &Plan, provider: &dyn Provider) -> Option<Json> {
                 reason: None,
                 replace_paths: Vec::new(),
                 provider: provider_source(prov),
+                provider_config: prov.clone(),
                 schema_version: 0,
                 dependencies: o.dependencies.clone(),
                 create_before_destroy: o.create_before_destroy,

@@ -327,6 +327,7 @@ impl<'a> Stepper<'a> {
     fn request(&mut self, b: usize, target: Option<usize>, provider: &dyn Provider) -> Result<Option<Request>, Diagnostics> {
         let o = &self.ops[b];
         let c = &self.plan.changes[o.change];
+        let provider = crate::providers::route(provider, &c.provider_config);
         match o.op {
             Op::Delete => Ok(target.map(|i| Request::Delete { type_name: c.type_name.clone(), prior: self.objs[i].value.clone() })),
             Op::Create | Op::Update | Op::ReadData => {
@@ -576,7 +577,8 @@ pub(super) fn obj_from_change(c: &InstanceChange, v: Value, provider: &str) -> O
         cbd: c.create_before_destroy,
         tainted: false,
         schema_version: c.schema_version,
-        provider: provider.to_string(),
+        // The configuration the plan routed the change to; `provider` for plans without one.
+        provider: if c.provider_config.is_empty() { provider.to_string() } else { c.provider_config.clone() },
     }
 }
 

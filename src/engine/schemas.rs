@@ -1,0 +1,303 @@
+//! The generic mock's schemas, derived from the configuration (there are no provider schemas
+//! here): a type's arguments and nested blocks are those written in any of its blocks (of any
+//! module, `dynamic` blocks' `content` included); its computed attributes are `id` and every
+//! attribute the configuration reads from it (`aws_vpc.main.arn`, `aws_instance.web[*].private_ip`,
+//! `data.aws_availability_zones.a.names[0]`) that some block of the type leaves unset. How a
+//! read continues gives the computed value's shape: indexed, a list; traversed, an object.
+
+use super::body::{self, BlockKind, Body};
+use crate::addrs::ResourceMode;
+use crate::config::model::{Config, Module};
+use crate::eval::Type;
+use crate::providers::generic::GenericSchemas;
+use crate::providers::mock::{self, MockOptions};
+use crate::providers::set::ProviderSet;
+use crate::providers::{AttributeSchema, ResourceSchema};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+/// The providers serving `config`: the mock, and the generic mock with schemas derived from it.
+pub fn providers(files: &BTreeMap<String, String>, config: &Config, options: MockOptions) -> ProviderSet {
+    let (schemas, sources) = derive(files, config);
+    ProviderSet::new(options, schemas, sources)
+}
+
+/// The root module and every loaded module below it.
+fn every_module(config: &Config) -> Vec<&Module> {
+    fn collect<'c>(m: &'c Module, out: &mut Vec<&'c Module>) {
+        out.push(m);
+        for c in &m.module_calls {
+            if let Some(child) = c.module.as_deref() {
+                collect(child, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    collect(&config.root, &mut out);
+    out
+}
+
+fn optional() -> AttributeSchema {
+    AttributeSchema { ty: Type::Dynamic, optional: true, computed: false, required: false, sensitive: false, requires_replace: false }
+}
+
+/// Merges what `body` writes into `schema`, counting how many blocks write each argument.
+fn merge(schema: &mut ResourceSchema, body: &Body, written: &mut BTreeMap<String, usize>) {
+    let mut seen = BTreeSet::new();
+    for a in &body.attributes {
+        schema.attributes.entry(a.name.clone()).or_insert_with(optional);
+        if seen.insert(a.name.clone()) {
+            *written.entry(a.name.clone()).or_default() += 1;
+        }
+    }
+    for b in &body.blocks {
+        let inner = schema.blocks.entry(b.type_name.clone()).or_default();
+        let content = match &b.kind {
+            BlockKind::Static(body) => body,
+            BlockKind::Dynamic { content, .. } => content,
+        };
+        merge(inner, content, &mut BTreeMap::new());
+    }
+}
+
+/// The generic types' schemas, and every configured type's provider source.
+pub fn derive(files: &BTreeMap<String, String>, config: &Config) -> (GenericSchemas, BTreeMap<String, String>) {
+    let mut schemas = GenericSchemas::default();
+    let mut sources: BTreeMap<String, String> = BTreeMap::new();
+    // (data?, type) → blocks seen, and how many write each argument.
+    let mut counts: BTreeMap<(bool, String), (usize, BTreeMap<String, usize>)> = BTreeMap::new();
+    let mut declared: HashSet<(bool, String, String)> = HashSet::new();
+    for m in every_module(config) {
+        for r in &m.resources {
+            let source = if r.provider.fqn.is_empty() { format!("registry.terraform.io/hashicorp/{}", r.provider.local_name) } else { r.provider.fqn.clone() };
+            sources.entry(r.type_name.clone()).or_insert_with(|| source.clone());
+            if source == mock::SOURCE || r.mode == ResourceMode::Ephemeral {
+                continue;
+            }
+            let data = r.mode == ResourceMode::Data;
+            declared.insert((data, r.type_name.clone(), r.name.clone()));
+            let map = if data { &mut schemas.data_sources } else { &mut schemas.resources };
+            let schema = map.entry(r.type_name.clone()).or_default();
+            let (blocks, written) = counts.entry((data, r.type_name.clone())).or_default();
+            *blocks += 1;
+            if let Some(b) = body::arguments(files, r) {
+                merge(schema, &b, written);
+            }
+        }
+    }
+    // What the configuration reads from each type.
+    let mut reads: BTreeMap<(bool, String, String), Type> = BTreeMap::new();
+    let types: HashSet<(bool, &str)> = declared.iter().map(|(d, t, _)| (*d, t.as_str())).collect();
+    for text in files.values() {
+        scan(text, &|data, t, n| types.contains(&(data, t)) && declared.contains(&(data, t.to_string(), n.to_string())), &mut reads);
+    }
+    for ((data, type_name), (blocks, written)) in &counts {
+        let map = if *data { &mut schemas.data_sources } else { &mut schemas.resources };
+        let Some(schema) = map.get_mut(type_name) else { continue };
+        let mut computed: Vec<String> = vec!["id".into()];
+        computed.extend(reads.keys().filter(|(d, t, _)| d == data && t == type_name).map(|(_, _, a)| a.clone()));
+        for attr in computed {
+            if schema.blocks.contains_key(&attr) {
+                continue;
+            }
+            let always = written.get(&attr).copied().unwrap_or(0) >= *blocks;
+            let a = schema.attributes.entry(attr.clone()).or_insert_with(|| AttributeSchema { optional: false, ..optional() });
+            a.computed = !always;
+            if let Some(shape) = reads.get(&(*data, type_name.clone(), attr.clone())).filter(|s| **s != Type::Dynamic) {
+                schemas.shapes.insert((type_name.clone(), attr.clone()), shape.clone());
+            }
+        }
+    }
+    schemas.sources = sources.clone();
+    (schemas, sources)
+}
+
+fn ident_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+/// An identifier at `i`: its end.
+fn ident(b: &[u8], i: usize) -> Option<usize> {
+    if i >= b.len() || !(b[i].is_ascii_alphabetic() || b[i] == b'_') {
+        return None;
+    }
+    let mut j = i;
+    while j < b.len() && ident_char(b[j]) {
+        j += 1;
+    }
+    Some(j)
+}
+
+/// Past a bracketed index at `i` (`[0]`, `["k"]`, `[*]`, nested brackets), if there is one.
+fn index(b: &[u8], i: usize) -> Option<usize> {
+    if b.get(i) != Some(&b'[') {
+        return None;
+    }
+    let mut depth = 0;
+    let mut j = i;
+    while j < b.len() {
+        match b[j] {
+            b'[' => depth += 1,
+            b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(j + 1);
+                }
+            }
+            b'\n' => return None,
+            _ => {}
+        }
+        j += 1;
+    }
+    None
+}
+
+/// The shape of what follows an attribute read at `i`: `[..]` a list, `.key` an object.
+fn shape(text: &str, i: usize, depth: usize) -> Type {
+    let b = text.as_bytes();
+    if depth > 3 {
+        return Type::Dynamic;
+    }
+    if let Some(j) = index(b, i) {
+        return Type::list(shape(text, j, depth + 1));
+    }
+    if b.get(i) == Some(&b'.') {
+        if b.get(i + 1) == Some(&b'*') {
+            return Type::list(shape(text, i + 2, depth + 1));
+        }
+        if let Some(j) = ident(b, i + 1) {
+            return Type::Object([(text[i + 1..j].to_string(), shape(text, j, depth + 1))].into_iter().collect());
+        }
+    }
+    Type::Dynamic
+}
+
+/// Two reads of one attribute: lists of merged elements, objects with every key read.
+fn merge_shapes(a: Type, b: Type) -> Type {
+    match (a, b) {
+        (Type::Dynamic, x) | (x, Type::Dynamic) => x,
+        (Type::List(x), Type::List(y)) => Type::list(merge_shapes(*x, *y)),
+        (Type::Object(mut x), Type::Object(y)) => {
+            for (k, t) in y {
+                let merged = match x.remove(&k) {
+                    Some(old) => merge_shapes(old, t),
+                    None => t,
+                };
+                x.insert(k, merged);
+            }
+            Type::Object(x)
+        }
+        (x, _) => x,
+    }
+}
+
+/// Every `TYPE.NAME[...].ATTR...` and `data.TYPE.NAME[...].ATTR...` in `text` for which
+/// `known(data, type, name)`, with the shape its continuation gives.
+fn scan(text: &str, known: &dyn Fn(bool, &str, &str) -> bool, out: &mut BTreeMap<(bool, String, String), Type>) {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let starts = (b[i].is_ascii_alphabetic() || b[i] == b'_') && (i == 0 || !(ident_char(b[i - 1]) || b[i - 1] == b'.'));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let Some(mut j) = ident(b, i) else {
+            i += 1;
+            continue;
+        };
+        let first = &text[i..j];
+        let next = j;
+        let mut data = false;
+        let mut type_name = first;
+        if first == "data" && b.get(j) == Some(&b'.') {
+            if let Some(k) = ident(b, j + 1) {
+                data = true;
+                type_name = &text[j + 1..k];
+                j = k;
+            }
+        }
+        let name_end = if b.get(j) == Some(&b'.') { ident(b, j + 1) } else { None };
+        let Some(k) = name_end else {
+            i = next;
+            continue;
+        };
+        let name = &text[j + 1..k];
+        if !known(data, type_name, name) {
+            i = next;
+            continue;
+        }
+        // Past instance keys and splats.
+        let mut p = k;
+        loop {
+            if let Some(q) = index(b, p) {
+                p = q;
+            } else if b.get(p) == Some(&b'.') && b.get(p + 1) == Some(&b'*') {
+                p += 2;
+            } else {
+                break;
+            }
+        }
+        if b.get(p) == Some(&b'.') {
+            if let Some(q) = ident(b, p + 1) {
+                let attr = text[p + 1..q].to_string();
+                let s = shape(text, q, 0);
+                let key = (data, type_name.to_string(), attr);
+                let merged = match out.remove(&key) {
+                    Some(old) => merge_shapes(old, s),
+                    None => s,
+                };
+                out.insert(key, merged);
+                p = q;
+            }
+        }
+        i = p.max(next);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn derived(files: &[(&str, &str)]) -> GenericSchemas {
+        let files: BTreeMap<String, String> = files.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let loaded = crate::load(&files, &Default::default());
+        derive(&files, &loaded.config).0
+    }
+
+    #[test]
+    fn arguments_blocks_and_reads() {
+        let s = derived(&[(
+            "main.tf",
+            r#"
+resource "aws_vpc" "main" { cidr_block = "10.0.0.0/16" }
+resource "aws_security_group" "sg" {
+  vpc_id = aws_vpc.main.id
+  ingress { from_port = 80 }
+  dynamic "egress" {
+    for_each = [1]
+    content { to_port = egress.value }
+  }
+}
+resource "aws_instance" "web" {
+  count     = 2
+  subnet_id = "x"
+  tags      = { Name = aws_vpc.main.arn }
+}
+data "aws_availability_zones" "az" {}
+output "ips" { value = aws_instance.web[*].private_ip }
+output "first" { value = data.aws_availability_zones.az.names[0] }
+output "tag" { value = aws_instance.web[0].tags_all.Name }
+"#,
+        )]);
+        let vpc = &s.resources["aws_vpc"];
+        assert!(vpc.attributes["cidr_block"].optional && !vpc.attributes["cidr_block"].computed);
+        assert!(vpc.attributes["id"].computed && vpc.attributes["arn"].computed && !vpc.attributes["arn"].optional);
+        let sg = &s.resources["aws_security_group"];
+        assert!(sg.blocks["ingress"].attributes.contains_key("from_port"));
+        assert!(sg.blocks["egress"].attributes.contains_key("to_port"));
+        assert!(s.resources["aws_instance"].attributes["private_ip"].computed);
+        assert_eq!(s.shapes[&("aws_availability_zones".to_string(), "names".to_string())], Type::list(Type::Dynamic));
+        assert_eq!(s.shapes[&("aws_instance".to_string(), "tags_all".to_string())], Type::Object([("Name".to_string(), Type::Dynamic)].into_iter().collect()));
+        assert!(s.data_sources["aws_availability_zones"].attributes["names"].computed);
+    }
+}
