@@ -316,6 +316,10 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     result.changes = changes;
     result.ops = walk.ops;
     result.data_read = walk.data_read;
+    let sources = super::sources::Sources::new(files);
+    result.configuration = Some(super::config_json::configuration(config, &sources, provider, &inputs));
+    let module_outputs = if options.destroy { Vec::new() } else { super::module_outputs::changed(&config.root, &scope) };
+    result.relevant_attributes = super::relevant::attributes(config, &sources, provider, &result.changes, &result.outputs, &module_outputs);
     result
 }
 
