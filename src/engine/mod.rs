@@ -19,6 +19,7 @@ pub mod body;
 pub mod checks;
 pub mod clock;
 pub mod config_json;
+pub mod data_orphans;
 pub mod instance;
 pub mod module_outputs;
 pub mod moved;
