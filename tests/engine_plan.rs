@@ -13,8 +13,8 @@ use serde_json::Value;
 use tfgraph::engine::{plan::plan, plan_json::to_json, PlanOptions};
 use tfgraph::plans::render_human::{render_plan, PlanMode, RenderOptions};
 
-/// Sections of the plan JSON not written yet, left out of the comparison everywhere.
-const NOT_COMPARED: &[&str] = &["configuration", "relevant_attributes", "timestamp", "terraform_version"];
+/// What differs between any two runs of Terraform, left out of the comparison everywhere.
+const NOT_COMPARED: &[&str] = &["timestamp", "terraform_version"];
 
 /// Steps whose plan does not match yet, and why.
 const GAPS: &[(&str, &str)] = &[
@@ -27,6 +27,11 @@ fn normalise(mut v: Value) -> Value {
         }
         if let Some(Value::Object(ps)) = m.get_mut("prior_state") {
             ps.remove("terraform_version");
+        }
+        // Terraform's order of relevant_attributes changes from run to run (its sort compares
+        // the unsorted slice): compare them as a set.
+        if let Some(Value::Array(ra)) = m.get_mut("relevant_attributes") {
+            ra.sort_by_key(|a| a.to_string());
         }
     }
     v

@@ -153,6 +153,8 @@ struct Walk<'a> {
     data_read: Vec<InstanceChange>,
     /// Resources whose plan failed (a precondition) or was not reached because of one.
     failed: BTreeSet<String>,
+    /// Data resources whose instances are known: (module instance, type, name).
+    data_expanded: std::collections::HashSet<super::data_orphans::DataResource>,
     diags: Diagnostics,
     /// Absolute resource address → whether any of its instances has a pending change.
     pending: HashMap<String, bool>,
@@ -251,6 +253,7 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         order_resource: String::new(),
         data_read: Vec::new(),
         failed: BTreeSet::new(),
+        data_expanded: Default::default(),
         diags: Diagnostics::new(),
         pending: HashMap::new(),
         by_address: HashMap::new(),
@@ -325,6 +328,15 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     result.changes = changes;
     result.ops = walk.ops;
     result.data_read = walk.data_read;
+    if let (Some(p), false) = (&result.prior_state, options.destroy) {
+        let configured = resources.iter().filter(|w| w.resource.mode == ResourceMode::Data).map(|w| (w.module_addr.clone(), w.resource.type_name.clone(), w.resource.name.clone())).collect();
+        let planned: Vec<&InstanceChange> = result.data_read.iter().chain(result.changes.iter()).collect();
+        result.prior_state = Some(super::data_orphans::drop(p, &configured, &walk.data_expanded, &planned));
+    }
+    let sources = super::sources::Sources::new(files);
+    result.configuration = Some(super::config_json::configuration(config, &sources, provider, &inputs));
+    let module_outputs = if options.destroy { Vec::new() } else { super::module_outputs::changed(&config.root, &scope) };
+    result.relevant_attributes = super::relevant::attributes(config, &sources, provider, &result.changes, &result.outputs, &module_outputs);
     result
 }
 
@@ -417,6 +429,9 @@ impl<'a> Walk<'a> {
             self.values.values.borrow_mut().insert(key, Value::dynamic());
             return;
         };
+        if r.mode == ResourceMode::Data {
+            self.data_expanded.insert((w.module_addr.clone(), r.type_name.clone(), r.name.clone()));
+        }
         let instances: Vec<Repetition> = match &expansion {
             Expansion::Single => vec![(None, None, None)],
             Expansion::Count(n) => (0..*n).map(|i| (Some(InstanceKey::Int(i)), Some(i), None)).collect(),
