@@ -12,6 +12,7 @@ import { createInspector } from "./inspector.js";
 import { createConsole } from "./console.js";
 import { createSteps } from "./steps.js";
 import { createRun } from "./run.js";
+import { createEnginePanel } from "./engine-panel.js";
 import { GALLERY } from "./examples.js";
 import { decodeSession, encodeSession, saveSession } from "./state.js";
 import { cycleEdgeKeys, cycleSets, parseGraphText, resourceView } from "./model.js";
@@ -380,6 +381,36 @@ const run = createRun($("run"), {
   walk: (dag, visit, options) => tfgraph.walk(dag, visit, options),
 });
 
+/** A Plan as the panel shows it: plain data. */
+const plainPlan = (p) => ({ text: p.toString(), changes: p.changes, diagnostics: p.diagnostics, errored: p.errored, hasChanges: p.hasChanges });
+
+const enginePanel = createEnginePanel($("engine"), {
+  available: ["plan", "apply", "destroy"].every((f) => typeof tfgraph[f] === "function"),
+  /** The terraform.tfstate among the files, when it is a JSON object. */
+  fileState() {
+    const text = editor.files()[STATE_FILE];
+    if (!text) return null;
+    try {
+      const s = JSON.parse(text);
+      return s && typeof s === "object" && !Array.isArray(s) ? s : null;
+    } catch {
+      return null;
+    }
+  },
+  graphView,
+  reveal,
+  /** plan(), apply() or destroy() on the editor's files against the mock providers. */
+  async run(kind, options) {
+    const files = editor.files();
+    if (kind === "plan") {
+      const p = await tfgraph.plan(files, options);
+      return { plan: plainPlan(p), diagnostics: p.diagnostics };
+    }
+    const r = await (kind === "apply" ? tfgraph.apply : tfgraph.destroy)(files, options);
+    return { plan: plainPlan(r.plan), diagnostics: r.diagnostics, state: r.state, report: r.report };
+  },
+});
+
 // ---- The refresh cycle ---------------------------------------------------------------------
 
 let drawing = Promise.resolve();
@@ -464,6 +495,7 @@ function show(view) {
   editor.setDiagnostics(view.diagnostics);
   renderResources($("resources"), $("resource-count"), view, reveal);
   renderDiagnostics($("diagnostics"), $("diagnostic-count"), view.diagnostics, reveal);
+  enginePanel.filesChanged();
   steps.reset();
   redraw();
   save();
