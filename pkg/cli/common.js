@@ -57,7 +57,7 @@ export async function readDir(dir) {
  * object it is about (`with ADDR,`), its source snippet, the values of the expression's
  * references, then the detail.
  */
-export function formatDiagnostic(d, files = {}) {
+export function formatDiagnostic(d, files = {}, columns = (process.stderr.isTTY && process.stderr.columns) || 78) {
   const kind = d.severity === "warning" ? "Warning" : "Error";
   let s = `\n${kind}: ${d.summary}\n`;
   if (d.range) {
@@ -79,8 +79,19 @@ export function formatDiagnostic(d, files = {}) {
       for (const v of values) s += `    │ ${v.traversal} ${v.statement}\n`;
     }
   }
-  if (d.detail) s += `\n${d.detail}\n`;
+  if (d.detail) s += `\n${wrapDetail(d.detail, columns)}\n`;
   return s;
+}
+
+/**
+ * The detail as DiagnosticPlain wraps it: each line that does not start with a space wrapped
+ * to one column less than the stream's width (78 when it is not a terminal).
+ */
+function wrapDetail(detail, columns) {
+  return detail
+    .split("\n")
+    .map((line) => (line.startsWith(" ") ? line : wordWrap(line, columns - 1)))
+    .join("\n");
 }
 
 /** `-var NAME=VALUE`: VALUE as JSON when it parses (numbers, lists, objects), else a string. */
