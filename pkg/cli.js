@@ -9,24 +9,27 @@ import { parseArgs } from "node:util";
 import { createInterface } from "node:readline";
 import { buildGraph, evaluate, loadConfig, version } from "./node.js";
 import { addVarFiles, diagnosticsOf, err, formatDiagnostic, out, parseVar, positional, readDir, readJsonFile, UsageError } from "./cli/common.js";
+import { readPlanFile } from "./cli/plan-file.js";
 import { checkEngineArgs, cmdApply, cmdPlan, ENGINE_COMMANDS, engineAvailable } from "./cli/engine.js";
 
 export { formatDiagnostic };
 
 const COMMANDS = {
   graph: {
-    usage: "tfgraph graph [DIR] [--type plan|plan-destroy|validate] [--format dot|mermaid|text|json] [--draw-cycles] [--full]",
+    usage: "tfgraph graph [DIR] [--type plan|plan-destroy|validate|apply] [--plan FILE] [--format dot|mermaid|text|json] [--draw-cycles] [--full]",
     help: `Prints Terraform's graph of the configuration in DIR (default "."). By default the
 resource-only DOT that \`terraform graph\` prints, ready for \`| dot -Tsvg\`; --type (or --full)
 prints the whole graph Terraform builds for that operation, every node and edge.
 
 Options:
-  --type T        plan (default), plan-destroy, validate
+  --type T        plan (default), plan-destroy, validate, apply (with --plan)
+  --plan FILE     a plan saved by \`tfgraph plan --out\`: --type apply draws the graph that
+                  applies it, from the configuration and state saved in it
   --format F      dot (default), mermaid, text (Terraform's Graph.String()), json (nodes and
                   edges, each edge with the reasons it exists)
   --draw-cycles   draw the edges of cycles in red (DOT)
   --full          the whole plan graph instead of resources only`,
-    options: { type: { type: "string" }, format: { type: "string" }, "draw-cycles": { type: "boolean" }, full: { type: "boolean" } },
+    options: { type: { type: "string" }, plan: { type: "string" }, format: { type: "string" }, "draw-cycles": { type: "boolean" }, full: { type: "boolean" } },
   },
   validate: {
     usage: "tfgraph validate [DIR] [--json]",
@@ -83,15 +86,24 @@ async function cmdGraph(args) {
   const format = args.values.format ?? "dot";
   if (!["dot", "mermaid", "text", "json"].includes(format)) throw new UsageError(`--format must be dot, mermaid, text or json, not ${JSON.stringify(format)}.`);
   const type = args.values.type;
-  const operations = { plan: "plan", "plan-destroy": "destroy", validate: "validate" };
-  if (type !== undefined && !(type in operations)) {
-    if (type === "apply") throw new UsageError("--type apply needs a saved plan, which needs the plan/apply engine: not in this version.");
-    throw new UsageError(`--type must be plan, plan-destroy or validate, not ${JSON.stringify(type)}.`);
-  }
-  const { files, root } = await readDir(dir);
+  const operations = { plan: "plan", "plan-destroy": "destroy", validate: "validate", apply: "apply" };
+  if (type !== undefined && !(type in operations)) throw new UsageError(`--type must be plan, plan-destroy, validate or apply, not ${JSON.stringify(type)}.`);
+  if ((type === "apply") !== (args.values.plan !== undefined)) throw new UsageError("--type apply needs --plan FILE (a plan saved by `tfgraph plan --out`), and --plan needs --type apply.");
+  let files, root, options;
+  if (type === "apply") {
+    // Terraform's `graph -type=apply -plan=FILE`: the configuration and state saved in the plan.
+    if (args.positionals.length) throw new UsageError("--type apply reads the configuration saved in the plan: give no DIR.");
+    const { saved, error } = await readPlanFile(args.values.plan);
+    if (error) {
+      err(formatDiagnostic(error));
+      return 1;
+    }
+    ({ files, root } = saved.tfgraph);
+    options = { changes: saved, mode: saved.tfgraph.destroy ? "destroy" : "normal", state: saved.tfgraph.state ?? undefined };
+  } else ({ files, root } = await readDir(dir));
   let graph;
   try {
-    graph = buildGraph(files, { operation: operations[type ?? "plan"], root });
+    graph = buildGraph(files, { operation: operations[type ?? "plan"], root, ...options });
   } catch (e) {
     for (const d of diagnosticsOf(e)) err(formatDiagnostic(d, files));
     return 1;

@@ -8,10 +8,11 @@
 // recorded with real Terraform replays with the same settings.
 
 import { join, resolve } from "node:path";
-import { readFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import * as tfgraph from "../node.js";
 import { addVarFiles, err, formatDiagnostic, out, parseVar, positional, readDir, UsageError, wordWrap } from "./common.js";
-import { atomicWrite, readStateFile, StateFileError, stateWriter } from "./state-file.js";
+import { readStateFile, StateFileError, stateWriter } from "./state-file.js";
+import { readPlanFile, writePlanFile } from "./plan-file.js";
 import { progressPrinter } from "./progress.js";
 import { onInterrupt } from "./interrupt.js";
 import { ask, PromptError } from "./prompt.js";
@@ -199,27 +200,12 @@ export async function cmdPlan(args) {
   else out(p.toString());
   printDiagnostics(p.diagnostics, ctx.files, ui);
   if (args.values.out) {
-    const saved = { ...p.toJSON(), tfgraph: { version: tfgraph.version, dir: resolve(dir), root: ctx.root, files: ctx.files, variables: ctx.variables, destroy: !!args.values.destroy, state: ctx.read.state } };
-    atomicWrite(args.values.out, `${JSON.stringify(saved, null, 2)}\n`);
+    writePlanFile(args.values.out, p, { dir: resolve(dir), root: ctx.root, files: ctx.files, variables: ctx.variables, destroy: !!args.values.destroy, state: ctx.read.state });
   }
   if (p.errored || hasErrors(p.diagnostics)) return 1;
   if (p.hasChanges && !ui) planNextStep(args.values.out);
   if (args.values["detailed-exitcode"]) return p.hasChanges ? 2 : 0;
   return 0;
-}
-
-/** Reads a plan file written by `tfgraph plan --out`. */
-async function readPlanFile(path) {
-  let saved;
-  try {
-    saved = JSON.parse(await readFile(path, "utf8"));
-  } catch (e) {
-    return { error: { severity: "error", summary: "Failed to load plan file", detail: `Could not read the plan file ${JSON.stringify(path)}: ${e.message}` } };
-  }
-  if (!saved?.tfgraph?.files || saved.format_version === undefined) {
-    return { error: { severity: "error", summary: "Failed to load plan file", detail: `${JSON.stringify(path)} is not a plan file saved by tfgraph plan --out.` } };
-  }
-  return { saved };
 }
 
 /**
@@ -243,7 +229,6 @@ const sameJson = (a, b) => JSON.stringify({ ...a, timestamp: null }) === JSON.st
 
 export async function cmdApply(args, { destroyCommand = false } = {}) {
   const [target = "."] = positional(args.positionals, [destroyCommand ? "DIR" : "DIR | PLAN_FILE"]);
-  const { stat } = await import("node:fs/promises");
   const isPlanFile = !destroyCommand && (await stat(target).then((s) => s.isFile(), () => false));
   return isPlanFile ? applyPlanFile(args, target) : applyDir(args, target, destroyCommand || !!args.values.destroy, destroyCommand);
 }

@@ -159,3 +159,26 @@ test("graph on every corpus root gives DOT that dot -Tsvg accepts", { timeout: 9
   assert.ok(ok > roots.length / 2, `only ${ok} of ${roots.length} roots rendered`);
   t.diagnostic(`${ok} of ${roots.length} corpus roots rendered by dot`);
 });
+
+test("graph --type apply --plan FILE draws the apply graph of a saved plan (configuration and state from it)", () => {
+  const at = join(repo, "tests/fixtures/engine/create-change-destroy/step4");
+  const plan = JSON.parse(readFileSync(join(at, "plan.json"), "utf8"));
+  plan.tfgraph = {
+    root: "",
+    files: { "main.tf": readFileSync(join(at, "config/main.tf"), "utf8") },
+    variables: {},
+    destroy: false,
+    state: JSON.parse(readFileSync(join(at, "input.tfstate"), "utf8")),
+  };
+  const file = join(dir({}), "plan.json");
+  writeFileSync(file, JSON.stringify(plan));
+  const r = run(["graph", "--type", "apply", "--plan", file, "--format", "text"]);
+  assert.equal(r.status, 0, r.stderr);
+  // web is replaced (-/+): its destroy node is in the apply graph, after what depends on it.
+  assert.match(r.stdout, /^mock_resource\.web \(destroy\)$/m);
+  assert.match(run(["graph", "--type", "apply", "--plan", file]).stdout, /^digraph/);
+  assert.equal(run(["graph", "--type", "apply"]).status, 1);
+  const notPlan = run(["graph", "--type", "apply", "--plan", join(at, "config/main.tf")]);
+  assert.equal(notPlan.status, 1);
+  assert.match(notPlan.stderr, /Failed to load plan file/);
+});
