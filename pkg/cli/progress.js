@@ -26,7 +26,8 @@ export function goDuration(seconds) {
 }
 
 const roundedSeconds = (ms) => Math.round(ms / 1000);
-const key = (e) => `${e.operation}\0${e.address}\0${e.deposed ?? ""}`;
+/** Terraform's UiHook keys its running operations by the instance address alone. */
+const key = (e) => e.address;
 
 /**
  * A printer of progress lines: `event(e)` prints the line an EngineEvent makes (if any), and

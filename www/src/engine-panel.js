@@ -41,21 +41,26 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   const download = el("a", { "data-testid": "state-download", download: "terraform.tfstate", class: "button-link" }, "Download terraform.tfstate");
   const stateJson = el("pre", { class: "terminal state-json", "data-testid": "state-json" });
 
+  const applySection = el("section", {}, el("h3", {}, "Apply"), diagnostics, log, el("h3", {}, "State ", stateInfo, " ", download), el("details", {}, el("summary", {}, "terraform.tfstate"), stateJson));
   root.append(
-    el("div", { class: "run-controls" }, planButton, applyButton, destroyButton, cancelButton, resetButton, field("parallelism", parallelism), field("mock delay ms", delay), field("fail names", failNames)),
-    el("div", { class: "run-progress" }, progress, summary),
+    el(
+      "div",
+      { class: "engine-head" },
+      el("div", { class: "run-controls" }, planButton, applyButton, destroyButton, cancelButton, resetButton, field("parallelism", parallelism), field("mock delay ms", delay), field("fail names", failNames)),
+      el("div", { class: "run-progress" }, progress, summary),
+    ),
     el(
       "p",
       { class: "muted run-note" },
       available
-        ? "Plan, Apply and Destroy run Terraform's plan and apply walks in this tab against mock providers: hashicorp/mock as Terraform's oracle provider, a generic mock for every other provider. Apply is `terraform apply -auto-approve`; the state is kept for this tab's session."
+        ? "Terraform's plan and apply walks, in this tab, against mock providers (hashicorp/mock, and a generic mock for the others). Apply is terraform apply -auto-approve."
         : "This build of the package has no plan/apply engine.",
     ),
     el(
       "div",
       { class: "engine-out" },
-      el("section", {}, el("h3", {}, "Plan"), planText, changes),
-      el("section", {}, el("h3", {}, "Apply"), log, diagnostics, el("h3", {}, "State ", stateInfo, " ", download), el("details", {}, el("summary", {}, "terraform.tfstate"), stateJson)),
+      el("section", {}, el("h3", {}, "Plan"), changes, planText),
+      applySection,
     ),
   );
 
@@ -209,6 +214,8 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
       progress.value = 1;
     } else summary.textContent = "Planning failed.";
     root.dataset.engine = aborted ? "cancelled" : errors ? "failed" : "done";
+    // After an apply, its log and the state are what to read first.
+    if (kind !== "plan") applySection.scrollIntoView({ block: "start" });
   }
 
   planButton.addEventListener("click", () => start("plan"));
