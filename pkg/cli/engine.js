@@ -246,10 +246,9 @@ async function applyDir(args, dir, destroy, destroyCommand) {
     const p = await runPlan(ctx, { destroy, signal: interrupt.signal, ui });
     if (ui) ui.plan(p);
     else out(p.toString());
-    if (p.errored || hasErrors(p.diagnostics)) {
-      printDiagnostics(p.diagnostics, ctx.files, ui);
-      return 1;
-    }
+    // Warnings (or the errors that end it) come after the plan, before any question.
+    printDiagnostics(p.diagnostics, ctx.files, ui);
+    if (p.errored || hasErrors(p.diagnostics)) return 1;
     if (interrupt.interrupted) {
       printDiagnostics([{ severity: "error", summary: "execution halted", detail: "" }], ctx.files, ui);
       return 1;
@@ -259,7 +258,6 @@ async function applyDir(args, dir, destroy, destroyCommand) {
         printDiagnostics([{ severity: "error", summary: "No approval", detail: "--json needs --auto-approve: the machine-readable UI cannot ask for approval." }], ctx.files, ui);
         return 1;
       }
-      printDiagnostics(p.diagnostics, ctx.files, ui);
       const [query, description] = destroy
         ? ["\nDo you really want to destroy all resources?", "Terraform will destroy all your managed infrastructure, as shown above.\nThere is no undo. Only 'yes' will be accepted to confirm."]
         : ["\nDo you want to perform these actions?", "Terraform will perform the actions described above.\nOnly 'yes' will be accepted to approve."];
@@ -358,7 +356,9 @@ async function runApply(ctx, p, { interrupt, ui, destroyCommand }) {
     interrupt.signal.removeEventListener("abort", onAbort);
   }
   writer.write(result.state ?? latest);
-  const diagnostics = result.diagnostics.filter((d) => !p.diagnostics.includes(d));
+  // The plan's diagnostics were printed with the plan; print only what the apply added.
+  const planned = new Set(p.diagnostics.map((d) => JSON.stringify(d)));
+  const diagnostics = result.diagnostics.filter((d) => !planned.has(JSON.stringify(d)));
   if (stopping && !hasErrors(diagnostics)) diagnostics.push({ severity: "error", summary: "execution halted", detail: "" });
   if (hasErrors(diagnostics)) {
     printDiagnostics(diagnostics, ctx.files, ui);
