@@ -346,3 +346,104 @@ export async function walk(dag, visit, options) {
     throw e;
   }
 }
+
+// ---- plan, apply, destroy (src/bindings/engine) ---------------------------------------------
+
+/** The handle of a Plan: its wasm data, and the options it was made with (for `apply(plan)`). */
+const PLAN = Symbol("tfgraph.plan");
+
+/** What the engine's options cross as: state, variables and mock as JSON text. */
+function engineOptions(options) {
+  if (options !== undefined && options !== null && typeof options !== "object") {
+    throw new TypeError("tfgraph: `options` must be an object");
+  }
+  const o = options ?? {};
+  return {
+    ...o,
+    state: asJsonText(o.state),
+    variables: o.variables === undefined || o.variables === null ? undefined : JSON.stringify(o.variables),
+    mock: o.mock === undefined || o.mock === null ? undefined : JSON.stringify(o.mock),
+  };
+}
+
+/**
+ * A plan: what `terraform plan` decided. `changes` and `diagnostics` are plain data; `toJSON()`
+ * is `terraform show -json`'s document, `toString()` `terraform plan`'s text. Apply it with
+ * `apply(plan)`.
+ */
+export class Plan {
+  constructor(handle, options) {
+    Object.defineProperty(this, PLAN, { value: { handle, options } });
+    this.changes = JSON.parse(handle.changes());
+    this.diagnostics = JSON.parse(handle.diagnostics());
+    this.errored = handle.errored();
+    this.hasChanges = handle.hasChanges();
+    this.destroy = handle.destroy();
+    this.events = JSON.parse(handle.events());
+  }
+  toJSON() { return JSON.parse(this[PLAN].handle.json()); }
+  toString() { return this[PLAN].handle.text(); }
+}
+
+function filesOf(filesOrConfig) {
+  const source = filesOrConfig?.[SOURCE];
+  return source ? [source.files, source.root] : [filesOrConfig, undefined];
+}
+
+/**
+ * Plans as `terraform plan` does, against the built-in mock provider or JS providers.
+ * Resolves to a Plan; problems in the configuration, a cycle or an unknown count are in its
+ * `diagnostics` (`errored`). Rejects only for misuse (TypeError).
+ */
+export async function plan(filesOrConfig, options = {}) {
+  checkInitialised();
+  const [files, root] = filesOf(filesOrConfig);
+  const raw = engineOptions(options);
+  const handle = await rawPlan(files, { ...raw, root: options?.root ?? root });
+  return new Plan(handle, options ?? {});
+}
+
+const rawPlan = (files, options) => raw.enginePlan(files, options);
+
+/** A fresh state lineage, as Terraform makes one (a random UUID). */
+function newLineage() {
+  return globalThis.crypto?.randomUUID?.() ?? "00000000-0000-0000-0000-000000000000";
+}
+
+/**
+ * Applies as `terraform apply` does: files (or a configuration) are planned first; a Plan is
+ * applied exactly, refused when `options.state` is not the state it was made from. Resolves
+ * to `{ state, diagnostics, report, plan }`; never rejects for the user's input or a
+ * provider's failure (see `diagnostics`).
+ */
+export async function apply(input, options = {}) {
+  checkInitialised();
+  let p = input;
+  let opts = options ?? {};
+  if (input instanceof Plan) {
+    // The plan's providers and mock settings, unless given again.
+    opts = { ...input[PLAN].options, state: undefined, ...opts };
+  } else {
+    p = await plan(input, opts);
+  }
+  const raw = engineOptions(opts);
+  const applyOptions = {
+    state: input instanceof Plan && "state" in (options ?? {}) ? raw.state ?? null : undefined,
+    providers: opts.providers,
+    parallelism: opts.parallelism,
+    signal: opts.signal,
+    onEvent: opts.onEvent,
+    onState: opts.onState,
+    lineage: newLineage(),
+  };
+  const result = JSON.parse(await raw_apply(p[PLAN].handle, applyOptions));
+  result.plan = p;
+  return result;
+}
+
+const raw_apply = (handle, options) => raw.engineApply(handle, options);
+
+/** `terraform destroy`: a destroy plan of `options.state`, applied. */
+export async function destroy(filesOrConfig, options = {}) {
+  return apply(filesOrConfig, { ...(options ?? {}), destroy: true });
+}

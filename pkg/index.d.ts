@@ -797,7 +797,11 @@ export interface PlanOptions extends LoadOptions {
   parallelism?: number;
   /** Aborting stops new provider operations; those in flight finish (see `apply`). */
   signal?: AbortSignal;
-  /** Called as each provider operation starts and ends. If it throws, the walk is cancelled. */
+  /**
+   * Called as each provider operation starts and ends (a plan's refresh and data source reads
+   * once it is made). If it throws during an apply, the apply halts as on abort, with an error
+   * diagnostic quoting it.
+   */
   onEvent?: (event: EngineEvent) => void;
   /** `terraform plan -destroy` (default false). */
   destroy?: boolean;
@@ -807,7 +811,10 @@ export interface PlanOptions extends LoadOptions {
 
 /** Options of `apply` and `destroy`. */
 export interface ApplyOptions extends PlanOptions {
-  /** Called with the state after each object is written, as Terraform persists it. */
+  /**
+   * Called with the state after each operation, as Terraform persists it (it costs a state
+   * write per operation). If it throws, the apply halts as on abort.
+   */
   onState?: (state: StateV4) => void;
 }
 
@@ -877,7 +884,11 @@ export interface ApplyReport {
   waves: string[][];
   /** The most provider operations that were in flight at once. */
   maxConcurrency: number;
-  /** What `terraform apply -no-color` prints: progress lines, `Apply complete! ...`, `Outputs:` (elapsed times as `<t>`... see README). */
+  /**
+   * What `terraform apply -no-color` prints: a progress line per operation event (elapsed times
+   * as Terraform prints them, `after 2s`), then `Apply complete! Resources: ...` and `Outputs:`
+   * (neither after an error).
+   */
   progress: string;
   added: number;
   changed: number;

@@ -6,6 +6,7 @@ use crate::config::{self, LoadOptions};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+pub mod engine;
 pub mod eval;
 mod files;
 pub mod graph;
@@ -16,7 +17,7 @@ use files::JsFiles;
 /// Plain JSON objects for every value we hand to JavaScript: JSON text parsed by the engine.
 /// (serde_wasm_bindgen built them property by property across the boundary; its code was
 /// 6.8 KB of the gzipped package.)
-fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     let text = serde_json::to_string(value).map_err(|e| JsValue::from(JsError::new(&e.to_string())))?;
     js_sys::JSON::parse(&text)
 }

@@ -20,7 +20,7 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 mod fast;
 mod input;
-mod options;
+pub(crate) mod options;
 mod output;
 mod promises;
 pub use fast::use_fallbacks_for_tests;
@@ -185,7 +185,7 @@ impl WalkHooks<u32> for JsHooks {
 /// A promise resolved from a fresh macrotask, so rendering and input get their turn:
 /// `setImmediate` in Node, a `MessageChannel` message in browsers (not clamped like
 /// `setTimeout`), else `setTimeout(0)`.
-fn macrotask() -> Promise {
+pub(crate) fn macrotask() -> Promise {
     Promise::new(&mut |resolve, _reject| {
         let global = js_sys::global();
         let get = |name: &str| Reflect::get(&global, &name.into()).ok().filter(JsValue::is_function);

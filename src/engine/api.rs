@@ -2,16 +2,17 @@
 //! JSON in, the plan (its JSON, its text, its changes) and optionally the apply's state and
 //! report out. Pure Rust, so the bindings stay mechanical and native tests reach it.
 
-use super::apply::{apply, ApplyOptions, EventKind};
+use super::apply::{apply, ApplyOptions, ApplyResult, Event, EventKind};
 use super::plan::plan;
 use super::plan_json::{actions, to_json};
 use super::values_json::{unknown_as_bool, value};
-use super::PlanOptions;
+use super::{Plan, PlanOptions};
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::plans::render_human::{render_plan, PlanMode, RenderOptions};
 use crate::providers::mock::{MockOptions, MockProvider};
-use crate::providers::Op;
+use crate::plans::Action;
+use crate::providers::{Op, Provider};
 use serde_json::{json, Value as Json};
 use std::collections::BTreeMap;
 
@@ -33,25 +34,24 @@ pub fn mock_options(mock: Option<&Json>) -> MockOptions {
     o
 }
 
-/// Runs a request: `{ state, variables, mock, destroy, parallelism, apply, plan }` (`plan`: a
-/// plan JSON to apply exactly, refused when the configuration and state now plan otherwise).
-pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: Diagnostics, request: &Json) -> Json {
-    let provider = MockProvider::new(mock_options(request.get("mock")));
-    let state = request.get("state").filter(|s| !s.is_null());
-    let variables: BTreeMap<String, Json> = request.get("variables").and_then(Json::as_object).map(|m| m.clone().into_iter().collect()).unwrap_or_default();
-    let destroy = request.get("destroy").and_then(Json::as_bool).unwrap_or(false);
-    let mut diagnostics = load_diagnostics;
-    if diagnostics.has_errors() {
-        return json!({"plan": null, "planText": "", "changes": [], "diagnostics": diagnostics, "apply": null});
-    }
-    let p = plan(files, config, state, &provider, &PlanOptions { variables: variables.clone(), destroy });
-    let mut plan_json = to_json(&p, &provider);
+/// What the package's `Plan` shows of a plan: its JSON (`terraform show -json`, timestamp
+/// null), its text (`terraform plan`), its changes in the API's shape, whether it changes
+/// anything.
+pub struct PlanView {
+    pub json: Json,
+    pub text: String,
+    pub changes: Json,
+    pub has_changes: bool,
+}
+
+/// The views of `p`, rendered with `schemas` (`terraform providers schema -json`).
+pub fn plan_view(p: &Plan, provider: &dyn Provider, schemas: &Json) -> PlanView {
+    let mut plan_json = to_json(p, provider);
     let mut opts = RenderOptions::from_plan(&plan_json);
-    if destroy {
+    if p.destroy {
         opts.mode = PlanMode::Destroy;
     }
-    let text = render_plan(&plan_json, Some(&provider.schemas_json()), &opts);
-    diagnostics.extend(p.diagnostics.clone());
+    let text = render_plan(&plan_json, Some(schemas), &opts);
     let changes: Vec<Json> = p
         .changes
         .iter()
@@ -71,7 +71,83 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
     if let Some(obj) = plan_json.as_object_mut() {
         obj.insert("timestamp".into(), json!(null));
     }
-    let mut out = json!({"plan": plan_json, "planText": text, "changes": changes, "diagnostics": diagnostics, "apply": null});
+    let has_changes = p.changes.iter().any(|c| c.action != Action::NoOp) || p.outputs.iter().any(|o| o.action != Action::NoOp);
+    PlanView { json: plan_json, text, changes: Json::Array(changes), has_changes }
+}
+
+/// The apply's report in the API's shape (`progress`: what `terraform apply` prints, elapsed
+/// times as Terraform prints them when `timed`, else `<t>`).
+pub fn apply_report(r: &ApplyResult, timed: bool, elapsed_ms: f64) -> Json {
+    let events: Vec<Json> = r.events.iter().map(|e| event_json(e, "apply")).collect();
+    let text = if timed { super::progress::render_timed(r) } else { super::progress::render(r) };
+    json!({"waves": r.waves, "maxConcurrency": r.max_concurrency, "events": events, "progress": text, "added": r.added, "changed": r.changed, "destroyed": r.destroyed, "elapsedMs": elapsed_ms})
+}
+
+/// One event in the API's shape (`onEvent`'s argument).
+pub fn event_json(e: &Event, phase: &str) -> Json {
+    let (kind, id) = match &e.kind {
+        EventKind::Start => ("start", None),
+        EventKind::Complete { id } => ("finish", id.clone()),
+        EventKind::Fail => ("fail", None),
+        EventKind::Skip => ("skip", None),
+        EventKind::Cancel => ("cancel", None),
+    };
+    json!({"kind": kind, "address": e.address, "operation": op_word(e.op), "deposed": e.deposed, "phase": phase, "priorId": e.prior_id, "id": id, "time": e.at_ms})
+}
+
+/// The plan's provider operations (refresh reads, data source reads) as events, in walk
+/// order, each starting and finishing at once.
+pub fn plan_events(p: &Plan) -> Vec<Event> {
+    let id_of = |address: &str| {
+        p.changes.iter().chain(&p.data_read).find(|c| c.deposed.is_none() && c.address() == address).and_then(|c| {
+            let v = if c.mode == crate::addrs::ResourceMode::Data { c.after.as_ref() } else { c.before.as_ref() };
+            v.and_then(|v| match &v.kind {
+                crate::eval::Kind::Object(m) => m.get("id").and_then(|x| x.as_str()).map(String::from),
+                _ => None,
+            })
+        })
+    };
+    let mut out = Vec::new();
+    for o in &p.ops {
+        let id = id_of(&o.address);
+        let prior_id = if o.op == Op::Read { id.clone() } else { None };
+        out.push(Event { at_ms: 0, address: o.address.clone(), deposed: None, op: o.op, prior_id: prior_id.clone(), kind: EventKind::Start });
+        out.push(Event { at_ms: 0, address: o.address.clone(), deposed: None, op: o.op, prior_id, kind: EventKind::Complete { id } });
+    }
+    out
+}
+
+/// The diagnostic of a saved plan applied to a state it was not made from (Terraform's
+/// `backend/local`: lineage first, then serial).
+pub fn stale_plan(planned_from: Option<&Json>, now: Option<&Json>) -> Option<Diagnostic> {
+    let meta = |s: Option<&Json>| (s.and_then(|s| s.get("lineage")).and_then(Json::as_str).unwrap_or("").to_string(), s.and_then(|s| s.get("serial")).and_then(Json::as_u64).unwrap_or(0));
+    let (plan_lineage, plan_serial) = meta(planned_from);
+    let (lineage, serial) = meta(now);
+    let first_plan = plan_lineage.is_empty() && plan_serial == 0;
+    if !first_plan && plan_lineage != lineage {
+        return Some(Diagnostic::error("Saved plan does not match the given state", "The given plan file can not be applied because it was created from a different state lineage."));
+    }
+    if plan_serial != serial {
+        return Some(Diagnostic::error("Saved plan is stale", "The given plan file can no longer be applied because the state was changed by another operation after the plan was created."));
+    }
+    None
+}
+
+/// Runs a request: `{ state, variables, mock, destroy, parallelism, apply, plan }` (`plan`: a
+/// plan JSON to apply exactly, refused when the configuration and state now plan otherwise).
+pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: Diagnostics, request: &Json) -> Json {
+    let provider = MockProvider::new(mock_options(request.get("mock")));
+    let state = request.get("state").filter(|s| !s.is_null());
+    let variables: BTreeMap<String, Json> = request.get("variables").and_then(Json::as_object).map(|m| m.clone().into_iter().collect()).unwrap_or_default();
+    let destroy = request.get("destroy").and_then(Json::as_bool).unwrap_or(false);
+    let mut diagnostics = load_diagnostics;
+    if diagnostics.has_errors() {
+        return json!({"plan": null, "planText": "", "changes": [], "diagnostics": diagnostics, "apply": null});
+    }
+    let p = plan(files, config, state, &provider, &PlanOptions { variables: variables.clone(), destroy });
+    let view = plan_view(&p, &provider, &provider.schemas_json());
+    diagnostics.extend(p.diagnostics.clone());
+    let mut out = json!({"plan": view.json, "planText": view.text, "changes": view.changes, "diagnostics": diagnostics, "apply": null});
     if request.get("apply").and_then(Json::as_bool) != Some(true) || p.errored() {
         return out;
     }
@@ -85,29 +161,12 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
     }
     let parallelism = request.get("parallelism").and_then(Json::as_u64).unwrap_or(10) as usize;
     let r = apply(files, config, &p, state, &provider, &ApplyOptions { variables, parallelism, ..Default::default() });
-    let events: Vec<Json> = r
-        .events
-        .iter()
-        .map(|e| {
-            let (kind, id) = match &e.kind {
-                EventKind::Start => ("start", None),
-                EventKind::Complete { id } => ("finish", id.clone()),
-                EventKind::Fail => ("fail", None),
-                EventKind::Skip => ("skip", None),
-            };
-            json!({"atMs": e.at_ms, "address": e.address, "deposed": e.deposed, "operation": op_word(e.op), "kind": kind, "id": id})
-        })
-        .collect();
-    let text = super::progress::render(&r);
-    out["apply"] = json!({
-        "state": r.state,
-        "diagnostics": r.diagnostics,
-        "report": {"waves": r.waves, "maxConcurrency": r.max_concurrency, "events": events, "text": text, "added": r.added, "changed": r.changed, "destroyed": r.destroyed},
-    });
+    out["apply"] = json!({"state": r.state, "diagnostics": r.diagnostics, "report": apply_report(&r, false, 0.0)});
     out
 }
 
-fn op_word(op: Op) -> &'static str {
+/// The API's word for an operation.
+pub fn op_word(op: Op) -> &'static str {
     match op {
         Op::Create => "create",
         Op::Update => "update",

@@ -21,6 +21,8 @@ pub mod plan;
 pub mod plan_json;
 pub mod progress;
 pub mod scope;
+mod state_write;
+pub mod stepper;
 pub mod values_json;
 
 use crate::addrs::{InstanceKey, ResourceMode};

@@ -57,3 +57,44 @@ pub fn render(r: &ApplyResult) -> String {
 pub fn format_value(v: &Json) -> String {
     crate::eval::render::console(&crate::eval::json::from_json(v))
 }
+
+/// [`render`] with each `<t>` replaced by the operation's elapsed time as Terraform prints it
+/// (`time.Duration.Truncate(time.Second).String()`: `0s`, `12s`, `1m5s`), from the events'
+/// times in milliseconds.
+pub fn render_timed(r: &ApplyResult) -> String {
+    let mut r = r.clone();
+    r.events.sort_by_key(|e| e.at_ms);
+    let mut started: std::collections::HashMap<(String, Option<String>, Op), u64> = std::collections::HashMap::new();
+    let mut out = String::new();
+    for e in &r.events {
+        match e.kind {
+            EventKind::Start => {
+                started.insert((e.address.clone(), None, e.op), e.at_ms);
+            }
+            _ => {}
+        }
+        if let Some(l) = line(e) {
+            let began = started.get(&(e.address.clone(), None, e.op)).copied().unwrap_or(e.at_ms);
+            out.push_str(&l.replace("<t>", &go_seconds(e.at_ms.saturating_sub(began))));
+            out.push('\n');
+        }
+    }
+    let whole = render(&r);
+    // The summary and outputs follow the progress lines unchanged.
+    let tail = whole.find("\nApply complete!").map(|i| &whole[i..]).unwrap_or("");
+    out.push_str(tail);
+    out
+}
+
+/// Go's `Duration.String()` of a duration truncated to whole seconds.
+pub fn go_seconds(ms: u64) -> String {
+    let s = ms / 1000;
+    let (h, m, s) = (s / 3600, (s / 60) % 60, s % 60);
+    if h > 0 {
+        format!("{h}h{m}m{s}s")
+    } else if m > 0 {
+        format!("{m}m{s}s")
+    } else {
+        format!("{s}s")
+    }
+}

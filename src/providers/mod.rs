@@ -6,7 +6,10 @@
 //! Providers see only values ([`Value`], with unknowns) and schemas: no graph, no state file,
 //! no addresses.
 
+pub mod answered;
 pub mod mock;
+pub mod no_refresh;
+pub mod wire;
 
 use crate::eval::{Type, Value};
 use std::collections::BTreeMap;

@@ -39,7 +39,8 @@ resource "aws_instance" "web" {
 
 test("exports exactly the documented API", () => {
   assert.deepEqual(Object.keys(tfgraph).sort(), [
-    "Graph", "TfgraphError", "buildGraph", "evaluate", "init", "initSync", "loadConfig", "version", "walk",
+    "Graph", "Plan", "TfgraphError", "apply", "buildGraph", "destroy", "evaluate", "init", "initSync", "loadConfig",
+    "plan", "version", "walk",
   ]);
 });
 

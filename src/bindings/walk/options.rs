@@ -57,7 +57,7 @@ pub(super) fn read_options(options: &JsValue) -> Result<Options, JsValue> {
 }
 
 /// Listens for `abort` on a signal for as long as it lives.
-pub(super) struct AbortListener {
+pub(crate) struct AbortListener {
     signal: JsValue,
     closure: Closure<dyn FnMut()>,
 }

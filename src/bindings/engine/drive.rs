@@ -1,0 +1,149 @@
+//! The apply walk in the package: the engine's [`Stepper`] driven by real time. At most
+//! `parallelism` provider operations are in flight (a `FuturesUnordered` of them); the
+//! built-in mock's answers arrive after its delay as a real timer (`setTimeout`), a JS
+//! provider's when its promises settle. Events go to `onEvent` as they happen, the state to
+//! `onState` after each object. An abort (Terraform's stop) starts nothing new and lets what
+//! is in flight finish; the state then holds everything done.
+
+use super::timers::{elapsed_ms, sleep, turn};
+use super::Route;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::engine::api::event_json;
+use crate::engine::apply::{end_event, start_event, ApplyResult, Event, EventKind};
+use crate::engine::stepper::{Response, Started, Stepper};
+use crate::providers::Op;
+use crate::walk::CancelToken;
+use futures_util::future::LocalBoxFuture;
+use futures_util::stream::{FuturesUnordered, StreamExt};
+use js_sys::Function;
+use wasm_bindgen::prelude::*;
+
+/// The callbacks of one walk.
+pub struct Hooks {
+    pub on_event: Option<Function>,
+    pub on_state: Option<Function>,
+    pub cancel: CancelToken,
+    /// What a callback threw (the walk halts, as on abort).
+    pub callback_error: Option<String>,
+}
+
+impl Hooks {
+    /// Calls `onEvent` with the event; a throw halts the walk.
+    pub fn event(&mut self, e: &Event, elapsed: Option<u64>, diagnostics: Option<&Diagnostics>) {
+        let Some(f) = &self.on_event else { return };
+        let mut j = event_json(e, "apply");
+        if let Some(ms) = elapsed {
+            j["elapsedMs"] = ms.into();
+        }
+        if let Some(d) = diagnostics {
+            j["diagnostics"] = serde_json::to_value(d).unwrap_or_default();
+        }
+        let arg = crate::bindings::to_js(&j).unwrap_or(JsValue::UNDEFINED);
+        if let Err(err) = f.call1(&JsValue::UNDEFINED, &arg) {
+            self.fail("onEvent", &err);
+        }
+    }
+
+    fn state(&mut self, state: &serde_json::Value) {
+        let Some(f) = &self.on_state else { return };
+        let arg = crate::bindings::to_js(state).unwrap_or(JsValue::UNDEFINED);
+        if let Err(err) = f.call1(&JsValue::UNDEFINED, &arg) {
+            self.fail("onState", &err);
+        }
+    }
+
+    fn fail(&mut self, name: &str, err: &JsValue) {
+        if self.callback_error.is_none() {
+            self.callback_error = Some(format!("{name} threw: {}", super::js_provider::describe(err)));
+        }
+        self.cancel.cancel();
+    }
+}
+
+/// Runs the walk to its end (or its halt) and returns what [`crate::engine::apply::apply`]
+/// returns natively, with real times.
+pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usize, hooks: &mut Hooks) -> ApplyResult {
+    let provider = route.provider();
+    let t0 = elapsed_ms(0.0);
+    let now = || elapsed_ms(t0) as u64;
+    let mut inflight: FuturesUnordered<LocalBoxFuture<'_, (Started, Option<Response>)>> = FuturesUnordered::new();
+    let mut events: Vec<Event> = Vec::new();
+    let mut begun: Vec<u64> = vec![0; s.ops.len()];
+    let mut starts: Vec<(u64, String)> = Vec::new();
+    let mut skipped = Vec::new();
+    let (mut max_concurrency, mut halted, mut settled) = (0, false, 0usize);
+    let mut halt_diagnostic = false;
+    loop {
+        if !halted && hooks.cancel.is_cancelled() {
+            halted = true;
+            halt_diagnostic = hooks.callback_error.is_none();
+            for b in s.halt() {
+                let e = Event { at_ms: now(), address: s.ops[b].instance.clone(), deposed: None, op: s.ops[b].op, prior_id: None, kind: EventKind::Cancel };
+                hooks.event(&e, None, None);
+                events.push(e);
+            }
+        }
+        while !halted && inflight.len() < parallelism.max(1) {
+            let next = s.next_ready(&mut skipped);
+            for b in skipped.drain(..) {
+                let e = Event { at_ms: now(), address: s.ops[b].instance.clone(), deposed: None, op: s.ops[b].op, prior_id: None, kind: EventKind::Skip };
+                hooks.event(&e, None, None);
+                events.push(e);
+            }
+            let Some(b) = next else { break };
+            let started = s.start(b, provider);
+            begun[b] = now();
+            let e = start_event(s, &started, begun[b]);
+            hooks.event(&e, None, None);
+            events.push(e);
+            let delay = provider.delay_ms(s.ops[b].op, started.name.as_deref());
+            inflight.push(Box::pin(async move {
+                let response = match &started.request {
+                    Ok(r) => Some(route.respond(r, delay).await),
+                    Err(_) => None,
+                };
+                (started, response)
+            }));
+            max_concurrency = max_concurrency.max(inflight.len());
+        }
+        let Some((started, response)) = inflight.next().await else { break };
+        let b = started.index;
+        let prior_id = started.prior_id.clone();
+        let outcome = s.finish(started, response);
+        let ok = outcome.is_ok();
+        s.settle(b, ok);
+        let end = now();
+        let e = end_event(s, b, prior_id, &outcome, end);
+        hooks.event(&e, Some(end - begun[b]), outcome.as_ref().err());
+        events.push(e);
+        let o = &s.ops[b];
+        starts.push((begun[b], format!("{} {}{}", o.op.as_str(), o.instance, if ok { "" } else { " FAILED" })));
+        if hooks.on_state.is_some() {
+            hooks.state(&s.state());
+        }
+        settled += 1;
+        // A long run of instant operations yields now and then, so a page keeps drawing.
+        if settled % 256 == 0 {
+            turn().await;
+        }
+    }
+    s.unordered();
+    if halt_diagnostic {
+        // Terraform's stop hook: `errors.New("execution halted")`.
+        s.diagnostics.push(Diagnostic::error("execution halted", ""));
+    }
+    if let Some(msg) = &hooks.callback_error {
+        s.diagnostics.push(Diagnostic::error("Apply callback failed", msg.clone()));
+    }
+    starts.sort_by_key(|(t, _)| *t);
+    let waves = crate::engine::clock::group(&starts, provider.delay_ms(Op::Create, None));
+    let state = s.state();
+    ApplyResult { state, diagnostics: s.diagnostics.clone(), waves, max_concurrency, events, added: s.added, changed: s.changed, destroyed: s.destroyed }
+}
+
+/// Waits `delay` milliseconds (the mock's duration), or a microtask when it is 0.
+pub async fn after(delay: u64) {
+    if delay > 0 {
+        sleep(delay).await;
+    }
+}

@@ -1,0 +1,186 @@
+//! A provider written in JavaScript (`providers: { "hashicorp/aws": impl }`): its methods
+//! called with the contract's requests (`pkg/index.d.ts`, `JsProvider`), their results (or
+//! promises) awaited and read back through `providers::wire`. Whatever a method throws or
+//! returns, the engine gets a `ProviderError` that names the provider and the method; the
+//! diagnostic it becomes names the instance (its `address`).
+
+use crate::engine::stepper::{Request, Response};
+use crate::eval::Value;
+use crate::providers::answered::{Answer, Answered, Question};
+use crate::providers::wire::{from_wire, remark, schemas_from_json, to_wire};
+use crate::providers::{Applied, PlannedChange, ProviderError, ResourceSchema};
+use js_sys::{Function, Promise, Reflect};
+use serde_json::{json, Value as Json};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// One JS provider and its schemas (read once from `schema()`).
+pub struct JsProvider {
+    object: JsValue,
+    /// The plan-time face: cached answers, provisional ones while questions are pending.
+    pub answered: Answered,
+}
+
+/// `hashicorp/aws` → `registry.terraform.io/hashicorp/aws`.
+pub fn full_source(source: &str) -> String {
+    if source.matches('/').count() >= 2 {
+        source.to_string()
+    } else {
+        format!("registry.terraform.io/{source}")
+    }
+}
+
+const BUG: &str = "This is a bug in the provider, which should be reported in the provider's own issue tracker.";
+
+impl JsProvider {
+    /// Reads `schema()`; `Err` is the diagnostic text for a provider without a usable one.
+    pub async fn new(source: &str, object: JsValue) -> Result<JsProvider, ProviderError> {
+        let source = full_source(source);
+        let name = format!("provider[{source:?}]");
+        if !object.is_object() {
+            return Err(ProviderError { summary: "Invalid provider".into(), detail: format!("{name} must be an object with the JsProvider methods.") });
+        }
+        let raw = call(&object, "schema", &JsValue::UNDEFINED).await.map_err(|e| ProviderError { summary: "Failed to read the provider schema".into(), detail: format!("{name}.schema(): {e}") })?;
+        let (resources, data_sources) = json_of(&raw).and_then(|j| schemas_from_json(&j)).map_err(|e| ProviderError { summary: "Invalid provider schema".into(), detail: format!("{name}.schema(): {e}.\n\n{BUG}") })?;
+        Ok(JsProvider { object, answered: Answered::new(source, resources, data_sources) })
+    }
+
+    fn name(&self) -> String {
+        format!("provider[{:?}]", crate::providers::Provider::source(&self.answered))
+    }
+
+    fn schema(&self, type_name: &str, data: bool) -> Option<&ResourceSchema> {
+        let (r, d) = self.answered.schemas();
+        if data { d.get(type_name) } else { r.get(type_name) }
+    }
+
+    /// Calls `method(request)`; a throw or a rejection is a provider error.
+    async fn ask(&self, method: &str, type_name: &str, request: Json) -> Result<JsValue, ProviderError> {
+        let request = super::super::to_js(&request).unwrap_or(JsValue::UNDEFINED);
+        call(&self.object, method, &request).await.map_err(|e| ProviderError { summary: e.clone(), detail: format!("{}.{method}() failed for a {type_name}: {e}", self.name()) })
+    }
+
+    /// A result that does not fit the contract.
+    fn invalid(&self, summary: &str, method: &str, type_name: &str, why: String) -> ProviderError {
+        ProviderError { summary: summary.into(), detail: format!("{}.{method}() returned an invalid result for a {type_name}: {why}.\n\n{BUG}", self.name()) }
+    }
+
+    /// `result[key]` read as a `{ value, unknown }` object of the type's schema (`null` allowed when `nullable`).
+    fn object_at(&self, result: &JsValue, key: &str, schema: &ResourceSchema, nullable: bool) -> Result<Option<Value>, String> {
+        let j = json_of(result)?;
+        let Some(x) = j.get(key) else { return Err(format!("expected an object with `{key}`")) };
+        if x.is_null() {
+            return if nullable { Ok(None) } else { Err(format!("`{key}` is null")) };
+        }
+        from_wire(x, &schema.object_type()).map(Some).map_err(|e| format!("`{key}`: {e}"))
+    }
+
+    /// Answers a plan-time question.
+    pub async fn answer(&self, q: &Question) -> Answer {
+        match q {
+            Question::Plan { type_name, prior, config } => Answer::Plan(self.plan(type_name, prior.as_ref(), config).await),
+            Question::Read { type_name, prior } => Answer::Read(self.read(type_name, prior).await),
+            Question::ReadData { type_name, config } => Answer::ReadData(self.read_data(type_name, config).await),
+        }
+    }
+
+    async fn plan(&self, type_name: &str, prior: Option<&Value>, config: &Value) -> Result<PlannedChange, ProviderError> {
+        let schema = self.schema(type_name, false).ok_or_else(|| unsupported(type_name))?;
+        let request = json!({"typeName": type_name, "prior": prior.map(to_wire), "config": to_wire(config)});
+        let result = self.ask("planResourceChange", type_name, request).await?;
+        let bad = |why: String| self.invalid("Provider produced invalid plan", "planResourceChange", type_name, why);
+        let planned = self.object_at(&result, "planned", schema, false).map_err(bad)?.unwrap_or_else(Value::dynamic);
+        let j = json_of(&result).map_err(bad)?;
+        let requires_replace = match j.get("requiresReplace") {
+            None | Some(Json::Null) => Vec::new(),
+            Some(Json::Array(items)) => items
+                .iter()
+                .map(|x| x.as_str().filter(|a| schema.attributes.contains_key(*a)).map(String::from).ok_or_else(|| bad(format!("`requiresReplace` names {x}, not an attribute of the schema"))))
+                .collect::<Result<_, _>>()?,
+            Some(_) => return Err(bad("`requiresReplace` must be an array of attribute names".into())),
+        };
+        Ok(PlannedChange { planned: remark(planned, config), requires_replace })
+    }
+
+    async fn read(&self, type_name: &str, prior: &Value) -> Result<Option<Value>, ProviderError> {
+        let schema = self.schema(type_name, false).ok_or_else(|| unsupported(type_name))?;
+        let result = self.ask("readResource", type_name, json!({"typeName": type_name, "state": to_wire(prior)})).await?;
+        let v = self.object_at(&result, "newState", schema, true).map_err(|why| self.invalid("Provider produced invalid object", "readResource", type_name, why))?;
+        Ok(v.map(|v| remark(v, prior)))
+    }
+
+    async fn read_data(&self, type_name: &str, config: &Value) -> Result<Value, ProviderError> {
+        let schema = self.schema(type_name, true).ok_or_else(|| unsupported(type_name))?;
+        let result = self.ask("readDataSource", type_name, json!({"typeName": type_name, "config": to_wire(config)})).await?;
+        let v = self.object_at(&result, "state", schema, false).map_err(|why| self.invalid("Provider produced invalid object", "readDataSource", type_name, why))?;
+        Ok(remark(v.unwrap_or_else(Value::dynamic), config))
+    }
+
+    async fn apply_change(&self, type_name: &str, prior: Option<&Value>, planned: Option<&Value>) -> Applied {
+        let Some(schema) = self.schema(type_name, false) else { return Applied { new_state: None, error: Some(unsupported(type_name)) } };
+        let request = json!({"typeName": type_name, "prior": prior.map(to_wire), "planned": planned.map(to_wire)});
+        let result = match self.ask("applyResourceChange", type_name, request).await {
+            Ok(r) => r,
+            // A failed create leaves no object, a failed update or delete the prior one.
+            Err(e) => return Applied { new_state: None, error: Some(e) },
+        };
+        match self.object_at(&result, "newState", schema, planned.is_none()) {
+            Ok(v) => Applied { new_state: v.map(|v| match planned {
+                Some(p) => remark(v, p),
+                None => v,
+            }), error: None },
+            Err(why) => Applied { new_state: None, error: Some(self.invalid("Provider returned invalid result object after apply", "applyResourceChange", type_name, why)) },
+        }
+    }
+
+    /// Answers an apply-time request: plan on the final configuration, then apply.
+    pub async fn respond(&self, request: &Request) -> Response {
+        match request {
+            Request::Delete { type_name, prior } => Response::Applied(self.apply_change(type_name, Some(prior), None).await),
+            Request::ReadData { type_name, config } => Response::Read(self.read_data(type_name, config).await),
+            Request::PlanApply { type_name, prior, config } => match self.plan(type_name, prior.as_ref(), config).await {
+                Ok(p) => Response::Applied(self.apply_change(type_name, prior.as_ref(), Some(&p.planned)).await),
+                Err(e) => Response::PlanFailed(e),
+            },
+        }
+    }
+}
+
+fn unsupported(type_name: &str) -> ProviderError {
+    ProviderError { summary: "Invalid resource type".into(), detail: format!("The provider does not support {type_name:?}.") }
+}
+
+/// `object[method](argument)`, awaited when it returns a thenable. `Err`: what was thrown or
+/// rejected, as text.
+pub async fn call(object: &JsValue, method: &str, argument: &JsValue) -> Result<JsValue, String> {
+    let f = Reflect::get(object, &method.into()).map_err(|e| describe(&e))?;
+    let Some(f) = f.dyn_ref::<Function>() else { return Err(format!("it has no method {method}()")) };
+    let value = f.call1(object, argument).map_err(|e| describe(&e))?;
+    if value.is_object() && Reflect::get(&value, &"then".into()).is_ok_and(|t| t.is_function()) {
+        JsFuture::from(Promise::resolve(&value)).await.map_err(|e| describe(&e))
+    } else {
+        Ok(value)
+    }
+}
+
+/// A thrown value as text: an Error's message, else its JSON or its type.
+pub fn describe(e: &JsValue) -> String {
+    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
+        return String::from(err.message());
+    }
+    if let Some(s) = e.as_string() {
+        return s;
+    }
+    js_sys::JSON::stringify(e).ok().and_then(|s| s.as_string()).unwrap_or_else(|| format!("a thrown {}", e.js_typeof().as_string().unwrap_or_default()))
+}
+
+/// A JS result as JSON (`JSON.stringify`, so getters run once and functions drop out).
+fn json_of(v: &JsValue) -> Result<Json, String> {
+    if v.is_undefined() {
+        return Err("it returned nothing".into());
+    }
+    let text = js_sys::JSON::stringify(v).map_err(|e| format!("its result is not JSON-compatible: {}", describe(&e)))?;
+    let text = text.as_string().ok_or("its result is not JSON-compatible")?;
+    serde_json::from_str(&text).map_err(|e| format!("its result is not JSON: {e}"))
+}

@@ -1,0 +1,161 @@
+//! State v4 as the apply writes it (Terraform's `statefile` v4 shape): resources with their
+//! instances, sensitive attribute paths, dependencies and create_before_destroy, the root
+//! outputs, the serial and lineage.
+
+use super::instance::{self, with_root_scope};
+use super::stepper::{current_values, Obj, Stepper};
+use super::values_json::{type_json, value as value_json};
+use super::scope::ResourceKey;
+use crate::addrs::{InstanceKey, ResourceMode};
+use crate::diag::Diagnostics;
+use crate::eval::{Kind, Value};
+use crate::plans::Action;
+use serde_json::{json, Map, Value as Json};
+use std::collections::{BTreeMap, HashMap};
+
+/// Paths of the sensitive parts of a value, as state v4's `sensitive_attributes` writes them.
+fn sensitive_paths(v: &Value, path: &mut Vec<Json>, out: &mut Vec<Json>) {
+    if v.sensitive && !path.is_empty() {
+        out.push(Json::Array(path.clone()));
+        return;
+    }
+    match &v.kind {
+        Kind::Object(m) => {
+            for (k, x) in m {
+                path.push(json!({"type": "get_attr", "value": k}));
+                sensitive_paths(x, path, out);
+                path.pop();
+            }
+        }
+        Kind::Map(_, m) => {
+            for (k, x) in m {
+                path.push(json!({"type": "index", "value": {"value": k, "type": "string"}}));
+                sensitive_paths(x, path, out);
+                path.pop();
+            }
+        }
+        Kind::List(_, items) | Kind::Tuple(items) => {
+            for (i, x) in items.iter().enumerate() {
+                path.push(json!({"type": "index", "value": {"value": i, "type": "number"}}));
+                sensitive_paths(x, path, out);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The working state of `s` as state v4: its objects grouped by resource, the root outputs
+/// evaluated over them, the serial advanced by one per object written (as Terraform persists
+/// after each), the prior lineage kept.
+pub(super) fn write_state(s: &Stepper<'_>) -> Json {
+    let (files, config, plan, prior, objs, walkables, writes) = (s.files, s.config, s.plan, s.prior, &s.objs[..], &s.walkables[..], s.writes);
+    // Objects whose resource is configured record the configuration's dependencies and
+    // create_before_destroy.
+    let mut conf: HashMap<ResourceKey, (Vec<String>, bool)> = HashMap::new();
+    for c in &plan.changes {
+        if c.deposed.is_none() && !matches!(c.action, Action::Delete | Action::Forget) {
+            let mode = if c.mode == ResourceMode::Data { "data" } else { "managed" };
+            conf.insert((c.module.clone(), mode.into(), c.type_name.clone(), c.name.clone()), (c.dependencies.clone(), c.create_before_destroy));
+        }
+    }
+    let mut groups: BTreeMap<ResourceKey, Vec<&Obj>> = BTreeMap::new();
+    for o in objs {
+        groups.entry(o.resource_key()).or_default().push(o);
+    }
+    let mut resources = Vec::new();
+    for (key, mut list) in groups {
+        list.sort_by(|a, b| (&a.key, &a.deposed).cmp(&(&b.key, &b.deposed)));
+        let first = list[0];
+        let mut r = Map::new();
+        if !key.0.is_empty() {
+            r.insert("module".into(), json!(key.0));
+        }
+        r.insert("mode".into(), json!(key.1));
+        r.insert("type".into(), json!(key.2));
+        r.insert("name".into(), json!(key.3));
+        r.insert("provider".into(), json!(first.provider));
+        let instances: Vec<Json> = list
+            .iter()
+            .map(|o| {
+                let mut m = Map::new();
+                match &o.key {
+                    Some(InstanceKey::Int(i)) => {
+                        m.insert("index_key".into(), json!(i));
+                    }
+                    Some(InstanceKey::Str(s)) => {
+                        m.insert("index_key".into(), json!(s));
+                    }
+                    None => {}
+                }
+                if o.tainted {
+                    m.insert("status".into(), json!("tainted"));
+                }
+                if let Some(d) = &o.deposed {
+                    m.insert("deposed".into(), json!(d));
+                }
+                m.insert("schema_version".into(), json!(o.schema_version));
+                let (plain, _) = o.value.unmark_deep();
+                m.insert("attributes".into(), value_json_nulls(&plain));
+                let mut paths = Vec::new();
+                sensitive_paths(&o.value, &mut Vec::new(), &mut paths);
+                m.insert("sensitive_attributes".into(), Json::Array(paths));
+                let (deps, cbd) = if o.deposed.is_none() { conf.get(&key).cloned().unwrap_or((o.deps.clone(), o.cbd)) } else { (o.deps.clone(), o.cbd) };
+                if !deps.is_empty() {
+                    m.insert("dependencies".into(), json!(deps));
+                }
+                if cbd {
+                    m.insert("create_before_destroy".into(), json!(true));
+                }
+                Json::Object(m)
+            })
+            .collect();
+        r.insert("instances".into(), Json::Array(instances));
+        resources.push(Json::Object(r));
+    }
+    // Outputs, evaluated over the final objects (none after a destroy).
+    let mut outputs = Map::new();
+    let mut check_results = Json::Null;
+    if !plan.destroy {
+        let values = current_values(objs, walkables);
+        let (outs, checks) = with_root_scope(files, config, s.variables, &values, false, &mut |root, inputs| {
+            let mut scratch = Diagnostics::new();
+            let checks = super::checks::evaluate(root, inputs, config, walkables, &values, &Default::default(), &mut scratch, false);
+            (instance::outputs(root), checks)
+        });
+        check_results = super::checks::state_json(&checks);
+        for (name, v, sensitive) in outs {
+            if !v.is_wholly_known() || v.is_null() {
+                continue;
+            }
+            let mut e = Map::new();
+            e.insert("value".into(), value_json(&v.unmark_deep().0));
+            e.insert("type".into(), type_json(&v.ty()));
+            if sensitive || v.has_sensitive() {
+                e.insert("sensitive".into(), json!(true));
+            }
+            outputs.insert(name, Json::Object(e));
+        }
+    }
+    let prior_serial = prior.and_then(|p| p.get("serial")).and_then(Json::as_u64).unwrap_or(0);
+    let lineage = prior.and_then(|p| p.get("lineage")).and_then(Json::as_str).unwrap_or(&s.lineage).to_string();
+    let changed = prior.map(|p| p.get("resources") != Some(&Json::Array(resources.clone())) || p.get("outputs") != Some(&Json::Object(outputs.clone()))).unwrap_or(true);
+    let serial = prior_serial + writes as u64 + u64::from(writes > 0 || changed);
+    json!({
+        "version": 4,
+        "terraform_version": super::plan_json::TERRAFORM_VERSION,
+        "serial": serial,
+        "lineage": lineage,
+        "outputs": outputs,
+        "resources": resources,
+        "check_results": check_results,
+    })
+}
+
+/// Attributes as state writes them: every attribute, null where unset.
+fn value_json_nulls(v: &Value) -> Json {
+    match &v.kind {
+        Kind::Object(m) | Kind::Map(_, m) => Json::Object(m.iter().map(|(k, x)| (k.clone(), value_json_nulls(x))).collect()),
+        _ => value_json(v),
+    }
+}

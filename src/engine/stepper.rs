@@ -1,0 +1,621 @@
+//! The apply walk as a state machine that a driver steps: [`Stepper::next_ready`] names an
+//! operation whose predecessors have finished, [`Stepper::start`] evaluates its configuration
+//! against the working state and says what to ask the provider ([`Request`]), the driver gets
+//! the provider's [`Response`] however it can (at once natively, awaiting a JS promise or a
+//! timer in wasm), and [`Stepper::finish`] writes the result into the working state.
+//! [`Stepper::halt`] cancels what has not started (Terraform's stop: in-flight operations
+//! finish, nothing new starts).
+//!
+//! The operations and their order are the apply graph's edges: creators after the creators
+//! they depend on, destroyers of dependents before destroyers of their dependencies,
+//! destroy-before-create and create-before-destroy replacement. A failure skips what depends on
+//! it; everything else finishes.
+
+use super::instance::{self, with_root_scope};
+use super::order::{self, Walkable};
+use super::plan::{index_state, object_value};
+use super::scope::{ResourceKey, WalkValues};
+use super::{InstanceChange, Plan};
+use crate::addrs::{InstanceKey, ResourceMode};
+use crate::config::model::Config;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::eval::{Kind, Value};
+use crate::plans::Action;
+use crate::providers::{Applied, Op, Provider, ProviderError};
+use serde_json::Value as Json;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// One object of the working state.
+#[derive(Clone, Debug)]
+pub(super) struct Obj {
+    pub module: String,
+    pub mode: ResourceMode,
+    pub type_name: String,
+    pub name: String,
+    pub key: Option<InstanceKey>,
+    pub deposed: Option<String>,
+    pub value: Value,
+    pub deps: Vec<String>,
+    pub cbd: bool,
+    pub tainted: bool,
+    pub schema_version: u64,
+    pub provider: String,
+}
+
+impl Obj {
+    pub fn resource_key(&self) -> ResourceKey {
+        let mode = if self.mode == ResourceMode::Data { "data" } else { "managed" };
+        (self.module.clone(), mode.into(), self.type_name.clone(), self.name.clone())
+    }
+    fn same_instance(&self, c: &InstanceChange) -> bool {
+        self.module == c.module && self.mode == c.mode && self.type_name == c.type_name && self.name == c.name && self.key == c.key
+    }
+}
+
+/// Where an operation is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Pending,
+    Running,
+    Done,
+    Failed,
+    Skipped,
+    Cancelled,
+}
+
+/// One provider operation of the apply.
+pub struct OpNode {
+    pub op: Op,
+    /// Index of its change in the plan.
+    pub change: usize,
+    /// Absolute resource address (no key).
+    pub resource: String,
+    /// The instance address.
+    pub instance: String,
+    destroy: bool,
+    cbd: bool,
+}
+
+/// What to ask the provider for an operation that has started.
+#[derive(Clone, Debug)]
+pub enum Request {
+    /// `ApplyResourceChange` with no planned object: destroy `prior`.
+    Delete { type_name: String, prior: Value },
+    /// `ReadDataSource`.
+    ReadData { type_name: String, config: Value },
+    /// `PlanResourceChange` on the final configuration, then `ApplyResourceChange` of its answer.
+    PlanApply { type_name: String, prior: Option<Value>, config: Value },
+}
+
+/// The provider's answer to a [`Request`].
+#[derive(Clone, Debug)]
+pub enum Response {
+    Applied(Applied),
+    Read(Result<Value, ProviderError>),
+    /// The plan step of a [`Request::PlanApply`] failed (nothing was applied).
+    PlanFailed(ProviderError),
+}
+
+impl Request {
+    /// Asks a provider that answers at once.
+    pub fn ask(&self, provider: &dyn Provider) -> Response {
+        match self {
+            Request::Delete { type_name, prior } => Response::Applied(provider.apply_resource_change(type_name, Some(prior), None)),
+            Request::ReadData { type_name, config } => Response::Read(provider.read_data_source(type_name, config)),
+            Request::PlanApply { type_name, prior, config } => match provider.plan_resource_change(type_name, prior.as_ref(), config) {
+                Ok(p) => Response::Applied(provider.apply_resource_change(type_name, prior.as_ref(), Some(&p.planned))),
+                Err(e) => Response::PlanFailed(e),
+            },
+        }
+    }
+}
+
+/// An operation that has started: what to print, what to ask, how long the mock takes.
+pub struct Started {
+    pub index: usize,
+    /// The object's id before the operation (updates and deletes show it).
+    pub prior_id: Option<String>,
+    /// The deposed object a delete destroys.
+    pub deposed: Option<String>,
+    /// The object's `name` (the mock provider's per-name delays).
+    pub name: Option<String>,
+    /// `Err`: the operation failed before reaching the provider (its configuration).
+    pub request: Result<Request, Diagnostics>,
+    /// Set when the operation needs no provider call (a delete of an object already gone).
+    pub nothing_to_do: bool,
+}
+
+/// How an operation ended: `Ok(Some(id))` for a created, updated or read object, `Ok(None)`
+/// for a destroyed one; `Err(diagnostics)`.
+pub type Outcome = Result<Option<String>, Diagnostics>;
+
+/// The apply walk's state between steps.
+pub struct Stepper<'a> {
+    pub(super) files: &'a BTreeMap<String, String>,
+    pub(super) config: &'a Config,
+    pub(super) plan: &'a Plan,
+    pub(super) prior: Option<&'a Json>,
+    pub(super) variables: &'a BTreeMap<String, Json>,
+    pub(super) lineage: String,
+    pub(super) walkables: Vec<Walkable<'a>>,
+    by_addr: HashMap<String, usize>,
+    pub(super) objs: Vec<Obj>,
+    pub ops: Vec<OpNode>,
+    preds: Vec<BTreeSet<usize>>,
+    pub status: Vec<Status>,
+    provider_addr: String,
+    next_deposed: u32,
+    pub(super) writes: usize,
+    pub added: usize,
+    pub changed: usize,
+    pub destroyed: usize,
+    /// Diagnostics of failed operations, in the order they failed.
+    pub diagnostics: Diagnostics,
+    /// Where [`Stepper::next_ready`] resumes its scan (it restarts after each finish).
+    scan: usize,
+    /// A failure settled since skips were last propagated.
+    failures_to_skip: bool,
+}
+
+fn resource_of(c: &InstanceChange) -> String {
+    if c.module.is_empty() {
+        c.resource()
+    } else {
+        format!("{}.{}", c.module, c.resource())
+    }
+}
+
+pub(super) fn str_attr(v: &Value, name: &str) -> Option<String> {
+    match &v.kind {
+        Kind::Object(m) => m.get(name).and_then(|x| x.as_str()).map(String::from),
+        _ => None,
+    }
+}
+
+impl<'a> Stepper<'a> {
+    /// Prepares the apply of `plan` (made from `config` and the prior state `prior`):
+    /// the working state, the operations and their order.
+    pub fn new(
+        files: &'a BTreeMap<String, String>,
+        config: &'a Config,
+        plan: &'a Plan,
+        prior: Option<&'a Json>,
+        provider: &dyn Provider,
+        variables: &'a BTreeMap<String, Json>,
+        lineage: String,
+    ) -> Stepper<'a> {
+        let mut unexpanded = Vec::new();
+        let expansion_values = WalkValues::default();
+        let walkables = with_root_scope(files, config, variables, &expansion_values, false, &mut |root, _| {
+            order::resources(config, &mut |path, keys, call| super::plan::module_keys(root, path, keys, call), &mut unexpanded)
+        });
+        let by_addr: HashMap<String, usize> = walkables.iter().enumerate().map(|(i, w)| (w.address.clone(), i)).collect();
+        // Each resource's dependencies: the configuration's, and the state's for what it recorded.
+        let mut deps: HashMap<String, BTreeSet<String>> = HashMap::new();
+        for w in &walkables {
+            let mut d = order::reached(config, &w.path, &w.resource.references);
+            d.remove(&w.config_address);
+            deps.entry(w.config_address.clone()).or_default().extend(d);
+        }
+        let mut objs: Vec<Obj> = Vec::new();
+        // The plan's prior state is the one its moves renamed.
+        for ((module, mode, type_name, name), (prov, list)) in index_state(plan.prior_state.as_ref().or(prior)) {
+            let mode = if mode == "data" { ResourceMode::Data } else { ResourceMode::Managed };
+            let schema = if mode == ResourceMode::Data { provider.data_source_schema(&type_name) } else { provider.resource_schema(&type_name) };
+            let data = if mode == ResourceMode::Data { "data." } else { "" };
+            let abs = if module.is_empty() { format!("{data}{type_name}.{name}") } else { format!("{module}.{data}{type_name}.{name}") };
+            for o in list {
+                deps.entry(order::config_addr(&abs)).or_default().extend(o.dependencies.iter().cloned());
+                objs.push(Obj {
+                    module: module.clone(),
+                    mode,
+                    type_name: type_name.clone(),
+                    name: name.clone(),
+                    key: o.key.clone(),
+                    deposed: o.deposed.clone(),
+                    value: object_value(&o, schema),
+                    deps: o.dependencies.clone(),
+                    cbd: o.create_before_destroy,
+                    tainted: o.tainted,
+                    schema_version: schema.map(|s| s.version).unwrap_or(0),
+                    provider: prov.clone(),
+                });
+            }
+        }
+        let provider_addr = format!("provider[\"{}\"]", provider.source());
+        // Data sources read during the plan replace their prior objects.
+        for c in &plan.data_read {
+            objs.retain(|o| !o.same_instance(c));
+            if let Some(v) = &c.after {
+                objs.push(obj_from_change(c, v.clone(), &provider_addr));
+            }
+        }
+        let mut writes = 0usize;
+        // Forgotten objects leave the state without a provider operation.
+        for c in plan.changes.iter().filter(|c| c.action == Action::Forget) {
+            objs.retain(|o| !(o.same_instance(c) && o.deposed == c.deposed));
+            writes += 1;
+        }
+        let ops = operations(plan);
+        let preds = order_edges(&ops, &deps);
+        let n = ops.len();
+        Stepper {
+            files,
+            config,
+            plan,
+            prior,
+            variables,
+            lineage,
+            walkables,
+            by_addr,
+            objs,
+            ops,
+            preds,
+            status: vec![Status::Pending; n],
+            provider_addr,
+            next_deposed: 1,
+            writes,
+            added: 0,
+            changed: 0,
+            destroyed: 0,
+            diagnostics: Diagnostics::new(),
+            scan: 0,
+            failures_to_skip: false,
+        }
+    }
+
+    /// The next operation that may start (everything it waits for is done), in operation order;
+    /// operations behind a failure are skipped first (they are listed in `skipped`).
+    pub fn next_ready(&mut self, skipped: &mut Vec<usize>) -> Option<usize> {
+        let n = self.ops.len();
+        while std::mem::take(&mut self.failures_to_skip) {
+            let mut any = false;
+            for b in 0..n {
+                if self.status[b] == Status::Pending && self.preds[b].iter().any(|&a| matches!(self.status[a], Status::Failed | Status::Skipped)) {
+                    self.status[b] = Status::Skipped;
+                    skipped.push(b);
+                    any = true;
+                }
+            }
+            self.failures_to_skip = any;
+        }
+        while self.scan < n {
+            let b = self.scan;
+            self.scan += 1;
+            if self.status[b] == Status::Pending && self.preds[b].iter().all(|&a| self.status[a] == Status::Done) {
+                return Some(b);
+            }
+        }
+        None
+    }
+
+    /// Starts operation `b`: its configuration evaluated over the current state, the object it
+    /// replaces deposed or removed, and the provider request to make.
+    pub fn start(&mut self, b: usize, provider: &dyn Provider) -> Started {
+        self.status[b] = Status::Running;
+        let o = &self.ops[b];
+        let c = &self.plan.changes[o.change];
+        let target = if o.op == Op::Delete {
+            self.objs.iter().position(|x| x.same_instance(c) && if o.cbd { x.deposed.is_some() } else { x.deposed == c.deposed })
+        } else {
+            self.objs.iter().position(|x| x.same_instance(c) && x.deposed == c.deposed)
+        };
+        let prior_id = target.and_then(|i| str_attr(&self.objs[i].value, "id"));
+        let deposed = target.and_then(|i| self.objs[i].deposed.clone()).filter(|_| o.op == Op::Delete);
+        let name = c.after.as_ref().or(c.before.as_ref()).and_then(|v| str_attr(v, "name"));
+        let mut started = Started { index: b, prior_id, deposed, name, request: Err(Diagnostics::new()), nothing_to_do: false };
+        match self.request(b, target, provider) {
+            Ok(Some(r)) => started.request = Ok(r),
+            Ok(None) => started.nothing_to_do = true,
+            Err(d) => started.request = Err(d),
+        }
+        started
+    }
+
+    fn fail(&self, b: usize, summary: String, detail: String) -> Diagnostics {
+        let mut d = Diagnostics::new();
+        let mut diag = Diagnostic::error(summary, detail);
+        if let Some(&w) = self.by_addr.get(&self.ops[b].resource) {
+            diag = diag.with_range(self.walkables[w].resource.range.clone());
+        }
+        d.push(diag);
+        d
+    }
+
+    /// The request of operation `b` (`None`: nothing to ask).
+    fn request(&mut self, b: usize, target: Option<usize>, provider: &dyn Provider) -> Result<Option<Request>, Diagnostics> {
+        let o = &self.ops[b];
+        let c = &self.plan.changes[o.change];
+        match o.op {
+            Op::Delete => Ok(target.map(|i| Request::Delete { type_name: c.type_name.clone(), prior: self.objs[i].value.clone() })),
+            Op::Create | Op::Update | Op::ReadData => {
+                let Some(&wi) = self.by_addr.get(&o.resource) else {
+                    return Err(self.fail(b, "Resource not in configuration".into(), format!("{} has no configuration to apply.", o.instance)));
+                };
+                let schema = if c.mode == ResourceMode::Data { provider.data_source_schema(&c.type_name) } else { provider.resource_schema(&c.type_name) };
+                let Some(schema) = schema else {
+                    return Err(self.fail(b, "Invalid resource type".into(), format!("The provider does not support {}.", c.type_name)));
+                };
+                let values = current_values(&self.objs, &self.walkables);
+                let w = &self.walkables[wi];
+                let (files, config) = (self.files, self.config);
+                let cfg = with_root_scope(files, config, self.variables, &values, false, &mut |root, inputs| instance::evaluate(root, inputs, files, w, &c.key, schema))?;
+                if o.op == Op::ReadData {
+                    return Ok(Some(Request::ReadData { type_name: c.type_name.clone(), config: cfg }));
+                }
+                let current = self.objs.iter().position(|x| x.same_instance(c) && x.deposed.is_none());
+                if o.op == Op::Create {
+                    if let Some(i) = current {
+                        if o.cbd || c.action == Action::CreateThenDelete {
+                            self.objs[i].deposed = Some(format!("{:08}", self.next_deposed));
+                            self.next_deposed += 1;
+                        } else {
+                            self.objs.remove(i);
+                        }
+                    }
+                }
+                let prior = if o.op == Op::Update { current.map(|i| self.objs[i].value.clone()) } else { None };
+                Ok(Some(Request::PlanApply { type_name: c.type_name.clone(), prior, config: ignore_for_apply(c, cfg) }))
+            }
+            Op::Read => Ok(None),
+        }
+    }
+
+    /// Ends operation `b` with the provider's response (`None` when it asked nothing, or its
+    /// request failed with `started.request`'s diagnostics), writing the working state.
+    pub fn finish(&mut self, started: Started, response: Option<Response>) -> Outcome {
+        let b = started.index;
+        let outcome = match (started.request, response) {
+            (Err(d), _) => Err((d, false)),
+            (Ok(request), Some(response)) => self.complete(b, &request, response, started.deposed.as_deref()),
+            (Ok(_), None) => Ok(None),
+        };
+        let o = &self.ops[b];
+        let result = match outcome {
+            Ok(id) => {
+                self.writes += 1;
+                match (o.op, &id) {
+                    (Op::Create, Some(_)) => self.added += 1,
+                    (Op::Update, Some(_)) => self.changed += 1,
+                    (Op::Delete, _) => self.destroyed += 1,
+                    _ => {}
+                }
+                Ok(id)
+            }
+            Err((d, wrote)) => {
+                if wrote {
+                    self.writes += 1;
+                }
+                self.diagnostics.extend(d.clone());
+                Err(d)
+            }
+        };
+        result
+    }
+
+    /// Marks operation `b` done (or failed): what waits for it may start (or is skipped).
+    /// Separate from [`Stepper::finish`] so that a virtual clock can write the state when the
+    /// operation starts and let dependents see it end later.
+    pub fn settle(&mut self, b: usize, ok: bool) {
+        self.status[b] = if ok { Status::Done } else { Status::Failed };
+        self.failures_to_skip |= !ok;
+        self.scan = 0;
+    }
+
+    /// Writes a response into the working state.
+    fn complete(&mut self, b: usize, request: &Request, response: Response, deposed: Option<&str>) -> Result<Option<String>, (Diagnostics, bool)> {
+        let o = &self.ops[b];
+        let c = &self.plan.changes[o.change];
+        let fail = |s: &Self, e: ProviderError, wrote: bool| Err((s.fail(b, e.summary, e.detail), wrote));
+        match (request, response) {
+            (Request::Delete { .. }, Response::Applied(applied)) => {
+                let idx = self.objs.iter().position(|x| x.same_instance(c) && x.deposed.as_deref() == deposed);
+                if let Some(e) = applied.error {
+                    if let (Some(v), Some(i)) = (applied.new_state, idx) {
+                        self.objs[i].value = v;
+                    }
+                    return fail(self, e, false);
+                }
+                if let Some(i) = idx {
+                    self.objs.remove(i);
+                }
+                Ok(None)
+            }
+            (Request::ReadData { .. }, Response::Read(read)) => match read {
+                Ok(v) => {
+                    self.objs.retain(|x| !x.same_instance(c));
+                    let id = str_attr(&v, "id");
+                    self.objs.push(obj_from_change(c, v, &self.provider_addr));
+                    Ok(Some(id.unwrap_or_default()))
+                }
+                Err(e) => fail(self, e, false),
+            },
+            (Request::PlanApply { .. }, Response::PlanFailed(e)) => fail(self, e, false),
+            (Request::PlanApply { .. }, Response::Applied(applied)) => {
+                let new = applied.new_state;
+                let id = new.as_ref().and_then(|v| str_attr(v, "id"));
+                let current = self.objs.iter().position(|x| x.same_instance(c) && x.deposed.is_none());
+                match (o.op, current) {
+                    (Op::Update, Some(i)) => {
+                        if let Some(v) = new {
+                            self.objs[i].value = v;
+                        }
+                        self.objs[i].deps = c.dependencies.clone();
+                        self.objs[i].cbd = c.create_before_destroy;
+                    }
+                    _ => {
+                        if let Some(v) = new {
+                            let mut ob = obj_from_change(c, v, &self.provider_addr);
+                            ob.tainted = applied.error.is_some();
+                            self.objs.push(ob);
+                        }
+                    }
+                }
+                match applied.error {
+                    Some(e) => fail(self, e, o.op == Op::Create),
+                    None => Ok(Some(id.unwrap_or_default())),
+                }
+            }
+            (_, _) => Err((self.fail(b, "Provider produced an invalid response".into(), format!("The provider's answer to {} {} does not fit the request.", o.op.as_str(), o.instance)), false)),
+        }
+    }
+
+    /// Terraform's stop: nothing that has not started will; returns what was cancelled.
+    pub fn halt(&mut self) -> Vec<usize> {
+        let mut cancelled = Vec::new();
+        for (b, s) in self.status.iter_mut().enumerate() {
+            if *s == Status::Pending {
+                *s = Status::Cancelled;
+                cancelled.push(b);
+            }
+        }
+        cancelled
+    }
+
+    /// After the walk: operations that never became ready (a cycle the plan let through).
+    pub fn unordered(&mut self) {
+        for b in 0..self.ops.len() {
+            if self.status[b] == Status::Pending {
+                let d = Diagnostic::error("Cycle in the apply graph", format!("{} {} could not be ordered.", self.ops[b].op.as_str(), self.ops[b].instance));
+                self.diagnostics.push(d);
+            }
+        }
+    }
+
+    /// The state v4 as it stands (after the walk: the result).
+    pub fn state(&self) -> Json {
+        super::state_write::write_state(self)
+    }
+}
+
+/// The plan's changes as provider operations.
+fn operations(plan: &Plan) -> Vec<OpNode> {
+    let mut ops: Vec<OpNode> = Vec::new();
+    for (i, c) in plan.changes.iter().enumerate() {
+        let resource = resource_of(c);
+        let instance = c.address();
+        let mut push = |op: Op, destroy: bool| ops.push(OpNode { op, change: i, resource: resource.clone(), instance: instance.clone(), destroy, cbd: c.create_before_destroy && c.action == Action::CreateThenDelete });
+        match c.action {
+            Action::Create => push(Op::Create, false),
+            Action::Update => push(Op::Update, false),
+            Action::Read => push(Op::ReadData, false),
+            Action::Delete => push(Op::Delete, true),
+            Action::DeleteThenCreate => {
+                push(Op::Delete, true);
+                push(Op::Create, false);
+            }
+            Action::CreateThenDelete => {
+                push(Op::Create, false);
+                push(Op::Delete, true);
+            }
+            Action::NoOp | Action::Forget | Action::CreateThenForget => {}
+        }
+    }
+    ops
+}
+
+/// The apply graph's edges: `preds[b]` holds every `a` that must finish before `b` starts.
+fn order_edges(ops: &[OpNode], deps: &HashMap<String, BTreeSet<String>>) -> Vec<BTreeSet<usize>> {
+    let n = ops.len();
+    let mut preds: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); n];
+    let depends = |x: &str, y: &str| deps.get(&order::config_addr(x)).is_some_and(|d| d.contains(&order::config_addr(y)));
+    for a in 0..n {
+        for b in 0..n {
+            if a == b {
+                continue;
+            }
+            let (oa, ob) = (&ops[a], &ops[b]);
+            if oa.instance == ob.instance && oa.change == ob.change {
+                // Replacement: destroy-then-create, or create-then-destroy (deposed).
+                if (oa.destroy && !ob.destroy && !oa.cbd) || (!oa.destroy && ob.destroy && ob.cbd) {
+                    preds[b].insert(a);
+                }
+                continue;
+            }
+            if oa.resource == ob.resource {
+                continue;
+            }
+            // b depends on a's resource.
+            if depends(&ob.resource, &oa.resource) {
+                let before = match (oa.destroy, ob.destroy) {
+                    (false, false) => true,   // creators after their dependencies' creators
+                    (true, false) => !oa.cbd, // a dependency's destroy before the dependent's apply
+                    (false, true) | (true, true) => false,
+                };
+                if before {
+                    preds[b].insert(a);
+                }
+            }
+            // a depends on b's resource (b is the dependency).
+            if depends(&oa.resource, &ob.resource) {
+                let before = match (oa.destroy, ob.destroy) {
+                    (true, true) => true,     // dependents destroyed first
+                    (true, false) => !oa.cbd, // a dependent's destroy before its dependency's apply
+                    (false, true) => ob.cbd,  // create-before-destroy: the dependent's apply before the deposed destroy
+                    (false, false) => false,
+                };
+                if before {
+                    preds[b].insert(a);
+                }
+            }
+        }
+    }
+    preds
+}
+
+pub(super) fn obj_from_change(c: &InstanceChange, v: Value, provider: &str) -> Obj {
+    Obj {
+        module: c.module.clone(),
+        mode: c.mode,
+        type_name: c.type_name.clone(),
+        name: c.name.clone(),
+        key: c.key.clone(),
+        deposed: None,
+        value: v,
+        deps: c.dependencies.clone(),
+        cbd: c.create_before_destroy,
+        tainted: false,
+        schema_version: c.schema_version,
+        provider: provider.to_string(),
+    }
+}
+
+/// The resources' current values, shaped as references see them.
+pub(super) fn current_values(objs: &[Obj], walkables: &[Walkable<'_>]) -> WalkValues {
+    let values = WalkValues::default();
+    let mut by_resource: BTreeMap<ResourceKey, Vec<&Obj>> = BTreeMap::new();
+    for o in objs.iter().filter(|o| o.deposed.is_none()) {
+        by_resource.entry(o.resource_key()).or_default().push(o);
+    }
+    for w in walkables {
+        let r = w.resource;
+        let mode = if r.mode == ResourceMode::Data { "data" } else { "managed" };
+        let key: ResourceKey = (w.module_addr.clone(), mode.into(), r.type_name.clone(), r.name.clone());
+        let list = by_resource.get(&key).cloned().unwrap_or_default();
+        let v = if r.count.is_some() {
+            let mut l: Vec<&Obj> = list.into_iter().filter(|o| matches!(o.key, Some(InstanceKey::Int(_)))).collect();
+            l.sort_by(|a, b| a.key.cmp(&b.key));
+            Value::tuple(l.into_iter().map(|o| o.value.clone()).collect())
+        } else if r.for_each.is_some() {
+            Value::object(list.into_iter().filter_map(|o| if let Some(InstanceKey::Str(k)) = &o.key { Some((k.clone(), o.value.clone())) } else { None }).collect())
+        } else {
+            list.into_iter().find(|o| o.key.is_none()).map(|o| o.value.clone()).unwrap_or_else(Value::dynamic)
+        };
+        values.values.borrow_mut().insert(key, v);
+    }
+    values
+}
+
+/// At apply, attributes the plan kept from the prior object (ignore_changes) stay so.
+fn ignore_for_apply(c: &InstanceChange, cfg: Value) -> Value {
+    let (Some(after), Kind::Object(mut m)) = (c.after.as_ref(), cfg.kind.clone()) else { return cfg };
+    let Kind::Object(am) = &after.kind else { return cfg };
+    for (k, v) in m.iter_mut() {
+        if let Some(a) = am.get(k) {
+            if a.is_wholly_known() && v.is_wholly_known() && !a.raw_equal(v) && c.before.as_ref().is_some_and(|b| matches!(&b.kind, Kind::Object(bm) if bm.get(k).is_some_and(|bv| bv.raw_equal(a)))) {
+                *v = a.clone();
+            }
+        }
+    }
+    Value { kind: Kind::Object(m), sensitive: cfg.sensitive }
+}
