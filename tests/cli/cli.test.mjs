@@ -117,7 +117,7 @@ test("console evaluates stdin lines with tfvars, --var, --var-file and --state",
   assert.match(b.stderr, /is not valid JSON/);
 });
 
-test("usage errors, help, version, missing directories, and the engine commands say they are not here", () => {
+test("usage errors, help, version, missing directories, the engine commands' arguments", () => {
   for (const args of [["graph", "--bogus"], ["graph", VPC, "--format", "png"], ["nosuch"], ["explain", VPC]]) {
     const r = run(args);
     assert.equal(r.status, 1, args.join(" "));
@@ -132,11 +132,14 @@ test("usage errors, help, version, missing directories, and the engine commands 
   assert.equal(missing.status, 1);
   assert.match(missing.stderr, /does not exist/);
   for (const cmd of ["plan", "apply", "destroy"]) {
-    const r = run([cmd, VPC]);
+    const r = run([cmd, VPC, "--parallelism", "x"]);
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /has no plan\/apply engine/);
+    assert.match(r.stderr, /--parallelism must be a positive whole number/);
+    assert.match(r.stderr, new RegExp(`Usage: tfgraph ${cmd} `));
+    assert.equal(run([cmd, "--help"]).status, 0);
   }
-  assert.match(run(["plan", VPC, "--parallelism", "x"]).stderr, /--parallelism must be a positive whole number/);
+  assert.match(run(["plan", VPC, "--refresh=maybe"]).stderr, /--refresh must be true or false/);
+  assert.match(run(["apply", VPC, "extra"]).stderr, /Too many arguments/);
 });
 
 test("graph on every corpus root gives DOT that dot -Tsvg accepts", { timeout: 900_000 }, (t) => {
