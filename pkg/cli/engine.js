@@ -234,6 +234,11 @@ export async function cmdApply(args, { destroyCommand = false } = {}) {
 }
 
 async function applyDir(args, dir, destroy, destroyCommand) {
+  if (args.values.json && !args.values["auto-approve"]) {
+    // Terraform refuses this before doing anything (arguments/apply.go).
+    jsonUi().diagnostic({ severity: "error", summary: "Plan file or auto-approve required", detail: "Terraform cannot ask for interactive approval when --json is set. You can either apply a saved plan file, or enable the --auto-approve option." });
+    return 1;
+  }
   let ctx;
   try {
     ctx = await prepare(args.values, dir);
@@ -254,10 +259,6 @@ async function applyDir(args, dir, destroy, destroyCommand) {
       return 1;
     }
     if (p.hasChanges && !args.values["auto-approve"]) {
-      if (ui) {
-        printDiagnostics([{ severity: "error", summary: "No approval", detail: "--json needs --auto-approve: the machine-readable UI cannot ask for approval." }], ctx.files, ui);
-        return 1;
-      }
       const [query, description] = destroy
         ? ["\nDo you really want to destroy all resources?", "Terraform will destroy all your managed infrastructure, as shown above.\nThere is no undo. Only 'yes' will be accepted to confirm."]
         : ["\nDo you want to perform these actions?", "Terraform will perform the actions described above.\nOnly 'yes' will be accepted to approve."];

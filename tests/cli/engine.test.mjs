@@ -304,6 +304,9 @@ test("--json prints Terraform's machine-readable UI", () => {
     "mock_resource.root: Plan to create",
   ]);
   assert.deepEqual(plan.find((m) => m.type === "change_summary").changes, { add: 7, change: 0, import: 0, remove: 0, operation: "plan" });
+  const refused = run(["apply", dir, "--json"]);
+  assert.equal(refused.status, 1);
+  assert.equal(JSON.parse(refused.stdout.trim().split("\n").at(-1)).diagnostic.summary, "Plan file or auto-approve required");
   const a = run(["apply", dir, "--json", "--auto-approve"]);
   assert.equal(a.status, 0, a.stderr);
   const applied = a.stdout.trim().split("\n").map((l) => JSON.parse(l));
