@@ -59,7 +59,7 @@ export function stateWriter(path, read) {
   return {
     path,
     write(state) {
-      const text = `${JSON.stringify(state, null, 2)}\n`;
+      const text = stateText(state);
       if (last !== null && sameState(last, text)) return false;
       if (!backedUp && read.text !== null) {
         atomicWrite(`${path}.backup`, read.text);
@@ -70,6 +70,68 @@ export function stateWriter(path, read) {
       return true;
     },
   };
+}
+
+// Terraform's statefile.Write field order (states/statefile/version4.go); map keys (outputs,
+// attributes) stay as given, sorted as Go sorts them.
+const ORDER = {
+  state: ["version", "terraform_version", "serial", "lineage", "outputs", "resources", "check_results"],
+  output: ["value", "type", "sensitive"],
+  resource: ["module", "mode", "type", "name", "each", "provider", "instances"],
+  instance: ["index_key", "status", "deposed", "schema_version", "attributes", "attributes_flat", "sensitive_attributes", "identity_schema_version", "identity", "private", "dependencies", "create_before_destroy"],
+  pathStep: ["type", "value"],
+  pathKey: ["value", "type"],
+  check: ["object_kind", "config_addr", "status", "objects"],
+  checkObject: ["object_addr", "status", "failure_messages"],
+};
+
+function ordered(obj, keys) {
+  if (obj === null || typeof obj !== "object" || Array.isArray(obj)) return obj;
+  const out = {};
+  for (const k of keys) if (k in obj) out[k] = obj[k];
+  for (const k of Object.keys(obj)) if (!(k in out)) out[k] = obj[k];
+  return out;
+}
+
+const mapValues = (obj, f) => (obj && typeof obj === "object" && !Array.isArray(obj) ? Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, f(v)])) : obj);
+const mapItems = (list, f) => (Array.isArray(list) ? list.map(f) : list);
+
+/**
+ * A state as Terraform writes terraform.tfstate: its fields in Terraform's order, two-space
+ * indentation, a final newline, and Go's HTML-safe escapes (`<`, `>`, `&`, U+2028, U+2029).
+ */
+export function stateText(state) {
+  const s = ordered(state, ORDER.state);
+  if (s && typeof s === "object") {
+    s.outputs = mapValues(s.outputs, (o) => ordered(o, ORDER.output));
+    s.resources = mapItems(s.resources, (r) => {
+      const res = ordered(r, ORDER.resource);
+      if (res && typeof res === "object") {
+        res.instances = mapItems(res.instances, (i) => {
+          const inst = ordered(i, ORDER.instance);
+          // Sensitive paths: steps {type, value}; an index's key as cty JSON {value, type}.
+          if (inst && typeof inst === "object") {
+            inst.sensitive_attributes = mapItems(inst.sensitive_attributes, (path) =>
+              mapItems(path, (step) => {
+                const st = ordered(step, ORDER.pathStep);
+                if (st && typeof st === "object" && st.type === "index") st.value = ordered(st.value, ORDER.pathKey);
+                return st;
+              }),
+            );
+          }
+          return inst;
+        });
+      }
+      return res;
+    });
+    s.check_results = mapItems(s.check_results, (c) => {
+      const check = ordered(c, ORDER.check);
+      if (check && typeof check === "object") check.objects = mapItems(check.objects, (o) => ordered(o, ORDER.checkObject));
+      return check;
+    });
+  }
+  const json = JSON.stringify(s, null, 2).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return `${json}\n`;
 }
 
 function sameState(a, b) {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { goDuration, isDataAddress, progressPrinter } from "../../pkg/cli/progress.js";
 import { wordWrap } from "../../pkg/cli/common.js";
-import { readStateFile, StateFileError, stateWriter } from "../../pkg/cli/state-file.js";
+import { readStateFile, StateFileError, stateText, stateWriter } from "../../pkg/cli/state-file.js";
 import { resourceAddr } from "../../pkg/cli/json-ui.js";
 import { mockFromEnv } from "../../pkg/cli/engine.js";
 
@@ -142,4 +142,27 @@ test("the mock's knobs from the oracle's environment variables", () => {
     failNames: ["broken", "x"],
     failOps: ["update"],
   });
+});
+
+test("state files are written as Terraform writes them: byte for byte on every recorded state, whatever the key order given", () => {
+  const root = new URL("../fixtures/engine/", import.meta.url);
+  const sortKeys = (v) => (Array.isArray(v) ? v.map(sortKeys) : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])])) : v);
+  let n = 0;
+  for (const scenario of readdirSync(root)) {
+    if (scenario.includes(".")) continue;
+    for (const step of readdirSync(new URL(`${scenario}/`, root))) {
+      const file = new URL(`${scenario}/${step}/state.tfstate`, root);
+      let text;
+      try {
+        // The fixtures' placeholder for the version (their README) back to a version.
+        text = readFileSync(file, "utf8").replace('"<terraform_version>"', '"1.11.4"');
+      } catch {
+        continue;
+      }
+      assert.equal(stateText(sortKeys(JSON.parse(text))), text, `${scenario}/${step}`);
+      n++;
+    }
+  }
+  assert.ok(n >= 30, `${n} states`);
+  assert.equal(stateText({ version: 4, outputs: { o: { value: "<a&b>", type: "string" } } }), '{\n  "version": 4,\n  "outputs": {\n    "o": {\n      "value": "\\u003ca\\u0026b\\u003e",\n      "type": "string"\n    }\n  }\n}\n');
 });
