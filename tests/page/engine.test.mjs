@@ -169,3 +169,15 @@ test("Cancel stops new operations; what ran is in the state; Reset state forgets
   assert.match(await byTestId("state-info").textContent(), /empty/);
   assert.deepEqual(problems, []);
 });
+
+test("another example is another configuration: its state starts empty", async () => {
+  await click("apply");
+  assert.match(await byTestId("state-info").textContent(), /this session's/);
+  await byTestId("gallery").selectOption("plan-apply");
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  assert.match(await byTestId("state-info").textContent(), /empty/);
+  assert.equal(await byTestId("plan-text").textContent(), "");
+  await click("plan");
+  assert.equal(await byTestId("engine-summary").textContent(), "Plan: 4 to add, 0 to change, 0 to destroy.");
+  assert.deepEqual(problems, []);
+});

@@ -227,5 +227,16 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   return {
     /** The files changed: the state file among them may be the prior state now. */
     filesChanged: () => showState(),
+    /** Another configuration (an example, a dropped folder): as in another directory, no state. */
+    newConfiguration() {
+      controller?.abort();
+      keep(null);
+      showPlan(null);
+      showDiagnostics([]);
+      log.textContent = "";
+      summary.textContent = "";
+      progress.value = 0;
+      delete root.dataset.engine;
+    },
   };
 }

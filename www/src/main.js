@@ -576,7 +576,8 @@ gallery.append(
 );
 gallery.addEventListener("change", () => loadExample(gallery.value));
 
-function loadExample(id) {
+/** Loads a gallery example; a new configuration has no state, except at start (a reload). */
+function loadExample(id, { start = false } = {}) {
   const example = GALLERY.find((g) => g.id === id);
   if (!example) return;
   session.example = id;
@@ -586,6 +587,7 @@ function loadExample(id) {
   gallery.value = id;
   gallery.title = example.teaches;
   $("details").dataset.teaches = example.teaches;
+  if (!start) enginePanel.newConfiguration();
   editor.setFiles(example.files, "main.tf");
 }
 
@@ -614,7 +616,7 @@ if (restored) {
   session.example = example ? example.id : null;
   gallery.value = session.example ?? "";
   editor.setFiles(restored.files ?? example?.files ?? GALLERY[0].files, restored.open);
-} else loadExample(GALLERY[0].id);
+} else loadExample(GALLERY[0].id, { start: true });
 
 installDrop(document.body, (files) => {
   const paths = Object.keys(files);
@@ -626,6 +628,7 @@ installDrop(document.body, (files) => {
   session.example = null;
   gallery.value = "";
   session.selected = null;
+  enginePanel.newConfiguration();
   editor.setFiles(files, "main.tf");
 });
 document.body.dataset.ready = "true";
