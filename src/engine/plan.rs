@@ -470,7 +470,7 @@ impl Walk<'_> {
                             // refreshed state (the plan's prior state and planned values).
                             self.data_read.push(change);
                         }
-                        Err(e) => self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone())),
+                        Err(e) => self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()).with_address(address.clone())),
                     }
                 }
                 continue;
@@ -483,7 +483,7 @@ impl Walk<'_> {
                     match self.provider.read_resource(&r.type_name, &v) {
                         Ok(v) => v,
                         Err(e) => {
-                            self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()));
+                            self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()).with_address(address.clone()));
                             continue;
                         }
                     }
@@ -495,7 +495,7 @@ impl Walk<'_> {
             let planned = match self.provider.plan_resource_change(&r.type_name, prior_val.as_ref(), &cfg) {
                 Ok(p) => p,
                 Err(e) => {
-                    self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()));
+                    self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()).with_address(address.clone()));
                     continue;
                 }
             };
@@ -510,7 +510,7 @@ impl Walk<'_> {
                     let create = match self.provider.plan_resource_change(&r.type_name, None, &cfg) {
                         Ok(p) => p.planned,
                         Err(e) => {
-                            self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()));
+                            self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()).with_address(address.clone()));
                             continue;
                         }
                     };

@@ -314,7 +314,8 @@ impl<'a> Stepper<'a> {
 
     fn fail(&self, b: usize, summary: String, detail: String) -> Diagnostics {
         let mut d = Diagnostics::new();
-        let mut diag = Diagnostic::error(summary, detail);
+        // Terraform attaches the instance's address to what a provider reports about it.
+        let mut diag = Diagnostic::error(summary, detail).with_address(self.ops[b].instance.clone());
         if let Some(&w) = self.by_addr.get(&self.ops[b].resource) {
             diag = diag.with_range(self.walkables[w].resource.range.clone());
         }

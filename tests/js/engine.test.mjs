@@ -1,0 +1,434 @@
+// plan(), apply() and destroy() as an npm user calls them (pkg/index.js in Node), checked against
+// the scenarios recorded with real Terraform in tests/fixtures/engine/: every step planned and
+// applied through the package gives the recorded plan text and state; parallelism reaches exactly
+// its limit with the mock's delays as real timers; an abort stops new operations and keeps the
+// state; events come in dependency order; JS providers (a throwing one, one returning garbage);
+// a stale plan; a cycle and an unknown count refused.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { apply, destroy, plan, Plan } from "../../pkg/index.js";
+
+const fixtures = fileURLToPath(new URL("../fixtures/engine/", import.meta.url));
+
+/** A folder's `.tf` files (and modules below it) as the files object. */
+function readTree(dir, prefix = "", out = {}) {
+  for (const name of readdirSync(dir).sort()) {
+    const path = `${dir}/${name}`;
+    if (statSync(path).isDirectory()) readTree(path, `${prefix}${name}/`, out);
+    else out[`${prefix}${name}`] = readFileSync(path, "utf8");
+  }
+  return out;
+}
+
+function readEnv(path) {
+  if (!existsSync(path)) return {};
+  return Object.fromEntries(readFileSync(path, "utf8").split("\n").filter((l) => l.includes("=")).map((l) => l.split(/=(.*)/s).slice(0, 2)));
+}
+
+/** The scenario's steps: files, knobs (scenario.env then step.env), recorded outputs. */
+function scenario(name) {
+  const dir = `${fixtures}${name}`;
+  const base = readEnv(`${dir}/scenario.env`);
+  return readdirSync(dir).filter((s) => /^step\d+$/.test(s)).sort((a, b) => a.slice(4) - b.slice(4)).map((s) => {
+    const d = `${dir}/${s}`;
+    const text = (f) => (existsSync(`${d}/${f}`) ? readFileSync(`${d}/${f}`, "utf8") : null);
+    return { name: `${name}/${s}`, files: readTree(`${d}/config`), env: { ...base, ...readEnv(`${d}/step.env`) }, text, json: (f) => (text(f) === null ? null : JSON.parse(text(f))) };
+  });
+}
+
+/** The oracle's knobs as the package's `mock` option (delays left out: the sweep runs instantly). */
+function mockOf(env) {
+  const mock = {};
+  const fail = env.FAIL_NAME ?? env.MOCK_FAIL_NAME;
+  if (fail) mock.failNames = fail.split(",");
+  if (env.MOCK_FAIL_OPS) mock.failOps = env.MOCK_FAIL_OPS.split(",");
+  return mock;
+}
+
+const normalise = (state) => state && { ...state, lineage: "-", terraform_version: "-" };
+
+/** apply.txt's progress lines as a sorted list (concurrent operations print in any order), times and deposed keys normalised, and the rest. */
+function splitApplyText(text) {
+  const cut = text.indexOf("\n\n");
+  const progress = cut < 0 ? text.trimEnd() : text.slice(0, cut);
+  const keys = [];
+  const lines = progress.split("\n").filter(Boolean).map((l) =>
+    l.replace(/after \d+(?:h\d+m|m)?\d*s/, "after <t>").replace(/\(deposed object (\w{8})\)/, (_, k) => {
+      if (!keys.includes(k)) keys.push(k);
+      return `(deposed object ${String(keys.indexOf(k) + 1).padStart(8, "0")})`;
+    }));
+  return [lines.sort(), cut < 0 ? "" : text.slice(cut + 1)];
+}
+
+const scenarios = readdirSync(fixtures).filter((n) => statSync(`${fixtures}${n}`).isDirectory()).sort();
+
+test("every recorded scenario, step by step through the package, plans and applies as Terraform did", async () => {
+  let steps = 0;
+  for (const name of scenarios) {
+    let state = null;
+    for (const step of scenario(name)) {
+      if (step.text("input.tfstate")) state = step.json("input.tfstate");
+      const options = { state, mock: mockOf(step.env), parallelism: Number(step.env.PARALLELISM ?? 10) };
+      const destroying = step.env.DESTROY === "1";
+      const p = await plan(step.files, { ...options, destroy: destroying });
+      assert.ok(p instanceof Plan);
+      const planText = step.text("plan.txt");
+      if (planText !== null) assert.equal(p.toString(), planText, `${step.name}: plan text`);
+      const recorded = step.json("state.tfstate");
+      if (p.errored) {
+        assert.ok(p.diagnostics.some((d) => d.severity === "error"), step.name);
+        continue;
+      }
+      const r = await apply(p);
+      assert.deepEqual(normalise(r.state), normalise(recorded), `${step.name}: state`);
+      const applyText = step.text("apply.txt");
+      if (applyText !== null && step.name !== "conditions-and-checks/step2") {
+        assert.deepEqual(splitApplyText(r.report.progress), splitApplyText(applyText), `${step.name}: apply text`);
+      }
+      state = r.state;
+      steps++;
+    }
+  }
+  assert.ok(steps >= 30, `only ${steps} steps applied`);
+});
+
+test("plan, apply, change, destroy: the create-change-destroy cycle with its recorded texts and states", async () => {
+  const steps = scenario("create-change-destroy");
+  let state = null;
+  for (const step of steps) {
+    const r = step.env.DESTROY === "1" ? await destroy(step.files, { state }) : await apply(step.files, { state });
+    assert.equal(r.plan.toString(), step.text("plan.txt"), step.name);
+    assert.deepEqual(r.diagnostics, []);
+    assert.deepEqual(normalise(r.state), normalise(step.json("state.tfstate")), step.name);
+    state = r.state;
+  }
+  assert.deepEqual(state.resources, []);
+  assert.equal(state.serial, steps.at(-1).json("state.tfstate").serial);
+});
+
+test("Plan: changes, toJSON in show -json's shape, hasChanges, and a second plan with nothing to do", async () => {
+  const [step1] = scenario("create-change-destroy");
+  const p = await plan(step1.files);
+  assert.deepEqual(p.changes.map((c) => [c.address, c.actions]), [
+    ["mock_resource.net", ["create"]], ["mock_resource.subnet[0]", ["create"]], ["mock_resource.subnet[1]", ["create"]], ["mock_resource.web", ["create"]],
+  ]);
+  assert.deepEqual(p.changes[0].afterUnknown, step1.json("plan.json").resource_changes[0].change.after_unknown);
+  const json = p.toJSON();
+  const want = step1.json("plan.json");
+  assert.equal(json.format_version, "1.2");
+  assert.deepEqual(json.resource_changes, want.resource_changes);
+  assert.deepEqual(json.planned_values, want.planned_values);
+  assert.deepEqual(json.output_changes, want.output_changes);
+  assert.equal(p.hasChanges, true);
+  const r = await apply(p);
+  const again = await plan(step1.files, { state: r.state });
+  assert.equal(again.hasChanges, false);
+  assert.ok(again.changes.every((c) => c.actions[0] === "no-op"));
+  assert.match(again.toString(), /No changes\. Your infrastructure matches the configuration\./);
+  assert.deepEqual(again.events.filter((e) => e.kind === "start").map((e) => [e.operation, e.address, e.priorId]), [
+    ["read", "mock_resource.net", "net-28ebae89"],
+    ["read", "mock_resource.subnet[0]", "subnet-0-b4a940a4"],
+    ["read", "mock_resource.subnet[1]", "subnet-1-8811e3cb"],
+    ["read", "mock_resource.web", "web-54534127"],
+  ]);
+  const noRefresh = await plan(step1.files, { state: r.state, refresh: false });
+  assert.deepEqual(noRefresh.events, []);
+  assert.equal(noRefresh.hasChanges, false);
+});
+
+/** Runs the fan-out (root, six leaves, join) with real delays; returns the most operations seen in flight by onEvent, and the result. */
+async function fanOut(parallelism, delayMs) {
+  const [step] = scenario(`fan-out-parallelism-${parallelism}`);
+  let inFlight = 0;
+  let most = 0;
+  const t0 = performance.now();
+  const r = await apply(step.files, {
+    parallelism, mock: { delayMs },
+    onEvent(e) {
+      if (e.phase !== "apply") return;
+      if (e.kind === "start") most = Math.max(most, ++inFlight);
+      if (e.kind === "finish" || e.kind === "fail") inFlight--;
+    },
+  });
+  return { r, most, ms: performance.now() - t0, step };
+}
+
+for (const parallelism of [1, 3]) {
+  test(`parallelism ${parallelism} on a fan-out reaches exactly ${parallelism} operations in flight, on real timers`, async () => {
+    const delay = 60;
+    const { r, most, ms, step } = await fanOut(parallelism, delay);
+    assert.equal(most, parallelism);
+    assert.equal(r.report.maxConcurrency, parallelism);
+    const recorded = step.json("ops.json").apply;
+    assert.equal(r.report.waves.flat().length, recorded.ops);
+    assert.deepEqual(r.report.waves.flat().sort(), recorded.waves.flat().sort());
+    // root, ceil(6 / parallelism) rounds of leaves, join: each round takes the delay.
+    const rounds = 2 + Math.ceil(6 / parallelism);
+    assert.ok(ms >= rounds * delay * 0.9, `took ${ms} ms, expected at least ${rounds} x ${delay}`);
+    assert.ok(r.report.elapsedMs >= rounds * delay * 0.9);
+    assert.deepEqual(normalise(r.state), normalise(step.json("state.tfstate")));
+  });
+}
+
+test("onEvent: every operation starts before it finishes, and after everything it depends on finished", async () => {
+  const [step1] = scenario("create-change-destroy");
+  const events = [];
+  const r = await apply(step1.files, { mock: { delayMs: 5 }, onEvent: (e) => events.push(e) });
+  const apply_ = events.filter((e) => e.phase === "apply");
+  // The report lists the same events in the same order.
+  assert.deepEqual(r.report.events.map((e) => [e.kind, e.address]), apply_.map((e) => [e.kind, e.address]));
+  const at = (kind, address) => apply_.findIndex((e) => e.kind === kind && e.address === address);
+  for (const e of apply_) assert.equal(e.operation, "create");
+  for (const a of ["mock_resource.net", "mock_resource.subnet[0]", "mock_resource.subnet[1]", "mock_resource.web"]) {
+    assert.ok(at("start", a) >= 0 && at("start", a) < at("finish", a), a);
+  }
+  for (const s of ["mock_resource.subnet[0]", "mock_resource.subnet[1]"]) {
+    assert.ok(at("finish", "mock_resource.net") < at("start", s));
+    assert.ok(at("finish", s) < at("start", "mock_resource.web"));
+  }
+  const finish = apply_.find((e) => e.kind === "finish" && e.address === "mock_resource.web");
+  assert.equal(finish.id, "web-54534127");
+  assert.ok(finish.elapsedMs >= 4);
+  assert.equal(r.report.events.length, 8);
+});
+
+test("an abort mid-apply lets in-flight operations finish, starts nothing new, and keeps the state; the next plan continues", async () => {
+  const [step] = scenario("fan-out-parallelism-3");
+  const controller = new AbortController();
+  const events = [];
+  const states = [];
+  const r = await apply(step.files, {
+    parallelism: 3, mock: { delayMs: 40 }, signal: controller.signal,
+    onState: (s) => states.push(s),
+    onEvent(e) {
+      events.push(e);
+      // Abort while the first three leaves are in flight.
+      if (e.kind === "start" && e.address === "mock_resource.leaf[2]") controller.abort();
+    },
+  });
+  assert.ok(r.diagnostics.some((d) => d.severity === "error" && d.summary === "execution halted" && d.detail === ""));
+  const finished = events.filter((e) => e.kind === "finish").map((e) => e.address).sort();
+  assert.deepEqual(finished, ["mock_resource.leaf[0]", "mock_resource.leaf[1]", "mock_resource.leaf[2]", "mock_resource.root"]);
+  const cancelled = events.filter((e) => e.kind === "cancel").map((e) => e.address).sort();
+  assert.deepEqual(cancelled, ["mock_resource.join", "mock_resource.leaf[3]", "mock_resource.leaf[4]", "mock_resource.leaf[5]"]);
+  assert.ok(!events.some((e) => e.kind === "start" && cancelled.includes(e.address)));
+  const inState = r.state.resources.flatMap((res) => res.instances.map((i) => `${res.name}${i.index_key === undefined ? "" : `[${i.index_key}]`}`)).sort();
+  assert.deepEqual(inState, ["leaf[0]", "leaf[1]", "leaf[2]", "root"]);
+  assert.equal(states.length, 4);
+  assert.deepEqual(states.at(-1), r.state);
+  assert.doesNotMatch(r.report.progress, /Apply complete!/);
+  const next = await plan(step.files, { state: r.state });
+  assert.deepEqual(next.changes.filter((c) => c.actions[0] !== "no-op").map((c) => c.address), [
+    "mock_resource.join", "mock_resource.leaf[3]", "mock_resource.leaf[4]", "mock_resource.leaf[5]",
+  ]);
+});
+
+test("an already aborted signal starts nothing", async () => {
+  const [step] = scenario("fan-out-parallelism-3");
+  const r = await apply(step.files, { signal: AbortSignal.abort() });
+  assert.deepEqual(r.state.resources, []);
+  assert.equal(r.report.events.filter((e) => e.kind === "cancel").length, 8);
+  assert.ok(r.diagnostics.some((d) => d.summary === "execution halted"));
+});
+
+test("a failure fails that instance (tainted), skips what depends on it, and finishes the rest", async () => {
+  const [step] = scenario("fan-out-parallelism-3");
+  const r = await apply(step.files, { mock: { failNames: ["leaf-2"] } });
+  const failed = r.report.events.filter((e) => e.kind === "fail").map((e) => e.address);
+  assert.deepEqual(failed, ["mock_resource.leaf[2]"]);
+  assert.deepEqual(r.report.events.filter((e) => e.kind === "skip").map((e) => e.address), ["mock_resource.join"]);
+  const error = r.diagnostics.find((d) => d.severity === "error");
+  assert.equal(error.summary, "mock: injected failure creating 'leaf-2'");
+  assert.equal(error.address, "mock_resource.leaf[2]");
+  assert.equal(r.report.added, 6);
+});
+
+test("a stale plan is refused as Terraform refuses it", async () => {
+  const [step1, step2] = scenario("create-change-destroy");
+  const first = await apply(step1.files);
+  const p = await plan(step2.files, { state: first.state });
+  const moved = { ...first.state, serial: first.state.serial + 1 };
+  const stale = await apply(p, { state: moved });
+  assert.deepEqual(stale.diagnostics.map((d) => d.summary), ["Saved plan is stale"]);
+  assert.equal(stale.diagnostics[0].detail, "The given plan file can no longer be applied because the state was changed by another operation after the plan was created.");
+  assert.deepEqual(stale.state, moved);
+  const other = await apply(p, { state: { ...first.state, lineage: "another" } });
+  assert.deepEqual(other.diagnostics.map((d) => d.summary), ["Saved plan does not match the given state"]);
+  const ok = await apply(p, { state: first.state });
+  assert.deepEqual(ok.diagnostics, []);
+  assert.deepEqual(normalise(ok.state), normalise(step2.json("state.tfstate")));
+});
+
+test("a cycle is refused with Terraform's diagnostic, and applying it changes nothing", async () => {
+  const [step] = scenario("cycle-refused");
+  const p = await plan(step.files);
+  assert.equal(p.errored, true);
+  const error = p.diagnostics.find((d) => d.severity === "error");
+  // Terraform names the same two resources; tfgraph starts a cycle at its shortest name (README).
+  assert.equal(error.summary, "Cycle: mock_resource.a, mock_resource.b");
+  assert.ok(step.text("errors.txt").includes("Cycle: mock_resource.b, mock_resource.a"));
+  const r = await apply(step.files);
+  assert.equal(r.state, null);
+  assert.deepEqual(r.report.events, []);
+  assert.ok(r.diagnostics.some((d) => d.summary === error.summary));
+});
+
+test("an unknown count is refused with Terraform's diagnostic", async () => {
+  const [step] = scenario("unknown-count-refused");
+  const p = await plan(step.files);
+  assert.equal(p.errored, true);
+  assert.ok(p.diagnostics.some((d) => d.summary === "Invalid count argument"));
+  assert.equal(p.toString(), step.text("plan.txt"));
+});
+
+// ---- JS providers --------------------------------------------------------------------------
+
+const ACME = `
+terraform {
+  required_providers {
+    acme = { source = "acme/acme" }
+  }
+}
+data "acme_zone" "z" {
+  name = "example.com"
+}
+resource "acme_server" "web" {
+  count = 2
+  name  = "web-\${count.index}"
+  zone  = data.acme_zone.z.id
+}
+resource "acme_record" "www" {
+  name    = "www"
+  targets = acme_server.web[*].ip
+}
+output "ips" {
+  value = acme_record.www.targets
+}
+`;
+
+/** An in-memory cloud, as a JsProvider: ids and IPs assigned at apply; `name` forces replacement. */
+function acmeProvider({ failOn, garbageOn } = {}) {
+  const calls = [];
+  let next = 1;
+  const objects = new Map();
+  const attrs = (extra) => ({ attributes: { id: { type: "string", computed: true }, name: { type: "string", required: true }, ...extra } });
+  return {
+    calls,
+    objects,
+    schema: () => ({
+      resources: {
+        acme_server: attrs({ zone: { type: "string", optional: true }, ip: { type: "string", computed: true } }),
+        acme_record: attrs({ targets: { type: ["list", "string"], optional: true } }),
+      },
+      data_sources: { acme_zone: attrs({}) },
+    }),
+    async planResourceChange({ typeName, prior, config }) {
+      calls.push(["plan", typeName, config.value.name]);
+      await new Promise((r) => setTimeout(r, 1));
+      if (garbageOn === config.value.name) return { planned: 42 };
+      const value = { ...config.value };
+      const unknown = {};
+      for (const computed of ["id", "ip"]) {
+        if (!(computed in value)) continue;
+        if (prior && prior.value.name === value.name) value[computed] = prior.value[computed];
+        else unknown[computed] = true;
+      }
+      return { planned: { value, unknown }, requiresReplace: prior && prior.value.name !== value.name ? ["name"] : [] };
+    },
+    async applyResourceChange({ typeName, prior, planned }) {
+      calls.push(["apply", typeName, (planned ?? prior).value.name]);
+      await new Promise((r) => setTimeout(r, 2));
+      if (planned === null) {
+        objects.delete(prior.value.id);
+        return { newState: null };
+      }
+      if (failOn === planned.value.name) throw new Error(`acme: quota exceeded for ${planned.value.name}`);
+      const value = { ...planned.value };
+      if (planned.unknown?.id) value.id = `${typeName}-${next++}`;
+      if (planned.unknown?.ip) value.ip = `10.0.0.${next++}`;
+      objects.set(value.id, value);
+      return { newState: { value } };
+    },
+    async readResource({ state }) {
+      calls.push(["read", state.value.name]);
+      return { newState: objects.has(state.value.id) ? { value: objects.get(state.value.id) } : null };
+    },
+    readDataSource({ typeName, config }) {
+      calls.push(["read_data", typeName, config.value.name]);
+      return { state: { value: { ...config.value, id: `zone-${config.value.name}` } } };
+    },
+  };
+}
+
+test("a JS provider plans (in passes), applies with dependencies' values, and plans nothing more after", async () => {
+  const acme = acmeProvider();
+  const files = { "main.tf": ACME };
+  const p = await plan(files, { providers: { "acme/acme": acme } });
+  assert.deepEqual(p.diagnostics, []);
+  assert.deepEqual(p.changes.map((c) => [c.address, c.actions]), [
+    ["acme_record.www", ["create"]], ["acme_server.web[0]", ["create"]], ["acme_server.web[1]", ["create"]],
+  ]);
+  assert.deepEqual(p.changes[1].after, { name: "web-0", zone: "zone-example.com" });
+  assert.deepEqual(p.changes[1].afterUnknown, { id: true, ip: true });
+  assert.match(p.toString(), /# acme_server\.web\[0\] will be created/);
+  assert.match(p.toString(), /Plan: 3 to add, 0 to change, 0 to destroy\./);
+  const r = await apply(p, { providers: { "acme/acme": acme } });
+  assert.deepEqual(r.diagnostics, []);
+  const www = r.state.resources.find((x) => x.name === "www").instances[0];
+  const ips = r.state.resources.find((x) => x.name === "web").instances.map((i) => i.attributes.ip);
+  assert.deepEqual(www.attributes.targets, ips);
+  assert.deepEqual(r.state.outputs.ips.value, ips);
+  assert.equal(r.state.resources[0].provider, 'provider["registry.terraform.io/acme/acme"]');
+  // The same configuration against the state: nothing to do.
+  acme.calls.length = 0;
+  const again = await plan(files, { state: r.state, providers: { "acme/acme": acme } });
+  assert.equal(again.hasChanges, false, again.toString());
+  assert.equal(acme.calls.filter((c) => c[0] === "read").length, 3);
+  // A changed name forces a replacement.
+  const renamed = await plan({ "main.tf": ACME.replace('name    = "www"', 'name    = "www2"') }, { state: r.state, providers: { "acme/acme": acme } });
+  const www2 = renamed.changes.find((c) => c.address === "acme_record.www");
+  assert.deepEqual(www2.actions, ["delete", "create"]);
+  assert.deepEqual(www2.replacePaths, [["name"]]);
+  const destroyed = await destroy(files, { state: r.state, providers: { "acme/acme": acme } });
+  assert.deepEqual(destroyed.diagnostics, []);
+  assert.deepEqual(destroyed.state.resources.filter((x) => x.mode === "managed"), []);
+  assert.equal(acme.objects.size, 0);
+});
+
+test("a JS provider that throws fails that instance with a diagnostic naming it, and the rest finishes", async () => {
+  const acme = acmeProvider({ failOn: "web-1" });
+  const r = await apply({ "main.tf": ACME }, { providers: { "acme/acme": acme } });
+  const error = r.diagnostics.find((d) => d.severity === "error");
+  assert.equal(error.summary, "acme: quota exceeded for web-1");
+  assert.match(error.detail, /provider\["registry\.terraform\.io\/acme\/acme"\]\.applyResourceChange\(\) failed/);
+  assert.equal(error.address, "acme_server.web[1]");
+  assert.deepEqual(r.report.events.filter((e) => e.kind === "skip").map((e) => e.address), ["acme_record.www"]);
+  assert.deepEqual(r.state.resources.filter((x) => x.name === "web").flatMap((x) => x.instances.map((i) => i.index_key)), [0]);
+});
+
+test("a JS provider returning garbage gets a diagnostic naming it, never a crash", async () => {
+  const acme = acmeProvider({ garbageOn: "web-0" });
+  const p = await plan({ "main.tf": ACME }, { providers: { "acme/acme": acme } });
+  assert.equal(p.errored, true);
+  const error = p.diagnostics.find((d) => d.severity === "error");
+  assert.equal(error.summary, "Provider produced invalid plan");
+  assert.match(error.detail, /provider\["registry\.terraform\.io\/acme\/acme"\]\.planResourceChange\(\) returned an invalid result for a acme_server: `planned`: expected an object/);
+  assert.equal(error.address, "acme_server.web[0]");
+  const broken = { schema: () => ({ resources: { acme_server: { attributes: { id: { type: "strnig" } } } } }) };
+  const bad = await plan({ "main.tf": ACME }, { providers: { "acme/acme": broken } });
+  assert.equal(bad.errored, true);
+  assert.equal(bad.diagnostics[0].summary, "Invalid provider schema");
+  const r = await apply(bad);
+  assert.equal(r.diagnostics[0].summary, "Invalid provider schema");
+});
+
+test("misuse rejects with TypeError", async () => {
+  await assert.rejects(plan("main.tf"), TypeError);
+  await assert.rejects(plan({}, { parallelism: 0 }), TypeError);
+  await assert.rejects(plan({}, { providers: 3 }), TypeError);
+  await assert.rejects(apply({}, { signal: {} }), TypeError);
+  await assert.rejects(apply({}, { onEvent: "no" }), TypeError);
+});

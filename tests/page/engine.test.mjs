@@ -1,0 +1,110 @@
+// plan() and apply() in headless Chromium (Debian's, through playwright-core): the package
+// imported by a page as a browser user imports it, the apply walk on the browser's own timers
+// (the page keeps running while it waits), an abort, and a JS provider.
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { startServer } from "../../scripts/serve.mjs";
+
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+const fixture = (path) => readFileSync(new URL(`../fixtures/engine/${path}`, import.meta.url), "utf8");
+const FAN_OUT = { "main.tf": fixture("fan-out-parallelism-3/step1/config/main.tf") };
+const FAN_OUT_STATE = JSON.parse(fixture("fan-out-parallelism-3/step1/state.tfstate"));
+
+let server;
+let context;
+let page;
+let profile;
+const problems = [];
+
+before(async () => {
+  let url;
+  ({ server, url } = await startServer({ port: 0 }));
+  profile = mkdtempSync(join(tmpdir(), "tfgraph-chromium-"));
+  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  // A same-origin document with nothing else on it; the test imports the package into it.
+  await page.goto(`${url}pkg/package.json`);
+});
+
+after(async () => {
+  await context?.close();
+  server?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+test("plan and apply run in the browser on its timers, at most `parallelism` at once, and the page stays live", async () => {
+  const out = await page.evaluate(async (files) => {
+    const { plan, apply } = await import("/pkg/index.js");
+    const p = await plan(files, { mock: { delayMs: 40 } });
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    let inFlight = 0;
+    let most = 0;
+    const t0 = performance.now();
+    const r = await apply(p, {
+      parallelism: 3,
+      onEvent(e) {
+        if (e.kind === "start") most = Math.max(most, ++inFlight);
+        if (e.kind === "finish") inFlight--;
+      },
+    });
+    clearInterval(timer);
+    return { text: p.toString(), changes: p.changes.length, state: r.state, most, max: r.report.maxConcurrency, ms: performance.now() - t0, ticks, diagnostics: r.diagnostics, progress: r.report.progress };
+  }, FAN_OUT);
+  assert.equal(out.changes, 8);
+  assert.match(out.text, /Plan: 8 to add, 0 to change, 0 to destroy\./);
+  assert.deepEqual(out.diagnostics, []);
+  assert.equal(out.most, 3);
+  assert.equal(out.max, 3);
+  // root, two rounds of three leaves, join: four delays at least.
+  assert.ok(out.ms >= 4 * 40 * 0.9, `${out.ms} ms`);
+  assert.ok(out.ticks >= 5, `the page's own timer ticked ${out.ticks} times during the apply`);
+  const norm = (s) => ({ ...s, lineage: "-", terraform_version: "-" });
+  assert.deepEqual(norm(out.state), norm(FAN_OUT_STATE));
+  assert.match(out.progress, /Apply complete! Resources: 8 added, 0 changed, 0 destroyed\./);
+  assert.deepEqual(problems, []);
+});
+
+test("an AbortController stops the apply in the browser and the state keeps what finished", async () => {
+  const out = await page.evaluate(async (files) => {
+    const { apply } = await import("/pkg/index.js");
+    const controller = new AbortController();
+    const r = await apply(files, {
+      parallelism: 3, mock: { delayMs: 30 }, signal: controller.signal,
+      onEvent: (e) => e.kind === "finish" && e.address === "mock_resource.root" && controller.abort(),
+    });
+    return { summaries: r.diagnostics.map((d) => d.summary), instances: r.state.resources.flatMap((x) => x.instances).length, cancelled: r.report.events.filter((e) => e.kind === "cancel").length };
+  }, FAN_OUT);
+  assert.deepEqual(out.summaries, ["execution halted"]);
+  assert.equal(out.instances, 1);
+  assert.equal(out.cancelled, 7);
+});
+
+test("a JS provider answers from the page", async () => {
+  const out = await page.evaluate(async () => {
+    const { apply } = await import("/pkg/index.js");
+    const files = { "main.tf": 'terraform {\n  required_providers {\n    pet = { source = "example/pet" }\n  }\n}\nresource "pet_dog" "rex" {\n  name = "rex"\n}\n' };
+    const pet = {
+      schema: () => ({ resources: { pet_dog: { attributes: { name: { type: "string", required: true }, id: { type: "string", computed: true } } } } }),
+      planResourceChange: async ({ config }) => ({ planned: { value: config.value, unknown: { id: true } } }),
+      applyResourceChange: async ({ planned }) => {
+        await new Promise((r) => setTimeout(r, 5));
+        return { newState: { value: { ...planned.value, id: `dog-${planned.value.name}` } } };
+      },
+      readResource: async ({ state }) => ({ newState: state }),
+      readDataSource: async () => { throw new Error("no data sources"); },
+    };
+    const r = await apply(files, { providers: { "example/pet": pet } });
+    return { diagnostics: r.diagnostics, attributes: r.state.resources[0]?.instances[0]?.attributes };
+  });
+  assert.deepEqual(out.diagnostics, []);
+  assert.deepEqual(out.attributes, { id: "dog-rex", name: "rex" });
+});
