@@ -12,6 +12,7 @@ import { createInspector } from "./inspector.js";
 import { createConsole } from "./console.js";
 import { createSteps } from "./steps.js";
 import { createRun } from "./run.js";
+import { createEnginePanel } from "./engine-panel.js";
 import { GALLERY } from "./examples.js";
 import { decodeSession, encodeSession, saveSession } from "./state.js";
 import { cycleEdgeKeys, cycleSets, parseGraphText, resourceView } from "./model.js";
@@ -380,6 +381,36 @@ const run = createRun($("run"), {
   walk: (dag, visit, options) => tfgraph.walk(dag, visit, options),
 });
 
+/** A Plan as the panel shows it: plain data. */
+const plainPlan = (p) => ({ text: p.toString(), changes: p.changes, diagnostics: p.diagnostics, errored: p.errored, hasChanges: p.hasChanges });
+
+const enginePanel = createEnginePanel($("engine"), {
+  available: ["plan", "apply", "destroy"].every((f) => typeof tfgraph[f] === "function"),
+  /** The terraform.tfstate among the files, when it is a JSON object. */
+  fileState() {
+    const text = editor.files()[STATE_FILE];
+    if (!text) return null;
+    try {
+      const s = JSON.parse(text);
+      return s && typeof s === "object" && !Array.isArray(s) ? s : null;
+    } catch {
+      return null;
+    }
+  },
+  graphView,
+  reveal,
+  /** plan(), apply() or destroy() on the editor's files against the mock providers. */
+  async run(kind, options) {
+    const files = editor.files();
+    if (kind === "plan") {
+      const p = await tfgraph.plan(files, options);
+      return { plan: plainPlan(p), diagnostics: p.diagnostics };
+    }
+    const r = await (kind === "apply" ? tfgraph.apply : tfgraph.destroy)(files, options);
+    return { plan: plainPlan(r.plan), diagnostics: r.diagnostics, state: r.state, report: r.report };
+  },
+});
+
 // ---- The refresh cycle ---------------------------------------------------------------------
 
 let drawing = Promise.resolve();
@@ -464,6 +495,7 @@ function show(view) {
   editor.setDiagnostics(view.diagnostics);
   renderResources($("resources"), $("resource-count"), view, reveal);
   renderDiagnostics($("diagnostics"), $("diagnostic-count"), view.diagnostics, reveal);
+  enginePanel.filesChanged();
   steps.reset();
   redraw();
   save();
@@ -544,7 +576,8 @@ gallery.append(
 );
 gallery.addEventListener("change", () => loadExample(gallery.value));
 
-function loadExample(id) {
+/** Loads a gallery example; a new configuration has no state, except at start (a reload). */
+function loadExample(id, { start = false } = {}) {
   const example = GALLERY.find((g) => g.id === id);
   if (!example) return;
   session.example = id;
@@ -554,6 +587,7 @@ function loadExample(id) {
   gallery.value = id;
   gallery.title = example.teaches;
   $("details").dataset.teaches = example.teaches;
+  if (!start) enginePanel.newConfiguration();
   editor.setFiles(example.files, "main.tf");
 }
 
@@ -582,7 +616,7 @@ if (restored) {
   session.example = example ? example.id : null;
   gallery.value = session.example ?? "";
   editor.setFiles(restored.files ?? example?.files ?? GALLERY[0].files, restored.open);
-} else loadExample(GALLERY[0].id);
+} else loadExample(GALLERY[0].id, { start: true });
 
 installDrop(document.body, (files) => {
   const paths = Object.keys(files);
@@ -594,6 +628,7 @@ installDrop(document.body, (files) => {
   session.example = null;
   gallery.value = "";
   session.selected = null;
+  enginePanel.newConfiguration();
   editor.setFiles(files, "main.tf");
 });
 document.body.dataset.ready = "true";
