@@ -388,7 +388,7 @@ fn seeded_jitter_and_rate_limits_are_deterministic_and_retried_by_the_provider()
     let a = run(&f, None, json!({"mock": mock}));
     let b = run(&f, None, json!({"mock": mock}));
     assert_eq!(a["apply"]["report"]["events"], b["apply"]["report"]["events"], "one seed, one timeline");
-    let finishes: Vec<u64> = a["apply"]["report"]["events"].as_array().unwrap().iter().filter(|e| e["kind"] == "finish").map(|e| e["atMs"].as_u64().unwrap()).collect();
+    let finishes: Vec<u64> = a["apply"]["report"]["events"].as_array().unwrap().iter().filter(|e| e["kind"] == "finish").map(|e| e["time"].as_u64().unwrap()).collect();
     assert_eq!(finishes.len() + errors(&a).len(), 6, "{:?}", errors(&a));
     // Throttled attempts are retried inside the provider: some operations take 100 ms ± 40
     // plus their backoffs, none fails for a rate limit it could retry through.

@@ -31,6 +31,11 @@ pub fn mock_options(mock: Option<&Json>) -> MockOptions {
         let text: Vec<&str> = ops.iter().filter_map(Json::as_str).collect();
         o.fail_ops = MockOptions::from_env([("MOCK_FAIL_OPS", text.join(",").as_str())]).fail_ops;
     }
+    // Seeded jitter and transient rate limits (retried by the provider with backoff).
+    o.knobs.seed = m.get("seed").and_then(Json::as_u64).unwrap_or(0);
+    o.knobs.jitter_ms = m.get("jitterMs").and_then(Json::as_f64).map(|f| f.max(0.0) as u64).unwrap_or(0);
+    o.knobs.rate_limit = m.get("rateLimit").and_then(Json::as_f64).map(|f| f.clamp(0.0, 1.0)).unwrap_or(0.0);
+    o.knobs.max_retries = m.get("maxRetries").and_then(Json::as_u64).map(|n| n.min(32) as u32);
     o
 }
 
