@@ -63,7 +63,7 @@ fn merge(schema: &mut ResourceSchema, body: &Body, written: &mut BTreeMap<String
 pub fn derive(files: &BTreeMap<String, String>, config: &Config) -> (GenericSchemas, BTreeMap<String, String>) {
     let mut schemas = GenericSchemas::default();
     let mut sources: BTreeMap<String, String> = BTreeMap::new();
-    // (data?, type) → blocks seen, and how many write each argument.
+    // The types seen (data?, type), and how many of their blocks write each argument.
     let mut counts: BTreeMap<(bool, String), (usize, BTreeMap<String, usize>)> = BTreeMap::new();
     let mut declared: HashSet<(bool, String, String)> = HashSet::new();
     for m in every_module(config) {
@@ -87,21 +87,29 @@ pub fn derive(files: &BTreeMap<String, String>, config: &Config) -> (GenericSche
     // What the configuration reads from each type.
     let mut reads: BTreeMap<(bool, String, String), Type> = BTreeMap::new();
     let types: HashSet<(bool, &str)> = declared.iter().map(|(d, t, _)| (*d, t.as_str())).collect();
-    for text in files.values() {
+    // The loaded modules' own files (not the whole repository a root may sit in).
+    let module_files: BTreeSet<&String> = every_module(config).iter().flat_map(|m| m.files.iter()).collect();
+    for text in module_files.into_iter().filter_map(|f| body::file_text(files, f)) {
         scan(text, &|data, t, n| types.contains(&(data, t)) && declared.contains(&(data, t.to_string(), n.to_string())), &mut reads);
     }
-    for ((data, type_name), (blocks, written)) in &counts {
+    for (data, type_name) in counts.keys() {
         let map = if *data { &mut schemas.data_sources } else { &mut schemas.resources };
         let Some(schema) = map.get_mut(type_name) else { continue };
         let mut computed: Vec<String> = vec!["id".into()];
         computed.extend(reads.keys().filter(|(d, t, _)| d == data && t == type_name).map(|(_, _, a)| a.clone()));
         for attr in computed {
-            if schema.blocks.contains_key(&attr) {
+            if let Some(block) = schema.blocks.get_mut(&attr) {
+                // `aws_eks_cluster.this.vpc_config[0].cluster_security_group_id`: computed
+                // inside a nested block.
+                if let Some(shape) = reads.get(&(*data, type_name.clone(), attr.clone())) {
+                    nested_reads(block, shape, &format!("{attr}."), type_name, &mut schemas.shapes);
+                }
                 continue;
             }
-            let always = written.get(&attr).copied().unwrap_or(0) >= *blocks;
+            // Read and written: optional and computed, as a provider leaves what the
+            // configuration sets alone and computes it where an expression gives null.
             let a = schema.attributes.entry(attr.clone()).or_insert_with(|| AttributeSchema { optional: false, ..optional() });
-            a.computed = !always;
+            a.computed = true;
             if let Some(shape) = reads.get(&(*data, type_name.clone(), attr.clone())).filter(|s| **s != Type::Dynamic) {
                 schemas.shapes.insert((type_name.clone(), attr.clone()), shape.clone());
             }
@@ -109,6 +117,29 @@ pub fn derive(files: &BTreeMap<String, String>, config: &Config) -> (GenericSche
     }
     schemas.sources = sources.clone();
     (schemas, sources)
+}
+
+/// Attributes a read of a nested block reaches (`[0].x`, `.x`) that no block writes: computed.
+fn nested_reads(schema: &mut ResourceSchema, shape: &Type, path: &str, type_name: &str, shapes: &mut BTreeMap<(String, String), Type>) {
+    let keys = match shape {
+        Type::List(e) => match &**e {
+            Type::Object(m) => m,
+            _ => return,
+        },
+        Type::Object(m) => m,
+        _ => return,
+    };
+    for (k, sub) in keys {
+        if let Some(inner) = schema.blocks.get_mut(k) {
+            nested_reads(inner, sub, &format!("{path}{k}."), type_name, shapes);
+            continue;
+        }
+        let a = schema.attributes.entry(k.clone()).or_insert_with(|| AttributeSchema { optional: false, ..optional() });
+        a.computed = true;
+        if *sub != Type::Dynamic {
+            shapes.insert((type_name.to_string(), format!("{path}{k}")), sub.clone());
+        }
+    }
 }
 
 fn ident_char(b: u8) -> bool {
@@ -226,13 +257,18 @@ fn scan(text: &str, known: &dyn Fn(bool, &str, &str) -> bool, out: &mut BTreeMap
             i = next;
             continue;
         }
-        // Past instance keys and splats.
+        // Past instance keys and splats, and out of a call taking the resource
+        // (`one(data.x.y).attr`, `try(x.y[0], null)...` stops at its comma).
         let mut p = k;
+        let mut closed = false;
         loop {
             if let Some(q) = index(b, p) {
                 p = q;
             } else if b.get(p) == Some(&b'.') && b.get(p + 1) == Some(&b'*') {
                 p += 2;
+            } else if b.get(p) == Some(&b')') && !closed {
+                closed = true;
+                p += 1;
             } else {
                 break;
             }
