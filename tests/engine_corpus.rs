@@ -11,12 +11,13 @@
 //! root is listed in [`GAPS`] with why (and a listed root that stops failing fails the test
 //! too, so the list stays true).
 //!
-//! Last run (338 roots, 22 s in a debug build on a busy 2-core machine): 57 converge (662
-//! resources in their states); 1 does not load; refused for reasons Terraform shares: 249
-//! "Module not installed" (their registry and git modules are not in the corpus: Terraform
-//! wants `terraform init` first), 11 Terragrunt-generated provider aliases
-//! (cds-snc/notification-terraform), and 3 roots whose inputs fail in Terraform too
-//! ([`TERRAFORM_TOO_ROOTS`]); refused for reasons that are ours: the 7 roots of [`GAPS`].
+//! Last run (338 roots, 22 to 55 s in a debug build on a busy 2-core machine): 59 converge
+//! (718 resources in their states); 1 does not load (a local module folder missing from the
+//! corpus); refused for reasons Terraform shares: 249 "Module not installed" (their registry and
+//! git modules are not in the corpus: Terraform wants `terraform init` first), 11
+//! Terragrunt-generated provider aliases (cds-snc/notification-terraform), files the corpus
+//! leaves out, and 3 roots whose inputs fail in Terraform too ([`TERRAFORM_TOO_ROOTS`]); refused
+//! for reasons that are ours: the 4 roots of [`GAPS`].
 
 mod support;
 
@@ -52,11 +53,8 @@ const TERRAFORM_TOO_ROOTS: &[(&str, &str)] = &[
 
 /// Roots refused for reasons that are ours: (root, reason).
 const GAPS: &[(&str, &str)] = &[
-    ("Azure__terraform-azurerm-aks/examples/with_acr", "reads kubelet_identity[0].object_id, a nested block the provider computes when the configuration writes none; the generic mock computes attributes, not blocks"),
     ("aws-ia__terraform-aws-vpc_endpoints/examples/minimal", "reads attributes of whole resource objects through a module output by index ([\"s3\"][\"arn\"]), which the schema derivation does not see"),
     ("kube-hetzner__terraform-hcloud-kube-hetzner", "calls provider::assert::ip, a provider-defined function the generic mock does not offer"),
-    ("terraform-aws-modules__terraform-aws-eks/tests/user-data", "base64decode of cloudinit_config's rendered, which the generic mock does not make base64"),
-    ("terraform-aws-modules__terraform-aws-vpc/examples/complete", "reads v.arn through a for expression's iterator (for k, v in aws_customer_gateway.this : v.arn), which the schema derivation does not see"),
     ("terraform-aws-modules__terraform-aws-vpc/examples/issues", "not diagnosed yet: coalescelist over two route table id lists, both empty"),
     ("terraform-google-modules__terraform-google-kubernetes-engine", "not diagnosed yet: a null in the subnetwork template of cluster.tf"),
 ];

@@ -101,13 +101,26 @@ impl GenericProvider {
             }
         }
         for (k, inner) in &schema.blocks {
-            if let Some(Value { kind: Kind::Tuple(items), .. }) = m.get(k) {
-                let at = format!("{path}{k}.");
-                let items = items.iter().map(|item| self.fill_object(type_name, &at, Some(inner), item, whole)).collect();
-                m.insert(k.clone(), Value::tuple(items));
-            }
+            let at = format!("{path}{k}.");
+            let items = match m.get(k).map(|v| &v.kind) {
+                Some(Kind::Tuple(items)) => items.iter().map(|item| self.fill_object(type_name, &at, Some(inner), item, whole)).collect(),
+                // A computed block (read, none written): one block of computed attributes.
+                Some(Kind::Unknown(_)) => {
+                    let skeleton = Value::object(
+                        inner.attributes.keys().map(|a| (a.clone(), Value::dynamic())).chain(inner.blocks.keys().map(|b| (b.clone(), Value::tuple(Vec::new())))).collect(),
+                    );
+                    vec![self.fill_object(type_name, &at, Some(inner), &skeleton, whole)]
+                }
+                _ => continue,
+            };
+            m.insert(k.clone(), Value::tuple(items));
         }
         out
+    }
+
+    /// A block type the configuration reads but this object writes none of: the provider's.
+    fn computed_block(&self, type_name: &str, path: &str) -> bool {
+        self.schemas.shapes.contains_key(&(type_name.to_string(), path.to_string()))
     }
 
     /// The planned object for `config` (at `path`): computed attributes unknown on a create,
@@ -129,6 +142,14 @@ impl GenericProvider {
         }
         for (k, inner) in &schema.blocks {
             let Some(Value { kind: Kind::Tuple(items), .. }) = pm.get(k) else { continue };
+            if items.is_empty() && self.computed_block(type_name, &format!("{path}{k}")) {
+                let v = match prior.and_then(|p| get(p, k)) {
+                    Some(p) => p.clone(),
+                    None => Value::dynamic(),
+                };
+                pm.insert(k.clone(), v);
+                continue;
+            }
             let prior_items = match prior.and_then(|p| get(p, k)).map(|v| &v.kind) {
                 Some(Kind::Tuple(p) | Kind::List(_, p)) => p.clone(),
                 _ => Vec::new(),
