@@ -14,10 +14,12 @@
 //! Last run (338 roots, 22 to 55 s in a debug build on a busy 2-core machine): 59 converge
 //! (718 resources in their states); 1 does not load (a local module folder missing from the
 //! corpus); refused for reasons Terraform shares: 249 "Module not installed" (their registry and
-//! git modules are not in the corpus: Terraform wants `terraform init` first), 11
+//! git modules are not in the corpus: Terraform wants `terraform init` first; 142 of them plan
+//! and apply the rest without an error, the others stop at a count or for_each made unknown by
+//! the missing modules' outputs, or at what the sample inputs do), 11
 //! Terragrunt-generated provider aliases (cds-snc/notification-terraform), files the corpus
-//! leaves out, and 3 roots whose inputs fail in Terraform too ([`TERRAFORM_TOO_ROOTS`]); refused
-//! for reasons that are ours: the 4 roots of [`GAPS`].
+//! leaves out, and 5 roots whose inputs fail in Terraform too ([`TERRAFORM_TOO_ROOTS`]); refused
+//! for reasons that are ours: the 2 roots of [`GAPS`].
 
 mod support;
 
@@ -49,14 +51,14 @@ const TERRAFORM_TOO_ROOTS: &[(&str, &str)] = &[
     ("Azure__terraform-azurerm-aks", "its precondition needs var.prefix or var.cluster_log_analytics_workspace_name, both null by default"),
     ("terraform-aws-modules__terraform-aws-security-group", "var.name defaults to null, and main.tf interpolates and formats it"),
     ("terraform-google-modules__terraform-google-network", "the sample subnets' subnet_flow_logs is \"example\", which a condition needs as a bool"),
+    ("terraform-google-modules__terraform-google-kubernetes-engine", "var.regional defaults to true and var.region to null, and cluster.tf interpolates the region"),
+    ("terraform-aws-modules__terraform-aws-vpc/examples/issues", "module vpc_issue_46 has database subnets, no private subnets and no database route table: coalescelist of two empty lists fails (\"no non-null arguments\")"),
 ];
 
 /// Roots refused for reasons that are ours: (root, reason).
 const GAPS: &[(&str, &str)] = &[
     ("aws-ia__terraform-aws-vpc_endpoints/examples/minimal", "reads attributes of whole resource objects through a module output by index ([\"s3\"][\"arn\"]), which the schema derivation does not see"),
     ("kube-hetzner__terraform-hcloud-kube-hetzner", "calls provider::assert::ip, a provider-defined function the generic mock does not offer"),
-    ("terraform-aws-modules__terraform-aws-vpc/examples/issues", "not diagnosed yet: coalescelist over two route table id lists, both empty"),
-    ("terraform-google-modules__terraform-google-kubernetes-engine", "not diagnosed yet: a null in the subnetwork template of cluster.tf"),
 ];
 
 /// Configuration and variable files (`terraform.tfvars`, `*.auto.tfvars` are read as
@@ -118,6 +120,9 @@ enum Outcome {
     NotLoaded(String),
     /// Refused, for these reasons Terraform shares.
     Shared(Vec<String>),
+    /// Refused by Terraform until `terraform init` installs its modules; we still plan and
+    /// apply the rest: whether that went without an error.
+    Uninstalled { clean: bool, summaries: Vec<String> },
     /// Refused, or not converging, for reasons that are ours.
     Ours(String),
     /// Planned, applied, re-planned to no changes: the resources in its state.
@@ -137,11 +142,11 @@ fn check_root(dir: &str, files: &BTreeMap<String, String>, root: String, verbose
     }
     // A registry or git module `terraform init` would install: Terraform refuses to plan
     // before it is (we plan the rest, its outputs unknown, and only check nothing breaks).
-    if loaded.diagnostics.iter().any(|d| d.summary == "Module not installed") {
-        return Outcome::Shared(vec!["Module not installed (registry and git modules are not in the corpus)".into()]);
-    }
     let mut errs = errors(&first["diagnostics"]);
     errs.extend(errors(&first["apply"]["diagnostics"]));
+    if loaded.diagnostics.iter().any(|d| d.summary == "Module not installed") {
+        return Outcome::Uninstalled { clean: errs.is_empty(), summaries: errs.iter().map(|(s, _)| s.clone()).collect() };
+    }
     if errs.is_empty() {
         let state = first["apply"]["state"].clone();
         let again = tfgraph::engine::api::run(files, &loaded.config, loaded.diagnostics.clone(), &json!({"variables": vars, "state": state}));
@@ -180,8 +185,9 @@ fn corpus_roots_plan_apply_and_replan_to_no_changes() {
     let mut trees = support::RepoFiles::new(&corpus, config_file);
     // TFGRAPH_CORPUS_ONLY=prefix: only those roots, with every error and re-plan printed.
     let only = std::env::var("TFGRAPH_CORPUS_ONLY").ok();
-    let (mut converged, mut resources) = (0, 0);
+    let (mut converged, mut resources, mut uninstalled, mut uninstalled_clean) = (0, 0, 0, 0);
     let mut shared: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    let mut uninstalled_errors: BTreeMap<String, usize> = BTreeMap::new();
     let (mut ours, mut gaps_failing, mut gaps_passing, mut not_loaded, mut slowest) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for dir in &dirs {
         if only.as_ref().is_some_and(|o| !dir.starts_with(o.as_str())) {
@@ -197,6 +203,15 @@ fn corpus_roots_plan_apply_and_replan_to_no_changes() {
             (Outcome::Shared(reasons), _) => {
                 for r in reasons {
                     shared.entry(r).or_default().push(dir);
+                }
+            }
+            (Outcome::Uninstalled { clean, summaries }, _) => {
+                uninstalled += 1;
+                uninstalled_clean += usize::from(clean);
+                let mut summaries = summaries;
+                summaries.dedup();
+                for s in summaries {
+                    *uninstalled_errors.entry(s).or_insert(0usize) += 1;
                 }
             }
             (Outcome::Ours(_), Some((_, why))) => gaps_failing.push(format!("{dir}: {why}")),
@@ -216,6 +231,8 @@ fn corpus_roots_plan_apply_and_replan_to_no_changes() {
         not_loaded.len(),
         gaps_failing.len()
     );
+    eprintln!("  Module not installed (registry and git modules are not in the corpus): {uninstalled} roots ({uninstalled_clean} of them plan and apply the rest without an error)");
+    eprintln!("    their errors (roots): {uninstalled_errors:?}");
     for (reason, roots) in &shared {
         eprintln!("  {reason}: {} roots: {}", roots.len(), roots.join(", "));
     }
