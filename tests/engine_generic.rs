@@ -465,3 +465,16 @@ fn provider_addresses_match_terraform() {
         state = Some(got);
     }
 }
+
+#[test]
+fn a_provider_the_configuration_no_longer_uses_still_destroys_its_objects() {
+    let both = files(&[("main.tf", "resource \"aws_vpc\" \"v\" { cidr_block = \"10.0.0.0/16\" }\nresource \"google_storage_bucket\" \"b\" { name = \"b\" }\n")]);
+    let (_, state) = converge(&both);
+    let aws_only = files(&[("main.tf", "resource \"aws_vpc\" \"v\" { cidr_block = \"10.0.0.0/16\" }\n")]);
+    let out = run(&aws_only, Some(&state), json!({}));
+    assert_eq!(errors(&out), Vec::<String>::new());
+    let actions: Vec<(String, Value)> = out["changes"].as_array().unwrap().iter().map(|c| (c["address"].as_str().unwrap().to_string(), c["actions"].clone())).collect();
+    assert_eq!(actions, vec![("aws_vpc.v".to_string(), json!(["no-op"])), ("google_storage_bucket.b".to_string(), json!(["delete"]))]);
+    assert_eq!(out["plan"]["resource_changes"][1]["provider_name"], "registry.terraform.io/hashicorp/google");
+    assert_eq!(resources(&out["apply"]["state"]).keys().collect::<Vec<_>>(), vec!["aws_vpc.v"]);
+}

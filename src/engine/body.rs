@@ -11,7 +11,10 @@ use crate::eval::module_scope::{eval_config_expr, eval_text, Inputs};
 use crate::eval::scope::{LookupError, Scope};
 use crate::eval::{Kind, Value};
 use crate::providers::ResourceSchema;
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
 
 /// Meta-arguments, which are not the provider's.
 const META: &[&str] = &["count", "for_each", "provider", "depends_on"];
@@ -68,6 +71,55 @@ pub fn file_text<'f>(files: &'f BTreeMap<String, String>, filename: &str) -> Opt
     files.get(filename).or_else(|| files.iter().find(|(k, _)| k.ends_with(&format!("/{filename}")) || filename.ends_with(&format!("/{k}"))).map(|(_, v)| v))
 }
 
+/// Every resource-like block of one file: (block kind, type, name) → body.
+type FileBodies = HashMap<(String, String, String), Body>;
+
+thread_local! {
+    /// Parsed files by (name, hash of the text): a plan and its apply ask for the bodies of
+    /// one file's blocks many times (schemas, plan, each instance at apply), and a parse is
+    /// the costly part. Cleared when it grows past [`CACHE_FILES`].
+    static PARSED: RefCell<HashMap<(String, u64), Rc<FileBodies>>> = RefCell::new(HashMap::new());
+}
+const CACHE_FILES: usize = 256;
+
+/// The bodies of every `resource`, `data` and `ephemeral` block of a file.
+fn file_bodies(filename: &str, text: &str) -> Rc<FileBodies> {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    let key = (filename.to_string(), h.finish());
+    if let Some(found) = PARSED.with(|c| c.borrow().get(&key).cloned()) {
+        return found;
+    }
+    let mut out = FileBodies::new();
+    if filename.ends_with(".json") {
+        for kind in ["resource", "data", "ephemeral"] {
+            for (type_name, name, body) in super::body_json::resource_bodies(filename, text, kind) {
+                out.entry((kind.to_string(), type_name, name)).or_insert(body);
+            }
+        }
+    } else {
+        let parsed = crate::hcl::parse_body(text);
+        let src = SourceFile::new(filename.to_string(), text.to_string());
+        for item in &parsed.body.items {
+            let crate::hcl::ast::Item::Block(b) = item else { continue };
+            if !matches!(b.kind.name, "resource" | "data" | "ephemeral") || b.labels.len() != 2 {
+                continue;
+            }
+            let key = (b.kind.name.to_string(), b.labels[0].value.to_string(), b.labels[1].value.to_string());
+            out.entry(key).or_insert_with(|| native_body(&b.body, text, &src, filename, true));
+        }
+    }
+    let out = Rc::new(out);
+    PARSED.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= CACHE_FILES {
+            c.clear();
+        }
+        c.insert(key, Rc::clone(&out));
+    });
+    out
+}
+
 /// The body of `r`'s block (`None` when its file is not among `files`).
 pub fn arguments(files: &BTreeMap<String, String>, r: &Resource) -> Option<Body> {
     let filename = &r.range.filename;
@@ -77,19 +129,7 @@ pub fn arguments(files: &BTreeMap<String, String>, r: &Resource) -> Option<Body>
         crate::addrs::ResourceMode::Data => "data",
         crate::addrs::ResourceMode::Ephemeral => "ephemeral",
     };
-    if filename.ends_with(".json") {
-        return super::body_json::resource_body(filename, text, kind, &r.type_name, &r.name);
-    }
-    let parsed = crate::hcl::parse_body(text);
-    let src = SourceFile::new(filename.clone(), text.clone());
-    for item in &parsed.body.items {
-        let crate::hcl::ast::Item::Block(b) = item else { continue };
-        if b.kind.name != kind || b.labels.len() != 2 || b.labels[0].value != r.type_name || b.labels[1].value != r.name {
-            continue;
-        }
-        return Some(native_body(&b.body, text, &src, filename, true));
-    }
-    None
+    file_bodies(filename, text).get(&(kind.to_string(), r.type_name.clone(), r.name.clone())).cloned()
 }
 
 fn native_body(body: &crate::hcl::ast::Body<'_>, text: &str, src: &SourceFile, filename: &str, top: bool) -> Body {

@@ -27,16 +27,28 @@ fn props<'v>(v: &'v JValue, name: &str) -> Vec<&'v JValue> {
 
 /// The body of block `kind "type_name" "name"` in the JSON file `text`.
 pub fn resource_body(filename: &str, text: &str, kind: &str, type_name: &str, name: &str) -> Option<Body> {
-    let root = parse(text).ok()?;
+    resource_bodies(filename, text, kind).into_iter().find(|(t, n, _)| t == type_name && n == name).map(|(_, _, b)| b)
+}
+
+/// Every block of `kind` in the JSON file `text`: (type, name, body), the first of each.
+pub fn resource_bodies(filename: &str, text: &str, kind: &str) -> Vec<(String, String, Body)> {
+    let Ok(root) = parse(text) else { return Vec::new() };
     let src = SourceFile::new(filename.to_string(), text.to_string());
+    let mut out = Vec::new();
     for blocks in props(&root, kind) {
-        for by_name in props(blocks, type_name) {
-            if let Some(body) = props(by_name, name).into_iter().flat_map(objects).next() {
-                return Some(body_of(body, text, &src, filename, true));
+        for by_type in objects(blocks) {
+            for tp in by_type.as_object().unwrap_or(&[]) {
+                for by_name in objects(&tp.value) {
+                    for np in by_name.as_object().unwrap_or(&[]) {
+                        if let Some(body) = objects(&np.value).into_iter().next() {
+                            out.push((tp.name.value.clone(), np.name.value.clone(), body_of(body, text, &src, filename, true)));
+                        }
+                    }
+                }
             }
         }
     }
-    None
+    out
 }
 
 fn argument(name: &str, v: &JValue, name_span: std::ops::Range<usize>, text: &str, src: &SourceFile, filename: &str) -> Argument {

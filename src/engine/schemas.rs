@@ -63,7 +63,7 @@ fn merge(schema: &mut ResourceSchema, body: &Body, written: &mut BTreeMap<String
 pub fn derive(files: &BTreeMap<String, String>, config: &Config) -> (GenericSchemas, BTreeMap<String, String>) {
     let mut schemas = GenericSchemas::default();
     let mut sources: BTreeMap<String, String> = BTreeMap::new();
-    // (data?, type) → blocks seen, and how many write each argument.
+    // The types seen (data?, type), and how many of their blocks write each argument.
     let mut counts: BTreeMap<(bool, String), (usize, BTreeMap<String, usize>)> = BTreeMap::new();
     let mut declared: HashSet<(bool, String, String)> = HashSet::new();
     for m in every_module(config) {
@@ -87,21 +87,32 @@ pub fn derive(files: &BTreeMap<String, String>, config: &Config) -> (GenericSche
     // What the configuration reads from each type.
     let mut reads: BTreeMap<(bool, String, String), Type> = BTreeMap::new();
     let types: HashSet<(bool, &str)> = declared.iter().map(|(d, t, _)| (*d, t.as_str())).collect();
-    for text in files.values() {
+    // The loaded modules' own files (not the whole repository a root may sit in).
+    let module_files: BTreeSet<&String> = every_module(config).iter().flat_map(|m| m.files.iter()).collect();
+    for text in module_files.into_iter().filter_map(|f| body::file_text(files, f)) {
+        scan_for_iterators(text, &|data, t, n| types.contains(&(data, t)) && declared.contains(&(data, t.to_string(), n.to_string())), &mut reads);
         scan(text, &|data, t, n| types.contains(&(data, t)) && declared.contains(&(data, t.to_string(), n.to_string())), &mut reads);
     }
-    for ((data, type_name), (blocks, written)) in &counts {
+    for (data, type_name) in counts.keys() {
         let map = if *data { &mut schemas.data_sources } else { &mut schemas.resources };
         let Some(schema) = map.get_mut(type_name) else { continue };
         let mut computed: Vec<String> = vec!["id".into()];
         computed.extend(reads.keys().filter(|(d, t, _)| d == data && t == type_name).map(|(_, _, a)| a.clone()));
         for attr in computed {
-            if schema.blocks.contains_key(&attr) {
+            if let Some(block) = schema.blocks.get_mut(&attr) {
+                // `aws_eks_cluster.this.vpc_config[0].cluster_security_group_id`: computed
+                // inside a nested block.
+                if let Some(shape) = reads.get(&(*data, type_name.clone(), attr.clone())) {
+                    nested_reads(block, shape, &format!("{attr}."), type_name, &mut schemas.shapes);
+                    // A block read is computed where an instance writes none.
+                    schemas.shapes.insert((type_name.clone(), attr.clone()), shape.clone());
+                }
                 continue;
             }
-            let always = written.get(&attr).copied().unwrap_or(0) >= *blocks;
+            // Read and written: optional and computed, as a provider leaves what the
+            // configuration sets alone and computes it where an expression gives null.
             let a = schema.attributes.entry(attr.clone()).or_insert_with(|| AttributeSchema { optional: false, ..optional() });
-            a.computed = !always;
+            a.computed = true;
             if let Some(shape) = reads.get(&(*data, type_name.clone(), attr.clone())).filter(|s| **s != Type::Dynamic) {
                 schemas.shapes.insert((type_name.clone(), attr.clone()), shape.clone());
             }
@@ -109,6 +120,29 @@ pub fn derive(files: &BTreeMap<String, String>, config: &Config) -> (GenericSche
     }
     schemas.sources = sources.clone();
     (schemas, sources)
+}
+
+/// Attributes a read of a nested block reaches (`[0].x`, `.x`) that no block writes: computed.
+fn nested_reads(schema: &mut ResourceSchema, shape: &Type, path: &str, type_name: &str, shapes: &mut BTreeMap<(String, String), Type>) {
+    let keys = match shape {
+        Type::List(e) => match &**e {
+            Type::Object(m) => m,
+            _ => return,
+        },
+        Type::Object(m) => m,
+        _ => return,
+    };
+    for (k, sub) in keys {
+        if let Some(inner) = schema.blocks.get_mut(k) {
+            nested_reads(inner, sub, &format!("{path}{k}."), type_name, shapes);
+            continue;
+        }
+        let a = schema.attributes.entry(k.clone()).or_insert_with(|| AttributeSchema { optional: false, ..optional() });
+        a.computed = true;
+        if *sub != Type::Dynamic {
+            shapes.insert((type_name.to_string(), format!("{path}{k}")), sub.clone());
+        }
+    }
 }
 
 fn ident_char(b: u8) -> bool {
@@ -190,6 +224,100 @@ fn merge_shapes(a: Type, b: Type) -> Type {
     }
 }
 
+/// A resource reference at `i` (`TYPE.NAME` or `data.TYPE.NAME`): (data?, type, name, end).
+fn resource_at<'t>(text: &'t str, i: usize) -> Option<(bool, &'t str, &'t str, usize)> {
+    let b = text.as_bytes();
+    let mut j = ident(b, i)?;
+    let mut data = false;
+    let mut type_name = &text[i..j];
+    if type_name == "data" && b.get(j) == Some(&b'.') {
+        let k = ident(b, j + 1)?;
+        data = true;
+        type_name = &text[j + 1..k];
+        j = k;
+    }
+    if b.get(j) != Some(&b'.') {
+        return None;
+    }
+    let k = ident(b, j + 1)?;
+    Some((data, type_name, &text[j + 1..k], k))
+}
+
+fn record(out: &mut BTreeMap<(bool, String, String), Type>, key: (bool, String, String), s: Type) {
+    let merged = match out.remove(&key) {
+        Some(old) => merge_shapes(old, s),
+        None => s,
+    };
+    out.insert(key, merged);
+}
+
+/// `for k, v in TYPE.NAME : v.ATTR` (also over `values(...)`, `TYPE.NAME[*]`): the
+/// attributes read through the iterator, up to the end of the `for` expression's brackets.
+fn scan_for_iterators(text: &str, known: &dyn Fn(bool, &str, &str) -> bool, out: &mut BTreeMap<(bool, String, String), Type>) {
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(off) = text[from..].find("for ") {
+        let at = from + off;
+        from = at + 4;
+        if at > 0 && (ident_char(b[at - 1]) || b[at - 1] == b'.') {
+            continue;
+        }
+        // `for [k,] v in`
+        let head_end = match text[from..].find(" in ") {
+            Some(e) if e < 80 => from + e,
+            _ => continue,
+        };
+        let vars: Vec<&str> = text[from..head_end].split(',').map(str::trim).collect();
+        let Some(value_var) = vars.last().filter(|v| !v.is_empty() && v.bytes().all(ident_char)) else { continue };
+        let mut p = head_end + 4;
+        while b.get(p) == Some(&b' ') {
+            p += 1;
+        }
+        let collection = p;
+        // Past a call wrapping the collection (`values(`, `flatten(`).
+        if let Some(e) = ident(b, p) {
+            if b.get(e) == Some(&b'(') {
+                p = e + 1;
+            }
+        }
+        let Some((data, type_name, name, _)) = resource_at(text, p) else { continue };
+        if !known(data, type_name, name) {
+            continue;
+        }
+        // The body: up to where the enclosing bracket closes.
+        let mut depth = 0i32;
+        let mut end = collection;
+        while end < b.len() {
+            match b[end] {
+                b'[' | b'{' | b'(' => depth += 1,
+                b']' | b'}' | b')' => {
+                    depth -= 1;
+                    if depth < 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            end += 1;
+        }
+        let body = &text[collection..end];
+        let needle = format!("{value_var}.");
+        let mut q = 0;
+        while let Some(o) = body[q..].find(&needle) {
+            let start = q + o;
+            q = start + needle.len();
+            let bb = body.as_bytes();
+            if start > 0 && (ident_char(bb[start - 1]) || bb[start - 1] == b'.') {
+                continue;
+            }
+            if let Some(e) = ident(bb, q) {
+                let attr = body[q..e].to_string();
+                record(out, (data, type_name.to_string(), attr), shape(body, e, 0));
+            }
+        }
+    }
+}
+
 /// Every `TYPE.NAME[...].ATTR...` and `data.TYPE.NAME[...].ATTR...` in `text` for which
 /// `known(data, type, name)`, with the shape its continuation gives.
 fn scan(text: &str, known: &dyn Fn(bool, &str, &str) -> bool, out: &mut BTreeMap<(bool, String, String), Type>) {
@@ -226,13 +354,18 @@ fn scan(text: &str, known: &dyn Fn(bool, &str, &str) -> bool, out: &mut BTreeMap
             i = next;
             continue;
         }
-        // Past instance keys and splats.
+        // Past instance keys and splats, and out of a call taking the resource
+        // (`one(data.x.y).attr`, `try(x.y[0], null)...` stops at its comma).
         let mut p = k;
+        let mut closed = false;
         loop {
             if let Some(q) = index(b, p) {
                 p = q;
             } else if b.get(p) == Some(&b'.') && b.get(p + 1) == Some(&b'*') {
                 p += 2;
+            } else if b.get(p) == Some(&b')') && !closed {
+                closed = true;
+                p += 1;
             } else {
                 break;
             }
@@ -287,6 +420,8 @@ data "aws_availability_zones" "az" {}
 output "ips" { value = aws_instance.web[*].private_ip }
 output "first" { value = data.aws_availability_zones.az.names[0] }
 output "tag" { value = aws_instance.web[0].tags_all.Name }
+output "dns" { value = [for k, i in aws_instance.web : i.public_dns] }
+output "vals" { value = { for v in values(aws_vpc.main) : v.owner_id => v.default_route_table_id } }
 "#,
         )]);
         let vpc = &s.resources["aws_vpc"];
@@ -299,5 +434,8 @@ output "tag" { value = aws_instance.web[0].tags_all.Name }
         assert_eq!(s.shapes[&("aws_availability_zones".to_string(), "names".to_string())], Type::list(Type::Dynamic));
         assert_eq!(s.shapes[&("aws_instance".to_string(), "tags_all".to_string())], Type::Object([("Name".to_string(), Type::Dynamic)].into_iter().collect()));
         assert!(s.data_sources["aws_availability_zones"].attributes["names"].computed);
+        for (t, a) in [("aws_instance", "public_dns"), ("aws_vpc", "owner_id"), ("aws_vpc", "default_route_table_id")] {
+            assert!(s.resources[t].attributes.get(a).is_some_and(|a| a.computed), "{t}.{a} read through a for expression");
+        }
     }
 }

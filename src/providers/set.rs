@@ -14,6 +14,9 @@ use std::sync::Arc;
 pub struct ProviderSet {
     mock: MockProvider,
     generic: BTreeMap<String, GenericProvider>,
+    /// For sources only the prior state names (objects of a provider the configuration no
+    /// longer uses): a generic mock with no schemas, which refreshes and destroys them.
+    other: GenericProvider,
     /// Resource or data source type → the source the configuration uses for it.
     type_sources: BTreeMap<String, String>,
 }
@@ -29,18 +32,18 @@ impl ProviderSet {
                 generic.insert(source.clone(), GenericProvider::new(source, Arc::clone(&schemas), options.clone()));
             }
         }
-        ProviderSet { mock: MockProvider::new(options), generic, type_sources }
+        let other = GenericProvider::new("", Arc::clone(&schemas), options.clone());
+        ProviderSet { mock: MockProvider::new(options), generic, other, type_sources }
     }
 
-    /// The provider of a source address (a generic one made for a source the set has not met
-    /// would have no schemas: such a source gets the first generic provider's, or the mock).
+    /// The provider of a source address.
     pub fn by_source(&self, source: &str) -> &dyn Provider {
         if source == mock::SOURCE {
             return &self.mock;
         }
         match self.generic.get(source) {
             Some(g) => g,
-            None => self.generic.values().next().map(|g| g as &dyn Provider).unwrap_or(&self.mock),
+            None => &self.other,
         }
     }
 
@@ -48,7 +51,7 @@ impl ProviderSet {
         match self.type_sources.get(type_name) {
             Some(s) => self.by_source(s),
             None if type_name.starts_with("mock_") => &self.mock,
-            None => self.by_source(""),
+            None => &self.other,
         }
     }
 }
@@ -92,5 +95,38 @@ impl Provider for ProviderSet {
             }
         }
         serde_json::json!({"format_version": "1.0", "provider_schemas": all})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set() -> ProviderSet {
+        let mut schemas = GenericSchemas::default();
+        schemas.resources.insert("aws_vpc".into(), ResourceSchema::default());
+        let sources: BTreeMap<String, String> =
+            [("aws_vpc", "registry.terraform.io/hashicorp/aws"), ("mock_resource", mock::SOURCE)].into_iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        schemas.sources = sources.clone();
+        ProviderSet::new(MockOptions::default(), schemas, sources)
+    }
+
+    #[test]
+    fn configurations_route_by_source() {
+        let s = set();
+        let aws = s.for_config("module.a.provider[\"registry.terraform.io/hashicorp/aws\"].west").unwrap();
+        assert_eq!(aws.source(), "registry.terraform.io/hashicorp/aws");
+        assert!(aws.resource_schema("aws_vpc").is_some());
+        assert_eq!(s.for_config("provider[\"registry.terraform.io/hashicorp/mock\"]").unwrap().source(), mock::SOURCE);
+        assert!(s.resource_schema("mock_resource").unwrap().attributes.contains_key("force_new"), "by type: the mock's");
+        // A source only a prior state names: still refreshed and destroyed.
+        let gone = s.for_config("provider[\"registry.terraform.io/hashicorp/google\"]").unwrap();
+        let obj = Value::object(BTreeMap::new());
+        assert_eq!(gone.read_resource("google_storage_bucket", &obj).unwrap(), Some(obj.clone()));
+        let deleted = gone.apply_resource_change("google_storage_bucket", Some(&obj), None);
+        assert!(deleted.error.is_none() && deleted.new_state.is_none());
+        let doc = s.schema_document();
+        assert!(doc["provider_schemas"]["registry.terraform.io/hashicorp/aws"]["resource_schemas"]["aws_vpc"].is_object());
+        assert!(doc["provider_schemas"][mock::SOURCE]["resource_schemas"]["mock_resource"].is_object());
     }
 }

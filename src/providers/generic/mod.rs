@@ -84,18 +84,90 @@ impl GenericProvider {
 
     /// `planned` with every unknown computed attribute given its plausible value.
     fn fill(&self, type_name: &str, schema: Option<&ResourceSchema>, planned: &Value) -> Value {
-        let mut out = planned.clone();
-        let context = planned.clone();
-        let obj = plausible::Object { family: &self.family, type_name, value: &context };
-        if let (Kind::Object(m), Some(schema)) = (&mut out.kind, schema) {
-            for (k, a) in &schema.attributes {
-                let unset = m.get(k).is_none_or(|v| !v.is_known() || (v.is_null() && !a.optional));
-                if a.computed && unset {
-                    m.insert(k.clone(), plausible::value(&obj, k, &self.shape(type_name, k)));
+        settle(self.fill_object(type_name, "", schema, planned, planned))
+    }
+
+    /// Fills the computed attributes of `obj` (at `path` in the object: `""`, `vpc_config.`)
+    /// and of its nested blocks; `whole` is the object the hashes read.
+    fn fill_object(&self, type_name: &str, path: &str, schema: Option<&ResourceSchema>, obj: &Value, whole: &Value) -> Value {
+        let mut out = obj.clone();
+        let context = plausible::Object { family: &self.family, type_name, value: whole };
+        let (Kind::Object(m), Some(schema)) = (&mut out.kind, schema) else { return out };
+        for (k, a) in &schema.attributes {
+            let unset = m.get(k).is_none_or(|v| !v.is_known() || (v.is_null() && !a.optional));
+            if a.computed && unset {
+                let at = format!("{path}{k}");
+                m.insert(k.clone(), plausible::value(&context, &at, &self.shape(type_name, &at)));
+            }
+        }
+        for (k, inner) in &schema.blocks {
+            let at = format!("{path}{k}.");
+            let items = match m.get(k).map(|v| &v.kind) {
+                Some(Kind::Tuple(items)) => items.iter().map(|item| self.fill_object(type_name, &at, Some(inner), item, whole)).collect(),
+                // A computed block (read, none written): one block of computed attributes.
+                Some(Kind::Unknown(_)) => {
+                    let skeleton = Value::object(
+                        inner.attributes.keys().map(|a| (a.clone(), Value::dynamic())).chain(inner.blocks.keys().map(|b| (b.clone(), Value::tuple(Vec::new())))).collect(),
+                    );
+                    vec![self.fill_object(type_name, &at, Some(inner), &skeleton, whole)]
+                }
+                _ => continue,
+            };
+            m.insert(k.clone(), Value::tuple(items));
+        }
+        out
+    }
+
+    /// A block type the configuration reads but this object writes none of: the provider's.
+    fn computed_block(&self, type_name: &str, path: &str) -> bool {
+        self.schemas.shapes.contains_key(&(type_name.to_string(), path.to_string()))
+    }
+
+    /// The planned object for `config` (at `path`): computed attributes unknown on a create,
+    /// kept from `prior` on an update, in nested blocks too (by position); what equals the
+    /// prior object's value stays as the state has it.
+    fn plan_object(&self, type_name: &str, path: &str, schema: Option<&ResourceSchema>, prior: Option<&Value>, config: &Value) -> Value {
+        let mut planned = config.clone();
+        let (Kind::Object(pm), Some(schema)) = (&mut planned.kind, schema) else { return planned };
+        for (k, a) in &schema.attributes {
+            let configured = pm.get(k).is_some_and(|v| !v.is_null());
+            if !a.computed || configured {
+                continue;
+            }
+            let v = match prior {
+                Some(prior) => get(prior, k).cloned().unwrap_or_else(|| Value::null(a.ty.clone())),
+                None => Value::unknown(self.shape(type_name, &format!("{path}{k}"))),
+            };
+            pm.insert(k.clone(), v);
+        }
+        for (k, inner) in &schema.blocks {
+            let Some(Value { kind: Kind::Tuple(items), .. }) = pm.get(k) else { continue };
+            if items.is_empty() && self.computed_block(type_name, &format!("{path}{k}")) {
+                let v = match prior.and_then(|p| get(p, k)) {
+                    Some(p) => p.clone(),
+                    None => Value::dynamic(),
+                };
+                pm.insert(k.clone(), v);
+                continue;
+            }
+            let prior_items = match prior.and_then(|p| get(p, k)).map(|v| &v.kind) {
+                Some(Kind::Tuple(p) | Kind::List(_, p)) => p.clone(),
+                _ => Vec::new(),
+            };
+            let at = format!("{path}{k}.");
+            let items = items.iter().enumerate().map(|(i, item)| self.plan_object(type_name, &at, Some(inner), prior_items.get(i), item)).collect();
+            pm.insert(k.clone(), Value::tuple(items));
+        }
+        if let Some(prior) = prior {
+            for (k, v) in pm.iter_mut() {
+                if let Some(p) = get(prior, k) {
+                    if same_json(p, v) || (p.is_null() && v.is_null()) {
+                        *v = p.clone();
+                    }
                 }
             }
         }
-        settle(out)
+        planned
     }
 
     fn failure(&self, op: Op, name: Option<&str>) -> Option<ProviderError> {
@@ -146,33 +218,7 @@ impl Provider for GenericProvider {
     }
 
     fn plan_resource_change(&self, type_name: &str, prior: Option<&Value>, config: &Value) -> Result<PlannedChange, ProviderError> {
-        let schema = self.resource_schema(type_name);
-        let mut planned = config.clone();
-        let Kind::Object(pm) = &mut planned.kind else { return Ok(PlannedChange { planned, requires_replace: Vec::new() }) };
-        for (k, a) in schema.map(|s| &s.attributes).into_iter().flatten() {
-            let configured = pm.get(k).is_some_and(|v| !v.is_null());
-            match prior {
-                // A create: what the configuration leaves to the provider is known after apply.
-                None if a.computed && !configured => {
-                    pm.insert(k.clone(), Value::unknown(self.shape(type_name, k)));
-                }
-                // An update keeps what the provider computed.
-                Some(prior) if a.computed && !configured => {
-                    pm.insert(k.clone(), get(prior, k).cloned().unwrap_or_else(|| Value::null(a.ty.clone())));
-                }
-                _ => {}
-            }
-        }
-        // What the configuration says as the state already has it stays as the state has it.
-        if let Some(prior) = prior {
-            for (k, v) in pm.iter_mut() {
-                if let Some(p) = get(prior, k) {
-                    if same_json(p, v) || (p.is_null() && v.is_null()) {
-                        *v = p.clone();
-                    }
-                }
-            }
-        }
+        let planned = self.plan_object(type_name, "", self.resource_schema(type_name), prior, config);
         Ok(PlannedChange { planned, requires_replace: Vec::new() })
     }
 
@@ -203,7 +249,9 @@ impl Provider for GenericProvider {
         if let Some(e) = self.failure(Op::ReadData, name_of(config).as_deref()) {
             return Err(e);
         }
-        Ok(self.fill(type_name, self.data_source_schema(type_name), config))
+        // What the configuration leaves unset (or null) is the data source's to compute.
+        let schema = self.data_source_schema(type_name);
+        Ok(self.fill(type_name, schema, &self.plan_object(type_name, "", schema, None, config)))
     }
 
     fn delay_ms(&self, op: Op, name: Option<&str>) -> u64 {

@@ -123,6 +123,8 @@ fn string(obj: &Object<'_>, attr: &str) -> String {
         "partition" => "aws".into(),
         "dns_suffix" => "amazonaws.com".into(),
         "json" | "policy" => known_json(obj.value).to_string(),
+        // cloudinit_config renders its parts base64-encoded (its `base64_encode` default).
+        "rendered" if obj.type_name.contains("cloudinit") => base64(known_json(obj.value).to_string().as_bytes()),
         "rfc3339" => "2026-01-01T00:00:00Z".into(),
         _ if base.ends_with("_arn") => arn(obj, &format!("{}-{}", base.trim_end_matches("_arn").replace('_', "-"), obj.hex(attr, 8))),
         _ if base.ends_with("_json") => known_json(obj.value).to_string(),
@@ -138,6 +140,23 @@ fn string(obj: &Object<'_>, attr: &str) -> String {
         "result" | "hex" | "b64_std" | "b64_url" | "dec" => obj.hex(attr, 16),
         _ => format!("{}-{}", base.replace('_', "-"), obj.hex(attr, 8)),
     }
+}
+
+/// Standard base64 with padding.
+fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ABC[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 /// An id as the family writes them.
@@ -264,6 +283,8 @@ mod tests {
         assert!(matches!(&names.kind, Kind::Tuple(items) if items.len() == LIST_LEN));
         let tags = value(&o, "tags", &Type::Object([("Name".to_string(), Type::String)].into_iter().collect()));
         assert!(matches!(&tags.kind, Kind::Object(m) if m.contains_key("Name")));
+        assert_eq!(base64(b"ab"), "YWI=");
+        assert_eq!(base64(b"abc"), "YWJj");
         let ip = value(&o, "private_ip", &Type::Dynamic);
         assert!(ip.as_str().unwrap().starts_with("10."));
     }
