@@ -154,12 +154,23 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
     const names = new Set(graphView.names());
     for (const n of names) graphView.setState(n, null);
     log.textContent = "";
-    summary.textContent = kind === "plan" ? "Planning…" : "Planning, then applying…";
+    summary.textContent = "Planning…";
     progress.value = 0;
     showDiagnostics([]);
     const nodeStates = createNodeStates();
-    let total = 0;
+    let total = 0; // the provider operations the plan needs (a replacement is two)
     let ended = 0;
+    const counts = { running: 0, done: 0, failed: 0, skipped: 0 };
+    const onPlan = (plan) => {
+      showPlan(plan);
+      total = summariseChanges(plan.changes).rows.reduce((n, c) => n + (c.actions.length === 2 && c.actions.includes("delete") ? 2 : c.actions.join() === "forget" ? 0 : 1), 0);
+      summary.textContent = `Applying: 0 of ${total} operations`;
+      // What will change waits (grey) until its operation starts.
+      for (const c of summariseChanges(plan.changes).rows) {
+        const node = nodeForEvent(names, { address: c.address, operation: c.actions.join() === "delete" ? "delete" : c.actions[0], deposed: c.deposed });
+        if (node) graphView.setState(node, "pending");
+      }
+    };
     const lines = [];
     const onEvent = (ev) => {
       const line = progressLine(ev);
@@ -168,9 +179,16 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
         log.textContent = `${lines.join("\n")}\n`;
       }
       if (ev.phase !== "apply") return;
-      if (ev.kind === "start") total++;
-      else ended++;
-      progress.value = total ? ended / Math.max(total, ended) : 0;
+      if (ev.kind === "start") counts.running++;
+      else {
+        ended++;
+        if (ev.kind === "finish" || ev.kind === "fail") counts.running--;
+        if (ev.kind === "finish") counts.done++;
+        if (ev.kind === "fail") counts.failed++;
+        if (ev.kind === "skip" || ev.kind === "cancel") counts.skipped++;
+      }
+      progress.value = total ? Math.min(1, ended / total) : 0;
+      summary.textContent = `Applying: ${counts.done} of ${total} done · ${counts.running} running${counts.failed ? ` · ${counts.failed} failed` : ""}${counts.skipped ? ` · ${counts.skipped} skipped` : ""}`;
       const node = nodeForEvent(names, ev);
       if (node) graphView.setState(node, nodeStates.record(node, ev.kind));
     };
@@ -186,6 +204,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
         },
         signal: controller.signal,
         onEvent,
+        onPlan,
       });
     } catch (e) {
       failure = e;

@@ -399,14 +399,16 @@ const enginePanel = createEnginePanel($("engine"), {
   },
   graphView,
   reveal,
-  /** plan(), apply() or destroy() on the editor's files against the mock providers. */
-  async run(kind, options) {
+  /**
+   * plan() on the editor's files against the mock providers; for Apply and Destroy, the plan is
+   * shown (`onPlan`) and then applied, as terraform apply shows its plan before applying it.
+   */
+  async run(kind, { onPlan, ...options }) {
     const files = editor.files();
-    if (kind === "plan") {
-      const p = await tfgraph.plan(files, options);
-      return { plan: plainPlan(p), diagnostics: p.diagnostics };
-    }
-    const r = await (kind === "apply" ? tfgraph.apply : tfgraph.destroy)(files, options);
+    const p = await tfgraph.plan(files, { ...options, destroy: kind === "destroy" });
+    if (kind === "plan" || p.errored) return { plan: plainPlan(p), diagnostics: p.diagnostics };
+    onPlan(plainPlan(p));
+    const r = await tfgraph.apply(p, options);
     return { plan: plainPlan(r.plan), diagnostics: r.diagnostics, state: r.state, report: r.report };
   },
 });
