@@ -845,7 +845,8 @@ export interface PlanJson {
   resource_changes?: JsonValue[];
   output_changes?: Record<string, JsonValue>;
   prior_state?: JsonValue;
-  configuration: JsonValue;
+  /** Terraform's `configuration` (not written by tfgraph yet). */
+  configuration?: JsonValue;
   relevant_attributes?: JsonValue[];
   checks?: JsonValue[];
   timestamp: string | null;
@@ -899,8 +900,11 @@ export interface ApplyReport {
 
 /** What `apply` and `destroy` resolve to. */
 export interface ApplyResult {
-  /** The state after the apply (state v4): everything done before a failure or an abort is in it. */
-  state: StateV4;
+  /**
+   * The state after the apply (state v4): everything done before a failure or an abort is in it.
+   * When nothing was applied (an errored or stale plan) it is the state given, or `null` if none.
+   */
+  state: StateV4 | null;
   /** The plan's and the apply's diagnostics (a failed operation, "execution halted", ...). */
   diagnostics: Diagnostic[];
   report: ApplyReport;

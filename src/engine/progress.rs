@@ -64,17 +64,14 @@ pub fn format_value(v: &Json) -> String {
 pub fn render_timed(r: &ApplyResult) -> String {
     let mut r = r.clone();
     r.events.sort_by_key(|e| e.at_ms);
-    let mut started: std::collections::HashMap<(String, Option<String>, Op), u64> = std::collections::HashMap::new();
+    let mut started: std::collections::HashMap<(&str, Op), u64> = std::collections::HashMap::new();
     let mut out = String::new();
     for e in &r.events {
-        match e.kind {
-            EventKind::Start => {
-                started.insert((e.address.clone(), None, e.op), e.at_ms);
-            }
-            _ => {}
+        if e.kind == EventKind::Start {
+            started.insert((&e.address, e.op), e.at_ms);
         }
         if let Some(l) = line(e) {
-            let began = started.get(&(e.address.clone(), None, e.op)).copied().unwrap_or(e.at_ms);
+            let began = started.get(&(e.address.as_str(), e.op)).copied().unwrap_or(e.at_ms);
             out.push_str(&l.replace("<t>", &go_seconds(e.at_ms.saturating_sub(began))));
             out.push('\n');
         }
@@ -96,5 +93,17 @@ pub fn go_seconds(ms: u64) -> String {
         format!("{m}m{s}s")
     } else {
         format!("{s}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::go_seconds;
+
+    #[test]
+    fn durations_as_go_prints_them_truncated_to_seconds() {
+        for (ms, want) in [(0, "0s"), (999, "0s"), (1000, "1s"), (59_999, "59s"), (60_000, "1m0s"), (65_400, "1m5s"), (3_600_000, "1h0m0s"), (3_725_000, "1h2m5s")] {
+            assert_eq!(go_seconds(ms), want, "{ms}");
+        }
     }
 }

@@ -372,7 +372,7 @@ impl<'a> Stepper<'a> {
             (Ok(_), None) => Ok(None),
         };
         let o = &self.ops[b];
-        let result = match outcome {
+        match outcome {
             Ok(id) => {
                 self.writes += 1;
                 match (o.op, &id) {
@@ -390,8 +390,7 @@ impl<'a> Stepper<'a> {
                 self.diagnostics.extend(d.clone());
                 Err(d)
             }
-        };
-        result
+        }
     }
 
     /// Marks operation `b` done (or failed): what waits for it may start (or is skipped).

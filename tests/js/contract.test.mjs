@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
-import { loadConfig, buildGraph, evaluate, walk, TfgraphError } from "../../pkg/index.js";
+import { loadConfig, buildGraph, evaluate, walk, TfgraphError, plan, apply } from "../../pkg/index.js";
 import { readConfigDir } from "../../pkg/read-dir.js";
 
 const dtsPath = fileURLToPath(new URL("../../pkg/index.d.ts", import.meta.url));
@@ -171,6 +171,31 @@ test("walk's report and events are what index.d.ts declares", async () => {
   conforms(report, declared("WalkReport"), "walk() report");
   events.forEach((e, i) => conforms(e, declared("WalkEvent"), `walk() event ${i}`));
   assert.ok(report.failed.length > 0 && report.skipped.length > 0, "the walk had a failure and skipped dependents");
+});
+
+test("plan and apply return what index.d.ts declares, for every recorded scenario step", async () => {
+  const planType = declared("Plan");
+  let applied = 0;
+  for (const name of readdirSync(engineFixtures).filter((n) => existsSync(`${engineFixtures}${n}/step1/config`))) {
+    for (const step of readdirSync(`${engineFixtures}${name}`).filter((s) => s.startsWith("step"))) {
+      const dir = `${engineFixtures}${name}/${step}`;
+      const files = await readConfigDir(`${dir}/config`);
+      const state = existsSync(`${dir}/input.tfstate`) ? JSON.parse(readFileSync(`${dir}/input.tfstate`, "utf8")) : null;
+      const events = [];
+      const p = await plan(files, { state, onEvent: (e) => events.push(e) });
+      const what = `${name}/${step}`;
+      conforms(p.changes, typeOf(planType.getProperty("changes")), `${what}: plan.changes`);
+      conforms(p.diagnostics, typeOf(planType.getProperty("diagnostics")), `${what}: plan.diagnostics`);
+      conforms(p.events, typeOf(planType.getProperty("events")), `${what}: plan.events`);
+      conforms(p.toJSON(), returnOf("Plan", "toJSON"), `${what}: plan.toJSON()`);
+      const r = await apply(p, { onEvent: (e) => events.push(e), mock: { failNames: ["broken"] } });
+      const { plan: _, ...rest } = r;
+      conforms({ ...rest, plan: p }, declared("ApplyResult"), `${what}: apply()`);
+      events.forEach((e, i) => conforms(e, declared("EngineEvent"), `${what}: event ${i}`));
+      applied++;
+    }
+  }
+  assert.ok(applied >= 35, `only ${applied} steps`);
 });
 
 test("the checker itself catches drift", () => {

@@ -18,6 +18,16 @@ import {
   loadConfig,
   TfgraphError,
   version,
+  plan,
+  apply,
+  destroy,
+  type ApplyResult,
+  type EngineEvent,
+  type JsProvider,
+  Plan,
+  type PlanJson,
+  type PlannedChange,
+  type StateV4,
   type Config,
   type Diagnostic,
   type Expr,
@@ -139,3 +149,24 @@ const exact: string | null = evaluated.json;
 // @ts-expect-error: the expression is text
 evaluate(loaded, 42);
 void [rendered, marks, exact];
+
+// Plan, apply, destroy: typed options, results, events and a JS provider.
+const acme: JsProvider = {
+  schema: () => ({ resources: { acme_thing: { attributes: { id: { type: "string", computed: true }, tags: { type: ["map", "string"], optional: true } } } } }),
+  planResourceChange: async ({ config }) => ({ planned: { value: config.value, unknown: { id: true } } }),
+  applyResourceChange: async ({ planned }) => ({ newState: planned && { value: { ...planned.value, id: "x" } } }),
+  readResource: ({ state }) => ({ newState: state }),
+  readDataSource: async ({ config }) => ({ state: config }),
+};
+const planned: Promise<Plan> = plan(loaded, { providers: { "acme/acme": acme }, mock: { delayMs: 5, failOps: ["update"] }, refresh: false });
+void planned.then(async (p: Plan) => {
+  const text: string = p.toString();
+  const first: PlannedChange | undefined = p.changes[0];
+  const json: PlanJson = p.toJSON();
+  const result: ApplyResult = await apply(p, { parallelism: 3, signal: new AbortController().signal, onEvent: (e: EngineEvent) => e.kind, onState: (s: StateV4) => s.version });
+  const progress: string = result.report.progress;
+  const gone: ApplyResult = await destroy(loaded, { state: result.state ?? undefined });
+  // @ts-expect-error: an event kind is one of five
+  const kind: EngineEvent["kind"] = "done";
+  void [text, first, json, progress, gone, kind];
+});
