@@ -151,7 +151,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
     cancelButton.disabled = false;
     root.dataset.engine = "running";
     root.dataset.kind = kind;
-    const names = new Set(graphView.names());
+    let names = new Set(graphView.names());
     for (const n of names) graphView.setState(n, null);
     log.textContent = "";
     summary.textContent = "Planning…";
@@ -162,6 +162,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
     let ended = 0;
     const counts = { running: 0, done: 0, failed: 0, skipped: 0 };
     const onPlan = (plan) => {
+      names = new Set(graphView.names()); // the apply view may have been drawn again for this plan
       showPlan(plan);
       total = summariseChanges(plan.changes).rows.reduce((n, c) => n + (c.actions.length === 2 && c.actions.includes("delete") ? 2 : c.actions.join() === "forget" ? 0 : 1), 0);
       summary.textContent = `Applying: 0 of ${total} operations`;
@@ -244,6 +245,8 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   showState();
 
   return {
+    /** The state this session's applies produced, or null (then the terraform.tfstate file is). */
+    sessionState: () => kept,
     /** The files changed: the state file among them may be the prior state now. */
     filesChanged: () => showState(),
     /** Another configuration (an example, a dropped folder): as in another directory, no state. */

@@ -107,7 +107,19 @@ function analyseInWorker(files, options) {
   });
 }
 
-const analysisOptions = (files) => ({ operation: session.view === "resources" ? "plan" : session.view, reduce: session.reduce, state: files[STATE_FILE] });
+/**
+ * The last plan made in the Plan / Apply tab (`{ json, destroy, state }`): the apply view draws
+ * the graph that applies it, as `terraform graph -type=apply -plan=FILE` does.
+ */
+let planned = null;
+
+/** The graph's inputs: the state is the Plan / Apply tab's (its session's, else the file's). */
+function analysisOptions(files) {
+  const operation = session.view === "resources" ? "plan" : session.view;
+  const options = { operation, reduce: session.reduce, state: enginePanel.sessionState() ?? files[STATE_FILE] };
+  if (operation === "apply" && planned) Object.assign(options, { changes: planned.json, mode: planned.destroy ? "destroy" : "normal", state: planned.state ?? undefined });
+  return options;
+}
 const isLarge = (files) => Object.values(files).reduce((n, text) => n + text.length, 0) > WORKER_ABOVE_CHARS;
 
 /**
@@ -138,6 +150,8 @@ function adopt(result, options) {
       cycles,
       operation: options.operation,
       state: options.state,
+      changes: options.changes,
+      mode: options.mode,
     };
   }
   return { status, diagnostics, resources };
@@ -345,7 +359,8 @@ const steps = createSteps($("steps"), {
     const files = editor.files();
     let g;
     try {
-      g = tfgraph.buildGraph(files, { operation: current.operation, reduce: session.reduce, state: current.state, traceSteps: true });
+      const planOf = current.changes ? { changes: current.changes, mode: current.mode } : {};
+      g = tfgraph.buildGraph(files, { operation: current.operation, reduce: session.reduce, state: current.state, traceSteps: true, ...planOf });
     } catch (e) {
       if (e instanceof tfgraph.TfgraphError) return null;
       throw e;
@@ -406,6 +421,14 @@ const enginePanel = createEnginePanel($("engine"), {
   async run(kind, { onPlan, ...options }) {
     const files = editor.files();
     const p = await tfgraph.plan(files, { ...options, destroy: kind === "destroy" });
+    if (!p.errored) {
+      planned = { json: p.toJSON(), destroy: kind === "destroy", state: options.state };
+      // The apply view is this plan's graph now: drawn before the apply animates it.
+      if (session.view === "apply") {
+        refresh();
+        await drawing;
+      }
+    }
     if (kind === "plan" || p.errored) return { plan: plainPlan(p), diagnostics: p.diagnostics };
     onPlan(plainPlan(p));
     const r = await tfgraph.apply(p, options);
