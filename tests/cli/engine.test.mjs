@@ -371,3 +371,35 @@ test("Ctrl-C twice exits at once", async () => {
   assert.ok(Date.now() - t0 < 2500, "it did not wait for the operation in flight");
   assert.match(a.err(), /Two interrupts received\. Exiting immediately\. Note that data loss may have\noccurred\./);
 });
+
+test("--json prints the messages terraform plan -json and apply -json printed (tests/fixtures/cli-json)", () => {
+  const recorded = (name) => readFileSync(join(repo, "tests/fixtures/cli-json", name), "utf8");
+  const config = (step) => readFileSync(join(fixtures, "create-change-destroy", step, "config/main.tf"), "utf8");
+  const sortKeys = (v) => (Array.isArray(v) ? v.map(sortKeys) : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])])) : v);
+  // Timestamps and elapsed seconds vary by run, and so does the order of concurrent messages.
+  const messages = (text) =>
+    text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .filter((m) => m.type !== "version")
+      .map(({ "@timestamp": _t, ...m }) => {
+        if (m.hook?.elapsed_seconds !== undefined) m.hook.elapsed_seconds = "<s>";
+        m["@message"] = m["@message"].replace(/after \d+s/, "after <s>");
+        return JSON.stringify(sortKeys(m));
+      })
+      .sort();
+  const dir = mkdtempSync(join(tmpdir(), "tfgraph-engine-json-"));
+  writeFileSync(join(dir, "main.tf"), config("step1"));
+  const env = { MOCK_DELAY_MS: "10" };
+  const p = run(["plan", dir, "--json"], { env });
+  assert.equal(p.status, 0, p.stderr);
+  assert.deepEqual(messages(p.stdout), messages(recorded("step1-plan.jsonl")));
+  const a = run(["apply", dir, "--json", "--auto-approve"], { env });
+  assert.equal(a.status, 0, a.stderr);
+  assert.deepEqual(messages(a.stdout), messages(recorded("step1-apply.jsonl")));
+  writeFileSync(join(dir, "main.tf"), config("step3"));
+  const u = run(["apply", dir, "--json", "--auto-approve"], { env });
+  assert.equal(u.status, 0, u.stderr);
+  assert.deepEqual(messages(u.stdout), messages(recorded("step3-apply.jsonl")));
+});
