@@ -403,3 +403,23 @@ test("--json prints the messages terraform plan -json and apply -json printed (t
   assert.equal(u.status, 0, u.stderr);
   assert.deepEqual(messages(u.stdout), messages(recorded("step3-apply.jsonl")));
 });
+
+test("apply and destroy at the prompt print what terraform apply and destroy printed (tests/fixtures/cli-prompt)", () => {
+  const recorded = (name) => readFileSync(join(repo, "tests/fixtures/cli-prompt", name), "utf8");
+  const dir = mkdtempSync(join(tmpdir(), "tfgraph-engine-prompt-"));
+  writeFileSync(join(dir, "main.tf"), readFileSync(join(fixtures, "create-change-destroy/step1/config/main.tf"), "utf8"));
+  const human = { TF_IN_AUTOMATION: "", MOCK_DELAY_MS: "10" };
+  const no = run(["apply", dir], { env: human, input: "no\n" });
+  assert.equal(no.status, 1);
+  assert.equal(no.stdout, recorded("apply-no.txt"));
+  // Up to the answer exactly; then the progress lines as a set, the summary exactly.
+  const asked = (text) => text.slice(0, text.indexOf("Enter a value: ") + "Enter a value: \n".length);
+  const answered = (text) => text.slice(asked(text).length);
+  for (const [args, file] of [[["apply", dir], "apply-yes.txt"], [["destroy", dir], "destroy-yes.txt"]]) {
+    const r = run(args, { env: human, input: "yes\n" });
+    assert.equal(r.status, 0, r.stderr);
+    const want = recorded(file);
+    assert.equal(canonicalPlan(asked(r.stdout)), canonicalPlan(asked(want)), file);
+    assertApplyText(answered(r.stdout), answered(want), 10, file);
+  }
+});
