@@ -224,7 +224,9 @@ test("apply asks for approval: only yes proceeds; EOF is an error; --auto-approv
   assert.ok(!existsSync(join(dir, "terraform.tfstate")), "nothing written when cancelled");
   const eof = run(["apply", dir]);
   assert.equal(eof.status, 1);
-  assert.match(eof.stderr, /Error: error asking for approval: EOF/);
+  assert.equal(eof.stderr, "\nError: error asking for approval: EOF\n\n"); // as recorded from terraform 1.11.4
+  assert.match(eof.stdout, / {2}Enter a value: $/, "no newline after EOF, as Terraform");
+  assert.match(run(["apply", dir], { input: " yes\n" }).stdout, /Apply cancelled\.\n$/, "only yes: Terraform trims the answer's end only");
   const yes = run(["apply", dir], { input: "yes\n" });
   assert.equal(yes.status, 0, yes.stderr);
   assert.match(yes.stdout, /Enter a value: \nmock_resource\.root: Creating\.\.\.\n/);
