@@ -172,26 +172,39 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
         if (node) graphView.setState(node, "pending");
       }
     };
-    const lines = [];
+    // Events are recorded as they come and painted once per frame: a large apply never paints
+    // per event (each paint restyles the drawing and appends to the log).
+    let pendingLines = [];
+    const dirty = new Set();
+    let frame = 0;
+    const paint = () => {
+      frame = 0;
+      if (pendingLines.length) log.append(`${pendingLines.join("\n")}\n`);
+      pendingLines = [];
+      for (const node of dirty) graphView.setState(node, nodeStates.state(node));
+      dirty.clear();
+      progress.value = total ? Math.min(1, ended / total) : 0;
+      if (total || ended) summary.textContent = `Applying: ${counts.done} of ${total} done · ${counts.running} running${counts.failed ? ` · ${counts.failed} failed` : ""}${counts.skipped ? ` · ${counts.skipped} skipped` : ""}`;
+    };
     const onEvent = (ev) => {
       const line = progressLine(ev);
-      if (line) {
-        lines.push(line);
-        log.textContent = `${lines.join("\n")}\n`;
+      if (line) pendingLines.push(line);
+      if (ev.phase === "apply") {
+        if (ev.kind === "start") counts.running++;
+        else {
+          ended++;
+          if (ev.kind === "finish" || ev.kind === "fail") counts.running--;
+          if (ev.kind === "finish") counts.done++;
+          if (ev.kind === "fail") counts.failed++;
+          if (ev.kind === "skip" || ev.kind === "cancel") counts.skipped++;
+        }
+        const node = nodeForEvent(names, ev);
+        if (node) {
+          nodeStates.record(node, ev.kind);
+          dirty.add(node);
+        }
       }
-      if (ev.phase !== "apply") return;
-      if (ev.kind === "start") counts.running++;
-      else {
-        ended++;
-        if (ev.kind === "finish" || ev.kind === "fail") counts.running--;
-        if (ev.kind === "finish") counts.done++;
-        if (ev.kind === "fail") counts.failed++;
-        if (ev.kind === "skip" || ev.kind === "cancel") counts.skipped++;
-      }
-      progress.value = total ? Math.min(1, ended / total) : 0;
-      summary.textContent = `Applying: ${counts.done} of ${total} done · ${counts.running} running${counts.failed ? ` · ${counts.failed} failed` : ""}${counts.skipped ? ` · ${counts.skipped} skipped` : ""}`;
-      const node = nodeForEvent(names, ev);
-      if (node) graphView.setState(node, nodeStates.record(node, ev.kind));
+      frame ||= requestAnimationFrame(paint);
     };
     let result = null;
     let failure = null;
@@ -210,6 +223,8 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
     } catch (e) {
       failure = e;
     }
+    if (frame) cancelAnimationFrame(frame);
+    paint();
     const aborted = controller.signal.aborted;
     controller = null;
     for (const b of buttons) b.disabled = false;
