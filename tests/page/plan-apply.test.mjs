@@ -53,7 +53,12 @@ const panel = () => page.locator("[data-testid=engine]");
 const finished = () => page.waitForFunction(() => ["done", "failed", "cancelled", "error"].includes(document.querySelector("[data-testid=engine]").dataset.engine), null, { timeout: 60_000 });
 const node = (name) => page.locator(`[data-testid=graph-node][data-name="${name}"]`);
 const nodeState = (name) => page.locator(`[data-testid=graph-node][data-name="${name}"]`).evaluate((g) => g.dataset.state ?? null);
-const shownState = async () => JSON.parse(await byTestId("state-json").textContent());
+/** The state shown, once its details are opened (the text is made when looked at). */
+async function shownState() {
+  await byTestId("state-details").evaluate((d) => (d.open = true));
+  await page.waitForFunction(() => document.querySelector("[data-testid=state-json]").textContent !== "");
+  return JSON.parse(await byTestId("state-json").textContent());
+}
 /** Terraform's progress text with elapsed times as `<t>` and concurrent lines in a set order. */
 const canonical = (text) => text.replace(/after \d+s/g, "after <t>").trim().split("\n").sort().join("\n");
 const withoutRunFields = ({ lineage: _l, terraform_version: _v, ...rest }) => rest;
@@ -115,8 +120,9 @@ test("Apply animates the walk, prints Terraform's progress lines, and keeps Terr
   // The download is the state shown.
   const download = byTestId("state-download");
   assert.equal(await download.getAttribute("download"), "terraform.tfstate");
-  const text = await download.evaluate(async (a) => (await fetch(a.href)).text());
-  assert.deepEqual(JSON.parse(text), await shownState());
+  const [file] = await Promise.all([page.waitForEvent("download"), download.click()]);
+  assert.equal(file.suggestedFilename(), "terraform.tfstate");
+  assert.deepEqual(JSON.parse(readFileSync(await file.path(), "utf8")), await shownState());
 });
 
 test("the state is kept: Plan again has no changes, as Terraform said; it survives a reload", async () => {

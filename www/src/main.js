@@ -13,6 +13,7 @@ import { createConsole } from "./console.js";
 import { createSteps } from "./steps.js";
 import { createRun } from "./run.js";
 import { createEnginePanel } from "./engine-panel.js";
+import { runEngine } from "./engine-client.js";
 import { GALLERY } from "./examples.js";
 import { decodeSession, encodeSession, saveSession } from "./state.js";
 import { cycleEdgeKeys, cycleSets, parseGraphText, resourceView } from "./model.js";
@@ -396,9 +397,6 @@ const run = createRun($("run"), {
   walk: (dag, visit, options) => tfgraph.walk(dag, visit, options),
 });
 
-/** A Plan as the panel shows it: plain data. */
-const plainPlan = (p) => ({ text: p.toString(), changes: p.changes, diagnostics: p.diagnostics, errored: p.errored, hasChanges: p.hasChanges });
-
 const enginePanel = createEnginePanel($("engine"), {
   available: ["plan", "apply", "destroy"].every((f) => typeof tfgraph[f] === "function"),
   /** The terraform.tfstate among the files, when it is a JSON object. */
@@ -415,24 +413,20 @@ const enginePanel = createEnginePanel($("engine"), {
   graphView,
   reveal,
   /**
-   * plan() on the editor's files against the mock providers; for Apply and Destroy, the plan is
-   * shown (`onPlan`) and then applied, as terraform apply shows its plan before applying it.
+   * plan() on the editor's files against the mock providers, in engine-worker.js; for Apply and
+   * Destroy, the plan is shown (`onPlan`) and then applied exactly, as terraform apply shows its
+   * plan before applying it.
    */
-  async run(kind, { onPlan, ...options }) {
-    const files = editor.files();
-    const p = await tfgraph.plan(files, { ...options, destroy: kind === "destroy" });
-    if (!p.errored) {
-      planned = { json: p.toJSON(), destroy: kind === "destroy", state: options.state };
+  run(kind, { onPlan, ...options }) {
+    return runEngine(kind, editor.files(), options, async (plan) => {
+      planned = { json: plan.json, destroy: kind === "destroy", state: options.state };
       // The apply view is this plan's graph now: drawn before the apply animates it.
       if (session.view === "apply") {
         refresh();
         await drawing;
       }
-    }
-    if (kind === "plan" || p.errored) return { plan: plainPlan(p), diagnostics: p.diagnostics };
-    onPlan(plainPlan(p));
-    const r = await tfgraph.apply(p, options);
-    return { plan: plainPlan(r.plan), diagnostics: r.diagnostics, state: r.state, report: r.report };
+      if (kind !== "plan") onPlan(plan);
+    });
   },
 });
 
