@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 const META: &[&str] = &["count", "for_each", "provider", "depends_on"];
 
 /// One argument as written: name, expression text, where it starts.
+#[derive(Clone, Debug)]
 pub struct Argument {
     pub name: String,
     pub text: String,
@@ -24,38 +25,64 @@ pub struct Argument {
 
 /// The arguments of `r`'s block (`None` when its file is not among `files`).
 pub fn arguments(files: &BTreeMap<String, String>, r: &Resource) -> Option<Vec<Argument>> {
-    let filename = &r.range.filename;
-    let text = files.get(filename).or_else(|| files.iter().find(|(k, _)| k.ends_with(&format!("/{filename}")) || filename.ends_with(&format!("/{k}"))).map(|(_, v)| v))?;
-    let parsed = crate::hcl::parse_body(text);
-    let src = SourceFile::new(filename.clone(), text.clone());
-    let kind = match r.mode {
-        crate::addrs::ResourceMode::Managed => "resource",
-        crate::addrs::ResourceMode::Data => "data",
-        crate::addrs::ResourceMode::Ephemeral => "ephemeral",
-    };
-    for item in &parsed.body.items {
-        let crate::hcl::ast::Item::Block(b) = item else { continue };
-        if b.kind.name != kind || b.labels.len() != 2 || b.labels[0].value != r.type_name || b.labels[1].value != r.name {
-            continue;
+    arguments_of(files, &[r]).pop().flatten()
+}
+
+/// The file a resource block is in: its range's name, or a path ending in it.
+fn file_of<'f>(files: &'f BTreeMap<String, String>, filename: &str) -> Option<&'f String> {
+    files.get(filename).or_else(|| files.iter().find(|(k, _)| k.ends_with(&format!("/{filename}")) || filename.ends_with(&format!("/{k}"))).map(|(_, v)| v))
+}
+
+/// The arguments of each resource's block, parsing each file once (a walk over a thousand
+/// resources in one file would otherwise parse it a thousand times).
+pub fn arguments_of(files: &BTreeMap<String, String>, resources: &[&Resource]) -> Vec<Option<Vec<Argument>>> {
+    let mut out: Vec<Option<Vec<Argument>>> = (0..resources.len()).map(|_| None).collect();
+    let mut by_file: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, r) in resources.iter().enumerate() {
+        by_file.entry(r.range.filename.as_str()).or_default().push(i);
+    }
+    for (filename, wanted) in by_file {
+        let Some(text) = file_of(files, filename) else { continue };
+        let parsed = crate::hcl::parse_body(text);
+        let src = SourceFile::new(filename.to_string(), text.clone());
+        let kind_of = |r: &Resource| match r.mode {
+            crate::addrs::ResourceMode::Managed => "resource",
+            crate::addrs::ResourceMode::Data => "data",
+            crate::addrs::ResourceMode::Ephemeral => "ephemeral",
+        };
+        let mut lookup: std::collections::HashMap<(&str, &str, &str), Vec<usize>> = std::collections::HashMap::new();
+        for &i in &wanted {
+            let r = resources[i];
+            lookup.entry((kind_of(r), r.type_name.as_str(), r.name.as_str())).or_default().push(i);
         }
-        let mut out = Vec::new();
-        for it in &b.body.items {
-            if let crate::hcl::ast::Item::Attr(a) = it {
-                if META.contains(&a.name.name) {
-                    continue;
+        for item in &parsed.body.items {
+            let crate::hcl::ast::Item::Block(b) = item else { continue };
+            if b.labels.len() != 2 {
+                continue;
+            }
+            // The first block of that kind, type and name (as a linear search finds it).
+            let Some(ids) = lookup.remove(&(b.kind.name, b.labels[0].value.as_ref(), b.labels[1].value.as_ref())) else { continue };
+            let mut args = Vec::new();
+            for it in &b.body.items {
+                if let crate::hcl::ast::Item::Attr(a) = it {
+                    if META.contains(&a.name.name) {
+                        continue;
+                    }
+                    args.push(Argument {
+                        name: a.name.name.to_string(),
+                        text: text[a.expr.span.clone()].to_string(),
+                        filename: filename.to_string(),
+                        start: src.pos(a.expr.span.start),
+                        range: src.range(a.name.span.clone()),
+                    });
                 }
-                out.push(Argument {
-                    name: a.name.name.to_string(),
-                    text: text[a.expr.span.clone()].to_string(),
-                    filename: filename.clone(),
-                    start: src.pos(a.expr.span.start),
-                    range: src.range(a.name.span.clone()),
-                });
+            }
+            for i in ids {
+                out[i] = Some(args.clone());
             }
         }
-        return Some(out);
     }
-    None
+    out
 }
 
 /// Evaluates the arguments into an object of the schema's type (unset attributes null).
