@@ -53,21 +53,21 @@ export async function readDir(dir) {
 }
 
 /**
- * Terraform's plain (no-colour) rendering of one diagnostic (format.DiagnosticPlain): the
- * object it is about (`with ADDR,`), its source snippet, the values of the expression's
- * references, then the detail.
+ * Terraform's plain (no-colour) rendering of one diagnostic (format.DiagnosticPlainFromJSON):
+ * the summary, the object it is about (`with ADDR,`), its source snippet with the values of the
+ * expression's references, then the detail.
  */
 export function formatDiagnostic(d, files = {}, columns = (process.stderr.isTTY && process.stderr.columns) || 78) {
   const kind = d.severity === "warning" ? "Warning" : "Error";
-  let s = `\n${kind}: ${d.summary}\n`;
+  let s = `\n${kind}: ${d.summary}\n\n`;
+  if (d.address) s += `  with ${d.address},\n`;
   if (d.range) {
     const { filename, start } = d.range;
     const context = d.snippet?.context ? `, in ${d.snippet.context}` : "";
-    s += "\n";
-    if (d.address) s += `  with ${d.address},\n`;
     s += `  on ${filename} line ${start.line}${context}:\n`;
     const code = d.snippet?.code ?? (files[filename] ?? "").split("\n")[start.line - 1];
-    if (code !== undefined) {
+    if (code === undefined) s += "  (source code not available)\n";
+    else {
       const first = d.snippet?.start_line ?? start.line;
       code.split("\n").forEach((line, i) => {
         s += `${String(first + i).padStart(4)}: ${line}\n`;
@@ -78,8 +78,9 @@ export function formatDiagnostic(d, files = {}, columns = (process.stderr.isTTY 
       s += "    ├────────────────\n";
       for (const v of values) s += `    │ ${v.traversal} ${v.statement}\n`;
     }
+    s += "\n";
   }
-  if (d.detail) s += `\n${wrapDetail(d.detail, columns)}\n`;
+  if (d.detail) s += `${wrapDetail(d.detail, columns)}\n`;
   return s;
 }
 

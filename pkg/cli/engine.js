@@ -356,7 +356,9 @@ async function runApply(ctx, p, { interrupt, ui, destroyCommand }) {
     printer.stop();
     interrupt.signal.removeEventListener("abort", onAbort);
   }
-  writer.write(result.state ?? latest);
+  // No state at all (nothing applied to no state): nothing to write, as Terraform writes none.
+  const finalState = result.state ?? latest;
+  if (finalState) writer.write(finalState);
   // The plan's diagnostics were printed with the plan; print only what the apply added.
   const planned = new Set(p.diagnostics.map((d) => JSON.stringify(d)));
   const diagnostics = result.diagnostics.filter((d) => !planned.has(JSON.stringify(d)));

@@ -87,9 +87,10 @@ export function jsonUi(write = (o) => process.stdout.write(`${JSON.stringify(o)}
       if (p.errored) return;
       const operation = p.destroy ? "destroy" : "plan";
       msg("info", `Plan: ${add} to add, ${change} to change, ${remove} to destroy.`, "change_summary", { changes: { add, change, import: 0, remove, operation } });
-      const outputs = p.toJSON().output_changes ?? {};
-      const changed = Object.entries(outputs).filter(([, c]) => c.actions.join() !== "no-op");
-      if (changed.length) msg("info", `Outputs: ${changed.length}`, "outputs", { outputs: Object.fromEntries(changed.map(([n, c]) => [n, { sensitive: !!c.after_sensitive || !!c.before_sensitive, action: ACTION(c.actions) }])) });
+      // Every output, unchanged ones as "noop" (views/json/output.go).
+      const outputs = Object.entries(p.toJSON().output_changes ?? {});
+      const action = (c) => (c.actions.join() === "no-op" ? "noop" : ACTION(c.actions));
+      if (outputs.length) msg("info", `Outputs: ${outputs.length}`, "outputs", { outputs: Object.fromEntries(outputs.map(([n, c]) => [n, { sensitive: !!c.after_sensitive || !!c.before_sensitive, action: action(c) }])) });
     },
     applied(report, destroyCommand, state) {
       const text = destroyCommand ? `Destroy complete! Resources: ${report.destroyed} destroyed.` : `Apply complete! Resources: ${report.added} added, ${report.changed} changed, ${report.destroyed} destroyed.`;

@@ -25,6 +25,18 @@ export function goDuration(seconds) {
   return `${s}s`;
 }
 
+/** Terraform's truncateId: the id's start and end around "...", `maxLen` characters in all. */
+export function truncateId(id, maxLen) {
+  const r = [...id];
+  if (r.length <= maxLen) return id;
+  const max = Math.max(5, maxLen);
+  const part = Math.floor(max / 2);
+  let right = r.length - part - 1;
+  const overlap = max - (part * 2 + 3);
+  if (overlap < 0) right -= overlap;
+  return `${r.slice(0, part - 1).join("")}...${r.slice(right).join("")}`;
+}
+
 const roundedSeconds = (ms) => Math.round(ms / 1000);
 /** Terraform's UiHook keys its running operations by the instance address alone. */
 const key = (e) => e.address;
@@ -43,7 +55,7 @@ export function progressPrinter({ print, now = Date.now, stillEveryMs = STILL_EV
       if (t < r.next) continue;
       r.next += stillEveryMs;
       const elapsed = roundedSeconds(t) - r.start;
-      const id = r.e.priorId ? `id=${r.e.priorId.length > MAX_ID_LEN ? `${r.e.priorId.slice(0, MAX_ID_LEN - 3)}...` : r.e.priorId}, ` : "";
+      const id = r.e.priorId ? `id=${truncateId(r.e.priorId, MAX_ID_LEN)}, ` : "";
       const mm = String(Math.floor(elapsed / 60)).padStart(2, "0");
       const ss = String(elapsed % 60).padStart(2, "0");
       print(`${r.e.address}: ${STILL[r.e.operation]} [${id}${mm}m${ss}s elapsed]`);

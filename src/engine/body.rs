@@ -132,6 +132,11 @@ pub fn arguments(files: &BTreeMap<String, String>, r: &Resource) -> Option<Body>
     file_bodies(filename, text).get(&(kind.to_string(), r.type_name.clone(), r.name.clone())).cloned()
 }
 
+/// The bodies of several resources' blocks (each file is parsed once: see `file_bodies`).
+pub fn arguments_of(files: &BTreeMap<String, String>, resources: &[&Resource]) -> Vec<Option<Body>> {
+    resources.iter().map(|r| arguments(files, r)).collect()
+}
+
 fn native_body(body: &crate::hcl::ast::Body<'_>, text: &str, src: &SourceFile, filename: &str, top: bool) -> Body {
     let mut out = Body::default();
     let argument = |a: &crate::hcl::ast::Attribute<'_>| Argument {

@@ -15,6 +15,27 @@ use crate::eval::{Kind, MapFiles, Value};
 use crate::providers::ResourceSchema;
 use std::collections::BTreeMap;
 
+/// What every root scope of a walk shares: the root module's files (paths relative to it)
+/// and the function registry, made once per walk instead of once per instance.
+pub struct RootEnv {
+    root_files: Vec<(String, String)>,
+    funcs: Registry,
+}
+
+impl RootEnv {
+    pub fn new(files: &BTreeMap<String, String>, config: &Config) -> RootEnv {
+        let root_dir = config.root.dir.clone();
+        let root_files = files
+            .iter()
+            .filter_map(|(p, t)| {
+                let rel = if root_dir.is_empty() { Some(p.as_str()) } else { p.strip_prefix(&format!("{root_dir}/")) };
+                rel.map(|r| (r.to_string(), t.clone()))
+            })
+            .collect();
+        RootEnv { root_files, funcs: Registry::builtin() }
+    }
+}
+
 /// Runs `f` with the root module's scope over `values` (as the plan walk builds it).
 pub fn with_root_scope<R>(
     files: &BTreeMap<String, String>,
@@ -24,27 +45,31 @@ pub fn with_root_scope<R>(
     planning: bool,
     f: &mut dyn FnMut(&ModuleScope<'_>, &Inputs<'_>) -> R,
 ) -> R {
-    let funcs = Registry::builtin();
+    with_root_env(&RootEnv::new(files, config), files, config, variables, values, planning, f)
+}
+
+/// [`with_root_scope`] with the walk's shared [`RootEnv`].
+pub fn with_root_env<R>(
+    env: &RootEnv,
+    files: &BTreeMap<String, String>,
+    config: &Config,
+    variables: &BTreeMap<String, serde_json::Value>,
+    values: &WalkValues,
+    planning: bool,
+    f: &mut dyn FnMut(&ModuleScope<'_>, &Inputs<'_>) -> R,
+) -> R {
     let file_source = MapFiles(files);
     let inputs = Inputs {
         variables,
         state: None,
         files: &file_source,
-        funcs: &funcs,
+        funcs: &env.funcs,
         planning,
         unset_variables_unknown: false,
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
         resources: Some(values),
     };
-    let root_dir = config.root.dir.clone();
-    let root_files: Vec<(String, String)> = files
-        .iter()
-        .filter_map(|(p, t)| {
-            let rel = if root_dir.is_empty() { Some(p.as_str()) } else { p.strip_prefix(&format!("{root_dir}/")) };
-            rel.map(|r| (r.to_string(), t.clone()))
-        })
-        .collect();
-    let scope = ModuleScope::root(config, &inputs, &root_files);
+    let scope = ModuleScope::root(config, &inputs, &env.root_files);
     f(&scope, &inputs)
 }
 
@@ -52,12 +77,11 @@ pub fn with_root_scope<R>(
 pub fn evaluate(
     root: &ModuleScope<'_>,
     inputs: &Inputs<'_>,
-    files: &BTreeMap<String, String>,
+    args: &body::Body,
     w: &Walkable<'_>,
     key: &Option<InstanceKey>,
     schema: &ResourceSchema,
 ) -> Result<Value, Diagnostics> {
-    let args = body::arguments(files, w.resource).unwrap_or_default();
     let r = w.resource;
     let out = with_scope(root, &w.path, &w.keys, &mut |scope| {
         let mut diags = Diagnostics::new();
@@ -78,7 +102,7 @@ pub fn evaluate(
             None => (None, None),
         };
         let inst = InstanceScope { module: scope, count_index, each, self_value: None };
-        let v = body::evaluate(&inst, inputs, &args, schema, &mut diags);
+        let v = body::evaluate(&inst, inputs, args, schema, &mut diags);
         if diags.has_errors() {
             Err(diags)
         } else {

@@ -117,7 +117,7 @@ pub(super) fn write_state(s: &Stepper<'_>) -> Json {
     let mut outputs = Map::new();
     let mut check_results = Json::Null;
     if !plan.destroy {
-        let values = current_values(objs, walkables);
+        let values = current_values(objs, walkables.iter());
         let (outs, checks) = with_root_scope(files, config, s.variables, &values, false, &mut |root, inputs| {
             let mut scratch = Diagnostics::new();
             let checks = super::checks::evaluate(root, inputs, config, walkables, &values, &Default::default(), &mut scratch, false);

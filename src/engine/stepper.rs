@@ -11,7 +11,8 @@
 //! destroy-before-create and create-before-destroy replacement. A failure skips what depends on
 //! it; everything else finishes.
 
-use super::instance::{self, with_root_scope};
+use super::body::{arguments_of, Body};
+use super::instance::{self, with_root_env, with_root_scope, RootEnv};
 use super::order::{self, Walkable};
 use super::plan::{index_state, object_value};
 use super::scope::{ResourceKey, WalkValues};
@@ -155,6 +156,12 @@ pub struct Stepper<'a> {
     scan: usize,
     /// A failure settled since skips were last propagated.
     failures_to_skip: bool,
+    /// The root scope's shared parts, made once.
+    env: RootEnv,
+    /// Each walkable's block arguments, parsed once.
+    args: Vec<Body>,
+    /// The resources each resource's configuration reaches (what its evaluation reads).
+    reaches: HashMap<String, BTreeSet<String>>,
 }
 
 fn resource_of(c: &InstanceChange) -> String {
@@ -197,6 +204,9 @@ impl<'a> Stepper<'a> {
             d.remove(&w.config_address);
             deps.entry(w.config_address.clone()).or_default().extend(d);
         }
+        let reaches = deps.clone();
+        let resources: Vec<&crate::config::model::Resource> = walkables.iter().map(|w| w.resource).collect();
+        let args = arguments_of(files, &resources).into_iter().map(Option::unwrap_or_default).collect();
         let mut objs: Vec<Obj> = Vec::new();
         // The plan's prior state is the one its moves renamed.
         for ((module, mode, type_name, name), (prov, list)) in index_state(plan.prior_state.as_ref().or(prior)) {
@@ -261,6 +271,9 @@ impl<'a> Stepper<'a> {
             diagnostics: Diagnostics::new(),
             scan: 0,
             failures_to_skip: false,
+            env: RootEnv::new(files, config),
+            args,
+            reaches,
         }
     }
 
@@ -338,10 +351,12 @@ impl<'a> Stepper<'a> {
                 let Some(schema) = schema else {
                     return Err(self.fail(b, "Invalid resource type".into(), format!("The provider does not support {}.", c.type_name)));
                 };
-                let values = current_values(&self.objs, &self.walkables);
                 let w = &self.walkables[wi];
-                let (files, config) = (self.files, self.config);
-                let cfg = with_root_scope(files, config, self.variables, &values, false, &mut |root, inputs| instance::evaluate(root, inputs, files, w, &c.key, schema))?;
+                // Only what the block can reach: a large walk would otherwise copy every value per operation.
+                let reached = self.reaches.get(&w.config_address);
+                let values = current_values(&self.objs, self.walkables.iter().filter(|x| reached.is_some_and(|r| r.contains(&x.config_address))));
+                let (files, config, args) = (self.files, self.config, &self.args[wi]);
+                let cfg = with_root_env(&self.env, files, config, self.variables, &values, false, &mut |root, inputs| instance::evaluate(root, inputs, args, w, &c.key, schema))?;
                 if o.op == Op::ReadData {
                     return Ok(Some(Request::ReadData { type_name: c.type_name.clone(), config: cfg }));
                 }
@@ -516,47 +531,57 @@ fn operations(plan: &Plan) -> Vec<OpNode> {
 }
 
 /// The apply graph's edges: `preds[b]` holds every `a` that must finish before `b` starts.
+/// Visits each operation's dependency resources' operations (not every pair of operations), so
+/// a large fan-out costs its edges, not the square of its size.
 fn order_edges(ops: &[OpNode], deps: &HashMap<String, BTreeSet<String>>) -> Vec<BTreeSet<usize>> {
     let n = ops.len();
     let mut preds: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); n];
-    let depends = |x: &str, y: &str| deps.get(&order::config_addr(x)).is_some_and(|d| d.contains(&order::config_addr(y)));
-    for a in 0..n {
-        for b in 0..n {
-            if a == b {
-                continue;
+    // Operations by their resource's configuration address.
+    let keys: Vec<String> = ops.iter().map(|o| order::config_addr(&o.resource)).collect();
+    let mut by_key: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, k) in keys.iter().enumerate() {
+        by_key.entry(k.as_str()).or_default().push(i);
+    }
+    // Replacement: destroy-then-create, or create-then-destroy (deposed).
+    for (a, oa) in ops.iter().enumerate() {
+        for &b in &by_key[keys[a].as_str()] {
+            let ob = &ops[b];
+            if a != b && oa.instance == ob.instance && oa.change == ob.change && ((oa.destroy && !ob.destroy && !oa.cbd) || (!oa.destroy && ob.destroy && ob.cbd)) {
+                preds[b].insert(a);
             }
-            let (oa, ob) = (&ops[a], &ops[b]);
-            if oa.instance == ob.instance && oa.change == ob.change {
-                // Replacement: destroy-then-create, or create-then-destroy (deposed).
-                if (oa.destroy && !ob.destroy && !oa.cbd) || (!oa.destroy && ob.destroy && ob.cbd) {
-                    preds[b].insert(a);
+        }
+    }
+    // x's resource depends on y's resource.
+    for (x, ox) in ops.iter().enumerate() {
+        let Some(ds) = deps.get(&keys[x]) else { continue };
+        for d in ds {
+            let Some(ys) = by_key.get(d.as_str()) else { continue };
+            for &y in ys {
+                let oy = &ops[y];
+                if x == y || ox.resource == oy.resource || (ox.instance == oy.instance && ox.change == oy.change) {
+                    continue;
                 }
-                continue;
-            }
-            if oa.resource == ob.resource {
-                continue;
-            }
-            // b depends on a's resource.
-            if depends(&ob.resource, &oa.resource) {
-                let before = match (oa.destroy, ob.destroy) {
-                    (false, false) => true,   // creators after their dependencies' creators
-                    (true, false) => !oa.cbd, // a dependency's destroy before the dependent's apply
+                // The dependency's operation first: creators after their dependencies'
+                // creators; a dependency's destroy before the dependent's apply.
+                let y_first = match (oy.destroy, ox.destroy) {
+                    (false, false) => true,
+                    (true, false) => !oy.cbd,
                     (false, true) | (true, true) => false,
                 };
-                if before {
-                    preds[b].insert(a);
-                }
-            }
-            // a depends on b's resource (b is the dependency).
-            if depends(&oa.resource, &ob.resource) {
-                let before = match (oa.destroy, ob.destroy) {
-                    (true, true) => true,     // dependents destroyed first
-                    (true, false) => !oa.cbd, // a dependent's destroy before its dependency's apply
-                    (false, true) => ob.cbd,  // create-before-destroy: the dependent's apply before the deposed destroy
+                // The dependent's operation first: dependents destroyed first; a dependent's
+                // destroy before its dependency's apply; under create-before-destroy the
+                // dependent's apply before the deposed dependency's destroy.
+                let x_first = match (ox.destroy, oy.destroy) {
+                    (true, true) => true,
+                    (true, false) => !ox.cbd,
+                    (false, true) => oy.cbd,
                     (false, false) => false,
                 };
-                if before {
-                    preds[b].insert(a);
+                if y_first {
+                    preds[x].insert(y);
+                }
+                if x_first {
+                    preds[y].insert(x);
                 }
             }
         }
@@ -583,7 +608,7 @@ pub(super) fn obj_from_change(c: &InstanceChange, v: Value, provider: &str) -> O
 }
 
 /// The resources' current values, shaped as references see them.
-pub(super) fn current_values(objs: &[Obj], walkables: &[Walkable<'_>]) -> WalkValues {
+pub(super) fn current_values<'w, 'c: 'w>(objs: &[Obj], walkables: impl Iterator<Item = &'w Walkable<'c>>) -> WalkValues {
     let values = WalkValues::default();
     let mut by_resource: BTreeMap<ResourceKey, Vec<&Obj>> = BTreeMap::new();
     for o in objs.iter().filter(|o| o.deposed.is_none()) {

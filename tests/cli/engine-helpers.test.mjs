@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { goDuration, isDataAddress, progressPrinter } from "../../pkg/cli/progress.js";
+import { goDuration, isDataAddress, progressPrinter, truncateId } from "../../pkg/cli/progress.js";
 import { wordWrap } from "../../pkg/cli/common.js";
 import { readStateFile, StateFileError, stateText, stateWriter } from "../../pkg/cli/state-file.js";
 import { resourceAddr } from "../../pkg/cli/json-ui.js";
@@ -165,4 +165,13 @@ test("state files are written as Terraform writes them: byte for byte on every r
   }
   assert.ok(n >= 30, `${n} states`);
   assert.equal(stateText({ version: 4, outputs: { o: { value: "<a&b>", type: "string" } } }), '{\n  "version": 4,\n  "outputs": {\n    "o": {\n      "value": "\\u003ca\\u0026b\\u003e",\n      "type": "string"\n    }\n  }\n}\n');
+});
+
+test("truncateId keeps an id's start and end as Terraform's does", () => {
+  assert.equal(truncateId("short", 80), "short");
+  const id = "x".repeat(50) + "y".repeat(50);
+  const t = truncateId(id, 80);
+  assert.equal([...t].length, 80);
+  assert.equal(t, `${"x".repeat(39)}...${"y".repeat(38)}`);
+  assert.equal(truncateId("abcdefghij", 7), "ab...ij");
 });

@@ -224,7 +224,9 @@ test("apply asks for approval: only yes proceeds; EOF is an error; --auto-approv
   assert.ok(!existsSync(join(dir, "terraform.tfstate")), "nothing written when cancelled");
   const eof = run(["apply", dir]);
   assert.equal(eof.status, 1);
-  assert.match(eof.stderr, /Error: error asking for approval: EOF/);
+  assert.equal(eof.stderr, "\nError: error asking for approval: EOF\n\n"); // as recorded from terraform 1.11.4
+  assert.match(eof.stdout, / {2}Enter a value: $/, "no newline after EOF, as Terraform");
+  assert.match(run(["apply", dir], { input: " yes\n" }).stdout, /Apply cancelled\.\n$/, "only yes: Terraform trims the answer's end only");
   const yes = run(["apply", dir], { input: "yes\n" });
   assert.equal(yes.status, 0, yes.stderr);
   assert.match(yes.stdout, /Enter a value: \nmock_resource\.root: Creating\.\.\.\n/);
@@ -370,4 +372,56 @@ test("Ctrl-C twice exits at once", async () => {
   assert.equal(await a.exited, 1);
   assert.ok(Date.now() - t0 < 2500, "it did not wait for the operation in flight");
   assert.match(a.err(), /Two interrupts received\. Exiting immediately\. Note that data loss may have\noccurred\./);
+});
+
+test("--json prints the messages terraform plan -json and apply -json printed (tests/fixtures/cli-json)", () => {
+  const recorded = (name) => readFileSync(join(repo, "tests/fixtures/cli-json", name), "utf8");
+  const config = (step) => readFileSync(join(fixtures, "create-change-destroy", step, "config/main.tf"), "utf8");
+  const sortKeys = (v) => (Array.isArray(v) ? v.map(sortKeys) : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])])) : v);
+  // Timestamps and elapsed seconds vary by run, and so does the order of concurrent messages.
+  const messages = (text) =>
+    text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .filter((m) => m.type !== "version")
+      .map(({ "@timestamp": _t, ...m }) => {
+        if (m.hook?.elapsed_seconds !== undefined) m.hook.elapsed_seconds = "<s>";
+        m["@message"] = m["@message"].replace(/after \d+s/, "after <s>");
+        return JSON.stringify(sortKeys(m));
+      })
+      .sort();
+  const dir = mkdtempSync(join(tmpdir(), "tfgraph-engine-json-"));
+  writeFileSync(join(dir, "main.tf"), config("step1"));
+  const env = { MOCK_DELAY_MS: "10" };
+  const p = run(["plan", dir, "--json"], { env });
+  assert.equal(p.status, 0, p.stderr);
+  assert.deepEqual(messages(p.stdout), messages(recorded("step1-plan.jsonl")));
+  const a = run(["apply", dir, "--json", "--auto-approve"], { env });
+  assert.equal(a.status, 0, a.stderr);
+  assert.deepEqual(messages(a.stdout), messages(recorded("step1-apply.jsonl")));
+  writeFileSync(join(dir, "main.tf"), config("step3"));
+  const u = run(["apply", dir, "--json", "--auto-approve"], { env });
+  assert.equal(u.status, 0, u.stderr);
+  assert.deepEqual(messages(u.stdout), messages(recorded("step3-apply.jsonl")));
+});
+
+test("apply and destroy at the prompt print what terraform apply and destroy printed (tests/fixtures/cli-prompt)", () => {
+  const recorded = (name) => readFileSync(join(repo, "tests/fixtures/cli-prompt", name), "utf8");
+  const dir = mkdtempSync(join(tmpdir(), "tfgraph-engine-prompt-"));
+  writeFileSync(join(dir, "main.tf"), readFileSync(join(fixtures, "create-change-destroy/step1/config/main.tf"), "utf8"));
+  const human = { TF_IN_AUTOMATION: "", MOCK_DELAY_MS: "10" };
+  const no = run(["apply", dir], { env: human, input: "no\n" });
+  assert.equal(no.status, 1);
+  assert.equal(no.stdout, recorded("apply-no.txt"));
+  // Up to the answer exactly; then the progress lines as a set, the summary exactly.
+  const asked = (text) => text.slice(0, text.indexOf("Enter a value: ") + "Enter a value: \n".length);
+  const answered = (text) => text.slice(asked(text).length);
+  for (const [args, file] of [[["apply", dir], "apply-yes.txt"], [["destroy", dir], "destroy-yes.txt"]]) {
+    const r = run(args, { env: human, input: "yes\n" });
+    assert.equal(r.status, 0, r.stderr);
+    const want = recorded(file);
+    assert.equal(canonicalPlan(asked(r.stdout)), canonicalPlan(asked(want)), file);
+    assertApplyText(answered(r.stdout), answered(want), 10, file);
+  }
 });

@@ -51,8 +51,14 @@ const byTestId = (id) => page.getByTestId(id);
 const shot = (name) => page.screenshot({ path: join(artifacts, name) });
 const panel = () => page.locator("[data-testid=engine]");
 const finished = () => page.waitForFunction(() => ["done", "failed", "cancelled", "error"].includes(document.querySelector("[data-testid=engine]").dataset.engine), null, { timeout: 60_000 });
+const node = (name) => page.locator(`[data-testid=graph-node][data-name="${name}"]`);
 const nodeState = (name) => page.locator(`[data-testid=graph-node][data-name="${name}"]`).evaluate((g) => g.dataset.state ?? null);
-const shownState = async () => JSON.parse(await byTestId("state-json").textContent());
+/** The state shown, once its details are opened (the text is made when looked at). */
+async function shownState() {
+  await byTestId("state-details").evaluate((d) => (d.open = true));
+  await page.waitForFunction(() => document.querySelector("[data-testid=state-json]").textContent !== "");
+  return JSON.parse(await byTestId("state-json").textContent());
+}
 /** Terraform's progress text with elapsed times as `<t>` and concurrent lines in a set order. */
 const canonical = (text) => text.replace(/after \d+s/g, "after <t>").trim().split("\n").sort().join("\n");
 const withoutRunFields = ({ lineage: _l, terraform_version: _v, ...rest }) => rest;
@@ -114,8 +120,9 @@ test("Apply animates the walk, prints Terraform's progress lines, and keeps Terr
   // The download is the state shown.
   const download = byTestId("state-download");
   assert.equal(await download.getAttribute("download"), "terraform.tfstate");
-  const text = await download.evaluate(async (a) => (await fetch(a.href)).text());
-  assert.deepEqual(JSON.parse(text), await shownState());
+  const [file] = await Promise.all([page.waitForEvent("download"), download.click()]);
+  assert.equal(file.suggestedFilename(), "terraform.tfstate");
+  assert.deepEqual(JSON.parse(readFileSync(await file.path(), "utf8")), await shownState());
 });
 
 test("the state is kept: Plan again has no changes, as Terraform said; it survives a reload", async () => {
@@ -179,5 +186,34 @@ test("another example is another configuration: its state starts empty", async (
   assert.equal(await byTestId("plan-text").textContent(), "");
   await click("plan");
   assert.equal(await byTestId("engine-summary").textContent(), "Plan: 4 to add, 0 to change, 0 to destroy.");
+  assert.deepEqual(problems, []);
+});
+
+test("the apply view draws the graph that applies the last plan, and the apply animates its nodes", async () => {
+  await byTestId("reset-state").click();
+  await byTestId("view").selectOption("apply");
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  await click("plan");
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  const names = await page.locator("[data-testid=graph-node]").evaluateAll((els) => els.map((e) => e.dataset.name));
+  for (const n of ["mock_resource.net", "mock_resource.subnet[0]", "mock_resource.subnet[1]", "mock_resource.web"]) assert.ok(names.includes(n), `${n} in ${names.join(", ")}`);
+  await click("apply", { delay: 50 });
+  for (const n of ["mock_resource.net", "mock_resource.subnet[0]", "mock_resource.subnet[1]", "mock_resource.web"]) assert.equal(await nodeState(n), "done", n);
+  await shot("engine-apply-view.png");
+  // A replacement: the apply graph has web's destroy node, and the apply colours it.
+  await byTestId("editor").fill(FILES["main.tf"].replace('force_new = "v1"', 'force_new = "v2"'));
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  await click("plan");
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  assert.equal(await byTestId("engine-summary").textContent(), "Plan: 1 to add, 0 to change, 1 to destroy.");
+  assert.equal(await node("mock_resource.web (destroy)").count(), 1);
+  await click("apply", { delay: 50 });
+  assert.equal(await nodeState("mock_resource.web (destroy)"), "done");
+  assert.equal(await nodeState("mock_resource.web"), "done");
+  assert.equal(await node("mock_resource.net").count(), 0, "no change for net: not in the apply graph");
+  await shot("engine-apply-view-replace.png");
+  await byTestId("editor").fill(FILES["main.tf"]);
+  await byTestId("view").selectOption("resources");
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
   assert.deepEqual(problems, []);
 });

@@ -1,5 +1,5 @@
 // The Plan / Apply panel: Plan, Apply and Destroy against the mock providers (the package's
-// plan/apply/destroy, called by main.js), the plan as `terraform plan` prints it and its
+// plan/apply/destroy, run in engine-worker.js through main.js), the plan as `terraform plan` prints it and its
 // changes, the apply's progress lines as they happen with the walk animated on the drawn graph,
 // Cancel (an AbortSignal: nothing new starts, what runs finishes), the mock's delay and failing
 // names, and the state: kept for the browser tab's session (sessionStorage), shown, downloadable
@@ -10,6 +10,9 @@ import { el } from "./dom.js";
 import { createNodeStates, nodeForEvent, progressLine, summariseChanges } from "./engine-model.js";
 
 const STORE = "tfgraph.engine.state";
+/** Drawings with more nodes than this are restyled at most every PAINT_EVERY_MS during an apply. */
+const BIG_GRAPH = 150;
+const PAINT_EVERY_MS = 250;
 
 /**
  * @param {HTMLElement} root
@@ -38,10 +41,11 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   const log = el("pre", { class: "terminal", "data-testid": "apply-log" });
   const diagnostics = el("ul", { class: "diagnostics", "data-testid": "engine-diagnostics" });
   const stateInfo = el("span", { class: "muted", "data-testid": "state-info" });
-  const download = el("a", { "data-testid": "state-download", download: "terraform.tfstate", class: "button-link" }, "Download terraform.tfstate");
+  const download = el("a", { "data-testid": "state-download", download: "terraform.tfstate", class: "button-link", href: "#" }, "Download terraform.tfstate");
   const stateJson = el("pre", { class: "terminal state-json", "data-testid": "state-json" });
 
-  const applySection = el("section", {}, el("h3", {}, "Apply"), diagnostics, log, el("h3", {}, "State ", stateInfo, " ", download), el("details", {}, el("summary", {}, "terraform.tfstate"), stateJson));
+  const stateDetails = el("details", { "data-testid": "state-details" }, el("summary", {}, "terraform.tfstate"), stateJson);
+  const applySection = el("section", {}, el("h3", {}, "Apply"), diagnostics, log, el("h3", {}, "State ", stateInfo, " ", download), stateDetails);
   root.append(
     el(
       "div",
@@ -74,21 +78,33 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   }
   let url = null;
   const current = () => kept ?? fileState();
+  // The state's text is made only when it is looked at (the details opened, the download
+  // clicked): the summary line is refreshed on every edit, and a large state's JSON is not free.
+  let textOf = { state: undefined, text: "" };
+  const stateText = () => {
+    const s = current();
+    if (textOf.state !== s) textOf = { state: s, text: s ? `${JSON.stringify(s, null, 2)}\n` : "" };
+    return textOf.text;
+  };
   function showState() {
     const s = current();
     const from = kept ? "this session's" : s ? "from the terraform.tfstate file" : "empty";
     const count = (s?.resources ?? []).reduce((n, r) => n + (r.instances?.length ?? 0), 0);
     stateInfo.textContent = s ? `(${from}: serial ${s.serial ?? 0}, ${count} object${count === 1 ? "" : "s"})` : "(empty: nothing applied yet)";
-    const text = s ? `${JSON.stringify(s, null, 2)}\n` : "";
-    stateJson.textContent = text;
-    if (url) URL.revokeObjectURL(url);
-    url = s ? URL.createObjectURL(new Blob([text], { type: "application/json" })) : null;
-    if (url) download.setAttribute("href", url);
-    else download.removeAttribute("href");
+    if (stateDetails.open) stateJson.textContent = stateText();
     download.hidden = !s;
     root.dataset.stateSerial = String(s?.serial ?? "");
     root.dataset.stateObjects = String(count);
   }
+  stateDetails.addEventListener("toggle", () => {
+    if (stateDetails.open) stateJson.textContent = stateText();
+  });
+  // The link's target is made as it is followed (the click's default action reads it after).
+  download.addEventListener("click", () => {
+    if (url) URL.revokeObjectURL(url);
+    url = URL.createObjectURL(new Blob([stateText()], { type: "application/json" }));
+    download.setAttribute("href", url);
+  });
   function keep(state) {
     kept = state;
     try {
@@ -151,28 +167,73 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
     cancelButton.disabled = false;
     root.dataset.engine = "running";
     root.dataset.kind = kind;
-    const names = new Set(graphView.names());
+    let names = new Set(graphView.names());
     for (const n of names) graphView.setState(n, null);
     log.textContent = "";
-    summary.textContent = kind === "plan" ? "Planning…" : "Planning, then applying…";
+    summary.textContent = "Planning…";
     progress.value = 0;
     showDiagnostics([]);
     const nodeStates = createNodeStates();
-    let total = 0;
+    let total = 0; // the provider operations the plan needs (a replacement is two)
     let ended = 0;
-    const lines = [];
+    const counts = { running: 0, done: 0, failed: 0, skipped: 0 };
+    const onPlan = (plan) => {
+      names = new Set(graphView.names()); // the apply view may have been drawn again for this plan
+      showPlan(plan);
+      total = summariseChanges(plan.changes).rows.reduce((n, c) => n + (c.actions.length === 2 && c.actions.includes("delete") ? 2 : c.actions.join() === "forget" ? 0 : 1), 0);
+      summary.textContent = `Applying: 0 of ${total} operations`;
+      // What will change waits (grey) until its operation starts.
+      for (const c of summariseChanges(plan.changes).rows) {
+        const node = nodeForEvent(names, { address: c.address, operation: c.actions.join() === "delete" ? "delete" : c.actions[0], deposed: c.deposed });
+        if (node) graphView.setState(node, "pending");
+      }
+    };
+    // Events are recorded as they come and painted once per frame: a large apply never paints
+    // per event (each paint restyles the drawing and appends to the log).
+    let pendingLines = [];
+    const dirty = new Set();
+    let frame = 0; // a requestAnimationFrame id, or -1 while a timer waits to request one
+    let timer = 0;
+    let lastPaint = 0;
+    // A large drawing is restyled at most every PAINT_EVERY_MS (each restyle re-rasterises its
+    // labels), as the Run tab's walk does.
+    const schedule = () => {
+      if (frame) return;
+      const wait = names.size > BIG_GRAPH ? Math.max(0, lastPaint + PAINT_EVERY_MS - performance.now()) : 0;
+      if (wait > 0) {
+        frame = -1;
+        timer = setTimeout(() => (frame = requestAnimationFrame(paint)), wait);
+      } else frame = requestAnimationFrame(paint);
+    };
+    const paint = () => {
+      frame = 0;
+      lastPaint = performance.now();
+      if (pendingLines.length) log.append(`${pendingLines.join("\n")}\n`);
+      pendingLines = [];
+      for (const node of dirty) graphView.setState(node, nodeStates.state(node));
+      dirty.clear();
+      progress.value = total ? Math.min(1, ended / total) : 0;
+      if (total || ended) summary.textContent = `Applying: ${counts.done} of ${total} done · ${counts.running} running${counts.failed ? ` · ${counts.failed} failed` : ""}${counts.skipped ? ` · ${counts.skipped} skipped` : ""}`;
+    };
     const onEvent = (ev) => {
       const line = progressLine(ev);
-      if (line) {
-        lines.push(line);
-        log.textContent = `${lines.join("\n")}\n`;
+      if (line) pendingLines.push(line);
+      if (ev.phase === "apply") {
+        if (ev.kind === "start") counts.running++;
+        else {
+          ended++;
+          if (ev.kind === "finish" || ev.kind === "fail") counts.running--;
+          if (ev.kind === "finish") counts.done++;
+          if (ev.kind === "fail") counts.failed++;
+          if (ev.kind === "skip" || ev.kind === "cancel") counts.skipped++;
+        }
+        const node = nodeForEvent(names, ev);
+        if (node) {
+          nodeStates.record(node, ev.kind);
+          dirty.add(node);
+        }
       }
-      if (ev.phase !== "apply") return;
-      if (ev.kind === "start") total++;
-      else ended++;
-      progress.value = total ? ended / Math.max(total, ended) : 0;
-      const node = nodeForEvent(names, ev);
-      if (node) graphView.setState(node, nodeStates.record(node, ev.kind));
+      schedule();
     };
     let result = null;
     let failure = null;
@@ -186,10 +247,14 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
         },
         signal: controller.signal,
         onEvent,
+        onPlan,
       });
     } catch (e) {
       failure = e;
     }
+    clearTimeout(timer);
+    if (frame > 0) cancelAnimationFrame(frame);
+    paint();
     const aborted = controller.signal.aborted;
     controller = null;
     for (const b of buttons) b.disabled = false;
@@ -225,6 +290,8 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   showState();
 
   return {
+    /** The state this session's applies produced, or null (then the terraform.tfstate file is). */
+    sessionState: () => kept,
     /** The files changed: the state file among them may be the prior state now. */
     filesChanged: () => showState(),
     /** Another configuration (an example, a dropped folder): as in another directory, no state. */

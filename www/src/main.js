@@ -13,6 +13,7 @@ import { createConsole } from "./console.js";
 import { createSteps } from "./steps.js";
 import { createRun } from "./run.js";
 import { createEnginePanel } from "./engine-panel.js";
+import { runEngine } from "./engine-client.js";
 import { GALLERY } from "./examples.js";
 import { decodeSession, encodeSession, saveSession } from "./state.js";
 import { cycleEdgeKeys, cycleSets, parseGraphText, resourceView } from "./model.js";
@@ -107,7 +108,19 @@ function analyseInWorker(files, options) {
   });
 }
 
-const analysisOptions = (files) => ({ operation: session.view === "resources" ? "plan" : session.view, reduce: session.reduce, state: files[STATE_FILE] });
+/**
+ * The last plan made in the Plan / Apply tab (`{ json, destroy, state }`): the apply view draws
+ * the graph that applies it, as `terraform graph -type=apply -plan=FILE` does.
+ */
+let planned = null;
+
+/** The graph's inputs: the state is the Plan / Apply tab's (its session's, else the file's). */
+function analysisOptions(files) {
+  const operation = session.view === "resources" ? "plan" : session.view;
+  const options = { operation, reduce: session.reduce, state: enginePanel.sessionState() ?? files[STATE_FILE] };
+  if (operation === "apply" && planned) Object.assign(options, { changes: planned.json, mode: planned.destroy ? "destroy" : "normal", state: planned.state ?? undefined });
+  return options;
+}
 const isLarge = (files) => Object.values(files).reduce((n, text) => n + text.length, 0) > WORKER_ABOVE_CHARS;
 
 /**
@@ -138,6 +151,8 @@ function adopt(result, options) {
       cycles,
       operation: options.operation,
       state: options.state,
+      changes: options.changes,
+      mode: options.mode,
     };
   }
   return { status, diagnostics, resources };
@@ -345,7 +360,8 @@ const steps = createSteps($("steps"), {
     const files = editor.files();
     let g;
     try {
-      g = tfgraph.buildGraph(files, { operation: current.operation, reduce: session.reduce, state: current.state, traceSteps: true });
+      const planOf = current.changes ? { changes: current.changes, mode: current.mode } : {};
+      g = tfgraph.buildGraph(files, { operation: current.operation, reduce: session.reduce, state: current.state, traceSteps: true, ...planOf });
     } catch (e) {
       if (e instanceof tfgraph.TfgraphError) return null;
       throw e;
@@ -381,9 +397,6 @@ const run = createRun($("run"), {
   walk: (dag, visit, options) => tfgraph.walk(dag, visit, options),
 });
 
-/** A Plan as the panel shows it: plain data. */
-const plainPlan = (p) => ({ text: p.toString(), changes: p.changes, diagnostics: p.diagnostics, errored: p.errored, hasChanges: p.hasChanges });
-
 const enginePanel = createEnginePanel($("engine"), {
   available: ["plan", "apply", "destroy"].every((f) => typeof tfgraph[f] === "function"),
   /** The terraform.tfstate among the files, when it is a JSON object. */
@@ -399,15 +412,21 @@ const enginePanel = createEnginePanel($("engine"), {
   },
   graphView,
   reveal,
-  /** plan(), apply() or destroy() on the editor's files against the mock providers. */
-  async run(kind, options) {
-    const files = editor.files();
-    if (kind === "plan") {
-      const p = await tfgraph.plan(files, options);
-      return { plan: plainPlan(p), diagnostics: p.diagnostics };
-    }
-    const r = await (kind === "apply" ? tfgraph.apply : tfgraph.destroy)(files, options);
-    return { plan: plainPlan(r.plan), diagnostics: r.diagnostics, state: r.state, report: r.report };
+  /**
+   * plan() on the editor's files against the mock providers, in engine-worker.js; for Apply and
+   * Destroy, the plan is shown (`onPlan`) and then applied exactly, as terraform apply shows its
+   * plan before applying it.
+   */
+  run(kind, { onPlan, ...options }) {
+    return runEngine(kind, editor.files(), options, async (plan) => {
+      planned = { json: plan.json, destroy: kind === "destroy", state: options.state };
+      // The apply view is this plan's graph now: drawn before the apply animates it.
+      if (session.view === "apply") {
+        refresh();
+        await drawing;
+      }
+      if (kind !== "plan") onPlan(plan);
+    });
   },
 });
 
