@@ -14,10 +14,14 @@ use tfgraph::engine::apply::{apply, ApplyOptions};
 use tfgraph::engine::{plan::plan, PlanOptions};
 use tfgraph::providers::mock::{MockOptions, MockProvider};
 
-/// The process's peak resident set size in KiB (`VmHWM`), 0 where /proc is missing.
-fn peak_rss_kib() -> u64 {
+/// A `/proc/self/status` field in KiB (`VmHWM`: the peak resident set), 0 where /proc is missing.
+fn status_kib(field: &str) -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok()).unwrap_or(0)
+    status.lines().find_map(|l| l.strip_prefix(field)).and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok()).unwrap_or(0)
+}
+
+fn peak_rss_kib() -> u64 {
+    status_kib("VmHWM:")
 }
 
 fn ms(t: Instant) -> f64 {
@@ -40,6 +44,7 @@ fn run(n: usize) -> Result<String, String> {
         return Err(format!("plan: {:?}", p.diagnostics.errors().map(|d| &d.summary).collect::<Vec<_>>()));
     }
     let planned = p.changes.len();
+    eprintln!("[bench] {n}: load {load_ms:.0} ms, plan {plan_ms:.0} ms, RSS after the plan {} MB", status_kib("VmRSS:") / 1024);
     let t = Instant::now();
     let r = apply(&files, &loaded.config, &p, None, &provider, &ApplyOptions::default());
     let apply_ms = ms(t);
