@@ -15,10 +15,7 @@ use tfgraph::engine::apply::{apply, ApplyOptions};
 use tfgraph::engine::{plan::plan, PlanOptions};
 
 /// Steps whose apply.txt does not match yet (state and operations still checked), and why.
-const TEXT_GAPS: &[(&str, &str)] = &[(
-    "conditions-and-checks/step2",
-    "the check block's warning is not rendered in Terraform's diagnostic text form (source snippet, values)",
-)];
+const TEXT_GAPS: &[(&str, &str)] = &[];
 
 /// Steps whose apply does not match yet, and why.
 const GAPS: &[(&str, &str)] = &[

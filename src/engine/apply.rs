@@ -107,7 +107,7 @@ pub fn apply(files: &BTreeMap<String, String>, config: &Config, plan: &Plan, pri
     }
     s.unordered();
     let waves = super::clock::group(&starts, provider.delay_ms(Op::Create, None));
-    let state = s.state();
+    let state = s.final_state();
     ApplyResult { state, diagnostics: s.diagnostics.clone(), waves, max_concurrency, events, added: s.added, changed: s.changed, destroyed: s.destroyed }
 }
 

@@ -184,6 +184,12 @@ pub fn evaluate(
             if s == Status::Fail {
                 let mut d = Diagnostic::error("Check block assertion failed", m.clone().unwrap_or_default()).with_range(a.condition.range.clone());
                 d.severity = Severity::Warning;
+                // As Terraform prints it: the condition's line and the values it read.
+                let file = inputs.files.read(&a.condition.range.filename).and_then(|b| std::str::from_utf8(b).ok()).map(|t| crate::diag::SourceFile::new(a.condition.range.filename.clone(), t));
+                if let Some(file) = file {
+                    let values = super::diag_text::expression_values(root, inputs, &a.condition.source);
+                    d = super::diag_text::with_snippet(d, &file, Some(format!("check {}", crate::addrs::quote(&c.name))), values);
+                }
                 diags.push(d);
             }
             statuses.push(s);

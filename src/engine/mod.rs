@@ -13,6 +13,7 @@
 //! | `relevant` | its `relevant_attributes` (globalref's contributing resource attributes) |
 //! | `refs` | an expression's references as jsonconfig and globalref read them |
 //! | `sources` | the configuration's files parsed once, resource blocks by address |
+//! | `diag_text` | diagnostics as Terraform's CLI prints them, with the values under a snippet |
 //! | `values_json` | values, unknown and sensitive shapes, types in JSON |
 
 pub mod api;
@@ -23,6 +24,7 @@ pub mod checks;
 pub mod clock;
 pub mod config_json;
 pub mod data_orphans;
+pub mod diag_text;
 pub mod instance;
 pub mod module_outputs;
 pub mod moved;

@@ -1,6 +1,6 @@
 //! What `terraform apply` prints (`-no-color`): a progress line per operation event
-//! (`aws_instance.web[0]: Creating...`, `Creation complete after 0s [id=...]`), then the
-//! summary and the root outputs, as a function of the apply's events and state. Elapsed
+//! (`aws_instance.web[0]: Creating...`, `Creation complete after 0s [id=...]`), the warnings,
+//! then the summary and the root outputs, as a function of the apply's events and state. Elapsed
 //! times are written `<t>` (they depend on the clock).
 
 use super::apply::{ApplyResult, Event, EventKind};
@@ -38,8 +38,19 @@ pub fn render(r: &ApplyResult) -> String {
             out.push('\n');
         }
     }
+    out.push_str(&summary(r));
+    out
+}
+
+/// What follows the progress lines: the warnings, `Apply complete! ...` and the root outputs
+/// (nothing after an error: Terraform prints errors to stderr and stops).
+fn summary(r: &ApplyResult) -> String {
+    let mut out = String::new();
     if r.diagnostics.has_errors() {
         return out;
+    }
+    for d in r.diagnostics.iter().filter(|d| d.severity == crate::diag::Severity::Warning) {
+        out.push_str(&super::diag_text::plain(d));
     }
     out.push_str(&format!("\nApply complete! Resources: {} added, {} changed, {} destroyed.\n", r.added, r.changed, r.destroyed));
     if let Some(outputs) = r.state.get("outputs").and_then(Json::as_object).filter(|m| !m.is_empty()) {
@@ -76,10 +87,7 @@ pub fn render_timed(r: &ApplyResult) -> String {
             out.push('\n');
         }
     }
-    let whole = render(&r);
-    // The summary and outputs follow the progress lines unchanged.
-    let tail = whole.find("\nApply complete!").map(|i| &whole[i..]).unwrap_or("");
-    out.push_str(tail);
+    out.push_str(&summary(&r));
     out
 }
 

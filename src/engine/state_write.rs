@@ -48,7 +48,7 @@ fn sensitive_paths(v: &Value, path: &mut Vec<Json>, out: &mut Vec<Json>) {
 /// The working state of `s` as state v4: its objects grouped by resource, the root outputs
 /// evaluated over them, the serial advanced by one per object written (as Terraform persists
 /// after each), the prior lineage kept.
-pub(super) fn write_state(s: &Stepper<'_>) -> Json {
+pub(super) fn write_state(s: &Stepper<'_>, mut warnings: Option<&mut Diagnostics>) -> Json {
     let (files, config, plan, prior, objs, walkables, writes) = (s.files, s.config, s.plan, s.prior, &s.objs[..], &s.walkables[..], s.writes);
     // Objects whose resource is configured record the configuration's dependencies and
     // create_before_destroy.
@@ -121,6 +121,10 @@ pub(super) fn write_state(s: &Stepper<'_>) -> Json {
         let (outs, checks) = with_root_scope(files, config, s.variables, &values, false, &mut |root, inputs| {
             let mut scratch = Diagnostics::new();
             let checks = super::checks::evaluate(root, inputs, config, walkables, &values, &Default::default(), &mut scratch, false);
+            // Failed check assertions are the apply's warnings, as Terraform prints them.
+            if let Some(w) = warnings.as_deref_mut() {
+                w.extend(scratch.iter().filter(|d| d.severity == crate::diag::Severity::Warning).cloned());
+            }
             (instance::outputs(root), checks)
         });
         check_results = super::checks::state_json(&checks);

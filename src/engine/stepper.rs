@@ -498,9 +498,18 @@ impl<'a> Stepper<'a> {
         }
     }
 
-    /// The state v4 as it stands (after the walk: the result).
+    /// The state v4 as it stands.
     pub fn state(&self) -> Json {
-        super::state_write::write_state(self)
+        super::state_write::write_state(self, None)
+    }
+
+    /// The state v4 after the walk: the result, with the final check results' warnings added
+    /// to the apply's diagnostics.
+    pub fn final_state(&mut self) -> Json {
+        let mut warnings = Diagnostics::new();
+        let state = super::state_write::write_state(self, Some(&mut warnings));
+        self.diagnostics.extend(warnings);
+        state
     }
 }
 

@@ -137,7 +137,7 @@ pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usi
     }
     starts.sort_by_key(|(t, _)| *t);
     let waves = crate::engine::clock::group(&starts, provider.delay_ms(Op::Create, None));
-    let state = s.state();
+    let state = s.final_state();
     ApplyResult { state, diagnostics: s.diagnostics.clone(), waves, max_concurrency, events, added: s.added, changed: s.changed, destroyed: s.destroyed }
 }
 
