@@ -9,7 +9,9 @@
 //! Seeded: in the suite, 40 scenarios from a fixed seed (the same ones everywhere, a few
 //! seconds). `ENGINE_FUZZ_SEED=N` runs the one scenario a failure names; `ENGINE_FUZZ_SECONDS`
 //! runs from the seed for that long and lists every failing seed (`scripts/fuzz-engine
-//! [minutes]`); `ENGINE_FUZZ_CASES` sets the count.
+//! [minutes]`); `ENGINE_FUZZ_CASES` sets the count; `ENGINE_FUZZ_DUMP=DIR` writes the steps
+//! of the scenario as `DIR/stepN/` (with the state each step left, `tfgraph.tfstate`) to replay
+//! them with Terraform (../shared/oracle's cases) and compare.
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -291,6 +293,15 @@ fn scenario(seed: u64) -> Result<usize, String> {
         let destroy = step > 0 && rng.chance(10);
         let files = files(&cfg);
         let show = || files.iter().map(|(k, v)| format!("--- {k}\n{v}")).collect::<String>();
+        // ENGINE_FUZZ_DUMP=DIR writes each step as DIR/stepN/ (../shared/oracle's case layout),
+        // to replay a scenario with Terraform.
+        if let Ok(dir) = std::env::var("ENGINE_FUZZ_DUMP") {
+            for (path, text) in &files {
+                let p = std::path::Path::new(&dir).join(format!("step{}", step + 1)).join(path);
+                std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+                std::fs::write(p, text).unwrap();
+            }
+        }
         let loaded = tfgraph::load(&files, &Default::default());
         if loaded.diagnostics.has_errors() {
             return Err(format!("step {step}: the generated configuration does not load: {:?}\n{}", loaded.diagnostics.errors().map(|d| &d.summary).collect::<Vec<_>>(), show()));
@@ -305,6 +316,10 @@ fn scenario(seed: u64) -> Result<usize, String> {
         let (new_state, apply_errors) = run_apply(&files, &loaded.config, &p, state.as_ref(), &provider);
         if !apply_errors.is_empty() {
             return Err(format!("step {step}: the apply failed: {apply_errors:?}\n{}", show()));
+        }
+        if let Ok(dir) = std::env::var("ENGINE_FUZZ_DUMP") {
+            let p = std::path::Path::new(&dir).join(format!("step{}", step + 1)).join("tfgraph.tfstate");
+            std::fs::write(p, serde_json::to_string_pretty(&new_state).unwrap()).unwrap();
         }
         state = Some(new_state);
         states.push(state.clone().unwrap());
@@ -400,24 +415,44 @@ fn random_configurations_plan_apply_and_converge() {
     let cases = env("ENGINE_FUZZ_CASES").unwrap_or(if std::env::var("ENGINE_FUZZ_SEED").is_ok() { 1 } else { 40 });
     let (mut done, mut plans) = (0u64, 0usize);
     let mut failures: Vec<String> = Vec::new();
+    // Failures by kind (the message up to its first detail), with their count and first seed.
+    let mut kinds: BTreeMap<String, (usize, u64)> = BTreeMap::new();
     let mut seed = first;
     loop {
-        match catch_unwind(AssertUnwindSafe(|| scenario(seed))) {
-            Ok(Ok(n)) => plans += n,
-            Ok(Err(msg)) => failures.push(format!("seed {seed} (ENGINE_FUZZ_SEED={seed} reproduces it): {msg}")),
-            Err(_) => failures.push(format!("seed {seed} panicked (ENGINE_FUZZ_SEED={seed} reproduces it)")),
+        let failure = match catch_unwind(AssertUnwindSafe(|| scenario(seed))) {
+            Ok(Ok(n)) => {
+                plans += n;
+                None
+            }
+            Ok(Err(msg)) => Some(msg),
+            Err(_) => Some("panicked".to_string()),
+        };
+        if let Some(msg) = failure {
+            // "step 1: the apply failed: [\"Cycle in the apply graph: ...\"]" → "the apply failed: Cycle in the apply graph"
+            let head = msg.split(['[', '\n']).next().unwrap_or("");
+            let head = head.split_once(": ").map_or(head, |(_, rest)| rest).trim_end();
+            let first_error = msg.split('"').nth(1).map(|e| e.split(':').next().unwrap_or("")).unwrap_or("");
+            let kind = format!("{head} {first_error}").trim().to_string();
+            kinds.entry(kind).or_insert((0, seed)).0 += 1;
+            if failures.len() < 20 {
+                failures.push(format!("seed {seed} (ENGINE_FUZZ_SEED={seed} reproduces it): {msg}"));
+            }
         }
         done += 1;
         seed = seed.wrapping_add(1);
         let over = match deadline {
-            Some(d) => Instant::now() >= d || failures.len() >= 20,
+            Some(d) => Instant::now() >= d,
             None => done >= cases || !failures.is_empty(),
         };
         if over {
             break;
         }
     }
-    eprintln!("engine fuzz: {done} scenarios, {plans} plans, seeds {first}..={}, {} failing", seed.wrapping_sub(1), failures.len());
+    let failing: usize = kinds.values().map(|k| k.0).sum();
+    eprintln!("engine fuzz: {done} scenarios, {plans} plans, seeds {first}..={}, {failing} failing", seed.wrapping_sub(1));
+    for (kind, (n, first)) in &kinds {
+        eprintln!("  {n} × {kind} (first: seed {first})");
+    }
     for f in &failures {
         eprintln!("{}\n", f.lines().next().unwrap_or(""));
     }

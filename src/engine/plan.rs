@@ -149,6 +149,9 @@ struct Walk<'a> {
     ops: Vec<PlanOp>,
     /// The resource being walked and what its provider operations wait for.
     order_deps: Vec<String>,
+    /// Whether the resource being walked is create_before_destroy because something that
+    /// depends on it is (Terraform's `ForcedCBDTransformer`).
+    forced_cbd: bool,
     order_resource: String,
     data_read: Vec<InstanceChange>,
     /// Resources whose plan failed (a precondition) or was not reached because of one.
@@ -250,6 +253,7 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         changes: Vec::new(),
         ops: Vec::new(),
         order_deps: Vec::new(),
+        forced_cbd: false,
         order_resource: String::new(),
         data_read: Vec::new(),
         failed: BTreeSet::new(),
@@ -292,6 +296,18 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         }
         closure[i] = all;
     }
+    // A resource something create_before_destroy depends on is create_before_destroy too, or
+    // the replacements would wait for each other (`ForcedCBDTransformer`).
+    let mut forced = vec![false; resources.len()];
+    for (i, w) in resources.iter().enumerate() {
+        if w.resource.lifecycle.create_before_destroy == Some(true) {
+            for d in &closure[i] {
+                for &j in index.get(d.as_str()).into_iter().flatten() {
+                    forced[j] = true;
+                }
+            }
+        }
+    }
     for i in walk_order {
         let w = &resources[i];
         // Terraform records no dependencies for data sources.
@@ -302,6 +318,7 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
             continue;
         }
         walk.order_deps = closure[i].iter().cloned().collect();
+        walk.forced_cbd = forced[i] && w.resource.mode == ResourceMode::Managed;
         with_scope(&scope, &w.path, &w.keys, &mut |s| walk.resource(s, w, &dependencies));
     }
     walk.orphans(&resources);
@@ -473,7 +490,7 @@ impl<'a> Walk<'a> {
                 provider_config: self.serving.clone(),
                 schema_version: schema.version,
                 dependencies: dependencies.to_vec(),
-                create_before_destroy: r.lifecycle.create_before_destroy == Some(true),
+                create_before_destroy: r.lifecycle.create_before_destroy == Some(true) || self.forced_cbd,
                 previous_address: None,
             };
             let address = change.address();

@@ -6,6 +6,7 @@ use super::instance::{self, with_root_scope};
 use super::stepper::{current_values, Obj, Stepper};
 use super::values_json::{type_json, value as value_json};
 use super::scope::ResourceKey;
+use super::InstanceChange;
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::diag::Diagnostics;
 use crate::eval::{Kind, Value};
@@ -117,13 +118,16 @@ pub(super) fn write_state(s: &Stepper<'_>, mut warnings: Option<&mut Diagnostics
     let mut outputs = Map::new();
     let mut check_results = Json::Null;
     if !plan.destroy {
-        let values = current_values(objs, walkables.iter());
+        let hidden: Vec<&InstanceChange> = s.hidden.iter().map(|&i| &plan.changes[i]).collect();
+        let values = current_values(objs, &hidden, walkables.iter());
         let (outs, checks) = with_root_scope(files, config, s.variables, &values, false, &mut |root, inputs| {
             let mut scratch = Diagnostics::new();
             let checks = super::checks::evaluate(root, inputs, config, walkables, &values, &Default::default(), &mut scratch, false);
             // Failed check assertions are the apply's warnings, as Terraform prints them.
             if let Some(w) = warnings.as_deref_mut() {
-                w.extend(scratch.iter().filter(|d| d.severity == crate::diag::Severity::Warning).cloned());
+                for d in scratch.iter().filter(|d| d.severity == crate::diag::Severity::Warning) {
+                    w.push(d.clone());
+                }
             }
             (instance::outputs(root), checks)
         });

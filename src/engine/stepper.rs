@@ -75,6 +75,9 @@ pub struct OpNode {
     pub instance: String,
     destroy: bool,
     cbd: bool,
+    /// Ordered as create_before_destroy: a replacement under it, or a plain destroy of an
+    /// object whose state says so (set when it was created, or forced).
+    order_cbd: bool,
 }
 
 /// What to ask the provider for an operation that has started.
@@ -162,6 +165,9 @@ pub struct Stepper<'a> {
     args: Vec<Body>,
     /// The resources each resource's configuration reaches (what its evaluation reads).
     reaches: HashMap<String, BTreeSet<String>>,
+    /// Orphans the plan deletes (not replaces): references no longer read them, as
+    /// Terraform's evaluator reads only the instances of the current expansion.
+    pub(super) hidden: Vec<usize>,
 }
 
 fn resource_of(c: &InstanceChange) -> String {
@@ -274,6 +280,7 @@ impl<'a> Stepper<'a> {
             env: RootEnv::new(files, config),
             args,
             reaches,
+            hidden: plan.changes.iter().enumerate().filter(|(_, c)| c.deposed.is_none() && matches!(c.action, Action::Delete | Action::Forget)).map(|(i, _)| i).collect(),
         }
     }
 
@@ -354,7 +361,8 @@ impl<'a> Stepper<'a> {
                 let w = &self.walkables[wi];
                 // Only what the block can reach: a large walk would otherwise copy every value per operation.
                 let reached = self.reaches.get(&w.config_address);
-                let values = current_values(&self.objs, self.walkables.iter().filter(|x| reached.is_some_and(|r| r.contains(&x.config_address))));
+                let hidden: Vec<&InstanceChange> = self.hidden.iter().map(|&i| &self.plan.changes[i]).collect();
+                let values = current_values(&self.objs, &hidden, self.walkables.iter().filter(|x| reached.is_some_and(|r| r.contains(&x.config_address))));
                 let (files, config, args) = (self.files, self.config, &self.args[wi]);
                 let cfg = with_root_env(&self.env, files, config, self.variables, &values, false, &mut |root, inputs| instance::evaluate(root, inputs, args, w, &c.key, schema))?;
                 if o.op == Op::ReadData {
@@ -519,7 +527,9 @@ fn operations(plan: &Plan) -> Vec<OpNode> {
     for (i, c) in plan.changes.iter().enumerate() {
         let resource = resource_of(c);
         let instance = c.address();
-        let mut push = |op: Op, destroy: bool| ops.push(OpNode { op, change: i, resource: resource.clone(), instance: instance.clone(), destroy, cbd: c.create_before_destroy && c.action == Action::CreateThenDelete });
+        let cbd = c.create_before_destroy && c.action == Action::CreateThenDelete;
+        let order_cbd = cbd || (c.action == Action::Delete && c.create_before_destroy);
+        let mut push = |op: Op, destroy: bool| ops.push(OpNode { op, change: i, resource: resource.clone(), instance: instance.clone(), destroy, cbd, order_cbd });
         match c.action {
             Action::Create => push(Op::Create, false),
             Action::Update => push(Op::Update, false),
@@ -555,7 +565,7 @@ fn order_edges(ops: &[OpNode], deps: &HashMap<String, BTreeSet<String>>) -> Vec<
     for (a, oa) in ops.iter().enumerate() {
         for &b in &by_key[keys[a].as_str()] {
             let ob = &ops[b];
-            if a != b && oa.instance == ob.instance && oa.change == ob.change && ((oa.destroy && !ob.destroy && !oa.cbd) || (!oa.destroy && ob.destroy && ob.cbd)) {
+            if a != b && oa.instance == ob.instance && oa.change == ob.change && ((oa.destroy && !ob.destroy && !oa.order_cbd) || (!oa.destroy && ob.destroy && ob.order_cbd)) {
                 preds[b].insert(a);
             }
         }
@@ -574,7 +584,7 @@ fn order_edges(ops: &[OpNode], deps: &HashMap<String, BTreeSet<String>>) -> Vec<
                 // creators; a dependency's destroy before the dependent's apply.
                 let y_first = match (oy.destroy, ox.destroy) {
                     (false, false) => true,
-                    (true, false) => !oy.cbd,
+                    (true, false) => !oy.order_cbd,
                     (false, true) | (true, true) => false,
                 };
                 // The dependent's operation first: dependents destroyed first; a dependent's
@@ -582,8 +592,8 @@ fn order_edges(ops: &[OpNode], deps: &HashMap<String, BTreeSet<String>>) -> Vec<
                 // dependent's apply before the deposed dependency's destroy.
                 let x_first = match (ox.destroy, oy.destroy) {
                     (true, true) => true,
-                    (true, false) => !ox.cbd,
-                    (false, true) => oy.cbd,
+                    (true, false) => !ox.order_cbd,
+                    (false, true) => oy.order_cbd,
                     (false, false) => false,
                 };
                 if y_first {
@@ -617,10 +627,10 @@ pub(super) fn obj_from_change(c: &InstanceChange, v: Value, provider: &str) -> O
 }
 
 /// The resources' current values, shaped as references see them.
-pub(super) fn current_values<'w, 'c: 'w>(objs: &[Obj], walkables: impl Iterator<Item = &'w Walkable<'c>>) -> WalkValues {
+pub(super) fn current_values<'w, 'c: 'w>(objs: &[Obj], hidden: &[&InstanceChange], walkables: impl Iterator<Item = &'w Walkable<'c>>) -> WalkValues {
     let values = WalkValues::default();
     let mut by_resource: BTreeMap<ResourceKey, Vec<&Obj>> = BTreeMap::new();
-    for o in objs.iter().filter(|o| o.deposed.is_none()) {
+    for o in objs.iter().filter(|o| o.deposed.is_none() && !hidden.iter().any(|c| o.same_instance(c))) {
         by_resource.entry(o.resource_key()).or_default().push(o);
     }
     for w in walkables {
