@@ -223,7 +223,7 @@ fn corpus_roots_plan_apply_and_replan_to_no_changes() {
             }
         }
     }
-    slowest.sort_by(|a, b| b.0.cmp(&a.0));
+    slowest.sort_by_key(|s| std::cmp::Reverse(s.0));
     eprintln!(
         "{} corpus roots in {:.1?}: {converged} converged ({resources} resources in their states), {} not loaded, {} refused for our reasons listed in GAPS; refused for reasons Terraform shares:",
         dirs.len(),

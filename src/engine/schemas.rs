@@ -225,7 +225,7 @@ fn merge_shapes(a: Type, b: Type) -> Type {
 }
 
 /// A resource reference at `i` (`TYPE.NAME` or `data.TYPE.NAME`): (data?, type, name, end).
-fn resource_at<'t>(text: &'t str, i: usize) -> Option<(bool, &'t str, &'t str, usize)> {
+fn resource_at(text: &str, i: usize) -> Option<(bool, &str, &str, usize)> {
     let b = text.as_bytes();
     let mut j = ident(b, i)?;
     let mut data = false;
