@@ -120,6 +120,11 @@ fn file_bodies(filename: &str, text: &str) -> Rc<FileBodies> {
     out
 }
 
+/// The bodies of several resources' blocks (each file parsed once, as for [`arguments`]).
+pub fn arguments_of(files: &BTreeMap<String, String>, resources: &[&Resource]) -> Vec<Option<Body>> {
+    resources.iter().map(|r| arguments(files, r)).collect()
+}
+
 /// The body of `r`'s block (`None` when its file is not among `files`).
 pub fn arguments(files: &BTreeMap<String, String>, r: &Resource) -> Option<Body> {
     let filename = &r.range.filename;
