@@ -192,7 +192,7 @@ module "own" {
 }
 
 output "arns" {
-  value = [aws_s3_bucket.east.arn, aws_s3_bucket.west.arn, module.passed.vpc_arn]
+  value = [aws_s3_bucket.east.arn, aws_s3_bucket.west.arn, module.passed.vpc_arn, module.own.vpc_arn]
 }
 "#;
 
@@ -216,6 +216,10 @@ provider "aws" {
 
 resource "aws_vpc" "v" {
   cidr_block = "10.9.0.0/16"
+}
+
+output "vpc_arn" {
+  value = aws_vpc.v.arn
 }
 "#;
 
@@ -248,8 +252,9 @@ fn aliases_module_passing_and_several_providers() {
     assert_eq!(names["google_storage_bucket.b"], "registry.terraform.io/hashicorp/google");
     let arns = &state["outputs"]["arns"]["value"];
     assert_eq!(arns[0], "arn:aws:s3:::logs-east");
-    // The generic mock does not read provider configurations: the region is the argument's or us-east-1.
-    assert!(arns[2].as_str().unwrap().starts_with("arn:aws:ec2:us-east-1:123456789012:vpc/vpc-"), "{arns}");
+    // The region of the configuration serving it: module.passed is given aws.west.
+    assert!(arns[2].as_str().unwrap().starts_with("arn:aws:ec2:us-west-2:123456789012:vpc/vpc-"), "{arns}");
+    assert!(arns[3].as_str().unwrap().starts_with("arn:aws:ec2:eu-west-1:"), "module.own's own configuration: {arns}");
 }
 
 #[test]

@@ -120,16 +120,31 @@ fn file_bodies(filename: &str, text: &str) -> Rc<FileBodies> {
     out
 }
 
-/// The body of `r`'s block (`None` when its file is not among `files`).
-pub fn arguments(files: &BTreeMap<String, String>, r: &Resource) -> Option<Body> {
-    let filename = &r.range.filename;
-    let text = file_text(files, filename)?;
-    let kind = match r.mode {
+fn kind_of(r: &Resource) -> &'static str {
+    match r.mode {
         crate::addrs::ResourceMode::Managed => "resource",
         crate::addrs::ResourceMode::Data => "data",
         crate::addrs::ResourceMode::Ephemeral => "ephemeral",
-    };
-    file_bodies(filename, text).get(&(kind.to_string(), r.type_name.clone(), r.name.clone())).cloned()
+    }
+}
+
+/// The bodies of several resources' blocks, each file read once (hashed and, unless cached,
+/// parsed): a walk over a thousand resources of one file asks once, not a thousand times.
+pub fn arguments_of(files: &BTreeMap<String, String>, resources: &[&Resource]) -> Vec<Option<Body>> {
+    let mut by_file: BTreeMap<&str, Option<Rc<FileBodies>>> = BTreeMap::new();
+    resources
+        .iter()
+        .map(|r| {
+            let filename = r.range.filename.as_str();
+            let bodies = by_file.entry(filename).or_insert_with(|| file_text(files, filename).map(|text| file_bodies(filename, text)));
+            bodies.as_ref()?.get(&(kind_of(r).to_string(), r.type_name.clone(), r.name.clone())).cloned()
+        })
+        .collect()
+}
+
+/// The body of `r`'s block (`None` when its file is not among `files`).
+pub fn arguments(files: &BTreeMap<String, String>, r: &Resource) -> Option<Body> {
+    arguments_of(files, &[r]).pop().flatten()
 }
 
 /// The bodies of several resources' blocks (each file is parsed once: see `file_bodies`).

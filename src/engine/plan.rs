@@ -141,7 +141,6 @@ struct Walk<'a> {
     provider: &'a dyn Provider,
     inputs: &'a Inputs<'a>,
     values: &'a WalkValues,
-    files: &'a BTreeMap<String, String>,
     prior: &'a PriorIndex,
     prior_json: Option<&'a Json>,
     options: &'a PlanOptions,
@@ -246,7 +245,6 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         provider,
         inputs: &inputs,
         values: &values,
-        files,
         prior: &prior_index,
         prior_json: prior,
         options,
@@ -286,6 +284,8 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         .collect();
     let dep_idx: Vec<Vec<usize>> = deps.iter().map(|d| d.iter().flat_map(|a| index.get(a.as_str()).cloned().unwrap_or_default()).collect()).collect();
     let walk_order = order::walk_order(&dep_idx);
+    // Every block's body, each file parsed once.
+    let bodies = super::body::arguments_of(files, &resources.iter().map(|w| w.resource).collect::<Vec<_>>());
     // State `dependencies`: every resource ancestor, transitively (dependencies come first in
     // the walk order, so theirs are complete).
     let mut closure: Vec<BTreeSet<String>> = deps.clone();
@@ -319,7 +319,8 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         }
         walk.order_deps = closure[i].iter().cloned().collect();
         walk.forced_cbd = forced[i] && w.resource.mode == ResourceMode::Managed;
-        with_scope(&scope, &w.path, &w.keys, &mut |s| walk.resource(s, w, &dependencies));
+        let args = bodies[i].clone().unwrap_or_default();
+        with_scope(&scope, &w.path, &w.keys, &mut |s| walk.resource(s, w, &dependencies, &args));
     }
     walk.orphans(&resources);
     if !options.destroy {
@@ -426,7 +427,7 @@ impl<'a> Walk<'a> {
         Some(Expansion::Single)
     }
 
-    fn resource(&mut self, scope: &ModuleScope<'_>, w: &Walkable<'_>, dependencies: &[String]) {
+    fn resource(&mut self, scope: &ModuleScope<'_>, w: &Walkable<'_>, dependencies: &[String], args: &body::Body) {
         self.order_resource = w.config_address.clone();
         let r = w.resource;
         self.serving = match self.routing.provider_config(&w.config_address) {
@@ -439,7 +440,6 @@ impl<'a> Walk<'a> {
             self.diags.push(Diagnostic::error(format!("Invalid {what}"), format!("The provider {} does not support {what} \"{}\".", source_of(&self.serving).trim_start_matches("registry.terraform.io/"), r.type_name)).with_range(r.range.clone()));
             return;
         };
-        let args = body::arguments(self.files, r).unwrap_or_default();
         let prior: Vec<PriorObject> = self.prior.get(&key).map(|(_, o)| o.clone()).unwrap_or_default();
         let expansion = if self.options.destroy { Some(Expansion::Count(-1)) } else { self.expansion(scope, r) };
         let Some(expansion) = expansion else {
@@ -460,7 +460,7 @@ impl<'a> Walk<'a> {
             let prior_obj = prior.iter().find(|o| o.deposed.is_none() && &o.key == ikey);
             let inst = InstanceScope { module: scope, count_index: *count_index, each: each.clone(), self_value: None };
             let mut diags = Diagnostics::new();
-            let cfg = body::evaluate(&inst, self.inputs, &args, &schema, &mut diags);
+            let cfg = body::evaluate(&inst, self.inputs, args, &schema, &mut diags);
             // Preconditions are checked before the instance is planned.
             for c in &r.lifecycle.preconditions {
                 if let (super::checks::Status::Fail, m) = super::checks::condition(&inst, self.inputs, c, &mut diags) {

@@ -18,7 +18,40 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 /// The providers serving `config`: the mock, and the generic mock with schemas derived from it.
 pub fn providers(files: &BTreeMap<String, String>, config: &Config, options: MockOptions) -> ProviderSet {
     let (schemas, sources) = derive(files, config);
-    ProviderSet::new(options, schemas, sources)
+    ProviderSet::new(options, schemas, sources).with_regions(&provider_regions(files, config))
+}
+
+/// The `region` each provider configuration block writes as a literal string, by the
+/// configuration's address (what the generic mock's ARNs and regions say).
+pub fn provider_regions(files: &BTreeMap<String, String>, config: &Config) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for m in every_module(config) {
+        for pc in &m.providers {
+            let Some(text) = body::file_text(files, &pc.range.filename).filter(|_| !pc.range.filename.ends_with(".json")) else { continue };
+            let parsed = crate::hcl::parse_body(text);
+            for item in &parsed.body.items {
+                let crate::hcl::ast::Item::Block(b) = item else { continue };
+                if b.kind.name != "provider" || b.labels.first().map(|l| l.value.as_ref()) != Some(pc.name.as_str()) {
+                    continue;
+                }
+                let attr = |name: &str| {
+                    b.body.items.iter().find_map(|it| match it {
+                        crate::hcl::ast::Item::Attr(a) if a.name.name == name => Some(text[a.expr.span.clone()].trim().to_string()),
+                        _ => None,
+                    })
+                };
+                let alias = attr("alias").map(|a| a.trim_matches('"').to_string());
+                if alias != pc.alias {
+                    continue;
+                }
+                let literal = attr("region").filter(|r| r.len() >= 2 && r.starts_with('"') && r.ends_with('"') && !r.contains("${"));
+                if let Some(r) = literal {
+                    out.insert(pc.address.clone(), r[1..r.len() - 1].to_string());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The root module and every loaded module below it.
@@ -40,14 +73,10 @@ fn optional() -> AttributeSchema {
     AttributeSchema { ty: Type::Dynamic, optional: true, computed: false, required: false, sensitive: false, requires_replace: false }
 }
 
-/// Merges what `body` writes into `schema`, counting how many blocks write each argument.
-fn merge(schema: &mut ResourceSchema, body: &Body, written: &mut BTreeMap<String, usize>) {
-    let mut seen = BTreeSet::new();
+/// Merges what `body` writes into `schema`.
+fn merge(schema: &mut ResourceSchema, body: &Body) {
     for a in &body.attributes {
         schema.attributes.entry(a.name.clone()).or_insert_with(optional);
-        if seen.insert(a.name.clone()) {
-            *written.entry(a.name.clone()).or_default() += 1;
-        }
     }
     for b in &body.blocks {
         let inner = schema.blocks.entry(b.type_name.clone()).or_default();
@@ -55,7 +84,7 @@ fn merge(schema: &mut ResourceSchema, body: &Body, written: &mut BTreeMap<String
             BlockKind::Static(body) => body,
             BlockKind::Dynamic { content, .. } => content,
         };
-        merge(inner, content, &mut BTreeMap::new());
+        merge(inner, content);
     }
 }
 
@@ -63,37 +92,40 @@ fn merge(schema: &mut ResourceSchema, body: &Body, written: &mut BTreeMap<String
 pub fn derive(files: &BTreeMap<String, String>, config: &Config) -> (GenericSchemas, BTreeMap<String, String>) {
     let mut schemas = GenericSchemas::default();
     let mut sources: BTreeMap<String, String> = BTreeMap::new();
-    // The types seen (data?, type), and how many of their blocks write each argument.
-    let mut counts: BTreeMap<(bool, String), (usize, BTreeMap<String, usize>)> = BTreeMap::new();
-    let mut declared: HashSet<(bool, String, String)> = HashSet::new();
-    for m in every_module(config) {
+    // The generic types seen (data?, type), and their resources (data?, type, name).
+    let mut seen: BTreeSet<(bool, String)> = BTreeSet::new();
+    let mut declared: HashSet<(bool, &str, &str)> = HashSet::new();
+    let modules = every_module(config);
+    let all: Vec<&crate::config::model::Resource> = modules.iter().flat_map(|m| m.resources.iter()).collect();
+    let mut bodies = body::arguments_of(files, &all).into_iter();
+    for m in &modules {
         for r in &m.resources {
+            let written = bodies.next().flatten();
             let source = if r.provider.fqn.is_empty() { format!("registry.terraform.io/hashicorp/{}", r.provider.local_name) } else { r.provider.fqn.clone() };
             sources.entry(r.type_name.clone()).or_insert_with(|| source.clone());
             if source == mock::SOURCE || r.mode == ResourceMode::Ephemeral {
                 continue;
             }
             let data = r.mode == ResourceMode::Data;
-            declared.insert((data, r.type_name.clone(), r.name.clone()));
+            declared.insert((data, r.type_name.as_str(), r.name.as_str()));
             let map = if data { &mut schemas.data_sources } else { &mut schemas.resources };
             let schema = map.entry(r.type_name.clone()).or_default();
-            let (blocks, written) = counts.entry((data, r.type_name.clone())).or_default();
-            *blocks += 1;
-            if let Some(b) = body::arguments(files, r) {
-                merge(schema, &b, written);
+            seen.insert((data, r.type_name.clone()));
+            if let Some(b) = written {
+                merge(schema, &b);
             }
         }
     }
     // What the configuration reads from each type.
     let mut reads: BTreeMap<(bool, String, String), Type> = BTreeMap::new();
-    let types: HashSet<(bool, &str)> = declared.iter().map(|(d, t, _)| (*d, t.as_str())).collect();
+    let types: HashSet<(bool, &str)> = declared.iter().map(|(d, t, _)| (*d, *t)).collect();
     // The loaded modules' own files (not the whole repository a root may sit in).
-    let module_files: BTreeSet<&String> = every_module(config).iter().flat_map(|m| m.files.iter()).collect();
+    let module_files: BTreeSet<&String> = modules.iter().flat_map(|m| m.files.iter()).collect();
     for text in module_files.into_iter().filter_map(|f| body::file_text(files, f)) {
-        scan_for_iterators(text, &|data, t, n| types.contains(&(data, t)) && declared.contains(&(data, t.to_string(), n.to_string())), &mut reads);
-        scan(text, &|data, t, n| types.contains(&(data, t)) && declared.contains(&(data, t.to_string(), n.to_string())), &mut reads);
+        scan_for_iterators(text, &|data, t, n| types.contains(&(data, t)) && declared.contains(&(data, t, n)), &mut reads);
+        scan(text, &|data, t, n| types.contains(&(data, t)) && declared.contains(&(data, t, n)), &mut reads);
     }
-    for (data, type_name) in counts.keys() {
+    for (data, type_name) in &seen {
         let map = if *data { &mut schemas.data_sources } else { &mut schemas.resources };
         let Some(schema) = map.get_mut(type_name) else { continue };
         let mut computed: Vec<String> = vec!["id".into()];
@@ -225,7 +257,7 @@ fn merge_shapes(a: Type, b: Type) -> Type {
 }
 
 /// A resource reference at `i` (`TYPE.NAME` or `data.TYPE.NAME`): (data?, type, name, end).
-fn resource_at<'t>(text: &'t str, i: usize) -> Option<(bool, &'t str, &'t str, usize)> {
+fn resource_at(text: &str, i: usize) -> Option<(bool, &str, &str, usize)> {
     let b = text.as_bytes();
     let mut j = ident(b, i)?;
     let mut data = false;

@@ -17,6 +17,8 @@ pub struct ProviderSet {
     /// For sources only the prior state names (objects of a provider the configuration no
     /// longer uses): a generic mock with no schemas, which refreshes and destroys them.
     other: GenericProvider,
+    /// Configurations that write a `region`, by configuration address.
+    configured: BTreeMap<String, GenericProvider>,
     /// Resource or data source type → the source the configuration uses for it.
     type_sources: BTreeMap<String, String>,
 }
@@ -33,7 +35,19 @@ impl ProviderSet {
             }
         }
         let other = GenericProvider::new("", Arc::clone(&schemas), options.clone());
-        ProviderSet { mock: MockProvider::new(options), generic, other, type_sources }
+        ProviderSet { mock: MockProvider::new(options), generic, other, configured: BTreeMap::new(), type_sources }
+    }
+
+    /// The set with the `region` each configuration (by address) writes.
+    pub fn with_regions(mut self, regions: &BTreeMap<String, String>) -> ProviderSet {
+        for (address, region) in regions {
+            let Some(config) = crate::addrs::AbsProviderConfig::parse(address) else { continue };
+            if let Some(g) = self.generic.get(&config.provider) {
+                let g = g.in_region(region);
+                self.configured.insert(address.clone(), g);
+            }
+        }
+        self
     }
 
     /// The provider of a source address.
@@ -82,6 +96,9 @@ impl Provider for ProviderSet {
         self.mock.delay_ms(op, name)
     }
     fn for_config(&self, config_address: &str) -> Option<&dyn Provider> {
+        if let Some(g) = self.configured.get(config_address) {
+            return Some(g);
+        }
         let source = crate::addrs::AbsProviderConfig::parse(config_address)?.provider;
         Some(self.by_source(&source))
     }

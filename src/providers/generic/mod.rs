@@ -38,6 +38,8 @@ pub struct GenericProvider {
     family: String,
     schemas: Arc<GenericSchemas>,
     options: MockOptions,
+    /// The `region` its provider configuration writes (what ARNs and regions read).
+    region: Option<String>,
 }
 
 fn get<'v>(obj: &'v Value, name: &str) -> Option<&'v Value> {
@@ -75,7 +77,12 @@ fn settle(v: Value) -> Value {
 impl GenericProvider {
     pub fn new(source: &str, schemas: Arc<GenericSchemas>, options: MockOptions) -> GenericProvider {
         let family = source.rsplit('/').next().unwrap_or(source).to_string();
-        GenericProvider { source: source.to_string(), family, schemas, options }
+        GenericProvider { source: source.to_string(), family, schemas, options, region: None }
+    }
+
+    /// The same provider for a configuration that writes `region`.
+    pub fn in_region(&self, region: &str) -> GenericProvider {
+        GenericProvider { region: Some(region.to_string()), ..GenericProvider::new(&self.source, Arc::clone(&self.schemas), self.options.clone()) }
     }
 
     fn shape(&self, type_name: &str, attr: &str) -> Type {
@@ -91,7 +98,7 @@ impl GenericProvider {
     /// and of its nested blocks; `whole` is the object the hashes read.
     fn fill_object(&self, type_name: &str, path: &str, schema: Option<&ResourceSchema>, obj: &Value, whole: &Value) -> Value {
         let mut out = obj.clone();
-        let context = plausible::Object { family: &self.family, type_name, value: whole };
+        let context = plausible::Object { family: &self.family, region: self.region.as_deref(), type_name, value: whole };
         let (Kind::Object(m), Some(schema)) = (&mut out.kind, schema) else { return out };
         for (k, a) in &schema.attributes {
             let unset = m.get(k).is_none_or(|v| !v.is_known() || (v.is_null() && !a.optional));

@@ -24,11 +24,18 @@ pub const LIST_LEN: usize = 3;
 pub struct Object<'a> {
     /// `aws`, `azurerm`, `google`, ... (the source's type segment).
     pub family: &'a str,
+    /// The serving provider configuration's `region`, when it writes one.
+    pub region: Option<&'a str>,
     pub type_name: &'a str,
     pub value: &'a Value,
 }
 
 impl Object<'_> {
+    /// The object's own `region`, else its provider configuration's, else us-east-1.
+    fn region(&self) -> &str {
+        self.arg("region").or(self.region).unwrap_or(AWS_REGION)
+    }
+
     fn arg(&self, name: &str) -> Option<&str> {
         match &self.value.kind {
             Kind::Object(m) => m.get(name).and_then(Value::as_str),
@@ -114,7 +121,7 @@ fn is_plural(attr: &str) -> bool {
 /// A string for `attr` (after `#i` / `.key` decorations of list entries and object keys).
 fn string(obj: &Object<'_>, attr: &str) -> String {
     let base = attr.rsplit(['.']).next().unwrap_or(attr).split('#').next().unwrap_or(attr);
-    let region = obj.arg("region").unwrap_or(AWS_REGION);
+    let region = obj.region();
     match base {
         "id" => id(obj, attr),
         "arn" => arn(obj, &id(obj, "id")),
@@ -187,7 +194,7 @@ fn arn(obj: &Object<'_>, id: &str) -> String {
     let kind = obj.kind();
     // EC2's objects (the ones with `vpc-`, `subnet-`, ... ids) are EC2's, not a service of their own.
     let (service, rest) = if aws_prefix(kind).is_some() { ("ec2", kind) } else { kind.split_once('_').unwrap_or((kind, kind)) };
-    let region = obj.arg("region").unwrap_or(AWS_REGION);
+    let region = obj.region();
     match service {
         "s3" => format!("arn:aws:s3:::{id}"),
         "iam" => format!("arn:aws:iam::{AWS_ACCOUNT}:{}/{id}", rest.replace('_', "-")),
@@ -249,7 +256,7 @@ mod tests {
     use super::*;
 
     fn obj<'a>(family: &'a str, type_name: &'a str, v: &'a Value) -> Object<'a> {
-        Object { family, type_name, value: v }
+        Object { family, region: None, type_name, value: v }
     }
 
     fn args(pairs: &[(&str, &str)]) -> Value {
