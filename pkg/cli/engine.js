@@ -10,7 +10,7 @@
 import { join, resolve } from "node:path";
 import { stat } from "node:fs/promises";
 import * as tfgraph from "../node.js";
-import { addVarFiles, err, formatDiagnostic, out, parseVar, positional, readDir, UsageError, wordWrap } from "./common.js";
+import { addVarFiles, err, formatDiagnostic, out, positional, readDir, UsageError, wordWrap } from "./common.js";
 import { readStateFile, StateFileError, stateWriter } from "./state-file.js";
 import { readPlanFile, writePlanFile } from "./plan-file.js";
 import { progressPrinter } from "./progress.js";
@@ -135,10 +135,54 @@ const hasErrors = (diagnostics) => diagnostics.some((d) => d.severity === "error
 async function prepare(values, dir) {
   const { files, root } = await readDir(dir);
   await addVarFiles(files, root, values["var-file"]);
-  const variables = Object.fromEntries((values.var ?? []).map(parseVar));
+  const variables = cliVariables(files, root, values.var ?? []);
   const statePath = values.state ?? join(dir, "terraform.tfstate");
   const read = readStateFile(statePath);
   return { files, root, variables, statePath, read, parallelism: parallelismOf(values), refresh: refreshOf(values), mock: mockFromEnv() };
+}
+
+/** Type constraints whose -var values are taken literally, as strings (configs/named_values.go). */
+const LITERAL_TYPES = new Set(["string", "number", "bool"]);
+/** An empty module: -var values are evaluated with no variables, resources or locals in scope. */
+const NO_CONFIG = { "main.tf": "" };
+
+/**
+ * `--var NAME=VALUE` as Terraform reads `-var`: the text itself for a variable with no type or a
+ * primitive one (the type constraint converts it later), else parsed as an HCL expression
+ * (`["a","b"]`, `{ a = 1 }`). A value that does not parse is a usage error.
+ */
+export function cliVariables(files, root, raw) {
+  let declared = [];
+  try {
+    declared = tfgraph.loadConfig(files, { root }).root.variables;
+  } catch (e) {
+    if (!(e instanceof tfgraph.TfgraphError)) throw e;
+    declared = e.config?.root?.variables ?? []; // the plan reports the configuration's errors
+  }
+  const typeOf = new Map(declared.map((v) => [v.name, v.type?.trim() ?? null]));
+  const out = {};
+  for (const text of raw) {
+    const [name, value] = splitVar(text);
+    const type = typeOf.get(name) ?? null;
+    if (type === null || LITERAL_TYPES.has(type)) {
+      out[name] = value;
+      continue;
+    }
+    try {
+      out[name] = tfgraph.evaluate(NO_CONFIG, value).value;
+    } catch (e) {
+      if (!(e instanceof tfgraph.TfgraphError)) throw e;
+      const why = e.diagnostics.find((d) => d.severity === "error");
+      throw new UsageError(`Invalid value for --var ${name} (${type}): ${why?.summary ?? "not an expression"}${why?.detail ? `: ${why.detail}` : ""}`);
+    }
+  }
+  return out;
+}
+
+function splitVar(text) {
+  const i = text.indexOf("=");
+  if (i <= 0) throw new UsageError(`--var takes NAME=VALUE, not ${JSON.stringify(text)}.`);
+  return [text.slice(0, i), text.slice(i + 1)];
 }
 
 /** The "─" rule and a hint after a plan (views.OperationHuman.PlanNextStep). */

@@ -428,3 +428,13 @@ test("apply and destroy at the prompt print what terraform apply and destroy pri
     assertApplyText(answered(r.stdout), answered(want), 10, file);
   }
 });
+
+test("--var text is read as Terraform reads -var: literally for primitive types, as HCL for the others (tests/fixtures/cli-vars)", () => {
+  const at = join(repo, "tests/fixtures/cli-vars");
+  const r = run(["plan", at, "--var", "n=3", "--var", 'l=["a","b"]', "--var", 'm={a="x"}', "--var", "s=[1]", "--var", "a={k=1}"]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, readFileSync(join(at, "plan.txt"), "utf8"));
+  const bad = run(["plan", at, "--var", "n=3", "--var", 'l=["a",']);
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /Invalid value for --var l \(list\(string\)\)/);
+});
