@@ -217,3 +217,18 @@ test("the apply view draws the graph that applies the last plan, and the apply a
   await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
   assert.deepEqual(problems, []);
 });
+
+test("a cycle is refused by Plan with Terraform's error, and Apply applies nothing", async () => {
+  await byTestId("gallery").selectOption("cycle");
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  for (const id of ["plan", "apply"]) {
+    await click(id);
+    assert.equal(await panel().getAttribute("data-engine"), "failed", id);
+    assert.equal(await byTestId("engine-summary").textContent(), "Planning failed.");
+    assert.match(await byTestId("engine-diagnostics").textContent(), /Error: Cycle: aws_security_group\.(app|db), aws_security_group\.(app|db)/);
+    assert.equal(await byTestId("apply-log").textContent(), "");
+  }
+  assert.match(await byTestId("state-info").textContent(), /empty/);
+  await shot("engine-cycle.png");
+  assert.deepEqual(problems, []);
+});
