@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { stat } from "node:fs/promises";
 import * as tfgraph from "../node.js";
 import { addVarFiles, err, formatDiagnostic, out, positional, readDir, UsageError, wordWrap } from "./common.js";
-import { readStateFile, StateFileError, stateWriter } from "./state-file.js";
+import { atomicWrite, readStateFile, StateFileError, stateText, stateWriter } from "./state-file.js";
 import { readPlanFile, writePlanFile } from "./plan-file.js";
 import { progressPrinter } from "./progress.js";
 import { onInterrupt } from "./interrupt.js";
@@ -366,6 +366,39 @@ async function applyPlanFile(args, path) {
   }
 }
 
+const ERRORED_STATE = "errored.tfstate";
+
+/**
+ * Writes the final state; when that fails, saves it as errored.tfstate in the working directory,
+ * or as a last resort prints it on stderr, and returns Terraform's diagnostics for it
+ * (backend/local/backend_apply.go, backupStateForError).
+ */
+function saveState(writer, state) {
+  try {
+    writer.write(state);
+    return [];
+  } catch (e) {
+    const diagnostics = [{ severity: "error", summary: "Failed to save state", detail: `Error saving state: ${e.message}` }];
+    try {
+      atomicWrite(ERRORED_STATE, stateText(state));
+      diagnostics.push({
+        severity: "error",
+        summary: "Failed to persist state to backend",
+        detail: `The error shown above has prevented tfgraph from writing the updated state to ${writer.path}. To allow for recovery, the state has been written to the file "${ERRORED_STATE}" in the current working directory.\n\nRunning "tfgraph apply" again at this point will create a forked state, making it harder to recover.\n\nTo retry writing this state, copy ${ERRORED_STATE} to ${writer.path}.`,
+      });
+    } catch (e2) {
+      diagnostics.push({ severity: "error", summary: "Failed to create local state file", detail: `Error creating local state file for recovery: ${e2.message}` });
+      process.stderr.write(stateText(state));
+      diagnostics.push({
+        severity: "error",
+        summary: "Failed to persist state to backend",
+        detail: `The errors shown above prevented tfgraph from writing the updated state to ${writer.path} and from creating a local backup file. As a fallback, the raw state data is printed above as a JSON object.\n\nTo retry writing this state, copy the state data (from the first { to the last } inclusive) and save it into ${writer.path}.`,
+      });
+    }
+    return diagnostics;
+  }
+}
+
 /** Applies a plan with live progress lines, writing the state as it goes and at the end. */
 async function runApply(ctx, p, { interrupt, ui, destroyCommand }) {
   const writer = stateWriter(ctx.statePath, ctx.read);
@@ -379,6 +412,7 @@ async function runApply(ctx, p, { interrupt, ui, destroyCommand }) {
   // Persist as Terraform does while applying: the latest state, at most once a second.
   let latest = null;
   let lastWrite = 0;
+  let writeFailed = false;
   let result;
   try {
     result = await tfgraph.apply(p, {
@@ -390,9 +424,13 @@ async function runApply(ctx, p, { interrupt, ui, destroyCommand }) {
       onEvent: (e) => (ui ? ui.event(e) : printer.event(e)),
       onState: (s) => {
         latest = s;
-        if (Date.now() - lastWrite >= 1000) {
+        if (Date.now() - lastWrite >= 1000 && !writeFailed) {
           lastWrite = Date.now();
-          writer.write(s);
+          try {
+            writer.write(s);
+          } catch {
+            writeFailed = true; // tried again once the apply is done
+          }
         }
       },
     });
@@ -402,10 +440,10 @@ async function runApply(ctx, p, { interrupt, ui, destroyCommand }) {
   }
   // No state at all (nothing applied to no state): nothing to write, as Terraform writes none.
   const finalState = result.state ?? latest;
-  if (finalState) writer.write(finalState);
+  const saveErrors = finalState ? saveState(writer, finalState) : [];
   // The plan's diagnostics were printed with the plan; print only what the apply added.
   const planned = new Set(p.diagnostics.map((d) => JSON.stringify(d)));
-  const diagnostics = result.diagnostics.filter((d) => !planned.has(JSON.stringify(d)));
+  const diagnostics = [...result.diagnostics.filter((d) => !planned.has(JSON.stringify(d))), ...saveErrors];
   if (stopping && !hasErrors(diagnostics)) diagnostics.push({ severity: "error", summary: "execution halted", detail: "" });
   if (hasErrors(diagnostics)) {
     printDiagnostics(diagnostics, ctx.files, ui);

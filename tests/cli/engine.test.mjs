@@ -20,8 +20,8 @@ const SCALE = 0.1;
 const BASE_ENV = { ...process.env, NO_COLOR: "1", TF_IN_AUTOMATION: "1" };
 for (const k of Object.keys(BASE_ENV)) if (k.startsWith("MOCK_")) delete BASE_ENV[k];
 
-const run = (args, { env = {}, input } = {}) =>
-  spawnSync(process.execPath, [cli, ...args], { input: input ?? "", encoding: "utf8", maxBuffer: 1 << 28, env: { ...BASE_ENV, ...env } });
+const run = (args, { env = {}, input, cwd } = {}) =>
+  spawnSync(process.execPath, [cli, ...args], { input: input ?? "", encoding: "utf8", maxBuffer: 1 << 28, env: { ...BASE_ENV, ...env }, cwd });
 
 const readEnv = (path) =>
   existsSync(path)
@@ -437,4 +437,16 @@ test("--var text is read as Terraform reads -var: literally for primitive types,
   const bad = run(["plan", at, "--var", "n=3", "--var", 'l=["a",']);
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /Invalid value for --var l \(list\(string\)\)/);
+});
+
+test("a state file that cannot be written: errored.tfstate in the working directory, as Terraform", () => {
+  const dir = fanout();
+  const cwd = mkdtempSync(join(tmpdir(), "tfgraph-engine-cwd-"));
+  const r = run(["apply", dir, "--auto-approve", "--state", join(dir, "no-such-dir", "terraform.tfstate")], { cwd });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /\nError: Failed to save state\n\nError saving state: /);
+  assert.match(r.stderr, /\nError: Failed to persist state to backend\n\n.*"errored\.tfstate"/s);
+  assert.doesNotMatch(r.stdout, /Apply complete!/);
+  const saved = JSON.parse(readFileSync(join(cwd, "errored.tfstate"), "utf8"));
+  assert.equal(saved.resources.length, 2, "everything created is in errored.tfstate");
 });
