@@ -8,7 +8,7 @@
 // recorded with real Terraform replays with the same settings.
 
 import { join, resolve } from "node:path";
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import * as tfgraph from "../node.js";
 import { addVarFiles, err, formatDiagnostic, out, positional, readDir, UsageError, wordWrap } from "./common.js";
 import { atomicWrite, readStateFile, StateFileError, stateText, stateWriter } from "./state-file.js";
@@ -132,13 +132,42 @@ function printDiagnostics(diagnostics, files, ui) {
 const hasErrors = (diagnostics) => diagnostics.some((d) => d.severity === "error");
 
 /** What every engine command reads first: files, variables, the state file, the mock's knobs. */
-async function prepare(values, dir) {
+async function prepare(values, dir, tokens = []) {
   const { files, root } = await readDir(dir);
   await addVarFiles(files, root, values["var-file"]);
   const variables = cliVariables(files, root, values.var ?? []);
+  // -var and -var-file count in the order given: a --var-file after a --var of the same name wins.
+  const seen = new Set();
+  let fileIndex = 0;
+  for (const t of [...tokens].reverse()) {
+    if (t.kind !== "option") continue;
+    if (t.name === "var") seen.add(t.value.slice(0, t.value.indexOf("=")));
+    if (t.name === "var-file") {
+      const path = values["var-file"][values["var-file"].length - 1 - fileIndex++];
+      for (const name of await varFileNames(path)) if (!seen.has(name)) delete variables[name];
+    }
+  }
   const statePath = values.state ?? join(dir, "terraform.tfstate");
   const read = readStateFile(statePath);
   return { files, root, variables, statePath, read, parallelism: parallelismOf(values), refresh: refreshOf(values), mock: mockFromEnv() };
+}
+
+/** The variable names a tfvars file sets (its top-level attributes; a .json file's keys). */
+async function varFileNames(path) {
+  const text = await readFile(path, "utf8");
+  if (path.endsWith(".json")) {
+    try {
+      return Object.keys(JSON.parse(text) ?? {});
+    } catch {
+      return []; // the engine reports the file's errors
+    }
+  }
+  // A tfvars file is a body of attributes, as a locals block is: the loader reads the names.
+  try {
+    return tfgraph.loadConfig({ "main.tf": `locals {\n${text}\n}\n` }).root.locals.map((l) => l.name);
+  } catch {
+    return [];
+  }
 }
 
 /** Type constraints whose -var values are taken literally, as strings (configs/named_values.go). */
@@ -228,7 +257,7 @@ export async function cmdPlan(args) {
   const [dir = "."] = positional(args.positionals, ["DIR"]);
   let ctx;
   try {
-    ctx = await prepare(args.values, dir);
+    ctx = await prepare(args.values, dir, args.tokens);
   } catch (e) {
     return stateError(e);
   }
@@ -285,7 +314,7 @@ async function applyDir(args, dir, destroy, destroyCommand) {
   }
   let ctx;
   try {
-    ctx = await prepare(args.values, dir);
+    ctx = await prepare(args.values, dir, args.tokens);
   } catch (e) {
     return stateError(e);
   }

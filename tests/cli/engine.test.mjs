@@ -450,3 +450,18 @@ test("a state file that cannot be written: errored.tfstate in the working direct
   const saved = JSON.parse(readFileSync(join(cwd, "errored.tfstate"), "utf8"));
   assert.equal(saved.resources.length, 2, "everything created is in errored.tfstate");
 });
+
+test("--var and --var-file count in the order given, as Terraform's -var and -var-file", () => {
+  const dir = fanout();
+  const file = join(dir, "..", `stage-${process.pid}-${Date.now()}.tfvars`);
+  writeFileSync(file, 'env = "stage"\nunused = 1\n');
+  const envAfter = (args) => {
+    const state = join(mkdtempSync(join(tmpdir(), "tfgraph-engine-order-")), "s.tfstate");
+    const r = run(["apply", dir, "--auto-approve", "--state", state, ...args]);
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(readFileSync(state, "utf8")).outputs.env.value;
+  };
+  assert.equal(envAfter(["--var", "env=prod", "--var-file", file]), "stage");
+  assert.equal(envAfter(["--var-file", file, "--var", "env=prod"]), "prod");
+  assert.equal(envAfter(["--var-file", file]), "stage");
+});
