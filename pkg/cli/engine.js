@@ -135,7 +135,17 @@ const hasErrors = (diagnostics) => diagnostics.some((d) => d.severity === "error
 async function prepare(values, dir, tokens = []) {
   const { files, root } = await readDir(dir);
   await addVarFiles(files, root, values["var-file"]);
-  const variables = cliVariables(files, root, values.var ?? []);
+  const variables = cliVariables(files, root, values.var ?? [], process.env);
+  // TF_VAR_ values lose to every tfvars file (terraform.tfvars, *.auto.tfvars, --var-file).
+  const fromFiles = new Set();
+  const prefix = root ? `${root}/` : "";
+  for (const [path, text] of Object.entries(files)) {
+    const name = path.slice(prefix.length);
+    if (!path.startsWith(prefix) || name.includes("/")) continue;
+    if (/^terraform\.tfvars(\.json)?$|\.auto\.tfvars(\.json)?$/.test(name)) for (const v of tfvarsNames(name, text)) fromFiles.add(v);
+  }
+  const cliNames = new Set((values.var ?? []).map((t) => t.slice(0, t.indexOf("="))));
+  for (const name of fromFiles) if (!cliNames.has(name) && `TF_VAR_${name}` in process.env) delete variables[name];
   // -var and -var-file count in the order given: a --var-file after a --var of the same name wins.
   const seen = new Set();
   let fileIndex = 0;
@@ -154,7 +164,10 @@ async function prepare(values, dir, tokens = []) {
 
 /** The variable names a tfvars file sets (its top-level attributes; a .json file's keys). */
 async function varFileNames(path) {
-  const text = await readFile(path, "utf8");
+  return tfvarsNames(path, await readFile(path, "utf8"));
+}
+
+function tfvarsNames(path, text) {
   if (path.endsWith(".json")) {
     try {
       return Object.keys(JSON.parse(text) ?? {});
@@ -180,7 +193,7 @@ const NO_CONFIG = { "main.tf": "" };
  * primitive one (the type constraint converts it later), else parsed as an HCL expression
  * (`["a","b"]`, `{ a = 1 }`). A value that does not parse is a usage error.
  */
-export function cliVariables(files, root, raw) {
+export function cliVariables(files, root, raw, env = {}) {
   let declared = [];
   try {
     declared = tfgraph.loadConfig(files, { root }).root.variables;
@@ -190,7 +203,12 @@ export function cliVariables(files, root, raw) {
   }
   const typeOf = new Map(declared.map((v) => [v.name, v.type?.trim() ?? null]));
   const out = {};
-  for (const text of raw) {
+  // TF_VAR_name, for declared variables only, below every other source (the caller drops the
+  // ones a tfvars file sets).
+  const fromEnv = Object.entries(env)
+    .filter(([k]) => k.startsWith("TF_VAR_") && typeOf.has(k.slice(7)))
+    .map(([k, v]) => `${k.slice(7)}=${v}`);
+  for (const text of [...fromEnv, ...raw]) {
     const [name, value] = splitVar(text);
     const type = typeOf.get(name) ?? null;
     if (type === null || LITERAL_TYPES.has(type)) {

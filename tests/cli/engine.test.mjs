@@ -451,7 +451,7 @@ test("a state file that cannot be written: errored.tfstate in the working direct
   assert.equal(saved.resources.length, 2, "everything created is in errored.tfstate");
 });
 
-test("--var and --var-file count in the order given, as Terraform's -var and -var-file", () => {
+test("--var and --var-file count in the order given, TF_VAR_ below them all, as Terraform", () => {
   const dir = fanout();
   const file = join(dir, "..", `stage-${process.pid}-${Date.now()}.tfvars`);
   writeFileSync(file, 'env = "stage"\nunused = 1\n');
@@ -464,4 +464,16 @@ test("--var and --var-file count in the order given, as Terraform's -var and -va
   assert.equal(envAfter(["--var", "env=prod", "--var-file", file]), "stage");
   assert.equal(envAfter(["--var-file", file, "--var", "env=prod"]), "prod");
   assert.equal(envAfter(["--var-file", file]), "stage");
+  // TF_VAR_name: below every other source; undeclared ones are ignored.
+  const withEnv = (args, env) => {
+    const state = join(mkdtempSync(join(tmpdir(), "tfgraph-engine-order-")), "s.tfstate");
+    const r = run(["apply", dir, "--auto-approve", "--state", state, ...args], { env });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(readFileSync(state, "utf8")).outputs.env.value;
+  };
+  assert.equal(withEnv([], { TF_VAR_env: "qa", TF_VAR_undeclared: "x" }), "qa");
+  assert.equal(withEnv(["--var-file", file], { TF_VAR_env: "qa" }), "stage");
+  assert.equal(withEnv(["--var", "env=prod"], { TF_VAR_env: "qa" }), "prod");
+  writeFileSync(join(dir, "terraform.tfvars"), 'env = "from-tfvars"\n');
+  assert.equal(withEnv([], { TF_VAR_env: "qa" }), "from-tfvars");
 });
