@@ -8,10 +8,11 @@
 // recorded with real Terraform replays with the same settings.
 
 import { join, resolve } from "node:path";
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import * as tfgraph from "../node.js";
 import { addVarFiles, err, formatDiagnostic, out, positional, readDir, UsageError, wordWrap } from "./common.js";
-import { atomicWrite, readStateFile, StateFileError, stateText, stateWriter } from "./state-file.js";
+import { inputVariables } from "./variables.js";
+import { readStateFile, saveState, StateFileError, stateWriter } from "./state-file.js";
 import { readPlanFile, writePlanFile } from "./plan-file.js";
 import { progressPrinter } from "./progress.js";
 import { onInterrupt } from "./interrupt.js";
@@ -135,101 +136,10 @@ const hasErrors = (diagnostics) => diagnostics.some((d) => d.severity === "error
 async function prepare(values, dir, tokens = []) {
   const { files, root } = await readDir(dir);
   await addVarFiles(files, root, values["var-file"]);
-  const variables = cliVariables(files, root, values.var ?? [], process.env);
-  // TF_VAR_ values lose to every tfvars file (terraform.tfvars, *.auto.tfvars, --var-file).
-  const fromFiles = new Set();
-  const prefix = root ? `${root}/` : "";
-  for (const [path, text] of Object.entries(files)) {
-    const name = path.slice(prefix.length);
-    if (!path.startsWith(prefix) || name.includes("/")) continue;
-    if (/^terraform\.tfvars(\.json)?$|\.auto\.tfvars(\.json)?$/.test(name)) for (const v of tfvarsNames(name, text)) fromFiles.add(v);
-  }
-  const cliNames = new Set((values.var ?? []).map((t) => t.slice(0, t.indexOf("="))));
-  for (const name of fromFiles) if (!cliNames.has(name) && `TF_VAR_${name}` in process.env) delete variables[name];
-  // -var and -var-file count in the order given: a --var-file after a --var of the same name wins.
-  const seen = new Set();
-  let fileIndex = 0;
-  for (const t of [...tokens].reverse()) {
-    if (t.kind !== "option") continue;
-    if (t.name === "var") seen.add(t.value.slice(0, t.value.indexOf("=")));
-    if (t.name === "var-file") {
-      const path = values["var-file"][values["var-file"].length - 1 - fileIndex++];
-      for (const name of await varFileNames(path)) if (!seen.has(name)) delete variables[name];
-    }
-  }
+  const variables = await inputVariables(files, root, values, tokens, process.env);
   const statePath = values.state ?? join(dir, "terraform.tfstate");
   const read = readStateFile(statePath);
   return { files, root, variables, statePath, read, parallelism: parallelismOf(values), refresh: refreshOf(values), mock: mockFromEnv() };
-}
-
-/** The variable names a tfvars file sets (its top-level attributes; a .json file's keys). */
-async function varFileNames(path) {
-  return tfvarsNames(path, await readFile(path, "utf8"));
-}
-
-function tfvarsNames(path, text) {
-  if (path.endsWith(".json")) {
-    try {
-      return Object.keys(JSON.parse(text) ?? {});
-    } catch {
-      return []; // the engine reports the file's errors
-    }
-  }
-  // A tfvars file is a body of attributes, as a locals block is: the loader reads the names.
-  try {
-    return tfgraph.loadConfig({ "main.tf": `locals {\n${text}\n}\n` }).root.locals.map((l) => l.name);
-  } catch {
-    return [];
-  }
-}
-
-/** Type constraints whose -var values are taken literally, as strings (configs/named_values.go). */
-const LITERAL_TYPES = new Set(["string", "number", "bool"]);
-/** An empty module: -var values are evaluated with no variables, resources or locals in scope. */
-const NO_CONFIG = { "main.tf": "" };
-
-/**
- * `--var NAME=VALUE` as Terraform reads `-var`: the text itself for a variable with no type or a
- * primitive one (the type constraint converts it later), else parsed as an HCL expression
- * (`["a","b"]`, `{ a = 1 }`). A value that does not parse is a usage error.
- */
-export function cliVariables(files, root, raw, env = {}) {
-  let declared = [];
-  try {
-    declared = tfgraph.loadConfig(files, { root }).root.variables;
-  } catch (e) {
-    if (!(e instanceof tfgraph.TfgraphError)) throw e;
-    declared = e.config?.root?.variables ?? []; // the plan reports the configuration's errors
-  }
-  const typeOf = new Map(declared.map((v) => [v.name, v.type?.trim() ?? null]));
-  const out = {};
-  // TF_VAR_name, for declared variables only, below every other source (the caller drops the
-  // ones a tfvars file sets).
-  const fromEnv = Object.entries(env)
-    .filter(([k]) => k.startsWith("TF_VAR_") && typeOf.has(k.slice(7)))
-    .map(([k, v]) => `${k.slice(7)}=${v}`);
-  for (const text of [...fromEnv, ...raw]) {
-    const [name, value] = splitVar(text);
-    const type = typeOf.get(name) ?? null;
-    if (type === null || LITERAL_TYPES.has(type)) {
-      out[name] = value;
-      continue;
-    }
-    try {
-      out[name] = tfgraph.evaluate(NO_CONFIG, value).value;
-    } catch (e) {
-      if (!(e instanceof tfgraph.TfgraphError)) throw e;
-      const why = e.diagnostics.find((d) => d.severity === "error");
-      throw new UsageError(`Invalid value for --var ${name} (${type}): ${why?.summary ?? "not an expression"}${why?.detail ? `: ${why.detail}` : ""}`);
-    }
-  }
-  return out;
-}
-
-function splitVar(text) {
-  const i = text.indexOf("=");
-  if (i <= 0) throw new UsageError(`--var takes NAME=VALUE, not ${JSON.stringify(text)}.`);
-  return [text.slice(0, i), text.slice(i + 1)];
 }
 
 /** The "─" rule and a hint after a plan (views.OperationHuman.PlanNextStep). */
@@ -410,39 +320,6 @@ async function applyPlanFile(args, path) {
     return await runApply(ctx, p, { interrupt, ui, destroyCommand: false });
   } finally {
     interrupt.dispose();
-  }
-}
-
-const ERRORED_STATE = "errored.tfstate";
-
-/**
- * Writes the final state; when that fails, saves it as errored.tfstate in the working directory,
- * or as a last resort prints it on stderr, and returns Terraform's diagnostics for it
- * (backend/local/backend_apply.go, backupStateForError).
- */
-function saveState(writer, state) {
-  try {
-    writer.write(state);
-    return [];
-  } catch (e) {
-    const diagnostics = [{ severity: "error", summary: "Failed to save state", detail: `Error saving state: ${e.message}` }];
-    try {
-      atomicWrite(ERRORED_STATE, stateText(state));
-      diagnostics.push({
-        severity: "error",
-        summary: "Failed to persist state to backend",
-        detail: `The error shown above has prevented tfgraph from writing the updated state to ${writer.path}. To allow for recovery, the state has been written to the file "${ERRORED_STATE}" in the current working directory.\n\nRunning "tfgraph apply" again at this point will create a forked state, making it harder to recover.\n\nTo retry writing this state, copy ${ERRORED_STATE} to ${writer.path}.`,
-      });
-    } catch (e2) {
-      diagnostics.push({ severity: "error", summary: "Failed to create local state file", detail: `Error creating local state file for recovery: ${e2.message}` });
-      process.stderr.write(stateText(state));
-      diagnostics.push({
-        severity: "error",
-        summary: "Failed to persist state to backend",
-        detail: `The errors shown above prevented tfgraph from writing the updated state to ${writer.path} and from creating a local backup file. As a fallback, the raw state data is printed above as a JSON object.\n\nTo retry writing this state, copy the state data (from the first { to the last } inclusive) and save it into ${writer.path}.`,
-      });
-    }
-    return diagnostics;
   }
 }
 
