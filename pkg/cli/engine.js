@@ -197,6 +197,11 @@ export async function cmdPlan(args) {
   } finally {
     interrupt.dispose();
   }
+  if (interrupt.interrupted) {
+    // An interrupted plan is not a plan: nothing shown, nothing saved (Terraform: "execution halted").
+    printDiagnostics([{ severity: "error", summary: "execution halted", detail: "" }], ctx.files, ui);
+    return 1;
+  }
   if (ui) ui.plan(p);
   else out(p.toString());
   printDiagnostics(p.diagnostics, ctx.files, ui);
