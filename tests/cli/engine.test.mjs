@@ -477,3 +477,18 @@ test("--var and --var-file count in the order given, TF_VAR_ below them all, as 
   writeFileSync(join(dir, "terraform.tfvars"), 'env = "from-tfvars"\n');
   assert.equal(withEnv([], { TF_VAR_env: "qa" }), "from-tfvars");
 });
+
+test("--refresh=false plans without refreshing; apply --destroy asks the destroy question and sums up as apply", () => {
+  const dir = fanout();
+  assert.equal(run(["apply", dir, "--auto-approve"]).status, 0);
+  const refreshed = run(["plan", dir]);
+  assert.equal((refreshed.stdout.match(/: Refreshing state\.\.\. \[id=/g) ?? []).length, 7);
+  const quiet = run(["plan", dir, "--refresh=false"]);
+  assert.equal(quiet.status, 0, quiet.stderr);
+  assert.doesNotMatch(quiet.stdout, /Refreshing state/);
+  assert.match(quiet.stdout, /No changes\. Your infrastructure matches the configuration\./);
+  const d = run(["apply", dir, "--destroy"], { input: "yes\n" });
+  assert.equal(d.status, 0, d.stderr);
+  assert.match(d.stdout, /Do you really want to destroy all resources\?/);
+  assert.match(d.stdout, /\nApply complete! Resources: 0 added, 0 changed, 7 destroyed\.\n$/);
+});
