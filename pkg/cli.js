@@ -240,7 +240,7 @@ export async function main(argv) {
     }
     let args;
     try {
-      args = parseArgs({ args: rest, options: spec.options, allowPositionals: true, strict: true });
+      args = parseArgs({ args: rest, options: spec.options, allowPositionals: true, strict: true, tokens: true });
     } catch (e) {
       throw new UsageError(e.message);
     }

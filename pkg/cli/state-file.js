@@ -2,7 +2,8 @@
 // at the start; before the first write of a run, the state as it was read is copied to
 // `PATH.backup` (only when there was one); every write replaces the file atomically (a
 // temporary file beside it, then a rename), so an interrupted run never leaves a half-written
-// terraform.tfstate. Errors carry Terraform's statefile diagnostics.
+// terraform.tfstate; a final state that cannot be written goes to errored.tfstate. Errors carry
+// Terraform's statefile diagnostics.
 
 import { readFileSync, renameSync, writeFileSync, unlinkSync } from "node:fs";
 
@@ -155,5 +156,38 @@ export function atomicWrite(path, text) {
       // Nothing was written.
     }
     throw e;
+  }
+}
+
+const ERRORED_STATE = "errored.tfstate";
+
+/**
+ * Writes the final state; when that fails, saves it as errored.tfstate in the working directory,
+ * or as a last resort prints it on stderr, and returns Terraform's diagnostics for it
+ * (backend/local/backend_apply.go, backupStateForError).
+ */
+export function saveState(writer, state) {
+  try {
+    writer.write(state);
+    return [];
+  } catch (e) {
+    const diagnostics = [{ severity: "error", summary: "Failed to save state", detail: `Error saving state: ${e.message}` }];
+    try {
+      atomicWrite(ERRORED_STATE, stateText(state));
+      diagnostics.push({
+        severity: "error",
+        summary: "Failed to persist state to backend",
+        detail: `The error shown above has prevented tfgraph from writing the updated state to ${writer.path}. To allow for recovery, the state has been written to the file "${ERRORED_STATE}" in the current working directory.\n\nRunning "tfgraph apply" again at this point will create a forked state, making it harder to recover.\n\nTo retry writing this state, copy ${ERRORED_STATE} to ${writer.path}.`,
+      });
+    } catch (e2) {
+      diagnostics.push({ severity: "error", summary: "Failed to create local state file", detail: `Error creating local state file for recovery: ${e2.message}` });
+      process.stderr.write(stateText(state));
+      diagnostics.push({
+        severity: "error",
+        summary: "Failed to persist state to backend",
+        detail: `The errors shown above prevented tfgraph from writing the updated state to ${writer.path} and from creating a local backup file. As a fallback, the raw state data is printed above as a JSON object.\n\nTo retry writing this state, copy the state data (from the first { to the last } inclusive) and save it into ${writer.path}.`,
+      });
+    }
+    return diagnostics;
   }
 }

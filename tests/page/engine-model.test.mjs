@@ -40,7 +40,10 @@ test("progress lines as terraform apply prints them", () => {
   assert.equal(progressLine({ ...base, kind: "start", operation: "create", address: "a.b" }), "a.b: Creating...");
   assert.equal(progressLine({ ...base, kind: "finish", operation: "create", address: "a.b", id: "x", elapsedMs: 300 }), "a.b: Creation complete after 0s [id=x]");
   assert.equal(progressLine({ ...base, kind: "start", operation: "delete", address: "a.b", deposed: "00000001", priorId: "x" }), "a.b (deposed object 00000001): Destroying... [id=x]");
-  assert.equal(progressLine({ ...base, kind: "finish", operation: "delete", address: "a.b", deposed: "00000001", elapsedMs: 1600 }), "a.b: Destruction complete after 2s");
+  assert.equal(progressLine({ ...base, kind: "finish", operation: "delete", address: "a.b", deposed: "00000001", time: 1600, elapsedMs: 1600 }), "a.b: Destruction complete after 2s");
+  // Terraform rounds the start and the end, then subtracts: 0.4 s from 0.3 s is "1s".
+  assert.equal(progressLine({ ...base, kind: "finish", operation: "create", address: "a.b", time: 700, elapsedMs: 400 }), "a.b: Creation complete after 1s");
+  assert.equal(progressLine({ ...base, kind: "finish", operation: "create", address: "a.b", time: 65_400, elapsedMs: 65_000 }), "a.b: Creation complete after 1m5s");
   assert.equal(progressLine({ ...base, phase: "plan", kind: "start", operation: "read", address: "a.b", priorId: "x" }), "a.b: Refreshing state... [id=x]");
   assert.equal(progressLine({ ...base, phase: "plan", kind: "finish", operation: "read", address: "a.b", priorId: "x" }), null);
   assert.equal(progressLine({ ...base, kind: "skip", operation: "create", address: "a.b" }), null);

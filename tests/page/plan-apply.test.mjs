@@ -217,3 +217,38 @@ test("the apply view draws the graph that applies the last plan, and the apply a
   await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
   assert.deepEqual(problems, []);
 });
+
+test("a cycle is refused by Plan with Terraform's error, and Apply applies nothing", async () => {
+  await byTestId("gallery").selectOption("cycle");
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  for (const id of ["plan", "apply"]) {
+    await click(id);
+    assert.equal(await panel().getAttribute("data-engine"), "failed", id);
+    assert.equal(await byTestId("engine-summary").textContent(), "Planning failed.");
+    assert.match(await byTestId("engine-diagnostics").textContent(), /Error: Cycle: aws_security_group\.(app|db), aws_security_group\.(app|db)/);
+    assert.equal(await byTestId("apply-log").textContent(), "");
+  }
+  assert.match(await byTestId("state-info").textContent(), /empty/);
+  await shot("engine-cycle.png");
+  assert.deepEqual(problems, []);
+});
+
+test("module instances animate their resource's node in the resources view", async () => {
+  const files = {
+    "main.tf": 'module "net" {\n  count  = 2\n  source = "./modules/net"\n  name   = "net-${count.index}"\n}\n\nresource "mock_resource" "app" {\n  name  = "app"\n  input = { nets = join(",", module.net[*].id) }\n}\n',
+    "modules/net/main.tf": 'variable "name" {}\n\nresource "mock_resource" "vpc" {\n  name = var.name\n}\n\noutput "id" {\n  value = mock_resource.vpc.id\n}\n',
+  };
+  await page.goto("about:blank");
+  await page.goto(`${url}${encodeSession({ files, open: "main.tf", view: "resources", reduce: true })}`);
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  await byTestId("tab-engine").click();
+  await byTestId("reset-state").click();
+  await click("apply", { delay: 20 });
+  assert.equal(await panel().getAttribute("data-engine"), "done");
+  assert.equal(await byTestId("engine-summary").textContent(), "Apply complete! Resources: 3 added, 0 changed, 0 destroyed.");
+  assert.equal(await nodeState("module.net.mock_resource.vpc"), "done");
+  assert.equal(await nodeState("mock_resource.app"), "done");
+  assert.match(await byTestId("apply-log").textContent(), /module\.net\[1\]\.mock_resource\.vpc: Creation complete after 0s \[id=net-1-[0-9a-f]{8}\]/);
+  await shot("engine-modules.png");
+  assert.deepEqual(problems, []);
+});

@@ -59,6 +59,13 @@ export function createNodeStates() {
 
 const START = { create: "Creating...", update: "Modifying...", delete: "Destroying...", read: "Reading..." };
 const DONE = { create: "Creation complete", update: "Modifications complete", delete: "Destruction complete", read: "Read complete" };
+/** Go's time.Duration.String() for whole seconds: `0s`, `1m5s`, `1h0m0s`. */
+function goDuration(seconds) {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  return h ? `${h}h${m}m${s}s` : m ? `${m}m${s}s` : `${s}s`;
+}
 const isData = (address) => /^(module\.[^.[]+(\[[^\]]*\])?\.)*data\./.test(address);
 
 /** Terraform's progress line for an engine event (hook_ui.go), or null for events it prints nothing for. */
@@ -73,7 +80,10 @@ export function progressLine(ev) {
   }
   if (ev.kind === "finish") {
     const id = ev.operation !== "delete" && ev.id ? ` [id=${ev.id}]` : "";
-    return `${ev.address}: ${DONE[ev.operation]} after ${Math.round((ev.elapsedMs ?? 0) / 1000)}s${id}`;
+    // Terraform's elapsed time: the end and the start each rounded to the second, subtracted.
+    const end = ev.time ?? ev.elapsedMs ?? 0;
+    const seconds = Math.max(0, Math.round(end / 1000) - Math.round((end - (ev.elapsedMs ?? 0)) / 1000));
+    return `${ev.address}: ${DONE[ev.operation]} after ${goDuration(seconds)}${id}`;
   }
   if (ev.kind === "fail") return `${ev.address}: ${ev.diagnostics?.[0]?.summary ?? "failed"}`;
   return null;

@@ -277,7 +277,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
       const done = kind === "destroy" ? `Destroy complete! Resources: ${r.destroyed} destroyed.` : `Apply complete! Resources: ${r.added} added, ${r.changed} changed, ${r.destroyed} destroyed.`;
       summary.textContent = aborted ? `Cancelled: what was running finished and is in the state (${r.added} added, ${r.changed} changed, ${r.destroyed} destroyed).` : errors ? `Apply failed: ${r.added} added, ${r.changed} changed, ${r.destroyed} destroyed before the error.` : done;
       progress.value = 1;
-    } else summary.textContent = "Planning failed.";
+    } else summary.textContent = aborted ? "Cancelled while planning: nothing was applied." : "Planning failed.";
     root.dataset.engine = aborted ? "cancelled" : errors ? "failed" : "done";
     // After an apply, its log and the state are what to read first.
     if (kind !== "plan") applySection.scrollIntoView({ block: "start" });
