@@ -22,10 +22,10 @@ pub fn mock_options(mock: Option<&Json>) -> MockOptions {
     let Some(m) = mock else { return o };
     o.delay_ms = m.get("delayMs").and_then(Json::as_f64).map(|f| f.max(0.0) as u64).unwrap_or(0);
     if let Some(by) = m.get("delayByName").and_then(Json::as_object) {
-        o.delay_by_name = by.iter().filter_map(|(k, v)| v.as_f64().map(|f| (k.clone(), f.max(0.0) as u64))).collect();
+        o.delay_by_name = crate::util::sort::btree_map(by.iter().filter_map(|(k, v)| v.as_f64().map(|f| (k.clone(), f.max(0.0) as u64))));
     }
     if let Some(names) = m.get("failNames").and_then(Json::as_array) {
-        o.fail_names = names.iter().filter_map(|v| v.as_str().map(String::from)).collect();
+        o.fail_names = crate::util::sort::btree_set(names.iter().filter_map(|v| v.as_str().map(String::from)));
     }
     if let Some(ops) = m.get("failOps").and_then(Json::as_array) {
         let text: Vec<&str> = ops.iter().filter_map(Json::as_str).collect();
@@ -144,7 +144,7 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
     // The built-in mock for hashicorp/mock, the generic mock for every other source.
     let provider = super::schemas::providers(files, config, mock_options(request.get("mock")));
     let state = request.get("state").filter(|s| !s.is_null());
-    let variables: BTreeMap<String, Json> = request.get("variables").and_then(Json::as_object).map(|m| m.clone().into_iter().collect()).unwrap_or_default();
+    let variables: BTreeMap<String, Json> = request.get("variables").and_then(Json::as_object).map(|m| crate::util::sort::btree_map(m.clone())).unwrap_or_default();
     let destroy = request.get("destroy").and_then(Json::as_bool).unwrap_or(false);
     let mut diagnostics = load_diagnostics;
     if diagnostics.has_errors() {

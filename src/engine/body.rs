@@ -147,11 +147,6 @@ pub fn arguments(files: &BTreeMap<String, String>, r: &Resource) -> Option<Body>
     arguments_of(files, &[r]).pop().flatten()
 }
 
-/// The bodies of several resources' blocks (each file is parsed once: see `file_bodies`).
-pub fn arguments_of(files: &BTreeMap<String, String>, resources: &[&Resource]) -> Vec<Option<Body>> {
-    resources.iter().map(|r| arguments(files, r)).collect()
-}
-
 fn native_body(body: &crate::hcl::ast::Body<'_>, text: &str, src: &SourceFile, filename: &str, top: bool) -> Body {
     let mut out = Body::default();
     let argument = |a: &crate::hcl::ast::Attribute<'_>| Argument {
@@ -211,7 +206,7 @@ impl Scope for IteratorScope<'_> {
             return match names.get(1).copied() {
                 Some("key") => Ok((self.key.clone(), 2)),
                 Some("value") => Ok((self.value.clone(), 2)),
-                _ => Ok((Value::object([("key".to_string(), self.key.clone()), ("value".to_string(), self.value.clone())].into_iter().collect()), 1)),
+                _ => Ok((Value::object(crate::util::sort::btree_map([("key".to_string(), self.key.clone()), ("value".to_string(), self.value.clone())])), 1)),
             };
         }
         self.parent.lookup(names)
@@ -301,7 +296,7 @@ pub fn evaluate(scope: &dyn Scope, inputs: &Inputs<'_>, body: &Body, schema: &Re
             }
         }
     }
-    let mut attrs: BTreeMap<String, Value> = schema.attributes.iter().map(|(k, a)| (k.clone(), given.remove(k).unwrap_or_else(|| Value::null(a.ty.clone())))).collect();
+    let mut attrs: BTreeMap<String, Value> = crate::util::sort::btree_map(schema.attributes.iter().map(|(k, a)| (k.clone(), given.remove(k).unwrap_or_else(|| Value::null(a.ty.clone())))));
     for k in schema.blocks.keys() {
         let list = blocks.remove(k).unwrap_or_default();
         attrs.insert(k.clone(), if unknown.contains(k) { Value::dynamic() } else { Value::tuple(list) });

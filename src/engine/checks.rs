@@ -204,7 +204,7 @@ pub fn evaluate(
 /// The plan JSON's `checks` (sorted by address as Terraform lists them).
 pub fn plan_json(results: &[CheckResult]) -> Json {
     let mut list: Vec<&CheckResult> = results.iter().collect();
-    list.sort_by(|a, b| a.config_addr.cmp(&b.config_addr));
+    crate::util::sort::sort_by(&mut list, |a, b| a.config_addr.cmp(&b.config_addr));
     Json::Array(
         list.into_iter()
             .map(|r| {
@@ -264,7 +264,7 @@ pub fn state_json(results: &[CheckResult]) -> Json {
         Kind2::Check { .. } => 2,
     };
     let mut list: Vec<&CheckResult> = results.iter().collect();
-    list.sort_by_key(|r| rank(&r.kind));
+    crate::util::sort::sort_by_key(&mut list, |r| rank(&r.kind));
     Json::Array(
         list.into_iter()
             .map(|r| {

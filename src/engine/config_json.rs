@@ -33,7 +33,7 @@ pub fn configuration(config: &Config, sources: &Sources<'_>, provider: &dyn Prov
     let mut root = m.module(&config.root);
     normalize_keys(&mut root, &pcs);
     let mut out = Map::new();
-    let kept: Map<String, Json> = pcs.into_iter().filter(|(_, p)| p.parent_key.is_empty()).map(|(k, p)| (k, p.json)).collect();
+    let kept: Map<String, Json> = crate::util::sort::json_map(pcs.into_iter().filter(|(_, p)| p.parent_key.is_empty()).map(|(k, p)| (k, p.json)));
     if !kept.is_empty() {
         out.insert("provider_config".into(), Json::Object(kept));
     }
@@ -107,42 +107,38 @@ struct Marshal<'s, 'a> {
 impl Marshal<'_, '_> {
     fn module(&self, m: &Module) -> Json {
         let mut out = Map::new();
-        let outputs: BTreeMap<&str, Json> = m
-            .outputs
-            .iter()
-            .map(|o| {
-                let mut e = Map::new();
-                if o.sensitive {
-                    e.insert("sensitive".into(), json!(true));
-                }
-                e.insert("expression".into(), expression_text(&o.value.source));
-                if !o.depends_on.is_empty() {
-                    e.insert("depends_on".into(), json!(o.depends_on.iter().map(|r| r.subject.to_string()).collect::<Vec<_>>()));
-                }
-                if let Some(d) = o.description.as_ref().filter(|d| !d.is_empty()) {
-                    e.insert("description".into(), json!(d));
-                }
-                (o.name.as_str(), Json::Object(e))
-            })
-            .collect();
+        let outputs: BTreeMap<&str, Json> = crate::util::sort::btree_map(m.outputs.iter().map(|o| {
+            let mut e = Map::new();
+            if o.sensitive {
+                e.insert("sensitive".into(), json!(true));
+            }
+            e.insert("expression".into(), expression_text(&o.value.source));
+            if !o.depends_on.is_empty() {
+                e.insert("depends_on".into(), json!(o.depends_on.iter().map(|r| r.subject.to_string()).collect::<Vec<_>>()));
+            }
+            if let Some(d) = o.description.as_ref().filter(|d| !d.is_empty()) {
+                e.insert("description".into(), json!(d));
+            }
+            (o.name.as_str(), Json::Object(e))
+        }));
         if !outputs.is_empty() {
             out.insert("outputs".into(), json!(outputs));
         }
         let mut resources = Vec::new();
         for mode in [crate::addrs::ResourceMode::Managed, crate::addrs::ResourceMode::Data] {
             let mut rs: Vec<(String, Json)> = m.resources.iter().filter(|r| r.mode == mode).map(|r| (local_address(r), self.resource(m, r))).collect();
-            rs.sort_by(|a, b| a.0.cmp(&b.0));
+            crate::util::sort::sort_by(&mut rs, |a, b| a.0.cmp(&b.0));
             resources.extend(rs.into_iter().map(|(_, j)| j));
         }
         if !resources.is_empty() {
             out.insert("resources".into(), Json::Array(resources));
         }
-        let calls: BTreeMap<&str, Json> = m.module_calls.iter().map(|c| (c.name.as_str(), self.module_call(c))).collect();
+        let calls: BTreeMap<&str, Json> = crate::util::sort::btree_map(m.module_calls.iter().map(|c| (c.name.as_str(), self.module_call(c))));
         if !calls.is_empty() {
             out.insert("module_calls".into(), json!(calls));
         }
         if !m.variables.is_empty() {
-            let vars: BTreeMap<&str, Json> = m.variables.iter().map(|v| (v.name.as_str(), self.variable(v))).collect();
+            let vars: BTreeMap<&str, Json> = crate::util::sort::btree_map(m.variables.iter().map(|v| (v.name.as_str(), self.variable(v))));
             out.insert("variables".into(), json!(vars));
         }
         Json::Object(out)
@@ -203,12 +199,9 @@ impl Marshal<'_, '_> {
         let Some(child) = &c.module else { return json!({"module": {}}) };
         let mut out = Map::new();
         out.insert("source".into(), json!(c.source));
-        let exprs: Map<String, Json> = c
-            .arguments
-            .iter()
-            .filter(|a| child.variables.iter().any(|v| v.name == a.name))
-            .map(|a| (a.name.clone(), expression_text(&a.expr.source)))
-            .collect();
+        let exprs: Map<String, Json> = crate::util::sort::json_map(
+            c.arguments.iter().filter(|a| child.variables.iter().any(|v| v.name == a.name)).map(|a| (a.name.clone(), expression_text(&a.expr.source))),
+        );
         if !exprs.is_empty() {
             out.insert("expressions".into(), Json::Object(exprs));
         }

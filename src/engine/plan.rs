@@ -342,7 +342,7 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
             }
         }
     }
-    changes.sort_by(|a, b| (a.address(), &a.deposed).cmp(&(b.address(), &b.deposed)));
+    crate::util::sort::sort_by(&mut changes, |a, b| (a.address(), &a.deposed).cmp(&(b.address(), &b.deposed)));
     result.changes = changes;
     result.ops = walk.ops;
     result.data_read = walk.data_read;
@@ -622,9 +622,9 @@ impl<'a> Walk<'a> {
         let value = match expansion {
             Expansion::Single => planned_values.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic),
             Expansion::Count(_) => Value::tuple(planned_values.into_iter().map(|(_, v)| v).collect()),
-            Expansion::ForEach(_) => Value::object(
-                planned_values.into_iter().map(|(k, v)| (if let Some(InstanceKey::Str(s)) = k { s } else { String::new() }, v)).collect(),
-            ),
+            Expansion::ForEach(_) => Value::object(crate::util::sort::btree_map(
+                planned_values.into_iter().map(|(k, v)| (if let Some(InstanceKey::Str(s)) = k { s } else { String::new() }, v)),
+            )),
         };
         self.values.values.borrow_mut().insert(key, value);
     }
@@ -719,8 +719,8 @@ impl<'a> Walk<'a> {
         self.order_resource.clear();
         self.order_deps.clear();
         let configured: BTreeSet<(String, String, String, String)> =
-            resources.iter().map(|w| (w.module_addr.clone(), mode_str(w.resource.mode).to_string(), w.resource.type_name.clone(), w.resource.name.clone())).collect();
-        let modules: BTreeSet<&str> = resources.iter().map(|w| w.module_addr.as_str()).collect();
+            crate::util::sort::btree_set(resources.iter().map(|w| (w.module_addr.clone(), mode_str(w.resource.mode).to_string(), w.resource.type_name.clone(), w.resource.name.clone())));
+        let modules: BTreeSet<&str> = crate::util::sort::btree_set(resources.iter().map(|w| w.module_addr.as_str()));
         let prior = self.prior.clone();
         for ((module, mode, type_name, name), (prov, objs)) in &prior {
             if configured.contains(&(module.clone(), mode.clone(), type_name.clone(), name.clone())) || mode == "data" {
@@ -792,7 +792,7 @@ impl<'a> Walk<'a> {
                 out.push(OutputChange { name: name.clone(), action: Action::Delete, before: Some(b.clone()), after: None, before_sensitive: *s, sensitive: false });
             }
         }
-        out.sort_by(|a, b| a.name.cmp(&b.name));
+        crate::util::sort::sort_by(&mut out, |a, b| a.name.cmp(&b.name));
         out
     }
 

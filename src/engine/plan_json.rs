@@ -243,7 +243,7 @@ pub fn to_json(plan: &Plan, provider: &dyn Provider) -> Json {
     out.insert("format_version".into(), json!("1.2"));
     out.insert("terraform_version".into(), json!(TERRAFORM_VERSION));
     if !plan.variables.is_empty() {
-        out.insert("variables".into(), Json::Object(plan.variables.iter().map(|(k, v)| (k.clone(), json!({"value": value(v)}))).collect()));
+        out.insert("variables".into(), Json::Object(crate::util::sort::json_map(plan.variables.iter().map(|(k, v)| (k.clone(), json!({"value": value(v)}))))));
     }
     // planned_values: every object that will exist after the apply, and the known outputs.
     let mut pv = Map::new();

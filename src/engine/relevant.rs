@@ -121,7 +121,7 @@ pub fn attributes(config: &Config, sources: &Sources<'_>, provider: &dyn Provide
         }
     }
     let mut out: Vec<(String, Json)> = found.into_values().collect();
-    out.sort_by(|x, y| (&x.0, x.1.to_string()).cmp(&(&y.0, y.1.to_string())));
+    crate::util::sort::sort_by(&mut out, |x, y| (&x.0, x.1.to_string()).cmp(&(&y.0, y.1.to_string())));
     out.into_iter().map(|(resource, attribute)| json!({"resource": resource, "attribute": attribute})).collect()
 }
 

@@ -120,7 +120,7 @@ pub fn derive(files: &BTreeMap<String, String>, config: &Config) -> (GenericSche
     let mut reads: BTreeMap<(bool, String, String), Type> = BTreeMap::new();
     let types: HashSet<(bool, &str)> = declared.iter().map(|(d, t, _)| (*d, *t)).collect();
     // The loaded modules' own files (not the whole repository a root may sit in).
-    let module_files: BTreeSet<&String> = modules.iter().flat_map(|m| m.files.iter()).collect();
+    let module_files: BTreeSet<&String> = crate::util::sort::btree_set(modules.iter().flat_map(|m| m.files.iter()));
     for text in module_files.into_iter().filter_map(|f| body::file_text(files, f)) {
         scan_for_iterators(text, &|data, t, n| types.contains(&(data, t)) && declared.contains(&(data, t, n)), &mut reads);
         scan(text, &|data, t, n| types.contains(&(data, t)) && declared.contains(&(data, t, n)), &mut reads);
@@ -231,7 +231,7 @@ fn shape(text: &str, i: usize, depth: usize) -> Type {
             return Type::list(shape(text, i + 2, depth + 1));
         }
         if let Some(j) = ident(b, i + 1) {
-            return Type::Object([(text[i + 1..j].to_string(), shape(text, j, depth + 1))].into_iter().collect());
+            return Type::Object(crate::util::sort::btree_map([(text[i + 1..j].to_string(), shape(text, j, depth + 1))]));
         }
     }
     Type::Dynamic

@@ -66,7 +66,7 @@ pub(super) fn write_state(s: &Stepper<'_>, mut warnings: Option<&mut Diagnostics
     }
     let mut resources = Vec::new();
     for (key, mut list) in groups {
-        list.sort_by(|a, b| (&a.key, &a.deposed).cmp(&(&b.key, &b.deposed)));
+        crate::util::sort::sort_by(&mut list, |a, b| (&a.key, &a.deposed).cmp(&(&b.key, &b.deposed)));
         let first = list[0];
         let mut r = Map::new();
         if !key.0.is_empty() {
@@ -163,7 +163,7 @@ pub(super) fn write_state(s: &Stepper<'_>, mut warnings: Option<&mut Diagnostics
 /// Attributes as state writes them: every attribute, null where unset.
 fn value_json_nulls(v: &Value) -> Json {
     match &v.kind {
-        Kind::Object(m) | Kind::Map(_, m) => Json::Object(m.iter().map(|(k, x)| (k.clone(), value_json_nulls(x))).collect()),
+        Kind::Object(m) | Kind::Map(_, m) => Json::Object(crate::util::sort::json_map(m.iter().map(|(k, x)| (k.clone(), value_json_nulls(x))))),
         _ => value_json(v),
     }
 }

@@ -640,10 +640,10 @@ pub(super) fn current_values<'w, 'c: 'w>(objs: &[Obj], hidden: &[&InstanceChange
         let list = by_resource.get(&key).cloned().unwrap_or_default();
         let v = if r.count.is_some() {
             let mut l: Vec<&Obj> = list.into_iter().filter(|o| matches!(o.key, Some(InstanceKey::Int(_)))).collect();
-            l.sort_by(|a, b| a.key.cmp(&b.key));
+            crate::util::sort::sort_by(&mut l, |a, b| a.key.cmp(&b.key));
             Value::tuple(l.into_iter().map(|o| o.value.clone()).collect())
         } else if r.for_each.is_some() {
-            Value::object(list.into_iter().filter_map(|o| if let Some(InstanceKey::Str(k)) = &o.key { Some((k.clone(), o.value.clone())) } else { None }).collect())
+            Value::object(crate::util::sort::btree_map(list.into_iter().filter_map(|o| if let Some(InstanceKey::Str(k)) = &o.key { Some((k.clone(), o.value.clone())) } else { None })))
         } else {
             list.into_iter().find(|o| o.key.is_none()).map(|o| o.value.clone()).unwrap_or_else(Value::dynamic)
         };

@@ -16,7 +16,7 @@ pub fn value(v: &Value) -> Json {
         }
         Kind::String(s) => Json::String(s.clone()),
         Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => Json::Array(items.iter().map(value).collect()),
-        Kind::Map(_, m) | Kind::Object(m) => Json::Object(m.iter().filter(|(_, x)| x.is_known()).map(|(k, x)| (k.clone(), value(x))).collect()),
+        Kind::Map(_, m) | Kind::Object(m) => Json::Object(crate::util::sort::json_map(m.iter().filter(|(_, x)| x.is_known()).map(|(k, x)| (k.clone(), value(x))))),
         Kind::TypeVal(t) => Json::String(t.type_expr()),
     }
 }
@@ -68,7 +68,7 @@ pub fn type_json(t: &Type) -> Json {
         Type::Set(e) => json!(["set", type_json(e)]),
         Type::Map(e) => json!(["map", type_json(e)]),
         Type::Tuple(items) => json!(["tuple", items.iter().map(type_json).collect::<Vec<_>>()]),
-        Type::Object(m) => json!(["object", m.iter().map(|(k, t)| (k.clone(), type_json(t))).collect::<Map<_, _>>()]),
+        Type::Object(m) => json!(["object", crate::util::sort::json_map(m.iter().map(|(k, t)| (k.clone(), type_json(t))))]),
         _ => json!("dynamic"),
     }
 }
@@ -90,7 +90,7 @@ pub fn type_from_json(j: &Json) -> Option<Type> {
                 "set" => Type::set(type_from_json(&a[1])?),
                 "map" => Type::map(type_from_json(&a[1])?),
                 "tuple" => Type::Tuple(a[1].as_array()?.iter().map(type_from_json).collect::<Option<_>>()?),
-                "object" => Type::Object(a[1].as_object()?.iter().map(|(k, t)| Some((k.clone(), type_from_json(t)?))).collect::<Option<_>>()?),
+                "object" => Type::Object(a[1].as_object()?.iter().map(|(k, t)| Some((k.clone(), type_from_json(t)?))).collect::<Option<Vec<_>>>().map(crate::util::sort::btree_map)?),
                 _ => return None,
             }
         }

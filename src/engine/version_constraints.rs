@@ -70,7 +70,7 @@ pub fn canonical(given: &[String]) -> String {
     }
     // A prerelease sorts before its release.
     let key = |t: &Term| (t.nums, t.pre.is_empty(), t.pre.clone(), t.meta.clone(), t.rank);
-    terms.sort_by_key(key);
+    crate::util::sort::sort_by_key(&mut terms, key);
     terms.iter().map(write).collect::<Vec<_>>().join(", ")
 }
 

@@ -512,7 +512,7 @@ impl<'a> ModuleScope<'a> {
         let mut items = Vec::new();
         for k in keys {
             let Some(child) = self.child_instance(call_name, k.clone()) else { return Value::dynamic() };
-            let outs: BTreeMap<String, Value> = child.module.outputs.iter().map(|o| (o.name.clone(), child.output(&o.name).unwrap_or_else(Value::dynamic))).collect();
+            let outs: BTreeMap<String, Value> = crate::util::sort::btree_map(child.module.outputs.iter().map(|o| (o.name.clone(), child.output(&o.name).unwrap_or_else(Value::dynamic))));
             let d = std::mem::take(&mut *child.diagnostics.borrow_mut());
             self.diagnostics.borrow_mut().extend(d);
             items.push((k, Value::object(outs)));
@@ -520,7 +520,7 @@ impl<'a> ModuleScope<'a> {
         if call.count.is_some() {
             Value::tuple(items.into_iter().map(|(_, v)| v).collect())
         } else {
-            Value::object(items.into_iter().map(|(k, v)| (if let ModuleKey::Each(s, _) = k { s } else { String::new() }, v)).collect())
+            Value::object(crate::util::sort::btree_map(items.into_iter().map(|(k, v)| (if let ModuleKey::Each(s, _) = k { s } else { String::new() }, v))))
         }
     }
 

@@ -42,8 +42,8 @@ impl MockOptions {
                         }
                     }
                 }
-                "MOCK_FAIL_NAME" | "FAIL_NAME" => o.fail_names = v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect(),
-                "MOCK_FAIL_OPS" => o.fail_ops = v.split(',').filter_map(|s| op_named(s.trim())).collect(),
+                "MOCK_FAIL_NAME" | "FAIL_NAME" => o.fail_names = crate::util::sort::btree_set(v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from)),
+                "MOCK_FAIL_OPS" => o.fail_ops = crate::util::sort::btree_set(v.split(',').filter_map(|s| op_named(s.trim()))),
                 "MOCK_SEED" => o.knobs.seed = v.trim().parse().unwrap_or(0),
                 "MOCK_JITTER_MS" => o.knobs.jitter_ms = ms(v),
                 "MOCK_RATE_LIMIT" => o.knobs.rate_limit = v.trim().parse::<f64>().unwrap_or(0.0).clamp(0.0, 1.0),

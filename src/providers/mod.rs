@@ -49,7 +49,7 @@ impl ResourceSchema {
         // Nested blocks are lists of objects; dynamic, since their objects' types come from
         // whatever each block writes.
         let blocks = self.blocks.keys().map(|k| (k.clone(), Type::Dynamic));
-        Type::Object(self.attributes.iter().map(|(k, a)| (k.clone(), a.ty.clone())).chain(blocks).collect())
+        Type::Object(crate::util::sort::btree_map(self.attributes.iter().map(|(k, a)| (k.clone(), a.ty.clone())).chain(blocks)))
     }
 }
 
@@ -145,7 +145,7 @@ pub fn route<'p>(provider: &'p dyn Provider, config_address: &str) -> &'p dyn Pr
 /// `terraform providers schema -json`'s block for a schema (attributes and nested blocks).
 pub fn block_json(s: &ResourceSchema) -> serde_json::Value {
     use serde_json::json;
-    let attrs: serde_json::Map<String, serde_json::Value> = s
+    let attrs: serde_json::Map<String, serde_json::Value> = crate::util::sort::json_map(s
         .attributes
         .iter()
         .map(|(k, a)| {
@@ -158,13 +158,12 @@ pub fn block_json(s: &ResourceSchema) -> serde_json::Value {
                 }
             }
             (k.clone(), serde_json::Value::Object(m))
-        })
-        .collect();
+        }));
     let mut block = serde_json::Map::new();
     block.insert("attributes".into(), serde_json::Value::Object(attrs));
     if !s.blocks.is_empty() {
         let types: serde_json::Map<String, serde_json::Value> =
-            s.blocks.iter().map(|(k, b)| (k.clone(), json!({"nesting_mode": "list", "block": block_json(b)}))).collect();
+            crate::util::sort::json_map(s.blocks.iter().map(|(k, b)| (k.clone(), json!({"nesting_mode": "list", "block": block_json(b)}))));
         block.insert("block_types".into(), serde_json::Value::Object(types));
     }
     block.insert("description_kind".into(), json!("plain"));

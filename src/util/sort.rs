@@ -12,7 +12,7 @@
 //! need no help.
 
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Stable sort of `v` by `cmp` (as `slice::sort_by`).
 pub fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
@@ -44,6 +44,16 @@ pub fn btree_map<K: Ord, V>(items: impl IntoIterator<Item = (K, V)>) -> BTreeMap
         map.insert(k, v);
     }
     map
+}
+
+/// A `BTreeSet` from items, as `collect()` makes it: `BTreeSet::from_iter` sorts per call
+/// site as `BTreeMap::from_iter` does; inserting one by one needs no sort.
+pub fn btree_set<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
+    let mut set = BTreeSet::new();
+    for x in items {
+        set.insert(x);
+    }
+    set
 }
 
 /// A JSON object from pairs, as `collect()` makes it, built as [`btree_map`] builds (serde_json's
@@ -133,5 +143,11 @@ mod tests {
         let std: BTreeMap<_, _> = [("b", 1), ("a", 2), ("b", 3)].into_iter().collect();
         assert_eq!(m, std);
         assert_eq!(m["b"], 3);
+    }
+
+    #[test]
+    fn btree_set_is_collect() {
+        let items = ["b", "a", "c", "a", "b"];
+        assert_eq!(btree_set(items), items.into_iter().collect::<BTreeSet<_>>());
     }
 }

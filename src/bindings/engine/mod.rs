@@ -128,7 +128,7 @@ fn read_request(options: &JsValue, api: &str) -> Result<EngineRequest, JsValue> 
     }
     let variables = match json_text(options, "variables", api)? {
         None => BTreeMap::new(),
-        Some(Json::Object(m)) => m.into_iter().collect(),
+        Some(Json::Object(m)) => crate::util::sort::btree_map(m),
         Some(_) => return Err(type_error(&format!("{api}: `options.variables` must be an object"))),
     };
     let flag = |key: &str, default: bool| -> Result<bool, JsValue> {

@@ -33,11 +33,7 @@ impl Ty {
                 (Some("list"), t) => Ty::List(Box::new(Ty::parse(t))),
                 (Some("set"), t) => Ty::Set(Box::new(Ty::parse(t))),
                 (Some("map"), t) => Ty::Map(Box::new(Ty::parse(t))),
-                (Some("object"), Some(Value::Object(m))) => Ty::Object(
-                    m.iter()
-                        .map(|(k, t)| (k.clone(), Ty::parse(Some(t))))
-                        .collect(),
-                ),
+                (Some("object"), Some(Value::Object(m))) => Ty::Object(crate::util::sort::btree_map(m.iter().map(|(k, t)| (k.clone(), Ty::parse(Some(t)))))),
                 (Some("tuple"), Some(Value::Array(ts))) => {
                     Ty::Tuple(ts.iter().map(|t| Ty::parse(Some(t))).collect())
                 }

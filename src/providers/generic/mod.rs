@@ -64,10 +64,10 @@ fn settle(v: Value) -> Value {
     let sensitive = v.sensitive;
     let mut out = match v.kind {
         Kind::Unknown(t) => Value::null(t),
-        Kind::Object(m) => Value::object(m.into_iter().map(|(k, x)| (k, settle(x))).collect()),
+        Kind::Object(m) => Value::object(crate::util::sort::btree_map(m.into_iter().map(|(k, x)| (k, settle(x))))),
         Kind::Tuple(items) => Value::tuple(items.into_iter().map(settle).collect()),
         Kind::List(t, items) => Value::list(t, items.into_iter().map(settle).collect()),
-        Kind::Map(t, m) => Value::map(t, m.into_iter().map(|(k, x)| (k, settle(x))).collect()),
+        Kind::Map(t, m) => Value::map(t, crate::util::sort::btree_map(m.into_iter().map(|(k, x)| (k, settle(x))))),
         kind => Value::from(kind),
     };
     out.sensitive = sensitive;
@@ -114,7 +114,7 @@ impl GenericProvider {
                 // A computed block (read, none written): one block of computed attributes.
                 Some(Kind::Unknown(_)) => {
                     let skeleton = Value::object(
-                        inner.attributes.keys().map(|a| (a.clone(), Value::dynamic())).chain(inner.blocks.keys().map(|b| (b.clone(), Value::tuple(Vec::new())))).collect(),
+                        crate::util::sort::btree_map(inner.attributes.keys().map(|a| (a.clone(), Value::dynamic())).chain(inner.blocks.keys().map(|b| (b.clone(), Value::tuple(Vec::new()))))),
                     );
                     vec![self.fill_object(type_name, &at, Some(inner), &skeleton, whole)]
                 }
@@ -197,10 +197,10 @@ impl GenericProvider {
     fn document_entry(&self) -> serde_json::Value {
         use serde_json::json;
         let blocks = |m: &BTreeMap<String, ResourceSchema>| -> serde_json::Map<String, serde_json::Value> {
-            m.iter().map(|(k, s)| (k.clone(), json!({"version": s.version, "block": super::block_json(s)}))).collect()
+            crate::util::sort::json_map(m.iter().map(|(k, s)| (k.clone(), json!({"version": s.version, "block": super::block_json(s)}))))
         };
-        let resources: BTreeMap<_, _> = self.schemas.resources.iter().filter(|(t, _)| self.serves(t)).map(|(k, v)| (k.clone(), v.clone())).collect();
-        let data: BTreeMap<_, _> = self.schemas.data_sources.iter().filter(|(t, _)| self.serves(t)).map(|(k, v)| (k.clone(), v.clone())).collect();
+        let resources: BTreeMap<_, _> = crate::util::sort::btree_map(self.schemas.resources.iter().filter(|(t, _)| self.serves(t)).map(|(k, v)| (k.clone(), v.clone())));
+        let data: BTreeMap<_, _> = crate::util::sort::btree_map(self.schemas.data_sources.iter().filter(|(t, _)| self.serves(t)).map(|(k, v)| (k.clone(), v.clone())));
         json!({
             "provider": {"version": 0, "block": {"description_kind": "plain"}},
             "resource_schemas": blocks(&resources),

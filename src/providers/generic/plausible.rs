@@ -9,7 +9,6 @@
 
 use crate::eval::{Kind, Type, Value};
 use sha1::{Digest, Sha1};
-use std::collections::BTreeMap;
 
 /// The account id and region a generic AWS object claims when its arguments say nothing.
 pub const AWS_ACCOUNT: &str = "123456789012";
@@ -73,7 +72,7 @@ impl Object<'_> {
 fn known_json(v: &Value) -> serde_json::Value {
     match &v.kind {
         Kind::Object(m) => serde_json::Value::Object(
-            m.iter().filter(|(_, x)| x.is_wholly_known() && !x.is_null()).map(|(k, x)| (k.clone(), crate::engine::values_json::value(x))).collect(),
+            crate::util::sort::json_map(m.iter().filter(|(_, x)| x.is_wholly_known() && !x.is_null()).map(|(k, x)| (k.clone(), crate::engine::values_json::value(x)))),
         ),
         _ => serde_json::Value::Null,
     }
@@ -92,8 +91,8 @@ pub fn value(obj: &Object<'_>, attr: &str, shape: &Type) -> Value {
             let singular = singular(attr);
             Value::tuple((0..LIST_LEN).map(|i| value(obj, &format!("{singular}#{i}"), &elem)).collect())
         }
-        Type::Object(keys) => Value::object(keys.iter().map(|(k, t)| (k.clone(), value(obj, &format!("{attr}.{k}"), t))).collect::<BTreeMap<_, _>>()),
-        Type::Map(elem) => Value::object((0..LIST_LEN).map(|i| (format!("key{i}"), value(obj, &format!("{attr}#{i}"), elem))).collect::<BTreeMap<_, _>>()),
+        Type::Object(keys) => Value::object(crate::util::sort::btree_map(keys.iter().map(|(k, t)| (k.clone(), value(obj, &format!("{attr}.{k}"), t))))),
+        Type::Map(elem) => Value::object(crate::util::sort::btree_map((0..LIST_LEN).map(|i| (format!("key{i}"), value(obj, &format!("{attr}#{i}"), elem))))),
         Type::Number => Value::int(i64::from(obj.byte(attr))),
         Type::Bool => Value::bool(obj.byte(attr) % 2 == 0),
         _ if is_plural(attr) => value(obj, attr, &Type::list(Type::String)),
