@@ -84,7 +84,7 @@ pub fn apply(files: &BTreeMap<String, String>, config: &Config, plan: &Plan, pri
             let delay = provider.delay_ms(s.ops[b].op, started.name.as_deref());
             events.push(start_event(&s, &started, now));
             // Answered now; dependents see the result when it ends on the clock.
-            let response = started.request.as_ref().ok().map(|r| r.ask(provider));
+            let response = started.request.as_ref().ok().map(|r| r.ask(crate::providers::route(provider, &started.provider_config)));
             let prior_id = started.prior_id.clone();
             let outcome = s.finish(started, response);
             let ok = outcome.is_ok();

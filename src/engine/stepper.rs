@@ -127,6 +127,9 @@ pub struct Started {
     pub request: Result<Request, Diagnostics>,
     /// Set when the operation needs no provider call (a delete of an object already gone).
     pub nothing_to_do: bool,
+    /// The provider configuration serving it (`provider["registry.terraform.io/hashicorp/aws"].west`):
+    /// the request goes to the provider [`crate::providers::route`] finds for it.
+    pub provider_config: String,
 }
 
 /// How an operation ended: `Ok(Some(id))` for a created, updated or read object, `Ok(None)`
@@ -323,7 +326,8 @@ impl<'a> Stepper<'a> {
         let prior_id = target.and_then(|i| str_attr(&self.objs[i].value, "id"));
         let deposed = target.and_then(|i| self.objs[i].deposed.clone()).filter(|_| o.op == Op::Delete);
         let name = c.after.as_ref().or(c.before.as_ref()).and_then(|v| str_attr(v, "name"));
-        let mut started = Started { index: b, prior_id, deposed, name, request: Err(Diagnostics::new()), nothing_to_do: false };
+        let provider_config = c.provider_config.clone();
+        let mut started = Started { index: b, prior_id, deposed, name, request: Err(Diagnostics::new()), nothing_to_do: false, provider_config };
         match self.request(b, target, provider) {
             Ok(Some(r)) => started.request = Ok(r),
             Ok(None) => started.nothing_to_do = true,

@@ -99,7 +99,7 @@ pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usi
             let delay = provider.delay_ms(s.ops[b].op, started.name.as_deref());
             inflight.push(Box::pin(async move {
                 let response = match &started.request {
-                    Ok(r) => Some(route.respond(r, delay).await),
+                    Ok(r) => Some(route.respond(r, &started.provider_config, delay).await),
                     Err(_) => None,
                 };
                 (started, response)

@@ -54,10 +54,10 @@ impl Route<'_> {
     }
 
     /// The provider's response to an apply-time request (the mock's after its delay).
-    pub async fn respond(&self, request: &Request, delay: u64) -> Response {
+    pub async fn respond(&self, request: &Request, provider_config: &str, delay: u64) -> Response {
         match self {
             Route::Set(m) => {
-                let response = request.ask(*m);
+                let response = request.ask(crate::providers::route(*m, provider_config));
                 drive::after(delay).await;
                 response
             }
