@@ -467,6 +467,20 @@ mod tests {
     }
 
     #[test]
+    fn rate_limits_reach_every_operation_and_lengthen_delays() {
+        let p = MockProvider::new(MockOptions::from_env([("MOCK_RATE_LIMIT", "1"), ("MOCK_MAX_RETRIES", "1"), ("MOCK_DELAY_MS", "50")]));
+        let c = config("a", input(&[]), None);
+        let planned = p.plan_resource_change("mock_resource", None, &c).unwrap().planned;
+        let a = p.apply_resource_change("mock_resource", None, Some(&planned));
+        assert_eq!((a.error.unwrap().summary.as_str(), a.new_state), ("Rate exceeded", None));
+        assert_eq!(p.read_resource("mock_resource", &c).unwrap_err().summary, "Rate exceeded");
+        assert_eq!(p.read_data_source("mock_data", &c).unwrap_err().summary, "Rate exceeded");
+        assert_eq!(p.delay_ms(Op::Create, Some("a")), 50 + 100, "one retry after 100 ms");
+        let calm = MockProvider::new(MockOptions::from_env([("MOCK_SEED", "9"), ("MOCK_JITTER_MS", "20"), ("MOCK_DELAY_MS", "50")]));
+        assert!((30..=70).contains(&calm.delay_ms(Op::Create, Some("a"))));
+    }
+
+    #[test]
     fn data_source_reads_keep_null_input() {
         let p = MockProvider::new(MockOptions::default());
         let c = obj(&[("name", Value::string("root")), ("input", Value::null(Type::map(Type::String))), ("id", Value::null(Type::String)), ("output", Value::null(Type::String))]);

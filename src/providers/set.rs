@@ -19,6 +19,9 @@ pub struct ProviderSet {
     other: GenericProvider,
     /// Configurations that write a `region`, by configuration address.
     configured: BTreeMap<String, GenericProvider>,
+    /// Providers given for a source (a JS provider for `registry.terraform.io/hashicorp/aws`):
+    /// they serve every configuration of that source instead of the mocks.
+    given: BTreeMap<String, Box<dyn Provider>>,
     /// Resource or data source type → the source the configuration uses for it.
     type_sources: BTreeMap<String, String>,
 }
@@ -35,7 +38,7 @@ impl ProviderSet {
             }
         }
         let other = GenericProvider::new("", Arc::clone(&schemas), options.clone());
-        ProviderSet { mock: MockProvider::new(options), generic, other, configured: BTreeMap::new(), type_sources }
+        ProviderSet { mock: MockProvider::new(options), generic, other, configured: BTreeMap::new(), given: BTreeMap::new(), type_sources }
     }
 
     /// The set with the `region` each configuration (by address) writes.
@@ -50,8 +53,20 @@ impl ProviderSet {
         self
     }
 
+    /// The set with `provider` serving every configuration of its source (`provider.source()`,
+    /// e.g. `registry.terraform.io/hashicorp/aws`).
+    pub fn with_provider(mut self, provider: Box<dyn Provider>) -> ProviderSet {
+        let source = provider.source().to_string();
+        self.configured.retain(|address, _| crate::addrs::AbsProviderConfig::parse(address).is_none_or(|c| c.provider != source));
+        self.given.insert(source, provider);
+        self
+    }
+
     /// The provider of a source address.
     pub fn by_source(&self, source: &str) -> &dyn Provider {
+        if let Some(p) = self.given.get(source) {
+            return p.as_ref();
+        }
         if source == mock::SOURCE {
             return &self.mock;
         }
@@ -105,7 +120,11 @@ impl Provider for ProviderSet {
     fn schema_document(&self) -> serde_json::Value {
         let mut all = serde_json::Map::new();
         let used_mock = self.type_sources.values().any(|s| s == mock::SOURCE) || self.generic.is_empty();
-        let docs = used_mock.then(|| self.mock.schema_document()).into_iter().chain(self.generic.values().map(|g| g.schema_document()));
+        let docs = used_mock
+            .then(|| self.mock.schema_document())
+            .into_iter()
+            .chain(self.generic.iter().filter(|(s, _)| !self.given.contains_key(*s)).map(|(_, g)| g.schema_document()))
+            .chain(self.given.values().map(|p| p.schema_document()));
         for doc in docs {
             if let Some(serde_json::Value::Object(m)) = doc.get("provider_schemas") {
                 all.extend(m.clone());
@@ -143,6 +162,8 @@ mod tests {
         let deleted = gone.apply_resource_change("google_storage_bucket", Some(&obj), None);
         assert!(deleted.error.is_none() && deleted.new_state.is_none());
         let doc = s.schema_document();
+        let given = set().with_provider(Box::new(MockProvider::new(MockOptions { delay_ms: 7, ..Default::default() })));
+        assert_eq!(given.for_config("provider[\"registry.terraform.io/hashicorp/mock\"].x").unwrap().delay_ms(Op::Create, None), 7, "a given provider serves its source");
         assert!(doc["provider_schemas"]["registry.terraform.io/hashicorp/aws"]["resource_schemas"]["aws_vpc"].is_object());
         assert!(doc["provider_schemas"][mock::SOURCE]["resource_schemas"]["mock_resource"].is_object());
     }
