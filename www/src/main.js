@@ -1,6 +1,7 @@
-// The playground's wiring, and the only module that talks to the tfgraph package: it loads the
-// files, builds the chosen graph, turns the results into plain data, and hands that to the
-// panels (editor, graph, node details, diagnostics, console, build steps, resources, run).
+// The playground's wiring, and the only module on the page's thread that talks to the tfgraph
+// package (analysis-worker.js and engine-worker.js use it beside the page): it loads the files,
+// builds the chosen graph, turns the results into plain data, and hands that to the panels
+// (editor, graph, node details, diagnostics, console, build steps, resources, run, plan/apply).
 
 import * as tfgraph from "tfgraph";
 import { createEditor } from "./editor.js";
