@@ -88,7 +88,7 @@ fn resource_change(c: &InstanceChange) -> Json {
 
 /// Resources of one module tree, as `root_module` / `child_modules` nest them.
 fn module_tree(mut entries: Vec<(String, Json)>) -> Json {
-    entries.sort_by(|a, b| a.1["address"].as_str().cmp(&b.1["address"].as_str()));
+    crate::util::sort::sort_by(&mut entries, |a, b| a.1["address"].as_str().cmp(&b.1["address"].as_str()));
     let mut by_module: BTreeMap<String, Vec<Json>> = BTreeMap::new();
     for (module, e) in entries {
         by_module.entry(module).or_default().push(e);
