@@ -9,7 +9,7 @@
 //! | `schemas` | the generic mock's schemas, derived from the configuration; the provider set of a configuration |
 //! | `plan` | the plan walk: expansion, refresh, actions, orphans, outputs |
 //! | `plan_json` | the plan as `terraform show -json` writes it (format 1.2) |
-//! | `config_json`, `version_constraints` | its `configuration` section |
+//! | `config_json`, `config_providers`, `version_constraints` | its `configuration` section |
 //! | `relevant` | its `relevant_attributes` (globalref's contributing resource attributes) |
 //! | `refs` | an expression's references as jsonconfig and globalref read them |
 //! | `sources` | the configuration's files parsed once, resource blocks by address |
@@ -23,6 +23,7 @@ pub mod body_json;
 pub mod checks;
 pub mod clock;
 pub mod config_json;
+pub mod config_providers;
 pub mod data_orphans;
 pub mod diag_text;
 pub mod instance;
