@@ -8,6 +8,7 @@
 // once into target/bench-oracle; PyPI the first time) plans and applies the 1,000-resource
 // configuration (`terraform init` not timed), and the ratios are printed.
 //
+// The package's column (Node, the wasm build in pkg/) needs `bash scripts/build` first.
 // Options: --sizes 1000,10000 (multiples of 100), --no-terraform, --no-build.
 // Results: bench/RESULTS.md ("Engine").
 
@@ -40,13 +41,34 @@ function native(n) {
 }
 
 // --- Node: the wasm package -------------------------------------------------------------------
-// WIRE HERE when the package exports plan()/apply() (issue #11): time `await plan(files)` then
-// `await apply(plan)` in a child `node` process per size (its peak RSS from `process.resourceUsage()`),
-// on the same files (`tfgraph-bench-engine write N DIR` writes them). Until then the column says so.
-async function node(_n) {
-  const pkg = await import(join(repo, "pkg/node.js")).catch(() => ({}));
-  if (typeof pkg.plan !== "function" || typeof pkg.apply !== "function") return { error: "pkg/ has no plan()/apply() yet" };
-  return { error: "pkg/ exports plan()/apply(): wire the Node column (bench/engine/run.mjs, WIRE HERE)" };
+// The package in Node: a child `node` process per size (so its peak RSS is its own) reads the
+// files `tfgraph-bench-engine write N DIR` wrote, then times `await plan(files)` and
+// `await apply(plan)` with the built-in mock at zero latency (parallelism 10, as natively).
+const NODE_CHILD = `
+  import { plan, apply } from ${JSON.stringify(join(repo, "pkg/node.js"))};
+  import { readConfigDir } from ${JSON.stringify(join(repo, "pkg/read-dir.js"))};
+  const files = await readConfigDir(process.argv[1]);
+  let t = performance.now();
+  const p = await plan(files);
+  const plan_ms = performance.now() - t;
+  if (p.errored) throw new Error(JSON.stringify(p.diagnostics).slice(0, 500));
+  t = performance.now();
+  const r = await apply(p);
+  const apply_ms = performance.now() - t;
+  if (r.diagnostics.some((d) => d.severity === "error")) throw new Error(JSON.stringify(r.diagnostics).slice(0, 500));
+  console.log(JSON.stringify({ plan_ms, apply_ms, peak_rss_kib: process.resourceUsage().maxRSS }));
+`;
+async function node(n) {
+  if (!existsSync(join(repo, "pkg/tfgraph_bg.wasm"))) return { error: "pkg/ is not built (bash scripts/build)" };
+  const dir = mkdtempSync(join(tmpdir(), "tfgraph-bench-engine-node-"));
+  try {
+    execFileSync(bin, ["write", String(n), dir]);
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", NODE_CHILD, dir], { encoding: "utf8", maxBuffer: 1 << 24 });
+    if (r.status !== 0) return { error: `node: ${r.stderr.trim().split("\n").slice(-3).join(" ")}` };
+    return { resources: n, ...JSON.parse(r.stdout.trim().split("\n").pop()) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 // --- Terraform 1.0.3 with the oracle's mock provider ------------------------------------------
@@ -132,3 +154,7 @@ const at = (n) => rows.find((r) => r.tool === "tfgraph (native)" && r.resources 
 const goal = (n, s) => at(n) && console.log(`goal: ${fmt(n)} plan + apply < ${s} s: ${at(n).plan_ms + at(n).apply_ms < s * 1000 ? "met" : "NOT met"} natively`);
 goal(10000, 2);
 goal(100000, 30);
+const inNode = (n) => rows.find((r) => r.tool === "tfgraph (Node, wasm)" && r.resources === n && !r.error);
+for (const [n, secs] of [[10000, 2], [100000, 30]]) {
+  if (inNode(n)) console.log(`goal: ${fmt(n)} plan + apply < ${secs} s: ${inNode(n).plan_ms + inNode(n).apply_ms < secs * 1000 ? "met" : "NOT met"} in Node`);
+}
