@@ -73,8 +73,11 @@ pub fn with_parse_cache<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// Parsed files by their text's (address, length), while [`with_parse_cache`] runs.
+type ParseCache = HashMap<(usize, usize), Rc<Blocks>>;
+
 thread_local! {
-    static CACHE: RefCell<Option<HashMap<(usize, usize), Rc<Blocks>>>> = const { RefCell::new(None) };
+    static CACHE: RefCell<Option<ParseCache>> = const { RefCell::new(None) };
 }
 
 /// The file a resource block is in: its range's name, or a path ending in it.
