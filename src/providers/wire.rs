@@ -35,7 +35,14 @@ pub fn from_wire(j: &Json, ty: &Type) -> Result<Value, String> {
     if !value.is_object() {
         return Err(format!("`value` must be an object of the type's attributes, got {}", kind_of(value)));
     }
-    let mut v = convert(&from_json(value), ty).map_err(|e| format!("`value` does not fit the schema: {e}"))?;
+    // An attribute left out is unset (null), as the contract says.
+    let mut filled = value.clone();
+    if let (Type::Object(attrs), Some(m)) = (ty, filled.as_object_mut()) {
+        for name in attrs.keys() {
+            m.entry(name.clone()).or_insert(Json::Null);
+        }
+    }
+    let mut v = convert(&from_json(&filled), ty).map_err(|e| format!("`value` does not fit the schema: {e}"))?;
     if let Some(u) = obj.get("unknown").filter(|u| !u.is_null()) {
         mark_unknown(&mut v, u).map_err(|e| format!("`unknown`: {e}"))?;
     }
@@ -176,7 +183,8 @@ mod tests {
     fn round_trips_unknowns() {
         let v = Value::object([("id".to_string(), Value::unknown(Type::String)), ("tags".to_string(), Value::map(Type::String, [("a".to_string(), Value::string("x"))].into_iter().collect()))].into_iter().collect());
         let w = to_wire(&v);
-        assert_eq!(w, json!({"value": {"id": null, "tags": {"a": "x"}}, "unknown": {"id": true}}));
+        // A known map is marked `{}`, as plan JSON's after_unknown marks it.
+        assert_eq!(w, json!({"value": {"id": null, "tags": {"a": "x"}}, "unknown": {"id": true, "tags": {}}}));
         let back = from_wire(&w, &ty()).unwrap();
         assert!(back.raw_equal(&v));
     }
