@@ -1,30 +1,35 @@
 #!/usr/bin/env node
-// The `tfgraph` command: Terraform's graph, validation, edge explanations, cycles and console
-// on a directory, with no Terraform, providers or network. A thin layer over the package's
-// exports; arguments are parsed with node:util's parseArgs. Exit codes follow Terraform's:
-// 0 success, 1 error (and a usage message for bad arguments).
+// The `tfgraph` command: Terraform's graph, validation, edge explanations, cycles, console, and
+// plan/apply/destroy against mock providers (cli/engine.js) on a directory, with no Terraform,
+// providers or network. A thin layer over the package's exports; arguments are parsed with
+// node:util's parseArgs. Exit codes follow Terraform's: 0 success, 1 error (and a usage message
+// for bad arguments); `plan --detailed-exitcode` 2 for changes.
 
 import { parseArgs } from "node:util";
-import { readFile, stat } from "node:fs/promises";
-import { dirname, relative, resolve, sep } from "node:path";
 import { createInterface } from "node:readline";
-import { readConfigDir } from "./read-dir.js";
-import { buildGraph, evaluate, loadConfig, TfgraphError, version } from "./node.js";
+import { buildGraph, evaluate, loadConfig, version } from "./node.js";
+import { addVarFiles, diagnosticsOf, err, formatDiagnostic, out, parseVar, positional, readDir, readJsonFile, UsageError } from "./cli/common.js";
+import { readPlanFile } from "./cli/plan-file.js";
+import { checkEngineArgs, cmdApply, cmdPlan, ENGINE_COMMANDS, engineAvailable } from "./cli/engine.js";
+
+export { formatDiagnostic };
 
 const COMMANDS = {
   graph: {
-    usage: "tfgraph graph [DIR] [--type plan|plan-destroy|validate] [--format dot|mermaid|text|json] [--draw-cycles] [--full]",
+    usage: "tfgraph graph [DIR] [--type plan|plan-destroy|validate|apply] [--plan FILE] [--format dot|mermaid|text|json] [--draw-cycles] [--full]",
     help: `Prints Terraform's graph of the configuration in DIR (default "."). By default the
 resource-only DOT that \`terraform graph\` prints, ready for \`| dot -Tsvg\`; --type (or --full)
 prints the whole graph Terraform builds for that operation, every node and edge.
 
 Options:
-  --type T        plan (default), plan-destroy, validate
+  --type T        plan (default), plan-destroy, validate, apply (with --plan)
+  --plan FILE     a plan saved by \`tfgraph plan --out\`: --type apply draws the graph that
+                  applies it, from the configuration and state saved in it
   --format F      dot (default), mermaid, text (Terraform's Graph.String()), json (nodes and
                   edges, each edge with the reasons it exists)
   --draw-cycles   draw the edges of cycles in red (DOT)
   --full          the whole plan graph instead of resources only`,
-    options: { type: { type: "string" }, format: { type: "string" }, "draw-cycles": { type: "boolean" }, full: { type: "boolean" } },
+    options: { type: { type: "string" }, plan: { type: "string" }, format: { type: "string" }, "draw-cycles": { type: "boolean" }, full: { type: "boolean" } },
   },
   validate: {
     usage: "tfgraph validate [DIR] [--json]",
@@ -59,23 +64,6 @@ Options:
   },
 };
 
-// The engine for these is not in this version: their arguments are checked, then they say so.
-const ENGINE = {
-  plan: "tfgraph plan [DIR] [--state FILE] [--var NAME=VALUE] [--var-file FILE] [--out FILE] [--json] [--destroy] [--parallelism N] [--detailed-exitcode]",
-  apply: "tfgraph apply [DIR | PLAN.json] [--state FILE] [--var NAME=VALUE] [--var-file FILE] [--json] [--parallelism N]",
-  destroy: "tfgraph destroy [DIR] [--state FILE] [--var NAME=VALUE] [--var-file FILE] [--parallelism N]",
-};
-const ENGINE_OPTIONS = {
-  state: { type: "string" },
-  var: { type: "string", multiple: true },
-  "var-file": { type: "string", multiple: true },
-  out: { type: "string" },
-  json: { type: "boolean" },
-  destroy: { type: "boolean" },
-  parallelism: { type: "string" },
-  "detailed-exitcode": { type: "boolean" },
-};
-
 const MAIN_HELP = `Usage: tfgraph <command> [options] [DIR]
 
 Terraform's resource graph engine, without Terraform: works on any directory of .tf files
@@ -87,89 +75,35 @@ Commands:
   explain    why one node of the plan graph depends on another
   cycles     the cycles of the plan graph, explained
   console    evaluate expressions, as terraform console does
-  plan, apply, destroy
-             not in this version (the plan/apply engine is being built)
+  plan       what terraform plan prints, against mock providers
+  apply      plan, approve, apply: progress lines, the state file written back
+  destroy    destroy everything in the state
 
 Run \`tfgraph <command> --help\` for a command's options. \`tfgraph --version\` prints the version.`;
-
-class UsageError extends Error {}
-
-const out = (s) => process.stdout.write(s.endsWith("\n") ? s : s + "\n");
-const err = (s) => process.stderr.write(s.endsWith("\n") ? s : s + "\n");
-
-/**
- * Reads DIR as Terraform would see it: its files, and when a local module source points above
- * it (`source = "../../"`, as in a module's examples/), the files of the ancestor that holds
- * that module too. Returns `{ files, root }` where `root` is DIR relative to the files read.
- */
-async function readDir(dir) {
-  let st;
-  try {
-    st = await stat(dir);
-  } catch {
-    throw new UsageError(`The directory ${JSON.stringify(dir)} does not exist.`);
-  }
-  if (!st.isDirectory()) throw new UsageError(`${JSON.stringify(dir)} is not a directory.`);
-  let base = resolve(dir);
-  for (let up = 0; ; up++) {
-    const files = await readConfigDir(base);
-    const root = relative(base, resolve(dir)).split(sep).join("/");
-    if (up === 8 || dirname(base) === base) return { files, root };
-    let outside = false;
-    try {
-      loadConfig(files, { root });
-    } catch (e) {
-      outside = diagnosticsOf(e).some((d) => d.summary === "Invalid module source address" && d.detail.includes("points outside the loaded files"));
-    }
-    if (!outside) return { files, root };
-    base = dirname(base);
-  }
-}
-
-/** Terraform's plain (no-colour) rendering of one diagnostic, with its source snippet. */
-export function formatDiagnostic(d, files = {}) {
-  const kind = d.severity === "warning" ? "Warning" : "Error";
-  let s = `\n${kind}: ${d.summary}\n`;
-  if (d.range) {
-    const { filename, start } = d.range;
-    const context = d.snippet?.context ? `, in ${d.snippet.context}` : "";
-    s += `\n  on ${filename} line ${start.line}${context}:\n`;
-    const code = d.snippet?.code ?? (files[filename] ?? "").split("\n")[start.line - 1];
-    if (code !== undefined) {
-      const first = d.snippet?.start_line ?? start.line;
-      code.split("\n").forEach((line, i) => {
-        s += `${String(first + i).padStart(4)}: ${line}\n`;
-      });
-    }
-  }
-  if (d.detail) s += `\n${d.detail}\n`;
-  return s;
-}
-
-function diagnosticsOf(e) {
-  if (e instanceof TfgraphError) return e.diagnostics;
-  throw e;
-}
-
-function positional(values, names) {
-  if (values.length > names.length) throw new UsageError(`Too many arguments: expected ${names.join(" ")}.`);
-  return values;
-}
 
 async function cmdGraph(args) {
   const [dir = "."] = positional(args.positionals, ["DIR"]);
   const format = args.values.format ?? "dot";
   if (!["dot", "mermaid", "text", "json"].includes(format)) throw new UsageError(`--format must be dot, mermaid, text or json, not ${JSON.stringify(format)}.`);
   const type = args.values.type;
-  const operations = { plan: "plan", "plan-destroy": "destroy", validate: "validate" };
-  if (type !== undefined && !(type in operations)) {
-    if (type === "apply") throw new UsageError("--type apply needs a saved plan, which needs the plan/apply engine: not in this version.");
-    throw new UsageError(`--type must be plan, plan-destroy or validate, not ${JSON.stringify(type)}.`);
-  }
-  const { files, root } = await readDir(dir);
+  const operations = { plan: "plan", "plan-destroy": "destroy", validate: "validate", apply: "apply" };
+  if (type !== undefined && !(type in operations)) throw new UsageError(`--type must be plan, plan-destroy, validate or apply, not ${JSON.stringify(type)}.`);
+  if ((type === "apply") !== (args.values.plan !== undefined)) throw new UsageError("--type apply needs --plan FILE (a plan saved by `tfgraph plan --out`), and --plan needs --type apply.");
+  let files, root, options;
+  if (type === "apply") {
+    // Terraform's `graph -type=apply -plan=FILE`: the configuration and state saved in the plan.
+    if (args.positionals.length) throw new UsageError("--type apply reads the configuration saved in the plan: give no DIR.");
+    const { saved, error } = await readPlanFile(args.values.plan);
+    if (error) {
+      err(formatDiagnostic(error));
+      return 1;
+    }
+    ({ files, root } = saved.tfgraph);
+    options = { changes: saved, mode: saved.tfgraph.destroy ? "destroy" : "normal", state: saved.tfgraph.state ?? undefined };
+  } else ({ files, root } = await readDir(dir));
   let graph;
   try {
-    graph = buildGraph(files, { operation: operations[type ?? "plan"], root });
+    graph = buildGraph(files, { operation: operations[type ?? "plan"], root, ...options });
   } catch (e) {
     for (const d of diagnosticsOf(e)) err(formatDiagnostic(d, files));
     return 1;
@@ -254,45 +188,10 @@ async function cmdCycles(args) {
   return 1;
 }
 
-function parseVar(text) {
-  const i = text.indexOf("=");
-  if (i <= 0) throw new UsageError(`--var takes NAME=VALUE, not ${JSON.stringify(text)}.`);
-  const raw = text.slice(i + 1);
-  let value = raw;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    // Not JSON: a string, as -var gives it.
-  }
-  return [text.slice(0, i), value];
-}
-
-async function readJsonFile(path, what) {
-  let text;
-  try {
-    text = await readFile(path, "utf8");
-  } catch {
-    throw new UsageError(`Cannot read the ${what} ${JSON.stringify(path)}.`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`The ${what} ${JSON.stringify(path)} is not valid JSON: ${e.message}`);
-  }
-}
-
 async function cmdConsole(args) {
   const [dir = "."] = positional(args.positionals, ["DIR"]);
   const { files, root } = await readDir(dir);
-  // -var-file files come after the directory's own tfvars (a name that sorts after theirs).
-  for (const [i, f] of (args.values["var-file"] ?? []).entries()) {
-    try {
-      const name = `~var-file-${String(i).padStart(3, "0")}.auto.tfvars${f.endsWith(".json") ? ".json" : ""}`;
-      files[root ? `${root}/${name}` : name] = await readFile(f, "utf8");
-    } catch {
-      throw new UsageError(`Cannot read the variables file ${JSON.stringify(f)}.`);
-    }
-  }
+  await addVarFiles(files, root, args.values["var-file"]);
   const variables = Object.fromEntries((args.values.var ?? []).map(parseVar));
   const state = args.values.state ? await readJsonFile(args.values.state, "state file") : undefined;
   let config;
@@ -322,16 +221,6 @@ async function cmdConsole(args) {
   return status;
 }
 
-async function cmdEngine(name, argv) {
-  const args = parseArgs({ args: argv, options: ENGINE_OPTIONS, allowPositionals: true, strict: true });
-  if (args.values.parallelism !== undefined && !/^[1-9]\d*$/.test(args.values.parallelism)) {
-    throw new UsageError(`--parallelism must be a positive whole number, not ${JSON.stringify(args.values.parallelism)}.`);
-  }
-  positional(args.positionals, ["DIR"]);
-  err(`tfgraph ${name}: planning and applying against mock providers is not in this version of tfgraph (${version}); the plan/apply engine is being built. \`tfgraph graph\`, \`validate\`, \`explain\`, \`cycles\` and \`console\` work now.`);
-  return 1;
-}
-
 export async function main(argv) {
   const [command, ...rest] = argv;
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
@@ -343,14 +232,7 @@ export async function main(argv) {
     return 0;
   }
   try {
-    if (command in ENGINE) {
-      if (rest.includes("--help") || rest.includes("-h")) {
-        out(`Usage: ${ENGINE[command]}\n\nNot in this version: the plan/apply engine is being built.`);
-        return 0;
-      }
-      return await cmdEngine(command, rest);
-    }
-    const spec = COMMANDS[command];
+    const spec = COMMANDS[command] ?? ENGINE_COMMANDS[command];
     if (!spec) throw new UsageError(`Unknown command ${JSON.stringify(command)}.`);
     if (rest.includes("--help") || rest.includes("-h")) {
       out(`Usage: ${spec.usage}\n\n${spec.help}`);
@@ -362,11 +244,26 @@ export async function main(argv) {
     } catch (e) {
       throw new UsageError(e.message);
     }
-    return await { graph: cmdGraph, validate: cmdValidate, explain: cmdExplain, cycles: cmdCycles, console: cmdConsole }[command](args);
+    if (command in ENGINE_COMMANDS) checkEngineArgs(args.values);
+    if (command in ENGINE_COMMANDS && !engineAvailable()) {
+      err(`tfgraph ${command}: this build of the package (${version}) has no plan/apply engine.`);
+      return 1;
+    }
+    const run = {
+      graph: cmdGraph,
+      validate: cmdValidate,
+      explain: cmdExplain,
+      cycles: cmdCycles,
+      console: cmdConsole,
+      plan: cmdPlan,
+      apply: (a) => cmdApply(a),
+      destroy: (a) => cmdApply(a, { destroyCommand: true }),
+    };
+    return await run[command](args);
   } catch (e) {
     if (e instanceof UsageError || e?.code?.startsWith?.("ERR_PARSE_ARGS")) {
       err(`Error: ${e.message}\n`);
-      const usage = COMMANDS[command]?.usage ?? ENGINE[command];
+      const usage = (COMMANDS[command] ?? ENGINE_COMMANDS[command])?.usage;
       err(usage ? `Usage: ${usage}\nRun \`tfgraph ${command} --help\` for more.` : MAIN_HELP);
       return 1;
     }

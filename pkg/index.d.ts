@@ -701,6 +701,14 @@ export interface MockOptions {
   failNames?: string[];
   /** Which operations fail for `failNames`: "create" (the default), "update", "delete", "read", "read_data". */
   failOps?: ("create" | "update" | "delete" | "read" | "read_data")[];
+  /** Seed of the jitter and the rate limits below (default 0): one seed, one timeline. */
+  seed?: number;
+  /** Each operation's duration varies by up to this many milliseconds either way (default 0). */
+  jitterMs?: number;
+  /** The share (0 to 1) of calls answered with a transient rate-limit error, which the provider retries with backoff (default 0). */
+  rateLimit?: number;
+  /** How many times the provider retries a rate-limited call before failing it. */
+  maxRetries?: number;
 }
 
 /**

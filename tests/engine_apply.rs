@@ -5,10 +5,11 @@
 //!
 //! Steps not reached yet are listed in `GAPS` with the reason; the test fails when a listed
 //! step starts passing as when an unlisted one fails.
+#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+mod support;
 
-use common::engine_fixtures::{diff, mock, steps, Step};
+use support::engine_fixtures::{diff, mock, steps, Step};
 use serde_json::{json, Value};
 use tfgraph::engine::apply::{apply, ApplyOptions};
 use tfgraph::engine::{plan::plan, PlanOptions};

@@ -3,8 +3,8 @@
 //! expectations written from `internal/lang/funcs/conversion.go` (cty's conversion, then the
 //! constraint's `optional()` defaults; the type argument is a type expression, not a value).
 
-#[path = "eval_functions_harness/mod.rs"]
-mod harness;
+mod support;
+use support::console as harness;
 
 use harness::{console, Outcome, Setup};
 

@@ -4,8 +4,8 @@
 //! (recorded from `terraform console` and `terraform plan -json` by
 //! `tests/fixtures/eval/functions/recording/record.mjs` from `recording/expressions.txt`).
 
-#[path = "eval_functions_harness/mod.rs"]
-mod harness;
+mod support;
+use support::console as harness;
 
 use harness::console;
 

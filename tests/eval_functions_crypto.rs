@@ -5,8 +5,8 @@
 //! are checked by their shape; `crypto_unknown.json` is written by hand from cty's parameter
 //! flags), and `uuid`/`bcrypt`/`timestamp`-style impurity: unknown while planning.
 
-#[path = "eval_functions_harness/mod.rs"]
-mod harness;
+mod support;
+use support::console as harness;
 
 use tfgraph::eval::functions::{call, FuncContext, NoFiles, Registry};
 use tfgraph::eval::value::Value;

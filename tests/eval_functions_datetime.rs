@@ -5,8 +5,8 @@
 //! `datetime_unknown.json` written by hand from cty's parameter flags), and `timestamp()`
 //! being unknown while planning.
 
-#[path = "eval_functions_harness/mod.rs"]
-mod harness;
+mod support;
+use support::console as harness;
 
 use tfgraph::eval::functions::{call, FuncContext, NoFiles, Registry};
 

@@ -4,8 +4,8 @@
 //! `encoding_unknown.json` written by hand from cty's parameter flags). Cases of functions not
 //! registered yet (`yamldecode`) are counted and reported, not run.
 
-#[path = "eval_functions_harness/mod.rs"]
-mod harness;
+mod support;
+use support::console as harness;
 
 use tfgraph::eval::functions::Registry;
 

@@ -3,8 +3,8 @@
 //! `tests/fixtures/eval/functions/filesystem.json`, recorded from Terraform 1.11.4 with the
 //! fixture's `files` beside main.tf (tfgraph reads them from the loaded files, never a disk).
 
-#[path = "eval_functions_harness/mod.rs"]
-mod harness;
+mod support;
+use support::console as harness;
 
 #[test]
 fn filesystem_functions_as_terraform_evaluates_them() {

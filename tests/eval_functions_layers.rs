@@ -396,8 +396,8 @@ fn number_parsing_matches_tonumber_fixtures() {
     assert!(checked >= 10, "only {checked} tonumber cases");
 }
 
-#[path = "eval_functions_harness/mod.rs"]
-mod harness;
+mod support;
+use support::console as harness;
 
 /// The harness the family tests use reads every fixture file, and its comparison accepts a
 /// case's own answer and rejects a wrong one (the plumbing, before the evaluator exists).

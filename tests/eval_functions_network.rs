@@ -4,8 +4,8 @@
 //! go-cidr's quirks with negative and huge numbers included; `network_unknown.json` is written
 //! by hand from cty's parameter flags).
 
-#[path = "eval_functions_harness/mod.rs"]
-mod harness;
+mod support;
+use support::console as harness;
 
 #[test]
 fn network_functions_as_terraform_evaluates_them() {

@@ -4,8 +4,8 @@
 //! where Terraform panics keep the panic's message, marked in `source`; `numeric_unknown.json`
 //! is written by hand from cty's parameter flags).
 
-#[path = "eval_functions_harness/mod.rs"]
-mod harness;
+mod support;
+use support::console as harness;
 
 #[test]
 fn numeric_functions_as_terraform_evaluates_them() {

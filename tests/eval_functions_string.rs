@@ -2,8 +2,8 @@
 //! The string functions against Terraform: every case of `tests/fixtures/eval/functions/string*.json`
 //! (recorded from Terraform 1.11.4; 1.15 differences written from its source and marked), all run.
 
-#[path = "eval_functions_harness/mod.rs"]
-mod harness;
+mod support;
+use support::console as harness;
 
 #[test]
 fn string_functions_as_terraform_evaluates_them() {

@@ -2,8 +2,8 @@
 //! `<<-` heredocs strip the indentation of their source lines before interpolation, as HCL
 //! does: the expected values are `terraform console` 1.11.4's `jsonencode` of each local.
 
-#[path = "eval_functions_harness/mod.rs"]
-mod harness;
+mod support;
+use support::console as harness;
 
 use harness::{console, Outcome, Setup};
 

@@ -134,7 +134,7 @@ fn steps_are_recorded_in_terraform_order_and_traced_on_request() {
     let listed: Vec<&str> = tfgraph::graph::builders::plan::steps(&BuildOptions::default()).iter().map(|s| s.transform.name()).collect();
     assert_eq!(names, listed);
     // Terraform 1.15's relative order of the configuration-driven steps (the state-driven ones
-    // sit between them; tests/graph_destroy.rs and tests/graph_apply.rs cover those).
+    // sit between them; tests/graph_destroy.rs and the apply fixtures of tests/graph_fixtures.rs cover those).
     let order = [
         "ConfigTransformer",
         "RootVariableTransformer",

@@ -2,9 +2,9 @@
 //! scheduling, skipping, cancelling, dropping), and linear time.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+mod support;
 
-use common::sim;
+use support::walk_sim as sim;
 use std::cell::Cell;
 use std::future::Future;
 use std::rc::Rc;

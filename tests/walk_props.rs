@@ -2,10 +2,10 @@
 //! names the seed to replay; `tests/wasm_walk_node.rs` checks the same seeds in wasm).
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+mod support;
 
-use common::cases::{check, check_invariants, gen_case, Case, Observed};
-use common::{ideal_makespan, run_case};
+use support::walk_cases::{check, check_invariants, gen_case, Case, Observed};
+use support::walk_native::{ideal_makespan, run_case};
 use std::collections::HashMap;
 
 #[track_caller]

@@ -2,10 +2,11 @@
 //! virtual time so the expected timings are exact.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+mod support;
 
-use common::cases::{check, Case, Graph};
-use common::{run_case, sim};
+use support::walk_cases::{check, Case, Graph};
+use support::walk_native::run_case;
+use support::walk_sim as sim;
 use std::cell::RefCell;
 use std::rc::Rc;
 use tfgraph::walk::{dag_from_names, walk, Failure, NoHooks, Subgraph, Visited, WalkOptions};
@@ -178,7 +179,7 @@ fn cancellation_mid_walk_lets_visits_in_flight_settle() {
     let cancels: Vec<f64> = run.observed.events.iter().filter(|e| e.0 == "cancel").map(|e| e.2).collect();
     assert_eq!(cancels, [15.0, 15.0]);
     assert_eq!(run.report.timings.last().unwrap().end, 20.0);
-    common::cases::check_invariants(&c, &run.observed).unwrap();
+    support::walk_cases::check_invariants(&c, &run.observed).unwrap();
 }
 
 #[test]
@@ -190,7 +191,7 @@ fn cancelling_during_an_expansion_cancels_its_rest_and_the_parent() {
     // web runs 0..10, web[0] 10..20 (cancel at 15), web[1], web[2] never start.
     assert_eq!(run.report.completed, ["web[0]"]);
     assert_eq!(run.report.cancelled, ["lb", "web[1]", "web[2]", "web"]);
-    common::cases::check_invariants(&c, &run.observed).unwrap();
+    support::walk_cases::check_invariants(&c, &run.observed).unwrap();
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! The exported wasm API in headless Chromium (`wasm-pack test --headless --chrome`).
-//! Bodies: `tests/wasm_api/mod.rs`.
+//! Bodies: `tests/support/wasm_api.rs`.
 #![cfg(target_arch = "wasm32")]
 
-mod wasm_api;
+mod support;
+use support::wasm_api;
 
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 

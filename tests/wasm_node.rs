@@ -1,7 +1,8 @@
-//! The exported wasm API in Node (`wasm-pack test --node`). Bodies: `tests/wasm_api/mod.rs`.
+//! The exported wasm API in Node (`wasm-pack test --node`). Bodies: `tests/support/wasm_api.rs`.
 #![cfg(target_arch = "wasm32")]
 
-mod wasm_api;
+mod support;
+use support::wasm_api;
 
 use wasm_bindgen_test::wasm_bindgen_test;
 

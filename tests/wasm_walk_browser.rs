@@ -2,12 +2,11 @@
 //! in Node, plus the browser-only promise: a long walk never freezes the page.
 #![cfg(target_arch = "wasm32")]
 
-#[path = "common/cases.rs"]
-mod cases;
-#[path = "common/wasm_suite.rs"]
+mod support;
+use support::walk_cases as cases;
+use support::walk_wasm as wasm;
+#[path = "support/walk_wasm_suite.rs"]
 pub mod suite;
-#[path = "common/wasm.rs"]
-mod wasm;
 
 use js_sys::{Array, Function};
 use std::cell::Cell;

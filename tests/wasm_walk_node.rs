@@ -1,12 +1,9 @@
 //! The JS `walk` export in Node, over real promises: `wasm-pack test --node`.
 #![cfg(target_arch = "wasm32")]
 
-#[path = "common/cases.rs"]
-mod cases;
-#[path = "common/wasm_suite.rs"]
+mod support;
+#[path = "support/walk_wasm_suite.rs"]
 pub mod suite;
-#[path = "common/wasm.rs"]
-mod wasm;
 
 use wasm_bindgen_test::*;
 

@@ -10,8 +10,8 @@ use super::{Plan, PlanOptions};
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::plans::render_human::{render_plan, PlanMode, RenderOptions};
-use crate::providers::mock::{MockOptions, MockProvider};
 use crate::plans::Action;
+use crate::providers::mock::MockOptions;
 use crate::providers::{Op, Provider};
 use serde_json::{json, Value as Json};
 use std::collections::BTreeMap;
@@ -31,6 +31,11 @@ pub fn mock_options(mock: Option<&Json>) -> MockOptions {
         let text: Vec<&str> = ops.iter().filter_map(Json::as_str).collect();
         o.fail_ops = MockOptions::from_env([("MOCK_FAIL_OPS", text.join(",").as_str())]).fail_ops;
     }
+    // Seeded jitter and transient rate limits (retried by the provider with backoff).
+    o.knobs.seed = m.get("seed").and_then(Json::as_u64).unwrap_or(0);
+    o.knobs.jitter_ms = m.get("jitterMs").and_then(Json::as_f64).map(|f| f.max(0.0) as u64).unwrap_or(0);
+    o.knobs.rate_limit = m.get("rateLimit").and_then(Json::as_f64).map(|f| f.clamp(0.0, 1.0)).unwrap_or(0.0);
+    o.knobs.max_retries = m.get("maxRetries").and_then(Json::as_u64).map(|n| n.min(32) as u32);
     o
 }
 
@@ -136,7 +141,8 @@ pub fn stale_plan(planned_from: Option<&Json>, now: Option<&Json>) -> Option<Dia
 /// Runs a request: `{ state, variables, mock, destroy, parallelism, apply, plan }` (`plan`: a
 /// plan JSON to apply exactly, refused when the configuration and state now plan otherwise).
 pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: Diagnostics, request: &Json) -> Json {
-    let provider = MockProvider::new(mock_options(request.get("mock")));
+    // The built-in mock for hashicorp/mock, the generic mock for every other source.
+    let provider = super::schemas::providers(files, config, mock_options(request.get("mock")));
     let state = request.get("state").filter(|s| !s.is_null());
     let variables: BTreeMap<String, Json> = request.get("variables").and_then(Json::as_object).map(|m| crate::util::sort::btree_map(m.clone())).unwrap_or_default();
     let destroy = request.get("destroy").and_then(Json::as_bool).unwrap_or(false);
@@ -145,7 +151,7 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
         return json!({"plan": null, "planText": "", "changes": [], "diagnostics": diagnostics, "apply": null});
     }
     let p = plan(files, config, state, &provider, &PlanOptions { variables: variables.clone(), destroy });
-    let view = plan_view(&p, &provider, &provider.schemas_json());
+    let view = plan_view(&p, &provider, &provider.schema_document());
     diagnostics.extend(p.diagnostics.clone());
     let mut out = json!({"plan": view.json, "planText": view.text, "changes": view.changes, "diagnostics": diagnostics, "apply": null});
     if request.get("apply").and_then(Json::as_bool) != Some(true) || p.errored() {

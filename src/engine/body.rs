@@ -1,17 +1,25 @@
-//! A resource block's arguments, found again in its file (the loader keeps references, not
-//! bodies) and evaluated in an instance's scope into an object of the schema's type.
+//! A resource block's body, found again in its file (the loader keeps references, not
+//! bodies): its arguments and nested blocks (`dynamic` ones with their `for_each`, iterator
+//! and `content`), from native syntax or `.tf.json`, evaluated in an instance's scope into an
+//! object of the schema's type. Nested blocks become lists of objects (Terraform's
+//! `NestingList`), a block type with no block the empty list.
 
-use crate::config::model::Resource;
-use crate::diag::{Diagnostic, Diagnostics, SourceFile};
+use crate::config::model::{Expr as ConfigExpr, Resource};
+use crate::diag::{Diagnostic, Diagnostics, Pos, SourceFile, SourceRange};
 use crate::eval::convert::convert;
-use crate::eval::module_scope::{eval_text, Inputs};
-use crate::eval::scope::Scope;
+use crate::eval::module_scope::{eval_config_expr, eval_text, Inputs};
+use crate::eval::scope::{LookupError, Scope};
 use crate::eval::{Kind, Value};
 use crate::providers::ResourceSchema;
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
 
 /// Meta-arguments, which are not the provider's.
 const META: &[&str] = &["count", "for_each", "provider", "depends_on"];
+/// Meta-blocks of a resource, which are not the provider's either.
+const META_BLOCKS: &[&str] = &["lifecycle", "provisioner", "connection"];
 
 /// One argument as written: name, expression text, where it starts.
 #[derive(Clone, Debug)]
@@ -19,80 +27,197 @@ pub struct Argument {
     pub name: String,
     pub text: String,
     pub filename: String,
-    pub start: crate::diag::Pos,
-    pub range: crate::diag::SourceRange,
+    pub start: Pos,
+    pub range: SourceRange,
 }
 
-/// The arguments of `r`'s block (`None` when its file is not among `files`).
-pub fn arguments(files: &BTreeMap<String, String>, r: &Resource) -> Option<Vec<Argument>> {
-    arguments_of(files, &[r]).pop().flatten()
+/// Arguments and nested blocks, in source order within each.
+#[derive(Clone, Debug, Default)]
+pub struct Body {
+    pub attributes: Vec<Argument>,
+    pub blocks: Vec<NestedBlock>,
 }
 
-/// The file a resource block is in: its range's name, or a path ending in it.
-fn file_of<'f>(files: &'f BTreeMap<String, String>, filename: &str) -> Option<&'f String> {
+/// A nested block (`ingress { ... }`) or a `dynamic "ingress"` generating them.
+#[derive(Clone, Debug)]
+pub struct NestedBlock {
+    pub type_name: String,
+    pub range: SourceRange,
+    pub kind: BlockKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum BlockKind {
+    Static(Body),
+    Dynamic { for_each: Option<Argument>, iterator: String, content: Body },
+}
+
+impl Body {
+    /// The argument named `name`, if written.
+    pub fn attribute(&self, name: &str) -> Option<&Argument> {
+        self.attributes.iter().find(|a| a.name == name)
+    }
+}
+
+impl std::ops::Deref for Body {
+    type Target = [Argument];
+    fn deref(&self) -> &[Argument] {
+        &self.attributes
+    }
+}
+
+/// The text of `filename` among `files` (paths relative to different roots match by suffix).
+pub fn file_text<'f>(files: &'f BTreeMap<String, String>, filename: &str) -> Option<&'f String> {
     files.get(filename).or_else(|| files.iter().find(|(k, _)| k.ends_with(&format!("/{filename}")) || filename.ends_with(&format!("/{k}"))).map(|(_, v)| v))
 }
 
-/// The arguments of each resource's block, parsing each file once (a walk over a thousand
-/// resources in one file would otherwise parse it a thousand times).
-pub fn arguments_of(files: &BTreeMap<String, String>, resources: &[&Resource]) -> Vec<Option<Vec<Argument>>> {
-    let mut out: Vec<Option<Vec<Argument>>> = (0..resources.len()).map(|_| None).collect();
-    let mut by_file: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (i, r) in resources.iter().enumerate() {
-        by_file.entry(r.range.filename.as_str()).or_default().push(i);
+/// Every resource-like block of one file: (block kind, type, name) → body.
+type FileBodies = HashMap<(String, String, String), Body>;
+
+thread_local! {
+    /// Parsed files by (name, hash of the text): a plan and its apply ask for the bodies of
+    /// one file's blocks many times (schemas, plan, each instance at apply), and a parse is
+    /// the costly part. Cleared when it grows past [`CACHE_FILES`].
+    static PARSED: RefCell<HashMap<(String, u64), Rc<FileBodies>>> = RefCell::new(HashMap::new());
+}
+const CACHE_FILES: usize = 256;
+
+/// The bodies of every `resource`, `data` and `ephemeral` block of a file.
+fn file_bodies(filename: &str, text: &str) -> Rc<FileBodies> {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    let key = (filename.to_string(), h.finish());
+    if let Some(found) = PARSED.with(|c| c.borrow().get(&key).cloned()) {
+        return found;
     }
-    for (filename, wanted) in by_file {
-        let Some(text) = file_of(files, filename) else { continue };
-        let parsed = crate::hcl::parse_body(text);
-        let src = SourceFile::new(filename.to_string(), text.clone());
-        let kind_of = |r: &Resource| match r.mode {
-            crate::addrs::ResourceMode::Managed => "resource",
-            crate::addrs::ResourceMode::Data => "data",
-            crate::addrs::ResourceMode::Ephemeral => "ephemeral",
-        };
-        let mut lookup: std::collections::HashMap<(&str, &str, &str), Vec<usize>> = std::collections::HashMap::new();
-        for &i in &wanted {
-            let r = resources[i];
-            lookup.entry((kind_of(r), r.type_name.as_str(), r.name.as_str())).or_default().push(i);
+    let mut out = FileBodies::new();
+    if filename.ends_with(".json") {
+        for kind in ["resource", "data", "ephemeral"] {
+            for (type_name, name, body) in super::body_json::resource_bodies(filename, text, kind) {
+                out.entry((kind.to_string(), type_name, name)).or_insert(body);
+            }
         }
+    } else {
+        let parsed = crate::hcl::parse_body(text);
+        let src = SourceFile::new(filename.to_string(), text.to_string());
         for item in &parsed.body.items {
             let crate::hcl::ast::Item::Block(b) = item else { continue };
-            if b.labels.len() != 2 {
+            if !matches!(b.kind.name, "resource" | "data" | "ephemeral") || b.labels.len() != 2 {
                 continue;
             }
-            // The first block of that kind, type and name (as a linear search finds it).
-            let Some(ids) = lookup.remove(&(b.kind.name, b.labels[0].value.as_ref(), b.labels[1].value.as_ref())) else { continue };
-            let mut args = Vec::new();
-            for it in &b.body.items {
-                if let crate::hcl::ast::Item::Attr(a) = it {
-                    if META.contains(&a.name.name) {
-                        continue;
-                    }
-                    args.push(Argument {
-                        name: a.name.name.to_string(),
-                        text: text[a.expr.span.clone()].to_string(),
-                        filename: filename.to_string(),
-                        start: src.pos(a.expr.span.start),
-                        range: src.range(a.name.span.clone()),
-                    });
+            let key = (b.kind.name.to_string(), b.labels[0].value.to_string(), b.labels[1].value.to_string());
+            out.entry(key).or_insert_with(|| native_body(&b.body, text, &src, filename, true));
+        }
+    }
+    let out = Rc::new(out);
+    PARSED.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= CACHE_FILES {
+            c.clear();
+        }
+        c.insert(key, Rc::clone(&out));
+    });
+    out
+}
+
+/// The body of `r`'s block (`None` when its file is not among `files`).
+pub fn arguments(files: &BTreeMap<String, String>, r: &Resource) -> Option<Body> {
+    let filename = &r.range.filename;
+    let text = file_text(files, filename)?;
+    let kind = match r.mode {
+        crate::addrs::ResourceMode::Managed => "resource",
+        crate::addrs::ResourceMode::Data => "data",
+        crate::addrs::ResourceMode::Ephemeral => "ephemeral",
+    };
+    file_bodies(filename, text).get(&(kind.to_string(), r.type_name.clone(), r.name.clone())).cloned()
+}
+
+/// The bodies of several resources' blocks (each file is parsed once: see `file_bodies`).
+pub fn arguments_of(files: &BTreeMap<String, String>, resources: &[&Resource]) -> Vec<Option<Body>> {
+    resources.iter().map(|r| arguments(files, r)).collect()
+}
+
+fn native_body(body: &crate::hcl::ast::Body<'_>, text: &str, src: &SourceFile, filename: &str, top: bool) -> Body {
+    let mut out = Body::default();
+    let argument = |a: &crate::hcl::ast::Attribute<'_>| Argument {
+        name: a.name.name.to_string(),
+        text: text[a.expr.span.clone()].to_string(),
+        filename: filename.to_string(),
+        start: src.pos(a.expr.span.start),
+        range: src.range(a.name.span.clone()),
+    };
+    for it in &body.items {
+        match it {
+            crate::hcl::ast::Item::Attr(a) => {
+                if top && META.contains(&a.name.name) {
+                    continue;
                 }
+                out.attributes.push(argument(a));
             }
-            for i in ids {
-                out[i] = Some(args.clone());
+            crate::hcl::ast::Item::Block(b) => {
+                if top && META_BLOCKS.contains(&b.kind.name) {
+                    continue;
+                }
+                let range = src.range(b.kind.span.clone());
+                if b.kind.name == "dynamic" {
+                    let Some(label) = b.labels.first() else { continue };
+                    let mut for_each = None;
+                    let mut iterator = label.value.to_string();
+                    let mut content = Body::default();
+                    for inner in &b.body.items {
+                        match inner {
+                            crate::hcl::ast::Item::Attr(a) if a.name.name == "for_each" => for_each = Some(argument(a)),
+                            crate::hcl::ast::Item::Attr(a) if a.name.name == "iterator" => iterator = text[a.expr.span.clone()].trim().to_string(),
+                            crate::hcl::ast::Item::Block(c) if c.kind.name == "content" => content = native_body(&c.body, text, src, filename, false),
+                            _ => {}
+                        }
+                    }
+                    out.blocks.push(NestedBlock { type_name: label.value.to_string(), range, kind: BlockKind::Dynamic { for_each, iterator, content } });
+                } else {
+                    out.blocks.push(NestedBlock { type_name: b.kind.name.to_string(), range, kind: BlockKind::Static(native_body(&b.body, text, src, filename, false)) });
+                }
             }
         }
     }
     out
 }
 
-/// Evaluates the arguments into an object of the schema's type (unset attributes null).
-pub fn evaluate(scope: &dyn Scope, inputs: &Inputs<'_>, args: &[Argument], schema: &ResourceSchema, diags: &mut Diagnostics) -> Value {
+/// A `dynamic` block's iterator (`ingress.key`, `ingress.value`) over the enclosing scope.
+struct IteratorScope<'s> {
+    parent: &'s dyn Scope,
+    name: &'s str,
+    key: Value,
+    value: Value,
+}
+
+impl Scope for IteratorScope<'_> {
+    fn lookup(&self, names: &[&str]) -> Result<(Value, usize), LookupError> {
+        if names[0] == self.name {
+            return match names.get(1).copied() {
+                Some("key") => Ok((self.key.clone(), 2)),
+                Some("value") => Ok((self.value.clone(), 2)),
+                _ => Ok((Value::object([("key".to_string(), self.key.clone()), ("value".to_string(), self.value.clone())].into_iter().collect()), 1)),
+            };
+        }
+        self.parent.lookup(names)
+    }
+}
+
+fn eval_argument(scope: &dyn Scope, inputs: &Inputs<'_>, a: &Argument) -> Result<Value, Box<Diagnostic>> {
+    if a.filename.ends_with(".json") {
+        let e = ConfigExpr { source: a.text.clone(), range: SourceRange { filename: a.filename.clone(), start: a.start, end: a.range.end }, references: Vec::new() };
+        return eval_config_expr(scope, inputs, &e);
+    }
+    eval_text(scope, inputs, &a.filename, &a.text, a.start)
+}
+
+/// Evaluates the body into an object of the schema's type (unset attributes null, absent
+/// block types empty lists).
+pub fn evaluate(scope: &dyn Scope, inputs: &Inputs<'_>, body: &Body, schema: &ResourceSchema, diags: &mut Diagnostics) -> Value {
     let mut given: BTreeMap<String, Value> = BTreeMap::new();
-    for a in args {
+    for a in &body.attributes {
         let Some(attr) = schema.attributes.get(&a.name) else {
-            diags.push(
-                Diagnostic::error("Unsupported argument", format!("An argument named \"{}\" is not expected here.", a.name)).with_range(a.range.clone()),
-            );
+            diags.push(Diagnostic::error("Unsupported argument", format!("An argument named \"{}\" is not expected here.", a.name)).with_range(a.range.clone()));
             continue;
         };
         if attr.computed && !attr.optional {
@@ -102,7 +227,7 @@ pub fn evaluate(scope: &dyn Scope, inputs: &Inputs<'_>, args: &[Argument], schem
             );
             continue;
         }
-        match eval_text(scope, inputs, &a.filename, &a.text, a.start) {
+        match eval_argument(scope, inputs, a) {
             Ok(v) => match convert(&v, &attr.ty) {
                 Ok(v) => {
                     given.insert(a.name.clone(), v);
@@ -112,11 +237,60 @@ pub fn evaluate(scope: &dyn Scope, inputs: &Inputs<'_>, args: &[Argument], schem
             Err(d) => diags.push(*d),
         }
     }
-    let attrs = schema
-        .attributes
-        .iter()
-        .map(|(k, a)| (k.clone(), given.remove(k).unwrap_or_else(|| Value::null(a.ty.clone()))))
-        .collect();
+    let mut blocks: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    // Block types generated by a `dynamic` block over a collection unknown until apply.
+    let mut unknown: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    for b in &body.blocks {
+        let Some(inner) = schema.blocks.get(&b.type_name) else {
+            diags.push(Diagnostic::error("Unsupported block type", format!("Blocks of type \"{}\" are not expected here.", b.type_name)).with_range(b.range.clone()));
+            continue;
+        };
+        let list = blocks.entry(b.type_name.clone()).or_default();
+        match &b.kind {
+            BlockKind::Static(body) => list.push(evaluate(scope, inputs, body, inner, diags)),
+            BlockKind::Dynamic { for_each, iterator, content } => {
+                let Some(fe) = for_each else {
+                    diags.push(Diagnostic::error("Missing required argument", "The argument \"for_each\" is required, but no definition was found.").with_range(b.range.clone()));
+                    continue;
+                };
+                let v = match eval_argument(scope, inputs, fe) {
+                    Ok(v) => v,
+                    Err(d) => {
+                        diags.push(*d);
+                        continue;
+                    }
+                };
+                let items: Vec<(Value, Value)> = match &v.kind {
+                    Kind::Map(_, m) | Kind::Object(m) => m.iter().map(|(k, x)| (Value::string(k.clone()), x.clone())).collect(),
+                    Kind::List(_, xs) | Kind::Tuple(xs) => xs.iter().enumerate().map(|(i, x)| (Value::int(i as i64), x.clone())).collect(),
+                    Kind::Set(_, xs) => xs.iter().map(|x| (x.clone(), x.clone())).collect(),
+                    Kind::Null(_) => {
+                        diags.push(Diagnostic::error("Invalid dynamic for_each value", "Cannot use a null value in for_each.").with_range(fe.range.clone()));
+                        continue;
+                    }
+                    Kind::Unknown(_) => {
+                        // How many blocks is unknown until apply: the whole list is unknown.
+                        unknown.insert(b.type_name.clone());
+                        continue;
+                    }
+                    _ => {
+                        diags.push(Diagnostic::error("Invalid dynamic for_each value", format!("Cannot use a {} value in for_each. An iterable collection is required.", v.ty().friendly_name())).with_range(fe.range.clone()));
+                        continue;
+                    }
+                };
+                let list = blocks.entry(b.type_name.clone()).or_default();
+                for (key, value) in items {
+                    let it = IteratorScope { parent: scope, name: iterator, key, value };
+                    list.push(evaluate(&it, inputs, content, inner, diags));
+                }
+            }
+        }
+    }
+    let mut attrs: BTreeMap<String, Value> = schema.attributes.iter().map(|(k, a)| (k.clone(), given.remove(k).unwrap_or_else(|| Value::null(a.ty.clone())))).collect();
+    for k in schema.blocks.keys() {
+        let list = blocks.remove(k).unwrap_or_default();
+        attrs.insert(k.clone(), if unknown.contains(k) { Value::dynamic() } else { Value::tuple(list) });
+    }
     Value::object(attrs)
 }
 

@@ -77,7 +77,7 @@ pub fn with_root_env<R>(
 pub fn evaluate(
     root: &ModuleScope<'_>,
     inputs: &Inputs<'_>,
-    args: &[body::Argument],
+    args: &body::Body,
     w: &Walkable<'_>,
     key: &Option<InstanceKey>,
     schema: &ResourceSchema,

@@ -4,27 +4,43 @@
 //! | module | what |
 //! | --- | --- |
 //! | `order` | which resources each resource depends on (through locals, variables, module outputs), and the walk order |
-//! | `scope`, `body` | an instance's scope, a resource block's arguments evaluated |
+//! | `scope`, `body`, `body_json` | an instance's scope, a resource block's arguments and nested blocks (native or JSON) evaluated |
+//! | `routing` | the provider configuration serving each resource (the graph's answer) |
+//! | `schemas` | the generic mock's schemas, derived from the configuration; the provider set of a configuration |
 //! | `plan` | the plan walk: expansion, refresh, actions, orphans, outputs |
 //! | `plan_json` | the plan as `terraform show -json` writes it (format 1.2) |
+//! | `config_json`, `version_constraints` | its `configuration` section |
+//! | `relevant` | its `relevant_attributes` (globalref's contributing resource attributes) |
+//! | `refs` | an expression's references as jsonconfig and globalref read them |
+//! | `sources` | the configuration's files parsed once, resource blocks by address |
 //! | `values_json` | values, unknown and sensitive shapes, types in JSON |
 
 pub mod api;
 pub mod apply;
 pub mod body;
+pub mod body_json;
 pub mod checks;
 pub mod clock;
+pub mod config_json;
+pub mod data_orphans;
 pub mod instance;
+pub mod module_outputs;
 pub mod moved;
 mod objects;
 pub mod order;
 pub mod plan;
 pub mod plan_json;
 pub mod progress;
+pub mod refs;
+pub mod relevant;
+pub mod routing;
+pub mod schemas;
 pub mod scope;
+pub mod sources;
 mod state_write;
 pub mod stepper;
 pub mod values_json;
+pub mod version_constraints;
 
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::diag::Diagnostics;
@@ -58,8 +74,11 @@ pub struct InstanceChange {
     pub reason: Option<&'static str>,
     /// Attributes whose change forces the replacement.
     pub replace_paths: Vec<String>,
-    /// The provider's source address.
+    /// The provider's source address (plan JSON's `provider_name`).
     pub provider: String,
+    /// The provider configuration serving it (state's `provider`):
+    /// `provider["registry.terraform.io/hashicorp/aws"].west`.
+    pub provider_config: String,
     pub schema_version: u64,
     /// The resources it depends on (state `dependencies`), sorted.
     pub dependencies: Vec<String>,
@@ -141,6 +160,10 @@ pub struct Plan {
     pub data_read: Vec<InstanceChange>,
     /// Conditions and check blocks, as far as the plan could evaluate them.
     pub checks: Vec<checks::CheckResult>,
+    /// The plan JSON's `configuration` section (the configuration the plan was made from).
+    pub configuration: Option<serde_json::Value>,
+    /// The plan JSON's `relevant_attributes` entries.
+    pub relevant_attributes: Vec<serde_json::Value>,
 }
 
 impl Plan {

@@ -6,6 +6,7 @@
 use super::body::{self, attr};
 use super::order::{self, Walkable};
 use super::scope::{InstanceScope, WalkValues};
+use super::routing::{default_config, source_of, Routing};
 use super::{InstanceChange, OutputChange, Plan, PlanOp, PlanOptions};
 use crate::providers::Op;
 use crate::addrs::{InstanceKey, ResourceMode};
@@ -152,11 +153,17 @@ struct Walk<'a> {
     data_read: Vec<InstanceChange>,
     /// Resources whose plan failed (a precondition) or was not reached because of one.
     failed: BTreeSet<String>,
+    /// Data resources whose instances are known: (module instance, type, name).
+    data_expanded: std::collections::HashSet<super::data_orphans::DataResource>,
     diags: Diagnostics,
     /// Absolute resource address → whether any of its instances has a pending change.
     pending: HashMap<String, bool>,
     /// Absolute instance address → index into `changes`.
     by_address: HashMap<String, usize>,
+    /// The provider configuration of each resource.
+    routing: Routing,
+    /// The provider configuration serving what is being planned now.
+    serving: String,
 }
 
 /// Runs `f` in the scope of the module instance at `path` (call names) and `keys`.
@@ -192,6 +199,8 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         }
         return result;
     }
+    let routing = Routing::from_graph(&validate.graph);
+    drop(validate);
     // `moved` blocks rename prior objects first.
     let (moved_state, moved) = super::moved::apply_moves(config, prior);
     let prior = moved_state.as_ref();
@@ -244,9 +253,12 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         order_resource: String::new(),
         data_read: Vec::new(),
         failed: BTreeSet::new(),
+        data_expanded: Default::default(),
         diags: Diagnostics::new(),
         pending: HashMap::new(),
         by_address: HashMap::new(),
+        routing,
+        serving: String::new(),
     };
     let mut unexpanded = Vec::new();
     let resources = order::resources(config, &mut |path, keys, call| module_keys(&scope, path, keys, call), &mut unexpanded);
@@ -316,14 +328,28 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     result.changes = changes;
     result.ops = walk.ops;
     result.data_read = walk.data_read;
+    if let (Some(p), false) = (&result.prior_state, options.destroy) {
+        let configured = resources.iter().filter(|w| w.resource.mode == ResourceMode::Data).map(|w| (w.module_addr.clone(), w.resource.type_name.clone(), w.resource.name.clone())).collect();
+        let planned: Vec<&InstanceChange> = result.data_read.iter().chain(result.changes.iter()).collect();
+        result.prior_state = Some(super::data_orphans::drop(p, &configured, &walk.data_expanded, &planned));
+    }
+    let sources = super::sources::Sources::new(files);
+    result.configuration = Some(super::config_json::configuration(config, &sources, provider, &inputs));
+    let module_outputs = if options.destroy { Vec::new() } else { super::module_outputs::changed(&config.root, &scope) };
+    result.relevant_attributes = super::relevant::attributes(config, &sources, provider, &result.changes, &result.outputs, &module_outputs);
     result
 }
 
-impl Walk<'_> {
-    fn schema(&self, mode: ResourceMode, type_name: &str) -> Option<&ResourceSchema> {
+impl<'a> Walk<'a> {
+    /// The provider serving the configuration being planned now.
+    fn prov(&self) -> &'a dyn Provider {
+        crate::providers::route(self.provider, &self.serving)
+    }
+
+    fn schema(&self, mode: ResourceMode, type_name: &str) -> Option<&'a ResourceSchema> {
         match mode {
-            ResourceMode::Data => self.provider.data_source_schema(type_name),
-            _ => self.provider.resource_schema(type_name),
+            ResourceMode::Data => self.prov().data_source_schema(type_name),
+            _ => self.prov().resource_schema(type_name),
         }
     }
 
@@ -386,10 +412,14 @@ impl Walk<'_> {
     fn resource(&mut self, scope: &ModuleScope<'_>, w: &Walkable<'_>, dependencies: &[String]) {
         self.order_resource = w.config_address.clone();
         let r = w.resource;
+        self.serving = match self.routing.provider_config(&w.config_address) {
+            Some(p) => p.to_string(),
+            None => default_config(&r.provider.fqn),
+        };
         let key = (w.module_addr.clone(), mode_str(r.mode).to_string(), r.type_name.clone(), r.name.clone());
         let Some(schema) = self.schema(r.mode, &r.type_name).cloned() else {
             let what = if r.mode == ResourceMode::Data { "data source" } else { "resource type" };
-            self.diags.push(Diagnostic::error(format!("Invalid {what}"), format!("The provider {} does not support {what} \"{}\".", self.provider.source().trim_start_matches("registry.terraform.io/"), r.type_name)).with_range(r.range.clone()));
+            self.diags.push(Diagnostic::error(format!("Invalid {what}"), format!("The provider {} does not support {what} \"{}\".", source_of(&self.serving).trim_start_matches("registry.terraform.io/"), r.type_name)).with_range(r.range.clone()));
             return;
         };
         let args = body::arguments(self.files, r).unwrap_or_default();
@@ -399,6 +429,9 @@ impl Walk<'_> {
             self.values.values.borrow_mut().insert(key, Value::dynamic());
             return;
         };
+        if r.mode == ResourceMode::Data {
+            self.data_expanded.insert((w.module_addr.clone(), r.type_name.clone(), r.name.clone()));
+        }
         let instances: Vec<Repetition> = match &expansion {
             Expansion::Single => vec![(None, None, None)],
             Expansion::Count(n) => (0..*n).map(|i| (Some(InstanceKey::Int(i)), Some(i), None)).collect(),
@@ -436,7 +469,8 @@ impl Walk<'_> {
                 after: None,
                 reason: None,
                 replace_paths: Vec::new(),
-                provider: self.provider.source().to_string(),
+                provider: source_of(&self.serving),
+                provider_config: self.serving.clone(),
                 schema_version: schema.version,
                 dependencies: dependencies.to_vec(),
                 create_before_destroy: r.lifecycle.create_before_destroy == Some(true),
@@ -462,7 +496,7 @@ impl Walk<'_> {
                     any_pending = true;
                 } else {
                     self.ops.push(PlanOp { op: Op::ReadData, address: address.clone(), resource: w.config_address.clone(), deps: self.order_deps.clone(), name: body::attr(&cfg, "name").and_then(|v| v.as_str().map(String::from)) });
-                    match self.provider.read_data_source(&r.type_name, &cfg) {
+                    match self.prov().read_data_source(&r.type_name, &cfg) {
                         Ok(v) => {
                             change.after = Some(v.clone());
                             planned_values.push((ikey.clone(), v));
@@ -480,7 +514,7 @@ impl Walk<'_> {
                 Some(o) => {
                     let v = object_value(o, Some(&schema));
                     self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: w.config_address.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)) });
-                    match self.provider.read_resource(&r.type_name, &v) {
+                    match self.prov().read_resource(&r.type_name, &v) {
                         Ok(v) => v,
                         Err(e) => {
                             self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()).with_address(address.clone()));
@@ -492,7 +526,7 @@ impl Walk<'_> {
             };
             let tainted = prior_obj.is_some_and(|o| o.tainted);
             let cfg = ignore_changes(&r.lifecycle.ignore_changes, cfg, prior_val.as_ref(), &schema);
-            let planned = match self.provider.plan_resource_change(&r.type_name, prior_val.as_ref(), &cfg) {
+            let planned = match self.prov().plan_resource_change(&r.type_name, prior_val.as_ref(), &cfg) {
                 Ok(p) => p,
                 Err(e) => {
                     self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()).with_address(address.clone()));
@@ -507,7 +541,7 @@ impl Walk<'_> {
                     change.after = Some(planned.planned);
                 }
                 Some(pv) if !planned.requires_replace.is_empty() || triggered || tainted => {
-                    let create = match self.provider.plan_resource_change(&r.type_name, None, &cfg) {
+                    let create = match self.prov().plan_resource_change(&r.type_name, None, &cfg) {
                         Ok(p) => p.planned,
                         Err(e) => {
                             self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()).with_address(address.clone()));
@@ -597,7 +631,8 @@ impl Walk<'_> {
             after: None,
             reason,
             replace_paths: Vec::new(),
-            provider: self.provider.source().to_string(),
+            provider: source_of(&self.serving),
+            provider_config: self.serving.clone(),
             schema_version: schema.map(|s| s.version).unwrap_or(0),
             dependencies: o.dependencies.clone(),
             create_before_destroy: o.create_before_destroy,
@@ -610,7 +645,7 @@ impl Walk<'_> {
         if o.deposed.is_none() && action != Action::Forget {
             self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: self.order_resource.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)) });
         }
-        change.before = match self.provider.read_resource(type_name, &v) {
+        change.before = match self.prov().read_resource(type_name, &v) {
             Ok(Some(v)) => Some(v),
             _ => Some(v),
         };
@@ -670,7 +705,7 @@ impl Walk<'_> {
             resources.iter().map(|w| (w.module_addr.clone(), mode_str(w.resource.mode).to_string(), w.resource.type_name.clone(), w.resource.name.clone())).collect();
         let modules: BTreeSet<&str> = resources.iter().map(|w| w.module_addr.as_str()).collect();
         let prior = self.prior.clone();
-        for ((module, mode, type_name, name), (_, objs)) in &prior {
+        for ((module, mode, type_name, name), (prov, objs)) in &prior {
             if configured.contains(&(module.clone(), mode.clone(), type_name.clone(), name.clone())) || mode == "data" {
                 continue;
             }
@@ -685,6 +720,8 @@ impl Walk<'_> {
             } else {
                 Some("delete_because_no_resource_config")
             };
+            // A resource gone from the configuration is destroyed by the provider its state names.
+            self.serving = if prov.is_empty() { default_config(&format!("registry.terraform.io/hashicorp/{}", type_name.split('_').next().unwrap_or(type_name))) } else { prov.clone() };
             let schema = self.schema(mode_of(mode), type_name).cloned();
             // An object of a module instance that is gone, whose resource the configuration
             // still declares, is refreshed in that resource's order.

@@ -1,6 +1,7 @@
 //! The plan as `terraform show -json` writes it (format 1.2, `internal/command/jsonplan`):
 //! variables, planned_values, resource_changes, output_changes, prior_state, and the plan's
-//! status flags. (`configuration` and `relevant_attributes` are not written yet.)
+//! status flags; `configuration` (config_json.rs) and `relevant_attributes` (relevant.rs) were
+//! computed by the plan walk.
 
 use super::plan::{index_state, object_value};
 use super::values_json::{sensitive_as_bool, type_json, unknown_as_bool, value};
@@ -169,6 +170,7 @@ fn prior_state(plan: &Plan, provider: &dyn Provider) -> Option<Json> {
                 reason: None,
                 replace_paths: Vec::new(),
                 provider: provider_source(prov),
+                provider_config: prov.clone(),
                 schema_version: 0,
                 dependencies: o.dependencies.clone(),
                 create_before_destroy: o.create_before_destroy,
@@ -304,6 +306,12 @@ pub fn to_json(plan: &Plan, provider: &dyn Provider) -> Json {
     }
     if let Some(ps) = prior_state(plan, provider) {
         out.insert("prior_state".into(), ps);
+    }
+    if let Some(c) = &plan.configuration {
+        out.insert("configuration".into(), c.clone());
+    }
+    if !plan.relevant_attributes.is_empty() {
+        out.insert("relevant_attributes".into(), Json::Array(plan.relevant_attributes.clone()));
     }
     out.insert("applyable".into(), json!(!plan.errored() && (plan.changes.iter().any(|c| c.action != Action::NoOp || c.previous_address.is_some()) || plan.outputs.iter().any(|o| o.action != Action::NoOp))));
     out.insert("complete".into(), json!(!plan.errored()));

@@ -11,7 +11,7 @@
 //! destroy-before-create and create-before-destroy replacement. A failure skips what depends on
 //! it; everything else finishes.
 
-use super::body::{arguments_of, Argument};
+use super::body::{arguments_of, Body};
 use super::objects::{Obj, Objects};
 use super::instance::{self, with_root_env, with_root_scope, RootEnv};
 use super::order::{self, Walkable};
@@ -133,7 +133,7 @@ pub struct Stepper<'a> {
     /// The root scope's shared parts, made once.
     env: RootEnv,
     /// Each walkable's block arguments, parsed once.
-    args: Vec<Vec<Argument>>,
+    args: Vec<Body>,
     /// Per walkable, the walkables its configuration reaches (what its evaluation reads).
     reaches: Vec<Vec<usize>>,
 }
@@ -327,6 +327,7 @@ impl<'a> Stepper<'a> {
     fn request(&mut self, b: usize, target: Option<usize>, provider: &dyn Provider) -> Result<Option<Request>, Diagnostics> {
         let o = &self.ops[b];
         let c = &self.plan.changes[o.change];
+        let provider = crate::providers::route(provider, &c.provider_config);
         match o.op {
             Op::Delete => Ok(target.map(|i| Request::Delete { type_name: c.type_name.clone(), prior: self.objs.get(i).value.clone() })),
             Op::Create | Op::Update | Op::ReadData => {
@@ -588,7 +589,8 @@ pub(super) fn obj_from_change(c: &InstanceChange, v: Value, provider: &str) -> O
         cbd: c.create_before_destroy,
         tainted: false,
         schema_version: c.schema_version,
-        provider: provider.to_string(),
+        // The configuration the plan routed the change to; `provider` for plans without one.
+        provider: if c.provider_config.is_empty() { provider.to_string() } else { c.provider_config.clone() },
     }
 }
 

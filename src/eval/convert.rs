@@ -246,7 +246,25 @@ pub fn unify(types: &[Type]) -> Option<Type> {
             _ => Type::list(e),
         });
     }
-    None
+    // cty prefers a collection type among the given ones that all the others convert to
+    // safely (`set(string)` beside `[]`).
+    types.iter().find(|want| matches!(want, Type::List(_) | Type::Set(_) | Type::Map(_)) && types.iter().all(|t| safely_converts(t, want))).cloned()
+}
+
+/// Whether a value of type `from` converts to `to` without a conversion that can fail on some
+/// values (cty's safe conversions: anything to string, structures element by element).
+fn safely_converts(from: &Type, to: &Type) -> bool {
+    if from == to || *to == Type::Dynamic || *from == Type::Dynamic {
+        return true;
+    }
+    match (from, to) {
+        (f, Type::String) if f.is_primitive() => true,
+        (Type::List(e) | Type::Set(e), Type::List(w) | Type::Set(w)) => safely_converts(e, w),
+        (Type::Tuple(items), Type::List(w) | Type::Set(w)) => items.iter().all(|t| safely_converts(t, w)),
+        (Type::Map(e), Type::Map(w)) => safely_converts(e, w),
+        (Type::Object(m), Type::Map(w)) => m.values().all(|t| safely_converts(t, w)),
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -261,6 +279,10 @@ mod tests {
         assert_eq!(convert(&Value::string("True"), &Type::Bool).unwrap_err(), "a bool is required; to convert from string, use lowercase \"true\"");
         assert_eq!(convert(&Value::bool(true), &Type::Number).unwrap_err(), "number required");
         assert_eq!(unify(&[Type::Number, Type::String]), Some(Type::String));
+        assert_eq!(unify(&[Type::set(Type::String), Type::Tuple(vec![])]), Some(Type::set(Type::String)));
+        assert_eq!(unify(&[Type::Tuple(vec![Type::String]), Type::set(Type::String)]), Some(Type::set(Type::String)));
+        assert_eq!(unify(&[Type::set(Type::String), Type::Tuple(vec![Type::Bool])]), Some(Type::set(Type::String)));
+        assert_eq!(unify(&[Type::set(Type::Number), Type::Tuple(vec![Type::String])]), None);
     }
 
     #[test]

@@ -162,7 +162,7 @@ mod tests {
 
     fn provider() -> Answered {
         let attr = |computed: bool| AttributeSchema { ty: Type::String, optional: !computed, computed, required: false, sensitive: false, requires_replace: false };
-        let s = ResourceSchema { version: 0, attributes: [("name".to_string(), attr(false)), ("id".to_string(), attr(true))].into_iter().collect() };
+        let s = ResourceSchema { version: 0, blocks: Default::default(), attributes: [("name".to_string(), attr(false)), ("id".to_string(), attr(true))].into_iter().collect() };
         Answered::new("registry.terraform.io/acme/x".into(), [("x_thing".to_string(), s)].into_iter().collect(), BTreeMap::new())
     }
 

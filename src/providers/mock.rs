@@ -3,6 +3,7 @@
 //! states compare with Terraform's (the derivation, the plan's unknowns, requires-replace on
 //! `force_new`, the injected failures and their texts, the delays).
 
+use super::knobs::Knobs;
 use super::{Applied, AttributeSchema, Op, PlannedChange, Provider, ProviderError, ResourceSchema};
 use crate::eval::{Kind, Type, Value};
 use sha1::{Digest, Sha1};
@@ -20,6 +21,8 @@ pub struct MockOptions {
     pub fail_names: BTreeSet<String>,
     /// Which operations fail for `fail_names`; empty means `create` only (the oracle's default).
     pub fail_ops: BTreeSet<Op>,
+    /// Seeded jitter and transient rate limits (not the oracle's: it has neither).
+    pub knobs: Knobs,
 }
 
 impl MockOptions {
@@ -41,6 +44,10 @@ impl MockOptions {
                 }
                 "MOCK_FAIL_NAME" | "FAIL_NAME" => o.fail_names = v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect(),
                 "MOCK_FAIL_OPS" => o.fail_ops = v.split(',').filter_map(|s| op_named(s.trim())).collect(),
+                "MOCK_SEED" => o.knobs.seed = v.trim().parse().unwrap_or(0),
+                "MOCK_JITTER_MS" => o.knobs.jitter_ms = ms(v),
+                "MOCK_RATE_LIMIT" => o.knobs.rate_limit = v.trim().parse::<f64>().unwrap_or(0.0).clamp(0.0, 1.0),
+                "MOCK_MAX_RETRIES" => o.knobs.max_retries = v.trim().parse().ok(),
                 _ => {
                     if let Some(op) = k.strip_prefix("MOCK_DELAY_MS_").and_then(|s| op_named(&s.to_ascii_lowercase())) {
                         o.delay_by_op.insert(op, ms(v));
@@ -51,11 +58,22 @@ impl MockOptions {
         o
     }
 
-    fn fails(&self, op: Op, name: Option<&str>) -> bool {
+    /// Whether an injected failure hits `op` on the object named `name`.
+    pub fn fails(&self, op: Op, name: Option<&str>) -> bool {
         let Some(name) = name else { return false };
         let op_listed = if self.fail_ops.is_empty() { op == Op::Create } else { self.fail_ops.contains(&op) };
         op_listed && self.fail_names.contains(name)
     }
+}
+
+/// The delay of `op` on the object named `name`: per name, else per operation, else the
+/// default; then jittered and lengthened by rate-limit backoffs.
+pub fn delay(options: &MockOptions, op: Op, name: Option<&str>) -> u64 {
+    let base = match name.and_then(|n| options.delay_by_name.get(n)) {
+        Some(d) => *d,
+        None => options.delay_by_op.get(&op).copied().unwrap_or(options.delay_ms),
+    };
+    options.knobs.delay(base, op, name)
 }
 
 fn op_named(s: &str) -> Option<Op> {
@@ -90,7 +108,7 @@ impl MockProvider {
             for (k, a) in extra {
                 m.insert(k.into(), a);
             }
-            ResourceSchema { version: 0, attributes: m }
+            ResourceSchema { version: 0, attributes: m, blocks: BTreeMap::new() }
         };
         MockProvider {
             options,
@@ -104,24 +122,7 @@ impl MockProvider {
     /// `terraform providers schema -json` for this provider (the plan renderer reads it).
     pub fn schemas_json(&self) -> serde_json::Value {
         use serde_json::json;
-        let block = |s: &ResourceSchema| {
-            let attrs: serde_json::Map<String, serde_json::Value> = s
-                .attributes
-                .iter()
-                .map(|(k, a)| {
-                    let mut m = serde_json::Map::new();
-                    m.insert("type".into(), crate::engine::values_json::type_json(&a.ty));
-                    m.insert("description_kind".into(), json!("markdown"));
-                    for (flag, on) in [("required", a.required), ("optional", a.optional), ("computed", a.computed), ("sensitive", a.sensitive)] {
-                        if on {
-                            m.insert(flag.into(), json!(true));
-                        }
-                    }
-                    (k.clone(), serde_json::Value::Object(m))
-                })
-                .collect();
-            json!({"version": s.version, "block": {"attributes": attrs, "description_kind": "plain"}})
-        };
+        let block = |s: &ResourceSchema| json!({"version": s.version, "block": super::block_json(s)});
         json!({"format_version": "1.0", "provider_schemas": {SOURCE: {
             "provider": {"version": 0, "block": {"attributes": {"label": {"type": "string", "description_kind": "markdown", "optional": true}}, "description_kind": "plain"}},
             "resource_schemas": {"mock_resource": block(&self.resource)},
@@ -252,6 +253,15 @@ impl Provider for MockProvider {
         if self.resource_schema(type_name).is_none() {
             return Applied { new_state: prior.cloned(), error: Some(unsupported(type_name)) };
         }
+        let op = match (prior, planned) {
+            (None, _) => Op::Create,
+            (Some(_), Some(_)) => Op::Update,
+            (Some(_), None) => Op::Delete,
+        };
+        let name = planned.or(prior).and_then(|v| str_of(v, "name"));
+        if let Some(e) = self.options.knobs.rate_limit_error(op, name.as_deref()) {
+            return Applied { new_state: prior.cloned(), error: Some(e) };
+        }
         match (prior, planned) {
             (None, Some(planned)) => {
                 let name = str_of(planned, "name");
@@ -301,11 +311,17 @@ impl Provider for MockProvider {
 
     fn read_resource(&self, type_name: &str, prior: &Value) -> Result<Option<Value>, ProviderError> {
         self.resource_schema(type_name).ok_or_else(|| unsupported(type_name))?;
+        if let Some(e) = self.options.knobs.rate_limit_error(Op::Read, str_of(prior, "name").as_deref()) {
+            return Err(e);
+        }
         Ok(Some(prior.clone()))
     }
 
     fn read_data_source(&self, type_name: &str, config: &Value) -> Result<Value, ProviderError> {
         self.data_source_schema(type_name).ok_or_else(|| unsupported(type_name))?;
+        if let Some(e) = self.options.knobs.rate_limit_error(Op::ReadData, str_of(config, "name").as_deref()) {
+            return Err(e);
+        }
         let (id, output) = derive_for(config, false);
         let mut st = config.clone();
         set(&mut st, "id", Value::string(id));
@@ -314,10 +330,11 @@ impl Provider for MockProvider {
     }
 
     fn delay_ms(&self, op: Op, name: Option<&str>) -> u64 {
-        if let Some(d) = name.and_then(|n| self.options.delay_by_name.get(n)) {
-            return *d;
-        }
-        self.options.delay_by_op.get(&op).copied().unwrap_or(self.options.delay_ms)
+        delay(&self.options, op, name)
+    }
+
+    fn schema_document(&self) -> serde_json::Value {
+        self.schemas_json()
     }
 }
 

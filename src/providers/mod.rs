@@ -1,14 +1,22 @@
 //! Providers (Terraform's `providers.Interface`, the part a plan and an apply use): a
-//! [`Provider`] trait over values and schemas, and the built-in `mock` provider
-//! ([`mock::MockProvider`]), which behaves value for value as the oracle's
-//! `provider/mock_provider.py` (see `tests/fixtures/engine/README.md`).
+//! [`Provider`] trait over values and schemas, and the providers behind it:
+//!
+//! | module | what |
+//! | --- | --- |
+//! | `mock` | the built-in `mock` provider (`hashicorp/mock`), value for value the oracle's `provider/mock_provider.py` (see `tests/fixtures/engine/README.md`) |
+//! | `generic` | the generic mock serving every other source: any arguments and blocks, echoed, with computed attributes plausible at apply |
+//! | `knobs` | seeded jitter and transient rate-limit errors retried with backoff, shared by both |
+//! | `set` | the providers of one configuration, one per source, behind one [`Provider`] |
 //!
 //! Providers see only values ([`Value`], with unknowns) and schemas: no graph, no state file,
-//! no addresses.
+//! no resource addresses (a provider configuration's address only chooses one of a set).
 
 pub mod answered;
+pub mod generic;
+pub mod knobs;
 pub mod mock;
 pub mod no_refresh;
+pub mod set;
 pub mod wire;
 
 use crate::eval::{Type, Value};
@@ -26,17 +34,22 @@ pub struct AttributeSchema {
     pub requires_replace: bool,
 }
 
-/// A resource type's or data source's schema.
-#[derive(Clone, Debug, PartialEq)]
+/// A resource type's or data source's schema (or a nested block's).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ResourceSchema {
     pub version: u64,
     pub attributes: BTreeMap<String, AttributeSchema>,
+    /// Nested block types (`ingress { ... }`), each a list of objects of its own schema.
+    pub blocks: BTreeMap<String, ResourceSchema>,
 }
 
 impl ResourceSchema {
     /// The object type of the resource's values (what configuration is converted to).
     pub fn object_type(&self) -> Type {
-        Type::Object(self.attributes.iter().map(|(k, a)| (k.clone(), a.ty.clone())).collect())
+        // Nested blocks are lists of objects; dynamic, since their objects' types come from
+        // whatever each block writes.
+        let blocks = self.blocks.keys().map(|k| (k.clone(), Type::Dynamic));
+        Type::Object(self.attributes.iter().map(|(k, a)| (k.clone(), a.ty.clone())).chain(blocks).collect())
     }
 }
 
@@ -111,4 +124,49 @@ pub trait Provider {
     fn delay_ms(&self, _op: Op, _name: Option<&str>) -> u64 {
         0
     }
+    /// The provider serving the configuration at `config_address`
+    /// (`provider["registry.terraform.io/hashicorp/aws"].west`) when this one stands for
+    /// several (a [`set::ProviderSet`]); `None`: this one serves it.
+    fn for_config(&self, _config_address: &str) -> Option<&dyn Provider> {
+        None
+    }
+    /// `terraform providers schema -json` for what this provider serves (the plan renderer
+    /// reads it).
+    fn schema_document(&self) -> serde_json::Value {
+        serde_json::json!({"format_version": "1.0", "provider_schemas": {}})
+    }
+}
+
+/// The provider serving `config_address`: `provider` itself, or the one of its set.
+pub fn route<'p>(provider: &'p dyn Provider, config_address: &str) -> &'p dyn Provider {
+    provider.for_config(config_address).unwrap_or(provider)
+}
+
+/// `terraform providers schema -json`'s block for a schema (attributes and nested blocks).
+pub fn block_json(s: &ResourceSchema) -> serde_json::Value {
+    use serde_json::json;
+    let attrs: serde_json::Map<String, serde_json::Value> = s
+        .attributes
+        .iter()
+        .map(|(k, a)| {
+            let mut m = serde_json::Map::new();
+            m.insert("type".into(), crate::engine::values_json::type_json(&a.ty));
+            m.insert("description_kind".into(), json!("markdown"));
+            for (flag, on) in [("required", a.required), ("optional", a.optional), ("computed", a.computed), ("sensitive", a.sensitive)] {
+                if on {
+                    m.insert(flag.into(), json!(true));
+                }
+            }
+            (k.clone(), serde_json::Value::Object(m))
+        })
+        .collect();
+    let mut block = serde_json::Map::new();
+    block.insert("attributes".into(), serde_json::Value::Object(attrs));
+    if !s.blocks.is_empty() {
+        let types: serde_json::Map<String, serde_json::Value> =
+            s.blocks.iter().map(|(k, b)| (k.clone(), json!({"nesting_mode": "list", "block": block_json(b)}))).collect();
+        block.insert("block_types".into(), serde_json::Value::Object(types));
+    }
+    block.insert("description_kind".into(), json!("plain"));
+    serde_json::Value::Object(block)
 }

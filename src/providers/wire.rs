@@ -142,7 +142,7 @@ fn resource_schema(j: &Json) -> Result<ResourceSchema, String> {
         let optional = flag("optional") || (!required && !computed);
         attributes.insert(name.clone(), AttributeSchema { ty, optional, computed, required, sensitive: flag("sensitive"), requires_replace: flag("requires_replace") });
     }
-    Ok(ResourceSchema { version, attributes })
+    Ok(ResourceSchema { version, attributes, blocks: Default::default() })
 }
 
 /// `terraform providers schema -json`'s entry for one provider (what the plan renderer reads).

@@ -117,7 +117,7 @@ test("console evaluates stdin lines with tfvars, --var, --var-file and --state",
   assert.match(b.stderr, /is not valid JSON/);
 });
 
-test("usage errors, help, version, missing directories, and the engine commands say they are not here", () => {
+test("usage errors, help, version, missing directories, the engine commands' arguments", () => {
   for (const args of [["graph", "--bogus"], ["graph", VPC, "--format", "png"], ["nosuch"], ["explain", VPC]]) {
     const r = run(args);
     assert.equal(r.status, 1, args.join(" "));
@@ -132,11 +132,14 @@ test("usage errors, help, version, missing directories, and the engine commands 
   assert.equal(missing.status, 1);
   assert.match(missing.stderr, /does not exist/);
   for (const cmd of ["plan", "apply", "destroy"]) {
-    const r = run([cmd, VPC]);
+    const r = run([cmd, VPC, "--parallelism", "x"]);
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /not in this version/);
+    assert.match(r.stderr, /--parallelism must be a positive whole number/);
+    assert.match(r.stderr, new RegExp(`Usage: tfgraph ${cmd} `));
+    assert.equal(run([cmd, "--help"]).status, 0);
   }
-  assert.match(run(["plan", VPC, "--parallelism", "x"]).stderr, /--parallelism must be a positive whole number/);
+  assert.match(run(["plan", VPC, "--refresh=maybe"]).stderr, /--refresh must be true or false/);
+  assert.match(run(["apply", VPC, "extra"]).stderr, /Too many arguments/);
 });
 
 test("graph on every corpus root gives DOT that dot -Tsvg accepts", { timeout: 900_000 }, (t) => {
@@ -158,4 +161,27 @@ test("graph on every corpus root gives DOT that dot -Tsvg accepts", { timeout: 9
   }
   assert.ok(ok > roots.length / 2, `only ${ok} of ${roots.length} roots rendered`);
   t.diagnostic(`${ok} of ${roots.length} corpus roots rendered by dot`);
+});
+
+test("graph --type apply --plan FILE draws the apply graph of a saved plan (configuration and state from it)", () => {
+  const at = join(repo, "tests/fixtures/engine/create-change-destroy/step4");
+  const plan = JSON.parse(readFileSync(join(at, "plan.json"), "utf8"));
+  plan.tfgraph = {
+    root: "",
+    files: { "main.tf": readFileSync(join(at, "config/main.tf"), "utf8") },
+    variables: {},
+    destroy: false,
+    state: JSON.parse(readFileSync(join(at, "input.tfstate"), "utf8")),
+  };
+  const file = join(dir({}), "plan.json");
+  writeFileSync(file, JSON.stringify(plan));
+  const r = run(["graph", "--type", "apply", "--plan", file, "--format", "text"]);
+  assert.equal(r.status, 0, r.stderr);
+  // web is replaced (-/+): its destroy node is in the apply graph, after what depends on it.
+  assert.match(r.stdout, /^mock_resource\.web \(destroy\)$/m);
+  assert.match(run(["graph", "--type", "apply", "--plan", file]).stdout, /^digraph/);
+  assert.equal(run(["graph", "--type", "apply"]).status, 1);
+  const notPlan = run(["graph", "--type", "apply", "--plan", join(at, "config/main.tf")]);
+  assert.equal(notPlan.status, 1);
+  assert.match(notPlan.stderr, /Failed to load plan file/);
 });

@@ -1,7 +1,7 @@
 // The package beside the page: loads and builds large configurations (analysis.js) so that the
 // seconds they take never freeze the page. The package is imported by its served path (module
 // workers have no import map). Messages:
-//   in:  { id, files, operation, reduce, state }
+//   in:  { id, files, operation, reduce, state, changes, mode }
 //   out: { id, json } (analyseFiles' plain data, every edge explained, as JSON) or { id, error }
 //
 // JSON rather than the object itself: the page's structured-clone deserialisation of a
@@ -11,9 +11,9 @@
 import * as tfgraph from "../pkg/index.js";
 import { analyseFiles } from "./analysis.js";
 
-self.onmessage = ({ data: { id, files, operation, reduce, state } }) => {
+self.onmessage = ({ data: { id, files, operation, reduce, state, changes, mode } }) => {
   try {
-    self.postMessage({ id, json: JSON.stringify(analyseFiles(tfgraph, files, { operation, reduce, state, explainAll: true })) });
+    self.postMessage({ id, json: JSON.stringify(analyseFiles(tfgraph, files, { operation, reduce, state, changes, mode, explainAll: true })) });
   } catch (e) {
     self.postMessage({ id, error: `${e?.message ?? e}` });
   }

@@ -18,14 +18,15 @@ function modules(config) {
 const providerLabel = (p) => `${p.alias ? `${p.local_name}.${p.alias}` : p.local_name} (${p.fqn})`;
 
 /**
- * Loads `files` and builds the `operation` graph. Returns `{ status: "ok" | "error" | "cycle",
+ * Loads `files` and builds the `operation` graph (the apply graph of `changes`, a plan's JSON,
+ * when given). Returns `{ status: "ok" | "error" | "cycle",
  * diagnostics, resources, built }`: `built` is null when the configuration has errors, else
  * `{ nodes, edges, cycles, explained }` with, when `explainAll`, every edge's `explain`
  * sentences as `[from + "\0" + to, sentences]` pairs. With `keep`, `handle` is the package's
  * graph (the caller frees it); otherwise it is freed here. Errors that are not the package's
  * diagnostics (a bug) are thrown.
  */
-export function analyseFiles(tfgraph, files, { operation, reduce, state, explainAll = false, keep = false }) {
+export function analyseFiles(tfgraph, files, { operation, reduce, state, changes, mode, explainAll = false, keep = false }) {
   let config = null;
   let diagnostics;
   let status = "ok";
@@ -45,7 +46,7 @@ export function analyseFiles(tfgraph, files, { operation, reduce, state, explain
 
   let graph;
   try {
-    graph = tfgraph.buildGraph(config, { operation, reduce, state });
+    graph = tfgraph.buildGraph(config, { operation, reduce, state, ...(changes ? { changes, mode } : {}) });
   } catch (e) {
     if (!(e instanceof tfgraph.TfgraphError)) throw e;
     return { status: "error", diagnostics: e.diagnostics, resources, built: null };

@@ -54,6 +54,52 @@ export const GALLERY = [
     files: { "main.tf": EXAMPLE },
   },
   {
+    id: "plan-apply",
+    title: "Plan and apply with the mock provider",
+    teaches: "In the Plan / Apply tab: Plan, then Apply (the walk runs on the graph), then change net's cidr or web's force_new and Plan again for an update or a replacement; Destroy removes everything in reverse order. The mock provider is Terraform's own test provider, value for value.",
+    files: {
+      "main.tf": `terraform {
+  required_providers {
+    mock = {
+      source = "hashicorp/mock"
+    }
+  }
+}
+
+variable "env" {
+  type    = string
+  default = "dev"
+}
+
+resource "mock_resource" "net" {
+  name  = "net"
+  input = { env = var.env, cidr = "10.0.0.0/16" }
+}
+
+resource "mock_resource" "subnet" {
+  count = 2
+  name  = "subnet-\${count.index}"
+  input = {
+    net   = mock_resource.net.id
+    index = count.index
+  }
+}
+
+resource "mock_resource" "web" {
+  name      = "web"
+  force_new = "v1"
+  input = {
+    subnets = join(",", mock_resource.subnet[*].output)
+  }
+}
+
+output "web_id" {
+  value = mock_resource.web.id
+}
+`,
+    },
+  },
+  {
     id: "vpc",
     title: "VPC, subnet and instances with count",
     teaches: "A chain of references orders the work: VPC, then subnet, then both instances (count expands after the graph is built).",

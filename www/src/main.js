@@ -12,6 +12,8 @@ import { createInspector } from "./inspector.js";
 import { createConsole } from "./console.js";
 import { createSteps } from "./steps.js";
 import { createRun } from "./run.js";
+import { createEnginePanel } from "./engine-panel.js";
+import { runEngine } from "./engine-client.js";
 import { GALLERY } from "./examples.js";
 import { decodeSession, encodeSession, saveSession } from "./state.js";
 import { cycleEdgeKeys, cycleSets, parseGraphText, resourceView } from "./model.js";
@@ -106,7 +108,19 @@ function analyseInWorker(files, options) {
   });
 }
 
-const analysisOptions = (files) => ({ operation: session.view === "resources" ? "plan" : session.view, reduce: session.reduce, state: files[STATE_FILE] });
+/**
+ * The last plan made in the Plan / Apply tab (`{ json, destroy, state }`): the apply view draws
+ * the graph that applies it, as `terraform graph -type=apply -plan=FILE` does.
+ */
+let planned = null;
+
+/** The graph's inputs: the state is the Plan / Apply tab's (its session's, else the file's). */
+function analysisOptions(files) {
+  const operation = session.view === "resources" ? "plan" : session.view;
+  const options = { operation, reduce: session.reduce, state: enginePanel.sessionState() ?? files[STATE_FILE] };
+  if (operation === "apply" && planned) Object.assign(options, { changes: planned.json, mode: planned.destroy ? "destroy" : "normal", state: planned.state ?? undefined });
+  return options;
+}
 const isLarge = (files) => Object.values(files).reduce((n, text) => n + text.length, 0) > WORKER_ABOVE_CHARS;
 
 /**
@@ -137,6 +151,8 @@ function adopt(result, options) {
       cycles,
       operation: options.operation,
       state: options.state,
+      changes: options.changes,
+      mode: options.mode,
     };
   }
   return { status, diagnostics, resources };
@@ -344,7 +360,8 @@ const steps = createSteps($("steps"), {
     const files = editor.files();
     let g;
     try {
-      g = tfgraph.buildGraph(files, { operation: current.operation, reduce: session.reduce, state: current.state, traceSteps: true });
+      const planOf = current.changes ? { changes: current.changes, mode: current.mode } : {};
+      g = tfgraph.buildGraph(files, { operation: current.operation, reduce: session.reduce, state: current.state, traceSteps: true, ...planOf });
     } catch (e) {
       if (e instanceof tfgraph.TfgraphError) return null;
       throw e;
@@ -378,6 +395,39 @@ const run = createRun($("run"), {
   graph: () => lastModel,
   graphView,
   walk: (dag, visit, options) => tfgraph.walk(dag, visit, options),
+});
+
+const enginePanel = createEnginePanel($("engine"), {
+  available: ["plan", "apply", "destroy"].every((f) => typeof tfgraph[f] === "function"),
+  /** The terraform.tfstate among the files, when it is a JSON object. */
+  fileState() {
+    const text = editor.files()[STATE_FILE];
+    if (!text) return null;
+    try {
+      const s = JSON.parse(text);
+      return s && typeof s === "object" && !Array.isArray(s) ? s : null;
+    } catch {
+      return null;
+    }
+  },
+  graphView,
+  reveal,
+  /**
+   * plan() on the editor's files against the mock providers, in engine-worker.js; for Apply and
+   * Destroy, the plan is shown (`onPlan`) and then applied exactly, as terraform apply shows its
+   * plan before applying it.
+   */
+  run(kind, { onPlan, ...options }) {
+    return runEngine(kind, editor.files(), options, async (plan) => {
+      planned = { json: plan.json, destroy: kind === "destroy", state: options.state };
+      // The apply view is this plan's graph now: drawn before the apply animates it.
+      if (session.view === "apply") {
+        refresh();
+        await drawing;
+      }
+      if (kind !== "plan") onPlan(plan);
+    });
+  },
 });
 
 // ---- The refresh cycle ---------------------------------------------------------------------
@@ -464,6 +514,7 @@ function show(view) {
   editor.setDiagnostics(view.diagnostics);
   renderResources($("resources"), $("resource-count"), view, reveal);
   renderDiagnostics($("diagnostics"), $("diagnostic-count"), view.diagnostics, reveal);
+  enginePanel.filesChanged();
   steps.reset();
   redraw();
   save();
@@ -544,7 +595,8 @@ gallery.append(
 );
 gallery.addEventListener("change", () => loadExample(gallery.value));
 
-function loadExample(id) {
+/** Loads a gallery example; a new configuration has no state, except at start (a reload). */
+function loadExample(id, { start = false } = {}) {
   const example = GALLERY.find((g) => g.id === id);
   if (!example) return;
   session.example = id;
@@ -554,6 +606,7 @@ function loadExample(id) {
   gallery.value = id;
   gallery.title = example.teaches;
   $("details").dataset.teaches = example.teaches;
+  if (!start) enginePanel.newConfiguration();
   editor.setFiles(example.files, "main.tf");
 }
 
@@ -582,7 +635,7 @@ if (restored) {
   session.example = example ? example.id : null;
   gallery.value = session.example ?? "";
   editor.setFiles(restored.files ?? example?.files ?? GALLERY[0].files, restored.open);
-} else loadExample(GALLERY[0].id);
+} else loadExample(GALLERY[0].id, { start: true });
 
 installDrop(document.body, (files) => {
   const paths = Object.keys(files);
@@ -594,6 +647,7 @@ installDrop(document.body, (files) => {
   session.example = null;
   gallery.value = "";
   session.selected = null;
+  enginePanel.newConfiguration();
   editor.setFiles(files, "main.tf");
 });
 document.body.dataset.ready = "true";

@@ -2,7 +2,7 @@
 // simulated provider latencies: base latency, seeded jitter, one chosen node failing), animated
 // live on the graph, with progress, Cancel, a timeline (Gantt) with concurrency over time and
 // the critical path, and the what-if parallelism curve (a greedy list schedule of the measured
-// durations for parallelism 1 to 32). Plan, Apply and Destroy wait for the engine (issue #11).
+// durations for parallelism 1 to 32). Plan, Apply and Destroy are engine-panel.js's.
 // Gets the drawn graph and the walker from main.js; never imports the package.
 
 import { el } from "./dom.js";
@@ -105,8 +105,6 @@ export function createRun(root, { graph, graphView, walk }) {
   const options = el("datalist", { id: "run-nodes" });
   const walkButton = el("button", { class: "primary", "data-testid": "walk" }, "Walk");
   const cancelButton = el("button", { "data-testid": "cancel", disabled: true }, "Cancel");
-  const engineSoon = "Plan, apply and destroy need the engine (issue #11), which is not in this version of tfgraph.";
-  const disabled = (label, id) => el("button", { disabled: true, title: engineSoon, "data-testid": id }, label);
   const progress = el("progress", { max: "1", value: "0", "data-testid": "progress" });
   const summary = el("span", { class: "run-summary", "data-testid": "walk-summary" });
   const charts = el("div", { class: "run-charts", "data-testid": "walk-charts" });
@@ -117,9 +115,6 @@ export function createRun(root, { graph, graphView, walk }) {
       { class: "run-controls" },
       walkButton,
       cancelButton,
-      disabled("Plan", "plan"),
-      disabled("Apply", "apply"),
-      disabled("Destroy", "destroy"),
       field("parallelism", parallelism),
       field("latency ms", latency),
       field("jitter %", jitter),
@@ -128,7 +123,7 @@ export function createRun(root, { graph, graphView, walk }) {
       options,
     ),
     el("div", { class: "run-progress" }, progress, summary),
-    el("p", { class: "muted run-note" }, "Walk visits the drawn graph as Terraform's walker does: a node starts once everything it depends on has finished, at most “parallelism” at a time; a failure skips its dependents. Resources take the simulated latency; other nodes a few ms. " + engineSoon),
+    el("p", { class: "muted run-note" }, "Walk visits the drawn graph as Terraform's walker does: a node starts once everything it depends on has finished, at most “parallelism” at a time; a failure skips its dependents. Resources take the simulated latency; other nodes a few ms. Plan, Apply and Destroy (against mock providers) are in the Plan / Apply tab."),
     charts,
   );
 

@@ -4,7 +4,7 @@
 //! state it was made from, its JSON, text and changes); `engineApply(handle, options)` applies
 //! exactly that plan and resolves to `{ state, diagnostics, report }` as JSON text.
 //!
-//! Providers: the built-in mock, or one provider written in JS (`js_provider`). The plan walk
+//! Providers: the built-in mock and the generic mock (a `ProviderSet`), or one provider written in JS (`js_provider`). The plan walk
 //! is synchronous Rust, so a JS provider is planned in passes (`providers::answered`): plan,
 //! await the questions it could not answer, plan again with the answers, until a pass asks
 //! nothing new. The apply walk awaits the provider directly (`drive`).
@@ -20,7 +20,7 @@ use crate::engine::api::{apply_report, event_json, mock_options, plan_events, pl
 use crate::engine::plan::plan;
 use crate::engine::stepper::{Request, Response, Stepper};
 use crate::engine::{Plan, PlanOptions};
-use crate::providers::mock::MockProvider;
+use crate::providers::set::ProviderSet;
 use crate::providers::no_refresh::NoRefresh;
 use crate::providers::{Op, Provider};
 use futures_util::stream::{FuturesUnordered, StreamExt};
@@ -40,14 +40,15 @@ const MAX_PASSES: usize = 256;
 
 /// The provider a walk uses.
 pub enum Route<'p> {
-    Mock(&'p MockProvider),
+    /// The built-in mock for `hashicorp/mock`, the generic mock for every other source.
+    Set(&'p ProviderSet),
     Js(&'p JsProvider),
 }
 
 impl Route<'_> {
     pub fn provider(&self) -> &dyn Provider {
         match self {
-            Route::Mock(m) => *m,
+            Route::Set(m) => *m,
             Route::Js(j) => &j.answered,
         }
     }
@@ -55,7 +56,7 @@ impl Route<'_> {
     /// The provider's response to an apply-time request (the mock's after its delay).
     pub async fn respond(&self, request: &Request, delay: u64) -> Response {
         match self {
-            Route::Mock(m) => {
+            Route::Set(m) => {
                 let response = request.ask(*m);
                 drive::after(delay).await;
                 response
@@ -67,7 +68,7 @@ impl Route<'_> {
     /// `terraform providers schema -json` (what the plan renderer reads).
     fn schemas_json(&self) -> Json {
         match self {
-            Route::Mock(m) => m.schemas_json(),
+            Route::Set(m) => m.schema_document(),
             Route::Js(j) => {
                 let (r, d) = j.answered.schemas();
                 json!({"format_version": "1.0", "provider_schemas": {j.answered.source(): crate::providers::wire::schemas_json(r, d)}})
@@ -289,7 +290,7 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         let mut diagnostics = loaded.diagnostics;
         let config = loaded.config;
         let options = PlanOptions { variables: request.variables.clone(), destroy: request.destroy };
-        let mock = MockProvider::new(mock_options(request.mock.as_ref()));
+        let mock = crate::engine::schemas::providers(&files, &config, mock_options(request.mock.as_ref()));
         let js = match js_provider_for(&config, request.providers.as_ref()).await {
             Ok(js) => js,
             Err(d) => {
@@ -299,7 +300,7 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         };
         let route = match &js {
             Some(j) => Route::Js(j),
-            None => Route::Mock(&mock),
+            None => Route::Set(&mock),
         };
         let mut p = if diagnostics.has_errors() {
             Plan { destroy: request.destroy, prior_state: request.state.clone(), ..Plan::default() }
@@ -364,7 +365,7 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
                 return refused(diags, request.state.as_ref());
             }
         }
-        let mock = MockProvider::new(mock_options(d.mock.as_ref()));
+        let mock = crate::engine::schemas::providers(&d.files, &d.config, mock_options(d.mock.as_ref()));
         let js = match js_provider_for(&d.config, request.providers.as_ref()).await {
             Ok(js) => js,
             Err(diag) => {
@@ -375,7 +376,7 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         };
         let route = match &js {
             Some(j) => Route::Js(j),
-            None => Route::Mock(&mock),
+            None => Route::Set(&mock),
         };
         let token = crate::walk::CancelToken::new();
         let _listener = signal.map(|s| super::walk::options::AbortListener::new(s, token.clone())).transpose()?;

@@ -11,7 +11,7 @@ use js_sys::{Array, Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
-use super::cases::{all_graphs, Case, Graph, Observed};
+use super::walk_cases::{all_graphs, Case, Graph, Observed};
 
 pub fn set(obj: &JsValue, key: &str, value: &JsValue) {
     Reflect::set(obj, &key.into(), value).unwrap();

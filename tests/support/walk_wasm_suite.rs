@@ -1,8 +1,8 @@
 //! The wasm walk tests, run in Node (`tests/wasm_walk_node.rs`) and in a browser
 //! (`tests/wasm_walk_browser.rs`) through the exported JS `walk`, over real JS promises.
 
-use super::cases::{self, check, check_invariants, gen_case, Case, Graph};
-use super::wasm::*;
+use crate::support::walk_cases::{self as cases, check, check_invariants, gen_case, Case, Graph};
+use crate::support::walk_wasm::*;
 use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;

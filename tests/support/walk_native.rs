@@ -1,10 +1,6 @@
-//! Native test support: the virtual-time executor and a runner that walks a [`cases::Case`]
-//! with `String` keys and reports an [`cases::Observed`].
+//! Native test support: the virtual-time executor and a runner that walks a [`super::walk_cases::Case`]
+//! with `String` keys and reports an [`super::walk_cases::Observed`].
 #![allow(dead_code)]
-
-pub mod cases;
-pub mod engine_fixtures;
-pub mod sim;
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -12,7 +8,8 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
-use cases::{Case, Graph, Observed};
+use super::walk_cases::{Case, Graph, Observed};
+use super::walk_sim as sim;
 use tfgraph::walk::{walk, CancelToken, Dag, Event, Subgraph, Visited, WalkHooks, WalkOptions, WalkReport};
 
 /// Hooks reading the virtual clock and recording every event.
@@ -43,7 +40,7 @@ type Specs = HashMap<String, (u32, bool, Option<Graph>)>;
 
 fn specs(case: &Case) -> Specs {
     let mut out = HashMap::new();
-    for (_, g) in cases::all_graphs(case) {
+    for (_, g) in super::walk_cases::all_graphs(case) {
         for i in 0..g.names.len() {
             out.insert(g.names[i].clone(), (g.latency[i], g.fails[i], g.expand[i].clone()));
         }

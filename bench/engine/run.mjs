@@ -1,0 +1,134 @@
+// The engine benchmark, one command from the repository root: `node bench/engine/run.mjs`.
+//
+// Builds bench/engine natively (release, its own workspace), then for 1,000, 10,000 and 100,000
+// mock resources (bench/engine/src/generate.rs: module instances of 100 resources each, with
+// fan-outs, a fan-in, a chain and count) runs one process per size that loads, plans and applies
+// with the built-in mock provider at zero latency, and prints time per resource and peak RSS.
+// In the same run, Terraform 1.0.3 with the oracle's mock provider (../shared/oracle, set up
+// once into target/bench-oracle; PyPI the first time) plans and applies the 1,000-resource
+// configuration (`terraform init` not timed), and the ratios are printed.
+//
+// Options: --sizes 1000,10000 (multiples of 100), --no-terraform, --no-build.
+// Results: bench/RESULTS.md ("Engine").
+
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const shared = resolve(repo, "../shared");
+const { values: opts } = parseArgs({
+  options: { sizes: { type: "string", default: "1000,10000,100000" }, "no-terraform": { type: "boolean" }, "no-build": { type: "boolean" } },
+});
+const sizes = opts.sizes.split(",").map(Number);
+if (sizes.some((n) => !(n > 0 && n % 100 === 0))) throw new Error("--sizes: positive multiples of 100");
+
+// --- tfgraph, natively ------------------------------------------------------------------------
+const targetDir = join(process.env.CARGO_TARGET_DIR ?? join(repo, "target"), "bench-engine");
+const bin = join(targetDir, "release/tfgraph-bench-engine");
+if (!opts["no-build"]) {
+  execFileSync("cargo", ["build", "--release", "--quiet", "--manifest-path", join(repo, "bench/engine/Cargo.toml"), "--target-dir", targetDir], { stdio: "inherit" });
+}
+
+function native(n) {
+  const r = spawnSync(bin, ["run", String(n)], { encoding: "utf8", maxBuffer: 1 << 20 });
+  if (r.status !== 0) throw new Error(`tfgraph-bench-engine run ${n}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+// --- Node: the wasm package -------------------------------------------------------------------
+// WIRE HERE when the package exports plan()/apply() (issue #11): time `await plan(files)` then
+// `await apply(plan)` in a child `node` process per size (its peak RSS from `process.resourceUsage()`),
+// on the same files (`tfgraph-bench-engine write N DIR` writes them). Until then the column says so.
+async function node(_n) {
+  const pkg = await import(join(repo, "pkg/node.js")).catch(() => ({}));
+  if (typeof pkg.plan !== "function" || typeof pkg.apply !== "function") return { error: "pkg/ has no plan()/apply() yet" };
+  return { error: "pkg/ exports plan()/apply(): wire the Node column (bench/engine/run.mjs, WIRE HERE)" };
+}
+
+// --- Terraform 1.0.3 with the oracle's mock provider ------------------------------------------
+function oracle() {
+  const dir = join(repo, "target/bench-oracle");
+  if (!existsSync(join(dir, ".venv/terraform.rc"))) {
+    if (!existsSync(join(shared, "oracle/setup"))) return null;
+    rmSync(dir, { recursive: true, force: true });
+    cpSync(join(shared, "oracle"), dir, { recursive: true });
+    console.error("[bench] setting up the oracle's mock provider (first run: about a minute, needs PyPI)");
+    execFileSync("./setup", { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
+  }
+  return { rc: join(dir, ".venv/terraform.rc"), bin: join(dir, ".venv/terraform-real") };
+}
+
+/** Runs a command under /usr/bin/time: wall ms and the peak RSS (KiB) of it or its largest child. */
+function timed(cmd, args, cwd, env) {
+  const start = process.hrtime.bigint();
+  const r = spawnSync("/usr/bin/time", ["-f", "%M", cmd, ...args], { cwd, env, encoding: "utf8", maxBuffer: 1 << 28 });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")}: ${r.stderr.slice(-2000)}`);
+  const rss = Number(r.stderr.trim().split("\n").pop());
+  return { ms, rss };
+}
+
+function terraform(n) {
+  const orc = oracle();
+  if (!orc) return { error: `no ${join(shared, "oracle")}` };
+  const dir = mkdtempSync(join(tmpdir(), "tfgraph-bench-engine-"));
+  try {
+    execFileSync(bin, ["write", String(n), dir]);
+    const env = { ...process.env, TF_CLI_CONFIG_FILE: orc.rc, CHECKPOINT_DISABLE: "1", TF_IN_AUTOMATION: "1", MOCK_DELAY_MS: "0" };
+    execFileSync(orc.bin, ["init", "-input=false", "-no-color"], { cwd: dir, env, stdio: "ignore" });
+    const p = timed(orc.bin, ["plan", "-input=false", "-no-color", "-out=plan.tfplan"], dir, env);
+    const a = timed(orc.bin, ["apply", "-input=false", "-no-color", "plan.tfplan"], dir, env);
+    return { resources: n, plan_ms: p.ms, apply_ms: a.ms, peak_rss_kib: Math.max(p.rss, a.rss) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// --- the run ----------------------------------------------------------------------------------
+const fmt = (x, d = 0) => x.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
+const rows = [];
+for (const n of sizes) {
+  console.error(`[bench] tfgraph: ${fmt(n)} resources`);
+  rows.push({ tool: "tfgraph (native)", ...native(n) });
+  const js = await node(n);
+  if (js.error) rows.push({ tool: "tfgraph (Node, wasm)", resources: n, error: js.error });
+  else rows.push({ tool: "tfgraph (Node, wasm)", ...js });
+}
+let tf = null;
+if (!opts["no-terraform"]) {
+  const n = sizes.includes(1000) ? 1000 : sizes[0];
+  console.error(`[bench] Terraform 1.0.3 + the oracle's mock provider: ${fmt(n)} resources (a minute or more)`);
+  try {
+    tf = { tool: "Terraform 1.0.3 (oracle mock)", ...terraform(n) };
+  } catch (e) {
+    tf = { tool: "Terraform 1.0.3 (oracle mock)", resources: n, error: String(e.message).split("\n")[0] };
+  }
+  rows.push(tf);
+}
+
+console.log("\nplan + apply of generated mock resources, zero provider latency\n");
+console.log("| tool | resources | plan | apply | plan + apply | per resource | peak RSS | RSS per resource |");
+console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+for (const r of rows) {
+  if (r.error) {
+    console.log(`| ${r.tool} | ${fmt(r.resources)} | ${r.error} | | | | | |`);
+    continue;
+  }
+  const total = r.plan_ms + r.apply_ms;
+  console.log(
+    `| ${r.tool} | ${fmt(r.resources)} | ${fmt(r.plan_ms)} ms | ${fmt(r.apply_ms)} ms | ${fmt(total)} ms | ${fmt((total * 1000) / r.resources, 1)} µs | ${fmt(r.peak_rss_kib / 1024, 1)} MB | ${fmt(r.peak_rss_kib / r.resources, 2)} KB |`,
+  );
+}
+const ours = rows.find((r) => r.tool === "tfgraph (native)" && r.resources === tf?.resources && !r.error);
+if (tf && !tf.error && ours) {
+  const t = (x) => x.plan_ms + x.apply_ms;
+  console.log(`\nTerraform 1.0.3 / tfgraph native at ${fmt(tf.resources)} resources: plan ${fmt(tf.plan_ms / ours.plan_ms, 1)}×, apply ${fmt(tf.apply_ms / ours.apply_ms, 1)}×, plan + apply ${fmt(t(tf) / t(ours), 1)}×, peak RSS ${fmt(tf.peak_rss_kib / ours.peak_rss_kib, 1)}×`);
+}
+const at = (n) => rows.find((r) => r.tool === "tfgraph (native)" && r.resources === n && !r.error);
+const goal = (n, s) => at(n) && console.log(`goal: ${fmt(n)} plan + apply < ${s} s: ${at(n).plan_ms + at(n).apply_ms < s * 1000 ? "met" : "NOT met"} natively`);
+goal(10000, 2);
+goal(100000, 30);

@@ -1,0 +1,83 @@
+//! The engine benchmark, native side: plans and applies the generated configuration of N mock
+//! resources with the built-in mock provider at zero latency, and prints one JSON line of
+//! timings and the process's peak RSS (run one size per process: the peak is the process's).
+//!
+//!   tfgraph-bench-engine run <N>           time load, plan and apply of N resources
+//!   tfgraph-bench-engine write <N> <DIR>   write the configuration (for Terraform)
+//!
+//! `node bench/engine/run.mjs` builds this and runs it for every size.
+
+mod generate;
+
+use std::time::Instant;
+use tfgraph::engine::apply::{apply, ApplyOptions};
+use tfgraph::engine::{plan::plan, PlanOptions};
+use tfgraph::providers::mock::{MockOptions, MockProvider};
+
+/// The process's peak resident set size in KiB (`VmHWM`), 0 where /proc is missing.
+fn peak_rss_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok()).unwrap_or(0)
+}
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+fn run(n: usize) -> Result<String, String> {
+    let files = generate::files(n);
+    let t = Instant::now();
+    let loaded = tfgraph::load(&files, &Default::default());
+    let load_ms = ms(t);
+    if loaded.diagnostics.has_errors() {
+        return Err(format!("load: {:?}", loaded.diagnostics.errors().map(|d| &d.summary).collect::<Vec<_>>()));
+    }
+    let provider = MockProvider::new(MockOptions::default());
+    let t = Instant::now();
+    let p = plan(&files, &loaded.config, None, &provider, &PlanOptions::default());
+    let plan_ms = ms(t);
+    if p.errored() {
+        return Err(format!("plan: {:?}", p.diagnostics.errors().map(|d| &d.summary).collect::<Vec<_>>()));
+    }
+    let planned = p.changes.len();
+    let t = Instant::now();
+    let r = apply(&files, &loaded.config, &p, None, &provider, &ApplyOptions::default());
+    let apply_ms = ms(t);
+    if r.diagnostics.has_errors() {
+        return Err(format!("apply: {:?}", r.diagnostics.errors().map(|d| &d.summary).collect::<Vec<_>>()));
+    }
+    let in_state: usize = r.state["resources"].as_array().map(|rs| rs.iter().map(|x| x["instances"].as_array().map_or(0, Vec::len)).sum()).unwrap_or(0);
+    if planned != n || in_state != n {
+        return Err(format!("expected {n} instances, planned {planned}, applied {in_state}"));
+    }
+    Ok(format!(
+        "{{\"resources\":{n},\"load_ms\":{load_ms:.1},\"plan_ms\":{plan_ms:.1},\"apply_ms\":{apply_ms:.1},\"peak_rss_kib\":{}}}",
+        peak_rss_kib()
+    ))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let size = |i: usize| args.get(i).and_then(|s| s.parse::<usize>().ok()).filter(|n| n % 100 == 0 && *n > 0);
+    match (args.get(1).map(String::as_str), size(2)) {
+        (Some("run"), Some(n)) => match run(n) {
+            Ok(line) => println!("{line}"),
+            Err(e) => {
+                eprintln!("tfgraph-bench-engine: {e}");
+                std::process::exit(1);
+            }
+        },
+        (Some("write"), Some(n)) if args.len() == 4 => {
+            let dir = std::path::Path::new(&args[3]);
+            for (path, text) in generate::files(n) {
+                let p = dir.join(path);
+                std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+                std::fs::write(p, text).unwrap();
+            }
+        }
+        _ => {
+            eprintln!("usage: tfgraph-bench-engine run <N> | write <N> <DIR>   (N: a positive multiple of 100)");
+            std::process::exit(2);
+        }
+    }
+}

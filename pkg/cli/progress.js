@@ -1,0 +1,100 @@
+// Terraform's progress lines (command/views/hook_ui.go), printed as the engine's events arrive:
+// `ADDR: Creating...`, `ADDR: Creation complete after 1s [id=...]`, `ADDR: Refreshing state...
+// [id=...]` during plan, and `ADDR: Still creating... [00m10s elapsed]` every 10 s while an
+// operation runs. Elapsed times are Terraform's: the difference of the start and end times
+// each rounded to the second, printed as Go prints a time.Duration.
+
+const START = { create: "Creating...", update: "Modifying...", delete: "Destroying...", read: "Reading..." };
+const DONE = { create: "Creation complete", update: "Modifications complete", delete: "Destruction complete", read: "Read complete" };
+const STILL = { create: "Still creating...", update: "Still modifying...", delete: "Still destroying...", read: "Still reading..." };
+/** Terraform's periodicUiTimer. */
+export const STILL_EVERY_MS = 10_000;
+/** Terraform's maxIdLen for the id in a "Still ..." line. */
+const MAX_ID_LEN = 80;
+
+/** True for a data source instance address (`data.x.y`, `module.m[0].data.x.y`). */
+export const isDataAddress = (address) => /^(module\.[^.[]+(\[[^\]]*\])?\.)*data\./.test(address);
+
+/** Go's time.Duration.String() for whole seconds: `0s`, `59s`, `1m0s`, `1h2m3s`. */
+export function goDuration(seconds) {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  if (h) return `${h}h${m}m${s}s`;
+  if (m) return `${m}m${s}s`;
+  return `${s}s`;
+}
+
+/** Terraform's truncateId: the id's start and end around "...", `maxLen` characters in all. */
+export function truncateId(id, maxLen) {
+  const r = [...id];
+  if (r.length <= maxLen) return id;
+  const max = Math.max(5, maxLen);
+  const part = Math.floor(max / 2);
+  let right = r.length - part - 1;
+  const overlap = max - (part * 2 + 3);
+  if (overlap < 0) right -= overlap;
+  return `${r.slice(0, part - 1).join("")}...${r.slice(right).join("")}`;
+}
+
+const roundedSeconds = (ms) => Math.round(ms / 1000);
+/** Terraform's UiHook keys its running operations by the instance address alone. */
+const key = (e) => e.address;
+
+/**
+ * A printer of progress lines: `event(e)` prints the line an EngineEvent makes (if any), and
+ * while operations run, their "Still ..." lines. `stop()` ends the timer. `now` is the clock
+ * (milliseconds), `print` where lines go.
+ */
+export function progressPrinter({ print, now = Date.now, stillEveryMs = STILL_EVERY_MS }) {
+  const running = new Map(); // key -> { e, start, next }
+  let timer = null;
+  const tick = () => {
+    const t = now();
+    for (const r of running.values()) {
+      if (t < r.next) continue;
+      r.next += stillEveryMs;
+      const elapsed = roundedSeconds(t) - r.start;
+      const id = r.e.priorId ? `id=${truncateId(r.e.priorId, MAX_ID_LEN)}, ` : "";
+      const mm = String(Math.floor(elapsed / 60)).padStart(2, "0");
+      const ss = String(elapsed % 60).padStart(2, "0");
+      print(`${r.e.address}: ${STILL[r.e.operation]} [${id}${mm}m${ss}s elapsed]`);
+    }
+  };
+  const line = (e) => {
+    const refresh = e.phase === "plan" && e.operation === "read" && !isDataAddress(e.address);
+    if (e.kind === "start") {
+      const t = now();
+      if (!refresh) {
+        running.set(key(e), { e, start: roundedSeconds(t), next: t + stillEveryMs });
+        timer ??= setInterval(tick, Math.min(1000, stillEveryMs));
+        timer.unref?.();
+      }
+      if (refresh) return `${e.address}: Refreshing state...${e.priorId ? ` [id=${e.priorId}]` : ""}`;
+      const who = e.deposed ? `${e.address} (deposed object ${e.deposed})` : e.address;
+      const id = (e.operation === "update" || e.operation === "delete") && e.priorId ? ` [id=${e.priorId}]` : "";
+      return `${who}: ${START[e.operation]}${id}`;
+    }
+    const r = running.get(key(e));
+    running.delete(key(e));
+    if (running.size === 0 && timer) {
+      clearInterval(timer);
+      timer = null;
+    }
+    if (e.kind !== "finish" || refresh || !r) return null;
+    const elapsed = goDuration(Math.max(0, roundedSeconds(now()) - r.start));
+    const id = e.operation !== "delete" && e.id ? ` [id=${e.id}]` : "";
+    return `${e.address}: ${DONE[e.operation]} after ${elapsed}${id}`;
+  };
+  return {
+    event(e) {
+      const l = line(e);
+      if (l !== null) print(l);
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      running.clear();
+    },
+  };
+}

@@ -1,0 +1,132 @@
+//! The providers of one configuration behind one [`Provider`]: the built-in mock for
+//! `hashicorp/mock`, a [`GenericProvider`] for every other source. The engine asks the set for
+//! the provider of a configuration address ([`Provider::for_config`]); a question by type name
+//! alone (a schema for the plan JSON, an operation from an older caller) goes to the provider
+//! whose source the configuration gives that type.
+
+use super::generic::{GenericProvider, GenericSchemas};
+use super::mock::{self, MockOptions, MockProvider};
+use super::{Applied, Op, PlannedChange, Provider, ProviderError, ResourceSchema};
+use crate::eval::Value;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+pub struct ProviderSet {
+    mock: MockProvider,
+    generic: BTreeMap<String, GenericProvider>,
+    /// For sources only the prior state names (objects of a provider the configuration no
+    /// longer uses): a generic mock with no schemas, which refreshes and destroys them.
+    other: GenericProvider,
+    /// Resource or data source type → the source the configuration uses for it.
+    type_sources: BTreeMap<String, String>,
+}
+
+impl ProviderSet {
+    /// A set serving `sources` (the configuration's provider source addresses), the generic
+    /// ones with `schemas`; `type_sources` tells which source each type of the configuration uses.
+    pub fn new(options: MockOptions, schemas: GenericSchemas, type_sources: BTreeMap<String, String>) -> ProviderSet {
+        let schemas = Arc::new(schemas);
+        let mut generic = BTreeMap::new();
+        for source in type_sources.values() {
+            if source != mock::SOURCE && !generic.contains_key(source) {
+                generic.insert(source.clone(), GenericProvider::new(source, Arc::clone(&schemas), options.clone()));
+            }
+        }
+        let other = GenericProvider::new("", Arc::clone(&schemas), options.clone());
+        ProviderSet { mock: MockProvider::new(options), generic, other, type_sources }
+    }
+
+    /// The provider of a source address.
+    pub fn by_source(&self, source: &str) -> &dyn Provider {
+        if source == mock::SOURCE {
+            return &self.mock;
+        }
+        match self.generic.get(source) {
+            Some(g) => g,
+            None => &self.other,
+        }
+    }
+
+    fn by_type(&self, type_name: &str) -> &dyn Provider {
+        match self.type_sources.get(type_name) {
+            Some(s) => self.by_source(s),
+            None if type_name.starts_with("mock_") => &self.mock,
+            None => &self.other,
+        }
+    }
+}
+
+impl Provider for ProviderSet {
+    fn source(&self) -> &str {
+        self.mock.source()
+    }
+    fn resource_schema(&self, type_name: &str) -> Option<&ResourceSchema> {
+        self.by_type(type_name).resource_schema(type_name)
+    }
+    fn data_source_schema(&self, type_name: &str) -> Option<&ResourceSchema> {
+        self.by_type(type_name).data_source_schema(type_name)
+    }
+    fn plan_resource_change(&self, type_name: &str, prior: Option<&Value>, config: &Value) -> Result<PlannedChange, ProviderError> {
+        self.by_type(type_name).plan_resource_change(type_name, prior, config)
+    }
+    fn apply_resource_change(&self, type_name: &str, prior: Option<&Value>, planned: Option<&Value>) -> Applied {
+        self.by_type(type_name).apply_resource_change(type_name, prior, planned)
+    }
+    fn read_resource(&self, type_name: &str, prior: &Value) -> Result<Option<Value>, ProviderError> {
+        self.by_type(type_name).read_resource(type_name, prior)
+    }
+    fn read_data_source(&self, type_name: &str, config: &Value) -> Result<Value, ProviderError> {
+        self.by_type(type_name).read_data_source(type_name, config)
+    }
+    fn delay_ms(&self, op: Op, name: Option<&str>) -> u64 {
+        self.mock.delay_ms(op, name)
+    }
+    fn for_config(&self, config_address: &str) -> Option<&dyn Provider> {
+        let source = crate::addrs::AbsProviderConfig::parse(config_address)?.provider;
+        Some(self.by_source(&source))
+    }
+    fn schema_document(&self) -> serde_json::Value {
+        let mut all = serde_json::Map::new();
+        let used_mock = self.type_sources.values().any(|s| s == mock::SOURCE) || self.generic.is_empty();
+        let docs = used_mock.then(|| self.mock.schema_document()).into_iter().chain(self.generic.values().map(|g| g.schema_document()));
+        for doc in docs {
+            if let Some(serde_json::Value::Object(m)) = doc.get("provider_schemas") {
+                all.extend(m.clone());
+            }
+        }
+        serde_json::json!({"format_version": "1.0", "provider_schemas": all})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set() -> ProviderSet {
+        let mut schemas = GenericSchemas::default();
+        schemas.resources.insert("aws_vpc".into(), ResourceSchema::default());
+        let sources: BTreeMap<String, String> =
+            [("aws_vpc", "registry.terraform.io/hashicorp/aws"), ("mock_resource", mock::SOURCE)].into_iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        schemas.sources = sources.clone();
+        ProviderSet::new(MockOptions::default(), schemas, sources)
+    }
+
+    #[test]
+    fn configurations_route_by_source() {
+        let s = set();
+        let aws = s.for_config("module.a.provider[\"registry.terraform.io/hashicorp/aws\"].west").unwrap();
+        assert_eq!(aws.source(), "registry.terraform.io/hashicorp/aws");
+        assert!(aws.resource_schema("aws_vpc").is_some());
+        assert_eq!(s.for_config("provider[\"registry.terraform.io/hashicorp/mock\"]").unwrap().source(), mock::SOURCE);
+        assert!(s.resource_schema("mock_resource").unwrap().attributes.contains_key("force_new"), "by type: the mock's");
+        // A source only a prior state names: still refreshed and destroyed.
+        let gone = s.for_config("provider[\"registry.terraform.io/hashicorp/google\"]").unwrap();
+        let obj = Value::object(BTreeMap::new());
+        assert_eq!(gone.read_resource("google_storage_bucket", &obj).unwrap(), Some(obj.clone()));
+        let deleted = gone.apply_resource_change("google_storage_bucket", Some(&obj), None);
+        assert!(deleted.error.is_none() && deleted.new_state.is_none());
+        let doc = s.schema_document();
+        assert!(doc["provider_schemas"]["registry.terraform.io/hashicorp/aws"]["resource_schemas"]["aws_vpc"].is_object());
+        assert!(doc["provider_schemas"][mock::SOURCE]["resource_schemas"]["mock_resource"].is_object());
+    }
+}

@@ -1,0 +1,425 @@
+//! Fuzzing the engine: random configurations (mock resources and data sources with count,
+//! for_each, references in chains and fan-outs, a module, locals, outputs, lifecycle rules,
+//! depends_on, moved blocks) evolved over a few steps, each planned against the previous
+//! step's state and applied; then random corruptions of those states planned once more.
+//!
+//! Invariants: nothing panics; a plan without errors applies without errors; planning again
+//! after an apply changes nothing (every resource and output no-op), as Terraform converges.
+//!
+//! Seeded: in the suite, 40 scenarios from a fixed seed (the same ones everywhere, a few
+//! seconds). `ENGINE_FUZZ_SEED=N` runs the one scenario a failure names; `ENGINE_FUZZ_SECONDS`
+//! runs from the seed for that long and lists every failing seed (`scripts/fuzz-engine
+//! [minutes]`); `ENGINE_FUZZ_CASES` sets the count.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+use tfgraph::engine::apply::{apply, ApplyOptions};
+use tfgraph::engine::{plan::plan, Plan, PlanOptions};
+use tfgraph::plans::Action;
+use tfgraph::providers::mock::{MockOptions, MockProvider};
+
+/// xorshift64*: small, seedable, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Repeat {
+    Single,
+    Count(usize),
+    /// for_each over a set of these keys.
+    Each(Vec<String>),
+}
+
+#[derive(Clone, Debug)]
+struct Res {
+    name: String,
+    data: bool,
+    /// In the child module `m` instead of the root.
+    in_module: bool,
+    repeat: Repeat,
+    /// Indexes of earlier resources (same module) read in `input`.
+    reads: Vec<usize>,
+    depends_on: Option<usize>,
+    force_new: Option<String>,
+    cbd: bool,
+    ignore_input: bool,
+    /// `input` reads the module's output (root resources, when the module exists).
+    reads_module: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Cfg {
+    resources: Vec<Res>,
+    outputs: Vec<usize>,
+    local_of: Option<usize>,
+    moved: Vec<(String, String)>,
+    var_default: String,
+}
+
+fn gen_repeat(rng: &mut Rng) -> Repeat {
+    match rng.below(10) {
+        0..=5 => Repeat::Single,
+        6..=7 => Repeat::Count(rng.below(4)),
+        _ => Repeat::Each((0..rng.below(4)).map(|i| format!("k{}", (i + rng.below(3)) % 5)).collect::<std::collections::BTreeSet<_>>().into_iter().collect()),
+    }
+}
+
+fn generate(rng: &mut Rng) -> Cfg {
+    let n = 1 + rng.below(10);
+    let mut resources: Vec<Res> = Vec::new();
+    for i in 0..n {
+        let in_module = i > 0 && rng.chance(25);
+        let earlier: Vec<usize> = (0..i).filter(|&j| resources[j].in_module == in_module).collect();
+        let reads = (0..rng.below(3)).filter_map(|_| (!earlier.is_empty()).then(|| earlier[rng.below(earlier.len())])).collect();
+        let depends_on = (!earlier.is_empty() && rng.chance(20)).then(|| earlier[rng.below(earlier.len())]);
+        resources.push(Res {
+            name: format!("r{i}"),
+            data: rng.chance(15),
+            in_module,
+            repeat: gen_repeat(rng),
+            reads,
+            depends_on,
+            force_new: rng.chance(30).then(|| format!("v{}", rng.below(3))),
+            cbd: rng.chance(25),
+            ignore_input: rng.chance(10),
+            reads_module: false,
+        });
+    }
+    let has_module = resources.iter().any(|r| r.in_module);
+    for r in resources.iter_mut().filter(|r| !r.in_module) {
+        r.reads_module = has_module && rng.chance(30);
+    }
+    let roots: Vec<usize> = (0..n).filter(|&i| !resources[i].in_module).collect();
+    let outputs = (0..rng.below(3)).map(|_| roots[rng.below(roots.len())]).collect();
+    let local_of = rng.chance(40).then(|| roots[rng.below(roots.len())]);
+    Cfg { resources, outputs, local_of, moved: Vec::new(), var_default: format!("d{}", rng.below(3)) }
+}
+
+/// The next step: constants change, resources come and go, one may be renamed with `moved`.
+fn mutate(rng: &mut Rng, c: &Cfg) -> Cfg {
+    let mut c = c.clone();
+    c.moved.clear();
+    for r in &mut c.resources {
+        if rng.chance(30) {
+            r.force_new = rng.chance(60).then(|| format!("v{}", rng.below(3)));
+        }
+        if rng.chance(20) {
+            r.repeat = match &r.repeat {
+                Repeat::Count(k) => Repeat::Count((k + rng.below(3)) % 4),
+                _ => gen_repeat(rng),
+            };
+        }
+        if rng.chance(10) {
+            r.cbd = !r.cbd;
+        }
+    }
+    if rng.chance(30) {
+        c.var_default = format!("d{}", rng.below(3));
+    }
+    // Remove the last resource (nothing later reads it then) or add one.
+    if rng.chance(25) && c.resources.len() > 1 {
+        let last = c.resources.len() - 1;
+        c.outputs.retain(|&o| o != last);
+        if c.local_of == Some(last) {
+            c.local_of = None;
+        }
+        c.resources.pop();
+        if !c.resources.iter().any(|r| r.in_module) {
+            c.resources.iter_mut().for_each(|r| r.reads_module = false);
+        }
+    } else if rng.chance(25) {
+        let i = c.resources.len();
+        let earlier: Vec<usize> = (0..i).filter(|&j| !c.resources[j].in_module).collect();
+        c.resources.push(Res {
+            name: format!("r{i}"),
+            data: false,
+            in_module: false,
+            repeat: gen_repeat(rng),
+            reads: earlier.iter().filter(|_| rng.chance(30)).cloned().collect(),
+            depends_on: None,
+            force_new: None,
+            cbd: false,
+            ignore_input: false,
+            reads_module: false,
+        });
+    }
+    // Rename a root managed resource, with a moved block.
+    let renamable: Vec<usize> = (0..c.resources.len()).filter(|&i| !c.resources[i].in_module && !c.resources[i].data).collect();
+    if rng.chance(20) && !renamable.is_empty() {
+        let i = renamable[rng.below(renamable.len())];
+        let old = c.resources[i].name.clone();
+        let new = format!("{old}x");
+        c.moved.push((format!("mock_resource.{old}"), format!("mock_resource.{new}")));
+        c.resources[i].name = new;
+    }
+    c
+}
+
+/// An expression reading resource `j`'s ids, whatever its repetition.
+fn read_expr(r: &Res) -> String {
+    let kind = if r.data { format!("data.mock_data.{}", r.name) } else { format!("mock_resource.{}", r.name) };
+    match r.repeat {
+        Repeat::Single => format!("{kind}.id"),
+        Repeat::Count(_) => format!("join(\",\", {kind}[*].id)"),
+        Repeat::Each(_) => format!("join(\",\", [for k, v in {kind} : v.id])"),
+    }
+}
+
+fn block(c: &Cfg, i: usize, out: &mut String) {
+    let r = &c.resources[i];
+    let (kind, ty) = if r.data { ("data", "mock_data") } else { ("resource", "mock_resource") };
+    let _ = writeln!(out, "{kind} \"{ty}\" \"{}\" {{", r.name);
+    let name = match &r.repeat {
+        Repeat::Single => format!("\"{}\"", r.name),
+        Repeat::Count(n) => {
+            let _ = writeln!(out, "  count = {n}");
+            format!("\"{}-${{count.index}}\"", r.name)
+        }
+        Repeat::Each(keys) => {
+            let _ = writeln!(out, "  for_each = toset([{}])", keys.iter().map(|k| format!("\"{k}\"")).collect::<Vec<_>>().join(", "));
+            format!("\"{}-${{each.key}}\"", r.name)
+        }
+    };
+    let _ = writeln!(out, "  name = {name}");
+    let mut input: Vec<String> = r.reads.iter().enumerate().map(|(n, &j)| format!("    in{n} = {}", read_expr(&c.resources[j]))).collect();
+    input.push("    v = var.v".to_string());
+    if r.reads_module {
+        input.push("    m = module.m.out".to_string());
+    }
+    if c.local_of == Some(i) {
+        input.push("    l = local.l".to_string());
+    }
+    let _ = writeln!(out, "  input = {{\n{}\n  }}", input.join("\n"));
+    if !r.data {
+        if let Some(f) = &r.force_new {
+            let _ = writeln!(out, "  force_new = \"{f}\"");
+        }
+    }
+    if let Some(d) = r.depends_on {
+        let t = &c.resources[d];
+        let _ = writeln!(out, "  depends_on = [{}.{}]", if t.data { "data.mock_data" } else { "mock_resource" }, t.name);
+    }
+    if !r.data && (r.cbd || r.ignore_input) {
+        let _ = writeln!(out, "  lifecycle {{");
+        if r.cbd {
+            let _ = writeln!(out, "    create_before_destroy = true");
+        }
+        if r.ignore_input {
+            let _ = writeln!(out, "    ignore_changes = [input]");
+        }
+        let _ = writeln!(out, "  }}");
+    }
+    let _ = writeln!(out, "}}\n");
+}
+
+fn files(c: &Cfg) -> BTreeMap<String, String> {
+    let mut root = format!("variable \"v\" {{\n  default = \"{}\"\n}}\n\n", c.var_default);
+    let mut module = String::from("variable \"v\" {\n  type = string\n}\n\n");
+    let module_res: Vec<usize> = (0..c.resources.len()).filter(|&i| c.resources[i].in_module).collect();
+    for i in 0..c.resources.len() {
+        block(c, i, if c.resources[i].in_module { &mut module } else { &mut root });
+    }
+    if let Some(i) = c.local_of.filter(|&i| i < c.resources.len()) {
+        // A local reading an earlier resource than the one reading it would make a cycle.
+        let reader = i;
+        let src = (0..reader).find(|&j| !c.resources[j].in_module).map(|j| read_expr(&c.resources[j])).unwrap_or_else(|| "var.v".into());
+        let _ = writeln!(root, "locals {{\n  l = \"${{{src}}}-local\"\n}}\n");
+    }
+    for (n, &o) in c.outputs.iter().enumerate() {
+        if o < c.resources.len() && !c.resources[o].in_module {
+            let _ = writeln!(root, "output \"o{n}\" {{\n  value = {}\n}}\n", read_expr(&c.resources[o]));
+        }
+    }
+    for (from, to) in &c.moved {
+        let _ = writeln!(root, "moved {{\n  from = {from}\n  to   = {to}\n}}\n");
+    }
+    let mut out = BTreeMap::new();
+    if !module_res.is_empty() {
+        let last = *module_res.last().unwrap();
+        let _ = writeln!(module, "output \"out\" {{\n  value = {}\n}}", read_expr(&c.resources[last]));
+        let _ = writeln!(root, "module \"m\" {{\n  source = \"./modules/m\"\n  v      = var.v\n}}");
+        out.insert("modules/m/main.tf".to_string(), module);
+    }
+    out.insert("main.tf".to_string(), root);
+    out
+}
+
+fn errors(p: &Plan) -> Vec<String> {
+    p.diagnostics.errors().map(|d| format!("{}: {}", d.summary, d.detail)).collect()
+}
+
+/// The one place the test calls the apply walk.
+fn run_apply(files: &BTreeMap<String, String>, config: &tfgraph::config::Config, p: &Plan, state: Option<&Value>, provider: &MockProvider) -> (Value, Vec<String>) {
+    let r = apply(files, config, p, state, provider, &ApplyOptions::default());
+    (r.state, r.diagnostics.errors().map(|d| format!("{}: {}", d.summary, d.detail)).collect())
+}
+
+/// One scenario: a few steps of plan and apply, then corrupted states. `Err` says what broke.
+fn scenario(seed: u64) -> Result<usize, String> {
+    let mut rng = Rng::new(seed);
+    let provider = MockProvider::new(MockOptions::default());
+    let mut cfg = generate(&mut rng);
+    let mut state: Option<Value> = None;
+    let mut states = Vec::new();
+    let mut planned = 0;
+    for step in 0..1 + rng.below(4) {
+        if step > 0 {
+            cfg = mutate(&mut rng, &cfg);
+        }
+        let destroy = step > 0 && rng.chance(10);
+        let files = files(&cfg);
+        let show = || files.iter().map(|(k, v)| format!("--- {k}\n{v}")).collect::<String>();
+        let loaded = tfgraph::load(&files, &Default::default());
+        if loaded.diagnostics.has_errors() {
+            return Err(format!("step {step}: the generated configuration does not load: {:?}\n{}", loaded.diagnostics.errors().map(|d| &d.summary).collect::<Vec<_>>(), show()));
+        }
+        let options = PlanOptions { destroy, ..Default::default() };
+        let p = plan(&files, &loaded.config, state.as_ref(), &provider, &options);
+        planned += 1;
+        let _ = tfgraph::engine::plan_json::to_json(&p, &provider);
+        if !errors(&p).is_empty() {
+            return Err(format!("step {step}: the plan failed: {:?}\n{}", errors(&p), show()));
+        }
+        let (new_state, apply_errors) = run_apply(&files, &loaded.config, &p, state.as_ref(), &provider);
+        if !apply_errors.is_empty() {
+            return Err(format!("step {step}: the apply failed: {apply_errors:?}\n{}", show()));
+        }
+        state = Some(new_state);
+        states.push(state.clone().unwrap());
+        // Terraform converges: a second plan has nothing to do.
+        let again = plan(&files, &loaded.config, state.as_ref(), &provider, &PlanOptions { destroy, ..Default::default() });
+        planned += 1;
+        if !errors(&again).is_empty() {
+            return Err(format!("step {step}: the plan after apply failed: {:?}\n{}", errors(&again), show()));
+        }
+        let pending: Vec<String> = again
+            .changes
+            .iter()
+            .filter(|c| c.action != Action::NoOp)
+            .map(|c| {
+                let show = |v: &Option<tfgraph::eval::Value>| v.as_ref().map(|v| tfgraph::engine::values_json::value(v).to_string()).unwrap_or_default();
+                format!("{} {:?}: {} -> {}", c.address(), c.action, show(&c.before), show(&c.after))
+            })
+            .chain(again.outputs.iter().filter(|o| o.action != Action::NoOp && !destroy).map(|o| format!("output.{} {:?}", o.name, o.action)))
+            .collect();
+        if !pending.is_empty() {
+            return Err(format!("step {step}{}: planning again after apply still changes {pending:?}\n{}", if destroy { " (destroy)" } else { "" }, show()));
+        }
+    }
+    // Corrupted states: whatever they hold, planning must not panic.
+    let files = files(&cfg);
+    let loaded = tfgraph::load(&files, &Default::default());
+    for s in states {
+        for _ in 0..3 {
+            let bad = corrupt(&mut rng, s.clone());
+            let _ = plan(&files, &loaded.config, Some(&bad), &provider, &PlanOptions::default());
+            planned += 1;
+        }
+    }
+    Ok(planned)
+}
+
+/// A state with one random change: a field removed, retyped or replaced with a hostile value.
+fn corrupt(rng: &mut Rng, mut v: Value) -> Value {
+    let hostile = [json!(null), json!(-1), json!(1.5), json!("x"), json!([]), json!({}), json!("module.[\"x"), json!(true), json!([{"value": {}}])];
+    // Choose a path first, then change what it leads to.
+    let mut path: Vec<Value> = Vec::new();
+    let mut node = &v;
+    let mut remove = false;
+    for _ in 0..1 + rng.below(6) {
+        match node {
+            Value::Object(m) if !m.is_empty() => {
+                let k = m.keys().nth(rng.below(m.len())).cloned().unwrap();
+                path.push(json!(k.clone()));
+                node = &m[&k];
+                if rng.chance(20) {
+                    remove = true;
+                    break;
+                }
+            }
+            Value::Array(a) if !a.is_empty() => {
+                let i = rng.below(a.len());
+                path.push(json!(i));
+                node = &a[i];
+            }
+            _ => break,
+        }
+    }
+    let Some((last, parents)) = path.split_last() else { return hostile[rng.below(hostile.len())].clone() };
+    let mut target = &mut v;
+    for p in parents {
+        target = match p {
+            Value::String(k) => &mut target[k.as_str()],
+            _ => &mut target[p.as_u64().unwrap() as usize],
+        };
+    }
+    match (target, last) {
+        (Value::Object(m), Value::String(k)) if remove => {
+            m.remove(k);
+        }
+        (Value::Object(m), Value::String(k)) => {
+            m.insert(k.clone(), hostile[rng.below(hostile.len())].clone());
+        }
+        (Value::Array(a), i) => {
+            a[i.as_u64().unwrap() as usize] = hostile[rng.below(hostile.len())].clone();
+        }
+        _ => {}
+    }
+    v
+}
+
+#[test]
+fn random_configurations_plan_apply_and_converge() {
+    let env = |k: &str| std::env::var(k).ok().and_then(|s| s.parse::<u64>().ok());
+    let first = env("ENGINE_FUZZ_SEED").unwrap_or(20261127);
+    // In the suite: a fixed number of scenarios (the same ones on every machine). With
+    // ENGINE_FUZZ_SECONDS: as many as fit, every failure collected.
+    let deadline = env("ENGINE_FUZZ_SECONDS").map(|s| Instant::now() + Duration::from_secs(s));
+    let cases = env("ENGINE_FUZZ_CASES").unwrap_or(if std::env::var("ENGINE_FUZZ_SEED").is_ok() { 1 } else { 40 });
+    let (mut done, mut plans) = (0u64, 0usize);
+    let mut failures: Vec<String> = Vec::new();
+    let mut seed = first;
+    loop {
+        match catch_unwind(AssertUnwindSafe(|| scenario(seed))) {
+            Ok(Ok(n)) => plans += n,
+            Ok(Err(msg)) => failures.push(format!("seed {seed} (ENGINE_FUZZ_SEED={seed} reproduces it): {msg}")),
+            Err(_) => failures.push(format!("seed {seed} panicked (ENGINE_FUZZ_SEED={seed} reproduces it)")),
+        }
+        done += 1;
+        seed = seed.wrapping_add(1);
+        let over = match deadline {
+            Some(d) => Instant::now() >= d || failures.len() >= 20,
+            None => done >= cases || !failures.is_empty(),
+        };
+        if over {
+            break;
+        }
+    }
+    eprintln!("engine fuzz: {done} scenarios, {plans} plans, seeds {first}..={}, {} failing", seed.wrapping_sub(1), failures.len());
+    for f in &failures {
+        eprintln!("{}\n", f.lines().next().unwrap_or(""));
+    }
+    assert!(failures.is_empty(), "{} of {done} scenarios failed; the first:\n{}", failures.len(), failures[0]);
+}
