@@ -808,7 +808,7 @@ export interface PlanOptions extends LoadOptions {
   /**
    * Called as each provider operation starts and ends (a plan's refresh and data source reads
    * once it is made). If it throws during an apply, the apply halts as on abort, with an error
-   * diagnostic quoting it.
+   * diagnostic quoting it; during a plan, `plan()` rejects with what it threw.
    */
   onEvent?: (event: EngineEvent) => void;
   /** `terraform plan -destroy` (default false). */

@@ -29,6 +29,7 @@ pub mod diag_text;
 pub mod instance;
 pub mod module_outputs;
 pub mod moved;
+mod objects;
 pub mod order;
 pub mod plan;
 pub mod plan_json;

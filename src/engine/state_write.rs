@@ -3,7 +3,8 @@
 //! outputs, the serial and lineage.
 
 use super::instance::{self, with_root_scope};
-use super::stepper::{current_values, Obj, Stepper};
+use super::objects::Obj;
+use super::stepper::{current_values, Stepper};
 use super::values_json::{type_json, value as value_json};
 use super::scope::ResourceKey;
 use super::InstanceChange;
@@ -50,7 +51,7 @@ fn sensitive_paths(v: &Value, path: &mut Vec<Json>, out: &mut Vec<Json>) {
 /// evaluated over them, the serial advanced by one per object written (as Terraform persists
 /// after each), the prior lineage kept.
 pub(super) fn write_state(s: &Stepper<'_>, mut warnings: Option<&mut Diagnostics>) -> Json {
-    let (files, config, plan, prior, objs, walkables, writes) = (s.files, s.config, s.plan, s.prior, &s.objs[..], &s.walkables[..], s.writes);
+    let (files, config, plan, prior, objs, walkables, writes) = (s.files, s.config, s.plan, s.prior, &s.objs, &s.walkables[..], s.writes);
     // Objects whose resource is configured record the configuration's dependencies and
     // create_before_destroy.
     let mut conf: HashMap<ResourceKey, (Vec<String>, bool)> = HashMap::new();
@@ -61,7 +62,7 @@ pub(super) fn write_state(s: &Stepper<'_>, mut warnings: Option<&mut Diagnostics
         }
     }
     let mut groups: BTreeMap<ResourceKey, Vec<&Obj>> = BTreeMap::new();
-    for o in objs {
+    for o in objs.iter() {
         groups.entry(o.resource_key()).or_default().push(o);
     }
     let mut resources = Vec::new();
