@@ -138,13 +138,13 @@ pub fn stale_plan(planned_from: Option<&Json>, now: Option<&Json>) -> Option<Dia
 pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: Diagnostics, request: &Json) -> Json {
     let provider = MockProvider::new(mock_options(request.get("mock")));
     let state = request.get("state").filter(|s| !s.is_null());
-    let variables: BTreeMap<String, Json> = request.get("variables").and_then(Json::as_object).map(|m| m.clone().into_iter().collect()).unwrap_or_default();
+    let variables: BTreeMap<String, Json> = request.get("variables").and_then(Json::as_object).map(|m| crate::util::sort::btree_map(m.clone())).unwrap_or_default();
     let destroy = request.get("destroy").and_then(Json::as_bool).unwrap_or(false);
     let mut diagnostics = load_diagnostics;
     if diagnostics.has_errors() {
         return json!({"plan": null, "planText": "", "changes": [], "diagnostics": diagnostics, "apply": null});
     }
-    let p = plan(files, config, state, &provider, &PlanOptions { variables: variables.clone(), destroy });
+    let p = super::body::with_parse_cache(|| plan(files, config, state, &provider, &PlanOptions { variables: variables.clone(), destroy }));
     let view = plan_view(&p, &provider, &provider.schemas_json());
     diagnostics.extend(p.diagnostics.clone());
     let mut out = json!({"plan": view.json, "planText": view.text, "changes": view.changes, "diagnostics": diagnostics, "apply": null});

@@ -16,6 +16,7 @@ pub mod checks;
 pub mod clock;
 pub mod instance;
 pub mod moved;
+mod objects;
 pub mod order;
 pub mod plan;
 pub mod plan_json;

@@ -31,7 +31,7 @@ pub fn line(e: &Event) -> Option<String> {
 pub fn render(r: &ApplyResult) -> String {
     let mut out = String::new();
     let mut events: Vec<&Event> = r.events.iter().collect();
-    events.sort_by_key(|e| e.at_ms);
+    crate::util::sort::sort_by_key(&mut events, |e| e.at_ms);
     for e in events {
         if let Some(l) = line(e) {
             out.push_str(&l);
@@ -63,7 +63,7 @@ pub fn format_value(v: &Json) -> String {
 /// times in milliseconds.
 pub fn render_timed(r: &ApplyResult) -> String {
     let mut r = r.clone();
-    r.events.sort_by_key(|e| e.at_ms);
+    crate::util::sort::sort_by_key(&mut r.events, |e| e.at_ms);
     let mut started: std::collections::HashMap<(&str, Op), u64> = std::collections::HashMap::new();
     let mut out = String::new();
     for e in &r.events {

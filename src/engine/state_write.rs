@@ -3,7 +3,8 @@
 //! outputs, the serial and lineage.
 
 use super::instance::{self, with_root_scope};
-use super::stepper::{current_values, Obj, Stepper};
+use super::objects::Obj;
+use super::stepper::{current_values, Stepper};
 use super::values_json::{type_json, value as value_json};
 use super::scope::ResourceKey;
 use crate::addrs::{InstanceKey, ResourceMode};
@@ -49,7 +50,7 @@ fn sensitive_paths(v: &Value, path: &mut Vec<Json>, out: &mut Vec<Json>) {
 /// evaluated over them, the serial advanced by one per object written (as Terraform persists
 /// after each), the prior lineage kept.
 pub(super) fn write_state(s: &Stepper<'_>) -> Json {
-    let (files, config, plan, prior, objs, walkables, writes) = (s.files, s.config, s.plan, s.prior, &s.objs[..], &s.walkables[..], s.writes);
+    let (files, config, plan, prior, objs, walkables, writes) = (s.files, s.config, s.plan, s.prior, &s.objs, &s.walkables[..], s.writes);
     // Objects whose resource is configured record the configuration's dependencies and
     // create_before_destroy.
     let mut conf: HashMap<ResourceKey, (Vec<String>, bool)> = HashMap::new();
@@ -60,12 +61,12 @@ pub(super) fn write_state(s: &Stepper<'_>) -> Json {
         }
     }
     let mut groups: BTreeMap<ResourceKey, Vec<&Obj>> = BTreeMap::new();
-    for o in objs {
+    for o in objs.iter() {
         groups.entry(o.resource_key()).or_default().push(o);
     }
     let mut resources = Vec::new();
     for (key, mut list) in groups {
-        list.sort_by(|a, b| (&a.key, &a.deposed).cmp(&(&b.key, &b.deposed)));
+        crate::util::sort::sort_by(&mut list, |a, b| (&a.key, &a.deposed).cmp(&(&b.key, &b.deposed)));
         let first = list[0];
         let mut r = Map::new();
         if !key.0.is_empty() {
@@ -155,7 +156,7 @@ pub(super) fn write_state(s: &Stepper<'_>) -> Json {
 /// Attributes as state writes them: every attribute, null where unset.
 fn value_json_nulls(v: &Value) -> Json {
     match &v.kind {
-        Kind::Object(m) | Kind::Map(_, m) => Json::Object(m.iter().map(|(k, x)| (k.clone(), value_json_nulls(x))).collect()),
+        Kind::Object(m) | Kind::Map(_, m) => Json::Object(crate::util::sort::json_map(m.iter().map(|(k, x)| (k.clone(), value_json_nulls(x))))),
         _ => value_json(v),
     }
 }

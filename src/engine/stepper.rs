@@ -12,6 +12,7 @@
 //! it; everything else finishes.
 
 use super::body::{arguments_of, Argument};
+use super::objects::{Obj, Objects};
 use super::instance::{self, with_root_env, with_root_scope, RootEnv};
 use super::order::{self, Walkable};
 use super::plan::{index_state, object_value};
@@ -25,33 +26,6 @@ use crate::plans::Action;
 use crate::providers::{Applied, Op, Provider, ProviderError};
 use serde_json::Value as Json;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-
-/// One object of the working state.
-#[derive(Clone, Debug)]
-pub(super) struct Obj {
-    pub module: String,
-    pub mode: ResourceMode,
-    pub type_name: String,
-    pub name: String,
-    pub key: Option<InstanceKey>,
-    pub deposed: Option<String>,
-    pub value: Value,
-    pub deps: Vec<String>,
-    pub cbd: bool,
-    pub tainted: bool,
-    pub schema_version: u64,
-    pub provider: String,
-}
-
-impl Obj {
-    pub fn resource_key(&self) -> ResourceKey {
-        let mode = if self.mode == ResourceMode::Data { "data" } else { "managed" };
-        (self.module.clone(), mode.into(), self.type_name.clone(), self.name.clone())
-    }
-    fn same_instance(&self, c: &InstanceChange) -> bool {
-        self.module == c.module && self.mode == c.mode && self.type_name == c.type_name && self.name == c.name && self.key == c.key
-    }
-}
 
 /// Where an operation is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,7 +114,7 @@ pub struct Stepper<'a> {
     pub(super) lineage: String,
     pub(super) walkables: Vec<Walkable<'a>>,
     by_addr: HashMap<String, usize>,
-    pub(super) objs: Vec<Obj>,
+    pub(super) objs: Objects,
     pub ops: Vec<OpNode>,
     preds: Vec<BTreeSet<usize>>,
     pub status: Vec<Status>,
@@ -160,8 +134,8 @@ pub struct Stepper<'a> {
     env: RootEnv,
     /// Each walkable's block arguments, parsed once.
     args: Vec<Vec<Argument>>,
-    /// The resources each resource's configuration reaches (what its evaluation reads).
-    reaches: HashMap<String, BTreeSet<String>>,
+    /// Per walkable, the walkables its configuration reaches (what its evaluation reads).
+    reaches: Vec<Vec<usize>>,
 }
 
 fn resource_of(c: &InstanceChange) -> String {
@@ -204,10 +178,18 @@ impl<'a> Stepper<'a> {
             d.remove(&w.config_address);
             deps.entry(w.config_address.clone()).or_default().extend(d);
         }
-        let reaches = deps.clone();
+        // The walkables each one's configuration reaches, by index.
+        let mut by_config: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, w) in walkables.iter().enumerate() {
+            by_config.entry(w.config_address.as_str()).or_default().push(i);
+        }
+        let reaches: Vec<Vec<usize>> = walkables
+            .iter()
+            .map(|w| deps.get(&w.config_address).map(|d| d.iter().flat_map(|a| by_config.get(a.as_str()).cloned().unwrap_or_default()).collect()).unwrap_or_default())
+            .collect();
         let resources: Vec<&crate::config::model::Resource> = walkables.iter().map(|w| w.resource).collect();
         let args = arguments_of(files, &resources).into_iter().map(Option::unwrap_or_default).collect();
-        let mut objs: Vec<Obj> = Vec::new();
+        let mut objs = Objects::default();
         // The plan's prior state is the one its moves renamed.
         for ((module, mode, type_name, name), (prov, list)) in index_state(plan.prior_state.as_ref().or(prior)) {
             let mode = if mode == "data" { ResourceMode::Data } else { ResourceMode::Managed };
@@ -235,7 +217,7 @@ impl<'a> Stepper<'a> {
         let provider_addr = format!("provider[\"{}\"]", provider.source());
         // Data sources read during the plan replace their prior objects.
         for c in &plan.data_read {
-            objs.retain(|o| !o.same_instance(c));
+            objs.remove_where(&c.module, c.mode, &c.type_name, &c.name, &c.key, |_| true);
             if let Some(v) = &c.after {
                 objs.push(obj_from_change(c, v.clone(), &provider_addr));
             }
@@ -243,7 +225,7 @@ impl<'a> Stepper<'a> {
         let mut writes = 0usize;
         // Forgotten objects leave the state without a provider operation.
         for c in plan.changes.iter().filter(|c| c.action == Action::Forget) {
-            objs.retain(|o| !(o.same_instance(c) && o.deposed == c.deposed));
+            objs.remove_where(&c.module, c.mode, &c.type_name, &c.name, &c.key, |o| o.deposed == c.deposed);
             writes += 1;
         }
         let ops = operations(plan);
@@ -275,6 +257,11 @@ impl<'a> Stepper<'a> {
             args,
             reaches,
         }
+    }
+
+    /// The first object of `c`'s instance for which `pred` holds.
+    fn find(&self, c: &InstanceChange, pred: impl Fn(&Obj) -> bool) -> Option<usize> {
+        self.objs.find(&c.module, c.mode, &c.type_name, &c.name, &c.key, pred)
     }
 
     /// The next operation that may start (everything it waits for is done), in operation order;
@@ -309,12 +296,12 @@ impl<'a> Stepper<'a> {
         let o = &self.ops[b];
         let c = &self.plan.changes[o.change];
         let target = if o.op == Op::Delete {
-            self.objs.iter().position(|x| x.same_instance(c) && if o.cbd { x.deposed.is_some() } else { x.deposed == c.deposed })
+            self.find(c, |x| if o.cbd { x.deposed.is_some() } else { x.deposed == c.deposed })
         } else {
-            self.objs.iter().position(|x| x.same_instance(c) && x.deposed == c.deposed)
+            self.find(c, |x| x.deposed == c.deposed)
         };
-        let prior_id = target.and_then(|i| str_attr(&self.objs[i].value, "id"));
-        let deposed = target.and_then(|i| self.objs[i].deposed.clone()).filter(|_| o.op == Op::Delete);
+        let prior_id = target.and_then(|i| str_attr(&self.objs.get(i).value, "id"));
+        let deposed = target.and_then(|i| self.objs.get(i).deposed.clone()).filter(|_| o.op == Op::Delete);
         let name = c.after.as_ref().or(c.before.as_ref()).and_then(|v| str_attr(v, "name"));
         let mut started = Started { index: b, prior_id, deposed, name, request: Err(Diagnostics::new()), nothing_to_do: false };
         match self.request(b, target, provider) {
@@ -341,7 +328,7 @@ impl<'a> Stepper<'a> {
         let o = &self.ops[b];
         let c = &self.plan.changes[o.change];
         match o.op {
-            Op::Delete => Ok(target.map(|i| Request::Delete { type_name: c.type_name.clone(), prior: self.objs[i].value.clone() })),
+            Op::Delete => Ok(target.map(|i| Request::Delete { type_name: c.type_name.clone(), prior: self.objs.get(i).value.clone() })),
             Op::Create | Op::Update | Op::ReadData => {
                 let Some(&wi) = self.by_addr.get(&o.resource) else {
                     return Err(self.fail(b, "Resource not in configuration".into(), format!("{} has no configuration to apply.", o.instance)));
@@ -352,25 +339,24 @@ impl<'a> Stepper<'a> {
                 };
                 let w = &self.walkables[wi];
                 // Only what the block can reach: a large walk would otherwise copy every value per operation.
-                let reached = self.reaches.get(&w.config_address);
-                let values = current_values(&self.objs, self.walkables.iter().filter(|x| reached.is_some_and(|r| r.contains(&x.config_address))));
+                let values = current_values(&self.objs, self.reaches[wi].iter().map(|&i| &self.walkables[i]));
                 let (files, config, args) = (self.files, self.config, &self.args[wi]);
                 let cfg = with_root_env(&self.env, files, config, self.variables, &values, false, &mut |root, inputs| instance::evaluate(root, inputs, args, w, &c.key, schema))?;
                 if o.op == Op::ReadData {
                     return Ok(Some(Request::ReadData { type_name: c.type_name.clone(), config: cfg }));
                 }
-                let current = self.objs.iter().position(|x| x.same_instance(c) && x.deposed.is_none());
+                let current = self.find(c, |x| x.deposed.is_none());
                 if o.op == Op::Create {
                     if let Some(i) = current {
                         if o.cbd || c.action == Action::CreateThenDelete {
-                            self.objs[i].deposed = Some(format!("{:08}", self.next_deposed));
+                            self.objs.get_mut(i).deposed = Some(format!("{:08}", self.next_deposed));
                             self.next_deposed += 1;
                         } else {
                             self.objs.remove(i);
                         }
                     }
                 }
-                let prior = if o.op == Op::Update { current.map(|i| self.objs[i].value.clone()) } else { None };
+                let prior = if o.op == Op::Update { current.map(|i| self.objs.get(i).value.clone()) } else { None };
                 Ok(Some(Request::PlanApply { type_name: c.type_name.clone(), prior, config: ignore_for_apply(c, cfg) }))
             }
             Op::Read => Ok(None),
@@ -424,10 +410,10 @@ impl<'a> Stepper<'a> {
         let fail = |s: &Self, e: ProviderError, wrote: bool| Err((s.fail(b, e.summary, e.detail), wrote));
         match (request, response) {
             (Request::Delete { .. }, Response::Applied(applied)) => {
-                let idx = self.objs.iter().position(|x| x.same_instance(c) && x.deposed.as_deref() == deposed);
+                let idx = self.find(c, |x| x.deposed.as_deref() == deposed);
                 if let Some(e) = applied.error {
                     if let (Some(v), Some(i)) = (applied.new_state, idx) {
-                        self.objs[i].value = v;
+                        self.objs.get_mut(i).value = v;
                     }
                     return fail(self, e, false);
                 }
@@ -438,7 +424,7 @@ impl<'a> Stepper<'a> {
             }
             (Request::ReadData { .. }, Response::Read(read)) => match read {
                 Ok(v) => {
-                    self.objs.retain(|x| !x.same_instance(c));
+                    self.objs.remove_where(&c.module, c.mode, &c.type_name, &c.name, &c.key, |_| true);
                     let id = str_attr(&v, "id");
                     self.objs.push(obj_from_change(c, v, &self.provider_addr));
                     Ok(Some(id.unwrap_or_default()))
@@ -449,14 +435,15 @@ impl<'a> Stepper<'a> {
             (Request::PlanApply { .. }, Response::Applied(applied)) => {
                 let new = applied.new_state;
                 let id = new.as_ref().and_then(|v| str_attr(v, "id"));
-                let current = self.objs.iter().position(|x| x.same_instance(c) && x.deposed.is_none());
+                let current = self.find(c, |x| x.deposed.is_none());
                 match (o.op, current) {
                     (Op::Update, Some(i)) => {
                         if let Some(v) = new {
-                            self.objs[i].value = v;
+                            self.objs.get_mut(i).value = v;
                         }
-                        self.objs[i].deps = c.dependencies.clone();
-                        self.objs[i].cbd = c.create_before_destroy;
+                        let ob = self.objs.get_mut(i);
+                        ob.deps = c.dependencies.clone();
+                        ob.cbd = c.create_before_destroy;
                     }
                     _ => {
                         if let Some(v) = new {
@@ -606,26 +593,22 @@ pub(super) fn obj_from_change(c: &InstanceChange, v: Value, provider: &str) -> O
 }
 
 /// The resources' current values, shaped as references see them.
-pub(super) fn current_values<'w, 'c: 'w>(objs: &[Obj], walkables: impl Iterator<Item = &'w Walkable<'c>>) -> WalkValues {
+pub(super) fn current_values<'w, 'c: 'w>(objs: &Objects, walkables: impl Iterator<Item = &'w Walkable<'c>>) -> WalkValues {
     let values = WalkValues::default();
-    let mut by_resource: BTreeMap<ResourceKey, Vec<&Obj>> = BTreeMap::new();
-    for o in objs.iter().filter(|o| o.deposed.is_none()) {
-        by_resource.entry(o.resource_key()).or_default().push(o);
-    }
     for w in walkables {
         let r = w.resource;
-        let mode = if r.mode == ResourceMode::Data { "data" } else { "managed" };
-        let key: ResourceKey = (w.module_addr.clone(), mode.into(), r.type_name.clone(), r.name.clone());
-        let list = by_resource.get(&key).cloned().unwrap_or_default();
+        let list: Vec<&Obj> = objs.of_resource(&w.module_addr, r.mode, &r.type_name, &r.name).into_iter().filter(|o| o.deposed.is_none()).collect();
         let v = if r.count.is_some() {
             let mut l: Vec<&Obj> = list.into_iter().filter(|o| matches!(o.key, Some(InstanceKey::Int(_)))).collect();
-            l.sort_by(|a, b| a.key.cmp(&b.key));
+            crate::util::sort::sort_by(&mut l, |a, b| a.key.cmp(&b.key));
             Value::tuple(l.into_iter().map(|o| o.value.clone()).collect())
         } else if r.for_each.is_some() {
-            Value::object(list.into_iter().filter_map(|o| if let Some(InstanceKey::Str(k)) = &o.key { Some((k.clone(), o.value.clone())) } else { None }).collect())
+            Value::object(crate::util::sort::btree_map(list.into_iter().filter_map(|o| if let Some(InstanceKey::Str(k)) = &o.key { Some((k.clone(), o.value.clone())) } else { None })))
         } else {
             list.into_iter().find(|o| o.key.is_none()).map(|o| o.value.clone()).unwrap_or_else(Value::dynamic)
         };
+        let mode = if r.mode == ResourceMode::Data { "data" } else { "managed" };
+        let key: ResourceKey = (w.module_addr.clone(), mode.into(), r.type_name.clone(), r.name.clone());
         values.values.borrow_mut().insert(key, v);
     }
     values

@@ -23,7 +23,7 @@ pub fn to_wire(v: &Value) -> Json {
 fn plain(v: &Value) -> Json {
     match &v.kind {
         Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => Json::Array(items.iter().map(plain).collect()),
-        Kind::Map(_, m) | Kind::Object(m) => Json::Object(m.iter().map(|(k, x)| (k.clone(), plain(x))).collect()),
+        Kind::Map(_, m) | Kind::Object(m) => Json::Object(crate::util::sort::json_map(m.iter().map(|(k, x)| (k.clone(), plain(x))))),
         _ => crate::engine::values_json::value(v),
     }
 }
@@ -116,7 +116,11 @@ pub fn schemas_from_json(j: &Json) -> Result<Schemas, String> {
     let group = |key: &str| -> Result<BTreeMap<String, ResourceSchema>, String> {
         let Some(g) = obj.get(key).filter(|g| !g.is_null()) else { return Ok(BTreeMap::new()) };
         let g = g.as_object().ok_or_else(|| format!("schema().{key} must be an object of type name to schema"))?;
-        g.iter().map(|(name, s)| Ok((name.clone(), resource_schema(s).map_err(|e| format!("schema().{key}.{name}: {e}"))?))).collect()
+        let mut out = BTreeMap::new();
+        for (name, s) in g {
+            out.insert(name.clone(), resource_schema(s).map_err(|e| format!("schema().{key}.{name}: {e}"))?);
+        }
+        Ok(out)
     };
     Ok((group("resources")?, group("data_sources")?))
 }
@@ -141,10 +145,7 @@ fn resource_schema(j: &Json) -> Result<ResourceSchema, String> {
 /// `terraform providers schema -json`'s entry for one provider (what the plan renderer reads).
 pub fn schemas_json(resources: &BTreeMap<String, ResourceSchema>, data_sources: &BTreeMap<String, ResourceSchema>) -> Json {
     let block = |s: &ResourceSchema| {
-        let attrs: Map<String, Json> = s
-            .attributes
-            .iter()
-            .map(|(k, a)| {
+        let attrs: Map<String, Json> = crate::util::sort::json_map(s.attributes.iter().map(|(k, a)| {
                 let mut m = Map::new();
                 m.insert("type".into(), crate::engine::values_json::type_json(&a.ty));
                 m.insert("description_kind".into(), json!("plain"));
@@ -154,13 +155,12 @@ pub fn schemas_json(resources: &BTreeMap<String, ResourceSchema>, data_sources: 
                     }
                 }
                 (k.clone(), Json::Object(m))
-            })
-            .collect();
+            }));
         json!({"version": s.version, "block": {"attributes": attrs, "description_kind": "plain"}})
     };
     json!({
-        "resource_schemas": resources.iter().map(|(k, s)| (k.clone(), block(s))).collect::<Map<_, _>>(),
-        "data_source_schemas": data_sources.iter().map(|(k, s)| (k.clone(), block(s))).collect::<Map<_, _>>(),
+        "resource_schemas": crate::util::sort::json_map(resources.iter().map(|(k, s)| (k.clone(), block(s)))),
+        "data_source_schemas": crate::util::sort::json_map(data_sources.iter().map(|(k, s)| (k.clone(), block(s)))),
     })
 }
 

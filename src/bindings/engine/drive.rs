@@ -135,7 +135,7 @@ pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usi
     if let Some(msg) = &hooks.callback_error {
         s.diagnostics.push(Diagnostic::error("Apply callback failed", msg.clone()));
     }
-    starts.sort_by_key(|(t, _)| *t);
+    crate::util::sort::sort_by_key(&mut starts, |(t, _)| *t);
     let waves = crate::engine::clock::group(&starts, provider.delay_ms(Op::Create, None));
     let state = s.state();
     ApplyResult { state, diagnostics: s.diagnostics.clone(), waves, max_concurrency, events, added: s.added, changed: s.changed, destroyed: s.destroyed }
