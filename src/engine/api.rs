@@ -144,7 +144,7 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
     if diagnostics.has_errors() {
         return json!({"plan": null, "planText": "", "changes": [], "diagnostics": diagnostics, "apply": null});
     }
-    let p = super::body::with_parse_cache(|| plan(files, config, state, &provider, &PlanOptions { variables: variables.clone(), destroy }));
+    let p = plan(files, config, state, &provider, &PlanOptions { variables: variables.clone(), destroy });
     let view = plan_view(&p, &provider, &provider.schemas_json());
     diagnostics.extend(p.diagnostics.clone());
     let mut out = json!({"plan": view.json, "planText": view.text, "changes": view.changes, "diagnostics": diagnostics, "apply": null});

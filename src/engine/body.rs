@@ -8,9 +8,7 @@ use crate::eval::module_scope::{eval_text, Inputs};
 use crate::eval::scope::Scope;
 use crate::eval::{Kind, Value};
 use crate::providers::ResourceSchema;
-use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
-use std::rc::Rc;
+use std::collections::BTreeMap;
 
 /// Meta-arguments, which are not the provider's.
 const META: &[&str] = &["count", "for_each", "provider", "depends_on"];
@@ -27,57 +25,7 @@ pub struct Argument {
 
 /// The arguments of `r`'s block (`None` when its file is not among `files`).
 pub fn arguments(files: &BTreeMap<String, String>, r: &Resource) -> Option<Vec<Argument>> {
-    let text = file_of(files, &r.range.filename)?;
-    let key = (kind_of(r).to_string(), r.type_name.clone(), r.name.clone());
-    let found = |blocks: &Blocks| blocks.get(&key).cloned().unwrap_or_default();
-    let cached = CACHE.with(|c| c.borrow().as_ref().and_then(|m| m.get(&(text.as_ptr() as usize, text.len())).cloned()));
-    if let Some(blocks) = cached {
-        return Some(found(&blocks));
-    }
-    let blocks = Rc::new(blocks_of(&r.range.filename, text));
-    CACHE.with(|c| {
-        if let Some(m) = c.borrow_mut().as_mut() {
-            m.insert((text.as_ptr() as usize, text.len()), blocks.clone());
-        }
-    });
-    Some(found(&blocks))
-}
-
-/// The arguments of each resource's block, each file parsed once.
-pub fn arguments_of(files: &BTreeMap<String, String>, resources: &[&Resource]) -> Vec<Option<Vec<Argument>>> {
-    with_parse_cache(|| resources.iter().map(|r| arguments(files, r)).collect())
-}
-
-/// Runs `f` with each file's blocks parsed once by [`arguments`] (a walk asks for each
-/// resource's block, and parsing the whole file each time made it quadratic in the file's
-/// size). Files are known by their text's address, which `f`'s borrowed files keep fixed;
-/// the cache ends with `f`.
-pub fn with_parse_cache<R>(f: impl FnOnce() -> R) -> R {
-    struct Reset(bool);
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            if self.0 {
-                CACHE.with(|c| *c.borrow_mut() = None);
-            }
-        }
-    }
-    let outer = CACHE.with(|c| {
-        let mut c = c.borrow_mut();
-        let fresh = c.is_none();
-        if fresh {
-            *c = Some(HashMap::new());
-        }
-        fresh
-    });
-    let _reset = Reset(outer);
-    f()
-}
-
-/// Parsed files by their text's (address, length), while [`with_parse_cache`] runs.
-type ParseCache = HashMap<(usize, usize), Rc<Blocks>>;
-
-thread_local! {
-    static CACHE: RefCell<Option<ParseCache>> = const { RefCell::new(None) };
+    arguments_of(files, &[r]).pop().flatten()
 }
 
 /// The file a resource block is in: its range's name, or a path ending in it.
@@ -85,49 +33,56 @@ fn file_of<'f>(files: &'f BTreeMap<String, String>, filename: &str) -> Option<&'
     files.get(filename).or_else(|| files.iter().find(|(k, _)| k.ends_with(&format!("/{filename}")) || filename.ends_with(&format!("/{k}"))).map(|(_, v)| v))
 }
 
-fn kind_of(r: &Resource) -> &'static str {
-    match r.mode {
-        crate::addrs::ResourceMode::Managed => "resource",
-        crate::addrs::ResourceMode::Data => "data",
-        crate::addrs::ResourceMode::Ephemeral => "ephemeral",
+/// The arguments of each resource's block, parsing each file once (a walk over a thousand
+/// resources in one file would otherwise parse it a thousand times).
+pub fn arguments_of(files: &BTreeMap<String, String>, resources: &[&Resource]) -> Vec<Option<Vec<Argument>>> {
+    let mut out: Vec<Option<Vec<Argument>>> = (0..resources.len()).map(|_| None).collect();
+    let mut by_file: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, r) in resources.iter().enumerate() {
+        by_file.entry(r.range.filename.as_str()).or_default().push(i);
     }
-}
-
-/// (block kind, type, name) → the first such block's arguments.
-type Blocks = HashMap<(String, String, String), Vec<Argument>>;
-
-/// Every labelled block of a file.
-fn blocks_of(filename: &str, text: &str) -> Blocks {
-    let parsed = crate::hcl::parse_body(text);
-    let src = SourceFile::new(filename.to_string(), text.to_string());
-    let mut blocks = Blocks::new();
-    for item in &parsed.body.items {
-        let crate::hcl::ast::Item::Block(b) = item else { continue };
-        if b.labels.len() != 2 {
-            continue;
+    for (filename, wanted) in by_file {
+        let Some(text) = file_of(files, filename) else { continue };
+        let parsed = crate::hcl::parse_body(text);
+        let src = SourceFile::new(filename.to_string(), text.clone());
+        let kind_of = |r: &Resource| match r.mode {
+            crate::addrs::ResourceMode::Managed => "resource",
+            crate::addrs::ResourceMode::Data => "data",
+            crate::addrs::ResourceMode::Ephemeral => "ephemeral",
+        };
+        let mut lookup: std::collections::HashMap<(&str, &str, &str), Vec<usize>> = std::collections::HashMap::new();
+        for &i in &wanted {
+            let r = resources[i];
+            lookup.entry((kind_of(r), r.type_name.as_str(), r.name.as_str())).or_default().push(i);
         }
-        let key = (b.kind.name.to_string(), b.labels[0].value.to_string(), b.labels[1].value.to_string());
-        if blocks.contains_key(&key) {
-            continue;
-        }
-        let mut args = Vec::new();
-        for it in &b.body.items {
-            if let crate::hcl::ast::Item::Attr(a) = it {
-                if META.contains(&a.name.name) {
-                    continue;
+        for item in &parsed.body.items {
+            let crate::hcl::ast::Item::Block(b) = item else { continue };
+            if b.labels.len() != 2 {
+                continue;
+            }
+            // The first block of that kind, type and name (as a linear search finds it).
+            let Some(ids) = lookup.remove(&(b.kind.name, b.labels[0].value.as_ref(), b.labels[1].value.as_ref())) else { continue };
+            let mut args = Vec::new();
+            for it in &b.body.items {
+                if let crate::hcl::ast::Item::Attr(a) = it {
+                    if META.contains(&a.name.name) {
+                        continue;
+                    }
+                    args.push(Argument {
+                        name: a.name.name.to_string(),
+                        text: text[a.expr.span.clone()].to_string(),
+                        filename: filename.to_string(),
+                        start: src.pos(a.expr.span.start),
+                        range: src.range(a.name.span.clone()),
+                    });
                 }
-                args.push(Argument {
-                    name: a.name.name.to_string(),
-                    text: text[a.expr.span.clone()].to_string(),
-                    filename: filename.to_string(),
-                    start: src.pos(a.expr.span.start),
-                    range: src.range(a.name.span.clone()),
-                });
+            }
+            for i in ids {
+                out[i] = Some(args.clone());
             }
         }
-        blocks.insert(key, args);
     }
-    blocks
+    out
 }
 
 /// Evaluates the arguments into an object of the schema's type (unset attributes null).

@@ -23,7 +23,7 @@ pub fn to_wire(v: &Value) -> Json {
 fn plain(v: &Value) -> Json {
     match &v.kind {
         Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => Json::Array(items.iter().map(plain).collect()),
-        Kind::Map(_, m) | Kind::Object(m) => Json::Object(crate::util::sort::json_map(m.iter().map(|(k, x)| (k.clone(), plain(x))))),
+        Kind::Map(_, m) | Kind::Object(m) => Json::Object(m.iter().map(|(k, x)| (k.clone(), plain(x))).collect()),
         _ => crate::engine::values_json::value(v),
     }
 }
@@ -35,7 +35,14 @@ pub fn from_wire(j: &Json, ty: &Type) -> Result<Value, String> {
     if !value.is_object() {
         return Err(format!("`value` must be an object of the type's attributes, got {}", kind_of(value)));
     }
-    let mut v = convert(&from_json(value), ty).map_err(|e| format!("`value` does not fit the schema: {e}"))?;
+    // An attribute left out is unset (null), as the contract says.
+    let mut filled = value.clone();
+    if let (Type::Object(attrs), Some(m)) = (ty, filled.as_object_mut()) {
+        for name in attrs.keys() {
+            m.entry(name.clone()).or_insert(Json::Null);
+        }
+    }
+    let mut v = convert(&from_json(&filled), ty).map_err(|e| format!("`value` does not fit the schema: {e}"))?;
     if let Some(u) = obj.get("unknown").filter(|u| !u.is_null()) {
         mark_unknown(&mut v, u).map_err(|e| format!("`unknown`: {e}"))?;
     }
@@ -116,11 +123,7 @@ pub fn schemas_from_json(j: &Json) -> Result<Schemas, String> {
     let group = |key: &str| -> Result<BTreeMap<String, ResourceSchema>, String> {
         let Some(g) = obj.get(key).filter(|g| !g.is_null()) else { return Ok(BTreeMap::new()) };
         let g = g.as_object().ok_or_else(|| format!("schema().{key} must be an object of type name to schema"))?;
-        let mut out = BTreeMap::new();
-        for (name, s) in g {
-            out.insert(name.clone(), resource_schema(s).map_err(|e| format!("schema().{key}.{name}: {e}"))?);
-        }
-        Ok(out)
+        g.iter().map(|(name, s)| Ok((name.clone(), resource_schema(s).map_err(|e| format!("schema().{key}.{name}: {e}"))?))).collect()
     };
     Ok((group("resources")?, group("data_sources")?))
 }
@@ -145,7 +148,10 @@ fn resource_schema(j: &Json) -> Result<ResourceSchema, String> {
 /// `terraform providers schema -json`'s entry for one provider (what the plan renderer reads).
 pub fn schemas_json(resources: &BTreeMap<String, ResourceSchema>, data_sources: &BTreeMap<String, ResourceSchema>) -> Json {
     let block = |s: &ResourceSchema| {
-        let attrs: Map<String, Json> = crate::util::sort::json_map(s.attributes.iter().map(|(k, a)| {
+        let attrs: Map<String, Json> = s
+            .attributes
+            .iter()
+            .map(|(k, a)| {
                 let mut m = Map::new();
                 m.insert("type".into(), crate::engine::values_json::type_json(&a.ty));
                 m.insert("description_kind".into(), json!("plain"));
@@ -155,12 +161,13 @@ pub fn schemas_json(resources: &BTreeMap<String, ResourceSchema>, data_sources: 
                     }
                 }
                 (k.clone(), Json::Object(m))
-            }));
+            })
+            .collect();
         json!({"version": s.version, "block": {"attributes": attrs, "description_kind": "plain"}})
     };
     json!({
-        "resource_schemas": crate::util::sort::json_map(resources.iter().map(|(k, s)| (k.clone(), block(s)))),
-        "data_source_schemas": crate::util::sort::json_map(data_sources.iter().map(|(k, s)| (k.clone(), block(s)))),
+        "resource_schemas": resources.iter().map(|(k, s)| (k.clone(), block(s))).collect::<Map<_, _>>(),
+        "data_source_schemas": data_sources.iter().map(|(k, s)| (k.clone(), block(s))).collect::<Map<_, _>>(),
     })
 }
 
@@ -176,7 +183,8 @@ mod tests {
     fn round_trips_unknowns() {
         let v = Value::object([("id".to_string(), Value::unknown(Type::String)), ("tags".to_string(), Value::map(Type::String, [("a".to_string(), Value::string("x"))].into_iter().collect()))].into_iter().collect());
         let w = to_wire(&v);
-        assert_eq!(w, json!({"value": {"id": null, "tags": {"a": "x"}}, "unknown": {"id": true}}));
+        // A known map is marked `{}`, as plan JSON's after_unknown marks it.
+        assert_eq!(w, json!({"value": {"id": null, "tags": {"a": "x"}}, "unknown": {"id": true, "tags": {}}}));
         let back = from_wire(&w, &ty()).unwrap();
         assert!(back.raw_equal(&v));
     }

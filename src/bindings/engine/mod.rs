@@ -17,7 +17,6 @@ use super::{get, read_files, read_load_options, type_error};
 use crate::config::{self, Config, FileSource};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::engine::api::{apply_report, event_json, mock_options, plan_events, plan_view, stale_plan, PlanView};
-use crate::engine::body::with_parse_cache;
 use crate::engine::plan::plan;
 use crate::engine::stepper::{Request, Response, Stepper};
 use crate::engine::{Plan, PlanOptions};
@@ -190,7 +189,7 @@ async fn js_provider_for(config: &Config, providers: Option<&JsValue>) -> Result
 /// Plans with a JS provider in passes (see the module documentation).
 async fn plan_in_passes(js: &JsProvider, files: &BTreeMap<String, String>, config: &Config, state: Option<&Json>, options: &PlanOptions, refresh: bool, parallelism: usize) -> Plan {
     for _ in 0..MAX_PASSES {
-        let p = with_parse_cache(|| if refresh { plan(files, config, state, &js.answered, options) } else { plan(files, config, state, &NoRefresh(&js.answered), options) });
+        let p = if refresh { plan(files, config, state, &js.answered, options) } else { plan(files, config, state, &NoRefresh(&js.answered), options) };
         let questions = js.answered.take_questions();
         if questions.is_empty() {
             return p;
@@ -307,8 +306,8 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         } else {
             match &js {
                 Some(j) => plan_in_passes(j, &files, &config, request.state.as_ref(), &options, request.refresh, request.parallelism).await,
-                None if request.refresh => with_parse_cache(|| plan(&files, &config, request.state.as_ref(), &mock, &options)),
-                None => with_parse_cache(|| plan(&files, &config, request.state.as_ref(), &NoRefresh(&mock), &options)),
+                None if request.refresh => plan(&files, &config, request.state.as_ref(), &mock, &options),
+                None => plan(&files, &config, request.state.as_ref(), &NoRefresh(&mock), &options),
             }
         };
         if !request.refresh {
