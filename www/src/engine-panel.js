@@ -12,6 +12,8 @@ import { createNodeStates, nodeForEvent, progressLine, summariseChanges } from "
 const STORE = "tfgraph.engine.state";
 /** Drawings with more nodes than this are restyled at most every PAINT_EVERY_MS during an apply. */
 const BIG_GRAPH = 150;
+/** Rows of the changes table (a 2,000-resource plan's full table took a long task to build). */
+const MAX_ROWS = 200;
 const PAINT_EVERY_MS = 250;
 
 /**
@@ -127,7 +129,8 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
     changes.replaceChildren();
     if (!p) return;
     const { rows } = summariseChanges(p.changes);
-    for (const c of rows) {
+    // The table lists the first MAX_ROWS changes; the plan text below has every one.
+    for (const c of rows.slice(0, MAX_ROWS)) {
       changes.append(
         el(
           "tr",
@@ -138,6 +141,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
         ),
       );
     }
+    if (rows.length > MAX_ROWS) changes.append(el("tr", {}, el("td", {}), el("td", { class: "muted", colspan: "2" }, `… and ${rows.length - MAX_ROWS} more (all of them in the plan below)`)));
   }
 
   function showDiagnostics(list) {
