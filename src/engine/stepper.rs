@@ -132,8 +132,12 @@ pub struct Stepper<'a> {
     pub destroyed: usize,
     /// Diagnostics of failed operations, in the order they failed.
     pub diagnostics: Diagnostics,
-    /// Where [`Stepper::next_ready`] resumes its scan (it restarts after each finish).
-    scan: usize,
+    /// What each operation's finish may release (the reverse of `preds`).
+    succs: Vec<Vec<usize>>,
+    /// Per operation, how many of its `preds` are not done yet.
+    waiting: Vec<usize>,
+    /// Operations whose preds are all done, lowest index first (the order a scan would find).
+    ready: BTreeSet<usize>,
     /// A failure settled since skips were last propagated.
     failures_to_skip: bool,
     /// The root scope's shared parts, made once.
@@ -239,6 +243,14 @@ impl<'a> Stepper<'a> {
         }
         let ops = operations(plan);
         let preds = order_edges(&ops, &deps);
+        let mut succs: Vec<Vec<usize>> = vec![Vec::new(); preds.len()];
+        for (b, ps) in preds.iter().enumerate() {
+            for &a in ps {
+                succs[a].push(b);
+            }
+        }
+        let waiting: Vec<usize> = preds.iter().map(BTreeSet::len).collect();
+        let ready: BTreeSet<usize> = (0..preds.len()).filter(|&b| waiting[b] == 0).collect();
         let n = ops.len();
         Stepper {
             files,
@@ -260,7 +272,9 @@ impl<'a> Stepper<'a> {
             changed: 0,
             destroyed: 0,
             diagnostics: Diagnostics::new(),
-            scan: 0,
+            succs,
+            waiting,
+            ready,
             failures_to_skip: false,
             env: RootEnv::new(files, config),
             args,
@@ -289,10 +303,8 @@ impl<'a> Stepper<'a> {
             }
             self.failures_to_skip = any;
         }
-        while self.scan < n {
-            let b = self.scan;
-            self.scan += 1;
-            if self.status[b] == Status::Pending && self.preds[b].iter().all(|&a| self.status[a] == Status::Done) {
+        while let Some(b) = self.ready.pop_first() {
+            if self.status[b] == Status::Pending {
                 return Some(b);
             }
         }
@@ -413,7 +425,15 @@ impl<'a> Stepper<'a> {
     pub fn settle(&mut self, b: usize, ok: bool) {
         self.status[b] = if ok { Status::Done } else { Status::Failed };
         self.failures_to_skip |= !ok;
-        self.scan = 0;
+        if ok {
+            for i in 0..self.succs[b].len() {
+                let s = self.succs[b][i];
+                self.waiting[s] -= 1;
+                if self.waiting[s] == 0 {
+                    self.ready.insert(s);
+                }
+            }
+        }
     }
 
     /// Writes a response into the working state.
