@@ -58,6 +58,9 @@ pub struct PlanOptions {
     pub variables: BTreeMap<String, serde_json::Value>,
     /// `plan -destroy`.
     pub destroy: bool,
+    /// `plan -refresh=false`: prior objects are taken as the state has them, without asking
+    /// their provider.
+    pub no_refresh: bool,
 }
 
 /// One planned change of a resource instance object.

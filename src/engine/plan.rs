@@ -530,8 +530,11 @@ impl<'a> Walk<'a> {
             let prior_val = match prior_obj {
                 Some(o) => {
                     let v = object_value(o, Some(&schema));
-                    self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: w.config_address.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)) });
-                    match self.prov().read_resource(&r.type_name, &v) {
+                    if !self.options.no_refresh {
+                        self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: w.config_address.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)) });
+                    }
+                    let read = if self.options.no_refresh { Ok(Some(v.clone())) } else { self.prov().read_resource(&r.type_name, &v) };
+                    match read {
                         Ok(v) => v,
                         Err(e) => {
                             self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()).with_address(address.clone()));
@@ -659,10 +662,11 @@ impl<'a> Walk<'a> {
         let v = object_value(o, schema);
         // Orphans of configured resources are refreshed in their resource's order; those of
         // removed resources wait for nothing; forgotten objects are not refreshed.
-        if o.deposed.is_none() && action != Action::Forget {
+        if o.deposed.is_none() && action != Action::Forget && !self.options.no_refresh {
             self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: self.order_resource.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)) });
         }
-        change.before = match self.prov().read_resource(type_name, &v) {
+        let read = if self.options.no_refresh { Ok(Some(v.clone())) } else { self.prov().read_resource(type_name, &v) };
+        change.before = match read {
             Ok(Some(v)) => Some(v),
             _ => Some(v),
         };

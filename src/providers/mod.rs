@@ -15,7 +15,6 @@ pub mod answered;
 pub mod generic;
 pub mod knobs;
 pub mod mock;
-pub mod no_refresh;
 pub mod set;
 pub mod wire;
 

@@ -21,8 +21,7 @@ use crate::engine::plan::plan;
 use crate::engine::stepper::{Request, Response, Stepper};
 use crate::engine::{Plan, PlanOptions};
 use crate::providers::set::ProviderSet;
-use crate::providers::no_refresh::NoRefresh;
-use crate::providers::{Op, Provider};
+use crate::providers::Provider;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use js_provider::JsProvider;
 use js_sys::{Function, Promise};
@@ -188,9 +187,9 @@ async fn js_provider_for(config: &Config, providers: Option<&JsValue>) -> Result
 }
 
 /// Plans with a JS provider in passes (see the module documentation).
-async fn plan_in_passes(js: &JsProvider, files: &BTreeMap<String, String>, config: &Config, state: Option<&Json>, options: &PlanOptions, refresh: bool, parallelism: usize) -> Plan {
+async fn plan_in_passes(js: &JsProvider, files: &BTreeMap<String, String>, config: &Config, state: Option<&Json>, options: &PlanOptions, parallelism: usize) -> Plan {
     for _ in 0..MAX_PASSES {
-        let p = if refresh { plan(files, config, state, &js.answered, options) } else { plan(files, config, state, &NoRefresh(&js.answered), options) };
+        let p = plan(files, config, state, &js.answered, options);
         let questions = js.answered.take_questions();
         if questions.is_empty() {
             return p;
@@ -289,7 +288,7 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         let loaded = config::load(&files, &load);
         let mut diagnostics = loaded.diagnostics;
         let config = loaded.config;
-        let options = PlanOptions { variables: request.variables.clone(), destroy: request.destroy };
+        let options = PlanOptions { variables: request.variables.clone(), destroy: request.destroy, no_refresh: !request.refresh };
         let mock = crate::engine::schemas::providers(&files, &config, mock_options(request.mock.as_ref()));
         let js = match js_provider_for(&config, request.providers.as_ref()).await {
             Ok(js) => js,
@@ -306,14 +305,10 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
             Plan { destroy: request.destroy, prior_state: request.state.clone(), ..Plan::default() }
         } else {
             match &js {
-                Some(j) => plan_in_passes(j, &files, &config, request.state.as_ref(), &options, request.refresh, request.parallelism).await,
-                None if request.refresh => plan(&files, &config, request.state.as_ref(), &mock, &options),
-                None => plan(&files, &config, request.state.as_ref(), &NoRefresh(&mock), &options),
+                Some(j) => plan_in_passes(j, &files, &config, request.state.as_ref(), &options, request.parallelism).await,
+                None => plan(&files, &config, request.state.as_ref(), &mock, &options),
             }
         };
-        if !request.refresh {
-            p.ops.retain(|o| o.op != Op::Read);
-        }
         diagnostics.extend(p.diagnostics.clone());
         p.diagnostics = diagnostics.clone();
         let view = plan_view(&p, route.provider(), &route.schemas_json());
