@@ -5,18 +5,13 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
 import { zipSync, strToU8 } from "fflate";
-import { startServer } from "../../scripts/serve.mjs";
+import { openBrowser } from "./browser.mjs";
 
-const artifacts = fileURLToPath(new URL("../artifacts/", import.meta.url));
 const fixture = fileURLToPath(new URL("../fixtures/config/manifest-installed/", import.meta.url));
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 /** The fixture's files, `{ path: contents }`, paths relative to the fixture folder. */
 function readFixture(dir) {
@@ -44,24 +39,14 @@ const INSTALLED = [
   "module.app.module.label.null_resource.label",
 ];
 
-let server, context, page, profile, url;
-const problems = [];
+let browser, page, url, problems, shot;
 
 before(async () => {
-  mkdirSync(artifacts, { recursive: true });
-  ({ server, url } = await startServer({ port: 0 }));
-  profile = mkdtempSync(join(tmpdir(), "tfgraph-chromium-"));
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, viewport: { width: 1280, height: 820 } });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => m.type() === "error" && problems.push(`console.error: ${m.text()}`));
+  browser = await openBrowser();
+  ({ page, url, problems, shot } = browser);
 });
 
-after(async () => {
-  await context?.close();
-  server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-});
+after(() => browser?.close());
 
 async function fresh() {
   await page.goto(url);
@@ -112,7 +97,7 @@ test("a dropped folder (webkitGetAsEntry entries) loads the installed modules", 
     document.body.dispatchEvent(event);
   }, FILES);
   await expectInstalled("folder");
-  await page.screenshot({ path: join(artifacts, "playground-drop-folder.png") });
+  await shot("playground-drop-folder.png");
 });
 
 test("a dropped .zip of the folder loads the installed modules", async () => {

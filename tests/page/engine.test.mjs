@@ -4,41 +4,23 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium } from "playwright-core";
-import { startServer } from "../../scripts/serve.mjs";
-
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+import { readFileSync } from "node:fs";
+import { openBrowser } from "./browser.mjs";
 
 const fixture = (path) => readFileSync(new URL(`../fixtures/engine/${path}`, import.meta.url), "utf8");
 const FAN_OUT = { "main.tf": fixture("fan-out-parallelism-3/step1/config/main.tf") };
 const FAN_OUT_STATE = JSON.parse(fixture("fan-out-parallelism-3/step1/state.tfstate"));
 
-let server;
-let context;
-let page;
-let profile;
-const problems = [];
+let browser, page, problems;
 
 before(async () => {
-  let url;
-  ({ server, url } = await startServer({ port: 0 }));
-  profile = mkdtempSync(join(tmpdir(), "tfgraph-chromium-"));
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  browser = await openBrowser({ viewport: null });
+  ({ page, problems } = browser);
   // A same-origin document with nothing else on it; the test imports the package into it.
-  await page.goto(`${url}pkg/package.json`);
+  await page.goto(`${browser.url}pkg/package.json`);
 });
 
-after(async () => {
-  await context?.close();
-  server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-});
+after(() => browser?.close());
 
 test("plan and apply run in the browser on its timers, at most `parallelism` at once, and the page stays live", async () => {
   const out = await page.evaluate(async (files) => {
@@ -70,7 +52,8 @@ test("plan and apply run in the browser on its timers, at most `parallelism` at 
   const norm = (s) => ({ ...s, lineage: "-", terraform_version: "-" });
   assert.deepEqual(norm(out.state), norm(FAN_OUT_STATE));
   assert.match(out.progress, /Apply complete! Resources: 8 added, 0 changed, 0 destroyed\./);
-  assert.deepEqual(problems, []);
+  // Page errors only: the JSON document this runs in makes Chromium ask for a favicon (a 404).
+  assert.deepEqual(problems.filter((p) => p.startsWith("pageerror")), []);
 });
 
 test("an AbortController stops the apply in the browser and the state keeps what finished", async () => {

@@ -5,51 +5,27 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-import { startServer } from "../../scripts/serve.mjs";
+import { artifacts, openBrowser } from "./browser.mjs";
 import { buildGraph, evaluate, loadConfig } from "../../pkg/index.js";
 import { GALLERY } from "../../www/src/examples.js";
 import { resourceView } from "../../www/src/model.js";
 
-const artifacts = fileURLToPath(new URL("../artifacts/", import.meta.url));
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const example = (id) => GALLERY.find((g) => g.id === id);
 const STARTER = example("starter").files;
 
-let server, url, profile, context, page;
-const problems = [];
+let browser, url, context, page, problems, watch, shot;
 
 before(async () => {
   assert.ok(existsSync(fileURLToPath(new URL("../../www/vendor/viz.js", import.meta.url))), "www/vendor/viz.js is missing: run scripts/build");
-  mkdirSync(artifacts, { recursive: true });
-  ({ server, url } = await startServer({ port: 0 }));
-  profile = mkdtempSync(join(tmpdir(), "tfgraph-chromium-"));
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, viewport: { width: 1280, height: 820 }, deviceScaleFactor: 1 });
-  page = context.pages()[0] ?? (await context.newPage());
-  watch(page);
+  browser = await openBrowser();
+  ({ url, context, page, problems, watch, shot } = browser);
   await fresh();
 });
 
-after(async () => {
-  await context?.close();
-  server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-});
-
-function watch(p) {
-  p.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  p.on("console", (m) => m.type() === "error" && problems.push(`console.error: ${m.text()}`));
-  p.on("requestfailed", (r) => problems.push(`request failed: ${r.url()}`));
-  // Only our own server: no CDN, nothing else.
-  p.on("request", (r) => {
-    if (!r.url().startsWith(url) && !r.url().startsWith("data:")) problems.push(`foreign request: ${r.url()}`);
-  });
-}
+after(() => browser?.close());
 
 const byTestId = (id) => page.getByTestId(id);
 const graphReady = (p = page) => p.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
@@ -75,7 +51,6 @@ async function chooseView(view) {
 const drawnNames = () => page.locator("[data-testid=graph-node]").evaluateAll((els) => els.map((e) => e.dataset.name).sort());
 const drawnEdges = () => page.locator("[data-testid=graph-edge]").evaluateAll((els) => els.map((e) => `${e.dataset.from} -> ${e.dataset.to}`).sort());
 const node = (name) => page.locator(`[data-testid=graph-node][data-name="${name.replace(/["\\]/g, "\\$&")}"]`);
-const shot = (name) => page.screenshot({ path: join(artifacts, name) });
 
 test("each view draws exactly the package's graph: one SVG node per node, one edge per edge", async () => {
   await chooseExample("starter");

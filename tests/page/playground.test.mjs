@@ -4,62 +4,23 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-import { startServer } from "../../scripts/serve.mjs";
+import { readFileSync } from "node:fs";
+import { openBrowser } from "./browser.mjs";
 import { EXAMPLE } from "../../www/src/example.js";
 import { loadConfig, TfgraphError } from "../../pkg/index.js";
 
-const artifacts = fileURLToPath(new URL("../artifacts/", import.meta.url));
 const manifest = JSON.parse(readFileSync(new URL("../../pkg/package.json", import.meta.url), "utf8"));
 
-// toolchain.md: Debian's chromium; never a downloaded browser.
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-let server;
-let url;
-let profile;
-let context;
-let page;
-const problems = [];
+let browser, page, problems, shot;
 
 before(async () => {
-  mkdirSync(artifacts, { recursive: true });
-  ({ server, url } = await startServer({ port: 0 }));
-  profile = mkdtempSync(join(tmpdir(), "tfgraph-chromium-"));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: ARGS,
-    headless: true,
-    viewport: { width: 1280, height: 820 },
-    deviceScaleFactor: 1,
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => m.type() === "error" && problems.push(`console.error: ${m.text()}`));
-  page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()}`));
-  await page.goto(url);
+  browser = await openBrowser();
+  ({ page, problems, shot } = browser);
+  await page.goto(browser.url);
   await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
 });
 
-after(async () => {
-  await context?.close();
-  server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-});
+after(() => browser?.close());
 
 const byTestId = (id) => page.getByTestId(id);
 
@@ -82,7 +43,7 @@ test("lists the example's resources with providers and reference positions", asy
   const web = page.locator('[data-testid=resource][data-address="aws_instance.web"]');
   const refs = await web.getByTestId("reference").allTextContents();
   assert.ok(refs.some((r) => r.startsWith(at) && r.includes("data.aws_ami.ubuntu")), `${at} not in ${refs}`);
-  await page.screenshot({ path: join(artifacts, "page-example.png") });
+  await shot("page-example.png");
 });
 
 test("types a syntax error and shows it at its line:col; clicking it moves the caret", async () => {
@@ -107,7 +68,7 @@ test("types a syntax error and shows it at its line:col; clicking it moves the c
   assert.equal(await error.getByTestId("location").textContent(), where);
   assert.equal(await error.getByTestId("summary").textContent(), expected.summary);
   assert.equal(await byTestId("status").textContent(), "errors");
-  await page.screenshot({ path: join(artifacts, "page-syntax-error.png") });
+  await shot("page-syntax-error.png");
 
   await error.getByTestId("location").click();
   const { line, column } = expected.range.start;

@@ -8,40 +8,22 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-import { startServer } from "../../scripts/serve.mjs";
+import { openBrowser } from "./browser.mjs";
 import { buildGraph, loadConfig } from "../../pkg/index.js";
 import { encodeSession } from "../../www/src/state.js";
 import { layered } from "../../bench/page/configs.mjs";
 
-const artifacts = fileURLToPath(new URL("../artifacts/", import.meta.url));
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 /** Generous bounds (ms): an order of magnitude above what an idle machine measures. */
 const WALK_LONGEST_TASK = 500;
 const BIG_INTERACTION = 2000;
 const BIG_LONGEST_TASK_AFTER_DRAWN = 1500;
 
-let server, url, profile, context, page;
-const problems = [];
+let browser, url, page, problems, shot;
 
 before(async () => {
-  mkdirSync(artifacts, { recursive: true });
-  ({ server, url } = await startServer({ port: 0 }));
-  profile = mkdtempSync(join(tmpdir(), "tfgraph-chromium-"));
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, viewport: { width: 1280, height: 820 }, deviceScaleFactor: 1 });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => m.type() === "error" && problems.push(`console.error: ${m.text()}`));
-  page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()}`));
-  page.on("request", (r) => {
-    if (!r.url().startsWith(url) && !r.url().startsWith("data:")) problems.push(`foreign request: ${r.url()}`);
-  });
+  browser = await openBrowser();
+  ({ url, page, problems, shot } = browser);
   // Every long task from the first script on: window.__tasks = [{ start, duration }].
   await page.addInitScript(() => {
     window.__tasks = [];
@@ -51,11 +33,7 @@ before(async () => {
   });
 });
 
-after(async () => {
-  await context?.close();
-  server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-});
+after(() => browser?.close());
 
 /**
  * Waits for `selector` with a MutationObserver in the page: playwright's waitForSelector polls
@@ -115,7 +93,7 @@ test("the 500-resource fan-out: its walk at parallelism 10 animates without a lo
   await page.getByTestId("walk").click();
   // Half-way through, the graph shows the walk: some nodes done, some pending.
   await page.waitForFunction(() => document.querySelectorAll("g.node.state-done").length > 100, null, { polling: 100, timeout: 120_000 });
-  await page.screenshot({ path: join(artifacts, "responsive-walk-500.png") });
+  await shot("responsive-walk-500.png");
   await waitFor("[data-testid=run][data-walk=done]");
   const gap = await page.evaluate(() => ((window.__stopFrames = true), window.__gap));
   const tasks = await tasksSince(start);
@@ -151,7 +129,7 @@ test("2,000 resources: drawn compact with a notice, answers pan, zoom, search an
   assert.equal(await node.locator("title").count(), 0);
   await node.dispatchEvent("pointerover");
   assert.equal(await node.locator(":scope > title").textContent(), r1999);
-  await page.screenshot({ path: join(artifacts, "responsive-2000-compact.png") });
+  await shot("responsive-2000-compact.png");
 
   const drawn = await now();
   const timings = {};
@@ -196,7 +174,7 @@ test("2,000 resources: drawn compact with a notice, answers pan, zoom, search an
   const after = await tasksSince(drawn);
   t.diagnostic(`long tasks after the graph was drawn: ${after.slice(0, 6).map((x) => x.toFixed(0)).join(", ") || "none"} ms`);
   assert.ok((after[0] ?? 0) < BIG_LONGEST_TASK_AFTER_DRAWN, `a ${after[0]?.toFixed(0)} ms long task (bound ${BIG_LONGEST_TASK_AFTER_DRAWN} ms)`);
-  await page.screenshot({ path: join(artifacts, "responsive-2000-selected.png") });
+  await shot("responsive-2000-selected.png");
 
   // The compact drawing merges its edges (layout-worker.js): each edge is one subpath of a path
   // per colour, none lost; the selected node's own edges are drawn on top, one element each,
@@ -221,7 +199,7 @@ test("2,000 resources: drawn compact with a notice, answers pan, zoom, search an
   assert.ok((await page.locator("[data-testid=graph] svg g.node text").count()) >= expected);
   assert.equal(await toggle.textContent(), "draw compact");
   assert.doesNotMatch(await page.getByTestId("graph-note").textContent(), /compact/);
-  await page.screenshot({ path: join(artifacts, "responsive-2000-labels.png") });
+  await shot("responsive-2000-labels.png");
 });
 
 test("2,000 resources in the resources view: compact as well; the list fills in chunks to every resource", async () => {
