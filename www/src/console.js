@@ -1,8 +1,8 @@
 // The console panel: `terraform console` against the configuration in the editor. Each
-// expression is evaluated by main.js (the package's `evaluate`, with the loaded
-// terraform.tfstate as the state) and printed as the console prints it, with its type();
-// errors are printed in Terraform's boxed diagnostic shape. Up/Down recall earlier input.
-// Takes plain data from main.js; never calls the package.
+// expression is evaluated by main.js (the package's `evaluate`, against the state the Plan /
+// Apply tab keeps, else the terraform.tfstate among the files) and printed as the console
+// prints it, with its type(); errors are printed in Terraform's boxed diagnostic shape. Up/Down
+// recall earlier input. Takes plain data from main.js; never calls the package.
 
 import { el } from "./dom.js";
 
@@ -52,7 +52,7 @@ export function createConsole({ log, form, input }, { evaluate, reveal }) {
   const intro = el(
     "p",
     { class: "muted console-intro" },
-    "Evaluates an expression in the root module, as terraform console does: variables (defaults and .tfvars), locals, functions; resource attributes from a terraform.tfstate file when there is one, else (known after apply).",
+    "Evaluates an expression in the root module, as terraform console does: variables (defaults and .tfvars), locals, functions; resource attributes from the state (what Apply in the Plan / Apply tab made, else a terraform.tfstate file among the files), else (known after apply).",
   );
   log.append(intro);
 

@@ -48,6 +48,9 @@ function currentSession() {
   if (example && sameFiles(example.files, files)) out.example = example.id;
   else out.files = files;
   if (session.selected) out.selected = session.selected;
+  // The Run and Plan / Apply tabs' settings (parallelism, latency, the mock's knobs).
+  out.run = run.settings();
+  out.engine = enginePanel.settings();
   return out;
 }
 let saveTimer = 0;
@@ -306,6 +309,8 @@ function select(name, { centre = false } = {}) {
   session.selected = name;
   const details = name ? nodeDetails(name) : null;
   graphView.select(details ? name : null);
+  run.select(details ? name : null);
+  enginePanel.select(details ? name : null);
   if (!details) {
     session.selected = null;
     overview();
@@ -343,7 +348,8 @@ const consolePanel = createConsole(
     evaluate(expression) {
       const files = editor.files();
       try {
-        const r = tfgraph.evaluate(files, expression, { state: files[STATE_FILE] });
+        // The state is the Plan / Apply tab's: this session's applies, else the file's.
+        const r = tfgraph.evaluate(files, expression, { state: enginePanel.sessionState() ?? files[STATE_FILE] });
         return { ok: true, rendered: r.rendered, type: r.type };
       } catch (e) {
         if (e instanceof tfgraph.TfgraphError) return { ok: false, diagnostics: e.diagnostics.filter((d) => d.severity === "error") };
@@ -396,6 +402,7 @@ const run = createRun($("run"), {
   graph: () => lastModel,
   graphView,
   walk: (dag, visit, options) => tfgraph.walk(dag, visit, options),
+  onSettings: () => save(),
 });
 
 const enginePanel = createEnginePanel($("engine"), {
@@ -413,6 +420,7 @@ const enginePanel = createEnginePanel($("engine"), {
   },
   graphView,
   reveal,
+  onSettings: () => save(),
   /**
    * plan() on the editor's files against the mock providers, in engine-worker.js; for Apply and
    * Destroy, the plan is shown (`onPlan`) and then applied exactly, as terraform apply shows its
@@ -630,6 +638,8 @@ if (restored) {
   session.view = VIEWS.includes(restored.view) ? restored.view : "resources";
   session.reduce = restored.reduce !== false;
   session.selected = typeof restored.selected === "string" ? restored.selected : null;
+  run.setSettings(restored.run);
+  enginePanel.setSettings(restored.engine);
   viewSelect.value = session.view;
   reduceBox.checked = session.reduce;
   const example = GALLERY.find((g) => g.id === restored.example);
