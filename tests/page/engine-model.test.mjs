@@ -1,9 +1,10 @@
 // The Plan / Apply panel's pure helpers (www/src/engine-model.js) in Node: which drawn node an
 // engine event animates in each view, how instances add up to one node's colour, progress
-// lines, and the plan's symbols.
+// lines, the plan's symbols, the settings, the names "fail selected" adds, and the timeline.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { actionSymbol, createNodeStates, nodeForEvent, progressLine, summariseChanges } from "../../www/src/engine-model.js";
+import { actionSymbol, createNodeStates, DEFAULT_SETTINGS, engineOptions, failNamesFor, nodeForEvent, progressLine, readSettings, summariseChanges, timelineRows } from "../../www/src/engine-model.js";
+import { apply, plan } from "../../pkg/index.js";
 
 const ev = (address, operation = "create", deposed = null) => ({ address, operation, deposed });
 
@@ -62,4 +63,52 @@ test("plan symbols and counts", () => {
   ]);
   assert.deepEqual([s.add, s.change, s.destroy], [2, 1, 2]);
   assert.deepEqual(s.rows.map((r) => r.symbol), ["+", "-/+", "~", "-"]);
+});
+
+test("settings from a share link or the inputs: bounded numbers, trimmed names, defaults for the rest", () => {
+  assert.deepEqual(readSettings(undefined), { ...DEFAULT_SETTINGS, failNames: [] });
+  assert.deepEqual(readSettings({ parallelism: "3", delayMs: 12.7, jitterMs: -4, seed: 2 ** 40, rateLimit: 0.25, maxRetries: 99, failNames: " a, b ,,a" }), {
+    parallelism: 3,
+    delayMs: 12,
+    jitterMs: 0,
+    seed: 2 ** 32 - 1,
+    rateLimit: 0.25,
+    maxRetries: 32,
+    failNames: ["a", "b"],
+  });
+  assert.deepEqual(readSettings({ parallelism: 0, seed: "x", rateLimit: 7, failNames: [1, " c "] }), { ...DEFAULT_SETTINGS, parallelism: 1, rateLimit: 1, failNames: ["c"] });
+  assert.deepEqual(engineOptions({ parallelism: 2, jitterMs: 50, seed: 9, failNames: ["w"] }), {
+    parallelism: 2,
+    mock: { delayMs: 300, jitterMs: 50, seed: 9, rateLimit: 0, maxRetries: 4, failNames: ["w"] },
+  });
+});
+
+const COUNTED = {
+  "main.tf": 'resource "mock_resource" "a" {\n  count = 2\n  name  = "a-${count.index}"\n}\n\nresource "mock_resource" "b" {\n  name  = "b"\n  input = { a = mock_resource.a[0].id }\n}\n',
+};
+
+test("the names the mock fails by, for a drawn node, from the plan's changes", async () => {
+  const p = await plan(COUNTED);
+  assert.deepEqual(failNamesFor(p.changes, new Set(["mock_resource.a", "mock_resource.b"]), "mock_resource.a"), ["a-0", "a-1"]);
+  assert.deepEqual(failNamesFor(p.changes, new Set(["mock_resource.a[0]", "mock_resource.a[1]", "mock_resource.b"]), "mock_resource.a[1]"), ["a-1"]);
+  assert.deepEqual(failNamesFor(p.changes, new Set(["mock_resource.a", "mock_resource.b"]), "var.x"), []);
+  // A destroy's names are the prior objects'.
+  const applied = await apply(p);
+  const d = await plan(COUNTED, { state: applied.state, destroy: true });
+  assert.deepEqual(failNamesFor(d.changes, new Set(["mock_resource.b (destroy)", "mock_resource.a (destroy)"]), "mock_resource.b (destroy)"), ["b"]);
+});
+
+test("the apply's timeline: one row per operation, start to end, failures marked", async () => {
+  const r = await apply(COUNTED, { mock: { delayMs: 30, failNames: ["b"] } });
+  const rows = timelineRows(r.report.events);
+  assert.deepEqual(
+    rows.map((x) => `${x.operation} ${x.address}${x.failed ? " failed" : ""}`),
+    ["create mock_resource.a[0]", "create mock_resource.a[1]", "create mock_resource.b failed"],
+  );
+  for (const x of rows) assert.ok(x.end - x.start >= 25, JSON.stringify(x));
+  const b = rows.find((x) => x.address === "mock_resource.b");
+  const a0 = rows.find((x) => x.address === "mock_resource.a[0]");
+  assert.ok(b.start >= a0.end, "b waits for a");
+  // Plan-phase events and an operation without an end are no rows.
+  assert.deepEqual(timelineRows([{ phase: "plan", kind: "start", operation: "read", address: "x", time: 0 }, { phase: "apply", kind: "start", operation: "create", address: "y", time: 1 }]), []);
 });

@@ -6,49 +6,30 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-import { startServer } from "../../scripts/serve.mjs";
+import { openBrowser } from "./browser.mjs";
+import { apply as applyInNode, evaluate } from "../../pkg/index.js";
 import { encodeSession } from "../../www/src/state.js";
 
-const artifacts = fileURLToPath(new URL("../artifacts/", import.meta.url));
 const fixture = (step, file) => readFileSync(fileURLToPath(new URL(`../fixtures/engine/create-change-destroy/${step}/${file}`, import.meta.url)), "utf8");
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const FILES = { "main.tf": fixture("step1", "config/main.tf") };
 
-let server, url, profile, context, page;
-const problems = [];
+let browser, url, context, page, problems, shot;
 
 before(async () => {
   assert.ok(existsSync(fileURLToPath(new URL("../../www/vendor/viz.js", import.meta.url))), "www/vendor/viz.js is missing: run scripts/build");
-  mkdirSync(artifacts, { recursive: true });
-  ({ server, url } = await startServer({ port: 0 }));
-  profile = mkdtempSync(join(tmpdir(), "tfgraph-chromium-"));
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => m.type() === "error" && problems.push(`console.error: ${m.text()}`));
-  page.on("request", (r) => {
-    if (!r.url().startsWith(url) && !r.url().startsWith("data:") && !r.url().startsWith("blob:")) problems.push(`foreign request: ${r.url()}`);
-  });
+  browser = await openBrowser({ viewport: { width: 1280, height: 900 } });
+  ({ url, context, page, problems, shot } = browser);
   await page.goto(`${url}${encodeSession({ files: FILES, open: "main.tf", view: "resources", reduce: true })}`);
   await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
   await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
   await page.getByTestId("tab-engine").click();
 });
 
-after(async () => {
-  await context?.close();
-  server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-});
+after(() => browser?.close());
 
 const byTestId = (id) => page.getByTestId(id);
-const shot = (name) => page.screenshot({ path: join(artifacts, name) });
 const panel = () => page.locator("[data-testid=engine]");
 const finished = () => page.waitForFunction(() => ["done", "failed", "cancelled", "error"].includes(document.querySelector("[data-testid=engine]").dataset.engine), null, { timeout: 60_000 });
 const node = (name) => page.locator(`[data-testid=graph-node][data-name="${name}"]`);
@@ -250,5 +231,149 @@ test("module instances animate their resource's node in the resources view", asy
   assert.equal(await nodeState("mock_resource.app"), "done");
   assert.match(await byTestId("apply-log").textContent(), /module\.net\[1\]\.mock_resource\.vpc: Creation complete after 0s \[id=net-1-[0-9a-f]{8}\]/);
   await shot("engine-modules.png");
+  assert.deepEqual(problems, []);
+});
+
+/** Opens `files` in a new document on the Plan / Apply tab, its state empty. */
+async function open(files, extra = {}) {
+  await page.goto("about:blank");
+  await page.goto(`${url}${encodeSession({ files, open: "main.tf", view: "resources", reduce: true, ...extra })}`);
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  await byTestId("tab-engine").click();
+  await byTestId("reset-state").click();
+}
+
+test("the console evaluates against the state the last apply made", async () => {
+  await open(FILES);
+  await click("apply", { delay: 20 });
+  assert.equal(await panel().getAttribute("data-engine"), "done");
+  const state = await shownState();
+  await byTestId("tab-console").click();
+  for (const expression of ["mock_resource.net.id", "mock_resource.subnet[*].name", "mock_resource.web.output"]) {
+    await byTestId("console-input").fill(expression);
+    await byTestId("console-input").press("Enter");
+    const expected = evaluate(FILES, expression, { state });
+    assert.ok(!expected.unknown, `${expression} is known in the state`);
+    assert.equal(await byTestId("console-output").last().textContent(), expected.rendered, expression);
+  }
+  assert.match(await byTestId("console-output").first().textContent(), /^"net-[0-9a-f]{8}"$/);
+  await shot("console-after-apply.png");
+  // Reset state: the console is back to the configuration alone.
+  await byTestId("tab-engine").click();
+  await byTestId("reset-state").click();
+  await byTestId("tab-console").click();
+  await byTestId("console-input").fill("mock_resource.net.id");
+  await byTestId("console-input").press("Enter");
+  assert.equal(await byTestId("console-output").last().textContent(), "(known after apply)");
+  assert.deepEqual(problems, []);
+});
+
+// Six independent objects: with parallelism 10 each create runs from the start, so each bar's
+// length is its own jittered delay (400 ms ± 300 ms, drawn from the seed and the object's name).
+const JITTER = { "main.tf": 'resource "mock_resource" "n" {\n  count = 6\n  name  = "n-${count.index}"\n}\n' };
+const MOCK = { delayMs: 400, jitterMs: 300 };
+
+/** Each operation's duration in the timeline the page draws after an apply, by address. */
+async function timelineWith(seed) {
+  await byTestId("reset-state").click();
+  await byTestId("mock-jitter").fill(String(MOCK.jitterMs));
+  await byTestId("mock-seed").fill(String(seed));
+  await click("apply", { delay: MOCK.delayMs, parallelism: 10 });
+  assert.equal(await panel().getAttribute("data-engine"), "done");
+  const bars = await page.locator("[data-testid=engine-bar]").evaluateAll((els) => els.map((b) => [b.dataset.address, Number(b.dataset.ms)]));
+  assert.equal(bars.length, 6, JSON.stringify(bars));
+  return Object.fromEntries(bars);
+}
+/** The same apply in Node, through the package: durations by address. */
+async function durationsInNode(seed) {
+  const { report } = await applyInNode(JITTER, { parallelism: 10, mock: { ...MOCK, seed } });
+  const start = new Map();
+  const out = {};
+  for (const e of report.events) {
+    if (e.kind === "start") start.set(e.address, e.time);
+    else out[e.address] = e.time - start.get(e.address);
+  }
+  return out;
+}
+const largestDifference = (a, b) => Math.max(...Object.keys(a).map((k) => Math.abs(a[k] - b[k])));
+
+test("the mock's seeded jitter: the same seed replays the same timeline, another seed changes it", async () => {
+  await open(JITTER);
+  const first = await timelineWith(1);
+  await byTestId("engine-timeline").scrollIntoViewIfNeeded();
+  await shot("engine-timeline-seed-1.png");
+  const again = await timelineWith(1);
+  const other = await timelineWith(2);
+  const [node1, node2] = [await durationsInNode(1), await durationsInNode(2)];
+  // Real timers on a shared machine: a bar may run late by some tens of ms, never by the
+  // hundreds the jitter moves it.
+  const NOISE = 120;
+  const spread = Math.max(...Object.values(first)) - Math.min(...Object.values(first));
+  assert.ok(spread > 2 * NOISE, `the jitter spreads the durations: ${JSON.stringify(first)}`);
+  assert.ok(largestDifference(first, again) < NOISE, `seed 1 twice: ${JSON.stringify(first)} vs ${JSON.stringify(again)}`);
+  assert.ok(largestDifference(first, node1) < NOISE, `seed 1 in the page and in Node: ${JSON.stringify(first)} vs ${JSON.stringify(node1)}`);
+  assert.ok(largestDifference(other, node2) < NOISE, `seed 2 in the page and in Node: ${JSON.stringify(other)} vs ${JSON.stringify(node2)}`);
+  assert.ok(largestDifference(first, other) > 2 * NOISE, `seeds 1 and 2 differ: ${JSON.stringify(first)} vs ${JSON.stringify(other)}`);
+  assert.deepEqual(problems, []);
+});
+
+test("rate limits slow the apply down (backoff) and, past the retries, fail it with Rate exceeded", async () => {
+  await open(JITTER);
+  await byTestId("mock-jitter").fill("0");
+  await byTestId("mock-rate-limit").fill("100");
+  await byTestId("mock-retries").fill("1");
+  await click("apply", { delay: 10 });
+  assert.equal(await panel().getAttribute("data-engine"), "failed");
+  assert.match(await byTestId("engine-diagnostics").textContent(), /Error: Rate exceeded/);
+  // Every attempt throttled: one backoff of 100 ms before giving up.
+  const ms = await page.locator("[data-testid=engine-bar]").evaluateAll((els) => els.map((b) => Number(b.dataset.ms)));
+  assert.equal(ms.length, 6);
+  for (const m of ms) assert.ok(m >= 100, `${m} ms includes the backoff`);
+  assert.equal(await page.locator("[data-testid=engine-bar].failed").count(), 6);
+  await byTestId("mock-rate-limit").fill("0");
+  await click("apply", { delay: 10 });
+  assert.equal(await panel().getAttribute("data-engine"), "done");
+  assert.deepEqual(problems, []);
+});
+
+test("fail selected: a node chosen on the graph fails in the apply", async () => {
+  await open(FILES);
+  await byTestId("mock-fail").fill("");
+  assert.equal(await byTestId("mock-fail-selected").isDisabled(), true, "nothing selected yet");
+  await node("mock_resource.subnet").click();
+  await byTestId("tab-engine").click();
+  await byTestId("mock-fail-selected").click();
+  // No plan yet: Plan runs first to learn the objects' names.
+  await page.waitForFunction(() => document.querySelector("[data-testid=mock-fail]").value !== "");
+  assert.equal(await byTestId("mock-fail").inputValue(), "subnet-0, subnet-1");
+  await byTestId("apply").click();
+  await finished();
+  assert.equal(await panel().getAttribute("data-engine"), "failed");
+  assert.equal(await nodeState("mock_resource.subnet"), "failed");
+  assert.equal(await nodeState("mock_resource.web"), "skipped");
+  assert.equal(await nodeState("mock_resource.net"), "done");
+  await shot("engine-fail-selected.png");
+  assert.deepEqual(problems, []);
+});
+
+test("the share link carries parallelism and the mock's knobs", async () => {
+  await open(FILES);
+  const knobs = { "engine-parallelism": "3", "mock-delay": "250", "mock-jitter": "120", "mock-seed": "42", "mock-rate-limit": "15", "mock-retries": "2", "mock-fail": "web, net" };
+  for (const [id, value] of Object.entries(knobs)) await byTestId(id).fill(value);
+  await byTestId("share").click();
+  const link = await byTestId("share").getAttribute("data-link");
+  const other = await context.newPage();
+  browser.watch(other);
+  await other.goto(link);
+  await other.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  await other.getByTestId("tab-engine").click();
+  for (const [id, value] of Object.entries(knobs)) assert.equal(await other.getByTestId(id).inputValue(), value, id);
+  await other.close();
+  // A link with settings out of range opens with them clamped, never broken.
+  await open(FILES, { engine: { parallelism: 0, delayMs: -5, seed: "x", rateLimit: 7, failNames: [1, " a "] } });
+  assert.deepEqual(
+    await Promise.all(["engine-parallelism", "mock-delay", "mock-seed", "mock-rate-limit", "mock-fail"].map((id) => byTestId(id).inputValue())),
+    ["1", "0", "0", "100", "a"],
+  );
   assert.deepEqual(problems, []);
 });

@@ -1,6 +1,8 @@
 // Pure helpers for the plan/apply panel, on plain data (never the package): which drawn node an
 // engine event animates, how a node's several instances add up to one colour, Terraform's
-// progress line for an event, and the plan's changes as `terraform plan` symbolises them.
+// progress line for an event, the plan's changes as `terraform plan` symbolises them, the
+// panel's settings (parallelism and the mock's knobs), the names the mock fails a node by, and
+// the apply's timeline.
 
 /** `module.a[0].x.y["k"]` → `module.a.x.y`: every instance key dropped. */
 const withoutKeys = (address) => address.replace(/\[(?:"(?:[^"\\]|\\.)*"|[^\]]*)\]/g, "");
@@ -105,4 +107,81 @@ export function summariseChanges(changes) {
     change: count((c) => c.actions.join() === "update"),
     destroy: count((c) => c.actions.includes("delete")),
   };
+}
+
+/**
+ * The panel's settings: Terraform's -parallelism and the mock providers' knobs (the package's
+ * `MockOptions`: delay, seeded jitter, transient rate limits retried with backoff, failing
+ * names). `DEFAULT_SETTINGS` is what a new page shows; the share link carries the rest.
+ */
+export const DEFAULT_SETTINGS = Object.freeze({ parallelism: 10, delayMs: 300, jitterMs: 0, seed: 0, rateLimit: 0, maxRetries: 4, failNames: [] });
+
+const LIMITS = { parallelism: [1, 256], delayMs: [0, 10_000], jitterMs: [0, 10_000], seed: [0, 2 ** 32 - 1], rateLimit: [0, 1], maxRetries: [0, 32] };
+
+/**
+ * Settings from anything (a share link's JSON, the inputs' values): each field a number within
+ * its bounds (whole, but for `rateLimit`, a share from 0 to 1), `failNames` a list of non-empty
+ * trimmed strings (a comma-separated string is split); missing or unreadable fields take the
+ * defaults.
+ */
+export function readSettings(raw) {
+  const out = { ...DEFAULT_SETTINGS, failNames: [] };
+  if (!raw || typeof raw !== "object") return out;
+  for (const [key, [lo, hi]] of Object.entries(LIMITS)) {
+    const v = typeof raw[key] === "string" && raw[key].trim() !== "" ? Number(raw[key]) : raw[key];
+    if (typeof v !== "number" || !Number.isFinite(v)) continue;
+    const n = key === "rateLimit" ? v : Math.floor(v);
+    out[key] = Math.min(hi, Math.max(lo, n));
+  }
+  const names = typeof raw.failNames === "string" ? raw.failNames.split(",") : Array.isArray(raw.failNames) ? raw.failNames : [];
+  out.failNames = [...new Set(names.filter((s) => typeof s === "string").map((s) => s.trim()).filter(Boolean))];
+  return out;
+}
+
+/** The package's plan/apply options for settings: `{ parallelism, mock }`. */
+export function engineOptions(settings) {
+  const { parallelism, failNames, ...mock } = readSettings(settings);
+  return { parallelism, mock: { ...mock, failNames } };
+}
+
+/**
+ * The `name` attributes the mock fails by, of the planned objects that drawn node `node`
+ * stands for (`names`: the drawn nodes, to map each change to its node as events are).
+ */
+export function failNamesFor(changes, names, node) {
+  const out = [];
+  for (const c of changes) {
+    if (c.actions.join() === "no-op") continue;
+    const deleting = c.actions.join() === "delete";
+    if (nodeForEvent(names, { address: c.address, operation: deleting ? "delete" : c.actions[0], deposed: c.deposed }) !== node) continue;
+    const name = (deleting ? c.before : c.after)?.name;
+    if (typeof name === "string" && name !== "" && !out.includes(name)) out.push(name);
+  }
+  return out;
+}
+
+/**
+ * The apply's timeline from its events: one row per provider operation, `{ address, operation,
+ * deposed, start, end, failed }` (ms since the walk began), in the order they started; an
+ * operation still running when the events end (none, after an apply) is left out.
+ */
+export function timelineRows(events) {
+  const open = new Map();
+  const rows = [];
+  const key = (e) => `${e.operation}\0${e.address}\0${e.deposed ?? ""}`;
+  for (const e of events) {
+    if (e.phase !== "apply") continue;
+    if (e.kind === "start") {
+      const row = { address: e.address, operation: e.operation, deposed: e.deposed ?? null, start: e.time, end: null, failed: false };
+      open.set(key(e), row);
+      rows.push(row);
+    } else if (e.kind === "finish" || e.kind === "fail") {
+      const row = open.get(key(e));
+      if (!row) continue;
+      open.delete(key(e));
+      row.end = e.time;
+      row.failed = e.kind === "fail";
+    }
+  }
+  return rows.filter((r) => r.end !== null);
 }

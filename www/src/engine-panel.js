@@ -1,19 +1,23 @@
 // The Plan / Apply panel: Plan, Apply and Destroy against the mock providers (the package's
 // plan/apply/destroy, run in engine-worker.js through main.js), the plan as `terraform plan` prints it and its
 // changes, the apply's progress lines as they happen with the walk animated on the drawn graph,
-// Cancel (an AbortSignal: nothing new starts, what runs finishes), the mock's delay and failing
-// names, and the state: kept for the browser tab's session (sessionStorage), shown, downloadable
-// as terraform.tfstate, and reset on demand. Gets plain data from main.js; never imports the
-// package.
+// Cancel (an AbortSignal: nothing new starts, what runs finishes), the mock providers' knobs
+// (delay, seeded jitter, rate limits, failing names: a node chosen on the graph), the apply's
+// timeline, and the state: kept for the browser tab's session (sessionStorage), shown,
+// downloadable as terraform.tfstate, and reset on demand. Gets plain data from main.js; never
+// imports the package.
 
 import { el } from "./dom.js";
-import { createNodeStates, nodeForEvent, progressLine, summariseChanges } from "./engine-model.js";
+import { createNodeStates, engineOptions, failNamesFor, nodeForEvent, progressLine, readSettings, summariseChanges, timelineRows } from "./engine-model.js";
+import { gantt } from "./gantt.js";
 
 const STORE = "tfgraph.engine.state";
 /** Drawings with more nodes than this are restyled at most every PAINT_EVERY_MS during an apply. */
 const BIG_GRAPH = 150;
 /** Rows of the changes table (a 2,000-resource plan's full table took a long task to build). */
 const MAX_ROWS = 200;
+/** Bars of the apply's timeline. */
+const MAX_BARS = 60;
 const PAINT_EVERY_MS = 250;
 
 /**
@@ -22,9 +26,9 @@ const PAINT_EVERY_MS = 250;
  *           run: (kind: "plan" | "apply" | "destroy", options: object) => Promise<object>,
  *           fileState: () => object | null,
  *           graphView: { setState: (name: string, state: string | null) => void, names: () => string[] },
- *           reveal: (range: object) => void }} deps
+ *           reveal: (range: object) => void, onSettings: () => void }} deps
  */
-export function createEnginePanel(root, { available, run, fileState, graphView, reveal }) {
+export function createEnginePanel(root, { available, run, fileState, graphView, reveal, onSettings }) {
   const field = (label, input) => el("label", { class: "run-field" }, label, input);
   const button = (label, id, primary = false) => el("button", { "data-testid": id, class: primary ? "primary" : null, disabled: !available }, label);
   const planButton = button("Plan", "plan", true);
@@ -32,9 +36,15 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   const destroyButton = button("Destroy", "destroy");
   const cancelButton = el("button", { "data-testid": "engine-cancel", disabled: true }, "Cancel");
   const resetButton = el("button", { "data-testid": "reset-state", disabled: !available, title: "Forget the state kept in this session: the next plan starts from the terraform.tfstate file among the files, or from nothing" }, "Reset state");
-  const parallelism = el("input", { type: "number", min: "1", max: "256", value: "10", "data-testid": "engine-parallelism" });
-  const delay = el("input", { type: "number", min: "0", max: "10000", value: "300", "data-testid": "mock-delay" });
-  const failNames = el("input", { type: "text", placeholder: "(none)", spellcheck: "false", "data-testid": "mock-fail", title: "mock_resource names (their name attribute), comma-separated, whose create fails" });
+  const number = (id, min, max, step, title) => el("input", { type: "number", min, max, step, "data-testid": id, title });
+  const parallelism = number("engine-parallelism", "1", "256", "1", "At most this many provider operations at once (terraform apply -parallelism)");
+  const delay = number("mock-delay", "0", "10000", "1", "How long each provider operation takes");
+  const jitter = number("mock-jitter", "0", "10000", "1", "Each operation's duration moves by up to this many ms either way, drawn from the seed");
+  const seed = number("mock-seed", "0", "4294967295", "1", "The jitter's and rate limits' seed: the same seed gives the same timeline");
+  const rateLimit = number("mock-rate-limit", "0", "100", "1", "The share of calls throttled (Rate exceeded); the provider retries with backoff from 100 ms, doubling");
+  const maxRetries = number("mock-retries", "0", "32", "1", "Retries of a throttled call before the provider gives up");
+  const failNames = el("input", { type: "text", placeholder: "(none)", spellcheck: "false", "data-testid": "mock-fail", title: "The mock fails the create of objects whose name attribute is listed (comma-separated)" });
+  const failSelected = el("button", { "data-testid": "mock-fail-selected", disabled: true, title: "Select a node on the graph: its objects' names are added to the failing names" }, "fail selected");
   const progress = el("progress", { max: "1", value: "0", "data-testid": "engine-progress" });
   const summary = el("span", { class: "run-summary", "data-testid": "engine-summary" });
 
@@ -47,12 +57,25 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   const stateJson = el("pre", { class: "terminal state-json", "data-testid": "state-json" });
 
   const stateDetails = el("details", { "data-testid": "state-details" }, el("summary", {}, "terraform.tfstate"), stateJson);
-  const applySection = el("section", {}, el("h3", {}, "Apply"), diagnostics, log, el("h3", {}, "State ", stateInfo, " ", download), stateDetails);
+  const timeline = el("div", { class: "engine-timeline", "data-testid": "engine-timeline" });
+  const applySection = el("section", {}, el("h3", {}, "Apply"), diagnostics, log, timeline, el("h3", {}, "State ", stateInfo, " ", download), stateDetails);
   root.append(
     el(
       "div",
       { class: "engine-head" },
-      el("div", { class: "run-controls" }, planButton, applyButton, destroyButton, cancelButton, resetButton, field("parallelism", parallelism), field("mock delay ms", delay), field("fail names", failNames)),
+      el("div", { class: "run-controls" }, planButton, applyButton, destroyButton, cancelButton, resetButton, field("parallelism", parallelism)),
+      el(
+        "div",
+        { class: "run-controls mock-controls" },
+        el("span", { class: "muted", title: "The mock providers' knobs (hashicorp/mock and the generic mock)" }, "mock:"),
+        field("delay ms", delay),
+        field("jitter ± ms", jitter),
+        field("seed", seed),
+        field("rate limit %", rateLimit),
+        field("retries", maxRetries),
+        field("fail names", failNames),
+        failSelected,
+      ),
       el("div", { class: "run-progress" }, progress, summary),
     ),
     el(
@@ -69,6 +92,45 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
       applySection,
     ),
   );
+
+  // ---- Settings --------------------------------------------------------------------------------
+
+  /** The inputs' settings, read as the share link stores them (engine-model.js readSettings). */
+  function settings() {
+    const percent = rateLimit.value.trim() === "" ? undefined : Number(rateLimit.value) / 100;
+    return readSettings({ parallelism: parallelism.value, delayMs: delay.value, jitterMs: jitter.value, seed: seed.value, rateLimit: percent, maxRetries: maxRetries.value, failNames: failNames.value });
+  }
+  function setSettings(raw) {
+    const s = readSettings(raw);
+    parallelism.value = String(s.parallelism);
+    delay.value = String(s.delayMs);
+    jitter.value = String(s.jitterMs);
+    seed.value = String(s.seed);
+    rateLimit.value = String(Math.round(s.rateLimit * 10_000) / 100);
+    maxRetries.value = String(s.maxRetries);
+    failNames.value = s.failNames.join(", ");
+  }
+  setSettings({});
+  for (const input of [parallelism, delay, jitter, seed, rateLimit, maxRetries, failNames]) input.addEventListener("change", () => onSettings?.());
+
+  // "fail selected": the names of the selected node's planned objects join the failing names
+  // (the mock fails by the name attribute, as the oracle's provider does). Without a plan yet,
+  // Plan runs first to learn them.
+  let selected = null;
+  let lastChanges = null; // the last plan's changes, or null
+  failSelected.addEventListener("click", async () => {
+    const node = selected;
+    if (!node) return;
+    if (!lastChanges) await start("plan");
+    const found = failNamesFor(lastChanges ?? [], new Set(graphView.names()), node);
+    if (found.length === 0) {
+      summary.textContent = `${node} has no planned object with a name attribute to fail (the mock fails objects by name).`;
+      return;
+    }
+    setSettings({ ...settings(), failNames: [...settings().failNames, ...found] });
+    summary.textContent = `Apply will fail the create of ${found.map((n) => `"${n}"`).join(", ")} (${node}).`;
+    onSettings?.();
+  });
 
   // ---- State ----------------------------------------------------------------------------------
 
@@ -125,6 +187,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   // ---- Showing results ----------------------------------------------------------------------------
 
   function showPlan(p) {
+    lastChanges = p ? p.changes : null;
     planText.textContent = p ? p.text : "";
     changes.replaceChildren();
     if (!p) return;
@@ -159,6 +222,35 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
     );
   }
 
+  /** The apply's operations as a timeline (the jitter, the backoffs and the waits show here). */
+  function showTimeline(report) {
+    const rows = report ? timelineRows(report.events) : [];
+    if (rows.length === 0) return timeline.replaceChildren();
+    const SYMBOL = { create: "+", update: "~", delete: "-", read: "<=" };
+    const shown = rows.slice(0, MAX_BARS);
+    const chart = gantt(
+      shown.map((r) => {
+        const name = r.deposed ? `${r.address} (deposed ${r.deposed})` : r.address;
+        const ms = r.end - r.start;
+        return {
+          name,
+          label: `${SYMBOL[r.operation] ?? ""} ${name}`,
+          start: r.start,
+          end: r.end,
+          classes: r.failed ? ["failed"] : [],
+          title: `${name}: ${r.operation} ${Math.round(r.start)}–${Math.round(r.end)} ms (${Math.round(ms)} ms)${r.failed ? ", failed" : ""}`,
+          data: { address: r.address, operation: r.operation, start: Math.round(r.start), ms: Math.round(ms) },
+        };
+      }),
+      { title: "The apply's provider operations over time", testid: "engine-gantt", barTestid: "engine-bar", range: [0, Math.max(...rows.map((r) => r.end))] },
+    );
+    const more = rows.length > shown.length ? ` (first ${shown.length} of ${rows.length} operations)` : "";
+    timeline.replaceChildren(
+      el("h3", {}, "Timeline ", el("span", { class: "muted" }, `${report.maxConcurrency} at most at once · ${Math.round(report.elapsedMs)} ms${more}; purple: failed`)),
+      chart,
+    );
+  }
+
   // ---- Running ---------------------------------------------------------------------------------
 
   let controller = null;
@@ -174,6 +266,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
     let names = new Set(graphView.names());
     for (const n of names) graphView.setState(n, null);
     log.textContent = "";
+    showTimeline(null);
     summary.textContent = "Planning…";
     progress.value = 0;
     showDiagnostics([]);
@@ -244,11 +337,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
     try {
       result = await run(kind, {
         state: current(),
-        parallelism: Math.max(1, Math.floor(Number(parallelism.value) || 10)),
-        mock: {
-          delayMs: Math.max(0, Number(delay.value) || 0),
-          failNames: failNames.value.split(",").map((s) => s.trim()).filter(Boolean),
-        },
+        ...engineOptions(settings()),
         signal: controller.signal,
         onEvent,
         onPlan,
@@ -271,6 +360,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
     }
     showPlan(result.plan);
     showDiagnostics(result.diagnostics);
+    showTimeline(result.report ?? null);
     if (result.state !== undefined) keep(result.state);
     const errors = result.diagnostics.some((d) => d.severity === "error");
     if (kind === "plan") {
@@ -294,6 +384,16 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   showState();
 
   return {
+    /** The settings (parallelism and the mock's knobs), as the share link stores them. */
+    settings,
+    /** Sets the inputs from a share link's settings (unreadable fields: the defaults). */
+    setSettings,
+    /** The node selected on the graph (or null): what "fail selected" adds. */
+    select(name) {
+      selected = name;
+      failSelected.disabled = !available || !name;
+      failSelected.title = name ? `Fail the create of ${name}'s objects (by their name attribute)` : "Select a node on the graph: its objects' names are added to the failing names";
+    },
     /** The state this session's applies produced, or null (then the terraform.tfstate file is). */
     sessionState: () => kept,
     /** The files changed: the state file among them may be the prior state now. */
@@ -305,6 +405,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
       showPlan(null);
       showDiagnostics([]);
       log.textContent = "";
+      showTimeline(null);
       summary.textContent = "";
       progress.value = 0;
       delete root.dataset.engine;

@@ -6,17 +6,11 @@
 // Gets the drawn graph and the walker from main.js; never imports the package.
 
 import { el } from "./dom.js";
+import { gantt, svgEl } from "./gantt.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 /** Graphs with more nodes than this repaint the walk's colours at most every PAINT_EVERY_MS. */
 const BIG_GRAPH = 150;
 const PAINT_EVERY_MS = 250;
-const svgEl = (tag, attrs = {}, text) => {
-  const n = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, String(v));
-  if (text !== undefined) n.textContent = text;
-  return n;
-};
 
 /** A seeded PRNG in [0, 1) for a (seed, name) pair: the same walk twice has the same latencies. */
 function random(seed, name) {
@@ -93,9 +87,10 @@ export function makespan(names, deps, durations, parallelism) {
  * @param {HTMLElement} root
  * @param {{ graph: () => ({ nodes: Array<{ name: string, style: string }>, edges: Array<{ from: string, to: string }> } | null),
  *           graphView: { setState: (name: string, state: string | null) => void },
- *           walk: (dag: object, visit: Function, options: object) => Promise<object> }} deps
+ *           walk: (dag: object, visit: Function, options: object) => Promise<object>,
+ *           onSettings?: () => void }} deps
  */
-export function createRun(root, { graph, graphView, walk }) {
+export function createRun(root, { graph, graphView, walk, onSettings }) {
   const field = (label, input) => el("label", { class: "run-field" }, label, input);
   const parallelism = el("input", { type: "number", min: "1", max: "256", value: "10", "data-testid": "parallelism" });
   const latency = el("input", { type: "number", min: "0", max: "10000", value: "300", "data-testid": "latency" });
@@ -103,6 +98,7 @@ export function createRun(root, { graph, graphView, walk }) {
   const seed = el("input", { type: "number", value: "1", "data-testid": "seed" });
   const fail = el("input", { type: "text", list: "run-nodes", placeholder: "(none)", "data-testid": "fail-node", spellcheck: "false" });
   const options = el("datalist", { id: "run-nodes" });
+  const failSelected = el("button", { "data-testid": "fail-selected", disabled: true, title: "Select a node on the graph to make it fail" }, "fail selected");
   const walkButton = el("button", { class: "primary", "data-testid": "walk" }, "Walk");
   const cancelButton = el("button", { "data-testid": "cancel", disabled: true }, "Cancel");
   const progress = el("progress", { max: "1", value: "0", "data-testid": "progress" });
@@ -120,6 +116,7 @@ export function createRun(root, { graph, graphView, walk }) {
       field("jitter %", jitter),
       field("seed", seed),
       field("fail", fail),
+      failSelected,
       options,
     ),
     el("div", { class: "run-progress" }, progress, summary),
@@ -142,6 +139,13 @@ export function createRun(root, { graph, graphView, walk }) {
   };
 
   fail.addEventListener("focus", setOptions);
+  let selected = null;
+  failSelected.addEventListener("click", () => {
+    if (!selected) return;
+    fail.value = selected;
+    onSettings?.();
+  });
+  for (const input of [parallelism, latency, jitter, seed, fail]) input.addEventListener("change", () => onSettings?.());
   cancelButton.addEventListener("click", () => controller?.abort());
 
   walkButton.addEventListener("click", async () => {
@@ -273,19 +277,16 @@ export function createRun(root, { graph, graphView, walk }) {
     const shown = rows.slice(0, 60);
     const W = 560;
     const L = 190;
-    const rowH = 12;
-    const gantt = svgEl("svg", { viewBox: `0 0 ${W} ${shown.length * rowH + 18}`, class: "gantt", "data-testid": "gantt", role: "img" });
-    gantt.append(svgEl("title", {}, "Timeline of the walk: one bar per node; the critical path in red"));
-    shown.forEach(([name, t], i) => {
-      const x = L + ((t.start - t0) / span) * (W - L - 8);
-      const w = Math.max(1.5, ((t.end - t.start) / span) * (W - L - 8));
-      const y = i * rowH + 2;
-      gantt.append(svgEl("text", { x: L - 4, y: y + 9, "text-anchor": "end", class: "gantt-label" }, name.length > 34 ? `${name.slice(0, 33)}…` : name));
-      const bar = svgEl("rect", { x, y, width: w, height: rowH - 3, class: `gantt-bar${critical.has(name) ? " critical" : ""}${failed.has(name) ? " failed" : ""}`, "data-testid": "gantt-bar" });
-      bar.append(svgEl("title", {}, `${name}: ${Math.round(t.start - t0)}–${Math.round(t.end - t0)} ms${critical.has(name) ? " (critical path)" : ""}`));
-      gantt.append(bar);
-    });
-    gantt.append(svgEl("text", { x: L, y: shown.length * rowH + 14, class: "gantt-axis" }, `0 ms`), svgEl("text", { x: W - 8, y: shown.length * rowH + 14, class: "gantt-axis", "text-anchor": "end" }, `${Math.round(span)} ms`));
+    const chart = gantt(
+      shown.map(([name, t]) => ({
+        name,
+        start: t.start,
+        end: t.end,
+        classes: [critical.has(name) ? "critical" : null, failed.has(name) ? "failed" : null].filter(Boolean),
+        title: `${name}: ${Math.round(t.start - t0)}–${Math.round(t.end - t0)} ms${critical.has(name) ? " (critical path)" : ""}`,
+      })),
+      { title: "Timeline of the walk: one bar per node; the critical path in red", testid: "gantt", barTestid: "gantt-bar", range: [t0, t1] },
+    );
 
     // Concurrency over time: a step line of how many visits ran at once.
     const marks = [];
@@ -337,7 +338,7 @@ export function createRun(root, { graph, graphView, walk }) {
     );
     return [
       el("h3", {}, "Timeline ", el("span", { class: "muted" }, "(red: the critical path; purple: failed)"), rows.length > shown.length ? el("span", { class: "muted" }, ` (first ${shown.length} of ${rows.length} nodes)`) : ""),
-      gantt,
+      chart,
       el("h3", {}, "Concurrency over time"),
       conc,
       el("h3", {}, "What if: parallelism 1 to 32"),
@@ -346,7 +347,25 @@ export function createRun(root, { graph, graphView, walk }) {
     ];
   }
 
+  const whole = (v, lo, hi, fallback) => (Number.isFinite(Number(v)) && String(v).trim() !== "" ? Math.min(hi, Math.max(lo, Math.floor(Number(v)))) : fallback);
   return {
+    /** The walk's settings, as the share link stores them. */
+    settings: () => ({ parallelism: whole(parallelism.value, 1, 256, 10), latencyMs: whole(latency.value, 0, 10_000, 300), jitterPercent: whole(jitter.value, 0, 100, 50), seed: whole(seed.value, -(2 ** 31), 2 ** 31 - 1, 1), fail: fail.value.trim() }),
+    /** Sets the inputs from a share link's settings (unreadable fields: the defaults). */
+    setSettings(raw) {
+      const o = raw && typeof raw === "object" ? raw : {};
+      parallelism.value = String(whole(o.parallelism, 1, 256, 10));
+      latency.value = String(whole(o.latencyMs, 0, 10_000, 300));
+      jitter.value = String(whole(o.jitterPercent, 0, 100, 50));
+      seed.value = String(whole(o.seed, -(2 ** 31), 2 ** 31 - 1, 1));
+      fail.value = typeof o.fail === "string" ? o.fail : "";
+    },
+    /** The node selected on the graph (or null): what "fail selected" sets. */
+    select(name) {
+      selected = name;
+      failSelected.disabled = !name;
+      failSelected.title = name ? `Make ${name} fail` : "Select a node on the graph to make it fail";
+    },
     /** The graph changed: stop any walk, clear the colours, refresh the node list. */
     reset() {
       generation++;
