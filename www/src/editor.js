@@ -46,10 +46,17 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
   const { textarea, gutter, cursor: cursorLabel, tabs, filename } = parts;
   const highlightLayer = parts.highlight;
   const marksLayer = el("pre", { class: "marks", "aria-hidden": "true", "data-testid": "marks" });
-  highlightLayer.before(marksLayer);
+  // The code scrolls in `scroller`, never in the textarea: `sizer` is as tall and as wide as the
+  // whole file, and the textarea and the layers sit in it at the lines they hold.
+  const scroller = el("div", { class: "code-scroll", "data-testid": "code-scroll" });
+  const sizer = el("div", { class: "code-sizer" });
+  textarea.parentElement.append(scroller);
+  sizer.append(marksLayer, highlightLayer, textarea);
+  scroller.append(sizer);
 
   let files = {};
   let active = "main.tf";
+  let text = ""; // files[active]
   let timer = 0;
   let lines = 0;
   /** Marks per file: `{ from, to, kind }` in tfgraph positions (`error`, `warning`, `explain`). */
@@ -61,28 +68,103 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
     timer = setTimeout(() => onChange({ ...files }), DEBOUNCE_MS);
   };
 
-  // The gutter, highlight and marks layers hold only the lines around the visible ones (all of
-  // them up to WINDOW_AT lines), shifted with a transform as the textarea scrolls: laying out
-  // every line of a long file three times was the editor's main cost (bench/page).
-  const WINDOW_AT = 400;
-  const MARGIN = 80;
+  // Two windows of lines, both following the scroll:
+  // - the gutter, highlight and marks layers hold only the lines around the visible ones (all of
+  //   them up to LAYERS_AT lines): laying out every line of a long file three times on every
+  //   edit was the editor's main cost (bench/page);
+  // - past TEXTAREA_AT lines the textarea too holds only the lines around the visible ones:
+  //   Chromium lays out all of a textarea's text when it is set, 0.2-1.3 s for a 10,000-line
+  //   file (2,000 resources), at load and on every file switch. Its undo history then lasts
+  //   until the window moves.
+  const LAYERS_AT = 400;
+  const LAYERS_MARGIN = 80;
+  const TEXTAREA_AT = 3000;
+  const TEXTAREA_MARGIN = 300;
+  const PAD = 12; // the code's top and bottom padding (style.css)
   let lineStarts = [0];
-  let view = { first: 0, last: 0 };
+  let view = { first: 0, last: 0 }; // the layers' lines
+  let held = { first: 0, last: 0, from: 0, to: 0 }; // the textarea's lines and their offsets in `text`
+  let longest = 0; // the longest line, in UTF-16 units
   const computeLines = () => {
-    const t = textarea.value;
     lineStarts = [0];
-    for (let i = t.indexOf("\n"); i >= 0; i = t.indexOf("\n", i + 1)) lineStarts.push(i + 1);
+    longest = 0;
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) {
+      longest = Math.max(longest, i - lineStarts[lineStarts.length - 1]);
+      lineStarts.push(i + 1);
+    }
+    longest = Math.max(longest, text.length - lineStarts[lineStarts.length - 1]);
   };
-  const lineHeight = () => parseFloat(getComputedStyle(textarea).lineHeight) || 19.5;
-  const windowFor = () => {
+  let lh = 0;
+  const lineHeight = () => lh || (lh = parseFloat(getComputedStyle(textarea).lineHeight) || 19.5);
+  /** The offset just past line `i`'s text (before its newline). */
+  const lineEnd = (i) => (i + 1 < lineStarts.length ? lineStarts[i + 1] - 1 : text.length);
+  /** Lines `margin` around the visible ones, or all of them up to `limit` lines. */
+  const around = (limit, margin) => {
     const n = lineStarts.length;
-    if (n <= WINDOW_AT) return { first: 0, last: n - 1 };
-    const top = Math.floor(textarea.scrollTop / lineHeight());
-    const rows = Math.ceil((textarea.clientHeight || 1000) / lineHeight());
-    return { first: Math.max(0, top - MARGIN), last: Math.min(n - 1, top + rows + MARGIN) };
+    if (n <= limit) return { first: 0, last: n - 1 };
+    const top = Math.floor(Math.max(0, scroller.scrollTop - PAD) / lineHeight());
+    const rows = Math.ceil((scroller.clientHeight || 1000) / lineHeight());
+    return { first: Math.max(0, Math.min(top, n - 1) - margin), last: Math.min(n - 1, top + rows + margin) };
   };
-  /** UTF-16 offsets of the window's text. */
-  const windowRange = () => [lineStarts[view.first], view.last + 1 < lineStarts.length ? lineStarts[view.last + 1] - 1 : textarea.value.length];
+  /** Whether the visible lines come within a quarter of the margin of window `w`'s ends. */
+  const nearEdge = (w, margin) => {
+    const top = Math.floor(Math.max(0, scroller.scrollTop - PAD) / lineHeight());
+    const rows = Math.ceil(scroller.clientHeight / lineHeight());
+    return (w.first > 0 && top - w.first < margin / 4) || (w.last < lineStarts.length - 1 && w.last - (top + rows) < margin / 4);
+  };
+  const place = (element, w) => {
+    element.style.top = `${w.first * lineHeight()}px`;
+    element.style.height = `${(w.last - w.first + 1) * lineHeight() + 2 * PAD}px`;
+  };
+  /** The sizer's extent: the whole file's lines, and its longest line (with room to spare). */
+  const size = () => {
+    sizer.style.height = `${lineStarts.length * lineHeight() + 2 * PAD}px`;
+    sizer.style.width = `max(100%, calc(${longest + 8}ch + 28px))`;
+  };
+
+  /** The selection in `text` (offsets); the textarea's own counts from `held.from`. */
+  let selection = { start: 0, end: 0 };
+  const readSelection = () => {
+    selection = { start: held.from + textarea.selectionStart, end: held.from + textarea.selectionEnd };
+    return selection;
+  };
+  /**
+   * Makes the textarea hold lines `w` (the whole file when it is short), keeping the selection
+   * where it is in the file when the window still contains it.
+   */
+  const hold = (w, { force = false } = {}) => {
+    const from = lineStarts[w.first];
+    const to = lineEnd(w.last);
+    if (!force && held.from === from && held.to === to && textarea.value.length === to - from) return;
+    const keep = document.activeElement === textarea ? readSelection() : selection;
+    held = { first: w.first, last: w.last, from, to };
+    const top = scroller.scrollTop;
+    textarea.value = text.slice(from, to);
+    const inside = (o) => Math.min(to - from, Math.max(0, o - from));
+    textarea.setSelectionRange(inside(keep.start), inside(keep.end));
+    selection = keep;
+    place(textarea, w);
+    scroller.scrollTop = top;
+  };
+  const holdAround = (line, options) => {
+    const n = lineStarts.length;
+    sizer.classList.toggle("windowed", n > TEXTAREA_AT);
+    if (n <= TEXTAREA_AT) return hold({ first: 0, last: n - 1 }, options);
+    hold({ first: Math.max(0, line - TEXTAREA_MARGIN), last: Math.min(n - 1, line + TEXTAREA_MARGIN) }, options);
+  };
+  const lineOf = (offset) => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+
+  /** UTF-16 offsets of the layers' text. */
+  const windowRange = () => [lineStarts[view.first], lineEnd(view.last)];
   const inner = (layer) => {
     let div = layer.firstElementChild;
     if (!div || !div.classList.contains("layer-inner")) {
@@ -93,17 +175,12 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
   };
 
   const scrollNow = () => {
-    if (lineStarts.length > WINDOW_AT) {
-      const want = windowFor();
-      const top = Math.floor(textarea.scrollTop / lineHeight());
-      if ((view.first > 0 && top - view.first < MARGIN / 4) || (view.last < lineStarts.length - 1 && view.last - top < MARGIN / 2 + textarea.clientHeight / lineHeight())) {
-        view = want;
-        renderLayers();
-      }
+    if (lineStarts.length > LAYERS_AT && nearEdge(view, LAYERS_MARGIN)) {
+      view = around(LAYERS_AT, LAYERS_MARGIN);
+      renderLayers();
     }
-    const y = view.first * lineHeight() - textarea.scrollTop;
-    inner(gutter).style.transform = `translateY(${y}px)`;
-    for (const layer of [highlightLayer, marksLayer]) inner(layer).style.transform = `translate(${-textarea.scrollLeft}px, ${y}px)`;
+    if (lineStarts.length > TEXTAREA_AT && nearEdge(held, TEXTAREA_MARGIN)) hold(around(TEXTAREA_AT, TEXTAREA_MARGIN));
+    inner(gutter).style.transform = `translateY(${view.first * lineHeight() - scroller.scrollTop}px)`;
   };
   // After the layers' contents change, reading scrollTop forces a layout; do it once, in the
   // next frame.
@@ -138,7 +215,6 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
   };
 
   const showMarks = () => {
-    const text = textarea.value;
     const [lo, hi] = windowRange();
     const ranges = [];
     for (const m of diagnosticMarks) {
@@ -164,13 +240,13 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
     }
     out.push(text.slice(at, hi) + "\n");
     inner(marksLayer).replaceChildren(...out.filter((x) => x !== ""));
-    syncScroll();
+    place(marksLayer, view);
   };
 
   const showHighlight = () => {
     const [lo, hi] = windowRange();
-    inner(highlightLayer).replaceChildren(highlight(textarea.value.slice(lo, hi)), "\n");
-    syncScroll();
+    inner(highlightLayer).replaceChildren(highlight(text.slice(lo, hi)), "\n");
+    place(highlightLayer, view);
   };
 
   const renderLayers = () => {
@@ -180,13 +256,15 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
   };
 
   const showCursor = () => {
-    const { line, column } = positionOf(textarea.value, textarea.selectionStart);
+    const { line, column } = positionOf(text, readSelection().start);
     cursorLabel.textContent = `Ln ${line}, Col ${column}`;
   };
 
+  /** Lines, sizes and layers again for `text` (after an edit or a new file). */
   const refresh = () => {
     computeLines();
-    view = windowFor();
+    size();
+    view = around(LAYERS_AT, LAYERS_MARGIN);
     renderLayers();
     showCursor();
   };
@@ -211,10 +289,15 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
   function open(path, { quiet = false } = {}) {
     if (!(path in files)) return;
     active = path;
+    text = files[path];
     textarea.disabled = false;
-    textarea.value = files[path];
+    selection = { start: 0, end: 0 };
+    held = { first: 0, last: 0, from: 0, to: 0 };
+    scroller.scrollTop = 0;
+    scroller.scrollLeft = 0;
+    computeLines();
+    holdAround(0, { force: true });
     textarea.setSelectionRange(0, 0);
-    textarea.scrollTop = 0;
     showTabs();
     refresh();
     if (!quiet) onOpen(path);
@@ -253,12 +336,37 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
     changed();
   }
 
-  textarea.addEventListener("scroll", scrollNow);
+  scroller.addEventListener("scroll", scrollNow);
+  // The textarea never scrolls itself (it is as large as the lines it holds); should the
+  // browser scroll it anyway (a line typed past its end before its height follows), the
+  // scroller takes the scroll over.
+  textarea.addEventListener("scroll", () => {
+    if (!textarea.scrollTop && !textarea.scrollLeft) return;
+    scroller.scrollTop += textarea.scrollTop;
+    scroller.scrollLeft += textarea.scrollLeft;
+    textarea.scrollTop = 0;
+    textarea.scrollLeft = 0;
+  });
   textarea.addEventListener("input", () => {
-    files[active] = textarea.value;
+    // The textarea holds lines held.first..held.last: the rest of the file is around them.
+    text = text.slice(0, held.from) + textarea.value + text.slice(held.to);
+    files[active] = text;
+    const count = (textarea.value.match(/\n/g) ?? []).length;
+    held = { first: held.first, last: held.first + count, from: held.from, to: held.from + textarea.value.length };
+    place(textarea, held);
     explainMark = null;
     refresh();
     changed();
+  });
+  // A key pressed while the caret is outside the lines held (scrolled far away from it): the
+  // window comes back to the caret first, so the key acts where the caret is.
+  textarea.addEventListener("keydown", (e) => {
+    if (lineStarts.length <= TEXTAREA_AT || e.key === "Control" || e.key === "Shift" || e.key === "Alt" || e.key === "Meta") return;
+    const line = lineOf(selection.start);
+    if (line < held.first || line > held.last) {
+      holdAround(line);
+      scroller.scrollTop = Math.max(0, (line - 3) * lineHeight());
+    }
   });
   for (const event of ["keyup", "click", "select", "focus"]) textarea.addEventListener(event, showCursor);
   // Tab indents instead of leaving the editor.
@@ -283,8 +391,8 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
       onChange({ ...files });
     },
     /** Replaces the open file's text (as typing would). */
-    setText(text) {
-      files[active] = text;
+    setText(next) {
+      files[active] = next;
       open(active, { quiet: true });
       clearTimeout(timer);
       onChange({ ...files });
@@ -306,15 +414,17 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
       if (!range) return;
       if (range.filename && range.filename !== active && range.filename in files) open(range.filename);
       explainMark = mark ? range : null;
-      const from = offsetOf(textarea.value, range.start);
-      const to = Math.max(from, offsetOf(textarea.value, range.end ?? range.start));
+      const from = offsetOf(text, range.start);
+      const to = Math.max(from, offsetOf(text, range.end ?? range.start));
+      selection = { start: from, end: to };
+      holdAround(range.start.line - 1);
       // Focus only when asked: a node clicked in the graph, or chosen with Enter in the search
       // box, must not send the next keystroke into the configuration.
       if (focus) textarea.focus({ preventScroll: true });
-      textarea.setSelectionRange(from, to);
-      const lineHeight = parseFloat(getComputedStyle(textarea).lineHeight) || 18;
-      textarea.scrollTop = Math.max(0, (range.start.line - 3) * lineHeight);
-      view = windowFor();
+      textarea.setSelectionRange(from - held.from, to - held.from);
+      scroller.scrollTop = Math.max(0, (range.start.line - 3) * lineHeight());
+      if (lineStarts.length > TEXTAREA_AT) hold(around(TEXTAREA_AT, TEXTAREA_MARGIN));
+      view = around(LAYERS_AT, LAYERS_MARGIN);
       renderLayers();
       showCursor();
     },
