@@ -12,7 +12,8 @@
 //   5. with 2,000 resources drawn: how long search, zoom and selecting a node take to answer;
 //      and, where the page draws large graphs compact, asking for the labelled drawing.
 //
-//   node bench/page/run.mjs [--runs N] [--compare REF]   (after scripts/build; prints a Markdown table)
+//   node bench/page/run.mjs [--runs N] [--compare REF] [--only tti,300,walk,2000]
+//   (after scripts/build; prints a Markdown table; --only measures just the parts named)
 //
 // --compare REF measures the page (www/ and scripts/serve.mjs) as committed at REF beside this
 // checkout's, in the same run, each measurement alternating between the two, so that both see the
@@ -33,6 +34,8 @@ import { layered } from "./configs.mjs";
 const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const runs = Number(arg("--runs")) || 5;
 const compare = arg("--compare");
+const only = arg("--only")?.split(",");
+const measures = (part) => !only || only.includes(part);
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
@@ -218,24 +221,24 @@ async function big(v, view) {
 }
 
 try {
-  const tti = new Map(variants.map((v) => [v, []]));
-  for (let i = 0; i < runs; i++) for (const v of variants) tti.get(v).push(await interactive(v));
+  const tti = new Map(measures("tti") ? variants.map((v) => [v, []]) : []);
+  for (let i = 0; i < runs; i++) for (const v of tti.keys()) tti.get(v).push(await interactive(v));
   for (const [v, xs] of tti) record("time to interactive (first graph on screen), median ms", v, `${median(xs).toFixed(0)} (${list(xs)})`, "< 1000");
 
-  for (const v of variants) {
+  for (const v of measures("300") ? variants : []) {
     const r = await graph300(v);
     record(`${r.nodes}-node graph: Graphviz layout (in the worker), median ms`, v, `${median(r.layout).toFixed(0)} (${list(r.layout)})`, "< 500");
     record(`${r.nodes}-node graph: edit to drawn (load, build, view, layout, SVG in the DOM), median ms`, v, `${median(r.editToDrawn).toFixed(0)} (${list(r.editToDrawn)})`, "< 500");
   }
 
-  const walks = new Map(variants.map((v) => [v, []]));
-  for (let i = 0; i < Math.max(1, Math.min(runs, 3)); i++) for (const v of variants) walks.get(v).push(await walk500(v));
+  const walks = new Map(measures("walk") ? variants.map((v) => [v, []]) : []);
+  for (let i = 0; i < Math.max(1, Math.min(runs, 3)); i++) for (const v of walks.keys()) walks.get(v).push(await walk500(v));
   for (const [v, rs] of walks) {
     record(`${rs[0].nodes}-node walk at parallelism 10: longest main-thread long task, ms (each walk)`, v, rs.map((r) => (r.tasks[0] ?? 0).toFixed(0)).join(", ") + ` (long tasks: ${rs.map((r) => r.tasks.length).join(", ")})`, "< 100");
     record(`${rs[0].nodes}-node walk: longest gap between animation frames, ms (each walk; walk duration)`, v, rs.map((r) => `${r.gap.toFixed(0)} (${r.walkMs} ms)`).join(", "), "< 100");
   }
 
-  for (const view of ["resources", "plan"]) {
+  for (const view of measures("2000") ? ["resources", "plan"] : []) {
     for (const v of variants) {
       const r = await big(v, view);
       const tag = `2,000 resources, ${view} view`;

@@ -479,7 +479,7 @@ test("cancel stops new starts: running visits finish, the rest are cancelled", a
   await byTestId("latency").fill("400");
   await byTestId("fail-node").fill("");
   await byTestId("walk").click();
-  await page.waitForSelector("[data-testid=graph-node].state-running");
+  await page.waitForSelector("[data-testid=graph-node][data-state=running]", { state: "attached" });
   await shot("walk-running.png");
   await byTestId("cancel").click();
   await page.waitForSelector("[data-testid=run][data-walk=cancelled]", { timeout: 30_000 });

@@ -92,14 +92,30 @@ test("the 500-resource fan-out: its walk at parallelism 10 animates without a lo
   const start = await now();
   await page.getByTestId("walk").click();
   // Half-way through, the graph shows the walk: some nodes done, some pending.
-  await page.waitForFunction(() => document.querySelectorAll("g.node.state-done").length > 100, null, { polling: 100, timeout: 120_000 });
+  await page.waitForFunction(() => document.querySelectorAll("g.node[data-state=done]").length > 100, null, { polling: 100, timeout: 120_000 });
   await shot("responsive-walk-500.png");
   await waitFor("[data-testid=run][data-walk=done]");
   const gap = await page.evaluate(() => ((window.__stopFrames = true), window.__gap));
   const tasks = await tasksSince(start);
   t.diagnostic(`501-node walk: longest long task ${tasks[0]?.toFixed(0) ?? "none"} ms (${tasks.length} ≥ 50 ms); longest gap between frames ${gap.toFixed(0)} ms`);
-  assert.equal(await page.locator("g.node.state-done").count(), 501);
+  assert.equal(await page.locator("g.node[data-state=done]").count(), 501);
   assert.match(await page.getByTestId("walk-summary").textContent(), /^501 done · 0 failed/);
+  // A drawing this large shows the states on a canvas under the SVG (graph-view.js): a done
+  // node's fill there is the done colour, and the SVG was not restyled.
+  assert.equal(await page.locator("g.node[class*=state-]").count(), 0);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const pixel = await page.evaluate(() => {
+    const canvas = document.querySelector("[data-testid=graph] canvas.state-fills");
+    const c = canvas.getBoundingClientRect();
+    const g = [...document.querySelectorAll("g.node[data-state=done]")].find((n) => {
+      const r = n.getBoundingClientRect();
+      return r.left > c.left && r.right < c.right && r.top > c.top && r.bottom < c.bottom;
+    });
+    const r = g.querySelector(":scope > polygon").getBoundingClientRect();
+    const dpr = window.devicePixelRatio || 1;
+    return [...canvas.getContext("2d").getImageData(Math.round((r.left + 3 - c.left) * dpr), Math.round((r.top + r.height / 2 - c.top) * dpr), 1, 1).data];
+  });
+  assert.deepEqual(pixel, [0xb2, 0xf2, 0xbb, 255], "the done colour under a done node");
   assert.ok((tasks[0] ?? 0) < WALK_LONGEST_TASK, `a ${tasks[0]?.toFixed(0)} ms long task during the walk (bound ${WALK_LONGEST_TASK} ms)`);
 });
 

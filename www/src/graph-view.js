@@ -15,6 +15,31 @@
 const TOO_SMALL = 0.3;
 const READABLE = 0.8;
 
+/**
+ * Drawings with more nodes than this show walk states (pending, running, done, ...) on a canvas
+ * under the SVG instead of restyling the SVG: in Chromium's software raster every restyle
+ * re-rasterised the whole drawing's labels (70-180 ms stalls while a 501-node walk animated),
+ * while the canvas is redrawn on its own layer in a few milliseconds.
+ */
+const FILLS_ABOVE = 150;
+/** The states' colours (style.css has the same for smaller drawings). */
+const STATE_FILL = { pending: "#f1f3f5", running: "#ffd43b", done: "#b2f2bb", failed: "#ff8787", skipped: "#dee2e6", cancelled: "#e9ecef" };
+const STATE_STROKE = { running: "#e67700", failed: "#c92a2a", done: "#2b8a3e" };
+
+/** A node's first shape (Graphviz's polygon, ellipse or path) as a Path2D in the drawing's units. */
+function shapePath(shape) {
+  const p = new Path2D();
+  if (shape.localName === "polygon") {
+    const pts = (shape.getAttribute("points") ?? "").trim().split(/\s+/).map((xy) => xy.split(",").map(Number));
+    pts.forEach(([x, y], i) => (i ? p.lineTo(x, y) : p.moveTo(x, y)));
+    p.closePath();
+  } else if (shape.localName === "ellipse") {
+    const n = (a) => Number(shape.getAttribute(a));
+    p.ellipse(n("cx"), n("cy"), n("rx"), n("ry"), 0, 0, 2 * Math.PI);
+  } else p.addPath(new Path2D(shape.getAttribute("d") ?? ""));
+  return p;
+}
+
 let worker = null;
 let nextId = 0;
 const pending = new Map();
@@ -173,6 +198,62 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
   let compactEdges = null; // null, or node name → [{ id, from, to, d, arrow, stroke, width }]
   let overlay = null; // the <g> of those edges
   let generation = 0;
+  /**
+   * A large drawing's walk states: `{ canvas, ctx, graph, shapes: Map name → { path, fill },
+   * states: Map name → state, frame }`, made on the first state set; null otherwise.
+   */
+  let fills = null;
+
+  const dropFills = () => {
+    if (!fills) return;
+    cancelAnimationFrame(fills.frame);
+    fills.canvas.remove();
+    fills = null;
+  };
+  /** Puts the canvas under the drawing and takes the nodes' fills off the SVG, once. */
+  const startFills = () => {
+    const canvas = document.createElement("canvas");
+    canvas.className = "state-fills";
+    canvas.setAttribute("aria-hidden", "true");
+    canvas.dataset.testid = "state-fills";
+    const shapes = new Map();
+    for (const [name, g] of byName) {
+      const shape = g.querySelector(":scope > polygon, :scope > ellipse, :scope > path");
+      if (shape) shapes.set(name, { path: shapePath(shape), fill: shape.getAttribute("fill") ?? "#fff" });
+    }
+    container.prepend(canvas);
+    svg.classList.add("state-fills-on");
+    fills = { canvas, ctx: canvas.getContext("2d"), graph: svg.querySelector("g.graph") ?? svg, shapes, states: new Map(), frame: 0 };
+  };
+  /** Draws every node's fill (its state's colour, else its own) under the drawing, next frame. */
+  const paintFills = () => {
+    if (!fills || fills.frame) return;
+    fills.frame = requestAnimationFrame(() => {
+      if (!fills) return;
+      fills.frame = 0;
+      const { canvas, ctx, graph, shapes, states } = fills;
+      const r = container.getBoundingClientRect();
+      const dpr = window.devicePixelRatio || 1;
+      const w = Math.round(r.width * dpr);
+      const h = Math.round(r.height * dpr);
+      if (canvas.width !== w || canvas.height !== h) Object.assign(canvas, { width: w, height: h });
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.clearRect(0, 0, w, h);
+      const m = graph.getScreenCTM();
+      if (!m) return;
+      ctx.setTransform(dpr * m.a, dpr * m.b, dpr * m.c, dpr * m.d, dpr * (m.e - r.left), dpr * (m.f - r.top));
+      ctx.lineWidth = 3;
+      for (const [name, { path, fill }] of shapes) {
+        const state = states.get(name);
+        ctx.fillStyle = STATE_FILL[state] ?? fill;
+        ctx.fill(path);
+        if (STATE_STROKE[state]) {
+          ctx.strokeStyle = STATE_STROKE[state];
+          ctx.stroke(path);
+        }
+      }
+    });
+  };
 
   /**
    * The drawing is sized in pixels, never in percent: Chromium lays out a percent-sized SVG
@@ -185,11 +266,15 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
     svg.style.width = `${r.width}px`;
     svg.style.height = `${r.height}px`;
   };
-  new ResizeObserver(() => sizeToContainer()).observe(container);
+  new ResizeObserver(() => {
+    sizeToContainer();
+    paintFills();
+  }).observe(container);
 
   const setBox = (b) => {
     box = b;
     svg?.setAttribute("viewBox", `${b.x} ${b.y} ${b.w} ${b.h}`);
+    paintFills();
   };
 
   /** A point of the container (client coordinates) in drawing coordinates. */
@@ -349,6 +434,7 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
       // to lay out the whole new SVG at once inside this task (0.6 s for 2,000 nodes) instead of
       // in the next frame's rendering.
       const rect = container.getBoundingClientRect();
+      dropFills();
       svg = element;
       container.replaceChildren(svg);
       sizeToContainer(rect);
@@ -357,6 +443,7 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
     },
     clear(message) {
       generation++;
+      dropFills();
       svg = null;
       byName = new Map();
       container.replaceChildren();
@@ -467,6 +554,16 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
     setState(name, state) {
       const g = byName.get(name);
       if (!g) return;
+      if (byName.size > FILLS_ABOVE) {
+        // On the canvas (see FILLS_ABOVE); data-state says it to tests and tools, and no style
+        // rule reads it, so the SVG is not restyled.
+        if (!fills) startFills();
+        if (state) g.dataset.state = state;
+        else delete g.dataset.state;
+        fills.states.set(name, state);
+        paintFills();
+        return;
+      }
       if (g.dataset.state) g.classList.remove(`state-${g.dataset.state}`);
       if (state) {
         g.dataset.state = state;
