@@ -104,18 +104,25 @@ test("the 500-resource fan-out: its walk at parallelism 10 animates without a lo
   // node's fill there is the done colour, and the SVG was not restyled.
   assert.equal(await page.locator("g.node[class*=state-]").count(), 0);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  const pixel = await page.evaluate(() => {
-    const canvas = document.querySelector("[data-testid=graph] canvas.state-fills");
-    const c = canvas.getBoundingClientRect();
-    const g = [...document.querySelectorAll("g.node[data-state=done]")].find((n) => {
-      const r = n.getBoundingClientRect();
-      return r.left > c.left && r.right < c.right && r.top > c.top && r.bottom < c.bottom;
+  /** The canvas's pixel just inside the left edge of the first done node in view. */
+  const pixel = () =>
+    page.evaluate(() => {
+      const canvas = document.querySelector("[data-testid=graph] canvas.state-fills");
+      const c = canvas.getBoundingClientRect();
+      const g = [...document.querySelectorAll("g.node[data-state=done]")].find((n) => {
+        const r = n.getBoundingClientRect();
+        return r.left > c.left && r.right < c.right && r.top > c.top && r.bottom < c.bottom;
+      });
+      const r = g.querySelector(":scope > polygon").getBoundingClientRect();
+      const dpr = window.devicePixelRatio || 1;
+      return [...canvas.getContext("2d").getImageData(Math.round((r.left + 3 - c.left) * dpr), Math.round((r.top + r.height / 2 - c.top) * dpr), 1, 1).data];
     });
-    const r = g.querySelector(":scope > polygon").getBoundingClientRect();
-    const dpr = window.devicePixelRatio || 1;
-    return [...canvas.getContext("2d").getImageData(Math.round((r.left + 3 - c.left) * dpr), Math.round((r.top + r.height / 2 - c.top) * dpr), 1, 1).data];
-  });
-  assert.deepEqual(pixel, [0xb2, 0xf2, 0xbb, 255], "the done colour under a done node");
+  assert.deepEqual(await pixel(), [0xb2, 0xf2, 0xbb, 255], "the done colour under a done node");
+  // A search that matches no drawn node dims every fill, as it dims the SVG.
+  await page.getByTestId("search").fill("no such node");
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  assert.equal((await pixel())[3], Math.round(0.3 * 255), "dimmed");
+  await page.getByTestId("search").fill("");
   assert.ok((tasks[0] ?? 0) < WALK_LONGEST_TASK, `a ${tasks[0]?.toFixed(0)} ms long task during the walk (bound ${WALK_LONGEST_TASK} ms)`);
 });
 

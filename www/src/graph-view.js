@@ -222,7 +222,7 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
     const shapes = new Map();
     for (const [name, g] of byName) {
       const shape = g.querySelector(":scope > polygon, :scope > ellipse, :scope > path");
-      if (shape) shapes.set(name, { path: shapePath(shape), fill: shape.getAttribute("fill") ?? "#fff" });
+      if (shape) shapes.set(name, { g, path: shapePath(shape), fill: shape.getAttribute("fill") ?? "#fff" });
     }
     container.prepend(canvas);
     svg.classList.add("state-fills-on");
@@ -246,8 +246,13 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
       if (!m) return;
       ctx.setTransform(dpr * m.a, dpr * m.b, dpr * m.c, dpr * m.d, dpr * (m.e - r.left), dpr * (m.f - r.top));
       ctx.lineWidth = 3;
-      for (const [name, { path, fill }] of shapes) {
+      // A selection or a search dims the other nodes (style.css does it to the SVG's part).
+      const selecting = svg.classList.contains("has-selection");
+      const searching = svg.classList.contains("searching");
+      for (const [name, { g, path, fill }] of shapes) {
         const state = states.get(name);
+        const dim = (selecting && !g.classList.contains("selected") && !g.classList.contains("neighbour")) || (searching && !g.classList.contains("match"));
+        ctx.globalAlpha = dim ? 0.3 : 1;
         ctx.fillStyle = STATE_FILL[state] ?? fill;
         ctx.fill(path);
         if (STATE_STROKE[state]) {
@@ -495,6 +500,7 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
       overlay?.remove();
       overlay = null;
       edgeEnds = compactEdges ? new Map() : edgeEnds;
+      paintFills();
       const g = byName.get(name);
       if (!g) return false;
       g.classList.add("selected");
@@ -551,6 +557,7 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
         if (hit) hits.push(name);
       }
       svg.classList.toggle("searching", q !== "");
+      paintFills();
       return hits;
     },
     /** Colours a node by walk state (`pending`, `running`, `done`, `failed`, `skipped`, `cancelled`, or null). */
