@@ -16,10 +16,10 @@ const TOO_SMALL = 0.3;
 const READABLE = 0.8;
 
 /**
- * Drawings with more nodes than this show walk states (pending, running, done, ...) on a canvas
- * under the SVG instead of restyling the SVG: in Chromium's software raster every restyle
- * re-rasterised the whole drawing's labels (70-180 ms stalls while a 501-node walk animated),
- * while the canvas is redrawn on its own layer in a few milliseconds.
+ * Drawings with more nodes than this paint their nodes' fills, and so the walk states (pending,
+ * running, done, ...), on a canvas under the SVG instead of restyling the SVG: in Chromium's
+ * software raster every restyle re-rasterised the whole drawing's labels (70-180 ms stalls while
+ * a 501-node walk animated), while the canvas is redrawn on its own layer in a few milliseconds.
  */
 const FILLS_ABOVE = 150;
 /** The states' colours (style.css has the same for smaller drawings). */
@@ -213,7 +213,7 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
     fills.canvas.remove();
     fills = null;
   };
-  /** Puts the canvas under the drawing and takes the nodes' fills off the SVG, once. */
+  /** Puts the canvas under the drawing and takes the nodes' fills off the SVG (render). */
   const startFills = () => {
     const canvas = document.createElement("canvas");
     canvas.className = "state-fills";
@@ -444,7 +444,11 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
       const rect = container.getBoundingClientRect();
       dropFills();
       svg = element;
+      // A large drawing's fills are the canvas's from the start: a walk then never restyles
+      // the SVG, not even once when it begins.
+      if (byName.size > FILLS_ABOVE) svg.classList.add("state-fills-on");
       container.replaceChildren(svg);
+      if (byName.size > FILLS_ABOVE) startFills();
       sizeToContainer(rect);
       api.clipped = api.fit(rect);
       return ms;
@@ -567,7 +571,6 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
       if (byName.size > FILLS_ABOVE) {
         // On the canvas (see FILLS_ABOVE); data-state says it to tests and tools, and no style
         // rule reads it, so the SVG is not restyled.
-        if (!fills) startFills();
         if (state) g.dataset.state = state;
         else delete g.dataset.state;
         fills.states.set(name, state);
