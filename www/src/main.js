@@ -480,8 +480,13 @@ async function drawGraph() {
   document.body.dataset.compact = String(compact);
   note.textContent = (compact ? "compact drawing: hover a node for its name · " : "") + (graphView.clipped ? "too large to fit: drag to pan, − to zoom out · " : "") + (model.cycles.length ? `${model.cycles.length} cycle${model.cycles.length > 1 ? "s" : ""} (red) · laid out in ${Math.round(ms)} ms` : `laid out in ${Math.round(ms)} ms`);
   note.title = note.textContent;
-  if (session.selected && graphView.has(session.selected)) select(session.selected);
-  else if (!session.selected) overview();
+  if (session.selected && graphView.has(session.selected)) {
+    select(session.selected);
+    // A drawing too large to fit opens on its centre: on the selected node instead, measured in
+    // the next frame (measured now, it would lay out the whole new drawing inside this task).
+    const name = session.selected;
+    if (graphView.clipped) requestAnimationFrame(() => session.selected === name && graphView.centre(name));
+  } else if (!session.selected) overview();
   const q = $("search").value;
   if (q) graphView.search(q);
 }
