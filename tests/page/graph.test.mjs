@@ -363,7 +363,7 @@ test("a syntax error is marked at its line in the gutter and under the text", as
   await shot("editor-syntax-error.png");
 });
 
-test("the share link reproduces the session: files, open file, view, reduction, selection", async () => {
+test("the share link reproduces the session: files, open file, view, reduction, selection, the Run tab's settings", async () => {
   await chooseExample("module");
   await chooseView("validate");
   await byTestId("reduce").uncheck();
@@ -373,6 +373,11 @@ test("the share link reproduces the session: files, open file, view, reduction, 
   await graphReady();
   await page.locator('[data-testid=graph-node][data-name="module.network.output.cidr (expand)"]').waitFor();
   await node("module.network.output.cidr (expand)").click();
+  // The Run tab's settings, the selected node as the one to fail.
+  await byTestId("tab-run").click();
+  for (const [id, value] of [["parallelism", "4"], ["latency", "120"], ["jitter", "20"], ["seed", "77"]]) await byTestId(id).fill(value);
+  await byTestId("fail-selected").click();
+  assert.equal(await byTestId("fail-node").inputValue(), "module.network.output.cidr (expand)");
   await byTestId("share").click();
   const link = await byTestId("share").getAttribute("data-link");
   assert.ok(link.startsWith(url));
@@ -390,6 +395,7 @@ test("the share link reproduces the session: files, open file, view, reduction, 
       tabs: [...document.querySelectorAll("[data-testid=file-tab]")].map((t) => t.dataset.path),
       nodes: [...document.querySelectorAll("[data-testid=graph-node]")].map((n) => n.dataset.name).sort(),
       selected: document.querySelector("[data-testid=node-name]")?.textContent ?? null,
+      run: ["parallelism", "latency", "jitter", "seed", "fail-node"].map((id) => document.querySelector(`[data-testid="${id}"]`).value),
     }));
   const mine = await get(page);
   const theirs = await get(other);
@@ -397,6 +403,7 @@ test("the share link reproduces the session: files, open file, view, reduction, 
   assert.equal(theirs.view, "validate");
   assert.equal(theirs.reduce, false);
   assert.equal(theirs.selected, "module.network.output.cidr (expand)");
+  assert.deepEqual(theirs.run, ["4", "120", "20", "77", "module.network.output.cidr (expand)"]);
   await other.screenshot({ path: join(artifacts, "share-link-reopened.png") });
   await other.close();
 });
