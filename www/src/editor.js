@@ -1,6 +1,7 @@
 // The editor panel: the configuration's files in tabs (add, rename, delete; a path with folders
-// such as `modules/net/main.tf` makes a module folder), one textarea for the open file, with
-// syntax highlighting and marks (diagnostics, an explained expression) drawn in layers behind it.
+// such as `modules/net/main.tf` makes a module folder), one textarea for the open file (the
+// lines around the visible ones of a long file), with syntax highlighting and marks
+// (diagnostics, an explained expression) drawn in layers behind it.
 // It reports edits (debounced) and the caret position, and can open a file at a range.
 //
 // Positions are tfgraph's: 1-based line, 1-based column counted in Unicode code points. A
@@ -75,7 +76,8 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
   // - past TEXTAREA_AT lines the textarea too holds only the lines around the visible ones:
   //   Chromium lays out all of a textarea's text when it is set, 0.2-1.3 s for a 10,000-line
   //   file (2,000 resources), at load and on every file switch. Its undo history then lasts
-  //   until the window moves.
+  //   until the window moves, and select-all, copy and the browser's find reach the held lines
+  //   only.
   const LAYERS_AT = 400;
   const LAYERS_MARGIN = 80;
   const TEXTAREA_AT = 3000;
