@@ -86,6 +86,25 @@ test("a 10,000-line file: the textarea holds a window of it, and typing far down
   assert.deepEqual(problems, []);
 });
 
+test("a long file: select-all takes the whole file, to copy and to replace", async () => {
+  const text = layered(2000, 40);
+  await open({ "main.tf": text });
+  await scrollToLine(5000);
+  await clickLine(5002);
+  await page.keyboard.press("Control+A");
+  // What a copy puts on the clipboard: the whole file, not the lines the textarea holds.
+  const copied = await editor().evaluate((t) => {
+    const data = new DataTransfer();
+    t.dispatchEvent(new ClipboardEvent("copy", { clipboardData: data, bubbles: true, cancelable: true }));
+    return data.getData("text/plain");
+  });
+  assert.equal(copied, text);
+  await page.keyboard.type('resource "aws_s3_bucket" "only" {}\n');
+  await page.waitForFunction(() => document.querySelector("[data-testid=resource-count]").textContent === "1", null, { timeout: 60_000 });
+  assert.equal((await filesOfPage())["main.tf"], 'resource "aws_s3_bucket" "only" {}\n');
+  assert.deepEqual(problems, []);
+});
+
 test("a long file: a node clicked on the graph selects its block in the editor, far down the file", async () => {
   const text = layered(2000, 40);
   await open({ "main.tf": text }, { view: "plan" });

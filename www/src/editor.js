@@ -76,8 +76,8 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
   // - past TEXTAREA_AT lines the textarea too holds only the lines around the visible ones:
   //   Chromium lays out all of a textarea's text when it is set, 0.2-1.3 s for a 10,000-line
   //   file (2,000 resources), at load and on every file switch. Its undo history then lasts
-  //   until the window moves, and select-all, copy and the browser's find reach the held lines
-  //   only.
+  //   until the window moves, and the browser's find reaches the held lines only; select-all
+  //   is the editor's own (below), so that copying, cutting or typing over it takes the file.
   const LAYERS_AT = 400;
   const LAYERS_MARGIN = 80;
   const TEXTAREA_AT = 3000;
@@ -349,7 +349,47 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
     textarea.scrollTop = 0;
     textarea.scrollLeft = 0;
   });
+  // Select-all in a windowed file selects the whole file: the textarea selects what it holds,
+  // and copying, cutting or replacing that selection acts on the file. Any other key or a
+  // click ends it.
+  let all = false;
+  const windowed = () => lineStarts.length > TEXTAREA_AT;
+  textarea.addEventListener("keydown", (e) => {
+    if (!windowed()) return;
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "a") {
+      e.preventDefault();
+      all = true;
+      selection = { start: 0, end: text.length };
+      textarea.setSelectionRange(0, textarea.value.length);
+    } else if (all && /^(Arrow|Home|End|Page)/.test(e.key)) all = false;
+  });
+  textarea.addEventListener("pointerdown", () => (all = false));
+  for (const kind of ["copy", "cut"]) {
+    textarea.addEventListener(kind, (e) => {
+      if (!all || !e.clipboardData) return;
+      e.preventDefault();
+      e.clipboardData.setData("text/plain", text);
+      if (kind === "cut") replaceAll("");
+    });
+  }
+  /** The whole file replaced (select-all, then typing, pasting or cutting). */
+  const replaceAll = (next) => {
+    all = false;
+    text = next;
+    files[active] = text;
+    computeLines();
+    held = { first: 0, last: 0, from: 0, to: 0 };
+    const caret = next.length;
+    selection = { start: caret, end: caret };
+    holdAround(lineOf(caret), { force: true });
+    explainMark = null;
+    refresh();
+    changed();
+  };
+
   textarea.addEventListener("input", () => {
+    // Typed or pasted over the whole file's selection: that is the file now.
+    if (all) return replaceAll(textarea.value);
     // The textarea holds lines held.first..held.last: the rest of the file is around them.
     text = text.slice(0, held.from) + textarea.value + text.slice(held.to);
     files[active] = text;
@@ -363,7 +403,7 @@ export function createEditor(parts, { onChange, onOpen = () => {} }) {
   // A key pressed while the caret is outside the lines held (scrolled far away from it): the
   // window comes back to the caret first, so the key acts where the caret is.
   textarea.addEventListener("keydown", (e) => {
-    if (lineStarts.length <= TEXTAREA_AT || e.key === "Control" || e.key === "Shift" || e.key === "Alt" || e.key === "Meta") return;
+    if (lineStarts.length <= TEXTAREA_AT || all || e.ctrlKey || e.metaKey || ["Control", "Shift", "Alt", "Meta"].includes(e.key)) return;
     const line = lineOf(selection.start);
     if (line < held.first || line > held.last) {
       holdAround(line);
