@@ -86,6 +86,23 @@ test("a 10,000-line file: the textarea holds a window of it, and typing far down
   assert.deepEqual(problems, []);
 });
 
+test("a long file: the caret walks past the lines held, and the view follows it", async () => {
+  const text = layered(2000, 40);
+  await open({ "main.tf": text });
+  await scrollToLine(5000);
+  await clickLine(5002);
+  for (let i = 0; i < 450; i++) await page.keyboard.press("ArrowDown");
+  assert.equal(await page.getByTestId("cursor").textContent(), "Ln 5452, Col 1");
+  // The caret's line is on screen.
+  const { top, height, lh } = await page.getByTestId("code-scroll").evaluate((s) => ({ top: s.scrollTop, height: s.clientHeight, lh: parseFloat(getComputedStyle(document.querySelector("[data-testid=editor]")).lineHeight) }));
+  const y = 12 + 5451 * lh;
+  assert.ok(y >= top && y + lh / 2 <= top + height, `line 5452 at ${y} in view ${top}-${top + height}`);
+  await page.keyboard.type("#");
+  const after = (await filesOfPage())["main.tf"].split("\n");
+  assert.equal(after[5451], `#${text.split("\n")[5451]}`);
+  assert.deepEqual(problems, []);
+});
+
 test("a long file: select-all takes the whole file, to copy and to replace", async () => {
   const text = layered(2000, 40);
   await open({ "main.tf": text });
