@@ -92,10 +92,11 @@ test("the names the mock fails by, for a drawn node, from the plan's changes", a
   assert.deepEqual(failNamesFor(p.changes, new Set(["mock_resource.a", "mock_resource.b"]), "mock_resource.a"), ["a-0", "a-1"]);
   assert.deepEqual(failNamesFor(p.changes, new Set(["mock_resource.a[0]", "mock_resource.a[1]", "mock_resource.b"]), "mock_resource.a[1]"), ["a-1"]);
   assert.deepEqual(failNamesFor(p.changes, new Set(["mock_resource.a", "mock_resource.b"]), "var.x"), []);
-  // A destroy's names are the prior objects'.
+  // Only what the plan creates: a destroy has nothing to fail by default.
   const applied = await apply(p);
   const d = await plan(COUNTED, { state: applied.state, destroy: true });
-  assert.deepEqual(failNamesFor(d.changes, new Set(["mock_resource.b (destroy)", "mock_resource.a (destroy)"]), "mock_resource.b (destroy)"), ["b"]);
+  assert.deepEqual(failNamesFor(d.changes, new Set(["mock_resource.b (destroy)", "mock_resource.a (destroy)"]), "mock_resource.b (destroy)"), []);
+  assert.deepEqual(failNamesFor(d.changes, new Set(["mock_resource.a", "mock_resource.b"]), "mock_resource.b"), []);
 });
 
 test("the apply's timeline: one row per operation, start to end, failures marked", async () => {

@@ -145,16 +145,16 @@ export function engineOptions(settings) {
 }
 
 /**
- * The `name` attributes the mock fails by, of the planned objects that drawn node `node`
- * stands for (`names`: the drawn nodes, to map each change to its node as events are).
+ * The `name` attributes the mock fails by, of the objects that drawn node `node` stands for
+ * and that the plan creates (a replacement's too): the mock fails creates by default (`names`:
+ * the drawn nodes, to map each change to its node as events are).
  */
 export function failNamesFor(changes, names, node) {
   const out = [];
   for (const c of changes) {
-    if (c.actions.join() === "no-op") continue;
-    const deleting = c.actions.join() === "delete";
-    if (nodeForEvent(names, { address: c.address, operation: deleting ? "delete" : c.actions[0], deposed: c.deposed }) !== node) continue;
-    const name = (deleting ? c.before : c.after)?.name;
+    if (!c.actions.includes("create")) continue;
+    if (nodeForEvent(names, { address: c.address, operation: "create", deposed: c.deposed }) !== node) continue;
+    const name = c.after?.name;
     if (typeof name === "string" && name !== "" && !out.includes(name)) out.push(name);
   }
   return out;

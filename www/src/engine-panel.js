@@ -124,7 +124,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
     if (!lastChanges) await start("plan");
     const found = failNamesFor(lastChanges ?? [], new Set(graphView.names()), node);
     if (found.length === 0) {
-      summary.textContent = `${node} has no planned object with a name attribute to fail (the mock fails objects by name).`;
+      summary.textContent = `The plan creates no object of ${node} with a name attribute to fail by (the mock fails a create by the object's name).`;
       return;
     }
     setSettings({ ...settings(), failNames: [...settings().failNames, ...found] });
