@@ -75,7 +75,7 @@ pub fn load_config_raw(files: JsValue, options: JsValue) -> Result<String, JsVal
 }
 
 /// `loadConfig`'s transfer: `{ config, diagnostics }` as a tape, `[words, text, shapes]` (see
-/// `src/tape.rs`), which `pkg/index.js` decodes into the objects `JSON.parse` of
+/// `tape.rs`), which `pkg/index.js` decodes into the objects `JSON.parse` of
 /// `loadConfigRaw`'s text gives, several times faster than `JSON.parse`.
 #[wasm_bindgen(js_name = loadConfigTape)]
 pub fn load_config_tape(files: JsValue, options: JsValue) -> Result<js_sys::Array, JsValue> {
