@@ -93,7 +93,7 @@ const SOURCE = Symbol("tfgraph.source");
 
 const hasError = (diagnostics) => diagnostics.some((d) => d.severity === "error");
 
-// ---- The tape: how loadConfig's result crosses from wasm (src/tape.rs) ----------------------
+// ---- The tape: how loadConfig's result crosses from wasm (src/bindings/tape.rs) ----------------------
 //
 // `words` holds one u32 per value: a 4-bit tag and a 28-bit payload (all ones: the payload is
 // the next word). Strings are sliced in order off `text`; objects take their keys from

@@ -3,15 +3,16 @@
 //! The pipeline, one module per stage; dependencies point one way (left to right):
 //!
 //! ```text
-//!   files ──► config ──► eval ──────► graph ──────► walk ──────► (engine) ──► bindings ──► www/
-//!             (HCL →     (values,      (Terraform's  (async        plan/apply   (wasm: the only
-//!              Config)    unknowns,     graphs)       scheduler)   with mock    JS-facing code)
-//!                         functions)                               providers:
-//!                                                                  not yet)
+//!   files ──► config ──► eval ──────► graph ──────► walk ──────► engine ─────► bindings ──► pkg/, www/
+//!             (HCL →     (values,      (Terraform's  (async        plan/apply    (wasm: the only
+//!              Config)    unknowns,     graphs)       scheduler)   over          JS-facing code)
+//!                         functions)                               providers,
+//!                                                                  state v4)
 //! ```
 //!
 //! `eval` knows no graph and no providers: it reads names through a `Scope`. The graph stage
-//! never evaluates; the engine (next) will join graph, walk, eval and providers.
+//! never evaluates. `providers` see only values and schemas. Only `engine` joins config, graph,
+//! eval, providers and state.
 //!
 //! `diag`, `util` and `addrs` are the shared foundation: Terraform-shaped diagnostics, shared
 //! strings and the one fast hasher, typed addresses. `state` (the prior state, v4) and `plans`
@@ -36,20 +37,19 @@ pub mod state;
 /// Planned changes: the model, reading them, and the plan as `terraform plan` prints it
 /// (from its JSON form). Knows only addresses.
 pub mod plans;
-/// Providers: the trait the engine drives, and the built-in `mock` provider.
+/// Providers: the trait the engine drives, the built-in `mock`, the generic mock for every
+/// other source, and the provider set that routes each configuration to its provider.
 pub mod providers;
 /// The plan and apply walks: joins config, graph, eval, providers and state.
 pub mod engine;
 /// Stage 2: Terraform's graphs (plan, validate, destroy, apply) built from a [`config::Config`].
 pub mod graph;
-/// A compact encoding of a serializable value for JavaScript, decoded by `pkg/index.js`: how
-/// `loadConfig`'s result leaves wasm, several times faster to decode than JSON.
-pub mod tape;
 /// Stage 3: the parallel graph walker (Terraform's `dag.Walker`), an async scheduler with no JS.
 pub mod walk;
-/// The JavaScript API (wasm32 only): thin conversions around the stages above. Public only so
-/// that the wasm test suites (`tests/wasm_*.rs`) can call the exports; JS users go through `pkg/`.
-#[cfg(target_arch = "wasm32")]
+/// The JavaScript boundary: thin conversions around the stages above (the exports, wasm32
+/// only) and the tape, the compact wire format `loadConfig`'s result leaves wasm in. Public
+/// only so that the wasm test suites (`tests/wasm_*.rs`) and `bench/native` can call it; JS
+/// users go through `pkg/`.
 #[doc(hidden)]
 pub mod bindings;
 

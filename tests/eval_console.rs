@@ -66,3 +66,26 @@ fn resource_attributes_are_unknown_without_state() {
     let got = evaluate(&files, &loaded.config, "aws_instance.web.id == \"\" ? 1 : 2", &EvalOptions::default());
     assert_eq!(render::console(&got.value.unwrap()), "(known after apply)");
 }
+
+/// Terraform 1.x writes no `each` in state; a count resource is still a list of its instances.
+/// The expected value is the output Terraform itself computed from the same expression.
+#[test]
+fn count_resources_from_a_state_without_each_are_lists() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/engine/count-shrink/step1");
+    let state: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(format!("{dir}/state.tfstate")).unwrap()).unwrap();
+    assert!(state["resources"].as_array().unwrap().iter().all(|r| r.get("each").is_none()), "the fixture must be a state without `each`");
+    let mut files = BTreeMap::new();
+    files.insert("main.tf".to_string(), std::fs::read_to_string(format!("{dir}/config/main.tf")).unwrap());
+    let loaded = load(&files, &LoadOptions { root: String::new() });
+    let options = EvalOptions { state: Some(state.clone()), ..EvalOptions::default() };
+    let json = |expr: &str| {
+        let got = evaluate(&files, &loaded.config, expr, &options);
+        let v = got.value.unwrap_or_else(|| panic!("{expr}: {:?}", got.diagnostics));
+        let text = tfgraph::eval::render::to_json_text(&v).unwrap_or_else(|| panic!("{expr}: not JSON"));
+        serde_json::from_str::<serde_json::Value>(&text).unwrap()
+    };
+    assert_eq!(json("mock_resource.node[*].id"), state["outputs"]["ids"]["value"]);
+    assert_eq!(json("mock_resource.node[1].name"), serde_json::json!("node-1"));
+    assert_eq!(json("length(mock_resource.node)"), serde_json::json!(4));
+    assert_eq!(json("mock_resource.agg.name"), serde_json::json!("agg"));
+}

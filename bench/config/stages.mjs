@@ -39,7 +39,7 @@ const STAGES = [
   ["keys into wasm, folders (JsFiles::new, FileTree::new)", /JsFiles::new|FileTree::new|bindings::read_files/],
   ["resources (resource.rs)", /config::resource::/],
   ["module assembly (load.rs)", /config::load::/],
-  ["tape encode (tape.rs)", /tfgraph::tape::|Serialize for tfgraph::/],
+  ["tape encode (tape.rs)", /tfgraph::bindings::tape::|Serialize for tfgraph::/],
   ["drop the configuration", /drop_in_place<tfgraph::config::model/],
   ["allocator (dlmalloc)", /dlmalloc|__rust_alloc|__rust_dealloc|__rust_realloc|__rdl_/],
   ["tape out of wasm (words copy, text decode)", /Uint32Array|getStringFromWasm0|TextDecoder|decode$/],

@@ -1,97 +1,24 @@
-//! The JavaScript API. The only home of `#[wasm_bindgen]`: each export deserializes its
+//! The JavaScript boundary. The only home of `#[wasm_bindgen]`: each export deserializes its
 //! arguments, calls one core stage, and serializes the result in Terraform's JSON shapes.
 //! `pkg/index.js` wraps these raw exports (initialisation, `TfgraphError`).
+//!
+//! The exports exist only on wasm32. The wire format they hand `loadConfig`'s result over in
+//! ([`tape`]) is plain Rust and compiles everywhere, so `bench/native` can time it natively.
 
-use crate::config::{self, LoadOptions};
-use serde::Serialize;
-use wasm_bindgen::prelude::*;
+pub mod tape;
 
+#[cfg(target_arch = "wasm32")]
+mod boundary;
+#[cfg(target_arch = "wasm32")]
+pub use boundary::*;
+
+#[cfg(target_arch = "wasm32")]
 pub mod engine;
+#[cfg(target_arch = "wasm32")]
 pub mod eval;
+#[cfg(target_arch = "wasm32")]
 mod files;
+#[cfg(target_arch = "wasm32")]
 pub mod graph;
+#[cfg(target_arch = "wasm32")]
 pub mod walk;
-
-use files::JsFiles;
-
-/// Plain JSON objects for every value we hand to JavaScript: JSON text parsed by the engine.
-/// (serde_wasm_bindgen built them property by property across the boundary; its code was
-/// 6.8 KB of the gzipped package.)
-pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| JsValue::from(JsError::new(&e.to_string())))?;
-    js_sys::JSON::parse(&text)
-}
-
-fn type_error(message: &str) -> JsValue {
-    js_sys::TypeError::new(message).into()
-}
-
-/// The package version.
-#[wasm_bindgen]
-pub fn version() -> String {
-    crate::VERSION.to_string()
-}
-
-/// Reads `files` (an object of path → contents): the object is checked and its keys listed now;
-/// each value is read, and checked to be a string, when the loader needs that file.
-fn read_files(files: &JsValue, api: &'static str) -> Result<JsFiles, JsValue> {
-    JsFiles::new(files, api)
-}
-
-/// `options[key]`, with `undefined` and `null` (and absent `options`) read as "not given".
-fn get(options: &JsValue, key: &str) -> Result<Option<JsValue>, JsValue> {
-    if options.is_undefined() || options.is_null() {
-        return Ok(None);
-    }
-    let v = js_sys::Reflect::get(options, &JsValue::from_str(key))?;
-    Ok(if v.is_undefined() || v.is_null() { None } else { Some(v) })
-}
-
-/// The loading options shared by `loadConfig` and `buildGraph` (`api` names the caller in errors).
-fn read_load_options(options: &JsValue, api: &str) -> Result<LoadOptions, JsValue> {
-    if !(options.is_undefined() || options.is_null() || options.is_object()) {
-        return Err(type_error(&format!("{api}: `options` must be an object")));
-    }
-    let mut out = LoadOptions::default();
-    if let Some(root) = get(options, "root")? {
-        out.root = root.as_string().ok_or_else(|| type_error(&format!("{api}: `options.root` must be a string")))?;
-    }
-    Ok(out)
-}
-
-/// What `loadConfig` returns, before `pkg/index.js` spreads it into one object.
-#[derive(Serialize)]
-struct LoadResult<'a> {
-    config: &'a config::Config,
-    diagnostics: &'a crate::diag::Diagnostics,
-}
-
-/// Raw `loadConfig`: `{ config, diagnostics }` as one JSON text; `pkg/index.js` parses it and
-/// throws `TfgraphError` when the diagnostics hold an error. One `JSON.parse` is several times
-/// cheaper than building the objects property by property across the wasm boundary (the
-/// loading benchmark measured that at about a fifth of `loadConfig`'s time, plus most of the GC).
-/// `loadConfig` itself now takes the tape of [`load_config_tape`]; this text stays the reference
-/// the tape is tested against (`tests/js/tape.test.mjs`) and the export the wasm tests call.
-#[wasm_bindgen(js_name = loadConfigRaw)]
-pub fn load_config_raw(files: JsValue, options: JsValue) -> Result<String, JsValue> {
-    let files = read_files(&files, "loadConfig")?;
-    let options = read_load_options(&options, "loadConfig")?;
-    let loaded = config::load_from(&files, &options)?;
-    serde_json::to_string(&LoadResult { config: &loaded.config, diagnostics: &loaded.diagnostics })
-        .map_err(|e| JsError::new(&e.to_string()).into())
-}
-
-/// `loadConfig`'s transfer: `{ config, diagnostics }` as a tape, `[words, text, shapes]` (see
-/// `src/tape.rs`), which `pkg/index.js` decodes into the objects `JSON.parse` of
-/// `loadConfigRaw`'s text gives, several times faster than `JSON.parse`.
-#[wasm_bindgen(js_name = loadConfigTape)]
-pub fn load_config_tape(files: JsValue, options: JsValue) -> Result<js_sys::Array, JsValue> {
-    let files = read_files(&files, "loadConfig")?;
-    let options = read_load_options(&options, "loadConfig")?;
-    let loaded = config::load_from(&files, &options)?;
-    let tape = crate::tape::encode(&LoadResult { config: &loaded.config, diagnostics: &loaded.diagnostics })
-        .map_err(|e| JsValue::from(JsError::new(&e.to_string())))?;
-    drop(loaded);
-    let words = js_sys::Uint32Array::from(&tape.words[..]);
-    Ok(js_sys::Array::of3(&words, &JsValue::from_str(&tape.text), &JsValue::from_str(&tape.shapes)))
-}

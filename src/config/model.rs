@@ -5,7 +5,7 @@
 //! expression is kept as its source text, its range and the references found in it.
 //!
 //! The derived `Serialize` defines the JSON shape, and drives both the JSON text
-//! (`loadConfigRaw`) and the tape `loadConfig` decodes (`src/tape.rs`).
+//! (`loadConfigRaw`) and the tape `loadConfig` decodes (`src/bindings/tape.rs`).
 
 use crate::addrs::{ModulePath, ResourceMode, Subject};
 use crate::diag::SourceRange;

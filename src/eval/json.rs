@@ -33,7 +33,13 @@ pub fn resource_from_state(state: &Json, module: &str, mode: &str, type_name: &s
     })?;
     let instances: Vec<&Json> = r.get("instances")?.as_array()?.iter().filter(|i| i.get("deposed").is_none()).collect();
     let attrs = |i: &Json| i.get("attributes").map(from_json).unwrap_or_else(|| Value::object(BTreeMap::new()));
-    let each = r.get("each").and_then(Json::as_str);
+    // Terraform 0.12 wrote `each`; later versions leave it out, and the instances' keys say it:
+    // numbers for count, strings for for_each, none for a single instance.
+    let each = r.get("each").and_then(Json::as_str).or_else(|| match instances.first()?.get("index_key")? {
+        Json::Number(_) => Some("list"),
+        Json::String(_) => Some("map"),
+        _ => None,
+    });
     Some(match each {
         Some("list") => {
             let mut items: Vec<(i64, Value)> = instances.iter().map(|i| (i.get("index_key").and_then(Json::as_i64).unwrap_or(0), attrs(i))).collect();

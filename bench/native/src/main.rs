@@ -82,7 +82,7 @@ fn main() {
             let loaded = load(files, &LoadOptions { root: root.clone() });
             diagnostics += loaded.diagnostics.0.len();
             let t = Instant::now();
-            let tape = tfgraph::tape::encode(&(&loaded.config, &loaded.diagnostics)).expect("tape");
+            let tape = tfgraph::bindings::tape::encode(&(&loaded.config, &loaded.diagnostics)).expect("tape");
             tape_bytes += tape.words.len() * 4 + tape.text.len();
             tape_time += t.elapsed();
             let t = Instant::now();
