@@ -264,9 +264,7 @@ test("the console evaluates against the state the last apply made", async () => 
   assert.equal(await panel().getAttribute("data-engine"), "done");
   const state = await shownState();
   await byTestId("tab-console").click();
-  // (Not `mock_resource.subnet[*]`: the package's evaluate reads a count resource from a state
-  // without "each", as Terraform 1.x writes it, as its first instance only.)
-  for (const expression of ["mock_resource.net.id", "mock_resource.web.id", "mock_resource.web.output"]) {
+  for (const expression of ["mock_resource.net.id", "mock_resource.subnet[*].name", "mock_resource.subnet[1].id", "mock_resource.web.output"]) {
     await byTestId("console-input").fill(expression);
     await byTestId("console-input").press("Enter");
     const expected = evaluate(FILES, expression, { state });
