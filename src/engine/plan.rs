@@ -237,6 +237,7 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     }
     if scope.diagnostics.borrow().has_errors() {
         result.diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
+        result.diagnostics = super::diag_text::with_sources(std::mem::take(&mut result.diagnostics), &file_source);
         return result;
     }
     let prior_index = index_state(prior);
@@ -333,6 +334,7 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     }
     result.diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     result.diagnostics.extend(walk.diags);
+    result.diagnostics = super::diag_text::with_sources(std::mem::take(&mut result.diagnostics), &file_source);
     let mut changes = walk.changes;
     for c in &mut changes {
         if c.deposed.is_none() {
@@ -405,6 +407,8 @@ impl<'a> Walk<'a> {
                 Diagnostic::error("Invalid for_each argument", format!("The \"for_each\" {what} includes values derived from resource attributes that cannot be determined until apply, and so Terraform cannot determine the full set of keys that will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to use a map value where the keys are defined statically in your configuration and where only the values contain apply-time results.\n\nAlternatively, you could use the -target planning option to first apply only the resources that the for_each value depends on, and then apply a second time to fully converge."))
                     .with_range(e.range.clone())
             };
+            // Terraform names the unknown values the expression read.
+            let unknown = |what: &str| super::diag_text::with_source(unknown(what), self.inputs.files, super::diag_text::expression_values(scope, self.inputs, &e.source, true));
             return match &v.kind {
                 Kind::Map(_, m) | Kind::Object(m) => Some(Expansion::ForEach(m.iter().map(|(k, x)| (k.clone(), x.clone())).collect())),
                 Kind::Set(_, items) => {
@@ -464,7 +468,7 @@ impl<'a> Walk<'a> {
             // Preconditions are checked before the instance is planned.
             for c in &r.lifecycle.preconditions {
                 if let (super::checks::Status::Fail, m) = super::checks::condition(&inst, self.inputs, c, &mut diags) {
-                    diags.push(Diagnostic::error("Resource precondition failed", m.unwrap_or_default()).with_range(c.condition.range.clone()));
+                    diags.push(super::checks::failed_condition(Diagnostic::error("Resource precondition failed", m.unwrap_or_default()).with_range(c.condition.range.clone()), &inst, self.inputs, &c.condition));
                 }
             }
             let failed = diags.has_errors();
