@@ -231,6 +231,9 @@ function staleness(planned, current) {
   return null;
 }
 
+/** JSON text with every object's keys sorted: the same diagnostic whichever side serialised it. */
+const canonicalJson = (v) => JSON.stringify(v, (_, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
+
 const sameJson = (a, b) => JSON.stringify({ ...a, timestamp: null }) === JSON.stringify({ ...b, timestamp: null });
 
 export async function cmdApply(args, { destroyCommand = false } = {}) {
@@ -358,9 +361,17 @@ async function runApply(ctx, p, { interrupt, ui, destroyCommand }) {
   // No state at all (nothing applied to no state): nothing to write, as Terraform writes none.
   const finalState = result.state;
   const saveErrors = finalState ? saveState(writer, finalState) : [];
-  // The plan's diagnostics were printed with the plan; print only what the apply added.
-  const planned = new Set(p.diagnostics.map((d) => JSON.stringify(d)));
-  const diagnostics = [...result.diagnostics.filter((d) => !planned.has(JSON.stringify(d))), ...saveErrors];
+  // The plan's diagnostics were printed with the plan (or, for a saved plan, not at all, as
+  // Terraform); print only what the apply added. Each plan diagnostic accounts for one equal
+  // result diagnostic: the apply's final checks repeat the plan's warnings, and those stay.
+  const planned = new Map();
+  for (const d of p.diagnostics) planned.set(canonicalJson(d), (planned.get(canonicalJson(d)) ?? 0) + 1);
+  const added = result.diagnostics.filter((d) => {
+    const n = planned.get(canonicalJson(d)) ?? 0;
+    if (n > 0) planned.set(canonicalJson(d), n - 1);
+    return n === 0;
+  });
+  const diagnostics = [...added, ...saveErrors];
   if (stopping && !hasErrors(diagnostics)) diagnostics.push({ severity: "error", summary: "execution halted", detail: "" });
   if (hasErrors(diagnostics)) {
     printDiagnostics(diagnostics, ctx.files, ui);

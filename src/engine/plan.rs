@@ -197,8 +197,9 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     let validate = crate::graph::build(config, &crate::graph::BuildOptions { operation: crate::graph::Operation::Validate, reduce: false, ..Default::default() });
     if validate.diagnostics.has_errors() {
         for d in validate.diagnostics.errors() {
-            result.diagnostics.push(cycle_as_terraform_prints_it(d));
+            result.diagnostics.push(super::apply_check::one_line_cycle(d));
         }
+        result.refused = true;
         return result;
     }
     let routing = Routing::from_graph(&validate.graph);
@@ -345,6 +346,11 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         }
     }
     crate::util::sort::sort_by(&mut changes, |a, b| (a.address(), &a.deposed).cmp(&(b.address(), &b.deposed)));
+    // Objects forgotten by `removed` blocks: Terraform warns once for all of them (context_plan.go).
+    let forgotten: Vec<String> = changes.iter().filter(|c| c.action == Action::Forget).map(|c| format!(" - {}", c.address())).collect();
+    if !forgotten.is_empty() {
+        result.diagnostics.push(Diagnostic::warning("Some objects will no longer be managed by Terraform", format!("If you apply this plan, Terraform will discard its tracking information for the following objects, but it will not delete them:\n{}\n\nAfter applying this plan, Terraform will no longer manage these objects. You will need to import them into Terraform to manage them again.", forgotten.join("\n"))));
+    }
     result.changes = changes;
     result.ops = walk.ops;
     result.data_read = walk.data_read;
@@ -357,6 +363,11 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     result.configuration = Some(super::config_json::configuration(config, &sources, provider, &inputs));
     let module_outputs = if options.destroy { Vec::new() } else { super::module_outputs::changed(&config.root, &scope) };
     result.relevant_attributes = super::relevant::attributes(config, &sources, provider, &result.changes, &result.outputs, &module_outputs);
+    // The apply graph this plan would build, checked now (Terraform's `checkApplyGraph`).
+    if !result.diagnostics.has_errors() {
+        let errors = super::apply_check::check(config, &result);
+        result.diagnostics.extend(errors);
+    }
     result
 }
 
@@ -826,17 +837,6 @@ impl<'a> Walk<'a> {
         out
     }
 
-}
-
-/// The validate graph's cycle error in the one-line form `terraform plan` prints
-/// (`Cycle: a, b`); other errors unchanged.
-fn cycle_as_terraform_prints_it(d: &Diagnostic) -> Diagnostic {
-    let mut d = d.clone();
-    if let Some(rest) = d.summary.strip_prefix("Cycle:") {
-        let names: Vec<&str> = rest.split(['\n', ',']).map(str::trim).filter(|s| !s.is_empty()).collect();
-        d.summary = format!("Cycle: {}", names.join(", "));
-    }
-    d
 }
 
 fn module_configured(config: &Config, module: &str) -> bool {
