@@ -43,6 +43,7 @@ pub mod schemas;
 pub mod scope;
 pub mod sources;
 mod state_write;
+pub use state_write::{state_text, TerraformOrder};
 pub mod stepper;
 pub mod values_json;
 pub mod version_constraints;

@@ -384,7 +384,10 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         let mut diagnostics = d.diagnostics.clone();
         diagnostics.extend(std::mem::take(&mut r.diagnostics));
         r.diagnostics = diagnostics;
-        let out = json!({"state": r.state, "diagnostics": r.diagnostics, "report": apply_report(&r, true, elapsed.round())});
-        Ok(JsValue::from_str(&out.to_string()))
+        // The state's keys in Terraform's order (a `Value` would sort them), so the JS object
+        // reads and prints as terraform.tfstate does.
+        let state = serde_json::to_string(&crate::engine::TerraformOrder(&r.state)).unwrap_or_else(|_| "null".into());
+        let rest = json!({"diagnostics": r.diagnostics, "report": apply_report(&r, true, elapsed.round())}).to_string();
+        Ok(JsValue::from_str(&format!("{{\"state\":{state},{}", &rest[1..])))
     })
 }
