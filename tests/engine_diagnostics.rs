@@ -30,7 +30,7 @@ fn render(diags: &Diagnostics) -> String {
 fn compared(step: &Step) -> Vec<(String, String, String)> {
     let loaded = tfgraph::load(&step.files, &Default::default());
     let provider = mock(step);
-    let p = plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &PlanOptions { destroy: step.destroy(), ..Default::default() });
+    let p = plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &step.plan_options());
     let mut out = Vec::new();
     if let Some(want) = section(step, "plan") {
         out.push(("plan".into(), want, render(&p.diagnostics)));

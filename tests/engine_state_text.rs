@@ -8,7 +8,7 @@ mod support;
 
 use support::engine_fixtures::{mock, steps};
 use tfgraph::engine::apply::{apply, ApplyOptions};
-use tfgraph::engine::{plan::plan, state_text, PlanOptions};
+use tfgraph::engine::{plan::plan, state_text};
 
 /// The lines that differ by run: the lineage (a new one for a first state) and the version.
 fn run_fields(text: &str) -> String {
@@ -26,7 +26,7 @@ fn state_files_are_written_byte_for_byte_as_terraform_writes_them() {
         let Some(want) = step.text("state.tfstate") else { continue };
         let loaded = tfgraph::load(&step.files, &Default::default());
         let provider = mock(step);
-        let p = plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &PlanOptions { destroy: step.destroy(), ..Default::default() });
+        let p = plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &step.plan_options());
         if p.errored() {
             continue;
         }

@@ -162,6 +162,7 @@ for (const name of scenarios) {
       const planFile = join(dir, "plan.json");
       const args = ["plan", dir, "--out", planFile, "--parallelism", settings.PARALLELISM ?? "10"];
       if (settings.DESTROY === "1") args.push("--destroy");
+      if (settings.REFRESH === "0") args.push("--refresh=false");
       const p = run(args, { env });
       assert.equal(p.status, codes.plan, `${where}: plan exit status\n${p.stderr}`);
       const planText = readFileSync(join(at, existsSync(join(at, "plan-cli.txt")) ? "plan-cli.txt" : "plan.txt"), "utf8");
