@@ -202,10 +202,12 @@ export async function cmdPlan(args) {
     printDiagnostics([{ severity: "error", summary: "execution halted", detail: "" }], ctx.files, ui);
     return 1;
   }
+  // A plan refused before its walk (a cycle) has no text: Terraform prints and saves no plan.
+  const text = p.toString();
   if (ui) ui.plan(p);
-  else out(p.toString());
+  else if (text) out(text);
   printDiagnostics(p.diagnostics, ctx.files, ui);
-  if (args.values.out) {
+  if (args.values.out && text) {
     writePlanFile(args.values.out, p, { dir: resolve(dir), root: ctx.root, files: ctx.files, variables: ctx.variables, destroy: !!args.values.destroy, state: ctx.read.state });
   }
   if (p.errored || hasErrors(p.diagnostics)) return 1;
@@ -259,7 +261,7 @@ async function applyDir(args, dir, destroy, destroyCommand) {
   try {
     const p = await runPlan(ctx, { destroy, signal: interrupt.signal, ui });
     if (ui) ui.plan(p);
-    else out(p.toString());
+    else if (p.toString()) out(p.toString());
     // Warnings (or the errors that end it) come after the plan, before any question.
     printDiagnostics(p.diagnostics, ctx.files, ui);
     if (p.errored || hasErrors(p.diagnostics)) return 1;
