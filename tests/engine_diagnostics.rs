@@ -11,7 +11,7 @@ use support::engine_fixtures::{mock, steps, Step};
 use tfgraph::diag::Diagnostics;
 use tfgraph::engine::apply::{apply, ApplyOptions};
 use tfgraph::engine::diag_text::plain;
-use tfgraph::engine::{plan::plan, PlanOptions};
+use tfgraph::engine::plan::plan;
 
 /// The `=== NAME (exit N)` sections of errors.txt.
 fn section(step: &Step, name: &str) -> Option<String> {
@@ -72,31 +72,32 @@ fn errors_print_as_terraform_printed_them() {
     assert!(failures.is_empty(), "{} differ:\n{}", failures.len(), failures.join("\n"));
 }
 
-/// The JSON diagnostics carry what the text is made of, as `terraform plan -json` writes them.
+/// The JSON diagnostics, field for field as `terraform plan -json` / `apply -json` wrote them
+/// (tests/fixtures/cli-json/diagnostics-*.jsonl): range, snippet with context and values, address.
 #[test]
-fn json_diagnostics_carry_context_values_and_address() {
+fn json_diagnostics_are_terraforms() {
     let all = steps();
-    let find = |name: &str| all.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("no step {name}"));
-
-    let step = find("unknown-for-each-refused/step1");
-    let loaded = tfgraph::load(&step.files, &Default::default());
-    let p = plan(&step.files, &loaded.config, None, &mock(step), &PlanOptions::default());
-    let d = serde_json::to_value(p.diagnostics.errors().next().unwrap()).unwrap();
-    assert_eq!(d["snippet"]["context"], "resource \"mock_resource\" \"each\"");
-    assert_eq!(d["snippet"]["code"], "  for_each = toset([mock_resource.src.id])");
-    assert_eq!(d["snippet"]["values"], serde_json::json!([{"traversal": "mock_resource.src.id", "statement": "is a string, known only after apply"}]));
-    assert_eq!(d["snippet"]["highlight_start_offset"], 13);
-    assert!(d.get("address").is_none());
-
-    let step = find("failure-on-update/step2");
-    let loaded = tfgraph::load(&step.files, &Default::default());
-    let provider = mock(step);
-    let p = plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &PlanOptions::default());
-    let r = apply(&step.files, &loaded.config, &p, step.input_state.as_ref(), &provider, &ApplyOptions::default());
-    let d = serde_json::to_value(r.diagnostics.errors().next().unwrap()).unwrap();
-    assert_eq!(d["address"], "mock_resource.a");
-    // The body's opening brace, widened to one byte (`MissingItemRange`).
-    assert_eq!(d["range"], serde_json::json!({"filename": "main.tf", "start": {"line": 1, "column": 30, "byte": 29}, "end": {"line": 1, "column": 31, "byte": 30}}));
-    assert_eq!(d["snippet"]["context"], "resource \"mock_resource\" \"a\"");
-    assert_eq!(d["snippet"]["values"], serde_json::json!([]));
+    let recorded = |file: &str| -> Vec<String> {
+        let path = support::engine_fixtures::fixtures().join("../cli-json").join(file);
+        let mut out: Vec<String> = std::fs::read_to_string(&path).unwrap().lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["diagnostic"].to_string()).collect();
+        out.sort();
+        out
+    };
+    let ours = |d: &Diagnostics| -> Vec<String> {
+        let mut out: Vec<String> = d.iter().map(|d| serde_json::to_value(d).unwrap().to_string()).collect();
+        out.sort();
+        out
+    };
+    for (scenario, file, apply_too) in [
+        ("unknown-for-each-refused/step1", "diagnostics-unknown-for-each-plan.jsonl", false),
+        ("conditions-failing/step1", "diagnostics-conditions-failing-plan.jsonl", false),
+        ("failure-and-recovery/step1", "diagnostics-failure-apply.jsonl", true),
+    ] {
+        let step = all.iter().find(|s| s.name == scenario).unwrap_or_else(|| panic!("no step {scenario}"));
+        let loaded = tfgraph::load(&step.files, &Default::default());
+        let provider = mock(step);
+        let p = plan(&step.files, &loaded.config, None, &provider, &step.plan_options());
+        let got = if apply_too { apply(&step.files, &loaded.config, &p, None, &provider, &ApplyOptions::default()).diagnostics } else { p.diagnostics };
+        assert_eq!(ours(&got), recorded(file), "{scenario}");
+    }
 }
