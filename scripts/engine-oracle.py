@@ -21,6 +21,7 @@ scenario.env / step.env keys (step.env overrides scenario.env for that step):
   FAIL_NAME=a,b    MOCK_FAIL_NAME: `name`s whose operations fail
   MOCK_*=value     passed to the provider (MOCK_FAIL_OPS, MOCK_DELAY_BY_NAME, ...)
   DESTROY=1        this step is `terraform plan -destroy`, then its apply
+  REFRESH=0        this step is `terraform plan -refresh=false` (through TF_CLI_ARGS_plan)
 """
 import json
 import os
@@ -196,6 +197,9 @@ def record_step(name, sdir, prev_state, base_env):
     for k, v in env.items():
         if k.startswith("MOCK_"):
             penv[k] = v
+    if env.get("REFRESH") == "0":
+        # The oracle's ./run has no flag for it; Terraform adds these arguments to every plan.
+        penv["TF_CLI_ARGS_plan"] = "-refresh=false"
     out = tempfile.mkdtemp(prefix=f"eo-{name}-")
     r = run(args + [os.path.join(sdir, "config"), out], env=penv)
     m = re.search(r"^workdir: (.*)$", r.stderr, re.M)
@@ -245,6 +249,8 @@ def record_step(name, sdir, prev_state, base_env):
     v = json.loads(version.stdout)["terraform_version"]
     params = open(os.path.join(out, "params.txt")).read().strip()
     extra = " ".join(f"{k}={v}" for k, v in sorted(env.items()) if k.startswith("MOCK_"))
+    if env.get("REFRESH") == "0":
+        extra = " ".join(x for x in (extra, "refresh=false") if x)
     open(os.path.join(sdir, "terraform.txt"), "w").write(
         f"terraform {v}\n{params}{(' ' + extra) if extra else ''}\n")
 

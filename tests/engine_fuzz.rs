@@ -278,6 +278,13 @@ fn run_apply(files: &BTreeMap<String, String>, config: &tfgraph::config::Config,
     (r.state, r.diagnostics.errors().map(|d| format!("{}: {}", d.summary, d.detail)).collect())
 }
 
+thread_local! {
+    /// Scenarios whose plan was refused with a cycle (as Terraform refuses it), and the first
+    /// few of their seeds (to replay them with Terraform).
+    static REFUSED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static REFUSED_SEEDS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// One scenario: a few steps of plan and apply, then corrupted states. `Err` says what broke.
 fn scenario(seed: u64) -> Result<usize, String> {
     let mut rng = Rng::new(seed);
@@ -310,6 +317,18 @@ fn scenario(seed: u64) -> Result<usize, String> {
         let p = plan(&files, &loaded.config, state.as_ref(), &provider, &options);
         planned += 1;
         let _ = tfgraph::engine::plan_json::to_json(&p, &provider);
+        // A cycle through destroy nodes: Terraform 1.x refuses such a plan too (its apply graph
+        // is checked at plan); the scenario ends there, counted apart.
+        if !errors(&p).is_empty() && p.diagnostics.errors().all(|d| d.summary.starts_with("Cycle: ")) {
+            REFUSED.with(|r| r.set(r.get() + 1));
+            REFUSED_SEEDS.with(|r| {
+                let mut r = r.borrow_mut();
+                if r.len() < 5 {
+                    r.push(seed);
+                }
+            });
+            return Ok(planned);
+        }
         if !errors(&p).is_empty() {
             return Err(format!("step {step}: the plan failed: {:?}\n{}", errors(&p), show()));
         }
@@ -449,7 +468,12 @@ fn random_configurations_plan_apply_and_converge() {
         }
     }
     let failing: usize = kinds.values().map(|k| k.0).sum();
-    eprintln!("engine fuzz: {done} scenarios, {plans} plans, seeds {first}..={}, {failing} failing", seed.wrapping_sub(1));
+    let refused = REFUSED.with(|r| r.get());
+    eprintln!("engine fuzz: {done} scenarios, {plans} plans, seeds {first}..={}, {refused} refused at plan with a cycle (as Terraform), {failing} failing", seed.wrapping_sub(1));
+    let seeds = REFUSED_SEEDS.with(|r| r.borrow().clone());
+    if !seeds.is_empty() {
+        eprintln!("  refused with a cycle, first seeds: {seeds:?}");
+    }
     for (kind, (n, first)) in &kinds {
         eprintln!("  {n} × {kind} (first: seed {first})");
     }

@@ -10,7 +10,7 @@ mod support;
 
 use support::engine_fixtures::{diff, mock, steps, Step};
 use serde_json::Value;
-use tfgraph::engine::{plan::plan, plan_json::to_json, PlanOptions};
+use tfgraph::engine::{plan::plan, plan_json::to_json};
 use tfgraph::plans::render_human::{render_plan, PlanMode, RenderOptions};
 
 /// What differs between any two runs of Terraform, left out of the comparison everywhere.
@@ -41,8 +41,7 @@ fn normalise(mut v: Value) -> Value {
 fn check(step: &Step) -> Vec<String> {
     let loaded = tfgraph::load(&step.files, &Default::default());
     let provider = mock(step);
-    let options = PlanOptions { destroy: step.destroy(), ..Default::default() };
-    let p = plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &options);
+    let p = plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &step.plan_options());
     let mut problems = Vec::new();
     let errors: Vec<String> = p.diagnostics.errors().map(|d| d.summary.clone()).collect();
     let got = to_json(&p, &provider);

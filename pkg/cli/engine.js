@@ -202,10 +202,12 @@ export async function cmdPlan(args) {
     printDiagnostics([{ severity: "error", summary: "execution halted", detail: "" }], ctx.files, ui);
     return 1;
   }
+  // A plan refused before its walk (a cycle) has no text: Terraform prints and saves no plan.
+  const text = p.toString();
   if (ui) ui.plan(p);
-  else out(p.toString());
+  else if (text) out(text);
   printDiagnostics(p.diagnostics, ctx.files, ui);
-  if (args.values.out) {
+  if (args.values.out && text) {
     writePlanFile(args.values.out, p, { dir: resolve(dir), root: ctx.root, files: ctx.files, variables: ctx.variables, destroy: !!args.values.destroy, state: ctx.read.state });
   }
   if (p.errored || hasErrors(p.diagnostics)) return 1;
@@ -230,6 +232,9 @@ function staleness(planned, current) {
   }
   return null;
 }
+
+/** JSON text with every object's keys sorted: the same diagnostic whichever side serialised it. */
+const canonicalJson = (v) => JSON.stringify(v, (_, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
 
 const sameJson = (a, b) => JSON.stringify({ ...a, timestamp: null }) === JSON.stringify({ ...b, timestamp: null });
 
@@ -256,7 +261,7 @@ async function applyDir(args, dir, destroy, destroyCommand) {
   try {
     const p = await runPlan(ctx, { destroy, signal: interrupt.signal, ui });
     if (ui) ui.plan(p);
-    else out(p.toString());
+    else if (p.toString()) out(p.toString());
     // Warnings (or the errors that end it) come after the plan, before any question.
     printDiagnostics(p.diagnostics, ctx.files, ui);
     if (p.errored || hasErrors(p.diagnostics)) return 1;
@@ -358,9 +363,17 @@ async function runApply(ctx, p, { interrupt, ui, destroyCommand }) {
   // No state at all (nothing applied to no state): nothing to write, as Terraform writes none.
   const finalState = result.state;
   const saveErrors = finalState ? saveState(writer, finalState) : [];
-  // The plan's diagnostics were printed with the plan; print only what the apply added.
-  const planned = new Set(p.diagnostics.map((d) => JSON.stringify(d)));
-  const diagnostics = [...result.diagnostics.filter((d) => !planned.has(JSON.stringify(d))), ...saveErrors];
+  // The plan's diagnostics were printed with the plan (or, for a saved plan, not at all, as
+  // Terraform); print only what the apply added. Each plan diagnostic accounts for one equal
+  // result diagnostic: the apply's final checks repeat the plan's warnings, and those stay.
+  const planned = new Map();
+  for (const d of p.diagnostics) planned.set(canonicalJson(d), (planned.get(canonicalJson(d)) ?? 0) + 1);
+  const added = result.diagnostics.filter((d) => {
+    const n = planned.get(canonicalJson(d)) ?? 0;
+    if (n > 0) planned.set(canonicalJson(d), n - 1);
+    return n === 0;
+  });
+  const diagnostics = [...added, ...saveErrors];
   if (stopping && !hasErrors(diagnostics)) diagnostics.push({ severity: "error", summary: "execution halted", detail: "" });
   if (hasErrors(diagnostics)) {
     printDiagnostics(diagnostics, ctx.files, ui);

@@ -56,7 +56,8 @@ pub fn plan_view(p: &Plan, provider: &dyn Provider, schemas: &Json) -> PlanView 
     if p.destroy {
         opts.mode = PlanMode::Destroy;
     }
-    let text = render_plan(&plan_json, Some(schemas), &opts);
+    // No plan, no text: Terraform prints only the errors of a plan it refused outright.
+    let text = if p.refused { String::new() } else { render_plan(&plan_json, Some(schemas), &opts) };
     let changes: Vec<Json> = p
         .changes
         .iter()

@@ -59,6 +59,13 @@ pub struct CheckResult {
     pub objects: Option<Vec<(String, Status, Vec<String>)>>,
 }
 
+/// The diagnostic of a failed condition as Terraform reports it (`evalCheckRules`): pointing at
+/// the condition, with its snippet and the values the condition read in `scope`.
+pub fn failed_condition(d: Diagnostic, scope: &dyn Scope, inputs: &Inputs<'_>, condition: &crate::config::model::Expr) -> Diagnostic {
+    let values = super::diag_text::expression_values(scope, inputs, &condition.source, false);
+    super::diag_text::with_source(d, inputs.files, values)
+}
+
 /// Evaluates one condition: its status, and the message when it fails.
 pub fn condition(scope: &dyn Scope, inputs: &Inputs<'_>, c: &Condition, diags: &mut Diagnostics) -> (Status, Option<String>) {
     let v = match eval_config_expr(scope, inputs, &c.condition) {
@@ -136,7 +143,7 @@ pub fn evaluate(
                 for c in &r.lifecycle.postconditions {
                     let (s, m) = if problems.is_empty() { condition(&post, inputs, c, &mut scratch) } else { (Status::Unknown, None) };
                     if s == Status::Fail && planning {
-                        diags.push(Diagnostic::error("Resource postcondition failed", m.clone().unwrap_or_default()).with_range(c.condition.range.clone()));
+                        diags.push(failed_condition(Diagnostic::error("Resource postcondition failed", m.clone().unwrap_or_default()).with_range(c.condition.range.clone()), &post, inputs, &c.condition));
                     }
                     statuses.push(s);
                     problems.extend(m);
@@ -167,7 +174,7 @@ pub fn evaluate(
         for c in &o.preconditions {
             let (s, m) = condition(root, inputs, c, &mut scratch);
             if s == Status::Fail && planning {
-                diags.push(Diagnostic::error("Module output value precondition failed", m.clone().unwrap_or_default()).with_range(c.condition.range.clone()));
+                diags.push(failed_condition(Diagnostic::error("Module output value precondition failed", m.clone().unwrap_or_default()).with_range(c.condition.range.clone()), root, inputs, &c.condition));
             }
             statuses.push(s);
             problems.extend(m);
@@ -184,13 +191,7 @@ pub fn evaluate(
             if s == Status::Fail {
                 let mut d = Diagnostic::error("Check block assertion failed", m.clone().unwrap_or_default()).with_range(a.condition.range.clone());
                 d.severity = Severity::Warning;
-                // As Terraform prints it: the condition's line and the values it read.
-                let file = inputs.files.read(&a.condition.range.filename).and_then(|b| std::str::from_utf8(b).ok()).map(|t| crate::diag::SourceFile::new(a.condition.range.filename.clone(), t));
-                if let Some(file) = file {
-                    let values = super::diag_text::expression_values(root, inputs, &a.condition.source);
-                    d = super::diag_text::with_snippet(d, &file, Some(format!("check {}", crate::addrs::quote(&c.name))), values);
-                }
-                diags.push(d);
+                diags.push(failed_condition(d, root, inputs, &a.condition));
             }
             statuses.push(s);
             problems.extend(m);

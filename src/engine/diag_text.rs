@@ -1,19 +1,22 @@
 //! Diagnostics as Terraform's CLI prints them without colour (`format.DiagnosticPlain`), and
 //! the expression values it shows under a snippet (`views/json.NewDiagnostic`): each reference
 //! of the failing expression, as long a prefix of it as evaluates, with a short statement
-//! (`var.size is 3`), sorted.
+//! (`var.size is 3`), sorted; and the snippet Terraform's JSON diagnostics carry: the source
+//! lines, the enclosing top-level block as context (`hcled.ContextString`).
 
 use crate::config::references::{Origin, StepKind, Walker};
-use crate::diag::{Diagnostic, Severity, SourceFile};
+use crate::diag::{Diagnostic, Diagnostics, Pos, Severity, SourceFile, SourceRange};
+use crate::eval::functions::FileSource;
+use crate::hcl::ast::Item;
 use crate::eval::module_scope::{eval_text, Inputs};
 use crate::eval::scope::Scope;
 use crate::eval::{Kind, Type, Value};
 use serde_json::json;
 
-/// The `values` of a snippet for the expression `text` (its source, starting at `start`),
-/// evaluated in `scope`. Sensitive values and unknowns of unknown type are left out, as in a
-/// diagnostic not caused by them.
-pub fn expression_values(scope: &dyn Scope, inputs: &Inputs<'_>, text: &str) -> Vec<serde_json::Value> {
+/// The `values` of a snippet for the expression `text`, evaluated in `scope`. Sensitive values
+/// are left out; unknown ones are named only as far as the diagnostic's cause allows
+/// (`caused_by_unknown`: Terraform's `DiagnosticCausedByUnknown` extra).
+pub fn expression_values(scope: &dyn Scope, inputs: &Inputs<'_>, text: &str, caused_by_unknown: bool) -> Vec<serde_json::Value> {
     let Ok(expr) = crate::hcl::parse_expr(text) else { return Vec::new() };
     let mut w = Walker::new(Origin::File(text), &[]);
     w.expr(&expr);
@@ -28,7 +31,7 @@ pub fn expression_values(scope: &dyn Scope, inputs: &Inputs<'_>, text: &str) -> 
             if out.iter().any(|(t, _)| *t == shown) {
                 break;
             }
-            if let Some(statement) = statement(&v) {
+            if let Some(statement) = statement(&v, caused_by_unknown) {
                 out.push((shown, statement));
             }
             break;
@@ -56,15 +59,18 @@ fn traversal_str(steps: &[crate::config::references::Step<'_>]) -> String {
     s
 }
 
-/// `statementStr` for a diagnostic caused by neither unknown nor sensitive values.
-fn statement(v: &Value) -> Option<String> {
+/// `statementStr` for a diagnostic not caused by sensitive values. Unknown collections have no
+/// length bounds here (no refinements), which Terraform words as a plain "is a list of ...".
+fn statement(v: &Value, caused_by_unknown: bool) -> Option<String> {
     if v.has_sensitive() {
         return None;
     }
     if !v.is_known() {
-        return match v.ty() {
-            Type::Dynamic => None,
-            t => Some(format!("is a {}", t.friendly_name())),
+        return match (v.ty(), caused_by_unknown) {
+            (Type::Dynamic, false) => None,
+            (Type::Dynamic, true) => Some("will be known only after apply".into()),
+            (t, false) => Some(format!("is a {}", t.friendly_name())),
+            (t, true) => Some(format!("is a {}, known only after apply", t.friendly_name())),
         };
     }
     Some(format!("is {}", compact(v)))
@@ -99,17 +105,69 @@ fn count(n: usize, ty: &Type) -> String {
     }
 }
 
-/// `d` with its snippet from `file` (the source line and `context`, the enclosing block).
-pub fn with_snippet(mut d: Diagnostic, file: &SourceFile, context: Option<String>, values: Vec<serde_json::Value>) -> Diagnostic {
-    if let Some(r) = &d.range {
-        let mut s = file.snippet(r, context);
-        s.values = values;
-        d.snippet = Some(s);
+/// `d` with the snippet Terraform's JSON diagnostics carry (`views/json.NewDiagnostic`), when
+/// its range names a file of `files` and it has none yet: an empty range widened to one byte,
+/// the lines it covers, the top-level block around it as context, and `values`.
+pub fn with_source(mut d: Diagnostic, files: &dyn FileSource, values: Vec<serde_json::Value>) -> Diagnostic {
+    let Some(r) = d.range.as_mut() else { return d };
+    if d.snippet.is_some() {
+        return d;
     }
+    let Some(text) = files.read(&r.filename).and_then(|b| std::str::from_utf8(b).ok()) else { return d };
+    if r.end.byte <= r.start.byte {
+        r.end = Pos { line: r.start.line, column: r.start.column + 1, byte: r.start.byte + 1 };
+    }
+    let file = SourceFile::new(r.filename.clone(), text);
+    // HCL asks for the context one byte before the highlight (hcled.ContextString(file, offset-1)).
+    let context = (r.start.byte as usize).checked_sub(1).and_then(|at| context_string(&r.filename, text, at));
+    let mut s = file.snippet(r, context);
+    s.values = values;
+    d.snippet = Some(s);
     d
 }
 
-/// `format.DiagnosticPlain` (no word wrapping: the width of a non-terminal).
+/// Every diagnostic of `diags` with its snippet ([`with_source`], no values).
+pub fn with_sources(diags: Diagnostics, files: &dyn FileSource) -> Diagnostics {
+    Diagnostics(diags.into_iter().map(|d| with_source(d, files, Vec::new())).collect())
+}
+
+/// `hcled.ContextString` of native syntax: the header of the top-level block holding byte
+/// `offset` (`resource "aws_instance" "web"`, labels quoted as Go's `%q`). JSON files have a
+/// navigation of their own, not implemented: no context there.
+pub fn context_string(filename: &str, text: &str, offset: usize) -> Option<String> {
+    if filename.ends_with(".json") {
+        return None;
+    }
+    let parsed = crate::hcl::parse_body(text);
+    parsed.body.items.iter().find_map(|item| match item {
+        Item::Block(b) if b.span.start <= offset && offset < b.span.end => {
+            let mut out = b.kind.name.to_string();
+            for l in &b.labels {
+                out.push(' ');
+                out.push_str(&crate::addrs::quote(&l.value));
+            }
+            Some(out)
+        }
+        _ => None,
+    })
+}
+
+/// Where Terraform points a problem with a whole block body (`MissingItemRange`): its opening
+/// brace, an empty range, for a block whose header is `decl`.
+pub fn body_start(decl: &SourceRange, files: &dyn FileSource) -> Option<SourceRange> {
+    let text = files.read(&decl.filename).and_then(|b| std::str::from_utf8(b).ok())?;
+    let from = decl.end.byte as usize;
+    let rest = text.get(from..)?;
+    let at = from + rest.len() - rest.trim_start().len();
+    if !text[at..].starts_with('{') {
+        return None;
+    }
+    let pos = SourceFile::new(decl.filename.clone(), text).pos(at);
+    Some(SourceRange { filename: decl.filename.clone(), start: pos, end: pos })
+}
+
+/// `format.DiagnosticPlain` at the width Terraform uses off a terminal (78): the detail's lines
+/// that do not start with a space wrapped to 77 columns.
 pub fn plain(d: &Diagnostic) -> String {
     let mut out = String::from(match d.severity {
         Severity::Error => "\nError: ",
@@ -145,7 +203,7 @@ pub fn plain(d: &Diagnostic) -> String {
         out.push('\n');
     }
     if !d.detail.is_empty() {
-        out.push_str(&d.detail);
+        out.push_str(&crate::plans::render_human::word_wrap(&d.detail, 78));
         out.push('\n');
     }
     out

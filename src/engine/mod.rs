@@ -8,6 +8,7 @@
 //! | `routing` | the provider configuration serving each resource (the graph's answer) |
 //! | `schemas` | the generic mock's schemas, derived from the configuration; the provider set of a configuration |
 //! | `plan` | the plan walk: expansion, refresh, actions, orphans, outputs |
+//! | `apply_check` | the apply graph built at plan time: its cycles refuse the plan (`checkApplyGraph`) |
 //! | `plan_json` | the plan as `terraform show -json` writes it (format 1.2) |
 //! | `config_json`, `config_providers`, `version_constraints` | its `configuration` section |
 //! | `relevant` | its `relevant_attributes` (globalref's contributing resource attributes) |
@@ -18,6 +19,7 @@
 
 pub mod api;
 pub mod apply;
+pub mod apply_check;
 pub mod body;
 pub mod body_json;
 pub mod checks;
@@ -41,6 +43,7 @@ pub mod schemas;
 pub mod scope;
 pub mod sources;
 mod state_write;
+pub use state_write::{state_text, TerraformOrder};
 pub mod stepper;
 pub mod values_json;
 pub mod version_constraints;
@@ -170,6 +173,9 @@ pub struct Plan {
     pub configuration: Option<serde_json::Value>,
     /// The plan JSON's `relevant_attributes` entries.
     pub relevant_attributes: Vec<serde_json::Value>,
+    /// Refused before the walk (a cycle in the validate graph): Terraform makes no plan at all
+    /// then, so prints none (`backend/local` with a nil plan).
+    pub refused: bool,
 }
 
 impl Plan {

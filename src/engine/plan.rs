@@ -197,8 +197,9 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     let validate = crate::graph::build(config, &crate::graph::BuildOptions { operation: crate::graph::Operation::Validate, reduce: false, ..Default::default() });
     if validate.diagnostics.has_errors() {
         for d in validate.diagnostics.errors() {
-            result.diagnostics.push(cycle_as_terraform_prints_it(d));
+            result.diagnostics.push(super::apply_check::one_line_cycle(d));
         }
+        result.refused = true;
         return result;
     }
     let routing = Routing::from_graph(&validate.graph);
@@ -237,6 +238,7 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     }
     if scope.diagnostics.borrow().has_errors() {
         result.diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
+        result.diagnostics = super::diag_text::with_sources(std::mem::take(&mut result.diagnostics), &file_source);
         return result;
     }
     let prior_index = index_state(prior);
@@ -333,6 +335,7 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     }
     result.diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     result.diagnostics.extend(walk.diags);
+    result.diagnostics = super::diag_text::with_sources(std::mem::take(&mut result.diagnostics), &file_source);
     let mut changes = walk.changes;
     for c in &mut changes {
         if c.deposed.is_none() {
@@ -343,6 +346,11 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         }
     }
     crate::util::sort::sort_by(&mut changes, |a, b| (a.address(), &a.deposed).cmp(&(b.address(), &b.deposed)));
+    // Objects forgotten by `removed` blocks: Terraform warns once for all of them (context_plan.go).
+    let forgotten: Vec<String> = changes.iter().filter(|c| c.action == Action::Forget).map(|c| format!(" - {}", c.address())).collect();
+    if !forgotten.is_empty() {
+        result.diagnostics.push(Diagnostic::warning("Some objects will no longer be managed by Terraform", format!("If you apply this plan, Terraform will discard its tracking information for the following objects, but it will not delete them:\n{}\n\nAfter applying this plan, Terraform will no longer manage these objects. You will need to import them into Terraform to manage them again.", forgotten.join("\n"))));
+    }
     result.changes = changes;
     result.ops = walk.ops;
     result.data_read = walk.data_read;
@@ -355,6 +363,11 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     result.configuration = Some(super::config_json::configuration(config, &sources, provider, &inputs));
     let module_outputs = if options.destroy { Vec::new() } else { super::module_outputs::changed(&config.root, &scope) };
     result.relevant_attributes = super::relevant::attributes(config, &sources, provider, &result.changes, &result.outputs, &module_outputs);
+    // The apply graph this plan would build, checked now (Terraform's `checkApplyGraph`).
+    if !result.diagnostics.has_errors() {
+        let errors = super::apply_check::check(config, &result);
+        result.diagnostics.extend(errors);
+    }
     result
 }
 
@@ -405,6 +418,8 @@ impl<'a> Walk<'a> {
                 Diagnostic::error("Invalid for_each argument", format!("The \"for_each\" {what} includes values derived from resource attributes that cannot be determined until apply, and so Terraform cannot determine the full set of keys that will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to use a map value where the keys are defined statically in your configuration and where only the values contain apply-time results.\n\nAlternatively, you could use the -target planning option to first apply only the resources that the for_each value depends on, and then apply a second time to fully converge."))
                     .with_range(e.range.clone())
             };
+            // Terraform names the unknown values the expression read.
+            let unknown = |what: &str| super::diag_text::with_source(unknown(what), self.inputs.files, super::diag_text::expression_values(scope, self.inputs, &e.source, true));
             return match &v.kind {
                 Kind::Map(_, m) | Kind::Object(m) => Some(Expansion::ForEach(m.iter().map(|(k, x)| (k.clone(), x.clone())).collect())),
                 Kind::Set(_, items) => {
@@ -464,7 +479,7 @@ impl<'a> Walk<'a> {
             // Preconditions are checked before the instance is planned.
             for c in &r.lifecycle.preconditions {
                 if let (super::checks::Status::Fail, m) = super::checks::condition(&inst, self.inputs, c, &mut diags) {
-                    diags.push(Diagnostic::error("Resource precondition failed", m.unwrap_or_default()).with_range(c.condition.range.clone()));
+                    diags.push(super::checks::failed_condition(Diagnostic::error("Resource precondition failed", m.unwrap_or_default()).with_range(c.condition.range.clone()), &inst, self.inputs, &c.condition));
                 }
             }
             let failed = diags.has_errors();
@@ -822,17 +837,6 @@ impl<'a> Walk<'a> {
         out
     }
 
-}
-
-/// The validate graph's cycle error in the one-line form `terraform plan` prints
-/// (`Cycle: a, b`); other errors unchanged.
-fn cycle_as_terraform_prints_it(d: &Diagnostic) -> Diagnostic {
-    let mut d = d.clone();
-    if let Some(rest) = d.summary.strip_prefix("Cycle:") {
-        let names: Vec<&str> = rest.split(['\n', ',']).map(str::trim).filter(|s| !s.is_empty()).collect();
-        d.summary = format!("Cycle: {}", names.join(", "));
-    }
-    d
 }
 
 fn module_configured(config: &Config, module: &str) -> bool {

@@ -168,3 +168,123 @@ fn value_json_nulls(v: &Value) -> Json {
         _ => value_json(v),
     }
 }
+
+/// Which object of a state v4 document a JSON object is, for its key order.
+#[derive(Clone, Copy)]
+enum Shape {
+    State,
+    Outputs,
+    Output,
+    Resource,
+    Instance,
+    /// `sensitive_attributes`: a list of paths, each a list of steps.
+    SensitiveAttributes,
+    SensitivePath,
+    PathStep,
+    PathKey,
+    Check,
+    CheckObject,
+    /// Everything else (attributes, output values and types): keys sorted, as Go's
+    /// encoding/json sorts map keys and cty marshals object attributes.
+    Sorted,
+}
+
+impl Shape {
+    /// The field order of Terraform's structs (`states/statefile/version4.go`); keys not listed
+    /// come after, sorted.
+    fn keys(self) -> &'static [&'static str] {
+        match self {
+            Shape::State => &["version", "terraform_version", "serial", "lineage", "outputs", "resources", "check_results"],
+            Shape::Output => &["value", "type", "sensitive"],
+            Shape::Resource => &["module", "mode", "type", "name", "each", "provider", "instances"],
+            Shape::Instance => &["index_key", "status", "deposed", "schema_version", "attributes", "attributes_flat", "sensitive_attributes", "identity_schema_version", "identity", "private", "dependencies", "create_before_destroy"],
+            Shape::PathStep => &["type", "value"],
+            // An index step's key is cty JSON: `{"value": ..., "type": ...}`.
+            Shape::PathKey => &["value", "type"],
+            Shape::Check => &["object_kind", "config_addr", "status", "objects"],
+            Shape::CheckObject => &["object_addr", "status", "failure_messages"],
+            Shape::Outputs | Shape::SensitiveAttributes | Shape::SensitivePath | Shape::Sorted => &[],
+        }
+    }
+
+    /// The shape of the value under `key` (or of an array's items, `key` None).
+    fn child(self, key: Option<&str>) -> Shape {
+        match (self, key) {
+            (Shape::State, Some("outputs")) => Shape::Outputs,
+            (Shape::State, Some("resources")) => Shape::Resource,
+            (Shape::State, Some("check_results")) => Shape::Check,
+            (Shape::Outputs, Some(_)) => Shape::Output,
+            (Shape::Resource, Some("instances")) => Shape::Instance,
+            (Shape::Instance, Some("sensitive_attributes")) => Shape::SensitiveAttributes,
+            (Shape::SensitiveAttributes, None) => Shape::SensitivePath,
+            (Shape::SensitivePath, None) => Shape::PathStep,
+            (Shape::PathStep, Some("value")) => Shape::PathKey,
+            (Shape::Check, Some("objects")) => Shape::CheckObject,
+            // Arrays of resources, instances, checks and objects keep their items' shape.
+            (s @ (Shape::Resource | Shape::Instance | Shape::Check | Shape::CheckObject), None) => s,
+            _ => Shape::Sorted,
+        }
+    }
+}
+
+/// A state v4 document serialised with Terraform's key order (what `statefile.Write` writes),
+/// where a `serde_json::Value` alone would sort every object's keys.
+pub struct TerraformOrder<'a>(pub &'a Json);
+
+struct Shaped<'a>(&'a Json, Shape);
+
+impl serde::Serialize for TerraformOrder<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Shaped(self.0, Shape::State).serialize(s)
+    }
+}
+
+impl serde::Serialize for Shaped<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        let Shaped(v, shape) = *self;
+        match v {
+            Json::Array(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for x in items {
+                    seq.serialize_element(&Shaped(x, shape.child(None)))?;
+                }
+                seq.end()
+            }
+            Json::Object(m) => {
+                let mut map = s.serialize_map(Some(m.len()))?;
+                let listed = shape.keys();
+                for k in listed {
+                    if let Some(x) = m.get(*k) {
+                        map.serialize_entry(k, &Shaped(x, shape.child(Some(k))))?;
+                    }
+                }
+                for (k, x) in m.iter().filter(|(k, _)| !listed.contains(&k.as_str())) {
+                    map.serialize_entry(k, &Shaped(x, shape.child(Some(k))))?;
+                }
+                map.end()
+            }
+            other => other.serialize(s),
+        }
+    }
+}
+
+/// The text of terraform.tfstate for `state`, byte for byte as Terraform writes it: its key
+/// order, two-space indentation, a final newline, and Go's HTML-safe escapes of `<`, `>`, `&`,
+/// U+2028 and U+2029 (which occur only inside strings, so replacing them in the text is exact).
+pub fn state_text(state: &Json) -> String {
+    let text = serde_json::to_string_pretty(&TerraformOrder(state)).unwrap_or_default();
+    let mut out = String::with_capacity(text.len() + 1);
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out.push('\n');
+    out
+}

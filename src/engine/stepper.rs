@@ -339,10 +339,13 @@ impl<'a> Stepper<'a> {
         let mut d = Diagnostics::new();
         // Terraform attaches the instance's address to what a provider reports about it.
         let mut diag = Diagnostic::error(summary, detail).with_address(self.ops[b].instance.clone());
+        // Pointing at the block's body, with its snippet (`tfdiags.WholeContainingBody`).
+        let files = crate::eval::MapFiles(self.files);
         if let Some(&w) = self.by_addr.get(&self.ops[b].resource) {
-            diag = diag.with_range(self.walkables[w].resource.range.clone());
+            let decl = &self.walkables[w].resource.range;
+            diag = diag.with_range(super::diag_text::body_start(decl, &files).unwrap_or_else(|| decl.clone()));
         }
-        d.push(diag);
+        d.push(super::diag_text::with_source(diag, &files, Vec::new()));
         d
     }
 

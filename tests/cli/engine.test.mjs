@@ -121,18 +121,7 @@ const scenarios = readdirSync(fixtures, { withFileTypes: true })
  * reported to the engine (issue #11). Each is still checked, as a `todo` subtest: it shows in
  * every run and turns into a plain check by leaving this list.
  */
-const ENGINE_GAPS = {
-  "conditions-and-checks/step2: plan stdout": "the check warning's diagnostic has no snippet context (in check \"...\") and no expression values",
-  "conditions-and-checks/step2: apply stdout": "the check warning's diagnostic has no snippet context and no expression values",
-  "conditions-failing/step1: plan stdout": "the check warning's diagnostic has no snippet context and no expression values",
-  "conditions-failing/step1: plan stderr": "the precondition error has no snippet context and no expression values",
-  "cycle-refused/step1: plan stdout": "Plan.toString() prints 'Planning failed' where Terraform, refusing the cycle before planning, prints nothing",
-  "failure-and-recovery/step1: apply stderr": "a provider failure's diagnostic has no snippet context (in resource \"...\")",
-  "failure-on-update/step2: apply stderr": "a provider failure's diagnostic has no snippet context (in resource \"...\")",
-  "removed-blocks/step2: plan stdout": "no 'Some objects will no longer be managed by Terraform' warning for removed blocks with destroy = false",
-  "unknown-count-refused/step1: plan stderr": "the Invalid count argument error has no snippet context",
-  "unknown-for-each-refused/step1: plan stderr": "the Invalid for_each argument error has no snippet context and no expression values",
-};
+const ENGINE_GAPS = {};
 
 /** One comparison: a plain assertion, or a `todo` subtest for a known engine gap. */
 async function check(t, key, fn) {
@@ -162,6 +151,7 @@ for (const name of scenarios) {
       const planFile = join(dir, "plan.json");
       const args = ["plan", dir, "--out", planFile, "--parallelism", settings.PARALLELISM ?? "10"];
       if (settings.DESTROY === "1") args.push("--destroy");
+      if (settings.REFRESH === "0") args.push("--refresh=false");
       const p = run(args, { env });
       assert.equal(p.status, codes.plan, `${where}: plan exit status\n${p.stderr}`);
       const planText = readFileSync(join(at, existsSync(join(at, "plan-cli.txt")) ? "plan-cli.txt" : "plan.txt"), "utf8");

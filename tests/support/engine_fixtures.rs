@@ -24,6 +24,14 @@ impl Step {
     pub fn destroy(&self) -> bool {
         self.env.get("DESTROY").map(String::as_str) == Some("1")
     }
+    /// `REFRESH=0`: the step was planned with `-refresh=false`.
+    pub fn no_refresh(&self) -> bool {
+        self.env.get("REFRESH").map(String::as_str) == Some("0")
+    }
+    /// The plan options the step was recorded with.
+    pub fn plan_options(&self) -> tfgraph::engine::PlanOptions {
+        tfgraph::engine::PlanOptions { destroy: self.destroy(), no_refresh: self.no_refresh(), ..Default::default() }
+    }
     pub fn json(&self, file: &str) -> Option<Value> {
         fs::read_to_string(self.dir.join(file)).ok().map(|t| serde_json::from_str(&t).unwrap())
     }

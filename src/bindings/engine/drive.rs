@@ -46,7 +46,7 @@ impl Hooks {
 
     fn state(&mut self, state: &serde_json::Value) {
         let Some(f) = &self.on_state else { return };
-        let arg = crate::bindings::to_js(state).unwrap_or(JsValue::UNDEFINED);
+        let arg = crate::bindings::to_js(&crate::engine::TerraformOrder(state)).unwrap_or(JsValue::UNDEFINED);
         if let Err(err) = f.call1(&JsValue::UNDEFINED, &arg) {
             self.fail("onState", &err);
         }

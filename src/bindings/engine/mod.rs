@@ -380,11 +380,17 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         let mut stepper = Stepper::new(&d.files, &d.config, &d.plan, d.prior.as_ref(), route.provider(), &d.variables, lineage);
         let mut r = drive::apply_walk(&mut stepper, &route, request.parallelism, &mut hooks).await;
         let elapsed = timers::elapsed_ms(t0);
+        // The progress text is what `terraform apply` prints of the apply itself: its own
+        // warnings only (the plan's were printed with the plan, or not at all for a saved plan).
+        let report = apply_report(&r, true, elapsed.round());
         // The plan's warnings come first, as Terraform prints them.
         let mut diagnostics = d.diagnostics.clone();
         diagnostics.extend(std::mem::take(&mut r.diagnostics));
         r.diagnostics = diagnostics;
-        let out = json!({"state": r.state, "diagnostics": r.diagnostics, "report": apply_report(&r, true, elapsed.round())});
-        Ok(JsValue::from_str(&out.to_string()))
+        // The state's keys in Terraform's order (a `Value` would sort them), so the JS object
+        // reads and prints as terraform.tfstate does.
+        let state = serde_json::to_string(&crate::engine::TerraformOrder(&r.state)).unwrap_or_else(|_| "null".into());
+        let rest = json!({"diagnostics": r.diagnostics, "report": report}).to_string();
+        Ok(JsValue::from_str(&format!("{{\"state\":{state},{}", &rest[1..])))
     })
 }
