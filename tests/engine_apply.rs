@@ -46,7 +46,7 @@ fn check(step: &Step) -> Option<Vec<String>> {
     let want_state = step.json("state.tfstate")?;
     let loaded = tfgraph::load(&step.files, &Default::default());
     let provider = mock(step);
-    let p = plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &PlanOptions { destroy: step.destroy(), ..Default::default() });
+    let p = plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &step.plan_options());
     let mut problems = Vec::new();
     if p.errored() {
         // A refused plan applies nothing: the state stays as it was.

@@ -10,7 +10,7 @@ mod support;
 
 use support::engine_fixtures::{diff, mock, steps, Step};
 use serde_json::Value;
-use tfgraph::engine::{plan::plan, plan_json::to_json, PlanOptions};
+use tfgraph::engine::{plan::plan, plan_json::to_json};
 use tfgraph::plans::render_human::{render_plan, PlanMode, RenderOptions};
 
 /// What differs between any two runs of Terraform, left out of the comparison everywhere.
@@ -41,8 +41,13 @@ fn normalise(mut v: Value) -> Value {
 fn check(step: &Step) -> Vec<String> {
     let loaded = tfgraph::load(&step.files, &Default::default());
     let provider = mock(step);
-    let options = PlanOptions { destroy: step.destroy(), ..Default::default() };
-    let p = plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &options);
+    let options = step.plan_options();
+    // A configuration that does not load is not planned (Terraform stops at init).
+    let p = if loaded.diagnostics.has_errors() {
+        tfgraph::engine::Plan { diagnostics: loaded.diagnostics.clone(), ..Default::default() }
+    } else {
+        plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &options)
+    };
     let mut problems = Vec::new();
     let errors: Vec<String> = p.diagnostics.errors().map(|d| d.summary.clone()).collect();
     let got = to_json(&p, &provider);

@@ -151,7 +151,9 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
         return json!({"plan": null, "planText": "", "changes": [], "diagnostics": diagnostics, "apply": null});
     }
     let no_refresh = request.get("refresh").and_then(Json::as_bool) == Some(false);
-    let p = plan(files, config, state, &provider, &PlanOptions { variables: variables.clone(), destroy, no_refresh });
+    let strings = |key: &str| -> Vec<String> { request.get(key).and_then(Json::as_array).into_iter().flatten().filter_map(|v| v.as_str().map(String::from)).collect() };
+    let options = PlanOptions { variables: variables.clone(), destroy, no_refresh, targets: strings("targets"), replace: strings("replace") };
+    let p = plan(files, config, state, &provider, &options);
     let view = plan_view(&p, &provider, &provider.schema_document());
     diagnostics.extend(p.diagnostics.clone());
     let mut out = json!({"plan": view.json, "planText": view.text, "changes": view.changes, "diagnostics": diagnostics, "apply": null});
@@ -180,5 +182,6 @@ pub fn op_word(op: Op) -> &'static str {
         Op::Delete => "delete",
         Op::Read => "read",
         Op::ReadData => "read",
+        Op::Import => "import",
     }
 }

@@ -8,6 +8,8 @@
 //! | `routing` | the provider configuration serving each resource (the graph's answer) |
 //! | `schemas` | the generic mock's schemas, derived from the configuration; the provider set of a configuration |
 //! | `plan` | the plan walk: expansion, refresh, actions, orphans, outputs |
+//! | `import` | `import` blocks expanded and checked; imported objects in the prior state |
+//! | `targets` | `-target` and `-replace` addresses, and what a target contains |
 //! | `plan_json` | the plan as `terraform show -json` writes it (format 1.2) |
 //! | `config_json`, `config_providers`, `version_constraints` | its `configuration` section |
 //! | `relevant` | its `relevant_attributes` (globalref's contributing resource attributes) |
@@ -26,6 +28,7 @@ pub mod config_json;
 pub mod config_providers;
 pub mod data_orphans;
 pub mod diag_text;
+pub mod import;
 pub mod instance;
 pub mod module_outputs;
 pub mod moved;
@@ -42,6 +45,7 @@ pub mod scope;
 pub mod sources;
 mod state_write;
 pub mod stepper;
+pub mod targets;
 pub mod values_json;
 pub mod version_constraints;
 
@@ -61,6 +65,11 @@ pub struct PlanOptions {
     /// `plan -refresh=false`: prior objects are taken as the state has them, without asking
     /// their provider.
     pub no_refresh: bool,
+    /// `plan -target=ADDR`: only what these name and what that depends on (in a destroy plan:
+    /// what depends on it) is planned.
+    pub targets: Vec<String>,
+    /// `plan -replace=ADDR`: these instances are replaced even when they could be updated.
+    pub replace: Vec<String>,
 }
 
 /// One planned change of a resource instance object.
@@ -91,6 +100,8 @@ pub struct InstanceChange {
     pub create_before_destroy: bool,
     /// The address before a `moved` block renamed it.
     pub previous_address: Option<String>,
+    /// The id an `import` block imported it with (plan JSON's `importing`).
+    pub importing: Option<String>,
 }
 
 impl InstanceChange {
@@ -132,6 +143,8 @@ pub struct PlanOp {
     pub deps: Vec<String>,
     /// The object's `name` (the mock provider's per-name delays).
     pub name: Option<String>,
+    /// An earlier operation of the same instance it follows (a refresh after its import).
+    pub after: Option<usize>,
 }
 
 impl Plan {
@@ -142,7 +155,7 @@ impl Plan {
         let preds: Vec<Vec<usize>> = self
             .ops
             .iter()
-            .map(|o| (0..n).filter(|&j| !self.ops[j].resource.is_empty() && o.deps.contains(&self.ops[j].resource)).collect())
+            .map(|o| (0..n).filter(|&j| (!self.ops[j].resource.is_empty() && o.deps.contains(&self.ops[j].resource)) || o.after == Some(j)).collect())
             .collect();
         let items: Vec<(String, u64)> = self.ops.iter().map(|o| (format!("{} {}", o.op.as_str(), o.address), provider.delay_ms(o.op, o.name.as_deref()))).collect();
         clock::schedule(&items, &preds, parallelism, provider.delay_ms(crate::providers::Op::Read, None))
@@ -170,6 +183,8 @@ pub struct Plan {
     pub configuration: Option<serde_json::Value>,
     /// The plan JSON's `relevant_attributes` entries.
     pub relevant_attributes: Vec<serde_json::Value>,
+    /// The `-target` addresses it was made with (a targeted plan is not complete).
+    pub targets: Vec<String>,
 }
 
 impl Plan {

@@ -384,7 +384,7 @@ impl<'a> Stepper<'a> {
                 let prior = if o.op == Op::Update { current.map(|i| self.objs.get(i).value.clone()) } else { None };
                 Ok(Some(Request::PlanApply { type_name: c.type_name.clone(), prior, config: ignore_for_apply(c, cfg) }))
             }
-            Op::Read => Ok(None),
+            Op::Read | Op::Import => Ok(None),
         }
     }
 
