@@ -207,3 +207,16 @@ mod tests {
         assert_eq!(last_index_start("x.y"), None);
     }
 }
+
+/// The apply's import events: each imported object, at the start.
+pub fn apply_events(plan: &super::Plan) -> Vec<super::apply::Event> {
+    use super::apply::{Event, EventKind};
+    let mut out = Vec::new();
+    for c in plan.changes.iter().filter(|c| c.deposed.is_none()) {
+        let Some(id) = &c.importing else { continue };
+        let e = |kind| Event { at_ms: 0, address: c.address(), deposed: None, op: crate::providers::Op::Import, prior_id: Some(id.clone()), kind };
+        out.push(e(EventKind::Start));
+        out.push(e(EventKind::Complete { id: Some(id.clone()) }));
+    }
+    out
+}

@@ -139,6 +139,15 @@ pub fn applied_incomplete_warning() -> Diagnostic {
     )
 }
 
+/// What an apply of `plan` reports before it starts: the warning for a plan made with `-target`.
+pub fn apply_diagnostics(plan: &super::Plan) -> Diagnostics {
+    let mut d = Diagnostics::new();
+    if !plan.targets.is_empty() {
+        d.push(applied_incomplete_warning());
+    }
+    d
+}
+
 /// `-replace=ADDR` without an instance key, for a resource whose instances all have keys (or
 /// that has none): Terraform's warning listing the addresses that would have matched.
 pub fn incomplete_replace_warning(requested: &str, instances: &[String]) -> Diagnostic {
