@@ -75,6 +75,7 @@ export function jsonUi(write = (o) => process.stdout.write(`${JSON.stringify(o)}
     },
     plan(p) {
       let add = 0, change = 0, remove = 0;
+      const imports = p.changes.filter((c) => c.importing !== null && c.importing !== undefined).length;
       for (const c of p.changes) {
         const action = ACTION(c.actions);
         if (action === "no-op") continue;
@@ -86,15 +87,15 @@ export function jsonUi(write = (o) => process.stdout.write(`${JSON.stringify(o)}
       }
       if (p.errored) return;
       const operation = p.destroy ? "destroy" : "plan";
-      msg("info", `Plan: ${add} to add, ${change} to change, ${remove} to destroy.`, "change_summary", { changes: { add, change, import: 0, remove, operation } });
+      msg("info", `Plan: ${imports ? `${imports} to import, ` : ""}${add} to add, ${change} to change, ${remove} to destroy.`, "change_summary", { changes: { add, change, import: imports, remove, operation } });
       // Every output, unchanged ones as "noop" (views/json/output.go).
       const outputs = Object.entries(p.toJSON().output_changes ?? {});
       const action = (c) => (c.actions.join() === "no-op" ? "noop" : ACTION(c.actions));
       if (outputs.length) msg("info", `Outputs: ${outputs.length}`, "outputs", { outputs: Object.fromEntries(outputs.map(([n, c]) => [n, { sensitive: !!c.after_sensitive || !!c.before_sensitive, action: action(c) }])) });
     },
     applied(report, destroyCommand, state) {
-      const text = destroyCommand ? `Destroy complete! Resources: ${report.destroyed} destroyed.` : `Apply complete! Resources: ${report.added} added, ${report.changed} changed, ${report.destroyed} destroyed.`;
-      msg("info", text, "change_summary", { changes: { add: report.added, change: report.changed, import: 0, remove: report.destroyed, operation: destroyCommand ? "destroy" : "apply" } });
+      const text = destroyCommand ? `Destroy complete! Resources: ${report.destroyed} destroyed.` : `Apply complete! Resources: ${report.imported ? `${report.imported} imported, ` : ""}${report.added} added, ${report.changed} changed, ${report.destroyed} destroyed.`;
+      msg("info", text, "change_summary", { changes: { add: report.added, change: report.changed, import: report.imported ?? 0, remove: report.destroyed, operation: destroyCommand ? "destroy" : "apply" } });
       const outputs = Object.entries(state?.outputs ?? {});
       msg("info", `Outputs: ${outputs.length}`, "outputs", { outputs: Object.fromEntries(outputs.map(([n, o]) => [n, { sensitive: !!o.sensitive, type: o.type, ...(o.sensitive ? {} : { value: o.value }) }])) });
     },

@@ -70,13 +70,14 @@ pub fn plan_view(p: &Plan, provider: &dyn Provider, schemas: &Json) -> PlanView 
                 "replacePaths": c.replace_paths.iter().map(|p| vec![p]).collect::<Vec<_>>(),
                 "actionReason": c.reason,
                 "deposed": c.deposed,
+                "importing": c.importing,
             })
         })
         .collect();
     if let Some(obj) = plan_json.as_object_mut() {
         obj.insert("timestamp".into(), json!(null));
     }
-    let has_changes = p.changes.iter().any(|c| c.action != Action::NoOp) || p.outputs.iter().any(|o| o.action != Action::NoOp);
+    let has_changes = p.changes.iter().any(|c| c.action != Action::NoOp || c.importing.is_some()) || p.outputs.iter().any(|o| o.action != Action::NoOp);
     PlanView { json: plan_json, text, changes: Json::Array(changes), has_changes }
 }
 
@@ -85,7 +86,7 @@ pub fn plan_view(p: &Plan, provider: &dyn Provider, schemas: &Json) -> PlanView 
 pub fn apply_report(r: &ApplyResult, timed: bool, elapsed_ms: f64) -> Json {
     let events: Vec<Json> = r.events.iter().map(|e| event_json(e, "apply")).collect();
     let text = if timed { super::progress::render_timed(r) } else { super::progress::render(r) };
-    json!({"waves": r.waves, "maxConcurrency": r.max_concurrency, "events": events, "progress": text, "added": r.added, "changed": r.changed, "destroyed": r.destroyed, "elapsedMs": elapsed_ms})
+    json!({"waves": r.waves, "maxConcurrency": r.max_concurrency, "events": events, "progress": text, "added": r.added, "changed": r.changed, "destroyed": r.destroyed, "imported": r.imported, "elapsedMs": elapsed_ms})
 }
 
 /// One event in the API's shape (`onEvent`'s argument).
@@ -115,7 +116,12 @@ pub fn plan_events(p: &Plan) -> Vec<Event> {
     let mut out = Vec::new();
     for o in &p.ops {
         let id = id_of(&o.address);
-        let prior_id = if o.op == Op::Read { id.clone() } else { None };
+        let prior_id = match o.op {
+            Op::Read => id.clone(),
+            // The id an import block imports (`Preparing import... [id=ID]`).
+            Op::Import => p.changes.iter().find(|c| c.deposed.is_none() && c.address() == o.address).and_then(|c| c.importing.clone()),
+            _ => None,
+        };
         out.push(Event { at_ms: 0, address: o.address.clone(), deposed: None, op: o.op, prior_id: prior_id.clone(), kind: EventKind::Start });
         out.push(Event { at_ms: 0, address: o.address.clone(), deposed: None, op: o.op, prior_id, kind: EventKind::Complete { id } });
     }

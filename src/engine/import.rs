@@ -122,17 +122,18 @@ fn last_index_start(s: &str) -> Option<usize> {
 
 /// Imports whose resource the configuration does not declare (Terraform's plan stops at
 /// those; the rest of the plan goes on).
-pub fn unconfigured(config: &Config, targets: &[ImportTarget], diags: &mut Diagnostics) {
+pub fn unconfigured(config: &Config, targets: &[ImportTarget], inputs: &Inputs<'_>, diags: &mut Diagnostics) {
+    let mut found = Diagnostics::new();
     for t in targets {
         let Ok(a) = InstanceAddr::parse(&t.address) else { continue };
         let names: Vec<String> = a.module.iter().map(|(n, _)| n.clone()).collect();
         let resource = a.config_resource();
         match super::order::module_at(config, &names) {
-            None => diags.push(
+            None => found.push(
                 Diagnostic::error("Configuration for import target does not exist", format!("The configuration for the given import target {resource} does not exist. All target instances must have an associated configuration to be imported."))
                     .with_range(t.range.clone()),
             ),
-            Some(m) if !m.resources.iter().any(|r| r.mode == a.resource.mode && r.type_name == a.resource.type_name && r.name == a.resource.name) => diags.push(
+            Some(m) if !m.resources.iter().any(|r| r.mode == a.resource.mode && r.type_name == a.resource.type_name && r.name == a.resource.name) => found.push(
                 Diagnostic::error(
                     "Configuration for import target does not exist",
                     format!("The configuration for the given import target {resource} does not exist. If you wish to automatically generate config for this resource, use the -generate-config-out option within terraform plan. Otherwise, make sure the target resource exists within your configuration. For example:\n\n  terraform plan -generate-config-out=generated.tf"),
@@ -141,6 +142,19 @@ pub fn unconfigured(config: &Config, targets: &[ImportTarget], diags: &mut Diagn
             ),
             Some(_) => {}
         }
+    }
+    for d in found.iter() {
+        diags.push(in_import(d.clone(), inputs));
+    }
+}
+
+/// `d` with its source line and Terraform's `in import` context.
+fn in_import(d: Diagnostic, inputs: &Inputs<'_>) -> Diagnostic {
+    let Some(r) = d.range.clone() else { return d };
+    let file = inputs.files.read(&r.filename).and_then(|b| std::str::from_utf8(b).ok().map(|t| crate::diag::SourceFile::new(r.filename.clone(), t)));
+    match file {
+        Some(f) => super::diag_text::with_snippet(d, &f, Some("import".into()), Vec::new()),
+        None => d,
     }
 }
 

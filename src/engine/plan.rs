@@ -303,7 +303,7 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     };
     // `import` blocks (none in a destroy plan).
     let import_targets = if options.destroy { Vec::new() } else { super::import::expand(config, &scope, &inputs, &mut walk.diags) };
-    super::import::unconfigured(config, &import_targets, &mut walk.diags);
+    super::import::unconfigured(config, &import_targets, &inputs, &mut walk.diags);
     walk.imports = import_targets.iter().map(|t| (t.address.clone(), t.id.clone())).collect();
     let mut unexpanded = Vec::new();
     let resources = order::resources(config, &mut |path, keys, call| module_keys(&scope, path, keys, call), &mut unexpanded);

@@ -317,7 +317,7 @@ pub fn to_json(plan: &Plan, provider: &dyn Provider) -> Json {
     if !plan.relevant_attributes.is_empty() {
         out.insert("relevant_attributes".into(), Json::Array(plan.relevant_attributes.clone()));
     }
-    out.insert("applyable".into(), json!(!plan.errored() && (plan.changes.iter().any(|c| c.action != Action::NoOp || c.previous_address.is_some()) || plan.outputs.iter().any(|o| o.action != Action::NoOp))));
+    out.insert("applyable".into(), json!(!plan.errored() && (plan.changes.iter().any(|c| c.action != Action::NoOp || c.previous_address.is_some() || c.importing.is_some()) || plan.outputs.iter().any(|o| o.action != Action::NoOp))));
     // A targeted plan leaves changes out: it is not complete.
     out.insert("complete".into(), json!(!plan.errored() && plan.targets.is_empty()));
     out.insert("errored".into(), json!(plan.errored()));
