@@ -317,7 +317,10 @@ export interface Moved {
 
 /** An `import` block. */
 export interface Import {
+  /** The address imported to, as written (`aws_instance.web[each.key]`: its index is evaluated per instance). */
   to: string;
+  /** Where `to` is written. */
+  to_range: SourceRange;
   id: Expr | null;
   for_each: Expr | null;
   provider: string | null;
