@@ -222,14 +222,13 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     }
     let routing = Routing::from_graph(&validate.graph);
     drop(validate);
-    let targets = super::targets::Targets(super::targets::parse_targets(&options.targets, &mut result.diagnostics));
-    let replace = super::targets::parse_replace(&options.replace, &mut result.diagnostics);
-    if !replace.is_empty() && options.destroy {
-        result.diagnostics.push(Diagnostic::error("Unsupported plan mode", "Forcing resource instance replacement (with -replace=...) is allowed only in normal planning mode."));
-    }
+    result.diagnostics.extend(super::targets::check_options(options));
     if result.diagnostics.has_errors() {
         return result;
     }
+    let mut ignored = Diagnostics::new();
+    let targets = super::targets::Targets(super::targets::parse_targets(&options.targets, &mut ignored));
+    let replace = super::targets::parse_replace(&options.replace, &mut ignored);
     if !targets.is_empty() {
         result.diagnostics.push(super::targets::targeting_warning());
     }

@@ -38,8 +38,59 @@ fn parse_target(s: &str) -> Result<Target, String> {
             return Ok(Target::Module(module));
         }
     }
-    let a = InstanceAddr::parse(s).map_err(|_| "Invalid address: a resource or module address is required here.".to_string())?;
+    let a = InstanceAddr::parse(s).map_err(|_| address_error(s, false))?;
     Ok(Target::Resource { module: a.module, resource: a.resource, key: a.key })
+}
+
+/// Why `s` is not a target (`replace`: not a resource instance), in Terraform's words
+/// (`addrs.ParseTarget`, `addrs.ParseAbsResourceInstance`).
+fn address_error(s: &str, replace: bool) -> String {
+    const BRACKETS: &str = "Index brackets must contain either a literal number or a literal string.";
+    let mut rest = s;
+    loop {
+        if rest == "module" || rest == "module." {
+            return "Prefix \"module.\" must be followed by a module name.".into();
+        }
+        let Some(after) = rest.strip_prefix("module.") else { break };
+        let end = after.find(['.', '[']).unwrap_or(after.len());
+        let mut next = &after[end..];
+        if next.starts_with('[') {
+            match next.find(']') {
+                Some(close) => next = &next[close + 1..],
+                None => return BRACKETS.into(),
+            }
+        }
+        if next.is_empty() && replace {
+            return "A resource instance address is required here. The module path must be followed by a resource instance specification.".into();
+        }
+        rest = next.strip_prefix('.').unwrap_or(next);
+    }
+    let rest = rest.strip_prefix("data.").or_else(|| rest.strip_prefix("ephemeral.")).unwrap_or(rest);
+    let (head, key) = match rest.find('[') {
+        Some(i) => (&rest[..i], Some(&rest[i..])),
+        None => (rest, None),
+    };
+    let steps = head.split('.').count();
+    if steps < 2 {
+        "Resource specification must include a resource type and name.".into()
+    } else if steps > 2 {
+        if replace { "Resource instance key must be given in square brackets." } else { "Unexpected extra operators after address." }.into()
+    } else if key.is_some() {
+        BRACKETS.into()
+    } else {
+        "Invalid address.".into()
+    }
+}
+
+/// The `-target` and `-replace` errors of `options` (Terraform refuses them before planning).
+pub fn check_options(options: &super::PlanOptions) -> Diagnostics {
+    let mut d = Diagnostics::new();
+    parse_targets(&options.targets, &mut d);
+    let replace = parse_replace(&options.replace, &mut d);
+    if !replace.is_empty() && options.destroy {
+        d.push(Diagnostic::error("Unsupported plan mode", "Forcing resource instance replacement (with -replace=...) is allowed only in normal planning mode."));
+    }
+    d
 }
 
 /// Parses `-replace` addresses: managed resource instances only, as `plan -replace` requires.
@@ -52,7 +103,7 @@ pub fn parse_replace(raw: &[String], diags: &mut Diagnostics) -> Vec<InstanceAdd
                 diags.push(Diagnostic::error(summary, "Only managed resources can be used with the -replace=... option."));
             }
             Ok(a) => out.push(a),
-            Err(_) => diags.push(Diagnostic::error(summary, "A resource instance address is required here.")),
+            Err(_) => diags.push(Diagnostic::error(summary, address_error(r, true))),
         }
     }
     out
@@ -200,5 +251,22 @@ mod tests {
         parse_replace(&["data.x.y".into()], &mut d);
         let s: Vec<String> = d.iter().map(|d| d.summary.clone()).collect();
         assert_eq!(s, ["Invalid target \"x\"", "Invalid force-replace address \"data.x.y\""]);
+        // Terraform 1.11.4's details for these (`terraform plan -target=... -replace=...`).
+        for (target, detail) in [
+            ("nope", "Resource specification must include a resource type and name."),
+            ("a.b.c.d", "Unexpected extra operators after address."),
+            ("module", "Prefix \"module.\" must be followed by a module name."),
+            ("data.x", "Resource specification must include a resource type and name."),
+            ("a.b[", "Index brackets must contain either a literal number or a literal string."),
+        ] {
+            assert_eq!(address_error(target, false), detail, "{target}");
+        }
+        for (replace, detail) in [
+            ("nope", "Resource specification must include a resource type and name."),
+            ("module.m", "A resource instance address is required here. The module path must be followed by a resource instance specification."),
+            ("a.b.c", "Resource instance key must be given in square brackets."),
+        ] {
+            assert_eq!(address_error(replace, true), detail, "{replace}");
+        }
     }
 }

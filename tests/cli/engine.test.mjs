@@ -516,3 +516,18 @@ test("--refresh=false plans without refreshing; apply --destroy asks the destroy
   assert.match(d.stdout, /Do you really want to destroy all resources\?/);
   assert.match(d.stdout, /\nApply complete! Resources: 0 added, 0 changed, 7 destroyed\.\n$/);
 });
+
+test("--target and --replace addresses Terraform would refuse are refused before planning, with its words", () => {
+  const dir = fanout();
+  // `terraform plan -target=nope` / `-replace=module.m` (Terraform 1.11.4 printed these details).
+  const target = run(["plan", dir, "--target=nope"]);
+  assert.equal(target.status, 1);
+  assert.equal(target.stdout, "");
+  assert.equal(target.stderr, '\nError: Invalid target "nope"\n\nResource specification must include a resource type and name.\n');
+  const replace = run(["plan", dir, "--replace=data.mock_data.d"]);
+  assert.equal(replace.status, 1);
+  assert.match(replace.stderr, /^\nError: Invalid force-replace address "data\.mock_data\.d"\n\nOnly managed resources can be used with the -replace=\.\.\. option\.\n$/);
+  const destroying = run(["destroy", dir, "--auto-approve", "--replace=mock_resource.root"]);
+  assert.equal(destroying.status, 1);
+  assert.match(destroying.stderr, /Error: Unsupported plan mode\n\nForcing resource instance replacement \(with -replace=\.\.\.\) is allowed only in\nnormal planning mode\.\n$/);
+});

@@ -314,6 +314,8 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
             Some(j) => Route::Js(j),
             None => Route::Set(&mock),
         };
+        // Bad -target / -replace addresses are refused before planning, as Terraform's arguments are.
+        diagnostics.extend(crate::engine::targets::check_options(&options));
         let loaded_with_errors = diagnostics.has_errors();
         let mut p = if loaded_with_errors {
             Plan { destroy: request.destroy, prior_state: request.state.clone(), ..Plan::default() }
@@ -327,7 +329,7 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         p.diagnostics = diagnostics.clone();
         let mut view = plan_view(&p, route.provider(), &route.schemas_json());
         if loaded_with_errors {
-            // A configuration that does not load is never planned: Terraform prints no plan.
+            // A configuration that does not load (or bad options) is never planned: no plan text.
             view.text = String::new();
         }
         let events: Vec<Json> = plan_events(&p).iter().map(|e| event_json(e, "plan")).collect();
