@@ -431,6 +431,15 @@ test("--json prints the messages terraform plan -json and apply -json printed (t
   const u = run(["apply", dir, "--json", "--auto-approve"], { env });
   assert.equal(u.status, 0, u.stderr);
   assert.deepEqual(messages(u.stdout), messages(recorded("step3-apply.jsonl")));
+  // Import blocks: "Plan to import", `importing`, the import count; no import hook messages.
+  const imports = mkdtempSync(join(tmpdir(), "tfgraph-engine-json-import-"));
+  writeFileSync(join(imports, "main.tf"), readFileSync(join(fixtures, "import-blocks/step1/config/main.tf"), "utf8"));
+  const ip = run(["plan", imports, "--json"], { env });
+  assert.equal(ip.status, 0, ip.stderr);
+  assert.deepEqual(messages(ip.stdout), messages(recorded("import-plan.jsonl")));
+  const ia = run(["apply", imports, "--json", "--auto-approve"], { env });
+  assert.equal(ia.status, 0, ia.stderr);
+  assert.deepEqual(messages(ia.stdout), messages(recorded("import-apply.jsonl")));
 });
 
 test("apply and destroy at the prompt print what terraform apply and destroy printed (tests/fixtures/cli-prompt)", () => {
