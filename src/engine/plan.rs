@@ -350,29 +350,16 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
             }
         }
     }
-    // `-target`: what the targets name, and what the plan keeps with them: their dependencies,
-    // or in a destroy plan their dependents (`TargetsTransformer`).
-    let targeted: Vec<bool> = resources.iter().map(|w| !walk.targets.is_empty() && walk.targets.names_resource(&w.path, &resource_addr(w.resource))).collect();
-    walk.targeted = resources.iter().zip(&targeted).filter(|(_, t)| **t).map(|(w, _)| w.config_address.clone()).collect();
-    walk.kept = if walk.targets.is_empty() {
-        resources.iter().map(|w| w.config_address.clone()).collect()
-    } else if options.destroy {
-        resources.iter().enumerate().filter(|(i, w)| walk.targeted.contains(&w.config_address) || closure[*i].iter().any(|d| walk.targeted.contains(d))).map(|(_, w)| w.config_address.clone()).collect()
-    } else {
-        let mut kept = walk.targeted.clone();
-        for (i, _) in targeted.iter().enumerate().filter(|(_, t)| **t) {
-            kept.extend(closure[i].iter().cloned());
-        }
-        kept
-    };
+    let selection = super::targets::Selection::of(&walk.targets, &resources, &closure, options.destroy);
+    walk.targeted = selection.named.clone();
+    walk.kept = selection.kept.clone();
     for i in walk_order {
         let w = &resources[i];
         if !walk.kept.contains(&w.config_address) {
             continue;
         }
-        walk.targeted_here = targeted[i];
-        let normally_kept = !options.destroy || targeted[i] || targeted.iter().enumerate().any(|(j, t)| *t && closure[j].contains(&w.config_address));
-        walk.refresh_here = walk.targets.is_empty() || normally_kept;
+        walk.targeted_here = selection.names[i];
+        walk.refresh_here = selection.refreshed[i];
         // Terraform records no dependencies for data sources.
         let dependencies: Vec<String> = if w.resource.mode == ResourceMode::Data { Vec::new() } else { closure[i].iter().cloned().collect() };
         // What depends on a failed resource is not planned.
@@ -986,7 +973,7 @@ impl<'a> Walk<'a> {
 }
 
 /// A configuration resource's address within its module.
-fn resource_addr(r: &Resource) -> crate::addrs::ResourceAddr {
+pub fn resource_addr(r: &Resource) -> crate::addrs::ResourceAddr {
     crate::addrs::ResourceAddr { mode: r.mode, type_name: r.type_name.clone(), name: r.name.clone() }
 }
 

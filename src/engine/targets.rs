@@ -6,8 +6,10 @@
 //! depends on (in a destroy plan: everything that depends on it); within a resource a target
 //! names directly, only the instances the target contains are planned.
 
+use super::order::Walkable;
 use crate::addrs::{InstanceAddr, InstanceKey, ResourceAddr, ResourceMode};
 use crate::diag::{Diagnostic, Diagnostics};
+use std::collections::BTreeSet;
 
 type ModuleSteps = Vec<(String, Option<InstanceKey>)>;
 
@@ -171,6 +173,43 @@ impl Targets {
     pub fn contains(&self, module: &str, resource: &ResourceAddr, key: &Option<InstanceKey>) -> bool {
         let steps = crate::addrs::parse_module_instance(module).unwrap_or_default();
         self.0.iter().any(|t| t.contains_instance(&steps, resource, key))
+    }
+}
+
+/// What a targeted plan walks (`TargetsTransformer`), per resource of the walk.
+pub struct Selection {
+    /// Whether a target names the resource (then only the instances it contains are planned).
+    pub names: Vec<bool>,
+    /// Whether its objects are refreshed: a destroy plan refreshes only what its refresh-only
+    /// pass keeps (the targets and their dependencies).
+    pub refreshed: Vec<bool>,
+    /// The configuration resources targets name.
+    pub named: BTreeSet<String>,
+    /// The configuration resources planned: the named ones and their dependencies, or in a
+    /// destroy plan the named ones and their dependents.
+    pub kept: BTreeSet<String>,
+}
+
+impl Selection {
+    /// `closure[i]`: every resource `resources[i]` depends on, transitively.
+    pub fn of(targets: &Targets, resources: &[Walkable<'_>], closure: &[BTreeSet<String>], destroy: bool) -> Selection {
+        let all: BTreeSet<String> = resources.iter().map(|w| w.config_address.clone()).collect();
+        if targets.is_empty() {
+            return Selection { names: vec![false; resources.len()], refreshed: vec![true; resources.len()], named: BTreeSet::new(), kept: all };
+        }
+        let names: Vec<bool> = resources.iter().map(|w| targets.names_resource(&w.path, &super::plan::resource_addr(w.resource))).collect();
+        let named: BTreeSet<String> = resources.iter().zip(&names).filter(|(_, n)| **n).map(|(w, _)| w.config_address.clone()).collect();
+        let mut with_dependencies = named.clone();
+        for (i, _) in names.iter().enumerate().filter(|(_, n)| **n) {
+            with_dependencies.extend(closure[i].iter().cloned());
+        }
+        let kept = if destroy {
+            resources.iter().enumerate().filter(|(i, w)| named.contains(&w.config_address) || closure[*i].iter().any(|d| named.contains(d))).map(|(_, w)| w.config_address.clone()).collect()
+        } else {
+            with_dependencies.clone()
+        };
+        let refreshed = resources.iter().map(|w| with_dependencies.contains(&w.config_address)).collect();
+        Selection { names, refreshed, named, kept }
     }
 }
 
