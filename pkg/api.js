@@ -358,8 +358,16 @@ function engineOptions(options) {
     throw new TypeError("tfgraph: `options` must be an object");
   }
   const o = options ?? {};
+  for (const key of ["targets", "replace"]) {
+    const v = o[key];
+    if (v !== undefined && v !== null && !(Array.isArray(v) && v.every((a) => typeof a === "string"))) {
+      throw new TypeError(`tfgraph: \`options.${key}\` must be an array of address strings`);
+    }
+  }
   return {
     ...o,
+    targets: o.targets ?? undefined,
+    replace: o.replace ?? undefined,
     state: asJsonText(o.state),
     variables: o.variables === undefined || o.variables === null ? undefined : JSON.stringify(o.variables),
     mock: o.mock === undefined || o.mock === null ? undefined : JSON.stringify(o.mock),

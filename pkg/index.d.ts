@@ -317,7 +317,10 @@ export interface Moved {
 
 /** An `import` block. */
 export interface Import {
+  /** The address imported to, as written (`aws_instance.web[each.key]`: its index is evaluated per instance). */
   to: string;
+  /** Where `to` is written. */
+  to_range: SourceRange;
   id: Expr | null;
   for_each: Expr | null;
   provider: string | null;
@@ -656,7 +659,7 @@ export declare function walk(
 // Plan, apply and destroy (src/engine, src/providers; issue #11)
 
 /** A provider operation, as `onEvent` and the report name it. */
-export type EngineOperation = "create" | "update" | "delete" | "read";
+export type EngineOperation = "create" | "update" | "delete" | "read" | "import";
 
 /** What happened to one provider operation. */
 export type EngineEventKind = "start" | "finish" | "fail" | "skip" | "cancel";
@@ -665,7 +668,9 @@ export type EngineEventKind = "start" | "finish" | "fail" | "skip" | "cancel";
  * One provider operation starting or ending, as it happens. Enough for Terraform's progress
  * lines: `start` + `create` is `ADDR: Creating...`, `finish` + `create` is `ADDR: Creation
  * complete after 0s [id=ID]`, `start` + `delete` is `ADDR: Destroying... [id=PRIOR_ID]`, a plan's
- * `start` + `read` of a managed resource is `ADDR: Refreshing state... [id=PRIOR_ID]`.
+ * `start` + `read` of a managed resource is `ADDR: Refreshing state... [id=PRIOR_ID]`; `import`
+ * (an `import` block) is `ADDR: Preparing import... [id=ID]` in a plan, `ADDR: Importing...
+ * [id=ID]` then `ADDR: Import complete [id=ID]` in an apply.
  */
 export interface EngineEvent {
   kind: EngineEventKind;
@@ -815,6 +820,18 @@ export interface PlanOptions extends LoadOptions {
   destroy?: boolean;
   /** Refresh the prior state through the providers first (default true; `-refresh=false`). */
   refresh?: boolean;
+  /**
+   * `-target=ADDR`: plan only these resources, resource instances or module instances
+   * (`"aws_instance.web"`, `"aws_instance.web[0]"`, `"module.net"`) and what they depend on (in
+   * a destroy plan: what depends on them). The plan carries Terraform's "Resource targeting is
+   * in effect" warning and is not `complete`; a malformed address is an error diagnostic.
+   */
+  targets?: string[];
+  /**
+   * `-replace=ADDR`: replace these resource instances even where an update would do
+   * (`actionReason` `"replace_by_request"`). Not with `destroy`.
+   */
+  replace?: string[];
 }
 
 /** Options of `apply` and `destroy`. */
@@ -842,6 +859,8 @@ export interface PlannedChange {
   actionReason: string | null;
   /** The deposed object's key, for a change of a deposed object. */
   deposed: string | null;
+  /** The id an `import` block imports this object with (plan JSON's `importing.id`). */
+  importing: string | null;
 }
 
 /** `terraform show -json` of a plan (format_version "1.2"). */
@@ -902,6 +921,8 @@ export interface ApplyReport {
   added: number;
   changed: number;
   destroyed: number;
+  /** Objects `import` blocks imported (`Apply complete! Resources: N imported, ...`). */
+  imported: number;
   /** Wall-clock milliseconds the walk took. */
   elapsedMs: number;
 }

@@ -22,6 +22,13 @@ scenario.env / step.env keys (step.env overrides scenario.env for that step):
   MOCK_*=value     passed to the provider (MOCK_FAIL_OPS, MOCK_DELAY_BY_NAME, ...)
   DESTROY=1        this step is `terraform plan -destroy`, then its apply
   REFRESH=0        this step is `terraform plan -refresh=false` (through TF_CLI_ARGS_plan)
+  PLAN_ARGS=...    more `terraform plan` arguments (`-target=mock_resource.a -replace=...`), through
+                   TF_CLI_ARGS_plan; the saved plan carries them to its apply
+
+The scratch oracle's mock provider gains an `import_` (the oracle's has none, so Terraform's import
+would fail with "mock_resource does not support resource import"): importing ID gives an object
+with `id` = ID and every other attribute null, logged as op `import`. The built-in `mock` provider
+answers the same (src/providers/mock.rs).
 """
 import json
 import os
@@ -48,6 +55,24 @@ def ensure_oracle():
         shutil.copytree(ORACLE_SRC, ORACLE)
         subprocess.run(["chmod", "-R", "u+w", ORACLE], check=True)
     subprocess.run(["./setup"], cwd=ORACLE, check=True)
+
+
+MOCK_IMPORT = '''
+    def import_(self, ctx, id):
+        # tfgraph's extension (scripts/engine-oracle.py): the object with this id, nothing else known
+        obj = {"id": id, "name": None, "input": None, "force_new": None, "output": None}
+        return _op("import", ctx.type_name, obj, lambda: obj)
+'''
+
+
+def extend_mock():
+    """Adds MOCK_IMPORT to the scratch copy's mock_resource (idempotent)."""
+    p = os.path.join(ORACLE, "provider", "mock_provider.py")
+    src = open(p).read()
+    if "def import_" in src:
+        return
+    anchor = "\n\nclass MockData(DataSource):"
+    open(p, "w").write(src.replace(anchor, MOCK_IMPORT.rstrip("\n") + "\n" + anchor, 1))
 
 
 def read_env(path):
@@ -134,8 +159,10 @@ def waves(ops, delay_ms):
     return res
 
 
-def op_label(r, addr_by_name):
-    addr = addr_by_name.get((r["type"].startswith("mock_data"), r.get("name")))
+def op_label(r, addr_by_name, addr_by_import_id):
+    # an imported object has no name until its update: the import id tells which it is
+    addr = addr_by_import_id.get(r.get("id")) if r.get("name") is None else None
+    addr = addr or addr_by_name.get((r["type"].startswith("mock_data"), r.get("name")))
     s = f'{r["op"]} {addr or r["type"] + "(name=" + str(r.get("name")) + ")"}'
     if r.get("alias_label"):
         s += f' (provider label {r["alias_label"]})'
@@ -160,6 +187,12 @@ def ops_summary(out, delay_ms):
         for r in summary.get(f"{phase}_ops", []):
             if r.get("address"):
                 addr_by_name[(r["type"].startswith("mock_data"), r.get("name"))] = r["address"]
+    addr_by_import_id = {}
+    if os.path.exists(os.path.join(out, "plan.json")):
+        for rc in json.load(open(os.path.join(out, "plan.json"))).get("resource_changes", []):
+            imp = rc.get("change", {}).get("importing") or {}
+            if imp.get("id") is not None:
+                addr_by_import_id[imp["id"]] = rc["address"]
     res = {}
     for phase in ("plan", "apply"):
         p = os.path.join(out, f"{phase}-log.jsonl")
@@ -170,7 +203,7 @@ def ops_summary(out, delay_ms):
         res[phase] = {
             "ops": len(recs),
             "max_concurrency": max_concurrency(recs),
-            "waves": [sorted(op_label(r, addr_by_name) for r in w) for w in waves(recs, delay_ms)],
+            "waves": [sorted(op_label(r, addr_by_name, addr_by_import_id) for r in w) for w in waves(recs, delay_ms)],
         }
     return res
 
@@ -197,9 +230,10 @@ def record_step(name, sdir, prev_state, base_env):
     for k, v in env.items():
         if k.startswith("MOCK_"):
             penv[k] = v
-    if env.get("REFRESH") == "0":
-        # The oracle's ./run has no flag for it; Terraform adds these arguments to every plan.
-        penv["TF_CLI_ARGS_plan"] = "-refresh=false"
+    # The oracle's ./run has no flags for these; Terraform adds TF_CLI_ARGS_plan to every plan.
+    plan_args = " ".join(x for x in ("-refresh=false" if env.get("REFRESH") == "0" else "", env.get("PLAN_ARGS", "")) if x)
+    if plan_args:
+        penv["TF_CLI_ARGS_plan"] = plan_args
     out = tempfile.mkdtemp(prefix=f"eo-{name}-")
     r = run(args + [os.path.join(sdir, "config"), out], env=penv)
     m = re.search(r"^workdir: (.*)$", r.stderr, re.M)
@@ -248,7 +282,7 @@ def record_step(name, sdir, prev_state, base_env):
     write_json(os.path.join(sdir, "ops.json"), ops_summary(out, float(delay)))
     v = json.loads(version.stdout)["terraform_version"]
     params = open(os.path.join(out, "params.txt")).read().strip()
-    extra = " ".join(f"{k}={v}" for k, v in sorted(env.items()) if k.startswith("MOCK_"))
+    extra = " ".join(f"{k}={v}" for k, v in sorted(env.items()) if k.startswith("MOCK_") or k == "PLAN_ARGS")
     if env.get("REFRESH") == "0":
         extra = " ".join(x for x in (extra, "refresh=false") if x)
     open(os.path.join(sdir, "terraform.txt"), "w").write(
@@ -282,6 +316,7 @@ def record(name):
 
 def main():
     ensure_oracle()
+    extend_mock()
     names = sys.argv[1:] or sorted(d for d in os.listdir(FIXTURES) if os.path.isdir(os.path.join(FIXTURES, d)))
     for n in names:
         record(n)

@@ -41,7 +41,13 @@ fn normalise(mut v: Value) -> Value {
 fn check(step: &Step) -> Vec<String> {
     let loaded = tfgraph::load(&step.files, &Default::default());
     let provider = mock(step);
-    let p = plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &step.plan_options());
+    let options = step.plan_options();
+    // A configuration that does not load is not planned (Terraform stops at init).
+    let p = if loaded.diagnostics.has_errors() {
+        tfgraph::engine::Plan { diagnostics: loaded.diagnostics.clone(), ..Default::default() }
+    } else {
+        plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &options)
+    };
     let mut problems = Vec::new();
     let errors: Vec<String> = p.diagnostics.errors().map(|d| d.summary.clone()).collect();
     let got = to_json(&p, &provider);

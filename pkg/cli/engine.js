@@ -26,6 +26,8 @@ const COMMON_OPTIONS = {
   json: { type: "boolean" },
   parallelism: { type: "string" },
   refresh: { type: "string" },
+  target: { type: "string", multiple: true },
+  replace: { type: "string", multiple: true },
 };
 
 const OPTIONS_HELP = `  --state FILE       the state file (default: terraform.tfstate in DIR), written back
@@ -34,6 +36,10 @@ const OPTIONS_HELP = `  --state FILE       the state file (default: terraform.tf
   --var-file FILE    a .tfvars or .tfvars.json file (repeatable)
   --parallelism N    at most N provider operations at once (default 10)
   --refresh=false    do not refresh the prior state through the providers first
+  --target=ADDR      plan only this resource, instance or module and what it depends on
+                     (repeatable; Terraform's -target)
+  --replace=ADDR     replace this resource instance even where an update would do
+                     (repeatable; Terraform's -replace)
   --json             Terraform's machine-readable UI: one JSON message per line`;
 
 const MOCK_HELP = `Providers: the built-in mock (hashicorp/mock, Terraform's oracle provider, value for value)
@@ -43,7 +49,7 @@ MOCK_FAIL_OPS=create,update,delete. TF_IN_AUTOMATION=1 leaves out the next-step 
 
 export const ENGINE_COMMANDS = {
   plan: {
-    usage: "tfgraph plan [DIR] [--state FILE] [--var NAME=VALUE]... [--var-file FILE]... [--out FILE] [--json] [--destroy] [--parallelism N] [--detailed-exitcode]",
+    usage: "tfgraph plan [DIR] [--state FILE] [--var NAME=VALUE]... [--var-file FILE]... [--out FILE] [--json] [--destroy] [--parallelism N] [--target ADDR]... [--replace ADDR]... [--detailed-exitcode]",
     help: `Plans as \`terraform plan\` does: refreshes the prior state, then prints the changes that
 apply would make. Nothing is written but --out's file.
 
@@ -58,7 +64,7 @@ ${MOCK_HELP}`,
     options: { ...COMMON_OPTIONS, out: { type: "string" }, destroy: { type: "boolean" }, "detailed-exitcode": { type: "boolean" } },
   },
   apply: {
-    usage: "tfgraph apply [DIR | PLAN_FILE] [--auto-approve] [--state FILE] [--var NAME=VALUE]... [--var-file FILE]... [--json] [--destroy] [--parallelism N]",
+    usage: "tfgraph apply [DIR | PLAN_FILE] [--auto-approve] [--state FILE] [--var NAME=VALUE]... [--var-file FILE]... [--json] [--destroy] [--parallelism N] [--target ADDR]... [--replace ADDR]...",
     help: `Applies as \`terraform apply\` does: plans, shows the plan, asks for approval ("yes"), then
 makes the changes, printing each operation's progress, and writes the state file. Given a plan
 file saved by \`tfgraph plan --out\`, applies exactly that plan without asking (refused when the
@@ -74,7 +80,7 @@ ${MOCK_HELP}`,
     options: { ...COMMON_OPTIONS, "auto-approve": { type: "boolean" }, destroy: { type: "boolean" } },
   },
   destroy: {
-    usage: "tfgraph destroy [DIR] [--auto-approve] [--state FILE] [--var NAME=VALUE]... [--var-file FILE]... [--json] [--parallelism N]",
+    usage: "tfgraph destroy [DIR] [--auto-approve] [--state FILE] [--var NAME=VALUE]... [--var-file FILE]... [--json] [--parallelism N] [--target ADDR]...",
     help: `Destroys every object in the state as \`terraform destroy\` does: plans the destruction,
 asks for approval ("yes"), destroys in reverse dependency order and writes the state file.
 
@@ -139,7 +145,7 @@ async function prepare(values, dir, tokens = []) {
   const variables = await inputVariables(files, root, values, tokens, process.env);
   const statePath = values.state ?? join(dir, "terraform.tfstate");
   const read = readStateFile(statePath);
-  return { files, root, variables, statePath, read, parallelism: parallelismOf(values), refresh: refreshOf(values), mock: mockFromEnv() };
+  return { files, root, variables, statePath, read, parallelism: parallelismOf(values), refresh: refreshOf(values), mock: mockFromEnv(), targets: values.target ?? [], replace: values.replace ?? [] };
 }
 
 /** The "─" rule and a hint after a plan (views.OperationHuman.PlanNextStep). */
@@ -164,6 +170,8 @@ async function runPlan(ctx, { destroy, signal, ui }) {
       mock: ctx.mock,
       parallelism: ctx.parallelism,
       refresh: ctx.refresh,
+      targets: ctx.targets,
+      replace: ctx.replace,
       destroy,
       signal,
       onEvent: (e) => (ui ? ui.event(e) : printer.event(e)),
@@ -208,7 +216,7 @@ export async function cmdPlan(args) {
   else if (text) out(text);
   printDiagnostics(p.diagnostics, ctx.files, ui);
   if (args.values.out && text) {
-    writePlanFile(args.values.out, p, { dir: resolve(dir), root: ctx.root, files: ctx.files, variables: ctx.variables, destroy: !!args.values.destroy, state: ctx.read.state });
+    writePlanFile(args.values.out, p, { dir: resolve(dir), root: ctx.root, files: ctx.files, variables: ctx.variables, destroy: !!args.values.destroy, state: ctx.read.state, targets: ctx.targets, replace: ctx.replace });
   }
   if (p.errored || hasErrors(p.diagnostics)) return 1;
   if (p.hasChanges && !ui) planNextStep(args.values.out);
@@ -321,7 +329,7 @@ async function applyPlanFile(args, path) {
   const ui = args.values.json ? jsonUi() : null;
   const interrupt = onInterrupt();
   try {
-    const p = await tfgraph.plan(ctx.files, { root: ctx.root, state: ctx.read.state, variables: ctx.variables, mock: ctx.mock, parallelism: ctx.parallelism, refresh: false, destroy: !!meta.destroy });
+    const p = await tfgraph.plan(ctx.files, { root: ctx.root, state: ctx.read.state, variables: ctx.variables, mock: ctx.mock, parallelism: ctx.parallelism, refresh: false, destroy: !!meta.destroy, targets: meta.targets ?? [], replace: meta.replace ?? [] });
     const { tfgraph: _meta, ...planJson } = saved;
     if (!sameJson(p.toJSON(), planJson)) {
       err(formatDiagnostic({ severity: "error", summary: "Saved plan is stale", detail: "The given plan file can no longer be applied because the state was changed by another operation after the plan was created." }));
@@ -385,7 +393,7 @@ async function runApply(ctx, p, { interrupt, ui, destroyCommand }) {
     ui.applied(r, destroyCommand, result.state);
     return 0;
   }
-  const summary = destroyCommand ? `Destroy complete! Resources: ${r.destroyed} destroyed.` : `Apply complete! Resources: ${r.added} added, ${r.changed} changed, ${r.destroyed} destroyed.`;
+  const summary = destroyCommand ? `Destroy complete! Resources: ${r.destroyed} destroyed.` : `Apply complete! Resources: ${r.imported ? `${r.imported} imported, ` : ""}${r.added} added, ${r.changed} changed, ${r.destroyed} destroyed.`;
   out(`\n${summary}`);
   const outputs = r.progress.indexOf("\nOutputs:\n");
   if (outputs >= 0 && !destroyCommand) process.stdout.write(r.progress.slice(outputs));

@@ -33,7 +33,7 @@ const ACTION = (actions) => {
   if (a === "forget") return "remove";
   return actions[0];
 };
-const PLAN_VERB = { create: "Plan to create", update: "Plan to update", delete: "Plan to delete", replace: "Plan to replace", read: "Plan to read", remove: "Plan to forget" };
+const PLAN_VERB = { import: "Plan to import", create: "Plan to create", update: "Plan to update", delete: "Plan to delete", replace: "Plan to replace", read: "Plan to read", remove: "Plan to forget" };
 const START = { create: "Creating...", update: "Modifying...", delete: "Destroying...", read: "Reading..." };
 const DONE = { create: "Creation complete", update: "Modifications complete", delete: "Destruction complete", read: "Read complete" };
 const ERRORED = { create: "Creation errored", update: "Modifications errored", delete: "Destruction errored", read: "Read errored" };
@@ -46,6 +46,8 @@ export function jsonUi(write = (o) => process.stdout.write(`${JSON.stringify(o)}
   const starts = new Map();
   return {
     event(e) {
+      // Terraform's JSON view has no import hooks: imports show only in planned_change.
+      if (e.operation === "import") return;
       const resource = resourceAddr(e.address);
       const refresh = e.phase === "plan" && e.operation === "read" && !isDataAddress(e.address);
       const idFields = e.priorId ? { id_key: "id", id_value: e.priorId } : {};
@@ -74,27 +76,30 @@ export function jsonUi(write = (o) => process.stdout.write(`${JSON.stringify(o)}
       }
     },
     plan(p) {
-      let add = 0, change = 0, remove = 0;
+      let add = 0, change = 0, remove = 0, imports = 0;
       for (const c of p.changes) {
-        const action = ACTION(c.actions);
+        const importing = c.importing !== null && c.importing !== undefined;
+        // An import that changes nothing is the change "import" (views/json/change.go).
+        const action = ACTION(c.actions) === "no-op" && importing ? "import" : ACTION(c.actions);
+        if (importing) imports++;
         if (action === "no-op") continue;
         if (action === "create" || action === "replace") add++;
         if (action === "update") change++;
         if (action === "delete" || action === "replace") remove++;
-        const fields = { change: { resource: resourceAddr(c.address), action, ...(c.actionReason ? { reason: c.actionReason } : {}) } };
+        const fields = { change: { resource: resourceAddr(c.address), action, ...(c.actionReason ? { reason: c.actionReason } : {}), ...(importing ? { importing: { id: c.importing } } : {}) } };
         msg("info", `${c.address}${c.deposed ? ` (deposed object ${c.deposed})` : ""}: ${PLAN_VERB[action] ?? action}`, "planned_change", fields);
       }
       if (p.errored) return;
       const operation = p.destroy ? "destroy" : "plan";
-      msg("info", `Plan: ${add} to add, ${change} to change, ${remove} to destroy.`, "change_summary", { changes: { add, change, import: 0, remove, operation } });
+      msg("info", `Plan: ${imports ? `${imports} to import, ` : ""}${add} to add, ${change} to change, ${remove} to destroy.`, "change_summary", { changes: { add, change, import: imports, remove, operation } });
       // Every output, unchanged ones as "noop" (views/json/output.go).
       const outputs = Object.entries(p.toJSON().output_changes ?? {});
       const action = (c) => (c.actions.join() === "no-op" ? "noop" : ACTION(c.actions));
       if (outputs.length) msg("info", `Outputs: ${outputs.length}`, "outputs", { outputs: Object.fromEntries(outputs.map(([n, c]) => [n, { sensitive: !!c.after_sensitive || !!c.before_sensitive, action: action(c) }])) });
     },
     applied(report, destroyCommand, state) {
-      const text = destroyCommand ? `Destroy complete! Resources: ${report.destroyed} destroyed.` : `Apply complete! Resources: ${report.added} added, ${report.changed} changed, ${report.destroyed} destroyed.`;
-      msg("info", text, "change_summary", { changes: { add: report.added, change: report.changed, import: 0, remove: report.destroyed, operation: destroyCommand ? "destroy" : "apply" } });
+      const text = destroyCommand ? `Destroy complete! Resources: ${report.destroyed} destroyed.` : `Apply complete! Resources: ${report.imported ? `${report.imported} imported, ` : ""}${report.added} added, ${report.changed} changed, ${report.destroyed} destroyed.`;
+      msg("info", text, "change_summary", { changes: { add: report.added, change: report.changed, import: report.imported ?? 0, remove: report.destroyed, operation: destroyCommand ? "destroy" : "apply" } });
       const outputs = Object.entries(state?.outputs ?? {});
       msg("info", `Outputs: ${outputs.length}`, "outputs", { outputs: Object.fromEntries(outputs.map(([n, o]) => [n, { sensitive: !!o.sensitive, type: o.type, ...(o.sensitive ? {} : { value: o.value }) }])) });
     },

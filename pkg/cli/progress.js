@@ -62,6 +62,12 @@ export function progressPrinter({ print, now = Date.now, stillEveryMs = STILL_EV
     }
   };
   const line = (e) => {
+    // Imports are done during the plan; the apply records them (no elapsed time either way).
+    if (e.operation === "import") {
+      const id = e.priorId ? ` [id=${e.priorId}]` : "";
+      if (e.kind === "start") return `${e.address}: ${e.phase === "plan" ? "Preparing import..." : "Importing..."}${id}`;
+      return e.kind === "finish" && e.phase === "apply" ? `${e.address}: Import complete${id}` : null;
+    }
     const refresh = e.phase === "plan" && e.operation === "read" && !isDataAddress(e.address);
     if (e.kind === "start") {
       const t = now();

@@ -347,7 +347,12 @@ impl Dx<'_> {
 
     fn import(&mut self, b: &Block) -> Import {
         let c = self.content(b.body, &IMPORT);
-        let to = self.address(c.attr("to"), "to", b.def_span.clone());
+        // `to` may index its resource with an expression (`x.y[each.key]`, Terraform 1.7): the
+        // engine evaluates that index, so only a missing `to` is an error here.
+        let to = match c.attr("to") {
+            Some(a) => a.expr.abs_traversal(self.f).map(|(t, _)| t.text.into_owned()).unwrap_or_else(|| a.expr.source(self.f).trim().to_string()),
+            None => self.address(None, "to", b.def_span.clone()),
+        };
         let id = self.opt_expr(c.attr("id"), "id");
         let for_each = self.opt_expr(c.attr("for_each"), "for_each");
         let provider = c.attr("provider").and_then(|a| a.expr.abs_traversal(self.f)).map(|(t, _)| t.text.into_owned());
@@ -365,7 +370,9 @@ impl Dx<'_> {
         if let Some(a) = c.attr("identity") {
             references.extend(self.refs(&a.expr, "identity"));
         }
-        Import { to, id, for_each, provider, references, range: self.range(b.def_span.clone()) }
+        let range = self.range(b.def_span.clone());
+        let to_range = c.attr("to").map(|a| self.range(a.expr.span())).unwrap_or_else(|| range.clone());
+        Import { to, to_range, id, for_each, provider, references, range }
     }
 
     fn removed(&mut self, b: &Block) -> Removed {

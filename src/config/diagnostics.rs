@@ -290,6 +290,14 @@ pub fn duplicate_check(name: &str, previous: &SourceRange, range: SourceRange) -
     )
 }
 
+pub fn duplicate_import(to: &str, previous: &SourceRange, range: SourceRange) -> Diagnostic {
+    err(
+        format!("Duplicate import configuration for {to:?}"),
+        format!("An import block for the resource {to:?} was already declared at {previous}. A resource can have only one import block."),
+        range,
+    )
+}
+
 pub fn duplicate_block(kind: &str, what: &str, previous: &SourceRange, range: SourceRange) -> Diagnostic {
     err(format!("Duplicate {kind} block"), format!("This {what} already has a {kind} block at {previous}."), range)
 }

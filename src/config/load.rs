@@ -288,7 +288,13 @@ impl Acc {
             self.checks.push(c);
         }
         self.moved.extend(p.moved);
-        self.imports.extend(p.imports);
+        for im in p.imports {
+            // Two blocks importing to the same static address (`Module.appendFile`).
+            if let Some(prev) = self.imports.iter().find(|x| x.for_each.is_none() && im.for_each.is_none() && x.to == im.to && crate::addrs::InstanceAddr::parse(&im.to).is_ok()) {
+                diags.push(msg::duplicate_import(&im.to, &prev.range, im.to_range.clone()));
+            }
+            self.imports.push(im);
+        }
         self.removed.extend(p.removed);
     }
 

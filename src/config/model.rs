@@ -343,6 +343,8 @@ pub struct Moved {
 #[derive(Clone, Debug, Serialize)]
 pub struct Import {
     pub to: String,
+    /// The `to` expression's range (what Terraform's import diagnostics point at).
+    pub to_range: SourceRange,
     pub id: Option<Expr>,
     pub for_each: Option<Expr>,
     pub provider: Option<String>,

@@ -71,13 +71,14 @@ pub fn plan_view(p: &Plan, provider: &dyn Provider, schemas: &Json) -> PlanView 
                 "replacePaths": c.replace_paths.iter().map(|p| vec![p]).collect::<Vec<_>>(),
                 "actionReason": c.reason,
                 "deposed": c.deposed,
+                "importing": c.importing,
             })
         })
         .collect();
     if let Some(obj) = plan_json.as_object_mut() {
         obj.insert("timestamp".into(), json!(null));
     }
-    let has_changes = p.changes.iter().any(|c| c.action != Action::NoOp) || p.outputs.iter().any(|o| o.action != Action::NoOp);
+    let has_changes = p.changes.iter().any(|c| c.action != Action::NoOp || c.importing.is_some()) || p.outputs.iter().any(|o| o.action != Action::NoOp);
     PlanView { json: plan_json, text, changes: Json::Array(changes), has_changes }
 }
 
@@ -86,7 +87,7 @@ pub fn plan_view(p: &Plan, provider: &dyn Provider, schemas: &Json) -> PlanView 
 pub fn apply_report(r: &ApplyResult, timed: bool, elapsed_ms: f64) -> Json {
     let events: Vec<Json> = r.events.iter().map(|e| event_json(e, "apply")).collect();
     let text = if timed { super::progress::render_timed(r) } else { super::progress::render(r) };
-    json!({"waves": r.waves, "maxConcurrency": r.max_concurrency, "events": events, "progress": text, "added": r.added, "changed": r.changed, "destroyed": r.destroyed, "elapsedMs": elapsed_ms})
+    json!({"waves": r.waves, "maxConcurrency": r.max_concurrency, "events": events, "progress": text, "added": r.added, "changed": r.changed, "destroyed": r.destroyed, "imported": r.imported, "elapsedMs": elapsed_ms})
 }
 
 /// One event in the API's shape (`onEvent`'s argument).
@@ -116,7 +117,12 @@ pub fn plan_events(p: &Plan) -> Vec<Event> {
     let mut out = Vec::new();
     for o in &p.ops {
         let id = id_of(&o.address);
-        let prior_id = if o.op == Op::Read { id.clone() } else { None };
+        let prior_id = match o.op {
+            Op::Read => id.clone(),
+            // The id an import block imports (`Preparing import... [id=ID]`).
+            Op::Import => p.changes.iter().find(|c| c.deposed.is_none() && c.address() == o.address).and_then(|c| c.importing.clone()),
+            _ => None,
+        };
         out.push(Event { at_ms: 0, address: o.address.clone(), deposed: None, op: o.op, prior_id: prior_id.clone(), kind: EventKind::Start });
         out.push(Event { at_ms: 0, address: o.address.clone(), deposed: None, op: o.op, prior_id, kind: EventKind::Complete { id } });
     }
@@ -152,7 +158,9 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
         return json!({"plan": null, "planText": "", "changes": [], "diagnostics": diagnostics, "apply": null});
     }
     let no_refresh = request.get("refresh").and_then(Json::as_bool) == Some(false);
-    let p = plan(files, config, state, &provider, &PlanOptions { variables: variables.clone(), destroy, no_refresh });
+    let strings = |key: &str| -> Vec<String> { request.get(key).and_then(Json::as_array).into_iter().flatten().filter_map(|v| v.as_str().map(String::from)).collect() };
+    let options = PlanOptions { variables: variables.clone(), destroy, no_refresh, targets: strings("targets"), replace: strings("replace") };
+    let p = plan(files, config, state, &provider, &options);
     let view = plan_view(&p, &provider, &provider.schema_document());
     diagnostics.extend(p.diagnostics.clone());
     let mut out = json!({"plan": view.json, "planText": view.text, "changes": view.changes, "diagnostics": diagnostics, "apply": null});
@@ -181,5 +189,6 @@ pub fn op_word(op: Op) -> &'static str {
         Op::Delete => "delete",
         Op::Read => "read",
         Op::ReadData => "read",
+        Op::Import => "import",
     }
 }

@@ -64,6 +64,8 @@ pub struct ApplyResult {
     pub added: usize,
     pub changed: usize,
     pub destroyed: usize,
+    /// Objects imported by `import` blocks.
+    pub imported: usize,
 }
 
 /// Applies `plan` (made from `config` and the prior state `prior`) with `provider`.
@@ -73,7 +75,7 @@ pub fn apply(files: &BTreeMap<String, String>, config: &Config, plan: &Plan, pri
     // (end time, operation, succeeded)
     let mut running: Vec<(u64, usize, bool)> = Vec::new();
     let mut now = 0u64;
-    let mut events = Vec::new();
+    let mut events = s.import_events();
     let mut starts: Vec<(u64, String)> = Vec::new();
     let mut max_concurrency = 0;
     let mut skipped = Vec::new();
@@ -108,7 +110,7 @@ pub fn apply(files: &BTreeMap<String, String>, config: &Config, plan: &Plan, pri
     s.unordered();
     let waves = super::clock::group(&starts, provider.delay_ms(Op::Create, None));
     let state = s.final_state();
-    ApplyResult { state, diagnostics: s.diagnostics.clone(), waves, max_concurrency, events, added: s.added, changed: s.changed, destroyed: s.destroyed }
+    ApplyResult { state, diagnostics: s.diagnostics.clone(), waves, max_concurrency, events, added: s.added, changed: s.changed, destroyed: s.destroyed, imported: s.imported }
 }
 
 /// The start event of an operation.

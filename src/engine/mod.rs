@@ -9,6 +9,8 @@
 //! | `schemas` | the generic mock's schemas, derived from the configuration; the provider set of a configuration |
 //! | `plan` | the plan walk: expansion, refresh, actions, orphans, outputs |
 //! | `apply_check` | the apply graph built at plan time: its cycles refuse the plan (`checkApplyGraph`) |
+//! | `import` | `import` blocks expanded and checked; imported objects in the prior state |
+//! | `targets` | `-target` and `-replace` addresses, and what a target contains |
 //! | `plan_json` | the plan as `terraform show -json` writes it (format 1.2) |
 //! | `config_json`, `config_providers`, `version_constraints` | its `configuration` section |
 //! | `relevant` | its `relevant_attributes` (globalref's contributing resource attributes) |
@@ -28,6 +30,7 @@ pub mod config_json;
 pub mod config_providers;
 pub mod data_orphans;
 pub mod diag_text;
+pub mod import;
 pub mod instance;
 pub mod module_outputs;
 pub mod moved;
@@ -45,6 +48,7 @@ pub mod sources;
 mod state_write;
 pub use state_write::{state_text, TerraformOrder};
 pub mod stepper;
+pub mod targets;
 pub mod values_json;
 pub mod version_constraints;
 
@@ -64,6 +68,11 @@ pub struct PlanOptions {
     /// `plan -refresh=false`: prior objects are taken as the state has them, without asking
     /// their provider.
     pub no_refresh: bool,
+    /// `plan -target=ADDR`: only what these name and what that depends on (in a destroy plan:
+    /// what depends on it) is planned.
+    pub targets: Vec<String>,
+    /// `plan -replace=ADDR`: these instances are replaced even when they could be updated.
+    pub replace: Vec<String>,
 }
 
 /// One planned change of a resource instance object.
@@ -94,6 +103,8 @@ pub struct InstanceChange {
     pub create_before_destroy: bool,
     /// The address before a `moved` block renamed it.
     pub previous_address: Option<String>,
+    /// The id an `import` block imported it with (plan JSON's `importing`).
+    pub importing: Option<String>,
 }
 
 impl InstanceChange {
@@ -135,6 +146,8 @@ pub struct PlanOp {
     pub deps: Vec<String>,
     /// The object's `name` (the mock provider's per-name delays).
     pub name: Option<String>,
+    /// An earlier operation of the same instance it follows (a refresh after its import).
+    pub after: Option<usize>,
 }
 
 impl Plan {
@@ -145,7 +158,7 @@ impl Plan {
         let preds: Vec<Vec<usize>> = self
             .ops
             .iter()
-            .map(|o| (0..n).filter(|&j| !self.ops[j].resource.is_empty() && o.deps.contains(&self.ops[j].resource)).collect())
+            .map(|o| (0..n).filter(|&j| (!self.ops[j].resource.is_empty() && o.deps.contains(&self.ops[j].resource)) || o.after == Some(j)).collect())
             .collect();
         let items: Vec<(String, u64)> = self.ops.iter().map(|o| (format!("{} {}", o.op.as_str(), o.address), provider.delay_ms(o.op, o.name.as_deref()))).collect();
         clock::schedule(&items, &preds, parallelism, provider.delay_ms(crate::providers::Op::Read, None))
@@ -176,6 +189,8 @@ pub struct Plan {
     /// Refused before the walk (a cycle in the validate graph): Terraform makes no plan at all
     /// then, so prints none (`backend/local` with a nil plan).
     pub refused: bool,
+    /// The `-target` addresses it was made with (a targeted plan is not complete).
+    pub targets: Vec<String>,
 }
 
 impl Plan {

@@ -166,6 +166,25 @@ struct Walk<'a> {
     routing: Routing,
     /// The provider configuration serving what is being planned now.
     serving: String,
+    /// `-target`: the targets, and whether one names the resource being walked (then only
+    /// the instances they contain are planned).
+    targets: super::targets::Targets,
+    targeted_here: bool,
+    /// The configuration resources a target names directly.
+    targeted: BTreeSet<String>,
+    /// The configuration resources the targeted plan keeps.
+    kept: BTreeSet<String>,
+    /// `-replace`: instance addresses as Terraform prints them.
+    replace: Vec<crate::addrs::InstanceAddr>,
+    /// Whether the objects being walked are refreshed (a targeted destroy plan refreshes only
+    /// what the targets name and depend on, as its refresh-only pass would).
+    refresh_here: bool,
+    /// `import` blocks: instance address → the id to import.
+    imports: HashMap<String, String>,
+    /// Instance addresses the walked resources expanded to (imports must name one of them).
+    expanded: BTreeSet<String>,
+    /// The objects imported, for the prior state.
+    imported: Vec<(InstanceChange, Value)>,
 }
 
 /// Runs `f` in the scope of the module instance at `path` (call names) and `keys`.
@@ -192,7 +211,7 @@ pub fn module_keys(scope: &ModuleScope<'_>, path: &[String], keys: &[Option<Modu
 
 /// Plans `config` against the prior state (`prior`, state v4 JSON) with `provider`.
 pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Json>, provider: &dyn Provider, options: &PlanOptions) -> Plan {
-    let mut result = Plan { destroy: options.destroy, prior_state: prior.cloned(), ..Plan::default() };
+    let mut result = Plan { destroy: options.destroy, prior_state: prior.cloned(), targets: options.targets.clone(), ..Plan::default() };
     // The validate graph runs first: a cycle is refused with its names.
     let validate = crate::graph::build(config, &crate::graph::BuildOptions { operation: crate::graph::Operation::Validate, reduce: false, ..Default::default() });
     if validate.diagnostics.has_errors() {
@@ -204,6 +223,16 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     }
     let routing = Routing::from_graph(&validate.graph);
     drop(validate);
+    result.diagnostics.extend(super::targets::check_options(options));
+    if result.diagnostics.has_errors() {
+        return result;
+    }
+    let mut ignored = Diagnostics::new();
+    let targets = super::targets::Targets(super::targets::parse_targets(&options.targets, &mut ignored));
+    let replace = super::targets::parse_replace(&options.replace, &mut ignored);
+    if !targets.is_empty() {
+        result.diagnostics.push(super::targets::targeting_warning());
+    }
     // `moved` blocks rename prior objects first.
     let (moved_state, moved) = super::moved::apply_moves(config, prior);
     let prior = moved_state.as_ref();
@@ -263,7 +292,20 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         by_address: HashMap::new(),
         routing,
         serving: String::new(),
+        targets,
+        targeted_here: false,
+        targeted: BTreeSet::new(),
+        kept: BTreeSet::new(),
+        replace,
+        refresh_here: true,
+        imports: HashMap::new(),
+        expanded: BTreeSet::new(),
+        imported: Vec::new(),
     };
+    // `import` blocks (none in a destroy plan).
+    let import_targets = if options.destroy { Vec::new() } else { super::import::expand(config, &scope, &inputs, &mut walk.diags) };
+    super::import::unconfigured(config, &import_targets, &inputs, &mut walk.diags);
+    walk.imports = import_targets.iter().map(|t| (t.address.clone(), t.id.clone())).collect();
     let mut unexpanded = Vec::new();
     let resources = order::resources(config, &mut |path, keys, call| module_keys(&scope, path, keys, call), &mut unexpanded);
     for m in &unexpanded {
@@ -310,8 +352,16 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
             }
         }
     }
+    let selection = super::targets::Selection::of(&walk.targets, &resources, &closure, options.destroy);
+    walk.targeted = selection.named.clone();
+    walk.kept = selection.kept.clone();
     for i in walk_order {
         let w = &resources[i];
+        if !walk.kept.contains(&w.config_address) {
+            continue;
+        }
+        walk.targeted_here = selection.names[i];
+        walk.refresh_here = selection.refreshed[i];
         // Terraform records no dependencies for data sources.
         let dependencies: Vec<String> = if w.resource.mode == ResourceMode::Data { Vec::new() } else { closure[i].iter().cloned().collect() };
         // What depends on a failed resource is not planned.
@@ -325,17 +375,28 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         with_scope(&scope, &w.path, &w.keys, &mut |s| walk.resource(s, w, &dependencies, &args));
     }
     walk.orphans(&resources);
+    // Imports to instances that a walked resource does not have.
+    let walked: BTreeSet<&str> = resources.iter().filter(|w| walk.kept.contains(&w.config_address) && !walk.failed.contains(&w.config_address)).map(|w| w.config_address.as_str()).collect();
+    for t in &import_targets {
+        let config_resource = crate::addrs::InstanceAddr::parse(&t.address).map(|a| a.config_resource()).unwrap_or_default();
+        if walked.contains(config_resource.as_str()) && !walk.expanded.contains(&t.address) && walk.targets.is_empty() {
+            walk.diags.push(super::import::instance_not_configured(&t.address));
+        }
+    }
     if !options.destroy {
         result.outputs = walk.outputs(&scope);
         let mut check_diags = Diagnostics::new();
         result.checks = super::checks::evaluate(&scope, &inputs, config, &resources, &values, &walk.failed, &mut check_diags, true);
         walk.diags.extend(check_diags);
-    } else {
+    } else if walk.targets.is_empty() {
         result.outputs = walk.destroyed_outputs();
     }
     result.diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     result.diagnostics.extend(walk.diags);
     result.diagnostics = super::diag_text::with_sources(std::mem::take(&mut result.diagnostics), &file_source);
+    for (c, v) in &walk.imported {
+        super::import::add_to_state(&mut result.prior_state, c, v);
+    }
     let mut changes = walk.changes;
     for c in &mut changes {
         if c.deposed.is_none() {
@@ -469,10 +530,23 @@ impl<'a> Walk<'a> {
             Expansion::Count(n) => (0..*n).map(|i| (Some(InstanceKey::Int(i)), Some(i), None)).collect(),
             Expansion::ForEach(items) => items.iter().map(|(k, v)| (Some(InstanceKey::Str(k.clone())), None, Some((Value::string(k.clone()), v.clone())))).collect(),
         };
+        let raddr = resource_addr(r);
+        if r.mode == ResourceMode::Managed && !self.options.destroy {
+            self.incomplete_replace(w, &raddr, &instances);
+        }
         let mut planned_values: Vec<(Option<InstanceKey>, Value)> = Vec::new();
         let mut any_pending = false;
         for (ikey, count_index, each) in &instances {
             let prior_obj = prior.iter().find(|o| o.deposed.is_none() && &o.key == ikey);
+            let instance_address = format!("{}{}", w.address, ikey.as_ref().map(|k| k.to_string()).unwrap_or_default());
+            if !self.planned_here(&w.module_addr, &raddr, ikey) {
+                // Left out by -target: what reads it sees the object as it is.
+                planned_values.push((ikey.clone(), prior_obj.map(|o| object_value(o, Some(&schema))).unwrap_or_else(Value::dynamic)));
+                continue;
+            }
+            self.expanded.insert(instance_address.clone());
+            // An import block's instance with no object yet is imported (else the block is ignored).
+            let import = if prior_obj.is_none() && r.mode == ResourceMode::Managed { self.imports.get(&instance_address).cloned() } else { None };
             let inst = InstanceScope { module: scope, count_index: *count_index, each: each.clone(), self_value: None };
             let mut diags = Diagnostics::new();
             let cfg = body::evaluate(&inst, self.inputs, args, &schema, &mut diags);
@@ -507,6 +581,7 @@ impl<'a> Walk<'a> {
                 dependencies: dependencies.to_vec(),
                 create_before_destroy: r.lifecycle.create_before_destroy == Some(true) || self.forced_cbd,
                 previous_address: None,
+                importing: None,
             };
             let address = change.address();
             if r.mode == ResourceMode::Data {
@@ -527,7 +602,7 @@ impl<'a> Walk<'a> {
                     self.push(change);
                     any_pending = true;
                 } else {
-                    self.ops.push(PlanOp { op: Op::ReadData, address: address.clone(), resource: w.config_address.clone(), deps: self.order_deps.clone(), name: body::attr(&cfg, "name").and_then(|v| v.as_str().map(String::from)) });
+                    self.ops.push(PlanOp { op: Op::ReadData, address: address.clone(), resource: w.config_address.clone(), deps: self.order_deps.clone(), name: body::attr(&cfg, "name").and_then(|v| v.as_str().map(String::from)), after: None });
                     match self.prov().read_data_source(&r.type_name, &cfg) {
                         Ok(v) => {
                             change.after = Some(v.clone());
@@ -546,7 +621,7 @@ impl<'a> Walk<'a> {
                 Some(o) => {
                     let v = object_value(o, Some(&schema));
                     if !self.options.no_refresh {
-                        self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: w.config_address.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)) });
+                        self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: w.config_address.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)), after: None });
                     }
                     let read = if self.options.no_refresh { Ok(Some(v.clone())) } else { self.prov().read_resource(&r.type_name, &v) };
                     match read {
@@ -557,7 +632,20 @@ impl<'a> Walk<'a> {
                         }
                     }
                 }
-                None => None,
+                None => match &import {
+                    Some(id) => match self.import(&r.type_name, &address, id) {
+                        Ok(v) => {
+                            change.importing = Some(id.clone());
+                            self.imported.push((change.clone(), v.clone()));
+                            Some(v)
+                        }
+                        Err(d) => {
+                            self.diags.push(d.with_range(r.range.clone()).with_address(address.clone()));
+                            continue;
+                        }
+                    },
+                    None => None,
+                },
             };
             let tainted = prior_obj.is_some_and(|o| o.tainted);
             let cfg = ignore_changes(&r.lifecycle.ignore_changes, cfg, prior_val.as_ref(), &schema);
@@ -570,12 +658,13 @@ impl<'a> Walk<'a> {
             };
             change.before = prior_val.clone();
             let triggered = prior_val.is_some() && self.replace_triggered(scope, r, *count_index, each.clone());
+            let forced = prior_val.is_some() && self.replace.iter().any(|a| a.to_string() == address);
             match &prior_val {
                 None => {
                     change.action = Action::Create;
                     change.after = Some(planned.planned);
                 }
-                Some(pv) if !planned.requires_replace.is_empty() || triggered || tainted => {
+                Some(pv) if forced || !planned.requires_replace.is_empty() || triggered || tainted => {
                     let create = match self.prov().plan_resource_change(&r.type_name, None, &cfg) {
                         Ok(p) => p.planned,
                         Err(e) => {
@@ -585,7 +674,9 @@ impl<'a> Walk<'a> {
                     };
                     let _ = pv;
                     change.action = if change.create_before_destroy { Action::CreateThenDelete } else { Action::DeleteThenCreate };
-                    change.reason = Some(if tainted {
+                    change.reason = Some(if forced {
+                        "replace_by_request"
+                    } else if tainted {
                         "replace_because_tainted"
                     } else if !planned.requires_replace.is_empty() {
                         "replace_because_cannot_update"
@@ -612,7 +703,7 @@ impl<'a> Walk<'a> {
         }
         // Orphaned instances: keys no longer in the expansion.
         for o in prior.iter().filter(|o| o.deposed.is_none()) {
-            if instances.iter().any(|(k, _, _)| k == &o.key) || r.mode == ResourceMode::Data {
+            if instances.iter().any(|(k, _, _)| k == &o.key) || r.mode == ResourceMode::Data || !self.planned_here(&w.module_addr, &raddr, &o.key) {
                 continue;
             }
             let reason = if self.options.destroy {
@@ -631,7 +722,8 @@ impl<'a> Walk<'a> {
             any_pending = true;
         }
         // Deposed objects left by an earlier apply are destroyed.
-        for o in prior.iter().filter(|o| o.deposed.is_some()) {
+        let deposed: Vec<&PriorObject> = prior.iter().filter(|o| o.deposed.is_some() && self.planned_here(&w.module_addr, &raddr, &o.key)).collect();
+        for o in deposed {
             self.orphan(&w.module_addr, r.mode, &r.type_name, &r.name, o, None, Action::Delete, Some(&schema));
             any_pending = true;
         }
@@ -645,6 +737,47 @@ impl<'a> Walk<'a> {
             )),
         };
         self.values.values.borrow_mut().insert(key, value);
+    }
+
+    /// `ImportResourceState`, then the refresh that reads the imported object.
+    fn import(&mut self, type_name: &str, address: &str, id: &str) -> Result<Value, Diagnostic> {
+        self.ops.push(PlanOp { op: Op::Import, address: address.to_string(), resource: self.order_resource.clone(), deps: self.order_deps.clone(), name: None, after: None });
+        let imported = self.prov().import_resource_state(type_name, id).map_err(|e| Diagnostic::error(e.summary, e.detail))?;
+        let name = attr(&imported, "name").and_then(|v| v.as_str().map(String::from));
+        self.ops.push(PlanOp { op: Op::Read, address: address.to_string(), resource: self.order_resource.clone(), deps: self.order_deps.clone(), name, after: Some(self.ops.len() - 1) });
+        match self.prov().read_resource(type_name, &imported) {
+            Ok(Some(v)) => Ok(v),
+            Ok(None) => Err(Diagnostic::error(
+                "Cannot import non-existent remote object",
+                format!("While attempting to import an existing object to {}, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"terraform apply\" to create a new remote object for this resource.", crate::addrs::quote(address)),
+            )),
+            Err(e) => Err(Diagnostic::error(e.summary, e.detail)),
+        }
+    }
+
+    /// Whether an instance of the resource being walked is planned: always, unless a target
+    /// names this resource and contains other instances only.
+    fn planned_here(&self, module: &str, resource: &crate::addrs::ResourceAddr, key: &Option<InstanceKey>) -> bool {
+        !self.targeted_here || self.targets.contains(module, resource, key)
+    }
+
+    /// `-replace=ADDR` without a key for a resource whose instances need one: Terraform's
+    /// warning (it compares the resource alone, whatever the module).
+    fn incomplete_replace(&mut self, w: &Walkable<'_>, resource: &crate::addrs::ResourceAddr, instances: &[Repetition]) {
+        let needs_key = instances.len() != 1 || instances[0].0.is_some();
+        if !needs_key {
+            return;
+        }
+        let addresses: Vec<String> = instances.iter().map(|(k, _, _)| format!("{}{}", w.address, k.as_ref().map(|k| k.to_string()).unwrap_or_default())).collect();
+        let warnings: Vec<Diagnostic> = self
+            .replace
+            .iter()
+            .filter(|a| a.key.is_none() && &a.resource == resource)
+            .map(|a| super::targets::incomplete_replace_warning(&a.to_string(), &addresses))
+            .collect();
+        for d in warnings {
+            self.diags.push(d);
+        }
     }
 
     fn push(&mut self, change: InstanceChange) {
@@ -672,15 +805,17 @@ impl<'a> Walk<'a> {
             dependencies: o.dependencies.clone(),
             create_before_destroy: o.create_before_destroy,
             previous_address: None,
+                importing: None,
         };
         let address = change.address();
         let v = object_value(o, schema);
         // Orphans of configured resources are refreshed in their resource's order; those of
         // removed resources wait for nothing; forgotten objects are not refreshed.
-        if o.deposed.is_none() && action != Action::Forget && !self.options.no_refresh {
-            self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: self.order_resource.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)) });
+        let refresh = !self.options.no_refresh && self.refresh_here;
+        if o.deposed.is_none() && action != Action::Forget && refresh {
+            self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: self.order_resource.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)), after: None });
         }
-        let read = if self.options.no_refresh { Ok(Some(v.clone())) } else { self.prov().read_resource(type_name, &v) };
+        let read = if !refresh { Ok(Some(v.clone())) } else { self.prov().read_resource(type_name, &v) };
         change.before = match read {
             Ok(Some(v)) => Some(v),
             _ => Some(v),
@@ -776,7 +911,15 @@ impl<'a> Walk<'a> {
                     self.order_deps.clear();
                 }
             }
+            let raddr = crate::addrs::ResourceAddr { mode: mode_of(mode), type_name: type_name.clone(), name: name.clone() };
             for o in objs {
+                // -target: the objects a target contains; in a destroy plan also those that
+                // depend on what a target names.
+                let named = self.targets.is_empty() || self.targets.contains(module, &raddr, &o.key);
+                if !named && !(self.options.destroy && o.dependencies.iter().any(|d| self.targeted.contains(d))) {
+                    continue;
+                }
+                self.refresh_here = named;
                 let reason = if o.deposed.is_some() { None } else { reason };
                 self.orphan(module, mode_of(mode), type_name, name, o, reason, action, schema.as_ref());
             }
@@ -787,7 +930,12 @@ impl<'a> Walk<'a> {
         let prior_outputs = self.prior_outputs();
         let mut out = Vec::new();
         for o in &scope.module().outputs {
-            if order::reached(self.config, &[], &o.references).iter().any(|r| self.failed.contains(r)) {
+            let reached = order::reached(self.config, &[], &o.references);
+            if reached.iter().any(|r| self.failed.contains(r)) {
+                continue;
+            }
+            // A targeted plan keeps the outputs that read only resources it kept.
+            if !self.targets.is_empty() && (reached.is_empty() || !reached.iter().all(|r| self.kept.contains(r))) {
                 continue;
             }
             let v = scope.output(&o.name).unwrap_or_else(Value::dynamic);
@@ -807,7 +955,7 @@ impl<'a> Walk<'a> {
             });
         }
         for (name, (b, s)) in &prior_outputs {
-            if !scope.module().outputs.iter().any(|o| &o.name == name) {
+            if self.targets.is_empty() && !scope.module().outputs.iter().any(|o| &o.name == name) {
                 out.push(OutputChange { name: name.clone(), action: Action::Delete, before: Some(b.clone()), after: None, before_sensitive: *s, sensitive: false });
             }
         }
@@ -839,6 +987,10 @@ impl<'a> Walk<'a> {
 
 }
 
+/// A configuration resource's address within its module.
+pub fn resource_addr(r: &Resource) -> crate::addrs::ResourceAddr {
+    crate::addrs::ResourceAddr { mode: r.mode, type_name: r.type_name.clone(), name: r.name.clone() }
+}
 fn module_configured(config: &Config, module: &str) -> bool {
     // `module.a.module.b` (keys stripped) names a chain of calls.
     let names: Vec<String> = module

@@ -76,6 +76,9 @@ fn resource_change(c: &InstanceChange) -> Json {
     if !c.replace_paths.is_empty() {
         ch.insert("replace_paths".into(), json!(c.replace_paths.iter().map(|p| vec![p]).collect::<Vec<_>>()));
     }
+    if let Some(id) = &c.importing {
+        ch.insert("importing".into(), json!({"id": id}));
+    }
     m.insert("change".into(), Json::Object(ch));
     if let Some(r) = c.reason {
         m.insert("action_reason".into(), json!(r));
@@ -175,6 +178,7 @@ fn prior_state(plan: &Plan, provider: &dyn Provider) -> Option<Json> {
                 dependencies: o.dependencies.clone(),
                 create_before_destroy: o.create_before_destroy,
                 previous_address: None,
+                importing: None,
             };
             let v = object_value(o, schema);
             let mut e = values_entry(&c, &v, schema.map(|s| s.version).unwrap_or(0));
@@ -313,8 +317,9 @@ pub fn to_json(plan: &Plan, provider: &dyn Provider) -> Json {
     if !plan.relevant_attributes.is_empty() {
         out.insert("relevant_attributes".into(), Json::Array(plan.relevant_attributes.clone()));
     }
-    out.insert("applyable".into(), json!(!plan.errored() && (plan.changes.iter().any(|c| c.action != Action::NoOp || c.previous_address.is_some()) || plan.outputs.iter().any(|o| o.action != Action::NoOp))));
-    out.insert("complete".into(), json!(!plan.errored()));
+    out.insert("applyable".into(), json!(!plan.errored() && (plan.changes.iter().any(|c| c.action != Action::NoOp || c.previous_address.is_some() || c.importing.is_some()) || plan.outputs.iter().any(|o| o.action != Action::NoOp))));
+    // A targeted plan leaves changes out: it is not complete.
+    out.insert("complete".into(), json!(!plan.errored() && plan.targets.is_empty()));
     out.insert("errored".into(), json!(plan.errored()));
     Json::Object(out)
 }

@@ -19,6 +19,8 @@ pub fn line(e: &Event) -> Option<String> {
         (EventKind::Start, Op::Update) => format!("{who}: Modifying...{}", id(&e.prior_id)),
         (EventKind::Start, Op::Delete) => format!("{who}: Destroying...{}", id(&e.prior_id)),
         (EventKind::Start, Op::ReadData) => format!("{who}: Reading..."),
+        (EventKind::Start, Op::Import) => format!("{who}: Importing...{}", id(&e.prior_id)),
+        (EventKind::Complete { id: new }, Op::Import) => format!("{who}: Import complete{}", id(new)),
         (EventKind::Complete { id: new }, Op::Create) => format!("{who}: Creation complete after <t>{}", id(new)),
         (EventKind::Complete { id: new }, Op::Update) => format!("{who}: Modifications complete after <t>{}", id(new)),
         (EventKind::Complete { .. }, Op::Delete) => format!("{who}: Destruction complete after <t>"),
@@ -50,9 +52,12 @@ fn summary(r: &ApplyResult) -> String {
         return out;
     }
     for d in r.diagnostics.iter().filter(|d| d.severity == crate::diag::Severity::Warning) {
-        out.push_str(&super::diag_text::plain(d));
+        // Wrapped as Terraform wraps a detail when its output is not a terminal (78 columns).
+        let d = crate::diag::Diagnostic { detail: crate::plans::render_human::word_wrap(&d.detail, 78), ..d.clone() };
+        out.push_str(&super::diag_text::plain(&d));
     }
-    out.push_str(&format!("\nApply complete! Resources: {} added, {} changed, {} destroyed.\n", r.added, r.changed, r.destroyed));
+    let imported = if r.imported > 0 { format!("{} imported, ", r.imported) } else { String::new() };
+    out.push_str(&format!("\nApply complete! Resources: {imported}{} added, {} changed, {} destroyed.\n", r.added, r.changed, r.destroyed));
     if let Some(outputs) = r.state.get("outputs").and_then(Json::as_object).filter(|m| !m.is_empty()) {
         out.push_str("\nOutputs:\n\n");
         for (name, o) in outputs {

@@ -145,6 +145,11 @@ pub(super) fn write_state(s: &Stepper<'_>, mut warnings: Option<&mut Diagnostics
             }
             outputs.insert(name, Json::Object(e));
         }
+    } else if !plan.targets.is_empty() {
+        // A targeted destroy leaves the outputs as they were.
+        if let Some(Json::Object(prior_outputs)) = prior.and_then(|p| p.get("outputs")) {
+            outputs = prior_outputs.clone();
+        }
     }
     let prior_serial = prior.and_then(|p| p.get("serial")).and_then(Json::as_u64).unwrap_or(0);
     let lineage = prior.and_then(|p| p.get("lineage")).and_then(Json::as_str).unwrap_or(&s.lineage).to_string();

@@ -128,6 +128,8 @@ pub struct Stepper<'a> {
     next_deposed: u32,
     pub(super) writes: usize,
     pub added: usize,
+    /// Objects `import` blocks brought in (`Apply complete! Resources: N imported, ...`).
+    pub imported: usize,
     pub changed: usize,
     pub destroyed: usize,
     /// Diagnostics of failed operations, in the order they failed.
@@ -269,9 +271,10 @@ impl<'a> Stepper<'a> {
             next_deposed: 1,
             writes,
             added: 0,
+            imported: plan.changes.iter().filter(|c| c.importing.is_some()).count(),
             changed: 0,
             destroyed: 0,
-            diagnostics: Diagnostics::new(),
+            diagnostics: super::targets::apply_diagnostics(plan),
             succs,
             waiting,
             ready,
@@ -281,6 +284,12 @@ impl<'a> Stepper<'a> {
             reaches,
             hidden: plan.changes.iter().enumerate().filter(|(_, c)| c.deposed.is_none() && matches!(c.action, Action::Delete | Action::Forget)).map(|(i, _)| i).collect(),
         }
+    }
+
+    /// The `Importing...` / `Import complete` events of the plan's imports (the objects were
+    /// imported during the plan: the apply records them first).
+    pub fn import_events(&self) -> Vec<super::apply::Event> {
+        super::import::apply_events(self.plan)
     }
 
     /// The first object of `c`'s instance for which `pred` holds.
@@ -387,7 +396,7 @@ impl<'a> Stepper<'a> {
                 let prior = if o.op == Op::Update { current.map(|i| self.objs.get(i).value.clone()) } else { None };
                 Ok(Some(Request::PlanApply { type_name: c.type_name.clone(), prior, config: ignore_for_apply(c, cfg) }))
             }
-            Op::Read => Ok(None),
+            Op::Read | Op::Import => Ok(None),
         }
     }
 

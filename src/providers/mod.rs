@@ -62,6 +62,8 @@ pub enum Op {
     Read,
     /// `ReadDataSource`.
     ReadData,
+    /// `ImportResourceState` (an `import` block, during the plan).
+    Import,
 }
 
 impl Op {
@@ -72,6 +74,7 @@ impl Op {
             Op::Delete => "delete",
             Op::Read => "read",
             Op::ReadData => "read_data",
+            Op::Import => "import",
         }
     }
 }
@@ -118,6 +121,12 @@ pub trait Provider {
     fn read_resource(&self, type_name: &str, prior: &Value) -> Result<Option<Value>, ProviderError>;
     /// Reads a data source from its (wholly known) configuration.
     fn read_data_source(&self, type_name: &str, config: &Value) -> Result<Value, ProviderError>;
+    /// `ImportResourceState`: the object `id` names, as far as the provider knows it (a
+    /// refresh reads it next). By default the type cannot be imported.
+    fn import_resource_state(&self, type_name: &str, id: &str) -> Result<Value, ProviderError> {
+        let _ = id;
+        Err(cannot_import(type_name))
+    }
     /// How long the operation takes (milliseconds) for an object with this `name` attribute:
     /// metadata the walk honours to reproduce the oracle's timing (0 when instant).
     fn delay_ms(&self, _op: Op, _name: Option<&str>) -> u64 {
@@ -134,6 +143,19 @@ pub trait Provider {
     fn schema_document(&self) -> serde_json::Value {
         serde_json::json!({"format_version": "1.0", "provider_schemas": {}})
     }
+}
+
+/// The error of a provider that cannot import objects of a type.
+pub fn cannot_import(type_name: &str) -> ProviderError {
+    ProviderError { summary: format!("{type_name} does not support resource import"), detail: format!("This provider has not implemented import for {type_name}.") }
+}
+
+/// What the mocks import: an object of the schema's type whose `id` is `id`, everything else
+/// null (the oracle's mock, extended by scripts/engine-oracle.py, answers the same).
+pub fn imported_object(schema: &ResourceSchema, id: &str) -> Value {
+    let attrs = schema.attributes.iter().map(|(k, a)| (k.clone(), if k == "id" { Value::string(id.to_string()) } else { Value::null(a.ty.clone()) }));
+    let blocks = schema.blocks.keys().map(|k| (k.clone(), Value::null(Type::Dynamic)));
+    Value::object(crate::util::sort::btree_map(attrs.chain(blocks)))
 }
 
 /// The provider serving `config_address`: `provider` itself, or the one of its set.

@@ -107,6 +107,9 @@ impl Provider for ProviderSet {
     fn read_data_source(&self, type_name: &str, config: &Value) -> Result<Value, ProviderError> {
         self.by_type(type_name).read_data_source(type_name, config)
     }
+    fn import_resource_state(&self, type_name: &str, id: &str) -> Result<Value, ProviderError> {
+        self.by_type(type_name).import_resource_state(type_name, id)
+    }
     fn delay_ms(&self, op: Op, name: Option<&str>) -> u64 {
         self.mock.delay_ms(op, name)
     }

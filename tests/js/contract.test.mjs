@@ -182,7 +182,11 @@ test("plan and apply return what index.d.ts declares, for every recorded scenari
       const files = await readConfigDir(`${dir}/config`);
       const state = existsSync(`${dir}/input.tfstate`) ? JSON.parse(readFileSync(`${dir}/input.tfstate`, "utf8")) : null;
       const events = [];
-      const p = await plan(files, { state, onEvent: (e) => events.push(e) });
+      // The step's -target / -replace, so targeted, replaced and imported changes are checked too.
+      const env = existsSync(`${dir}/step.env`) ? readFileSync(`${dir}/step.env`, "utf8") : "";
+      const args = (env.match(/^PLAN_ARGS=(.*)$/m)?.[1] ?? "").split(/\s+/).filter(Boolean);
+      const addresses = (flag) => args.filter((a) => a.startsWith(`-${flag}=`)).map((a) => a.slice(flag.length + 2));
+      const p = await plan(files, { state, onEvent: (e) => events.push(e), targets: addresses("target"), replace: /^DESTROY=1$/m.test(env) ? [] : addresses("replace"), destroy: /^DESTROY=1$/m.test(env) });
       const what = `${name}/${step}`;
       conforms(p.changes, typeOf(planType.getProperty("changes")), `${what}: plan.changes`);
       conforms(p.diagnostics, typeOf(planType.getProperty("diagnostics")), `${what}: plan.diagnostics`);

@@ -28,9 +28,20 @@ impl Step {
     pub fn no_refresh(&self) -> bool {
         self.env.get("REFRESH").map(String::as_str) == Some("0")
     }
-    /// The plan options the step was recorded with.
+    /// The plan options the step was recorded with: `DESTROY=1`, `REFRESH=0`, and `PLAN_ARGS`'
+    /// `-target=` / `-replace=`.
     pub fn plan_options(&self) -> tfgraph::engine::PlanOptions {
-        tfgraph::engine::PlanOptions { destroy: self.destroy(), no_refresh: self.no_refresh(), ..Default::default() }
+        let mut o = tfgraph::engine::PlanOptions { destroy: self.destroy(), no_refresh: self.no_refresh(), ..Default::default() };
+        for arg in self.env.get("PLAN_ARGS").map(String::as_str).unwrap_or("").split_whitespace() {
+            if let Some(t) = arg.strip_prefix("-target=") {
+                o.targets.push(t.to_string());
+            } else if let Some(r) = arg.strip_prefix("-replace=") {
+                o.replace.push(r.to_string());
+            } else {
+                panic!("{}: PLAN_ARGS {arg:?} is not read by the tests", self.name);
+            }
+        }
+        o
     }
     pub fn json(&self, file: &str) -> Option<Value> {
         fs::read_to_string(self.dir.join(file)).ok().map(|t| serde_json::from_str(&t).unwrap())

@@ -67,7 +67,10 @@ pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usi
     let t0 = elapsed_ms(0.0);
     let now = || elapsed_ms(t0) as u64;
     let mut inflight: FuturesUnordered<LocalBoxFuture<'_, (Started, Option<Response>)>> = FuturesUnordered::new();
-    let mut events: Vec<Event> = Vec::new();
+    let mut events: Vec<Event> = s.import_events();
+    for e in &events {
+        hooks.event(e, None, None);
+    }
     let mut begun: Vec<u64> = vec![0; s.ops.len()];
     let mut starts: Vec<(u64, String)> = Vec::new();
     let mut skipped = Vec::new();
@@ -138,7 +141,7 @@ pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usi
     crate::util::sort::sort_by_key(&mut starts, |(t, _)| *t);
     let waves = crate::engine::clock::group(&starts, provider.delay_ms(Op::Create, None));
     let state = s.final_state();
-    ApplyResult { state, diagnostics: s.diagnostics.clone(), waves, max_concurrency, events, added: s.added, changed: s.changed, destroyed: s.destroyed }
+    ApplyResult { state, diagnostics: s.diagnostics.clone(), waves, max_concurrency, events, added: s.added, changed: s.changed, destroyed: s.destroyed, imported: s.imported }
 }
 
 /// Waits `delay` milliseconds (the mock's duration), or a microtask when it is 0.

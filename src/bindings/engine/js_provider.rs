@@ -82,6 +82,7 @@ impl JsProvider {
             Question::Plan { type_name, prior, config } => Answer::Plan(self.plan(type_name, prior.as_ref(), config).await),
             Question::Read { type_name, prior } => Answer::Read(self.read(type_name, prior).await),
             Question::ReadData { type_name, config } => Answer::ReadData(self.read_data(type_name, config).await),
+            Question::Import { type_name, id } => Answer::Import(self.import(type_name, id).await),
         }
     }
 
@@ -108,6 +109,18 @@ impl JsProvider {
         let result = self.ask("readResource", type_name, json!({"typeName": type_name, "state": to_wire(prior)})).await?;
         let v = self.object_at(&result, "newState", schema, true).map_err(|why| self.invalid("Provider produced invalid object", "readResource", type_name, why))?;
         Ok(v.map(|v| remark(v, prior)))
+    }
+
+    /// `importResourceState({ typeName, id })` → `{ state }`; a provider without the method
+    /// cannot import.
+    async fn import(&self, type_name: &str, id: &str) -> Result<Value, ProviderError> {
+        let schema = self.schema(type_name, false).ok_or_else(|| unsupported(type_name))?;
+        if !Reflect::get(&self.object, &"importResourceState".into()).is_ok_and(|f| f.is_function()) {
+            return Err(crate::providers::cannot_import(type_name));
+        }
+        let result = self.ask("importResourceState", type_name, json!({"typeName": type_name, "id": id})).await?;
+        let v = self.object_at(&result, "state", schema, false).map_err(|why| self.invalid("Provider produced invalid object", "importResourceState", type_name, why))?;
+        Ok(v.unwrap_or_else(Value::dynamic))
     }
 
     async fn read_data(&self, type_name: &str, config: &Value) -> Result<Value, ProviderError> {

@@ -99,6 +99,9 @@ struct EngineRequest {
     mock: Option<Json>,
     destroy: bool,
     refresh: bool,
+    /// `-target=` and `-replace=` addresses.
+    targets: Vec<String>,
+    replace: Vec<String>,
     parallelism: usize,
     providers: Option<JsValue>,
     on_event: Option<Function>,
@@ -112,6 +115,14 @@ fn json_text(options: &JsValue, key: &str, api: &str) -> Result<Option<Json>, Js
             serde_json::from_str(&text).map(Some).map_err(|e| type_error(&format!("{api}: `options.{key}` is not JSON: {e}")))
         }
     }
+}
+
+/// `options[key]`: an array of strings (`pkg/api.js` has checked it).
+fn strings(options: &JsValue, key: &str, api: &str) -> Result<Vec<String>, JsValue> {
+    let Some(v) = get(options, key)? else { return Ok(Vec::new()) };
+    let bad = || type_error(&format!("{api}: `options.{key}` must be an array of address strings"));
+    let array = v.dyn_into::<js_sys::Array>().map_err(|_| bad())?;
+    array.iter().map(|x| x.as_string().ok_or_else(bad)).collect()
 }
 
 fn function(options: &JsValue, key: &str, api: &str) -> Result<Option<Function>, JsValue> {
@@ -155,6 +166,8 @@ fn read_request(options: &JsValue, api: &str) -> Result<EngineRequest, JsValue> 
         mock: json_text(options, "mock", api)?,
         destroy: flag("destroy", false)?,
         refresh: flag("refresh", true)?,
+        targets: strings(options, "targets", api)?,
+        replace: strings(options, "replace", api)?,
         parallelism,
         providers,
         on_event: function(options, "onEvent", api)?,
@@ -288,7 +301,7 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         let loaded = config::load(&files, &load);
         let mut diagnostics = loaded.diagnostics;
         let config = loaded.config;
-        let options = PlanOptions { variables: request.variables.clone(), destroy: request.destroy, no_refresh: !request.refresh };
+        let options = PlanOptions { variables: request.variables.clone(), destroy: request.destroy, no_refresh: !request.refresh, targets: request.targets.clone(), replace: request.replace.clone() };
         let mock = crate::engine::schemas::providers(&files, &config, mock_options(request.mock.as_ref()));
         let js = match js_provider_for(&config, request.providers.as_ref()).await {
             Ok(js) => js,
@@ -301,7 +314,10 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
             Some(j) => Route::Js(j),
             None => Route::Set(&mock),
         };
-        let mut p = if diagnostics.has_errors() {
+        // Bad -target / -replace addresses are refused before planning, as Terraform's arguments are.
+        diagnostics.extend(crate::engine::targets::check_options(&options));
+        let loaded_with_errors = diagnostics.has_errors();
+        let mut p = if loaded_with_errors {
             Plan { destroy: request.destroy, prior_state: request.state.clone(), ..Plan::default() }
         } else {
             match &js {
@@ -311,7 +327,11 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         };
         diagnostics.extend(p.diagnostics.clone());
         p.diagnostics = diagnostics.clone();
-        let view = plan_view(&p, route.provider(), &route.schemas_json());
+        let mut view = plan_view(&p, route.provider(), &route.schemas_json());
+        if loaded_with_errors {
+            // A configuration that does not load (or bad options) is never planned: no plan text.
+            view.text = String::new();
+        }
         let events: Vec<Json> = plan_events(&p).iter().map(|e| event_json(e, "plan")).collect();
         if let Some(f) = &request.on_event {
             for e in &events {
@@ -347,7 +367,7 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         let (request, on_state, lineage, signal, given_state) = input?;
         let d = &*data;
         let refused = |diagnostics: Diagnostics, state: Option<&Json>| -> Result<JsValue, JsValue> {
-            let report = json!({"events": [], "waves": [], "maxConcurrency": 0, "progress": "", "added": 0, "changed": 0, "destroyed": 0, "elapsedMs": 0});
+            let report = json!({"events": [], "waves": [], "maxConcurrency": 0, "progress": "", "added": 0, "changed": 0, "destroyed": 0, "imported": 0, "elapsedMs": 0});
             Ok(JsValue::from_str(&json!({"state": state, "diagnostics": diagnostics, "report": report}).to_string()))
         };
         if d.diagnostics.has_errors() {
@@ -380,8 +400,9 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         let mut stepper = Stepper::new(&d.files, &d.config, &d.plan, d.prior.as_ref(), route.provider(), &d.variables, lineage);
         let mut r = drive::apply_walk(&mut stepper, &route, request.parallelism, &mut hooks).await;
         let elapsed = timers::elapsed_ms(t0);
-        // The progress text is what `terraform apply` prints of the apply itself: its own
-        // warnings only (the plan's were printed with the plan, or not at all for a saved plan).
+        // The progress text is the apply's own, as `terraform apply PLAN` prints it (the plan's
+        // warnings, e.g. "Resource targeting is in effect", were printed with the plan, or not at
+        // all for a saved plan).
         let report = apply_report(&r, true, elapsed.round());
         // The plan's warnings come first, as Terraform prints them.
         let mut diagnostics = d.diagnostics.clone();

@@ -189,6 +189,7 @@ impl GenericProvider {
                 Op::Delete => "deleting",
                 Op::Read => "reading",
                 Op::ReadData => "reading",
+                Op::Import => "importing",
             };
             ProviderError { summary: format!("mock: injected failure {verb} {n}"), detail: format!("MOCK_FAIL_NAME contains {n}") }
         })
@@ -249,6 +250,14 @@ impl Provider for GenericProvider {
         match self.options.knobs.rate_limit_error(Op::Read, name_of(prior).as_deref()) {
             Some(e) => Err(e),
             None => Ok(Some(prior.clone())),
+        }
+    }
+
+    fn import_resource_state(&self, type_name: &str, id: &str) -> Result<Value, ProviderError> {
+        let schema = self.resource_schema(type_name).ok_or_else(|| super::cannot_import(type_name))?;
+        match self.options.knobs.rate_limit_error(Op::Import, None) {
+            Some(e) => Err(e),
+            None => Ok(super::imported_object(schema, id)),
         }
     }
 

@@ -1,0 +1,236 @@
+//! `import` blocks (Terraform ≥ 1.5): each block expanded (`for_each`) into the instance it
+//! imports to and the id it imports, checked against the configuration, and the imported
+//! objects added to the plan's prior state (where Terraform's plan keeps them).
+//!
+//! The plan walk does the importing itself (`ImportResourceState`, then a refresh), for an
+//! instance that has no object in the state yet: an import block whose instance already has
+//! one is ignored, as Terraform ignores it.
+
+use super::scope::InstanceScope;
+use super::InstanceChange;
+use crate::addrs::{InstanceAddr, InstanceKey};
+use crate::config::model::{Config, Import};
+use crate::diag::{Diagnostic, Diagnostics, SourceRange};
+use crate::eval::module_scope::{eval_config_expr, eval_text, Inputs, ModuleScope};
+use crate::eval::{Kind, Value};
+use serde_json::{json, Value as Json};
+
+/// One instance to import.
+#[derive(Clone, Debug)]
+pub struct ImportTarget {
+    /// The instance address (`mock_resource.each["x"]`).
+    pub address: String,
+    pub id: String,
+    /// The block's `to` (what diagnostics point at).
+    pub range: SourceRange,
+}
+
+/// The root module's import blocks, expanded; what cannot be is an error in `diags`.
+pub fn expand(config: &Config, scope: &ModuleScope<'_>, inputs: &Inputs<'_>, diags: &mut Diagnostics) -> Vec<ImportTarget> {
+    let mut out = Vec::new();
+    for block in &config.root.imports {
+        let repetitions: Vec<Option<(Value, Value)>> = match &block.for_each {
+            None => vec![None],
+            Some(e) => match eval_config_expr(scope, inputs, e) {
+                Ok(v) => match for_each_items(&v) {
+                    Some(items) => items.into_iter().map(Some).collect(),
+                    None => {
+                        diags.push(Diagnostic::error("Invalid for_each argument", "The \"for_each\" expression of an import block must be a map, or set of strings, whose keys are known.").with_range(e.range.clone()));
+                        continue;
+                    }
+                },
+                Err(d) => {
+                    diags.push(*d);
+                    continue;
+                }
+            },
+        };
+        for each in repetitions {
+            let inst = InstanceScope { module: scope, count_index: None, each, self_value: None };
+            match target(block, &inst, inputs) {
+                Ok(t) => out.push(t),
+                Err(d) => diags.push(*d),
+            }
+        }
+    }
+    out
+}
+
+fn for_each_items(v: &Value) -> Option<Vec<(Value, Value)>> {
+    match &v.kind {
+        Kind::Map(_, m) | Kind::Object(m) => Some(m.iter().map(|(k, x)| (Value::string(k.clone()), x.clone())).collect()),
+        Kind::Set(_, items) | Kind::List(_, items) | Kind::Tuple(items) if items.iter().all(|x| x.as_str().is_some()) => {
+            Some(items.iter().map(|x| (x.clone(), x.clone())).collect())
+        }
+        _ => None,
+    }
+}
+
+fn target(block: &Import, scope: &InstanceScope<'_, '_>, inputs: &Inputs<'_>) -> Result<ImportTarget, Box<Diagnostic>> {
+    let address = resolve_to(&block.to, &block.to_range, scope, inputs)?;
+    let invalid_id = |detail: &str| Box::new(Diagnostic::error("Invalid import id argument", detail.to_string()).with_range(block.range.clone()));
+    let Some(e) = &block.id else { return Err(invalid_id("The import block must have an \"id\" argument.")) };
+    let v = eval_config_expr(scope, inputs, e)?;
+    if !v.is_wholly_known() {
+        return Err(invalid_id("The import block \"id\" argument depends on resource attributes that cannot be determined until apply, so Terraform cannot plan to import this resource."));
+    }
+    let id = match v.as_str() {
+        Some(s) if !s.is_empty() => s.to_string(),
+        _ => return Err(invalid_id("The import ID cannot be null or empty.")),
+    };
+    Ok(ImportTarget { address, id, range: block.to_range.clone() })
+}
+
+/// `to` as an instance address: static, or with a last index evaluated in the block's scope
+/// (`mock_resource.each[each.key]`).
+fn resolve_to(to: &str, range: &SourceRange, scope: &InstanceScope<'_, '_>, inputs: &Inputs<'_>) -> Result<String, Box<Diagnostic>> {
+    if let Ok(a) = InstanceAddr::parse(to) {
+        return Ok(a.to_string());
+    }
+    let invalid = || Box::new(Diagnostic::error("Invalid import address", format!("The import block's \"to\" argument {to:?} is not a resource instance address.")).with_range(range.clone()));
+    let open = last_index_start(to).ok_or_else(invalid)?;
+    let base = InstanceAddr::parse(&to[..open]).map_err(|_| invalid())?;
+    let key = eval_text(scope, inputs, &range.filename, &to[open + 1..to.len() - 1], range.start)?;
+    let key = match &key.kind {
+        _ if key.as_str().is_some() => InstanceKey::Str(key.as_str().unwrap_or_default().to_string()),
+        Kind::Number(_) => InstanceKey::Int(key.as_number().and_then(|n| n.to_i64()).ok_or_else(invalid)?),
+        _ => return Err(invalid()),
+    };
+    Ok(InstanceAddr { key: Some(key), ..base }.to_string())
+}
+
+/// Where the last `[...]` of an address ending in `]` opens.
+fn last_index_start(s: &str) -> Option<usize> {
+    if !s.ends_with(']') {
+        return None;
+    }
+    let mut depth = 0;
+    for (i, c) in s.char_indices().rev() {
+        match c {
+            ']' => depth += 1,
+            '[' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Imports whose resource the configuration does not declare (Terraform's plan stops at
+/// those; the rest of the plan goes on).
+pub fn unconfigured(config: &Config, targets: &[ImportTarget], inputs: &Inputs<'_>, diags: &mut Diagnostics) {
+    let mut found = Diagnostics::new();
+    for t in targets {
+        let Ok(a) = InstanceAddr::parse(&t.address) else { continue };
+        let names: Vec<String> = a.module.iter().map(|(n, _)| n.clone()).collect();
+        let resource = a.config_resource();
+        match super::order::module_at(config, &names) {
+            None => found.push(
+                Diagnostic::error("Configuration for import target does not exist", format!("The configuration for the given import target {resource} does not exist. All target instances must have an associated configuration to be imported."))
+                    .with_range(t.range.clone()),
+            ),
+            Some(m) if !m.resources.iter().any(|r| r.mode == a.resource.mode && r.type_name == a.resource.type_name && r.name == a.resource.name) => found.push(
+                Diagnostic::error(
+                    "Configuration for import target does not exist",
+                    format!("The configuration for the given import target {resource} does not exist. If you wish to automatically generate config for this resource, use the -generate-config-out option within terraform plan. Otherwise, make sure the target resource exists within your configuration. For example:\n\n  terraform plan -generate-config-out=generated.tf"),
+                )
+                .with_range(t.range.clone()),
+            ),
+            Some(_) => {}
+        }
+    }
+    for d in found.iter() {
+        diags.push(in_import(d.clone(), inputs));
+    }
+}
+
+/// `d` with its source line and Terraform's `in import` context.
+fn in_import(d: Diagnostic, inputs: &Inputs<'_>) -> Diagnostic {
+    let Some(r) = d.range.clone() else { return d };
+    let file = inputs.files.read(&r.filename).and_then(|b| std::str::from_utf8(b).ok().map(|t| crate::diag::SourceFile::new(r.filename.clone(), t)));
+    match file {
+        Some(f) => super::diag_text::with_snippet(d, &f, Some("import".into()), Vec::new()),
+        None => d,
+    }
+}
+
+/// An import to an instance its resource's expansion does not have.
+pub fn instance_not_configured(address: &str) -> Diagnostic {
+    Diagnostic::error(
+        "Configuration for import target does not exist",
+        format!("The configuration for the given import {address} does not exist. All target instances must have an associated configuration to be imported."),
+    )
+}
+
+/// Adds an imported object to the prior state (state v4 JSON; created when there was none),
+/// where Terraform's plan records it.
+pub fn add_to_state(state: &mut Option<Json>, change: &InstanceChange, value: &Value) {
+    let state = state.get_or_insert_with(|| json!({"version": 4, "terraform_version": crate::engine::plan_json::TERRAFORM_VERSION, "serial": 0, "lineage": "", "outputs": {}, "resources": []}));
+    let Some(resources) = state.get_mut("resources").and_then(Json::as_array_mut) else { return };
+    let mode = if change.mode == crate::addrs::ResourceMode::Data { "data" } else { "managed" };
+    let same = |r: &Json| {
+        let s = |k: &str| r.get(k).and_then(Json::as_str).unwrap_or("").to_string();
+        s("module") == change.module && s("mode") == mode && s("type") == change.type_name && s("name") == change.name
+    };
+    let i = match resources.iter().position(same) {
+        Some(i) => i,
+        None => {
+            let mut r = serde_json::Map::new();
+            if !change.module.is_empty() {
+                r.insert("module".into(), json!(change.module));
+            }
+            r.insert("mode".into(), json!(mode));
+            r.insert("type".into(), json!(change.type_name));
+            r.insert("name".into(), json!(change.name));
+            r.insert("provider".into(), json!(change.provider_config));
+            r.insert("instances".into(), json!([]));
+            resources.push(Json::Object(r));
+            resources.len() - 1
+        }
+    };
+    let mut instance = serde_json::Map::new();
+    match &change.key {
+        Some(InstanceKey::Int(n)) => {
+            instance.insert("index_key".into(), json!(n));
+        }
+        Some(InstanceKey::Str(s)) => {
+            instance.insert("index_key".into(), json!(s));
+        }
+        None => {}
+    }
+    instance.insert("schema_version".into(), json!(change.schema_version));
+    instance.insert("attributes".into(), super::values_json::value(&value.unmark_deep().0));
+    instance.insert("sensitive_attributes".into(), json!([]));
+    if let Some(list) = resources[i].get_mut("instances").and_then(Json::as_array_mut) {
+        list.push(Json::Object(instance));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::last_index_start;
+
+    #[test]
+    fn the_last_index_of_an_address() {
+        assert_eq!(last_index_start("x.y[each.key]"), Some(3));
+        assert_eq!(last_index_start("module.m[0].x.y[local.k[1]]"), Some(15));
+        assert_eq!(last_index_start("x.y"), None);
+    }
+}
+
+/// The apply's import events: each imported object, at the start.
+pub fn apply_events(plan: &super::Plan) -> Vec<super::apply::Event> {
+    use super::apply::{Event, EventKind};
+    let mut out = Vec::new();
+    for c in plan.changes.iter().filter(|c| c.deposed.is_none()) {
+        let Some(id) = &c.importing else { continue };
+        let e = |kind| Event { at_ms: 0, address: c.address(), deposed: None, op: crate::providers::Op::Import, prior_id: Some(id.clone()), kind };
+        out.push(e(EventKind::Start));
+        out.push(e(EventKind::Complete { id: Some(id.clone()) }));
+    }
+    out
+}
