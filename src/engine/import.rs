@@ -148,14 +148,9 @@ pub fn unconfigured(config: &Config, targets: &[ImportTarget], inputs: &Inputs<'
     }
 }
 
-/// `d` with its source line and Terraform's `in import` context.
+/// `d` with its source line and Terraform's `in import` context (the block around its range).
 fn in_import(d: Diagnostic, inputs: &Inputs<'_>) -> Diagnostic {
-    let Some(r) = d.range.clone() else { return d };
-    let file = inputs.files.read(&r.filename).and_then(|b| std::str::from_utf8(b).ok().map(|t| crate::diag::SourceFile::new(r.filename.clone(), t)));
-    match file {
-        Some(f) => super::diag_text::with_snippet(d, &f, Some("import".into()), Vec::new()),
-        None => d,
-    }
+    super::diag_text::with_source(d, inputs.files, Vec::new())
 }
 
 /// An import to an instance its resource's expansion does not have.
