@@ -151,7 +151,7 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
         return json!({"plan": null, "planText": "", "changes": [], "diagnostics": diagnostics, "apply": null});
     }
     let no_refresh = request.get("refresh").and_then(Json::as_bool) == Some(false);
-    let p = plan(files, config, state, &provider, &PlanOptions { variables: variables.clone(), destroy, no_refresh });
+    let p = plan(files, config, state, &provider, &PlanOptions { variables: variables.clone(), destroy, no_refresh, on_op: None });
     let view = plan_view(&p, &provider, &provider.schema_document());
     diagnostics.extend(p.diagnostics.clone());
     let mut out = json!({"plan": view.json, "planText": view.text, "changes": view.changes, "diagnostics": diagnostics, "apply": null});

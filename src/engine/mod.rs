@@ -61,6 +61,27 @@ pub struct PlanOptions {
     /// `plan -refresh=false`: prior objects are taken as the state has them, without asking
     /// their provider.
     pub no_refresh: bool,
+    /// Told of each provider operation as the walk reaches it (live progress).
+    pub on_op: Option<OpHook>,
+}
+
+/// Where a plan-time provider operation (refresh, data source read) is.
+pub enum OpProgress<'v> {
+    /// About to ask the provider; `prior` is the object refreshed (none for a data source).
+    Start { prior: Option<&'v Value> },
+    /// Answered with this object (`None`: a refresh found it gone).
+    Finish { object: Option<&'v Value> },
+    Fail,
+}
+
+/// A callback for [`PlanOptions::on_op`].
+#[derive(Clone)]
+pub struct OpHook(pub std::rc::Rc<dyn Fn(&PlanOp, OpProgress<'_>)>);
+
+impl std::fmt::Debug for OpHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OpHook")
+    }
 }
 
 /// One planned change of a resource instance object.

@@ -121,6 +121,11 @@ impl JsProviders {
         self.configs.get(default).map(|p| &**p)
     }
 
+    /// Each configuration's provider, shared (the plan's live events watch their answers).
+    pub fn shared(&self) -> Vec<Rc<JsProvider>> {
+        self.configs.values().cloned().collect()
+    }
+
     pub fn all(&self) -> impl Iterator<Item = &JsProvider> {
         self.configs.values().map(|p| &**p)
     }

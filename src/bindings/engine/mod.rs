@@ -13,13 +13,14 @@
 mod drive;
 mod js_provider;
 mod js_set;
+mod plan_events;
 mod provider_block;
 mod timers;
 
 use super::{get, read_files, read_load_options, type_error};
 use crate::config::{self, Config, FileSource};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::engine::api::{apply_report, event_json, mock_options, plan_events, plan_view, stale_plan, PlanView};
+use crate::engine::api::{apply_report, mock_options, plan_view, stale_plan, PlanView};
 use crate::engine::plan::plan;
 use crate::engine::stepper::{Request, Response, Stepper};
 use crate::engine::{Plan, PlanOptions};
@@ -261,7 +262,6 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         let loaded = config::load(&files, &load);
         let mut diagnostics = loaded.diagnostics;
         let config = loaded.config;
-        let options = PlanOptions { variables: request.variables.clone(), destroy: request.destroy, no_refresh: !request.refresh };
         let js = match JsProviders::new(request.providers.as_ref(), &config, request.state.as_ref()).await {
             Ok(js) => js,
             Err(d) => {
@@ -271,6 +271,8 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         };
         let set = js.install(crate::engine::schemas::providers(&files, &config, mock_options(request.mock.as_ref())));
         let route = Route { set: &set, js: &js };
+        let live = plan_events::LiveEvents::new(request.on_event.clone(), js.shared());
+        let options = PlanOptions { variables: request.variables.clone(), destroy: request.destroy, no_refresh: !request.refresh, on_op: Some(live.hook()) };
         let how = Configuring { files: &files, config: &config, variables: &request.variables };
         let mut p = if diagnostics.has_errors() {
             Plan { destroy: request.destroy, prior_state: request.state.clone(), ..Plan::default() }
@@ -282,12 +284,7 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         diagnostics.extend(p.diagnostics.clone());
         p.diagnostics = diagnostics.clone();
         let view = plan_view(&p, route.provider(), &route.schemas_json());
-        let events: Vec<Json> = plan_events(&p).iter().map(|e| event_json(e, "plan")).collect();
-        if let Some(f) = &request.on_event {
-            for e in &events {
-                f.call1(&JsValue::UNDEFINED, &super::to_js(e)?)?;
-            }
-        }
+        let events = live.finish()?;
         let data = PlanData { files, config, plan: p, prior: request.state, variables: request.variables, mock: request.mock, view, diagnostics, events };
         Ok(PlanHandle { data: Rc::new(data) }.into())
     })
