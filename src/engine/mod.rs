@@ -74,9 +74,12 @@ pub enum OpProgress<'v> {
     Fail,
 }
 
+/// What [`OpHook`] calls.
+pub type OpCallback = dyn Fn(&PlanOp, OpProgress<'_>);
+
 /// A callback for [`PlanOptions::on_op`].
 #[derive(Clone)]
-pub struct OpHook(pub std::rc::Rc<dyn Fn(&PlanOp, OpProgress<'_>)>);
+pub struct OpHook(pub std::rc::Rc<OpCallback>);
 
 impl std::fmt::Debug for OpHook {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
