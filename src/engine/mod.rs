@@ -71,7 +71,7 @@ pub enum OpProgress<'v> {
     Start { prior: Option<&'v Value> },
     /// Answered with this object (`None`: a refresh found it gone).
     Finish { object: Option<&'v Value> },
-    Fail,
+    Fail { error: &'v crate::providers::ProviderError },
 }
 
 /// What [`OpHook`] calls.

@@ -372,7 +372,7 @@ impl<'a> Walk<'a> {
         let read = self.prov().read_resource(type_name, prior);
         self.progress(match &read {
             Ok(v) => OpProgress::Finish { object: v.as_ref() },
-            Err(_) => OpProgress::Fail,
+            Err(error) => OpProgress::Fail { error },
         });
         read
     }
@@ -535,7 +535,7 @@ impl<'a> Walk<'a> {
                     let read = self.prov().read_data_source(&r.type_name, &cfg);
                     self.progress(match &read {
                         Ok(v) => OpProgress::Finish { object: Some(v) },
-                        Err(_) => OpProgress::Fail,
+                        Err(error) => OpProgress::Fail { error },
                     });
                     match read {
                         Ok(v) => {

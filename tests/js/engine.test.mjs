@@ -330,7 +330,7 @@ function acmeProvider({ failOn, garbageOn } = {}) {
       await new Promise((r) => setTimeout(r, 1));
       if (garbageOn === config.value.name) return { planned: 42 };
       const value = { ...config.value };
-      const unknown = {};
+      const unknown = { ...config.unknown };
       for (const computed of ["id", "ip"]) {
         if (!(computed in value)) continue;
         if (prior && prior.value.name === value.name) value[computed] = prior.value[computed];
@@ -555,6 +555,48 @@ test("a JS provider serves its source's configurations (aliases too) while every
   assert.equal(aws.buckets.size, 0);
 });
 
+test("two JS providers and the mock in one configuration plan in passes together and apply in dependency order", async () => {
+  const aws = regionalProvider();
+  const acme = acmeProvider();
+  const files = {
+    "main.tf": `
+terraform {
+  required_providers {
+    acme = { source = "acme/acme" }
+    aws  = { source = "hashicorp/aws" }
+  }
+}
+provider "aws" {
+  region = "eu-north-1"
+}
+resource "aws_bucket" "a" {
+  name = "a"
+}
+data "acme_zone" "z" {
+  name = "example.com"
+}
+resource "acme_server" "web" {
+  name = "web-\${aws_bucket.a.id}"
+  zone = data.acme_zone.z.id
+}
+resource "mock_resource" "m" {
+  name = acme_server.web.ip
+}
+`,
+  };
+  const providers = { "hashicorp/aws": aws, "acme/acme": acme };
+  const p = await plan(files, { providers });
+  assert.deepEqual(p.diagnostics, []);
+  assert.deepEqual(p.changes.map((c) => [c.address, c.actions[0]]), [["acme_server.web", "create"], ["aws_bucket.a", "create"], ["mock_resource.m", "create"]]);
+  assert.deepEqual([p.changes[0].after, p.changes[0].afterUnknown], [{ zone: "zone-example.com" }, { id: true, ip: true, name: true }], "the name waits for the bucket's id");
+  const r = await apply(p, { providers });
+  assert.deepEqual(r.diagnostics, []);
+  const attrs = Object.fromEntries(r.state.resources.filter((x) => x.mode === "managed").map((x) => [x.type, x.instances[0].attributes]));
+  assert.equal(attrs.acme_server.name, "web-eu-north-1/a");
+  assert.equal(attrs.mock_resource.name, attrs.acme_server.ip);
+  assert.equal((await plan(files, { state: r.state, providers })).hasChanges, false);
+});
+
 test("configure() throwing is an error diagnostic naming the provider configuration, in its block", async () => {
   const aws = regionalProvider({ rejectRegion: "us-west-2" });
   const p = await plan({ "main.tf": REGIONAL }, { providers: { "hashicorp/aws": aws } });
@@ -609,6 +651,12 @@ test("plan() reports refreshes and data source reads live, as the walk reaches t
   const mp = await plan({ "main.tf": 'resource "mock_resource" "a" {\n  name = data.mock_data.d.id\n}\ndata "mock_data" "d" {\n  name = "d"\n}\n' }, { onEvent: (e) => mockEvents.push(e) });
   assert.deepEqual(mockEvents.map((e) => [e.kind, e.address]), [["start", "data.mock_data.d"], ["finish", "data.mock_data.d"]]);
   assert.deepEqual(mp.events, mockEvents);
+  // A refresh that fails ends with `fail` and its diagnostic.
+  const failing = { ...aws, readResource: async ({ state }) => { throw new Error(`cannot read ${state.value.name}`); } };
+  const fp = await plan(files, { state: r.state, providers: { "hashicorp/aws": failing } });
+  assert.equal(fp.errored, true);
+  const fails = fp.events.filter((e) => e.kind === "fail");
+  assert.deepEqual(fails.map((e) => [e.address, e.diagnostics[0].summary]).sort(), [["aws_bucket.a", "cannot read a"], ["aws_bucket.b", `cannot read ${r.state.resources.find((x) => x.name === "b").instances[0].attributes.name}`]]);
 });
 
 test("misuse rejects with TypeError", async () => {

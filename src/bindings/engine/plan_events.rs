@@ -11,7 +11,8 @@ use crate::engine::api::event_json;
 use crate::engine::apply::{Event, EventKind};
 use crate::engine::{OpHook, OpProgress, PlanOp};
 use crate::eval::{Kind, Value};
-use crate::providers::Op;
+use crate::diag::Diagnostic;
+use crate::providers::{Op, ProviderError};
 use js_sys::Function;
 use serde_json::Value as Json;
 use std::cell::RefCell;
@@ -62,10 +63,14 @@ impl LiveEvents {
         self.js.iter().map(|j| j.answered.provisional_count()).sum()
     }
 
-    fn emit(&self, seen: &mut Seen, e: Event, elapsed: Option<u64>) {
+    fn emit(&self, seen: &mut Seen, e: Event, elapsed: Option<u64>, error: Option<&ProviderError>) {
         let mut j = event_json(&e, "plan");
         if let Some(ms) = elapsed {
             j["elapsedMs"] = ms.into();
+        }
+        if let Some(err) = error {
+            let d = Diagnostic::error(err.summary.clone(), err.detail.clone()).with_address(e.address.clone());
+            j["diagnostics"] = serde_json::to_value([d]).unwrap_or_default();
         }
         if let (Some(f), None) = (&self.on_event, &seen.thrown) {
             if let Err(err) = f.call1(&JsValue::UNDEFINED, &crate::bindings::to_js(&j).unwrap_or(JsValue::UNDEFINED)) {
@@ -89,19 +94,20 @@ impl LiveEvents {
                 }
                 let prior_id = id_of(prior);
                 seen.running.insert(key, (now, prior_id.clone()));
-                self.emit(seen, event(EventKind::Start, prior_id), None);
+                self.emit(seen, event(EventKind::Start, prior_id), None, None);
             }
-            OpProgress::Finish { .. } | OpProgress::Fail => {
+            OpProgress::Finish { .. } | OpProgress::Fail { .. } => {
                 if self.provisional() != seen.mark || seen.ended.contains(&key) {
                     return;
                 }
                 let Some((began, prior_id)) = seen.running.remove(&key) else { return };
                 seen.ended.insert(key);
-                let kind = match p {
-                    OpProgress::Finish { object } => EventKind::Complete { id: id_of(object) },
-                    _ => EventKind::Fail,
+                let (kind, error) = match p {
+                    OpProgress::Finish { object } => (EventKind::Complete { id: id_of(object) }, None),
+                    OpProgress::Fail { error } => (EventKind::Fail, Some(error)),
+                    OpProgress::Start { .. } => return,
                 };
-                self.emit(seen, event(kind, prior_id), Some(now - began));
+                self.emit(seen, event(kind, prior_id), Some(now - began), error);
             }
         }
     }
@@ -112,7 +118,7 @@ impl LiveEvents {
         let seen = &mut *seen;
         let now = elapsed_ms(self.t0) as u64;
         for ((op, address), (_, prior_id)) in std::mem::take(&mut seen.running) {
-            self.emit(seen, Event { at_ms: now, address, deposed: None, op, prior_id, kind: EventKind::Cancel }, None);
+            self.emit(seen, Event { at_ms: now, address, deposed: None, op, prior_id, kind: EventKind::Cancel }, None, None);
         }
         match seen.thrown.take() {
             Some(e) => Err(e),
