@@ -597,6 +597,57 @@ resource "mock_resource" "m" {
   assert.equal((await plan(files, { state: r.state, providers })).hasChanges, false);
 });
 
+test("configure() is called per configuration and walk as Terraform 1.11 calls ConfigureProvider (recorded)", async () => {
+  const dir = fileURLToPath(new URL("../fixtures/providers/configure-per-walk/", import.meta.url));
+  // The oracle's mock provider, in JS: it logs what the recording's op log has.
+  const log = [];
+  const labels = new Map();
+  const mock = {
+    schema: () => ({
+      provider: { attributes: { label: { type: "string", optional: true } } },
+      resources: { mock_resource: { attributes: { name: { type: "string", optional: true }, id: { type: "string", computed: true } } } },
+    }),
+    configure({ config, provider }) {
+      labels.set(provider, config.value.label);
+      log.push({ op: "configure", name: config.value.label, label: null });
+    },
+    planResourceChange: ({ config, prior }) => ({ planned: { value: { ...config.value, id: prior?.value.id ?? null }, unknown: prior ? {} : { id: true } } }),
+    applyResourceChange({ planned, prior, provider }) {
+      log.push({ op: planned === null ? "delete" : prior ? "update" : "create", name: (planned ?? prior).value.name, label: labels.get(provider) });
+      return { newState: planned && { value: { ...planned.value, id: planned.value.id ?? `${planned.value.name}-id` } } };
+    },
+    readResource({ state, provider }) {
+      log.push({ op: "read", name: state.value.name, label: labels.get(provider) });
+      return { newState: state };
+    },
+    readDataSource() {
+      throw new Error("no data sources");
+    },
+  };
+  const sorted = (ops) => ops.map((o) => JSON.stringify(o)).sort();
+  let state = null;
+  for (const step of ["step1", "step2"]) {
+    const recorded = JSON.parse(readFileSync(`${dir}${step}/configure.json`, "utf8"));
+    const files = { "main.tf": readFileSync(`${dir}${step}/main.tf`, "utf8") };
+    log.length = 0;
+    const p = await plan(files, { state, providers: { "hashicorp/mock": mock } });
+    assert.deepEqual(p.diagnostics, []);
+    const planned = log.splice(0);
+    const r = await apply(p, { providers: { "hashicorp/mock": mock } });
+    assert.deepEqual(r.diagnostics, []);
+    // Concurrent walks order their operations freely: compare what happened, and that each
+    // configuration is configured before its first operation.
+    assert.deepEqual(sorted(planned), sorted(recorded.plan), `${step} plan`);
+    assert.deepEqual(sorted(log), sorted(recorded.apply), `${step} apply`);
+    for (const ops of [planned, log]) {
+      for (const [i, o] of ops.entries()) {
+        if (o.op !== "configure") assert.ok(ops.slice(0, i).some((c) => c.op === "configure" && c.name === o.label), `${step}: ${o.op} ${o.name} before its configure`);
+      }
+    }
+    state = r.state;
+  }
+});
+
 test("configure() throwing is an error diagnostic naming the provider configuration, in its block", async () => {
   const aws = regionalProvider({ rejectRegion: "us-west-2" });
   const p = await plan({ "main.tf": REGIONAL }, { providers: { "hashicorp/aws": aws } });
