@@ -656,7 +656,9 @@ test("configure() throwing is an error diagnostic naming the provider configurat
   assert.equal(errors.length, 1);
   assert.equal(errors[0].summary, "invalid AWS region: us-west-2");
   assert.match(errors[0].detail, /provider\["registry\.terraform\.io\/hashicorp\/aws"\]\.west\.configure\(\) failed/);
-  assert.deepEqual([errors[0].range.filename, errors[0].range.start.line], ["main.tf", 13]);
+  // Terraform's place for a provider's whole-block error: the configuration, its body's opening brace.
+  assert.equal(errors[0].address, 'provider["registry.terraform.io/hashicorp/aws"].west');
+  assert.deepEqual(errors[0].range, { filename: "main.tf", start: { line: 13, column: 16, byte: 179 }, end: { line: 13, column: 16, byte: 179 } });
   assert.ok(!aws.calls.some((c) => c[1].endsWith(".west")), "nothing asked of the unconfigured configuration");
   // At apply: refused before any operation, the state unchanged.
   const ok = await plan({ "main.tf": REGIONAL }, { providers: { "hashicorp/aws": regionalProvider() } });

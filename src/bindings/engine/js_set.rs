@@ -169,10 +169,11 @@ async fn configure_one(p: &JsProvider, files: &BTreeMap<String, String>, config:
     let request = json!({"config": crate::providers::wire::to_wire(&value), "provider": p.address, "alias": alias});
     let request = crate::bindings::to_js(&request).unwrap_or(JsValue::UNDEFINED);
     let Err(e) = js_provider::call(p.object(), "configure", &request).await else { return Ok(()) };
-    // The provider's own error, in the provider block (Terraform's `InConfigBody`).
-    let mut d = Diagnostic::error(e.clone(), format!("{}.configure() failed: {e}", p.address));
+    // The provider's own error about the whole block, as Terraform elaborates it
+    // (`InConfigBody`): the configuration's address, the block's body.
+    let mut d = Diagnostic::error(e.clone(), format!("{}.configure() failed: {e}", p.address)).with_address(p.address.clone());
     if let Some((_, pc)) = block {
-        d = d.with_range(pc.range.clone());
+        d = d.with_range(provider_block::body_range(files, pc));
     }
     let mut diags = Diagnostics::new();
     diags.push(d);

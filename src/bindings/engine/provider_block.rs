@@ -53,6 +53,19 @@ fn body_of(files: &BTreeMap<String, String>, pc: &ProviderConfig) -> Body {
     Body::default()
 }
 
+/// Where Terraform puts a diagnostic about the block as a whole (`MissingItemRange` of its
+/// body): the empty range at its opening brace; the block's declaration when that is not found.
+pub fn body_range(files: &BTreeMap<String, String>, pc: &ProviderConfig) -> crate::diag::SourceRange {
+    let filename = pc.range.filename.as_str();
+    let found = body::file_text(files, filename).and_then(|text| {
+        let from = pc.range.end.byte as usize;
+        let brace = from + text.get(from..)?.find('{')?;
+        let pos = crate::diag::SourceFile::new(filename, text.as_str()).pos(brace);
+        Some(crate::diag::SourceRange { filename: filename.to_string(), start: pos, end: pos })
+    });
+    found.unwrap_or_else(|| pc.range.clone())
+}
+
 /// A schema of what `body` writes (any type), for a provider that declares none.
 fn written(body: &Body) -> ResourceSchema {
     let mut s = ResourceSchema::default();
