@@ -598,53 +598,60 @@ resource "mock_resource" "m" {
 });
 
 test("configure() is called per configuration and walk as Terraform 1.11 calls ConfigureProvider (recorded)", async () => {
-  const dir = fileURLToPath(new URL("../fixtures/providers/configure-per-walk/", import.meta.url));
-  // The oracle's mock provider, in JS: it logs what the recording's op log has.
+  const dir = fileURLToPath(new URL("../fixtures/providers/", import.meta.url));
+  // The oracle's mock provider, in JS: it logs what the recordings' op logs have.
   const log = [];
   const labels = new Map();
+  const attributes = { name: { type: "string", optional: true }, id: { type: "string", computed: true } };
   const mock = {
     schema: () => ({
       provider: { attributes: { label: { type: "string", optional: true } } },
-      resources: { mock_resource: { attributes: { name: { type: "string", optional: true }, id: { type: "string", computed: true } } } },
+      resources: { mock_resource: { attributes } },
+      data_sources: { mock_data: { attributes } },
     }),
     configure({ config, provider }) {
       labels.set(provider, config.value.label);
-      log.push({ op: "configure", name: config.value.label, label: null });
+      log.push({ op: "configure", name: config.value.label });
     },
     planResourceChange: ({ config, prior }) => ({ planned: { value: { ...config.value, id: prior?.value.id ?? null }, unknown: prior ? {} : { id: true } } }),
     applyResourceChange({ planned, prior, provider }) {
-      log.push({ op: planned === null ? "delete" : prior ? "update" : "create", name: (planned ?? prior).value.name, label: labels.get(provider) });
+      log.push({ op: planned === null ? "delete" : prior ? "update" : "create", label: labels.get(provider) });
       return { newState: planned && { value: { ...planned.value, id: planned.value.id ?? `${planned.value.name}-id` } } };
     },
     readResource({ state, provider }) {
-      log.push({ op: "read", name: state.value.name, label: labels.get(provider) });
+      log.push({ op: "read", label: labels.get(provider) });
       return { newState: state };
     },
-    readDataSource() {
-      throw new Error("no data sources");
+    readDataSource({ config, provider }) {
+      log.push({ op: "read_data", label: labels.get(provider) });
+      return { state: { value: { ...config.value, id: `${config.value.name}-id` } } };
     },
   };
-  const sorted = (ops) => ops.map((o) => JSON.stringify(o)).sort();
-  let state = null;
-  for (const step of ["step1", "step2"]) {
-    const recorded = JSON.parse(readFileSync(`${dir}${step}/configure.json`, "utf8"));
-    const files = { "main.tf": readFileSync(`${dir}${step}/main.tf`, "utf8") };
-    log.length = 0;
-    const p = await plan(files, { state, providers: { "hashicorp/mock": mock } });
-    assert.deepEqual(p.diagnostics, []);
-    const planned = log.splice(0);
-    const r = await apply(p, { providers: { "hashicorp/mock": mock } });
-    assert.deepEqual(r.diagnostics, []);
-    // Concurrent walks order their operations freely: compare what happened, and that each
-    // configuration is configured before its first operation.
-    assert.deepEqual(sorted(planned), sorted(recorded.plan), `${step} plan`);
-    assert.deepEqual(sorted(log), sorted(recorded.apply), `${step} apply`);
-    for (const ops of [planned, log]) {
-      for (const [i, o] of ops.entries()) {
-        if (o.op !== "configure") assert.ok(ops.slice(0, i).some((c) => c.op === "configure" && c.name === o.label), `${step}: ${o.op} ${o.name} before its configure`);
+  // A configure by its label, any other operation by the configuration serving it.
+  const key = (o) => (o.op === "configure" ? `configure ${o.name}` : `${o.op} by ${o.label}`);
+  const sorted = (ops) => ops.map(key).sort();
+  for (const [name, steps] of [["configure-per-walk", ["step1", "step2"]], ["configure-data-only", ["step1"]]]) {
+    let state = null;
+    for (const step of steps) {
+      const recorded = JSON.parse(readFileSync(`${dir}${name}/${step}/configure.json`, "utf8"));
+      const files = { "main.tf": readFileSync(`${dir}${name}/${step}/main.tf`, "utf8") };
+      log.length = 0;
+      const p = await plan(files, { state, providers: { "hashicorp/mock": mock } });
+      assert.deepEqual(p.diagnostics, []);
+      const planned = log.splice(0);
+      const r = await apply(p, { providers: { "hashicorp/mock": mock } });
+      assert.deepEqual(r.diagnostics, []);
+      // Concurrent walks order their operations freely: compare what happened, and that each
+      // configuration is configured before its first operation.
+      assert.deepEqual(sorted(planned), sorted(recorded.plan), `${name}/${step} plan`);
+      assert.deepEqual(sorted(log), sorted(recorded.apply), `${name}/${step} apply`);
+      for (const ops of [planned, log]) {
+        for (const [i, o] of ops.entries()) {
+          if (o.op !== "configure") assert.ok(ops.slice(0, i).some((c) => c.op === "configure" && c.name === o.label), `${name}/${step}: ${key(o)} before its configure`);
+        }
       }
+      state = r.state;
     }
-    state = r.state;
   }
 });
 

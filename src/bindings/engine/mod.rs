@@ -333,10 +333,11 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         };
         let set = js.install(crate::engine::schemas::providers(&d.files, &d.config, mock_options(d.mock.as_ref())));
         let route = Route { set: &set, js: &js };
-        // Each JS configuration the plan's changes use, no-ops too, is configured before the
-        // walk starts: Terraform's provider nodes come before their resources, and 1.11 configures
-        // them even for an apply with nothing to do (tests/fixtures/providers/configure-per-walk).
-        let used: BTreeSet<&str> = d.plan.changes.iter().map(|c| c.provider_config.as_str()).collect();
+        // Each JS configuration the plan's changes use, no-ops and data sources read at plan too,
+        // is configured before the walk starts: Terraform's provider nodes come before their
+        // resources, and 1.11 configures them even for an apply with nothing to do
+        // (tests/fixtures/providers/configure-*).
+        let used: BTreeSet<&str> = d.plan.changes.iter().chain(&d.plan.data_read).map(|c| c.provider_config.as_str()).collect();
         let mut configure_diags = Diagnostics::new();
         for address in used {
             if let Err(diags) = js.configure(address, &d.files, &d.config, &d.variables).await {
