@@ -811,7 +811,7 @@ export interface PlanOptions extends LoadOptions {
   state?: StateV4 | string | null;
   /** Input variables, as `-var` gives them (tfvars files among the files are read too). */
   variables?: Record<string, unknown>;
-  /** Providers written in JS, by source address (`"hashicorp/aws"`). */
+  /** Providers written in JS, by source address (`"hashicorp/aws"`; a bare `"aws"` is `hashicorp/aws`), beside the mocks. */
   providers?: Record<string, JsProvider>;
   /** The built-in mock provider's knobs (`hashicorp/mock`). */
   mock?: MockOptions;

@@ -584,7 +584,8 @@ resource "mock_resource" "m" {
 }
 `,
   };
-  const providers = { "hashicorp/aws": aws, "acme/acme": acme };
+  // Keys read as `source` strings do: `aws` is hashicorp/aws.
+  const providers = { aws, "acme/acme": acme };
   const p = await plan(files, { providers });
   assert.deepEqual(p.diagnostics, []);
   assert.deepEqual(p.changes.map((c) => [c.address, c.actions[0]]), [["acme_server.web", "create"], ["aws_bucket.a", "create"], ["mock_resource.m", "create"]]);

@@ -29,12 +29,13 @@ pub struct JsProvider {
     pub provider_schema: Option<ResourceSchema>,
 }
 
-/// `hashicorp/aws` → `registry.terraform.io/hashicorp/aws`.
+/// `hashicorp/aws` (or `aws`, as a `source` string reads) → `registry.terraform.io/hashicorp/aws`.
 pub fn full_source(source: &str) -> String {
-    if source.matches('/').count() >= 2 {
-        source.to_string()
-    } else {
-        format!("registry.terraform.io/{source}")
+    let s = source.trim().to_ascii_lowercase();
+    match s.split('/').count() {
+        1 => format!("registry.terraform.io/hashicorp/{s}"),
+        2 => format!("registry.terraform.io/{s}"),
+        _ => s,
     }
 }
 
