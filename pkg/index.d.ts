@@ -740,6 +740,8 @@ export interface JsResourceSchema {
 
 /** What a JS provider's `schema()` returns. */
 export interface JsProviderSchema {
+  /** The `provider` block's arguments (`configure()` gets them evaluated against it). */
+  provider?: JsResourceSchema;
   resources?: Record<string, JsResourceSchema>;
   data_sources?: Record<string, JsResourceSchema>;
 }
@@ -763,10 +765,19 @@ export interface JsProviderObject {
  * a provider does crashes the walk.
  */
 export interface JsProvider {
-  /** The schemas of its resource types and data sources, asked once per plan/apply. */
+  /** The schemas of its resource types and data sources (and `provider`: its `provider` block's), asked once per plan/apply. */
   schema(): JsProviderSchema | Promise<JsProviderSchema>;
-  /** The provider block's configuration (wholly known values only), before any other call. */
-  configure?(request: { config: { [attribute: string]: JsonValue } }): void | Promise<void>;
+  /**
+   * Called once per provider configuration in each walk (plan, apply), before that
+   * configuration's first resource operation, with its evaluated `provider` block (values not
+   * known yet marked unknown). Throwing is an error diagnostic naming the configuration.
+   */
+  configure?(request: {
+    config: JsProviderObject;
+    /** The configuration's address: `provider["registry.terraform.io/hashicorp/aws"].west`. */
+    provider: string;
+    alias: string | null;
+  }): void | Promise<void>;
   /**
    * Plans a create (`prior` null) or an update of an object towards `config` (the resource
    * block's arguments, with `null` for unset and computed attributes; unknown parts marked).
@@ -777,6 +788,8 @@ export interface JsProvider {
     typeName: string;
     prior: JsProviderObject | null;
     config: JsProviderObject;
+    /** The provider configuration the resource uses (every request carries it). */
+    provider: string;
   }): { planned: JsProviderObject; requiresReplace?: string[] } | Promise<{ planned: JsProviderObject; requiresReplace?: string[] }>;
   /**
    * Applies a planned change: `planned` null deletes `prior`. Returns the new object (null after a
@@ -787,11 +800,12 @@ export interface JsProvider {
     typeName: string;
     prior: JsProviderObject | null;
     planned: JsProviderObject | null;
+    provider: string;
   }): { newState: JsProviderObject | null } | Promise<{ newState: JsProviderObject | null }>;
   /** Refresh: the object as it exists now (`newState` null: it is gone). */
-  readResource(request: { typeName: string; state: JsProviderObject }): { newState: JsProviderObject | null } | Promise<{ newState: JsProviderObject | null }>;
+  readResource(request: { typeName: string; state: JsProviderObject; provider: string }): { newState: JsProviderObject | null } | Promise<{ newState: JsProviderObject | null }>;
   /** Reads a data source from its (wholly known) configuration. */
-  readDataSource(request: { typeName: string; config: JsProviderObject }): { state: JsProviderObject } | Promise<{ state: JsProviderObject }>;
+  readDataSource(request: { typeName: string; config: JsProviderObject; provider: string }): { state: JsProviderObject } | Promise<{ state: JsProviderObject }>;
   /** `import` blocks: the object with this id (optional; without it importing is an error). */
   importResourceState?(request: { typeName: string; id: string }): { state: JsProviderObject } | Promise<{ state: JsProviderObject }>;
 }
@@ -802,7 +816,7 @@ export interface PlanOptions extends LoadOptions {
   state?: StateV4 | string | null;
   /** Input variables, as `-var` gives them (tfvars files among the files are read too). */
   variables?: Record<string, unknown>;
-  /** Providers written in JS, by source address (`"hashicorp/aws"`). */
+  /** Providers written in JS, by source address (`"hashicorp/aws"`; a bare `"aws"` is `hashicorp/aws`), beside the mocks. */
   providers?: Record<string, JsProvider>;
   /** The built-in mock provider's knobs (`hashicorp/mock`). */
   mock?: MockOptions;
@@ -811,9 +825,10 @@ export interface PlanOptions extends LoadOptions {
   /** Aborting stops new provider operations; those in flight finish (see `apply`). */
   signal?: AbortSignal;
   /**
-   * Called as each provider operation starts and ends (a plan's refresh and data source reads
-   * once it is made). If it throws during an apply, the apply halts as on abort, with an error
-   * diagnostic quoting it; during a plan, `plan()` rejects with what it threw.
+   * Called as each provider operation starts and ends, in the plan walk too (its refreshes and
+   * data source reads, as the walk reaches them). If it throws during an apply, the apply halts
+   * as on abort, with an error diagnostic quoting it; during a plan, `onEvent` is not called
+   * again and `plan()` rejects with what it threw once the walk ends.
    */
   onEvent?: (event: EngineEvent) => void;
   /** `terraform plan -destroy` (default false). */

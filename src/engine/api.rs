@@ -159,7 +159,7 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
     }
     let no_refresh = request.get("refresh").and_then(Json::as_bool) == Some(false);
     let strings = |key: &str| -> Vec<String> { request.get(key).and_then(Json::as_array).into_iter().flatten().filter_map(|v| v.as_str().map(String::from)).collect() };
-    let options = PlanOptions { variables: variables.clone(), destroy, no_refresh, targets: strings("targets"), replace: strings("replace") };
+    let options = PlanOptions { variables: variables.clone(), destroy, no_refresh, targets: strings("targets"), replace: strings("replace"), on_op: None };
     let p = plan(files, config, state, &provider, &options);
     let view = plan_view(&p, &provider, &provider.schema_document());
     diagnostics.extend(p.diagnostics.clone());

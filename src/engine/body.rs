@@ -147,7 +147,7 @@ pub fn arguments(files: &BTreeMap<String, String>, r: &Resource) -> Option<Body>
     arguments_of(files, &[r]).pop().flatten()
 }
 
-fn native_body(body: &crate::hcl::ast::Body<'_>, text: &str, src: &SourceFile, filename: &str, top: bool) -> Body {
+pub(crate) fn native_body(body: &crate::hcl::ast::Body<'_>, text: &str, src: &SourceFile, filename: &str, top: bool) -> Body {
     let mut out = Body::default();
     let argument = |a: &crate::hcl::ast::Attribute<'_>| Argument {
         name: a.name.name.to_string(),

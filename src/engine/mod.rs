@@ -73,6 +73,30 @@ pub struct PlanOptions {
     pub targets: Vec<String>,
     /// `plan -replace=ADDR`: these instances are replaced even when they could be updated.
     pub replace: Vec<String>,
+    /// Told of each provider operation as the walk reaches it (live progress).
+    pub on_op: Option<OpHook>,
+}
+
+/// Where a plan-time provider operation (refresh, data source read) is.
+pub enum OpProgress<'v> {
+    /// About to ask the provider; `prior` is the object refreshed (none for a data source).
+    Start { prior: Option<&'v Value> },
+    /// Answered with this object (`None`: a refresh found it gone).
+    Finish { object: Option<&'v Value> },
+    Fail { error: &'v crate::providers::ProviderError },
+}
+
+/// What [`OpHook`] calls.
+pub type OpCallback = dyn Fn(&PlanOp, OpProgress<'_>);
+
+/// A callback for [`PlanOptions::on_op`].
+#[derive(Clone)]
+pub struct OpHook(pub std::rc::Rc<OpCallback>);
+
+impl std::fmt::Debug for OpHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OpHook")
+    }
 }
 
 /// One planned change of a resource instance object.

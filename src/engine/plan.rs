@@ -7,7 +7,7 @@ use super::body::{self, attr};
 use super::order::{self, Walkable};
 use super::scope::{InstanceScope, WalkValues};
 use super::routing::{default_config, source_of, Routing};
-use super::{InstanceChange, OutputChange, Plan, PlanOp, PlanOptions};
+use super::{InstanceChange, OpProgress, OutputChange, Plan, PlanOp, PlanOptions};
 use crate::providers::Op;
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::model::{Config, IgnoreChanges, Resource};
@@ -433,6 +433,24 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
 }
 
 impl<'a> Walk<'a> {
+    /// Tells `on_op` where the operation pushed last is.
+    fn progress(&self, p: OpProgress<'_>) {
+        if let (Some(hook), Some(op)) = (&self.options.on_op, self.ops.last()) {
+            (hook.0)(op, p);
+        }
+    }
+
+    /// The refresh of `prior` (its operation pushed last), told to `on_op` as it goes.
+    fn refresh(&self, type_name: &str, prior: &Value) -> Result<Option<Value>, crate::providers::ProviderError> {
+        self.progress(OpProgress::Start { prior: Some(prior) });
+        let read = self.prov().read_resource(type_name, prior);
+        self.progress(match &read {
+            Ok(v) => OpProgress::Finish { object: v.as_ref() },
+            Err(error) => OpProgress::Fail { error },
+        });
+        read
+    }
+
     /// The provider serving the configuration being planned now.
     fn prov(&self) -> &'a dyn Provider {
         crate::providers::route(self.provider, &self.serving)
@@ -603,7 +621,13 @@ impl<'a> Walk<'a> {
                     any_pending = true;
                 } else {
                     self.ops.push(PlanOp { op: Op::ReadData, address: address.clone(), resource: w.config_address.clone(), deps: self.order_deps.clone(), name: body::attr(&cfg, "name").and_then(|v| v.as_str().map(String::from)), after: None });
-                    match self.prov().read_data_source(&r.type_name, &cfg) {
+                    self.progress(OpProgress::Start { prior: None });
+                    let read = self.prov().read_data_source(&r.type_name, &cfg);
+                    self.progress(match &read {
+                        Ok(v) => OpProgress::Finish { object: Some(v) },
+                        Err(error) => OpProgress::Fail { error },
+                    });
+                    match read {
                         Ok(v) => {
                             change.after = Some(v.clone());
                             planned_values.push((ikey.clone(), v));
@@ -620,10 +644,12 @@ impl<'a> Walk<'a> {
             let prior_val = match prior_obj {
                 Some(o) => {
                     let v = object_value(o, Some(&schema));
-                    if !self.options.no_refresh {
+                    let read = if self.options.no_refresh {
+                        Ok(Some(v.clone()))
+                    } else {
                         self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: w.config_address.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)), after: None });
-                    }
-                    let read = if self.options.no_refresh { Ok(Some(v.clone())) } else { self.prov().read_resource(&r.type_name, &v) };
+                        self.refresh(&r.type_name, &v)
+                    };
                     match read {
                         Ok(v) => v,
                         Err(e) => {
@@ -812,10 +838,17 @@ impl<'a> Walk<'a> {
         // Orphans of configured resources are refreshed in their resource's order; those of
         // removed resources wait for nothing; forgotten objects are not refreshed.
         let refresh = !self.options.no_refresh && self.refresh_here;
-        if o.deposed.is_none() && action != Action::Forget && refresh {
+        let refreshed = o.deposed.is_none() && action != Action::Forget && refresh;
+        if refreshed {
             self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: self.order_resource.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)), after: None });
         }
-        let read = if !refresh { Ok(Some(v.clone())) } else { self.prov().read_resource(type_name, &v) };
+        let read = if !refresh {
+            Ok(Some(v.clone()))
+        } else if refreshed {
+            self.refresh(type_name, &v)
+        } else {
+            self.prov().read_resource(type_name, &v)
+        };
         change.before = match read {
             Ok(Some(v)) => Some(v),
             _ => Some(v),

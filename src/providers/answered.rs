@@ -54,16 +54,24 @@ pub struct Answered {
     answers: RefCell<HashMap<String, Answer>>,
     /// Questions without an answer, in the order first asked (each once).
     asked: RefCell<Vec<(String, Question)>>,
+    /// How many questions were answered provisionally so far (each time, not once).
+    provisional: std::cell::Cell<usize>,
 }
 
 impl Answered {
     pub fn new(source: String, resources: BTreeMap<String, ResourceSchema>, data_sources: BTreeMap<String, ResourceSchema>) -> Answered {
-        Answered { source, resources, data_sources, answers: RefCell::default(), asked: RefCell::default() }
+        Answered { source, resources, data_sources, answers: RefCell::default(), asked: RefCell::default(), provisional: Default::default() }
     }
 
     /// The questions asked since the last call that have no answer yet.
     pub fn take_questions(&self) -> Vec<(String, Question)> {
         std::mem::take(&mut *self.asked.borrow_mut())
+    }
+
+    /// How many answers so far were provisional: a caller compares two counts to tell whether
+    /// what the provider said in between was all real.
+    pub fn provisional_count(&self) -> usize {
+        self.provisional.get()
     }
 
     /// Records the answer to the question with this key.
@@ -81,6 +89,7 @@ impl Answered {
         if let Some(a) = self.answers.borrow().get(&key) {
             return Some(a.clone());
         }
+        self.provisional.set(self.provisional.get() + 1);
         let mut asked = self.asked.borrow_mut();
         if !asked.iter().any(|(k, _)| k == &key) {
             asked.push((key, q));
@@ -188,6 +197,7 @@ mod tests {
         let first = p.plan_resource_change("x_thing", None, &cfg("a")).unwrap();
         assert!(!first.planned.is_wholly_known(), "provisional: the computed id is unknown");
         let _ = p.plan_resource_change("x_thing", None, &cfg("a"));
+        assert_eq!(p.provisional_count(), 2, "each provisional answer counts");
         let qs = p.take_questions();
         assert_eq!(qs.len(), 1);
         let known = Value::object([("name".to_string(), Value::string("a")), ("id".to_string(), Value::string("i-1"))].into_iter().collect());
@@ -195,6 +205,7 @@ mod tests {
         let second = p.plan_resource_change("x_thing", None, &cfg("a")).unwrap();
         assert!(second.planned.raw_equal(&known));
         assert!(p.take_questions().is_empty());
+        assert_eq!(p.provisional_count(), 2, "a real answer does not count");
     }
 
     #[test]

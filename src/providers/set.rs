@@ -22,6 +22,9 @@ pub struct ProviderSet {
     /// Providers given for a source (a JS provider for `registry.terraform.io/hashicorp/aws`):
     /// they serve every configuration of that source instead of the mocks.
     given: BTreeMap<String, Box<dyn Provider>>,
+    /// Providers given for one configuration address (a JS provider's `west` alias, which
+    /// answers as it was configured): ahead of `given`.
+    given_configs: BTreeMap<String, Box<dyn Provider>>,
     /// Resource or data source type → the source the configuration uses for it.
     type_sources: BTreeMap<String, String>,
 }
@@ -38,7 +41,7 @@ impl ProviderSet {
             }
         }
         let other = GenericProvider::new("", Arc::clone(&schemas), options.clone());
-        ProviderSet { mock: MockProvider::new(options), generic, other, configured: BTreeMap::new(), given: BTreeMap::new(), type_sources }
+        ProviderSet { mock: MockProvider::new(options), generic, other, configured: BTreeMap::new(), given: BTreeMap::new(), given_configs: BTreeMap::new(), type_sources }
     }
 
     /// The set with the `region` each configuration (by address) writes.
@@ -59,6 +62,14 @@ impl ProviderSet {
         let source = provider.source().to_string();
         self.configured.retain(|address, _| crate::addrs::AbsProviderConfig::parse(address).is_none_or(|c| c.provider != source));
         self.given.insert(source, provider);
+        self
+    }
+
+    /// The set with `provider` serving the configuration at `address` alone (ahead of one
+    /// given for its whole source).
+    pub fn with_config_provider(mut self, address: &str, provider: Box<dyn Provider>) -> ProviderSet {
+        self.configured.remove(address);
+        self.given_configs.insert(address.to_string(), provider);
         self
     }
 
@@ -114,6 +125,9 @@ impl Provider for ProviderSet {
         self.mock.delay_ms(op, name)
     }
     fn for_config(&self, config_address: &str) -> Option<&dyn Provider> {
+        if let Some(p) = self.given_configs.get(config_address) {
+            return Some(p.as_ref());
+        }
         if let Some(g) = self.configured.get(config_address) {
             return Some(g);
         }
@@ -167,6 +181,10 @@ mod tests {
         let doc = s.schema_document();
         let given = set().with_provider(Box::new(MockProvider::new(MockOptions { delay_ms: 7, ..Default::default() })));
         assert_eq!(given.for_config("provider[\"registry.terraform.io/hashicorp/mock\"].x").unwrap().delay_ms(Op::Create, None), 7, "a given provider serves its source");
+        let west = "provider[\"registry.terraform.io/hashicorp/aws\"].west";
+        let per_config = set().with_regions(&[(west.to_string(), "us-west-2".to_string())].into_iter().collect()).with_config_provider(west, Box::new(MockProvider::new(MockOptions { delay_ms: 9, ..Default::default() })));
+        assert_eq!(per_config.for_config(west).unwrap().delay_ms(Op::Create, None), 9, "a configuration's own provider comes first");
+        assert_eq!(per_config.for_config("provider[\"registry.terraform.io/hashicorp/aws\"]").unwrap().source(), "registry.terraform.io/hashicorp/aws", "the others stay on the mocks");
         assert!(doc["provider_schemas"]["registry.terraform.io/hashicorp/aws"]["resource_schemas"]["aws_vpc"].is_object());
         assert!(doc["provider_schemas"][mock::SOURCE]["resource_schemas"]["mock_resource"].is_object());
     }

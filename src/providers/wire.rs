@@ -128,6 +128,14 @@ pub fn schemas_from_json(j: &Json) -> Result<Schemas, String> {
     Ok((group("resources")?, group("data_sources")?))
 }
 
+/// `schema().provider`: the provider block's own schema (`None`: not declared).
+pub fn provider_schema_from_json(j: &Json) -> Result<Option<ResourceSchema>, String> {
+    match j.get("provider") {
+        None | Some(Json::Null) => Ok(None),
+        Some(p) => resource_schema(p).map(Some).map_err(|e| format!("schema().provider: {e}")),
+    }
+}
+
 fn resource_schema(j: &Json) -> Result<ResourceSchema, String> {
     let version = match j.get("version") {
         None | Some(Json::Null) => 0,

@@ -348,7 +348,7 @@ function acmeProvider({ failOn, garbageOn } = {}) {
       await new Promise((r) => setTimeout(r, 1));
       if (garbageOn === config.value.name) return { planned: 42 };
       const value = { ...config.value };
-      const unknown = {};
+      const unknown = { ...config.unknown };
       for (const computed of ["id", "ip"]) {
         if (!(computed in value)) continue;
         if (prior && prior.value.name === value.name) value[computed] = prior.value[computed];
@@ -508,6 +508,301 @@ test("targets and replace: only what a target names and depends on is planned; r
   assert.deepEqual(bad.diagnostics.map((d) => d.summary), ['Invalid target "nope"']);
   const destroying = await plan(files, { state: r.state, destroy: true, replace: ["mock_resource.a"] });
   assert.deepEqual(destroying.diagnostics.map((d) => d.summary), ["Unsupported plan mode"]);
+});
+
+// ---- JS providers beside the mocks, configure(), live plan events ---------------------------
+
+const REGIONAL = `
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws" }
+  }
+}
+variable "home" {
+  default = "eu-west-1"
+}
+provider "aws" {
+  region = var.home
+}
+provider "aws" {
+  alias  = "west"
+  region = "us-west-2"
+}
+resource "mock_resource" "m" {
+  name = "m"
+}
+resource "aws_bucket" "a" {
+  name = "a"
+}
+resource "aws_bucket" "b" {
+  provider = aws.west
+  name     = "b-\${mock_resource.m.id}"
+}
+resource "google_storage_bucket" "g" {
+  name = aws_bucket.a.region
+}
+`;
+
+/** A JsProvider for hashicorp/aws whose buckets live in the region each configuration was configured with. */
+function regionalProvider({ rejectRegion } = {}) {
+  const configured = [];
+  const calls = [];
+  const regions = new Map(); // configuration address -> region
+  const buckets = new Map();
+  return {
+    configured,
+    calls,
+    buckets,
+    schema: () => ({
+      provider: { attributes: { region: { type: "string", optional: true } } },
+      resources: {
+        aws_bucket: { attributes: { name: { type: "string", required: true }, id: { type: "string", computed: true }, region: { type: "string", computed: true } } },
+      },
+    }),
+    async configure({ config, provider, alias }) {
+      configured.push([provider, alias, config.value.region]);
+      await new Promise((r) => setTimeout(r, 1));
+      if (config.value.region === rejectRegion) throw new Error(`invalid AWS region: ${rejectRegion}`);
+      regions.set(provider, config.value.region);
+    },
+    planResourceChange({ provider, config, prior }) {
+      if (!regions.has(provider)) throw new Error(`${provider} planned before configure()`);
+      calls.push(["plan", provider, config.value.name]);
+      const value = { ...config.value, region: regions.get(provider) };
+      const unknown = {};
+      if (prior) value.id = prior.value.id;
+      else unknown.id = true;
+      return { planned: { value, unknown } };
+    },
+    async applyResourceChange({ provider, planned, prior }) {
+      if (!regions.has(provider)) throw new Error(`${provider} applied before configure()`);
+      calls.push(["apply", provider, (planned ?? prior).value.name]);
+      if (planned === null) {
+        buckets.delete(prior.value.id);
+        return { newState: null };
+      }
+      const value = { ...planned.value, id: planned.value.id ?? `${regions.get(provider)}/${planned.value.name}` };
+      buckets.set(value.id, value);
+      return { newState: { value } };
+    },
+    async readResource({ provider, state }) {
+      calls.push(["read", provider, state.value.name]);
+      await new Promise((r) => setTimeout(r, 1));
+      return { newState: buckets.has(state.value.id) ? { value: buckets.get(state.value.id) } : null };
+    },
+    readDataSource() {
+      throw new Error("no data sources");
+    },
+  };
+}
+
+test("a JS provider serves its source's configurations (aliases too) while every other source stays on the mocks", async () => {
+  const aws = regionalProvider();
+  const files = { "main.tf": REGIONAL };
+  const p = await plan(files, { providers: { "hashicorp/aws": aws } });
+  assert.deepEqual(p.diagnostics, []);
+  const after = Object.fromEntries(p.changes.map((c) => [c.address, c.after]));
+  assert.deepEqual(p.changes.map((c) => [c.address, c.actions]), [
+    ["aws_bucket.a", ["create"]], ["aws_bucket.b", ["create"]], ["google_storage_bucket.g", ["create"]], ["mock_resource.m", ["create"]],
+  ]);
+  assert.equal(after["aws_bucket.a"].region, "eu-west-1");
+  assert.equal(after["aws_bucket.b"].region, "us-west-2");
+  assert.equal(after["google_storage_bucket.g"].name, "eu-west-1", "the generic mock reads the JS provider's answer");
+  assert.equal(after["mock_resource.m"].name, "m");
+  // configure(): once per configuration, with its evaluated block, before that configuration's first call.
+  assert.deepEqual(aws.configured.sort(), [
+    ['provider["registry.terraform.io/hashicorp/aws"]', null, "eu-west-1"],
+    ['provider["registry.terraform.io/hashicorp/aws"].west', "west", "us-west-2"],
+  ]);
+  aws.configured.length = 0;
+  const r = await apply(p, { providers: { "hashicorp/aws": aws } });
+  assert.deepEqual(r.diagnostics, []);
+  assert.equal(aws.configured.length, 2, "the apply walk configures again");
+  const byName = Object.fromEntries(r.state.resources.map((x) => [`${x.type}.${x.name}`, x]));
+  assert.equal(byName["aws_bucket.b"].provider, 'provider["registry.terraform.io/hashicorp/aws"].west');
+  assert.equal(byName["aws_bucket.b"].instances[0].attributes.id, `us-west-2/b-${byName["mock_resource.m"].instances[0].attributes.id}`);
+  assert.equal(byName["aws_bucket.a"].instances[0].attributes.id, "eu-west-1/a");
+  assert.equal(byName["mock_resource.m"].provider, 'provider["registry.terraform.io/hashicorp/mock"]');
+  assert.equal(byName["google_storage_bucket.g"].provider, 'provider["registry.terraform.io/hashicorp/google"]');
+  // Against that state: each bucket refreshed by its own configuration, nothing to do.
+  aws.calls.length = 0;
+  const again = await plan(files, { state: r.state, providers: { "hashicorp/aws": aws } });
+  assert.equal(again.hasChanges, false, again.toString());
+  assert.deepEqual(aws.calls.filter((c) => c[0] === "read").map((c) => c[1]).sort(), [
+    'provider["registry.terraform.io/hashicorp/aws"]', 'provider["registry.terraform.io/hashicorp/aws"].west',
+  ]);
+  // Another home region: aws_bucket.a plans in it (and the mock reading it follows).
+  const moved = await plan(files, { state: r.state, variables: { home: "ap-south-1" }, providers: { "hashicorp/aws": aws } });
+  const a = moved.changes.find((c) => c.address === "aws_bucket.a");
+  assert.deepEqual([a.actions, a.after.region], [["update"], "ap-south-1"]);
+  const destroyed = await destroy(files, { state: r.state, providers: { "hashicorp/aws": aws } });
+  assert.deepEqual(destroyed.diagnostics, []);
+  assert.equal(aws.buckets.size, 0);
+});
+
+test("two JS providers and the mock in one configuration plan in passes together and apply in dependency order", async () => {
+  const aws = regionalProvider();
+  const acme = acmeProvider();
+  const files = {
+    "main.tf": `
+terraform {
+  required_providers {
+    acme = { source = "acme/acme" }
+    aws  = { source = "hashicorp/aws" }
+  }
+}
+provider "aws" {
+  region = "eu-north-1"
+}
+resource "aws_bucket" "a" {
+  name = "a"
+}
+data "acme_zone" "z" {
+  name = "example.com"
+}
+resource "acme_server" "web" {
+  name = "web-\${aws_bucket.a.id}"
+  zone = data.acme_zone.z.id
+}
+resource "mock_resource" "m" {
+  name = acme_server.web.ip
+}
+`,
+  };
+  // Keys read as `source` strings do: `aws` is hashicorp/aws.
+  const providers = { aws, "acme/acme": acme };
+  const p = await plan(files, { providers });
+  assert.deepEqual(p.diagnostics, []);
+  assert.deepEqual(p.changes.map((c) => [c.address, c.actions[0]]), [["acme_server.web", "create"], ["aws_bucket.a", "create"], ["mock_resource.m", "create"]]);
+  assert.deepEqual([p.changes[0].after, p.changes[0].afterUnknown], [{ zone: "zone-example.com" }, { id: true, ip: true, name: true }], "the name waits for the bucket's id");
+  const r = await apply(p, { providers });
+  assert.deepEqual(r.diagnostics, []);
+  const attrs = Object.fromEntries(r.state.resources.filter((x) => x.mode === "managed").map((x) => [x.type, x.instances[0].attributes]));
+  assert.equal(attrs.acme_server.name, "web-eu-north-1/a");
+  assert.equal(attrs.mock_resource.name, attrs.acme_server.ip);
+  assert.equal((await plan(files, { state: r.state, providers })).hasChanges, false);
+});
+
+test("configure() is called per configuration and walk as Terraform 1.11 calls ConfigureProvider (recorded)", async () => {
+  const dir = fileURLToPath(new URL("../fixtures/providers/", import.meta.url));
+  // The oracle's mock provider, in JS: it logs what the recordings' op logs have.
+  const log = [];
+  const labels = new Map();
+  const attributes = { name: { type: "string", optional: true }, id: { type: "string", computed: true } };
+  const mock = {
+    schema: () => ({
+      provider: { attributes: { label: { type: "string", optional: true } } },
+      resources: { mock_resource: { attributes } },
+      data_sources: { mock_data: { attributes } },
+    }),
+    configure({ config, provider }) {
+      labels.set(provider, config.value.label);
+      log.push({ op: "configure", name: config.value.label });
+    },
+    planResourceChange: ({ config, prior }) => ({ planned: { value: { ...config.value, id: prior?.value.id ?? null }, unknown: prior ? {} : { id: true } } }),
+    applyResourceChange({ planned, prior, provider }) {
+      log.push({ op: planned === null ? "delete" : prior ? "update" : "create", label: labels.get(provider) });
+      return { newState: planned && { value: { ...planned.value, id: planned.value.id ?? `${planned.value.name}-id` } } };
+    },
+    readResource({ state, provider }) {
+      log.push({ op: "read", label: labels.get(provider) });
+      return { newState: state };
+    },
+    readDataSource({ config, provider }) {
+      log.push({ op: "read_data", label: labels.get(provider) });
+      return { state: { value: { ...config.value, id: `${config.value.name}-id` } } };
+    },
+  };
+  // A configure by its label, any other operation by the configuration serving it.
+  const key = (o) => (o.op === "configure" ? `configure ${o.name}` : `${o.op} by ${o.label}`);
+  const sorted = (ops) => ops.map(key).sort();
+  for (const [name, steps] of [["configure-per-walk", ["step1", "step2"]], ["configure-data-only", ["step1"]]]) {
+    let state = null;
+    for (const step of steps) {
+      const recorded = JSON.parse(readFileSync(`${dir}${name}/${step}/configure.json`, "utf8"));
+      const files = { "main.tf": readFileSync(`${dir}${name}/${step}/main.tf`, "utf8") };
+      log.length = 0;
+      const p = await plan(files, { state, providers: { "hashicorp/mock": mock } });
+      assert.deepEqual(p.diagnostics, []);
+      const planned = log.splice(0);
+      const r = await apply(p, { providers: { "hashicorp/mock": mock } });
+      assert.deepEqual(r.diagnostics, []);
+      // Concurrent walks order their operations freely: compare what happened, and that each
+      // configuration is configured before its first operation.
+      assert.deepEqual(sorted(planned), sorted(recorded.plan), `${name}/${step} plan`);
+      assert.deepEqual(sorted(log), sorted(recorded.apply), `${name}/${step} apply`);
+      for (const ops of [planned, log]) {
+        for (const [i, o] of ops.entries()) {
+          if (o.op !== "configure") assert.ok(ops.slice(0, i).some((c) => c.op === "configure" && c.name === o.label), `${name}/${step}: ${key(o)} before its configure`);
+        }
+      }
+      state = r.state;
+    }
+  }
+});
+
+test("configure() throwing is an error diagnostic naming the provider configuration, in its block", async () => {
+  const aws = regionalProvider({ rejectRegion: "us-west-2" });
+  const p = await plan({ "main.tf": REGIONAL }, { providers: { "hashicorp/aws": aws } });
+  assert.equal(p.errored, true);
+  const errors = p.diagnostics.filter((d) => d.severity === "error");
+  assert.equal(errors.length, 1);
+  assert.equal(errors[0].summary, "invalid AWS region: us-west-2");
+  assert.match(errors[0].detail, /provider\["registry\.terraform\.io\/hashicorp\/aws"\]\.west\.configure\(\) failed/);
+  // Terraform's place for a provider's whole-block error: the configuration, its body's opening brace.
+  assert.equal(errors[0].address, 'provider["registry.terraform.io/hashicorp/aws"].west');
+  assert.deepEqual(errors[0].range, { filename: "main.tf", start: { line: 13, column: 16, byte: 179 }, end: { line: 13, column: 16, byte: 179 } });
+  assert.ok(!aws.calls.some((c) => c[1].endsWith(".west")), "nothing asked of the unconfigured configuration");
+  // At apply: refused before any operation, the state unchanged.
+  const ok = await plan({ "main.tf": REGIONAL }, { providers: { "hashicorp/aws": regionalProvider() } });
+  const r = await apply(ok, { providers: { "hashicorp/aws": aws } });
+  assert.equal(r.diagnostics[0].summary, "invalid AWS region: us-west-2");
+  assert.equal(r.state, null);
+  assert.deepEqual(aws.calls.filter((c) => c[0] === "apply"), []);
+  // An implied configuration (no provider block) failing says it needs one.
+  const implied = await plan({ "main.tf": 'resource "aws_bucket" "x" {\n  name = "x"\n}\n' }, { providers: { "hashicorp/aws": { ...regionalProvider(), configure: () => { throw new Error("region required"); } } } });
+  assert.deepEqual(implied.diagnostics.map((d) => d.summary), ["region required", "Invalid provider configuration"]);
+  assert.match(implied.diagnostics[1].detail, /^Provider "registry\.terraform\.io\/hashicorp\/aws" requires explicit configuration\./);
+});
+
+test("plan() reports refreshes and data source reads live, as the walk reaches them", async () => {
+  const aws = regionalProvider();
+  const files = { "main.tf": REGIONAL };
+  const r = await apply(files, { providers: { "hashicorp/aws": aws } });
+  assert.deepEqual(r.diagnostics, []);
+  const events = [];
+  const seenAtRead = [];
+  const watched = { ...aws, async readResource(req) {
+    // The refresh's start has been reported before the provider is asked.
+    seenAtRead.push(events.some((e) => e.kind === "start" && e.operation === "read" && e.priorId === req.state.value.id));
+    return aws.readResource(req);
+  } };
+  const p = await plan(files, { state: r.state, providers: { "hashicorp/aws": watched }, onEvent: (e) => events.push(e) });
+  assert.equal(p.hasChanges, false);
+  assert.deepEqual(seenAtRead, [true, true]);
+  assert.deepEqual(p.events, events);
+  // Each operation starts once and finishes once, in that order, with the refreshed ids.
+  const starts = events.filter((e) => e.kind === "start").map((e) => e.address).sort();
+  const finishes = events.filter((e) => e.kind === "finish").map((e) => e.address).sort();
+  assert.deepEqual(starts, ["aws_bucket.a", "aws_bucket.b", "google_storage_bucket.g", "mock_resource.m"]);
+  assert.deepEqual(finishes, starts);
+  for (const e of events.filter((x) => x.kind === "finish")) {
+    assert.ok(events.indexOf(e) > events.findIndex((s) => s.kind === "start" && s.address === e.address));
+    assert.equal(e.phase, "plan");
+    assert.equal(e.id, e.priorId);
+    assert.equal(typeof e.elapsedMs, "number");
+  }
+  // With the mocks alone the walk is one pass: each read's start, then its finish.
+  const mockEvents = [];
+  const mp = await plan({ "main.tf": 'resource "mock_resource" "a" {\n  name = data.mock_data.d.id\n}\ndata "mock_data" "d" {\n  name = "d"\n}\n' }, { onEvent: (e) => mockEvents.push(e) });
+  assert.deepEqual(mockEvents.map((e) => [e.kind, e.address]), [["start", "data.mock_data.d"], ["finish", "data.mock_data.d"]]);
+  assert.deepEqual(mp.events, mockEvents);
+  // A refresh that fails ends with `fail` and its diagnostic.
+  const failing = { ...aws, readResource: async ({ state }) => { throw new Error(`cannot read ${state.value.name}`); } };
+  const fp = await plan(files, { state: r.state, providers: { "hashicorp/aws": failing } });
+  assert.equal(fp.errored, true);
+  const fails = fp.events.filter((e) => e.kind === "fail");
+  assert.deepEqual(fails.map((e) => [e.address, e.diagnostics[0].summary]).sort(), [["aws_bucket.a", "cannot read a"], ["aws_bucket.b", `cannot read ${r.state.resources.find((x) => x.name === "b").instances[0].attributes.name}`]]);
 });
 
 test("misuse rejects with TypeError", async () => {

@@ -91,3 +91,61 @@ test("a JS provider answers from the page", async () => {
   assert.deepEqual(out.diagnostics, []);
   assert.deepEqual(out.attributes, { id: "dog-rex", name: "rex" });
 });
+
+test("in the page: a JS provider beside the mock, configured per alias, and plan events arriving live", async () => {
+  const out = await page.evaluate(async () => {
+    const { apply, plan } = await import("/pkg/index.js");
+    const files = {
+      "main.tf": [
+        'terraform {\n  required_providers {\n    pet = { source = "example/pet" }\n  }\n}',
+        'provider "pet" {\n  owner = "ann"\n}',
+        'provider "pet" {\n  alias = "bob"\n  owner = "bob"\n}',
+        'resource "mock_resource" "kennel" {\n  name = "kennel"\n}',
+        'resource "pet_dog" "rex" {\n  name = "rex-${mock_resource.kennel.id}"\n}',
+        'resource "pet_dog" "fido" {\n  provider = pet.bob\n  name = "fido"\n}',
+      ].join("\n"),
+    };
+    const owners = new Map();
+    const configured = [];
+    const pet = {
+      schema: () => ({
+        provider: { attributes: { owner: { type: "string", required: true } } },
+        resources: { pet_dog: { attributes: { name: { type: "string", required: true }, owner: { type: "string", computed: true }, id: { type: "string", computed: true } } } },
+      }),
+      configure: async ({ config, provider }) => {
+        configured.push(config.value.owner);
+        owners.set(provider, config.value.owner);
+      },
+      planResourceChange: async ({ config, prior, provider }) => ({ planned: { value: { ...config.value, owner: owners.get(provider), id: prior?.value.id ?? null }, unknown: prior ? {} : { id: true } } }),
+      applyResourceChange: async ({ planned, prior }) => (planned ? { newState: { value: { ...planned.value, id: planned.value.id ?? `dog-${planned.value.name}` } } } : { newState: null }),
+      readResource: async ({ state }) => {
+        // The page's event for this refresh arrived before the provider was asked.
+        reads.push(events.some((e) => e.kind === "start" && e.priorId === state.value.id));
+        return { newState: state };
+      },
+      readDataSource: async () => { throw new Error("no data sources"); },
+    };
+    const events = [];
+    const reads = [];
+    const r = await apply(files, { providers: { "example/pet": pet } });
+    const again = await plan(files, { state: r.state, providers: { "example/pet": pet }, onEvent: (e) => events.push(e) });
+    return {
+      diagnostics: r.diagnostics,
+      owners: Object.fromEntries(r.state.resources.filter((x) => x.type === "pet_dog").map((x) => [x.name, x.instances[0].attributes.owner])),
+      kennel: r.state.resources.find((x) => x.type === "mock_resource").provider,
+      configured: configured.sort(),
+      changes: again.hasChanges,
+      reads,
+      events: events.map((e) => [e.kind, e.address]),
+    };
+  });
+  assert.deepEqual(out.diagnostics, []);
+  assert.deepEqual(out.owners, { fido: "bob", rex: "ann" });
+  assert.equal(out.kennel, 'provider["registry.terraform.io/hashicorp/mock"]');
+  // plan and apply of the first apply, then the second plan: each configuration once per walk.
+  assert.deepEqual(out.configured, ["ann", "ann", "ann", "bob", "bob", "bob"]);
+  assert.equal(out.changes, false);
+  assert.deepEqual(out.reads, [true, true]);
+  assert.equal(out.events.filter(([k]) => k === "start").length, 3);
+  assert.equal(out.events.filter(([k]) => k === "finish").length, 3);
+});

@@ -7,7 +7,7 @@
 use crate::engine::stepper::{Request, Response};
 use crate::eval::Value;
 use crate::providers::answered::{Answer, Answered, Question};
-use crate::providers::wire::{from_wire, remark, schemas_from_json, to_wire};
+use crate::providers::wire::{from_wire, provider_schema_from_json, remark, schemas_from_json, to_wire};
 use crate::providers::{Applied, PlannedChange, ProviderError, ResourceSchema};
 use js_sys::{Function, Promise, Reflect};
 use serde_json::{json, Value as Json};
@@ -15,19 +15,27 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// One JS provider and its schemas (read once from `schema()`).
+/// One configuration of a JS provider (`provider "aws" { alias = "west" }`): the provider's
+/// object and schemas (read once from `schema()`), shared by its configurations, and this
+/// configuration's own answers, since they may depend on how it was configured.
 pub struct JsProvider {
     object: JsValue,
+    /// The configuration's address (`provider["registry.terraform.io/hashicorp/aws"].west`),
+    /// sent with every request so one object can serve several configurations.
+    pub address: String,
     /// The plan-time face: cached answers, provisional ones while questions are pending.
     pub answered: Answered,
+    /// `schema().provider`: what its `provider` blocks may write.
+    pub provider_schema: Option<ResourceSchema>,
 }
 
-/// `hashicorp/aws` → `registry.terraform.io/hashicorp/aws`.
+/// `hashicorp/aws` (or `aws`, as a `source` string reads) → `registry.terraform.io/hashicorp/aws`.
 pub fn full_source(source: &str) -> String {
-    if source.matches('/').count() >= 2 {
-        source.to_string()
-    } else {
-        format!("registry.terraform.io/{source}")
+    let s = source.trim().to_ascii_lowercase();
+    match s.split('/').count() {
+        1 => format!("registry.terraform.io/hashicorp/{s}"),
+        2 => format!("registry.terraform.io/{s}"),
+        _ => s,
     }
 }
 
@@ -42,12 +50,27 @@ impl JsProvider {
             return Err(ProviderError { summary: "Invalid provider".into(), detail: format!("{name} must be an object with the JsProvider methods.") });
         }
         let raw = call(&object, "schema", &JsValue::UNDEFINED).await.map_err(|e| ProviderError { summary: "Failed to read the provider schema".into(), detail: format!("{name}.schema(): {e}") })?;
+        let invalid = |e: String| ProviderError { summary: "Invalid provider schema".into(), detail: format!("{name}.schema(): {e}.\n\n{BUG}") };
+        let provider_schema = json_of(&raw).and_then(|j| provider_schema_from_json(&j)).map_err(invalid)?;
         let (resources, data_sources) = json_of(&raw).and_then(|j| schemas_from_json(&j)).map_err(|e| ProviderError { summary: "Invalid provider schema".into(), detail: format!("{name}.schema(): {e}.\n\n{BUG}") })?;
-        Ok(JsProvider { object, answered: Answered::new(source, resources, data_sources) })
+        let address = crate::engine::routing::default_config(&source);
+        Ok(JsProvider { object, address, answered: Answered::new(source, resources, data_sources), provider_schema })
+    }
+
+    /// The same provider serving the configuration at `address`, with answers of its own.
+    pub fn for_config(&self, address: &str) -> JsProvider {
+        let (r, d) = self.answered.schemas();
+        let source = crate::providers::Provider::source(&self.answered).to_string();
+        JsProvider { object: self.object.clone(), address: address.to_string(), answered: Answered::new(source, r.clone(), d.clone()), provider_schema: self.provider_schema.clone() }
+    }
+
+    /// The JS object itself (`configure()` is called on it).
+    pub fn object(&self) -> &JsValue {
+        &self.object
     }
 
     fn name(&self) -> String {
-        format!("provider[{:?}]", crate::providers::Provider::source(&self.answered))
+        self.address.clone()
     }
 
     fn schema(&self, type_name: &str, data: bool) -> Option<&ResourceSchema> {
@@ -56,7 +79,8 @@ impl JsProvider {
     }
 
     /// Calls `method(request)`; a throw or a rejection is a provider error.
-    async fn ask(&self, method: &str, type_name: &str, request: Json) -> Result<JsValue, ProviderError> {
+    async fn ask(&self, method: &str, type_name: &str, mut request: Json) -> Result<JsValue, ProviderError> {
+        request["provider"] = Json::String(self.address.clone());
         let request = super::super::to_js(&request).unwrap_or(JsValue::UNDEFINED);
         call(&self.object, method, &request).await.map_err(|e| ProviderError { summary: e.clone(), detail: format!("{}.{method}() failed for a {type_name}: {e}", self.name()) })
     }

@@ -4,26 +4,30 @@
 //! state it was made from, its JSON, text and changes); `engineApply(handle, options)` applies
 //! exactly that plan and resolves to `{ state, diagnostics, report }` as JSON text.
 //!
-//! Providers: the built-in mock and the generic mock (a `ProviderSet`), or one provider written in JS (`js_provider`). The plan walk
-//! is synchronous Rust, so a JS provider is planned in passes (`providers::answered`): plan,
+//! Providers: the built-in mock and the generic mock (a `ProviderSet`), with providers written in
+//! JS serving the sources `providers` names (`js_set`, `js_provider`). The plan walk is
+//! synchronous Rust, so JS providers are planned in passes (`providers::answered`): plan,
 //! await the questions it could not answer, plan again with the answers, until a pass asks
 //! nothing new. The apply walk awaits the provider directly (`drive`).
 
 mod drive;
 mod js_provider;
+mod js_set;
+mod plan_events;
+mod provider_block;
 mod timers;
 
 use super::{get, read_files, read_load_options, type_error};
 use crate::config::{self, Config, FileSource};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::engine::api::{apply_report, event_json, mock_options, plan_events, plan_view, stale_plan, PlanView};
+use crate::engine::api::{apply_report, mock_options, plan_view, stale_plan, PlanView};
 use crate::engine::plan::plan;
 use crate::engine::stepper::{Request, Response, Stepper};
 use crate::engine::{Plan, PlanOptions};
 use crate::providers::set::ProviderSet;
 use crate::providers::Provider;
 use futures_util::stream::{FuturesUnordered, StreamExt};
-use js_provider::JsProvider;
+use js_set::JsProviders;
 use js_sys::{Function, Promise};
 use serde_json::{json, Value as Json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -37,58 +41,34 @@ use wasm_bindgen_futures::future_to_promise;
 /// of resources; more means a provider whose answers never settle.
 const MAX_PASSES: usize = 256;
 
-/// The provider a walk uses.
-pub enum Route<'p> {
-    /// The built-in mock for `hashicorp/mock`, the generic mock for every other source.
-    Set(&'p ProviderSet),
-    Js(&'p JsProvider),
+/// The providers a walk uses: the mocks' set, with the JS providers given serving their
+/// configurations inside it; `js` awaits those at apply.
+pub struct Route<'p> {
+    pub set: &'p ProviderSet,
+    pub js: &'p JsProviders,
 }
 
 impl Route<'_> {
     pub fn provider(&self) -> &dyn Provider {
-        match self {
-            Route::Set(m) => *m,
-            Route::Js(j) => &j.answered,
-        }
+        self.set
     }
 
     /// The provider's response to an apply-time request (the mock's after its delay).
     pub async fn respond(&self, request: &Request, provider_config: &str, delay: u64) -> Response {
-        match self {
-            Route::Set(m) => {
-                let response = request.ask(crate::providers::route(*m, provider_config));
+        match self.js.for_config(provider_config) {
+            Some(j) => j.respond(request).await,
+            None => {
+                let response = request.ask(crate::providers::route(self.set, provider_config));
                 drive::after(delay).await;
                 response
             }
-            Route::Js(j) => j.respond(request).await,
         }
     }
 
     /// `terraform providers schema -json` (what the plan renderer reads).
     fn schemas_json(&self) -> Json {
-        match self {
-            Route::Set(m) => m.schema_document(),
-            Route::Js(j) => {
-                let (r, d) = j.answered.schemas();
-                json!({"format_version": "1.0", "provider_schemas": {j.answered.source(): crate::providers::wire::schemas_json(r, d)}})
-            }
-        }
+        self.set.schema_document()
     }
-}
-
-/// Every provider source address the configuration's resources use.
-fn sources(config: &Config) -> BTreeSet<String> {
-    fn walk(m: &crate::config::model::Module, out: &mut BTreeSet<String>) {
-        out.extend(m.resources.iter().map(|r| r.provider.fqn.clone()));
-        for c in &m.module_calls {
-            if let Some(child) = &c.module {
-                walk(child, out);
-            }
-        }
-    }
-    let mut out = BTreeSet::new();
-    walk(&config.root, &mut out);
-    out
 }
 
 /// The request's options as read from JS (`pkg/api.js` passes state, variables and mock as
@@ -174,36 +154,29 @@ fn read_request(options: &JsValue, api: &str) -> Result<EngineRequest, JsValue> 
     })
 }
 
-/// The JS provider for the configuration's provider, if `providers` has it. Until resources
-/// are routed to providers by address, one walk uses one provider: a JS one when given for a
-/// source the configuration uses, else the built-in mock.
-async fn js_provider_for(config: &Config, providers: Option<&JsValue>) -> Result<Option<JsProvider>, Diagnostic> {
-    let Some(providers) = providers else { return Ok(None) };
-    let used = sources(config);
-    let keys = js_sys::Object::keys(providers.unchecked_ref::<js_sys::Object>());
-    let mut matching = Vec::new();
-    for k in keys.iter() {
-        let key = k.as_string().unwrap_or_default();
-        if used.contains(&js_provider::full_source(&key)) {
-            matching.push(key);
-        }
-    }
-    let Some(key) = matching.first() else { return Ok(None) };
-    if used.len() > 1 {
-        return Err(Diagnostic::error(
-            "Several providers in one configuration",
-            format!("This configuration uses {}; tfgraph plans with one provider at a time for now, so a JS provider cannot be combined with others yet.", used.into_iter().collect::<Vec<_>>().join(", ")),
-        ));
-    }
-    let object = js_sys::Reflect::get(providers, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
-    JsProvider::new(key, object).await.map(Some).map_err(|e| Diagnostic::error(e.summary, e.detail))
+/// What a walk needs to configure its JS providers.
+struct Configuring<'a> {
+    files: &'a BTreeMap<String, String>,
+    config: &'a Config,
+    variables: &'a BTreeMap<String, Json>,
 }
 
-/// Plans with a JS provider in passes (see the module documentation).
-async fn plan_in_passes(js: &JsProvider, files: &BTreeMap<String, String>, config: &Config, state: Option<&Json>, options: &PlanOptions, parallelism: usize) -> Plan {
+/// Plans with JS providers in passes (see the module documentation): each pass's questions
+/// are answered by their configurations, each configured before its first answer.
+async fn plan_in_passes(js: &JsProviders, set: &ProviderSet, how: &Configuring<'_>, state: Option<&Json>, options: &PlanOptions, parallelism: usize) -> Plan {
     for _ in 0..MAX_PASSES {
-        let p = plan(files, config, state, &js.answered, options);
-        let questions = js.answered.take_questions();
+        let p = plan(how.files, how.config, state, set, options);
+        let mut questions = Vec::new();
+        for j in js.all() {
+            let asked = j.answered.take_questions();
+            if asked.is_empty() {
+                continue;
+            }
+            if let Err(diags) = js.configure(&j.address, how.files, how.config, how.variables).await {
+                return Plan { destroy: options.destroy, prior_state: state.cloned(), diagnostics: diags, ..Plan::default() };
+            }
+            questions.extend(asked.into_iter().map(|(key, q)| (j, key, q)));
+        }
         if questions.is_empty() {
             return p;
         }
@@ -211,15 +184,16 @@ async fn plan_in_passes(js: &JsProvider, files: &BTreeMap<String, String>, confi
         let mut inflight = FuturesUnordered::new();
         loop {
             while inflight.len() < parallelism {
-                let Some((key, q)) = pending.next() else { break };
-                inflight.push(async move { (key, js.answer(&q).await) });
+                let Some((j, key, q)) = pending.next() else { break };
+                inflight.push(async move { (j, key, j.answer(&q).await) });
             }
-            let Some((key, answer)) = inflight.next().await else { break };
-            js.answered.answer(key, answer);
+            let Some((j, key, answer)) = inflight.next().await else { break };
+            j.answered.answer(key, answer);
         }
     }
+    let names: Vec<&str> = js.all().map(|j| j.address.as_str()).collect();
     let mut p = Plan::default();
-    p.diagnostics.push(Diagnostic::error("Provider answers did not settle", format!("Planning with provider[{:?}] asked new questions in each of {MAX_PASSES} passes: its answers depend on something besides its inputs.", js.answered.source())));
+    p.diagnostics.push(Diagnostic::error("Provider answers did not settle", format!("Planning with {} asked new questions in each of {MAX_PASSES} passes: its answers depend on something besides its inputs.", names.join(", "))));
     p
 }
 
@@ -301,29 +275,34 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         let loaded = config::load(&files, &load);
         let mut diagnostics = loaded.diagnostics;
         let config = loaded.config;
-        let options = PlanOptions { variables: request.variables.clone(), destroy: request.destroy, no_refresh: !request.refresh, targets: request.targets.clone(), replace: request.replace.clone() };
-        let mock = crate::engine::schemas::providers(&files, &config, mock_options(request.mock.as_ref()));
-        let js = match js_provider_for(&config, request.providers.as_ref()).await {
+        let js = match JsProviders::new(request.providers.as_ref(), &config, request.state.as_ref()).await {
             Ok(js) => js,
             Err(d) => {
-                diagnostics.push(d);
-                None
+                diagnostics.extend(d);
+                JsProviders::default()
             }
         };
-        let route = match &js {
-            Some(j) => Route::Js(j),
-            None => Route::Set(&mock),
+        let set = js.install(crate::engine::schemas::providers(&files, &config, mock_options(request.mock.as_ref())));
+        let route = Route { set: &set, js: &js };
+        let live = plan_events::LiveEvents::new(request.on_event.clone(), js.shared());
+        let options = PlanOptions {
+            variables: request.variables.clone(),
+            destroy: request.destroy,
+            no_refresh: !request.refresh,
+            targets: request.targets.clone(),
+            replace: request.replace.clone(),
+            on_op: Some(live.hook()),
         };
         // Bad -target / -replace addresses are refused before planning, as Terraform's arguments are.
         diagnostics.extend(crate::engine::targets::check_options(&options));
         let loaded_with_errors = diagnostics.has_errors();
+        let how = Configuring { files: &files, config: &config, variables: &request.variables };
         let mut p = if loaded_with_errors {
             Plan { destroy: request.destroy, prior_state: request.state.clone(), ..Plan::default() }
+        } else if js.is_empty() {
+            plan(&files, &config, request.state.as_ref(), &set, &options)
         } else {
-            match &js {
-                Some(j) => plan_in_passes(j, &files, &config, request.state.as_ref(), &options, request.parallelism).await,
-                None => plan(&files, &config, request.state.as_ref(), &mock, &options),
-            }
+            plan_in_passes(&js, &set, &how, request.state.as_ref(), &options, request.parallelism).await
         };
         diagnostics.extend(p.diagnostics.clone());
         p.diagnostics = diagnostics.clone();
@@ -332,12 +311,7 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
             // A configuration that does not load (or bad options) is never planned: no plan text.
             view.text = String::new();
         }
-        let events: Vec<Json> = plan_events(&p).iter().map(|e| event_json(e, "plan")).collect();
-        if let Some(f) = &request.on_event {
-            for e in &events {
-                f.call1(&JsValue::UNDEFINED, &super::to_js(e)?)?;
-            }
-        }
+        let events = live.finish()?;
         let data = PlanData { files, config, plan: p, prior: request.state, variables: request.variables, mock: request.mock, view, diagnostics, events };
         Ok(PlanHandle { data: Rc::new(data) }.into())
     })
@@ -380,19 +354,26 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
                 return refused(diags, request.state.as_ref());
             }
         }
-        let mock = crate::engine::schemas::providers(&d.files, &d.config, mock_options(d.mock.as_ref()));
-        let js = match js_provider_for(&d.config, request.providers.as_ref()).await {
+        let js = match JsProviders::new(request.providers.as_ref(), &d.config, d.prior.as_ref()).await {
             Ok(js) => js,
-            Err(diag) => {
-                let mut diags = Diagnostics::new();
-                diags.push(diag);
-                return refused(diags, d.prior.as_ref());
+            Err(diags) => return refused(diags, d.prior.as_ref()),
+        };
+        let set = js.install(crate::engine::schemas::providers(&d.files, &d.config, mock_options(d.mock.as_ref())));
+        let route = Route { set: &set, js: &js };
+        // Each JS configuration the plan's changes use, no-ops and data sources read at plan too,
+        // is configured before the walk starts: Terraform's provider nodes come before their
+        // resources, and 1.11 configures them even for an apply with nothing to do
+        // (tests/fixtures/providers/configure-*).
+        let used: BTreeSet<&str> = d.plan.changes.iter().chain(&d.plan.data_read).map(|c| c.provider_config.as_str()).collect();
+        let mut configure_diags = Diagnostics::new();
+        for address in used {
+            if let Err(diags) = js.configure(address, &d.files, &d.config, &d.variables).await {
+                configure_diags.extend(diags);
             }
-        };
-        let route = match &js {
-            Some(j) => Route::Js(j),
-            None => Route::Set(&mock),
-        };
+        }
+        if configure_diags.has_errors() {
+            return refused(configure_diags, d.prior.as_ref());
+        }
         let token = crate::walk::CancelToken::new();
         let _listener = signal.map(|s| super::walk::options::AbortListener::new(s, token.clone())).transpose()?;
         let mut hooks = drive::Hooks { on_event: request.on_event, on_state, cancel: token, callback_error: None };

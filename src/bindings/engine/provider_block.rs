@@ -1,0 +1,128 @@
+//! A provider configuration's block evaluated for `configure()`, as Terraform's
+//! `NodeApplyableProvider.ConfigureProvider` evaluates it: in its module's scope, against the
+//! provider's schema (every attribute it leaves out null), unknown values passed as unknown
+//! (plan and apply configure with `verifyConfigIsKnown` false), sensitive marks stripped.
+//! Without a provider schema from `schema().provider`, the block's own arguments are the schema.
+//! Resource attributes a block reads are unknown here: the block is evaluated before the walk.
+
+use crate::config::model::{Config, Module, ProviderConfig};
+use crate::diag::Diagnostics;
+use crate::engine::body::{self, Body, BlockKind};
+use crate::engine::scope::WalkValues;
+use crate::eval::functions::Registry;
+use crate::eval::module_scope::{Inputs, ModuleScope};
+use crate::eval::Value;
+use crate::providers::{AttributeSchema, ResourceSchema};
+use serde_json::Value as Json;
+use std::collections::BTreeMap;
+
+/// Provider blocks' meta-arguments, which are not the provider's.
+const META: &[&str] = &["alias", "version"];
+
+/// The `provider` block at `address`, if the configuration writes one.
+pub fn block<'c>(config: &'c Config, address: &str) -> Option<(&'c Module, &'c ProviderConfig)> {
+    fn find<'c>(m: &'c Module, address: &str) -> Option<(&'c Module, &'c ProviderConfig)> {
+        if let Some(pc) = m.providers.iter().find(|p| p.address == address) {
+            return Some((m, pc));
+        }
+        m.module_calls.iter().filter_map(|c| c.module.as_deref()).find_map(|child| find(child, address))
+    }
+    find(&config.root, address)
+}
+
+/// The block's arguments and nested blocks as written (native syntax; a `.tf.json` block reads
+/// as empty).
+fn body_of(files: &BTreeMap<String, String>, pc: &ProviderConfig) -> Body {
+    let filename = pc.range.filename.as_str();
+    let Some(text) = body::file_text(files, filename).filter(|_| !filename.ends_with(".json")) else { return Body::default() };
+    let parsed = crate::hcl::parse_body(text);
+    let src = crate::diag::SourceFile::new(filename, text.as_str());
+    for item in &parsed.body.items {
+        let crate::hcl::ast::Item::Block(b) = item else { continue };
+        if b.kind.name != "provider" || b.labels.first().map(|l| l.value.as_ref()) != Some(pc.name.as_str()) {
+            continue;
+        }
+        let mut out = body::native_body(&b.body, text, &src, filename, true);
+        let alias = out.attribute("alias").map(|a| a.text.trim().trim_matches('"').to_string());
+        if alias != pc.alias {
+            continue;
+        }
+        out.attributes.retain(|a| !META.contains(&a.name.as_str()));
+        return out;
+    }
+    Body::default()
+}
+
+/// Where Terraform puts a diagnostic about the block as a whole (`MissingItemRange` of its
+/// body): the empty range at its opening brace; the block's declaration when that is not found.
+pub fn body_range(files: &BTreeMap<String, String>, pc: &ProviderConfig) -> crate::diag::SourceRange {
+    let filename = pc.range.filename.as_str();
+    let found = body::file_text(files, filename).and_then(|text| {
+        let from = pc.range.end.byte as usize;
+        let brace = from + text.get(from..)?.find('{')?;
+        let pos = crate::diag::SourceFile::new(filename, text.as_str()).pos(brace);
+        Some(crate::diag::SourceRange { filename: filename.to_string(), start: pos, end: pos })
+    });
+    found.unwrap_or_else(|| pc.range.clone())
+}
+
+/// A schema of what `body` writes (any type), for a provider that declares none.
+fn written(body: &Body) -> ResourceSchema {
+    let mut s = ResourceSchema::default();
+    for a in &body.attributes {
+        s.attributes.insert(a.name.clone(), AttributeSchema { ty: crate::eval::Type::Dynamic, optional: true, computed: false, required: false, sensitive: false, requires_replace: false });
+    }
+    for b in &body.blocks {
+        let inner = match &b.kind {
+            BlockKind::Static(x) => written(x),
+            BlockKind::Dynamic { content, .. } => written(content),
+        };
+        s.blocks.entry(b.type_name.clone()).or_default().attributes.extend(inner.attributes);
+    }
+    s
+}
+
+/// The configuration `configure()` receives for the provider configuration at `address`:
+/// `Err` holds the evaluation's errors (with their source ranges).
+pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, variables: &BTreeMap<String, Json>, address: &str, schema: Option<&ResourceSchema>) -> Result<Value, Diagnostics> {
+    let found = block(config, address);
+    let body = found.map(|(_, pc)| body_of(files, pc)).unwrap_or_default();
+    let derived;
+    let schema = match schema {
+        Some(s) => s,
+        None => {
+            derived = written(&body);
+            &derived
+        }
+    };
+    let funcs = Registry::builtin();
+    let file_source = crate::eval::MapFiles(files);
+    let values = WalkValues::default();
+    let inputs = Inputs {
+        variables,
+        state: None,
+        files: &file_source,
+        funcs: &funcs,
+        planning: true,
+        unset_variables_unknown: false,
+        base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
+        resources: Some(&values),
+    };
+    let root_dir = &config.root.dir;
+    let root_files: Vec<(String, String)> = files
+        .iter()
+        .filter_map(|(p, t)| {
+            let rel = if root_dir.is_empty() { Some(p.as_str()) } else { p.strip_prefix(&format!("{root_dir}/")) };
+            rel.map(|r| (r.to_string(), t.clone()))
+        })
+        .collect();
+    let scope = ModuleScope::root(config, &inputs, &root_files);
+    let mut diags = Diagnostics::new();
+    let path: Vec<String> = found.map(|(m, _)| m.path.0.clone()).unwrap_or_default();
+    let value = crate::engine::plan::with_scope(&scope, &path, &[], &mut |s| body::evaluate(s, &inputs, &body, schema, &mut diags));
+    diags.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
+    if diags.has_errors() {
+        return Err(diags);
+    }
+    Ok(value.unwrap_or_else(Value::dynamic).unmark_deep().0)
+}
