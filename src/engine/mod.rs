@@ -18,6 +18,7 @@
 
 pub mod api;
 pub mod apply;
+mod apply_order;
 pub mod body;
 pub mod body_json;
 pub mod checks;
@@ -27,6 +28,7 @@ pub mod config_providers;
 pub mod data_orphans;
 pub mod diag_text;
 pub mod instance;
+mod live_values;
 pub mod module_outputs;
 pub mod moved;
 mod objects;
