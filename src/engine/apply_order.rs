@@ -91,11 +91,16 @@ impl ApplyOrder {
             }
         }
         let mut direct: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); n];
-        // Replacement: destroy-then-create, or create-then-destroy (deposed).
+        // Replacement: destroy-then-create, or create-then-destroy (deposed), between the
+        // operations of one change.
+        let mut by_change: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (i, o) in ops.iter().enumerate() {
+            by_change.entry(o.change).or_default().push(i);
+        }
         for (a, oa) in ops.iter().enumerate() {
-            for &b in &by_key[keys[a].as_str()] {
+            for &b in &by_change[&oa.change] {
                 let ob = &ops[b];
-                if a != b && oa.instance == ob.instance && oa.change == ob.change && ((oa.destroy && !ob.destroy && !oa.order_cbd) || (!oa.destroy && ob.destroy && ob.order_cbd)) {
+                if a != b && oa.instance == ob.instance && ((oa.destroy && !ob.destroy && !oa.order_cbd) || (!oa.destroy && ob.destroy && ob.order_cbd)) {
                     direct[b].insert(a);
                 }
             }
