@@ -342,8 +342,10 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
             }
         }
     }
-    crate::util::sort::sort_by(&mut changes, |a, b| (a.address(), &a.deposed).cmp(&(b.address(), &b.deposed)));
-    result.changes = changes;
+    // Addresses made once per change, not per comparison.
+    let mut keyed: Vec<((String, Option<String>), InstanceChange)> = changes.into_iter().map(|c| ((c.address(), c.deposed.clone()), c)).collect();
+    crate::util::sort::sort_by(&mut keyed, |a, b| a.0.cmp(&b.0));
+    result.changes = keyed.into_iter().map(|(_, c)| c).collect();
     result.ops = walk.ops;
     result.data_read = walk.data_read;
     if let (Some(p), false) = (&result.prior_state, options.destroy) {
