@@ -290,9 +290,10 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     // the walk order, so theirs are complete).
     let mut closure: Vec<BTreeSet<String>> = deps.clone();
     for &i in &walk_order {
+        // Every instance of a configuration resource has the same closure: one of them is read.
         let mut all = closure[i].clone();
-        for &d in &dep_idx[i] {
-            all.extend(closure[d].iter().cloned());
+        for d in deps[i].iter().filter_map(|a| index.get(a.as_str()).and_then(|v| v.first())) {
+            all.extend(closure[*d].iter().cloned());
         }
         closure[i] = all;
     }
