@@ -50,7 +50,7 @@ pub struct OpNode {
     /// The instance address.
     pub instance: String,
     pub(super) destroy: bool,
-    cbd: bool,
+    pub(super) cbd: bool,
     /// Ordered as create_before_destroy: a replacement under it, or a plain destroy of an
     /// object whose state says so (set when it was created, or forced).
     pub(super) order_cbd: bool,
