@@ -4,7 +4,9 @@
 //   node bench/walk/run.mjs [--quick] [--no-build]
 //
 // One command: it first builds the wasm for Node into target/walk-pkg (`wasm-pack build
-// --release --target nodejs`, incremental) and installs p-graph (`npm ci` here) when missing.
+// --release --target nodejs`, incremental; with the package.json wasm-pack writes there, which
+// keeps the CommonJS output from being read as ES modules under the repository's
+// `"type": "module"`) and installs p-graph (`npm ci` here) when missing.
 // `--no-build` skips the build; `TFGRAPH_PKG=<dir>` uses another build and skips it too.
 // See README.md for what each number means.
 
@@ -31,7 +33,7 @@ function run(cmd, args, cwd) {
 }
 if (!process.env.TFGRAPH_PKG && !process.argv.includes("--no-build")) {
   console.error("[bench] wasm-pack build --release --target nodejs --out-dir target/walk-pkg");
-  run("wasm-pack", ["--log-level", "error", "build", "--release", "--target", "nodejs", "--mode", "no-install", "--no-pack", "--out-dir", "target/walk-pkg", "--out-name", "tfgraph", "."], repo);
+  run("wasm-pack", ["--log-level", "error", "build", "--release", "--target", "nodejs", "--mode", "no-install", "--out-dir", "target/walk-pkg", "--out-name", "tfgraph", "."], repo);
 }
 if (!existsSync(path.join(here, "node_modules/p-graph"))) run("npm", ["ci", "--no-audit", "--no-fund"], here);
 const { walk } = require(path.join(pkgDir, "tfgraph.js"));
