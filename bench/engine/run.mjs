@@ -8,8 +8,10 @@
 // once into target/bench-oracle; PyPI the first time) plans and applies the 1,000-resource
 // configuration (`terraform init` not timed), and the ratios are printed.
 //
-// The package's column (Node, the wasm build in pkg/) needs `bash scripts/build` first.
-// Options: --sizes 1000,10000 (multiples of 100), --no-terraform, --no-build.
+// The package's column (Node, the wasm build in pkg/): `scripts/build` runs first (incremental;
+// `scripts/setup` once on a new machine). Times are wall clock; CPU time (user + system) is
+// printed beside them, which on a shared machine says what the work cost.
+// Options: --sizes 1000,10000 (multiples of 100), --no-terraform, --no-build, --no-node.
 // Results: bench/RESULTS.md ("Engine").
 
 import { execFileSync, spawnSync } from "node:child_process";
@@ -22,7 +24,7 @@ import { parseArgs } from "node:util";
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const shared = resolve(repo, "../shared");
 const { values: opts } = parseArgs({
-  options: { sizes: { type: "string", default: "1000,10000,100000" }, "no-terraform": { type: "boolean" }, "no-build": { type: "boolean" } },
+  options: { sizes: { type: "string", default: "1000,10000,100000" }, "no-terraform": { type: "boolean" }, "no-build": { type: "boolean" }, "no-node": { type: "boolean" } },
 });
 const sizes = opts.sizes.split(",").map(Number);
 if (sizes.some((n) => !(n > 0 && n % 100 === 0))) throw new Error("--sizes: positive multiples of 100");
@@ -32,6 +34,7 @@ const targetDir = join(process.env.CARGO_TARGET_DIR ?? join(repo, "target"), "be
 const bin = join(targetDir, "release/tfgraph-bench-engine");
 if (!opts["no-build"]) {
   execFileSync("cargo", ["build", "--release", "--quiet", "--manifest-path", join(repo, "bench/engine/Cargo.toml"), "--target-dir", targetDir], { stdio: "inherit" });
+  if (!opts["no-node"]) execFileSync("bash", [join(repo, "scripts/build")], { stdio: ["ignore", 2, "inherit"] });
 }
 
 function native(n) {
@@ -48,15 +51,20 @@ const NODE_CHILD = `
   import { plan, apply } from ${JSON.stringify(join(repo, "pkg/node.js"))};
   import { readConfigDir } from ${JSON.stringify(join(repo, "pkg/read-dir.js"))};
   const files = await readConfigDir(process.argv[1]);
+  const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
   let t = performance.now();
+  let c = cpu();
   const p = await plan(files);
   const plan_ms = performance.now() - t;
+  const plan_cpu_ms = cpu() - c;
   if (p.errored) throw new Error(JSON.stringify(p.diagnostics).slice(0, 500));
   t = performance.now();
+  c = cpu();
   const r = await apply(p);
   const apply_ms = performance.now() - t;
+  const apply_cpu_ms = cpu() - c;
   if (r.diagnostics.some((d) => d.severity === "error")) throw new Error(JSON.stringify(r.diagnostics).slice(0, 500));
-  console.log(JSON.stringify({ plan_ms, apply_ms, peak_rss_kib: process.resourceUsage().maxRSS }));
+  console.log(JSON.stringify({ plan_ms, apply_ms, plan_cpu_ms, apply_cpu_ms, peak_rss_kib: process.resourceUsage().maxRSS }));
 `;
 async function node(n) {
   if (!existsSync(join(repo, "pkg/tfgraph_bg.wasm"))) return { error: "pkg/ is not built (bash scripts/build)" };
@@ -116,6 +124,7 @@ const rows = [];
 for (const n of sizes) {
   console.error(`[bench] tfgraph: ${fmt(n)} resources`);
   rows.push({ tool: "tfgraph (native)", ...native(n) });
+  if (opts["no-node"]) continue;
   const js = await node(n);
   if (js.error) rows.push({ tool: "tfgraph (Node, wasm)", resources: n, error: js.error });
   else rows.push({ tool: "tfgraph (Node, wasm)", ...js });
@@ -133,16 +142,17 @@ if (!opts["no-terraform"]) {
 }
 
 console.log("\nplan + apply of generated mock resources, zero provider latency\n");
-console.log("| tool | resources | plan | apply | plan + apply | per resource | peak RSS | RSS per resource |");
-console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+console.log("| tool | resources | plan | apply | plan + apply | per resource | CPU plan + apply | peak RSS | RSS per resource |");
+console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 for (const r of rows) {
   if (r.error) {
-    console.log(`| ${r.tool} | ${fmt(r.resources)} | ${r.error} | | | | | |`);
+    console.log(`| ${r.tool} | ${fmt(r.resources)} | ${r.error} | | | | | | |`);
     continue;
   }
   const total = r.plan_ms + r.apply_ms;
+  const cpu = r.plan_cpu_ms === undefined ? "—" : `${fmt(r.plan_cpu_ms)} + ${fmt(r.apply_cpu_ms)} ms`;
   console.log(
-    `| ${r.tool} | ${fmt(r.resources)} | ${fmt(r.plan_ms)} ms | ${fmt(r.apply_ms)} ms | ${fmt(total)} ms | ${fmt((total * 1000) / r.resources, 1)} µs | ${fmt(r.peak_rss_kib / 1024, 1)} MB | ${fmt(r.peak_rss_kib / r.resources, 2)} KB |`,
+    `| ${r.tool} | ${fmt(r.resources)} | ${fmt(r.plan_ms)} ms | ${fmt(r.apply_ms)} ms | ${fmt(total)} ms | ${fmt((total * 1000) / r.resources, 1)} µs | ${cpu} | ${fmt(r.peak_rss_kib / 1024, 1)} MB | ${fmt(r.peak_rss_kib / r.resources, 2)} KB |`,
   );
 }
 const ours = rows.find((r) => r.tool === "tfgraph (native)" && r.resources === tf?.resources && !r.error);

@@ -1,11 +1,17 @@
 // Walker benchmark: tfgraph's `walk` (Rust → wasm) against p-graph 2.0.0 on the same seeded
 // DAGs, plus a latency-bound case compared with the offline greedy list schedule.
 //
-//   wasm-pack build --release --target nodejs --out-dir target/walk-pkg   (from the repo root)
-//   (cd bench/walk && npm ci) && node bench/walk/run.mjs [--quick]
+//   node bench/walk/run.mjs [--quick] [--no-build]
 //
+// One command: it first builds the wasm for Node into target/walk-pkg (`wasm-pack build
+// --release --target nodejs`, incremental; with the package.json wasm-pack writes there, which
+// keeps the CommonJS output from being read as ES modules under the repository's
+// `"type": "module"`) and installs p-graph (`npm ci` here) when missing.
+// `--no-build` skips the build; `TFGRAPH_PKG=<dir>` uses another build and skips it too.
 // See README.md for what each number means.
 
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
@@ -13,8 +19,23 @@ import os from "node:os";
 import { performance } from "node:perf_hooks";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.join(here, "../..");
 const require = createRequire(import.meta.url);
-const pkgDir = process.env.TFGRAPH_PKG ?? path.join(here, "../../target/walk-pkg");
+const pkgDir = process.env.TFGRAPH_PKG ?? path.join(repo, "target/walk-pkg");
+
+/** Runs a command with its output shown; exits with its status when it fails. */
+function run(cmd, args, cwd) {
+  const r = spawnSync(cmd, args, { cwd, stdio: "inherit" });
+  if (r.status !== 0) {
+    console.error(`bench/walk: ${cmd} ${args.join(" ")} failed`);
+    process.exit(r.status ?? 1);
+  }
+}
+if (!process.env.TFGRAPH_PKG && !process.argv.includes("--no-build")) {
+  console.error("[bench] wasm-pack build --release --target nodejs --out-dir target/walk-pkg");
+  run("wasm-pack", ["--log-level", "error", "build", "--release", "--target", "nodejs", "--mode", "no-install", "--out-dir", "target/walk-pkg", "--out-name", "tfgraph", "."], repo);
+}
+if (!existsSync(path.join(here, "node_modules/p-graph"))) run("npm", ["ci", "--no-audit", "--no-fund"], here);
 const { walk } = require(path.join(pkgDir, "tfgraph.js"));
 const { PGraph } = require("p-graph");
 

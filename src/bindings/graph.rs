@@ -50,7 +50,7 @@ fn json_input(v: JsValue, what: &str) -> Result<JsonInput, JsValue> {
 /// never shrinks), where the work finds it without growing. Counting first means a second
 /// build of the same size reuses the first one's memory instead of growing again; pages that
 /// are never used are never committed, so a generous estimate costs address space, not RSS.
-fn reserve_heap(bytes: usize) {
+pub(crate) fn reserve_heap(bytes: usize) {
     use core::arch::wasm32::memory_size;
     use std::alloc::{alloc, dealloc, Layout};
     const PIECE: usize = 1 << 20;

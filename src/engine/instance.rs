@@ -11,6 +11,7 @@ use crate::config::model::Config;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::functions::Registry;
 use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleScope};
+use crate::eval::scope::ResourceSource;
 use crate::eval::{Kind, MapFiles, Value};
 use crate::providers::ResourceSchema;
 use std::collections::BTreeMap;
@@ -54,7 +55,7 @@ pub fn with_root_env<R>(
     files: &BTreeMap<String, String>,
     config: &Config,
     variables: &BTreeMap<String, serde_json::Value>,
-    values: &WalkValues,
+    values: &dyn ResourceSource,
     planning: bool,
     f: &mut dyn FnMut(&ModuleScope<'_>, &Inputs<'_>) -> R,
 ) -> R {

@@ -22,6 +22,7 @@
 pub mod api;
 pub mod apply;
 pub mod apply_check;
+mod apply_order;
 pub mod body;
 pub mod body_json;
 pub mod checks;
@@ -32,6 +33,7 @@ pub mod data_orphans;
 pub mod diag_text;
 pub mod import;
 pub mod instance;
+mod live_values;
 pub mod module_outputs;
 pub mod moved;
 mod objects;

@@ -1,7 +1,8 @@
 //! The apply walk's working state: the objects (current and deposed) by resource instance.
 //! Slots keep insertion order and leave a hole when an object goes, and two indexes find an
 //! instance's or a resource's objects without scanning them all: each operation looks its
-//! object up, so a scan made a large apply quadratic.
+//! object up, so a scan made a large apply quadratic. Each resource records when its objects
+//! last changed, so a value built from them can be kept until then (`live_values.rs`).
 
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::eval::Value;
@@ -30,38 +31,57 @@ impl Obj {
         let mode = if self.mode == ResourceMode::Data { "data" } else { "managed" };
         (self.module.clone(), mode.into(), self.type_name.clone(), self.name.clone())
     }
-
-    /// Whether it is an object of `c`'s instance (current or deposed).
-    pub fn same_instance(&self, c: &crate::engine::InstanceChange) -> bool {
-        self.module == c.module && self.mode == c.mode && self.type_name == c.type_name && self.name == c.name && self.key == c.key
-    }
 }
 
 /// A resource: module instance, mode, type, name.
 pub type ResourceId = (String, ResourceMode, String, String);
 
-fn resource_id(module: &str, mode: ResourceMode, type_name: &str, name: &str) -> ResourceId {
+pub fn resource_id(module: &str, mode: ResourceMode, type_name: &str, name: &str) -> ResourceId {
     (module.to_string(), mode, type_name.to_string(), name.to_string())
+}
+
+/// One resource's slots by instance key, in insertion order, and the tick of its last change.
+#[derive(Default)]
+struct ResourceSlots {
+    changed: u64,
+    keys: HashMap<Option<InstanceKey>, Vec<usize>>,
 }
 
 #[derive(Default)]
 pub struct Objects {
     slots: Vec<Option<Obj>>,
-    /// Slots by resource, then by instance key, in insertion order.
-    index: HashMap<ResourceId, HashMap<Option<InstanceKey>, Vec<usize>>>,
+    index: HashMap<ResourceId, ResourceSlots>,
+    /// Counts every change, so a resource's `changed` never repeats.
+    ticks: u64,
 }
 
 impl Objects {
     pub fn push(&mut self, o: Obj) -> usize {
         let i = self.slots.len();
-        self.index.entry(resource_id(&o.module, o.mode, &o.type_name, &o.name)).or_default().entry(o.key.clone()).or_default().push(i);
+        self.ticks += 1;
+        let r = self.index.entry(resource_id(&o.module, o.mode, &o.type_name, &o.name)).or_default();
+        r.changed = self.ticks;
+        r.keys.entry(o.key.clone()).or_default().push(i);
         self.slots.push(Some(o));
         i
     }
 
+    /// When the objects of a resource last changed (0: never had any); a later change gives a
+    /// larger number.
+    pub fn changed_at(&self, id: &ResourceId) -> u64 {
+        self.index.get(id).map_or(0, |r| r.changed)
+    }
+
+    fn touch(&mut self, id: &ResourceId) {
+        self.ticks += 1;
+        if let Some(r) = self.index.get_mut(id) {
+            r.changed = self.ticks;
+        }
+    }
+
     /// The first object of the instance for which `pred` holds.
     pub fn find(&self, module: &str, mode: ResourceMode, type_name: &str, name: &str, key: &Option<InstanceKey>, pred: impl Fn(&Obj) -> bool) -> Option<usize> {
-        let slots = self.index.get(&resource_id(module, mode, type_name, name))?.get(key)?;
+        let slots = self.index.get(&resource_id(module, mode, type_name, name))?.keys.get(key)?;
         slots.iter().copied().find(|&i| self.slots[i].as_ref().is_some_and(&pred))
     }
 
@@ -69,16 +89,19 @@ impl Objects {
         self.slots[i].as_ref().expect("a live object")
     }
 
+    /// The object to change in place (its resource counts as changed).
     pub fn get_mut(&mut self, i: usize) -> &mut Obj {
+        let o = self.slots[i].as_ref().expect("a live object");
+        self.touch(&resource_id(&o.module, o.mode, &o.type_name, &o.name));
         self.slots[i].as_mut().expect("a live object")
     }
 
     pub fn remove(&mut self, i: usize) {
         if let Some(o) = self.slots[i].take() {
-            if let Some(keys) = self.index.get_mut(&resource_id(&o.module, o.mode, &o.type_name, &o.name)) {
-                if let Some(list) = keys.get_mut(&o.key) {
-                    list.retain(|&j| j != i);
-                }
+            let id = resource_id(&o.module, o.mode, &o.type_name, &o.name);
+            self.touch(&id);
+            if let Some(list) = self.index.get_mut(&id).and_then(|r| r.keys.get_mut(&o.key)) {
+                list.retain(|&j| j != i);
             }
         }
     }
@@ -96,9 +119,9 @@ impl Objects {
     }
 
     /// The objects of one resource, in insertion order.
-    pub fn of_resource(&self, module: &str, mode: ResourceMode, type_name: &str, name: &str) -> Vec<&Obj> {
-        let Some(keys) = self.index.get(&resource_id(module, mode, type_name, name)) else { return Vec::new() };
-        let mut slots: Vec<usize> = keys.values().flatten().copied().collect();
+    pub fn of_id(&self, id: &ResourceId) -> Vec<&Obj> {
+        let Some(r) = self.index.get(id) else { return Vec::new() };
+        let mut slots: Vec<usize> = r.keys.values().flatten().copied().collect();
         slots.sort_unstable();
         slots.into_iter().filter_map(|i| self.slots[i].as_ref()).collect()
     }

@@ -334,9 +334,10 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     // the walk order, so theirs are complete).
     let mut closure: Vec<BTreeSet<String>> = deps.clone();
     for &i in &walk_order {
+        // Every instance of a configuration resource has the same closure: one of them is read.
         let mut all = closure[i].clone();
-        for &d in &dep_idx[i] {
-            all.extend(closure[d].iter().cloned());
+        for d in deps[i].iter().filter_map(|a| index.get(a.as_str()).and_then(|v| v.first())) {
+            all.extend(closure[*d].iter().cloned());
         }
         closure[i] = all;
     }
@@ -406,7 +407,10 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
             }
         }
     }
-    crate::util::sort::sort_by(&mut changes, |a, b| (a.address(), &a.deposed).cmp(&(b.address(), &b.deposed)));
+    // Addresses made once per change, not per comparison.
+    let mut keyed: Vec<((String, Option<String>), InstanceChange)> = changes.into_iter().map(|c| ((c.address(), c.deposed.clone()), c)).collect();
+    crate::util::sort::sort_by(&mut keyed, |a, b| a.0.cmp(&b.0));
+    let changes: Vec<InstanceChange> = keyed.into_iter().map(|(_, c)| c).collect();
     // Objects forgotten by `removed` blocks: Terraform warns once for all of them (context_plan.go).
     let forgotten: Vec<String> = changes.iter().filter(|c| c.action == Action::Forget).map(|c| format!(" - {}", c.address())).collect();
     if !forgotten.is_empty() {

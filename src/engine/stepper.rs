@@ -11,14 +11,16 @@
 //! destroy-before-create and create-before-destroy replacement. A failure skips what depends on
 //! it; everything else finishes.
 
+use super::apply_order::ApplyOrder;
 use super::body::{arguments_of, Body};
-use super::objects::{Obj, Objects};
 use super::instance::{self, with_root_env, with_root_scope, RootEnv};
+use super::live_values::{resource_key, resource_value, Hidden, Reads};
+use super::objects::{Obj, Objects};
 use super::order::{self, Walkable};
 use super::plan::{index_state, object_value};
-use super::scope::{ResourceKey, WalkValues};
+use super::scope::WalkValues;
 use super::{InstanceChange, Plan};
-use crate::addrs::{InstanceKey, ResourceMode};
+use crate::addrs::ResourceMode;
 use crate::config::model::Config;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::{Kind, Value};
@@ -47,11 +49,11 @@ pub struct OpNode {
     pub resource: String,
     /// The instance address.
     pub instance: String,
-    destroy: bool,
-    cbd: bool,
+    pub(super) destroy: bool,
+    pub(super) cbd: bool,
     /// Ordered as create_before_destroy: a replacement under it, or a plain destroy of an
     /// object whose state says so (set when it was created, or forced).
-    order_cbd: bool,
+    pub(super) order_cbd: bool,
 }
 
 /// What to ask the provider for an operation that has started.
@@ -122,7 +124,7 @@ pub struct Stepper<'a> {
     by_addr: HashMap<String, usize>,
     pub(super) objs: Objects,
     pub ops: Vec<OpNode>,
-    preds: Vec<BTreeSet<usize>>,
+    order: ApplyOrder,
     pub status: Vec<Status>,
     provider_addr: String,
     next_deposed: u32,
@@ -134,20 +136,14 @@ pub struct Stepper<'a> {
     pub destroyed: usize,
     /// Diagnostics of failed operations, in the order they failed.
     pub diagnostics: Diagnostics,
-    /// What each operation's finish may release (the reverse of `preds`).
-    succs: Vec<Vec<usize>>,
-    /// Per operation, how many of its `preds` are not done yet.
-    waiting: Vec<usize>,
-    /// Operations whose preds are all done, lowest index first (the order a scan would find).
-    ready: BTreeSet<usize>,
     /// A failure settled since skips were last propagated.
     failures_to_skip: bool,
     /// The root scope's shared parts, made once.
     env: RootEnv,
     /// Each walkable's block arguments, parsed once.
     args: Vec<Body>,
-    /// Per walkable, the walkables its configuration reaches (what its evaluation reads).
-    reaches: Vec<Vec<usize>>,
+    /// What each walkable's evaluation reads, and the values built for it.
+    reads: Reads,
     /// Orphans the plan deletes (not replaces): references no longer read them, as
     /// Terraform's evaluator reads only the instances of the current expansion.
     pub(super) hidden: Vec<usize>,
@@ -193,15 +189,9 @@ impl<'a> Stepper<'a> {
             d.remove(&w.config_address);
             deps.entry(w.config_address.clone()).or_default().extend(d);
         }
-        // The walkables each one's configuration reaches, by index.
-        let mut by_config: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (i, w) in walkables.iter().enumerate() {
-            by_config.entry(w.config_address.as_str()).or_default().push(i);
-        }
-        let reaches: Vec<Vec<usize>> = walkables
-            .iter()
-            .map(|w| deps.get(&w.config_address).map(|d| d.iter().flat_map(|a| by_config.get(a.as_str()).cloned().unwrap_or_default()).collect()).unwrap_or_default())
-            .collect();
+        let hidden: Vec<usize> = plan.changes.iter().enumerate().filter(|(_, c)| c.deposed.is_none() && matches!(c.action, Action::Delete | Action::Forget)).map(|(i, _)| i).collect();
+        // What each configuration reads: the configuration's references only.
+        let reads = Reads::new(&walkables, &deps, Hidden::new(hidden.iter().map(|&i| &plan.changes[i])));
         let resources: Vec<&crate::config::model::Resource> = walkables.iter().map(|w| w.resource).collect();
         let args = arguments_of(files, &resources).into_iter().map(Option::unwrap_or_default).collect();
         let mut objs = Objects::default();
@@ -244,15 +234,8 @@ impl<'a> Stepper<'a> {
             writes += 1;
         }
         let ops = operations(plan);
-        let preds = order_edges(&ops, &deps);
-        let mut succs: Vec<Vec<usize>> = vec![Vec::new(); preds.len()];
-        for (b, ps) in preds.iter().enumerate() {
-            for &a in ps {
-                succs[a].push(b);
-            }
-        }
-        let waiting: Vec<usize> = preds.iter().map(BTreeSet::len).collect();
-        let ready: BTreeSet<usize> = (0..preds.len()).filter(|&b| waiting[b] == 0).collect();
+        let keys: Vec<String> = ops.iter().map(|o| order::config_addr(&o.resource)).collect();
+        let order = ApplyOrder::new(&ops, &keys, &deps);
         let n = ops.len();
         Stepper {
             files,
@@ -265,7 +248,7 @@ impl<'a> Stepper<'a> {
             by_addr,
             objs,
             ops,
-            preds,
+            order,
             status: vec![Status::Pending; n],
             provider_addr,
             next_deposed: 1,
@@ -275,14 +258,11 @@ impl<'a> Stepper<'a> {
             changed: 0,
             destroyed: 0,
             diagnostics: super::targets::apply_diagnostics(plan),
-            succs,
-            waiting,
-            ready,
             failures_to_skip: false,
             env: RootEnv::new(files, config),
             args,
-            reaches,
-            hidden: plan.changes.iter().enumerate().filter(|(_, c)| c.deposed.is_none() && matches!(c.action, Action::Delete | Action::Forget)).map(|(i, _)| i).collect(),
+            reads,
+            hidden,
         }
     }
 
@@ -304,15 +284,16 @@ impl<'a> Stepper<'a> {
         while std::mem::take(&mut self.failures_to_skip) {
             let mut any = false;
             for b in 0..n {
-                if self.status[b] == Status::Pending && self.preds[b].iter().any(|&a| matches!(self.status[a], Status::Failed | Status::Skipped)) {
+                if self.status[b] == Status::Pending && self.order.blocked(b, &self.status) {
                     self.status[b] = Status::Skipped;
+                    self.order.failed(b);
                     skipped.push(b);
                     any = true;
                 }
             }
             self.failures_to_skip = any;
         }
-        while let Some(b) = self.ready.pop_first() {
+        while let Some(b) = self.order.pop_ready() {
             if self.status[b] == Status::Pending {
                 return Some(b);
             }
@@ -374,9 +355,7 @@ impl<'a> Stepper<'a> {
                     return Err(self.fail(b, "Invalid resource type".into(), format!("The provider does not support {}.", c.type_name)));
                 };
                 let w = &self.walkables[wi];
-                // Only what the block can reach: a large walk would otherwise copy every value per operation.
-                let hidden: Vec<&InstanceChange> = self.hidden.iter().map(|&i| &self.plan.changes[i]).collect();
-                let values = current_values(&self.objs, &hidden, self.reaches[wi].iter().map(|&i| &self.walkables[i]));
+                let values = self.reads.for_reader(&self.objs, &self.walkables, wi);
                 let (files, config, args) = (self.files, self.config, &self.args[wi]);
                 let cfg = with_root_env(&self.env, files, config, self.variables, &values, false, &mut |root, inputs| instance::evaluate(root, inputs, args, w, &c.key, schema))?;
                 if o.op == Op::ReadData {
@@ -438,13 +417,9 @@ impl<'a> Stepper<'a> {
         self.status[b] = if ok { Status::Done } else { Status::Failed };
         self.failures_to_skip |= !ok;
         if ok {
-            for i in 0..self.succs[b].len() {
-                let s = self.succs[b][i];
-                self.waiting[s] -= 1;
-                if self.waiting[s] == 0 {
-                    self.ready.insert(s);
-                }
-            }
+            self.order.done(b);
+        } else {
+            self.order.failed(b);
         }
     }
 
@@ -572,65 +547,6 @@ fn operations(plan: &Plan) -> Vec<OpNode> {
     ops
 }
 
-/// The apply graph's edges: `preds[b]` holds every `a` that must finish before `b` starts.
-/// Visits each operation's dependency resources' operations (not every pair of operations), so
-/// a large fan-out costs its edges, not the square of its size.
-fn order_edges(ops: &[OpNode], deps: &HashMap<String, BTreeSet<String>>) -> Vec<BTreeSet<usize>> {
-    let n = ops.len();
-    let mut preds: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); n];
-    // Operations by their resource's configuration address.
-    let keys: Vec<String> = ops.iter().map(|o| order::config_addr(&o.resource)).collect();
-    let mut by_key: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (i, k) in keys.iter().enumerate() {
-        by_key.entry(k.as_str()).or_default().push(i);
-    }
-    // Replacement: destroy-then-create, or create-then-destroy (deposed).
-    for (a, oa) in ops.iter().enumerate() {
-        for &b in &by_key[keys[a].as_str()] {
-            let ob = &ops[b];
-            if a != b && oa.instance == ob.instance && oa.change == ob.change && ((oa.destroy && !ob.destroy && !oa.order_cbd) || (!oa.destroy && ob.destroy && ob.order_cbd)) {
-                preds[b].insert(a);
-            }
-        }
-    }
-    // x's resource depends on y's resource.
-    for (x, ox) in ops.iter().enumerate() {
-        let Some(ds) = deps.get(&keys[x]) else { continue };
-        for d in ds {
-            let Some(ys) = by_key.get(d.as_str()) else { continue };
-            for &y in ys {
-                let oy = &ops[y];
-                if x == y || ox.resource == oy.resource || (ox.instance == oy.instance && ox.change == oy.change) {
-                    continue;
-                }
-                // The dependency's operation first: creators after their dependencies'
-                // creators; a dependency's destroy before the dependent's apply.
-                let y_first = match (oy.destroy, ox.destroy) {
-                    (false, false) => true,
-                    (true, false) => !oy.order_cbd,
-                    (false, true) | (true, true) => false,
-                };
-                // The dependent's operation first: dependents destroyed first; a dependent's
-                // destroy before its dependency's apply; under create-before-destroy the
-                // dependent's apply before the deposed dependency's destroy.
-                let x_first = match (ox.destroy, oy.destroy) {
-                    (true, true) => true,
-                    (true, false) => !ox.order_cbd,
-                    (false, true) => oy.order_cbd,
-                    (false, false) => false,
-                };
-                if y_first {
-                    preds[x].insert(y);
-                }
-                if x_first {
-                    preds[y].insert(x);
-                }
-            }
-        }
-    }
-    preds
-}
-
 pub(super) fn obj_from_change(c: &InstanceChange, v: Value, provider: &str) -> Obj {
     Obj {
         module: c.module.clone(),
@@ -651,22 +567,10 @@ pub(super) fn obj_from_change(c: &InstanceChange, v: Value, provider: &str) -> O
 
 /// The resources' current values, shaped as references see them.
 pub(super) fn current_values<'w, 'c: 'w>(objs: &Objects, hidden: &[&InstanceChange], walkables: impl Iterator<Item = &'w Walkable<'c>>) -> WalkValues {
+    let hidden = Hidden::new(hidden.iter().copied());
     let values = WalkValues::default();
     for w in walkables {
-        let r = w.resource;
-        let list: Vec<&Obj> = objs.of_resource(&w.module_addr, r.mode, &r.type_name, &r.name).into_iter().filter(|o| o.deposed.is_none() && !hidden.iter().any(|c| o.same_instance(c))).collect();
-        let v = if r.count.is_some() {
-            let mut l: Vec<&Obj> = list.into_iter().filter(|o| matches!(o.key, Some(InstanceKey::Int(_)))).collect();
-            crate::util::sort::sort_by(&mut l, |a, b| a.key.cmp(&b.key));
-            Value::tuple(l.into_iter().map(|o| o.value.clone()).collect())
-        } else if r.for_each.is_some() {
-            Value::object(crate::util::sort::btree_map(list.into_iter().filter_map(|o| if let Some(InstanceKey::Str(k)) = &o.key { Some((k.clone(), o.value.clone())) } else { None })))
-        } else {
-            list.into_iter().find(|o| o.key.is_none()).map(|o| o.value.clone()).unwrap_or_else(Value::dynamic)
-        };
-        let mode = if r.mode == ResourceMode::Data { "data" } else { "managed" };
-        let key: ResourceKey = (w.module_addr.clone(), mode.into(), r.type_name.clone(), r.name.clone());
-        values.values.borrow_mut().insert(key, v);
+        values.values.borrow_mut().insert(resource_key(w), resource_value(objs, &hidden, w));
     }
     values
 }

@@ -1,6 +1,6 @@
 //! The engine benchmark, native side: plans and applies the generated configuration of N mock
 //! resources with the built-in mock provider at zero latency, and prints one JSON line of
-//! timings and the process's peak RSS (run one size per process: the peak is the process's).
+//! timings (wall and CPU) and the process's peak RSS (run one size per process: the peak is the process's).
 //!
 //!   tfgraph-bench-engine run <N>           time load, plan and apply of N resources
 //!   tfgraph-bench-engine write <N> <DIR>   write the configuration (for Terraform)
@@ -24,6 +24,18 @@ fn peak_rss_kib() -> u64 {
     status_kib("VmHWM:")
 }
 
+/// The process's CPU time so far (user + system, `/proc/self/stat`), in milliseconds; 0 where
+/// /proc is missing. On a shared machine it says what the work cost when wall time says how
+/// busy the machine was.
+fn cpu_ms() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<u64> = rest.split_whitespace().skip(11).take(2).filter_map(|x| x.parse().ok()).collect();
+    // Clock ticks are 100 per second on Linux.
+    f.iter().sum::<u64>() as f64 * 10.0
+}
+
 fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
 }
@@ -37,17 +49,21 @@ fn run(n: usize) -> Result<String, String> {
         return Err(format!("load: {:?}", loaded.diagnostics.errors().map(|d| &d.summary).collect::<Vec<_>>()));
     }
     let provider = MockProvider::new(MockOptions::default());
+    let c = cpu_ms();
     let t = Instant::now();
     let p = plan(&files, &loaded.config, None, &provider, &PlanOptions::default());
     let plan_ms = ms(t);
+    let plan_cpu_ms = cpu_ms() - c;
     if p.errored() {
         return Err(format!("plan: {:?}", p.diagnostics.errors().map(|d| &d.summary).collect::<Vec<_>>()));
     }
     let planned = p.changes.len();
     eprintln!("[bench] {n}: load {load_ms:.0} ms, plan {plan_ms:.0} ms, RSS after the plan {} MB", status_kib("VmRSS:") / 1024);
+    let c = cpu_ms();
     let t = Instant::now();
     let r = apply(&files, &loaded.config, &p, None, &provider, &ApplyOptions::default());
     let apply_ms = ms(t);
+    let apply_cpu_ms = cpu_ms() - c;
     if r.diagnostics.has_errors() {
         return Err(format!("apply: {:?}", r.diagnostics.errors().map(|d| &d.summary).collect::<Vec<_>>()));
     }
@@ -56,7 +72,7 @@ fn run(n: usize) -> Result<String, String> {
         return Err(format!("expected {n} instances, planned {planned}, applied {in_state}"));
     }
     Ok(format!(
-        "{{\"resources\":{n},\"load_ms\":{load_ms:.1},\"plan_ms\":{plan_ms:.1},\"apply_ms\":{apply_ms:.1},\"peak_rss_kib\":{}}}",
+        "{{\"resources\":{n},\"load_ms\":{load_ms:.1},\"plan_ms\":{plan_ms:.1},\"apply_ms\":{apply_ms:.1},\"plan_cpu_ms\":{plan_cpu_ms:.0},\"apply_cpu_ms\":{apply_cpu_ms:.0},\"peak_rss_kib\":{}}}",
         peak_rss_kib()
     ))
 }

@@ -261,6 +261,18 @@ fn all_files(files: &JsValue, api: &'static str) -> Result<BTreeMap<String, Stri
     Ok(out)
 }
 
+/// Wasm memory a plan (`--sizes 10000` of bench/engine: 108 MB) and an apply (128 MB more)
+/// took per instance, rounded up: a shortfall is paid in `memory.grow`s, pages reserved and
+/// never used cost address space only.
+const PLAN_BYTES_PER_INSTANCE: usize = 12 << 10;
+const APPLY_BYTES_PER_CHANGE: usize = 14 << 10;
+
+/// How many objects a state v4 holds.
+fn state_instances(state: Option<&Json>) -> usize {
+    let resources = state.and_then(|s| s.get("resources")).and_then(Json::as_array);
+    resources.map_or(0, |rs| rs.iter().map(|r| r.get("instances").and_then(Json::as_array).map_or(0, Vec::len)).sum())
+}
+
 /// Raw `plan`: resolves to a [`PlanHandle`]; rejects only for misuse (`TypeError`).
 #[wasm_bindgen(js_name = enginePlan)]
 pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
@@ -297,6 +309,9 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         diagnostics.extend(crate::engine::targets::check_options(&options));
         let loaded_with_errors = diagnostics.has_errors();
         let how = Configuring { files: &files, config: &config, variables: &request.variables };
+        // The heap a plan of the prior state's objects needs, grown once (see `reserve_heap`):
+        // a plan made from nothing cannot know its size before it expands.
+        super::graph::reserve_heap(state_instances(request.state.as_ref()) * PLAN_BYTES_PER_INSTANCE);
         let mut p = if loaded_with_errors {
             Plan { destroy: request.destroy, prior_state: request.state.clone(), ..Plan::default() }
         } else if js.is_empty() {
@@ -378,6 +393,9 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         let _listener = signal.map(|s| super::walk::options::AbortListener::new(s, token.clone())).transpose()?;
         let mut hooks = drive::Hooks { on_event: request.on_event, on_state, cancel: token, callback_error: None };
         let t0 = timers::elapsed_ms(0.0);
+        // Growing wasm memory 64 KiB at a time cost most of a large apply in Node (every
+        // `memory.grow` is a full GC there): what the apply will need is grown at once.
+        super::graph::reserve_heap(d.plan.changes.len() * APPLY_BYTES_PER_CHANGE);
         let mut stepper = Stepper::new(&d.files, &d.config, &d.plan, d.prior.as_ref(), route.provider(), &d.variables, lineage);
         let mut r = drive::apply_walk(&mut stepper, &route, request.parallelism, &mut hooks).await;
         let elapsed = timers::elapsed_ms(t0);
