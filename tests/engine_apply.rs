@@ -17,15 +17,6 @@ use tfgraph::engine::{plan::plan, PlanOptions};
 /// Steps whose apply.txt does not match yet (state and operations still checked), and why.
 const TEXT_GAPS: &[(&str, &str)] = &[];
 
-/// Steps whose state serial Terraform wrote lower than one per operation: its state hook
-/// writes the shared state after each operation, and when two operations finish together
-/// the second write finds nothing new (a race). There the recorded serial is checked to lie
-/// between one per wave and ours (one per operation).
-const SERIAL_GAPS: &[(&str, &str)] = &[
-    ("replace-by-request/step2", "a delete and a create finishing together, twice"),
-    ("import-blocks/step5", "two deletes finishing together"),
-];
-
 /// Steps whose apply does not match yet, and why.
 const GAPS: &[(&str, &str)] = &[
 ];
@@ -68,7 +59,7 @@ fn check(step: &Step) -> Option<Vec<String>> {
     let options = ApplyOptions { parallelism, ..Default::default() };
     let r = apply(&step.files, &loaded.config, &p, step.input_state.as_ref(), &provider, &options);
     let (mut want_state, mut got_state) = (normalise_state(want_state), normalise_state(r.state.clone()));
-    if SERIAL_GAPS.iter().any(|(n, _)| *n == step.name) {
+    if support::engine_fixtures::serial_raced(&step.name) {
         let serial = |s: &mut Value| s.as_object_mut().and_then(|m| m.remove("serial")).and_then(|v| v.as_u64()).unwrap_or(0);
         let (want, got) = (serial(&mut want_state), serial(&mut got_state));
         let prior = step.input_state.as_ref().and_then(|s| s["serial"].as_u64()).unwrap_or(0);

@@ -30,7 +30,14 @@ fn render(diags: &Diagnostics) -> String {
 fn compared(step: &Step) -> Vec<(String, String, String)> {
     let loaded = tfgraph::load(&step.files, &Default::default());
     let provider = mock(step);
-    let p = plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &step.plan_options());
+    // A configuration that does not load is not planned: its errors are the plan's, with their
+    // snippets, as the package and the CLI give them.
+    let p = if loaded.diagnostics.has_errors() {
+        let diagnostics = tfgraph::engine::diag_text::with_sources(loaded.diagnostics.clone(), &tfgraph::eval::MapFiles(&step.files));
+        tfgraph::engine::Plan { diagnostics, ..Default::default() }
+    } else {
+        plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &step.plan_options())
+    };
     let mut out = Vec::new();
     if let Some(want) = section(step, "plan") {
         out.push(("plan".into(), want, render(&p.diagnostics)));

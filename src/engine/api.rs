@@ -153,7 +153,8 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
     let state = request.get("state").filter(|s| !s.is_null());
     let variables: BTreeMap<String, Json> = request.get("variables").and_then(Json::as_object).map(|m| crate::util::sort::btree_map(m.clone())).unwrap_or_default();
     let destroy = request.get("destroy").and_then(Json::as_bool).unwrap_or(false);
-    let mut diagnostics = load_diagnostics;
+    // Configuration errors with Terraform's snippet and `in BLOCK` context, as the plan's own.
+    let mut diagnostics = super::diag_text::with_sources(load_diagnostics, &crate::eval::MapFiles(files));
     if diagnostics.has_errors() {
         return json!({"plan": null, "planText": "", "changes": [], "diagnostics": diagnostics, "apply": null});
     }

@@ -285,7 +285,8 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
     future_to_promise(async move {
         let (files, load, request) = input?;
         let loaded = config::load(&files, &load);
-        let mut diagnostics = loaded.diagnostics;
+        // Configuration errors with Terraform's snippet and `in BLOCK` context, as the plan's own.
+        let mut diagnostics = crate::engine::diag_text::with_sources(loaded.diagnostics, &crate::eval::MapFiles(&files));
         let config = loaded.config;
         let js = match JsProviders::new(request.providers.as_ref(), &config, request.state.as_ref()).await {
             Ok(js) => js,
