@@ -741,6 +741,25 @@ test("configure() is called per configuration and walk as Terraform 1.11 calls C
   }
 });
 
+test("configure() gets a provider block's references to resources as the plan has them: unknown until created, then known", async () => {
+  const base = regionalProvider();
+  const seen = [];
+  const aws = { ...base, configure: (request) => (seen.push(request), base.configure(request)) };
+  const files = {
+    "main.tf": 'resource "mock_resource" "home" {\n  name = "home"\n}\nprovider "aws" {\n  region = mock_resource.home.output\n}\nresource "aws_bucket" "a" {\n  name = "a"\n}\n',
+  };
+  const p = await plan(files, { providers: { aws } });
+  assert.deepEqual(p.diagnostics, []);
+  assert.deepEqual(seen.map((r) => r.config), [{ value: { region: null }, unknown: { region: true } }]);
+  const r = await apply(p, { providers: { aws } });
+  assert.deepEqual(r.diagnostics, []);
+  seen.length = 0;
+  const again = await plan(files, { state: r.state, providers: { aws } });
+  const output = r.state.resources.find((x) => x.type === "mock_resource").instances[0].attributes.output;
+  assert.deepEqual(seen.map((r) => r.config), [{ value: { region: output }, unknown: {} }]);
+  assert.equal(again.changes.find((c) => c.address === "aws_bucket.a").after.region, output);
+});
+
 test("configure() throwing is an error diagnostic naming the provider configuration, in its block", async () => {
   const aws = regionalProvider({ rejectRegion: "us-west-2" });
   const p = await plan({ "main.tf": REGIONAL }, { providers: { "hashicorp/aws": aws } });

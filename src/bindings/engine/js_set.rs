@@ -9,6 +9,7 @@ use super::js_provider::{self, JsProvider};
 use super::provider_block;
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::engine::scope::WalkValues;
 use crate::eval::Value;
 use crate::providers::set::ProviderSet;
 use crate::providers::{Applied, PlannedChange, Provider, ProviderError, ResourceSchema};
@@ -132,9 +133,9 @@ impl JsProviders {
 
     /// The mocks' set with these providers serving their configurations instead.
     pub fn install(&self, mut set: ProviderSet) -> ProviderSet {
-        for (source, default) in &self.defaults {
+        // Each source's default configuration serves addresses not listed (`with_provider`).
+        for default in self.defaults.values() {
             if let Some(p) = self.configs.get(default) {
-                debug_assert_eq!(p.answered.source(), source);
                 set = set.with_provider(Box::new(Shared(Rc::clone(p))));
             }
         }
@@ -146,22 +147,22 @@ impl JsProviders {
 
     /// Configures the provider configuration at `address` unless it was this walk, with its
     /// `provider` block evaluated; `Err`: the diagnostics (the same each time it is asked).
-    pub async fn configure(&self, address: &str, files: &BTreeMap<String, String>, config: &Config, variables: &BTreeMap<String, Json>) -> Result<(), Diagnostics> {
+    pub async fn configure(&self, address: &str, files: &BTreeMap<String, String>, config: &Config, variables: &BTreeMap<String, Json>, resources: &WalkValues) -> Result<(), Diagnostics> {
         let Some(p) = self.for_config(address) else { return Ok(()) };
         let address = p.address.clone();
         if let Some(done) = self.configured.borrow().get(&address) {
             return done.clone();
         }
-        let result = configure_one(p, files, config, variables).await;
+        let result = configure_one(p, files, config, variables, resources).await;
         self.configured.borrow_mut().insert(address, result.clone());
         result
     }
 }
 
-async fn configure_one(p: &JsProvider, files: &BTreeMap<String, String>, config: &Config, variables: &BTreeMap<String, Json>) -> Result<(), Diagnostics> {
+async fn configure_one(p: &JsProvider, files: &BTreeMap<String, String>, config: &Config, variables: &BTreeMap<String, Json>, resources: &WalkValues) -> Result<(), Diagnostics> {
     let has = js_sys::Reflect::get(p.object(), &"configure".into()).is_ok_and(|f| f.is_function());
     let block = provider_block::block(config, &p.address);
-    let value = provider_block::evaluate(files, config, variables, &p.address, p.provider_schema.as_ref())?;
+    let value = provider_block::evaluate(files, config, variables, resources, &p.address, p.provider_schema.as_ref())?;
     if !has {
         return Ok(());
     }

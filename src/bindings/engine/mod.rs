@@ -167,12 +167,15 @@ async fn plan_in_passes(js: &JsProviders, set: &ProviderSet, how: &Configuring<'
     for _ in 0..MAX_PASSES {
         let p = plan(how.files, how.config, state, set, options);
         let mut questions = Vec::new();
+        // A provider block reading resources sees this pass's values (Terraform configures after
+        // the resources it references are planned).
+        let values = provider_block::planned_values(&p);
         for j in js.all() {
             let asked = j.answered.take_questions();
             if asked.is_empty() {
                 continue;
             }
-            if let Err(diags) = js.configure(&j.address, how.files, how.config, how.variables).await {
+            if let Err(diags) = js.configure(&j.address, how.files, how.config, how.variables, &values).await {
                 return Plan { destroy: options.destroy, prior_state: state.cloned(), diagnostics: diags, ..Plan::default() };
             }
             questions.extend(asked.into_iter().map(|(key, q)| (j, key, q)));
@@ -382,8 +385,9 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         // (tests/fixtures/providers/configure-*).
         let used: BTreeSet<&str> = d.plan.changes.iter().chain(&d.plan.data_read).map(|c| c.provider_config.as_str()).collect();
         let mut configure_diags = Diagnostics::new();
+        let values = provider_block::planned_values(&d.plan);
         for address in used {
-            if let Err(diags) = js.configure(address, &d.files, &d.config, &d.variables).await {
+            if let Err(diags) = js.configure(address, &d.files, &d.config, &d.variables, &values).await {
                 configure_diags.extend(diags);
             }
         }

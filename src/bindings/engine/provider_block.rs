@@ -3,9 +3,12 @@
 //! provider's schema (every attribute it leaves out null), unknown values passed as unknown
 //! (plan and apply configure with `verifyConfigIsKnown` false), sensitive marks stripped.
 //! Without a provider schema from `schema().provider`, the block's own arguments are the schema.
-//! Resource attributes a block reads are unknown here: the block is evaluated before the walk.
+//! A resource attribute a block reads has its value in the plan (known, or unknown until apply):
+//! the apply configures before its walk, so not the value the apply itself gives it.
 
+use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::model::{Config, Module, ProviderConfig};
+use crate::engine::Plan;
 use crate::diag::Diagnostics;
 use crate::engine::body::{self, Body, BlockKind};
 use crate::engine::scope::WalkValues;
@@ -82,9 +85,47 @@ fn written(body: &Body) -> ResourceSchema {
     s
 }
 
-/// The configuration `configure()` receives for the provider configuration at `address`:
-/// `Err` holds the evaluation's errors (with their source ranges).
-pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, variables: &BTreeMap<String, Json>, address: &str, schema: Option<&ResourceSchema>) -> Result<Value, Diagnostics> {
+/// The resources' values in `plan` as the plan walk gives them to expressions: an object per
+/// instance, a tuple for `count`, an object for `for_each`; what the plan deletes is absent.
+pub fn planned_values(plan: &Plan) -> WalkValues {
+    type Instances = Vec<(Option<InstanceKey>, Value)>;
+    let mut grouped: BTreeMap<(String, String, String, String), Instances> = BTreeMap::new();
+    for c in plan.changes.iter().chain(&plan.data_read).filter(|c| c.deposed.is_none()) {
+        let Some(after) = &c.after else { continue };
+        let mode = match c.mode {
+            ResourceMode::Managed => "managed",
+            ResourceMode::Data => "data",
+            ResourceMode::Ephemeral => "ephemeral",
+        };
+        grouped.entry((c.module.clone(), mode.to_string(), c.type_name.clone(), c.name.clone())).or_default().push((c.key.clone(), after.clone()));
+    }
+    let values = WalkValues::default();
+    for (key, mut instances) in grouped {
+        let value = match instances.first().map(|(k, _)| k) {
+            None | Some(None) => instances.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic),
+            Some(Some(InstanceKey::Int(_))) => {
+                instances.sort_by_key(|(k, _)| match k {
+                    Some(InstanceKey::Int(i)) => *i,
+                    _ => i64::MAX,
+                });
+                Value::tuple(instances.into_iter().map(|(_, v)| v).collect())
+            }
+            Some(Some(InstanceKey::Str(_))) => Value::object(crate::util::sort::btree_map(instances.into_iter().map(|(k, v)| {
+                let name = match k {
+                    Some(InstanceKey::Str(s)) => s,
+                    _ => String::new(),
+                };
+                (name, v)
+            }))),
+        };
+        values.values.borrow_mut().insert(key, value);
+    }
+    values
+}
+
+/// The configuration `configure()` receives for the provider configuration at `address`, with
+/// resources' values from `resources`: `Err` holds the evaluation's errors (with their ranges).
+pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, variables: &BTreeMap<String, Json>, resources: &WalkValues, address: &str, schema: Option<&ResourceSchema>) -> Result<Value, Diagnostics> {
     let found = block(config, address);
     let body = found.map(|(_, pc)| body_of(files, pc)).unwrap_or_default();
     let derived;
@@ -97,7 +138,6 @@ pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, variables: &B
     };
     let funcs = Registry::builtin();
     let file_source = crate::eval::MapFiles(files);
-    let values = WalkValues::default();
     let inputs = Inputs {
         variables,
         state: None,
@@ -106,7 +146,7 @@ pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, variables: &B
         planning: true,
         unset_variables_unknown: false,
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
-        resources: Some(&values),
+        resources: Some(resources),
     };
     let root_dir = &config.root.dir;
     let root_files: Vec<(String, String)> = files
