@@ -10,6 +10,7 @@ pub mod engine;
 pub mod eval;
 mod files;
 pub mod graph;
+mod heap;
 pub mod walk;
 
 use files::JsFiles;

@@ -321,12 +321,12 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         } else {
             match &js {
                 Some(j) => plan_in_passes(j, &files, &config, request.state.as_ref(), &options, request.parallelism).await,
-                None => plan(&files, &config, request.state.as_ref(), &mock, &options),
+                None => super::heap::growing_ahead(|| plan(&files, &config, request.state.as_ref(), &mock, &options)),
             }
         };
         diagnostics.extend(p.diagnostics.clone());
         p.diagnostics = diagnostics.clone();
-        let view = plan_view(&p, route.provider(), &route.schemas_json());
+        let view = super::heap::growing_ahead(|| plan_view(&p, route.provider(), &route.schemas_json()));
         let events: Vec<Json> = plan_events(&p).iter().map(|e| event_json(e, "plan")).collect();
         if let Some(f) = &request.on_event {
             for e in &events {
