@@ -16,7 +16,7 @@
 
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import os, { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -160,11 +160,15 @@ if (tf && !tf.error && ours) {
   const t = (x) => x.plan_ms + x.apply_ms;
   console.log(`\nTerraform 1.0.3 / tfgraph native at ${fmt(tf.resources)} resources: plan ${fmt(tf.plan_ms / ours.plan_ms, 1)}×, apply ${fmt(tf.apply_ms / ours.apply_ms, 1)}×, plan + apply ${fmt(t(tf) / t(ours), 1)}×, peak RSS ${fmt(tf.peak_rss_kib / ours.peak_rss_kib, 1)}×`);
 }
-const at = (n) => rows.find((r) => r.tool === "tfgraph (native)" && r.resources === n && !r.error);
-const goal = (n, s) => at(n) && console.log(`goal: ${fmt(n)} plan + apply < ${s} s: ${at(n).plan_ms + at(n).apply_ms < s * 1000 ? "met" : "NOT met"} natively`);
-goal(10000, 2);
-goal(100000, 30);
-const inNode = (n) => rows.find((r) => r.tool === "tfgraph (Node, wasm)" && r.resources === n && !r.error);
-for (const [n, secs] of [[10000, 2], [100000, 30]]) {
-  if (inNode(n)) console.log(`goal: ${fmt(n)} plan + apply < ${secs} s: ${inNode(n).plan_ms + inNode(n).apply_ms < secs * 1000 ? "met" : "NOT met"} in Node`);
+// Each goal judged on wall time, with the CPU time beside it: on a loaded machine wall time
+// waits for the processor.
+const verdict = (ms, secs) => (ms < secs * 1000 ? "met" : "NOT met");
+for (const [tool, where] of [["tfgraph (native)", "natively"], ["tfgraph (Node, wasm)", "in Node"]]) {
+  for (const [n, secs] of [[10000, 2], [100000, 30]]) {
+    const r = rows.find((x) => x.tool === tool && x.resources === n && !x.error);
+    if (!r) continue;
+    const cpu = r.plan_cpu_ms + r.apply_cpu_ms;
+    console.log(`goal: ${fmt(n)} plan + apply < ${secs} s: ${verdict(r.plan_ms + r.apply_ms, secs)} ${where} (wall ${fmt(r.plan_ms + r.apply_ms)} ms; CPU ${fmt(cpu)} ms: ${verdict(cpu, secs)})`);
+  }
 }
+console.log(`load average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} on ${os.cpus().length} CPUs`);

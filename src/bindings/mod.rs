@@ -21,4 +21,6 @@ mod files;
 #[cfg(target_arch = "wasm32")]
 pub mod graph;
 #[cfg(target_arch = "wasm32")]
+mod heap;
+#[cfg(target_arch = "wasm32")]
 pub mod walk;

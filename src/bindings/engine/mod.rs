@@ -319,13 +319,13 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         let mut p = if loaded_with_errors {
             Plan { destroy: request.destroy, prior_state: request.state.clone(), ..Plan::default() }
         } else if js.is_empty() {
-            plan(&files, &config, request.state.as_ref(), &set, &options)
+            super::heap::growing_ahead(|| plan(&files, &config, request.state.as_ref(), &set, &options))
         } else {
             plan_in_passes(&js, &set, &how, request.state.as_ref(), &options, request.parallelism).await
         };
         diagnostics.extend(p.diagnostics.clone());
         p.diagnostics = diagnostics.clone();
-        let mut view = plan_view(&p, route.provider(), &route.schemas_json());
+        let mut view = super::heap::growing_ahead(|| plan_view(&p, route.provider(), &route.schemas_json()));
         if loaded_with_errors {
             // A configuration that does not load (or bad options) is never planned: no plan text.
             view.text = String::new();
