@@ -482,3 +482,16 @@ fn random_configurations_plan_apply_and_converge() {
     }
     assert!(failures.is_empty(), "{} of {done} scenarios failed; the first:\n{}", failures.len(), failures[0]);
 }
+
+/// Scenarios whose plan was accepted while its apply got stuck on a cycle (graph/'s apply
+/// graph found none): the plan now refuses them, as Terraform 1.11.4 refused the first of them
+/// (`Error: Cycle: mock_resource.r3 (expand), mock_resource.r3, mock_resource.r1x["k0"]
+/// (destroy), mock_resource.r2, mock_resource.r2 (destroy deposed ...)`, replayed with the oracle).
+#[test]
+fn plans_whose_apply_would_get_stuck_are_refused() {
+    for seed in [1795786624, 1795790524, 1795795501] {
+        let before = REFUSED.with(|r| r.get());
+        assert_eq!(scenario(seed).map(|_| ()), Ok(()), "seed {seed}");
+        assert_eq!(REFUSED.with(|r| r.get()), before + 1, "seed {seed}: refused at plan");
+    }
+}

@@ -510,6 +510,31 @@ impl<'a> Stepper<'a> {
         cancelled
     }
 
+    /// The operations that wait for each other in a loop and so could never start: the
+    /// strongly connected components of more than one operation among the waits, each in
+    /// index order. Empty when every operation can be ordered.
+    pub fn cycles(&self) -> Vec<Vec<usize>> {
+        let mut g: crate::dag::Graph<usize, ()> = crate::dag::Graph::with_capacity(self.ops.len());
+        let ids: Vec<crate::dag::NodeId> = (0..self.ops.len()).map(|b| g.add(String::new(), b)).collect();
+        for (b, ps) in self.preds.iter().enumerate() {
+            for &p in ps {
+                g.connect(ids[b], ids[p], ());
+            }
+        }
+        let mut out: Vec<Vec<usize>> = g
+            .strongly_connected()
+            .into_iter()
+            .filter(|c| c.len() > 1)
+            .map(|c| {
+                let mut c: Vec<usize> = c.iter().map(|&id| *g.weight(id)).collect();
+                c.sort_unstable();
+                c
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
     /// After the walk: operations that never became ready (a cycle the plan let through).
     pub fn unordered(&mut self) {
         for b in 0..self.ops.len() {
