@@ -48,7 +48,7 @@ fn check(step: &Step) -> Option<Vec<String>> {
     let provider = mock(step);
     let p = plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &step.plan_options());
     let mut problems = Vec::new();
-    if p.errored() {
+    if p.diagnostics.has_errors() {
         // A refused plan applies nothing: the state stays as it was.
         if step.input_state.as_ref().map(|s| normalise_state(s.clone())) != Some(normalise_state(want_state.clone())) {
             problems.push("the plan was refused but Terraform applied".into());
@@ -161,7 +161,7 @@ fn every_configuration_against_every_state_without_panicking() {
                 }
                 let p = plan(&step.files, &loaded.config, state.as_ref(), &provider, &PlanOptions { destroy, ..Default::default() });
                 let _ = tfgraph::engine::plan_json::to_json(&p, &provider);
-                if p.errored() {
+                if p.diagnostics.has_errors() {
                     continue;
                 }
                 let r = apply(&step.files, &loaded.config, &p, state.as_ref(), &provider, &ApplyOptions::default());

@@ -22,6 +22,25 @@ fn section(step: &Step, name: &str) -> Option<String> {
     })
 }
 
+/// `deposed 1a2b3c4d` as `deposed <k>`.
+fn without_deposed_keys(t: &str) -> String {
+    let mut out = String::new();
+    let mut rest = t;
+    while let Some(i) = rest.find("deposed ") {
+        let (head, tail) = rest.split_at(i + "deposed ".len());
+        out.push_str(head);
+        let key: String = tail.chars().take(8).collect();
+        if key.len() == 8 && key.chars().all(|c| c.is_ascii_hexdigit()) {
+            out.push_str("<k>");
+            rest = &tail[8..];
+        } else {
+            rest = tail;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 fn render(diags: &Diagnostics) -> String {
     diags.errors().map(plain).collect()
 }
@@ -59,7 +78,9 @@ fn errors_print_as_terraform_printed_them() {
             compared_count += 1;
             // The names of a cycle come in any rotation (the fixtures' README): compare them as a
             // set; ours goes on with the loop explained (a documented extension), left out.
+            // Deposed keys are Terraform's random ones (renumbered in the fixtures) or ours.
             let canonical = |t: &str| -> String {
+                let t = &without_deposed_keys(t);
                 match t.split_once("Error: Cycle: ") {
                     Some((head, rest)) => {
                         let names = rest.split_once('\n').map_or(rest, |(n, _)| n);
@@ -75,7 +96,7 @@ fn errors_print_as_terraform_printed_them() {
             }
         }
     }
-    assert!(compared_count >= 7, "expected the recorded failures, found {compared_count}");
+    assert!(compared_count >= 8, "expected the recorded failures, found {compared_count}");
     assert!(failures.is_empty(), "{} differ:\n{}", failures.len(), failures.join("\n"));
 }
 

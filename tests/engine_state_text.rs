@@ -38,7 +38,7 @@ fn state_files_are_written_byte_for_byte_as_terraform_writes_them() {
         let loaded = tfgraph::load(&step.files, &Default::default());
         let provider = mock(step);
         let p = plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &step.plan_options());
-        if p.errored() {
+        if p.diagnostics.has_errors() {
             continue;
         }
         let parallelism = step.env.get("PARALLELISM").and_then(|s| s.parse().ok()).unwrap_or(10);

@@ -335,6 +335,12 @@ async function applyPlanFile(args, path) {
       err(formatDiagnostic({ severity: "error", summary: "Saved plan is stale", detail: "The given plan file can no longer be applied because the state was changed by another operation after the plan was created." }));
       return 1;
     }
+    // A complete plan whose apply graph has a cycle is saved, not errored, but cannot apply:
+    // Terraform's apply stops building that graph with the same error.
+    if (hasErrors(p.diagnostics)) {
+      printDiagnostics(p.diagnostics.filter((d) => d.severity === "error"), ctx.files, ui);
+      return 1;
+    }
     return await runApply(ctx, p, { interrupt, ui, destroyCommand: false });
   } finally {
     interrupt.dispose();

@@ -165,7 +165,7 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
     let view = plan_view(&p, &provider, &provider.schema_document());
     diagnostics.extend(p.diagnostics.clone());
     let mut out = json!({"plan": view.json, "planText": view.text, "changes": view.changes, "diagnostics": diagnostics, "apply": null});
-    if request.get("apply").and_then(Json::as_bool) != Some(true) || p.errored() {
+    if request.get("apply").and_then(Json::as_bool) != Some(true) || p.diagnostics.has_errors() {
         return out;
     }
     if let Some(saved) = request.get("plan").filter(|p| !p.is_null()) {

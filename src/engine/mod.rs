@@ -217,10 +217,16 @@ pub struct Plan {
     pub refused: bool,
     /// The `-target` addresses it was made with (a targeted plan is not complete).
     pub targets: Vec<String>,
+    /// Refused after it was complete: the apply graph it would build has errors (a cycle;
+    /// `apply_check`). Terraform still renders and saves such a plan, not marked errored.
+    pub apply_graph_refused: bool,
 }
 
 impl Plan {
+    /// Terraform's `plan.Errored`: errors while planning. The apply graph's errors, found once
+    /// the plan is complete, refuse it without marking it errored; whether a plan may be
+    /// applied is `!diagnostics.has_errors()`.
     pub fn errored(&self) -> bool {
-        self.diagnostics.has_errors()
+        self.diagnostics.has_errors() && !self.apply_graph_refused
     }
 }

@@ -233,6 +233,7 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     if !targets.is_empty() {
         result.diagnostics.push(super::targets::targeting_warning());
     }
+    let input_prior = prior;
     // `moved` blocks rename prior objects first.
     let (moved_state, moved) = super::moved::apply_moves(config, prior);
     let prior = moved_state.as_ref();
@@ -430,7 +431,9 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     result.relevant_attributes = super::relevant::attributes(config, &sources, provider, &result.changes, &result.outputs, &module_outputs);
     // The apply graph this plan would build, checked now (Terraform's `checkApplyGraph`).
     if !result.diagnostics.has_errors() {
-        let errors = super::apply_check::check(config, &result);
+        let apply = super::apply_check::ApplyInputs { files, prior: input_prior, provider, variables: &options.variables };
+        let errors = super::apply_check::check(config, &result, &apply);
+        result.apply_graph_refused = errors.has_errors();
         result.diagnostics.extend(errors);
     }
     result
