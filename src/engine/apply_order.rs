@@ -216,6 +216,74 @@ impl ApplyOrder {
         }
     }
 
+    /// The operations that wait for each other in a loop and so could never start: the
+    /// strongly connected components of more than one operation among the waits (through
+    /// groups too), each in index order. Empty when every operation can be ordered. Read from
+    /// the waits as built, so it may be asked before or during a walk.
+    pub fn cycles(&self) -> Vec<Vec<usize>> {
+        // Nodes: operations 0..n, then groups n..n+G. Kahn's peel first, linear in the waits:
+        // what it cannot reach is on a cycle or behind one, and only that remainder (usually
+        // nothing) goes to Tarjan.
+        let n = self.direct.len();
+        let waits = |x: usize| -> Vec<usize> {
+            if x < n {
+                self.direct[x].iter().copied().chain(self.waits_for[x].iter().map(|&g| n + g)).collect()
+            } else {
+                (0..n).filter(|&b| self.member_of[b].contains(&(x - n))).collect()
+            }
+        };
+        let total = n + self.groups.len();
+        let mut members = vec![0usize; self.groups.len()];
+        for gs in &self.member_of {
+            for &g in gs {
+                members[g] += 1;
+            }
+        }
+        let mut waiting: Vec<usize> = (0..total).map(|x| if x < n { self.direct[x].len() + self.waits_for[x].len() } else { members[x - n] }).collect();
+        let mut queue: Vec<usize> = (0..total).filter(|&x| waiting[x] == 0).collect();
+        while let Some(x) = queue.pop() {
+            let released: Vec<usize> = if x < n {
+                self.direct_waiters[x].iter().copied().chain(self.member_of[x].iter().map(|&g| n + g)).collect()
+            } else {
+                self.groups[x - n].waiters.clone()
+            };
+            for w in released {
+                waiting[w] -= 1;
+                if waiting[w] == 0 {
+                    queue.push(w);
+                }
+            }
+        }
+        let stuck: Vec<usize> = (0..total).filter(|&x| waiting[x] > 0).collect();
+        if stuck.is_empty() {
+            return Vec::new();
+        }
+        let mut g: crate::dag::Graph<usize, ()> = crate::dag::Graph::with_capacity(stuck.len());
+        let mut ids: HashMap<usize, crate::dag::NodeId> = HashMap::new();
+        for &x in &stuck {
+            ids.insert(x, g.add(String::new(), x));
+        }
+        for &x in &stuck {
+            for p in waits(x) {
+                if let Some(&to) = ids.get(&p) {
+                    g.connect(ids[&x], to, ());
+                }
+            }
+        }
+        let mut out: Vec<Vec<usize>> = g
+            .strongly_connected()
+            .into_iter()
+            .map(|c| {
+                let mut c: Vec<usize> = c.iter().map(|&id| *g.weight(id)).filter(|&x| x < n).collect();
+                c.sort_unstable();
+                c
+            })
+            .filter(|c| c.len() > 1)
+            .collect();
+        out.sort();
+        out
+    }
+
     /// Whether `b` waits for a failed or skipped operation, directly or through a group.
     pub fn blocked(&self, b: usize, status: &[Status]) -> bool {
         self.direct[b].iter().any(|&a| matches!(status[a], Status::Failed | Status::Skipped)) || self.waits_for[b].iter().any(|&g| self.groups[g].failed)

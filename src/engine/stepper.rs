@@ -498,46 +498,7 @@ impl<'a> Stepper<'a> {
     /// strongly connected components of more than one operation among the waits, each in
     /// index order. Empty when every operation can be ordered.
     pub fn cycles(&self) -> Vec<Vec<usize>> {
-        // Kahn's peel first, linear in the waits: what it cannot reach is on a cycle or behind
-        // one, and only that remainder (usually nothing) goes to Tarjan.
-        let mut waiting: Vec<usize> = self.preds.iter().map(BTreeSet::len).collect();
-        let mut queue: Vec<usize> = (0..waiting.len()).filter(|&b| waiting[b] == 0).collect();
-        while let Some(b) = queue.pop() {
-            for &s in &self.succs[b] {
-                waiting[s] -= 1;
-                if waiting[s] == 0 {
-                    queue.push(s);
-                }
-            }
-        }
-        let stuck: Vec<usize> = (0..waiting.len()).filter(|&b| waiting[b] > 0).collect();
-        if stuck.is_empty() {
-            return Vec::new();
-        }
-        let mut g: crate::dag::Graph<usize, ()> = crate::dag::Graph::with_capacity(stuck.len());
-        let mut ids: HashMap<usize, crate::dag::NodeId> = HashMap::new();
-        for &b in &stuck {
-            ids.insert(b, g.add(String::new(), b));
-        }
-        for &b in &stuck {
-            for p in &self.preds[b] {
-                if let Some(&to) = ids.get(p) {
-                    g.connect(ids[&b], to, ());
-                }
-            }
-        }
-        let mut out: Vec<Vec<usize>> = g
-            .strongly_connected()
-            .into_iter()
-            .filter(|c| c.len() > 1)
-            .map(|c| {
-                let mut c: Vec<usize> = c.iter().map(|&id| *g.weight(id)).collect();
-                c.sort_unstable();
-                c
-            })
-            .collect();
-        out.sort();
-        out
+        self.order.cycles()
     }
 
     /// After the walk: operations that never became ready (a cycle the plan let through).
