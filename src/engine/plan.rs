@@ -657,14 +657,16 @@ impl<'a> Walk<'a> {
                     };
                     let _ = pv;
                     change.action = if change.create_before_destroy { Action::CreateThenDelete } else { Action::DeleteThenCreate };
-                    change.reason = Some(if forced {
-                        "replace_by_request"
+                    // Terraform's precedence: replace_triggered_by overrides the reason last; a
+                    // tainted object is planned as a create first, so -replace never names it.
+                    change.reason = Some(if triggered {
+                        "replace_by_triggers"
                     } else if tainted {
                         "replace_because_tainted"
-                    } else if !planned.requires_replace.is_empty() {
-                        "replace_because_cannot_update"
+                    } else if forced {
+                        "replace_by_request"
                     } else {
-                        "replace_by_triggers"
+                        "replace_because_cannot_update"
                     });
                     change.replace_paths = planned.requires_replace.clone();
                     change.after = Some(create);
