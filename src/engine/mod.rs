@@ -185,6 +185,9 @@ pub struct Plan {
     pub relevant_attributes: Vec<serde_json::Value>,
     /// The `-target` addresses it was made with (a targeted plan is not complete).
     pub targets: Vec<String>,
+    /// With targets: the configuration resources it planned (its apply evaluates the checks
+    /// of these only).
+    pub kept: Option<std::collections::BTreeSet<String>>,
 }
 
 impl Plan {

@@ -374,6 +374,10 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         result.outputs = walk.outputs(&scope);
         let mut check_diags = Diagnostics::new();
         result.checks = super::checks::evaluate(&scope, &inputs, config, &resources, &values, &walk.failed, &mut check_diags, true);
+        if !walk.targets.is_empty() {
+            super::targets::leave_out_checks(&mut result.checks, config, &walk.kept);
+            result.kept = Some(walk.kept.clone());
+        }
         walk.diags.extend(check_diags);
     } else if walk.targets.is_empty() {
         result.outputs = walk.destroyed_outputs();

@@ -48,7 +48,9 @@ function mockOf(env) {
   return mock;
 }
 
-const normalise = (state) => state && { ...state, lineage: "-", terraform_version: "-" };
+// check_results: Terraform writes them in Go map order, which varies by run.
+const byAddr = (list) => list && [...list].sort((a, b) => (a.config_addr < b.config_addr ? -1 : a.config_addr > b.config_addr ? 1 : 0));
+const normalise = (state) => state && { ...state, lineage: "-", terraform_version: "-", check_results: byAddr(state.check_results) };
 
 /** apply.txt's progress lines as a sorted list (concurrent operations print in any order), times and deposed keys normalised, and the rest. */
 function splitApplyText(text) {
