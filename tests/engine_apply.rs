@@ -25,6 +25,10 @@ fn normalise_state(mut v: Value) -> Value {
     if let Value::Object(m) = &mut v {
         m.remove("terraform_version");
         m.insert("lineage".into(), json!("00000000-0000-0000-0000-000000000000"));
+        // Terraform writes check_results in Go map order (addrs.Map), which varies by run.
+        if let Some(Value::Array(list)) = m.get_mut("check_results") {
+            list.sort_by_key(|c| c["config_addr"].as_str().unwrap_or("").to_string());
+        }
     }
     v
 }

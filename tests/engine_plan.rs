@@ -112,3 +112,23 @@ fn every_recorded_plan() {
     eprintln!("{passed} of {} steps plan as Terraform did ({} known gaps)", steps.len(), GAPS.len());
     assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// `-replace` of a tainted object: Terraform plans a tainted object as a create first, so its
+/// reason stays `replace_because_tainted` (terraform 1.11.4, `terraform taint` then
+/// `plan -replace=mock_resource.a`, checked by hand).
+#[test]
+fn replacing_a_tainted_object_keeps_the_tainted_reason() {
+    let step = steps().into_iter().find(|s| s.name == "replace-by-request/step2").expect("the recorded step");
+    let mut state = step.input_state.clone().expect("a prior state");
+    for r in state["resources"].as_array_mut().unwrap() {
+        if r["name"] == "c" {
+            r["instances"][1]["status"] = "tainted".into();
+        }
+    }
+    let loaded = tfgraph::load(&step.files, &Default::default());
+    let options = tfgraph::engine::PlanOptions { replace: vec!["mock_resource.c[1]".into(), "mock_resource.a".into()], ..Default::default() };
+    let p = plan(&step.files, &loaded.config, Some(&state), &mock(&step), &options);
+    let reason = |a: &str| p.changes.iter().find(|c| c.address() == a).and_then(|c| c.reason);
+    assert_eq!(reason("mock_resource.c[1]"), Some("replace_because_tainted"));
+    assert_eq!(reason("mock_resource.a"), Some("replace_by_request"));
+}

@@ -288,6 +288,8 @@ pub fn state_json(results: &[CheckResult]) -> Json {
                         Json::Object(o)
                     })
                     .collect();
+                // No object results is a nil slice in Terraform's state: `null`.
+                let objects = if objects.is_empty() { Json::Null } else { Json::Array(objects) };
                 json!({"object_kind": kind, "config_addr": r.config_addr, "status": r.status.as_str(), "objects": objects})
             })
             .collect(),

@@ -220,6 +220,9 @@ pub struct Plan {
     /// Refused after it was complete: the apply graph it would build has errors (a cycle;
     /// `apply_check`). Terraform still renders and saves such a plan, not marked errored.
     pub apply_graph_refused: bool,
+    /// With targets: the configuration resources it planned (its apply evaluates the checks
+    /// of these only).
+    pub kept: Option<std::collections::BTreeSet<String>>,
 }
 
 impl Plan {

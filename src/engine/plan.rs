@@ -181,8 +181,6 @@ struct Walk<'a> {
     refresh_here: bool,
     /// `import` blocks: instance address → the id to import.
     imports: HashMap<String, String>,
-    /// Instance addresses the walked resources expanded to (imports must name one of them).
-    expanded: BTreeSet<String>,
     /// The objects imported, for the prior state.
     imported: Vec<(InstanceChange, Value)>,
 }
@@ -300,7 +298,6 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         replace,
         refresh_here: true,
         imports: HashMap::new(),
-        expanded: BTreeSet::new(),
         imported: Vec::new(),
     };
     // `import` blocks (none in a destroy plan).
@@ -377,18 +374,14 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         with_scope(&scope, &w.path, &w.keys, &mut |s| walk.resource(s, w, &dependencies, &args));
     }
     walk.orphans(&resources);
-    // Imports to instances that a walked resource does not have.
-    let walked: BTreeSet<&str> = resources.iter().filter(|w| walk.kept.contains(&w.config_address) && !walk.failed.contains(&w.config_address)).map(|w| w.config_address.as_str()).collect();
-    for t in &import_targets {
-        let config_resource = crate::addrs::InstanceAddr::parse(&t.address).map(|a| a.config_resource()).unwrap_or_default();
-        if walked.contains(config_resource.as_str()) && !walk.expanded.contains(&t.address) && walk.targets.is_empty() {
-            walk.diags.push(super::import::instance_not_configured(&t.address));
-        }
-    }
     if !options.destroy {
         result.outputs = walk.outputs(&scope);
         let mut check_diags = Diagnostics::new();
         result.checks = super::checks::evaluate(&scope, &inputs, config, &resources, &values, &walk.failed, &mut check_diags, true);
+        if !walk.targets.is_empty() {
+            super::targets::leave_out_checks(&mut result.checks, config, &walk.kept);
+            result.kept = Some(walk.kept.clone());
+        }
         walk.diags.extend(check_diags);
     } else if walk.targets.is_empty() {
         result.outputs = walk.destroyed_outputs();
@@ -559,6 +552,16 @@ impl<'a> Walk<'a> {
         if r.mode == ResourceMode::Managed && !self.options.destroy {
             self.incomplete_replace(w, &raddr, &instances);
         }
+        // An import to an instance the expansion does not have: the resource is not planned.
+        let addresses: BTreeSet<String> = instances.iter().map(|(k, _, _)| format!("{}{}", w.address, k.as_ref().map(|k| k.to_string()).unwrap_or_default())).collect();
+        let of_this = |a: &str| crate::addrs::InstanceAddr::parse(a).is_ok_and(|x| crate::addrs::InstanceAddr { key: None, ..x }.to_string() == w.address);
+        let stray = self.imports.keys().filter(|a| !addresses.contains(*a) && of_this(a)).min().cloned();
+        if let Some(a) = stray {
+            self.diags.push(super::import::instance_not_configured(&a));
+            self.failed.insert(w.config_address.clone());
+            self.values.values.borrow_mut().insert(key, Value::dynamic());
+            return;
+        }
         let mut planned_values: Vec<(Option<InstanceKey>, Value)> = Vec::new();
         let mut any_pending = false;
         for (ikey, count_index, each) in &instances {
@@ -569,7 +572,6 @@ impl<'a> Walk<'a> {
                 planned_values.push((ikey.clone(), prior_obj.map(|o| object_value(o, Some(&schema))).unwrap_or_else(Value::dynamic)));
                 continue;
             }
-            self.expanded.insert(instance_address.clone());
             // An import block's instance with no object yet is imported (else the block is ignored).
             let import = if prior_obj.is_none() && r.mode == ResourceMode::Managed { self.imports.get(&instance_address).cloned() } else { None };
             let inst = InstanceScope { module: scope, count_index: *count_index, each: each.clone(), self_value: None };
@@ -707,14 +709,16 @@ impl<'a> Walk<'a> {
                     };
                     let _ = pv;
                     change.action = if change.create_before_destroy { Action::CreateThenDelete } else { Action::DeleteThenCreate };
-                    change.reason = Some(if forced {
-                        "replace_by_request"
+                    // Terraform's precedence: replace_triggered_by overrides the reason last; a
+                    // tainted object is planned as a create first, so -replace never names it.
+                    change.reason = Some(if triggered {
+                        "replace_by_triggers"
                     } else if tainted {
                         "replace_because_tainted"
-                    } else if !planned.requires_replace.is_empty() {
-                        "replace_because_cannot_update"
+                    } else if forced {
+                        "replace_by_request"
                     } else {
-                        "replace_by_triggers"
+                        "replace_because_cannot_update"
                     });
                     change.replace_paths = planned.requires_replace.clone();
                     change.after = Some(create);

@@ -132,6 +132,10 @@ pub(super) fn write_state(s: &Stepper<'_>, mut warnings: Option<&mut Diagnostics
             }
             (instance::outputs(root), checks)
         });
+        let mut checks = checks;
+        if let Some(kept) = &plan.kept {
+            super::targets::leave_out_checks(&mut checks, config, kept);
+        }
         check_results = super::checks::state_json(&checks);
         for (name, v, sensitive) in outs {
             if !v.is_wholly_known() || v.is_null() {

@@ -48,7 +48,9 @@ function mockOf(env) {
   return mock;
 }
 
-const normalise = (state) => state && { ...state, lineage: "-", terraform_version: "-" };
+// check_results: Terraform writes them in Go map order, which varies by run.
+const byAddr = (list) => list && [...list].sort((a, b) => (a.config_addr < b.config_addr ? -1 : a.config_addr > b.config_addr ? 1 : 0));
+const normalise = (state) => state && { ...state, lineage: "-", terraform_version: "-", check_results: byAddr(state.check_results) };
 
 /** apply.txt's progress lines as a sorted list (concurrent operations print in any order), times and deposed keys normalised, and the rest. */
 function splitApplyText(text) {
@@ -484,6 +486,12 @@ test("import blocks: a JS provider's importResourceState, then its readResource;
   assert.match(r.report.progress, /Apply complete! Resources: 1 imported, 1 added, 0 changed, 0 destroyed\./);
   const web = r.state.resources.find((x) => x.name === "web").instances;
   assert.deepEqual(web.map((i) => i.attributes.id), ["srv-7", "acme_server-1"]);
+  // An id the provider's refresh finds nothing for: Terraform's error, naming the instance.
+  const gone = acmeProvider();
+  gone.importResourceState = ({ id }) => ({ state: { value: { id, name: null, zone: null, ip: null } } });
+  const missing = await plan({ "main.tf": IMPORTS }, { providers: { "acme/acme": gone } });
+  assert.deepEqual(missing.diagnostics.map((d) => [d.summary, d.address]), [["Cannot import non-existent remote object", "acme_server.web[0]"]]);
+  assert.match(missing.diagnostics[0].detail, /^While attempting to import an existing object to "acme_server\.web\[0\]", the provider detected that no object exists with the given id\./);
   // A provider without importResourceState cannot import.
   const plain = acmeProvider();
   const refused = await plan({ "main.tf": IMPORTS }, { providers: { "acme/acme": plain } });
