@@ -210,6 +210,9 @@ impl Provider for Shared {
     fn read_data_source(&self, type_name: &str, config: &Value) -> Result<Value, ProviderError> {
         self.0.answered.read_data_source(type_name, config)
     }
+    fn import_resource_state(&self, type_name: &str, id: &str) -> Result<Value, ProviderError> {
+        self.0.answered.import_resource_state(type_name, id)
+    }
     fn schema_document(&self) -> Json {
         let (r, d) = self.0.answered.schemas();
         json!({"format_version": "1.0", "provider_schemas": {self.source(): crate::providers::wire::schemas_json(r, d)}})
