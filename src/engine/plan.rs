@@ -779,10 +779,18 @@ impl<'a> Walk<'a> {
     /// `ImportResourceState`, then the refresh that reads the imported object.
     fn import(&mut self, type_name: &str, address: &str, id: &str) -> Result<Value, Diagnostic> {
         self.ops.push(PlanOp { op: Op::Import, address: address.to_string(), resource: self.order_resource.clone(), deps: self.order_deps.clone(), name: None, after: None });
-        let imported = self.prov().import_resource_state(type_name, id).map_err(|e| Diagnostic::error(e.summary, e.detail))?;
+        // Told to `on_op` as the object the import names (`Preparing import... [id=...]`).
+        let named = Value::object(std::iter::once(("id".to_string(), Value::string(id.to_string()))).collect());
+        self.progress(OpProgress::Start { prior: Some(&named) });
+        let imported = self.prov().import_resource_state(type_name, id);
+        self.progress(match &imported {
+            Ok(v) => OpProgress::Finish { object: Some(v) },
+            Err(error) => OpProgress::Fail { error },
+        });
+        let imported = imported.map_err(|e| Diagnostic::error(e.summary, e.detail))?;
         let name = attr(&imported, "name").and_then(|v| v.as_str().map(String::from));
         self.ops.push(PlanOp { op: Op::Read, address: address.to_string(), resource: self.order_resource.clone(), deps: self.order_deps.clone(), name, after: Some(self.ops.len() - 1) });
-        match self.prov().read_resource(type_name, &imported) {
+        match self.refresh(type_name, &imported) {
             Ok(Some(v)) => Ok(v),
             Ok(None) => Err(Diagnostic::error(
                 "Cannot import non-existent remote object",

@@ -123,9 +123,7 @@ const scenarios = readdirSync(fixtures, { withFileTypes: true })
  * reported to the engine (issue #11). Each is still checked, as a `todo` subtest: it shows in
  * every run and turns into a plain check by leaving this list.
  */
-const ENGINE_GAPS = {
-  "import-blocks/step4: plan stderr": "a configuration error (Duplicate import configuration) carries no snippet context (in import)",
-};
+const ENGINE_GAPS = {};
 
 /**
  * Steps whose recorded serial is lower than one per operation: Terraform's state hook writes the
