@@ -102,33 +102,6 @@ pub fn event_json(e: &Event, phase: &str) -> Json {
     json!({"kind": kind, "address": e.address, "operation": op_word(e.op), "deposed": e.deposed, "phase": phase, "priorId": e.prior_id, "id": id, "time": e.at_ms})
 }
 
-/// The plan's provider operations (refresh reads, data source reads) as events, in walk
-/// order, each starting and finishing at once.
-pub fn plan_events(p: &Plan) -> Vec<Event> {
-    let id_of = |address: &str| {
-        p.changes.iter().chain(&p.data_read).find(|c| c.deposed.is_none() && c.address() == address).and_then(|c| {
-            let v = if c.mode == crate::addrs::ResourceMode::Data { c.after.as_ref() } else { c.before.as_ref() };
-            v.and_then(|v| match &v.kind {
-                crate::eval::Kind::Object(m) => m.get("id").and_then(|x| x.as_str()).map(String::from),
-                _ => None,
-            })
-        })
-    };
-    let mut out = Vec::new();
-    for o in &p.ops {
-        let id = id_of(&o.address);
-        let prior_id = match o.op {
-            Op::Read => id.clone(),
-            // The id an import block imports (`Preparing import... [id=ID]`).
-            Op::Import => p.changes.iter().find(|c| c.deposed.is_none() && c.address() == o.address).and_then(|c| c.importing.clone()),
-            _ => None,
-        };
-        out.push(Event { at_ms: 0, address: o.address.clone(), deposed: None, op: o.op, prior_id: prior_id.clone(), kind: EventKind::Start });
-        out.push(Event { at_ms: 0, address: o.address.clone(), deposed: None, op: o.op, prior_id, kind: EventKind::Complete { id } });
-    }
-    out
-}
-
 /// The diagnostic of a saved plan applied to a state it was not made from (Terraform's
 /// `backend/local`: lineage first, then serial).
 pub fn stale_plan(planned_from: Option<&Json>, now: Option<&Json>) -> Option<Diagnostic> {

@@ -25,14 +25,7 @@ pub struct RootEnv {
 
 impl RootEnv {
     pub fn new(files: &BTreeMap<String, String>, config: &Config) -> RootEnv {
-        let root_dir = config.root.dir.clone();
-        let root_files = files
-            .iter()
-            .filter_map(|(p, t)| {
-                let rel = if root_dir.is_empty() { Some(p.as_str()) } else { p.strip_prefix(&format!("{root_dir}/")) };
-                rel.map(|r| (r.to_string(), t.clone()))
-            })
-            .collect();
+        let root_files = crate::eval::module_scope::root_files(files, &config.root.dir);
         RootEnv { root_files, funcs: Registry::builtin() }
     }
 }

@@ -249,14 +249,7 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
         resources: Some(&values),
     };
-    let root_dir = config.root.dir.clone();
-    let root_files: Vec<(String, String)> = files
-        .iter()
-        .filter_map(|(p, t)| {
-            let rel = if root_dir.is_empty() { Some(p.as_str()) } else { p.strip_prefix(&format!("{root_dir}/")) };
-            rel.map(|r| (r.to_string(), t.clone()))
-        })
-        .collect();
+    let root_files = crate::eval::module_scope::root_files(files, &config.root.dir);
     let scope = ModuleScope::root(config, &inputs, &root_files);
     scope.check_variables();
     for v in &config.root.variables {

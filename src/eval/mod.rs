@@ -82,14 +82,7 @@ pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, expression: &
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
         resources: None,
     };
-    let root_dir = config.root.dir.clone();
-    let root_files: Vec<(String, String)> = files
-        .iter()
-        .filter_map(|(p, t)| {
-            let rel = if root_dir.is_empty() { Some(p.as_str()) } else { p.strip_prefix(&format!("{root_dir}/")) };
-            rel.map(|r| (r.to_string(), t.clone()))
-        })
-        .collect();
+    let root_files = module_scope::root_files(files, &config.root.dir);
     let scope = module_scope::ModuleScope::root(config, &inputs, &root_files);
     scope.check_variables();
     let mut diagnostics = Diagnostics::new();

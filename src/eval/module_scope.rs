@@ -151,6 +151,19 @@ fn json_value(scope: &dyn Scope, inputs: &Inputs<'_>, range: &SourceRange, j: &s
     })
 }
 
+/// The files of the root module, with paths relative to its folder (`root_dir`, `""` for the
+/// top): what [`ModuleScope::root`] reads its `.tfvars` from.
+pub fn root_files(files: &BTreeMap<String, String>, root_dir: &str) -> Vec<(String, String)> {
+    let prefix = format!("{root_dir}/");
+    files
+        .iter()
+        .filter_map(|(p, t)| {
+            let rel = if root_dir.is_empty() { Some(p.as_str()) } else { p.strip_prefix(&prefix) };
+            rel.map(|r| (r.to_string(), t.clone()))
+        })
+        .collect()
+}
+
 pub fn eval_text(scope: &dyn Scope, inputs: &Inputs<'_>, filename: &str, text: &str, start: Pos) -> Result<Value, Box<Diagnostic>> {
     // A heredoc's closing marker ends with its line: the loader's expression text stops before
     // that newline.

@@ -148,14 +148,7 @@ pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, variables: &B
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
         resources: Some(resources),
     };
-    let root_dir = &config.root.dir;
-    let root_files: Vec<(String, String)> = files
-        .iter()
-        .filter_map(|(p, t)| {
-            let rel = if root_dir.is_empty() { Some(p.as_str()) } else { p.strip_prefix(&format!("{root_dir}/")) };
-            rel.map(|r| (r.to_string(), t.clone()))
-        })
-        .collect();
+    let root_files = crate::eval::module_scope::root_files(files, &config.root.dir);
     let scope = ModuleScope::root(config, &inputs, &root_files);
     let mut diags = Diagnostics::new();
     let path: Vec<String> = found.map(|(m, _)| m.path.0.clone()).unwrap_or_default();
