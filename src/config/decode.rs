@@ -6,6 +6,7 @@
 //! grouped by top-level argument or block name until the module is assembled.
 
 use super::diagnostics as msg;
+use super::kept::Keeper;
 use super::model::*;
 use super::syntax::{Attr, Block, BodyRef, Ex, Schema};
 use crate::diag::{Diagnostics, SourceFile};
@@ -84,8 +85,8 @@ const CHECK: Schema = Schema { attrs: &[], blocks: &[("data", &["type", "name"])
 const REQUIRED_PROVIDERS: Schema = Schema { attrs: &[], blocks: &[], any_attrs: true, any_blocks: false };
 
 /// Decode one file's body. `module_addr` is the module's address (`""` for the root).
-pub fn decode_file(body: BodyRef, f: &SourceFile, module_addr: &str, is_override: bool, diags: &mut Diagnostics) -> Parts {
-    let mut dx = Dx { f, diags, is_override };
+pub fn decode_file<'b>(body: BodyRef<'b>, f: &SourceFile, keeper: Option<Keeper<'b>>, module_addr: &str, is_override: bool, diags: &mut Diagnostics) -> Parts {
+    let mut dx = Dx { f, diags, is_override, keeper };
     let mut parts = Parts::default();
     let top = dx.content(body, &TOP);
     for b in &top.blocks {
@@ -121,8 +122,8 @@ pub fn decode_file(body: BodyRef, f: &SourceFile, module_addr: &str, is_override
     parts
 }
 
-impl Dx<'_> {
-    fn terraform(&mut self, b: &Block, parts: &mut Parts) {
+impl<'b> Dx<'_, 'b> {
+    fn terraform(&mut self, b: &Block<'b>, parts: &mut Parts) {
         let c = self.content(b.body, &TERRAFORM);
         if let Some(v) = self.string(c.attr("required_version"), "required_version") {
             parts.required_version = Some(v);
@@ -138,7 +139,7 @@ impl Dx<'_> {
 
     /// One `required_providers` entry: `aws = { source, version, configuration_aliases }` or the
     /// legacy `aws = "~> 4.0"` (a version constraint only).
-    fn required_provider(&mut self, a: &Attr) -> RequiredProvider {
+    fn required_provider(&mut self, a: &Attr<'b>) -> RequiredProvider {
         let mut rp = RequiredProvider {
             name: a.name.to_string(),
             source: None,
@@ -175,7 +176,7 @@ impl Dx<'_> {
         rp
     }
 
-    fn provider(&mut self, b: &Block, module_addr: &str) -> Option<PendingProvider> {
+    fn provider(&mut self, b: &Block<'b>, module_addr: &str) -> Option<PendingProvider> {
         let name = b.label(0).to_string();
         let c = self.content(b.body, &PROVIDER);
         let alias = self.string(c.attr("alias"), "alias");
@@ -190,18 +191,20 @@ impl Dx<'_> {
             empty: false, // decided once override files are merged (`finish`)
             has_version: false,
             range: self.range(b.def_span.clone()),
+            body: self.kept_body(b.body),
         };
         let _ = module_addr;
         Some(PendingProvider { cfg, body, version: c.attr("version").is_some() })
     }
 
-    fn variable(&mut self, b: &Block) -> Variable {
+    fn variable(&mut self, b: &Block<'b>) -> Variable {
         let c = self.content(b.body, &VARIABLE);
         let type_expr = c.attr("type").map(|a| match (&a.expr, a.expr.literal_string()) {
             // JSON gives the type constraint as a string holding the expression.
             (Ex::Json(_), Some(s)) => s,
             _ => a.expr.source(self.f).to_string(),
         });
+        let type_tree = c.attr("type").and_then(|a| self.kept_expr(&a.expr));
         let default = self.opt_expr(c.attr("default"), "default");
         let description = self.string(c.attr("description"), "description");
         let sensitive = self.bool(c.attr("sensitive")).unwrap_or(false);
@@ -211,6 +214,7 @@ impl Dx<'_> {
         Variable {
             name: b.label(0).to_string(),
             type_expr,
+            type_tree,
             default,
             description,
             sensitive,
@@ -221,7 +225,7 @@ impl Dx<'_> {
         }
     }
 
-    fn locals(&mut self, b: &Block, out: &mut Vec<Local>) {
+    fn locals(&mut self, b: &Block<'b>, out: &mut Vec<Local>) {
         let c = self.content(b.body, &LOCALS);
         for a in &c.attrs {
             let expr = self.expr(&a.expr, a.name);
@@ -229,7 +233,7 @@ impl Dx<'_> {
         }
     }
 
-    fn output(&mut self, b: &Block) -> Output {
+    fn output(&mut self, b: &Block<'b>) -> Output {
         let c = self.content(b.body, &OUTPUT);
         let value = match c.attr("value") {
             Some(a) => self.expr(&a.expr, "value"),
@@ -237,7 +241,7 @@ impl Dx<'_> {
                 if !self.is_override {
                     self.diags.push(msg::missing_required_argument("value", self.range(b.def_span.clone())));
                 }
-                Expr { source: String::new(), range: self.range(b.def_span.clone()), references: Vec::new() }
+                Expr { source: String::new(), range: self.range(b.def_span.clone()), references: Vec::new(), tree: None }
             }
         };
         let depends_on = self.depends_on(c.attr("depends_on"));
@@ -260,7 +264,7 @@ impl Dx<'_> {
         out
     }
 
-    fn module_call(&mut self, b: &Block, module_addr: &str) -> PendingCall {
+    fn module_call(&mut self, b: &Block<'b>, module_addr: &str) -> PendingCall {
         let name = b.label(0).to_string();
         let c = self.content(b.body, &MODULE);
         let source_attr = c.attr("source");
@@ -322,7 +326,7 @@ impl Dx<'_> {
     }
 
     /// `providers = { aws.child = aws.parent }` (`module_call.go` `PassedProviderConfig`).
-    fn passed_providers(&mut self, a: &Attr) -> Vec<PassedProvider> {
+    fn passed_providers(&mut self, a: &Attr<'b>) -> Vec<PassedProvider> {
         let Some(items) = a.expr.object() else {
             self.diags.push(msg::map_required(self.range(a.expr.span())));
             return Vec::new();
@@ -345,7 +349,7 @@ impl Dx<'_> {
         out
     }
 
-    fn import(&mut self, b: &Block) -> Import {
+    fn import(&mut self, b: &Block<'b>) -> Import {
         let c = self.content(b.body, &IMPORT);
         // `to` may index its resource with an expression (`x.y[each.key]`, Terraform 1.7): the
         // engine evaluates that index, so only a missing `to` is an error here.
@@ -375,7 +379,7 @@ impl Dx<'_> {
         Import { to, to_range, id, for_each, provider, references, range }
     }
 
-    fn removed(&mut self, b: &Block) -> Removed {
+    fn removed(&mut self, b: &Block<'b>) -> Removed {
         let c = self.content(b.body, &REMOVED);
         let from = self.address(c.attr("from"), "from", b.def_span.clone());
         let mut destroy = true;
@@ -390,7 +394,7 @@ impl Dx<'_> {
         Removed { from, destroy, provisioners, range: self.range(b.def_span.clone()) }
     }
 
-    fn check(&mut self, b: &Block, module_addr: &str) -> Check {
+    fn check(&mut self, b: &Block<'b>, module_addr: &str) -> Check {
         let c = self.content(b.body, &CHECK);
         let mut data = None;
         for d in c.blocks_of("data") {

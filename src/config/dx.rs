@@ -4,6 +4,7 @@
 //! grouped by top-level argument or block name until the module is assembled.
 
 use super::diagnostics as msg;
+use super::kept::{KeptBody, KeptExpr, Keeper};
 use super::model::*;
 use super::references::{parse_ref, Parsed, Trav};
 use super::syntax::{content, Attr, Block, BodyRef, Content, Ex, Schema};
@@ -52,15 +53,18 @@ pub struct Parts {
     pub checks: Vec<Check>,
 }
 
-/// The decoding context of one file.
-pub struct Dx<'f> {
+/// The decoding context of one file. `'b` is the brand of the file's kept tree (native syntax):
+/// expressions and bodies decoded from it keep handles into it.
+pub struct Dx<'f, 'b> {
     pub f: &'f SourceFile,
     pub diags: &'f mut Diagnostics,
     /// Override files may leave out required arguments.
     pub is_override: bool,
+    /// Makes handles into the kept tree (`None` for `.tf.json`, whose trees are not kept).
+    pub keeper: Option<Keeper<'b>>,
 }
 
-impl Dx<'_> {
+impl<'b> Dx<'_, 'b> {
     pub fn range(&self, s: Range<usize>) -> SourceRange {
         self.f.range(s)
     }
@@ -89,15 +93,32 @@ impl Dx<'_> {
         out
     }
 
-    pub fn expr(&mut self, ex: &Ex, context: &str) -> Expr {
-        Expr { source: ex.source(self.f).to_string(), range: self.range(ex.span()), references: self.refs(ex, context) }
+    pub fn expr(&mut self, ex: &Ex<'b>, context: &str) -> Expr {
+        let tree = self.kept_expr(ex);
+        Expr { source: ex.source(self.f).to_string(), range: self.range(ex.span()), references: self.refs(ex, context), tree }
     }
 
-    pub fn opt_expr(&mut self, attr: Option<&Attr>, context: &str) -> Option<Expr> {
+    /// A handle to an expression of the kept tree (`None` in `.tf.json`).
+    pub fn kept_expr(&self, ex: &Ex<'b>) -> Option<KeptExpr> {
+        match (ex, &self.keeper) {
+            (Ex::Hcl(e), Some(k)) => Some(k.expr(e)),
+            _ => None,
+        }
+    }
+
+    /// A handle to a body of the kept tree (`None` in `.tf.json`).
+    pub fn kept_body(&self, body: BodyRef<'b>) -> Option<KeptBody> {
+        match (body, &self.keeper) {
+            (BodyRef::Hcl(b), Some(k)) => Some(k.body(b)),
+            _ => None,
+        }
+    }
+
+    pub fn opt_expr(&mut self, attr: Option<&Attr<'b>>, context: &str) -> Option<Expr> {
         attr.map(|a| self.expr(&a.expr, context))
     }
 
-    pub fn string(&mut self, attr: Option<&Attr>, what: &str) -> Option<String> {
+    pub fn string(&mut self, attr: Option<&Attr<'b>>, what: &str) -> Option<String> {
         let a = attr?;
         let s = a.expr.literal_string();
         if s.is_none() {
@@ -106,7 +127,7 @@ impl Dx<'_> {
         s
     }
 
-    pub fn bool(&mut self, attr: Option<&Attr>) -> Option<bool> {
+    pub fn bool(&mut self, attr: Option<&Attr<'b>>) -> Option<bool> {
         let a = attr?;
         let b = a.expr.as_bool();
         if b.is_none() {
@@ -120,7 +141,7 @@ impl Dx<'_> {
     }
 
     /// `depends_on = [...]`: plain resource, data, ephemeral or module traversals.
-    pub fn depends_on(&mut self, attr: Option<&Attr>) -> Vec<Reference> {
+    pub fn depends_on(&mut self, attr: Option<&Attr<'b>>) -> Vec<Reference> {
         let Some(a) = attr else { return Vec::new() };
         let Some(items) = a.expr.list() else {
             self.diags.push(msg::list_required(self.range(a.expr.span())));
@@ -211,7 +232,7 @@ impl Dx<'_> {
     }
 
     /// A `precondition` / `postcondition` / `validation` / `assert` block.
-    pub fn condition(&mut self, b: &Block, context: &str) -> Option<Condition> {
+    pub fn condition(&mut self, b: &Block<'b>, context: &str) -> Option<Condition> {
         let c = self.content(b.body, &CONDITION);
         let Some(cond) = c.attr("condition") else {
             self.diags.push(msg::missing_required_argument("condition", self.range(b.def_span.clone())));
@@ -223,7 +244,7 @@ impl Dx<'_> {
     }
 
     /// `hcl.AbsTraversalForExpr` as an address string (`moved`, `removed`, `import.to`).
-    pub fn address(&mut self, attr: Option<&Attr>, name: &str, whole: Range<usize>) -> String {
+    pub fn address(&mut self, attr: Option<&Attr<'b>>, name: &str, whole: Range<usize>) -> String {
         let Some(a) = attr else {
             self.diags.push(msg::missing_required_argument(name, self.range(whole)));
             return String::new();

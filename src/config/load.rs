@@ -7,7 +7,7 @@ use super::files::{join, normalize_path, resolve_module_source, DirFile, FileSou
 use super::manifest::{canonical_source, constraint_allows, Manifest, MANIFEST_PATH};
 use super::model::*;
 use super::resource::{finalize_resource, merge_resource, OverrideSet};
-use super::parse::{parse_file, Ast};
+use super::parse::{parse_file, Parsed};
 use super::syntax::BodyRef;
 use super::{LoadOptions, Loaded};
 use crate::addrs::{ModulePath, ResourceMode};
@@ -99,6 +99,7 @@ impl<S: FileSource + ?Sized> Loader<'_, S> {
         let files: &[DirFile] = tree.files(dir).unwrap_or(&[]);
         let mut acc = Acc::default();
         let mut file_names = Vec::with_capacity(files.len());
+        let mut syntax = Vec::new();
         // Primary files first, then override files, each in name order (parser_config_dir.go).
         let ordered = files.iter().filter(|f| !f.kind.is_override).chain(files.iter().filter(|f| f.kind.is_override));
         for df in ordered {
@@ -111,12 +112,14 @@ impl<S: FileSource + ?Sized> Loader<'_, S> {
             };
             file_names.push(df.path.to_string());
             let sf = SourceFile::new(df.path.as_ref(), text);
-            let Some(ast) = parse_file(&sf, df.kind.json, diags) else { continue };
-            let body = match &ast {
-                Ast::Hcl(b) => BodyRef::Hcl(b),
-                Ast::Json(v) => BodyRef::Json(v),
+            let Some(parsed) = parse_file(sf, df.kind.json, diags) else { continue };
+            let parts = match &parsed {
+                Parsed::Hcl(file) => {
+                    syntax.push(std::sync::Arc::clone(file));
+                    file.with(|body, keeper| decode_file(BodyRef::Hcl(body), file.source(), Some(keeper), &address, df.kind.is_override, diags))
+                }
+                Parsed::Json(sf, v) => decode_file(BodyRef::Json(v), sf, None, &address, df.kind.is_override, diags),
             };
-            let parts = decode_file(body, &sf, &address, df.kind.is_override, diags);
             if df.kind.is_override {
                 acc.merge_override(parts, diags);
             } else {
@@ -125,6 +128,7 @@ impl<S: FileSource + ?Sized> Loader<'_, S> {
         }
         let (mut module, source_ranges) = acc.finish(&path, dir);
         module.files = file_names;
+        module.syntax = syntax;
         self.load_children(&mut module, &source_ranges, diags);
         module
     }
@@ -518,6 +522,7 @@ impl Acc {
             imports: self.imports,
             removed: self.removed,
             checks,
+            syntax: Vec::new(),
         };
         (module, source_ranges)
     }

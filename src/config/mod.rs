@@ -12,6 +12,8 @@
 //!   files.rs      where files come from (FileSource); paths → folders of .tf / .tf.json files;
 //!                 module sources and where they live
 //!   json.rs       span-keeping JSON parser for .tf.json; parse.rs: one file → syntax tree
+//!   kept.rs       native files' syntax trees kept with the Config, and handles into them, so
+//!                 eval and the engine evaluate what was parsed here without parsing again
 //!   syntax.rs     one schema-driven view over native and JSON bodies; expr.rs: expressions
 //!   references.rs expression → static traversals → Terraform references (parse_ref.go)
 //!   dx.rs         decoding context; decode.rs: top-level blocks; resource.rs: resource/data/ephemeral
@@ -30,6 +32,7 @@ mod expr;
 pub mod diagnostics;
 pub mod files;
 pub mod json;
+pub mod kept;
 mod load;
 pub mod manifest;
 mod parse;

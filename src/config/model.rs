@@ -2,14 +2,17 @@
 //!
 //! This is what `loadConfig` returns to JavaScript (field names in Terraform's snake_case, as in
 //! Terraform's own JSON) and what the graph builder consumes. Nothing here is evaluated: an
-//! expression is kept as its source text, its range and the references found in it.
+//! expression is kept as its source text, its range, the references found in it and (native
+//! syntax) its syntax tree, which eval reads without parsing again (`kept.rs`).
 //!
 //! The derived `Serialize` defines the JSON shape, and drives both the JSON text
 //! (`loadConfigRaw`) and the tape `loadConfig` decodes (`src/bindings/tape.rs`).
 
+use super::kept::{KeptBody, KeptExpr, SyntaxFile};
 use crate::addrs::{ModulePath, ResourceMode, Subject};
 use crate::diag::SourceRange;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// A whole configuration: the root module and, through its calls, every module below it.
 #[derive(Clone, Debug, Serialize)]
@@ -57,6 +60,9 @@ pub struct Module {
     pub imports: Vec<Import>,
     pub removed: Vec<Removed>,
     pub checks: Vec<Check>,
+    /// The native-syntax files' syntax trees, kept from loading, in load order. Not serialized.
+    #[serde(skip)]
+    pub syntax: Vec<Arc<SyntaxFile>>,
 }
 
 /// An expression as written, with the references found in it.
@@ -66,6 +72,10 @@ pub struct Expr {
     pub source: String,
     pub range: SourceRange,
     pub references: Vec<Reference>,
+    /// The parsed expression, kept from loading (native syntax; `None` in `.tf.json` and for an
+    /// expression that is not written). Not serialized.
+    #[serde(skip)]
+    pub tree: Option<KeptExpr>,
 }
 
 /// One reference from an expression to an object that can be a graph node.
@@ -118,6 +128,10 @@ pub struct Resource {
     pub references: Vec<Reference>,
     /// The block header: `resource "aws_instance" "web"`.
     pub range: SourceRange,
+    /// The block's body, kept from loading (native syntax), which the engine evaluates. Not
+    /// serialized.
+    #[serde(skip)]
+    pub body: Option<KeptBody>,
 }
 
 /// Which provider configuration a resource (or module-passed provider) uses.
@@ -226,6 +240,10 @@ pub struct ProviderConfig {
     #[serde(skip)]
     pub has_version: bool,
     pub range: SourceRange,
+    /// The block's body, kept from loading (native syntax), which the engine evaluates to
+    /// configure the provider. Not serialized.
+    #[serde(skip)]
+    pub body: Option<KeptBody>,
 }
 
 /// A `module` block.
@@ -284,6 +302,9 @@ pub struct Variable {
     /// The type constraint as written (`list(string)`).
     #[serde(rename = "type")]
     pub type_expr: Option<String>,
+    /// The type constraint's syntax tree, kept from loading (native syntax). Not serialized.
+    #[serde(skip)]
+    pub type_tree: Option<KeptExpr>,
     pub default: Option<Expr>,
     pub description: Option<String>,
     pub sensitive: bool,

@@ -1,25 +1,26 @@
 //! Parsing one file: JSON through `json.rs`, native syntax through our own HCL parser
 //! ([`hcl`](crate::hcl)), which recovers after a broken item as HCL does: the syntax tree of what
-//! could be parsed comes back with every error.
+//! could be parsed comes back with every error, kept with its text (`kept.rs`).
 
 use super::diagnostics as msg;
 use super::expr::syntax_error_diag;
-use crate::hcl::{self as syntax, ast};
 use super::json;
+use super::kept::SyntaxFile;
 use super::references::Origin;
 use crate::diag::{Diagnostics, SourceFile};
+use std::sync::Arc;
 
-/// A parsed file's syntax tree (native syntax borrows names and spans from the file's text).
-pub enum Ast<'s> {
-    Hcl(ast::Body<'s>),
-    Json(json::JValue),
+/// A parsed file: native syntax kept with its tree, or JSON's tree beside its text.
+pub enum Parsed {
+    Hcl(Arc<SyntaxFile>),
+    Json(SourceFile, json::JValue),
 }
 
 /// Parse one file; `None` (with a diagnostic) when it cannot be parsed at all.
-pub fn parse_file<'s>(f: &'s SourceFile, is_json: bool, diags: &mut Diagnostics) -> Option<Ast<'s>> {
+pub fn parse_file(f: SourceFile, is_json: bool, diags: &mut Diagnostics) -> Option<Parsed> {
     if is_json {
         return match json::parse(&f.text) {
-            Ok(v) => Some(Ast::Json(v)),
+            Ok(v) => Some(Parsed::Json(f, v)),
             Err(e) => {
                 let r = f.range(e.span.clone());
                 diags.push(if e.too_deep { msg::too_deeply_nested(json::MAX_JSON_DEPTH, r) } else { msg::json_syntax_error(e.summary, &e.detail, r) });
@@ -27,9 +28,10 @@ pub fn parse_file<'s>(f: &'s SourceFile, is_json: bool, diags: &mut Diagnostics)
             }
         };
     }
-    let parsed = syntax::parse_body(&f.text);
-    for e in &parsed.errors {
+    let (file, errors) = SyntaxFile::parse(f);
+    let f = file.source();
+    for e in &errors {
         diags.push(syntax_error_diag(e, Origin::File(&f.text), f));
     }
-    Some(Ast::Hcl(parsed.body))
+    Some(Parsed::Hcl(file))
 }

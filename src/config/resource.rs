@@ -39,8 +39,8 @@ const PROVISIONER: Schema = Schema {
 /// Meta-arguments and meta-blocks that are not part of a resource's provider-defined body.
 const RESOURCE_META: &[&str] = &["count", "for_each", "provider", "depends_on", "lifecycle", "connection", "provisioner", "locals"];
 
-impl Dx<'_> {
-    pub fn resource(&mut self, b: &Block, module_addr: &str) -> Option<PendingResource> {
+impl<'b> Dx<'_, 'b> {
+    pub fn resource(&mut self, b: &Block<'b>, module_addr: &str) -> Option<PendingResource> {
         let mode = match b.kind {
             "data" => ResourceMode::Data,
             "ephemeral" => ResourceMode::Ephemeral,
@@ -130,12 +130,13 @@ impl Dx<'_> {
             connection,
             references: Vec::new(),
             range: self.range(b.def_span.clone()),
+            body: self.kept_body(b.body),
         };
         Some(PendingResource { res, body })
     }
 
     /// `decodeProviderConfigRef`: `aws` or `aws.alias`, never quoted.
-    pub fn provider_ref(&mut self, a: &super::syntax::Attr, arg: &str) -> Option<(String, Option<String>)> {
+    pub fn provider_ref(&mut self, a: &super::syntax::Attr<'b>, arg: &str) -> Option<(String, Option<String>)> {
         let trav = a.expr.abs_traversal(self.f).map(|(t, _)| t);
         let trav = match trav {
             Some(t) if !t.steps.is_empty() && t.steps.len() <= 2 && !a.expr.is_native_quoted_string() => t,
@@ -158,7 +159,7 @@ impl Dx<'_> {
         }
     }
 
-    fn lifecycle(&mut self, l: &Block, mode: ResourceMode, out: &mut Lifecycle) {
+    fn lifecycle(&mut self, l: &Block<'b>, mode: ResourceMode, out: &mut Lifecycle) {
         let c = self.content(l.body, &LIFECYCLE);
         if mode == ResourceMode::Managed {
             out.create_before_destroy = self.bool(c.attr("create_before_destroy"));
@@ -183,7 +184,7 @@ impl Dx<'_> {
     }
 
     /// `ignore_changes = all` or a list of attribute paths.
-    fn ignore_changes(&mut self, a: &super::syntax::Attr) -> IgnoreChanges {
+    fn ignore_changes(&mut self, a: &super::syntax::Attr<'b>) -> IgnoreChanges {
         if let Some((t, quoted)) = a.expr.abs_traversal(self.f) {
             if t.steps.len() == 1 && t.root() == "all" {
                 if quoted {
@@ -215,7 +216,7 @@ impl Dx<'_> {
         IgnoreChanges::Attributes(paths)
     }
 
-    pub fn connection(&mut self, cb: &Block) -> BlockRefs {
+    pub fn connection(&mut self, cb: &Block<'b>) -> BlockRefs {
         let mut g = Grouped::new();
         self.body_refs(cb.body, "connection.", &[], &[], &mut g);
         BlockRefs { references: g.into_iter().flat_map(|(_, r)| r).collect(), range: self.range(cb.def_span.clone()) }
@@ -223,7 +224,7 @@ impl Dx<'_> {
 
     /// A `provisioner "type"` block. Its references are its body and its own connection block
     /// (the resource-level connection is inherited at run time but listed on the resource).
-    pub fn provisioner(&mut self, p: &Block, _resource_conn: Option<&BlockRefs>) -> Option<Provisioner> {
+    pub fn provisioner(&mut self, p: &Block<'b>, _resource_conn: Option<&BlockRefs>) -> Option<Provisioner> {
         let type_name = p.label(0).to_string();
         let c = self.content(p.body, &PROVISIONER);
         let when = match c.attr("when") {

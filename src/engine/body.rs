@@ -1,13 +1,14 @@
-//! A resource block's body, found again in its file (the loader keeps references, not
-//! bodies): its arguments and nested blocks (`dynamic` ones with their `for_each`, iterator
-//! and `content`), from native syntax or `.tf.json`, evaluated in an instance's scope into an
-//! object of the schema's type. Nested blocks become lists of objects (Terraform's
-//! `NestingList`), a block type with no block the empty list.
+//! A resource block's body as the loader kept it (native syntax: its syntax tree; `.tf.json`:
+//! found again in its file): its arguments and nested blocks (`dynamic` ones with their
+//! `for_each`, iterator and `content`), evaluated in an instance's scope into an object of the
+//! schema's type. Nested blocks become lists of objects (Terraform's `NestingList`), a block
+//! type with no block the empty list.
 
+use crate::config::kept::{KeptBody, KeptExpr, Keeper};
 use crate::config::model::{Expr as ConfigExpr, Resource};
 use crate::diag::{Diagnostic, Diagnostics, Pos, SourceFile, SourceRange};
 use crate::eval::convert::convert;
-use crate::eval::module_scope::{eval_config_expr, eval_text, Inputs};
+use crate::eval::module_scope::{eval_config_expr, eval_kept, eval_text, Inputs};
 use crate::eval::scope::{LookupError, Scope};
 use crate::eval::{Kind, Value};
 use crate::providers::ResourceSchema;
@@ -21,7 +22,8 @@ const META: &[&str] = &["count", "for_each", "provider", "depends_on"];
 /// Meta-blocks of a resource, which are not the provider's either.
 const META_BLOCKS: &[&str] = &["lifecycle", "provisioner", "connection"];
 
-/// One argument as written: name, expression text, where it starts.
+/// One argument as written: name, expression text, where it starts, and its syntax tree when
+/// the loader kept it (native syntax).
 #[derive(Clone, Debug)]
 pub struct Argument {
     pub name: String,
@@ -29,6 +31,7 @@ pub struct Argument {
     pub filename: String,
     pub start: Pos,
     pub range: SourceRange,
+    pub tree: Option<KeptExpr>,
 }
 
 /// Arguments and nested blocks, in source order within each.
@@ -75,14 +78,14 @@ pub fn file_text<'f>(files: &'f BTreeMap<String, String>, filename: &str) -> Opt
 type FileBodies = HashMap<(String, String, String), Body>;
 
 thread_local! {
-    /// Parsed files by (name, hash of the text): a plan and its apply ask for the bodies of
-    /// one file's blocks many times (schemas, plan, each instance at apply), and a parse is
-    /// the costly part. Cleared when it grows past [`CACHE_FILES`].
+    /// Parsed `.tf.json` files by (name, hash of the text): a plan and its apply ask for the
+    /// bodies of one file's blocks many times (schemas, plan, each instance at apply), and a
+    /// parse is the costly part. Cleared when it grows past [`CACHE_FILES`].
     static PARSED: RefCell<HashMap<(String, u64), Rc<FileBodies>>> = RefCell::new(HashMap::new());
 }
 const CACHE_FILES: usize = 256;
 
-/// The bodies of every `resource`, `data` and `ephemeral` block of a file.
+/// The bodies of every `resource`, `data` and `ephemeral` block of a `.tf.json` file.
 fn file_bodies(filename: &str, text: &str) -> Rc<FileBodies> {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     text.hash(&mut h);
@@ -91,22 +94,9 @@ fn file_bodies(filename: &str, text: &str) -> Rc<FileBodies> {
         return found;
     }
     let mut out = FileBodies::new();
-    if filename.ends_with(".json") {
-        for kind in ["resource", "data", "ephemeral"] {
-            for (type_name, name, body) in super::body_json::resource_bodies(filename, text, kind) {
-                out.entry((kind.to_string(), type_name, name)).or_insert(body);
-            }
-        }
-    } else {
-        let parsed = crate::hcl::parse_body(text);
-        let src = SourceFile::new(filename.to_string(), text.to_string());
-        for item in &parsed.body.items {
-            let crate::hcl::ast::Item::Block(b) = item else { continue };
-            if !matches!(b.kind.name, "resource" | "data" | "ephemeral") || b.labels.len() != 2 {
-                continue;
-            }
-            let key = (b.kind.name.to_string(), b.labels[0].value.to_string(), b.labels[1].value.to_string());
-            out.entry(key).or_insert_with(|| native_body(&b.body, text, &src, filename, true));
+    for kind in ["resource", "data", "ephemeral"] {
+        for (type_name, name, body) in super::body_json::resource_bodies(filename, text, kind) {
+            out.entry((kind.to_string(), type_name, name)).or_insert(body);
         }
     }
     let out = Rc::new(out);
@@ -128,14 +118,20 @@ fn kind_of(r: &Resource) -> &'static str {
     }
 }
 
-/// The bodies of several resources' blocks, each file read once (hashed and, unless cached,
-/// parsed): a walk over a thousand resources of one file asks once, not a thousand times.
+/// The bodies of several resources' blocks: from the trees the loader kept (native syntax), or
+/// with each `.tf.json` file read once (hashed and, unless cached, parsed).
 pub fn arguments_of(files: &BTreeMap<String, String>, resources: &[&Resource]) -> Vec<Option<Body>> {
     let mut by_file: BTreeMap<&str, Option<Rc<FileBodies>>> = BTreeMap::new();
     resources
         .iter()
         .map(|r| {
+            if let Some(kept) = &r.body {
+                return Some(kept_body(kept));
+            }
             let filename = r.range.filename.as_str();
+            if !filename.ends_with(".json") {
+                return None;
+            }
             let bodies = by_file.entry(filename).or_insert_with(|| file_text(files, filename).map(|text| file_bodies(filename, text)));
             bodies.as_ref()?.get(&(kind_of(r).to_string(), r.type_name.clone(), r.name.clone())).cloned()
         })
@@ -147,14 +143,23 @@ pub fn arguments(files: &BTreeMap<String, String>, r: &Resource) -> Option<Body>
     arguments_of(files, &[r]).pop().flatten()
 }
 
-pub(crate) fn native_body(body: &crate::hcl::ast::Body<'_>, text: &str, src: &SourceFile, filename: &str, top: bool) -> Body {
+/// The body of a provider configuration's (or any) block the loader kept, as for a resource.
+pub fn kept_body(kept: &KeptBody) -> Body {
+    let src = kept.file().source();
+    kept.with(|body, k| body_of(body, k, src, true))
+}
+
+/// A native body of file `src`, each argument with its expression's tree.
+fn body_of<'b>(body: &'b crate::hcl::ast::Body<'b>, keeper: Keeper<'b>, src: &SourceFile, top: bool) -> Body {
+    let (text, filename) = (src.text.as_str(), src.name.as_str());
     let mut out = Body::default();
-    let argument = |a: &crate::hcl::ast::Attribute<'_>| Argument {
+    let argument = |a: &'b crate::hcl::ast::Attribute<'b>| Argument {
         name: a.name.name.to_string(),
         text: text[a.expr.span.clone()].to_string(),
         filename: filename.to_string(),
         start: src.pos(a.expr.span.start),
         range: src.range(a.name.span.clone()),
+        tree: Some(keeper.expr(&a.expr)),
     };
     for it in &body.items {
         match it {
@@ -178,13 +183,13 @@ pub(crate) fn native_body(body: &crate::hcl::ast::Body<'_>, text: &str, src: &So
                         match inner {
                             crate::hcl::ast::Item::Attr(a) if a.name.name == "for_each" => for_each = Some(argument(a)),
                             crate::hcl::ast::Item::Attr(a) if a.name.name == "iterator" => iterator = text[a.expr.span.clone()].trim().to_string(),
-                            crate::hcl::ast::Item::Block(c) if c.kind.name == "content" => content = native_body(&c.body, text, src, filename, false),
+                            crate::hcl::ast::Item::Block(c) if c.kind.name == "content" => content = body_of(&c.body, keeper, src, false),
                             _ => {}
                         }
                     }
                     out.blocks.push(NestedBlock { type_name: label.value.to_string(), range, kind: BlockKind::Dynamic { for_each, iterator, content } });
                 } else {
-                    out.blocks.push(NestedBlock { type_name: b.kind.name.to_string(), range, kind: BlockKind::Static(native_body(&b.body, text, src, filename, false)) });
+                    out.blocks.push(NestedBlock { type_name: b.kind.name.to_string(), range, kind: BlockKind::Static(body_of(&b.body, keeper, src, false)) });
                 }
             }
         }
@@ -214,8 +219,11 @@ impl Scope for IteratorScope<'_> {
 }
 
 fn eval_argument(scope: &dyn Scope, inputs: &Inputs<'_>, a: &Argument) -> Result<Value, Box<Diagnostic>> {
+    if let Some(tree) = &a.tree {
+        return eval_kept(scope, inputs, tree);
+    }
     if a.filename.ends_with(".json") {
-        let e = ConfigExpr { source: a.text.clone(), range: SourceRange { filename: a.filename.clone(), start: a.start, end: a.range.end }, references: Vec::new() };
+        let e = ConfigExpr { source: a.text.clone(), range: SourceRange { filename: a.filename.clone(), start: a.start, end: a.range.end }, references: Vec::new(), tree: None };
         return eval_config_expr(scope, inputs, &e);
     }
     eval_text(scope, inputs, &a.filename, &a.text, a.start)

@@ -52,7 +52,7 @@ pub fn resource_bodies(filename: &str, text: &str, kind: &str) -> Vec<(String, S
 }
 
 fn argument(name: &str, v: &JValue, name_span: std::ops::Range<usize>, text: &str, src: &SourceFile, filename: &str) -> Argument {
-    Argument { name: name.to_string(), text: text[v.span.clone()].to_string(), filename: filename.to_string(), start: src.pos(v.span.start), range: src.range(name_span) }
+    Argument { name: name.to_string(), text: text[v.span.clone()].to_string(), filename: filename.to_string(), start: src.pos(v.span.start), range: src.range(name_span), tree: None }
 }
 
 fn body_of(obj: &JValue, text: &str, src: &SourceFile, filename: &str, top: bool) -> Body {

@@ -411,7 +411,7 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         let planned: Vec<&InstanceChange> = result.data_read.iter().chain(result.changes.iter()).collect();
         result.prior_state = Some(super::data_orphans::drop(p, &configured, &walk.data_expanded, &planned));
     }
-    let sources = super::sources::Sources::new(files);
+    let sources = super::sources::Sources::new(config);
     result.configuration = Some(super::config_json::configuration(config, &sources, provider, &inputs));
     let module_outputs = if options.destroy { Vec::new() } else { super::module_outputs::changed(&config.root, &scope) };
     result.relevant_attributes = super::relevant::attributes(config, &sources, provider, &result.changes, &result.outputs, &module_outputs);

@@ -1,25 +1,23 @@
-//! The configuration's `.tf` files parsed once, with each resource block found by its header.
+//! The configuration's `.tf` files as the loader parsed them (`config::kept`), with each
+//! resource block found by its header.
 //!
-//! The loader keeps references, not bodies; the engine needs the bodies again (arguments to
-//! evaluate, the plan JSON's expressions, globalref's references). Parsing a file once per
-//! resource made planning quadratic in the size of a file, so every consumer looks blocks up here.
+//! The engine reads blocks again beside the evaluated values (the plan JSON's expressions,
+//! globalref's references): every consumer looks them up here, in the trees the loader kept,
+//! so nothing is parsed twice.
 
-use crate::config::model::Resource;
-use crate::diag::SourceFile;
-use crate::hcl::ast::{Block, Item};
-use std::collections::{BTreeMap, HashMap};
+use crate::config::model::{Config, Resource};
+use crate::hcl::ast::{Block, Body, Item};
+use std::collections::HashMap;
 
-/// One parsed file: its syntax tree and its line index (for positions).
+/// One parsed file: its name, text and syntax tree.
 pub struct ParsedFile<'a> {
     pub name: &'a str,
     pub text: &'a str,
-    pub body: crate::hcl::ast::Body<'a>,
-    pub lines: SourceFile,
+    pub body: &'a Body<'a>,
 }
 
 /// Every native-syntax file of the configuration, parsed, and an index of resource blocks.
 pub struct Sources<'a> {
-    files: &'a BTreeMap<String, String>,
     parsed: Vec<ParsedFile<'a>>,
     by_name: HashMap<&'a str, usize>,
     /// (file index, kind, type, name) → item index in that file's body.
@@ -27,11 +25,12 @@ pub struct Sources<'a> {
 }
 
 impl<'a> Sources<'a> {
-    /// Parses every `.tf` file among `files`. Complexity: linear in their total size.
-    pub fn new(files: &'a BTreeMap<String, String>) -> Sources<'a> {
-        let mut s = Sources { files, parsed: Vec::new(), by_name: HashMap::new(), blocks: HashMap::new() };
-        for (name, text) in files.iter().filter(|(n, _)| n.ends_with(".tf")) {
-            let body = crate::hcl::parse_body(text).body;
+    /// Indexes the trees of every module's native files. Complexity: linear in their top-level
+    /// blocks.
+    pub fn new(config: &'a Config) -> Sources<'a> {
+        let mut s = Sources { parsed: Vec::new(), by_name: HashMap::new(), blocks: HashMap::new() };
+        for file in config.modules().into_iter().flat_map(|m| m.syntax.iter()) {
+            let (name, text, body) = (file.source().name.as_str(), file.source().text.as_str(), file.body());
             let fi = s.parsed.len();
             for (ii, item) in body.items.iter().enumerate() {
                 if let Item::Block(b) = item {
@@ -43,20 +42,15 @@ impl<'a> Sources<'a> {
                     }
                 }
             }
-            s.by_name.insert(name.as_str(), fi);
-            s.parsed.push(ParsedFile { name, text, body, lines: SourceFile::new(name.clone(), text.clone()) });
+            s.by_name.insert(name, fi);
+            s.parsed.push(ParsedFile { name, text, body });
         }
         s
     }
 
-    /// The parsed file a source range names (ranges name files relative to their module's
-    /// folder in some loads, so a path suffix matches too).
+    /// The parsed file a source range names.
     pub fn file(&self, filename: &str) -> Option<&ParsedFile<'a>> {
-        if let Some(&i) = self.by_name.get(filename) {
-            return Some(&self.parsed[i]);
-        }
-        let (k, _) = self.files.iter().find(|(k, _)| k.ends_with(&format!("/{filename}")) || filename.ends_with(&format!("/{k}")))?;
-        self.by_name.get(k.as_str()).map(|&i| &self.parsed[i])
+        self.by_name.get(filename).map(|&i| &self.parsed[i])
     }
 
     /// The block of resource `r`, and its file.

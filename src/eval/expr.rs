@@ -25,6 +25,9 @@ use template_funcs::TemplateCall;
 pub struct Source<'a> {
     text: &'a str,
     lines: std::cell::OnceCell<SourceFile>,
+    /// The whole file's own line index, when the text is a loaded file (a kept tree's spans are
+    /// offsets in its file): nothing to index again.
+    file: Option<&'a SourceFile>,
     /// Where the text starts in its file (the text may be one expression of a larger file).
     start: Pos,
     filename: &'a str,
@@ -32,11 +35,19 @@ pub struct Source<'a> {
 
 impl<'a> Source<'a> {
     pub fn new(filename: &'a str, text: &'a str, start: Pos) -> Source<'a> {
-        Source { text, lines: std::cell::OnceCell::new(), start, filename }
+        Source { text, lines: std::cell::OnceCell::new(), file: None, start, filename }
+    }
+
+    /// A whole loaded file, with its line index.
+    pub fn file(file: &'a SourceFile) -> Source<'a> {
+        Source { text: &file.text, lines: std::cell::OnceCell::new(), file: Some(file), start: Pos { line: 1, column: 1, byte: 0 }, filename: &file.name }
     }
 
     pub fn range(&self, span: &Span) -> SourceRange {
-        let file = self.lines.get_or_init(|| SourceFile::new(self.filename, self.text));
+        let file = match self.file {
+            Some(f) => f,
+            None => self.lines.get_or_init(|| SourceFile::new(self.filename, self.text)),
+        };
         let shift = |p: Pos| -> Pos {
             Pos {
                 line: self.start.line + p.line - 1,

@@ -12,6 +12,7 @@ use super::scope::{EmptyScope, LookupError, Scope};
 use super::typeexpr::{self, Constraint};
 use super::types::Type;
 use super::value::Value;
+use crate::config::kept::KeptExpr;
 use crate::config::model::{Config, Expr as ConfigExpr, Module};
 use crate::dag::go_quote;
 use crate::diag::{Diagnostic, Diagnostics, Pos, SourceRange};
@@ -118,6 +119,9 @@ fn range_text(r: &SourceRange) -> String {
 
 /// Evaluates one configuration expression in `scope`.
 pub fn eval_config_expr(scope: &dyn Scope, inputs: &Inputs<'_>, e: &ConfigExpr) -> Result<Value, Box<Diagnostic>> {
+    if let Some(tree) = &e.tree {
+        return eval_kept(scope, inputs, tree);
+    }
     let start = e.range.start;
     if e.range.filename.ends_with(".json") {
         return eval_json_text(scope, inputs, &e.range, &e.source);
@@ -164,6 +168,16 @@ pub fn root_files(files: &BTreeMap<String, String>, root_dir: &str) -> Vec<(Stri
         .collect()
 }
 
+/// Evaluates an expression of a syntax tree kept from loading (no parse).
+pub fn eval_kept(scope: &dyn Scope, inputs: &Inputs<'_>, tree: &KeptExpr) -> Result<Value, Box<Diagnostic>> {
+    let source = Source::file(tree.file().source());
+    let ctx = FuncContext { planning: inputs.planning, files: inputs.files, base_dir: inputs.base_dir };
+    let mut ev = Evaluator::new(scope, inputs.funcs, ctx, &source);
+    ev.eval(tree.get())
+}
+
+/// Parses and evaluates expression text (`.tf.json` expressions, `terraform console` input, the
+/// defaults inside a type constraint); `start` is where the text starts in `filename`.
 pub fn eval_text(scope: &dyn Scope, inputs: &Inputs<'_>, filename: &str, text: &str, start: Pos) -> Result<Value, Box<Diagnostic>> {
     // A heredoc's closing marker ends with its line: the loader's expression text stops before
     // that newline.
@@ -293,7 +307,7 @@ impl<'a> ModuleScope<'a> {
 
     fn var_value(&self, var: &crate::config::model::Variable, diags: &mut Diagnostics) -> Value {
         let constraint = match &var.type_expr {
-            Some(text) => match parse_constraint(text, self.inputs) {
+            Some(text) => match parse_constraint(text, var.type_tree.as_ref(), self.inputs) {
                 Ok(c) => c,
                 Err(msg) => {
                     diags.push(Diagnostic::error("Invalid type specification", msg).with_range(var.range.clone()));
@@ -660,7 +674,16 @@ impl Scope for ModuleScope<'_> {
     }
 }
 
-fn parse_constraint(text: &str, inputs: &Inputs<'_>) -> Result<Constraint, String> {
+/// A variable's type constraint: from the tree the loader kept, else (`.tf.json`) its text.
+fn parse_constraint(text: &str, tree: Option<&KeptExpr>, inputs: &Inputs<'_>) -> Result<Constraint, String> {
+    if let Some(tree) = tree {
+        let source = Source::file(tree.file().source());
+        let mut default = |d: &crate::hcl::ast::Expr<'_>| -> Result<Value, String> {
+            let ctx = FuncContext { planning: inputs.planning, files: inputs.files, base_dir: inputs.base_dir };
+            Evaluator::new(&EmptyScope, inputs.funcs, ctx, &source).eval(d).map_err(|d| d.detail.clone())
+        };
+        return typeexpr::parse(tree.get(), &mut default);
+    }
     let e = crate::hcl::parse_expr(text).map_err(|e| e.detail)?;
     let mut default = |d: &crate::hcl::ast::Expr<'_>| -> Result<Value, String> {
         let t = &text[d.span.clone()];

@@ -48,11 +48,20 @@ fn unparen<'e, 's>(e: &'e Expression<'s>) -> &'e Expression<'s> {
     }
 }
 
+/// `f` on the expression's syntax tree: the one kept from loading, else (`.tf.json`, whose
+/// literals read the same in native syntax) its text parsed.
+fn with_tree<R>(e: &Expr, f: impl FnOnce(&Expression<'_>) -> Option<R>) -> Option<R> {
+    match &e.tree {
+        Some(kept) => f(kept.get()),
+        None => f(&parse_expr(e.source.trim()).ok()?),
+    }
+}
+
 pub(crate) fn static_count(e: &Expr) -> Option<i64> {
-    match &unparen(&parse_expr(e.source.trim()).ok()?).kind {
+    with_tree(e, |parsed| match &unparen(parsed).kind {
         ExprKind::Number(n) => n.int.filter(|&n| (0..=100_000).contains(&n)),
         _ => None,
-    }
+    })
 }
 
 /// A quoted string without interpolations.
@@ -71,9 +80,15 @@ fn string_list(e: &Expression) -> Option<Vec<String>> {
 }
 
 pub(crate) fn static_for_each(e: &Expr) -> Option<Vec<String>> {
-    let parsed = parse_expr(e.source.trim()).ok()?;
-    let mut keys = match &unparen(&parsed).kind {
-        ExprKind::Tuple(_) => string_list(&parsed)?,
+    let mut keys = with_tree(e, for_each_keys)?;
+    crate::util::sort::sort(&mut keys);
+    keys.dedup();
+    Some(keys)
+}
+
+fn for_each_keys(parsed: &Expression<'_>) -> Option<Vec<String>> {
+    Some(match &unparen(parsed).kind {
+        ExprKind::Tuple(_) => string_list(parsed)?,
         ExprKind::Call { name, args, expand_final: false } if name.name == "toset" && args.len() == 1 => string_list(&args[0])?,
         ExprKind::Object(items) => items
             .iter()
@@ -83,10 +98,7 @@ pub(crate) fn static_for_each(e: &Expr) -> Option<Vec<String>> {
             })
             .collect::<Option<Vec<_>>>()?,
         _ => return None,
-    };
-    crate::util::sort::sort(&mut keys);
-    keys.dedup();
-    Some(keys)
+    })
 }
 
 /// The literal instance key a traversal starts with after `subject`, if any:
@@ -176,6 +188,7 @@ mod tests {
             source: s.into(),
             range: crate::diag::SourceFile::new("x", "").range(0..0),
             references: Vec::new(),
+            tree: None,
         }
     }
 
@@ -190,6 +203,19 @@ mod tests {
         assert_eq!(static_for_each(&expr("{ (local.k) = 1 }")), None);
         assert_eq!(static_for_each(&expr("toset(var.list)")), None);
         assert_eq!(static_for_each(&expr("[\"${var.x}\"]")), None);
+    }
+
+    #[test]
+    fn loaded_expansions_are_read_from_the_kept_tree() {
+        let files = std::collections::BTreeMap::from([(
+            "main.tf".to_string(),
+            "resource \"a\" \"c\" {\n  count = (2)\n}\nresource \"a\" \"f\" {\n  for_each = toset([\"y\", \"x\"])\n}\n".to_string(),
+        )]);
+        let loaded = crate::config::load(&files, &Default::default());
+        let [c, f] = &loaded.config.root.resources[..] else { panic!("two resources") };
+        assert!(c.count.as_ref().is_some_and(|e| e.tree.is_some()));
+        assert_eq!(static_keys(c), Some(vec![Some(InstanceKey::Int(0)), Some(InstanceKey::Int(1))]));
+        assert_eq!(static_keys(f), Some(vec![Some(InstanceKey::Str("x".into())), Some(InstanceKey::Str("y".into()))]));
     }
 
     #[test]

@@ -33,27 +33,13 @@ pub fn block<'c>(config: &'c Config, address: &str) -> Option<(&'c Module, &'c P
     find(&config.root, address)
 }
 
-/// The block's arguments and nested blocks as written (native syntax; a `.tf.json` block reads
-/// as empty).
-fn body_of(files: &BTreeMap<String, String>, pc: &ProviderConfig) -> Body {
-    let filename = pc.range.filename.as_str();
-    let Some(text) = body::file_text(files, filename).filter(|_| !filename.ends_with(".json")) else { return Body::default() };
-    let parsed = crate::hcl::parse_body(text);
-    let src = crate::diag::SourceFile::new(filename, text.as_str());
-    for item in &parsed.body.items {
-        let crate::hcl::ast::Item::Block(b) = item else { continue };
-        if b.kind.name != "provider" || b.labels.first().map(|l| l.value.as_ref()) != Some(pc.name.as_str()) {
-            continue;
-        }
-        let mut out = body::native_body(&b.body, text, &src, filename, true);
-        let alias = out.attribute("alias").map(|a| a.text.trim().trim_matches('"').to_string());
-        if alias != pc.alias {
-            continue;
-        }
-        out.attributes.retain(|a| !META.contains(&a.name.as_str()));
-        return out;
-    }
-    Body::default()
+/// The block's arguments and nested blocks as written (native syntax, from the tree the loader
+/// kept; a `.tf.json` block reads as empty).
+fn body_of(pc: &ProviderConfig) -> Body {
+    let Some(kept) = &pc.body else { return Body::default() };
+    let mut out = body::kept_body(kept);
+    out.attributes.retain(|a| !META.contains(&a.name.as_str()));
+    out
 }
 
 /// Where Terraform puts a diagnostic about the block as a whole (`MissingItemRange` of its
@@ -127,7 +113,7 @@ pub fn planned_values(plan: &Plan) -> WalkValues {
 /// resources' values from `resources`: `Err` holds the evaluation's errors (with their ranges).
 pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, variables: &BTreeMap<String, Json>, resources: &WalkValues, address: &str, schema: Option<&ResourceSchema>) -> Result<Value, Diagnostics> {
     let found = block(config, address);
-    let body = found.map(|(_, pc)| body_of(files, pc)).unwrap_or_default();
+    let body = found.map(|(_, pc)| body_of(pc)).unwrap_or_default();
     let derived;
     let schema = match schema {
         Some(s) => s,
