@@ -26,9 +26,10 @@ pub mod addrs;
 pub mod util;
 /// Generic DAG core (Terraform's `internal/dag`): vertices, edges with payloads, cycles, reduction, renderers.
 pub mod dag;
-/// HCL's native syntax: lexer, parser and syntax tree with spans, read by the loader and (next) the evaluator.
+/// HCL's native syntax: lexer, parser and syntax tree with spans, read by the loader and the evaluator.
 pub mod hcl;
-/// Stage 1: loading `.tf` / `.tf.json` files into a [`config::Config`] with references.
+/// Stage 1: loading `.tf` / `.tf.json` files into a [`config::Config`] with references, keeping
+/// native files' syntax trees so the evaluator and the engine never parse configuration again.
 pub mod config;
 /// Terraform's expression language: values, unknowns, types, functions, a module's scope.
 pub mod eval;

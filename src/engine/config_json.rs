@@ -59,10 +59,14 @@ pub fn expression(src: &str, e: &Expr<'_>) -> Json {
     Json::Object(out)
 }
 
-/// An expression given as source text (a loaded `Expr`); `{}` when it does not parse.
-pub fn expression_text(text: &str) -> Json {
-    match crate::hcl::parse_expr(text) {
-        Ok(e) => expression(text, &e),
+/// A loaded expression: its tree as the loader kept it, else (`.tf.json`) its source text
+/// parsed; `{}` when that does not parse.
+pub fn expression_of(e: &crate::config::model::Expr) -> Json {
+    if let Some(tree) = &e.tree {
+        return expression(&tree.file().source().text, tree.get());
+    }
+    match crate::hcl::parse_expr(&e.source) {
+        Ok(parsed) => expression(&e.source, &parsed),
         Err(_) => json!({}),
     }
 }
@@ -113,7 +117,7 @@ impl Marshal<'_, '_> {
             if o.sensitive {
                 e.insert("sensitive".into(), json!(true));
             }
-            e.insert("expression".into(), expression_text(&o.value.source));
+            e.insert("expression".into(), expression_of(&o.value));
             if !o.depends_on.is_empty() {
                 e.insert("depends_on".into(), json!(o.depends_on.iter().map(|r| r.subject.to_string()).collect::<Vec<_>>()));
             }
@@ -189,7 +193,7 @@ impl Marshal<'_, '_> {
             }
         }
         out.insert("schema_version".into(), json!(schema.map(|s| s.version).unwrap_or(0)));
-        repetition(&mut out, r.count.as_ref().map(|e| e.source.as_str()), r.for_each.as_ref().map(|e| e.source.as_str()));
+        repetition(&mut out, r.count.as_ref(), r.for_each.as_ref());
         if !r.depends_on.is_empty() {
             out.insert("depends_on".into(), json!(r.depends_on.iter().map(|d| d.subject.to_string()).collect::<Vec<_>>()));
         }
@@ -201,12 +205,12 @@ impl Marshal<'_, '_> {
         let mut out = Map::new();
         out.insert("source".into(), json!(c.source));
         let exprs: Map<String, Json> = crate::util::sort::json_map(
-            c.arguments.iter().filter(|a| child.variables.iter().any(|v| v.name == a.name)).map(|a| (a.name.clone(), expression_text(&a.expr.source))),
+            c.arguments.iter().filter(|a| child.variables.iter().any(|v| v.name == a.name)).map(|a| (a.name.clone(), expression_of(&a.expr))),
         );
         if !exprs.is_empty() {
             out.insert("expressions".into(), Json::Object(exprs));
         }
-        repetition(&mut out, c.count.as_ref().map(|e| e.source.as_str()), c.for_each.as_ref().map(|e| e.source.as_str()));
+        repetition(&mut out, c.count.as_ref(), c.for_each.as_ref());
         out.insert("module".into(), self.module(child));
         if let Some(v) = c.version.as_ref().filter(|v| !v.trim().is_empty()) {
             out.insert("version_constraint".into(), json!(v.split(',').map(str::trim).collect::<Vec<_>>().join(",")));
@@ -240,9 +244,7 @@ impl Marshal<'_, '_> {
         let converted = match &v.type_expr {
             None => raw,
             Some(t) => {
-                let e = crate::hcl::parse_expr(t).ok()?;
-                let mut default = |x: &Expr<'_>| eval_text(&EmptyScope, self.inputs, "<type>", &t[x.span.clone()], crate::diag::Pos { line: 1, column: 1, byte: 0 }).map_err(|d| d.detail.clone());
-                let c = typeexpr::parse(&e, &mut default).ok()?;
+                let c = crate::eval::module_scope::parse_constraint(t, v.type_tree.as_ref(), self.inputs).ok()?;
                 convert(&c.apply_defaults(&raw), &c.ty()).ok()?
             }
         };
@@ -251,8 +253,8 @@ impl Marshal<'_, '_> {
 }
 
 /// `count_expression` or `for_each_expression`, when not empty.
-fn repetition(out: &mut Map<String, Json>, count: Option<&str>, for_each: Option<&str>) {
-    let nonempty = |t: &str| Some(expression_text(t)).filter(|j| j.as_object().is_some_and(|m| !m.is_empty()));
+fn repetition(out: &mut Map<String, Json>, count: Option<&crate::config::model::Expr>, for_each: Option<&crate::config::model::Expr>) {
+    let nonempty = |e: &crate::config::model::Expr| Some(expression_of(e)).filter(|j| j.as_object().is_some_and(|m| !m.is_empty()));
     if let Some(j) = count.and_then(nonempty) {
         out.insert("count_expression".into(), j);
     } else if let Some(j) = for_each.and_then(nonempty) {

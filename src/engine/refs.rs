@@ -119,10 +119,14 @@ pub fn in_expr_bound<'a>(src: &'a str, e: &Expr<'a>, bound: &[&str]) -> Vec<Ref>
     w.out.iter().filter_map(parse_ref).collect()
 }
 
-/// The references of an expression's source text (empty when it does not parse).
-pub fn in_text(text: &str) -> Vec<Ref> {
-    match crate::hcl::parse_expr(text) {
-        Ok(e) => in_expr(text, &e),
+/// The references of a loaded expression: in the tree the loader kept, else (`.tf.json`) in
+/// its source text parsed (empty when it does not parse).
+pub fn in_config(e: &crate::config::model::Expr) -> Vec<Ref> {
+    if let Some(tree) = &e.tree {
+        return in_expr(&tree.file().source().text, tree.get());
+    }
+    match crate::hcl::parse_expr(&e.source) {
+        Ok(parsed) => in_expr(&e.source, &parsed),
         Err(_) => Vec::new(),
     }
 }

@@ -81,14 +81,14 @@ pub fn attributes(config: &Config, sources: &Sources<'_>, provider: &dyn Provide
     }
     for o in outputs.iter().filter(|o| o.action != Action::NoOp) {
         if let Some(out) = config.root.outputs.iter().find(|x| x.name == o.name) {
-            start.extend(refs::in_text(&out.value.source).into_iter().map(|r| GlobalRef::new(&Container::Module(Vec::new()), r)));
+            start.extend(refs::in_config(&out.value).into_iter().map(|r| GlobalRef::new(&Container::Module(Vec::new()), r)));
         }
     }
     for (module, name) in module_outputs {
         let Ok(inst) = parse_module_instance(module) else { continue };
         let out = a.module(&inst).and_then(|m| m.outputs.iter().find(|o| &o.name == name));
         if let Some(o) = out {
-            start.extend(at(&inst, refs::in_text(&o.value.source)));
+            start.extend(at(&inst, refs::in_config(&o.value)));
         }
     }
     let mut found: BTreeMap<String, (String, Json)> = BTreeMap::new();
@@ -211,11 +211,11 @@ impl<'c, 's, 'a> Analyzer<'c, 's, 'a> {
                 let caller = caller.to_vec();
                 let Some(m) = self.module(&caller) else { return Vec::new() };
                 let arg = m.module_calls.iter().find(|c| &c.name == call).and_then(|c| c.arguments.iter().find(|a| &a.name == name));
-                arg.map(|a| at(&caller, refs::in_text(&a.expr.source))).unwrap_or_default()
+                arg.map(|a| at(&caller, refs::in_config(&a.expr))).unwrap_or_default()
             }
             Target::Object(Subject::LocalValue(name)) => {
                 let local = self.module(module).and_then(|m| m.locals.iter().find(|l| &l.name == name));
-                local.map(|l| at(module, refs::in_text(&l.expr.source))).unwrap_or_default()
+                local.map(|l| at(module, refs::in_config(&l.expr))).unwrap_or_default()
             }
             Target::Object(Subject::ModuleCallOutput { call, key, output }) => self.output_refs(module, call, key.clone(), Some(output)),
             Target::Object(Subject::ModuleCallInstance(call, key)) => self.output_refs(module, call, Some(key.clone()), None),
@@ -223,7 +223,7 @@ impl<'c, 's, 'a> Analyzer<'c, 's, 'a> {
             Target::Count(_) | Target::Each(_) => match &r.container {
                 Container::Resource(m, addr, _) => {
                     let rep = self.resource(m, addr).and_then(|res| res.count.as_ref().or(res.for_each.as_ref()));
-                    rep.map(|e| at(m, refs::in_text(&e.source))).unwrap_or_default()
+                    rep.map(|e| at(m, refs::in_config(&e))).unwrap_or_default()
                 }
                 Container::Module(_) => Vec::new(),
             },
@@ -238,7 +238,7 @@ impl<'c, 's, 'a> Analyzer<'c, 's, 'a> {
         let mut callee = caller.clone();
         callee.push((call.to_string(), key));
         let Some(m) = self.module(&callee) else { return Vec::new() };
-        m.outputs.iter().filter(|o| output.is_none_or(|n| o.name == n)).flat_map(|o| at(&callee, refs::in_text(&o.value.source))).collect()
+        m.outputs.iter().filter(|o| output.is_none_or(|n| o.name == n)).flat_map(|o| at(&callee, refs::in_config(&o.value))).collect()
     }
 
     /// `metaReferencesResourceInstance`: the references of the resource's body, narrowed to the

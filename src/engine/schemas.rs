@@ -18,36 +18,24 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 /// The providers serving `config`: the mock, and the generic mock with schemas derived from it.
 pub fn providers(files: &BTreeMap<String, String>, config: &Config, options: MockOptions) -> ProviderSet {
     let (schemas, sources) = derive(files, config);
-    ProviderSet::new(options, schemas, sources).with_regions(&provider_regions(files, config))
+    ProviderSet::new(options, schemas, sources).with_regions(&provider_regions(config))
 }
 
 /// The `region` each provider configuration block writes as a literal string, by the
 /// configuration's address (what the generic mock's ARNs and regions say).
-pub fn provider_regions(files: &BTreeMap<String, String>, config: &Config) -> BTreeMap<String, String> {
+pub fn provider_regions(config: &Config) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     for m in every_module(config) {
         for pc in &m.providers {
-            let Some(text) = body::file_text(files, &pc.range.filename).filter(|_| !pc.range.filename.ends_with(".json")) else { continue };
-            let parsed = crate::hcl::parse_body(text);
-            for item in &parsed.body.items {
-                let crate::hcl::ast::Item::Block(b) = item else { continue };
-                if b.kind.name != "provider" || b.labels.first().map(|l| l.value.as_ref()) != Some(pc.name.as_str()) {
-                    continue;
-                }
-                let attr = |name: &str| {
-                    b.body.items.iter().find_map(|it| match it {
-                        crate::hcl::ast::Item::Attr(a) if a.name.name == name => Some(text[a.expr.span.clone()].trim().to_string()),
-                        _ => None,
-                    })
-                };
-                let alias = attr("alias").map(|a| a.trim_matches('"').to_string());
-                if alias != pc.alias {
-                    continue;
-                }
-                let literal = attr("region").filter(|r| r.len() >= 2 && r.starts_with('"') && r.ends_with('"') && !r.contains("${"));
-                if let Some(r) = literal {
-                    out.insert(pc.address.clone(), r[1..r.len() - 1].to_string());
-                }
+            let Some(kept) = &pc.body else { continue };
+            let text = &kept.file().source().text;
+            let region = kept.get().items.iter().find_map(|it| match it {
+                crate::hcl::ast::Item::Attr(a) if a.name.name == "region" => Some(text[a.expr.span.clone()].trim()),
+                _ => None,
+            });
+            let literal = region.filter(|r| r.len() >= 2 && r.starts_with('"') && r.ends_with('"') && !r.contains("${"));
+            if let Some(r) = literal {
+                out.insert(pc.address.clone(), r[1..r.len() - 1].to_string());
             }
         }
     }

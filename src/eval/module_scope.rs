@@ -176,8 +176,9 @@ pub fn eval_kept(scope: &dyn Scope, inputs: &Inputs<'_>, tree: &KeptExpr) -> Res
     ev.eval(tree.get())
 }
 
-/// Parses and evaluates expression text (`.tf.json` expressions, `terraform console` input, the
-/// defaults inside a type constraint); `start` is where the text starts in `filename`.
+/// Parses and evaluates expression text the loader kept no tree for (`terraform console`
+/// input, `.tfvars` values, `.tf.json` type constraints); `start` is where the text starts in
+/// `filename`.
 pub fn eval_text(scope: &dyn Scope, inputs: &Inputs<'_>, filename: &str, text: &str, start: Pos) -> Result<Value, Box<Diagnostic>> {
     // A heredoc's closing marker ends with its line: the loader's expression text stops before
     // that newline.
@@ -675,7 +676,7 @@ impl Scope for ModuleScope<'_> {
 }
 
 /// A variable's type constraint: from the tree the loader kept, else (`.tf.json`) its text.
-fn parse_constraint(text: &str, tree: Option<&KeptExpr>, inputs: &Inputs<'_>) -> Result<Constraint, String> {
+pub fn parse_constraint(text: &str, tree: Option<&KeptExpr>, inputs: &Inputs<'_>) -> Result<Constraint, String> {
     if let Some(tree) = tree {
         let source = Source::file(tree.file().source());
         let mut default = |d: &crate::hcl::ast::Expr<'_>| -> Result<Value, String> {
