@@ -417,7 +417,7 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         }
         let token = crate::walk::CancelToken::new();
         let _listener = signal.map(|s| super::walk::options::AbortListener::new(s, token.clone())).transpose()?;
-        let mut hooks = drive::Hooks { on_event: request.on_event, on_state, cancel: token, callback_error: None };
+        let mut hooks = drive::Hooks { on_event: request.on_event, on_state, cancel: token, callback_error: None, pacing: Default::default() };
         let t0 = timers::elapsed_ms(0.0);
         // Growing wasm memory 64 KiB at a time cost most of a large apply in Node (every
         // `memory.grow` is a full GC there): what the apply will need is grown at once.
