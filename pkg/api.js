@@ -375,19 +375,38 @@ function engineOptions(options) {
 }
 
 /**
+ * Defines `o[key]` as an own enumerable property whose value `compute` makes on first read;
+ * from then on (or once assigned) it is a plain data property, as if it had been set eagerly.
+ */
+function lazyProperty(o, key, compute) {
+  const settle = (value) => Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(o, key, {
+    get() {
+      const value = compute();
+      settle(value);
+      return value;
+    },
+    set: settle,
+    enumerable: true,
+    configurable: true,
+  });
+}
+
+/**
  * A plan: what `terraform plan` decided. `changes` and `diagnostics` are plain data; `toJSON()`
  * is `terraform show -json`'s document, `toString()` `terraform plan`'s text. Apply it with
- * `apply(plan)`.
+ * `apply(plan)`. `changes`, `events`, the JSON and the text are made in wasm when first read
+ * (an apply of a large plan reads none of them), each time the same.
  */
 export class Plan {
   constructor(handle, options) {
     Object.defineProperty(this, PLAN, { value: { handle, options } });
-    this.changes = JSON.parse(handle.changes());
+    lazyProperty(this, "changes", () => JSON.parse(handle.changes()));
     this.diagnostics = JSON.parse(handle.diagnostics());
     this.errored = handle.errored();
     this.hasChanges = handle.hasChanges();
     this.destroy = handle.destroy();
-    this.events = JSON.parse(handle.events());
+    lazyProperty(this, "events", () => JSON.parse(handle.events()));
   }
   toJSON() { return JSON.parse(this[PLAN].handle.json()); }
   toString() { return this[PLAN].handle.text(); }

@@ -852,8 +852,10 @@ export interface PlanOptions extends LoadOptions {
 /** Options of `apply` and `destroy`. */
 export interface ApplyOptions extends PlanOptions {
   /**
-   * Called with the state after each operation, as Terraform persists it (it costs a state
-   * write per operation). If it throws, the apply halts as on abort.
+   * Called with the state after each operation, as Terraform persists it. A state that takes
+   * more than a millisecond to make is paced: the next call waits until four times that has
+   * passed, and brings every object written meanwhile; the walk's last state always comes. If
+   * it throws, the apply halts as on abort.
    */
   onState?: (state: StateV4) => void;
 }

@@ -41,7 +41,8 @@ pub fn mock_options(mock: Option<&Json>) -> MockOptions {
 
 /// What the package's `Plan` shows of a plan: its JSON (`terraform show -json`, timestamp
 /// null), its text (`terraform plan`), its changes in the API's shape, whether it changes
-/// anything.
+/// anything. Each part has its own function too, so the package computes the JSON and the text
+/// only when asked for them.
 pub struct PlanView {
     pub json: Json,
     pub text: String,
@@ -51,13 +52,35 @@ pub struct PlanView {
 
 /// The views of `p`, rendered with `schemas` (`terraform providers schema -json`).
 pub fn plan_view(p: &Plan, provider: &dyn Provider, schemas: &Json) -> PlanView {
+    let json = plan_json(p, provider);
+    let text = plan_text(p, &json, schemas);
+    PlanView { json, text, changes: changes_json(p), has_changes: has_changes(p) }
+}
+
+/// `terraform show -json` of `p`, its timestamp null.
+pub fn plan_json(p: &Plan, provider: &dyn Provider) -> Json {
     let mut plan_json = to_json(p, provider);
-    let mut opts = RenderOptions::from_plan(&plan_json);
+    if let Some(obj) = plan_json.as_object_mut() {
+        obj.insert("timestamp".into(), json!(null));
+    }
+    plan_json
+}
+
+/// `terraform plan`'s text of `p`, from its JSON ([`plan_json`]) and the providers' `schemas`.
+pub fn plan_text(p: &Plan, plan_json: &Json, schemas: &Json) -> String {
+    // No plan, no text: Terraform prints only the errors of a plan it refused outright.
+    if p.refused {
+        return String::new();
+    }
+    let mut opts = RenderOptions::from_plan(plan_json);
     if p.destroy {
         opts.mode = PlanMode::Destroy;
     }
-    // No plan, no text: Terraform prints only the errors of a plan it refused outright.
-    let text = if p.refused { String::new() } else { render_plan(&plan_json, Some(schemas), &opts) };
+    render_plan(plan_json, Some(schemas), &opts)
+}
+
+/// The changes of `p` in the API's shape.
+pub fn changes_json(p: &Plan) -> Json {
     let changes: Vec<Json> = p
         .changes
         .iter()
@@ -75,11 +98,12 @@ pub fn plan_view(p: &Plan, provider: &dyn Provider, schemas: &Json) -> PlanView 
             })
         })
         .collect();
-    if let Some(obj) = plan_json.as_object_mut() {
-        obj.insert("timestamp".into(), json!(null));
-    }
-    let has_changes = p.changes.iter().any(|c| c.action != Action::NoOp || c.importing.is_some()) || p.outputs.iter().any(|o| o.action != Action::NoOp);
-    PlanView { json: plan_json, text, changes: Json::Array(changes), has_changes }
+    Json::Array(changes)
+}
+
+/// Whether `p` changes anything: an action, an import or an output change.
+pub fn has_changes(p: &Plan) -> bool {
+    p.changes.iter().any(|c| c.action != Action::NoOp || c.importing.is_some()) || p.outputs.iter().any(|o| o.action != Action::NoOp)
 }
 
 /// The apply's report in the API's shape (`progress`: what `terraform apply` prints, elapsed

@@ -97,8 +97,8 @@ pub(super) fn write_state(s: &Stepper<'_>, mut warnings: Option<&mut Diagnostics
                     m.insert("deposed".into(), json!(d));
                 }
                 m.insert("schema_version".into(), json!(o.schema_version));
-                let (plain, _) = o.value.unmark_deep();
-                m.insert("attributes".into(), value_json_nulls(&plain));
+                // Marks do not show in JSON: no unmarked copy of the value is needed.
+                m.insert("attributes".into(), value_json_nulls(&o.value));
                 let mut paths = Vec::new();
                 sensitive_paths(&o.value, &mut Vec::new(), &mut paths);
                 m.insert("sensitive_attributes".into(), Json::Array(paths));
@@ -142,7 +142,7 @@ pub(super) fn write_state(s: &Stepper<'_>, mut warnings: Option<&mut Diagnostics
                 continue;
             }
             let mut e = Map::new();
-            e.insert("value".into(), value_json(&v.unmark_deep().0));
+            e.insert("value".into(), value_json(&v));
             e.insert("type".into(), type_json(&v.ty()));
             if sensitive || v.has_sensitive() {
                 e.insert("sensitive".into(), json!(true));
@@ -157,7 +157,7 @@ pub(super) fn write_state(s: &Stepper<'_>, mut warnings: Option<&mut Diagnostics
     }
     let prior_serial = prior.and_then(|p| p.get("serial")).and_then(Json::as_u64).unwrap_or(0);
     let lineage = prior.and_then(|p| p.get("lineage")).and_then(Json::as_str).unwrap_or(&s.lineage).to_string();
-    let changed = prior.map(|p| p.get("resources") != Some(&Json::Array(resources.clone())) || p.get("outputs") != Some(&Json::Object(outputs.clone()))).unwrap_or(true);
+    let changed = prior.map(|p| p.get("resources").and_then(Json::as_array) != Some(&resources) || p.get("outputs").and_then(Json::as_object) != Some(&outputs)).unwrap_or(true);
     let serial = prior_serial + writes as u64 + u64::from(writes > 0 || changed);
     json!({
         "version": 4,

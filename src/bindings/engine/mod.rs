@@ -20,7 +20,7 @@ mod timers;
 use super::{get, read_files, read_load_options, type_error};
 use crate::config::{self, Config, FileSource};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::engine::api::{apply_report, mock_options, plan_view, stale_plan, PlanView};
+use crate::engine::api::{apply_report, changes_json, has_changes, mock_options, plan_json, plan_text, stale_plan};
 use crate::engine::plan::plan;
 use crate::engine::stepper::{Request, Response, Stepper};
 use crate::engine::{Plan, PlanOptions};
@@ -30,6 +30,7 @@ use futures_util::stream::{FuturesUnordered, StreamExt};
 use js_set::JsProviders;
 use js_sys::{Function, Promise};
 use serde_json::{json, Value as Json};
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -65,10 +66,6 @@ impl Route<'_> {
         }
     }
 
-    /// `terraform providers schema -json` (what the plan renderer reads).
-    fn schemas_json(&self) -> Json {
-        self.set.schema_document()
-    }
 }
 
 /// The request's options as read from JS (`pkg/api.js` passes state, variables and mock as
@@ -208,9 +205,26 @@ struct PlanData {
     prior: Option<Json>,
     variables: BTreeMap<String, Json>,
     mock: Option<Json>,
-    view: PlanView,
+    /// The providers it was planned with: the plan's JSON and text read their schemas.
+    set: ProviderSet,
+    /// False when the configuration did not load (or the options were bad): never planned, no text.
+    planned: bool,
+    /// The plan's JSON and text, made on first use (most callers apply and never read them:
+    /// together they cost about a sixth of a large plan in Node).
+    json: OnceCell<Json>,
+    text: OnceCell<String>,
     diagnostics: Diagnostics,
     events: Vec<Json>,
+}
+
+impl PlanData {
+    fn json(&self) -> &Json {
+        self.json.get_or_init(|| super::heap::growing_ahead(|| plan_json(&self.plan, &self.set)))
+    }
+
+    fn text(&self) -> &str {
+        self.text.get_or_init(|| if self.planned { super::heap::growing_ahead(|| plan_text(&self.plan, self.json(), &self.set.schema_document())) } else { String::new() })
+    }
 }
 
 /// A plan made by `enginePlan`, for `pkg/api.js`'s `Plan` and for `engineApply`.
@@ -223,15 +237,15 @@ pub struct PlanHandle {
 impl PlanHandle {
     /// `terraform show -json` of the plan, as JSON text.
     pub fn json(&self) -> String {
-        self.data.view.json.to_string()
+        self.data.json().to_string()
     }
     /// `terraform plan`'s text.
     pub fn text(&self) -> String {
-        self.data.view.text.clone()
+        self.data.text().to_string()
     }
     /// The changes in the API's shape, as JSON text.
     pub fn changes(&self) -> String {
-        self.data.view.changes.to_string()
+        changes_json(&self.data.plan).to_string()
     }
     /// Loading and planning diagnostics, as JSON text.
     pub fn diagnostics(&self) -> String {
@@ -246,7 +260,7 @@ impl PlanHandle {
     }
     #[wasm_bindgen(js_name = hasChanges)]
     pub fn has_changes(&self) -> bool {
-        self.data.view.has_changes
+        has_changes(&self.data.plan)
     }
     pub fn destroy(&self) -> bool {
         self.data.plan.destroy
@@ -299,7 +313,6 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
             }
         };
         let set = js.install(crate::engine::schemas::providers(&files, &config, mock_options(request.mock.as_ref())));
-        let route = Route { set: &set, js: &js };
         let live = plan_events::LiveEvents::new(request.on_event.clone(), js.shared());
         let options = PlanOptions {
             variables: request.variables.clone(),
@@ -325,13 +338,21 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         };
         diagnostics.extend(p.diagnostics.clone());
         p.diagnostics = diagnostics.clone();
-        let mut view = super::heap::growing_ahead(|| plan_view(&p, route.provider(), &route.schemas_json()));
-        if loaded_with_errors {
-            // A configuration that does not load (or bad options) is never planned: no plan text.
-            view.text = String::new();
-        }
         let events = live.finish()?;
-        let data = PlanData { files, config, plan: p, prior: request.state, variables: request.variables, mock: request.mock, view, diagnostics, events };
+        let data = PlanData {
+            files,
+            config,
+            plan: p,
+            prior: request.state,
+            variables: request.variables,
+            mock: request.mock,
+            set,
+            planned: !loaded_with_errors,
+            json: OnceCell::new(),
+            text: OnceCell::new(),
+            diagnostics,
+            events,
+        };
         Ok(PlanHandle { data: Rc::new(data) }.into())
     })
 }
@@ -396,7 +417,7 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         }
         let token = crate::walk::CancelToken::new();
         let _listener = signal.map(|s| super::walk::options::AbortListener::new(s, token.clone())).transpose()?;
-        let mut hooks = drive::Hooks { on_event: request.on_event, on_state, cancel: token, callback_error: None };
+        let mut hooks = drive::Hooks { on_event: request.on_event, on_state, cancel: token, callback_error: None, pacing: Default::default() };
         let t0 = timers::elapsed_ms(0.0);
         // Growing wasm memory 64 KiB at a time cost most of a large apply in Node (every
         // `memory.grow` is a full GC there): what the apply will need is grown at once.
