@@ -309,10 +309,16 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     for (i, w) in resources.iter().enumerate() {
         index.entry(w.config_address.as_str()).or_default().push(i);
     }
+    // A resource's references, and what its provider configuration's block reaches (the
+    // provider node sits between them in Terraform's graph).
+    let mut by_provider: HashMap<&str, BTreeSet<String>> = HashMap::new();
     let deps: Vec<BTreeSet<String>> = resources
         .iter()
         .map(|w| {
             let mut d = order::reached(config, &w.path, &w.resource.references);
+            if let Some(pc) = walk.routing.provider_config(&w.config_address) {
+                d.extend(by_provider.entry(pc).or_insert_with(|| super::provider_block::reached(config, pc)).iter().cloned());
+            }
             d.remove(&w.config_address);
             d
         })

@@ -6,7 +6,7 @@
 //! first resource operation, as Terraform's provider node runs before its resources.
 
 use super::js_provider::{self, JsProvider};
-use super::provider_block;
+use crate::engine::provider_block;
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::engine::scope::WalkValues;
@@ -162,7 +162,7 @@ impl JsProviders {
 async fn configure_one(p: &JsProvider, files: &BTreeMap<String, String>, config: &Config, variables: &BTreeMap<String, Json>, resources: &WalkValues) -> Result<(), Diagnostics> {
     let has = js_sys::Reflect::get(p.object(), &"configure".into()).is_ok_and(|f| f.is_function());
     let block = provider_block::block(config, &p.address);
-    let value = provider_block::evaluate(files, config, variables, resources, &p.address, p.provider_schema.as_ref())?;
+    let value = provider_block::evaluate(files, config, variables, Some(resources), None, &p.address, p.provider_schema.as_ref())?;
     if !has {
         return Ok(());
     }

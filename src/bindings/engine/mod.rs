@@ -14,7 +14,6 @@ mod drive;
 mod js_provider;
 mod js_set;
 mod plan_events;
-mod provider_block;
 mod timers;
 
 use super::{get, read_files, read_load_options, type_error};
@@ -169,7 +168,7 @@ async fn plan_in_passes(js: &JsProviders, set: &ProviderSet, how: &Configuring<'
         let mut questions = Vec::new();
         // A provider block reading resources sees this pass's values (Terraform configures after
         // the resources it references are planned).
-        let values = provider_block::planned_values(&p);
+        let values = crate::engine::provider_block::planned_values(&p);
         for j in js.all() {
             let asked = j.answered.take_questions();
             if asked.is_empty() {
@@ -385,7 +384,7 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         // (tests/fixtures/providers/configure-*).
         let used: BTreeSet<&str> = d.plan.changes.iter().chain(&d.plan.data_read).map(|c| c.provider_config.as_str()).collect();
         let mut configure_diags = Diagnostics::new();
-        let values = provider_block::planned_values(&d.plan);
+        let values = crate::engine::provider_block::planned_values(&d.plan);
         for address in used {
             if let Err(diags) = js.configure(address, &d.files, &d.config, &d.variables, &values).await {
                 configure_diags.extend(diags);

@@ -3,24 +3,31 @@
 //! provider's schema (every attribute it leaves out null), unknown values passed as unknown
 //! (plan and apply configure with `verifyConfigIsKnown` false), sensitive marks stripped.
 //! Without a provider schema from `schema().provider`, the block's own arguments are the schema.
-//! A resource attribute a block reads has its value in the plan (known, or unknown until apply):
-//! the apply configures before its walk, so not the value the apply itself gives it.
+//! Native and `.tf.json` blocks alike.
+//!
+//! Terraform's provider node depends on what its block references, and every resource the
+//! configuration serves depends on the provider node: so a resource waits for the resources its
+//! provider's block reaches, at plan (its refresh) and at apply, and records them in its state
+//! `dependencies` (`AttachDependenciesTransformer` takes every resource ancestor). [`reached`]
+//! says which; a block's resource values are the plan's when the plan configures, the working
+//! state's when the apply does (after those resources were applied).
 
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::model::{Config, Module, ProviderConfig};
-use crate::engine::Plan;
 use crate::diag::Diagnostics;
-use crate::engine::body::{self, Body, BlockKind};
+use crate::engine::body::{self, BlockKind, Body};
 use crate::engine::scope::WalkValues;
+use crate::engine::Plan;
 use crate::eval::functions::Registry;
 use crate::eval::module_scope::{Inputs, ModuleScope};
+use crate::eval::scope::ResourceSource;
 use crate::eval::Value;
 use crate::providers::{AttributeSchema, ResourceSchema};
 use serde_json::Value as Json;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// Provider blocks' meta-arguments, which are not the provider's.
-const META: &[&str] = &["alias", "version"];
+/// Provider blocks' meta-arguments (and JSON comments), which are not the provider's.
+const META: &[&str] = &["alias", "version", "//"];
 
 /// The `provider` block at `address`, if the configuration writes one.
 pub fn block<'c>(config: &'c Config, address: &str) -> Option<(&'c Module, &'c ProviderConfig)> {
@@ -33,27 +40,54 @@ pub fn block<'c>(config: &'c Config, address: &str) -> Option<(&'c Module, &'c P
     find(&config.root, address)
 }
 
-/// The block's arguments and nested blocks as written (native syntax; a `.tf.json` block reads
-/// as empty).
+/// The resources (configuration addresses, `module.a.mock_resource.x`) that the block of the
+/// provider configuration at `address` reaches through its references, locals, variables and
+/// module outputs; empty for a configuration with no block.
+pub fn reached(config: &Config, address: &str) -> BTreeSet<String> {
+    match block(config, address) {
+        Some((m, pc)) => super::order::reached(config, &m.path.0, &pc.references),
+        None => BTreeSet::new(),
+    }
+}
+
+/// For each resource the plan changes (configuration address), what its provider
+/// configuration's block reaches: the resources it waits for besides its own references.
+pub fn served_dependencies(config: &Config, plan: &Plan) -> HashMap<String, BTreeSet<String>> {
+    let mut by_config: HashMap<&str, BTreeSet<String>> = HashMap::new();
+    let mut out: HashMap<String, BTreeSet<String>> = HashMap::new();
+    for c in &plan.changes {
+        let reached = by_config.entry(c.provider_config.as_str()).or_insert_with(|| reached(config, &c.provider_config));
+        if !reached.is_empty() {
+            let resource = super::order::config_addr(&c.address());
+            out.entry(resource).or_default().extend(reached.iter().cloned());
+        }
+    }
+    out
+}
+
+/// The block's arguments and nested blocks as written, from its native or JSON file.
 fn body_of(files: &BTreeMap<String, String>, pc: &ProviderConfig) -> Body {
     let filename = pc.range.filename.as_str();
-    let Some(text) = body::file_text(files, filename).filter(|_| !filename.ends_with(".json")) else { return Body::default() };
-    let parsed = crate::hcl::parse_body(text);
-    let src = crate::diag::SourceFile::new(filename, text.as_str());
-    for item in &parsed.body.items {
-        let crate::hcl::ast::Item::Block(b) = item else { continue };
-        if b.kind.name != "provider" || b.labels.first().map(|l| l.value.as_ref()) != Some(pc.name.as_str()) {
-            continue;
-        }
-        let mut out = body::native_body(&b.body, text, &src, filename, true);
-        let alias = out.attribute("alias").map(|a| a.text.trim().trim_matches('"').to_string());
-        if alias != pc.alias {
-            continue;
-        }
-        out.attributes.retain(|a| !META.contains(&a.name.as_str()));
-        return out;
+    let Some(text) = body::file_text(files, filename) else { return Body::default() };
+    let alias_of = |b: &Body| b.attribute("alias").map(|a| a.text.trim().trim_matches('"').to_string());
+    let mut found = if filename.ends_with(".json") {
+        let bodies = super::body_json::provider_bodies(filename, text);
+        bodies.into_iter().filter(|(name, _)| *name == pc.name).map(|(_, b)| b).find(|b| alias_of(b) == pc.alias)
+    } else {
+        let parsed = crate::hcl::parse_body(text);
+        let src = crate::diag::SourceFile::new(filename, text.as_str());
+        parsed.body.items.iter().find_map(|item| {
+            let crate::hcl::ast::Item::Block(b) = item else { return None };
+            if b.kind.name != "provider" || b.labels.first().map(|l| l.value.as_ref()) != Some(pc.name.as_str()) {
+                return None;
+            }
+            Some(body::native_body(&b.body, text, &src, filename, true)).filter(|b| alias_of(b) == pc.alias)
+        })
+    };
+    if let Some(b) = &mut found {
+        b.attributes.retain(|a| !META.contains(&a.name.as_str()));
     }
-    Body::default()
+    found.unwrap_or_default()
 }
 
 /// Where Terraform puts a diagnostic about the block as a whole (`MissingItemRange` of its
@@ -124,8 +158,9 @@ pub fn planned_values(plan: &Plan) -> WalkValues {
 }
 
 /// The configuration `configure()` receives for the provider configuration at `address`, with
-/// resources' values from `resources`: `Err` holds the evaluation's errors (with their ranges).
-pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, variables: &BTreeMap<String, Json>, resources: &WalkValues, address: &str, schema: Option<&ResourceSchema>) -> Result<Value, Diagnostics> {
+/// resources' values from `resources` (the plan's), else from `state` (the apply's working
+/// state): `Err` holds the evaluation's errors (with their ranges).
+pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, variables: &BTreeMap<String, Json>, resources: Option<&dyn ResourceSource>, state: Option<&Json>, address: &str, schema: Option<&ResourceSchema>) -> Result<Value, Diagnostics> {
     let found = block(config, address);
     let body = found.map(|(_, pc)| body_of(files, pc)).unwrap_or_default();
     let derived;
@@ -140,13 +175,13 @@ pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, variables: &B
     let file_source = crate::eval::MapFiles(files);
     let inputs = Inputs {
         variables,
-        state: None,
+        state,
         files: &file_source,
         funcs: &funcs,
         planning: true,
         unset_variables_unknown: false,
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
-        resources: Some(resources),
+        resources,
     };
     let root_files = crate::eval::module_scope::root_files(files, &config.root.dir);
     let scope = ModuleScope::root(config, &inputs, &root_files);
