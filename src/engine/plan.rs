@@ -534,7 +534,10 @@ impl<'a> Walk<'a> {
             return;
         };
         let prior: Vec<PriorObject> = self.prior.get(&key).map(|(_, o)| o.clone()).unwrap_or_default();
-        let expansion = if self.options.destroy { Some(Expansion::Count(-1)) } else { self.expansion(scope, r) };
+        // A destroy plan refreshes first (Terraform's refresh-only plan before it), which reads
+        // data sources as a plan does; nothing else is planned for them.
+        let destroy_reads = self.options.destroy && !self.options.no_refresh && r.mode == ResourceMode::Data;
+        let expansion = if self.options.destroy && !destroy_reads { Some(Expansion::Count(-1)) } else { self.expansion(scope, r) };
         let Some(expansion) = expansion else {
             self.values.values.borrow_mut().insert(key, Value::dynamic());
             return;
@@ -612,7 +615,10 @@ impl<'a> Walk<'a> {
             let address = change.address();
             if r.mode == ResourceMode::Data {
                 let pending = dependencies.iter().any(|d| self.pending.get(d).copied().unwrap_or(false));
-                if !cfg.is_wholly_known() || pending {
+                if self.options.destroy && !cfg.is_wholly_known() {
+                    // Left as it is: a refresh-only plan would defer the read, a destroy drops it.
+                    planned_values.push((ikey.clone(), Value::dynamic()));
+                } else if (!cfg.is_wholly_known() || pending) && !self.options.destroy {
                     let mut after = cfg.clone();
                     for (k, a) in &schema.attributes {
                         if a.computed && attr(&cfg, k).is_none_or(Value::is_null) {
@@ -766,6 +772,8 @@ impl<'a> Walk<'a> {
         let was = self.pending.get(&w.config_address).copied().unwrap_or(false);
         self.pending.insert(w.config_address.clone(), was || any_pending);
         let value = match expansion {
+            // A destroy plan's resources read as the state has them (its data sources read them).
+            Expansion::Count(-1) => prior_value(&prior, &schema),
             Expansion::Single => planned_values.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic),
             Expansion::Count(_) => Value::tuple(planned_values.into_iter().map(|(_, v)| v).collect()),
             Expansion::ForEach(_) => Value::object(crate::util::sort::btree_map(
@@ -1058,6 +1066,21 @@ fn module_configured(config: &Config, module: &str) -> bool {
         }
     }
     true
+}
+
+/// A resource's value as its current prior objects give it: a tuple for integer keys, an
+/// object for string keys, the object itself for none.
+fn prior_value(prior: &[PriorObject], schema: &ResourceSchema) -> Value {
+    let mut objs: Vec<(Option<InstanceKey>, Value)> = prior.iter().filter(|o| o.deposed.is_none()).map(|o| (o.key.clone(), object_value(o, Some(schema)))).collect();
+    match objs.first().map(|(k, _)| k.clone()) {
+        Some(Some(InstanceKey::Int(_))) => {
+            crate::util::sort::sort_by(&mut objs, |a, b| a.0.cmp(&b.0));
+            Value::tuple(objs.into_iter().map(|(_, v)| v).collect())
+        }
+        Some(Some(InstanceKey::Str(_))) => Value::object(crate::util::sort::btree_map(objs.into_iter().map(|(k, v)| (if let Some(InstanceKey::Str(s)) = k { s } else { String::new() }, v)))),
+        Some(None) => objs.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic),
+        None => Value::dynamic(),
+    }
 }
 
 fn prevent_destroy(address: &str, r: &Resource) -> Diagnostic {
