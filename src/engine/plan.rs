@@ -294,7 +294,17 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         imported: Vec::new(),
     };
     // `import` blocks (none in a destroy plan).
-    let import_targets = if options.destroy { Vec::new() } else { super::import::expand(config, &scope, &inputs, &mut walk.diags) };
+    let import_targets = if options.destroy { Vec::new() } else {
+        match super::import::expand(config, &scope, &inputs, &mut walk.diags) {
+            Ok(t) => t,
+            Err(d) => {
+                // Found by the validate walk before every plan: no plan is made.
+                result.diagnostics.extend(d);
+                result.refused = true;
+                return result;
+            }
+        }
+    };
     super::import::unconfigured(config, &import_targets, &inputs, &mut walk.diags);
     walk.imports = import_targets.iter().map(|t| (t.address.clone(), t.id.clone())).collect();
     let mut unexpanded = Vec::new();
@@ -689,13 +699,7 @@ impl<'a> Walk<'a> {
             };
             let tainted = prior_obj.is_some_and(|o| o.tainted);
             let cfg = ignore_changes(&r.lifecycle.ignore_changes, cfg, prior_val.as_ref(), &schema);
-            let planned = match self.prov().plan_resource_change(&r.type_name, prior_val.as_ref(), &cfg) {
-                Ok(p) => p,
-                Err(e) => {
-                    self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()).with_address(address.clone()));
-                    continue;
-                }
-            };
+            let Some(planned) = self.plan_change(r, &schema, prior_val.as_ref(), &cfg, &address) else { continue };
             change.before = prior_val.clone();
             let triggered = prior_val.is_some() && self.replace_triggered(scope, r, *count_index, each.clone());
             let forced = prior_val.is_some() && self.replace.iter().any(|a| a.to_string() == address);
@@ -705,13 +709,7 @@ impl<'a> Walk<'a> {
                     change.after = Some(planned.planned);
                 }
                 Some(pv) if forced || !planned.requires_replace.is_empty() || triggered || tainted => {
-                    let create = match self.prov().plan_resource_change(&r.type_name, None, &cfg) {
-                        Ok(p) => p.planned,
-                        Err(e) => {
-                            self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()).with_address(address.clone()));
-                            continue;
-                        }
-                    };
+                    let Some(create) = self.plan_change(r, &schema, None, &cfg, &address).map(|p| p.planned) else { continue };
                     let _ = pv;
                     change.action = if change.create_before_destroy { Action::CreateThenDelete } else { Action::DeleteThenCreate };
                     // Terraform's precedence: replace_triggered_by overrides the reason last; a
@@ -830,6 +828,30 @@ impl<'a> Walk<'a> {
         for d in warnings {
             self.diags.push(d);
         }
+    }
+
+    /// The provider's plan for an instance; `None` after its errors: the provider's own, or
+    /// Terraform's "Provider produced invalid plan" for a plan `objchange.AssertPlanValid`
+    /// refuses (checked for providers the engine does not trust).
+    fn plan_change(&mut self, r: &Resource, schema: &ResourceSchema, prior: Option<&Value>, cfg: &Value, address: &str) -> Option<crate::providers::PlannedChange> {
+        let provider = self.prov();
+        let planned = match provider.plan_resource_change(&r.type_name, prior, cfg) {
+            Ok(p) => p,
+            Err(e) => {
+                self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()).with_address(address.to_string()));
+                return None;
+            }
+        };
+        if !provider.checks_plans() {
+            return Some(planned);
+        }
+        let prior = prior.map(|p| p.unmark_deep().0);
+        let errs = crate::providers::plan_valid::assert_plan_valid(schema, prior.as_ref(), &cfg.unmark_deep().0, &planned.planned.unmark_deep().0);
+        let source = crate::addrs::quote(provider.source());
+        for e in &errs {
+            self.diags.push(Diagnostic::error("Provider produced invalid plan", format!("Provider {source} planned an invalid value for {address}{e}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.")));
+        }
+        errs.is_empty().then_some(planned)
     }
 
     fn push(&mut self, change: InstanceChange) {
