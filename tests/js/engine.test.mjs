@@ -578,7 +578,8 @@ function regionalProvider({ rejectRegion } = {}) {
       if (!regions.has(provider)) throw new Error(`${provider} planned before configure()`);
       calls.push(["plan", provider, config.value.name]);
       const value = { ...config.value, region: regions.get(provider) };
-      const unknown = {};
+      // What the configuration does not know yet stays unknown (else Terraform's "invalid plan").
+      const unknown = { ...config.unknown };
       if (prior) value.id = prior.value.id;
       else unknown.id = true;
       return { planned: { value, unknown } };
@@ -785,7 +786,7 @@ function oracleMock(log) {
     },
     planResourceChange({ config, prior }) {
       const value = { ...config.value, id: prior?.value.id ?? null, output: prior?.value.output ?? null };
-      const unknown = prior ? {} : { id: true, output: true };
+      const unknown = { ...config.unknown, ...(prior ? {} : { id: true, output: true }) };
       const requiresReplace = prior && prior.value.force_new !== config.value.force_new ? ["force_new"] : [];
       return { planned: { value, unknown }, requiresReplace };
     },
@@ -875,12 +876,14 @@ test("configure() throwing is an error diagnostic naming the provider configurat
   assert.equal(errors[0].address, 'provider["registry.terraform.io/hashicorp/aws"].west');
   assert.deepEqual(errors[0].range, { filename: "main.tf", start: { line: 13, column: 16, byte: 179 }, end: { line: 13, column: 16, byte: 179 } });
   assert.ok(!aws.calls.some((c) => c[1].endsWith(".west")), "nothing asked of the unconfigured configuration");
-  // At apply: refused before any operation, the state unchanged.
+  // At apply: the configuration fails at its first operation (aws_bucket.b's), reported once;
+  // what does not need it is applied, as Terraform's walk goes on past a failed provider node.
   const ok = await plan({ "main.tf": REGIONAL }, { providers: { "hashicorp/aws": regionalProvider() } });
+  aws.calls.length = 0;
   const r = await apply(ok, { providers: { "hashicorp/aws": aws } });
-  assert.equal(r.diagnostics[0].summary, "invalid AWS region: us-west-2");
-  assert.equal(r.state, null);
-  assert.deepEqual(aws.calls.filter((c) => c[0] === "apply"), []);
+  assert.deepEqual(r.diagnostics.map((d) => [d.summary, d.address]), [["invalid AWS region: us-west-2", 'provider["registry.terraform.io/hashicorp/aws"].west']]);
+  assert.deepEqual(r.state.resources.map((x) => `${x.type}.${x.name}`).sort(), ["aws_bucket.a", "google_storage_bucket.g", "mock_resource.m"]);
+  assert.deepEqual(aws.calls.filter((c) => c[0] === "apply").map((c) => c[1]), ['provider["registry.terraform.io/hashicorp/aws"]']);
   // An implied configuration (no provider block) failing says it needs one.
   const implied = await plan({ "main.tf": 'resource "aws_bucket" "x" {\n  name = "x"\n}\n' }, { providers: { "hashicorp/aws": { ...regionalProvider(), configure: () => { throw new Error("region required"); } } } });
   assert.deepEqual(implied.diagnostics.map((d) => d.summary), ["region required", "Invalid provider configuration"]);

@@ -424,7 +424,7 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         // 1.11 configures them even for an apply with nothing to do, after what their blocks
         // reach (tests/fixtures/providers/configure-*, engine/provider-block-reads-resource).
         if hooks.callback_error.is_none() && !hooks.cancel.is_cancelled() {
-            for address in used_configurations(&d.plan) {
+            for address in used_configurations(&d.plan).into_iter().filter(|a| js.needs_configure(a)) {
                 if let Err(diags) = js.configure(address, &how, BlockValues::State(&r.state)).await {
                     r.diagnostics.extend(diags);
                 }
