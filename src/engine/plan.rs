@@ -771,7 +771,7 @@ impl<'a> Walk<'a> {
         self.pending.insert(w.config_address.clone(), was || any_pending);
         let value = match expansion {
             // A destroy plan's resources read as the state has them (its data sources read them).
-            Expansion::Count(-1) => prior_value(&prior, &schema),
+            Expansion::Count(-1) => prior_value(&prior, &schema, r),
             Expansion::Single => planned_values.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic),
             Expansion::Count(_) => Value::tuple(planned_values.into_iter().map(|(_, v)| v).collect()),
             Expansion::ForEach(_) => Value::object(crate::util::sort::btree_map(
@@ -1090,18 +1090,19 @@ fn module_configured(config: &Config, module: &str) -> bool {
     true
 }
 
-/// A resource's value as its current prior objects give it: a tuple for integer keys, an
-/// object for string keys, the object itself for none.
-fn prior_value(prior: &[PriorObject], schema: &ResourceSchema) -> Value {
-    let mut objs: Vec<(Option<InstanceKey>, Value)> = prior.iter().filter(|o| o.deposed.is_none()).map(|o| (o.key.clone(), object_value(o, Some(schema)))).collect();
-    match objs.first().map(|(k, _)| k.clone()) {
-        Some(Some(InstanceKey::Int(_))) => {
-            crate::util::sort::sort_by(&mut objs, |a, b| a.0.cmp(&b.0));
-            Value::tuple(objs.into_iter().map(|(_, v)| v).collect())
-        }
-        Some(Some(InstanceKey::Str(_))) => Value::object(crate::util::sort::btree_map(objs.into_iter().map(|(k, v)| (if let Some(InstanceKey::Str(s)) = k { s } else { String::new() }, v)))),
-        Some(None) => objs.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic),
-        None => Value::dynamic(),
+/// A resource's value as its current prior objects give it, in the shape its configuration
+/// expands to (a tuple for `count`, an object for `for_each`, the object itself): what a
+/// destroy plan's data sources read.
+fn prior_value(prior: &[PriorObject], schema: &ResourceSchema, r: &Resource) -> Value {
+    let current = prior.iter().filter(|o| o.deposed.is_none());
+    if r.count.is_some() {
+        let mut objs: Vec<(i64, Value)> = current.filter_map(|o| if let Some(InstanceKey::Int(i)) = o.key { Some((i, object_value(o, Some(schema)))) } else { None }).collect();
+        crate::util::sort::sort_by_key(&mut objs, |(i, _)| *i);
+        Value::tuple(objs.into_iter().map(|(_, v)| v).collect())
+    } else if r.for_each.is_some() {
+        Value::object(crate::util::sort::btree_map(current.filter_map(|o| if let Some(InstanceKey::Str(k)) = &o.key { Some((k.clone(), object_value(o, Some(schema)))) } else { None })))
+    } else {
+        current.into_iter().find(|o| o.key.is_none()).map(|o| object_value(o, Some(schema))).unwrap_or_else(Value::dynamic)
     }
 }
 
