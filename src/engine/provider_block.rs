@@ -194,3 +194,41 @@ pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, variables: &B
     }
     Ok(value.unwrap_or_else(Value::dynamic).unmark_deep().0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    fn configured(files: &BTreeMap<String, String>, address: &str) -> String {
+        let config = crate::config::load(files, &Default::default()).config;
+        let v = evaluate(files, &config, &BTreeMap::new(), None, None, address, None).unwrap_or_else(|d| panic!("{d:?}"));
+        crate::eval::render::console(&v)
+    }
+
+    #[test]
+    fn json_blocks_evaluate_as_native_ones() {
+        let aws = "provider[\"registry.terraform.io/hashicorp/aws\"]";
+        let native = files(&[("main.tf", "variable \"r\" {\n  default = \"us-west-2\"\n}\nprovider \"aws\" {\n  region = \"eu-west-1\"\n}\nprovider \"aws\" {\n  alias  = \"west\"\n  region = var.r\n}\n")]);
+        let json = files(&[
+            ("main.tf", "variable \"r\" {\n  default = \"us-west-2\"\n}\n"),
+            ("providers.tf.json", r#"{"provider": {"aws": [{"region": "eu-west-1"}, {"alias": "west", "region": "${var.r}", "//": "a JSON comment"}]}}"#),
+        ]);
+        for f in [&native, &json] {
+            assert_eq!(configured(f, aws), "{\n  \"region\" = \"eu-west-1\"\n}");
+            assert_eq!(configured(f, &format!("{aws}.west")), "{\n  \"region\" = \"us-west-2\"\n}");
+        }
+    }
+
+    #[test]
+    fn what_a_block_reaches() {
+        let f = files(&[("main.tf", "resource \"mock_resource\" \"a\" {}\nlocals {\n  l = mock_resource.a.id\n}\nprovider \"mock\" {\n  alias = \"b\"\n  label = local.l\n}\n")]);
+        let config = crate::config::load(&f, &Default::default()).config;
+        let b = "provider[\"registry.terraform.io/hashicorp/mock\"].b";
+        assert_eq!(reached(&config, b).into_iter().collect::<Vec<_>>(), ["mock_resource.a"]);
+        assert!(reached(&config, "provider[\"registry.terraform.io/hashicorp/mock\"]").is_empty());
+    }
+}
