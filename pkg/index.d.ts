@@ -769,8 +769,9 @@ export interface JsProvider {
   schema(): JsProviderSchema | Promise<JsProviderSchema>;
   /**
    * Called once per provider configuration in each walk (plan, apply), before that
-   * configuration's first resource operation, with its evaluated `provider` block (values not
-   * known yet marked unknown). Throwing is an error diagnostic naming the configuration.
+   * configuration's first resource operation and after the resources its block reads, with its
+   * evaluated `provider` block (values not known yet marked unknown). Throwing is an error
+   * diagnostic naming the configuration.
    */
   configure?(request: {
     config: JsProviderObject;

@@ -24,11 +24,15 @@ scenario.env / step.env keys (step.env overrides scenario.env for that step):
   REFRESH=0        this step is `terraform plan -refresh=false` (through TF_CLI_ARGS_plan)
   PLAN_ARGS=...    more `terraform plan` arguments (`-target=mock_resource.a -replace=...`), through
                    TF_CLI_ARGS_plan; the saved plan carries them to its apply
+  CONFIGURE_LOG=1  also write configure.json: each walk's provider log in order, configures included
+                   (`{op, name, label}`: a configure's `name` is its configuration's `label`, any other
+                   operation's `label` that of the configuration serving it)
 
 The scratch oracle's mock provider gains an `import_` (the oracle's has none, so Terraform's import
 would fail with "mock_resource does not support resource import"): importing ID gives an object
 with `id` = ID and every other attribute null, logged as op `import`. The built-in `mock` provider
-answers the same (src/providers/mock.rs).
+answers the same (src/providers/mock.rs). Its configure logs an unknown `label` as "<unknown>"
+(the oracle's fails to log it, failing the configure).
 """
 import json
 import os
@@ -44,7 +48,7 @@ ORACLE = os.environ.get("ORACLE_DIR", "/tmp/tfgraph-oracle")
 ORACLE_SRC = os.environ.get("ORACLE_SRC", "/work/shared/oracle")
 
 LINEAGE = "00000000-0000-0000-0000-000000000000"
-OUTPUTS = ("plan.json", "plan.txt", "plan-cli.txt", "apply.txt", "ops.json", "state.tfstate",
+OUTPUTS = ("plan.json", "plan.txt", "plan-cli.txt", "apply.txt", "ops.json", "configure.json", "state.tfstate",
            "state.json", "errors.txt", "exitcodes.txt", "input.tfstate", "terraform.txt")
 
 
@@ -65,14 +69,21 @@ MOCK_IMPORT = '''
 '''
 
 
+# The oracle's configure_provider logs an unknown `label` as is, which json.dumps refuses (the
+# configure then fails): logged as "<unknown>" instead.
+CONFIGURE_LABEL = ('_log({"op": "configure", "type": "provider", "name": label,',
+                   '_log({"op": "configure", "type": "provider", "name": "<unknown>" if label is Unknown else label,')
+
+
 def extend_mock():
-    """Adds MOCK_IMPORT to the scratch copy's mock_resource (idempotent)."""
+    """Adds MOCK_IMPORT to the scratch copy's mock_resource, and CONFIGURE_LABEL (idempotent)."""
     p = os.path.join(ORACLE, "provider", "mock_provider.py")
     src = open(p).read()
-    if "def import_" in src:
-        return
-    anchor = "\n\nclass MockData(DataSource):"
-    open(p, "w").write(src.replace(anchor, MOCK_IMPORT.rstrip("\n") + "\n" + anchor, 1))
+    if "def import_" not in src:
+        anchor = "\n\nclass MockData(DataSource):"
+        src = src.replace(anchor, MOCK_IMPORT.rstrip("\n") + "\n" + anchor, 1)
+    src = src.replace(*CONFIGURE_LABEL)
+    open(p, "w").write(src)
 
 
 def read_env(path):
@@ -208,6 +219,16 @@ def ops_summary(out, delay_ms):
     return res
 
 
+def configure_log(out, keys):
+    """Each walk's provider operations in log order, configures included."""
+    res = {}
+    for phase in ("plan", "apply"):
+        p = os.path.join(out, f"{phase}-log.jsonl")
+        recs = [json.loads(l) for l in open(p) if l.strip()] if os.path.exists(p) else []
+        res[phase] = [{"op": r["op"], "name": r.get("name"), "label": r.get("alias_label")} for r in recs]
+    return norm_json(res, keys)
+
+
 def record_step(name, sdir, prev_state, base_env):
     env = dict(base_env)
     env.update(read_env(os.path.join(sdir, "step.env")))
@@ -280,6 +301,8 @@ def record_step(name, sdir, prev_state, base_env):
         if os.path.exists(p):
             open(os.path.join(sdir, dst), "w").write(norm_text(open(p).read(), keys, workdir))
     write_json(os.path.join(sdir, "ops.json"), ops_summary(out, float(delay)))
+    if env.get("CONFIGURE_LOG") == "1":
+        write_json(os.path.join(sdir, "configure.json"), configure_log(out, keys))
     v = json.loads(version.stdout)["terraform_version"]
     params = open(os.path.join(out, "params.txt")).read().strip()
     extra = " ".join(f"{k}={v}" for k, v in sorted(env.items()) if k.startswith("MOCK_") or k == "PLAN_ARGS")

@@ -73,7 +73,7 @@ fn check(step: &Step) -> Option<Vec<String>> {
         }
     }
     diff("state", &want_state, &got_state, &mut problems);
-    if let Some(ops) = step.json("ops.json") {
+    if let Some(ops) = step.ops() {
         let got = json!({"ops": r.waves.iter().map(Vec::len).sum::<usize>(), "max_concurrency": r.max_concurrency, "waves": r.waves});
         let limited = parallelism < 10;
         diff("ops.apply", &normalise_ops(&ops["apply"], limited), &normalise_ops(&got, limited), &mut problems);

@@ -78,7 +78,7 @@ fn check(step: &Step) -> Vec<String> {
         }
     }
     // The plan's provider operations (refresh and data reads): count, concurrency, waves.
-    if let Some(ops) = step.json("ops.json") {
+    if let Some(ops) = step.ops() {
         let parallelism = step.env.get("PARALLELISM").and_then(|s| s.parse().ok()).unwrap_or(10);
         let (waves, max) = p.op_waves(&provider, parallelism);
         let got = serde_json::json!({"ops": waves.iter().map(Vec::len).sum::<usize>(), "max_concurrency": max, "waves": waves});

@@ -51,6 +51,24 @@ pub fn resource_bodies(filename: &str, text: &str, kind: &str) -> Vec<(String, S
     out
 }
 
+/// Every `provider` block of the JSON file `text`: (name, body), each configuration of a name
+/// (an array under it holds several, told apart by `alias`). `alias` and `version` stay in.
+pub fn provider_bodies(filename: &str, text: &str) -> Vec<(String, Body)> {
+    let Ok(root) = parse(text) else { return Vec::new() };
+    let src = SourceFile::new(filename.to_string(), text.to_string());
+    let mut out = Vec::new();
+    for blocks in props(&root, "provider") {
+        for by_name in objects(blocks) {
+            for np in by_name.as_object().unwrap_or(&[]) {
+                for body in objects(&np.value) {
+                    out.push((np.name.value.clone(), body_of(body, text, &src, filename, false)));
+                }
+            }
+        }
+    }
+    out
+}
+
 fn argument(name: &str, v: &JValue, name_span: std::ops::Range<usize>, text: &str, src: &SourceFile, filename: &str) -> Argument {
     Argument { name: name.to_string(), text: text[v.span.clone()].to_string(), filename: filename.to_string(), start: src.pos(v.span.start), range: src.range(name_span), tree: None }
 }
@@ -117,5 +135,16 @@ mod tests {
         assert_eq!(for_each.as_ref().unwrap().text, r#""${var.rules}""#);
         assert_eq!(content.attributes[0].name, "from_port");
         assert!(resource_body("main.tf.json", text, "resource", "aws_vpc", "other").is_none());
+    }
+
+    #[test]
+    fn provider_bodies_one_per_configuration() {
+        let text = r#"{"provider": {"aws": [{"region": "eu-west-1"}, {"alias": "west", "region": "${var.r}"}], "google": {"project": "p"}}}"#;
+        let found: Vec<(String, Vec<String>)> = provider_bodies("p.tf.json", text).into_iter().map(|(n, b)| (n, b.attributes.iter().map(|a| format!("{}={}", a.name, a.text)).collect())).collect();
+        assert_eq!(found, [
+            ("aws".to_string(), vec![r#"region="eu-west-1""#.to_string()]),
+            ("aws".to_string(), vec![r#"alias="west""#.to_string(), r#"region="${var.r}""#.to_string()]),
+            ("google".to_string(), vec![r#"project="p""#.to_string()]),
+        ]);
     }
 }

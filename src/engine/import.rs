@@ -10,7 +10,7 @@ use super::scope::InstanceScope;
 use super::InstanceChange;
 use crate::addrs::{InstanceAddr, InstanceKey};
 use crate::config::model::{Config, Import};
-use crate::diag::{Diagnostic, Diagnostics, SourceRange};
+use crate::diag::{Diagnostic, Diagnostics, Pos, SourceRange};
 use crate::eval::module_scope::{eval_config_expr, eval_text, Inputs, ModuleScope};
 use crate::eval::{Kind, Value};
 use serde_json::{json, Value as Json};
@@ -25,8 +25,10 @@ pub struct ImportTarget {
     pub range: SourceRange,
 }
 
-/// The root module's import blocks, expanded; what cannot be is an error in `diags`.
-pub fn expand(config: &Config, scope: &ModuleScope<'_>, inputs: &Inputs<'_>, diags: &mut Diagnostics) -> Vec<ImportTarget> {
+/// The root module's import blocks, expanded; what cannot be is an error in `diags`. `Err`:
+/// a `for_each` block's `to` that does not evaluate, which Terraform's validate walk finds
+/// (`NodeValidatableResource.validateImportTargets`), refusing the plan before it starts.
+pub fn expand(config: &Config, scope: &ModuleScope<'_>, inputs: &Inputs<'_>, diags: &mut Diagnostics) -> Result<Vec<ImportTarget>, Diagnostics> {
     let mut out = Vec::new();
     for block in &config.root.imports {
         let repetitions: Vec<Option<(Value, Value)>> = match &block.for_each {
@@ -46,6 +48,13 @@ pub fn expand(config: &Config, scope: &ModuleScope<'_>, inputs: &Inputs<'_>, dia
             },
         };
         for each in repetitions {
+            if block.for_each.is_some() {
+                if let Err(d) = resolve_to(&block.to, &block.to_range, each.as_ref(), inputs) {
+                    let mut refused = Diagnostics::new();
+                    refused.push(in_import(*d, inputs));
+                    return Err(refused);
+                }
+            }
             let inst = InstanceScope { module: scope, count_index: None, each, self_value: None };
             match target(block, &inst, inputs) {
                 Ok(t) => out.push(t),
@@ -53,7 +62,7 @@ pub fn expand(config: &Config, scope: &ModuleScope<'_>, inputs: &Inputs<'_>, dia
             }
         }
     }
-    out
+    Ok(out)
 }
 
 fn for_each_items(v: &Value) -> Option<Vec<(Value, Value)>> {
@@ -67,7 +76,7 @@ fn for_each_items(v: &Value) -> Option<Vec<(Value, Value)>> {
 }
 
 fn target(block: &Import, scope: &InstanceScope<'_, '_>, inputs: &Inputs<'_>) -> Result<ImportTarget, Box<Diagnostic>> {
-    let address = resolve_to(&block.to, &block.to_range, scope, inputs)?;
+    let address = resolve_to(&block.to, &block.to_range, scope.each.as_ref(), inputs)?;
     let invalid_id = |detail: &str| Box::new(Diagnostic::error("Invalid import id argument", detail.to_string()).with_range(block.range.clone()));
     let Some(e) = &block.id else { return Err(invalid_id("The import block must have an \"id\" argument.")) };
     let v = eval_config_expr(scope, inputs, e)?;
@@ -81,43 +90,88 @@ fn target(block: &Import, scope: &InstanceScope<'_, '_>, inputs: &Inputs<'_>) ->
     Ok(ImportTarget { address, id, range: block.to_range.clone() })
 }
 
-/// `to` as an instance address: static, or with a last index evaluated in the block's scope
-/// (`mock_resource.each[each.key]`).
-fn resolve_to(to: &str, range: &SourceRange, scope: &InstanceScope<'_, '_>, inputs: &Inputs<'_>) -> Result<String, Box<Diagnostic>> {
+/// `to` as an instance address: static, or with index expressions (the resource's or any
+/// module call's: `module.m[each.key].x.y`) evaluated as Terraform's
+/// `parseImportToKeyExpression` evaluates them, with `each` as the only name.
+fn resolve_to(to: &str, range: &SourceRange, each: Option<&(Value, Value)>, inputs: &Inputs<'_>) -> Result<String, Box<Diagnostic>> {
     if let Ok(a) = InstanceAddr::parse(to) {
         return Ok(a.to_string());
     }
     let invalid = || Box::new(Diagnostic::error("Invalid import address", format!("The import block's \"to\" argument {to:?} is not a resource instance address.")).with_range(range.clone()));
-    let open = last_index_start(to).ok_or_else(invalid)?;
-    let base = InstanceAddr::parse(&to[..open]).map_err(|_| invalid())?;
-    let key = eval_text(scope, inputs, &range.filename, &to[open + 1..to.len() - 1], range.start)?;
-    let key = match &key.kind {
-        _ if key.as_str().is_some() => InstanceKey::Str(key.as_str().unwrap_or_default().to_string()),
-        Kind::Number(_) => InstanceKey::Int(key.as_number().and_then(|n| n.to_i64()).ok_or_else(invalid)?),
-        _ => return Err(invalid()),
-    };
-    Ok(InstanceAddr { key: Some(key), ..base }.to_string())
+    let scope = EachOnly(each);
+    let mut out = String::new();
+    let mut from = 0;
+    for (open, close) in index_spans(to) {
+        out.push_str(&to[from..open]);
+        let text = &to[open + 1..close];
+        let start = Pos { line: range.start.line, column: range.start.column + to[..open + 1].chars().count() as u32, byte: range.start.byte + (open + 1) as u32 };
+        let key = eval_text(&scope, inputs, &range.filename, text, start)?;
+        if key.sensitive || key.has_sensitive() {
+            let r = SourceRange { filename: range.filename.clone(), start, end: Pos { line: start.line, column: start.column + text.chars().count() as u32, byte: start.byte + text.len() as u32 } };
+            return Err(Box::new(Diagnostic::error("Invalid index expression", "Import address index expression cannot be sensitive.").with_range(r)));
+        }
+        match &key.kind {
+            Kind::String(k) => out.push_str(&format!("[{}]", crate::addrs::quote(k))),
+            Kind::Number(n) if n.is_integer() => out.push_str(&format!("[{}]", n.to_i64().ok_or_else(invalid)?)),
+            _ => return Err(invalid()),
+        }
+        from = close + 1;
+    }
+    out.push_str(&to[from..]);
+    InstanceAddr::parse(&out).map(|a| a.to_string()).map_err(|_| invalid())
 }
 
-/// Where the last `[...]` of an address ending in `]` opens.
-fn last_index_start(s: &str) -> Option<usize> {
-    if !s.ends_with(']') {
-        return None;
+/// What an index expression of `to` may read: `each.key` and `each.value`, nothing else
+/// (`parseImportToKeyExpression`'s evaluation context).
+struct EachOnly<'e>(Option<&'e (Value, Value)>);
+
+impl crate::eval::scope::Scope for EachOnly<'_> {
+    fn lookup(&self, names: &[&str]) -> Result<(Value, usize), crate::eval::scope::LookupError> {
+        if names[0] == "each" {
+            let (key, value) = self.0.cloned().unwrap_or_else(|| (Value::null(crate::eval::Type::Dynamic), Value::null(crate::eval::Type::Dynamic)));
+            return Ok((Value::object([("key".to_string(), key), ("value".to_string(), value)].into_iter().collect()), 1));
+        }
+        // HCL's "Unknown variable", with the sentence Terraform appends (no space between).
+        Err(crate::eval::scope::LookupError {
+            summary: "Unknown variable".into(),
+            detail: format!("There is no variable named {}.Only \"each.key\" and \"each.value\" can be used in import address index expressions.", crate::addrs::quote(names[0])),
+            names: 1,
+        })
     }
-    let mut depth = 0;
-    for (i, c) in s.char_indices().rev() {
+}
+
+/// The `[...]` of an address, outermost only: (where each opens, where it closes).
+fn index_spans(s: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let (mut depth, mut open, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for (i, c) in s.char_indices() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
         match c {
-            ']' => depth += 1,
+            '"' => in_string = true,
             '[' => {
+                if depth == 0 {
+                    open = i;
+                }
+                depth += 1;
+            }
+            ']' if depth > 0 => {
                 depth -= 1;
                 if depth == 0 {
-                    return Some(i);
+                    out.push((open, i));
                 }
             }
             _ => {}
         }
     }
-    None
+    out
 }
 
 /// Imports whose resource the configuration does not declare (Terraform's plan stops at
@@ -207,13 +261,14 @@ pub fn add_to_state(state: &mut Option<Json>, change: &InstanceChange, value: &V
 
 #[cfg(test)]
 mod tests {
-    use super::last_index_start;
+    use super::index_spans;
 
     #[test]
-    fn the_last_index_of_an_address() {
-        assert_eq!(last_index_start("x.y[each.key]"), Some(3));
-        assert_eq!(last_index_start("module.m[0].x.y[local.k[1]]"), Some(15));
-        assert_eq!(last_index_start("x.y"), None);
+    fn the_indexes_of_an_address() {
+        assert_eq!(index_spans("x.y[each.key]"), [(3, 12)]);
+        assert_eq!(index_spans("module.m[each.key].x.y[local.k[1]]"), [(8, 17), (22, 33)]);
+        assert_eq!(index_spans(r#"module.m["a]"].x.y"#), [(8, 13)]);
+        assert_eq!(index_spans("x.y"), []);
     }
 }
 

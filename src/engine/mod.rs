@@ -11,6 +11,7 @@
 //! | `apply_check` | the apply graph built at plan time: its cycles refuse the plan (`checkApplyGraph`) |
 //! | `import` | `import` blocks expanded and checked; imported objects in the prior state |
 //! | `targets` | `-target` and `-replace` addresses, and what a target contains |
+//! | `provider_block` | a provider block evaluated for `configure()`, and the resources it makes its served resources wait for |
 //! | `plan_json` | the plan as `terraform show -json` writes it (format 1.2) |
 //! | `config_json`, `config_providers`, `version_constraints` | its `configuration` section |
 //! | `relevant` | its `relevant_attributes` (globalref's contributing resource attributes) |
@@ -41,6 +42,7 @@ pub mod order;
 pub mod plan;
 pub mod plan_json;
 pub mod progress;
+pub mod provider_block;
 pub mod refs;
 pub mod relevant;
 pub mod routing;

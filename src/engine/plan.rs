@@ -294,7 +294,17 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         imported: Vec::new(),
     };
     // `import` blocks (none in a destroy plan).
-    let import_targets = if options.destroy { Vec::new() } else { super::import::expand(config, &scope, &inputs, &mut walk.diags) };
+    let import_targets = if options.destroy { Vec::new() } else {
+        match super::import::expand(config, &scope, &inputs, &mut walk.diags) {
+            Ok(t) => t,
+            Err(d) => {
+                // Found by the validate walk before every plan: no plan is made.
+                result.diagnostics.extend(d);
+                result.refused = true;
+                return result;
+            }
+        }
+    };
     super::import::unconfigured(config, &import_targets, &inputs, &mut walk.diags);
     walk.imports = import_targets.iter().map(|t| (t.address.clone(), t.id.clone())).collect();
     let mut unexpanded = Vec::new();
@@ -309,10 +319,16 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     for (i, w) in resources.iter().enumerate() {
         index.entry(w.config_address.as_str()).or_default().push(i);
     }
+    // A resource's references, and what its provider configuration's block reaches (the
+    // provider node sits between them in Terraform's graph).
+    let mut by_provider: HashMap<&str, BTreeSet<String>> = HashMap::new();
     let deps: Vec<BTreeSet<String>> = resources
         .iter()
         .map(|w| {
             let mut d = order::reached(config, &w.path, &w.resource.references);
+            if let Some(pc) = walk.routing.provider_config(&w.config_address) {
+                d.extend(by_provider.entry(pc).or_insert_with(|| super::provider_block::reached(config, pc)).iter().cloned());
+            }
             d.remove(&w.config_address);
             d
         })
@@ -528,7 +544,10 @@ impl<'a> Walk<'a> {
             return;
         };
         let prior: Vec<PriorObject> = self.prior.get(&key).map(|(_, o)| o.clone()).unwrap_or_default();
-        let expansion = if self.options.destroy { Some(Expansion::Count(-1)) } else { self.expansion(scope, r) };
+        // A destroy plan refreshes first (Terraform's refresh-only plan before it), which reads
+        // data sources as a plan does; nothing else is planned for them.
+        let destroy_reads = self.options.destroy && !self.options.no_refresh && r.mode == ResourceMode::Data;
+        let expansion = if self.options.destroy && !destroy_reads { Some(Expansion::Count(-1)) } else { self.expansion(scope, r) };
         let Some(expansion) = expansion else {
             self.values.values.borrow_mut().insert(key, Value::dynamic());
             return;
@@ -606,7 +625,10 @@ impl<'a> Walk<'a> {
             let address = change.address();
             if r.mode == ResourceMode::Data {
                 let pending = dependencies.iter().any(|d| self.pending.get(d).copied().unwrap_or(false));
-                if !cfg.is_wholly_known() || pending {
+                if self.options.destroy && !cfg.is_wholly_known() {
+                    // Left as it is: a refresh-only plan would defer the read, a destroy drops it.
+                    planned_values.push((ikey.clone(), Value::dynamic()));
+                } else if (!cfg.is_wholly_known() || pending) && !self.options.destroy {
                     let mut after = cfg.clone();
                     for (k, a) in &schema.attributes {
                         if a.computed && attr(&cfg, k).is_none_or(Value::is_null) {
@@ -677,13 +699,7 @@ impl<'a> Walk<'a> {
             };
             let tainted = prior_obj.is_some_and(|o| o.tainted);
             let cfg = ignore_changes(&r.lifecycle.ignore_changes, cfg, prior_val.as_ref(), &schema);
-            let planned = match self.prov().plan_resource_change(&r.type_name, prior_val.as_ref(), &cfg) {
-                Ok(p) => p,
-                Err(e) => {
-                    self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()).with_address(address.clone()));
-                    continue;
-                }
-            };
+            let Some(planned) = self.plan_change(r, &schema, prior_val.as_ref(), &cfg, &address) else { continue };
             change.before = prior_val.clone();
             let triggered = prior_val.is_some() && self.replace_triggered(scope, r, *count_index, each.clone());
             let forced = prior_val.is_some() && self.replace.iter().any(|a| a.to_string() == address);
@@ -693,13 +709,7 @@ impl<'a> Walk<'a> {
                     change.after = Some(planned.planned);
                 }
                 Some(pv) if forced || !planned.requires_replace.is_empty() || triggered || tainted => {
-                    let create = match self.prov().plan_resource_change(&r.type_name, None, &cfg) {
-                        Ok(p) => p.planned,
-                        Err(e) => {
-                            self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()).with_address(address.clone()));
-                            continue;
-                        }
-                    };
+                    let Some(create) = self.plan_change(r, &schema, None, &cfg, &address).map(|p| p.planned) else { continue };
                     let _ = pv;
                     change.action = if change.create_before_destroy { Action::CreateThenDelete } else { Action::DeleteThenCreate };
                     // Terraform's precedence: replace_triggered_by overrides the reason last; a
@@ -760,6 +770,8 @@ impl<'a> Walk<'a> {
         let was = self.pending.get(&w.config_address).copied().unwrap_or(false);
         self.pending.insert(w.config_address.clone(), was || any_pending);
         let value = match expansion {
+            // A destroy plan's resources read as the state has them (its data sources read them).
+            Expansion::Count(-1) => prior_value(&prior, &schema, r),
             Expansion::Single => planned_values.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic),
             Expansion::Count(_) => Value::tuple(planned_values.into_iter().map(|(_, v)| v).collect()),
             Expansion::ForEach(_) => Value::object(crate::util::sort::btree_map(
@@ -816,6 +828,30 @@ impl<'a> Walk<'a> {
         for d in warnings {
             self.diags.push(d);
         }
+    }
+
+    /// The provider's plan for an instance; `None` after its errors: the provider's own, or
+    /// Terraform's "Provider produced invalid plan" for a plan `objchange.AssertPlanValid`
+    /// refuses (checked for providers the engine does not trust).
+    fn plan_change(&mut self, r: &Resource, schema: &ResourceSchema, prior: Option<&Value>, cfg: &Value, address: &str) -> Option<crate::providers::PlannedChange> {
+        let provider = self.prov();
+        let planned = match provider.plan_resource_change(&r.type_name, prior, cfg) {
+            Ok(p) => p,
+            Err(e) => {
+                self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()).with_address(address.to_string()));
+                return None;
+            }
+        };
+        if !provider.checks_plans() {
+            return Some(planned);
+        }
+        let prior = prior.map(|p| p.unmark_deep().0);
+        let errs = crate::providers::plan_valid::assert_plan_valid(schema, prior.as_ref(), &cfg.unmark_deep().0, &planned.planned.unmark_deep().0);
+        let source = crate::addrs::quote(provider.source());
+        for e in &errs {
+            self.diags.push(Diagnostic::error("Provider produced invalid plan", format!("Provider {source} planned an invalid value for {address}{e}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.")));
+        }
+        errs.is_empty().then_some(planned)
     }
 
     fn push(&mut self, change: InstanceChange) {
@@ -1052,6 +1088,22 @@ fn module_configured(config: &Config, module: &str) -> bool {
         }
     }
     true
+}
+
+/// A resource's value as its current prior objects give it, in the shape its configuration
+/// expands to (a tuple for `count`, an object for `for_each`, the object itself): what a
+/// destroy plan's data sources read.
+fn prior_value(prior: &[PriorObject], schema: &ResourceSchema, r: &Resource) -> Value {
+    let current = prior.iter().filter(|o| o.deposed.is_none());
+    if r.count.is_some() {
+        let mut objs: Vec<(i64, Value)> = current.filter_map(|o| if let Some(InstanceKey::Int(i)) = o.key { Some((i, object_value(o, Some(schema)))) } else { None }).collect();
+        crate::util::sort::sort_by_key(&mut objs, |(i, _)| *i);
+        Value::tuple(objs.into_iter().map(|(_, v)| v).collect())
+    } else if r.for_each.is_some() {
+        Value::object(crate::util::sort::btree_map(current.filter_map(|o| if let Some(InstanceKey::Str(k)) = &o.key { Some((k.clone(), object_value(o, Some(schema)))) } else { None })))
+    } else {
+        current.into_iter().find(|o| o.key.is_none()).map(|o| object_value(o, Some(schema))).unwrap_or_else(Value::dynamic)
+    }
 }
 
 fn prevent_destroy(address: &str, r: &Resource) -> Diagnostic {

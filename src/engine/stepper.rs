@@ -228,10 +228,23 @@ impl<'a> Stepper<'a> {
             }
         }
         let mut writes = 0usize;
+        // A destroy plan's apply removes every data source object, one state write each
+        // (Terraform's `NodeDestroyResourceInstance` on a data resource writes it null).
+        if plan.destroy && plan.targets.is_empty() {
+            let data: Vec<(String, String, String, Option<crate::addrs::InstanceKey>)> = objs.iter().filter(|o| o.mode == ResourceMode::Data).map(|o| (o.module.clone(), o.type_name.clone(), o.name.clone(), o.key.clone())).collect();
+            for (module, type_name, name, key) in &data {
+                objs.remove_where(module, ResourceMode::Data, type_name, name, key, |_| true);
+            }
+            writes += data.len();
+        }
         // Forgotten objects leave the state without a provider operation.
         for c in plan.changes.iter().filter(|c| c.action == Action::Forget) {
             objs.remove_where(&c.module, c.mode, &c.type_name, &c.name, &c.key, |o| o.deposed == c.deposed);
             writes += 1;
+        }
+        // A resource also waits for what its provider's block reaches (`provider_block`).
+        for (r, d) in super::provider_block::served_dependencies(config, plan) {
+            deps.entry(r).or_default().extend(d);
         }
         let ops = operations(plan);
         let keys: Vec<String> = ops.iter().map(|o| order::config_addr(&o.resource)).collect();

@@ -15,6 +15,7 @@ pub mod answered;
 pub mod generic;
 pub mod knobs;
 pub mod mock;
+pub mod plan_valid;
 pub mod set;
 pub mod wire;
 
@@ -137,6 +138,11 @@ pub trait Provider {
     /// several (a [`set::ProviderSet`]); `None`: this one serves it.
     fn for_config(&self, _config_address: &str) -> Option<&dyn Provider> {
         None
+    }
+    /// Whether the engine checks this provider's plans ([`plan_valid`]): the built-in mocks
+    /// plan valid objects by construction, a provider written elsewhere (in JS) may not.
+    fn checks_plans(&self) -> bool {
+        false
     }
     /// `terraform providers schema -json` for what this provider serves (the plan renderer
     /// reads it).

@@ -9,6 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { createHash } from "node:crypto";
 import { apply, destroy, plan, Plan } from "../../pkg/index.js";
 
 const fixtures = fileURLToPath(new URL("../fixtures/engine/", import.meta.url));
@@ -577,7 +578,8 @@ function regionalProvider({ rejectRegion } = {}) {
       if (!regions.has(provider)) throw new Error(`${provider} planned before configure()`);
       calls.push(["plan", provider, config.value.name]);
       const value = { ...config.value, region: regions.get(provider) };
-      const unknown = {};
+      // What the configuration does not know yet stays unknown (else Terraform's "invalid plan").
+      const unknown = { ...config.unknown };
       if (prior) value.id = prior.value.id;
       else unknown.id = true;
       return { planned: { value, unknown } };
@@ -749,6 +751,100 @@ test("configure() is called per configuration and walk as Terraform 1.11 calls C
   }
 });
 
+/** Python's `json.dumps(v, sort_keys=True)`, for the oracle mock's derivation (ASCII values). */
+function pythonJson(v) {
+  if (v === null || v === undefined) return "null";
+  if (typeof v === "object") return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}: ${pythonJson(v[k])}`).join(", ")}}`;
+  return JSON.stringify(v);
+}
+
+/**
+ * The oracle's mock provider (`mock_provider.py`) in JS, logging as its op log does: ids derived
+ * as it derives them, a configure logged with its `label` (`<unknown>` when unknown, as
+ * scripts/engine-oracle.py records it), every other operation with the label of the
+ * configuration serving it.
+ */
+function oracleMock(log) {
+  const labels = new Map();
+  const derive = ({ name, input, force_new }) => {
+    const body = pythonJson({ name, input: input ?? {}, force_new: force_new ?? null });
+    const pairs = Object.keys(input ?? {}).sort().map((k) => `${k}=${input[k]}`).join(",");
+    return { id: `${name ?? "anon"}-${createHash("sha1").update(body).digest("hex").slice(0, 8)}`, output: `${name ?? ""}[${pairs}]` };
+  };
+  const common = { name: { type: "string", optional: true }, input: { type: ["map", "string"], optional: true }, id: { type: "string", computed: true }, output: { type: "string", computed: true } };
+  const label = (provider) => labels.get(provider) ?? null;
+  return {
+    schema: () => ({
+      provider: { attributes: { label: { type: "string", optional: true } } },
+      resources: { mock_resource: { attributes: { ...common, force_new: { type: "string", optional: true } } } },
+      data_sources: { mock_data: { attributes: common } },
+    }),
+    configure({ config, provider }) {
+      const unknown = config.unknown?.label === true;
+      if (!unknown && config.value.label != null) labels.set(provider, config.value.label);
+      log.push({ op: "configure", name: unknown ? "<unknown>" : config.value.label ?? null, label: null });
+    },
+    planResourceChange({ config, prior }) {
+      const value = { ...config.value, id: prior?.value.id ?? null, output: prior?.value.output ?? null };
+      const unknown = { ...config.unknown, ...(prior ? {} : { id: true, output: true }) };
+      const requiresReplace = prior && prior.value.force_new !== config.value.force_new ? ["force_new"] : [];
+      return { planned: { value, unknown }, requiresReplace };
+    },
+    applyResourceChange({ planned, prior, provider }) {
+      log.push({ op: planned === null ? "delete" : prior ? "update" : "create", name: (planned ?? prior).value.name, label: label(provider) });
+      return { newState: planned && { value: { ...planned.value, ...derive(planned.value), ...(prior ? { id: prior.value.id } : {}) } } };
+    },
+    readResource({ state, provider }) {
+      log.push({ op: "read", name: state.value.name, label: label(provider) });
+      return { newState: state };
+    },
+    readDataSource({ config, provider }) {
+      log.push({ op: "read_data", name: config.value.name, label: label(provider) });
+      return { state: { value: { ...config.value, ...derive(config.value) } } };
+    },
+  };
+}
+
+test("configure() waits for what its block reaches, and gets its applied values (recorded: configure.json)", async () => {
+  const scenarios = [
+    ["provider-block-reads-resource", ["step1", "step2", "step3"]],
+    ["destroy-no-refresh-configure", ["step1", "step2"]],
+  ];
+  const key = (o) => `${o.op} ${o.name} by ${o.label}`;
+  for (const [name, steps] of scenarios) {
+    let state = null;
+    for (const step of steps) {
+      const dir = `${fixtures}${name}/${step}/`;
+      const recorded = JSON.parse(readFileSync(`${dir}configure.json`, "utf8"));
+      const env = existsSync(`${dir}step.env`) ? readFileSync(`${dir}step.env`, "utf8") : "";
+      const files = { "main.tf": readFileSync(`${dir}config/main.tf`, "utf8") };
+      const log = [];
+      const providers = { "hashicorp/mock": oracleMock(log) };
+      const p = await plan(files, { state, providers, destroy: /DESTROY=1/.test(env), refresh: !/REFRESH=0/.test(env) });
+      assert.deepEqual(p.diagnostics, [], `${name}/${step}`);
+      const planned = log.splice(0);
+      const r = await apply(p, { providers });
+      assert.deepEqual(r.diagnostics, [], `${name}/${step}`);
+      // Concurrent operations start in any order: the same operations, and each configuration
+      // configured before the operations it serves.
+      assert.deepEqual(planned.map(key).sort(), recorded.plan.map(key).sort(), `${name}/${step} plan`);
+      assert.deepEqual(log.map(key).sort(), recorded.apply.map(key).sort(), `${name}/${step} apply`);
+      for (const ops of [planned, log]) {
+        for (const [i, o] of ops.entries()) {
+          if (o.op !== "configure" && o.label !== null) assert.ok(ops.slice(0, i).some((c) => c.op === "configure" && c.name === o.label), `${name}/${step}: ${key(o)} before its configure`);
+        }
+      }
+      // b's configuration reads a's id: it is configured after a is read (plan) or created (apply).
+      for (const ops of [recorded.plan, planned, recorded.apply, log]) {
+        const configured = ops.findIndex((o) => o.op === "configure" && /^a-|<unknown>/.test(o.name ?? ""));
+        const a = ops.findIndex((o) => o.name === "a" && o.op !== "configure");
+        if (configured >= 0 && a >= 0) assert.ok(configured > a, `${name}/${step}: b's configuration configured after a's ${ops[a].op}`);
+      }
+      state = r.state;
+    }
+  }
+});
+
 test("configure() gets a provider block's references to resources as the plan has them: unknown until created, then known", async () => {
   const base = regionalProvider();
   const seen = [];
@@ -780,16 +876,44 @@ test("configure() throwing is an error diagnostic naming the provider configurat
   assert.equal(errors[0].address, 'provider["registry.terraform.io/hashicorp/aws"].west');
   assert.deepEqual(errors[0].range, { filename: "main.tf", start: { line: 13, column: 16, byte: 179 }, end: { line: 13, column: 16, byte: 179 } });
   assert.ok(!aws.calls.some((c) => c[1].endsWith(".west")), "nothing asked of the unconfigured configuration");
-  // At apply: refused before any operation, the state unchanged.
+  // At apply: the configuration fails at its first operation (aws_bucket.b's), reported once;
+  // what does not need it is applied, as Terraform's walk goes on past a failed provider node.
   const ok = await plan({ "main.tf": REGIONAL }, { providers: { "hashicorp/aws": regionalProvider() } });
+  aws.calls.length = 0;
   const r = await apply(ok, { providers: { "hashicorp/aws": aws } });
-  assert.equal(r.diagnostics[0].summary, "invalid AWS region: us-west-2");
-  assert.equal(r.state, null);
-  assert.deepEqual(aws.calls.filter((c) => c[0] === "apply"), []);
+  assert.deepEqual(r.diagnostics.map((d) => [d.summary, d.address]), [["invalid AWS region: us-west-2", 'provider["registry.terraform.io/hashicorp/aws"].west']]);
+  assert.deepEqual(r.state.resources.map((x) => `${x.type}.${x.name}`).sort(), ["aws_bucket.a", "google_storage_bucket.g", "mock_resource.m"]);
+  assert.deepEqual(aws.calls.filter((c) => c[0] === "apply").map((c) => c[1]), ['provider["registry.terraform.io/hashicorp/aws"]']);
   // An implied configuration (no provider block) failing says it needs one.
   const implied = await plan({ "main.tf": 'resource "aws_bucket" "x" {\n  name = "x"\n}\n' }, { providers: { "hashicorp/aws": { ...regionalProvider(), configure: () => { throw new Error("region required"); } } } });
   assert.deepEqual(implied.diagnostics.map((d) => d.summary), ["region required", "Invalid provider configuration"]);
   assert.match(implied.diagnostics[1].detail, /^Provider "registry\.terraform\.io\/hashicorp\/aws" requires explicit configuration\./);
+});
+
+test("a JS provider's plan that does not fit the configuration is Terraform's \"Provider produced invalid plan\"", async () => {
+  // Terraform's objchange.AssertPlanValid and its wording (not recordable: no provider at hand
+  // plans invalid objects): a config-unknown attribute planned null, a known one changed.
+  const planning = (planned) => ({
+    schema: () => ({ resources: { aws_bucket: { attributes: { name: { type: "string", optional: true }, tags: { type: ["map", "string"], optional: true }, id: { type: "string", computed: true } } } } }),
+    planResourceChange: ({ config }) => ({ planned: planned(config) }),
+    applyResourceChange: ({ planned }) => ({ newState: { value: { ...planned.value, id: "i" } } }),
+    readResource: ({ state }) => ({ newState: state }),
+    readDataSource: () => ({}),
+  });
+  const files = { "main.tf": 'resource "mock_resource" "m" {\n  name = "m"\n}\nresource "aws_bucket" "a" {\n  name = mock_resource.m.id\n  tags = { k = "v" }\n}\n' };
+  const bug = "\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.";
+  const nulled = await plan(files, { providers: { aws: planning(({ value }) => ({ value: { ...value, name: null }, unknown: { id: true } })) } });
+  assert.equal(nulled.errored, true);
+  assert.deepEqual(nulled.diagnostics.map((d) => [d.severity, d.summary, d.detail]), [
+    ["error", "Provider produced invalid plan", `Provider "registry.terraform.io/hashicorp/aws" planned an invalid value for aws_bucket.a.name: planned value cty.NullVal(cty.String) does not match config value cty.UnknownVal(cty.String).${bug}`],
+  ]);
+  const changed = await plan(files, { providers: { aws: planning(({ value, unknown }) => ({ value: { ...value, tags: { k: "V", x: "y" } }, unknown: { ...unknown, id: true } })) } });
+  assert.deepEqual(changed.diagnostics.map((d) => d.detail), [
+    `Provider "registry.terraform.io/hashicorp/aws" planned an invalid value for aws_bucket.a.tags: planned value cty.MapVal(map[string]cty.Value{"k":cty.StringVal("V"), "x":cty.StringVal("y")}) does not match config value cty.MapVal(map[string]cty.Value{"k":cty.StringVal("v")}).${bug}`,
+  ]);
+  // The same provider planning what the configuration says is fine, computed attributes anything.
+  const fine = await plan(files, { providers: { aws: planning(({ value, unknown }) => ({ value: { ...value, id: null }, unknown: { ...unknown, id: true } })) } });
+  assert.deepEqual(fine.diagnostics, []);
 });
 
 test("plan() reports refreshes and data source reads live, as the walk reaches them", async () => {

@@ -49,6 +49,33 @@ impl Step {
     pub fn text(&self, file: &str) -> Option<String> {
         fs::read_to_string(self.dir.join(file)).ok()
     }
+    /// `ops.json`, each wave entry without the ` (provider label L)` the recorder adds for a
+    /// configuration with a `label` (the mocks here have no labels; `configure.json` and the JS
+    /// replay check which configuration served what).
+    pub fn ops(&self) -> Option<Value> {
+        let mut ops = self.json("ops.json")?;
+        for phase in ["plan", "apply"] {
+            for wave in ops[phase]["waves"].as_array_mut().into_iter().flatten() {
+                for op in wave.as_array_mut().into_iter().flatten() {
+                    if let Some(s) = op.as_str() {
+                        let strip = |s: &str| -> Option<String> {
+                            let at = s.find(" (provider label ")?;
+                            let end = at + s[at..].find(')')? + 1;
+                            Some(format!("{}{}", &s[..at], &s[end..]))
+                        };
+                        if let Some(t) = strip(s) {
+                            *op = Value::String(t);
+                        }
+                    }
+                }
+                // Sorted within a wave, as the recorder sorts them.
+                if let Some(w) = wave.as_array_mut() {
+                    w.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+                }
+            }
+        }
+        Some(ops)
+    }
 }
 
 fn read_dir_files(dir: &Path, prefix: &str, out: &mut BTreeMap<String, String>) {

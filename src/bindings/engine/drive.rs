@@ -147,7 +147,16 @@ pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usi
             hooks.event(&e, None, None);
             events.push(e);
             let delay = provider.delay_ms(s.ops[b].op, started.name.as_deref());
+            // A JS configuration's first operation configures it, over the state as it is now:
+            // what its block reaches has been applied (`engine::provider_block`).
+            let configure = (started.request.is_ok() && route.needs_configure(&started.provider_config)).then(|| s.state());
             inflight.push(Box::pin(async move {
+                let mut started = started;
+                if let Some(state) = &configure {
+                    if let Err(d) = route.configure(&started.provider_config, state).await {
+                        started.request = Err(d);
+                    }
+                }
                 let response = match &started.request {
                     Ok(r) => Some(route.respond(r, &started.provider_config, delay).await),
                     Err(_) => None,

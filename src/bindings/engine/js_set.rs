@@ -3,10 +3,13 @@
 //! source (its default, every `provider` block, every configuration the state names), so each
 //! alias answers as it was configured. Every other source stays on the mocks of the
 //! [`ProviderSet`]. Each configuration is configured (`configure()`) once per walk, before its
-//! first resource operation, as Terraform's provider node runs before its resources.
+//! first resource operation, as Terraform's provider node runs before its resources: in the
+//! plan with the plan's values of what its block references, in the apply at its first
+//! operation, once what the block reaches has been applied (`engine::provider_block`), with
+//! those objects' values.
 
 use super::js_provider::{self, JsProvider};
-use super::provider_block;
+use crate::engine::provider_block;
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::engine::scope::WalkValues;
@@ -16,12 +19,38 @@ use crate::providers::{Applied, PlannedChange, Provider, ProviderError, Resource
 use serde_json::{json, Value as Json};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// Terraform's `providerConfigErr`: a configuration failed with no `provider` block to fix.
 const IMPLIED: &str = "requires explicit configuration. Add a provider block to the root module and configure the provider's required arguments as described in the provider documentation.";
+
+/// What a walk needs to evaluate provider blocks.
+pub struct Configuring<'a> {
+    pub files: &'a BTreeMap<String, String>,
+    pub config: &'a Config,
+    pub variables: &'a BTreeMap<String, Json>,
+}
+
+/// Where a provider block's references to resources get their values.
+pub enum BlockValues<'v> {
+    /// The plan's (known, or unknown until apply).
+    Planned(&'v WalkValues),
+    /// The apply's working state (state v4).
+    State(&'v Json),
+}
+
+/// A configuration's `configure()` this walk.
+enum Slot {
+    /// Under way: the operations waiting for it.
+    Running(Vec<Waker>),
+    /// Answered (`Err`: its diagnostics).
+    Done(Result<(), Diagnostics>),
+}
 
 #[derive(Default)]
 pub struct JsProviders {
@@ -29,8 +58,8 @@ pub struct JsProviders {
     configs: BTreeMap<String, Rc<JsProvider>>,
     /// Source → its default configuration's address (serves addresses not listed).
     defaults: BTreeMap<String, String>,
-    /// What `configure()` answered for each configuration this walk (`Err`: its diagnostics).
-    configured: RefCell<BTreeMap<String, Result<(), Diagnostics>>>,
+    /// Each configuration's `configure()` this walk.
+    configured: RefCell<BTreeMap<String, Slot>>,
 }
 
 /// Every source address the configuration's resources and provider blocks use.
@@ -145,24 +174,80 @@ impl JsProviders {
         set
     }
 
+    /// Whether the configuration at `address` is a JS one not configured (nor being) this walk.
+    pub fn needs_configure(&self, address: &str) -> bool {
+        self.for_config(address).is_some_and(|p| !self.configured.borrow().contains_key(&p.address))
+    }
+
     /// Configures the provider configuration at `address` unless it was this walk, with its
-    /// `provider` block evaluated; `Err`: the diagnostics (the same each time it is asked).
-    pub async fn configure(&self, address: &str, files: &BTreeMap<String, String>, config: &Config, variables: &BTreeMap<String, Json>, resources: &WalkValues) -> Result<(), Diagnostics> {
-        let Some(p) = self.for_config(address) else { return Ok(()) };
-        let address = p.address.clone();
-        if let Some(done) = self.configured.borrow().get(&address) {
-            return done.clone();
+    /// `provider` block evaluated over `values`; `Err`: the diagnostics (the same each time it
+    /// is asked).
+    pub async fn configure(&self, address: &str, how: &Configuring<'_>, values: BlockValues<'_>) -> Result<(), Diagnostics> {
+        self.ensure(address, how, values).await.0
+    }
+
+    /// As [`JsProviders::configure`] for an apply operation: a failure's diagnostics go to the
+    /// operation that ran the `configure()` only (Terraform reports the provider's error once);
+    /// the others fail with none.
+    pub async fn configure_for_operation(&self, address: &str, how: &Configuring<'_>, state: &Json) -> Result<(), Diagnostics> {
+        match self.ensure(address, how, BlockValues::State(state)).await {
+            (Err(_), false) => Err(Diagnostics::new()),
+            (result, _) => result,
         }
-        let result = configure_one(p, files, config, variables, resources).await;
-        self.configured.borrow_mut().insert(address, result.clone());
-        result
+    }
+
+    /// The configuration's `configure()` result, and whether this call made it: the first call
+    /// runs it, calls while it runs wait for it.
+    async fn ensure(&self, address: &str, how: &Configuring<'_>, values: BlockValues<'_>) -> (Result<(), Diagnostics>, bool) {
+        let Some(p) = self.for_config(address) else { return (Ok(()), false) };
+        let address = p.address.clone();
+        let running = match self.configured.borrow().get(&address) {
+            Some(Slot::Done(done)) => return (done.clone(), false),
+            Some(Slot::Running(_)) => true,
+            None => false,
+        };
+        if running {
+            return (Finished { set: self, address }.await, false);
+        }
+        self.configured.borrow_mut().insert(address.clone(), Slot::Running(Vec::new()));
+        let result = configure_one(p, how, values).await;
+        let before = self.configured.borrow_mut().insert(address, Slot::Done(result.clone()));
+        if let Some(Slot::Running(waiting)) = before {
+            waiting.into_iter().for_each(Waker::wake);
+        }
+        (result, true)
     }
 }
 
-async fn configure_one(p: &JsProvider, files: &BTreeMap<String, String>, config: &Config, variables: &BTreeMap<String, Json>, resources: &WalkValues) -> Result<(), Diagnostics> {
+/// Resolves when the configuration at `address` is configured.
+struct Finished<'s> {
+    set: &'s JsProviders,
+    address: String,
+}
+
+impl Future for Finished<'_> {
+    type Output = Result<(), Diagnostics>;
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.set.configured.borrow_mut().get_mut(&self.address) {
+            Some(Slot::Done(done)) => Poll::Ready(done.clone()),
+            Some(Slot::Running(waiting)) => {
+                waiting.push(cx.waker().clone());
+                Poll::Pending
+            }
+            None => Poll::Ready(Ok(())),
+        }
+    }
+}
+
+async fn configure_one(p: &JsProvider, how: &Configuring<'_>, values: BlockValues<'_>) -> Result<(), Diagnostics> {
     let has = js_sys::Reflect::get(p.object(), &"configure".into()).is_ok_and(|f| f.is_function());
+    let (files, config) = (how.files, how.config);
     let block = provider_block::block(config, &p.address);
-    let value = provider_block::evaluate(files, config, variables, resources, &p.address, p.provider_schema.as_ref())?;
+    let (resources, state): (Option<&dyn crate::eval::scope::ResourceSource>, _) = match values {
+        BlockValues::Planned(v) => (Some(v), None),
+        BlockValues::State(s) => (None, Some(s)),
+    };
+    let value = provider_block::evaluate(files, config, how.variables, resources, state, &p.address, p.provider_schema.as_ref())?;
     if !has {
         return Ok(());
     }
@@ -212,6 +297,9 @@ impl Provider for Shared {
     }
     fn import_resource_state(&self, type_name: &str, id: &str) -> Result<Value, ProviderError> {
         self.0.answered.import_resource_state(type_name, id)
+    }
+    fn checks_plans(&self) -> bool {
+        true
     }
     fn schema_document(&self) -> Json {
         let (r, d) = self.0.answered.schemas();

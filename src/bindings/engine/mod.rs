@@ -14,7 +14,6 @@ mod drive;
 mod js_provider;
 mod js_set;
 mod plan_events;
-mod provider_block;
 mod timers;
 
 use super::{get, read_files, read_load_options, type_error};
@@ -27,7 +26,7 @@ use crate::engine::{Plan, PlanOptions};
 use crate::providers::set::ProviderSet;
 use crate::providers::Provider;
 use futures_util::stream::{FuturesUnordered, StreamExt};
-use js_set::JsProviders;
+use js_set::{BlockValues, Configuring, JsProviders};
 use js_sys::{Function, Promise};
 use serde_json::{json, Value as Json};
 use std::cell::OnceCell;
@@ -47,11 +46,24 @@ const MAX_PASSES: usize = 256;
 pub struct Route<'p> {
     pub set: &'p ProviderSet,
     pub js: &'p JsProviders,
+    /// What configuring the JS ones needs.
+    pub how: &'p Configuring<'p>,
 }
 
 impl Route<'_> {
     pub fn provider(&self) -> &dyn Provider {
         self.set
+    }
+
+    /// Whether an apply operation served by `provider_config` must configure it first.
+    pub fn needs_configure(&self, provider_config: &str) -> bool {
+        self.js.needs_configure(provider_config)
+    }
+
+    /// Configures `provider_config` for an apply operation with its block evaluated over
+    /// `state`, the working state as the operation starts (see `js_set`).
+    pub async fn configure(&self, provider_config: &str, state: &Json) -> Result<(), Diagnostics> {
+        self.js.configure_for_operation(provider_config, self.how, state).await
     }
 
     /// The provider's response to an apply-time request (the mock's after its delay).
@@ -151,13 +163,6 @@ fn read_request(options: &JsValue, api: &str) -> Result<EngineRequest, JsValue> 
     })
 }
 
-/// What a walk needs to configure its JS providers.
-struct Configuring<'a> {
-    files: &'a BTreeMap<String, String>,
-    config: &'a Config,
-    variables: &'a BTreeMap<String, Json>,
-}
-
 /// Plans with JS providers in passes (see the module documentation): each pass's questions
 /// are answered by their configurations, each configured before its first answer.
 async fn plan_in_passes(js: &JsProviders, set: &ProviderSet, how: &Configuring<'_>, state: Option<&Json>, options: &PlanOptions, parallelism: usize) -> Plan {
@@ -166,18 +171,38 @@ async fn plan_in_passes(js: &JsProviders, set: &ProviderSet, how: &Configuring<'
         let mut questions = Vec::new();
         // A provider block reading resources sees this pass's values (Terraform configures after
         // the resources it references are planned).
-        let values = provider_block::planned_values(&p);
-        for j in js.all() {
-            let asked = j.answered.take_questions();
-            if asked.is_empty() {
-                continue;
+        let values = crate::engine::provider_block::planned_values(&p);
+        let asked: Vec<_> = js.all().map(|j| (j, j.answered.take_questions())).filter(|(_, q)| !q.is_empty()).collect();
+        // Configurations whose answers this pass were provisional: a block reading what they
+        // serve waits for their real answers before it is configured (its questions are asked
+        // again next pass).
+        let busy: BTreeSet<&str> = asked.iter().map(|(j, _)| j.address.as_str()).collect();
+        let serving: BTreeMap<String, &str> = p.changes.iter().chain(&p.data_read).map(|c| (crate::engine::order::config_addr(&c.address()), c.provider_config.as_str())).collect();
+        let mut deferred = false;
+        for (j, asked) in asked {
+            if js.needs_configure(&j.address) {
+                let reached = crate::engine::provider_block::reached(how.config, &j.address);
+                if reached.iter().any(|r| serving.get(r).is_some_and(|c| busy.contains(c) && *c != j.address)) {
+                    deferred = true;
+                    continue;
+                }
             }
-            if let Err(diags) = js.configure(&j.address, how.files, how.config, how.variables, &values).await {
+            if let Err(diags) = js.configure(&j.address, how, BlockValues::Planned(&values)).await {
                 return Plan { destroy: options.destroy, prior_state: state.cloned(), diagnostics: diags, ..Plan::default() };
             }
             questions.extend(asked.into_iter().map(|(key, q)| (j, key, q)));
         }
+        if questions.is_empty() && deferred {
+            continue;
+        }
         if questions.is_empty() {
+            // Every configuration the plan uses is configured, even one asked nothing (a destroy
+            // plan without refresh: tests/fixtures/engine/destroy-no-refresh-configure).
+            for address in used_configurations(&p) {
+                if let Err(diags) = js.configure(address, how, BlockValues::Planned(&values)).await {
+                    return Plan { destroy: options.destroy, prior_state: state.cloned(), diagnostics: diags, ..Plan::default() };
+                }
+            }
             return p;
         }
         let mut pending = questions.into_iter();
@@ -195,6 +220,11 @@ async fn plan_in_passes(js: &JsProviders, set: &ProviderSet, how: &Configuring<'
     let mut p = Plan::default();
     p.diagnostics.push(Diagnostic::error("Provider answers did not settle", format!("Planning with {} asked new questions in each of {MAX_PASSES} passes: its answers depend on something besides its inputs.", names.join(", "))));
     p
+}
+
+/// The provider configurations serving what a plan changes or read.
+fn used_configurations(p: &Plan) -> BTreeSet<&str> {
+    p.changes.iter().chain(&p.data_read).map(|c| c.provider_config.as_str()).collect()
 }
 
 /// Everything a plan was made from, and what it shows.
@@ -313,6 +343,8 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
             }
         };
         let set = js.install(crate::engine::schemas::providers(&files, &config, mock_options(request.mock.as_ref())));
+        let how = Configuring { files: &files, config: &config, variables: &request.variables };
+        let route = Route { set: &set, js: &js, how: &how };
         let live = plan_events::LiveEvents::new(request.on_event.clone(), js.shared());
         let options = PlanOptions {
             variables: request.variables.clone(),
@@ -325,7 +357,6 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         // Bad -target / -replace addresses are refused before planning, as Terraform's arguments are.
         diagnostics.extend(crate::engine::targets::check_options(&options));
         let loaded_with_errors = diagnostics.has_errors();
-        let how = Configuring { files: &files, config: &config, variables: &request.variables };
         // The heap a plan of the prior state's objects needs, grown once (see `reserve_heap`):
         // a plan made from nothing cannot know its size before it expands.
         super::graph::reserve_heap(state_instances(request.state.as_ref()) * PLAN_BYTES_PER_INSTANCE);
@@ -399,22 +430,8 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
             Err(diags) => return refused(diags, d.prior.as_ref()),
         };
         let set = js.install(crate::engine::schemas::providers(&d.files, &d.config, mock_options(d.mock.as_ref())));
-        let route = Route { set: &set, js: &js };
-        // Each JS configuration the plan's changes use, no-ops and data sources read at plan too,
-        // is configured before the walk starts: Terraform's provider nodes come before their
-        // resources, and 1.11 configures them even for an apply with nothing to do
-        // (tests/fixtures/providers/configure-*).
-        let used: BTreeSet<&str> = d.plan.changes.iter().chain(&d.plan.data_read).map(|c| c.provider_config.as_str()).collect();
-        let mut configure_diags = Diagnostics::new();
-        let values = provider_block::planned_values(&d.plan);
-        for address in used {
-            if let Err(diags) = js.configure(address, &d.files, &d.config, &d.variables, &values).await {
-                configure_diags.extend(diags);
-            }
-        }
-        if configure_diags.has_errors() {
-            return refused(configure_diags, d.prior.as_ref());
-        }
+        let how = Configuring { files: &d.files, config: &d.config, variables: &d.variables };
+        let route = Route { set: &set, js: &js, how: &how };
         let token = crate::walk::CancelToken::new();
         let _listener = signal.map(|s| super::walk::options::AbortListener::new(s, token.clone())).transpose()?;
         let mut hooks = drive::Hooks { on_event: request.on_event, on_state, cancel: token, callback_error: None, pacing: Default::default() };
@@ -424,6 +441,17 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         super::graph::reserve_heap(d.plan.changes.len() * APPLY_BYTES_PER_CHANGE);
         let mut stepper = Stepper::new(&d.files, &d.config, &d.plan, d.prior.as_ref(), route.provider(), &d.variables, lineage);
         let mut r = drive::apply_walk(&mut stepper, &route, request.parallelism, &mut hooks).await;
+        // Each JS configuration is configured at its first operation (`drive`); those the plan
+        // uses with nothing to do (no-ops, data sources read at plan) once the walk is over, as
+        // 1.11 configures them even for an apply with nothing to do, after what their blocks
+        // reach (tests/fixtures/providers/configure-*, engine/provider-block-reads-resource).
+        if hooks.callback_error.is_none() && !hooks.cancel.is_cancelled() {
+            for address in used_configurations(&d.plan).into_iter().filter(|a| js.needs_configure(a)) {
+                if let Err(diags) = js.configure(address, &how, BlockValues::State(&r.state)).await {
+                    r.diagnostics.extend(diags);
+                }
+            }
+        }
         let elapsed = timers::elapsed_ms(t0);
         // The progress text is the apply's own, as `terraform apply PLAN` prints it (the plan's
         // warnings, e.g. "Resource targeting is in effect", were printed with the plan, or not at

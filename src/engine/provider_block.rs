@@ -3,24 +3,31 @@
 //! provider's schema (every attribute it leaves out null), unknown values passed as unknown
 //! (plan and apply configure with `verifyConfigIsKnown` false), sensitive marks stripped.
 //! Without a provider schema from `schema().provider`, the block's own arguments are the schema.
-//! A resource attribute a block reads has its value in the plan (known, or unknown until apply):
-//! the apply configures before its walk, so not the value the apply itself gives it.
+//! Native and `.tf.json` blocks alike.
+//!
+//! Terraform's provider node depends on what its block references, and every resource the
+//! configuration serves depends on the provider node: so a resource waits for the resources its
+//! provider's block reaches, at plan (its refresh) and at apply, and records them in its state
+//! `dependencies` (`AttachDependenciesTransformer` takes every resource ancestor). [`reached`]
+//! says which; a block's resource values are the plan's when the plan configures, the working
+//! state's when the apply does (after those resources were applied).
 
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::model::{Config, Module, ProviderConfig};
-use crate::engine::Plan;
 use crate::diag::Diagnostics;
-use crate::engine::body::{self, Body, BlockKind};
+use crate::engine::body::{self, BlockKind, Body};
 use crate::engine::scope::WalkValues;
+use crate::engine::Plan;
 use crate::eval::functions::Registry;
 use crate::eval::module_scope::{Inputs, ModuleScope};
+use crate::eval::scope::ResourceSource;
 use crate::eval::Value;
 use crate::providers::{AttributeSchema, ResourceSchema};
 use serde_json::Value as Json;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// Provider blocks' meta-arguments, which are not the provider's.
-const META: &[&str] = &["alias", "version"];
+/// Provider blocks' meta-arguments (and JSON comments), which are not the provider's.
+const META: &[&str] = &["alias", "version", "//"];
 
 /// The `provider` block at `address`, if the configuration writes one.
 pub fn block<'c>(config: &'c Config, address: &str) -> Option<(&'c Module, &'c ProviderConfig)> {
@@ -33,13 +40,54 @@ pub fn block<'c>(config: &'c Config, address: &str) -> Option<(&'c Module, &'c P
     find(&config.root, address)
 }
 
-/// The block's arguments and nested blocks as written (native syntax, from the tree the loader
-/// kept; a `.tf.json` block reads as empty).
-fn body_of(pc: &ProviderConfig) -> Body {
-    let Some(kept) = &pc.body else { return Body::default() };
-    let mut out = body::kept_body(kept);
+/// The resources (configuration addresses, `module.a.mock_resource.x`) that the block of the
+/// provider configuration at `address` reaches through its references, locals, variables and
+/// module outputs; empty for a configuration with no block.
+pub fn reached(config: &Config, address: &str) -> BTreeSet<String> {
+    match block(config, address) {
+        Some((m, pc)) => super::order::reached(config, &m.path.0, &pc.references),
+        None => BTreeSet::new(),
+    }
+}
+
+/// For each resource the plan changes (configuration address), what its provider
+/// configuration's block reaches: the resources it waits for besides its own references.
+pub fn served_dependencies(config: &Config, plan: &Plan) -> HashMap<String, BTreeSet<String>> {
+    let mut by_config: HashMap<&str, BTreeSet<String>> = HashMap::new();
+    let mut out: HashMap<String, BTreeSet<String>> = HashMap::new();
+    for c in &plan.changes {
+        let reached = by_config.entry(c.provider_config.as_str()).or_insert_with(|| reached(config, &c.provider_config));
+        if !reached.is_empty() {
+            let resource = super::order::config_addr(&c.address());
+            out.entry(resource).or_default().extend(reached.iter().cloned());
+        }
+    }
+    out
+}
+
+/// The block's arguments and nested blocks as written: a native block from the tree the loader
+/// kept, a `.tf.json` block from its file (the loader keeps no tree for JSON).
+fn body_of(files: &BTreeMap<String, String>, pc: &ProviderConfig) -> Body {
+    let found = match &pc.body {
+        Some(kept) => Some(body::kept_body(kept)),
+        None => json_body_of(files, pc),
+    };
+    let mut out = found.unwrap_or_default();
     out.attributes.retain(|a| !META.contains(&a.name.as_str()));
     out
+}
+
+/// A `.tf.json` provider block's body: the file's `provider.NAME` entry with the same alias.
+fn json_body_of(files: &BTreeMap<String, String>, pc: &ProviderConfig) -> Option<Body> {
+    let filename = pc.range.filename.as_str();
+    if !filename.ends_with(".json") {
+        return None;
+    }
+    let text = body::file_text(files, filename)?;
+    let alias_of = |b: &Body| b.attribute("alias").map(|a| a.text.trim().trim_matches('"').to_string());
+    let bodies = super::body_json::provider_bodies(filename, text);
+    bodies.into_iter().filter(|(name, _)| *name == pc.name).map(|(_, b)| b).find(|b| alias_of(b) == pc.alias)
+}
 }
 
 /// Where Terraform puts a diagnostic about the block as a whole (`MissingItemRange` of its
@@ -110,10 +158,11 @@ pub fn planned_values(plan: &Plan) -> WalkValues {
 }
 
 /// The configuration `configure()` receives for the provider configuration at `address`, with
-/// resources' values from `resources`: `Err` holds the evaluation's errors (with their ranges).
-pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, variables: &BTreeMap<String, Json>, resources: &WalkValues, address: &str, schema: Option<&ResourceSchema>) -> Result<Value, Diagnostics> {
+/// resources' values from `resources` (the plan's), else from `state` (the apply's working
+/// state): `Err` holds the evaluation's errors (with their ranges).
+pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, variables: &BTreeMap<String, Json>, resources: Option<&dyn ResourceSource>, state: Option<&Json>, address: &str, schema: Option<&ResourceSchema>) -> Result<Value, Diagnostics> {
     let found = block(config, address);
-    let body = found.map(|(_, pc)| body_of(pc)).unwrap_or_default();
+    let body = found.map(|(_, pc)| body_of(files, pc)).unwrap_or_default();
     let derived;
     let schema = match schema {
         Some(s) => s,
@@ -126,13 +175,13 @@ pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, variables: &B
     let file_source = crate::eval::MapFiles(files);
     let inputs = Inputs {
         variables,
-        state: None,
+        state,
         files: &file_source,
         funcs: &funcs,
         planning: true,
         unset_variables_unknown: false,
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
-        resources: Some(resources),
+        resources,
     };
     let root_files = crate::eval::module_scope::root_files(files, &config.root.dir);
     let scope = ModuleScope::root(config, &inputs, &root_files);
@@ -144,4 +193,42 @@ pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, variables: &B
         return Err(diags);
     }
     Ok(value.unwrap_or_else(Value::dynamic).unmark_deep().0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    fn configured(files: &BTreeMap<String, String>, address: &str) -> String {
+        let config = crate::config::load(files, &Default::default()).config;
+        let v = evaluate(files, &config, &BTreeMap::new(), None, None, address, None).unwrap_or_else(|d| panic!("{d:?}"));
+        crate::eval::render::console(&v)
+    }
+
+    #[test]
+    fn json_blocks_evaluate_as_native_ones() {
+        let aws = "provider[\"registry.terraform.io/hashicorp/aws\"]";
+        let native = files(&[("main.tf", "variable \"r\" {\n  default = \"us-west-2\"\n}\nprovider \"aws\" {\n  region = \"eu-west-1\"\n}\nprovider \"aws\" {\n  alias  = \"west\"\n  region = var.r\n}\n")]);
+        let json = files(&[
+            ("main.tf", "variable \"r\" {\n  default = \"us-west-2\"\n}\n"),
+            ("providers.tf.json", r#"{"provider": {"aws": [{"region": "eu-west-1"}, {"alias": "west", "region": "${var.r}", "//": "a JSON comment"}]}}"#),
+        ]);
+        for f in [&native, &json] {
+            assert_eq!(configured(f, aws), "{\n  \"region\" = \"eu-west-1\"\n}");
+            assert_eq!(configured(f, &format!("{aws}.west")), "{\n  \"region\" = \"us-west-2\"\n}");
+        }
+    }
+
+    #[test]
+    fn what_a_block_reaches() {
+        let f = files(&[("main.tf", "resource \"mock_resource\" \"a\" {}\nlocals {\n  l = mock_resource.a.id\n}\nprovider \"mock\" {\n  alias = \"b\"\n  label = local.l\n}\n")]);
+        let config = crate::config::load(&f, &Default::default()).config;
+        let b = "provider[\"registry.terraform.io/hashicorp/mock\"].b";
+        assert_eq!(reached(&config, b).into_iter().collect::<Vec<_>>(), ["mock_resource.a"]);
+        assert!(reached(&config, "provider[\"registry.terraform.io/hashicorp/mock\"]").is_empty());
+    }
 }
