@@ -8,7 +8,7 @@
 import { parseArgs } from "node:util";
 import { createInterface } from "node:readline";
 import { buildGraph, evaluate, loadConfig, version } from "./node.js";
-import { addVarFiles, diagnosticsOf, err, formatDiagnostic, out, parseVar, positional, readDir, readJsonFile, UsageError } from "./cli/common.js";
+import { addVarFiles, diagnosticsOf, err, formatDiagnostic, out, parseVar, positional, readDir, readJsonFile, sortDiagnostics, UsageError } from "./cli/common.js";
 import { readPlanFile } from "./cli/plan-file.js";
 import { checkEngineArgs, cmdApply, cmdPlan, ENGINE_COMMANDS, engineAvailable } from "./cli/engine.js";
 
@@ -133,7 +133,7 @@ async function cmdValidate(args) {
   if (args.values.json) {
     out(JSON.stringify({ format_version: "1.0", valid: errors === 0, error_count: errors, warning_count: warnings, diagnostics }, null, 2));
   } else {
-    for (const d of diagnostics) (d.severity === "error" ? err : out)(formatDiagnostic(d, files));
+    for (const d of sortDiagnostics(diagnostics)) (d.severity === "error" ? err : out)(formatDiagnostic(d, files));
     if (errors === 0) out(warnings ? "Success! The configuration is valid, but there were some validation warnings as shown above." : "Success! The configuration is valid.");
   }
   return errors ? 1 : 0;
