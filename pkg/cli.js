@@ -203,8 +203,28 @@ async function cmdConsole(args) {
   }
   const interactive = process.stdin.isTTY;
   const rl = createInterface({ input: process.stdin, output: interactive ? process.stdout : undefined, prompt: "> ", terminal: interactive });
+  // The console's input is no file: its errors say "(source code not available)", as Terraform's,
+  // and each ends with a blank line (the console prints them through its Ui, which adds one).
+  const show = (e) => diagnosticsOf(e).forEach((d) => err(`${formatDiagnostic(d, files)}\n`));
+  if (!interactive) {
+    // Piped, as terraform console's modePiped: only the last line's result is printed (an empty
+    // line's is empty), the first error ends it with status 1, `exit` with nothing printed.
+    let last = "";
+    for await (const line of rl) {
+      const expr = line.trim();
+      if (expr === "exit") return 0;
+      try {
+        last = expr === "" ? "" : evaluate(config, expr, { variables, state }).rendered;
+      } catch (e) {
+        show(e);
+        return 1;
+      }
+    }
+    out(last);
+    return 0;
+  }
   let status = 0;
-  if (interactive) rl.prompt();
+  rl.prompt();
   for await (const line of rl) {
     const expr = line.trim();
     if (expr === "exit") break;
@@ -212,11 +232,11 @@ async function cmdConsole(args) {
       try {
         out(evaluate(config, expr, { variables, state }).rendered);
       } catch (e) {
-        for (const d of diagnosticsOf(e)) err(formatDiagnostic(d, { "<console-input>": expr, ...files }));
+        show(e);
         status = 1;
       }
     }
-    if (interactive) rl.prompt();
+    rl.prompt();
   }
   return status;
 }

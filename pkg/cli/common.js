@@ -87,7 +87,7 @@ export function formatDiagnostic(d, files = {}, columns = (process.stderr.isTTY 
     const { filename, start } = d.range;
     const context = d.snippet?.context ? `, in ${d.snippet.context}` : "";
     s += `  on ${filename} line ${start.line}${context}:\n`;
-    const code = d.snippet?.code ?? (files[filename] ?? "").split("\n")[start.line - 1];
+    const code = d.snippet?.code ?? files[filename]?.split("\n")[start.line - 1];
     if (code === undefined) s += "  (source code not available)\n";
     else {
       const first = d.snippet?.start_line ?? start.line;
