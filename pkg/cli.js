@@ -8,7 +8,7 @@
 import { parseArgs } from "node:util";
 import { createInterface } from "node:readline";
 import { buildGraph, evaluate, loadConfig, version } from "./node.js";
-import { addVarFiles, diagnosticsOf, err, formatDiagnostic, out, parseVar, positional, readDir, readJsonFile, UsageError } from "./cli/common.js";
+import { addVarFiles, diagnosticsOf, err, formatDiagnostic, out, parseVar, positional, readDir, readJsonFile, sortDiagnostics, UsageError } from "./cli/common.js";
 import { readPlanFile } from "./cli/plan-file.js";
 import { checkEngineArgs, cmdApply, cmdPlan, ENGINE_COMMANDS, engineAvailable } from "./cli/engine.js";
 
@@ -133,7 +133,7 @@ async function cmdValidate(args) {
   if (args.values.json) {
     out(JSON.stringify({ format_version: "1.0", valid: errors === 0, error_count: errors, warning_count: warnings, diagnostics }, null, 2));
   } else {
-    for (const d of diagnostics) (d.severity === "error" ? err : out)(formatDiagnostic(d, files));
+    for (const d of sortDiagnostics(diagnostics)) (d.severity === "error" ? err : out)(formatDiagnostic(d, files));
     if (errors === 0) out(warnings ? "Success! The configuration is valid, but there were some validation warnings as shown above." : "Success! The configuration is valid.");
   }
   return errors ? 1 : 0;
@@ -203,8 +203,28 @@ async function cmdConsole(args) {
   }
   const interactive = process.stdin.isTTY;
   const rl = createInterface({ input: process.stdin, output: interactive ? process.stdout : undefined, prompt: "> ", terminal: interactive });
+  // The console's input is no file: its errors say "(source code not available)", as Terraform's,
+  // and each ends with a blank line (the console prints them through its Ui, which adds one).
+  const show = (e) => diagnosticsOf(e).forEach((d) => err(`${formatDiagnostic(d, files)}\n`));
+  if (!interactive) {
+    // Piped, as terraform console's modePiped: only the last line's result is printed (an empty
+    // line's is empty), the first error ends it with status 1, `exit` with nothing printed.
+    let last = "";
+    for await (const line of rl) {
+      const expr = line.trim();
+      if (expr === "exit") return 0;
+      try {
+        last = expr === "" ? "" : evaluate(config, expr, { variables, state }).rendered;
+      } catch (e) {
+        show(e);
+        return 1;
+      }
+    }
+    out(last);
+    return 0;
+  }
   let status = 0;
-  if (interactive) rl.prompt();
+  rl.prompt();
   for await (const line of rl) {
     const expr = line.trim();
     if (expr === "exit") break;
@@ -212,11 +232,11 @@ async function cmdConsole(args) {
       try {
         out(evaluate(config, expr, { variables, state }).rendered);
       } catch (e) {
-        for (const d of diagnosticsOf(e)) err(formatDiagnostic(d, { "<console-input>": expr, ...files }));
+        show(e);
         status = 1;
       }
     }
-    if (interactive) rl.prompt();
+    rl.prompt();
   }
   return status;
 }

@@ -201,6 +201,12 @@ def ops_summary(out, delay_ms):
     addr_by_import_id = {}
     if os.path.exists(os.path.join(out, "plan.json")):
         for rc in json.load(open(os.path.join(out, "plan.json"))).get("resource_changes", []):
+            # as summarize.py names by the plan over the state: an errored plan's JSON comes
+            # after it ran, and a moved object's prior address is not where the plan put it
+            for side in ("before", "after"):
+                v = rc.get("change", {}).get(side) or {}
+                if isinstance(v.get("name"), str):
+                    addr_by_name[(rc["mode"] == "data", v["name"])] = rc["address"]
             imp = rc.get("change", {}).get("importing") or {}
             if imp.get("id") is not None:
                 addr_by_import_id[imp["id"]] = rc["address"]

@@ -75,8 +75,8 @@ fn duplicates() {
         ),
         (
             "check",
-            "check \"c\" {}\ncheck \"c\" {}\n",
-            ("Duplicate check \"c\" configuration", "A check block named \"c\" was already declared at main.tf:1,1-10. Check blocks must be unique within each module.", "main.tf:2,1-10"),
+            "check \"c\" {\n  assert {\n    condition     = path.module != \"\"\n    error_message = \"x\"\n  }\n}\ncheck \"c\" {\n  assert {\n    condition     = path.module != \"\"\n    error_message = \"x\"\n  }\n}\n",
+            ("Duplicate check \"c\" configuration", "A check block named \"c\" was already declared at main.tf:1,1-10. Check blocks must be unique within each module.", "main.tf:7,1-10"),
         ),
         (
             "argument",

@@ -14,6 +14,7 @@
 //! | `resources.dot` | the resource-only DOT (`terraform graph`, v1.7+) |
 //! | `plan.dot`, `plan-cycles.dot` | the full DOT of the plan graph, without and with `-draw-cycles` |
 //! | `apply.txt` | `String()` of the apply graph |
+//! | `apply.dot` | the full DOT of the apply graph (`terraform graph -type=apply -plan=...`) |
 //! | `apply-instances.txt` | the apply graph's instance nodes only (Terraform's `filterInstances`) |
 //! | `cbd.txt` | Terraform's `cbdTestGraph`: apply steps up to `CBDEdgeTransformer`, root, reduction, instances only |
 //! | `apply-destroy.txt` | `String()` of the apply graph of a destroy plan (Terraform's `walkDestroy`) |
@@ -215,6 +216,7 @@ fn graph_fixtures() {
             ("plan.dot", Box::new(|| plan.graph.to_dot(DotKind::Full, false))),
             ("plan-cycles.dot", Box::new(|| plan.graph.to_dot(DotKind::Full, true))),
             ("apply.txt", Box::new(|| apply_graph().to_string())),
+            ("apply.dot", Box::new(|| apply_graph().to_dot(DotKind::Full, false))),
             ("apply-instances.txt", Box::new(|| filter_instances(&apply_graph()).to_string())),
             ("cbd.txt", Box::new(|| cbd_graph(&c).to_string())),
             ("apply-destroy.txt", Box::new(|| destroy_apply().graph.to_string())),

@@ -53,6 +53,28 @@ export async function readDir(dir) {
 }
 
 /**
+ * The order Terraform prints diagnostics in (tfdiags.Diagnostics.Sort, stable): warnings before
+ * errors, sourceless before sourced, files with fewer path segments first, then by name (Go's
+ * byte order), then by position (start, then end byte); the rest as given. JSON output is not
+ * sorted.
+ */
+export function sortDiagnostics(diagnostics) {
+  const bytes = (s) => Buffer.from(s, "utf8");
+  const order = (a, b) => {
+    if (a.severity !== b.severity) return a.severity === "warning" ? -1 : 1;
+    if (!a.range !== !b.range) return a.range ? 1 : -1;
+    if (!a.range) return 0;
+    const [x, y] = [a.range, b.range];
+    if (x.filename !== y.filename) {
+      const depth = (f) => f.split("/").length;
+      return depth(x.filename) !== depth(y.filename) ? depth(x.filename) - depth(y.filename) : Buffer.compare(bytes(x.filename), bytes(y.filename));
+    }
+    return x.start.byte - y.start.byte || x.end.byte - y.end.byte;
+  };
+  return [...diagnostics].sort(order); // Array.prototype.sort is stable
+}
+
+/**
  * Terraform's plain (no-colour) rendering of one diagnostic (format.DiagnosticPlainFromJSON):
  * the summary, the object it is about (`with ADDR,`), its source snippet with the values of the
  * expression's references, then the detail.
@@ -65,7 +87,7 @@ export function formatDiagnostic(d, files = {}, columns = (process.stderr.isTTY 
     const { filename, start } = d.range;
     const context = d.snippet?.context ? `, in ${d.snippet.context}` : "";
     s += `  on ${filename} line ${start.line}${context}:\n`;
-    const code = d.snippet?.code ?? (files[filename] ?? "").split("\n")[start.line - 1];
+    const code = d.snippet?.code ?? files[filename]?.split("\n")[start.line - 1];
     if (code === undefined) s += "  (source code not available)\n";
     else {
       const first = d.snippet?.start_line ?? start.line;

@@ -10,7 +10,7 @@
 import { join, resolve } from "node:path";
 import { stat } from "node:fs/promises";
 import * as tfgraph from "../node.js";
-import { addVarFiles, err, formatDiagnostic, out, positional, readDir, UsageError, wordWrap } from "./common.js";
+import { addVarFiles, err, formatDiagnostic, out, positional, readDir, sortDiagnostics, UsageError, wordWrap } from "./common.js";
 import { inputVariables } from "./variables.js";
 import { readStateFile, saveState, StateFileError, stateWriter } from "./state-file.js";
 import { readPlanFile, writePlanFile } from "./plan-file.js";
@@ -130,7 +130,7 @@ function refreshOf(values) {
 
 /** Prints diagnostics as Terraform does: warnings to stdout, errors to stderr. */
 function printDiagnostics(diagnostics, files, ui) {
-  for (const d of diagnostics) {
+  for (const d of ui ? diagnostics : sortDiagnostics(diagnostics)) {
     if (ui) ui.diagnostic(d);
     else (d.severity === "error" ? err : out)(formatDiagnostic(d, files));
   }
@@ -216,7 +216,7 @@ export async function cmdPlan(args) {
   else if (text) out(text);
   printDiagnostics(p.diagnostics, ctx.files, ui);
   if (args.values.out && text) {
-    writePlanFile(args.values.out, p, { dir: resolve(dir), root: ctx.root, files: ctx.files, variables: ctx.variables, destroy: !!args.values.destroy, state: ctx.read.state, targets: ctx.targets, replace: ctx.replace });
+    writePlanFile(args.values.out, p, { dir: resolve(dir), root: ctx.root, files: ctx.files, variables: ctx.variables, destroy: !!args.values.destroy, refresh: ctx.refresh, state: ctx.read.state, targets: ctx.targets, replace: ctx.replace });
   }
   if (p.errored || hasErrors(p.diagnostics)) return 1;
   if (p.hasChanges && !ui) planNextStep(args.values.out);
@@ -329,7 +329,9 @@ async function applyPlanFile(args, path) {
   const ui = args.values.json ? jsonUi() : null;
   const interrupt = onInterrupt();
   try {
-    const p = await tfgraph.plan(ctx.files, { root: ctx.root, state: ctx.read.state, variables: ctx.variables, mock: ctx.mock, parallelism: ctx.parallelism, refresh: false, destroy: !!meta.destroy, targets: meta.targets ?? [], replace: meta.replace ?? [] });
+    // With the refresh setting it was made with: a refresh keeps the state's dependencies beside
+    // the configuration's in the plan's prior state, so the plan made again would differ.
+    const p = await tfgraph.plan(ctx.files, { root: ctx.root, state: ctx.read.state, variables: ctx.variables, mock: ctx.mock, parallelism: ctx.parallelism, refresh: meta.refresh ?? false, destroy: !!meta.destroy, targets: meta.targets ?? [], replace: meta.replace ?? [] });
     const { tfgraph: _meta, ...planJson } = saved;
     if (!sameJson(p.toJSON(), planJson)) {
       err(formatDiagnostic({ severity: "error", summary: "Saved plan is stale", detail: "The given plan file can no longer be applied because the state was changed by another operation after the plan was created." }));

@@ -1,6 +1,6 @@
 // The plan file `tfgraph plan --out FILE` writes: the plan exactly as `terraform show -json`
 // prints it, plus a `tfgraph` member with what applying it needs (as Terraform's plan file
-// carries the configuration and the prior state): the files, root, variables, destroy mode,
+// carries the configuration and the prior state): the files, root, variables, destroy mode, refresh,
 // -target and -replace addresses, the state it was planned from, and the directory whose terraform.tfstate it belongs to.
 
 import { readFile } from "node:fs/promises";
@@ -8,8 +8,8 @@ import { version } from "../node.js";
 import { atomicWrite } from "./state-file.js";
 
 /** Writes `plan` (a Plan) with what it was made from. */
-export function writePlanFile(path, plan, { dir, root, files, variables, destroy, state, targets, replace }) {
-  const saved = { ...plan.toJSON(), tfgraph: { version, dir, root, files, variables, destroy, state, targets, replace } };
+export function writePlanFile(path, plan, { dir, root, files, variables, destroy, refresh, state, targets, replace }) {
+  const saved = { ...plan.toJSON(), tfgraph: { version, dir, root, files, variables, destroy, refresh, state, targets, replace } };
   atomicWrite(path, `${JSON.stringify(saved, null, 2)}\n`);
 }
 

@@ -73,65 +73,66 @@ export function stateWriter(path, read) {
   };
 }
 
-// Terraform's statefile.Write field order (states/statefile/version4.go); map keys (outputs,
-// attributes) stay as given, sorted as Go sorts them.
-const ORDER = {
-  state: ["version", "terraform_version", "serial", "lineage", "outputs", "resources", "check_results"],
-  output: ["value", "type", "sensitive"],
-  resource: ["module", "mode", "type", "name", "each", "provider", "instances"],
-  instance: ["index_key", "status", "deposed", "schema_version", "attributes", "attributes_flat", "sensitive_attributes", "identity_schema_version", "identity", "private", "dependencies", "create_before_destroy"],
-  pathStep: ["type", "value"],
-  pathKey: ["value", "type"],
-  check: ["object_kind", "config_addr", "status", "objects"],
-  checkObject: ["object_addr", "status", "failure_messages"],
-};
+// How Terraform writes terraform.tfstate (states/statefile/version4.go, Go's encoding/json):
+// struct fields in declaration order; every map, and every object inside a value (cty writes
+// object attributes sorted), with its keys sorted as Go sorts strings: by bytes, so "10" comes
+// before "9". A JavaScript object cannot keep that order (integer-like keys always come
+// first, ascending), so the text is written here field by field instead of by JSON.stringify.
+const VALUE = { kind: "value" };
+const struct = (keys, fields = {}) => ({ kind: "struct", keys, fields });
+const listOf = (item) => ({ kind: "list", item });
+const mapOf = (item) => ({ kind: "map", item });
+const SHAPE = struct(["version", "terraform_version", "serial", "lineage", "outputs", "resources", "check_results"], {
+  outputs: mapOf(struct(["value", "type", "sensitive"])),
+  resources: listOf(
+    struct(["module", "mode", "type", "name", "each", "provider", "instances"], {
+      instances: listOf(
+        struct(
+          ["index_key", "status", "deposed", "schema_version", "attributes", "attributes_flat", "sensitive_attributes", "identity_schema_version", "identity", "private", "dependencies", "create_before_destroy"],
+          // Sensitive paths: steps {type, value}; an index's key as cty JSON {value, type}.
+          { sensitive_attributes: listOf(listOf(struct(["type", "value"], { value: struct(["value", "type"]) }))) },
+        ),
+      ),
+    }),
+  ),
+  check_results: listOf(struct(["object_kind", "config_addr", "status", "objects"], { objects: listOf(struct(["object_addr", "status", "failure_messages"])) })),
+});
 
-function ordered(obj, keys) {
-  if (obj === null || typeof obj !== "object" || Array.isArray(obj)) return obj;
-  const out = {};
-  for (const k of keys) if (k in obj) out[k] = obj[k];
-  for (const k of Object.keys(obj)) if (!(k in out)) out[k] = obj[k];
-  return out;
+const goKeyOrder = (a, b) => Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+
+/** The members of `obj` in the order `shape` writes them: [key, value, shape] triples. */
+function members(obj, shape) {
+  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined); // as JSON.stringify leaves them out
+  if (shape.kind === "struct") {
+    // Fields not in Terraform's struct (none today) go after it, sorted, to stay deterministic.
+    const known = shape.keys.filter((k) => k in obj);
+    const rest = keys.filter((k) => !shape.keys.includes(k)).sort(goKeyOrder);
+    return [...known, ...rest].map((k) => [k, obj[k], shape.fields[k] ?? VALUE]);
+  }
+  return keys.sort(goKeyOrder).map((k) => [k, obj[k], shape.kind === "map" ? shape.item : VALUE]);
 }
 
-const mapValues = (obj, f) => (obj && typeof obj === "object" && !Array.isArray(obj) ? Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, f(v)])) : obj);
-const mapItems = (list, f) => (Array.isArray(list) ? list.map(f) : list);
+/** `value` as Go's json.MarshalIndent(value, "", "  ") writes it at depth `indent`. */
+function goJson(value, shape, indent) {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    const item = shape.kind === "list" ? shape.item : VALUE;
+    return `[\n${value.map((v) => inner + goJson(v, item, inner)).join(",\n")}\n${indent}]`;
+  }
+  const entries = members(value, shape.kind === "list" ? VALUE : shape);
+  if (entries.length === 0) return "{}";
+  return `{\n${entries.map(([k, v, s]) => `${inner}${JSON.stringify(k)}: ${goJson(v, s, inner)}`).join(",\n")}\n${indent}}`;
+}
 
 /**
- * A state as Terraform writes terraform.tfstate: its fields in Terraform's order, two-space
- * indentation, a final newline, and Go's HTML-safe escapes (`<`, `>`, `&`, U+2028, U+2029).
+ * A state as Terraform writes terraform.tfstate: its fields in Terraform's order, map keys as Go
+ * sorts them, two-space indentation, a final newline, and Go's HTML-safe escapes (`<`, `>`,
+ * `&`, U+2028, U+2029).
  */
 export function stateText(state) {
-  const s = ordered(state, ORDER.state);
-  if (s && typeof s === "object") {
-    s.outputs = mapValues(s.outputs, (o) => ordered(o, ORDER.output));
-    s.resources = mapItems(s.resources, (r) => {
-      const res = ordered(r, ORDER.resource);
-      if (res && typeof res === "object") {
-        res.instances = mapItems(res.instances, (i) => {
-          const inst = ordered(i, ORDER.instance);
-          // Sensitive paths: steps {type, value}; an index's key as cty JSON {value, type}.
-          if (inst && typeof inst === "object") {
-            inst.sensitive_attributes = mapItems(inst.sensitive_attributes, (path) =>
-              mapItems(path, (step) => {
-                const st = ordered(step, ORDER.pathStep);
-                if (st && typeof st === "object" && st.type === "index") st.value = ordered(st.value, ORDER.pathKey);
-                return st;
-              }),
-            );
-          }
-          return inst;
-        });
-      }
-      return res;
-    });
-    s.check_results = mapItems(s.check_results, (c) => {
-      const check = ordered(c, ORDER.check);
-      if (check && typeof check === "object") check.objects = mapItems(check.objects, (o) => ordered(o, ORDER.checkObject));
-      return check;
-    });
-  }
-  const json = JSON.stringify(s, null, 2).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const json = goJson(state, SHAPE, "").replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   return `${json}\n`;
 }
 

@@ -210,7 +210,17 @@ impl<'b> Dx<'_, 'b> {
         let sensitive = self.bool(c.attr("sensitive")).unwrap_or(false);
         let nullable = self.bool(c.attr("nullable")).unwrap_or(true);
         let ephemeral = self.bool(c.attr("ephemeral")).unwrap_or(false);
-        let validations = c.blocks_of("validation").filter_map(|v| self.condition(v, "validation")).collect();
+        let name = b.label(0);
+        let validations = c
+            .blocks_of("validation")
+            .filter_map(|v| {
+                let v = self.condition(v, "validation")?;
+                if let Some(d) = super::validate_checks::validation_without_self(name, &v) {
+                    self.diags.push(d);
+                }
+                Some(v)
+            })
+            .collect();
         Variable {
             name: b.label(0).to_string(),
             type_expr,
@@ -249,6 +259,7 @@ impl<'b> Dx<'_, 'b> {
         let ephemeral = self.bool(c.attr("ephemeral")).unwrap_or(false);
         let description = self.string(c.attr("description"), "description");
         let preconditions: Vec<Condition> = c.blocks_of("precondition").filter_map(|p| self.condition(p, "precondition")).collect();
+        self.output_postconditions(c.blocks_of("postcondition"));
         let mut out = Output {
             name: b.label(0).to_string(),
             value,
@@ -403,6 +414,9 @@ impl<'b> Dx<'_, 'b> {
             }
         }
         let asserts: Vec<Condition> = c.blocks_of("assert").filter_map(|a| self.condition(a, "assert")).collect();
+        if asserts.is_empty() {
+            self.diags.push(super::validate_checks::zero_asserts(self.range(b.def_span.clone())));
+        }
         let mut references: Vec<Reference> = Vec::new();
         for a in &asserts {
             references.extend(a.condition.references.iter().cloned());

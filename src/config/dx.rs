@@ -239,8 +239,10 @@ impl<'b> Dx<'_, 'b> {
             return None;
         };
         let condition = self.expr(&cond.expr, &format!("{context}.condition"));
+        let refers = self.condition_refers_to_something(&cond.expr, context);
         let error_message = self.opt_expr(c.attr("error_message"), &format!("{context}.error_message"));
-        Some(Condition { condition, error_message, range: self.range(b.def_span.clone()) })
+        // Terraform keeps every other condition block but drops such an assert.
+        (refers || context != "assert").then(|| Condition { condition, error_message, range: self.range(b.def_span.clone()) })
     }
 
     /// `hcl.AbsTraversalForExpr` as an address string (`moved`, `removed`, `import.to`).

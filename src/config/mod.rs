@@ -40,6 +40,7 @@ mod provider_validation;
 pub mod references;
 mod resource;
 mod syntax;
+mod validate_checks;
 
 pub use decode::implied_fqn;
 pub use files::FileSource;

@@ -90,7 +90,12 @@ impl<'b> Dx<'_, 'b> {
                 continue;
             }
             seen_lifecycle = Some(self.range(l.def_span.clone()));
-            self.lifecycle(l, mode, &mut lifecycle);
+            let own = match mode {
+                ResourceMode::Managed => format!("{type_name}.{name}"),
+                ResourceMode::Data => format!("data.{type_name}.{name}"),
+                ResourceMode::Ephemeral => format!("ephemeral.{type_name}.{name}"),
+            };
+            self.lifecycle(l, mode, &own, &mut lifecycle);
         }
 
         let mut connection = None;
@@ -159,7 +164,8 @@ impl<'b> Dx<'_, 'b> {
         }
     }
 
-    fn lifecycle(&mut self, l: &Block<'b>, mode: ResourceMode, out: &mut Lifecycle) {
+    /// `own`: the resource's address, which its conditions may not name.
+    fn lifecycle(&mut self, l: &Block<'b>, mode: ResourceMode, own: &str, out: &mut Lifecycle) {
         let c = self.content(l.body, &LIFECYCLE);
         if mode == ResourceMode::Managed {
             out.create_before_destroy = self.bool(c.attr("create_before_destroy"));
@@ -179,8 +185,16 @@ impl<'b> Dx<'_, 'b> {
                 }
             }
         }
-        out.preconditions.extend(c.blocks_of("precondition").filter_map(|b| self.condition(b, "precondition")).collect::<Vec<_>>());
-        out.postconditions.extend(c.blocks_of("postcondition").filter_map(|b| self.condition(b, "postcondition")).collect::<Vec<_>>());
+        // In the order written: each block's errors come together, as Terraform reports them.
+        for b in c.blocks.iter().filter(|b| matches!(b.kind, "precondition" | "postcondition")) {
+            if let Some(cond) = self.condition(b, b.kind) {
+                self.diags.extend(super::validate_checks::self_references(b.kind, own, &cond));
+                match b.kind {
+                    "precondition" => out.preconditions.push(cond),
+                    _ => out.postconditions.push(cond),
+                }
+            }
+        }
     }
 
     /// `ignore_changes = all` or a list of attribute paths.

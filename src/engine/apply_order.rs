@@ -2,8 +2,11 @@
 //! barriers instead of one edge per pair of operations.
 //!
 //! Between operations of resources X and D where X's configuration (or state) depends on D:
-//! - a create, update or read of X waits for every create/update/read of D and every destroy
-//!   of D that is not create_before_destroy ordered;
+//! - a create, update or read of X waits for every destroy of D that is not
+//!   create_before_destroy ordered, and for every create/update/read of D when X's
+//!   configuration refers to D (a dependency only the state records orders destroys alone, as
+//!   Terraform's `DestroyEdgeTransformer` reads stored dependencies: else a reference turned
+//!   around since the last apply would be a cycle);
 //! - a create/update/read of D waits for every destroy of X that is not create_before_destroy
 //!   ordered;
 //! - a destroy of D waits for every destroy of X, and when it is create_before_destroy ordered
@@ -57,8 +60,9 @@ pub struct ApplyOrder {
 
 impl ApplyOrder {
     /// `keys[i]`: operation `i`'s resource's configuration address; `deps`: by configuration
-    /// address, what a resource depends on.
-    pub fn new(ops: &[OpNode], keys: &[String], deps: &HashMap<String, BTreeSet<String>>) -> ApplyOrder {
+    /// address, what a resource depends on (its configuration and its state); `refs`: what its
+    /// configuration refers to.
+    pub fn new(ops: &[OpNode], keys: &[String], deps: &HashMap<String, BTreeSet<String>>, refs: &HashMap<String, BTreeSet<String>>) -> ApplyOrder {
         let n = ops.len();
         let mut by_key: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, k) in keys.iter().enumerate() {
@@ -124,8 +128,10 @@ impl ApplyOrder {
                 }
             } else {
                 for r in mine.into_iter().flatten().filter(|r| r.as_str() != me) {
-                    wait(r, Kind::Apply);
                     wait(r, Kind::PlainDestroy);
+                }
+                for r in refs.get(me).into_iter().flatten().filter(|r| r.as_str() != me) {
+                    wait(r, Kind::Apply);
                 }
                 for &r in theirs {
                     wait(r, Kind::PlainDestroy);
@@ -384,7 +390,7 @@ mod tests {
                     }
                 }
             }
-            let order = ApplyOrder::new(&ops, &keys, &deps);
+            let order = ApplyOrder::new(&ops, &keys, &deps, &deps);
             let expected = pairwise(&ops, &keys, &deps);
             for (b, want) in expected.iter().enumerate() {
                 let mut got: BTreeSet<usize> = order.direct[b].iter().copied().collect();

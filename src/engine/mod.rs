@@ -44,6 +44,8 @@ pub mod plan_json;
 pub mod progress;
 pub mod provider_block;
 pub mod refs;
+/// The dependencies the refreshed state records: stored and configured merged until the apply.
+mod refreshed_deps;
 pub mod relevant;
 pub mod routing;
 pub mod schemas;

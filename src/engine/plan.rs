@@ -420,6 +420,9 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         result.diagnostics.push(Diagnostic::warning("Some objects will no longer be managed by Terraform", format!("If you apply this plan, Terraform will discard its tracking information for the following objects, but it will not delete them:\n{}\n\nAfter applying this plan, Terraform will no longer manage these objects. You will need to import them into Terraform to manage them again.", forgotten.join("\n"))));
     }
     result.changes = changes;
+    if let (Some(p), false) = (result.prior_state.as_mut(), options.destroy) {
+        super::refreshed_deps::apply(p, &result.changes, !options.no_refresh);
+    }
     result.ops = walk.ops;
     result.data_read = walk.data_read;
     if let (Some(p), false) = (&result.prior_state, options.destroy) {

@@ -184,11 +184,8 @@ fn prior_state(plan: &Plan, provider: &dyn Provider) -> Option<Json> {
             let mut e = values_entry(&c, &v, schema.map(|s| s.version).unwrap_or(0));
             if let Json::Object(em) = &mut e {
                 em.insert("values".into(), o.attributes.clone());
-                // The refresh records the configuration's dependencies for configured objects.
-                let configured = plan.changes.iter().find(|x| {
-                    x.deposed.is_none() && &x.module == module && x.mode == m && &x.type_name == type_name && &x.name == name && x.key == o.key && !matches!(x.action, Action::Delete | Action::Forget)
-                });
-                let deps = configured.map(|x| &x.dependencies).unwrap_or(&o.dependencies);
+                // As the refresh left them (refreshed_deps.rs).
+                let deps = &o.dependencies;
                 if !deps.is_empty() && m != ResourceMode::Data {
                     em.insert("depends_on".into(), json!(deps));
                 }

@@ -189,6 +189,15 @@ impl<'a> Stepper<'a> {
             d.remove(&w.config_address);
             deps.entry(w.config_address.clone()).or_default().extend(d);
         }
+        // What creators wait for: the configuration's references, and through resources with no
+        // operation, what those refer to (each planned change's dependencies: the transitive
+        // closure). Dependencies only the state records order destroys alone.
+        let mut refs = deps.clone();
+        for c in plan.changes.iter().filter(|c| !matches!(c.action, Action::Delete | Action::Forget)) {
+            let data = if c.mode == ResourceMode::Data { "data." } else { "" };
+            let abs = if c.module.is_empty() { format!("{data}{}.{}", c.type_name, c.name) } else { format!("{}.{data}{}.{}", c.module, c.type_name, c.name) };
+            refs.entry(order::config_addr(&abs)).or_default().extend(c.dependencies.iter().cloned());
+        }
         let hidden: Vec<usize> = plan.changes.iter().enumerate().filter(|(_, c)| c.deposed.is_none() && matches!(c.action, Action::Delete | Action::Forget)).map(|(i, _)| i).collect();
         // What each configuration reads: the configuration's references only.
         let reads = Reads::new(&walkables, &deps, Hidden::new(hidden.iter().map(|&i| &plan.changes[i])));
@@ -248,7 +257,7 @@ impl<'a> Stepper<'a> {
         }
         let ops = operations(plan);
         let keys: Vec<String> = ops.iter().map(|o| order::config_addr(&o.resource)).collect();
-        let order = ApplyOrder::new(&ops, &keys, &deps);
+        let order = ApplyOrder::new(&ops, &keys, &deps, &refs);
         let n = ops.len();
         Stepper {
             files,

@@ -120,14 +120,17 @@ impl Type {
                     Type::Set(_) => "set",
                     _ => "map",
                 };
-                // A structural element breaks the collection over lines too, as the console
-                // prints it: `list(\n    object({...}),\n)`.
-                let mut inner = String::new();
-                t.write_expr(&mut inner, indent + 1);
-                if inner.contains('\n') {
-                    let _ = write!(out, "{name}(\n{}{inner},\n{})", pad(indent + 1), pad(indent));
+                // An object or tuple element (directly: not one inside another collection)
+                // breaks the collection over lines too, as the console prints it (repl's
+                // writeType): `list(\n    object({...}),\n)` but `map(list(map(\n    tuple(...`.
+                if matches!(**t, Type::Object(_) | Type::Tuple(_)) {
+                    let _ = write!(out, "{name}(\n{}", pad(indent + 1));
+                    t.write_expr(out, indent + 1);
+                    let _ = write!(out, ",\n{})", pad(indent));
                 } else {
-                    let _ = write!(out, "{name}({inner})");
+                    let _ = write!(out, "{name}(");
+                    t.write_expr(out, indent);
+                    out.push(')');
                 }
             }
             Type::Tuple(ts) => {
@@ -177,6 +180,11 @@ mod tests {
         assert_eq!(
             Type::list(Type::Tuple(vec![Type::String])).type_expr(),
             "list(\n    tuple([\n        string,\n    ]),\n)"
+        );
+        // Only the collection right around a structural type breaks (terraform console 1.11.4).
+        assert_eq!(
+            Type::map(Type::list(Type::map(Type::Tuple(vec![Type::Bool])))).type_expr(),
+            "map(list(map(\n    tuple([\n        bool,\n    ]),\n)))"
         );
         assert_eq!(Type::list(Type::String).friendly_name(), "list of string");
     }

@@ -243,13 +243,6 @@ impl Node {
         }
     }
 
-    /// The module prefix of names and addresses: `module.a.` (or `module.a[0].`), or nothing.
-    fn prefix(&self) -> String {
-        let mut s = String::new();
-        self.write_prefix(&mut s);
-        s
-    }
-
     /// Terraform's vertex name (`Name()`), exactly as `String()`, DOT and cycle errors print it.
     /// One allocation: a name is made for every node of every graph.
     pub fn name(&self) -> String {
@@ -598,7 +591,9 @@ impl Node {
             Some(DotAttrs::from([("label".to_string(), label), ("shape".to_string(), shape.to_string())]))
         };
         match &self.kind {
-            // NodeAbstractResource.DotNode labels with the resource address, without suffix.
+            // NodeAbstractResource.DotNode labels with the resource's configuration address (its
+            // Name(): Go calls the embedded type's, not the instance's), so module instance keys
+            // are left out too: `module.m.aws_x.y` for `module.m[0].aws_x.y[1]`.
             NodeKind::ResourceExpand { .. }
             | NodeKind::ResourceValidate { .. }
             | NodeKind::ResourceInstance { .. }
@@ -607,7 +602,10 @@ impl Node {
             | NodeKind::ResourceInstanceForget { .. }
             | NodeKind::ResourceInstanceForgetDeposed { .. }
             | NodeKind::ResourceInstanceOrphan { .. }
-            | NodeKind::ResourceInstanceDeposed { .. } => attrs(format!("{}{}", self.prefix(), self.addr), "box"),
+            | NodeKind::ResourceInstanceDeposed { .. } => {
+                let module: String = self.module.0.iter().map(|m| format!("module.{m}.")).collect();
+                attrs(format!("{module}{}", self.addr), "box")
+            }
             NodeKind::Provider { .. } => attrs(self.name(), "diamond"),
             NodeKind::RootVariable => attrs(self.name(), "note"),
             _ => None,

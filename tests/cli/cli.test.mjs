@@ -97,9 +97,11 @@ test("explain and cycles", () => {
 });
 
 test("console evaluates stdin lines with tfvars, --var, --var-file and --state", () => {
-  const r = run(["console", VPC], "var.n\nmodule.m.upper\n0.1 + 0.2\naws_vpc.main.id\n");
-  assert.equal(r.status, 0, r.stderr);
-  assert.equal(r.stdout, '3\n"x-out"\n0.3\n(known after apply)\n');
+  for (const [line, want] of [["var.n", "3"], ["module.m.upper", '"x-out"'], ["0.1 + 0.2", "0.3"], ["aws_vpc.main.id", "(known after apply)"]]) {
+    const r = run(["console", VPC], `${line}\n`);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, `${want}\n`, line);
+  }
   assert.equal(run(["console", VPC, "--var", "n=7"], "var.n\n").stdout, "7\n");
   const vf = join(VPC, "..", "extra-" + Date.now() + ".tfvars");
   writeFileSync(vf, "n = 9\n");
@@ -110,6 +112,37 @@ test("console evaluates stdin lines with tfvars, --var, --var-file and --state",
   const bad = run(["console", VPC], "var.nope\n");
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /Error: Reference to undeclared input variable/);
+});
+
+// What `terraform console -no-color` (1.11.4) printed with these lines piped in: modePiped
+// prints only the last result, stops at the first error, and prints nothing after `exit`.
+test("console with piped input prints as terraform console does", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tfgraph-console-"));
+  writeFileSync(join(dir, "main.tf"), "locals {\n  x = 1\n}\n");
+  const r = (input) => run(["console", dir], input);
+  assert.deepEqual([r("1+1\n2+2\n").stdout, r("1+1\n2+2\n").status], ["4\n", 0]);
+  assert.deepEqual([r("1+1\n\n").stdout, r("1+1\n\n").status], ["\n", 0]);
+  assert.deepEqual([r("1+1\nexit\n2+2\n").stdout, r("1+1\nexit\n").status], ["", 0]);
+  const bad = r("1+1\nvar.nope\n2+2\n");
+  assert.deepEqual([bad.stdout, bad.status], ["", 1]);
+  assert.equal(
+    bad.stderr,
+    [
+      "",
+      "Error: Reference to undeclared input variable",
+      "",
+      "  on <console-input> line 1:",
+      "  (source code not available)",
+      "",
+      'An input variable with the name "nope" has not been declared. This variable',
+      'can be declared with a variable "nope" {} block.',
+      "",
+      "",
+    ].join("\n"),
+  );
+});
+
+test("console reads --state files", () => {
   const broken = join(VPC, "..", "broken-" + Date.now() + ".json");
   writeFileSync(broken, "{ not json");
   const b = run(["console", VPC, "--state", broken], "1\n");

@@ -300,6 +300,12 @@ test("the console evaluates against the configuration as terraform console print
     assert.equal(await entry.getByTestId("console-output").textContent(), expected.rendered, expression);
     assert.equal(await entry.getByTestId("console-type").textContent(), `type: ${expected.type}`);
   }
+  // Types span lines as terraform console (1.11.4) prints `type(["a", "b"])`: as shown, not
+  // only in the text (innerText is what the page renders).
+  const tuple = "tuple([\n    string,\n    string,\n])";
+  const listed = await run('["a", "b"]');
+  assert.equal(await listed.getByTestId("console-type").innerText(), `type: ${tuple}`);
+  assert.equal(await (await run('type(["a", "b"])')).getByTestId("console-output").innerText(), tuple);
   const bad = await run("var.nope");
   // Exactly what `terraform console` (1.11.4) printed for `var.nope`, colours removed.
   assert.equal(

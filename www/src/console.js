@@ -62,7 +62,8 @@ export function createConsole({ log, form, input }, { evaluate, reveal }) {
     if (result.ok) {
       entry.append(
         el("pre", { class: "console-output", "data-testid": "console-output" }, result.rendered),
-        el("div", { class: "console-type muted", "data-testid": "console-type" }, `type: ${result.type}`),
+        // A pre: an object or tuple type spans lines, as type() prints it in terraform console.
+        el("pre", { class: "console-type muted", "data-testid": "console-type" }, `type: ${result.type}`),
       );
     } else {
       for (const d of result.diagnostics) {
