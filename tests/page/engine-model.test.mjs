@@ -1,9 +1,9 @@
 // The Plan / Apply panel's pure helpers (www/src/engine-model.js) in Node: which drawn node an
 // engine event animates in each view, how instances add up to one node's colour, progress
-// lines, the plan's symbols, the settings, the names "fail selected" adds, and the timeline.
+// lines, the plan's symbols, the settings, the instances an address names ("fail / replace selected"), and the timeline.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { actionSymbol, createNodeStates, DEFAULT_SETTINGS, engineOptions, failNamesFor, nodeForEvent, progressLine, readSettings, summariseChanges, timelineRows } from "../../www/src/engine-model.js";
+import { actionSymbol, addressContains, createNodeStates, DEFAULT_SETTINGS, engineOptions, instancesOf, nodeForEvent, progressLine, readSettings, splitAddresses, summariseChanges, timelineRows } from "../../www/src/engine-model.js";
 import { apply, plan } from "../../pkg/index.js";
 
 const ev = (address, operation = "create", deposed = null) => ({ address, operation, deposed });
@@ -65,38 +65,70 @@ test("plan symbols and counts", () => {
   assert.deepEqual(s.rows.map((r) => r.symbol), ["+", "-/+", "~", "-"]);
 });
 
-test("settings from a share link or the inputs: bounded numbers, trimmed names, defaults for the rest", () => {
-  assert.deepEqual(readSettings(undefined), { ...DEFAULT_SETTINGS, failNames: [] });
-  assert.deepEqual(readSettings({ parallelism: "3", delayMs: 12.7, jitterMs: -4, seed: 2 ** 40, rateLimit: 0.25, maxRetries: 99, failNames: " a, b ,,a" }), {
-    parallelism: 3,
-    delayMs: 12,
-    jitterMs: 0,
-    seed: 2 ** 32 - 1,
-    rateLimit: 0.25,
-    maxRetries: 32,
-    failNames: ["a", "b"],
-  });
-  assert.deepEqual(readSettings({ parallelism: 0, seed: "x", rateLimit: 7, failNames: [1, " c "] }), { ...DEFAULT_SETTINGS, parallelism: 1, rateLimit: 1, failNames: ["c"] });
-  assert.deepEqual(engineOptions({ parallelism: 2, jitterMs: 50, seed: 9, failNames: ["w"] }), {
+test("settings from a share link or the inputs: bounded numbers, trimmed names and addresses, defaults for the rest", () => {
+  const defaults = readSettings(undefined);
+  assert.deepEqual(defaults, { ...DEFAULT_SETTINGS, failNames: [], failAddresses: [], failOps: ["create"], targets: [], replace: [] });
+  assert.deepEqual(
+    readSettings({
+      parallelism: "3",
+      delayMs: 12.7,
+      jitterMs: -4,
+      seed: 2 ** 40,
+      rateLimit: 0.25,
+      maxRetries: 99,
+      failNames: " a, b ,,a",
+      failAddresses: 'x.y["a,b"], x.y[0]',
+      failOps: "delete,create,bogus",
+      targets: ["module.m", " a.b ", 3],
+      replace: "a.b[1],,a.b[1]",
+    }),
+    {
+      parallelism: 3,
+      delayMs: 12,
+      jitterMs: 0,
+      seed: 2 ** 32 - 1,
+      rateLimit: 0.25,
+      maxRetries: 32,
+      failNames: ["a", "b"],
+      failAddresses: ['x.y["a,b"]', "x.y[0]"],
+      failOps: ["create", "delete"],
+      targets: ["module.m", "a.b"],
+      replace: ["a.b[1]"],
+    },
+  );
+  assert.deepEqual(readSettings({ parallelism: 0, seed: "x", rateLimit: 7, failNames: [1, " c "], failOps: ["nope"] }), { ...defaults, parallelism: 1, rateLimit: 1, failNames: ["c"] });
+  assert.deepEqual(engineOptions({ parallelism: 2, jitterMs: 50, seed: 9, failNames: ["w"], failAddresses: ["a.b"] }), {
     parallelism: 2,
-    mock: { delayMs: 300, jitterMs: 50, seed: 9, rateLimit: 0, maxRetries: 4, failNames: ["w"] },
+    mock: { delayMs: 300, jitterMs: 50, seed: 9, rateLimit: 0, maxRetries: 4, failNames: ["w"], failAddresses: ["a.b"], failOps: ["create"] },
   });
+  // -target and -replace only when given (an empty list would still be a list).
+  assert.deepEqual(engineOptions({ targets: "a.b", replace: ["a.b[0]"] }).targets, ["a.b"]);
+  assert.deepEqual(engineOptions({ targets: "a.b", replace: ["a.b[0]"] }).replace, ["a.b[0]"]);
+  assert.equal("targets" in engineOptions({}), false);
+  assert.deepEqual(splitAddresses('a.b["x,\\"y"], c'), ['a.b["x,\\"y"]', " c"]);
 });
 
 const COUNTED = {
   "main.tf": 'resource "mock_resource" "a" {\n  count = 2\n  name  = "a-${count.index}"\n}\n\nresource "mock_resource" "b" {\n  name  = "b"\n  input = { a = mock_resource.a[0].id }\n}\n',
 };
 
-test("the names the mock fails by, for a drawn node, from the plan's changes", async () => {
+test("which planned instances an address names: keys where given, any key where not", async () => {
+  for (const [address, instance, yes] of [
+    ["mock_resource.a", "mock_resource.a[1]", true],
+    ["mock_resource.a[1]", "mock_resource.a[1]", true],
+    ["mock_resource.a[0]", "mock_resource.a[1]", false],
+    ["mock_resource.a", "mock_resource.ab", false],
+    ["module.m.x.y", 'module.m["k.1"].x.y[0]', true],
+    ["module.m[0].x.y", "module.m[1].x.y", false],
+    ["x.y", "data.x.y", false],
+    ["data.x.y", "data.x.y[2]", true],
+    ['x.y["a.b"]', 'x.y["a.b"]', true],
+  ]) assert.equal(addressContains(address, instance), yes, `${address} ${instance}`);
   const p = await plan(COUNTED);
-  assert.deepEqual(failNamesFor(p.changes, new Set(["mock_resource.a", "mock_resource.b"]), "mock_resource.a"), ["a-0", "a-1"]);
-  assert.deepEqual(failNamesFor(p.changes, new Set(["mock_resource.a[0]", "mock_resource.a[1]", "mock_resource.b"]), "mock_resource.a[1]"), ["a-1"]);
-  assert.deepEqual(failNamesFor(p.changes, new Set(["mock_resource.a", "mock_resource.b"]), "var.x"), []);
-  // Only what the plan creates: a destroy has nothing to fail by default.
-  const applied = await apply(p);
-  const d = await plan(COUNTED, { state: applied.state, destroy: true });
-  assert.deepEqual(failNamesFor(d.changes, new Set(["mock_resource.b (destroy)", "mock_resource.a (destroy)"]), "mock_resource.b (destroy)"), []);
-  assert.deepEqual(failNamesFor(d.changes, new Set(["mock_resource.a", "mock_resource.b"]), "mock_resource.b"), []);
+  assert.deepEqual(instancesOf(p.changes, "mock_resource.a"), ["mock_resource.a[0]", "mock_resource.a[1]"]);
+  assert.deepEqual(instancesOf(p.changes, "mock_resource.b"), ["mock_resource.b"]);
+  assert.deepEqual(instancesOf(p.changes, "mock_resource.c"), []);
+  assert.deepEqual(instancesOf([{ address: "x.y", deposed: "00000001" }, { address: "x.y" }], "x.y"), ["x.y"], "not a deposed object");
 });
 
 test("the apply's timeline: one row per operation, start to end, failures marked", async () => {
