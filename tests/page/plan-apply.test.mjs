@@ -524,6 +524,35 @@ test("-target and -replace: typed, or the selected node's; plans honour them; th
   assert.deepEqual(problems, []);
 });
 
+test("XSS probe in the Plan / Apply tab: hostile names and values show as text in the plan, the log, the failure, the timeline and the state", async () => {
+  const P = `<img src=x onerror="window.__xss=1">'"<script>window.__xss=2</script>`;
+  const files = {
+    "main.tf": `resource "mock_resource" "probe" {\n  name  = ${JSON.stringify(P)}\n  input = { ${JSON.stringify(P)} = ${JSON.stringify(P)} }\n}\n\nresource "mock_resource" "ok" {\n  for_each = toset([${JSON.stringify(P)}])\n  name     = "ok"\n}\n`,
+  };
+  await open(files);
+  await page.evaluate(() => (window.__xss = 0));
+  await byTestId("mock-fail").fill(P);
+  await click("apply", { delay: 20, fail: P });
+  assert.equal(await panel().getAttribute("data-engine"), "failed");
+  assert.ok((await byTestId("plan-text").textContent()).includes(`name   = "<img src=x onerror=\\"window.__xss=1\\">'\\"<script>window.__xss=2</script>"`));
+  assert.ok((await byTestId("engine-diagnostics").textContent()).includes("Error: mock: injected failure creating"));
+  assert.ok((await byTestId("engine-diagnostics").textContent()).includes("<script>window.__xss=2</script>"));
+  assert.ok((await byTestId("apply-log").textContent()).includes(`mock_resource.ok["<img src=x onerror=\\"window.__xss=1\\">'\\"<script>window.__xss=2</script>"]: Creation complete`));
+  const bars = await page.locator("[data-testid=engine-bar]").evaluateAll((els) => els.map((b) => b.dataset.address));
+  assert.ok(bars.some((a) => a.includes("<script>")), bars.join(", "));
+  assert.ok((await shownState()).resources.some((r) => r.instances.some((i) => i.index_key === P)));
+  const injected = await page.evaluate(() => ({
+    xss: window.__xss,
+    imgs: document.querySelectorAll("img").length,
+    scripts: [...document.scripts].map((s) => s.src || s.type),
+    svgForeign: document.querySelectorAll("svg script, svg foreignObject, svg img").length,
+  }));
+  assert.deepEqual(injected, { xss: 0, imgs: 0, scripts: ["importmap", `${url}src/main.js`], svgForeign: 0 });
+  await byTestId("mock-fail").fill("");
+  await shot("engine-xss-probe.png");
+  assert.deepEqual(problems, []);
+});
+
 test("the share link carries parallelism and the mock's knobs", async () => {
   await open(FILES);
   const knobs = { "engine-parallelism": "3", "mock-delay": "250", "mock-jitter": "120", "mock-seed": "42", "mock-rate-limit": "15", "mock-retries": "2", "mock-fail": "web, net", "mock-fail-addresses": "mock_resource.web, mock_resource.subnet[1]" };
