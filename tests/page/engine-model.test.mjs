@@ -3,7 +3,7 @@
 // lines, the plan's symbols, the settings, the instances an address names ("fail / replace selected"), and the timeline.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { actionSymbol, addressContains, createNodeStates, DEFAULT_SETTINGS, engineOptions, instancesOf, nodeForEvent, progressLine, readSettings, splitAddresses, summariseChanges, timelineRows } from "../../www/src/engine-model.js";
+import { actionSymbol, addressContains, createNodeStates, DEFAULT_SETTINGS, engineOptions, instancesOf, nodeForEvent, pairDeposed, progressLine, readSettings, splitAddresses, summariseChanges, timelineRows } from "../../www/src/engine-model.js";
 import { apply, plan } from "../../pkg/index.js";
 
 const ev = (address, operation = "create", deposed = null) => ({ address, operation, deposed });
@@ -14,6 +14,11 @@ test("events find their node in the apply graph, the plan graph and the resource
   assert.equal(nodeForEvent(apply, ev("mock_resource.web", "delete")), "mock_resource.web (destroy)");
   assert.equal(nodeForEvent(apply, ev("mock_resource.web", "create")), "mock_resource.web");
   assert.equal(nodeForEvent(apply, ev("mock_resource.base", "delete", "00000001")), "mock_resource.base (destroy deposed 00000001)");
+  // The graph's deposed key is its own (derived from the address); the apply's is another.
+  const cbd = new Set(["mock_resource.green", "mock_resource.green (destroy deposed 0beb6dcd)", "mock_resource.greener (destroy deposed 1a2b3c4d)"]);
+  assert.equal(nodeForEvent(cbd, ev("mock_resource.green", "delete", "00000001")), "mock_resource.green (destroy deposed 0beb6dcd)");
+  assert.equal(nodeForEvent(cbd, ev("mock_resource.green", "create")), "mock_resource.green");
+  assert.equal(nodeForEvent(new Set(["mock_resource.green"]), ev("mock_resource.green", "delete", "00000001")), "mock_resource.green", "the resources view: the resource's node");
   const resources = new Set(["mock_resource.subnet", "module.net.mock_resource.vpc", "data.mock_data.d"]);
   assert.equal(nodeForEvent(resources, ev("mock_resource.subnet[1]")), "mock_resource.subnet");
   assert.equal(nodeForEvent(resources, ev('module.net[0].mock_resource.vpc["a"]')), "module.net.mock_resource.vpc");
@@ -142,6 +147,17 @@ test("the apply's timeline: one row per operation, start to end, failures marked
   const b = rows.find((x) => x.address === "mock_resource.b");
   const a0 = rows.find((x) => x.address === "mock_resource.a[0]");
   assert.ok(b.start >= a0.end, "b waits for a");
+  // A deposed object's delete: the finish carries no deposed key (as Terraform prints it); it
+  // ends the row its start began.
+  const cbd = [
+    { phase: "apply", kind: "start", operation: "delete", address: "x.y", deposed: "00000001", time: 5 },
+    { phase: "apply", kind: "start", operation: "delete", address: "x.y", deposed: "00000002", time: 6 },
+    { phase: "apply", kind: "finish", operation: "delete", address: "x.y", deposed: null, time: 9 },
+    { phase: "apply", kind: "fail", operation: "delete", address: "x.y", deposed: null, time: 12 },
+  ];
+  assert.deepEqual(timelineRows(cbd).map((x) => [x.deposed, x.start, x.end, x.failed]), [["00000001", 5, 9, false], ["00000002", 6, 12, true]]);
+  const pair = pairDeposed();
+  assert.deepEqual(cbd.map((e) => pair(e).deposed), ["00000001", "00000002", "00000001", "00000002"]);
   // Plan-phase events and an operation without an end are no rows.
   assert.deepEqual(timelineRows([{ phase: "plan", kind: "start", operation: "read", address: "x", time: 0 }, { phase: "apply", kind: "start", operation: "create", address: "y", time: 1 }]), []);
 });

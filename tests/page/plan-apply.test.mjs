@@ -199,6 +199,26 @@ test("the apply view draws the graph that applies the last plan, and the apply a
   assert.deepEqual(problems, []);
 });
 
+test("the replacement example: create_before_destroy's deposed object animates its own destroy node in the apply view", async () => {
+  await byTestId("gallery").selectOption("replace");
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  await byTestId("view").selectOption("apply");
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  await click("apply", { delay: 20 });
+  assert.equal(await byTestId("engine-summary").textContent(), "Apply complete! Resources: 2 added, 1 changed, 2 destroyed.");
+  const log = await byTestId("apply-log").textContent();
+  assert.ok(log.indexOf("mock_resource.green: Creation complete") < log.indexOf("mock_resource.green (deposed object"), log);
+  assert.ok(log.indexOf("mock_resource.blue: Destruction complete") < log.indexOf("mock_resource.blue: Creating..."), log);
+  const deposed = await page.locator("[data-testid=graph-node][data-name^='mock_resource.green (destroy deposed ']").evaluateAll((els) => els.map((e) => [e.dataset.name, e.dataset.state]));
+  assert.equal(deposed.length, 1, JSON.stringify(deposed));
+  assert.equal(deposed[0][1], "done", JSON.stringify(deposed));
+  for (const n of ["mock_resource.blue (destroy)", "mock_resource.blue", "mock_resource.green", "mock_resource.green_attachment"]) assert.equal(await nodeState(n), "done", n);
+  await shot("engine-replace-cbd.png");
+  await byTestId("view").selectOption("resources");
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  assert.deepEqual(problems, []);
+});
+
 test("a cycle is refused by Plan with Terraform's error, and Apply applies nothing", async () => {
   await byTestId("gallery").selectOption("cycle");
   await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });

@@ -23,7 +23,37 @@ export function nodeForEvent(names, ev) {
   if (ev.deposed) candidates.push(`${a} (destroy deposed ${ev.deposed})`);
   if (ev.operation === "delete") candidates.push(`${a} (destroy)`);
   candidates.push(a, withoutLastKey(a), withoutKeys(a), `${withoutKeys(a)} (expand)`);
-  return candidates.find((c) => names.has(c)) ?? null;
+  const found = candidates.find((c) => names.has(c));
+  if (ev.deposed && found !== candidates[0]) {
+    // The apply graph names a deposed object by a key of its own (derived from the address, as
+    // the graph is built before the apply deposes anything): the address's deposed destroy node.
+    const prefix = `${a} (destroy deposed `;
+    for (const n of names) if (n.startsWith(prefix)) return n;
+  }
+  return found ?? null;
+}
+
+/**
+ * Fills in the deposed key of end events: the package's finish and fail events of a deposed
+ * object's delete carry none (Terraform prints none there), so they are paired with the start
+ * of the same operation on the same address that did. Returns `(ev) => ev` with `deposed` set.
+ */
+export function pairDeposed() {
+  const open = new Map(); // "operation\0address" -> deposed keys started and not ended, oldest first
+  return (ev) => {
+    if (ev.phase !== undefined && ev.phase !== "apply") return ev;
+    const key = `${ev.operation}\0${ev.address}`;
+    if (ev.kind === "start") {
+      if (ev.deposed) open.set(key, [...(open.get(key) ?? []), ev.deposed]);
+      return ev;
+    }
+    const waiting = open.get(key);
+    if (ev.deposed || !waiting?.length) return ev;
+    const [deposed, ...rest] = waiting;
+    if (rest.length) open.set(key, rest);
+    else open.delete(key);
+    return { ...ev, deposed };
+  };
 }
 
 /**
@@ -232,7 +262,9 @@ export function timelineRows(events) {
   const open = new Map();
   const rows = [];
   const key = (e) => `${e.operation}\0${e.address}\0${e.deposed ?? ""}`;
-  for (const e of events) {
+  const paired = pairDeposed();
+  for (const raw of events) {
+    const e = paired(raw);
     if (e.phase !== "apply") continue;
     if (e.kind === "start") {
       const row = { address: e.address, operation: e.operation, deposed: e.deposed ?? null, start: e.time, end: null, failed: false };
