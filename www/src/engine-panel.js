@@ -40,7 +40,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   const applyButton = button("Apply", "apply", true);
   const destroyButton = button("Destroy", "destroy");
   const cancelButton = el("button", { "data-testid": "engine-cancel", disabled: true }, "Cancel");
-  const resetButton = el("button", { "data-testid": "reset-state", disabled: !available, title: "Forget the state kept in this session: the next plan starts from the terraform.tfstate file among the files, or from nothing" }, "Reset state");
+  const resetButton = el("button", { "data-testid": "reset-state", disabled: !available, title: "Forget the state kept for this configuration: the next plan starts from the terraform.tfstate file among the files, or from nothing" }, "Reset state");
   const number = (id, min, max, step, title) => el("input", { type: "number", min, max, step, "data-testid": id, title });
   const parallelism = number("engine-parallelism", "1", "256", "1", "At most this many provider operations at once (terraform apply -parallelism)");
   const delay = number("mock-delay", "0", "10000", "1", "How long each provider operation takes");
