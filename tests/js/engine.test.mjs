@@ -312,6 +312,20 @@ resource "aws_subnet" "a" {
   await assert.rejects(plan(files, { mock: { failAddresses: "aws_instance.web" } }), TypeError);
 });
 
+test("a deposed object's delete: its finish event carries the deposed key its start had", async () => {
+  const [step1, step2] = scenario("replace-create-before-destroy");
+  const first = await apply(step1.files);
+  const r = await apply(step2.files, { state: first.state });
+  const deletes = r.report.events.filter((e) => e.operation === "delete").map((e) => `${e.kind} ${e.address} ${e.deposed}`);
+  assert.deepEqual(deletes.sort(), [
+    "finish mock_resource.base 00000001", "finish mock_resource.pinned 00000002",
+    "start mock_resource.base 00000001", "start mock_resource.pinned 00000002",
+  ]);
+  // Terraform names the deposed object only where the delete starts.
+  assert.match(r.report.progress, /mock_resource\.base \(deposed object 00000001\): Destroying/);
+  assert.match(r.report.progress, /\nmock_resource\.base: Destruction complete/);
+});
+
 test("a stale plan is refused as Terraform refuses it", async () => {
   const [step1, step2] = scenario("create-change-destroy");
   const first = await apply(step1.files);

@@ -3,7 +3,7 @@
 // lines, the plan's symbols, the settings, the instances an address names ("fail / replace selected"), and the timeline.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { actionSymbol, addressContains, createNodeStates, DEFAULT_SETTINGS, engineOptions, instancesOf, nodeForEvent, pairDeposed, progressLine, readSettings, splitAddresses, summariseChanges, timelineRows } from "../../www/src/engine-model.js";
+import { actionSymbol, addressContains, createNodeStates, DEFAULT_SETTINGS, engineOptions, instancesOf, nodeForEvent, progressLine, readSettings, splitAddresses, summariseChanges, timelineRows } from "../../www/src/engine-model.js";
 import { apply, plan } from "../../pkg/index.js";
 
 const ev = (address, operation = "create", deposed = null) => ({ address, operation, deposed });
@@ -147,17 +147,14 @@ test("the apply's timeline: one row per operation, start to end, failures marked
   const b = rows.find((x) => x.address === "mock_resource.b");
   const a0 = rows.find((x) => x.address === "mock_resource.a[0]");
   assert.ok(b.start >= a0.end, "b waits for a");
-  // A deposed object's delete: the finish carries no deposed key (as Terraform prints it); it
-  // ends the row its start began.
+  // Two deposed objects of one address deleted at once: each row ends with its own key.
   const cbd = [
     { phase: "apply", kind: "start", operation: "delete", address: "x.y", deposed: "00000001", time: 5 },
     { phase: "apply", kind: "start", operation: "delete", address: "x.y", deposed: "00000002", time: 6 },
-    { phase: "apply", kind: "finish", operation: "delete", address: "x.y", deposed: null, time: 9 },
-    { phase: "apply", kind: "fail", operation: "delete", address: "x.y", deposed: null, time: 12 },
+    { phase: "apply", kind: "fail", operation: "delete", address: "x.y", deposed: "00000002", time: 9 },
+    { phase: "apply", kind: "finish", operation: "delete", address: "x.y", deposed: "00000001", time: 12 },
   ];
-  assert.deepEqual(timelineRows(cbd).map((x) => [x.deposed, x.start, x.end, x.failed]), [["00000001", 5, 9, false], ["00000002", 6, 12, true]]);
-  const pair = pairDeposed();
-  assert.deepEqual(cbd.map((e) => pair(e).deposed), ["00000001", "00000002", "00000001", "00000002"]);
+  assert.deepEqual(timelineRows(cbd).map((x) => [x.deposed, x.start, x.end, x.failed]), [["00000001", 5, 12, false], ["00000002", 6, 9, true]]);
   // Plan-phase events and an operation without an end are no rows.
   assert.deepEqual(timelineRows([{ phase: "plan", kind: "start", operation: "read", address: "x", time: 0 }, { phase: "apply", kind: "start", operation: "create", address: "y", time: 1 }]), []);
 });

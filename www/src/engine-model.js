@@ -34,29 +34,6 @@ export function nodeForEvent(names, ev) {
 }
 
 /**
- * Fills in the deposed key of end events: the package's finish and fail events of a deposed
- * object's delete carry none (Terraform prints none there), so they are paired with the start
- * of the same operation on the same address that did. Returns `(ev) => ev` with `deposed` set.
- */
-export function pairDeposed() {
-  const open = new Map(); // "operation\0address" -> deposed keys started and not ended, oldest first
-  return (ev) => {
-    if (ev.phase !== undefined && ev.phase !== "apply") return ev;
-    const key = `${ev.operation}\0${ev.address}`;
-    if (ev.kind === "start") {
-      if (ev.deposed) open.set(key, [...(open.get(key) ?? []), ev.deposed]);
-      return ev;
-    }
-    const waiting = open.get(key);
-    if (ev.deposed || !waiting?.length) return ev;
-    const [deposed, ...rest] = waiting;
-    if (rest.length) open.set(key, rest);
-    else open.delete(key);
-    return { ...ev, deposed };
-  };
-}
-
-/**
  * The colours of nodes that stand for several operations (a resource with count, a
  * replacement's delete and create): running while any runs, failed once any failed, skipped
  * or cancelled when all of its operations ended so, else done.
@@ -262,9 +239,7 @@ export function timelineRows(events) {
   const open = new Map();
   const rows = [];
   const key = (e) => `${e.operation}\0${e.address}\0${e.deposed ?? ""}`;
-  const paired = pairDeposed();
-  for (const raw of events) {
-    const e = paired(raw);
+  for (const e of events) {
     if (e.phase !== "apply") continue;
     if (e.kind === "start") {
       const row = { address: e.address, operation: e.operation, deposed: e.deposed ?? null, start: e.time, end: null, failed: false };

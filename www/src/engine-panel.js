@@ -9,7 +9,7 @@
 // imports the package.
 
 import { el } from "./dom.js";
-import { createNodeStates, engineOptions, FAIL_OPS, instancesOf, isData, nodeForEvent, pairDeposed, progressLine, readSettings, summariseChanges, timelineRows } from "./engine-model.js";
+import { createNodeStates, engineOptions, FAIL_OPS, instancesOf, isData, nodeForEvent, progressLine, readSettings, summariseChanges, timelineRows } from "./engine-model.js";
 import { gantt } from "./gantt.js";
 
 /** sessionStorage: each configuration's state under STORE + its key; KEYS lists them, oldest first. */
@@ -418,9 +418,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
       progress.value = total ? Math.min(1, ended / total) : 0;
       if (total || ended) summary.textContent = `Applying: ${counts.done} of ${total} done · ${counts.running} running${counts.failed ? ` · ${counts.failed} failed` : ""}${counts.skipped ? ` · ${counts.skipped} skipped` : ""}`;
     };
-    const paired = pairDeposed();
-    const onEvent = (raw) => {
-      const ev = paired(raw);
+    const onEvent = (ev) => {
       const line = progressLine(ev);
       if (line) pendingLines.push(line);
       if (ev.phase === "apply") {
