@@ -364,6 +364,10 @@ function engineOptions(options) {
       throw new TypeError(`tfgraph: \`options.${key}\` must be an array of address strings`);
     }
   }
+  const failAddresses = o.mock?.failAddresses;
+  if (failAddresses !== undefined && failAddresses !== null && !(Array.isArray(failAddresses) && failAddresses.every((a) => typeof a === "string"))) {
+    throw new TypeError("tfgraph: `options.mock.failAddresses` must be an array of address strings");
+  }
   return {
     ...o,
     targets: o.targets ?? undefined,

@@ -704,7 +704,15 @@ export interface MockOptions {
   delayByName?: Record<string, number>;
   /** Objects (by `name` attribute) whose operations fail. */
   failNames?: string[];
-  /** Which operations fail for `failNames`: "create" (the default), "update", "delete", "read", "read_data". */
+  /**
+   * Resource instances whose operations fail, by address: `aws_instance.web[1]`,
+   * `module.m.aws_subnet.a["x"]`; a resource's address without a key (`aws_instance.web`) fails
+   * every instance of it (a module call without a key: each of its instances). For objects with
+   * no `name` attribute (the generic mock's). Apply-time operations only; an entry that is not a
+   * resource instance address matches nothing.
+   */
+  failAddresses?: string[];
+  /** Which operations fail for `failNames` and `failAddresses`: "create" (the default), "update", "delete", "read", "read_data". */
   failOps?: ("create" | "update" | "delete" | "read" | "read_data")[];
   /** Seed of the jitter and the rate limits below (default 0): one seed, one timeline. */
   seed?: number;

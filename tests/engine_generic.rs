@@ -408,6 +408,48 @@ fn seeded_jitter_and_rate_limits_are_deterministic_and_retried_by_the_provider()
     assert!(errs[0].starts_with("Rate exceeded: ") && errs[0].contains("retried 2 times"), "{errs:?}");
 }
 
+#[test]
+fn fail_addresses_fail_instances_by_address_on_both_mocks() {
+    let f = files(&[
+        ("main.tf", "resource \"aws_instance\" \"web\" {\n  count = 2\n  ami = \"ami-1\"\n}\nresource \"mock_resource\" \"m\" {\n  input = { web = aws_instance.web[0].id }\n}\nmodule \"net\" {\n  source = \"./net\"\n}\n"),
+        ("net/main.tf", "resource \"aws_subnet\" \"s\" {\n  for_each = toset([\"a\", \"b\"])\n  cidr_block = each.key\n}\n"),
+    ]);
+    let out = run(&f, None, json!({"mock": {"failAddresses": ["aws_instance.web[0]", "module.net.aws_subnet.s[\"b\"]", "not an address"]}}));
+    let mut errs = errors(&out);
+    errs.sort();
+    assert_eq!(errs, vec![
+        "mock: injected failure creating 'aws_instance.web[0]': MOCK_FAIL_ADDRESS contains 'aws_instance.web[0]'".to_string(),
+        "mock: injected failure creating 'module.net.aws_subnet.s[\"b\"]': MOCK_FAIL_ADDRESS contains 'module.net.aws_subnet.s[\"b\"]'".to_string(),
+    ]);
+    let events = out["apply"]["report"]["events"].as_array().unwrap();
+    let of = |kind: &str| -> Vec<String> {
+        let mut v: Vec<String> = events.iter().filter(|e| e["kind"] == kind).map(|e| e["address"].as_str().unwrap().to_string()).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(of("fail"), ["aws_instance.web[0]", "module.net.aws_subnet.s[\"b\"]"]);
+    assert!(!of("start").contains(&"mock_resource.m".to_string()), "what depends on a failed instance never starts");
+    assert_eq!(out["apply"]["report"]["added"], 2);
+    let failed = out["apply"]["diagnostics"].as_array().unwrap().iter().find(|d| d["address"] == "aws_instance.web[0]").unwrap();
+    assert_eq!(failed["range"]["start"]["line"], 1, "at the resource's block, as a failure by name is");
+
+    // The built-in mock by address too (a resource's address: every instance), and failOps'
+    // updates, which keep the prior object.
+    let (_, state) = converge(&f);
+    let changed = files(&[("main.tf", &f["main.tf"].replace("ami-1", "ami-2").replace("web[0].id }", "web[0].id, v = \"2\" }")), ("net/main.tf", &f["net/main.tf"])]);
+    let upd = run(&changed, Some(&state), json!({"mock": {"failAddresses": ["mock_resource.m"], "failOps": ["update"]}}));
+    assert_eq!(errors(&upd), ["mock: injected failure updating 'mock_resource.m': MOCK_FAIL_ADDRESS contains 'mock_resource.m'"]);
+    let after = resources(&upd["apply"]["state"]);
+    assert_eq!(after["aws_instance.web"].1[1]["ami"], "ami-2");
+    assert_eq!(after["mock_resource.m"].1[0]["input"]["v"], Value::Null, "a failed update keeps the prior object");
+    // The generic mock's too; what depends on the resource (mock_resource.m) waits for all of it.
+    let upd = run(&changed, Some(&state), json!({"mock": {"failAddresses": ["aws_instance.web[1]"], "failOps": ["update"]}}));
+    assert_eq!(errors(&upd), ["mock: injected failure updating 'aws_instance.web[1]': MOCK_FAIL_ADDRESS contains 'aws_instance.web[1]'"]);
+    let after = resources(&upd["apply"]["state"]);
+    assert_eq!((&after["aws_instance.web"].1[0]["ami"], &after["aws_instance.web"].1[1]["ami"]), (&json!("ami-2"), &json!("ami-1")));
+    assert_eq!(after["mock_resource.m"].1[0]["input"]["v"], Value::Null);
+}
+
 /// A recorded step's config/ folder as a files map (paths relative to config/).
 fn read_config(dir: &std::path::Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();

@@ -5,7 +5,7 @@
 //
 // The mock provider's knobs come from the environment variables the oracle's mock provider
 // reads (MOCK_DELAY_MS, MOCK_DELAY_BY_NAME, MOCK_FAIL_NAME, MOCK_FAIL_OPS), so a scenario
-// recorded with real Terraform replays with the same settings.
+// recorded with real Terraform replays with the same settings; MOCK_FAIL_ADDRESS is ours.
 
 import { join, resolve } from "node:path";
 import { stat } from "node:fs/promises";
@@ -45,7 +45,9 @@ const OPTIONS_HELP = `  --state FILE       the state file (default: terraform.tf
 const MOCK_HELP = `Providers: the built-in mock (hashicorp/mock, Terraform's oracle provider, value for value)
 and a generic mock for every other provider. The mock's knobs are the oracle's environment
 variables: MOCK_DELAY_MS, MOCK_DELAY_BY_NAME=a=2000,b=50, MOCK_FAIL_NAME=a,b and
-MOCK_FAIL_OPS=create,update,delete. TF_IN_AUTOMATION=1 leaves out the next-step hints.`;
+MOCK_FAIL_OPS=create,update,delete; and tfgraph's MOCK_FAIL_ADDRESS=aws_instance.web[1],
+which fails resource instances by address (a resource's address: all of its instances).
+TF_IN_AUTOMATION=1 leaves out the next-step hints.`;
 
 export const ENGINE_COMMANDS = {
   plan: {
@@ -105,7 +107,30 @@ export function mockFromEnv(env = process.env) {
   if (byName.length) mock.delayByName = Object.fromEntries(byName.map(([k, v]) => [k, Number(v) || 0]));
   if (list(env.MOCK_FAIL_NAME).length) mock.failNames = list(env.MOCK_FAIL_NAME);
   if (list(env.MOCK_FAIL_OPS).length) mock.failOps = list(env.MOCK_FAIL_OPS);
+  const addresses = splitAddresses(env.MOCK_FAIL_ADDRESS ?? "");
+  if (addresses.length) mock.failAddresses = addresses;
   return mock;
+}
+
+/** A comma-separated list of addresses, split only outside index brackets (`a["x,y"]` is one). */
+export function splitAddresses(text) {
+  const parts = [];
+  let depth = 0;
+  let quoted = false;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted && c === "\\") i++;
+    else if (c === '"' && depth > 0) quoted = !quoted;
+    else if (!quoted && c === "[") depth++;
+    else if (!quoted && c === "]") depth = Math.max(0, depth - 1);
+    else if (!quoted && depth === 0 && c === ",") {
+      parts.push(text.slice(from, i));
+      from = i + 1;
+    }
+  }
+  parts.push(text.slice(from));
+  return parts.map((s) => s.trim()).filter(Boolean);
 }
 
 /** Throws UsageError for option values no command could run with. */

@@ -16,7 +16,8 @@ use crate::providers::{Op, Provider};
 use serde_json::{json, Value as Json};
 use std::collections::BTreeMap;
 
-/// The mock provider's options from the API's `mock: { delayMs, delayByName, failNames, failOps }`.
+/// The mock provider's options from the API's `mock: { delayMs, delayByName, failNames,
+/// failAddresses, failOps, seed, jitterMs, rateLimit, maxRetries }`.
 pub fn mock_options(mock: Option<&Json>) -> MockOptions {
     let mut o = MockOptions::default();
     let Some(m) = mock else { return o };
@@ -26,6 +27,9 @@ pub fn mock_options(mock: Option<&Json>) -> MockOptions {
     }
     if let Some(names) = m.get("failNames").and_then(Json::as_array) {
         o.fail_names = crate::util::sort::btree_set(names.iter().filter_map(|v| v.as_str().map(String::from)));
+    }
+    if let Some(addresses) = m.get("failAddresses").and_then(Json::as_array) {
+        o.fail_addresses = addresses.iter().filter_map(Json::as_str).filter_map(crate::providers::mock::FailAddress::parse).collect();
     }
     if let Some(ops) = m.get("failOps").and_then(Json::as_array) {
         let text: Vec<&str> = ops.iter().filter_map(Json::as_str).collect();

@@ -87,10 +87,10 @@ pub fn apply(files: &BTreeMap<String, String>, config: &Config, plan: &Plan, pri
             events.push(start_event(&s, &started, now));
             // Answered now; dependents see the result when it ends on the clock.
             let response = started.request.as_ref().ok().map(|r| r.ask(crate::providers::route(provider, &started.provider_config)));
-            let prior_id = started.prior_id.clone();
+            let (prior_id, deposed) = (started.prior_id.clone(), started.deposed.clone());
             let outcome = s.finish(started, response);
             let ok = outcome.is_ok();
-            events.push(end_event(&s, b, prior_id, &outcome, now + delay));
+            events.push(end_event(&s, b, prior_id, deposed, &outcome, now + delay));
             let o = &s.ops[b];
             starts.push((now, format!("{} {}{}", o.op.as_str(), o.instance, if ok { "" } else { " FAILED" })));
             running.push((now + delay, b, ok));
@@ -119,12 +119,13 @@ pub fn start_event(s: &Stepper<'_>, started: &Started, at_ms: u64) -> Event {
     Event { at_ms, address: o.instance.clone(), deposed: started.deposed.clone(), op: o.op, prior_id: started.prior_id.clone(), kind: EventKind::Start }
 }
 
-/// The end event of an operation, from its outcome.
-pub fn end_event(s: &Stepper<'_>, b: usize, prior_id: Option<String>, outcome: &super::stepper::Outcome, at_ms: u64) -> Event {
+/// The end event of an operation, from its outcome; `deposed` as its start had it (the
+/// object is gone from the working state once its delete ends).
+pub fn end_event(s: &Stepper<'_>, b: usize, prior_id: Option<String>, deposed: Option<String>, outcome: &super::stepper::Outcome, at_ms: u64) -> Event {
     let o = &s.ops[b];
     let kind = match outcome {
         Ok(id) => EventKind::Complete { id: id.clone() },
         Err(_) => EventKind::Fail,
     };
-    Event { at_ms, address: o.instance.clone(), deposed: None, op: o.op, prior_id, kind }
+    Event { at_ms, address: o.instance.clone(), deposed, op: o.op, prior_id, kind }
 }

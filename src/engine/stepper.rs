@@ -56,15 +56,16 @@ pub struct OpNode {
     pub(super) order_cbd: bool,
 }
 
-/// What to ask the provider for an operation that has started.
+/// What to ask the provider for an operation that has started. `address` is the instance's,
+/// for [`Provider::injected_failure`] only (Terraform's requests carry none).
 #[derive(Clone, Debug)]
 pub enum Request {
     /// `ApplyResourceChange` with no planned object: destroy `prior`.
-    Delete { type_name: String, prior: Value },
+    Delete { type_name: String, prior: Value, address: String },
     /// `ReadDataSource`.
-    ReadData { type_name: String, config: Value },
+    ReadData { type_name: String, config: Value, address: String },
     /// `PlanResourceChange` on the final configuration, then `ApplyResourceChange` of its answer.
-    PlanApply { type_name: String, prior: Option<Value>, config: Value },
+    PlanApply { type_name: String, prior: Option<Value>, config: Value, address: String },
 }
 
 /// The provider's answer to a [`Request`].
@@ -79,14 +80,35 @@ pub enum Response {
 impl Request {
     /// Asks a provider that answers at once.
     pub fn ask(&self, provider: &dyn Provider) -> Response {
+        if let Some(response) = self.injected(provider) {
+            return response;
+        }
         match self {
-            Request::Delete { type_name, prior } => Response::Applied(provider.apply_resource_change(type_name, Some(prior), None)),
-            Request::ReadData { type_name, config } => Response::Read(provider.read_data_source(type_name, config)),
-            Request::PlanApply { type_name, prior, config } => match provider.plan_resource_change(type_name, prior.as_ref(), config) {
+            Request::Delete { type_name, prior, .. } => Response::Applied(provider.apply_resource_change(type_name, Some(prior), None)),
+            Request::ReadData { type_name, config, .. } => Response::Read(provider.read_data_source(type_name, config)),
+            Request::PlanApply { type_name, prior, config, .. } => match provider.plan_resource_change(type_name, prior.as_ref(), config) {
                 Ok(p) => Response::Applied(provider.apply_resource_change(type_name, prior.as_ref(), Some(&p.planned))),
                 Err(e) => Response::PlanFailed(e),
             },
         }
+    }
+}
+
+impl Request {
+    /// The failure a mock injects at this instance, answered as the mock answers a failure by
+    /// name: a failed create leaves no object, a failed update or delete keeps the prior one.
+    fn injected(&self, provider: &dyn Provider) -> Option<Response> {
+        let (op, address) = match self {
+            Request::Delete { address, .. } => (Op::Delete, address),
+            Request::ReadData { address, .. } => (Op::ReadData, address),
+            Request::PlanApply { prior, address, .. } => (if prior.is_some() { Op::Update } else { Op::Create }, address),
+        };
+        let error = provider.injected_failure(op, address)?;
+        Some(match self {
+            Request::ReadData { .. } => Response::Read(Err(error)),
+            Request::Delete { prior, .. } => Response::Applied(Applied { new_state: Some(prior.clone()), error: Some(error) }),
+            Request::PlanApply { prior, .. } => Response::Applied(Applied { new_state: prior.clone(), error: Some(error) }),
+        })
     }
 }
 
@@ -367,7 +389,7 @@ impl<'a> Stepper<'a> {
         let c = &self.plan.changes[o.change];
         let provider = crate::providers::route(provider, &c.provider_config);
         match o.op {
-            Op::Delete => Ok(target.map(|i| Request::Delete { type_name: c.type_name.clone(), prior: self.objs.get(i).value.clone() })),
+            Op::Delete => Ok(target.map(|i| Request::Delete { type_name: c.type_name.clone(), prior: self.objs.get(i).value.clone(), address: o.instance.clone() })),
             Op::Create | Op::Update | Op::ReadData => {
                 let Some(&wi) = self.by_addr.get(&o.resource) else {
                     return Err(self.fail(b, "Resource not in configuration".into(), format!("{} has no configuration to apply.", o.instance)));
@@ -381,7 +403,7 @@ impl<'a> Stepper<'a> {
                 let (files, config, args) = (self.files, self.config, &self.args[wi]);
                 let cfg = with_root_env(&self.env, files, config, self.variables, &values, false, &mut |root, inputs| instance::evaluate(root, inputs, args, w, &c.key, schema))?;
                 if o.op == Op::ReadData {
-                    return Ok(Some(Request::ReadData { type_name: c.type_name.clone(), config: cfg }));
+                    return Ok(Some(Request::ReadData { type_name: c.type_name.clone(), config: cfg, address: o.instance.clone() }));
                 }
                 let current = self.find(c, |x| x.deposed.is_none());
                 if o.op == Op::Create {
@@ -395,7 +417,8 @@ impl<'a> Stepper<'a> {
                     }
                 }
                 let prior = if o.op == Op::Update { current.map(|i| self.objs.get(i).value.clone()) } else { None };
-                Ok(Some(Request::PlanApply { type_name: c.type_name.clone(), prior, config: ignore_for_apply(c, cfg) }))
+                let address = self.ops[b].instance.clone();
+                Ok(Some(Request::PlanApply { type_name: c.type_name.clone(), prior, config: ignore_for_apply(c, cfg), address }))
             }
             Op::Read | Op::Import => Ok(None),
         }

@@ -5,6 +5,7 @@
 
 use super::knobs::Knobs;
 use super::{Applied, AttributeSchema, Op, PlannedChange, Provider, ProviderError, ResourceSchema};
+use crate::addrs::{InstanceAddr, InstanceKey};
 use crate::eval::{Kind, Type, Value};
 use sha1::{Digest, Sha1};
 use std::collections::{BTreeMap, BTreeSet};
@@ -12,14 +13,18 @@ use std::collections::{BTreeMap, BTreeSet};
 pub const SOURCE: &str = "registry.terraform.io/hashicorp/mock";
 
 /// The oracle's knobs (`MOCK_DELAY_MS`, `MOCK_DELAY_MS_<OP>`, `MOCK_DELAY_BY_NAME`,
-/// `MOCK_FAIL_NAME`, `MOCK_FAIL_OPS`).
+/// `MOCK_FAIL_NAME`, `MOCK_FAIL_OPS`), and failures by address (`MOCK_FAIL_ADDRESS`, ours).
 #[derive(Clone, Debug, Default)]
 pub struct MockOptions {
     pub delay_ms: u64,
     pub delay_by_op: BTreeMap<Op, u64>,
     pub delay_by_name: BTreeMap<String, u64>,
     pub fail_names: BTreeSet<String>,
-    /// Which operations fail for `fail_names`; empty means `create` only (the oracle's default).
+    /// Resource instances that fail, by address (`aws_instance.web[1]`; a resource's address
+    /// without a key fails each of its instances): for objects with no `name` to fail them by.
+    pub fail_addresses: Vec<FailAddress>,
+    /// Which operations fail for `fail_names` and `fail_addresses`; empty means `create` only
+    /// (the oracle's default).
     pub fail_ops: BTreeSet<Op>,
     /// Seeded jitter and transient rate limits (not the oracle's: it has neither).
     pub knobs: Knobs,
@@ -43,6 +48,7 @@ impl MockOptions {
                     }
                 }
                 "MOCK_FAIL_NAME" | "FAIL_NAME" => o.fail_names = crate::util::sort::btree_set(v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from)),
+                "MOCK_FAIL_ADDRESS" => o.fail_addresses = split_addresses(v).filter_map(FailAddress::parse).collect(),
                 "MOCK_FAIL_OPS" => o.fail_ops = crate::util::sort::btree_set(v.split(',').filter_map(|s| op_named(s.trim()))),
                 "MOCK_SEED" => o.knobs.seed = v.trim().parse().unwrap_or(0),
                 "MOCK_JITTER_MS" => o.knobs.jitter_ms = ms(v),
@@ -61,9 +67,87 @@ impl MockOptions {
     /// Whether an injected failure hits `op` on the object named `name`.
     pub fn fails(&self, op: Op, name: Option<&str>) -> bool {
         let Some(name) = name else { return false };
-        let op_listed = if self.fail_ops.is_empty() { op == Op::Create } else { self.fail_ops.contains(&op) };
-        op_listed && self.fail_names.contains(name)
+        self.fails_op(op) && self.fail_names.contains(name)
     }
+
+    fn fails_op(&self, op: Op) -> bool {
+        if self.fail_ops.is_empty() {
+            op == Op::Create
+        } else {
+            self.fail_ops.contains(&op)
+        }
+    }
+
+    /// The failure injected into `op` on the resource instance at `address`
+    /// (`module.m.aws_subnet.a["x"]`), if a `fail_addresses` entry names it.
+    pub fn address_failure(&self, op: Op, address: &str) -> Option<ProviderError> {
+        if self.fail_addresses.is_empty() || !self.fails_op(op) {
+            return None;
+        }
+        let instance = InstanceAddr::parse(address).ok()?;
+        let hit = self.fail_addresses.iter().find(|f| f.contains(&instance))?;
+        let verb = match op {
+            Op::Create => "creating",
+            Op::Update => "updating",
+            Op::Delete => "deleting",
+            Op::Read | Op::ReadData => "reading",
+            Op::Import => "importing",
+        };
+        Some(ProviderError {
+            summary: format!("mock: injected failure {verb} {}", python_repr(address)),
+            detail: format!("MOCK_FAIL_ADDRESS contains {}", python_repr(&hit.text)),
+        })
+    }
+}
+
+/// One `fail_addresses` entry: a resource instance, or a whole resource (no key).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FailAddress {
+    /// As given (the failure's detail quotes it).
+    pub text: String,
+    addr: InstanceAddr,
+}
+
+impl FailAddress {
+    /// `None` when `text` is not a resource instance address (it could fail nothing).
+    pub fn parse(text: &str) -> Option<FailAddress> {
+        let text = text.trim();
+        InstanceAddr::parse(text).ok().map(|addr| FailAddress { text: text.to_string(), addr })
+    }
+
+    /// Whether the entry names `instance`: where the entry gives no key (the resource's or a
+    /// module call's), any key matches, so `module.m.x.y` names `module.m[1].x.y[0]`, as the
+    /// page's resources view spells what it draws.
+    pub fn contains(&self, instance: &InstanceAddr) -> bool {
+        let key_fits = |ours: &Option<InstanceKey>, theirs: &Option<InstanceKey>| ours.is_none() || ours == theirs;
+        self.addr.resource == instance.resource
+            && key_fits(&self.addr.key, &instance.key)
+            && self.addr.module.len() == instance.module.len()
+            && self.addr.module.iter().zip(&instance.module).all(|((n, k), (m, j))| n == m && key_fits(k, j))
+    }
+}
+
+/// A comma-separated list of addresses, split only at commas outside index brackets (a key
+/// such as `["a,b"]` keeps its comma).
+pub fn split_addresses(list: &str) -> impl Iterator<Item = &str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut quoted, mut escaped, mut from) = (0usize, false, false, 0);
+    for (i, c) in list.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' if depth > 0 => quoted = !quoted,
+            '[' if !quoted => depth += 1,
+            ']' if !quoted => depth = depth.saturating_sub(1),
+            ',' if depth == 0 && !quoted => {
+                parts.push(&list[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&list[from..]);
+    parts.into_iter().map(str::trim).filter(|s| !s.is_empty())
 }
 
 /// The delay of `op` on the object named `name`: per name, else per operation, else the
@@ -344,6 +428,10 @@ impl Provider for MockProvider {
         delay(&self.options, op, name)
     }
 
+    fn injected_failure(&self, op: Op, address: &str) -> Option<ProviderError> {
+        self.options.address_failure(op, address)
+    }
+
     fn schema_document(&self) -> serde_json::Value {
         self.schemas_json()
     }
@@ -489,6 +577,48 @@ mod tests {
         assert_eq!(p.delay_ms(Op::Create, Some("a")), 50 + 100, "one retry after 100 ms");
         let calm = MockProvider::new(MockOptions::from_env([("MOCK_SEED", "9"), ("MOCK_JITTER_MS", "20"), ("MOCK_DELAY_MS", "50")]));
         assert!((30..=70).contains(&calm.delay_ms(Op::Create, Some("a"))));
+    }
+
+    #[test]
+    fn failures_by_address_name_instances_or_whole_resources() {
+        let opts = MockOptions::from_env([("MOCK_FAIL_ADDRESS", "aws_instance.web[1], module.m.aws_subnet.a[\"x,y\"], data.d.e, nonsense, module.m[0].r.s")]);
+        let texts: Vec<&str> = opts.fail_addresses.iter().map(|f| f.text.as_str()).collect();
+        assert_eq!(texts, ["aws_instance.web[1]", "module.m.aws_subnet.a[\"x,y\"]", "data.d.e", "module.m[0].r.s"], "what does not parse is dropped");
+        let e = opts.address_failure(Op::Create, "aws_instance.web[1]").unwrap();
+        assert_eq!(e.summary, "mock: injected failure creating 'aws_instance.web[1]'");
+        assert_eq!(e.detail, "MOCK_FAIL_ADDRESS contains 'aws_instance.web[1]'");
+        for (address, fails) in [
+            ("aws_instance.web[0]", false),
+            ("aws_instance.web", false),
+            ("module.m.aws_subnet.a[\"x,y\"]", true),
+            ("module.m.aws_subnet.a[\"x\"]", false),
+            ("module.n.aws_subnet.a[\"x,y\"]", false),
+            ("data.d.e[3]", true),
+            ("d.e", false),
+            ("module.m[0].r.s[\"k\"]", true),
+            ("module.m[1].r.s", false),
+            ("module.m[\"k\"].aws_subnet.a[\"x,y\"]", true),
+            ("module.m.module.m.aws_subnet.a[\"x,y\"]", false),
+        ] {
+            assert_eq!(opts.address_failure(Op::Create, address).is_some(), fails, "{address}");
+        }
+        let whole = opts.address_failure(Op::ReadData, "data.d.e[3]");
+        assert!(whole.is_none(), "only failOps' operations (create by default)");
+        let ops = MockOptions { fail_ops: [Op::Delete, Op::ReadData].into(), ..opts.clone() };
+        assert_eq!(ops.address_failure(Op::ReadData, "data.d.e[3]").unwrap().detail, "MOCK_FAIL_ADDRESS contains 'data.d.e'");
+        assert_eq!(ops.address_failure(Op::Delete, "aws_instance.web[1]").unwrap().summary, "mock: injected failure deleting 'aws_instance.web[1]'");
+        assert!(ops.address_failure(Op::Create, "aws_instance.web[1]").is_none());
+        assert!(MockProvider::new(opts.clone()).injected_failure(Op::Create, "aws_instance.web[1]").is_some());
+        assert!(MockOptions::default().address_failure(Op::Create, "aws_instance.web[1]").is_none());
+    }
+
+    #[test]
+    fn address_lists_split_outside_brackets() {
+        let split = |s| split_addresses(s).collect::<Vec<_>>();
+        assert_eq!(split(" a.b , c.d[0],, "), ["a.b", "c.d[0]"]);
+        assert_eq!(split("a.b[\"x,]y\"],c.d"), ["a.b[\"x,]y\"]", "c.d"]);
+        assert_eq!(split("a.b[\"q\\\",\"],c.d"), ["a.b[\"q\\\",\"]", "c.d"]);
+        assert_eq!(split(""), Vec::<&str>::new());
     }
 
     #[test]

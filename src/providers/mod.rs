@@ -9,7 +9,8 @@
 //! | `set` | the providers of one configuration, one per source, behind one [`Provider`] |
 //!
 //! Providers see only values ([`Value`], with unknowns) and schemas: no graph, no state file,
-//! no resource addresses (a provider configuration's address only chooses one of a set).
+//! no resource addresses (a provider configuration's address only chooses one of a set; an
+//! instance's address only tells the mocks which failure to inject).
 
 pub mod answered;
 pub mod generic;
@@ -132,6 +133,12 @@ pub trait Provider {
     /// metadata the walk honours to reproduce the oracle's timing (0 when instant).
     fn delay_ms(&self, _op: Op, _name: Option<&str>) -> u64 {
         0
+    }
+    /// The failure injected into `op` on the resource instance at `address` (the mocks'
+    /// `failAddresses`), asked before each apply-time request: the one place a provider is told
+    /// an address, since a mock object may have no `name` to be failed by. `None` for real ones.
+    fn injected_failure(&self, _op: Op, _address: &str) -> Option<ProviderError> {
+        None
     }
     /// The provider serving the configuration at `config_address`
     /// (`provider["registry.terraform.io/hashicorp/aws"].west`) when this one stands for

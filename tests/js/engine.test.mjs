@@ -267,6 +267,66 @@ test("a failure fails that instance (tainted), skips what depends on it, and fin
   assert.equal(r.report.added, 6);
 });
 
+test("failAddresses fails instances by address, for objects with no name (the generic mock's), with the mock's failure text", async () => {
+  const files = {
+    "main.tf": `
+module "m" {
+  source = "./m"
+}
+resource "aws_instance" "web" {
+  count = 3
+  ami   = "ami-1"
+}
+resource "aws_eip" "ip" {
+  instance = aws_instance.web[1].id
+}
+`,
+    "m/main.tf": `
+resource "aws_subnet" "a" {
+  for_each   = toset(["x", "y,z"])
+  cidr_block = each.key
+}
+`,
+  };
+  const r = await apply(files, { mock: { failAddresses: ["aws_instance.web[1]", 'module.m.aws_subnet.a["y,z"]'] } });
+  const failed = r.report.events.filter((e) => e.kind === "fail").map((e) => e.address).sort();
+  assert.deepEqual(failed, ["aws_instance.web[1]", 'module.m.aws_subnet.a["y,z"]']);
+  assert.deepEqual(r.report.events.filter((e) => e.kind === "skip").map((e) => e.address), ["aws_eip.ip"]);
+  const errors = r.diagnostics.filter((d) => d.severity === "error").sort((a, b) => (a.address < b.address ? -1 : 1));
+  assert.deepEqual(errors.map((d) => [d.summary, d.detail, d.address]), [
+    ["mock: injected failure creating 'aws_instance.web[1]'", "MOCK_FAIL_ADDRESS contains 'aws_instance.web[1]'", "aws_instance.web[1]"],
+    [`mock: injected failure creating 'module.m.aws_subnet.a["y,z"]'`, `MOCK_FAIL_ADDRESS contains 'module.m.aws_subnet.a["y,z"]'`, 'module.m.aws_subnet.a["y,z"]'],
+  ]);
+  assert.equal(r.report.added, 3);
+  // A resource's address fails every instance of it; failOps reaches updates and deletes too.
+  const all = await apply(files, { mock: { failAddresses: ["aws_instance.web"] } });
+  assert.deepEqual(all.report.events.filter((e) => e.kind === "fail").map((e) => e.address).sort(), ["aws_instance.web[0]", "aws_instance.web[1]", "aws_instance.web[2]"]);
+  const ok = await apply(files);
+  assert.deepEqual(ok.diagnostics.filter((d) => d.severity === "error"), []);
+  const gone = await destroy(files, { state: ok.state, mock: { failAddresses: ["aws_instance.web[2]"], failOps: ["delete"] } });
+  assert.deepEqual(gone.report.events.filter((e) => e.kind === "fail").map((e) => e.address), ["aws_instance.web[2]"]);
+  assert.equal(gone.diagnostics.find((d) => d.severity === "error").summary, "mock: injected failure deleting 'aws_instance.web[2]'");
+  assert.deepEqual(gone.state.resources.map((res) => `${res.type}.${res.name} ${res.instances.length}`), ["aws_instance.web 1"], "the failed delete keeps its object");
+  // Only the listed operations: creates are not failed when failOps is ["delete"].
+  const creates = await apply(files, { mock: { failAddresses: ["aws_instance.web"], failOps: ["delete"] } });
+  assert.deepEqual(creates.diagnostics.filter((d) => d.severity === "error"), []);
+  await assert.rejects(plan(files, { mock: { failAddresses: "aws_instance.web" } }), TypeError);
+});
+
+test("a deposed object's delete: its finish event carries the deposed key its start had", async () => {
+  const [step1, step2] = scenario("replace-create-before-destroy");
+  const first = await apply(step1.files);
+  const r = await apply(step2.files, { state: first.state });
+  const deletes = r.report.events.filter((e) => e.operation === "delete").map((e) => `${e.kind} ${e.address} ${e.deposed}`);
+  assert.deepEqual(deletes.sort(), [
+    "finish mock_resource.base 00000001", "finish mock_resource.pinned 00000002",
+    "start mock_resource.base 00000001", "start mock_resource.pinned 00000002",
+  ]);
+  // Terraform names the deposed object only where the delete starts.
+  assert.match(r.report.progress, /mock_resource\.base \(deposed object 00000001\): Destroying/);
+  assert.match(r.report.progress, /\nmock_resource\.base: Destruction complete/);
+});
+
 test("a stale plan is refused as Terraform refuses it", async () => {
   const [step1, step2] = scenario("create-change-destroy");
   const first = await apply(step1.files);

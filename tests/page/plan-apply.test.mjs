@@ -95,7 +95,7 @@ test("Apply animates the walk, prints Terraform's progress lines, and keeps Terr
   const progress = recorded.slice(0, recorded.indexOf("\nApply complete!"));
   assert.equal(canonical(await byTestId("apply-log").textContent()), canonical(progress));
   assert.deepEqual(withoutRunFields(await shownState()), withoutRunFields(JSON.parse(fixture("step1", "state.tfstate"))));
-  assert.match(await byTestId("state-info").textContent(), /this session's: serial \d+, 4 objects/);
+  assert.match(await byTestId("state-info").textContent(), /kept for this configuration: serial \d+, 4 objects/);
   for (const n of ["mock_resource.net", "mock_resource.subnet", "mock_resource.web"]) assert.equal(await nodeState(n), "done");
   await shot("engine-apply.png");
   // The download is the state shown.
@@ -160,7 +160,7 @@ test("Cancel stops new operations; what ran is in the state; Reset state forgets
 
 test("another example is another configuration: its state starts empty", async () => {
   await click("apply");
-  assert.match(await byTestId("state-info").textContent(), /this session's/);
+  assert.match(await byTestId("state-info").textContent(), /kept for this configuration/);
   await byTestId("gallery").selectOption("plan-apply");
   await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
   assert.match(await byTestId("state-info").textContent(), /empty/);
@@ -194,6 +194,26 @@ test("the apply view draws the graph that applies the last plan, and the apply a
   assert.equal(await node("mock_resource.net").count(), 0, "no change for net: not in the apply graph");
   await shot("engine-apply-view-replace.png");
   await byTestId("editor").fill(FILES["main.tf"]);
+  await byTestId("view").selectOption("resources");
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  assert.deepEqual(problems, []);
+});
+
+test("the replacement example: create_before_destroy's deposed object animates its own destroy node in the apply view", async () => {
+  await byTestId("gallery").selectOption("replace");
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  await byTestId("view").selectOption("apply");
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  await click("apply", { delay: 20 });
+  assert.equal(await byTestId("engine-summary").textContent(), "Apply complete! Resources: 2 added, 1 changed, 2 destroyed.");
+  const log = await byTestId("apply-log").textContent();
+  assert.ok(log.indexOf("mock_resource.green: Creation complete") < log.indexOf("mock_resource.green (deposed object"), log);
+  assert.ok(log.indexOf("mock_resource.blue: Destruction complete") < log.indexOf("mock_resource.blue: Creating..."), log);
+  const deposed = await page.locator("[data-testid=graph-node][data-name^='mock_resource.green (destroy deposed ']").evaluateAll((els) => els.map((e) => [e.dataset.name, e.dataset.state]));
+  assert.equal(deposed.length, 1, JSON.stringify(deposed));
+  assert.equal(deposed[0][1], "done", JSON.stringify(deposed));
+  for (const n of ["mock_resource.blue (destroy)", "mock_resource.blue", "mock_resource.green", "mock_resource.green_attachment"]) assert.equal(await nodeState(n), "done", n);
+  await shot("engine-replace-cbd.png");
   await byTestId("view").selectOption("resources");
   await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
   assert.deepEqual(problems, []);
@@ -245,17 +265,67 @@ async function open(files, extra = {}) {
 }
 
 test("Reset state draws the graph again without the forgotten state's objects", async () => {
-  // The state kept from the previous test's configuration (a module and mock_resource.app)
-  // makes orphans in this one until it is reset.
-  await page.goto("about:blank");
-  await page.goto(`${url}${encodeSession({ files: FILES, open: "main.tf", view: "resources", reduce: true })}`);
+  // An object applied, then its resource removed from the files: an orphan of the kept state
+  // in the plan graph until the state is reset.
+  await open({ "main.tf": `${FILES["main.tf"]}\nresource "mock_resource" "app" {\n  name = "app"\n}\n` });
+  await click("apply", { delay: 0 });
+  await byTestId("editor").fill(FILES["main.tf"]);
   await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
   const drawn = () => page.locator("[data-testid=graph-node]").evaluateAll((els) => els.map((e) => e.dataset.name).sort());
   assert.ok((await drawn()).includes("mock_resource.app"), "an orphan of the kept state");
-  await byTestId("tab-engine").click();
   await byTestId("reset-state").click();
   await page.waitForFunction(() => !document.querySelector('[data-testid=graph-node][data-name="mock_resource.app"]'));
   assert.deepEqual(await drawn(), ["mock_resource.net", "mock_resource.subnet", "mock_resource.web"]);
+});
+
+/** The share link of the page now (the Share button's). */
+async function shareLink(p = page) {
+  await p.getByTestId("share").click();
+  return p.getByTestId("share").getAttribute("data-link");
+}
+const objects = async () => Number(await panel().getAttribute("data-state-objects"));
+
+test("the state is kept per configuration: another link in the same tab starts empty, the same link finds its state", async () => {
+  const other = { "main.tf": 'resource "mock_resource" "solo" {\n  name = "solo"\n}\n' };
+  await open(FILES);
+  await click("apply", { delay: 0 });
+  assert.equal(await objects(), 4);
+  // Edits keep the configuration's state, and so does a reload of the link they made.
+  await byTestId("editor").fill(`${FILES["main.tf"]}\n# edited\n`);
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  const linkA = await shareLink();
+  await page.reload();
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  await byTestId("tab-engine").click();
+  assert.equal(await objects(), 4, "a reload keeps the state");
+  // Another configuration's link followed in this tab (only the hash changes): empty state.
+  await page.evaluate((hash) => (location.hash = hash), encodeSession({ files: other, open: "main.tf", view: "resources", reduce: true }));
+  await page.waitForFunction(() => document.querySelector("[data-testid=editor]").value.includes("solo"));
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  assert.equal(await objects(), 0);
+  assert.match(await byTestId("state-info").textContent(), /empty/);
+  await click("apply", { delay: 0 });
+  assert.equal(await objects(), 1);
+  const linkB = await shareLink();
+  // The first link again, loaded as a new document: its state, not the other's.
+  await page.goto("about:blank");
+  await page.goto(linkA);
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  await byTestId("tab-engine").click();
+  assert.equal(await objects(), 4);
+  assert.ok((await byTestId("editor").inputValue()).includes("# edited"));
+  await click("plan");
+  assert.equal(await byTestId("engine-summary").textContent(), "No changes. Your infrastructure matches the configuration.");
+  // And the second by hash: its own one object.
+  await page.evaluate((hash) => (location.hash = hash), new URL(linkB).hash);
+  await page.waitForFunction(() => document.querySelector("[data-testid=editor]").value.includes("solo"));
+  assert.equal(await objects(), 1);
+  // Reset forgets only this configuration's state.
+  await byTestId("reset-state").click();
+  await page.evaluate((hash) => (location.hash = hash), new URL(linkA).hash);
+  await page.waitForFunction(() => document.querySelector("[data-testid=editor]").value.includes("# edited"));
+  assert.equal(await objects(), 4);
+  assert.deepEqual(problems, []);
 });
 
 test("the console evaluates against the state the last apply made", async () => {
@@ -353,30 +423,161 @@ test("rate limits slow the apply down (backoff) and, past the retries, fail it w
   assert.deepEqual(problems, []);
 });
 
-test("fail selected: a node chosen on the graph fails in the apply", async () => {
+test("fail selected: a node chosen on the graph fails in the apply, by its address", async () => {
   await open(FILES);
   await byTestId("mock-fail").fill("");
   assert.equal(await byTestId("mock-fail-selected").isDisabled(), true, "nothing selected yet");
   await node("mock_resource.subnet").click();
   await byTestId("tab-engine").click();
   await byTestId("mock-fail-selected").click();
-  // No plan yet: Plan runs first to learn the objects' names.
-  await page.waitForFunction(() => document.querySelector("[data-testid=mock-fail]").value !== "");
-  assert.equal(await byTestId("mock-fail").inputValue(), "subnet-0, subnet-1");
-  await byTestId("apply").click();
-  await finished();
+  assert.equal(await byTestId("mock-fail-addresses").inputValue(), "mock_resource.subnet");
+  await click("apply", { delay: 20 });
   assert.equal(await panel().getAttribute("data-engine"), "failed");
   assert.equal(await nodeState("mock_resource.subnet"), "failed");
   assert.equal(await nodeState("mock_resource.web"), "skipped");
   assert.equal(await nodeState("mock_resource.net"), "done");
+  const text = await byTestId("engine-diagnostics").textContent();
+  for (const i of [0, 1]) assert.ok(text.includes(`Error: mock: injected failure creating 'mock_resource.subnet[${i}]'`), text);
   await shot("engine-fail-selected.png");
+  await byTestId("mock-fail-addresses").fill("");
+  assert.deepEqual(problems, []);
+});
+
+// The generic mock's objects have no `name`: only an address can fail them.
+const AWS = {
+  "main.tf": `resource "aws_vpc" "main" {
+  cidr_block = "10.0.0.0/16"
+}
+
+resource "aws_subnet" "a" {
+  count      = 2
+  vpc_id     = aws_vpc.main.id
+  cidr_block = cidrsubnet(aws_vpc.main.cidr_block, 8, count.index)
+}
+
+resource "aws_instance" "web" {
+  count     = 2
+  ami       = "ami-123"
+  subnet_id = aws_subnet.a[count.index].id
+}
+`,
+};
+
+test("fail selected fails a generic-mock instance with no name: one instance, chosen in the apply view", async () => {
+  await open(AWS);
+  await byTestId("view").selectOption("apply");
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  await click("plan");
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  await node("aws_instance.web[1]").click();
+  await byTestId("tab-engine").click();
+  await byTestId("mock-fail-selected").click();
+  assert.equal(await byTestId("mock-fail-addresses").inputValue(), "aws_instance.web[1]");
+  assert.match(await byTestId("engine-summary").textContent(), /fail create operations of aws_instance\.web\[1\] \(1 instance in the last plan\)/);
+  await click("apply", { delay: 20 });
+  assert.equal(await panel().getAttribute("data-engine"), "failed");
+  assert.equal(await nodeState("aws_instance.web[1]"), "failed");
+  assert.equal(await nodeState("aws_instance.web[0]"), "done");
+  const errors = await page.locator("[data-testid=engine-diagnostic]").allTextContents();
+  assert.equal(errors.length, 1, errors.join("\n"));
+  assert.match(errors[0], /Error: mock: injected failure creating 'aws_instance\.web\[1\]'.*with aws_instance\.web\[1\].*MOCK_FAIL_ADDRESS contains 'aws_instance\.web\[1\]'/s);
+  assert.equal(await objects(), 4, "the vpc, two subnets and web[0]: web[1]'s failed create left no object");
+  await shot("engine-fail-generic.png");
+  // Deletes too, when the operations to fail say so.
+  await byTestId("mock-fail-ops").selectOption("delete");
+  await byTestId("mock-fail-addresses").fill("aws_vpc.main");
+  await click("destroy", { delay: 0 });
+  assert.equal(await panel().getAttribute("data-engine"), "failed");
+  assert.match(await byTestId("engine-diagnostics").textContent(), /Error: mock: injected failure deleting 'aws_vpc\.main'/);
+  assert.equal(await objects(), 1, "the vpc stays");
+  await byTestId("mock-fail-ops").selectOption("create");
+  await byTestId("mock-fail-addresses").fill("");
+  await byTestId("view").selectOption("resources");
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  assert.deepEqual(problems, []);
+});
+
+test("-target and -replace: typed, or the selected node's; plans honour them; the share link keeps them", async () => {
+  await open(FILES);
+  await node("mock_resource.subnet").click();
+  await byTestId("tab-engine").click();
+  await byTestId("target-selected").click();
+  assert.equal(await byTestId("engine-targets").inputValue(), "mock_resource.subnet");
+  await click("plan");
+  const planned = await byTestId("change").evaluateAll((trs) => trs.map((tr) => tr.dataset.address));
+  assert.deepEqual(planned, ["mock_resource.net", "mock_resource.subnet[0]", "mock_resource.subnet[1]"], "the target and what it depends on");
+  assert.match(await byTestId("engine-diagnostics").textContent(), /Warning: Resource targeting is in effect/);
+  assert.match(await byTestId("plan-text").textContent(), /Plan: 3 to add, 0 to change, 0 to destroy\./);
+  await click("apply", { delay: 0 });
+  assert.equal(await objects(), 3);
+  await byTestId("engine-targets").fill("");
+  await click("apply", { delay: 0 });
+  assert.equal(await objects(), 4);
+  // replace selected: the plan's instances of the node.
+  await node("mock_resource.subnet").click();
+  await byTestId("tab-engine").click();
+  await byTestId("replace-selected").click();
+  await page.waitForFunction(() => document.querySelector("[data-testid=engine-replace]").value !== "");
+  assert.equal(await byTestId("engine-replace").inputValue(), "mock_resource.subnet[0], mock_resource.subnet[1]");
+  await click("plan");
+  assert.match(await byTestId("plan-text").textContent(), /# mock_resource\.subnet\[0\] will be replaced, as requested/);
+  assert.match(await byTestId("plan-text").textContent(), /Plan: 2 to add, 1 to change, 2 to destroy\./);
+  await shot("engine-target-replace.png");
+  // Both travel in the share link.
+  await byTestId("engine-targets").fill('mock_resource.web, module.m.x.y["a,b"]');
+  await byTestId("engine-targets").dispatchEvent("change");
+  const link = await shareLink();
+  const other = await context.newPage();
+  browser.watch(other);
+  await other.goto(link);
+  await other.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  assert.equal(await other.getByTestId("engine-targets").inputValue(), 'mock_resource.web, module.m.x.y["a,b"]');
+  assert.equal(await other.getByTestId("engine-replace").inputValue(), "mock_resource.subnet[0], mock_resource.subnet[1]");
+  await other.close();
+  // A bad address is Terraform's error, shown with the plan's diagnostics.
+  await byTestId("engine-targets").fill("mock_resource");
+  await click("plan");
+  assert.equal(await panel().getAttribute("data-engine"), "failed");
+  assert.match(await byTestId("engine-diagnostics").textContent(), /Error: Invalid target "mock_resource"/);
+  await byTestId("engine-targets").fill("");
+  await byTestId("engine-replace").fill("");
+  assert.deepEqual(problems, []);
+});
+
+test("XSS probe in the Plan / Apply tab: hostile names and values show as text in the plan, the log, the failure, the timeline and the state", async () => {
+  const P = `<img src=x onerror="window.__xss=1">'"<script>window.__xss=2</script>`;
+  const files = {
+    "main.tf": `resource "mock_resource" "probe" {\n  name  = ${JSON.stringify(P)}\n  input = { ${JSON.stringify(P)} = ${JSON.stringify(P)} }\n}\n\nresource "mock_resource" "ok" {\n  for_each = toset([${JSON.stringify(P)}])\n  name     = "ok"\n}\n`,
+  };
+  await open(files);
+  await page.evaluate(() => (window.__xss = 0));
+  await byTestId("mock-fail").fill(P);
+  await click("apply", { delay: 20, fail: P });
+  assert.equal(await panel().getAttribute("data-engine"), "failed");
+  assert.ok((await byTestId("plan-text").textContent()).includes(`name   = "<img src=x onerror=\\"window.__xss=1\\">'\\"<script>window.__xss=2</script>"`));
+  assert.ok((await byTestId("engine-diagnostics").textContent()).includes("Error: mock: injected failure creating"));
+  assert.ok((await byTestId("engine-diagnostics").textContent()).includes("<script>window.__xss=2</script>"));
+  assert.ok((await byTestId("apply-log").textContent()).includes(`mock_resource.ok["<img src=x onerror=\\"window.__xss=1\\">'\\"<script>window.__xss=2</script>"]: Creation complete`));
+  const bars = await page.locator("[data-testid=engine-bar]").evaluateAll((els) => els.map((b) => b.dataset.address));
+  assert.ok(bars.some((a) => a.includes("<script>")), bars.join(", "));
+  assert.ok((await shownState()).resources.some((r) => r.instances.some((i) => i.index_key === P)));
+  const injected = await page.evaluate(() => ({
+    xss: window.__xss,
+    imgs: document.querySelectorAll("img").length,
+    scripts: [...document.scripts].map((s) => s.src || s.type),
+    svgForeign: document.querySelectorAll("svg script, svg foreignObject, svg img").length,
+  }));
+  assert.deepEqual(injected, { xss: 0, imgs: 0, scripts: ["importmap", `${url}src/main.js`], svgForeign: 0 });
+  await byTestId("mock-fail").fill("");
+  await shot("engine-xss-probe.png");
   assert.deepEqual(problems, []);
 });
 
 test("the share link carries parallelism and the mock's knobs", async () => {
   await open(FILES);
-  const knobs = { "engine-parallelism": "3", "mock-delay": "250", "mock-jitter": "120", "mock-seed": "42", "mock-rate-limit": "15", "mock-retries": "2", "mock-fail": "web, net" };
+  const knobs = { "engine-parallelism": "3", "mock-delay": "250", "mock-jitter": "120", "mock-seed": "42", "mock-rate-limit": "15", "mock-retries": "2", "mock-fail": "web, net", "mock-fail-addresses": "mock_resource.web, mock_resource.subnet[1]" };
   for (const [id, value] of Object.entries(knobs)) await byTestId(id).fill(value);
+  await byTestId("mock-fail-ops").selectOption("create,update,delete");
   await byTestId("share").click();
   const link = await byTestId("share").getAttribute("data-link");
   const other = await context.newPage();
@@ -385,6 +586,7 @@ test("the share link carries parallelism and the mock's knobs", async () => {
   await other.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
   await other.getByTestId("tab-engine").click();
   for (const [id, value] of Object.entries(knobs)) assert.equal(await other.getByTestId(id).inputValue(), value, id);
+  assert.equal(await other.getByTestId("mock-fail-ops").inputValue(), "create,update,delete");
   await other.close();
   // A link with settings out of range opens with them clamped, never broken.
   await open(FILES, { engine: { parallelism: 0, delayMs: -5, seed: "x", rateLimit: 7, failNames: [1, " a "] } });

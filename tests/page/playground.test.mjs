@@ -83,6 +83,20 @@ test("fixing the error clears the diagnostics", async () => {
   assert.equal(await byTestId("diagnostic-count").textContent(), "0");
 });
 
+test("a narrow window (a phone, a half screen): nothing is wider than the window, the header's controls stay on it", async () => {
+  for (const [width, height] of [[390, 844], [800, 700]]) {
+    await page.setViewportSize({ width, height });
+    await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= width, `no sideways scrolling at ${width} px`);
+    for (const id of ["gallery", "share", "version", "view", "search", "zoom-fit"]) {
+      const box = await byTestId(id).boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= width, `${id} within ${width} px: ${JSON.stringify(box)}`);
+    }
+    await shot(`page-narrow-${width}.png`);
+  }
+  await page.setViewportSize({ width: 1280, height: 820 });
+});
+
 test("the page logged no errors and every request succeeded", () => {
   assert.deepEqual(problems, []);
 });

@@ -1,8 +1,8 @@
 // Pure helpers for the plan/apply panel, on plain data (never the package): which drawn node an
 // engine event animates, how a node's several instances add up to one colour, Terraform's
 // progress line for an event, the plan's changes as `terraform plan` symbolises them, the
-// panel's settings (parallelism and the mock's knobs), the names the mock fails a node by, and
-// the apply's timeline.
+// panel's settings (parallelism, targets and the mock's knobs), which planned instances an
+// address names, and the apply's timeline.
 
 /** `module.a[0].x.y["k"]` → `module.a.x.y`: every instance key dropped. */
 const withoutKeys = (address) => address.replace(/\[(?:"(?:[^"\\]|\\.)*"|[^\]]*)\]/g, "");
@@ -23,7 +23,14 @@ export function nodeForEvent(names, ev) {
   if (ev.deposed) candidates.push(`${a} (destroy deposed ${ev.deposed})`);
   if (ev.operation === "delete") candidates.push(`${a} (destroy)`);
   candidates.push(a, withoutLastKey(a), withoutKeys(a), `${withoutKeys(a)} (expand)`);
-  return candidates.find((c) => names.has(c)) ?? null;
+  const found = candidates.find((c) => names.has(c));
+  if (ev.deposed && found !== candidates[0]) {
+    // The apply graph names a deposed object by a key of its own (derived from the address, as
+    // the graph is built before the apply deposes anything): the address's deposed destroy node.
+    const prefix = `${a} (destroy deposed `;
+    for (const n of names) if (n.startsWith(prefix)) return n;
+  }
+  return found ?? null;
 }
 
 /**
@@ -68,7 +75,8 @@ function goDuration(seconds) {
   const s = seconds % 60;
   return h ? `${h}h${m}m${s}s` : m ? `${m}m${s}s` : `${s}s`;
 }
-const isData = (address) => /^(module\.[^.[]+(\[[^\]]*\])?\.)*data\./.test(address);
+/** Whether an instance address is a data source's. */
+export const isData = (address) => /^(module\.[^.[]+(\[[^\]]*\])?\.)*data\./.test(address);
 
 /** Terraform's progress line for an engine event (hook_ui.go), or null for events it prints nothing for. */
 export function progressLine(ev) {
@@ -110,22 +118,50 @@ export function summariseChanges(changes) {
 }
 
 /**
- * The panel's settings: Terraform's -parallelism and the mock providers' knobs (the package's
- * `MockOptions`: delay, seeded jitter, transient rate limits retried with backoff, failing
- * names). `DEFAULT_SETTINGS` is what a new page shows; the share link carries the rest.
+ * The panel's settings: Terraform's -parallelism, -target and -replace, and the mock providers'
+ * knobs (the package's `MockOptions`: delay, seeded jitter, transient rate limits retried with
+ * backoff, failing names and addresses, the operations that fail). `DEFAULT_SETTINGS` is what a
+ * new page shows; the share link carries the rest.
  */
-export const DEFAULT_SETTINGS = Object.freeze({ parallelism: 10, delayMs: 300, jitterMs: 0, seed: 0, rateLimit: 0, maxRetries: 4, failNames: [] });
+export const DEFAULT_SETTINGS = Object.freeze({
+  parallelism: 10,
+  delayMs: 300,
+  jitterMs: 0,
+  seed: 0,
+  rateLimit: 0,
+  maxRetries: 4,
+  failNames: [],
+  failAddresses: [],
+  failOps: ["create"],
+  targets: [],
+  replace: [],
+});
 
 const LIMITS = { parallelism: [1, 256], delayMs: [0, 10_000], jitterMs: [0, 10_000], seed: [0, 2 ** 32 - 1], rateLimit: [0, 1], maxRetries: [0, 32] };
+/** The operations the page offers to fail (the mock's failOps). */
+export const FAIL_OPS = ["create", "update", "delete"];
 
 /**
- * Settings from anything (a share link's JSON, the inputs' values): each field a number within
- * its bounds (whole, but for `rateLimit`, a share from 0 to 1), `failNames` a list of non-empty
- * trimmed strings (a comma-separated string is split); missing or unreadable fields take the
- * defaults.
+ * A comma-separated list of addresses, split only outside index brackets, so `a.b["x,y"]` is one
+ * (as the CLI's MOCK_FAIL_ADDRESS is read).
+ */
+export const splitAddresses = (text) => splitAt(text, ",");
+
+/** A list field: an array, or a comma-separated string (`split` cuts it); trimmed, non-empty, unique. */
+function readList(value, split) {
+  const items = typeof value === "string" ? split(value) : Array.isArray(value) ? value : [];
+  return [...new Set(items.filter((s) => typeof s === "string").map((s) => s.trim()).filter(Boolean))];
+}
+
+/**
+ * Settings from anything (a share link's JSON, the inputs' values): each number within its
+ * bounds (whole, but for `rateLimit`, a share from 0 to 1); `failNames`, `failAddresses`,
+ * `targets` and `replace` lists of non-empty trimmed strings (a comma-separated string is split,
+ * addresses outside their brackets); `failOps` some of FAIL_OPS; missing or unreadable fields
+ * take the defaults.
  */
 export function readSettings(raw) {
-  const out = { ...DEFAULT_SETTINGS, failNames: [] };
+  const out = { ...DEFAULT_SETTINGS, failNames: [], failAddresses: [], failOps: [...DEFAULT_SETTINGS.failOps], targets: [], replace: [] };
   if (!raw || typeof raw !== "object") return out;
   for (const [key, [lo, hi]] of Object.entries(LIMITS)) {
     const v = typeof raw[key] === "string" && raw[key].trim() !== "" ? Number(raw[key]) : raw[key];
@@ -133,31 +169,65 @@ export function readSettings(raw) {
     const n = key === "rateLimit" ? v : Math.floor(v);
     out[key] = Math.min(hi, Math.max(lo, n));
   }
-  const names = typeof raw.failNames === "string" ? raw.failNames.split(",") : Array.isArray(raw.failNames) ? raw.failNames : [];
-  out.failNames = [...new Set(names.filter((s) => typeof s === "string").map((s) => s.trim()).filter(Boolean))];
+  out.failNames = readList(raw.failNames, (s) => s.split(","));
+  for (const key of ["failAddresses", "targets", "replace"]) out[key] = readList(raw[key], splitAddresses);
+  const ops = readList(raw.failOps, (s) => s.split(",")).filter((op) => FAIL_OPS.includes(op));
+  if (ops.length) out.failOps = FAIL_OPS.filter((op) => ops.includes(op));
   return out;
 }
 
-/** The package's plan/apply options for settings: `{ parallelism, mock }`. */
+/** The package's plan/apply options for settings: `{ parallelism, targets?, replace?, mock }`. */
 export function engineOptions(settings) {
-  const { parallelism, failNames, ...mock } = readSettings(settings);
-  return { parallelism, mock: { ...mock, failNames } };
+  const { parallelism, targets, replace, ...mock } = readSettings(settings);
+  const out = { parallelism };
+  if (targets.length) out.targets = targets;
+  if (replace.length) out.replace = replace;
+  out.mock = mock;
+  return out;
+}
+
+/** An address's steps: `module.m[0].x.y["k"]` → `[["module"], ["m", "[0]"], ["x"], ["y", '["k"]']]`. */
+function steps(address) {
+  return splitAt(address, ".").map((step) => {
+    const i = step.indexOf("[");
+    return i < 0 ? [step] : [step.slice(0, i), step.slice(i)];
+  });
+}
+/** `text` cut at `sep` outside index brackets. */
+function splitAt(text, sep) {
+  const out = [];
+  let depth = 0;
+  let quoted = false;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted && c === "\\") i++;
+    else if (c === '"' && depth > 0) quoted = !quoted;
+    else if (!quoted && c === "[") depth++;
+    else if (!quoted && c === "]") depth--;
+    else if (!quoted && depth === 0 && c === sep) {
+      out.push(text.slice(from, i));
+      from = i + 1;
+    }
+  }
+  out.push(text.slice(from));
+  return out;
 }
 
 /**
- * The `name` attributes the mock fails by, of the objects that drawn node `node` stands for
- * and that the plan creates (a replacement's too): the mock fails creates by default (`names`:
- * the drawn nodes, to map each change to its node as events are).
+ * Whether `address` names the instance at `instance`: step by step the same names, and the same
+ * keys wherever `address` gives one (`module.m.x.y` names `module.m[1].x.y[0]`), as the mock's
+ * failAddresses match.
  */
-export function failNamesFor(changes, names, node) {
-  const out = [];
-  for (const c of changes) {
-    if (!c.actions.includes("create")) continue;
-    if (nodeForEvent(names, { address: c.address, operation: "create", deposed: c.deposed }) !== node) continue;
-    const name = c.after?.name;
-    if (typeof name === "string" && name !== "" && !out.includes(name)) out.push(name);
-  }
-  return out;
+export function addressContains(address, instance) {
+  const a = steps(address);
+  const b = steps(instance);
+  return a.length === b.length && a.every(([name, key], i) => name === b[i][0] && (key === undefined || key === b[i][1]));
+}
+
+/** The plan's instances (current objects, not deposed ones) that `address` names, in order. */
+export function instancesOf(changes, address) {
+  return [...new Set(changes.filter((c) => !c.deposed && addressContains(address, c.address)).map((c) => c.address))];
 }
 
 /**

@@ -1,17 +1,22 @@
 // The Plan / Apply panel: Plan, Apply and Destroy against the mock providers (the package's
 // plan/apply/destroy, run in engine-worker.js through main.js), the plan as `terraform plan` prints it and its
 // changes, the apply's progress lines as they happen with the walk animated on the drawn graph,
-// Cancel (an AbortSignal: nothing new starts, what runs finishes), the mock providers' knobs
-// (delay, seeded jitter, rate limits, failing names: a node chosen on the graph), the apply's
-// timeline, and the state: kept for the browser tab's session (sessionStorage), shown,
+// Cancel (an AbortSignal: nothing new starts, what runs finishes), -target and -replace (typed,
+// or the node selected on the graph), the mock providers' knobs (delay, seeded jitter, rate
+// limits, failing names or addresses: the selected node's), the apply's timeline, and the
+// state: kept per configuration for the browser tab's session (sessionStorage), shown,
 // downloadable as terraform.tfstate, and reset on demand. Gets plain data from main.js; never
 // imports the package.
 
 import { el } from "./dom.js";
-import { createNodeStates, engineOptions, failNamesFor, nodeForEvent, progressLine, readSettings, summariseChanges, timelineRows } from "./engine-model.js";
+import { createNodeStates, engineOptions, FAIL_OPS, instancesOf, isData, nodeForEvent, progressLine, readSettings, summariseChanges, timelineRows } from "./engine-model.js";
 import { gantt } from "./gantt.js";
 
-const STORE = "tfgraph.engine.state";
+/** sessionStorage: each configuration's state under STORE + its key; KEYS lists them, oldest first. */
+const STORE = "tfgraph.engine.state:";
+const KEYS = "tfgraph.engine.keys";
+/** States kept at most (the oldest configuration's goes first; a 2,000-resource state is ~2 MB). */
+const MAX_KEPT = 8;
 /** Drawings with more nodes than this are restyled at most every PAINT_EVERY_MS during an apply. */
 const BIG_GRAPH = 150;
 /** Rows of the changes table (a 2,000-resource plan's full table took a long task to build). */
@@ -35,7 +40,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   const applyButton = button("Apply", "apply", true);
   const destroyButton = button("Destroy", "destroy");
   const cancelButton = el("button", { "data-testid": "engine-cancel", disabled: true }, "Cancel");
-  const resetButton = el("button", { "data-testid": "reset-state", disabled: !available, title: "Forget the state kept in this session: the next plan starts from the terraform.tfstate file among the files, or from nothing" }, "Reset state");
+  const resetButton = el("button", { "data-testid": "reset-state", disabled: !available, title: "Forget the state kept for this configuration: the next plan starts from the terraform.tfstate file among the files, or from nothing" }, "Reset state");
   const number = (id, min, max, step, title) => el("input", { type: "number", min, max, step, "data-testid": id, title });
   const parallelism = number("engine-parallelism", "1", "256", "1", "At most this many provider operations at once (terraform apply -parallelism)");
   const delay = number("mock-delay", "0", "10000", "1", "How long each provider operation takes");
@@ -43,8 +48,19 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   const seed = number("mock-seed", "0", "4294967295", "1", "The jitter's and rate limits' seed: the same seed gives the same timeline");
   const rateLimit = number("mock-rate-limit", "0", "100", "1", "The share of calls throttled (Rate exceeded); the provider retries with backoff from 100 ms, doubling");
   const maxRetries = number("mock-retries", "0", "32", "1", "Retries of a throttled call before the provider gives up");
-  const failNames = el("input", { type: "text", placeholder: "(none)", spellcheck: "false", "data-testid": "mock-fail", title: "The mock fails the create of objects whose name attribute is listed (comma-separated)" });
-  const failSelected = el("button", { "data-testid": "mock-fail-selected", disabled: true, title: "Select a node on the graph: its objects' names are added to the failing names" }, "fail selected");
+  const text = (id, title, placeholder = "(none)") => el("input", { type: "text", placeholder, spellcheck: "false", "data-testid": id, title });
+  const failNames = text("mock-fail", "The mock fails objects whose name attribute is listed (comma-separated)");
+  const failAddresses = text("mock-fail-addresses", "The mock fails these resource instances (comma-separated addresses: aws_instance.web[1]; a resource's address fails all its instances)");
+  const failOps = el(
+    "select",
+    { "data-testid": "mock-fail-ops", title: "Which operations of the failing objects fail (the mock's failOps)" },
+    ...[["create", "creates"], ["update", "updates"], ["delete", "deletes"], [FAIL_OPS.join(","), "any change"]].map(([value, label]) => el("option", { value }, label)),
+  );
+  const failSelected = el("button", { "data-testid": "mock-fail-selected", disabled: true, title: "Select a resource on the graph: its address joins the failing addresses" }, "fail selected");
+  const targets = text("engine-targets", "terraform plan -target: resource, instance or module addresses, comma-separated");
+  const replace = text("engine-replace", "terraform plan -replace: resource instance addresses, comma-separated");
+  const targetSelected = el("button", { "data-testid": "target-selected", disabled: true, title: "Select a resource or module on the graph: its address joins the targets" }, "target selected");
+  const replaceSelected = el("button", { "data-testid": "replace-selected", disabled: true, title: "Select a resource on the graph: its planned instances join -replace" }, "replace selected");
   const progress = el("progress", { max: "1", value: "0", "data-testid": "engine-progress" });
   const summary = el("span", { class: "run-summary", "data-testid": "engine-summary" });
 
@@ -74,7 +90,18 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
         field("rate limit %", rateLimit),
         field("retries", maxRetries),
         field("fail names", failNames),
+        field("fail addresses", failAddresses),
+        field("on", failOps),
         failSelected,
+      ),
+      el(
+        "div",
+        { class: "run-controls plan-controls" },
+        el("span", { class: "muted", title: "Terraform's plan options" }, "plan:"),
+        field("-target", targets),
+        targetSelected,
+        field("-replace", replace),
+        replaceSelected,
       ),
       el("div", { class: "run-progress" }, progress, summary),
     ),
@@ -98,7 +125,19 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   /** The inputs' settings, read as the share link stores them (engine-model.js readSettings). */
   function settings() {
     const percent = rateLimit.value.trim() === "" ? undefined : Number(rateLimit.value) / 100;
-    return readSettings({ parallelism: parallelism.value, delayMs: delay.value, jitterMs: jitter.value, seed: seed.value, rateLimit: percent, maxRetries: maxRetries.value, failNames: failNames.value });
+    return readSettings({
+      parallelism: parallelism.value,
+      delayMs: delay.value,
+      jitterMs: jitter.value,
+      seed: seed.value,
+      rateLimit: percent,
+      maxRetries: maxRetries.value,
+      failNames: failNames.value,
+      failAddresses: failAddresses.value,
+      failOps: failOps.value,
+      targets: targets.value,
+      replace: replace.value,
+    });
   }
   function setSettings(raw) {
     const s = readSettings(raw);
@@ -109,36 +148,107 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
     rateLimit.value = String(Math.round(s.rateLimit * 10_000) / 100);
     maxRetries.value = String(s.maxRetries);
     failNames.value = s.failNames.join(", ");
+    failAddresses.value = s.failAddresses.join(", ");
+    const ops = s.failOps.join(",");
+    // A combination the menu does not offer (from a share link) gets an entry of its own.
+    if (![...failOps.options].some((o) => o.value === ops)) failOps.append(el("option", { value: ops }, s.failOps.map((op) => `${op}s`).join(" + ")));
+    failOps.value = ops;
+    targets.value = s.targets.join(", ");
+    replace.value = s.replace.join(", ");
   }
   setSettings({});
-  for (const input of [parallelism, delay, jitter, seed, rateLimit, maxRetries, failNames]) input.addEventListener("change", () => onSettings?.());
+  for (const input of [parallelism, delay, jitter, seed, rateLimit, maxRetries, failNames, failAddresses, failOps, targets, replace]) input.addEventListener("change", () => onSettings?.());
 
-  // "fail selected": the names of the selected node's planned objects join the failing names
-  // (the mock fails by the name attribute, as the oracle's provider does). Without a plan yet,
-  // Plan runs first to learn them.
+  // The node selected on the graph: `{ name, address, kind }` (main.js says which address and
+  // kind of block it stands for), or null.
   let selected = null;
   let lastChanges = null; // the last plan's changes, or null
-  failSelected.addEventListener("click", async () => {
-    const node = selected;
-    if (!node) return;
+  const isResource = (sel) => sel?.kind?.startsWith("resource") && sel.address;
+  const isManaged = (sel) => isResource(sel) && !isData(sel.address);
+  const isModule = (sel) => (sel?.kind === "module_expand" || sel?.kind === "module_close") && sel.address;
+  const add = (list, more) => [...new Set([...list, ...more])];
+
+  // "fail selected": the selected resource's address joins the failing addresses (every instance
+  // of it fails; an instance node of the apply view: that instance).
+  failSelected.addEventListener("click", () => {
+    if (!isResource(selected)) return;
+    const { address } = selected;
+    setSettings({ ...settings(), failAddresses: add(settings().failAddresses, [address]) });
+    const ops = settings().failOps.join(", ");
+    const planned = lastChanges ? instancesOf(lastChanges, address).length : null;
+    summary.textContent = `The mock will fail ${ops} operations of ${address}${planned === null ? "" : ` (${planned} instance${planned === 1 ? "" : "s"} in the last plan)`}.`;
+    onSettings?.();
+  });
+
+  // "target selected": the selected resource's or module's address joins -target.
+  targetSelected.addEventListener("click", () => {
+    const address = isResource(selected) || isModule(selected);
+    if (!address) return;
+    setSettings({ ...settings(), targets: add(settings().targets, [address]) });
+    summary.textContent = `Plans now target ${settings().targets.join(", ")} (and what they depend on).`;
+    onSettings?.();
+  });
+
+  // "replace selected": -replace names instances, so the selected resource's instances come
+  // from the plan (Plan runs first when there is none yet).
+  replaceSelected.addEventListener("click", async () => {
+    const sel = selected;
+    if (!isManaged(sel)) return;
     if (!lastChanges) await start("plan");
-    const found = failNamesFor(lastChanges ?? [], new Set(graphView.names()), node);
+    const found = instancesOf(lastChanges ?? [], sel.address);
     if (found.length === 0) {
-      summary.textContent = `The plan creates no object of ${node} with a name attribute to fail by (the mock fails a create by the object's name).`;
+      summary.textContent = `The plan has no instance of ${sel.address} to replace.`;
       return;
     }
-    setSettings({ ...settings(), failNames: [...settings().failNames, ...found] });
-    summary.textContent = `Apply will fail the create of ${found.map((n) => `"${n}"`).join(", ")} (${node}).`;
+    setSettings({ ...settings(), replace: add(settings().replace, found) });
+    summary.textContent = `Plans now replace ${found.join(", ")}.`;
     onSettings?.();
   });
 
   // ---- State ----------------------------------------------------------------------------------
 
-  let kept = null; // the state this session's applies produced, or null
-  try {
-    kept = JSON.parse(sessionStorage.getItem(STORE) ?? "null");
-  } catch {
-    kept = null;
+  // The state is kept per configuration (main.js names it by a key the share link carries): a
+  // reload or the same link again finds it, another configuration starts from none.
+  let configKey = null;
+  let kept = null; // the state this configuration's applies produced, or null
+  const keptKeys = () => {
+    try {
+      const keys = JSON.parse(sessionStorage.getItem(KEYS) ?? "[]");
+      return Array.isArray(keys) ? keys.filter((k) => typeof k === "string") : [];
+    } catch {
+      return [];
+    }
+  };
+  function load(key) {
+    try {
+      const s = JSON.parse(sessionStorage.getItem(STORE + key) ?? "null");
+      return s && typeof s === "object" && !Array.isArray(s) ? s : null;
+    } catch {
+      return null;
+    }
+  }
+  /** Stores `state` under `key` (null: forgets it), the least recently kept going first when full. */
+  function store(key, state) {
+    let keys = keptKeys().filter((k) => k !== key);
+    const write = () => {
+      for (const old of keys.splice(0, Math.max(0, keys.length - (MAX_KEPT - 1)))) sessionStorage.removeItem(STORE + old);
+      if (state) sessionStorage.setItem(STORE + key, JSON.stringify(state));
+      else sessionStorage.removeItem(STORE + key);
+      sessionStorage.setItem(KEYS, JSON.stringify(state ? [...keys, key] : keys));
+    };
+    try {
+      write();
+    } catch {
+      // Full: forget every other configuration's state and try once more; else the state
+      // lives only in the page.
+      try {
+        for (const old of keys) sessionStorage.removeItem(STORE + old);
+        keys = [];
+        write();
+      } catch {
+        // Storage off or the state alone too large.
+      }
+    }
   }
   let url = null;
   const current = () => kept ?? fileState();
@@ -152,7 +262,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   };
   function showState() {
     const s = current();
-    const from = kept ? "this session's" : s ? "from the terraform.tfstate file" : "empty";
+    const from = kept ? "kept for this configuration" : s ? "from the terraform.tfstate file" : "empty";
     const count = (s?.resources ?? []).reduce((n, r) => n + (r.instances?.length ?? 0), 0);
     stateInfo.textContent = s ? `(${from}: serial ${s.serial ?? 0}, ${count} object${count === 1 ? "" : "s"})` : "(empty: nothing applied yet)";
     if (stateDetails.open) stateJson.textContent = stateText();
@@ -171,12 +281,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   });
   function keep(state) {
     kept = state;
-    try {
-      if (state) sessionStorage.setItem(STORE, JSON.stringify(state));
-      else sessionStorage.removeItem(STORE);
-    } catch {
-      // Storage full or off: the state still lives in the page.
-    }
+    if (configKey !== null) store(configKey, state);
     showState();
   }
   resetButton.addEventListener("click", () => {
@@ -389,20 +494,34 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
     settings,
     /** Sets the inputs from a share link's settings (unreadable fields: the defaults). */
     setSettings,
-    /** The node selected on the graph (or null): what "fail selected" adds. */
-    select(name) {
-      selected = name;
-      failSelected.disabled = !available || !name;
-      failSelected.title = name ? `Fail the create of ${name}'s objects (by their name attribute)` : "Select a node on the graph: its objects' names are added to the failing names";
+    /**
+     * The node selected on the graph, or null: `{ name, address, kind }`, the address and kind
+     * of the block it stands for (what "fail / target / replace selected" add).
+     */
+    select(node) {
+      selected = node?.name ? node : null;
+      const name = selected?.name;
+      failSelected.disabled = !available || !isResource(selected);
+      targetSelected.disabled = !available || !(isResource(selected) || isModule(selected));
+      replaceSelected.disabled = !available || !isManaged(selected);
+      failSelected.title = isResource(selected) ? `Fail ${selected.address} (every instance the node stands for) with the mock` : "Select a resource on the graph: its address joins the failing addresses";
+      targetSelected.title = targetSelected.disabled ? "Select a resource or module on the graph: its address joins the targets" : `Target ${selected.address} (-target)`;
+      replaceSelected.title = replaceSelected.disabled ? "Select a managed resource on the graph: its planned instances join -replace" : `Replace ${name}'s instances (-replace)`;
     },
-    /** The state this session's applies produced, or null (then the terraform.tfstate file is). */
+    /** The state this configuration's applies produced, or null (then the terraform.tfstate file is). */
     sessionState: () => kept,
     /** The files changed: the state file among them may be the prior state now. */
     filesChanged: () => showState(),
-    /** Another configuration (an example, a dropped folder): as in another directory, no state. */
-    newConfiguration() {
+    /**
+     * The configuration is the one `key` names (main.js: a share link's, or a new one's): its
+     * kept state comes back, or none; `fresh`: a new configuration (an example, a dropped
+     * folder), as in another directory, starts from no state.
+     */
+    useConfiguration(key, { fresh = false } = {}) {
       controller?.abort();
-      keep(null);
+      configKey = key;
+      if (fresh) store(key, null);
+      kept = fresh ? null : load(key);
       showPlan(null);
       showDiagnostics([]);
       log.textContent = "";
@@ -410,6 +529,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
       summary.textContent = "";
       progress.value = 0;
       delete root.dataset.engine;
+      showState();
     },
   };
 }

@@ -13,10 +13,11 @@ const AWS = `terraform {
 `;
 
 /**
- * A terraform.tfstate (v4) holding one object per `[type, name, id, dependencies?]`; the
- * dependencies are what Terraform records at apply, and what orders a destroy.
+ * A terraform.tfstate (v4) holding one object per `[type, name, attributes, dependencies?]`
+ * (`attributes`: the object's, or just its id), served by `provider` (hashicorp/aws unless
+ * given); the dependencies are what Terraform records at apply, and what orders a destroy.
  */
-function stateOf(resources, extra = {}) {
+function stateOf(resources, provider = "hashicorp/aws") {
   return JSON.stringify(
     {
       version: 4,
@@ -24,12 +25,12 @@ function stateOf(resources, extra = {}) {
       serial: 3,
       lineage: "0d0c8e3a-6f0e-4b7c-9a55-tfgraph-demo",
       outputs: {},
-      resources: resources.map(([type, name, id, dependencies]) => ({
+      resources: resources.map(([type, name, attributes, dependencies]) => ({
         mode: "managed",
         type,
         name,
-        provider: 'provider["registry.terraform.io/hashicorp/aws"]',
-        instances: [{ schema_version: 0, attributes: { id }, sensitive_attributes: [], ...(dependencies ? { dependencies } : {}), ...extra }],
+        provider: `provider["registry.terraform.io/${provider}"]`,
+        instances: [{ schema_version: 0, attributes: typeof attributes === "string" ? { id: attributes } : attributes, sensitive_attributes: [], ...(dependencies ? { dependencies } : {}) }],
       })),
       check_results: null,
     },
@@ -266,7 +267,8 @@ resource "aws_instance" "new" {
 }
 `,
       "terraform.tfstate": stateOf([
-        ["aws_instance", "new", "i-0aaaaaaaaaaaaaaa1"],
+        // As applied from this configuration, so the plan changes nothing else.
+        ["aws_instance", "new", { ami: "ami-0123456789abcdef0", id: "i-0aaaaaaaaaaaaaaa1", instance_type: "t3.micro" }],
         ["aws_instance", "old", "i-0bbbbbbbbbbbbbbb2"],
       ]),
     },
@@ -274,38 +276,40 @@ resource "aws_instance" "new" {
   {
     id: "replace",
     title: "A replacement, with and without create_before_destroy",
-    teaches: "Changing the AMI replaces both instances. The blue one is destroyed first (the default); the green one has create_before_destroy, so its new object exists before the old one goes. The apply graph orders this once plan/apply lands (issue #11); here, its configuration and graphs.",
+    teaches: "A new image replaces both objects (the built-in mock's force_new forces replacement, as a new AMI does for aws_instance). Blue is destroyed first (the default, -/+); green has create_before_destroy, so its new object exists before the old one goes (+/-), and the attachment that reads it waits in between. Plan, then Apply in the apply view to watch the order.",
     view: "destroy",
     files: {
-      "main.tf": `${AWS}
-variable "ami" {
-  default = "ami-0new0000000000000"
+      "main.tf": `variable "image" {
+  default = "v2"
 }
 
-resource "aws_instance" "blue" {
-  ami           = var.ami
-  instance_type = "t3.micro"
+resource "mock_resource" "blue" {
+  name      = "blue"
+  force_new = var.image
 }
 
-resource "aws_instance" "green" {
-  ami           = var.ami
-  instance_type = "t3.micro"
+resource "mock_resource" "green" {
+  name      = "green"
+  force_new = var.image
 
   lifecycle {
     create_before_destroy = true
   }
 }
 
-resource "aws_lb_target_group_attachment" "green" {
-  target_group_arn = "arn:aws:elasticloadbalancing:demo"
-  target_id        = aws_instance.green.id
+resource "mock_resource" "green_attachment" {
+  name  = "green-attachment"
+  input = { target = mock_resource.green.id }
 }
 `,
-      "terraform.tfstate": stateOf([
-        ["aws_instance", "blue", "i-0blue0000000000001"],
-        ["aws_instance", "green", "i-0green000000000001"],
-        ["aws_lb_target_group_attachment", "green", "tga-0001", ["aws_instance.green"]],
-      ]),
+      "terraform.tfstate": stateOf(
+        [
+          ["mock_resource", "blue", { force_new: "v1", id: "blue-v1", input: null, name: "blue", output: "blue[]" }],
+          ["mock_resource", "green", { force_new: "v1", id: "green-v1", input: null, name: "green", output: "green[]" }],
+          ["mock_resource", "green_attachment", { force_new: null, id: "green-attachment-1", input: { target: "green-v1" }, name: "green-attachment", output: "green-attachment[target=green-v1]" }, ["mock_resource.green"]],
+        ],
+        "hashicorp/mock",
+      ),
     },
   },
   {
@@ -345,7 +349,7 @@ resource "aws_instance" "app" {
   {
     id: "failure",
     title: "A failure in the middle of an apply",
-    teaches: "When the database fails, everything that depends on it is skipped and the rest goes on: try the Walk in the Run tab with “fail” set to aws_db_instance.main.",
+    teaches: "When the database fails, everything that depends on it is skipped and the rest goes on: select aws_db_instance.main on the graph, then “fail selected” and Apply in the Plan / Apply tab (or Walk in the Run tab).",
     files: {
       "main.tf": `${AWS}
 resource "aws_vpc" "main" {

@@ -34,7 +34,20 @@ const COMPACT_ABOVE = 1000;
 
 // ---- Session -------------------------------------------------------------------------------
 
-const session = { example: null, view: "resources", reduce: true, selected: null, labels: false };
+const session = { example: null, view: "resources", reduce: true, selected: null, labels: false, config: null };
+
+/**
+ * The key the Plan / Apply tab keeps a configuration's state under, carried by the share link:
+ * a new configuration (an example chosen, a folder dropped) gets a new one; a link without one
+ * (an older link) is keyed by what it holds, so the same link finds the same state.
+ */
+const newConfigKey = () => globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+function contentKey(text) {
+  // FNV-1a over the UTF-16 code units, 32 bits, as hex.
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return `link-${h.toString(16).padStart(8, "0")}-${text.length}`;
+}
 
 const sameFiles = (a, b) => {
   const ka = Object.keys(a);
@@ -48,6 +61,7 @@ function currentSession() {
   if (example && sameFiles(example.files, files)) out.example = example.id;
   else out.files = files;
   if (session.selected) out.selected = session.selected;
+  out.config = session.config;
   // The Run and Plan / Apply tabs' settings (parallelism, latency, the mock's knobs).
   out.run = run.settings();
   out.engine = enginePanel.settings();
@@ -305,22 +319,40 @@ function overview() {
   });
 }
 
-function select(name, { centre = false } = {}) {
+/**
+ * Selects a drawn node (null: none): its details, its block in the editor. `again`: the same
+ * node kept across a new drawing, which leaves the lower tab and the editor where the user has
+ * them (an apply in the apply view draws again mid-run).
+ */
+function select(name, { centre = false, again = false } = {}) {
   session.selected = name;
   const details = name ? nodeDetails(name) : null;
   graphView.select(details ? name : null);
   run.select(details ? name : null);
-  enginePanel.select(details ? name : null);
+  enginePanel.select(details ? { name, ...blockOf(name) } : null);
   if (!details) {
     session.selected = null;
     overview();
   } else {
     inspector.node(details);
-    showTab("details");
-    if (details.range) editor.reveal(details.range, { mark: true, focus: false });
+    if (!again) {
+      showTab("details");
+      if (details.range) editor.reveal(details.range, { mark: true, focus: false });
+    }
     if (centre) graphView.centre(name);
   }
   save();
+}
+
+/** The address and kind of the block a drawn node stands for (`{}` when it is none). */
+function blockOf(name) {
+  if (session.view === "resources") {
+    const n = current?.rv?.nodes.find((x) => x.key === name);
+    const first = n && current.byName.get(n.names[0]);
+    return first ? { address: n.key, kind: first.kind } : {};
+  }
+  const n = current?.byName.get(name);
+  return n ? { address: n.address, kind: n.kind } : {};
 }
 
 function selectEdge(from, to) {
@@ -444,6 +476,8 @@ const enginePanel = createEnginePanel($("engine"), {
 // ---- The refresh cycle ---------------------------------------------------------------------
 
 let drawing = Promise.resolve();
+/** A share link's selected node waits for its first drawing. */
+let linkSelection = false;
 
 async function drawGraph() {
   const model = drawModel();
@@ -481,7 +515,9 @@ async function drawGraph() {
   note.textContent = (compact ? "compact drawing: hover a node for its name · " : "") + (graphView.clipped ? "too large to fit: drag to pan, − to zoom out · " : "") + (model.cycles.length ? `${model.cycles.length} cycle${model.cycles.length > 1 ? "s" : ""} (red) · laid out in ${Math.round(ms)} ms` : `laid out in ${Math.round(ms)} ms`);
   note.title = note.textContent;
   if (session.selected && graphView.has(session.selected)) {
-    select(session.selected);
+    // A link's selection is shown as a click would show it; a drawing again keeps the tabs.
+    select(session.selected, { again: !linkSelection });
+    linkSelection = false;
     // A drawing too large to fit opens on its centre: on the selected node instead, measured in
     // the next frame (measured now, it would lay out the whole new drawing inside this task).
     const name = session.selected;
@@ -622,7 +658,9 @@ function loadExample(id, { start = false } = {}) {
   gallery.value = id;
   gallery.title = example.teaches;
   $("details").dataset.teaches = example.teaches;
-  if (!start) enginePanel.newConfiguration();
+  session.config = newConfigKey();
+  planned = null;
+  enginePanel.useConfiguration(session.config, { fresh: !start });
   editor.setFiles(example.files, "main.tf");
 }
 
@@ -640,11 +678,12 @@ $("share").addEventListener("click", async () => {
 // ---- Start ---------------------------------------------------------------------------------
 
 $("version").textContent = `v${tfgraph.version}`;
-const restored = decodeSession(location.hash);
-if (restored) {
+/** Opens a share link's session: its files, view and settings, and its configuration's state. */
+function restore(restored) {
   session.view = VIEWS.includes(restored.view) ? restored.view : "resources";
   session.reduce = restored.reduce !== false;
   session.selected = typeof restored.selected === "string" ? restored.selected : null;
+  linkSelection = session.selected !== null;
   run.setSettings(restored.run);
   enginePanel.setSettings(restored.engine);
   viewSelect.value = session.view;
@@ -652,8 +691,20 @@ if (restored) {
   const example = GALLERY.find((g) => g.id === restored.example);
   session.example = example ? example.id : null;
   gallery.value = session.example ?? "";
+  session.config = typeof restored.config === "string" && restored.config ? restored.config : contentKey(JSON.stringify(restored.files ?? restored.example ?? null));
+  planned = null;
+  enginePanel.useConfiguration(session.config);
   editor.setFiles(restored.files ?? example?.files ?? GALLERY[0].files, restored.open);
-} else loadExample(GALLERY[0].id, { start: true });
+}
+const restored = decodeSession(location.hash);
+if (restored) restore(restored);
+else loadExample(GALLERY[0].id, { start: true });
+// Another share link followed in this tab (only the hash changed, so the page stays): open it.
+// The page's own saves replace the hash without this event.
+window.addEventListener("hashchange", () => {
+  const next = decodeSession(location.hash);
+  if (next) restore(next);
+});
 
 installDrop(document.body, (files) => {
   const paths = Object.keys(files);
@@ -665,7 +716,9 @@ installDrop(document.body, (files) => {
   session.example = null;
   gallery.value = "";
   session.selected = null;
-  enginePanel.newConfiguration();
+  session.config = newConfigKey();
+  planned = null;
+  enginePanel.useConfiguration(session.config, { fresh: true });
   editor.setFiles(files, "main.tf");
 });
 document.body.dataset.ready = "true";

@@ -1,7 +1,8 @@
 // The session in the URL, so that a link reproduces it: the files (or just the gallery
 // example's id while they are unchanged), the open file, the view, reduction, the selected
-// node, and the Run and Plan / Apply tabs' settings (parallelism, latency, the mock's seed,
-// jitter, rate limits and failing names). Stored in the hash as `#s=` +
+// node, the Run and Plan / Apply tabs' settings (parallelism, latency, -target and -replace,
+// the mock's seed, jitter, rate limits and failing names and addresses), and the key the Plan /
+// Apply tab keeps this configuration's state under. Stored in the hash as `#s=` +
 // base64url(deflate(JSON)), with the vendored fflate.
 
 import { deflateSync, inflateSync, strFromU8, strToU8 } from "../vendor/fflate.js";
@@ -19,7 +20,7 @@ function fromBase64Url(text) {
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
-/** The hash for a session `{ example?, files?, open, view, reduce, selected?, run?, engine? }`. */
+/** The hash for a session `{ example?, files?, open, view, reduce, selected?, run?, engine?, config? }`. */
 export function encodeSession(session) {
   return `#${KEY}${toBase64Url(deflateSync(strToU8(JSON.stringify(session)), { level: 9 }))}`;
 }

@@ -167,12 +167,12 @@ pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usi
         }
         let Some((started, response)) = inflight.next().await else { break };
         let b = started.index;
-        let prior_id = started.prior_id.clone();
+        let (prior_id, deposed) = (started.prior_id.clone(), started.deposed.clone());
         let outcome = s.finish(started, response);
         let ok = outcome.is_ok();
         s.settle(b, ok);
         let end = now();
-        let e = end_event(s, b, prior_id, &outcome, end);
+        let e = end_event(s, b, prior_id, deposed, &outcome, end);
         hooks.event(&e, Some(end - begun[b]), outcome.as_ref().err());
         events.push(e);
         let o = &s.ops[b];

@@ -174,9 +174,9 @@ impl JsProvider {
     /// Answers an apply-time request: plan on the final configuration, then apply.
     pub async fn respond(&self, request: &Request) -> Response {
         match request {
-            Request::Delete { type_name, prior } => Response::Applied(self.apply_change(type_name, Some(prior), None).await),
-            Request::ReadData { type_name, config } => Response::Read(self.read_data(type_name, config).await),
-            Request::PlanApply { type_name, prior, config } => match self.plan(type_name, prior.as_ref(), config).await {
+            Request::Delete { type_name, prior, .. } => Response::Applied(self.apply_change(type_name, Some(prior), None).await),
+            Request::ReadData { type_name, config, .. } => Response::Read(self.read_data(type_name, config).await),
+            Request::PlanApply { type_name, prior, config, .. } => match self.plan(type_name, prior.as_ref(), config).await {
                 Ok(p) => Response::Applied(self.apply_change(type_name, prior.as_ref(), Some(&p.planned)).await),
                 Err(e) => Response::PlanFailed(e),
             },

@@ -9,7 +9,7 @@
 //! fills the computed attributes; an update keeps the computed ones; a refresh finds the object
 //! unchanged; a data source is read from its configuration. It knows no requires-replace
 //! attributes, no defaults, no validation and no normalisation. The mock's knobs (delays,
-//! injected failures by `name`, jitter, rate limits) apply as to the built-in mock.
+//! injected failures by `name` or address, jitter, rate limits) apply as to the built-in mock.
 
 pub mod plausible;
 
@@ -272,6 +272,10 @@ impl Provider for GenericProvider {
 
     fn delay_ms(&self, op: Op, name: Option<&str>) -> u64 {
         mock::delay(&self.options, op, name)
+    }
+
+    fn injected_failure(&self, op: Op, address: &str) -> Option<ProviderError> {
+        self.options.address_failure(op, address)
     }
 
     fn schema_document(&self) -> serde_json::Value {
