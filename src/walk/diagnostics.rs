@@ -28,7 +28,9 @@ fn shown(value: f64) -> String {
     } else if value.fract() == 0.0 && value.abs() < 1e15 {
         (value as i64).to_string()
     } else {
-        Number::from_f64(value).shortest_at(53)
+        // A subnormal f64 has only its fraction's bits of precision, not 53.
+        let bits = if value.abs() < f64::MIN_POSITIVE { 64 - (value.to_bits() & ((1 << 52) - 1)).leading_zeros() as u64 } else { 53 };
+        Number::from_f64(value).shortest_at(bits)
     }
 }
 
@@ -97,8 +99,16 @@ mod tests {
 
     #[test]
     fn values_print_as_rust_prints_an_f64() {
-        let odd = [2.5, -0.1, 0.1 + 0.2, 1e-7, 5e-324, f64::MAX, -f64::MIN_POSITIVE, 1e15, 2f64.powi(60), 123456.789e3, 1.0 / 3.0];
-        for v in odd.into_iter().chain([f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 7.0]) {
+        let odd = [2.5, -0.1, 0.1 + 0.2, 1e-7, 5e-324, -1.5e-320, 2.2250738585072e-308, f64::MAX, -f64::MIN_POSITIVE, 1e15, 2f64.powi(60), 123456.789e3, 1.0 / 3.0];
+        // And 3,000 bit patterns from a xorshift: every exponent range, subnormals included.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let random = std::iter::repeat_with(move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            f64::from_bits(x)
+        });
+        for v in odd.into_iter().chain([f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 7.0]).chain(random.take(3000)) {
             let std = if v.fract() == 0.0 && v.abs() < 1e15 { format!("{}", v as i64) } else { format!("{v}") };
             assert_eq!(shown(v), std, "{v:e}");
         }
