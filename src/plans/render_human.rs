@@ -132,11 +132,11 @@ pub fn render_plan(plan: &Value, schemas: Option<&Value>, opts: &RenderOptions) 
             ResourceDiff::new(rc, Matcher::Always, schemas.block(rc).unwrap_or(inferred))
         })
         .collect();
-    let mut outputs: BTreeMap<&str, Diff> = BTreeMap::new();
+    let mut outputs: BTreeMap<String, Diff> = BTreeMap::new();
     if let Some(m) = plan.get("output_changes").and_then(Value::as_object) {
         for (k, oc) in m {
             outputs.insert(
-                k,
+                k.clone(),
                 differ::diff_output(Change::from_json(oc, Matcher::Always)),
             );
         }
@@ -148,7 +148,8 @@ pub fn render_plan(plan: &Value, schemas: Option<&Value>, opts: &RenderOptions) 
 
     let have_refresh_changes = render_drift(&mut out, &drift, diffs_empty, opts);
 
-    let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+    // Changes per action (a few at most: a `Vec` rather than one more B-tree type).
+    let mut counts: Vec<(Action, usize)> = Vec::new();
     let mut will_print_resource_changes = false;
     let mut importing = 0;
     let mut shown: Vec<&ResourceDiff> = Vec::new();
@@ -165,10 +166,13 @@ pub fn render_plan(plan: &Value, schemas: Option<&Value>, opts: &RenderOptions) 
         }
         if c.action != Action::NoOp {
             will_print_resource_changes = true;
-            *counts.entry(action_key(c.action)).or_default() += 1;
+            match counts.iter_mut().find(|(a, _)| *a == c.action) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((c.action, 1)),
+            }
         }
     }
-    let count = |a: Action| counts.get(action_key(a)).copied().unwrap_or(0);
+    let count = |a: Action| counts.iter().find(|(b, _)| *b == a).map_or(0, |&(_, n)| n);
 
     let mut rendered_outputs = Vec::new();
     let width = outputs
@@ -324,20 +328,6 @@ fn arr<'a>(v: &'a Value, key: &str) -> &'a [Value] {
         .and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or(&[])
-}
-
-fn action_key(a: Action) -> &'static str {
-    match a {
-        Action::NoOp => "no-op",
-        Action::Create => "create",
-        Action::Read => "read",
-        Action::Update => "update",
-        Action::DeleteThenCreate => "delete-create",
-        Action::CreateThenDelete => "create-delete",
-        Action::Delete => "delete",
-        Action::Forget => "forget",
-        Action::CreateThenForget => "create-forget",
-    }
 }
 
 /// `format.WordWrap`: lines starting with a space stay whole; others wrap at `width - 1`

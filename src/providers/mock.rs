@@ -17,7 +17,8 @@ pub const SOURCE: &str = "registry.terraform.io/hashicorp/mock";
 #[derive(Clone, Debug, Default)]
 pub struct MockOptions {
     pub delay_ms: u64,
-    pub delay_by_op: BTreeMap<Op, u64>,
+    /// `MOCK_DELAY_MS_<OP>`, in the order given (a later one for the same operation wins).
+    pub delay_by_op: Vec<(Op, u64)>,
     pub delay_by_name: BTreeMap<String, u64>,
     pub fail_names: BTreeSet<String>,
     /// Resource instances that fail, by address (`aws_instance.web[1]`; a resource's address
@@ -25,7 +26,7 @@ pub struct MockOptions {
     pub fail_addresses: Vec<FailAddress>,
     /// Which operations fail for `fail_names` and `fail_addresses`; empty means `create` only
     /// (the oracle's default).
-    pub fail_ops: BTreeSet<Op>,
+    pub fail_ops: OpSet,
     /// Seeded jitter and transient rate limits (not the oracle's: it has neither).
     pub knobs: Knobs,
 }
@@ -49,14 +50,17 @@ impl MockOptions {
                 }
                 "MOCK_FAIL_NAME" | "FAIL_NAME" => o.fail_names = crate::util::sort::btree_set(v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from)),
                 "MOCK_FAIL_ADDRESS" => o.fail_addresses = split_addresses(v).filter_map(FailAddress::parse).collect(),
-                "MOCK_FAIL_OPS" => o.fail_ops = crate::util::sort::btree_set(v.split(',').filter_map(|s| op_named(s.trim()))),
+                "MOCK_FAIL_OPS" => {
+                    o.fail_ops = OpSet::default();
+                    v.split(',').filter_map(|s| op_named(s.trim())).for_each(|op| o.fail_ops.insert(op));
+                }
                 "MOCK_SEED" => o.knobs.seed = v.trim().parse().unwrap_or(0),
                 "MOCK_JITTER_MS" => o.knobs.jitter_ms = ms(v),
                 "MOCK_RATE_LIMIT" => o.knobs.rate_limit = v.trim().parse::<f64>().unwrap_or(0.0).clamp(0.0, 1.0),
                 "MOCK_MAX_RETRIES" => o.knobs.max_retries = v.trim().parse().ok(),
                 _ => {
                     if let Some(op) = k.strip_prefix("MOCK_DELAY_MS_").and_then(|s| op_named(&s.to_ascii_lowercase())) {
-                        o.delay_by_op.insert(op, ms(v));
+                        o.delay_by_op.push((op, ms(v)));
                     }
                 }
             }
@@ -74,7 +78,7 @@ impl MockOptions {
         if self.fail_ops.is_empty() {
             op == Op::Create
         } else {
-            self.fail_ops.contains(&op)
+            self.fail_ops.contains(op)
         }
     }
 
@@ -150,12 +154,31 @@ pub fn split_addresses(list: &str) -> impl Iterator<Item = &str> {
     parts.into_iter().map(str::trim).filter(|s| !s.is_empty())
 }
 
+/// A set of operations as bits: the per-operation knobs without a `BTreeSet<Op>` of their own
+/// (each B-tree key/value type is its own copy of the B-tree's code in the package).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpSet(u32);
+
+impl OpSet {
+    pub fn insert(&mut self, op: Op) {
+        self.0 |= 1 << op as u32;
+    }
+
+    pub fn contains(&self, op: Op) -> bool {
+        self.0 & (1 << op as u32) != 0
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+}
+
 /// The delay of `op` on the object named `name`: per name, else per operation, else the
 /// default; then jittered and lengthened by rate-limit backoffs.
 pub fn delay(options: &MockOptions, op: Op, name: Option<&str>) -> u64 {
     let base = match name.and_then(|n| options.delay_by_name.get(n)) {
         Some(d) => *d,
-        None => options.delay_by_op.get(&op).copied().unwrap_or(options.delay_ms),
+        None => options.delay_by_op.iter().rev().find(|(o, _)| *o == op).map_or(options.delay_ms, |&(_, d)| d),
     };
     options.knobs.delay(base, op, name)
 }
@@ -553,6 +576,15 @@ mod tests {
         let d = p.apply_resource_change("mock_resource", Some(&prior), None);
         assert_eq!(d.error.unwrap().summary, "mock: injected failure deleting 'broken'");
         assert!(d.new_state.is_some());
+    }
+
+    #[test]
+    fn the_last_knob_for_an_operation_wins() {
+        let opts = MockOptions::from_env([("MOCK_DELAY_MS_READ", "5"), ("MOCK_FAIL_OPS", "update"), ("MOCK_DELAY_MS_READ", "7"), ("MOCK_FAIL_OPS", "delete,read"), ("MOCK_FAIL_NAME", "b")]);
+        assert_eq!(delay(&opts, Op::Read, None), 7);
+        assert_eq!(delay(&opts, Op::Update, None), 0);
+        assert!(opts.fails(Op::Delete, Some("b")) && opts.fails(Op::Read, Some("b")));
+        assert!(!opts.fails(Op::Update, Some("b")) && !opts.fails(Op::Create, Some("b")));
     }
 
     #[test]

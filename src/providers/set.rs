@@ -13,12 +13,14 @@ use std::sync::Arc;
 
 pub struct ProviderSet {
     mock: MockProvider,
-    generic: BTreeMap<String, GenericProvider>,
+    /// One generic mock per source, sorted by source. A `Vec` and the boxes below keep the set
+    /// down to one `BTreeMap` value type (each is its own copy of the B-tree's code in the package).
+    generic: Vec<(String, GenericProvider)>,
     /// For sources only the prior state names (objects of a provider the configuration no
     /// longer uses): a generic mock with no schemas, which refreshes and destroys them.
     other: GenericProvider,
     /// Configurations that write a `region`, by configuration address.
-    configured: BTreeMap<String, GenericProvider>,
+    configured: BTreeMap<String, Box<dyn Provider>>,
     /// Providers given for a source (a JS provider for `registry.terraform.io/hashicorp/aws`):
     /// they serve every configuration of that source instead of the mocks.
     given: BTreeMap<String, Box<dyn Provider>>,
@@ -34,10 +36,13 @@ impl ProviderSet {
     /// ones with `schemas`; `type_sources` tells which source each type of the configuration uses.
     pub fn new(options: MockOptions, schemas: GenericSchemas, type_sources: BTreeMap<String, String>) -> ProviderSet {
         let schemas = Arc::new(schemas);
-        let mut generic = BTreeMap::new();
+        let mut generic: Vec<(String, GenericProvider)> = Vec::new();
         for source in type_sources.values() {
-            if source != mock::SOURCE && !generic.contains_key(source) {
-                generic.insert(source.clone(), GenericProvider::new(source, Arc::clone(&schemas), options.clone()));
+            if source == mock::SOURCE {
+                continue;
+            }
+            if let Err(at) = generic.binary_search_by(|(s, _)| s.as_str().cmp(source)) {
+                generic.insert(at, (source.clone(), GenericProvider::new(source, Arc::clone(&schemas), options.clone())));
             }
         }
         let other = GenericProvider::new("", Arc::clone(&schemas), options.clone());
@@ -48,9 +53,9 @@ impl ProviderSet {
     pub fn with_regions(mut self, regions: &BTreeMap<String, String>) -> ProviderSet {
         for (address, region) in regions {
             let Some(config) = crate::addrs::AbsProviderConfig::parse(address) else { continue };
-            if let Some(g) = self.generic.get(&config.provider) {
+            if let Some(g) = self.generic(&config.provider) {
                 let g = g.in_region(region);
-                self.configured.insert(address.clone(), g);
+                self.configured.insert(address.clone(), Box::new(g));
             }
         }
         self
@@ -81,10 +86,14 @@ impl ProviderSet {
         if source == mock::SOURCE {
             return &self.mock;
         }
-        match self.generic.get(source) {
+        match self.generic(source) {
             Some(g) => g,
             None => &self.other,
         }
+    }
+
+    fn generic(&self, source: &str) -> Option<&GenericProvider> {
+        self.generic.binary_search_by(|(s, _)| s.as_str().cmp(source)).ok().map(|i| &self.generic[i].1)
     }
 
     fn by_type(&self, type_name: &str) -> &dyn Provider {
@@ -129,7 +138,7 @@ impl Provider for ProviderSet {
             return Some(p.as_ref());
         }
         if let Some(g) = self.configured.get(config_address) {
-            return Some(g);
+            return Some(g.as_ref());
         }
         let source = crate::addrs::AbsProviderConfig::parse(config_address)?.provider;
         Some(self.by_source(&source))
@@ -140,7 +149,7 @@ impl Provider for ProviderSet {
         let docs = used_mock
             .then(|| self.mock.schema_document())
             .into_iter()
-            .chain(self.generic.iter().filter(|(s, _)| !self.given.contains_key(*s)).map(|(_, g)| g.schema_document()))
+            .chain(self.generic.iter().filter(|(s, _)| !self.given.contains_key(s.as_str())).map(|(_, g)| g.schema_document()))
             .chain(self.given.values().map(|p| p.schema_document()));
         for doc in docs {
             if let Some(serde_json::Value::Object(m)) = doc.get("provider_schemas") {

@@ -2,19 +2,36 @@
 
 use crate::dag::{cycle_diagnostics, cycle_summary};
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::eval::number::Number;
 
 /// Terraform's check in `internal/terraform/context.go` (`NewContext`): the same summary and,
 /// for values below one, the same detail. tfgraph has no "0 means default" rule: callers
 /// leave the option out to get 10.
 pub fn invalid_parallelism(value: f64) -> Diagnostic {
-    let shown =
-        if value.fract() == 0.0 && value.abs() < 1e15 { format!("{}", value as i64) } else { format!("{value}") };
+    let shown = shown(value);
     let detail = if value.is_finite() && value.fract() == 0.0 {
         format!("The parallelism must be a positive value. Not {shown}.")
     } else {
         format!("The parallelism must be a positive whole number. Not {shown}.")
     };
     Diagnostic::error("Invalid parallelism value", detail)
+}
+
+/// The value as `{}` prints an f64 (the shortest digits that read back, never an exponent),
+/// through the evaluator's number printing: `{}` on an f64 here was the package's only use of
+/// the standard library's float formatter, 14 KB of wasm (bench/RESULTS.md, 2026-11-27 "size2").
+fn shown(value: f64) -> String {
+    if value.is_nan() {
+        "NaN".into()
+    } else if value.is_infinite() {
+        (if value < 0.0 { "-inf" } else { "inf" }).into()
+    } else if value.fract() == 0.0 && value.abs() < 1e15 {
+        (value as i64).to_string()
+    } else {
+        // A subnormal f64 has only its fraction's bits of precision, not 53.
+        let bits = if value.abs() < f64::MIN_POSITIVE { 64 - (value.to_bits() & ((1 << 52) - 1)).leading_zeros() as u64 } else { 53 };
+        Number::from_f64(value).shortest_at(bits)
+    }
 }
 
 pub fn duplicate_node(name: &str) -> Diagnostic {
@@ -76,6 +93,24 @@ mod tests {
             "The parallelism must be a positive whole number. Not 2.5."
         );
         assert!(check_parallelism(f64::NAN).is_err());
+        assert_eq!(check_parallelism(1e300).unwrap_err().detail, format!("The parallelism must be a positive value. Not {}.", 1e300));
         assert!(check_parallelism(f64::INFINITY).is_err());
+    }
+
+    #[test]
+    fn values_print_as_rust_prints_an_f64() {
+        let odd = [2.5, -0.1, 0.1 + 0.2, 1e-7, 5e-324, -1.5e-320, 2.2250738585072e-308, f64::MAX, -f64::MIN_POSITIVE, 1e15, 2f64.powi(60), 123456.789e3, 1.0 / 3.0];
+        // And 3,000 bit patterns from a xorshift: every exponent range, subnormals included.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let random = std::iter::repeat_with(move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            f64::from_bits(x)
+        });
+        for v in odd.into_iter().chain([f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 7.0]).chain(random.take(3000)) {
+            let std = if v.fract() == 0.0 && v.abs() < 1e15 { format!("{}", v as i64) } else { format!("{v}") };
+            assert_eq!(shown(v), std, "{v:e}");
+        }
     }
 }

@@ -13,7 +13,7 @@
 use super::{BuildContext, Transform};
 use crate::addrs::Subject;
 use crate::graph::context::module_references;
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 use crate::diag::Diagnostics;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
 use crate::graph::TfGraph;
@@ -35,15 +35,15 @@ impl Transform for OutputTransformer {
         }
         for o in &cx.opaque_calls {
             let call = &cx.module_call(o.parent, o.call).name;
-            let mut outputs: BTreeMap<&str, &crate::config::Reference> = BTreeMap::new();
+            let mut outputs: BTreeSet<&str> = BTreeSet::new();
             for r in module_references(cx.module(o.parent)) {
                 if let Subject::ModuleCallOutput { call: c, output, .. } = &r.subject {
                     if c == call {
-                        outputs.entry(output.as_str()).or_insert(r);
+                        outputs.insert(output.as_str());
                     }
                 }
             }
-            for name in outputs.into_keys() {
+            for name in outputs {
                 g.add(Node::new(NodeKind::Output, cx.names.path(&o.path), format!("output.{name}"), None));
             }
         }

@@ -12,7 +12,6 @@ use crate::addrs::ModulePath;
 use crate::diag::Diagnostics;
 use crate::graph::node::{Node, NodeKind};
 use crate::graph::{TfGraph, Why};
-use std::collections::BTreeMap;
 
 pub struct RemovedModuleTransformer;
 
@@ -23,37 +22,45 @@ impl Transform for RemovedModuleTransformer {
 
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
         let Some(state) = cx.options.state.as_ref() else { return Diagnostics::new() };
-        let mut removed: BTreeMap<ModulePath, Option<crate::dag::NodeId>> = BTreeMap::new();
+        // The removed module paths, sorted, each with its close node: a sorted `Vec` rather
+        // than a B-tree type of its own in the package.
+        let mut paths: Vec<ModulePath> = Vec::new();
         for o in &state.resources {
             let Some(m) = cx.module_instance(&o.module) else { continue };
             if !m.path.is_root() && m.index.is_none() {
-                removed.insert((*m.path).clone(), None);
+                paths.push((*m.path).clone());
             }
         }
-        if removed.is_empty() {
+        if paths.is_empty() {
             return Diagnostics::new();
         }
-        for (path, id) in removed.iter_mut() {
-            *id = Some(g.add(Node::new(NodeKind::ModuleClose, path.clone(), "", None)));
-        }
+        crate::util::sort::sort(&mut paths);
+        paths.dedup();
+        let removed: Vec<(ModulePath, crate::dag::NodeId)> = paths
+            .into_iter()
+            .map(|path| {
+                let id = g.add(Node::new(NodeKind::ModuleClose, path.clone(), "", None));
+                (path, id)
+            })
+            .collect();
+        let close_of = |path: &ModulePath| removed.binary_search_by(|(p, _)| p.cmp(path)).ok().map(|i| removed[i].1);
         let members: Vec<_> = g
             .ids()
             .filter(|&id| {
                 let n = g.node(id);
-                !n.is_destroyer() && !matches!(n.kind, NodeKind::ModuleClose | NodeKind::Root) && removed.contains_key(&n.module)
+                !n.is_destroyer() && !matches!(n.kind, NodeKind::ModuleClose | NodeKind::Root) && close_of(&n.module).is_some()
             })
             .collect();
         for v in members {
-            let close = removed[&g.node(v).module].expect("added");
+            let close = close_of(&g.node(v).module).expect("added");
             g.connect(close, v, Why::ModuleClose);
         }
-        let paths: Vec<ModulePath> = removed.keys().cloned().collect();
-        for p in paths {
-            let mut up = p.clone();
+        for (path, close) in &removed {
+            let mut up = path.clone();
             up.0.pop();
             while !up.is_root() {
-                if let Some(&Some(outer)) = removed.get(&up) {
-                    g.connect(outer, removed[&p].expect("added"), Why::ModuleClose);
+                if let Some(outer) = close_of(&up) {
+                    g.connect(outer, *close, Why::ModuleClose);
                     break;
                 }
                 up.0.pop();

@@ -260,10 +260,11 @@ pub(super) fn diff_block<'a>(change: Change<'a>, block: &'a Value) -> Diff<'a> {
                     action
                 }
             };
-            blocks.replace.insert(key.clone(), forces);
-            blocks.before_sensitive.insert(key.clone(), bs);
-            blocks.after_sensitive.insert(key.clone(), as_);
-            blocks.unknown.insert(key.clone(), unknown);
+            for (set, on) in [(&mut blocks.replace, forces), (&mut blocks.before_sensitive, bs), (&mut blocks.after_sensitive, as_), (&mut blocks.unknown, unknown)] {
+                if on {
+                    set.insert(key.clone());
+                }
+            }
             current = compare_actions(current, action);
         }
     }

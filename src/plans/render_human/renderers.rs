@@ -3,7 +3,7 @@
 
 use super::change::{process_slice, Action, Change, Matcher, Unk};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -27,10 +27,12 @@ pub(super) struct Blocks<'a> {
     pub list: BTreeMap<String, Vec<Diff<'a>>>,
     pub set: BTreeMap<String, Vec<Diff<'a>>>,
     pub map: BTreeMap<String, BTreeMap<String, Diff<'a>>>,
-    pub replace: BTreeMap<String, bool>,
-    pub before_sensitive: BTreeMap<String, bool>,
-    pub after_sensitive: BTreeMap<String, bool>,
-    pub unknown: BTreeMap<String, bool>,
+    /// The keys whose block forces replacement, was or is sensitive, is unknown (sets, not
+    /// maps to `bool`: one B-tree type fewer in the package).
+    pub replace: BTreeSet<String>,
+    pub before_sensitive: BTreeSet<String>,
+    pub after_sensitive: BTreeSet<String>,
+    pub unknown: BTreeSet<String>,
 }
 
 impl Blocks<'_> {
@@ -45,8 +47,8 @@ impl Blocks<'_> {
         crate::util::sort::sort(&mut keys);
         keys
     }
-    fn flag(m: &BTreeMap<String, bool>, key: &str) -> bool {
-        m.get(key).copied().unwrap_or(false)
+    fn flag(set: &BTreeSet<String>, key: &str) -> bool {
+        set.contains(key)
     }
 }
 
