@@ -88,7 +88,6 @@ fn json_body_of(files: &BTreeMap<String, String>, pc: &ProviderConfig) -> Option
     let bodies = super::body_json::provider_bodies(filename, text);
     bodies.into_iter().filter(|(name, _)| *name == pc.name).map(|(_, b)| b).find(|b| alias_of(b) == pc.alias)
 }
-}
 
 /// Where Terraform puts a diagnostic about the block as a whole (`MissingItemRange` of its
 /// body): the empty range at its opening brace; the block's declaration when that is not found.
