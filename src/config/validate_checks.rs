@@ -21,7 +21,7 @@ use super::syntax::{Block, Ex};
 use crate::addrs::Subject;
 use crate::diag::{Diagnostic, Diagnostics, SourceRange};
 
-impl Dx<'_> {
+impl Dx<'_, '_> {
     /// `decodeCheckRuleBlock`'s rule: whether `condition` refers to anything; when it does
     /// not, the error is pushed. `block_type` is the condition block's type.
     pub fn condition_refers_to_something(&mut self, condition: &Ex, block_type: &str) -> bool {

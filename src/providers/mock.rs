@@ -636,7 +636,10 @@ mod tests {
         }
         let whole = opts.address_failure(Op::ReadData, "data.d.e[3]");
         assert!(whole.is_none(), "only failOps' operations (create by default)");
-        let ops = MockOptions { fail_ops: [Op::Delete, Op::ReadData].into(), ..opts.clone() };
+        let mut fail_ops = OpSet::default();
+        fail_ops.insert(Op::Delete);
+        fail_ops.insert(Op::ReadData);
+        let ops = MockOptions { fail_ops, ..opts.clone() };
         assert_eq!(ops.address_failure(Op::ReadData, "data.d.e[3]").unwrap().detail, "MOCK_FAIL_ADDRESS contains 'data.d.e'");
         assert_eq!(ops.address_failure(Op::Delete, "aws_instance.web[1]").unwrap().summary, "mock: injected failure deleting 'aws_instance.web[1]'");
         assert!(ops.address_failure(Op::Create, "aws_instance.web[1]").is_none());

@@ -344,7 +344,6 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         };
         let set = js.install(crate::engine::schemas::providers(&files, &config, mock_options(request.mock.as_ref())));
         let how = Configuring { files: &files, config: &config, variables: &request.variables };
-        let route = Route { set: &set, js: &js, how: &how };
         let live = plan_events::LiveEvents::new(request.on_event.clone(), js.shared());
         let options = PlanOptions {
             variables: request.variables.clone(),
