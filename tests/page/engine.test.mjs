@@ -116,7 +116,9 @@ test("in the page: a JS provider beside the mock, configured per alias, and plan
         configured.push(config.value.owner);
         owners.set(provider, config.value.owner);
       },
-      planResourceChange: async ({ config, prior, provider }) => ({ planned: { value: { ...config.value, owner: owners.get(provider), id: prior?.value.id ?? null }, unknown: prior ? {} : { id: true } } }),
+      // What the configuration does not know yet stays unknown (else Terraform's "Provider
+      // produced invalid plan": rex's name waits for the kennel's id).
+      planResourceChange: async ({ config, prior, provider }) => ({ planned: { value: { ...config.value, owner: owners.get(provider), id: prior?.value.id ?? null }, unknown: prior ? { ...config.unknown } : { ...config.unknown, id: true } } }),
       applyResourceChange: async ({ planned, prior }) => (planned ? { newState: { value: { ...planned.value, id: planned.value.id ?? `dog-${planned.value.name}` } } } : { newState: null }),
       readResource: async ({ state }) => {
         // The page's event for this refresh arrived before the provider was asked.
