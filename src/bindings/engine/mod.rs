@@ -406,7 +406,8 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         // (tests/fixtures/providers/configure-*).
         let used: BTreeSet<&str> = d.plan.changes.iter().chain(&d.plan.data_read).map(|c| c.provider_config.as_str()).collect();
         let mut configure_diags = Diagnostics::new();
-        let values = provider_block::planned_values(&d.plan);
+        // What provider blocks read of the plan's resources: only JS providers are configured.
+        let values = if js.is_empty() { Default::default() } else { provider_block::planned_values(&d.plan) };
         for address in used {
             if let Err(diags) = js.configure(address, &d.files, &d.config, &d.variables, &values).await {
                 configure_diags.extend(diags);
