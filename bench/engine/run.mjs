@@ -11,7 +11,9 @@
 // The package's column (Node, the wasm build in pkg/): `scripts/build` runs first (incremental;
 // `scripts/setup` once on a new machine). Times are wall clock; CPU time (user + system) is
 // printed beside them, which on a shared machine says what the work cost.
-// Options: --sizes 1000,10000 (multiples of 100), --no-terraform, --no-build, --no-node.
+// Options: --sizes 1000,10000 (multiples of 100), --no-terraform, --no-build, --no-node,
+// --on-state (Node's apply passes an `onState` that keeps every state it is given, and the
+// number of calls is printed: what persisting as it goes costs).
 // Results: bench/RESULTS.md ("Engine").
 
 import { execFileSync, spawnSync } from "node:child_process";
@@ -24,7 +26,7 @@ import { parseArgs } from "node:util";
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const shared = resolve(repo, "../shared");
 const { values: opts } = parseArgs({
-  options: { sizes: { type: "string", default: "1000,10000,100000" }, "no-terraform": { type: "boolean" }, "no-build": { type: "boolean" }, "no-node": { type: "boolean" } },
+  options: { sizes: { type: "string", default: "1000,10000,100000" }, "no-terraform": { type: "boolean" }, "no-build": { type: "boolean" }, "no-node": { type: "boolean" }, "on-state": { type: "boolean" } },
 });
 const sizes = opts.sizes.split(",").map(Number);
 if (sizes.some((n) => !(n > 0 && n % 100 === 0))) throw new Error("--sizes: positive multiples of 100");
@@ -60,18 +62,21 @@ const NODE_CHILD = `
   if (p.errored) throw new Error(JSON.stringify(p.diagnostics).slice(0, 500));
   t = performance.now();
   c = cpu();
-  const r = await apply(p);
+  const states = [];
+  const r = await apply(p, process.argv[2] === "on-state" ? { onState: (s) => states.push(s) } : {});
   const apply_ms = performance.now() - t;
   const apply_cpu_ms = cpu() - c;
   if (r.diagnostics.some((d) => d.severity === "error")) throw new Error(JSON.stringify(r.diagnostics).slice(0, 500));
-  console.log(JSON.stringify({ plan_ms, apply_ms, plan_cpu_ms, apply_cpu_ms, peak_rss_kib: process.resourceUsage().maxRSS }));
+  const on_state_calls = process.argv[2] === "on-state" ? states.length : undefined;
+  console.log(JSON.stringify({ plan_ms, apply_ms, plan_cpu_ms, apply_cpu_ms, peak_rss_kib: process.resourceUsage().maxRSS, on_state_calls }));
 `;
 async function node(n) {
   if (!existsSync(join(repo, "pkg/tfgraph_bg.wasm"))) return { error: "pkg/ is not built (bash scripts/build)" };
   const dir = mkdtempSync(join(tmpdir(), "tfgraph-bench-engine-node-"));
   try {
     execFileSync(bin, ["write", String(n), dir]);
-    const r = spawnSync(process.execPath, ["--input-type=module", "-e", NODE_CHILD, dir], { encoding: "utf8", maxBuffer: 1 << 24 });
+    const args = ["--input-type=module", "-e", NODE_CHILD, dir, ...(opts["on-state"] ? ["on-state"] : [])];
+    const r = spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 1 << 24 });
     if (r.status !== 0) return { error: `node: ${r.stderr.trim().split("\n").slice(-3).join(" ")}` };
     return { resources: n, ...JSON.parse(r.stdout.trim().split("\n").pop()) };
   } finally {
@@ -154,6 +159,9 @@ for (const r of rows) {
   console.log(
     `| ${r.tool} | ${fmt(r.resources)} | ${fmt(r.plan_ms)} ms | ${fmt(r.apply_ms)} ms | ${fmt(total)} ms | ${fmt((total * 1000) / r.resources, 1)} µs | ${cpu} | ${fmt(r.peak_rss_kib / 1024, 1)} MB | ${fmt(r.peak_rss_kib / r.resources, 2)} KB |`,
   );
+}
+for (const r of rows.filter((x) => x.on_state_calls !== undefined)) {
+  console.log(`onState (--on-state) at ${fmt(r.resources)} resources: ${fmt(r.on_state_calls)} calls, the apply's times include them`);
 }
 const ours = rows.find((r) => r.tool === "tfgraph (native)" && r.resources === tf?.resources && !r.error);
 if (tf && !tf.error && ours) {
