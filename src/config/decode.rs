@@ -382,12 +382,18 @@ impl<'b> Dx<'_, 'b> {
         for e in [&id, &for_each].into_iter().flatten() {
             references.extend(e.references.iter().cloned());
         }
-        if let Some(a) = c.attr("identity") {
-            references.extend(self.refs(&a.expr, "identity"));
+        let identity = self.opt_expr(c.attr("identity"), "identity");
+        if let Some(e) = &identity {
+            references.extend(e.references.iter().cloned());
         }
         let range = self.range(b.def_span.clone());
+        match (&id, &identity) {
+            (None, None) => self.diags.push(msg::invalid_import_block("At least one of 'id' or 'identity' must be specified.", range.clone())),
+            (Some(_), Some(_)) => self.diags.push(msg::invalid_import_block("Only one of 'id' or 'identity' can be specified.", range.clone())),
+            _ => {}
+        }
         let to_range = c.attr("to").map(|a| self.range(a.expr.span())).unwrap_or_else(|| range.clone());
-        Import { to, to_range, id, for_each, provider, references, range }
+        Import { to, to_range, id, identity, for_each, provider, references, range }
     }
 
     fn removed(&mut self, b: &Block<'b>) -> Removed {

@@ -145,6 +145,11 @@ pub fn extraneous_json_property(name: &str, suggestion: Option<&str>, range: Sou
     err("Extraneous JSON object property", format!("No argument or block type is named {name:?}.{hint}"), range)
 }
 
+/// An `import` block with neither or both of `id` and `identity` (Terraform 1.12+).
+pub fn invalid_import_block(detail: &str, range: SourceRange) -> Diagnostic {
+    err("Invalid import block", detail.to_string(), range)
+}
+
 pub fn missing_required_argument(name: &str, range: SourceRange) -> Diagnostic {
     err("Missing required argument", format!("The argument {name:?} is required, but no definition was found."), range)
 }

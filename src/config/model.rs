@@ -367,6 +367,9 @@ pub struct Import {
     /// The `to` expression's range (what Terraform's import diagnostics point at).
     pub to_range: SourceRange,
     pub id: Option<Expr>,
+    /// `identity = { ... }` (Terraform 1.12+), in place of `id`. Not serialized.
+    #[serde(skip)]
+    pub identity: Option<Expr>,
     pub for_each: Option<Expr>,
     pub provider: Option<String>,
     pub references: Vec<Reference>,

@@ -116,6 +116,112 @@ fn attribute(a: &super::AttributeSchema, prior: &Value, config: &Value, planned:
     })
 }
 
+/// The problems with `actual`, a provider's new object after applying `planned` (empty: it
+/// kept every value the plan knew), as Terraform's `objchange.AssertObjectCompatible` words them
+/// after `tfdiags.FormatError` (`.name: was cty.StringVal("a"), but now cty.StringVal("b")`).
+pub fn assert_object_compatible(schema: &ResourceSchema, planned: &Value, actual: &Value) -> Vec<String> {
+    let mut errs = Vec::new();
+    object_compatible(schema, planned, actual, "", &mut errs);
+    errs
+}
+
+fn object_compatible(schema: &ResourceSchema, planned: &Value, actual: &Value, path: &str, errs: &mut Vec<String>) {
+    let root = if path.is_empty() { "Root object " } else { "" };
+    let say = |msg: String| if path.is_empty() { msg } else { format!("{path}: {msg}") };
+    if planned.is_null() && !actual.is_null() {
+        errs.push(say(format!("{root}was absent, but now present")));
+        return;
+    }
+    if actual.is_null() && !planned.is_null() {
+        errs.push(say(format!("{root}was present, but now absent")));
+        return;
+    }
+    if planned.is_null() {
+        return;
+    }
+    for (name, a) in &schema.attributes {
+        let null = Value::null(a.ty.clone());
+        let (p, x) = (attr(planned, name).unwrap_or(&null), attr(actual, name).unwrap_or(&null));
+        let path = format!("{path}.{name}");
+        let mut found = Vec::new();
+        value_compatible(&p.unmark_deep().0, &x.unmark_deep().0, &path, &mut found);
+        if a.sensitive || p.has_sensitive() || x.has_sensitive() {
+            if !found.is_empty() {
+                errs.push(format!("{path}: inconsistent values for sensitive attribute"));
+            }
+        } else {
+            errs.extend(found);
+        }
+    }
+    for (name, block) in &schema.blocks {
+        let empty = Value::null(Type::Dynamic);
+        let (p, x) = (attr(planned, name).unwrap_or(&empty), attr(actual, name).unwrap_or(&empty));
+        let items = |v: &Value| match &v.kind {
+            Kind::List(_, x) | Kind::Tuple(x) => Some(x.clone()),
+            _ => None,
+        };
+        let (Some(pl), Some(xl)) = (items(p), items(x)) else { continue };
+        let path = format!("{path}.{name}");
+        if pl.len() != xl.len() {
+            errs.push(format!("{path}: block count changed from {} to {}", pl.len(), xl.len()));
+            continue;
+        }
+        for (i, (pe, xe)) in pl.iter().zip(&xl).enumerate() {
+            object_compatible(block, pe, xe, &format!("{path}[{i}]"), errs);
+        }
+    }
+}
+
+/// `assertValueCompatible`: what the plan knew stays as it was.
+fn value_compatible(planned: &Value, actual: &Value, path: &str, errs: &mut Vec<String>) {
+    let say = |msg: String| if path.is_empty() { msg } else { format!("{path}: {msg}") };
+    if planned.ty() == Type::Dynamic || !planned.is_known() {
+        return;
+    }
+    match (planned.is_null(), actual.is_null()) {
+        (true, true) => return,
+        (false, true) => return errs.push(say(format!("was {}, but now null", go_string(planned)))),
+        (true, false) => return errs.push(say(format!("was null, but now {}", go_string(actual)))),
+        _ => {}
+    }
+    if !actual.is_known() {
+        return errs.push(say("was known, but now unknown".into()));
+    }
+    let key = |k: &str, number: bool| if number { format!("[{k}]") } else { format!("[{}]", go_quote(k)) };
+    match (&planned.kind, &actual.kind) {
+        (Kind::List(_, p) | Kind::Tuple(p), Kind::List(_, x) | Kind::Tuple(x)) => {
+            for (i, pe) in p.iter().enumerate() {
+                match x.get(i) {
+                    Some(xe) => value_compatible(pe, xe, &format!("{path}{}", key(&i.to_string(), true)), errs),
+                    None => errs.push(say(format!("element {i} has vanished"))),
+                }
+            }
+            for i in p.len()..x.len() {
+                errs.push(say(format!("new element {i} has appeared")));
+            }
+        }
+        (Kind::Map(_, p), Kind::Map(_, x)) => {
+            for (k, pe) in p {
+                match x.get(k) {
+                    Some(xe) => value_compatible(pe, xe, &format!("{path}{}", key(k, false)), errs),
+                    None => errs.push(say(format!("element {} has vanished", go_quote(k)))),
+                }
+            }
+            for k in x.keys().filter(|k| !p.contains_key(*k)) {
+                errs.push(say(format!("new element {} has appeared", go_quote(k))));
+            }
+        }
+        (Kind::Object(p), Kind::Object(x)) => {
+            for (k, pe) in p {
+                let null = Value::null(pe.ty());
+                value_compatible(pe, x.get(k).unwrap_or(&null), &format!("{path}.{k}"), errs);
+            }
+        }
+        _ if !planned.raw_equal(actual) => errs.push(say(format!("was {}, but now {}", go_string(planned), go_string(actual)))),
+        _ => {}
+    }
+}
+
 /// cty's `Value.GoString` (`%#v`): `cty.StringVal("x")`, `cty.NullVal(cty.String)`,
 /// `cty.ListVal([]cty.Value{...})`.
 pub fn go_string(v: &Value) -> String {
@@ -207,6 +313,16 @@ mod tests {
         for (prior, config, planned, want) in cases {
             assert_eq!(assert_plan_valid(&s, prior.as_ref(), &config, &planned), want, "{}", go_string(&planned));
         }
+    }
+
+    #[test]
+    fn what_an_apply_may_change() {
+        let s = schema();
+        let planned = obj(&[("name", Value::string("a")), ("id", Value::unknown(Type::String))]);
+        assert!(assert_object_compatible(&s, &planned, &obj(&[("name", Value::string("a")), ("id", Value::string("i-1"))])).is_empty());
+        assert_eq!(assert_object_compatible(&s, &planned, &obj(&[("name", Value::string("b")), ("id", Value::string("i-1"))])), [r#".name: was cty.StringVal("a"), but now cty.StringVal("b")"#]);
+        assert_eq!(assert_object_compatible(&s, &planned, &obj(&[("id", Value::string("i-1"))])), [r#".name: was cty.StringVal("a"), but now null"#]);
+        assert_eq!(assert_object_compatible(&s, &planned, &Value::null(s.object_type())), ["Root object was present, but now absent"]);
     }
 
     #[test]

@@ -974,6 +974,17 @@ test("a JS provider's plan that does not fit the configuration is Terraform's \"
   // The same provider planning what the configuration says is fine, computed attributes anything.
   const fine = await plan(files, { providers: { aws: planning(({ value, unknown }) => ({ value: { ...value, id: null }, unknown: { ...unknown, id: true } })) } });
   assert.deepEqual(fine.diagnostics, []);
+  // An apply that changes what the plan knew: "Provider produced inconsistent result after
+  // apply" (objchange.AssertObjectCompatible); the new object is kept, tainted.
+  const drifting = { ...planning(({ value, unknown }) => ({ value: { ...value, id: null }, unknown: { ...unknown, id: true } })), applyResourceChange: ({ planned }) => ({ newState: { value: { ...planned.value, id: "i", tags: { k: "w" } } } }) };
+  const r = await apply(files, { providers: { aws: drifting } });
+  assert.deepEqual(r.diagnostics.map((d) => [d.summary, d.detail, d.address]), [[
+    "Provider produced inconsistent result after apply",
+    `When applying changes to aws_bucket.a, provider "provider[\\"registry.terraform.io/hashicorp/aws\\"]" produced an unexpected new value: .tags["k"]: was cty.StringVal("v"), but now cty.StringVal("w").${bug}`,
+    "aws_bucket.a",
+  ]]);
+  const bucket = r.state.resources.find((x) => x.type === "aws_bucket").instances[0];
+  assert.deepEqual([bucket.status, bucket.attributes.tags], ["tainted", { k: "w" }]);
 });
 
 test("plan() reports refreshes and data source reads live, as the walk reaches them", async () => {

@@ -150,6 +150,7 @@ pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usi
             // A JS configuration's first operation configures it, over the state as it is now:
             // what its block reaches has been applied (`engine::provider_block`).
             let configure = (started.request.is_ok() && route.needs_configure(&started.provider_config)).then(|| s.state());
+            let instance = s.ops[b].instance.clone();
             inflight.push(Box::pin(async move {
                 let mut started = started;
                 if let Some(state) = &configure {
@@ -158,7 +159,7 @@ pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usi
                     }
                 }
                 let response = match &started.request {
-                    Ok(r) => Some(route.respond(r, &started.provider_config, delay).await),
+                    Ok(r) => Some(route.respond(r, &started.provider_config, delay, &instance).await),
                     Err(_) => None,
                 };
                 (started, response)

@@ -171,16 +171,30 @@ impl JsProvider {
         }
     }
 
-    /// Answers an apply-time request: plan on the final configuration, then apply.
-    pub async fn respond(&self, request: &Request) -> Response {
+    /// Answers an apply-time request for `instance`: plan on the final configuration, then apply.
+    pub async fn respond(&self, request: &Request, instance: &str) -> Response {
         match request {
             Request::Delete { type_name, prior, .. } => Response::Applied(self.apply_change(type_name, Some(prior), None).await),
             Request::ReadData { type_name, config, .. } => Response::Read(self.read_data(type_name, config).await),
             Request::PlanApply { type_name, prior, config, .. } => match self.plan(type_name, prior.as_ref(), config).await {
-                Ok(p) => Response::Applied(self.apply_change(type_name, prior.as_ref(), Some(&p.planned)).await),
+                Ok(p) => {
+                    let applied = self.apply_change(type_name, prior.as_ref(), Some(&p.planned)).await;
+                    Response::Applied(self.consistent(type_name, instance, &p.planned, applied))
+                }
                 Err(e) => Response::PlanFailed(e),
             },
         }
+    }
+
+    /// Terraform's "Provider produced inconsistent result after apply" when the new object
+    /// changed what the plan knew (`objchange.AssertObjectCompatible`); the object is kept (a
+    /// create's tainted), as Terraform keeps it. Its first problem only: one error per operation.
+    fn consistent(&self, type_name: &str, instance: &str, planned: &Value, applied: Applied) -> Applied {
+        let (Some(schema), Some(new), None) = (self.schema(type_name, false), &applied.new_state, &applied.error) else { return applied };
+        let errs = crate::providers::plan_valid::assert_object_compatible(schema, &planned.unmark_deep().0, &new.unmark_deep().0);
+        let Some(first) = errs.first() else { return applied };
+        let detail = format!("When applying changes to {instance}, provider {} produced an unexpected new value: {first}.\n\n{BUG}", crate::addrs::quote(&self.address));
+        Applied { error: Some(ProviderError { summary: "Provider produced inconsistent result after apply".into(), detail }), ..applied }
     }
 }
 

@@ -66,10 +66,11 @@ impl Route<'_> {
         self.js.configure_for_operation(provider_config, self.how, state).await
     }
 
-    /// The provider's response to an apply-time request (the mock's after its delay).
-    pub async fn respond(&self, request: &Request, provider_config: &str, delay: u64) -> Response {
+    /// The provider's response to an apply-time request for `instance` (the mock's after its
+    /// delay).
+    pub async fn respond(&self, request: &Request, provider_config: &str, delay: u64, instance: &str) -> Response {
         match self.js.for_config(provider_config) {
-            Some(j) => j.respond(request).await,
+            Some(j) => j.respond(request, instance).await,
             None => {
                 let response = request.ask(crate::providers::route(self.set, provider_config));
                 drive::after(delay).await;
