@@ -7,7 +7,7 @@
 
 import { parseArgs } from "node:util";
 import { createInterface } from "node:readline";
-import { buildGraph, evaluate, loadConfig, version } from "./node.js";
+import { buildGraph, evaluate, loadConfig, plan, version } from "./node.js";
 import { addVarFiles, diagnosticsOf, err, formatDiagnostic, out, parseVar, positional, readDir, readJsonFile, sortDiagnostics, UsageError } from "./cli/common.js";
 import { readPlanFile } from "./cli/plan-file.js";
 import { checkEngineArgs, cmdApply, cmdPlan, ENGINE_COMMANDS, engineAvailable } from "./cli/engine.js";
@@ -127,6 +127,9 @@ async function cmdValidate(args) {
     diagnostics = [...loadConfig(files, { root }).diagnostics, ...diagnostics];
   } catch (e) {
     diagnostics = diagnosticsOf(e);
+    // A configuration that does not load: the plan reports the same diagnostics with Terraform's
+    // snippets (source lines, `in BLOCK` context), which the loader leaves out.
+    if (diagnostics.some((d) => d.severity === "error")) diagnostics = (await plan(files, { root })).diagnostics;
   }
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.length - errors;

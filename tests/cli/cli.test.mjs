@@ -218,3 +218,17 @@ test("graph --type apply --plan FILE draws the apply graph of a saved plan (conf
   assert.equal(notPlan.status, 1);
   assert.match(notPlan.stderr, /Failed to load plan file/);
 });
+
+// A configuration that does not load, as `terraform validate` (1.11.4) printed it: -json's
+// diagnostics with their snippets, and the text sorted by position with `in BLOCK` contexts
+// (tests/fixtures/config/check-rules: validate.json, validate.txt).
+test("validate prints a configuration's load errors as terraform validate does", () => {
+  const dir = join(repo, "tests/fixtures/config/check-rules");
+  const json = run(["validate", dir, "--json"]);
+  assert.equal(json.status, 1);
+  assert.deepEqual(JSON.parse(json.stdout), JSON.parse(readFileSync(join(dir, "validate.json"), "utf8")));
+  const text = run(["validate", dir]);
+  assert.equal(text.status, 1);
+  assert.equal(text.stdout, "");
+  assert.equal(text.stderr, readFileSync(join(dir, "validate.txt"), "utf8"));
+});
