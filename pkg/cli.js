@@ -7,7 +7,7 @@
 
 import { parseArgs } from "node:util";
 import { createInterface } from "node:readline";
-import { buildGraph, evaluate, loadConfig, version } from "./node.js";
+import { buildGraph, evaluate, loadConfig, plan, version } from "./node.js";
 import { addVarFiles, diagnosticsOf, err, formatDiagnostic, out, parseVar, positional, readDir, readJsonFile, sortDiagnostics, UsageError } from "./cli/common.js";
 import { readPlanFile } from "./cli/plan-file.js";
 import { checkEngineArgs, cmdApply, cmdPlan, ENGINE_COMMANDS, engineAvailable } from "./cli/engine.js";
@@ -54,7 +54,8 @@ there is a cycle.`,
   console: {
     usage: "tfgraph console [DIR] [--var NAME=VALUE]... [--var-file FILE]... [--state FILE]",
     help: `Evaluates expressions as \`terraform console\` does: one per line from standard input, or
-at a "> " prompt when standard input is a terminal. Values print as Terraform prints them.
+at a "> " prompt when standard input is a terminal. Values print as Terraform prints them; from
+a pipe, only the last line's value, and the first error ends the run.
 
 Options:
   --var NAME=VALUE  an input variable (VALUE is read as JSON when it parses, else as a string)
@@ -127,6 +128,9 @@ async function cmdValidate(args) {
     diagnostics = [...loadConfig(files, { root }).diagnostics, ...diagnostics];
   } catch (e) {
     diagnostics = diagnosticsOf(e);
+    // A configuration that does not load: the plan reports the same diagnostics with Terraform's
+    // snippets (source lines, `in BLOCK` context), which the loader leaves out.
+    if (diagnostics.some((d) => d.severity === "error")) diagnostics = (await plan(files, { root })).diagnostics;
   }
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.length - errors;

@@ -76,7 +76,8 @@ test("validate: success text, diagnostics with snippets, -json shape, exit codes
   assert.equal(ok.stdout, "Success! The configuration is valid.\n");
   const bad = run(["validate", BROKEN]);
   assert.equal(bad.status, 1);
-  assert.match(bad.stderr, /Error: Invalid expression\n\n {2}on main\.tf line 2:\n {3}2: {3}v = \n\nExpected the start of an expression/);
+  // Byte for byte what terraform validate -no-color (1.11.4) printed for this file.
+  assert.equal(bad.stderr, '\nError: Invalid expression\n\n  on main.tf line 2, in resource "a" "x":\n   2:   v = \n   3: }\n\nExpected the start of an expression, but found an invalid expression token.\n');
   const json = JSON.parse(run(["validate", BROKEN, "--json"]).stdout);
   assert.equal(json.format_version, "1.0");
   assert.equal(json.valid, false);
@@ -217,4 +218,18 @@ test("graph --type apply --plan FILE draws the apply graph of a saved plan (conf
   const notPlan = run(["graph", "--type", "apply", "--plan", join(at, "config/main.tf")]);
   assert.equal(notPlan.status, 1);
   assert.match(notPlan.stderr, /Failed to load plan file/);
+});
+
+// A configuration that does not load, as `terraform validate` (1.11.4) printed it: -json's
+// diagnostics with their snippets, and the text sorted by position with `in BLOCK` contexts
+// (tests/fixtures/config/check-rules: validate.json, validate.txt).
+test("validate prints a configuration's load errors as terraform validate does", () => {
+  const dir = join(repo, "tests/fixtures/config/check-rules");
+  const json = run(["validate", dir, "--json"]);
+  assert.equal(json.status, 1);
+  assert.deepEqual(JSON.parse(json.stdout), JSON.parse(readFileSync(join(dir, "validate.json"), "utf8")));
+  const text = run(["validate", dir]);
+  assert.equal(text.status, 1);
+  assert.equal(text.stdout, "");
+  assert.equal(text.stderr, readFileSync(join(dir, "validate.txt"), "utf8"));
 });
