@@ -20,7 +20,7 @@ mod timers;
 use super::{get, read_files, read_load_options, type_error};
 use crate::config::{self, Config, FileSource};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::engine::api::{apply_report, mock_options, plan_view, stale_plan, PlanView};
+use crate::engine::api::{apply_report, mock_diagnostics, mock_options, plan_view, stale_plan, PlanView};
 use crate::engine::plan::plan;
 use crate::engine::stepper::{Request, Response, Stepper};
 use crate::engine::{Plan, PlanOptions};
@@ -311,6 +311,7 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         };
         // Bad -target / -replace addresses are refused before planning, as Terraform's arguments are.
         diagnostics.extend(crate::engine::targets::check_options(&options));
+        diagnostics.extend(mock_diagnostics(request.mock.as_ref()));
         let loaded_with_errors = diagnostics.has_errors();
         let how = Configuring { files: &files, config: &config, variables: &request.variables };
         // The heap a plan of the prior state's objects needs, grown once (see `reserve_heap`):
