@@ -709,7 +709,7 @@ export interface MockOptions {
    * `module.m.aws_subnet.a["x"]`; a resource's address without a key (`aws_instance.web`) fails
    * every instance of it (a module call without a key: each of its instances). For objects with
    * no `name` attribute (the generic mock's). Apply-time operations only; an entry that is not a
-   * resource instance address matches nothing.
+   * resource instance address is an error diagnostic of the plan ("Invalid failAddresses entry").
    */
   failAddresses?: string[];
   /** Which operations fail for `failNames` and `failAddresses`: "create" (the default), "update", "delete", "read", "read_data". */

@@ -414,7 +414,11 @@ fn fail_addresses_fail_instances_by_address_on_both_mocks() {
         ("main.tf", "resource \"aws_instance\" \"web\" {\n  count = 2\n  ami = \"ami-1\"\n}\nresource \"mock_resource\" \"m\" {\n  input = { web = aws_instance.web[0].id }\n}\nmodule \"net\" {\n  source = \"./net\"\n}\n"),
         ("net/main.tf", "resource \"aws_subnet\" \"s\" {\n  for_each = toset([\"a\", \"b\"])\n  cidr_block = each.key\n}\n"),
     ]);
-    let out = run(&f, None, json!({"mock": {"failAddresses": ["aws_instance.web[0]", "module.net.aws_subnet.s[\"b\"]", "not an address"]}}));
+    // An entry that is no address is refused before planning, as a bad -target is.
+    let bad = run(&f, None, json!({"mock": {"failAddresses": ["aws_instance.web[0]", "aws_instance"]}}));
+    assert_eq!(errors(&bad), ["Invalid failAddresses entry \"aws_instance\": The mock fails resource instances by address, such as aws_instance.web[1] or module.m.aws_subnet.a[\"x\"] (a resource's address: all its instances). Resource specification must include a resource type and name."]);
+    assert_eq!(bad["apply"], Value::Null);
+    let out = run(&f, None, json!({"mock": {"failAddresses": ["aws_instance.web[0]", "module.net.aws_subnet.s[\"b\"]"]}}));
     let mut errs = errors(&out);
     errs.sort();
     assert_eq!(errs, vec![

@@ -43,6 +43,22 @@ pub fn mock_options(mock: Option<&Json>) -> MockOptions {
     o
 }
 
+/// Errors for `mock.failAddresses` entries that are not resource instance addresses (the mock
+/// could fail nothing by them), refused before planning as a bad `-target` is.
+pub fn mock_diagnostics(mock: Option<&Json>) -> Diagnostics {
+    let mut d = Diagnostics::new();
+    let entries = mock.and_then(|m| m.get("failAddresses")).and_then(Json::as_array).into_iter().flatten().filter_map(Json::as_str);
+    for a in entries {
+        if crate::addrs::InstanceAddr::parse(a.trim()).is_err() {
+            // Terraform's words for a bad resource instance address (as -replace's).
+            let why = super::targets::address_error(a.trim(), true);
+            let detail = format!("The mock fails resource instances by address, such as aws_instance.web[1] or module.m.aws_subnet.a[\"x\"] (a resource's address: all its instances). {why}");
+            d.push(Diagnostic::error(format!("Invalid failAddresses entry {}", crate::addrs::quote(a)), detail));
+        }
+    }
+    d
+}
+
 /// What the package's `Plan` shows of a plan: its JSON (`terraform show -json`, timestamp
 /// null), its text (`terraform plan`), its changes in the API's shape, whether it changes
 /// anything. Each part has its own function too, so the package computes the JSON and the text
@@ -156,6 +172,7 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
     let destroy = request.get("destroy").and_then(Json::as_bool).unwrap_or(false);
     // Configuration errors with Terraform's snippet and `in BLOCK` context, as the plan's own.
     let mut diagnostics = super::diag_text::with_sources(load_diagnostics, &crate::eval::MapFiles(files));
+    diagnostics.extend(mock_diagnostics(request.get("mock")));
     if diagnostics.has_errors() {
         return json!({"plan": null, "planText": "", "changes": [], "diagnostics": diagnostics, "apply": null});
     }

@@ -46,7 +46,7 @@ fn parse_target(s: &str) -> Result<Target, String> {
 
 /// Why `s` is not a target (`replace`: not a resource instance), in Terraform's words
 /// (`addrs.ParseTarget`, `addrs.ParseAbsResourceInstance`).
-fn address_error(s: &str, replace: bool) -> String {
+pub(super) fn address_error(s: &str, replace: bool) -> String {
     const BRACKETS: &str = "Index brackets must contain either a literal number or a literal string.";
     let mut rest = s;
     loop {

@@ -311,6 +311,11 @@ resource "aws_subnet" "a" {
   const creates = await apply(files, { mock: { failAddresses: ["aws_instance.web"], failOps: ["delete"] } });
   assert.deepEqual(creates.diagnostics.filter((d) => d.severity === "error"), []);
   await assert.rejects(plan(files, { mock: { failAddresses: "aws_instance.web" } }), TypeError);
+  // An entry that is no address: refused before planning, as a bad -target is.
+  const bad = await plan(files, { mock: { failAddresses: ["aws_instance"] } });
+  assert.equal(bad.errored, true);
+  assert.deepEqual(bad.diagnostics.map((d) => d.summary), ['Invalid failAddresses entry "aws_instance"']);
+  assert.match(bad.diagnostics[0].detail, /Resource specification must include a resource type and name\./);
 });
 
 test("a deposed object's delete: its finish event carries the deposed key its start had", async () => {

@@ -540,6 +540,12 @@ test("-target and -replace: typed, or the selected node's; plans honour them; th
   assert.equal(await panel().getAttribute("data-engine"), "failed");
   assert.match(await byTestId("engine-diagnostics").textContent(), /Error: Invalid target "mock_resource"/);
   await byTestId("engine-targets").fill("");
+  // So is a failing address that is none.
+  await byTestId("mock-fail-addresses").fill("mock_resource");
+  await click("plan");
+  assert.equal(await panel().getAttribute("data-engine"), "failed");
+  assert.match(await byTestId("engine-diagnostics").textContent(), /Error: Invalid failAddresses entry "mock_resource"/);
+  await byTestId("mock-fail-addresses").fill("");
   await byTestId("engine-replace").fill("");
   assert.deepEqual(problems, []);
 });

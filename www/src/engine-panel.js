@@ -11,12 +11,8 @@
 import { el } from "./dom.js";
 import { createNodeStates, engineOptions, FAIL_OPS, instancesOf, isData, nodeForEvent, progressLine, readSettings, summariseChanges, timelineRows } from "./engine-model.js";
 import { gantt } from "./gantt.js";
+import { keptStates } from "./kept-states.js";
 
-/** sessionStorage: each configuration's state under STORE + its key; KEYS lists them, oldest first. */
-const STORE = "tfgraph.engine.state:";
-const KEYS = "tfgraph.engine.keys";
-/** States kept at most (the oldest configuration's goes first; a 2,000-resource state is ~2 MB). */
-const MAX_KEPT = 8;
 /** Drawings with more nodes than this are restyled at most every PAINT_EVERY_MS during an apply. */
 const BIG_GRAPH = 150;
 /** Rows of the changes table (a 2,000-resource plan's full table took a long task to build). */
@@ -209,47 +205,9 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
 
   // The state is kept per configuration (main.js names it by a key the share link carries): a
   // reload or the same link again finds it, another configuration starts from none.
+  const { load, store } = keptStates(sessionStorage);
   let configKey = null;
   let kept = null; // the state this configuration's applies produced, or null
-  const keptKeys = () => {
-    try {
-      const keys = JSON.parse(sessionStorage.getItem(KEYS) ?? "[]");
-      return Array.isArray(keys) ? keys.filter((k) => typeof k === "string") : [];
-    } catch {
-      return [];
-    }
-  };
-  function load(key) {
-    try {
-      const s = JSON.parse(sessionStorage.getItem(STORE + key) ?? "null");
-      return s && typeof s === "object" && !Array.isArray(s) ? s : null;
-    } catch {
-      return null;
-    }
-  }
-  /** Stores `state` under `key` (null: forgets it), the least recently kept going first when full. */
-  function store(key, state) {
-    let keys = keptKeys().filter((k) => k !== key);
-    const write = () => {
-      for (const old of keys.splice(0, Math.max(0, keys.length - (MAX_KEPT - 1)))) sessionStorage.removeItem(STORE + old);
-      if (state) sessionStorage.setItem(STORE + key, JSON.stringify(state));
-      else sessionStorage.removeItem(STORE + key);
-      sessionStorage.setItem(KEYS, JSON.stringify(state ? [...keys, key] : keys));
-    };
-    try {
-      write();
-    } catch {
-      // Full: forget every other configuration's state and try once more; else the state
-      // lives only in the page.
-      try {
-        for (const old of keys) sessionStorage.removeItem(STORE + old);
-        keys = [];
-        write();
-      } catch {
-        // Storage off or the state alone too large.
-      }
-    }
-  }
   let url = null;
   const current = () => kept ?? fileState();
   // The state's text is made only when it is looked at (the details opened, the download

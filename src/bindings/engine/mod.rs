@@ -19,7 +19,7 @@ mod timers;
 use super::{get, read_files, read_load_options, type_error};
 use crate::config::{self, Config, FileSource};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::engine::api::{apply_report, changes_json, has_changes, mock_options, plan_json, plan_text, stale_plan};
+use crate::engine::api::{apply_report, changes_json, has_changes, mock_diagnostics, mock_options, plan_json, plan_text, stale_plan};
 use crate::engine::plan::plan;
 use crate::engine::stepper::{Request, Response, Stepper};
 use crate::engine::{Plan, PlanOptions};
@@ -356,6 +356,7 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         };
         // Bad -target / -replace addresses are refused before planning, as Terraform's arguments are.
         diagnostics.extend(crate::engine::targets::check_options(&options));
+        diagnostics.extend(mock_diagnostics(request.mock.as_ref()));
         let loaded_with_errors = diagnostics.has_errors();
         // The heap a plan of the prior state's objects needs, grown once (see `reserve_heap`):
         // a plan made from nothing cannot know its size before it expands.
