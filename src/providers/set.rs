@@ -13,22 +13,46 @@ use std::sync::Arc;
 
 pub struct ProviderSet {
     mock: MockProvider,
-    /// One generic mock per source, sorted by source. A `Vec` and the boxes below keep the set
-    /// down to one `BTreeMap` value type (each is its own copy of the B-tree's code in the package).
+    /// One generic mock per source, sorted by source: a sorted `Vec`, as [`Keyed`] is.
     generic: Vec<(String, GenericProvider)>,
     /// For sources only the prior state names (objects of a provider the configuration no
     /// longer uses): a generic mock with no schemas, which refreshes and destroys them.
     other: GenericProvider,
     /// Configurations that write a `region`, by configuration address.
-    configured: BTreeMap<String, Box<dyn Provider>>,
+    configured: Keyed,
     /// Providers given for a source (a JS provider for `registry.terraform.io/hashicorp/aws`):
     /// they serve every configuration of that source instead of the mocks.
-    given: BTreeMap<String, Box<dyn Provider>>,
+    given: Keyed,
     /// Providers given for one configuration address (a JS provider's `west` alias, which
     /// answers as it was configured): ahead of `given`.
-    given_configs: BTreeMap<String, Box<dyn Provider>>,
+    given_configs: Keyed,
     /// Resource or data source type → the source the configuration uses for it.
     type_sources: BTreeMap<String, String>,
+}
+
+/// Providers by key (a source or a configuration address), sorted by key: a sorted `Vec`, so
+/// that the set needs no B-tree type of its own in the package.
+#[derive(Default)]
+struct Keyed(Vec<(String, Box<dyn Provider>)>);
+
+impl Keyed {
+    fn get(&self, key: &str) -> Option<&dyn Provider> {
+        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key)).ok().map(|i| self.0[i].1.as_ref())
+    }
+
+    /// Adds or replaces the provider of `key`.
+    fn insert(&mut self, key: String, provider: Box<dyn Provider>) {
+        match self.0.binary_search_by(|(k, _)| k.as_str().cmp(&key)) {
+            Ok(i) => self.0[i].1 = provider,
+            Err(i) => self.0.insert(i, (key, provider)),
+        }
+    }
+
+    fn remove(&mut self, key: &str) {
+        if let Ok(i) = self.0.binary_search_by(|(k, _)| k.as_str().cmp(key)) {
+            self.0.remove(i);
+        }
+    }
 }
 
 impl ProviderSet {
@@ -46,7 +70,7 @@ impl ProviderSet {
             }
         }
         let other = GenericProvider::new("", Arc::clone(&schemas), options.clone());
-        ProviderSet { mock: MockProvider::new(options), generic, other, configured: BTreeMap::new(), given: BTreeMap::new(), given_configs: BTreeMap::new(), type_sources }
+        ProviderSet { mock: MockProvider::new(options), generic, other, configured: Keyed::default(), given: Keyed::default(), given_configs: Keyed::default(), type_sources }
     }
 
     /// The set with the `region` each configuration (by address) writes.
@@ -65,7 +89,7 @@ impl ProviderSet {
     /// e.g. `registry.terraform.io/hashicorp/aws`).
     pub fn with_provider(mut self, provider: Box<dyn Provider>) -> ProviderSet {
         let source = provider.source().to_string();
-        self.configured.retain(|address, _| crate::addrs::AbsProviderConfig::parse(address).is_none_or(|c| c.provider != source));
+        self.configured.0.retain(|(address, _)| crate::addrs::AbsProviderConfig::parse(address).is_none_or(|c| c.provider != source));
         self.given.insert(source, provider);
         self
     }
@@ -81,7 +105,7 @@ impl ProviderSet {
     /// The provider of a source address.
     pub fn by_source(&self, source: &str) -> &dyn Provider {
         if let Some(p) = self.given.get(source) {
-            return p.as_ref();
+            return p;
         }
         if source == mock::SOURCE {
             return &self.mock;
@@ -135,10 +159,10 @@ impl Provider for ProviderSet {
     }
     fn for_config(&self, config_address: &str) -> Option<&dyn Provider> {
         if let Some(p) = self.given_configs.get(config_address) {
-            return Some(p.as_ref());
+            return Some(p);
         }
         if let Some(g) = self.configured.get(config_address) {
-            return Some(g.as_ref());
+            return Some(g);
         }
         let source = crate::addrs::AbsProviderConfig::parse(config_address)?.provider;
         Some(self.by_source(&source))
@@ -149,8 +173,8 @@ impl Provider for ProviderSet {
         let docs = used_mock
             .then(|| self.mock.schema_document())
             .into_iter()
-            .chain(self.generic.iter().filter(|(s, _)| !self.given.contains_key(s.as_str())).map(|(_, g)| g.schema_document()))
-            .chain(self.given.values().map(|p| p.schema_document()));
+            .chain(self.generic.iter().filter(|(s, _)| self.given.get(s).is_none()).map(|(_, g)| g.schema_document()))
+            .chain(self.given.0.iter().map(|(_, p)| p.schema_document()));
         for doc in docs {
             if let Some(serde_json::Value::Object(m)) = doc.get("provider_schemas") {
                 all.extend(m.clone());
