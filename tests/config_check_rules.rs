@@ -47,3 +47,10 @@ fn condition_blocks() {
 fn condition_blocks_json() {
     check("check-rules-json");
 }
+
+/// An override file's validation, precondition, postcondition and check blocks: Terraform
+/// refuses each rather than replace the primary file's.
+#[test]
+fn override_file_conditions() {
+    check("override-conditions");
+}
