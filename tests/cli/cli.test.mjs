@@ -222,8 +222,9 @@ test("graph --type apply --plan FILE draws the apply graph of a saved plan (conf
 
 // A configuration that does not load, as `terraform validate` (1.11.4) printed it: -json's
 // diagnostics with their snippets, and the text sorted by position with `in BLOCK` contexts
-// (tests/fixtures/config/check-rules and override-conditions: validate.json, validate.txt).
-for (const fixture of ["check-rules", "override-conditions"]) {
+// (tests/fixtures/config/check-rules, check-rules-json and override-conditions: validate.json,
+// validate.txt).
+for (const fixture of ["check-rules", "check-rules-json", "override-conditions"]) {
   test(`validate prints a configuration's load errors as terraform validate does (${fixture})`, () => {
     const dir = join(repo, "tests/fixtures/config", fixture);
     const json = run(["validate", dir, "--json"]);
