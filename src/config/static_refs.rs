@@ -157,22 +157,30 @@ fn undeclared_module(m: &Module, call: &str, range: SourceRange) -> Option<Diagn
 fn named_value_error(m: &Module, r: &Reference) -> Option<Diagnostic> {
     match &r.subject {
         Subject::InputVariable(name) if !m.variables.iter().any(|v| &v.name == name) => {
-            let mut names: Vec<&str> = m.variables.iter().map(|v| v.name.as_str()).collect();
-            names.sort_unstable();
-            let hint = match suggest(name, names) {
-                Some(s) => format!(" Did you mean {}?", go_quote(s)),
-                None => format!(" This variable can be declared with a variable {} {{}} block.", go_quote(name)),
-            };
-            let detail = format!("An input variable with the name {} has not been declared.{hint}", go_quote(name));
-            Some(Diagnostic::error("Reference to undeclared input variable", detail).with_range(r.range.clone()))
+            Some(Diagnostic::error("Reference to undeclared input variable", variable_detail(m, name)).with_range(r.range.clone()))
         }
         Subject::LocalValue(name) if !m.locals.iter().any(|l| &l.name == name) => {
-            let mut names: Vec<&str> = m.locals.iter().map(|l| l.name.as_str()).collect();
-            names.sort_unstable();
-            let hint = suggest(name, names).map(|s| format!(" Did you mean {}?", go_quote(s))).unwrap_or_default();
-            let detail = format!("A local value with the name {} has not been declared.{hint}", go_quote(name));
-            Some(Diagnostic::error("Reference to undeclared local value", detail).with_range(r.range.clone()))
+            Some(Diagnostic::error("Reference to undeclared local value", local_detail(m, name)).with_range(r.range.clone()))
         }
         _ => None,
     }
+}
+
+/// The detail of "Reference to undeclared input variable" in module `m` (also the evaluator's).
+pub fn variable_detail(m: &Module, name: &str) -> String {
+    let mut names: Vec<&str> = m.variables.iter().map(|v| v.name.as_str()).collect();
+    names.sort_unstable();
+    let hint = match suggest(name, names) {
+        Some(s) => format!(" Did you mean {}?", go_quote(s)),
+        None => format!(" This variable can be declared with a variable {} {{}} block.", go_quote(name)),
+    };
+    format!("An input variable with the name {} has not been declared.{hint}", go_quote(name))
+}
+
+/// The detail of "Reference to undeclared local value" in module `m` (also the evaluator's).
+pub fn local_detail(m: &Module, name: &str) -> String {
+    let mut names: Vec<&str> = m.locals.iter().map(|l| l.name.as_str()).collect();
+    names.sort_unstable();
+    let hint = suggest(name, names).map(|s| format!(" Did you mean {}?", go_quote(s))).unwrap_or_default();
+    format!("A local value with the name {} has not been declared.{hint}", go_quote(name))
 }
