@@ -255,4 +255,8 @@ test("validate reports references to undeclared names as terraform validate does
   const blocks = (t) => t.split(/\n(?=Error: )/).sort();
   assert.deepEqual(blocks(text.stderr), blocks(readFileSync(join(dir, "validate.txt"), "utf8")));
   assert.equal(text.stderr.length, readFileSync(join(dir, "validate.txt"), "utf8").length);
+  // terraform plan runs the same checks first, and plans nothing.
+  const planned = run(["plan", dir]);
+  assert.deepEqual([planned.status, planned.stdout], [1, ""]);
+  assert.deepEqual(blocks(planned.stderr), blocks(readFileSync(join(dir, "validate.txt"), "utf8")));
 });
