@@ -47,3 +47,24 @@ fn condition_blocks() {
 fn condition_blocks_json() {
     check("check-rules-json");
 }
+
+/// An override file's validation, precondition, postcondition and check blocks: Terraform
+/// refuses each rather than replace the primary file's.
+#[test]
+fn override_file_conditions() {
+    check("override-conditions");
+}
+
+/// Snippets as the plan and the CLI attach them, whole: in a JSON file the context is the path
+/// of keys and indexes (`variable.v.validation[0]`), HCL's JSON ContextString.
+#[test]
+fn condition_blocks_json_snippets() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/config/check-rules-json");
+    let name = "main.tf.json";
+    let files = BTreeMap::from([(name.to_string(), std::fs::read_to_string(dir.join(name)).unwrap())]);
+    let loaded = load(&files, &LoadOptions::default());
+    let diags = tfgraph::engine::diag_text::with_sources(loaded.diagnostics, &tfgraph::eval::MapFiles(&files));
+    let got: Vec<Value> = diags.iter().map(|d| serde_json::to_value(d).unwrap()).collect();
+    let want: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("validate.json")).unwrap()).unwrap();
+    assert_eq!(&Value::Array(got), &want["diagnostics"]);
+}

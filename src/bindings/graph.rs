@@ -7,6 +7,7 @@ use crate::config::{self, LoadOptions};
 use crate::diag::Diagnostics;
 use crate::graph::{self, BuildOptions, Built, DotKind, EdgeInfo, Operation, PlanMode, TfGraph, Walk, Why};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
 /// A built graph, kept in wasm memory; `pkg/index.js` wraps it in the public `Graph` class.
@@ -186,12 +187,34 @@ pub fn build_graph_raw(files: JsValue, options: JsValue) -> Result<GraphHandle, 
     let files = read_files(&files, "buildGraph")?;
     let (load_options, build_options, input_diags) = read_build_options(&options)?;
     let loaded = config::load_from(&files, &load_options)?;
-    drop(files);
     let mut load_diagnostics = loaded.diagnostics;
     load_diagnostics.extend(input_diags);
     reserve_heap(expected_build_bytes(&loaded.config, &build_options));
-    let built = graph::build(&loaded.config, &build_options);
+    let mut built = graph::build(&loaded.config, &build_options);
+    // `terraform validate` also reports references to undeclared names, with snippets.
+    if build_options.operation == Operation::Validate && !load_diagnostics.has_errors() {
+        let undeclared = config::static_refs::check(&loaded.config);
+        if !undeclared.is_empty() {
+            let sources = cited_files(&files, &undeclared)?;
+            built.diagnostics.extend(crate::engine::diag_text::with_sources(undeclared, &crate::eval::MapFiles(&sources)));
+        }
+    }
     Ok(GraphHandle { built, load_diagnostics })
+}
+
+/// The files `diags` point into, read from the JavaScript object.
+fn cited_files(files: &super::files::JsFiles, diags: &Diagnostics) -> Result<BTreeMap<String, String>, JsValue> {
+    use crate::config::FileSource;
+    let paths = files.paths();
+    let mut out = BTreeMap::new();
+    for name in diags.iter().filter_map(|d| d.range.as_ref()).map(|r| r.filename.as_str()) {
+        if let Some(i) = paths.iter().position(|p| *p == name) {
+            if !out.contains_key(name) {
+                out.insert(name.to_string(), files.read(i)?.into_owned());
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The host's `performance.now()` in microseconds, for the transformer steps' timings (`None`

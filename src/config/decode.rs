@@ -115,7 +115,7 @@ pub fn decode_file<'b>(body: BodyRef<'b>, f: &SourceFile, keeper: Option<Keeper<
             }
             "import" => parts.imports.push(dx.import(b)),
             "removed" => parts.removed.push(dx.removed(b)),
-            "check" => parts.checks.push(dx.check(b, module_addr)),
+            "check" => parts.checks.extend(dx.check(b, module_addr)),
             _ => {} // `action` blocks: accepted, not modelled.
         }
     }
@@ -411,7 +411,11 @@ impl<'b> Dx<'_, 'b> {
         Removed { from, destroy, provisioners, range: self.range(b.def_span.clone()) }
     }
 
-    fn check(&mut self, b: &Block<'b>, module_addr: &str) -> Check {
+    fn check(&mut self, b: &Block<'b>, module_addr: &str) -> Option<Check> {
+        if self.is_override {
+            self.diags.push(msg::cannot_override_check(self.range(b.def_span.clone())));
+            return None;
+        }
         let c = self.content(b.body, &CHECK);
         let mut data = None;
         for d in c.blocks_of("data") {
@@ -430,7 +434,7 @@ impl<'b> Dx<'_, 'b> {
                 references.extend(m.references.iter().cloned());
             }
         }
-        Check { name: b.label(0).to_string(), data, asserts, references, range: self.range(b.def_span.clone()) }
+        Some(Check { name: b.label(0).to_string(), data, asserts, references, range: self.range(b.def_span.clone()) })
     }
 }
 

@@ -317,6 +317,16 @@ pub fn cannot_override(kind: &str, detail: &str, range: SourceRange) -> Diagnost
     err(format!("Cannot override '{kind}' blocks"), detail, range)
 }
 
+/// `decodeCheckRuleBlock` in an override file: condition blocks cannot be overridden.
+pub fn cannot_override_condition(block_type: &str, range: SourceRange) -> Diagnostic {
+    err(format!("Can't override {block_type} blocks"), format!("Override files cannot override {block_type:?} blocks."), range)
+}
+
+/// `decodeCheckBlock` in an override file.
+pub fn cannot_override_check(range: SourceRange) -> Diagnostic {
+    err("Can't override check blocks", "Override files cannot override check blocks.", range)
+}
+
 // ---- provider configurations (configs/provider_validation.go) --------------------------------
 
 /// A caller passes a configuration for a provider the child module configures itself.

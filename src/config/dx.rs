@@ -233,6 +233,12 @@ impl<'b> Dx<'_, 'b> {
 
     /// A `precondition` / `postcondition` / `validation` / `assert` block.
     pub fn condition(&mut self, b: &Block<'b>, context: &str) -> Option<Condition> {
+        if self.is_override {
+            // Terraform forbids these outright rather than define how they would merge.
+            let range = self.range(b.def_span.clone());
+            self.diags.push(msg::cannot_override_condition(context, range));
+            return None;
+        }
         let c = self.content(b.body, &CONDITION);
         let Some(cond) = c.attr("condition") else {
             self.diags.push(msg::missing_required_argument("condition", self.range(b.def_span.clone())));

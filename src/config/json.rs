@@ -62,6 +62,34 @@ impl JValue {
     }
 }
 
+/// HCL's JSON `ContextString`: the path of object keys and array indexes down to the innermost
+/// object or array holding byte `offset` (`variable.v.validation[0]`); `None` at the top level.
+pub fn context_path(root: &JValue, offset: usize) -> Option<String> {
+    let mut path = String::new();
+    let mut at = root;
+    loop {
+        let holds = |v: &JValue| matches!(v.kind, JKind::Object(_) | JKind::Array(_)) && v.span.contains(&offset);
+        let next = match &at.kind {
+            JKind::Object(props) => props.iter().find(|p| holds(&p.value)).map(|p| {
+                path.push('.');
+                path.push_str(&p.name.value);
+                &p.value
+            }),
+            JKind::Array(items) => items.iter().enumerate().find(|(_, v)| holds(v)).map(|(i, v)| {
+                path.push_str(&format!("[{i}]"));
+                v
+            }),
+            _ => None,
+        };
+        match next {
+            Some(v) => at = v,
+            None => break,
+        }
+    }
+    let path = path.strip_prefix('.').unwrap_or(&path);
+    (!path.is_empty()).then(|| path.to_string())
+}
+
 /// A parse error: HCL's summary and detail, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JsonError {

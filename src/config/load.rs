@@ -357,9 +357,6 @@ impl Acc {
             if !v.nullable {
                 b.nullable = false;
             }
-            if !v.validations.is_empty() {
-                b.validations = v.validations;
-            }
         }
         for l in p.locals {
             match self.local_index.get(&l.name) {
@@ -392,9 +389,6 @@ impl Acc {
             }
             b.sensitive |= o.sensitive;
             b.ephemeral |= o.ephemeral;
-            if !o.preconditions.is_empty() {
-                b.preconditions = o.preconditions;
-            }
             finalize_output(b);
         }
         for c in p.calls {

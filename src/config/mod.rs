@@ -21,6 +21,8 @@
 //!   load.rs       the module tree: duplicates, override files, provider addresses, child modules
 //!   provider_validation.rs  Terraform's validateProviderConfigs over the loaded tree: provider
 //!                 blocks, required_providers and `providers` maps across module calls
+//!   static_refs.rs references to undeclared names (what `terraform validate` reports), run by
+//!                 the validate operation rather than the loader
 //!   diagnostics.rs every message, worded as Terraform words it
 //! ```
 
@@ -39,6 +41,7 @@ mod parse;
 mod provider_validation;
 pub mod references;
 mod resource;
+pub mod static_refs;
 mod syntax;
 mod validate_checks;
 

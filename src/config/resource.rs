@@ -352,12 +352,6 @@ pub fn merge_resource(base: &mut PendingResource, over: PendingResource, over_ha
         if !ol.replace_triggered_by.is_empty() {
             bl.replace_triggered_by = ol.replace_triggered_by;
         }
-        if !ol.preconditions.is_empty() {
-            bl.preconditions = ol.preconditions;
-        }
-        if !ol.postconditions.is_empty() {
-            bl.postconditions = ol.postconditions;
-        }
     }
     if o.connection.is_some() {
         b.connection = o.connection;

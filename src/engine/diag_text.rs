@@ -131,12 +131,12 @@ pub fn with_sources(diags: Diagnostics, files: &dyn FileSource) -> Diagnostics {
     Diagnostics(diags.into_iter().map(|d| with_source(d, files, Vec::new())).collect())
 }
 
-/// `hcled.ContextString` of native syntax: the header of the top-level block holding byte
-/// `offset` (`resource "aws_instance" "web"`, labels quoted as Go's `%q`). JSON files have a
-/// navigation of their own, not implemented: no context there.
+/// `hcled.ContextString`: in native syntax the header of the top-level block holding byte
+/// `offset` (`resource "aws_instance" "web"`, labels quoted as Go's `%q`); in JSON the path of
+/// keys and indexes to the innermost object or array holding it (`variable.v.validation[0]`).
 pub fn context_string(filename: &str, text: &str, offset: usize) -> Option<String> {
     if filename.ends_with(".json") {
-        return None;
+        return crate::config::json::parse(text).ok().and_then(|root| crate::config::json::context_path(&root, offset));
     }
     let parsed = crate::hcl::parse_body(text);
     parsed.body.items.iter().find_map(|item| match item {

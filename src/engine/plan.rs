@@ -219,6 +219,13 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         result.refused = true;
         return result;
     }
+    // As terraform plan's validate walk: references to undeclared names stop the plan.
+    let undeclared = crate::config::static_refs::check(config);
+    if undeclared.has_errors() {
+        result.diagnostics.extend(super::diag_text::with_sources(undeclared, &MapFiles(files)));
+        result.refused = true;
+        return result;
+    }
     let routing = Routing::from_graph(&validate.graph);
     drop(validate);
     result.diagnostics.extend(super::targets::check_options(options));

@@ -271,7 +271,7 @@ impl<'a> ModuleScope<'a> {
         let Some(var) = self.module.variables.iter().find(|v| v.name == name) else {
             return Err(LookupError {
                 summary: "Reference to undeclared input variable".into(),
-                detail: format!("An input variable with the name {} has not been declared. This variable can be declared with a variable {} {{}} block.", go_quote(name), go_quote(name)),
+                detail: crate::config::static_refs::variable_detail(self.module, name),
                 names: 2,
             });
         };
@@ -426,7 +426,7 @@ impl<'a> ModuleScope<'a> {
         let Some(decl) = self.module.locals.iter().find(|l| l.name == name) else {
             return Err(LookupError {
                 summary: "Reference to undeclared local value".into(),
-                detail: format!("A local value with the name {} has not been declared.", go_quote(name)),
+                detail: crate::config::static_refs::local_detail(self.module, name),
                 names: 2,
             });
         };
