@@ -17,7 +17,7 @@ pub enum Severity {
 }
 
 /// One position in a source file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Default)]
 pub struct Pos {
     pub line: u32,
     pub column: u32,
@@ -25,7 +25,7 @@ pub struct Pos {
 }
 
 /// A span of a source file: Terraform's `range` object.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct SourceRange {
     pub filename: String,
     pub start: Pos,

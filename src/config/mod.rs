@@ -22,7 +22,7 @@
 //!   provider_validation.rs  Terraform's validateProviderConfigs over the loaded tree: provider
 //!                 blocks, required_providers and `providers` maps across module calls
 //!   static_refs.rs references to undeclared names (what `terraform validate` reports), run by
-//!                 the validate operation rather than the loader
+//!                 the validate operation and by every plan, not by the loader
 //!   diagnostics.rs every message, worded as Terraform words it
 //! ```
 

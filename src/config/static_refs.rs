@@ -9,15 +9,18 @@ use crate::addrs::{ResourceAddr, ResourceMode, Subject};
 use crate::dag::go_quote;
 use crate::diag::{Diagnostic, Diagnostics, SourceRange};
 use crate::hcl::messages::suggest;
+use crate::util::FastSet;
 
 /// Every undeclared reference in `config`, each module in the tree checked once per call path.
 /// Identical diagnostics (a child module called twice) are reported once.
 pub fn check(config: &Config) -> Diagnostics {
     let mut out = Diagnostics::new();
+    let mut seen = FastSet::default();
     let mut stack = vec![&config.root];
     while let Some(m) = stack.pop() {
-        for d in check_module(m) {
-            if !out.iter().any(|o| same(o, &d)) {
+        for d in check_module(&Declared::of(m)) {
+            let key = (d.summary.clone(), d.detail.clone(), d.range.clone());
+            if seen.insert(key) {
                 out.push(d);
             }
         }
@@ -26,31 +29,55 @@ pub fn check(config: &Config) -> Diagnostics {
     out
 }
 
-fn same(a: &Diagnostic, b: &Diagnostic) -> bool {
-    a.summary == b.summary && a.detail == b.detail && a.range == b.range
+/// A module with the names it declares, indexed once: a module of thousands of blocks
+/// referring to each other is checked in linear time.
+struct Declared<'m> {
+    module: &'m Module,
+    resources: FastSet<(ResourceMode, &'m str, &'m str)>,
+    variables: FastSet<&'m str>,
+    locals: FastSet<&'m str>,
+    calls: FastSet<&'m str>,
 }
 
-fn check_module(m: &Module) -> Vec<Diagnostic> {
+impl<'m> Declared<'m> {
+    fn of(m: &'m Module) -> Self {
+        let scoped = m.checks.iter().filter_map(|c| c.data.as_ref());
+        Declared {
+            module: m,
+            resources: m.resources.iter().chain(scoped).map(|r| (r.mode, r.type_name.as_str(), r.name.as_str())).collect(),
+            variables: m.variables.iter().map(|v| v.name.as_str()).collect(),
+            locals: m.locals.iter().map(|l| l.name.as_str()).collect(),
+            calls: m.module_calls.iter().map(|c| c.name.as_str()).collect(),
+        }
+    }
+
+    fn resource(&self, a: &ResourceAddr) -> bool {
+        self.resources.contains(&(a.mode, a.type_name.as_str(), a.name.as_str()))
+    }
+}
+
+fn check_module(d: &Declared<'_>) -> Vec<Diagnostic> {
+    let m = d.module;
     let mut out = Vec::new();
     for v in &m.variables {
         for c in &v.validations {
-            group(m, c.condition.references.iter().chain(c.error_message.iter().flat_map(|e| &e.references)), &mut out);
+            group(d, c.condition.references.iter().chain(c.error_message.iter().flat_map(|e| &e.references)), &mut out);
         }
     }
     for l in &m.locals {
-        group(m, &l.expr.references, &mut out);
+        group(d, &l.expr.references, &mut out);
     }
     for r in &m.resources {
-        by_context(m, &r.references, &mut out);
+        by_context(d, &r.references, &mut out);
     }
     for c in &m.module_calls {
-        by_context(m, &c.references, &mut out);
+        by_context(d, &c.references, &mut out);
     }
     for o in &m.outputs {
-        by_context(m, &o.references, &mut out);
+        by_context(d, &o.references, &mut out);
     }
     for c in &m.checks {
-        group(m, &c.references, &mut out);
+        group(d, &c.references, &mut out);
     }
     out
 }
@@ -58,7 +85,7 @@ fn check_module(m: &Module) -> Vec<Diagnostic> {
 /// A block's references split as Terraform evaluates them: `count` and `for_each` on their
 /// own, each condition on its own, the rest of the body together. `depends_on` is never
 /// evaluated.
-fn by_context(m: &Module, refs: &[Reference], out: &mut Vec<Diagnostic>) {
+fn by_context(d: &Declared<'_>, refs: &[Reference], out: &mut Vec<Diagnostic>) {
     let mut groups: Vec<(&str, Vec<&Reference>)> = Vec::new();
     for r in refs {
         let key = evaluation_group(&r.context);
@@ -71,7 +98,7 @@ fn by_context(m: &Module, refs: &[Reference], out: &mut Vec<Diagnostic>) {
         }
     }
     for (_, g) in groups {
-        group(m, g, out);
+        group(d, g, out);
     }
 }
 
@@ -85,29 +112,24 @@ fn evaluation_group(context: &str) -> &str {
 }
 
 /// One evaluation: static errors first; variables and locals only when there are none.
-fn group<'r>(m: &Module, refs: impl IntoIterator<Item = &'r Reference>, out: &mut Vec<Diagnostic>) {
+fn group<'r>(d: &Declared<'_>, refs: impl IntoIterator<Item = &'r Reference>, out: &mut Vec<Diagnostic>) {
     let refs: Vec<&Reference> = refs.into_iter().collect();
-    let statics: Vec<Diagnostic> = refs.iter().filter_map(|r| static_error(m, r)).collect();
+    let statics: Vec<Diagnostic> = refs.iter().filter_map(|r| static_error(d, r)).collect();
     if !statics.is_empty() {
         out.extend(statics);
         return;
     }
-    out.extend(refs.iter().filter_map(|r| named_value_error(m, r)));
+    out.extend(refs.iter().filter_map(|r| named_value_error(d, r)));
 }
 
-fn static_error(m: &Module, r: &Reference) -> Option<Diagnostic> {
+fn static_error(d: &Declared<'_>, r: &Reference) -> Option<Diagnostic> {
     match &r.subject {
-        Subject::Resource(a) | Subject::ResourceInstance(a, _) => undeclared_resource(m, a, r.range.clone()),
+        Subject::Resource(a) | Subject::ResourceInstance(a, _) => undeclared_resource(d, a, r.range.clone()),
         Subject::ModuleCall(call) | Subject::ModuleCallInstance(call, _) | Subject::ModuleCallOutput { call, .. } => {
-            undeclared_module(m, call, r.range.clone())
+            undeclared_module(d, call, r.range.clone())
         }
         _ => None,
     }
-}
-
-fn declares(m: &Module, a: &ResourceAddr) -> bool {
-    let scoped = m.checks.iter().filter_map(|c| c.data.as_ref());
-    m.resources.iter().chain(scoped).any(|r| r.mode == a.mode && r.type_name == a.type_name && r.name == a.name)
 }
 
 fn module_display(m: &Module) -> &str {
@@ -118,8 +140,8 @@ fn module_display(m: &Module) -> &str {
     }
 }
 
-fn undeclared_resource(m: &Module, a: &ResourceAddr, range: SourceRange) -> Option<Diagnostic> {
-    if declares(m, a) {
+fn undeclared_resource(d: &Declared<'_>, a: &ResourceAddr, range: SourceRange) -> Option<Diagnostic> {
+    if d.resource(a) {
         return None;
     }
     let (article, adjective) = match a.mode {
@@ -129,7 +151,7 @@ fn undeclared_resource(m: &Module, a: &ResourceAddr, range: SourceRange) -> Opti
     };
     // Leaving out `data.` is a common slip.
     let data = ResourceAddr { mode: ResourceMode::Data, ..a.clone() };
-    let hint = if a.mode == ResourceMode::Managed && declares(m, &data) {
+    let hint = if a.mode == ResourceMode::Managed && d.resource(&data) {
         format!("\n\nDid you mean the data resource {data}?")
     } else {
         String::new()
@@ -138,15 +160,16 @@ fn undeclared_resource(m: &Module, a: &ResourceAddr, range: SourceRange) -> Opti
         "{article} {adjective} resource {} {} has not been declared in {}.{hint}",
         go_quote(&a.type_name),
         go_quote(&a.name),
-        module_display(m)
+        module_display(d.module)
     );
     Some(Diagnostic::error("Reference to undeclared resource", detail).with_range(range))
 }
 
-fn undeclared_module(m: &Module, call: &str, range: SourceRange) -> Option<Diagnostic> {
-    if m.module_calls.iter().any(|c| c.name == call) {
+fn undeclared_module(d: &Declared<'_>, call: &str, range: SourceRange) -> Option<Diagnostic> {
+    if d.calls.contains(call) {
         return None;
     }
+    let m = d.module;
     let mut names: Vec<&str> = m.module_calls.iter().map(|c| c.name.as_str()).collect();
     names.sort_unstable();
     let hint = suggest(call, names).map(|s| format!(" Did you mean {}?", go_quote(s))).unwrap_or_default();
@@ -154,13 +177,13 @@ fn undeclared_module(m: &Module, call: &str, range: SourceRange) -> Option<Diagn
     Some(Diagnostic::error("Reference to undeclared module", detail).with_range(range))
 }
 
-fn named_value_error(m: &Module, r: &Reference) -> Option<Diagnostic> {
+fn named_value_error(d: &Declared<'_>, r: &Reference) -> Option<Diagnostic> {
     match &r.subject {
-        Subject::InputVariable(name) if !m.variables.iter().any(|v| &v.name == name) => {
-            Some(Diagnostic::error("Reference to undeclared input variable", variable_detail(m, name)).with_range(r.range.clone()))
+        Subject::InputVariable(name) if !d.variables.contains(name.as_str()) => {
+            Some(Diagnostic::error("Reference to undeclared input variable", variable_detail(d.module, name)).with_range(r.range.clone()))
         }
-        Subject::LocalValue(name) if !m.locals.iter().any(|l| &l.name == name) => {
-            Some(Diagnostic::error("Reference to undeclared local value", local_detail(m, name)).with_range(r.range.clone()))
+        Subject::LocalValue(name) if !d.locals.contains(name.as_str()) => {
+            Some(Diagnostic::error("Reference to undeclared local value", local_detail(d.module, name)).with_range(r.range.clone()))
         }
         _ => None,
     }

@@ -108,48 +108,104 @@ fn count(n: usize, ty: &Type) -> String {
 /// `d` with the snippet Terraform's JSON diagnostics carry (`views/json.NewDiagnostic`), when
 /// its range names a file of `files` and it has none yet: an empty range widened to one byte,
 /// the lines it covers, the top-level block around it as context, and `values`.
-pub fn with_source(mut d: Diagnostic, files: &dyn FileSource, values: Vec<serde_json::Value>) -> Diagnostic {
-    let Some(r) = d.range.as_mut() else { return d };
+pub fn with_source(d: Diagnostic, files: &dyn FileSource, values: Vec<serde_json::Value>) -> Diagnostic {
+    let Some(r) = &d.range else { return d };
     if d.snippet.is_some() {
         return d;
     }
-    let Some(text) = files.read(&r.filename).and_then(|b| std::str::from_utf8(b).ok()) else { return d };
-    if r.end.byte <= r.start.byte {
-        r.end = Pos { line: r.start.line, column: r.start.column + 1, byte: r.start.byte + 1 };
+    match SnippetFile::read(&r.filename, files) {
+        Some(file) => file.attach(d, values),
+        None => d,
     }
-    let file = SourceFile::new(r.filename.clone(), text);
-    // HCL asks for the context one byte before the highlight (hcled.ContextString(file, offset-1)).
-    let context = (r.start.byte as usize).checked_sub(1).and_then(|at| context_string(&r.filename, text, at));
-    let mut s = file.snippet(r, context);
-    s.values = values;
-    d.snippet = Some(s);
-    d
 }
 
-/// Every diagnostic of `diags` with its snippet ([`with_source`], no values).
+/// Every diagnostic of `diags` with its snippet ([`with_source`], no values). Each file is
+/// indexed once, however many diagnostics point into it (a validate of thousands of undeclared
+/// references in one file would otherwise parse that file once per diagnostic).
 pub fn with_sources(diags: Diagnostics, files: &dyn FileSource) -> Diagnostics {
-    Diagnostics(diags.into_iter().map(|d| with_source(d, files, Vec::new())).collect())
+    let mut indexed: crate::util::FastMap<String, Option<SnippetFile>> = Default::default();
+    let out = diags.into_iter().map(|d| match &d.range {
+        Some(r) if d.snippet.is_none() => {
+            let file = indexed.entry(r.filename.clone()).or_insert_with(|| SnippetFile::read(&r.filename, files));
+            match file {
+                Some(file) => file.attach(d, Vec::new()),
+                None => d,
+            }
+        }
+        _ => d,
+    });
+    Diagnostics(out.collect())
 }
 
-/// `hcled.ContextString`: in native syntax the header of the top-level block holding byte
-/// `offset` (`resource "aws_instance" "web"`, labels quoted as Go's `%q`); in JSON the path of
-/// keys and indexes to the innermost object or array holding it (`variable.v.validation[0]`).
-pub fn context_string(filename: &str, text: &str, offset: usize) -> Option<String> {
-    if filename.ends_with(".json") {
-        return crate::config::json::parse(text).ok().and_then(|root| crate::config::json::context_path(&root, offset));
+/// A file's text with what its snippets need: the line index and the context of each offset.
+struct SnippetFile {
+    file: SourceFile,
+    contexts: Contexts,
+}
+
+/// `hcled.ContextString`'s answers for one file, computed once: in native syntax the header of
+/// the top-level block holding an offset; in JSON the path of keys and indexes to the innermost
+/// object or array holding it (`variable.v.validation[0]`).
+enum Contexts {
+    /// Native syntax: each top-level block's span and header, in source order.
+    Blocks(Vec<(std::ops::Range<usize>, String)>),
+    /// JSON: the parsed root (None when the file does not parse).
+    Json(Option<crate::config::json::JValue>),
+}
+
+impl SnippetFile {
+    fn read(filename: &str, files: &dyn FileSource) -> Option<SnippetFile> {
+        let text = files.read(filename).and_then(|b| std::str::from_utf8(b).ok())?;
+        let contexts = if filename.ends_with(".json") {
+            Contexts::Json(crate::config::json::parse(text).ok())
+        } else {
+            Contexts::Blocks(block_headers(text))
+        };
+        Some(SnippetFile { file: SourceFile::new(filename, text), contexts })
     }
-    let parsed = crate::hcl::parse_body(text);
-    parsed.body.items.iter().find_map(|item| match item {
-        Item::Block(b) if b.span.start <= offset && offset < b.span.end => {
-            let mut out = b.kind.name.to_string();
-            for l in &b.labels {
-                out.push(' ');
-                out.push_str(&crate::addrs::quote(&l.value));
+
+    fn context(&self, offset: usize) -> Option<String> {
+        match &self.contexts {
+            Contexts::Json(root) => root.as_ref().and_then(|root| crate::config::json::context_path(root, offset)),
+            Contexts::Blocks(blocks) => {
+                // Blocks do not overlap: the last one starting at or before `offset`.
+                let i = blocks.partition_point(|(span, _)| span.start <= offset).checked_sub(1)?;
+                let (span, header) = &blocks[i];
+                (offset < span.end).then(|| header.clone())
             }
-            Some(out)
+        }
+    }
+
+    fn attach(&self, mut d: Diagnostic, values: Vec<serde_json::Value>) -> Diagnostic {
+        let Some(r) = d.range.as_mut() else { return d };
+        if r.end.byte <= r.start.byte {
+            r.end = Pos { line: r.start.line, column: r.start.column + 1, byte: r.start.byte + 1 };
+        }
+        // HCL asks for the context one byte before the highlight (hcled.ContextString(file, offset-1)).
+        let context = (r.start.byte as usize).checked_sub(1).and_then(|at| self.context(at));
+        let mut s = self.file.snippet(r, context);
+        s.values = values;
+        d.snippet = Some(s);
+        d
+    }
+}
+
+/// Each top-level block's span and header (`resource "aws_instance" "web"`, labels quoted as
+/// Go's `%q`).
+fn block_headers(text: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    let parsed = crate::hcl::parse_body(text);
+    let blocks = parsed.body.items.iter().filter_map(|item| match item {
+        Item::Block(b) => {
+            let mut header = b.kind.name.to_string();
+            for l in &b.labels {
+                header.push(' ');
+                header.push_str(&crate::addrs::quote(&l.value));
+            }
+            Some((b.span.start..b.span.end, header))
         }
         _ => None,
-    })
+    });
+    blocks.collect()
 }
 
 /// Where Terraform points a problem with a whole block body (`MissingItemRange`): its opening
