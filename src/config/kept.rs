@@ -97,7 +97,12 @@ macro_rules! handle {
         }
 
         // SAFETY: a handle only reads an immutable tree that it keeps alive; the tree's types
-        // (borrowed and owned strings, vectors, numbers) are themselves `Send` and `Sync`.
+        // (borrowed and owned strings, vectors, numbers) are themselves `Send` and `Sync`, which
+        // the compiler checks here, so a `Cell` or `Rc` added to the tree fails the build.
+        const _: () = {
+            fn send_sync<T: Send + Sync>() {}
+            let _ = send_sync::<ast::$node<'static>>;
+        };
         unsafe impl Send for $name {}
         unsafe impl Sync for $name {}
 
