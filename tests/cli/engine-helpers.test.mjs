@@ -143,8 +143,9 @@ test("the mock's knobs from the oracle's environment variables", () => {
     failOps: ["update"],
   });
   assert.deepEqual(mockFromEnv({ MOCK_FAIL_ADDRESS: 'aws_instance.web[1], module.m.aws_subnet.a["y,z"],,x.y["a\\"],b"]' }), {
-    failAddresses: ["aws_instance.web[1]", 'module.m.aws_subnet.a["y,z"]', 'x.y["a\\"],b"]'],
-  });
+    failAddresses: 'aws_instance.web[1], module.m.aws_subnet.a["y,z"],,x.y["a\\"],b"]',
+  }, "as given: the package splits it (tests/js/engine.test.mjs)");
+  assert.deepEqual(mockFromEnv({ MOCK_FAIL_ADDRESS: " " }), {});
 });
 
 test("state files are written as Terraform writes them: byte for byte on every recorded state, whatever the key order given", () => {
