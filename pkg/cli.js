@@ -55,7 +55,8 @@ there is a cycle.`,
     usage: "tfgraph console [DIR] [--var NAME=VALUE]... [--var-file FILE]... [--state FILE]",
     help: `Evaluates expressions as \`terraform console\` does: one per line from standard input, or
 at a "> " prompt when standard input is a terminal. Values print as Terraform prints them; from
-a pipe, only the last line's value, and the first error ends the run.
+a pipe, only the last line's value, and the first error ends the run. \`help\` prints the
+console's help, \`exit\` ends it.
 
 Options:
   --var NAME=VALUE  an input variable (VALUE is read as JSON when it parses, else as a string)

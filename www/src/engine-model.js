@@ -4,10 +4,10 @@
 // panel's settings (parallelism, targets and the mock's knobs), which planned instances an
 // address names, and the apply's timeline.
 
+import { resourceKey as withoutLastKey } from "./model.js";
+
 /** `module.a[0].x.y["k"]` → `module.a.x.y`: every instance key dropped. */
 const withoutKeys = (address) => address.replace(/\[(?:"(?:[^"\\]|\\.)*"|[^\]]*)\]/g, "");
-/** `x.y["k"]` → `x.y`: the last instance key dropped. */
-const withoutLastKey = (address) => address.replace(/\[(?:"(?:[^"\\]|\\.)*"|[^\]]*)\]$/, "");
 
 /**
  * The drawn node an event belongs to, or null: the apply graph's own node for the operation
