@@ -44,6 +44,11 @@ test("a node's colour from its instances' events", () => {
 test("progress lines as terraform apply prints them", () => {
   const base = { deposed: null, priorId: null, id: null, phase: "apply" };
   assert.equal(progressLine({ ...base, kind: "start", operation: "create", address: "a.b" }), "a.b: Creating...");
+  // Imports as terraform apply printed them (tests/fixtures/engine/import-blocks: plan-cli.txt, apply.txt).
+  assert.equal(progressLine({ ...base, phase: "plan", kind: "start", operation: "import", address: "a.b", priorId: "b-1" }), "a.b: Preparing import... [id=b-1]");
+  assert.equal(progressLine({ ...base, phase: "plan", kind: "finish", operation: "import", address: "a.b", priorId: "b-1" }), null);
+  assert.equal(progressLine({ ...base, kind: "start", operation: "import", address: "a.b", priorId: "b-1" }), "a.b: Importing... [id=b-1]");
+  assert.equal(progressLine({ ...base, kind: "finish", operation: "import", address: "a.b", priorId: "b-1", elapsedMs: 5 }), "a.b: Import complete [id=b-1]");
   assert.equal(progressLine({ ...base, kind: "finish", operation: "create", address: "a.b", id: "x", elapsedMs: 300 }), "a.b: Creation complete after 0s [id=x]");
   assert.equal(progressLine({ ...base, kind: "start", operation: "delete", address: "a.b", deposed: "00000001", priorId: "x" }), "a.b (deposed object 00000001): Destroying... [id=x]");
   assert.equal(progressLine({ ...base, kind: "finish", operation: "delete", address: "a.b", deposed: "00000001", time: 1600, elapsedMs: 1600 }), "a.b: Destruction complete after 2s");

@@ -80,6 +80,13 @@ export const isData = (address) => /^(module\.[^.[]+(\[[^\]]*\])?\.)*data\./.tes
 
 /** Terraform's progress line for an engine event (hook_ui.go), or null for events it prints nothing for. */
 export function progressLine(ev) {
+  // Imports: prepared during the plan, recorded by the apply, with no elapsed time (as the CLI's
+  // progress.js; the page printed "undefined" for them).
+  if (ev.operation === "import") {
+    const id = ev.priorId ? ` [id=${ev.priorId}]` : "";
+    if (ev.kind === "start") return `${ev.address}: ${ev.phase === "plan" ? "Preparing import..." : "Importing..."}${id}`;
+    return ev.kind === "finish" && ev.phase === "apply" ? `${ev.address}: Import complete${id}` : null;
+  }
   if (ev.phase === "plan" && ev.operation === "read" && !isData(ev.address)) {
     return ev.kind === "start" ? `${ev.address}: Refreshing state...${ev.priorId ? ` [id=${ev.priorId}]` : ""}` : null;
   }
