@@ -21,6 +21,8 @@ test("data source addresses", () => {
   assert.ok(isDataAddress('module.a["k"].data.mock_data.x'));
   assert.ok(!isDataAddress("mock_resource.data"));
   assert.ok(!isDataAddress("module.data.mock_resource.x"));
+  assert.ok(isDataAddress('module.a["k]"].data.mock_data.x'), "a key holding ]");
+  assert.ok(!isDataAddress('module.a["k].data.x"].mock_resource.x'));
 });
 
 /** Feeds events to a printer on a fake clock; returns the lines. */

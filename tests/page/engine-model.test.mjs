@@ -3,7 +3,7 @@
 // lines, the plan's symbols, the settings, the instances an address names ("fail / replace selected"), and the timeline.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { actionSymbol, addAddresses, addressContains, createNodeStates, DEFAULT_SETTINGS, engineOptions, instancesOf, nodeForEvent, progressLine, readSettings, summariseChanges, timelineRows } from "../../www/src/engine-model.js";
+import { actionSymbol, addAddresses, addressContains, createNodeStates, DEFAULT_SETTINGS, engineOptions, instancesOf, isData, nodeForEvent, progressLine, readSettings, summariseChanges, timelineRows } from "../../www/src/engine-model.js";
 import { apply, plan } from "../../pkg/index.js";
 
 const ev = (address, operation = "create", deposed = null) => ({ address, operation, deposed });
@@ -39,6 +39,12 @@ test("a node's colour from its instances' events", () => {
   assert.equal(s.record("f", "fail"), "failed");
   assert.equal(s.record("c", "cancel"), "cancelled");
   assert.deepEqual(s.entries(), [["n", "done"], ["m", "skipped"], ["f", "failed"], ["c", "cancelled"]]);
+});
+
+test("data source addresses, module keys holding ']' or '.' too", () => {
+  for (const [address, yes] of [["data.a.b", true], ['module.m["k]"].data.a.b', true], ["module.m[0].module.n.data.a.b[1]", true], ["a.data", false], ["module.data.a.b", false], ['module.m["k].data.x"].a.b', false]]) {
+    assert.equal(isData(address), yes, address);
+  }
 });
 
 test("progress lines as terraform apply prints them", () => {

@@ -76,7 +76,7 @@ function goDuration(seconds) {
   return h ? `${h}h${m}m${s}s` : m ? `${m}m${s}s` : `${s}s`;
 }
 /** Whether an instance address is a data source's. */
-export const isData = (address) => /^(module\.[^.[]+(\[[^\]]*\])?\.)*data\./.test(address);
+export const isData = (address) => /^(module\.[^.[]+(\[(?:"(?:[^"\\]|\\.)*"|[^\]"]*)\])?\.)*data\./.test(address);
 
 /** Terraform's progress line for an engine event (hook_ui.go), or null for events it prints nothing for. */
 export function progressLine(ev) {
