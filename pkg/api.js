@@ -358,15 +358,14 @@ function engineOptions(options) {
     throw new TypeError("tfgraph: `options` must be an object");
   }
   const o = options ?? {};
+  // Address lists: an array, or one comma-separated string the engine splits outside index
+  // brackets (`a.b["x,y"]` is one address), as the mock splits MOCK_FAIL_ADDRESS.
+  const addressList = (v) => v === undefined || v === null || typeof v === "string" || (Array.isArray(v) && v.every((a) => typeof a === "string"));
   for (const key of ["targets", "replace"]) {
-    const v = o[key];
-    if (v !== undefined && v !== null && !(Array.isArray(v) && v.every((a) => typeof a === "string"))) {
-      throw new TypeError(`tfgraph: \`options.${key}\` must be an array of address strings`);
-    }
+    if (!addressList(o[key])) throw new TypeError(`tfgraph: \`options.${key}\` must be an array of address strings or a comma-separated string`);
   }
-  const failAddresses = o.mock?.failAddresses;
-  if (failAddresses !== undefined && failAddresses !== null && !(Array.isArray(failAddresses) && failAddresses.every((a) => typeof a === "string"))) {
-    throw new TypeError("tfgraph: `options.mock.failAddresses` must be an array of address strings");
+  if (!addressList(o.mock?.failAddresses)) {
+    throw new TypeError("tfgraph: `options.mock.failAddresses` must be an array of address strings or a comma-separated string");
   }
   return {
     ...o,
@@ -467,7 +466,9 @@ export async function apply(input, options = {}) {
     onState: opts.onState,
     lineage: newLineage(),
   };
-  const result = JSON.parse(await raw_apply(p[PLAN].handle, applyOptions));
+  const [stateText, rest] = await raw_apply(p[PLAN].handle, applyOptions);
+  // `stateText`: the engine's text of the state, its numbers exact (a JS number keeps 53 bits).
+  const result = { state: JSON.parse(stateText), stateText, ...JSON.parse(rest) };
   result.plan = p;
   return result;
 }

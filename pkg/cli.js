@@ -55,7 +55,8 @@ there is a cycle.`,
     usage: "tfgraph console [DIR] [--var NAME=VALUE]... [--var-file FILE]... [--state FILE]",
     help: `Evaluates expressions as \`terraform console\` does: one per line from standard input, or
 at a "> " prompt when standard input is a terminal. Values print as Terraform prints them; from
-a pipe, only the last line's value, and the first error ends the run.
+a pipe, only the last line's value, and the first error ends the run. \`help\` prints the
+console's help, \`exit\` ends it.
 
 Options:
   --var NAME=VALUE  an input variable (VALUE is read as JSON when it parses, else as a string)
@@ -210,40 +211,61 @@ async function cmdConsole(args) {
   // The console's input is no file: its errors say "(source code not available)", as Terraform's,
   // and each ends with a blank line (the console prints them through its Ui, which adds one).
   const show = (e) => diagnosticsOf(e).forEach((d) => err(`${formatDiagnostic(d, files)}\n`));
+  // One line as terraform console's session handles it (repl.Session.Handle): `exit`, `help`,
+  // nothing for an empty line, else the expression's value; `{ exit }` or `{ result }`, or throws.
+  const handle = (line) => {
+    const expr = line.trim();
+    if (expr === "exit") return { exit: true };
+    if (expr === "help") return { result: CONSOLE_HELP };
+    return { result: expr === "" ? "" : evaluate(config, expr, { variables, state }).rendered };
+  };
   if (!interactive) {
     // Piped, as terraform console's modePiped: only the last line's result is printed (an empty
     // line's is empty), the first error ends it with status 1, `exit` with nothing printed.
     let last = "";
     for await (const line of rl) {
-      const expr = line.trim();
-      if (expr === "exit") return 0;
+      let h;
       try {
-        last = expr === "" ? "" : evaluate(config, expr, { variables, state }).rendered;
+        h = handle(line);
       } catch (e) {
         show(e);
         return 1;
       }
+      if (h.exit) return 0;
+      last = h.result;
     }
     out(last);
     return 0;
   }
-  let status = 0;
+  // Interactive, as modeInteractive (recorded from terraform 1.11.4 in a terminal): every line's
+  // result is printed, an empty one for an empty line and after an error, which does not end
+  // the session nor change its status.
   rl.prompt();
   for await (const line of rl) {
-    const expr = line.trim();
-    if (expr === "exit") break;
-    if (expr !== "") {
-      try {
-        out(evaluate(config, expr, { variables, state }).rendered);
-      } catch (e) {
-        show(e);
-        status = 1;
-      }
+    let h;
+    try {
+      h = handle(line);
+    } catch (e) {
+      show(e);
+      h = { result: "" };
     }
+    if (h.exit) break;
+    out(h.result);
     rl.prompt();
   }
-  return status;
+  return 0;
 }
+
+/** What terraform console prints for `help` (repl.Session's handleHelp, 1.11.4). */
+const CONSOLE_HELP = `The Terraform console allows you to experiment with Terraform interpolations.
+You may access resources in the state (if you have one) just as you would
+from a configuration. For example: "aws_instance.foo.id" would evaluate
+to the ID of "aws_instance.foo" if it exists in your state.
+
+Type in the interpolation to test and hit <enter> to see the result.
+
+To exit the console, type "exit" and hit <enter>, or use Control-C or
+Control-D.`;
 
 export async function main(argv) {
   const [command, ...rest] = argv;

@@ -710,8 +710,10 @@ export interface MockOptions {
    * every instance of it (a module call without a key: each of its instances). For objects with
    * no `name` attribute (the generic mock's). Apply-time operations only; an entry that is not a
    * resource instance address is an error diagnostic of the plan ("Invalid failAddresses entry").
+   * An array, or one comma-separated string split outside index brackets (`a.b["x,y"]` is one
+   * address), as tfgraph's `MOCK_FAIL_ADDRESS` is.
    */
-  failAddresses?: string[];
+  failAddresses?: string[] | string;
   /** Which operations fail for `failNames` and `failAddresses`: "create" (the default), "update", "delete", "read", "read_data". */
   failOps?: ("create" | "update" | "delete" | "read" | "read_data")[];
   /** Seed of the jitter and the rate limits below (default 0): one seed, one timeline. */
@@ -848,14 +850,16 @@ export interface PlanOptions extends LoadOptions {
    * `-target=ADDR`: plan only these resources, resource instances or module instances
    * (`"aws_instance.web"`, `"aws_instance.web[0]"`, `"module.net"`) and what they depend on (in
    * a destroy plan: what depends on them). The plan carries Terraform's "Resource targeting is
-   * in effect" warning and is not `complete`; a malformed address is an error diagnostic.
+   * in effect" warning and is not `complete`; a malformed address is an error diagnostic. An
+   * array, or one comma-separated string (split outside index brackets).
    */
-  targets?: string[];
+  targets?: string[] | string;
   /**
    * `-replace=ADDR`: replace these resource instances even where an update would do
-   * (`actionReason` `"replace_by_request"`). Not with `destroy`.
+   * (`actionReason` `"replace_by_request"`). Not with `destroy`. An array, or one
+   * comma-separated string.
    */
-  replace?: string[];
+  replace?: string[] | string;
 }
 
 /** Options of `apply` and `destroy`. */
@@ -864,9 +868,10 @@ export interface ApplyOptions extends PlanOptions {
    * Called with the state after each operation, as Terraform persists it. A state that takes
    * more than a millisecond to make is paced: the next call waits until four times that has
    * passed, and brings every object written meanwhile; the walk's last state always comes. If
-   * it throws, the apply halts as on abort.
+   * it throws, the apply halts as on abort. `text` is the same state as the engine's JSON text,
+   * its numbers exact (`state`'s are JS numbers: 12345678901234567890 does not fit one).
    */
-  onState?: (state: StateV4) => void;
+  onState?: (state: StateV4, text: string) => void;
 }
 
 /** One planned change of a resource instance object. */
@@ -960,6 +965,8 @@ export interface ApplyResult {
    * When nothing was applied (an errored or stale plan) it is the state given, or `null` if none.
    */
   state: StateV4 | null;
+  /** `state` as the engine's JSON text, its numbers exact (12345678901234567890 is not a JS number). */
+  stateText: string;
   /** The plan's and the apply's diagnostics (a failed operation, "execution halted", ...). */
   diagnostics: Diagnostic[];
   report: ApplyReport;

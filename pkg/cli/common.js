@@ -146,6 +146,10 @@ export async function addVarFiles(files, root, paths = []) {
   }
 }
 
+/**
+ * The JSON file at `path`, checked to parse, as its text: what the package reads without losing
+ * a number's digits (JSON.parse would keep 53 bits of them). UsageError when it cannot be read.
+ */
 export async function readJsonFile(path, what) {
   let text;
   try {
@@ -154,10 +158,11 @@ export async function readJsonFile(path, what) {
     throw new UsageError(`Cannot read the ${what} ${JSON.stringify(path)}.`);
   }
   try {
-    return JSON.parse(text);
+    JSON.parse(text);
   } catch (e) {
     throw new UsageError(`The ${what} ${JSON.stringify(path)} is not valid JSON: ${e.message}`);
   }
+  return text;
 }
 
 /**

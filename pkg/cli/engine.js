@@ -107,30 +107,9 @@ export function mockFromEnv(env = process.env) {
   if (byName.length) mock.delayByName = Object.fromEntries(byName.map(([k, v]) => [k, Number(v) || 0]));
   if (list(env.MOCK_FAIL_NAME).length) mock.failNames = list(env.MOCK_FAIL_NAME);
   if (list(env.MOCK_FAIL_OPS).length) mock.failOps = list(env.MOCK_FAIL_OPS);
-  const addresses = splitAddresses(env.MOCK_FAIL_ADDRESS ?? "");
-  if (addresses.length) mock.failAddresses = addresses;
+  // As given: the package splits it as the mock splits its knob (outside index brackets).
+  if (env.MOCK_FAIL_ADDRESS?.trim()) mock.failAddresses = env.MOCK_FAIL_ADDRESS;
   return mock;
-}
-
-/** A comma-separated list of addresses, split only outside index brackets (`a["x,y"]` is one). */
-export function splitAddresses(text) {
-  const parts = [];
-  let depth = 0;
-  let quoted = false;
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted && c === "\\") i++;
-    else if (c === '"' && depth > 0) quoted = !quoted;
-    else if (!quoted && c === "[") depth++;
-    else if (!quoted && c === "]") depth = Math.max(0, depth - 1);
-    else if (!quoted && depth === 0 && c === ",") {
-      parts.push(text.slice(from, i));
-      from = i + 1;
-    }
-  }
-  parts.push(text.slice(from));
-  return parts.map((s) => s.trim()).filter(Boolean);
 }
 
 /** Throws UsageError for option values no command could run with. */
@@ -170,7 +149,7 @@ async function prepare(values, dir, tokens = []) {
   const variables = await inputVariables(files, root, values, tokens, process.env);
   const statePath = values.state ?? join(dir, "terraform.tfstate");
   const read = readStateFile(statePath);
-  return { files, root, variables, statePath, read, parallelism: parallelismOf(values), refresh: refreshOf(values), mock: mockFromEnv(), targets: values.target ?? [], replace: values.replace ?? [] };
+  return { files, root, variables, statePath, read, state: read.text, parallelism: parallelismOf(values), refresh: refreshOf(values), mock: mockFromEnv(), targets: values.target ?? [], replace: values.replace ?? [] };
 }
 
 /** The "─" rule and a hint after a plan (views.OperationHuman.PlanNextStep). */
@@ -190,7 +169,7 @@ async function runPlan(ctx, { destroy, signal, ui }) {
   try {
     return await tfgraph.plan(ctx.files, {
       root: ctx.root,
-      state: ctx.read.state,
+      state: ctx.state,
       variables: ctx.variables,
       mock: ctx.mock,
       parallelism: ctx.parallelism,
@@ -241,7 +220,7 @@ export async function cmdPlan(args) {
   else if (text) out(text);
   printDiagnostics(p.diagnostics, ctx.files, ui);
   if (args.values.out && text) {
-    writePlanFile(args.values.out, p, { dir: resolve(dir), root: ctx.root, files: ctx.files, variables: ctx.variables, destroy: !!args.values.destroy, refresh: ctx.refresh, state: ctx.read.state, targets: ctx.targets, replace: ctx.replace });
+    writePlanFile(args.values.out, p, { dir: resolve(dir), root: ctx.root, files: ctx.files, variables: ctx.variables, destroy: !!args.values.destroy, refresh: ctx.refresh, state: ctx.state, targets: ctx.targets, replace: ctx.replace });
   }
   if (p.errored || hasErrors(p.diagnostics)) return 1;
   if (p.hasChanges && !ui) planNextStep(args.values.out);
@@ -343,20 +322,23 @@ async function applyPlanFile(args, path) {
   } catch (e) {
     return stateError(e);
   }
-  const stale = staleness(meta.state, read.state);
+  // The state it was planned from, as the state file's text (numbers exact; an object in plan
+  // files from before).
+  const planned = typeof meta.state === "string" ? JSON.parse(meta.state) : meta.state;
+  const stale = staleness(planned, read.state);
   if (stale) {
     err(formatDiagnostic(stale));
     return 1;
   }
   // The plan is made again from what it was made from (the files, variables and prior state
   // saved in it), then applied only if it is the same plan.
-  const ctx = { files: meta.files, root: meta.root, variables: meta.variables ?? {}, statePath, read: { state: meta.state, text: read.text }, parallelism: parallelismOf(args.values), refresh: false, mock: mockFromEnv() };
+  const ctx = { files: meta.files, root: meta.root, variables: meta.variables ?? {}, statePath, read, state: meta.state, parallelism: parallelismOf(args.values), refresh: false, mock: mockFromEnv() };
   const ui = args.values.json ? jsonUi() : null;
   const interrupt = onInterrupt();
   try {
     // With the refresh setting it was made with: a refresh keeps the state's dependencies beside
     // the configuration's in the plan's prior state, so the plan made again would differ.
-    const p = await tfgraph.plan(ctx.files, { root: ctx.root, state: ctx.read.state, variables: ctx.variables, mock: ctx.mock, parallelism: ctx.parallelism, refresh: meta.refresh ?? false, destroy: !!meta.destroy, targets: meta.targets ?? [], replace: meta.replace ?? [] });
+    const p = await tfgraph.plan(ctx.files, { root: ctx.root, state: ctx.state, variables: ctx.variables, mock: ctx.mock, parallelism: ctx.parallelism, refresh: meta.refresh ?? false, destroy: !!meta.destroy, targets: meta.targets ?? [], replace: meta.replace ?? [] });
     const { tfgraph: _meta, ...planJson } = saved;
     if (!sameJson(p.toJSON(), planJson)) {
       err(formatDiagnostic({ severity: "error", summary: "Saved plan is stale", detail: "The given plan file can no longer be applied because the state was changed by another operation after the plan was created." }));
@@ -384,26 +366,36 @@ async function runApply(ctx, p, { interrupt, ui, destroyCommand }) {
     stopping = true;
   };
   interrupt.signal.addEventListener("abort", onAbort, { once: true });
-  // The state is written once, when the apply ends: an interrupt ends it early with everything
-  // done so far. (The package's onState would let it be written as it goes, but it makes a whole
-  // state per operation: 2,000 resources took 150 s instead of a few.)
+  // The state file is written as objects are applied, as Terraform persists after each one
+  // (onState comes paced on large states), so a run killed mid-apply leaves what it did; the
+  // final state is written once more with any error saving it. Always the engine's text:
+  // numbers such as 12345678901234567890 keep every digit.
+  let writeError = null;
+  const onState = (_, text) => {
+    if (writeError) return;
+    try {
+      writer.write(text);
+    } catch (e) {
+      writeError = e; // reported by saveState below, with errored.tfstate
+    }
+  };
   let result;
   try {
     result = await tfgraph.apply(p, {
-      state: ctx.read.state,
+      state: ctx.state,
       variables: ctx.variables,
       mock: ctx.mock,
       parallelism: ctx.parallelism,
       signal: interrupt.signal,
       onEvent: (e) => (ui ? ui.event(e) : printer.event(e)),
+      onState,
     });
   } finally {
     printer.stop();
     interrupt.signal.removeEventListener("abort", onAbort);
   }
   // No state at all (nothing applied to no state): nothing to write, as Terraform writes none.
-  const finalState = result.state;
-  const saveErrors = finalState ? saveState(writer, finalState) : [];
+  const saveErrors = result.state ? saveState(writer, result.stateText) : [];
   // The plan's diagnostics were printed with the plan (or, for a saved plan, not at all, as
   // Terraform); print only what the apply added. Each plan diagnostic accounts for one equal
   // result diagnostic: the apply's final checks repeat the plan's warnings, and those stay.

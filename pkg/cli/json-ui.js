@@ -4,7 +4,7 @@
 // apply_complete, apply_errored, outputs, diagnostic).
 
 import { version } from "../node.js";
-import { goDuration, isDataAddress } from "./progress.js";
+import { DONE, goDuration, isDataAddress, START } from "./progress.js";
 
 /** `module.a[0].aws_instance.b["x"]` → Terraform's JSON UI resource address object. */
 export function resourceAddr(address) {
@@ -34,8 +34,6 @@ const ACTION = (actions) => {
   return actions[0];
 };
 const PLAN_VERB = { import: "Plan to import", create: "Plan to create", update: "Plan to update", delete: "Plan to delete", replace: "Plan to replace", read: "Plan to read", remove: "Plan to forget" };
-const START = { create: "Creating...", update: "Modifying...", delete: "Destroying...", read: "Reading..." };
-const DONE = { create: "Creation complete", update: "Modifications complete", delete: "Destruction complete", read: "Read complete" };
 const ERRORED = { create: "Creation errored", update: "Modifications errored", delete: "Destruction errored", read: "Read errored" };
 
 /** The printer: one method per thing the engine commands report. */

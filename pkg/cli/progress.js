@@ -4,8 +4,8 @@
 // operation runs. Elapsed times are Terraform's: the difference of the start and end times
 // each rounded to the second, printed as Go prints a time.Duration.
 
-const START = { create: "Creating...", update: "Modifying...", delete: "Destroying...", read: "Reading..." };
-const DONE = { create: "Creation complete", update: "Modifications complete", delete: "Destruction complete", read: "Read complete" };
+export const START = { create: "Creating...", update: "Modifying...", delete: "Destroying...", read: "Reading..." };
+export const DONE = { create: "Creation complete", update: "Modifications complete", delete: "Destruction complete", read: "Read complete" };
 const STILL = { create: "Still creating...", update: "Still modifying...", delete: "Still destroying...", read: "Still reading..." };
 /** Terraform's periodicUiTimer. */
 export const STILL_EVERY_MS = 10_000;
@@ -13,7 +13,7 @@ export const STILL_EVERY_MS = 10_000;
 const MAX_ID_LEN = 80;
 
 /** True for a data source instance address (`data.x.y`, `module.m[0].data.x.y`). */
-export const isDataAddress = (address) => /^(module\.[^.[]+(\[[^\]]*\])?\.)*data\./.test(address);
+export const isDataAddress = (address) => /^(module\.[^.[]+(\[(?:"(?:[^"\\]|\\.)*"|[^\]"]*)\])?\.)*data\./.test(address);
 
 /** Go's time.Duration.String() for whole seconds: `0s`, `59s`, `1m0s`, `1h2m3s`. */
 export function goDuration(seconds) {

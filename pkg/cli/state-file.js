@@ -50,18 +50,19 @@ export function readStateFile(path) {
 }
 
 /**
- * The state file of one run: `write(state)` replaces it atomically, the first time after
- * saving what was read to `PATH.backup`. Writes of an unchanged state are skipped, as
- * Terraform skips persisting a state equal to the last one.
+ * The state file of one run: `write(state)` (the engine's JSON text, or an object) replaces it
+ * atomically, the first time after saving what was read to `PATH.backup`. Writes of an unchanged
+ * state are skipped, as Terraform skips persisting a state equal to the last one.
  */
 export function stateWriter(path, read) {
   let backedUp = false;
-  let last = read.text;
+  // What the file holds, as this module writes it (what was read: rewritten the same way).
+  let last = read.text === null ? null : sameForm(read.text);
   return {
     path,
     write(state) {
       const text = stateText(state);
-      if (last !== null && sameState(last, text)) return false;
+      if (text === last) return false;
       if (!backedUp && read.text !== null) {
         atomicWrite(`${path}.backup`, read.text);
       }
@@ -114,6 +115,7 @@ function members(obj, shape) {
 
 /** `value` as Go's json.MarshalIndent(value, "", "  ") writes it at depth `indent`. */
 function goJson(value, shape, indent) {
+  if (value instanceof JsonNumber) return value.text;
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
@@ -127,21 +129,85 @@ function goJson(value, shape, indent) {
 }
 
 /**
- * A state as Terraform writes terraform.tfstate: its fields in Terraform's order, map keys as Go
- * sorts them, two-space indentation, a final newline, and Go's HTML-safe escapes (`<`, `>`,
- * `&`, U+2028, U+2029).
+ * A state (JSON text, read without losing a digit, or an object) as Terraform writes
+ * terraform.tfstate: its fields in Terraform's order, map keys as Go sorts them, two-space
+ * indentation, a final newline, and Go's HTML-safe escapes (`<`, `>`, `&`, U+2028, U+2029).
  */
 export function stateText(state) {
-  const json = goJson(state, SHAPE, "").replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const json = goJson(typeof state === "string" ? parseExact(state) : state, SHAPE, "").replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   return `${json}\n`;
 }
 
-function sameState(a, b) {
+/** `text` (a state file) as stateText writes it, or null when it cannot be read. */
+function sameForm(text) {
   try {
-    return JSON.stringify(JSON.parse(a)) === JSON.stringify(JSON.parse(b));
+    return stateText(text);
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** A JSON number as written: its digits, all of them (a JS number keeps 53 bits). */
+class JsonNumber {
+  constructor(text) {
+    this.text = text;
+  }
+}
+
+const TOKEN = /\s*(?:("(?:[^"\\]|\\.)*")|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|(true|false|null)|([[\]{}:,]))/y;
+
+/**
+ * Parses JSON `text` as JSON.parse does, but for numbers, which come back as JsonNumber with
+ * their text. Throws SyntaxError where JSON.parse would.
+ */
+export function parseExact(text) {
+  let at = 0;
+  const next = () => {
+    TOKEN.lastIndex = at;
+    const m = TOKEN.exec(text);
+    if (!m) throw new SyntaxError(`Unexpected token in JSON at position ${at}`);
+    at = TOKEN.lastIndex;
+    return m;
+  };
+  const expect = (punct) => {
+    if (next()[4] !== punct) throw new SyntaxError(`Expected '${punct}' in JSON at position ${at}`);
+  };
+  const value = (m = next()) => {
+    if (m[1] !== undefined) return JSON.parse(m[1]);
+    if (m[2] !== undefined) return new JsonNumber(m[2]);
+    if (m[3] !== undefined) return JSON.parse(m[3]);
+    if (m[4] === "[") {
+      const items = [];
+      let t = next();
+      if (t[4] === "]") return items;
+      for (;;) {
+        items.push(value(t));
+        t = next();
+        if (t[4] === "]") return items;
+        if (t[4] !== ",") throw new SyntaxError(`Expected ',' or ']' in JSON at position ${at}`);
+        t = next();
+      }
+    }
+    if (m[4] === "{") {
+      const obj = {};
+      let t = next();
+      if (t[4] === "}") return obj;
+      for (;;) {
+        if (t[1] === undefined) throw new SyntaxError(`Expected a property name in JSON at position ${at}`);
+        expect(":");
+        // defineProperty: a "__proto__" member is data, as JSON.parse keeps it.
+        Object.defineProperty(obj, JSON.parse(t[1]), { value: value(), enumerable: true, writable: true, configurable: true });
+        t = next();
+        if (t[4] === "}") return obj;
+        if (t[4] !== ",") throw new SyntaxError(`Expected ',' or '}' in JSON at position ${at}`);
+        t = next();
+      }
+    }
+    throw new SyntaxError(`Unexpected token in JSON at position ${at}`);
+  };
+  const v = value();
+  if (/\S/.test(text.slice(at))) throw new SyntaxError(`Unexpected non-whitespace character after JSON at position ${at}`);
+  return v;
 }
 
 /** Writes `text` to a temporary file beside `path`, then renames it over `path`. */

@@ -28,9 +28,7 @@ pub fn mock_options(mock: Option<&Json>) -> MockOptions {
     if let Some(names) = m.get("failNames").and_then(Json::as_array) {
         o.fail_names = crate::util::sort::btree_set(names.iter().filter_map(|v| v.as_str().map(String::from)));
     }
-    if let Some(addresses) = m.get("failAddresses").and_then(Json::as_array) {
-        o.fail_addresses = addresses.iter().filter_map(Json::as_str).filter_map(crate::providers::mock::FailAddress::parse).collect();
-    }
+    o.fail_addresses = fail_address_entries(Some(m)).into_iter().filter_map(crate::providers::mock::FailAddress::parse).collect();
     if let Some(ops) = m.get("failOps").and_then(Json::as_array) {
         let text: Vec<&str> = ops.iter().filter_map(Json::as_str).collect();
         o.fail_ops = MockOptions::from_env([("MOCK_FAIL_OPS", text.join(",").as_str())]).fail_ops;
@@ -43,12 +41,21 @@ pub fn mock_options(mock: Option<&Json>) -> MockOptions {
     o
 }
 
+/// `mock.failAddresses` as given: an array of addresses, or one comma-separated string (the CLI's
+/// `MOCK_FAIL_ADDRESS`, the page's input), split where the mock splits its knob.
+fn fail_address_entries(mock: Option<&Json>) -> Vec<&str> {
+    match mock.and_then(|m| m.get("failAddresses")) {
+        Some(Json::Array(items)) => items.iter().filter_map(Json::as_str).collect(),
+        Some(Json::String(list)) => crate::providers::mock::split_addresses(list).collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// Errors for `mock.failAddresses` entries that are not resource instance addresses (the mock
 /// could fail nothing by them), refused before planning as a bad `-target` is.
 pub fn mock_diagnostics(mock: Option<&Json>) -> Diagnostics {
     let mut d = Diagnostics::new();
-    let entries = mock.and_then(|m| m.get("failAddresses")).and_then(Json::as_array).into_iter().flatten().filter_map(Json::as_str);
-    for a in entries {
+    for a in fail_address_entries(mock) {
         if crate::addrs::InstanceAddr::parse(a.trim()).is_err() {
             // Terraform's words for a bad resource instance address (as -replace's).
             let why = super::targets::address_error(a.trim(), true);

@@ -108,8 +108,9 @@ test("console evaluates stdin lines with tfvars, --var, --var-file and --state",
   writeFileSync(vf, "n = 9\n");
   assert.equal(run(["console", VPC, "--var-file", vf], "var.n\n").stdout, "9\n");
   const state = join(VPC, "..", "state-" + Date.now() + ".json");
-  writeFileSync(state, JSON.stringify({ version: 4, resources: [{ mode: "managed", type: "aws_vpc", name: "main", instances: [{ attributes: { id: "vpc-1" } }] }] }));
+  writeFileSync(state, JSON.stringify({ version: 4, resources: [{ mode: "managed", type: "aws_vpc", name: "main", instances: [{ attributes: { id: "vpc-1", n: 0 } }] }] }).replace('"n":0', '"n":12345678901234567890'));
   assert.equal(run(["console", VPC, "--state", state], "aws_vpc.main.id\n").stdout, '"vpc-1"\n');
+  assert.equal(run(["console", VPC, "--state", state], "aws_vpc.main.n\n").stdout, "12345678901234567890\n", "every digit of the state's number");
   const bad = run(["console", VPC], "var.nope\n");
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /Error: Reference to undeclared input variable/);
@@ -141,6 +142,30 @@ test("console with piped input prints as terraform console does", () => {
       "",
     ].join("\n"),
   );
+});
+
+// Recorded from terraform console 1.11.4 with these lines piped in.
+test("console: help prints Terraform's help text, exit ends the session", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tfgraph-console-"));
+  writeFileSync(join(dir, "main.tf"), "");
+  const r = (input) => run(["console", dir], input);
+  const HELP = [
+    "The Terraform console allows you to experiment with Terraform interpolations.",
+    "You may access resources in the state (if you have one) just as you would",
+    'from a configuration. For example: "aws_instance.foo.id" would evaluate',
+    'to the ID of "aws_instance.foo" if it exists in your state.',
+    "",
+    "Type in the interpolation to test and hit <enter> to see the result.",
+    "",
+    'To exit the console, type "exit" and hit <enter>, or use Control-C or',
+    "Control-D.",
+    "",
+  ].join("\n");
+  for (const [input, stdout] of [["help\n", HELP], ["help", HELP], [" help \n", HELP], ["1+1\nhelp\n", HELP], ["help\n1+1\n", "2\n"], ["help\nexit\n1+1\n", ""], ["exit\n", ""], ["exit", ""]]) {
+    const got = r(input);
+    assert.deepEqual([got.stdout, got.stderr, got.status], [stdout, "", 0], JSON.stringify(input));
+  }
+  assert.equal(r("HELP\n").status, 1, "only help, as written");
 });
 
 test("console reads --state files", () => {

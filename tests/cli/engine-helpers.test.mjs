@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { goDuration, isDataAddress, progressPrinter, truncateId } from "../../pkg/cli/progress.js";
 import { wordWrap } from "../../pkg/cli/common.js";
-import { readStateFile, StateFileError, stateText, stateWriter } from "../../pkg/cli/state-file.js";
+import { parseExact, readStateFile, StateFileError, stateText, stateWriter } from "../../pkg/cli/state-file.js";
 import { resourceAddr } from "../../pkg/cli/json-ui.js";
 import { mockFromEnv } from "../../pkg/cli/engine.js";
 
@@ -21,6 +21,8 @@ test("data source addresses", () => {
   assert.ok(isDataAddress('module.a["k"].data.mock_data.x'));
   assert.ok(!isDataAddress("mock_resource.data"));
   assert.ok(!isDataAddress("module.data.mock_resource.x"));
+  assert.ok(isDataAddress('module.a["k]"].data.mock_data.x'), "a key holding ]");
+  assert.ok(!isDataAddress('module.a["k].data.x"].mock_resource.x'));
 });
 
 /** Feeds events to a printer on a fake clock; returns the lines. */
@@ -143,8 +145,9 @@ test("the mock's knobs from the oracle's environment variables", () => {
     failOps: ["update"],
   });
   assert.deepEqual(mockFromEnv({ MOCK_FAIL_ADDRESS: 'aws_instance.web[1], module.m.aws_subnet.a["y,z"],,x.y["a\\"],b"]' }), {
-    failAddresses: ["aws_instance.web[1]", 'module.m.aws_subnet.a["y,z"]', 'x.y["a\\"],b"]'],
-  });
+    failAddresses: 'aws_instance.web[1], module.m.aws_subnet.a["y,z"],,x.y["a\\"],b"]',
+  }, "as given: the package splits it (tests/js/engine.test.mjs)");
+  assert.deepEqual(mockFromEnv({ MOCK_FAIL_ADDRESS: " " }), {});
 });
 
 test("state files are written as Terraform writes them: byte for byte on every recorded state, whatever the key order given", () => {
@@ -168,6 +171,16 @@ test("state files are written as Terraform writes them: byte for byte on every r
   }
   assert.ok(n >= 30, `${n} states`);
   assert.equal(stateText({ version: 4, outputs: { o: { value: "<a&b>", type: "string" } } }), '{\n  "version": 4,\n  "outputs": {\n    "o": {\n      "value": "\\u003ca\\u0026b\\u003e",\n      "type": "string"\n    }\n  }\n}\n');
+});
+
+test("a state given as JSON text is written with every digit of its numbers, in Go's layout", () => {
+  const text = '{"version":4,"outputs":{"9":{"value":12345678901234567890,"type":"number"},"10":{"value":[0.30000000000000004,-1e+29,{"__proto__":1.50}],"type":"x"}}}';
+  const written = stateText(text);
+  assert.equal(written, stateText(JSON.parse(text)).replace("12345678901234567000", "12345678901234567890").replace("1.5\n", "1.50\n"), "as from the object, but for the digits");
+  assert.match(written, /"value": 12345678901234567890,/);
+  assert.match(written, /"__proto__": 1\.50\n/);
+  for (const bad of ["{", '{"a":1,}', "[1] x", '{"a" 1}', "[1,]", "tru"]) assert.throws(() => parseExact(bad), SyntaxError, bad);
+  assert.deepEqual(JSON.parse(JSON.stringify(parseExact('{"a":[true,null,"x\\"y"]}'))), { a: [true, null, 'x"y'] });
 });
 
 test("truncateId keeps an id's start and end as Terraform's does", () => {

@@ -394,6 +394,51 @@ test("Ctrl-C: in-flight operations finish, nothing new starts, the state holds e
   assert.deepEqual(inState, completed, "the state holds exactly what was created");
 });
 
+test("killed mid-apply, the state file holds every object applied so far (written as it goes, as Terraform persists)", async () => {
+  const dir = fanout();
+  // The root and two leaves are quick; the four other leaves would take 20 s.
+  const slow = [2, 3, 4, 5].map((i) => `leaf-${i}=20000`).join(",");
+  const child = spawn(process.execPath, [cli, "apply", dir, "--auto-approve"], { env: { ...BASE_ENV, MOCK_DELAY_MS: "50", MOCK_DELAY_BY_NAME: slow } });
+  let stdout = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(signal)));
+  const deadline = Date.now() + 15_000;
+  while (!/leaf\[0\]: Creation complete[^]*leaf\[1\]: Creation complete|leaf\[1\]: Creation complete[^]*leaf\[0\]: Creation complete/.test(stdout)) {
+    assert.ok(Date.now() < deadline, `timed out; stdout so far:\n${stdout}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await new Promise((r) => setTimeout(r, 300));
+  child.kill("SIGKILL");
+  assert.equal(await exited, "SIGKILL");
+  assert.doesNotMatch(stdout, /Apply complete!/);
+  const state = JSON.parse(readFileSync(join(dir, "terraform.tfstate"), "utf8"));
+  const inState = state.resources.flatMap((r) => r.instances.map((i) => `${r.name}${i.index_key === undefined ? "" : `[${i.index_key}]`}`)).sort();
+  assert.deepEqual(inState, ["leaf[0]", "leaf[1]", "root"]);
+});
+
+test("state files keep every digit: 12345678901234567890 and 0.30000000000000004 read and written exactly", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tfgraph-engine-cli-"));
+  writeFileSync(join(dir, "main.tf"), 'resource "mock_resource" "a" {\n  name = "a"\n}\noutput "big" {\n  value = 12345678901234567890\n}\noutput "sum" {\n  value = 0.1 + 0.2\n}\noutput "d" {\n  value = 0.30000000000000004\n}\n');
+  const path = join(dir, "terraform.tfstate");
+  const first = run(["apply", dir, "--auto-approve"]);
+  assert.equal(first.status, 0, first.stderr);
+  const text = readFileSync(path, "utf8");
+  // As terraform 1.11.4 writes them (checked by hand: same config, `terraform apply`).
+  assert.match(text, /"big": \{\n\s+"value": 12345678901234567890,/);
+  assert.match(text, /"sum": \{\n\s+"value": 0\.3,/);
+  assert.match(text, /"d": \{\n\s+"value": 0\.30000000000000004,/);
+  // Read exactly: a state one unit off is a change, and the apply writes the number back.
+  writeFileSync(path, text.replace("12345678901234567890", "12345678901234567891"));
+  const p = run(["plan", dir]);
+  assert.match(p.stdout, /~ big = 12345678901234567891 -> 12345678901234567890/);
+  const planFile = join(dir, "p.json");
+  assert.equal(run(["plan", dir, "--out", planFile]).status, 0);
+  const saved = run(["apply", planFile]);
+  assert.equal(saved.status, 0, saved.stderr);
+  assert.equal(readFileSync(path, "utf8").replace(/"serial": \d+/, ""), text.replace(/"serial": \d+/, ""));
+  assert.match(readFileSync(`${path}.backup`, "utf8"), /"value": 12345678901234567891,/);
+});
+
 test("Ctrl-C twice exits at once", async () => {
   const dir = fanout();
   const a = spawnApply(dir, { MOCK_DELAY_MS: "3000" });

@@ -310,12 +310,40 @@ resource "aws_subnet" "a" {
   // Only the listed operations: creates are not failed when failOps is ["delete"].
   const creates = await apply(files, { mock: { failAddresses: ["aws_instance.web"], failOps: ["delete"] } });
   assert.deepEqual(creates.diagnostics.filter((d) => d.severity === "error"), []);
-  await assert.rejects(plan(files, { mock: { failAddresses: "aws_instance.web" } }), TypeError);
+  await assert.rejects(plan(files, { mock: { failAddresses: ["aws_instance.web", 3] } }), TypeError);
+  await assert.rejects(plan(files, { targets: 3 }), TypeError);
   // An entry that is no address: refused before planning, as a bad -target is.
   const bad = await plan(files, { mock: { failAddresses: ["aws_instance"] } });
   assert.equal(bad.errored, true);
   assert.deepEqual(bad.diagnostics.map((d) => d.summary), ['Invalid failAddresses entry "aws_instance"']);
   assert.match(bad.diagnostics[0].detail, /Resource specification must include a resource type and name\./);
+  // One comma-separated string (the CLI's MOCK_FAIL_ADDRESS, the page's input): split by the
+  // engine outside index brackets, with the same failures and the same diagnostics.
+  const text = await apply(files, { mock: { failAddresses: ' aws_instance.web[1] , module.m.aws_subnet.a["y,z"],, ' } });
+  assert.deepEqual(text.report.events.filter((e) => e.kind === "fail").map((e) => e.address).sort(), failed);
+  assert.deepEqual(text.diagnostics.filter((d) => d.severity === "error").map((d) => d.detail).sort(), errors.map((d) => d.detail).sort());
+  const badText = await plan(files, { mock: { failAddresses: 'aws_instance.web[1], aws_instance, x.y["a\\",]b"]' } });
+  assert.deepEqual(badText.diagnostics.map((d) => d.summary), ['Invalid failAddresses entry "aws_instance"']);
+  // -target and -replace take the same text.
+  const targeted = await plan(files, { targets: 'module.m.aws_subnet.a["y,z"], aws_instance.web[0]' });
+  assert.deepEqual(targeted.changes.map((c) => c.address).sort(), ["aws_instance.web[0]", 'module.m.aws_subnet.a["y,z"]']);
+});
+
+test("apply's stateText and onState's text carry the state's numbers exactly; the objects are JSON.parse of them", async () => {
+  const files = { "main.tf": 'output "big" { value = 12345678901234567890 }\noutput "sum" { value = 0.1 + 0.2 }\nresource "mock_resource" "a" {\n  name = "a"\n  input = { n = "12345678901234567890" }\n}\n' };
+  const texts = [];
+  const r = await apply(files, { onState: (state, text) => texts.push([state, text]) });
+  assert.match(r.stateText, /"big":\{"value":12345678901234567890,/);
+  assert.match(r.stateText, /"sum":\{"value":0\.3,/);
+  assert.deepEqual(r.state, JSON.parse(r.stateText));
+  assert.ok(texts.length >= 1);
+  for (const [state, text] of texts) assert.deepEqual(state, JSON.parse(text));
+  assert.equal(texts.at(-1)[1], r.stateText, "the last onState is the final state");
+  // Given as text, a state keeps its digits through plan and apply.
+  const again = await apply(files, { state: r.stateText.replace("12345678901234567890", "12345678901234567891") });
+  assert.match(again.stateText, /"big":\{"value":12345678901234567890,/, "the output is updated back, exactly");
+  assert.equal(again.report.changed, 0);
+  assert.equal(again.plan.toString().includes("12345678901234567891"), true, "the prior value, all its digits, in the plan's text");
 });
 
 test("a deposed object's delete: its finish event carries the deposed key its start had", async () => {
@@ -1033,7 +1061,7 @@ test("plan() reports refreshes and data source reads live, as the walk reaches t
 });
 
 test("misuse rejects with TypeError", async () => {
-  await assert.rejects(plan({}, { targets: "mock_resource.a" }), TypeError);
+  await assert.rejects(plan({}, { targets: 3 }), TypeError);
   await assert.rejects(plan({}, { replace: [3] }), TypeError);
   await assert.rejects(plan("main.tf"), TypeError);
   await assert.rejects(plan({}, { parallelism: 0 }), TypeError);

@@ -3,7 +3,7 @@
 // lines, the plan's symbols, the settings, the instances an address names ("fail / replace selected"), and the timeline.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { actionSymbol, addressContains, createNodeStates, DEFAULT_SETTINGS, engineOptions, instancesOf, nodeForEvent, progressLine, readSettings, splitAddresses, summariseChanges, timelineRows } from "../../www/src/engine-model.js";
+import { actionSymbol, addAddresses, addressContains, createNodeStates, DEFAULT_SETTINGS, engineOptions, instancesOf, isData, nodeForEvent, progressLine, readSettings, summariseChanges, timelineRows } from "../../www/src/engine-model.js";
 import { apply, plan } from "../../pkg/index.js";
 
 const ev = (address, operation = "create", deposed = null) => ({ address, operation, deposed });
@@ -41,9 +41,20 @@ test("a node's colour from its instances' events", () => {
   assert.deepEqual(s.entries(), [["n", "done"], ["m", "skipped"], ["f", "failed"], ["c", "cancelled"]]);
 });
 
+test("data source addresses, module keys holding ']' or '.' too", () => {
+  for (const [address, yes] of [["data.a.b", true], ['module.m["k]"].data.a.b', true], ["module.m[0].module.n.data.a.b[1]", true], ["a.data", false], ["module.data.a.b", false], ['module.m["k].data.x"].a.b', false]]) {
+    assert.equal(isData(address), yes, address);
+  }
+});
+
 test("progress lines as terraform apply prints them", () => {
   const base = { deposed: null, priorId: null, id: null, phase: "apply" };
   assert.equal(progressLine({ ...base, kind: "start", operation: "create", address: "a.b" }), "a.b: Creating...");
+  // Imports as terraform apply printed them (tests/fixtures/engine/import-blocks: plan-cli.txt, apply.txt).
+  assert.equal(progressLine({ ...base, phase: "plan", kind: "start", operation: "import", address: "a.b", priorId: "b-1" }), "a.b: Preparing import... [id=b-1]");
+  assert.equal(progressLine({ ...base, phase: "plan", kind: "finish", operation: "import", address: "a.b", priorId: "b-1" }), null);
+  assert.equal(progressLine({ ...base, kind: "start", operation: "import", address: "a.b", priorId: "b-1" }), "a.b: Importing... [id=b-1]");
+  assert.equal(progressLine({ ...base, kind: "finish", operation: "import", address: "a.b", priorId: "b-1", elapsedMs: 5 }), "a.b: Import complete [id=b-1]");
   assert.equal(progressLine({ ...base, kind: "finish", operation: "create", address: "a.b", id: "x", elapsedMs: 300 }), "a.b: Creation complete after 0s [id=x]");
   assert.equal(progressLine({ ...base, kind: "start", operation: "delete", address: "a.b", deposed: "00000001", priorId: "x" }), "a.b (deposed object 00000001): Destroying... [id=x]");
   assert.equal(progressLine({ ...base, kind: "finish", operation: "delete", address: "a.b", deposed: "00000001", time: 1600, elapsedMs: 1600 }), "a.b: Destruction complete after 2s");
@@ -72,7 +83,7 @@ test("plan symbols and counts", () => {
 
 test("settings from a share link or the inputs: bounded numbers, trimmed names and addresses, defaults for the rest", () => {
   const defaults = readSettings(undefined);
-  assert.deepEqual(defaults, { ...DEFAULT_SETTINGS, failNames: [], failAddresses: [], failOps: ["create"], targets: [], replace: [] });
+  assert.deepEqual(defaults, { ...DEFAULT_SETTINGS, failNames: [], failAddresses: "", failOps: ["create"], targets: "", replace: "" });
   assert.deepEqual(
     readSettings({
       parallelism: "3",
@@ -82,7 +93,7 @@ test("settings from a share link or the inputs: bounded numbers, trimmed names a
       rateLimit: 0.25,
       maxRetries: 99,
       failNames: " a, b ,,a",
-      failAddresses: 'x.y["a,b"], x.y[0]',
+      failAddresses: ' x.y["a,b"], x.y[0] ',
       failOps: "delete,create,bogus",
       targets: ["module.m", " a.b ", 3],
       replace: "a.b[1],,a.b[1]",
@@ -95,22 +106,29 @@ test("settings from a share link or the inputs: bounded numbers, trimmed names a
       rateLimit: 0.25,
       maxRetries: 32,
       failNames: ["a", "b"],
-      failAddresses: ['x.y["a,b"]', "x.y[0]"],
+      // Address lists stay text (the package splits them); a list from an older link is joined.
+      failAddresses: 'x.y["a,b"], x.y[0]',
       failOps: ["create", "delete"],
-      targets: ["module.m", "a.b"],
-      replace: ["a.b[1]"],
+      targets: "module.m, a.b",
+      replace: "a.b[1],,a.b[1]",
     },
   );
   assert.deepEqual(readSettings({ parallelism: 0, seed: "x", rateLimit: 7, failNames: [1, " c "], failOps: ["nope"] }), { ...defaults, parallelism: 1, rateLimit: 1, failNames: ["c"] });
-  assert.deepEqual(engineOptions({ parallelism: 2, jitterMs: 50, seed: 9, failNames: ["w"], failAddresses: ["a.b"] }), {
+  assert.deepEqual(engineOptions({ parallelism: 2, jitterMs: 50, seed: 9, failNames: ["w"], failAddresses: 'a.b["x,y"], c.d' }), {
     parallelism: 2,
-    mock: { delayMs: 300, jitterMs: 50, seed: 9, rateLimit: 0, maxRetries: 4, failNames: ["w"], failAddresses: ["a.b"], failOps: ["create"] },
+    mock: { delayMs: 300, jitterMs: 50, seed: 9, rateLimit: 0, maxRetries: 4, failNames: ["w"], failAddresses: 'a.b["x,y"], c.d', failOps: ["create"] },
   });
-  // -target and -replace only when given (an empty list would still be a list).
-  assert.deepEqual(engineOptions({ targets: "a.b", replace: ["a.b[0]"] }).targets, ["a.b"]);
-  assert.deepEqual(engineOptions({ targets: "a.b", replace: ["a.b[0]"] }).replace, ["a.b[0]"]);
+  // -target, -replace and failAddresses only when given.
+  assert.deepEqual(engineOptions({ targets: "a.b", replace: ["a.b[0]"] }).targets, "a.b");
+  assert.deepEqual(engineOptions({ targets: "a.b", replace: ["a.b[0]"] }).replace, "a.b[0]");
   assert.equal("targets" in engineOptions({}), false);
-  assert.deepEqual(splitAddresses('a.b["x,\\"y"], c'), ['a.b["x,\\"y"]', " c"]);
+  assert.equal("failAddresses" in engineOptions({}).mock, false);
+});
+
+test("the selected node's address joins an address list's text once", () => {
+  assert.equal(addAddresses("", ["a.b"]), "a.b");
+  assert.equal(addAddresses(' a.b["x,y"] ', ["a.b", 'a.b["x,y"]', "a.b"]), 'a.b["x,y"], a.b');
+  assert.equal(addAddresses("a.b, c.d", ["c.d", "a.bc", "a.b[0]"]), "a.b, c.d, a.bc, a.b[0]");
 });
 
 const COUNTED = {

@@ -5,7 +5,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { buildGraph } from "../../pkg/index.js";
+import { buildGraph, plan } from "../../pkg/index.js";
 import { GALLERY } from "../../www/src/examples.js";
 import { cycleSets, parseGraphText, resourceView, transitiveReduction } from "../../www/src/model.js";
 import { dotString, toDot } from "../../www/src/graph-view.js";
@@ -33,6 +33,15 @@ for (const example of GALLERY) {
     g.free();
   });
 }
+
+test('instances fold into their resource in the resources view of an apply graph, a key holding "]" too', async () => {
+  const files = { "main.tf": 'resource "aws_x" "y" {\n  for_each = toset(["a]b", "c"])\n  v = each.key\n}\n' };
+  const g = buildGraph(files, { operation: "apply", changes: (await plan(files)).toJSON() });
+  const rv = resourceView(g.nodes(), g.edges(), true);
+  assert.deepEqual(rv.nodes.map((n) => n.key), parseResourceDot(g.toDot({ type: "resources" })).nodes);
+  assert.deepEqual(rv.nodes.map((n) => n.key), ["aws_x.y"]);
+  g.free();
+});
 
 test("cycleSets finds the same cycles as the package", () => {
   const cyc = GALLERY.find((g) => g.id === "cycle");

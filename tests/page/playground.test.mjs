@@ -92,9 +92,55 @@ test("a narrow window (a phone, a half screen): nothing is wider than the window
       const box = await byTestId(id).boundingBox();
       assert.ok(box && box.x >= 0 && box.x + box.width <= width, `${id} within ${width} px: ${JSON.stringify(box)}`);
     }
+    // The one-node drawing is fitted again to the narrowed panel (it kept the wide scale and
+    // centre, a small box low in the panel), and the panel's middle, where it sits, is on screen.
+    const m = await byTestId("graph-svg").evaluate((svg) => {
+      const panel = svg.parentElement.getBoundingClientRect();
+      const node = svg.querySelector("g.node").getBoundingClientRect();
+      return { panel: [panel.top, panel.bottom], node: [node.top, node.bottom, node.width] };
+    });
+    const centre = (m.node[0] + m.node[1]) / 2;
+    assert.ok(Math.abs(centre - (m.panel[0] + m.panel[1]) / 2) < 2, `centred in its panel at ${width} px: ${JSON.stringify(m)}`);
+    assert.ok(m.node[1] < height - 60, `on the first screen at ${width} px: ${JSON.stringify(m)}`);
+    assert.ok(m.node[2] > 150, `drawn at the fitted scale (1.5×), not the wide window's: ${JSON.stringify(m)}`);
     await shot(`page-narrow-${width}.png`);
   }
   await page.setViewportSize({ width: 1280, height: 820 });
+});
+
+test("the Example menu says an example was edited; choosing it again loads it as it was", async () => {
+  const gallery = byTestId("gallery");
+  const label = () => gallery.evaluate((s) => s.selectedOptions[0]?.textContent);
+  await gallery.selectOption("depends-on");
+  const title = await label();
+  const original = await byTestId("editor").inputValue();
+  await byTestId("editor").fill(`${original}\n# a comment\n`);
+  await page.waitForFunction(() => document.querySelector("[data-testid=gallery]").value === "edited");
+  assert.equal(await label(), `(edited) ${title}`);
+  await shot("page-gallery-edited.png");
+  // Undoing the edit makes it the example again.
+  await byTestId("editor").fill(original);
+  await page.waitForFunction(() => document.querySelector("[data-testid=gallery]").value === "depends-on");
+  assert.equal(await label(), title);
+  // Edited, then chosen again from the menu: the example as it was.
+  await byTestId("editor").fill("# mine\n");
+  await page.waitForFunction(() => document.querySelector("[data-testid=gallery]").value === "edited");
+  await gallery.selectOption("depends-on");
+  assert.equal(await byTestId("editor").inputValue(), original);
+  assert.equal(await label(), title);
+  // A share link of an edited example opens as one.
+  await byTestId("editor").fill("# mine\n");
+  await page.waitForFunction(() => document.querySelector("[data-testid=gallery]").value === "edited");
+  await page.waitForTimeout(300); // the session is saved to the URL 150 ms after an edit
+  const link = page.url();
+  const other = await browser.context.newPage();
+  browser.watch(other);
+  await other.goto(link);
+  await other.waitForSelector("body[data-ready=true]");
+  assert.equal(await other.getByTestId("editor").inputValue(), "# mine\n");
+  assert.equal(await other.getByTestId("gallery").evaluate((s) => s.selectedOptions[0]?.textContent), `(edited) ${title}`);
+  await other.close();
+  await gallery.selectOption("starter");
 });
 
 test("the page logged no errors and every request succeeded", () => {

@@ -4,10 +4,10 @@
 // panel's settings (parallelism, targets and the mock's knobs), which planned instances an
 // address names, and the apply's timeline.
 
+import { resourceKey as withoutLastKey } from "./model.js";
+
 /** `module.a[0].x.y["k"]` → `module.a.x.y`: every instance key dropped. */
 const withoutKeys = (address) => address.replace(/\[(?:"(?:[^"\\]|\\.)*"|[^\]]*)\]/g, "");
-/** `x.y["k"]` → `x.y`: the last instance key dropped. */
-const withoutLastKey = (address) => address.replace(/\[(?:"(?:[^"\\]|\\.)*"|[^\]]*)\]$/, "");
 
 /**
  * The drawn node an event belongs to, or null: the apply graph's own node for the operation
@@ -76,10 +76,17 @@ function goDuration(seconds) {
   return h ? `${h}h${m}m${s}s` : m ? `${m}m${s}s` : `${s}s`;
 }
 /** Whether an instance address is a data source's. */
-export const isData = (address) => /^(module\.[^.[]+(\[[^\]]*\])?\.)*data\./.test(address);
+export const isData = (address) => /^(module\.[^.[]+(\[(?:"(?:[^"\\]|\\.)*"|[^\]"]*)\])?\.)*data\./.test(address);
 
 /** Terraform's progress line for an engine event (hook_ui.go), or null for events it prints nothing for. */
 export function progressLine(ev) {
+  // Imports: prepared during the plan, recorded by the apply, with no elapsed time (as the CLI's
+  // progress.js; the page printed "undefined" for them).
+  if (ev.operation === "import") {
+    const id = ev.priorId ? ` [id=${ev.priorId}]` : "";
+    if (ev.kind === "start") return `${ev.address}: ${ev.phase === "plan" ? "Preparing import..." : "Importing..."}${id}`;
+    return ev.kind === "finish" && ev.phase === "apply" ? `${ev.address}: Import complete${id}` : null;
+  }
   if (ev.phase === "plan" && ev.operation === "read" && !isData(ev.address)) {
     return ev.kind === "start" ? `${ev.address}: Refreshing state...${ev.priorId ? ` [id=${ev.priorId}]` : ""}` : null;
   }
@@ -131,10 +138,10 @@ export const DEFAULT_SETTINGS = Object.freeze({
   rateLimit: 0,
   maxRetries: 4,
   failNames: [],
-  failAddresses: [],
+  failAddresses: "",
   failOps: ["create"],
-  targets: [],
-  replace: [],
+  targets: "",
+  replace: "",
 });
 
 const LIMITS = { parallelism: [1, 256], delayMs: [0, 10_000], jitterMs: [0, 10_000], seed: [0, 2 ** 32 - 1], rateLimit: [0, 1], maxRetries: [0, 32] };
@@ -142,10 +149,21 @@ const LIMITS = { parallelism: [1, 256], delayMs: [0, 10_000], jitterMs: [0, 10_0
 export const FAIL_OPS = ["create", "update", "delete"];
 
 /**
- * A comma-separated list of addresses, split only outside index brackets, so `a.b["x,y"]` is one
- * (as the CLI's MOCK_FAIL_ADDRESS is read).
+ * An address list as typed: comma-separated text, passed to the package as it is (the engine
+ * splits it outside index brackets, `a.b["x,y"]` being one address, and reports a bad entry);
+ * an array (a share link from before) is joined.
  */
-export const splitAddresses = (text) => splitAt(text, ",");
+function readAddressList(value) {
+  if (typeof value === "string") return value.trim();
+  return Array.isArray(value) ? value.filter((s) => typeof s === "string" && s.trim()).map((s) => s.trim()).join(", ") : "";
+}
+
+/** `list` (an address list's text) with `addresses` after it, leaving out those it already has. */
+export function addAddresses(list, addresses) {
+  const has = (a) => new RegExp(`(?:^|,)\\s*${a.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*(?:,|$)`).test(list);
+  const more = [...new Set(addresses)].filter((a) => !has(a));
+  return [list.trim(), ...more].filter(Boolean).join(", ");
+}
 
 /** A list field: an array, or a comma-separated string (`split` cuts it); trimmed, non-empty, unique. */
 function readList(value, split) {
@@ -155,13 +173,13 @@ function readList(value, split) {
 
 /**
  * Settings from anything (a share link's JSON, the inputs' values): each number within its
- * bounds (whole, but for `rateLimit`, a share from 0 to 1); `failNames`, `failAddresses`,
- * `targets` and `replace` lists of non-empty trimmed strings (a comma-separated string is split,
- * addresses outside their brackets); `failOps` some of FAIL_OPS; missing or unreadable fields
- * take the defaults.
+ * bounds (whole, but for `rateLimit`, a share from 0 to 1); `failNames` a list of non-empty
+ * trimmed names (a comma-separated string is split); `failAddresses`, `targets` and `replace`
+ * address lists' text (readAddressList); `failOps` some of FAIL_OPS; missing or unreadable
+ * fields take the defaults.
  */
 export function readSettings(raw) {
-  const out = { ...DEFAULT_SETTINGS, failNames: [], failAddresses: [], failOps: [...DEFAULT_SETTINGS.failOps], targets: [], replace: [] };
+  const out = { ...DEFAULT_SETTINGS, failNames: [], failOps: [...DEFAULT_SETTINGS.failOps] };
   if (!raw || typeof raw !== "object") return out;
   for (const [key, [lo, hi]] of Object.entries(LIMITS)) {
     const v = typeof raw[key] === "string" && raw[key].trim() !== "" ? Number(raw[key]) : raw[key];
@@ -170,19 +188,22 @@ export function readSettings(raw) {
     out[key] = Math.min(hi, Math.max(lo, n));
   }
   out.failNames = readList(raw.failNames, (s) => s.split(","));
-  for (const key of ["failAddresses", "targets", "replace"]) out[key] = readList(raw[key], splitAddresses);
+  for (const key of ["failAddresses", "targets", "replace"]) out[key] = readAddressList(raw[key]);
   const ops = readList(raw.failOps, (s) => s.split(",")).filter((op) => FAIL_OPS.includes(op));
   if (ops.length) out.failOps = FAIL_OPS.filter((op) => ops.includes(op));
   return out;
 }
 
-/** The package's plan/apply options for settings: `{ parallelism, targets?, replace?, mock }`. */
+/**
+ * The package's plan/apply options for settings: `{ parallelism, targets?, replace?, mock }`,
+ * address lists as typed (`mock.failAddresses` too, when there is one).
+ */
 export function engineOptions(settings) {
-  const { parallelism, targets, replace, ...mock } = readSettings(settings);
+  const { parallelism, targets, replace, failAddresses, ...mock } = readSettings(settings);
   const out = { parallelism };
-  if (targets.length) out.targets = targets;
-  if (replace.length) out.replace = replace;
-  out.mock = mock;
+  if (targets) out.targets = targets;
+  if (replace) out.replace = replace;
+  out.mock = failAddresses ? { ...mock, failAddresses } : mock;
   return out;
 }
 
@@ -193,7 +214,7 @@ function steps(address) {
     return i < 0 ? [step] : [step.slice(0, i), step.slice(i)];
   });
 }
-/** `text` cut at `sep` outside index brackets. */
+/** `text` cut at `sep` outside index brackets (an address into its steps, at "."). */
 function splitAt(text, sep) {
   const out = [];
   let depth = 0;

@@ -9,7 +9,7 @@
 // imports the package.
 
 import { el } from "./dom.js";
-import { createNodeStates, engineOptions, FAIL_OPS, instancesOf, isData, nodeForEvent, progressLine, readSettings, summariseChanges, timelineRows } from "./engine-model.js";
+import { addAddresses, createNodeStates, engineOptions, FAIL_OPS, instancesOf, isData, nodeForEvent, progressLine, readSettings, summariseChanges, timelineRows } from "./engine-model.js";
 import { gantt } from "./gantt.js";
 import { keptStates } from "./kept-states.js";
 
@@ -144,13 +144,13 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
     rateLimit.value = String(Math.round(s.rateLimit * 10_000) / 100);
     maxRetries.value = String(s.maxRetries);
     failNames.value = s.failNames.join(", ");
-    failAddresses.value = s.failAddresses.join(", ");
+    failAddresses.value = s.failAddresses;
     const ops = s.failOps.join(",");
     // A combination the menu does not offer (from a share link) gets an entry of its own.
     if (![...failOps.options].some((o) => o.value === ops)) failOps.append(el("option", { value: ops }, s.failOps.map((op) => `${op}s`).join(" + ")));
     failOps.value = ops;
-    targets.value = s.targets.join(", ");
-    replace.value = s.replace.join(", ");
+    targets.value = s.targets;
+    replace.value = s.replace;
   }
   setSettings({});
   for (const input of [parallelism, delay, jitter, seed, rateLimit, maxRetries, failNames, failAddresses, failOps, targets, replace]) input.addEventListener("change", () => onSettings?.());
@@ -162,14 +162,13 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   const isResource = (sel) => sel?.kind?.startsWith("resource") && sel.address;
   const isManaged = (sel) => isResource(sel) && !isData(sel.address);
   const isModule = (sel) => (sel?.kind === "module_expand" || sel?.kind === "module_close") && sel.address;
-  const add = (list, more) => [...new Set([...list, ...more])];
 
   // "fail selected": the selected resource's address joins the failing addresses (every instance
   // of it fails; an instance node of the apply view: that instance).
   failSelected.addEventListener("click", () => {
     if (!isResource(selected)) return;
     const { address } = selected;
-    setSettings({ ...settings(), failAddresses: add(settings().failAddresses, [address]) });
+    setSettings({ ...settings(), failAddresses: addAddresses(settings().failAddresses, [address]) });
     const ops = settings().failOps.join(", ");
     const planned = lastChanges ? instancesOf(lastChanges, address).length : null;
     summary.textContent = `The mock will fail ${ops} operations of ${address}${planned === null ? "" : ` (${planned} instance${planned === 1 ? "" : "s"} in the last plan)`}.`;
@@ -180,8 +179,8 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
   targetSelected.addEventListener("click", () => {
     const address = isResource(selected) || isModule(selected);
     if (!address) return;
-    setSettings({ ...settings(), targets: add(settings().targets, [address]) });
-    summary.textContent = `Plans now target ${settings().targets.join(", ")} (and what they depend on).`;
+    setSettings({ ...settings(), targets: addAddresses(settings().targets, [address]) });
+    summary.textContent = `Plans now target ${settings().targets} (and what they depend on).`;
     onSettings?.();
   });
 
@@ -196,7 +195,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
       summary.textContent = `The plan has no instance of ${sel.address} to replace.`;
       return;
     }
-    setSettings({ ...settings(), replace: add(settings().replace, found) });
+    setSettings({ ...settings(), replace: addAddresses(settings().replace, found) });
     summary.textContent = `Plans now replace ${found.join(", ")}.`;
     onSettings?.();
   });

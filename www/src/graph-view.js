@@ -274,13 +274,18 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
     svg.style.width = `${r.width}px`;
     svg.style.height = `${r.height}px`;
   };
+  // The view is fit()'s (no zoom, pan or centring since): a panel that changes size (a window
+  // narrowed to a phone's) fits it again, instead of keeping the old scale and centre.
+  let fitted = false;
   new ResizeObserver(() => {
     sizeToContainer();
+    if (fitted && container.clientWidth > 0 && container.clientHeight > 0) api.clipped = api.fit();
     paintFills();
   }).observe(container);
 
   const setBox = (b) => {
     box = b;
+    fitted = false;
     svg?.setAttribute("viewBox", `${b.x} ${b.y} ${b.w} ${b.h}`);
     paintFills();
   };
@@ -481,6 +486,7 @@ export function createGraphView(container, { onNode, onEdge, onBackground }) {
       const w = r.width / scale;
       const h = r.height / scale;
       setBox({ x: base.x + base.w / 2 - w / 2, y: base.y + base.h / 2 - h / 2, w, h });
+      fitted = true;
       return whole < TOO_SMALL;
     },
     zoomIn: () => zoom(1.25),

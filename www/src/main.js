@@ -58,8 +58,9 @@ function currentSession() {
   const files = editor.files();
   const example = GALLERY.find((g) => g.id === session.example);
   const out = { open: editor.active(), view: session.view, reduce: session.reduce };
-  if (example && sameFiles(example.files, files)) out.example = example.id;
-  else out.files = files;
+  // An edited example keeps its name (the menu says "(edited)" when the link is followed).
+  if (example) out.example = example.id;
+  if (!example || !sameFiles(example.files, files)) out.files = files;
   if (session.selected) out.selected = session.selected;
   out.config = session.config;
   // The Run and Plan / Apply tabs' settings (parallelism, latency, the mock's knobs).
@@ -532,6 +533,7 @@ let refreshes = 0;
 let lastStatus = null;
 
 function refresh() {
+  showGallery();
   if (crashed) return;
   const files = editor.files();
   const mine = ++refreshes;
@@ -645,6 +647,18 @@ gallery.append(
   }),
   Object.assign(document.createElement("option"), { value: "", textContent: "(your own files)", disabled: true }),
 );
+// An example whose files were edited is no longer that example: the menu says so with an entry
+// of its own, and choosing the example again loads it as it was.
+const editedOption = Object.assign(document.createElement("option"), { value: "edited", disabled: true });
+function showGallery() {
+  const example = GALLERY.find((g) => g.id === session.example);
+  const edited = example && !sameFiles(example.files, editor.files());
+  if (edited) {
+    editedOption.textContent = `(edited) ${example.title}`; // first: a narrow menu cuts the end
+    if (!editedOption.isConnected) gallery.lastElementChild.before(editedOption);
+  } else editedOption.remove();
+  gallery.value = edited ? "edited" : (example?.id ?? "");
+}
 gallery.addEventListener("change", () => loadExample(gallery.value));
 
 /** Loads a gallery example; a new configuration has no state, except at start (a reload). */

@@ -5,8 +5,8 @@
 /** Kinds drawn in the resources view: resources and their instances, all modes. */
 export const isResourceKind = (kind) => kind.startsWith("resource");
 
-/** `aws_instance.web[0]` → `aws_instance.web`: instances fold into their resource. */
-const resourceKey = (address) => address.replace(/\[[^\]]*\]$/, "");
+/** `aws_instance.web[0]` → `aws_instance.web`: instances fold into their resource (a key's quoted `]` too). */
+export const resourceKey = (address) => address.replace(/\[(?:"(?:[^"\\]|\\.)*"|[^\]]*)\]$/, "");
 
 /**
  * Terraform's `ResourceGraph()` (terraform graph since v1.7) on plain data: one node per

@@ -36,7 +36,9 @@ pub struct Hooks {
 /// takes under [`StatePacing::CHEAP_MS`] is passed after every object, as before; a dearer one
 /// waits until [`StatePacing::SPACING`] times its cost has passed since the last call (objects
 /// written meanwhile come with the next one), which keeps the callback's share of the walk
-/// under a fifth; the walk's last state is always passed.
+/// under a fifth. A state held back comes when that time is up even if nothing else is written
+/// (the CLI's state file then holds every object done while a long operation runs); the walk's
+/// last state is always passed.
 #[derive(Default)]
 pub struct StatePacing {
     /// What the last call took (making the state and the callback), in ms.
@@ -53,6 +55,11 @@ impl StatePacing {
 
     fn due(&self) -> bool {
         self.cost_ms < Self::CHEAP_MS || elapsed_ms(self.ended_at) >= self.cost_ms * Self::SPACING
+    }
+
+    /// How long a held-back state has still to wait, in whole ms.
+    fn wait_ms(&self) -> u64 {
+        (self.cost_ms * Self::SPACING - elapsed_ms(self.ended_at)).max(0.0).ceil() as u64
     }
 }
 
@@ -92,7 +99,8 @@ impl Hooks {
         // As JSON text parsed by the JS engine: cheaper than converting it value by value.
         let text = serde_json::to_string(&crate::engine::TerraformOrder(&s.state())).unwrap_or_else(|_| "null".into());
         let arg = js_sys::JSON::parse(&text).unwrap_or(JsValue::UNDEFINED);
-        let called = f.call1(&JsValue::UNDEFINED, &arg);
+        // The text too: its numbers exact, for a caller that writes the state out (the CLI).
+        let called = f.call2(&JsValue::UNDEFINED, &arg, &JsValue::from_str(&text));
         self.pacing = StatePacing { cost_ms: elapsed_ms(t0), ended_at: elapsed_ms(0.0), behind: false };
         if let Err(err) = called {
             self.fail("onState", &err);
@@ -166,7 +174,19 @@ pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usi
             }));
             max_concurrency = max_concurrency.max(inflight.len());
         }
-        let Some((started, response)) = inflight.next().await else { break };
+        let next = if hooks.pacing.behind {
+            // A state held back by pacing is passed once due, even if no operation ends first.
+            match futures_util::future::select(inflight.next(), Box::pin(sleep(hooks.pacing.wait_ms()))).await {
+                futures_util::future::Either::Left((next, _)) => next,
+                futures_util::future::Either::Right(_) => {
+                    hooks.state(s);
+                    continue;
+                }
+            }
+        } else {
+            inflight.next().await
+        };
+        let Some((started, response)) = next else { break };
         let b = started.index;
         let (prior_id, deposed) = (started.prior_id.clone(), started.deposed.clone());
         let outcome = s.finish(started, response);

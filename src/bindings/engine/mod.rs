@@ -107,10 +107,14 @@ fn json_text(options: &JsValue, key: &str, api: &str) -> Result<Option<Json>, Js
     }
 }
 
-/// `options[key]`: an array of strings (`pkg/api.js` has checked it).
+/// `options[key]`: an array of addresses, or one comma-separated string split as the mock splits
+/// `MOCK_FAIL_ADDRESS` (`pkg/api.js` has checked it).
 fn strings(options: &JsValue, key: &str, api: &str) -> Result<Vec<String>, JsValue> {
     let Some(v) = get(options, key)? else { return Ok(Vec::new()) };
-    let bad = || type_error(&format!("{api}: `options.{key}` must be an array of address strings"));
+    if let Some(list) = v.as_string() {
+        return Ok(crate::providers::mock::split_addresses(&list).map(String::from).collect());
+    }
+    let bad = || type_error(&format!("{api}: `options.{key}` must be an array of address strings or a comma-separated string"));
     let array = v.dyn_into::<js_sys::Array>().map_err(|_| bad())?;
     array.iter().map(|x| x.as_string().ok_or_else(bad)).collect()
 }
@@ -389,7 +393,7 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
     })
 }
 
-/// Raw `apply` of a plan: resolves to `{ state, diagnostics, report }` as JSON text. Options:
+/// Raw `apply` of a plan: resolves to [`apply_result`]'s `[state, { diagnostics, report }]`. Options:
 /// `state` (the state now, JSON text: a plan made from another is stale), `providers`,
 /// `parallelism`, `signal`, `onEvent`, `onState`, `lineage` (of a new state).
 #[wasm_bindgen(js_name = engineApply)]
@@ -414,7 +418,7 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         let d = &*data;
         let refused = |diagnostics: Diagnostics, state: Option<&Json>| -> Result<JsValue, JsValue> {
             let report = json!({"events": [], "waves": [], "maxConcurrency": 0, "progress": "", "added": 0, "changed": 0, "destroyed": 0, "imported": 0, "elapsedMs": 0});
-            Ok(JsValue::from_str(&json!({"state": state, "diagnostics": diagnostics, "report": report}).to_string()))
+            Ok(apply_result(&serde_json::to_string(&state).unwrap_or_else(|_| "null".into()), json!({"diagnostics": diagnostics, "report": report})))
         };
         if d.diagnostics.has_errors() {
             return refused(d.diagnostics.clone(), d.prior.as_ref());
@@ -465,7 +469,13 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         // The state's keys in Terraform's order (a `Value` would sort them), so the JS object
         // reads and prints as terraform.tfstate does.
         let state = serde_json::to_string(&crate::engine::TerraformOrder(&r.state)).unwrap_or_else(|_| "null".into());
-        let rest = json!({"diagnostics": r.diagnostics, "report": report}).to_string();
-        Ok(JsValue::from_str(&format!("{{\"state\":{state},{}", &rest[1..])))
+        Ok(apply_result(&state, json!({"diagnostics": r.diagnostics, "report": report})))
     })
+}
+
+/// What `engineApply` resolves to: `[state, rest]`, both JSON text. The state stays text so that
+/// its numbers reach the caller exactly (a JS number keeps 53 bits: 12345678901234567890 would
+/// not survive `JSON.parse`); `rest` is `{ diagnostics, report }`.
+fn apply_result(state: &str, rest: Json) -> JsValue {
+    js_sys::Array::of2(&JsValue::from_str(state), &JsValue::from_str(&rest.to_string())).into()
 }
