@@ -337,3 +337,26 @@ fn json_specific_rules() {
     let outs: Vec<String> = m.outputs[0].references.iter().map(|r| r.subject.to_string()).collect();
     assert_eq!(outs, ["aws_instance.a", "var.y"]);
 }
+
+/// `load_model_from` (loadConfig, buildGraph) gives what `load` gives, native and JSON syntax,
+/// errors included, and keeps no syntax tree; `load` keeps the native files' trees.
+#[test]
+fn loading_without_kept_trees_gives_the_same_configuration() {
+    use tfgraph::config::{files::MapFiles, load_model_from};
+    let cases = [("blocks", ""), ("modules", "envs/prod"), ("override", ""), ("equivalence/native", ""), ("equivalence/json", ""), ("check-rules", ""), ("undeclared", "")];
+    for (case, root) in cases {
+        let files = fixture(case);
+        let options = LoadOptions { root: root.to_string() };
+        let kept = load(&files, &options);
+        let model = match load_model_from(&MapFiles::new(&files), &options) {
+            Ok(loaded) => loaded,
+            Err(never) => match never {},
+        };
+        let json = |l: &Loaded| serde_json::to_string(&(&l.config, &l.diagnostics)).unwrap();
+        assert_eq!(json(&kept), json(&model), "{case}");
+        let trees = |l: &Loaded| l.config.modules().iter().map(|m| m.syntax.len() + m.resources.iter().filter(|r| r.body.is_some()).count()).sum::<usize>();
+        assert_eq!(trees(&model), 0, "{case}: load_model_from kept trees");
+        let native = files.keys().any(|f| f.ends_with(".tf"));
+        assert_eq!(trees(&kept) > 0, native, "{case}: load keeps the trees of native files only");
+    }
+}

@@ -9,7 +9,8 @@
 
 use std::fmt::Write;
 use std::path::Path;
-use tfgraph::config::{load, LoadOptions, Module};
+use tfgraph::config::files::MapFiles;
+use tfgraph::config::{load, load_model_from, LoadOptions, Module};
 
 mod support;
 
@@ -42,6 +43,35 @@ fn every_corpus_root_loads_without_errors() {
     assert!(failures.is_empty(), "error diagnostics in the corpus:\n{failures}");
     assert!(all.len() > 100, "only {} roots listed", all.len());
     eprintln!("{} corpus roots loaded, {total_resources} resources", all.len());
+}
+
+/// `load_model_from` (what `loadConfig` and `buildGraph` use) loads exactly what `load` does,
+/// the same configuration and diagnostics, with no syntax tree kept; `load` keeps them.
+#[test]
+fn every_corpus_root_loads_the_same_without_kept_trees() {
+    let Some(corpus) = support::corpus_dir() else { return };
+    let mut repos = support::RepoFiles::new(&corpus, support::any_file);
+    let (mut differ, mut kept) = (Vec::new(), 0);
+    for root in &support::index_roots(&corpus) {
+        let (files, sub) = repos.read_root_files(root);
+        let options = LoadOptions { root: sub };
+        let with_trees = load(files, &options);
+        let model = match load_model_from(&MapFiles::new(files), &options) {
+            Ok(loaded) => loaded,
+            Err(never) => match never {},
+        };
+        let json = |l: &tfgraph::config::Loaded| serde_json::to_string(&(&l.config, &l.diagnostics)).unwrap();
+        if json(&with_trees) != json(&model) {
+            differ.push(root.clone());
+        }
+        let trees = |l: &tfgraph::config::Loaded| {
+            l.config.modules().iter().map(|m| m.syntax.len() + m.resources.iter().filter(|r| r.body.is_some()).count()).sum::<usize>()
+        };
+        assert_eq!(trees(&model), 0, "{root}: load_model_from kept syntax trees");
+        kept += trees(&with_trees);
+    }
+    assert!(differ.is_empty(), "load_model_from differs from load in {differ:?}");
+    assert!(kept > 1000, "load kept only {kept} files and resource bodies in the whole corpus");
 }
 
 /// `object -> subject (in) line:col` for every reference of every object in a module, in a

@@ -1,13 +1,16 @@
 // Two builds of the package against each other and against @cdktf/hcl2json, interleaved.
 //
-//   node bench/config/compare.mjs <pkgA> <pkgB> [--rounds N] [--corpus-only | --generated-only]
+//   node bench/config/compare.mjs <pkgA> <pkgB> [--rounds N] [--corpus-only | --generated-only] [--no-hcl2json]
 //
 // The workloads and files are run.mjs's. On a shared machine the load changes between the
 // minutes run.mjs spends on one tool and then the other, and its ratios swing (2.7x to 8.3x for
 // one build, 2026-11-21); here every round runs one pass of A, one of B and one of hcl2json
 // back to back, and a ratio is taken within each round. Reported: median and minimum pass per
-// tool, and the median of the per-round ratios. A package folder is a copy of a built pkg/
-// (index.js, tfgraph.js, tfgraph_bg.wasm), e.g. `cp -r pkg /tmp/pkg-before` before a change.
+// tool, and the median of the per-round ratios; for each build also the CPU time (user +
+// system) of its passes, median and minimum, which a busy machine inflates less than wall time
+// (it counts V8's helper threads too). `--no-hcl2json` leaves hcl2json out (A and B only: a
+// shorter run on a shared machine). A package folder is a copy of a built pkg/ (index.js,
+// tfgraph.js, tfgraph_bg.wasm), e.g. `cp -r pkg /tmp/pkg-before` before a change.
 
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -25,7 +28,12 @@ if (dirs.length !== 2) {
 }
 const { parse: hclParse } = await import("@cdktf/hcl2json");
 const builds = [];
-for (const d of dirs) builds.push({ name: d, tf: await import(pathToFileURL(resolve(d, "index.js")).href), times: [], ratios: [] });
+for (const d of dirs) builds.push({ name: d, tf: await import(pathToFileURL(resolve(d, "index.js")).href), times: [], cpu: [], ratios: [] });
+const withHcl2json = !flag("--no-hcl2json");
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 const load = (tf, c) => {
   try {
@@ -66,17 +74,20 @@ async function compare(label, cases, rounds) {
   };
   for (const b of builds) {
     b.times = [];
+    b.cpu = [];
     b.ratios = [];
     for (const c of cases) load(b.tf, c); // warm-up
   }
-  await hcl();
+  if (withHcl2json) await hcl();
   const hclTimes = [];
   for (let r = 0; r < rounds; r++) {
     for (const b of builds) {
-      const t0 = performance.now();
+      const [t0, c0] = [performance.now(), cpuNow()];
       for (const c of cases) load(b.tf, c);
       b.times.push(performance.now() - t0);
+      b.cpu.push(cpuNow() - c0);
     }
+    if (!withHcl2json) continue;
     const t0 = performance.now();
     await hcl();
     hclTimes.push(performance.now() - t0);
@@ -85,8 +96,12 @@ async function compare(label, cases, rounds) {
   const mb = bytes / 1e6;
   const row = (name, times) => `${name}: median ${median(times).toFixed(0)} ms (min ${Math.min(...times).toFixed(0)}), ${(mb / (median(times) / 1000)).toFixed(1)} MB/s`;
   console.log(`${label}: ${jobs.length} files, ${mb.toFixed(2)} MB parsed, ${rounds} rounds`);
-  for (const b of builds) console.log(`  ${row(b.name, b.times)}, hcl2json/tfgraph ${median(b.ratios).toFixed(1)}x; passes ${b.times.map((t) => t.toFixed(0)).join(" ")}`);
-  console.log(`  ${row("hcl2json", hclTimes)}; passes ${hclTimes.map((t) => t.toFixed(0)).join(" ")}`);
+  const cpu = (b) => `CPU median ${median(b.cpu).toFixed(0)} ms (min ${Math.min(...b.cpu).toFixed(0)})`;
+  for (const b of builds) {
+    const ratio = withHcl2json ? `, hcl2json/tfgraph ${median(b.ratios).toFixed(1)}x` : "";
+    console.log(`  ${row(b.name, b.times)}${ratio}; ${cpu(b)}; passes ${b.times.map((t) => t.toFixed(0)).join(" ")}`);
+  }
+  if (withHcl2json) console.log(`  ${row("hcl2json", hclTimes)}; passes ${hclTimes.map((t) => t.toFixed(0)).join(" ")}`);
 }
 
 if (!flag("--generated-only")) {
@@ -96,3 +111,4 @@ if (!flag("--generated-only")) {
 if (!flag("--corpus-only")) {
   await compare("generated-10k", generatedCases(), opt("--rounds", 5) * 2);
 }
+console.log(`load average at the end: ${(await import("node:os")).loadavg().map((l) => l.toFixed(1)).join(" ")}`);

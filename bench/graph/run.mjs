@@ -2,6 +2,7 @@
 //
 //   node bench/graph/run.mjs [--build] [--runs N] [--only plan|apply|destroy|corpus] [--sizes 1000,10000]
 //                            [--wasm DIR] [--inputs text|objects]
+//   node bench/graph/run.mjs --compare DIR_A DIR_B [--rounds 3] [--runs N] [--only ...] [--sizes ...]
 //
 // Builds the wasm module into target/bench-wasm (wasm-pack --release --target web, the same
 // profile as scripts/build; skipped when it exists, --build forces it; pkg/ is never touched;
@@ -23,6 +24,10 @@
 // plan sizes Terraform 1.0.3 (`terraform graph -type=plan`) and the ratio. State and changes
 // cross as JSON text, as pkg/index.js passes them (--inputs objects: as JS objects, which is
 // what builds before 2026-11-21 accept).
+// --compare runs two builds (web-target folders such as pkg/ or a copy of an older pkg/)
+// case by case, alternating A and B for --rounds child processes each, so both see the same
+// machine; printed per build: the median and minimum of `total` and of the CPU time (user +
+// system, V8's helper threads included) over the rounds, then B's change in minimum CPU.
 
 import { spawnSync } from "node:child_process";
 import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
@@ -155,6 +160,12 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+/** This process's CPU time so far (user + system, every thread), in ms. */
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
 async function runCase(kind, n, runs) {
   const { raw, memory } = await loadWasm();
   const result = { kind, n };
@@ -165,7 +176,9 @@ async function runCase(kind, n, runs) {
     const times = [];
     const builds = [];
     const frees = [];
+    const cpus = [];
     for (let run = 0; run < runs; run++) {
+      const c0 = cpuNow();
       let [total, build, free] = [0, 0, 0];
       let slowest = [0, ""];
       for (const line of lines) {
@@ -189,12 +202,14 @@ async function runCase(kind, n, runs) {
       times.push(total);
       builds.push(build);
       frees.push(free);
+      cpus.push(cpuNow() - c0);
       result.roots = lines.length;
       result.slowest = `${slowest[1]} ${slowest[0].toFixed(1)} ms`;
     }
     result.ms = median(times);
     result.buildMs = median(builds);
     result.freeMs = median(frees);
+    result.cpuMs = median(cpus);
   } else {
     let files;
     let options;
@@ -209,7 +224,9 @@ async function runCase(kind, n, runs) {
     const times = [];
     const builds = [];
     const frees = [];
+    const cpus = [];
     for (let run = 0; run < runs; run++) {
+      const c0 = cpuNow();
       const t = performance.now();
       // What pkg/index.js does: state and changes cross as JSON text (timed: it is part of the call).
       const opts = inputsAsText && options.state
@@ -231,10 +248,12 @@ async function runCase(kind, n, runs) {
       const f = performance.now();
       h.free();
       frees.push(performance.now() - f);
+      cpus.push(cpuNow() - c0);
     }
     result.ms = median(times);
     result.buildMs = median(builds);
     result.freeMs = median(frees);
+    result.cpuMs = median(cpus);
   }
   result.rssMB = process.resourceUsage().maxRSS / 1024;
   result.wasmMB = memory.buffer.byteLength / 2 ** 20;
@@ -250,12 +269,46 @@ function buildWasm() {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
+/** One case in a child process (its peak RSS is its own); the child's JSON result. */
+function child(kind, n, runs, wasm) {
+  const passOn = ["--wasm", wasm, "--inputs", inputsAsText ? "text" : "objects"];
+  const r = spawnSync(process.execPath, ["--max-old-space-size=8192", fileURLToPath(import.meta.url), "--case", kind, String(n), String(runs), ...passOn],
+    { encoding: "utf8", maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`${kind} ${n} with ${wasm}: failed\n${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split("\n").pop());
+}
+
+/** `--compare A B`: each case alternately with A and B, `rounds` child processes each. */
+function compareBuilds(cases, runs, rounds) {
+  const i = argv.indexOf("--compare");
+  const dirs = [argv[i + 1], argv[i + 2]].map((d) => resolve(d));
+  const os = process.getBuiltinModule?.("node:os");
+  console.log(`node ${process.version}, ${rounds} rounds of ${runs} run(s) per case and build, A ${dirs[0]}, B ${dirs[1]}`);
+  console.log("| case | A total median (min) | A CPU median (min) | B total median (min) | B CPU median (min) | B − A, min CPU |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+  const ms = (v) => `${Math.round(v).toLocaleString("en-US")}`;
+  for (const [kind, n] of cases) {
+    const got = dirs.map(() => ({ ms: [], cpu: [] }));
+    for (let r = 0; r < rounds; r++) {
+      dirs.forEach((d, k) => {
+        const x = child(kind, n, kind === "plan" && n >= 100000 ? Math.min(runs, 2) : runs, d);
+        got[k].ms.push(x.ms);
+        got[k].cpu.push(x.cpuMs);
+      });
+    }
+    const cell = (xs) => `${ms(median(xs))} (${ms(Math.min(...xs))}) ms`;
+    const [a, b] = got.map((g) => Math.min(...g.cpu));
+    const name = kind === "corpus" ? "corpus" : `${kind} ${n.toLocaleString("en")}`;
+    console.log(`| ${name} | ${cell(got[0].ms)} | ${cell(got[0].cpu)} | ${cell(got[1].ms)} | ${cell(got[1].cpu)} | ${(((b - a) / a) * 100).toFixed(1)}% |`);
+  }
+  console.log(`load average at the end: ${os?.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+}
+
 async function main() {
   const args = argv;
   if (args[0] === "--case") return runCase(args[1], Number(args[2]), Number(args[3]));
   const flag = (name) => args.includes(name);
   const value = arg;
-  if (flag("--build") || !existsSync(join(out, "tfgraph_bg.wasm"))) buildWasm();
   const runs = Number(value("--runs", 3));
   const only = value("--only", null);
   const sizes = value("--sizes", null)?.split(",").map(Number);
@@ -264,6 +317,8 @@ async function main() {
     ...[10000, 100000].flatMap((n) => [["apply", n], ["destroy", n]]),
     ["corpus", 0],
   ].filter(([k, n]) => (!only || k === only) && (!sizes || k === "corpus" || sizes.includes(n)));
+  if (flag("--compare")) return compareBuilds(cases, runs, Number(value("--rounds", 3)));
+  if (flag("--build") || !existsSync(join(out, "tfgraph_bg.wasm"))) buildWasm();
   console.log(`node ${process.version}, ${runs} run(s) per case (medians), wasm ${relative(repo, out) || out}, state and changes as ${inputsAsText ? "JSON text" : "objects"}`);
   console.log("case                    total      input      build     free  nodes    edges    peak RSS  wasm memory  vs Terraform 1.0.3");
   for (const [kind, n] of cases) {

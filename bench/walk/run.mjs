@@ -7,13 +7,14 @@
 // --release --target nodejs`, incremental; with the package.json wasm-pack writes there, which
 // keeps the CommonJS output from being read as ES modules under the repository's
 // `"type": "module"`) and installs p-graph (`npm ci` here) when missing.
-// `--no-build` skips the build; `TFGRAPH_PKG=<dir>` uses another build and skips it too.
+// `--no-build` skips the build; `TFGRAPH_PKG=<dir>` uses another build and skips it too
+// (a `--target nodejs` build or a `--target web` one such as pkg/).
 // See README.md for what each number means.
 
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
@@ -36,7 +37,17 @@ if (!process.env.TFGRAPH_PKG && !process.argv.includes("--no-build")) {
   run("wasm-pack", ["--log-level", "error", "build", "--release", "--target", "nodejs", "--mode", "no-install", "--out-dir", "target/walk-pkg", "--out-name", "tfgraph", "."], repo);
 }
 if (!existsSync(path.join(here, "node_modules/p-graph"))) run("npm", ["ci", "--no-audit", "--no-fund"], here);
-const { walk } = require(path.join(pkgDir, "tfgraph.js"));
+// A `--target nodejs` build loads with require; a `--target web` one (pkg/, a copy of an older
+// pkg/ for a before/after, bench/graph's target/bench-wasm) is an ES module initialised with the
+// module's bytes.
+const { walk } = await loadWalk(pkgDir);
+async function loadWalk(dir) {
+  const js = path.join(dir, "tfgraph.js");
+  if (!/\binitSync\b/.test(readFileSync(js, "utf8"))) return require(js);
+  const web = await import(pathToFileURL(js).href);
+  web.initSync({ module: readFileSync(path.join(dir, "tfgraph_bg.wasm")) });
+  return web;
+}
 const { PGraph } = require("p-graph");
 
 const quick = process.argv.includes("--quick");

@@ -69,7 +69,7 @@ struct LoadResult<'a> {
 pub fn load_config_raw(files: JsValue, options: JsValue) -> Result<String, JsValue> {
     let files = read_files(&files, "loadConfig")?;
     let options = read_load_options(&options, "loadConfig")?;
-    let loaded = config::load_from(&files, &options)?;
+    let loaded = config::load_model_from(&files, &options)?;
     serde_json::to_string(&LoadResult { config: &loaded.config, diagnostics: &loaded.diagnostics })
         .map_err(|e| JsError::new(&e.to_string()).into())
 }
@@ -81,7 +81,7 @@ pub fn load_config_raw(files: JsValue, options: JsValue) -> Result<String, JsVal
 pub fn load_config_tape(files: JsValue, options: JsValue) -> Result<js_sys::Array, JsValue> {
     let files = read_files(&files, "loadConfig")?;
     let options = read_load_options(&options, "loadConfig")?;
-    let loaded = config::load_from(&files, &options)?;
+    let loaded = config::load_model_from(&files, &options)?;
     let tape = super::tape::encode(&LoadResult { config: &loaded.config, diagnostics: &loaded.diagnostics })
         .map_err(|e| JsValue::from(JsError::new(&e.to_string())))?;
     drop(loaded);

@@ -186,7 +186,8 @@ pub fn build_graph_raw(files: JsValue, options: JsValue) -> Result<GraphHandle, 
     crate::util::clock::install(performance_now_micros);
     let files = read_files(&files, "buildGraph")?;
     let (load_options, build_options, input_diags) = read_build_options(&options)?;
-    let loaded = config::load_from(&files, &load_options)?;
+    // The graph reads no syntax tree (a `count` or `for_each` literal is parsed from its text).
+    let loaded = config::load_model_from(&files, &load_options)?;
     let mut load_diagnostics = loaded.diagnostics;
     load_diagnostics.extend(input_diags);
     reserve_heap(expected_build_bytes(&loaded.config, &build_options));

@@ -60,7 +60,8 @@ pub struct Dx<'f, 'b> {
     pub diags: &'f mut Diagnostics,
     /// Override files may leave out required arguments.
     pub is_override: bool,
-    /// Makes handles into the kept tree (`None` for `.tf.json`, whose trees are not kept).
+    /// Makes handles into the kept tree (`None` for `.tf.json`, whose trees are not kept, and
+    /// when the caller keeps none: `load_model_from`).
     pub keeper: Option<Keeper<'b>>,
 }
 

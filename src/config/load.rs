@@ -17,7 +17,8 @@ use std::collections::HashMap;
 /// The most modules one configuration may load (a guard against exponential call diamonds).
 const MAX_MODULES: usize = 5_000;
 
-pub fn load_tree<S: FileSource + ?Sized>(source: &S, options: &LoadOptions) -> Result<Loaded, S::Error> {
+/// `keep_syntax`: keep native files' syntax trees with the configuration for evaluation.
+pub fn load_tree<S: FileSource + ?Sized>(source: &S, options: &LoadOptions, keep_syntax: bool) -> Result<Loaded, S::Error> {
     let paths = source.paths();
     let tree = FileTree::new(&paths);
     let mut diags = Diagnostics::new();
@@ -35,7 +36,7 @@ pub fn load_tree<S: FileSource + ?Sized>(source: &S, options: &LoadOptions) -> R
             }
         },
     };
-    let mut loader = Loader { tree: &tree, source, failed: None, stack: vec![root_dir.clone()], count: 0, manifest };
+    let mut loader = Loader { tree: &tree, source, failed: None, stack: vec![root_dir.clone()], count: 0, manifest, keep_syntax };
     let root = match tree.files(&root_dir) {
         Some(_) => loader.module(&root_dir, ModulePath::root(), &mut diags),
         None => {
@@ -63,6 +64,8 @@ struct Loader<'t, S: FileSource + ?Sized> {
     count: usize,
     /// `.terraform/modules/modules.json`, when given: where non-local calls were installed.
     manifest: Option<Manifest>,
+    /// Keep native files' syntax trees (else each is freed once its file is decoded).
+    keep_syntax: bool,
 }
 
 /// A module being assembled from its files.
@@ -115,8 +118,11 @@ impl<S: FileSource + ?Sized> Loader<'_, S> {
             let Some(parsed) = parse_file(sf, df.kind.json, diags) else { continue };
             let parts = match &parsed {
                 Parsed::Hcl(file) => {
-                    syntax.push(std::sync::Arc::clone(file));
-                    file.with(|body, keeper| decode_file(BodyRef::Hcl(body), file.source(), Some(keeper), &address, df.kind.is_override, diags))
+                    let keep = self.keep_syntax;
+                    if keep {
+                        syntax.push(std::sync::Arc::clone(file));
+                    }
+                    file.with(|body, keeper| decode_file(BodyRef::Hcl(body), file.source(), keep.then_some(keeper), &address, df.kind.is_override, diags))
                 }
                 Parsed::Json(sf, v) => decode_file(BodyRef::Json(v), sf, None, &address, df.kind.is_override, diags),
             };

@@ -78,5 +78,14 @@ pub fn load(files: &BTreeMap<String, String>, options: &LoadOptions) -> Loaded {
 /// contents are read only when its folder is loaded. Stops at the first file that cannot be
 /// read and returns the source's error.
 pub fn load_from<S: FileSource + ?Sized>(files: &S, options: &LoadOptions) -> Result<Loaded, S::Error> {
-    load::load_tree(files, options)
+    load::load_tree(files, options, true)
+}
+
+/// [`load_from`] for callers that evaluate nothing (`loadConfig`'s JSON, graph building): the
+/// same configuration and diagnostics, but no syntax trees kept ([`Expr::tree`],
+/// [`Resource::body`], [`Module::syntax`] are empty), so each file's tree and text are freed
+/// as soon as the file is decoded. Keeping them cost these callers up to twice the peak memory
+/// and 2-8% of their time (bench/RESULTS.md, 2026-11-27).
+pub fn load_model_from<S: FileSource + ?Sized>(files: &S, options: &LoadOptions) -> Result<Loaded, S::Error> {
+    load::load_tree(files, options, false)
 }

@@ -60,7 +60,8 @@ pub struct Module {
     pub imports: Vec<Import>,
     pub removed: Vec<Removed>,
     pub checks: Vec<Check>,
-    /// The native-syntax files' syntax trees, kept from loading, in load order. Not serialized.
+    /// The native-syntax files' syntax trees, kept from loading, in load order (none from
+    /// `load_model_from`). Not serialized.
     #[serde(skip)]
     pub syntax: Vec<Arc<SyntaxFile>>,
 }
@@ -72,8 +73,8 @@ pub struct Expr {
     pub source: String,
     pub range: SourceRange,
     pub references: Vec<Reference>,
-    /// The parsed expression, kept from loading (native syntax; `None` in `.tf.json` and for an
-    /// expression that is not written). Not serialized.
+    /// The parsed expression, kept from loading (native syntax; `None` in `.tf.json`, for an
+    /// expression that is not written, and from `load_model_from`). Not serialized.
     #[serde(skip)]
     pub tree: Option<KeptExpr>,
 }

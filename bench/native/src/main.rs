@@ -7,11 +7,15 @@
 //! `corpus` loads every root of `$TFGRAPH_CORPUS/INDEX.tsv` (default `../shared/corpus`) with its
 //! repository's files, as the JS benchmark does; `dir` loads one folder (e.g. the generated
 //! configuration written by `node bench/config/generate.mjs /tmp/gen`) as the root.
+//!
+//! It loads as `loadConfig` does (`load_model_from`: no syntax trees kept); with `KEEP=1` as
+//! the engine does (`load`: the trees kept for evaluation, dropped with the configuration).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use tfgraph::config::{load, LoadOptions};
+use tfgraph::config::files::MapFiles;
+use tfgraph::config::{load, load_model_from, LoadOptions};
 
 fn read_tree(dir: &Path) -> BTreeMap<String, String> {
     fn walk(base: &Path, d: &Path, out: &mut BTreeMap<String, String>) {
@@ -72,6 +76,7 @@ fn main() {
         .iter()
         .map(|(f, _)| f.values().map(String::len).sum::<usize>())
         .sum();
+    let keep = std::env::var_os("KEEP").is_some();
     let started = Instant::now();
     let mut diagnostics = 0;
     // What loadConfig does in wasm after loading: encode the result's tape, then drop the
@@ -79,7 +84,15 @@ fn main() {
     let (mut tape_time, mut drop_time, mut tape_bytes) = (Duration::ZERO, Duration::ZERO, 0);
     for _ in 0..iterations {
         for (files, root) in &cases {
-            let loaded = load(files, &LoadOptions { root: root.clone() });
+            let options = LoadOptions { root: root.clone() };
+            let loaded = if keep {
+                load(files, &options)
+            } else {
+                match load_model_from(&MapFiles::new(files), &options) {
+                    Ok(loaded) => loaded,
+                    Err(never) => match never {},
+                }
+            };
             diagnostics += loaded.diagnostics.0.len();
             let t = Instant::now();
             let tape = tfgraph::bindings::tape::encode(&(&loaded.config, &loaded.diagnostics)).expect("tape");
