@@ -77,6 +77,9 @@ pub enum Response {
     Read(Result<Value, ProviderError>),
     /// The plan step of a [`Request::PlanApply`] failed (nothing was applied).
     PlanFailed(ProviderError),
+    /// An applied object that does not keep what the plan knew: kept (tainted after a create),
+    /// with one error per problem, which Terraform reports with no source range.
+    Inconsistent { applied: Applied, errors: Vec<ProviderError> },
 }
 
 impl Request {
@@ -522,7 +525,7 @@ impl<'a> Stepper<'a> {
                     if let (Some(v), Some(i)) = (applied.new_state, idx) {
                         self.objs.get_mut(i).value = v;
                     }
-                    return fail(self, e, false);
+                    return fail(self, e, true);
                 }
                 if let Some(i) = idx {
                     self.objs.remove(i);
@@ -539,34 +542,50 @@ impl<'a> Stepper<'a> {
                 Err(e) => fail(self, e, false),
             },
             (Request::PlanApply { .. }, Response::PlanFailed(e)) => fail(self, e, false),
-            (Request::PlanApply { .. }, Response::Applied(applied)) => {
-                let new = applied.new_state;
-                let id = new.as_ref().and_then(|v| str_attr(v, "id"));
-                let current = self.find(c, |x| x.deposed.is_none());
-                match (o.op, current) {
-                    (Op::Update, Some(i)) => {
-                        if let Some(v) = new {
-                            self.objs.get_mut(i).value = v;
-                        }
-                        let ob = self.objs.get_mut(i);
-                        ob.deps = c.dependencies.clone();
-                        ob.cbd = c.create_before_destroy;
-                    }
-                    _ => {
-                        if let Some(v) = new {
-                            let mut ob = obj_from_change(c, v, &self.provider_addr);
-                            ob.tainted = applied.error.is_some();
-                            self.objs.push(ob);
-                        }
-                    }
+            (Request::PlanApply { .. }, Response::Inconsistent { applied, errors }) => {
+                self.applied(b, Applied { error: None, ..applied }, true);
+                let mut d = Diagnostics::new();
+                for e in errors {
+                    d.push(Diagnostic::error(e.summary, e.detail));
                 }
-                match applied.error {
-                    Some(e) => fail(self, e, o.op == Op::Create),
+                Err((d, true))
+            }
+            (Request::PlanApply { .. }, Response::Applied(applied)) => {
+                let error = applied.error.clone();
+                let id = self.applied(b, applied, error.is_some());
+                match error {
+                    Some(e) => fail(self, e, true),
                     None => Ok(Some(id.unwrap_or_default())),
                 }
             }
             (_, _) => Err((self.fail(b, "Provider produced an invalid response".into(), format!("The provider's answer to {} {} does not fit the request.", o.op.as_str(), o.instance)), false)),
         }
+    }
+
+    /// Writes the object a create or update returned (tainted after a failed create); its id.
+    fn applied(&mut self, b: usize, applied: Applied, tainted: bool) -> Option<String> {
+        let o = &self.ops[b];
+        let c = &self.plan.changes[o.change];
+        let new = applied.new_state;
+        let id = new.as_ref().and_then(|v| str_attr(v, "id"));
+        match (o.op, self.find(c, |x| x.deposed.is_none())) {
+            (Op::Update, Some(i)) => {
+                if let Some(v) = new {
+                    self.objs.get_mut(i).value = v;
+                }
+                let ob = self.objs.get_mut(i);
+                ob.deps = c.dependencies.clone();
+                ob.cbd = c.create_before_destroy;
+            }
+            _ => {
+                if let Some(v) = new {
+                    let mut ob = obj_from_change(c, v, &self.provider_addr);
+                    ob.tainted = tainted;
+                    self.objs.push(ob);
+                }
+            }
+        }
+        id
     }
 
     /// Terraform's stop: nothing that has not started will; returns what was cancelled.

@@ -972,16 +972,24 @@ test("a JS provider's plan that does not fit the configuration is Terraform's \"
   const fine = await plan(files, { providers: { aws: planning(({ value, unknown }) => ({ value: { ...value, id: null }, unknown: { ...unknown, id: true } })) } });
   assert.deepEqual(fine.diagnostics, []);
   // An apply that changes what the plan knew: "Provider produced inconsistent result after
-  // apply" (objchange.AssertObjectCompatible); the new object is kept, tainted.
-  const drifting = { ...planning(({ value, unknown }) => ({ value: { ...value, id: null }, unknown: { ...unknown, id: true } })), applyResourceChange: ({ planned }) => ({ newState: { value: { ...planned.value, id: "i", tags: { k: "w" } } } }) };
+  // apply" (objchange.AssertObjectCompatible), one sourceless diagnostic per problem, as
+  // node_resource_abstract_instance.go reports them; the new object is kept, tainted.
+  const drifting = { ...planning(({ value, unknown }) => ({ value: { ...value, id: null }, unknown: { ...unknown, id: true } })), applyResourceChange: ({ planned }) => ({ newState: { value: { ...planned.value, id: "i", name: "renamed", tags: { k: "w" } } } }) };
   const r = await apply(files, { providers: { aws: drifting } });
-  assert.deepEqual(r.diagnostics.map((d) => [d.summary, d.detail, d.address]), [[
-    "Provider produced inconsistent result after apply",
-    `When applying changes to aws_bucket.a, provider "provider[\\"registry.terraform.io/hashicorp/aws\\"]" produced an unexpected new value: .tags["k"]: was cty.StringVal("v"), but now cty.StringVal("w").${bug}`,
-    "aws_bucket.a",
-  ]]);
+  const m = r.state.resources.find((x) => x.type === "mock_resource").instances[0].attributes.id;
+  const provider = 'provider "provider[\\"registry.terraform.io/hashicorp/aws\\"]"';
+  assert.deepEqual(r.diagnostics.map((d) => [d.summary, d.detail, d.address, d.range]), [
+    ["Provider produced inconsistent result after apply", `When applying changes to aws_bucket.a, ${provider} produced an unexpected new value: .name: was cty.StringVal("${m}"), but now cty.StringVal("renamed").${bug}`, undefined, undefined],
+    ["Provider produced inconsistent result after apply", `When applying changes to aws_bucket.a, ${provider} produced an unexpected new value: .tags["k"]: was cty.StringVal("v"), but now cty.StringVal("w").${bug}`, undefined, undefined],
+  ]);
   const bucket = r.state.resources.find((x) => x.type === "aws_bucket").instances[0];
-  assert.deepEqual([bucket.status, bucket.attributes.tags], ["tainted", { k: "w" }]);
+  assert.deepEqual([bucket.status, bucket.attributes.name, bucket.attributes.tags], ["tainted", "renamed", { k: "w" }]);
+  // Several invalid values in one plan: one "Provider produced invalid plan" each.
+  const both = await plan(files, { providers: { aws: planning(({ value }) => ({ value: { ...value, name: null, tags: { k: "V" } }, unknown: { id: true } })) } });
+  assert.deepEqual(both.diagnostics.map((d) => [d.summary, d.detail.split(":")[0], d.range]), [
+    ["Provider produced invalid plan", 'Provider "registry.terraform.io/hashicorp/aws" planned an invalid value for aws_bucket.a.name', undefined],
+    ["Provider produced invalid plan", 'Provider "registry.terraform.io/hashicorp/aws" planned an invalid value for aws_bucket.a.tags', undefined],
+  ]);
 });
 
 test("plan() reports refreshes and data source reads live, as the walk reaches them", async () => {

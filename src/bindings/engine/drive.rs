@@ -10,7 +10,7 @@ use super::timers::{elapsed_ms, sleep, turn};
 use super::Route;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::engine::api::event_json;
-use crate::engine::apply::{end_event, start_event, ApplyResult, Event, EventKind};
+use crate::engine::apply::{end_event, pending_event, start_event, ApplyResult, Event, EventKind};
 use crate::engine::stepper::{Response, Started, Stepper};
 use crate::providers::Op;
 use crate::walk::CancelToken;
@@ -128,7 +128,7 @@ pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usi
             halted = true;
             halt_diagnostic = hooks.callback_error.is_none();
             for b in s.halt() {
-                let e = Event { at_ms: now(), address: s.ops[b].instance.clone(), deposed: None, op: s.ops[b].op, prior_id: None, kind: EventKind::Cancel };
+                let e = pending_event(s, b, EventKind::Cancel, now());
                 hooks.event(&e, None, None);
                 events.push(e);
             }
@@ -136,7 +136,7 @@ pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usi
         while !halted && inflight.len() < parallelism.max(1) {
             let next = s.next_ready(&mut skipped);
             for b in skipped.drain(..) {
-                let e = Event { at_ms: now(), address: s.ops[b].instance.clone(), deposed: None, op: s.ops[b].op, prior_id: None, kind: EventKind::Skip };
+                let e = pending_event(s, b, EventKind::Skip, now());
                 hooks.event(&e, None, None);
                 events.push(e);
             }
