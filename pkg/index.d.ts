@@ -712,7 +712,12 @@ export interface MockOptions {
    * resource instance address is an error diagnostic of the plan ("Invalid failAddresses entry").
    */
   failAddresses?: string[];
-  /** Which operations fail for `failNames` and `failAddresses`: "create" (the default), "update", "delete", "read", "read_data". */
+  /**
+   * Which operations fail for `failNames` and `failAddresses`: "create" (the default), "update",
+   * "delete", "read_data" (a data source read deferred to the apply). Failures are injected at
+   * apply only, as the oracle's mock provider injects them (it fails creates, updates and
+   * deletes): plan-time refreshes and data source reads never fail, so "read" fails nothing.
+   */
   failOps?: ("create" | "update" | "delete" | "read" | "read_data")[];
   /** Seed of the jitter and the rate limits below (default 0): one seed, one timeline. */
   seed?: number;
