@@ -230,7 +230,9 @@ test("an abort mid-apply lets in-flight operations finish, starts nothing new, a
   assert.ok(!events.some((e) => e.kind === "start" && cancelled.includes(e.address)));
   const inState = r.state.resources.flatMap((res) => res.instances.map((i) => `${res.name}${i.index_key === undefined ? "" : `[${i.index_key}]`}`)).sort();
   assert.deepEqual(inState, ["leaf[0]", "leaf[1]", "leaf[2]", "root"]);
-  assert.equal(states.length, 4);
+  // One state per object written, then the walk's result, whose final write advanced the
+  // serial (the state read back after the first write differs from it: src/engine/serial.rs).
+  assert.deepEqual(states.map((s) => s.serial), [1, 2, 3, 4, 5]);
   assert.deepEqual(states.at(-1), r.state);
   assert.doesNotMatch(r.report.progress, /Apply complete!/);
   const next = await plan(step.files, { state: r.state });
@@ -1040,4 +1042,24 @@ test("misuse rejects with TypeError", async () => {
   await assert.rejects(plan({}, { providers: 3 }), TypeError);
   await assert.rejects(apply({}, { signal: {} }), TypeError);
   await assert.rejects(apply({}, { onEvent: "no" }), TypeError);
+});
+
+test("two JS provider configurations whose blocks read each other's resources are Terraform's cycle, before any provider call", async () => {
+  // tests/fixtures/engine/provider-blocks-cycle, recorded with Terraform 1.11.4 (two aliases of the mock).
+  const asked = [];
+  const provider = {
+    schema: () => ({ provider: { attributes: { label: { type: "string", optional: true } } }, resources: { mock_resource: { attributes: { name: { type: "string", optional: true }, id: { type: "string", computed: true } } } } }),
+    configure: (r) => { asked.push("configure"); },
+    planResourceChange: ({ config }) => { asked.push("plan"); return { planned: { value: { ...config.value, id: null }, unknown: { ...config.unknown, id: true } } }; },
+    applyResourceChange: ({ planned }) => ({ newState: { value: { ...planned.value, id: "i" } } }),
+    readResource: ({ state }) => ({ newState: state }),
+    readDataSource: () => ({}),
+  };
+  const dir = `${fixtures}provider-blocks-cycle/step1/`;
+  const p = await plan({ "main.tf": readFileSync(`${dir}config/main.tf`, "utf8") }, { providers: { "hashicorp/mock": provider } });
+  assert.equal(p.errored, true);
+  const recorded = readFileSync(`${dir}errors.txt`, "utf8").split("=== plan")[1].match(/Error: Cycle: (.*)/)[1];
+  const names = (text) => text.split(", ").sort();
+  assert.deepEqual(p.diagnostics.map((d) => [d.severity, names(d.summary.replace(/^Cycle: /, ""))]), [["error", names(recorded)]]);
+  assert.deepEqual(asked, []);
 });
