@@ -714,7 +714,12 @@ export interface MockOptions {
    * address), as tfgraph's `MOCK_FAIL_ADDRESS` is.
    */
   failAddresses?: string[] | string;
-  /** Which operations fail for `failNames` and `failAddresses`: "create" (the default), "update", "delete", "read", "read_data". */
+  /**
+   * Which operations fail for `failNames` and `failAddresses`: "create" (the default), "update",
+   * "delete", "read_data" (a data source read deferred to the apply). Failures are injected at
+   * apply only, as the oracle's mock provider injects them (it fails creates, updates and
+   * deletes): plan-time refreshes and data source reads never fail, so "read" fails nothing.
+   */
   failOps?: ("create" | "update" | "delete" | "read" | "read_data")[];
   /** Seed of the jitter and the rate limits below (default 0): one seed, one timeline. */
   seed?: number;

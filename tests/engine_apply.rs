@@ -62,16 +62,7 @@ fn check(step: &Step) -> Option<Vec<String>> {
     let parallelism = step.env.get("PARALLELISM").and_then(|s| s.parse().ok()).unwrap_or(10);
     let options = ApplyOptions { parallelism, ..Default::default() };
     let r = apply(&step.files, &loaded.config, &p, step.input_state.as_ref(), &provider, &options);
-    let (mut want_state, mut got_state) = (normalise_state(want_state), normalise_state(r.state.clone()));
-    if support::engine_fixtures::serial_raced(&step.name) {
-        let serial = |s: &mut Value| s.as_object_mut().and_then(|m| m.remove("serial")).and_then(|v| v.as_u64()).unwrap_or(0);
-        let (want, got) = (serial(&mut want_state), serial(&mut got_state));
-        let prior = step.input_state.as_ref().and_then(|s| s["serial"].as_u64()).unwrap_or(0);
-        let lowest = prior + r.waves.len() as u64 + 1;
-        if !(lowest..=got).contains(&want) {
-            problems.push(format!("state.serial: Terraform's {want} is not between {lowest} (one per wave) and ours, {got}"));
-        }
-    }
+    let (want_state, got_state) = (normalise_state(want_state), normalise_state(r.state.clone()));
     diff("state", &want_state, &got_state, &mut problems);
     if let Some(ops) = step.ops() {
         let got = json!({"ops": r.waves.iter().map(Vec::len).sum::<usize>(), "max_concurrency": r.max_concurrency, "waves": r.waves});
@@ -196,4 +187,23 @@ fn api_request_plans_applies_and_refuses_a_stale_plan() {
     stale["variables"] = json!({"env": {"value": "other"}});
     let refused = tfgraph::engine::api::run(&step.files, &loaded.config, loaded.diagnostics.clone(), &json!({"state": step.input_state, "apply": true, "plan": stale}));
     assert_eq!(refused["apply"]["diagnostics"][0]["summary"], "Saved plan is stale");
+}
+
+/// The native driver reports what a failure skips, as the package's driver does: one skip
+/// event per operation behind it, when the failure ends, and no start for it.
+#[test]
+fn native_apply_reports_skipped_operations() {
+    use tfgraph::engine::apply::EventKind;
+    let step = steps().into_iter().find(|s| s.name == "failure-and-recovery/step1").unwrap();
+    let loaded = tfgraph::load(&step.files, &Default::default());
+    let provider = mock(&step);
+    let p = plan(&step.files, &loaded.config, None, &provider, &step.plan_options());
+    let r = apply(&step.files, &loaded.config, &p, None, &provider, &ApplyOptions::default());
+    let skipped: Vec<&str> = r.events.iter().filter(|e| e.kind == EventKind::Skip).map(|e| e.address.as_str()).collect();
+    assert_eq!(skipped, ["mock_resource.after_broken"]);
+    let failed = r.events.iter().find(|e| e.kind == EventKind::Fail).unwrap();
+    assert_eq!(failed.address, "mock_resource.broken");
+    let skip = r.events.iter().find(|e| e.kind == EventKind::Skip).unwrap();
+    assert!(skip.at_ms >= failed.at_ms, "skipped at {} ms, before the failure ended at {} ms", skip.at_ms, failed.at_ms);
+    assert!(!r.events.iter().any(|e| e.kind == EventKind::Start && e.address == "mock_resource.after_broken"));
 }

@@ -81,7 +81,9 @@ pub fn apply(files: &BTreeMap<String, String>, config: &Config, plan: &Plan, pri
     let mut skipped = Vec::new();
     loop {
         while running.len() < parallelism {
-            let Some(b) = s.next_ready(&mut skipped) else { break };
+            let next = s.next_ready(&mut skipped);
+            events.extend(skipped.drain(..).map(|b| pending_event(&s, b, EventKind::Skip, now)));
+            let Some(b) = next else { break };
             let started = s.start(b, provider);
             let delay = provider.delay_ms(s.ops[b].op, started.name.as_deref());
             events.push(start_event(&s, &started, now));
@@ -111,6 +113,12 @@ pub fn apply(files: &BTreeMap<String, String>, config: &Config, plan: &Plan, pri
     let waves = super::clock::group(&starts, provider.delay_ms(Op::Create, None));
     let state = s.final_state();
     ApplyResult { state, diagnostics: s.diagnostics.clone(), waves, max_concurrency, events, added: s.added, changed: s.changed, destroyed: s.destroyed, imported: s.imported }
+}
+
+/// The event of an operation that never starts: skipped behind a failure, or cancelled.
+pub fn pending_event(s: &Stepper<'_>, b: usize, kind: EventKind, at_ms: u64) -> Event {
+    let o = &s.ops[b];
+    Event { at_ms, address: o.instance.clone(), deposed: None, op: o.op, prior_id: None, kind }
 }
 
 /// The start event of an operation.

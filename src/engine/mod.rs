@@ -12,6 +12,7 @@
 //! | `import` | `import` blocks expanded and checked; imported objects in the prior state |
 //! | `targets` | `-target` and `-replace` addresses, and what a target contains |
 //! | `provider_block` | a provider block evaluated for `configure()`, and the resources it makes its served resources wait for |
+//! | `state_write`, `serial` | the working state as state v4; the serial as Terraform's local state manager advances it |
 //! | `plan_json` | the plan as `terraform show -json` writes it (format 1.2) |
 //! | `config_json`, `config_providers`, `version_constraints` | its `configuration` section |
 //! | `relevant` | its `relevant_attributes` (globalref's contributing resource attributes) |
@@ -51,6 +52,7 @@ pub mod routing;
 pub mod schemas;
 pub mod scope;
 pub mod sources;
+mod serial;
 mod state_write;
 pub use state_write::{state_text, TerraformOrder};
 pub mod stepper;

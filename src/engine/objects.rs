@@ -113,6 +113,12 @@ impl Objects {
         }
     }
 
+    /// The objects of one instance (current and deposed).
+    pub fn of_instance(&self, module: &str, mode: ResourceMode, type_name: &str, name: &str, key: &Option<InstanceKey>) -> impl Iterator<Item = &Obj> {
+        let slots = self.index.get(&resource_id(module, mode, type_name, name)).and_then(|r| r.keys.get(key));
+        slots.into_iter().flatten().filter_map(|&i| self.slots[i].as_ref())
+    }
+
     /// Every object, in insertion order.
     pub fn iter(&self) -> impl Iterator<Item = &Obj> {
         self.slots.iter().flatten()

@@ -47,20 +47,74 @@ fn sensitive_paths(v: &Value, path: &mut Vec<Json>, out: &mut Vec<Json>) {
     }
 }
 
-/// The working state of `s` as state v4: its objects grouped by resource, the root outputs
-/// evaluated over them, the serial advanced by one per object written (as Terraform persists
-/// after each), the prior lineage kept.
-pub(super) fn write_state(s: &Stepper<'_>, mut warnings: Option<&mut Diagnostics>) -> Json {
-    let (files, config, plan, prior, objs, walkables, writes) = (s.files, s.config, s.plan, s.prior, &s.objs, &s.walkables[..], s.writes);
-    // Objects whose resource is configured record the configuration's dependencies and
-    // create_before_destroy.
-    let mut conf: HashMap<ResourceKey, (Vec<String>, bool)> = HashMap::new();
+/// Each configured resource's dependencies and create_before_destroy, which its current
+/// objects record (what the plan's changes say).
+pub(super) type Configured = HashMap<ResourceKey, (Vec<String>, bool)>;
+
+pub(super) fn configured(plan: &super::Plan) -> Configured {
+    let mut conf = Configured::new();
     for c in &plan.changes {
         if c.deposed.is_none() && !matches!(c.action, Action::Delete | Action::Forget) {
             let mode = if c.mode == ResourceMode::Data { "data" } else { "managed" };
             conf.insert((c.module.clone(), mode.into(), c.type_name.clone(), c.name.clone()), (c.dependencies.clone(), c.create_before_destroy));
         }
     }
+    conf
+}
+
+/// One object as a state v4 instance.
+pub(super) fn instance_json(o: &Obj, conf: &Configured) -> Json {
+    let mut m = Map::new();
+    match &o.key {
+        Some(InstanceKey::Int(i)) => {
+            m.insert("index_key".into(), json!(i));
+        }
+        Some(InstanceKey::Str(s)) => {
+            m.insert("index_key".into(), json!(s));
+        }
+        None => {}
+    }
+    if o.tainted {
+        m.insert("status".into(), json!("tainted"));
+    }
+    if let Some(d) = &o.deposed {
+        m.insert("deposed".into(), json!(d));
+    }
+    m.insert("schema_version".into(), json!(o.schema_version));
+    // Marks do not show in JSON: no unmarked copy of the value is needed.
+    m.insert("attributes".into(), value_json_nulls(&o.value));
+    let mut paths = Vec::new();
+    sensitive_paths(&o.value, &mut Vec::new(), &mut paths);
+    m.insert("sensitive_attributes".into(), Json::Array(paths));
+    let configured = if o.deposed.is_none() { conf.get(&o.resource_key()) } else { None };
+    let (deps, cbd) = configured.map(|(d, c)| (d, *c)).unwrap_or((&o.deps, o.cbd));
+    if !deps.is_empty() {
+        m.insert("dependencies".into(), json!(deps));
+    }
+    if cbd {
+        m.insert("create_before_destroy".into(), json!(true));
+    }
+    Json::Object(m)
+}
+
+/// When a state document is made.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Moment {
+    /// For the caller to see (`onState`, a provider's configure): every output evaluated.
+    Snapshot,
+    /// As Terraform's state hook writes it after an object: the outputs the walk has evaluated
+    /// by then (those whose resources' operations have all ended), the others as the prior
+    /// state had them, and the prior state's check results (recorded only after the walk).
+    Written,
+    /// After the walk.
+    Final,
+}
+
+/// The working state of `s` as state v4 at `moment`: its objects grouped by resource, the root
+/// outputs evaluated over them, the serial as it stands, the prior lineage kept. `warnings`
+/// receives the check blocks' failed assertions.
+pub(super) fn write_state(s: &Stepper<'_>, moment: Moment, mut warnings: Option<&mut Diagnostics>) -> Json {
+    let (files, config, plan, prior, objs, walkables) = (s.files, s.config, s.plan, s.prior, &s.objs, &s.walkables[..]);
     let mut groups: BTreeMap<ResourceKey, Vec<&Obj>> = BTreeMap::new();
     for o in objs.iter() {
         groups.entry(o.resource_key()).or_default().push(o);
@@ -77,42 +131,7 @@ pub(super) fn write_state(s: &Stepper<'_>, mut warnings: Option<&mut Diagnostics
         r.insert("type".into(), json!(key.2));
         r.insert("name".into(), json!(key.3));
         r.insert("provider".into(), json!(first.provider));
-        let instances: Vec<Json> = list
-            .iter()
-            .map(|o| {
-                let mut m = Map::new();
-                match &o.key {
-                    Some(InstanceKey::Int(i)) => {
-                        m.insert("index_key".into(), json!(i));
-                    }
-                    Some(InstanceKey::Str(s)) => {
-                        m.insert("index_key".into(), json!(s));
-                    }
-                    None => {}
-                }
-                if o.tainted {
-                    m.insert("status".into(), json!("tainted"));
-                }
-                if let Some(d) = &o.deposed {
-                    m.insert("deposed".into(), json!(d));
-                }
-                m.insert("schema_version".into(), json!(o.schema_version));
-                // Marks do not show in JSON: no unmarked copy of the value is needed.
-                m.insert("attributes".into(), value_json_nulls(&o.value));
-                let mut paths = Vec::new();
-                sensitive_paths(&o.value, &mut Vec::new(), &mut paths);
-                m.insert("sensitive_attributes".into(), Json::Array(paths));
-                let (deps, cbd) = if o.deposed.is_none() { conf.get(&key).cloned().unwrap_or((o.deps.clone(), o.cbd)) } else { (o.deps.clone(), o.cbd) };
-                if !deps.is_empty() {
-                    m.insert("dependencies".into(), json!(deps));
-                }
-                if cbd {
-                    m.insert("create_before_destroy".into(), json!(true));
-                }
-                Json::Object(m)
-            })
-            .collect();
-        r.insert("instances".into(), Json::Array(instances));
+        r.insert("instances".into(), Json::Array(list.iter().map(|o| instance_json(o, &s.conf)).collect()));
         resources.push(Json::Object(r));
     }
     // Outputs, evaluated over the final objects (none after a destroy).
@@ -137,7 +156,15 @@ pub(super) fn write_state(s: &Stepper<'_>, mut warnings: Option<&mut Diagnostics
             super::targets::leave_out_checks(&mut checks, config, kept);
         }
         check_results = super::checks::state_json(&checks);
+        let prior_outputs = prior.and_then(|p| p.get("outputs")).and_then(Json::as_object);
+        let pending = if moment == Moment::Written { s.outputs_pending() } else { Default::default() };
         for (name, v, sensitive) in outs {
+            if pending.contains(&name) {
+                if let Some(was) = prior_outputs.and_then(|o| o.get(&name)) {
+                    outputs.insert(name, was.clone());
+                }
+                continue;
+            }
             if !v.is_wholly_known() || v.is_null() {
                 continue;
             }
@@ -155,10 +182,11 @@ pub(super) fn write_state(s: &Stepper<'_>, mut warnings: Option<&mut Diagnostics
             outputs = prior_outputs.clone();
         }
     }
-    let prior_serial = prior.and_then(|p| p.get("serial")).and_then(Json::as_u64).unwrap_or(0);
+    if moment == Moment::Written {
+        check_results = prior.and_then(|p| p.get("check_results")).cloned().unwrap_or(Json::Null);
+    }
     let lineage = prior.and_then(|p| p.get("lineage")).and_then(Json::as_str).unwrap_or(&s.lineage).to_string();
-    let changed = prior.map(|p| p.get("resources").and_then(Json::as_array) != Some(&resources) || p.get("outputs").and_then(Json::as_object) != Some(&outputs)).unwrap_or(true);
-    let serial = prior_serial + writes as u64 + u64::from(writes > 0 || changed);
+    let serial = s.serial.value;
     json!({
         "version": 4,
         "terraform_version": super::plan_json::TERRAFORM_VERSION,

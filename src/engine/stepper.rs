@@ -18,6 +18,8 @@ use super::live_values::{resource_key, resource_value, Hidden, Reads};
 use super::objects::{Obj, Objects};
 use super::order::{self, Walkable};
 use super::plan::{index_state, object_value};
+use super::serial::Serial;
+use super::state_write::{configured, Configured, Moment};
 use super::scope::WalkValues;
 use super::{InstanceChange, Plan};
 use crate::addrs::ResourceMode;
@@ -75,6 +77,9 @@ pub enum Response {
     Read(Result<Value, ProviderError>),
     /// The plan step of a [`Request::PlanApply`] failed (nothing was applied).
     PlanFailed(ProviderError),
+    /// An applied object that does not keep what the plan knew: kept (tainted after a create),
+    /// with one error per problem, which Terraform reports with no source range.
+    Inconsistent { applied: Applied, errors: Vec<ProviderError> },
 }
 
 impl Request {
@@ -150,7 +155,13 @@ pub struct Stepper<'a> {
     pub status: Vec<Status>,
     provider_addr: String,
     next_deposed: u32,
-    pub(super) writes: usize,
+    /// Each configured resource's dependencies and create_before_destroy (`state_write`).
+    pub(super) conf: Configured,
+    /// The state serial, advanced by each state write (`serial.rs`).
+    pub(super) serial: Serial,
+    /// Operations that ended with their result written: the outputs that read them only may
+    /// have been evaluated (`state_write::Moment::Written`).
+    ended: Vec<bool>,
     pub added: usize,
     /// Objects `import` blocks brought in (`Apply complete! Resources: N imported, ...`).
     pub imported: usize,
@@ -258,20 +269,17 @@ impl<'a> Stepper<'a> {
                 objs.push(obj_from_change(c, v.clone(), &provider_addr));
             }
         }
-        let mut writes = 0usize;
-        // A destroy plan's apply removes every data source object, one state write each
-        // (Terraform's `NodeDestroyResourceInstance` on a data resource writes it null).
+        let conf = configured(plan);
+        let serial = Serial::new(prior, &objs, &conf);
+        // Objects that leave the state without a provider operation, one state write each: a
+        // destroy plan's data source objects (Terraform's `NodeDestroyResourceInstance` on a
+        // data resource writes it null) and forgotten objects.
+        let mut removals: Vec<(String, ResourceMode, String, String, Option<crate::addrs::InstanceKey>, Option<Option<String>>)> = Vec::new();
         if plan.destroy && plan.targets.is_empty() {
-            let data: Vec<(String, String, String, Option<crate::addrs::InstanceKey>)> = objs.iter().filter(|o| o.mode == ResourceMode::Data).map(|o| (o.module.clone(), o.type_name.clone(), o.name.clone(), o.key.clone())).collect();
-            for (module, type_name, name, key) in &data {
-                objs.remove_where(module, ResourceMode::Data, type_name, name, key, |_| true);
-            }
-            writes += data.len();
+            removals.extend(objs.iter().filter(|o| o.mode == ResourceMode::Data).map(|o| (o.module.clone(), o.mode, o.type_name.clone(), o.name.clone(), o.key.clone(), None)));
         }
-        // Forgotten objects leave the state without a provider operation.
         for c in plan.changes.iter().filter(|c| c.action == Action::Forget) {
-            objs.remove_where(&c.module, c.mode, &c.type_name, &c.name, &c.key, |o| o.deposed == c.deposed);
-            writes += 1;
+            removals.push((c.module.clone(), c.mode, c.type_name.clone(), c.name.clone(), c.key.clone(), Some(c.deposed.clone())));
         }
         // A resource also waits for what its provider's block reaches (`provider_block`).
         for (r, d) in super::provider_block::served_dependencies(config, plan) {
@@ -281,7 +289,7 @@ impl<'a> Stepper<'a> {
         let keys: Vec<String> = ops.iter().map(|o| order::config_addr(&o.resource)).collect();
         let order = ApplyOrder::new(&ops, &keys, &deps, &refs);
         let n = ops.len();
-        Stepper {
+        let mut s = Stepper {
             files,
             config,
             plan,
@@ -296,7 +304,9 @@ impl<'a> Stepper<'a> {
             status: vec![Status::Pending; n],
             provider_addr,
             next_deposed: 1,
-            writes,
+            conf,
+            serial,
+            ended: vec![false; n],
             added: 0,
             imported: plan.changes.iter().filter(|c| c.importing.is_some()).count(),
             changed: 0,
@@ -307,7 +317,38 @@ impl<'a> Stepper<'a> {
             args,
             reads,
             hidden,
+        };
+        for (module, mode, type_name, name, key, deposed) in removals {
+            s.objs.remove_where(&module, mode, &type_name, &name, &key, |o| deposed.as_ref().is_none_or(|d| &o.deposed == d));
+            s.wrote(&module, mode, &type_name, &name, &key);
         }
+        s
+    }
+
+    /// A state write after the objects of an instance were written.
+    fn wrote(&mut self, module: &str, mode: ResourceMode, type_name: &str, name: &str, key: &Option<crate::addrs::InstanceKey>) {
+        self.serial.touched(&self.objs, &self.conf, module, mode, type_name, name, key);
+        // `write` needs the serial mutably while the state is built from the rest.
+        let mut serial = std::mem::replace(&mut self.serial, Serial::placeholder());
+        serial.write(&self.objs, &self.conf, || super::state_write::write_state(self, Moment::Written, None));
+        self.serial = serial;
+    }
+
+    /// The state write of operation `b`'s result.
+    fn write(&mut self, b: usize) {
+        let c = &self.plan.changes[self.ops[b].change];
+        let (module, mode, type_name, name, key) = (c.module.clone(), c.mode, c.type_name.clone(), c.name.clone(), c.key.clone());
+        self.wrote(&module, mode, &type_name, &name, &key);
+    }
+
+    /// Root outputs the walk has not evaluated yet: they read a resource with an operation
+    /// that has not ended, or failed.
+    pub(super) fn outputs_pending(&self) -> std::collections::HashSet<String> {
+        let open: std::collections::HashSet<String> = (0..self.ops.len()).filter(|&b| !self.ended[b]).map(|b| order::config_addr(&self.ops[b].resource)).collect();
+        if open.is_empty() {
+            return Default::default();
+        }
+        self.config.root.outputs.iter().filter(|o| order::reached(self.config, &[], &o.references).iter().any(|r| open.contains(r))).map(|o| o.name.clone()).collect()
     }
 
     /// The `Importing...` / `Import complete` events of the plan's imports (the objects were
@@ -433,10 +474,17 @@ impl<'a> Stepper<'a> {
             (Ok(request), Some(response)) => self.complete(b, &request, response, started.deposed.as_deref()),
             (Ok(_), None) => Ok(None),
         };
+        let wrote = match &outcome {
+            Ok(_) => true,
+            Err((_, wrote)) => *wrote,
+        };
+        if wrote {
+            self.write(b);
+        }
+        self.ended[b] = outcome.is_ok();
         let o = &self.ops[b];
         match outcome {
             Ok(id) => {
-                self.writes += 1;
                 match (o.op, &id) {
                     (Op::Create, Some(_)) => self.added += 1,
                     (Op::Update, Some(_)) => self.changed += 1,
@@ -445,10 +493,7 @@ impl<'a> Stepper<'a> {
                 }
                 Ok(id)
             }
-            Err((d, wrote)) => {
-                if wrote {
-                    self.writes += 1;
-                }
+            Err((d, _)) => {
                 self.diagnostics.extend(d.clone());
                 Err(d)
             }
@@ -480,7 +525,7 @@ impl<'a> Stepper<'a> {
                     if let (Some(v), Some(i)) = (applied.new_state, idx) {
                         self.objs.get_mut(i).value = v;
                     }
-                    return fail(self, e, false);
+                    return fail(self, e, true);
                 }
                 if let Some(i) = idx {
                     self.objs.remove(i);
@@ -497,34 +542,50 @@ impl<'a> Stepper<'a> {
                 Err(e) => fail(self, e, false),
             },
             (Request::PlanApply { .. }, Response::PlanFailed(e)) => fail(self, e, false),
-            (Request::PlanApply { .. }, Response::Applied(applied)) => {
-                let new = applied.new_state;
-                let id = new.as_ref().and_then(|v| str_attr(v, "id"));
-                let current = self.find(c, |x| x.deposed.is_none());
-                match (o.op, current) {
-                    (Op::Update, Some(i)) => {
-                        if let Some(v) = new {
-                            self.objs.get_mut(i).value = v;
-                        }
-                        let ob = self.objs.get_mut(i);
-                        ob.deps = c.dependencies.clone();
-                        ob.cbd = c.create_before_destroy;
-                    }
-                    _ => {
-                        if let Some(v) = new {
-                            let mut ob = obj_from_change(c, v, &self.provider_addr);
-                            ob.tainted = applied.error.is_some();
-                            self.objs.push(ob);
-                        }
-                    }
+            (Request::PlanApply { .. }, Response::Inconsistent { applied, errors }) => {
+                self.applied(b, Applied { error: None, ..applied }, true);
+                let mut d = Diagnostics::new();
+                for e in errors {
+                    d.push(Diagnostic::error(e.summary, e.detail));
                 }
-                match applied.error {
-                    Some(e) => fail(self, e, o.op == Op::Create),
+                Err((d, true))
+            }
+            (Request::PlanApply { .. }, Response::Applied(applied)) => {
+                let error = applied.error.clone();
+                let id = self.applied(b, applied, error.is_some());
+                match error {
+                    Some(e) => fail(self, e, true),
                     None => Ok(Some(id.unwrap_or_default())),
                 }
             }
             (_, _) => Err((self.fail(b, "Provider produced an invalid response".into(), format!("The provider's answer to {} {} does not fit the request.", o.op.as_str(), o.instance)), false)),
         }
+    }
+
+    /// Writes the object a create or update returned (tainted after a failed create); its id.
+    fn applied(&mut self, b: usize, applied: Applied, tainted: bool) -> Option<String> {
+        let o = &self.ops[b];
+        let c = &self.plan.changes[o.change];
+        let new = applied.new_state;
+        let id = new.as_ref().and_then(|v| str_attr(v, "id"));
+        match (o.op, self.find(c, |x| x.deposed.is_none())) {
+            (Op::Update, Some(i)) => {
+                if let Some(v) = new {
+                    self.objs.get_mut(i).value = v;
+                }
+                let ob = self.objs.get_mut(i);
+                ob.deps = c.dependencies.clone();
+                ob.cbd = c.create_before_destroy;
+            }
+            _ => {
+                if let Some(v) = new {
+                    let mut ob = obj_from_change(c, v, &self.provider_addr);
+                    ob.tainted = tainted;
+                    self.objs.push(ob);
+                }
+            }
+        }
+        id
     }
 
     /// Terraform's stop: nothing that has not started will; returns what was cancelled.
@@ -558,15 +619,20 @@ impl<'a> Stepper<'a> {
 
     /// The state v4 as it stands.
     pub fn state(&self) -> Json {
-        super::state_write::write_state(self, None)
+        super::state_write::write_state(self, Moment::Snapshot, None)
     }
 
     /// The state v4 after the walk: the result, with the final check results' warnings added
     /// to the apply's diagnostics.
     pub fn final_state(&mut self) -> Json {
         let mut warnings = Diagnostics::new();
-        let state = super::state_write::write_state(self, Some(&mut warnings));
+        let mut state = super::state_write::write_state(self, Moment::Final, Some(&mut warnings));
         self.diagnostics.extend(warnings);
+        // The last write: Terraform's `statemgr.WriteAndPersist` of the walk's result.
+        let mut serial = std::mem::replace(&mut self.serial, Serial::placeholder());
+        serial.write(&self.objs, &self.conf, || state.clone());
+        self.serial = serial;
+        state["serial"] = self.serial.value.into();
         state
     }
 }

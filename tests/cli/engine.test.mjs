@@ -123,15 +123,14 @@ const scenarios = readdirSync(fixtures, { withFileTypes: true })
  * reported to the engine (issue #11). Each is still checked, as a `todo` subtest: it shows in
  * every run and turns into a plain check by leaving this list.
  */
-const ENGINE_GAPS = {};
-
-/**
- * Steps whose recorded serial is lower than one per operation: Terraform's state hook writes the
- * shared state after each operation, and when two finish together the second write finds
- * nothing new (a race; tests/engine_apply.rs bounds it). Their serial is checked to lie between
- * the prior one and ours; everything else byte for byte.
- */
-const SERIAL_RACES = new Set(["replace-by-request/step2", "import-blocks/step5"]);
+const ENGINE_GAPS = {
+  // With real timers `broken`'s failed create is written while the state still equals the
+  // first write, so the serial stays (5); Terraform's state then also holds the empty
+  // resources ("husks") whose expand nodes ran since, so its write differs (6). Husks are not
+  // modelled yet (src/engine/serial.rs).
+  "failure-and-recovery/step1: the state written": "serial: resource husks in the state hook's writes",
+  "failure-and-recovery/step1: the state file's text": "serial: resource husks in the state hook's writes",
+};
 
 /** `-target=ADDR` / `-replace=ADDR` of a step's PLAN_ARGS as the command spells them. */
 const planArgs = (settings) => (settings.PLAN_ARGS ?? "").split(/\s+/).filter(Boolean).map((a) => {
@@ -197,14 +196,7 @@ for (const name of scenarios) {
       const state = JSON.parse(written);
       let expectedText = readFileSync(join(at, "state.tfstate"), "utf8");
       const expected = JSON.parse(expectedText);
-      if (SERIAL_RACES.has(where)) {
-        const prior = JSON.parse(readFileSync(join(at, "input.tfstate"), "utf8")).serial;
-        assert.ok(expected.serial > prior && expected.serial <= state.serial, `${where}: Terraform's serial ${expected.serial} is not between ${prior + 1} and ours, ${state.serial}`);
-        const serial = (text) => text.replace(/^ {2}"serial": \d+,$/m, '  "serial": 0,');
-        [written, expectedText] = [serial(written), serial(expectedText)];
-        state.serial = expected.serial;
-      }
-      assert.deepEqual(comparableState(state), comparableState(expected), `${where}: the state written`);
+      await check(t, `${where}: the state written`, () => assert.deepEqual(comparableState(state), comparableState(expected)));
       // Byte for byte as Terraform wrote it, but for the run's own lineage and version.
       // Terraform writes check_results in Go map order (varies by run): where the orders differ,
       // ours is put in Terraform's and both texts compared as JSON writes them.
@@ -217,7 +209,7 @@ for (const name of scenarios) {
         [written, expectedText] = [`${JSON.stringify(ours, null, 2)}\n`, `${JSON.stringify(wanted, null, 2)}\n`];
       }
       const runFields = (text) => text.replace(/^ {2}"lineage": ".*",$/m, '  "lineage": "<lineage>",').replace(/^ {2}"terraform_version": ".*",$/m, '  "terraform_version": "<v>",');
-      assert.equal(runFields(written), runFields(expectedText), `${where}: the state file's text`);
+      await check(t, `${where}: the state file's text`, () => assert.equal(runFields(written), runFields(expectedText)));
       if (existsSync(join(at, "input.tfstate"))) {
         assert.equal(state.lineage, expected.lineage, `${where}: the lineage is kept`);
         assert.equal(readFileSync(join(dir, "terraform.tfstate.backup"), "utf8"), readFileSync(join(at, "input.tfstate"), "utf8"), `${where}: the backup is the state read`);

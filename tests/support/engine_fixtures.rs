@@ -167,15 +167,3 @@ pub fn diff(path: &str, want: &Value, got: &Value, out: &mut Vec<String>) {
     }
 }
 
-/// Steps whose state serial Terraform wrote lower than one per operation: its state hook
-/// writes the shared state after each operation, and when two operations finish together
-/// the second write finds nothing new (a race). `engine_apply` checks that the recorded serial
-/// lies between one per wave and ours (one per operation); other comparisons leave it out.
-pub const SERIAL_RACES: &[(&str, &str)] = &[
-    ("replace-by-request/step2", "a delete and a create finishing together, twice"),
-    ("import-blocks/step5", "two deletes finishing together"),
-];
-
-pub fn serial_raced(step: &str) -> bool {
-    SERIAL_RACES.iter().any(|(n, _)| *n == step)
-}

@@ -9,8 +9,9 @@
 use super::timers::{elapsed_ms, sleep, turn};
 use super::Route;
 use crate::diag::{Diagnostic, Diagnostics};
+use serde_json::Value as Json;
 use crate::engine::api::event_json;
-use crate::engine::apply::{end_event, start_event, ApplyResult, Event, EventKind};
+use crate::engine::apply::{end_event, pending_event, start_event, ApplyResult, Event, EventKind};
 use crate::engine::stepper::{Response, Started, Stepper};
 use crate::providers::Op;
 use crate::walk::CancelToken;
@@ -47,6 +48,8 @@ pub struct StatePacing {
     ended_at: f64,
     /// Objects were written since the last call.
     pub behind: bool,
+    /// The serial of the last state passed.
+    serial: Option<u64>,
 }
 
 impl StatePacing {
@@ -94,14 +97,22 @@ impl Hooks {
 
     /// Passes the state now to `onState`.
     fn state(&mut self, s: &Stepper<'_>) {
+        if self.on_state.is_some() {
+            self.pass(&s.state());
+        }
+    }
+
+    /// Passes `state` to `onState`.
+    fn pass(&mut self, state: &Json) {
         let Some(f) = &self.on_state else { return };
         let t0 = elapsed_ms(0.0);
         // As JSON text parsed by the JS engine: cheaper than converting it value by value.
-        let text = serde_json::to_string(&crate::engine::TerraformOrder(&s.state())).unwrap_or_else(|_| "null".into());
+        let text = serde_json::to_string(&crate::engine::TerraformOrder(state)).unwrap_or_else(|_| "null".into());
         let arg = js_sys::JSON::parse(&text).unwrap_or(JsValue::UNDEFINED);
         // The text too: its numbers exact, for a caller that writes the state out (the CLI).
         let called = f.call2(&JsValue::UNDEFINED, &arg, &JsValue::from_str(&text));
-        self.pacing = StatePacing { cost_ms: elapsed_ms(t0), ended_at: elapsed_ms(0.0), behind: false };
+        let serial = state.get("serial").and_then(Json::as_u64);
+        self.pacing = StatePacing { cost_ms: elapsed_ms(t0), ended_at: elapsed_ms(0.0), behind: false, serial };
         if let Err(err) = called {
             self.fail("onState", &err);
         }
@@ -136,7 +147,7 @@ pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usi
             halted = true;
             halt_diagnostic = hooks.callback_error.is_none();
             for b in s.halt() {
-                let e = Event { at_ms: now(), address: s.ops[b].instance.clone(), deposed: None, op: s.ops[b].op, prior_id: None, kind: EventKind::Cancel };
+                let e = pending_event(s, b, EventKind::Cancel, now());
                 hooks.event(&e, None, None);
                 events.push(e);
             }
@@ -144,7 +155,7 @@ pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usi
         while !halted && inflight.len() < parallelism.max(1) {
             let next = s.next_ready(&mut skipped);
             for b in skipped.drain(..) {
-                let e = Event { at_ms: now(), address: s.ops[b].instance.clone(), deposed: None, op: s.ops[b].op, prior_id: None, kind: EventKind::Skip };
+                let e = pending_event(s, b, EventKind::Skip, now());
                 hooks.event(&e, None, None);
                 events.push(e);
             }
@@ -206,10 +217,6 @@ pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usi
         }
     }
     s.unordered();
-    // The last objects' state, if pacing held it back.
-    if hooks.pacing.behind {
-        hooks.state(s);
-    }
     if halt_diagnostic {
         // Terraform's stop hook: `errors.New("execution halted")`.
         s.diagnostics.push(Diagnostic::error("execution halted", ""));
@@ -220,6 +227,11 @@ pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usi
     crate::util::sort::sort_by_key(&mut starts, |(t, _)| *t);
     let waves = crate::engine::clock::group(&starts, provider.delay_ms(Op::Create, None));
     let state = s.final_state();
+    // The walk's result, as Terraform persists it last: passed unless the last state passed
+    // was it already (nothing written since, and the final write did not advance the serial).
+    if hooks.pacing.behind || (hooks.pacing.serial.is_some() && hooks.pacing.serial != state.get("serial").and_then(Json::as_u64)) {
+        hooks.pass(&state);
+    }
     ApplyResult { state, diagnostics: s.diagnostics.clone(), waves, max_concurrency, events, added: s.added, changed: s.changed, destroyed: s.destroyed, imported: s.imported }
 }
 

@@ -179,7 +179,7 @@ impl JsProvider {
             Request::PlanApply { type_name, prior, config, .. } => match self.plan(type_name, prior.as_ref(), config).await {
                 Ok(p) => {
                     let applied = self.apply_change(type_name, prior.as_ref(), Some(&p.planned)).await;
-                    Response::Applied(self.consistent(type_name, instance, &p.planned, applied))
+                    self.consistent(type_name, instance, &p.planned, applied)
                 }
                 Err(e) => Response::PlanFailed(e),
             },
@@ -187,14 +187,20 @@ impl JsProvider {
     }
 
     /// Terraform's "Provider produced inconsistent result after apply" when the new object
-    /// changed what the plan knew (`objchange.AssertObjectCompatible`); the object is kept (a
-    /// create's tainted), as Terraform keeps it. Its first problem only: one error per operation.
-    fn consistent(&self, type_name: &str, instance: &str, planned: &Value, applied: Applied) -> Applied {
-        let (Some(schema), Some(new), None) = (self.schema(type_name, false), &applied.new_state, &applied.error) else { return applied };
+    /// changed what the plan knew (`objchange.AssertObjectCompatible`): one error per problem;
+    /// the object is kept (a create's tainted), as Terraform keeps it.
+    fn consistent(&self, type_name: &str, instance: &str, planned: &Value, applied: Applied) -> Response {
+        let (Some(schema), Some(new), None) = (self.schema(type_name, false), &applied.new_state, &applied.error) else { return Response::Applied(applied) };
         let errs = crate::providers::plan_valid::assert_object_compatible(schema, &planned.unmark_deep().0, &new.unmark_deep().0);
-        let Some(first) = errs.first() else { return applied };
-        let detail = format!("When applying changes to {instance}, provider {} produced an unexpected new value: {first}.\n\n{BUG}", crate::addrs::quote(&self.address));
-        Applied { error: Some(ProviderError { summary: "Provider produced inconsistent result after apply".into(), detail }), ..applied }
+        if errs.is_empty() {
+            return Response::Applied(applied);
+        }
+        let address = crate::addrs::quote(&self.address);
+        let errors = errs
+            .iter()
+            .map(|e| ProviderError { summary: "Provider produced inconsistent result after apply".into(), detail: format!("When applying changes to {instance}, provider {address} produced an unexpected new value: {e}.\n\n{BUG}") })
+            .collect();
+        Response::Inconsistent { applied, errors }
     }
 }
 
