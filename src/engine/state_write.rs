@@ -138,9 +138,12 @@ pub(super) fn write_state(s: &Stepper<'_>, mut warnings: Option<&mut Diagnostics
         }
         check_results = super::checks::state_json(&checks);
         for (name, v, sensitive) in outs {
-            if !v.is_wholly_known() || v.is_null() {
+            // Null root outputs leave the state; unknown parts (a -target left out what they
+            // read) are kept as nulls of their type, as Terraform's `cty.UnknownAsNull`.
+            if v.is_null() {
                 continue;
             }
+            let v = if v.is_wholly_known() { v } else { unknown_as_null(v) };
             let mut e = Map::new();
             e.insert("value".into(), value_json(&v));
             e.insert("type".into(), type_json(&v.ty()));
@@ -296,4 +299,19 @@ pub fn state_text(state: &Json) -> String {
     }
     out.push('\n');
     out
+}
+
+/// `v` with every unknown value replaced by a null of its type.
+fn unknown_as_null(mut v: Value) -> Value {
+    fn fix(v: &mut Value) {
+        let ty = match &mut v.kind {
+            Kind::Unknown(t) => t.clone(),
+            Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => return items.iter_mut().for_each(fix),
+            Kind::Map(_, m) | Kind::Object(m) => return m.values_mut().for_each(fix),
+            _ => return,
+        };
+        v.kind = Kind::Null(ty);
+    }
+    fix(&mut v);
+    v
 }
