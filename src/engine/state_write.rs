@@ -138,9 +138,12 @@ pub(super) fn write_state(s: &Stepper<'_>, mut warnings: Option<&mut Diagnostics
         }
         check_results = super::checks::state_json(&checks);
         for (name, v, sensitive) in outs {
-            // Null root outputs leave the state; unknown parts (a -target left out what they
-            // read) are kept as nulls of their type, as Terraform's `cty.UnknownAsNull`.
-            if v.is_null() {
+            // Null root outputs leave the state. Unknown parts of an output a targeted plan kept
+            // (the target left out an instance it reads) are kept as nulls of their type, as
+            // Terraform's `cty.UnknownAsNull`; any other unknown output read something that
+            // failed or was not planned, and Terraform's walk skipped it.
+            let kept = !plan.targets.is_empty() && plan.outputs.iter().any(|o| o.name == name);
+            if v.is_null() || (!v.is_wholly_known() && !kept) {
                 continue;
             }
             let v = if v.is_wholly_known() { v } else { unknown_as_null(v) };
