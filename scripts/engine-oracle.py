@@ -37,6 +37,7 @@ answers the same (src/providers/mock.rs). Its configure logs an unknown `label` 
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -258,7 +259,8 @@ def record_step(name, sdir, prev_state, base_env):
         if k.startswith("MOCK_"):
             penv[k] = v
     # The oracle's ./run has no flags for these; Terraform adds TF_CLI_ARGS_plan to every plan.
-    plan_args = " ".join(x for x in ("-refresh=false" if env.get("REFRESH") == "0" else "", env.get("PLAN_ARGS", "")) if x)
+    # Terraform splits TF_CLI_ARGS_plan as a shell does: each argument quoted keeps `["k"]` whole.
+    plan_args = " ".join(shlex.quote(x) for x in ["-refresh=false"] * (env.get("REFRESH") == "0") + env.get("PLAN_ARGS", "").split())
     if plan_args:
         penv["TF_CLI_ARGS_plan"] = plan_args
     out = tempfile.mkdtemp(prefix=f"eo-{name}-")

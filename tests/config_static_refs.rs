@@ -16,23 +16,46 @@ fn sorted(mut ds: Vec<Value>) -> Vec<Value> {
     ds
 }
 
-#[test]
-fn undeclared_references() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/config/undeclared");
+/// `tests/fixtures/config/NAME`'s `.tf` files, checked, against its validate.json (sorted).
+#[track_caller]
+fn compare(name: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/config").join(name);
     let mut files = BTreeMap::new();
-    for name in ["main.tf", "child/main.tf"] {
-        files.insert(name.to_string(), std::fs::read_to_string(dir.join(name)).unwrap());
+    for sub in ["", "child"] {
+        let Ok(entries) = std::fs::read_dir(dir.join(sub)) else { continue };
+        for e in entries.flatten().filter(|e| e.path().extension().is_some_and(|x| x == "tf")) {
+            let path = if sub.is_empty() { e.file_name().to_string_lossy().into_owned() } else { format!("{sub}/{}", e.file_name().to_string_lossy()) };
+            files.insert(path, std::fs::read_to_string(e.path()).unwrap());
+        }
     }
     let loaded = load(&files, &LoadOptions::default());
-    assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+    assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
     let diags = with_sources(static_refs::check(&loaded.config), &MapFiles(&files));
     let got = sorted(diags.iter().map(|d| serde_json::to_value(d).unwrap()).collect());
     let want: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("validate.json")).unwrap()).unwrap();
     let want = sorted(want["diagnostics"].as_array().unwrap().clone());
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-        assert_eq!(g, w, "diagnostic {i}");
+        assert_eq!(g, w, "{name}: diagnostic {i}");
     }
-    assert_eq!(got.len(), want.len(), "got {got:#?}");
+    assert_eq!(got.len(), want.len(), "{name}: got {got:#?}");
+}
+
+#[test]
+fn undeclared_references() {
+    compare("undeclared");
+}
+
+/// `self`, `count.index`, `each.*` where nothing gives them, outputs a module does not declare.
+#[test]
+fn evaluation_errors() {
+    compare("evaluation");
+}
+
+/// Provider blocks a resource uses: undeclared names, `count`, `each`; an unused one is not
+/// evaluated.
+#[test]
+fn provider_block_references() {
+    compare("provider-references");
 }
 
 /// A configuration whose references all resolve has nothing to report.

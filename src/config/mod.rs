@@ -22,7 +22,9 @@
 //!   provider_validation.rs  Terraform's validateProviderConfigs over the loaded tree: provider
 //!                 blocks, required_providers and `providers` maps across module calls
 //!   static_refs.rs references to undeclared names (what `terraform validate` reports), run by
-//!                 the validate operation and by every plan, not by the loader
+//!                 the validate operation and by every plan, not by the loader; validate_walk.rs
+//!                 what validate's walk finds while evaluating (`self`, `count`, `each` out of
+//!                 place, undeclared module outputs), off the kept trees
 //!   diagnostics.rs every message, worded as Terraform words it
 //! ```
 
@@ -42,6 +44,7 @@ mod provider_validation;
 pub mod references;
 mod resource;
 pub mod static_refs;
+mod validate_walk;
 mod syntax;
 mod validate_checks;
 

@@ -3,8 +3,12 @@
 //! lookups of input variables and local values (`evaluate.go`), with their "Did you mean"
 //! hints. Terraform evaluates each expression group once per module path; a group with a
 //! static error is not evaluated, so its variable and local errors are not reported.
+//! Provider blocks count when a resource uses them (the validate walk prunes the others).
+//! What the walk finds while evaluating (`self`, `count`, `each` out of place, undeclared
+//! module outputs) is [`super::validate_walk`]'s.
 
-use super::model::{Config, Module, Reference};
+use super::model::{Config, Module, ProviderConfig, Reference, Resource};
+use std::ops::Range;
 use crate::addrs::{ResourceAddr, ResourceMode, Subject};
 use crate::dag::go_quote;
 use crate::diag::{Diagnostic, Diagnostics, SourceRange};
@@ -31,8 +35,8 @@ pub fn check(config: &Config) -> Diagnostics {
 
 /// A module with the names it declares, indexed once: a module of thousands of blocks
 /// referring to each other is checked in linear time.
-struct Declared<'m> {
-    module: &'m Module,
+pub(super) struct Declared<'m> {
+    pub(super) module: &'m Module,
     resources: FastSet<(ResourceMode, &'m str, &'m str)>,
     variables: FastSet<&'m str>,
     locals: FastSet<&'m str>,
@@ -51,13 +55,26 @@ impl<'m> Declared<'m> {
         }
     }
 
-    fn resource(&self, a: &ResourceAddr) -> bool {
+    pub(super) fn resource(&self, a: &ResourceAddr) -> bool {
         self.resources.contains(&(a.mode, a.type_name.as_str(), a.name.as_str()))
+    }
+
+    pub(super) fn call(&self, name: &str) -> bool {
+        self.calls.contains(name)
+    }
+
+    pub(super) fn variable(&self, name: &str) -> bool {
+        self.variables.contains(name)
+    }
+
+    pub(super) fn local(&self, name: &str) -> bool {
+        self.locals.contains(name)
     }
 }
 
 fn check_module(d: &Declared<'_>) -> Vec<Diagnostic> {
     let m = d.module;
+    let (evaluated, stopped) = super::validate_walk::evaluation_errors(d);
     let mut out = Vec::new();
     for v in &m.variables {
         for c in &v.validations {
@@ -79,7 +96,44 @@ fn check_module(d: &Declared<'_>) -> Vec<Diagnostic> {
     for c in &m.checks {
         group(d, &c.references, &mut out);
     }
+    // A provider block is one evaluation, when a resource uses it.
+    for p in m.providers.iter().filter(|p| provider_in_use(m, p)) {
+        group(d, &p.references, &mut out);
+    }
+    if !stopped.is_empty() {
+        out.retain(|d| !stopped_here(d, &stopped));
+    }
+    out.extend(evaluated);
     out
+}
+
+/// A variable or local error inside an evaluation an invalid `self` stopped first.
+fn stopped_here(d: &Diagnostic, stopped: &[(String, Range<usize>)]) -> bool {
+    let Some(r) = &d.range else { return false };
+    let named = d.summary == "Reference to undeclared input variable" || d.summary == "Reference to undeclared local value";
+    named && stopped.iter().any(|(f, s)| *f == r.filename && s.start <= r.start.byte as usize && r.end.byte as usize <= s.end)
+}
+
+/// Whether the validate walk keeps provider block `p` of module `m`: a resource of `m` uses it,
+/// a module call passes it, or (a default configuration) a resource of a descendant inherits it.
+pub(super) fn provider_in_use(m: &Module, p: &ProviderConfig) -> bool {
+    let name = match &p.alias {
+        Some(a) => format!("{}.{a}", p.name),
+        None => p.name.clone(),
+    };
+    let uses = |r: &Resource| r.provider.local_name == p.name && r.provider.alias == p.alias;
+    if m.resources.iter().chain(m.checks.iter().filter_map(|c| c.data.as_ref())).any(uses) || m.module_calls.iter().any(|c| c.providers.iter().any(|pp| pp.in_parent == name)) {
+        return true;
+    }
+    p.alias.is_none() && {
+        let mut stack: Vec<&Module> = m.module_calls.iter().filter_map(|c| c.module.as_deref()).collect();
+        let mut found = false;
+        while let Some(c) = stack.pop() {
+            found |= c.resources.iter().any(|r| r.provider.fqn == p.fqn && r.provider.alias.is_none());
+            stack.extend(c.module_calls.iter().filter_map(|c| c.module.as_deref()));
+        }
+        found
+    }
 }
 
 /// A block's references split as Terraform evaluates them: `count` and `for_each` on their

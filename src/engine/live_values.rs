@@ -47,9 +47,20 @@ pub fn resource_value(objs: &Objects, hidden: &Hidden, w: &Walkable<'_>) -> Valu
     let id = resource_id(&w.module_addr, r.mode, &r.type_name, &r.name);
     let list: Vec<&Obj> = objs.of_id(&id).into_iter().filter(|o| o.deposed.is_none() && !hidden.hides(&id, o)).collect();
     if r.count.is_some() {
-        let mut l: Vec<&Obj> = list.into_iter().filter(|o| matches!(o.key, Some(InstanceKey::Int(_)))).collect();
-        crate::util::sort::sort_by(&mut l, |a, b| a.key.cmp(&b.key));
-        Value::tuple(l.into_iter().map(|o| o.value.clone()).collect())
+        // Indexes up to the last with an object; one without (left out by -target) is unknown,
+        // as Terraform's evaluator fills the holes.
+        let mut l: Vec<(usize, &Obj)> = list.into_iter().filter_map(|o| if let Some(InstanceKey::Int(i)) = o.key { usize::try_from(i).ok().map(|i| (i, o)) } else { None }).collect();
+        crate::util::sort::sort_by(&mut l, |a, b| a.0.cmp(&b.0));
+        let mut out = Vec::with_capacity(l.len());
+        for (i, o) in l {
+            // A key no count reaches (a hand-edited state) is not worth gigabytes of holes.
+            if i > out.len() + (1 << 20) {
+                break;
+            }
+            out.resize_with(i, Value::dynamic);
+            out.push(o.value.clone());
+        }
+        Value::tuple(out)
     } else if r.for_each.is_some() {
         Value::object(crate::util::sort::btree_map(list.into_iter().filter_map(|o| if let Some(InstanceKey::Str(k)) = &o.key { Some((k.clone(), o.value.clone())) } else { None })))
     } else {

@@ -585,13 +585,23 @@ impl<'a> Walk<'a> {
             return;
         }
         let mut planned_values: Vec<(Option<InstanceKey>, Value)> = Vec::new();
+        let mut untargeted_absent: BTreeSet<Option<InstanceKey>> = BTreeSet::new();
         let mut any_pending = false;
         for (ikey, count_index, each) in &instances {
             let prior_obj = prior.iter().find(|o| o.deposed.is_none() && &o.key == ikey);
             let instance_address = format!("{}{}", w.address, ikey.as_ref().map(|k| k.to_string()).unwrap_or_default());
             if !self.planned_here(&w.module_addr, &raddr, ikey) {
-                // Left out by -target: what reads it sees the object as it is.
-                planned_values.push((ikey.clone(), prior_obj.map(|o| object_value(o, Some(&schema))).unwrap_or_else(Value::dynamic)));
+                // Left out by -target: what reads it sees the object as it is. One with no
+                // object is not there (Terraform builds the value from the state): a for_each
+                // key is left out, a count index unknown unless no later index has an object.
+                match prior_obj {
+                    Some(o) => planned_values.push((ikey.clone(), object_value(o, Some(&schema)))),
+                    None if matches!(ikey, Some(InstanceKey::Str(_))) => {}
+                    None => {
+                        planned_values.push((ikey.clone(), Value::dynamic()));
+                        untargeted_absent.insert(ikey.clone());
+                    }
+                }
                 continue;
             }
             // An import block's instance with no object yet is imported (else the block is ignored).
@@ -783,7 +793,12 @@ impl<'a> Walk<'a> {
             // A destroy plan's resources read as the state has them (its data sources read them).
             Expansion::Count(-1) => prior_value(&prior, &schema, r),
             Expansion::Single => planned_values.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic),
-            Expansion::Count(_) => Value::tuple(planned_values.into_iter().map(|(_, v)| v).collect()),
+            Expansion::Count(_) => {
+                while planned_values.last().is_some_and(|(k, _)| untargeted_absent.contains(k)) {
+                    planned_values.pop();
+                }
+                Value::tuple(planned_values.into_iter().map(|(_, v)| v).collect())
+            }
             Expansion::ForEach(_) => Value::object(crate::util::sort::btree_map(
                 planned_values.into_iter().map(|(k, v)| (if let Some(InstanceKey::Str(s)) = k { s } else { String::new() }, v)),
             )),
@@ -1032,6 +1047,8 @@ impl<'a> Walk<'a> {
             let v = scope.output(&o.name).unwrap_or_else(Value::dynamic);
             let before = prior_outputs.get(&o.name);
             let action = match before {
+                // Null before (none is null too) and null after: nothing to do.
+                _ if v.is_null() && before.is_none_or(|(b, _)| b.is_null()) => Action::NoOp,
                 None => Action::Create,
                 Some((b, _)) if v.is_wholly_known() && crate::engine::values_json::value(b) == crate::engine::values_json::value(&v) => Action::NoOp,
                 Some(_) => Action::Update,

@@ -61,7 +61,16 @@ fn summary(r: &ApplyResult) -> String {
     if let Some(outputs) = r.state.get("outputs").and_then(Json::as_object).filter(|m| !m.is_empty()) {
         out.push_str("\nOutputs:\n\n");
         for (name, o) in outputs {
-            let v = if o.get("sensitive").and_then(Json::as_bool) == Some(true) { "<sensitive>".to_string() } else { format_value(o.get("value").unwrap_or(&Json::Null)) };
+            let value = o.get("value").unwrap_or(&Json::Null);
+            // A null keeps its type (`tostring(null)`): the state stores it beside the value.
+            let typed_null = value.is_null().then(|| o.get("type").and_then(super::values_json::type_from_json)).flatten();
+            let v = if o.get("sensitive").and_then(Json::as_bool) == Some(true) {
+                "<sensitive>".to_string()
+            } else if let Some(t) = typed_null {
+                crate::eval::render::console(&crate::eval::Value::null(t))
+            } else {
+                format_value(value)
+            };
             out.push_str(&format!("{name} = {v}\n"));
         }
     }

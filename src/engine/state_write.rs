@@ -165,9 +165,15 @@ pub(super) fn write_state(s: &Stepper<'_>, moment: Moment, mut warnings: Option<
                 }
                 continue;
             }
-            if !v.is_wholly_known() || v.is_null() {
+            // Null root outputs leave the state. Unknown parts of an output a targeted plan kept
+            // (the target left out an instance it reads) are kept as nulls of their type, as
+            // Terraform's `cty.UnknownAsNull`; any other unknown output read something that
+            // failed or was not planned, and Terraform's walk skipped it.
+            let kept = !plan.targets.is_empty() && plan.outputs.iter().any(|o| o.name == name);
+            if v.is_null() || (!v.is_wholly_known() && !kept) {
                 continue;
             }
+            let v = if v.is_wholly_known() { v } else { unknown_as_null(v) };
             let mut e = Map::new();
             e.insert("value".into(), value_json(&v));
             e.insert("type".into(), type_json(&v.ty()));
@@ -324,4 +330,19 @@ pub fn state_text(state: &Json) -> String {
     }
     out.push('\n');
     out
+}
+
+/// `v` with every unknown value replaced by a null of its type.
+fn unknown_as_null(mut v: Value) -> Value {
+    fn fix(v: &mut Value) {
+        let ty = match &mut v.kind {
+            Kind::Unknown(t) => t.clone(),
+            Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => return items.iter_mut().for_each(fix),
+            Kind::Map(_, m) | Kind::Object(m) => return m.values_mut().for_each(fix),
+            _ => return,
+        };
+        v.kind = Kind::Null(ty);
+    }
+    fix(&mut v);
+    v
 }
