@@ -186,8 +186,13 @@ pub fn build_graph_raw(files: JsValue, options: JsValue) -> Result<GraphHandle, 
     crate::util::clock::install(performance_now_micros);
     let files = read_files(&files, "buildGraph")?;
     let (load_options, build_options, input_diags) = read_build_options(&options)?;
-    // The graph reads no syntax tree (a `count` or `for_each` literal is parsed from its text).
-    let loaded = config::load_model_from(&files, &load_options)?;
+    // The graph reads no syntax tree (a `count` or `for_each` literal is parsed from its text);
+    // validate's walk does (`self`, `count`, `each` out of place, undeclared module outputs).
+    let loaded = if build_options.operation == Operation::Validate {
+        config::load_from(&files, &load_options)?
+    } else {
+        config::load_model_from(&files, &load_options)?
+    };
     let mut load_diagnostics = loaded.diagnostics;
     load_diagnostics.extend(input_diags);
     reserve_heap(expected_build_bytes(&loaded.config, &build_options));
@@ -209,10 +214,11 @@ fn cited_files(files: &super::files::JsFiles, diags: &Diagnostics) -> Result<BTr
     let paths = files.paths();
     let mut out = BTreeMap::new();
     for name in diags.iter().filter_map(|d| d.range.as_ref()).map(|r| r.filename.as_str()) {
+        if out.contains_key(name) {
+            continue;
+        }
         if let Some(i) = paths.iter().position(|p| *p == name) {
-            if !out.contains_key(name) {
-                out.insert(name.to_string(), files.read(i)?.into_owned());
-            }
+            out.insert(name.to_string(), files.read(i)?.into_owned());
         }
     }
     Ok(out)
