@@ -286,7 +286,7 @@ impl ApplyOrder {
             })
             .filter(|c| c.len() > 1)
             .collect();
-        out.sort();
+        crate::util::sort::sort(&mut out);
         out
     }
 

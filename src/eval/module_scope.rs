@@ -8,7 +8,7 @@ use super::convert::convert;
 use super::expr::{Evaluator, Source};
 use super::functions::{FileSource, FuncContext, Registry};
 use super::json::from_json;
-use super::scope::{EmptyScope, LookupError, Scope};
+use super::scope::{unshare, EmptyScope, LookupError, Scope};
 use super::typeexpr::{self, Constraint};
 use super::types::Type;
 use super::value::Value;
@@ -18,6 +18,7 @@ use crate::dag::go_quote;
 use crate::diag::{Diagnostic, Diagnostics, Pos, SourceRange};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 /// What a module scope is built from, besides the configuration.
 pub struct Inputs<'a> {
@@ -40,7 +41,8 @@ pub struct Inputs<'a> {
 
 enum Slot {
     Evaluating,
-    Done(Value),
+    /// Shared with the references that read it.
+    Done(Rc<Value>),
 }
 
 /// Where a module's input variables get their values.
@@ -77,11 +79,15 @@ struct RepetitionScope<'s, 'a> {
 
 impl Scope for RepetitionScope<'_, '_> {
     fn lookup(&self, names: &[&str]) -> Result<(Value, usize), LookupError> {
+        self.lookup_shared(names).map(|(v, n)| (unshare(v), n))
+    }
+
+    fn lookup_shared(&self, names: &[&str]) -> Result<(Rc<Value>, usize), LookupError> {
         match (names[0], names.get(1).copied(), self.key) {
-            ("count", Some("index"), ModuleKey::Count(i)) => Ok((Value::int(*i), 2)),
-            ("each", Some("key"), ModuleKey::Each(k, _)) => Ok((Value::string(k.clone()), 2)),
-            ("each", Some("value"), ModuleKey::Each(_, v)) => Ok((v.clone(), 2)),
-            _ => self.parent.lookup(names),
+            ("count", Some("index"), ModuleKey::Count(i)) => Ok((Rc::new(Value::int(*i)), 2)),
+            ("each", Some("key"), ModuleKey::Each(k, _)) => Ok((Rc::new(Value::string(k.clone())), 2)),
+            ("each", Some("value"), ModuleKey::Each(_, v)) => Ok((Rc::new(v.clone()), 2)),
+            _ => self.parent.lookup_shared(names),
         }
     }
 }
@@ -255,17 +261,21 @@ impl<'a> ModuleScope<'a> {
     /// even when nothing refers to them.
     pub fn check_variables(&self) {
         for var in &self.module.variables {
-            let _ = self.var(&var.name);
+            let _ = self.var_shared(&var.name);
         }
     }
 
     /// An input variable's final value: given (or default), converted to its type constraint,
     /// checked for null and validated. Evaluated once.
     pub fn var(&self, name: &str) -> Result<Value, LookupError> {
+        self.var_shared(name).map(unshare)
+    }
+
+    fn var_shared(&self, name: &str) -> Result<Rc<Value>, LookupError> {
         if let Some(slot) = self.vars.borrow().get(name) {
             return match slot {
                 Slot::Done(v) => Ok(v.clone()),
-                Slot::Evaluating => Ok(Value::dynamic()),
+                Slot::Evaluating => Ok(Rc::new(Value::dynamic())),
             };
         }
         let Some(var) = self.module.variables.iter().find(|v| v.name == name) else {
@@ -277,7 +287,7 @@ impl<'a> ModuleScope<'a> {
         };
         self.vars.borrow_mut().insert(name.to_string(), Slot::Evaluating);
         let mut diags = Diagnostics::new();
-        let value = self.var_value(var, &mut diags).mark(var.sensitive);
+        let value = Rc::new(self.var_value(var, &mut diags).mark(var.sensitive));
         self.vars.borrow_mut().insert(name.to_string(), Slot::Done(value.clone()));
         self.diagnostics.borrow_mut().extend(diags);
         self.check_validations(var);
@@ -413,6 +423,10 @@ impl<'a> ModuleScope<'a> {
 
     /// A local value of this module (evaluated once; a cycle is an error).
     pub fn local(&self, name: &str) -> Result<Value, LookupError> {
+        self.local_shared(name).map(unshare)
+    }
+
+    fn local_shared(&self, name: &str) -> Result<Rc<Value>, LookupError> {
         if let Some(slot) = self.locals.borrow().get(name) {
             return match slot {
                 Slot::Done(v) => Ok(v.clone()),
@@ -431,13 +445,13 @@ impl<'a> ModuleScope<'a> {
             });
         };
         self.locals.borrow_mut().insert(name.to_string(), Slot::Evaluating);
-        let v = match eval_config_expr(self, self.inputs, &decl.expr) {
+        let v = Rc::new(match eval_config_expr(self, self.inputs, &decl.expr) {
             Ok(v) => v,
             Err(d) => {
                 self.diagnostics.borrow_mut().push(*d);
                 Value::dynamic()
             }
-        };
+        });
         self.locals.borrow_mut().insert(name.to_string(), Slot::Done(v.clone()));
         Ok(v)
     }
@@ -445,7 +459,7 @@ impl<'a> ModuleScope<'a> {
     /// Evaluates this module's output `name` (for `module.X.name` in the parent, or the API).
     pub fn output(&self, name: &str) -> Option<Value> {
         if let Some(Slot::Done(v)) = self.outputs.borrow().get(name) {
-            return Some(v.clone());
+            return Some((**v).clone());
         }
         let decl = self.module.outputs.iter().find(|o| o.name == name)?;
         self.outputs.borrow_mut().insert(name.to_string(), Slot::Evaluating);
@@ -456,7 +470,7 @@ impl<'a> ModuleScope<'a> {
                 Value::dynamic()
             }
         };
-        self.outputs.borrow_mut().insert(name.to_string(), Slot::Done(v.clone()));
+        self.outputs.borrow_mut().insert(name.to_string(), Slot::Done(Rc::new(v.clone())));
         Some(v)
     }
 
@@ -552,7 +566,7 @@ impl<'a> ModuleScope<'a> {
         }
     }
 
-    fn resource(&self, mode: &str, type_name: &str, name: &str) -> Result<Value, LookupError> {
+    fn resource(&self, mode: &str, type_name: &str, name: &str) -> Result<Rc<Value>, LookupError> {
         let declared = self.module.resources.iter().any(|r| {
             let is_data = matches!(r.mode, crate::addrs::ResourceMode::Data);
             r.type_name == type_name && r.name == name && (mode == "data") == is_data
@@ -569,12 +583,16 @@ impl<'a> ModuleScope<'a> {
         if let Some(v) = self.inputs.resources.and_then(|r| r.resource(&self.address, mode, type_name, name)) {
             return Ok(v);
         }
-        Ok(self.inputs.state.and_then(|s| super::json::resource_from_state(s, &self.address, mode, type_name, name)).unwrap_or_else(Value::dynamic))
+        Ok(Rc::new(self.inputs.state.and_then(|s| super::json::resource_from_state(s, &self.address, mode, type_name, name)).unwrap_or_else(Value::dynamic)))
     }
 }
 
 impl Scope for ModuleScope<'_> {
     fn lookup(&self, names: &[&str]) -> Result<(Value, usize), LookupError> {
+        self.lookup_shared(names).map(|(v, n)| (unshare(v), n))
+    }
+
+    fn lookup_shared(&self, names: &[&str]) -> Result<(Rc<Value>, usize), LookupError> {
         let root = names[0];
         let second = names.get(1).copied();
         let direct = |what: &str| LookupError {
@@ -585,19 +603,19 @@ impl Scope for ModuleScope<'_> {
         match root {
             "var" => {
                 let Some(n) = second else { return Err(direct("var")) };
-                self.var(n).map(|v| (v, 2))
+                self.var_shared(n).map(|v| (v, 2))
             }
             "local" => {
                 let Some(n) = second else { return Err(direct("local")) };
-                self.local(n).map(|v| (v, 2))
+                self.local_shared(n).map(|v| (v, 2))
             }
             "module" => {
                 let Some(n) = second else { return Err(direct("module")) };
                 let expanded = self.module.module_calls.iter().any(|c| c.name == n && (c.count.is_some() || c.for_each.is_some()));
                 if expanded && self.inputs.resources.is_some() {
-                    return Ok((self.expanded_module_value(n), 2));
+                    return Ok((Rc::new(self.expanded_module_value(n)), 2));
                 }
-                let Some(child) = self.child(n)? else { return Ok((Value::dynamic(), 2)) };
+                let Some(child) = self.child(n)? else { return Ok((Rc::new(Value::dynamic()), 2)) };
                 // One output when the reference names it (Terraform evaluates outputs one by
                 // one, so two modules may feed each other different outputs), else all of them.
                 let (value, used) = match names.get(2) {
@@ -611,7 +629,7 @@ impl Scope for ModuleScope<'_> {
                 };
                 let child_diags = std::mem::take(&mut *child.diagnostics.borrow_mut());
                 self.diagnostics.borrow_mut().extend(child_diags);
-                Ok((value, used))
+                Ok((Rc::new(value), used))
             }
             "path" => {
                 let Some(n) = second else { return Err(direct("path")) };
@@ -626,11 +644,11 @@ impl Scope for ModuleScope<'_> {
                         })
                     }
                 };
-                Ok((Value::string(v), 2))
+                Ok((Rc::new(Value::string(v)), 2))
             }
             "terraform" => match second {
-                Some("workspace") => Ok((Value::string("default"), 2)),
-                Some("applying") => Ok((Value::bool(false), 2)),
+                Some("workspace") => Ok((Rc::new(Value::string("default")), 2)),
+                Some("applying") => Ok((Rc::new(Value::bool(false)), 2)),
                 Some(other) => Err(LookupError {
                     summary: "Invalid \"terraform\" attribute".into(),
                     detail: format!("The \"terraform\" object does not have an attribute named {}. The only supported attributes are terraform.workspace, the name of the currently-selected workspace, and terraform.applying, a boolean which is true only during apply.", go_quote(other)),
