@@ -440,7 +440,7 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     let sources = super::sources::Sources::new(config);
     result.configuration = Some(super::config_json::configuration(config, &sources, provider, &inputs));
     let module_outputs = if options.destroy { Vec::new() } else { super::module_outputs::changed(&config.root, &scope) };
-    result.relevant_attributes = super::relevant::attributes(config, &sources, provider, &result.changes, &result.outputs, &module_outputs);
+    result.relevant_attributes = super::relevant::Relevant::new(config, module_outputs);
     // The apply graph this plan would build, checked now (Terraform's `checkApplyGraph`).
     if !result.diagnostics.has_errors() {
         let apply = super::apply_check::ApplyInputs { files, prior: input_prior, provider, variables: &options.variables };

@@ -16,7 +16,7 @@ use crate::config::kept::KeptExpr;
 use crate::config::model::{Config, Expr as ConfigExpr, Module};
 use crate::dag::go_quote;
 use crate::diag::{Diagnostic, Diagnostics, Pos, SourceRange};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
@@ -41,8 +41,39 @@ pub struct Inputs<'a> {
 
 enum Slot {
     Evaluating,
-    /// Shared with the references that read it.
-    Done(Rc<Value>),
+    /// Shared with the references that read it; whether its evaluation read only what cannot
+    /// change while the scope tree lives (see [`Memo`]).
+    Done(Rc<Value>, bool),
+}
+
+/// What every scope of one tree (a root scope and the child scopes made from it) shares: the
+/// variables and locals of each module instance, evaluated once.
+///
+/// The engine makes a child scope per resource it walks in a module instance, so without this
+/// each resource evaluated the instance's variables and locals again. Only values whose
+/// evaluation read nothing that changes during a walk are kept here: a value that read a
+/// resource (or a module's outputs, or a value in the middle of its own evaluation) stays with
+/// its scope, as before, since the walk's resource values change from one resource to the next.
+/// A new root scope (each plan pass, each apply operation) starts a new memo.
+#[derive(Default)]
+struct Memo {
+    /// Bumped by every read of a value that may change: an evaluation that saw it move is not
+    /// kept in `pure`.
+    changing_reads: Cell<u64>,
+    /// By module instance address.
+    pure: RefCell<HashMap<String, Rc<PureValues>>>,
+}
+
+#[derive(Default)]
+struct PureValues {
+    vars: RefCell<HashMap<String, Rc<Value>>>,
+    locals: RefCell<HashMap<String, Rc<Value>>>,
+}
+
+impl Memo {
+    fn changing_read(&self) {
+        self.changing_reads.set(self.changing_reads.get() + 1);
+    }
 }
 
 /// Where a module's input variables get their values.
@@ -116,6 +147,9 @@ pub struct ModuleScope<'a> {
     vars: RefCell<HashMap<String, Slot>>,
     locals: RefCell<HashMap<String, Slot>>,
     outputs: RefCell<HashMap<String, Slot>>,
+    memo: Rc<Memo>,
+    /// This module instance's entry of `memo`.
+    pure: Rc<PureValues>,
     pub diagnostics: RefCell<Diagnostics>,
 }
 
@@ -232,12 +266,13 @@ impl<'a> ModuleScope<'a> {
         for (k, j) in inputs.variables {
             given.insert(k.clone(), (from_json(j), Origin::Api));
         }
-        let scope = ModuleScope::new(&config.root, String::new(), inputs, Given::Root(given), 0);
+        let scope = ModuleScope::new(&config.root, String::new(), inputs, Given::Root(given), 0, Rc::default());
         scope.diagnostics.borrow_mut().extend(diags);
         scope
     }
 
-    fn new(module: &'a Module, address: String, inputs: &'a Inputs<'a>, given: Given<'a>, depth: usize) -> ModuleScope<'a> {
+    fn new(module: &'a Module, address: String, inputs: &'a Inputs<'a>, given: Given<'a>, depth: usize, memo: Rc<Memo>) -> ModuleScope<'a> {
+        let pure = memo.pure.borrow_mut().entry(address.clone()).or_default().clone();
         ModuleScope {
             module,
             address,
@@ -247,6 +282,8 @@ impl<'a> ModuleScope<'a> {
             vars: RefCell::new(HashMap::new()),
             locals: RefCell::new(HashMap::new()),
             outputs: RefCell::new(HashMap::new()),
+            memo,
+            pure,
             diagnostics: RefCell::new(Diagnostics::new()),
         }
     }
@@ -273,10 +310,10 @@ impl<'a> ModuleScope<'a> {
 
     fn var_shared(&self, name: &str) -> Result<Rc<Value>, LookupError> {
         if let Some(slot) = self.vars.borrow().get(name) {
-            return match slot {
-                Slot::Done(v) => Ok(v.clone()),
-                Slot::Evaluating => Ok(Rc::new(Value::dynamic())),
-            };
+            return Ok(self.reuse(slot).unwrap_or_else(|| Rc::new(Value::dynamic())));
+        }
+        if let Some(v) = self.pure.vars.borrow().get(name) {
+            return Ok(v.clone());
         }
         let Some(var) = self.module.variables.iter().find(|v| v.name == name) else {
             return Err(LookupError {
@@ -286,9 +323,14 @@ impl<'a> ModuleScope<'a> {
             });
         };
         self.vars.borrow_mut().insert(name.to_string(), Slot::Evaluating);
+        let before = self.memo.changing_reads.get();
         let mut diags = Diagnostics::new();
         let value = Rc::new(self.var_value(var, &mut diags).mark(var.sensitive));
-        self.vars.borrow_mut().insert(name.to_string(), Slot::Done(value.clone()));
+        let pure = self.memo.changing_reads.get() == before;
+        if pure {
+            self.pure.vars.borrow_mut().insert(name.to_string(), value.clone());
+        }
+        self.vars.borrow_mut().insert(name.to_string(), Slot::Done(value.clone(), pure));
         self.diagnostics.borrow_mut().extend(diags);
         self.check_validations(var);
         Ok(value)
@@ -421,6 +463,23 @@ impl<'a> ModuleScope<'a> {
         }
     }
 
+    /// A value this scope evaluated already (`None` while it is still being evaluated). One
+    /// that read what changes, or is mid-evaluation, makes whatever reads it changing too.
+    fn reuse(&self, slot: &Slot) -> Option<Rc<Value>> {
+        match slot {
+            Slot::Done(v, pure) => {
+                if !pure {
+                    self.memo.changing_read();
+                }
+                Some(v.clone())
+            }
+            Slot::Evaluating => {
+                self.memo.changing_read();
+                None
+            }
+        }
+    }
+
     /// A local value of this module (evaluated once; a cycle is an error).
     pub fn local(&self, name: &str) -> Result<Value, LookupError> {
         self.local_shared(name).map(unshare)
@@ -428,9 +487,9 @@ impl<'a> ModuleScope<'a> {
 
     fn local_shared(&self, name: &str) -> Result<Rc<Value>, LookupError> {
         if let Some(slot) = self.locals.borrow().get(name) {
-            return match slot {
-                Slot::Done(v) => Ok(v.clone()),
-                Slot::Evaluating => Err(LookupError {
+            return match self.reuse(slot) {
+                Some(v) => Ok(v),
+                None => Err(LookupError {
                     summary: "Cycle in local values".into(),
                     detail: format!("The local value {} refers to itself, directly or through other local values.", go_quote(name)),
                     names: 2,
@@ -444,7 +503,11 @@ impl<'a> ModuleScope<'a> {
                 names: 2,
             });
         };
+        if let Some(v) = self.pure.locals.borrow().get(name) {
+            return Ok(v.clone());
+        }
         self.locals.borrow_mut().insert(name.to_string(), Slot::Evaluating);
+        let before = self.memo.changing_reads.get();
         let v = Rc::new(match eval_config_expr(self, self.inputs, &decl.expr) {
             Ok(v) => v,
             Err(d) => {
@@ -452,13 +515,17 @@ impl<'a> ModuleScope<'a> {
                 Value::dynamic()
             }
         });
-        self.locals.borrow_mut().insert(name.to_string(), Slot::Done(v.clone()));
+        let pure = self.memo.changing_reads.get() == before;
+        if pure {
+            self.pure.locals.borrow_mut().insert(name.to_string(), v.clone());
+        }
+        self.locals.borrow_mut().insert(name.to_string(), Slot::Done(v.clone(), pure));
         Ok(v)
     }
 
     /// Evaluates this module's output `name` (for `module.X.name` in the parent, or the API).
     pub fn output(&self, name: &str) -> Option<Value> {
-        if let Some(Slot::Done(v)) = self.outputs.borrow().get(name) {
+        if let Some(Slot::Done(v, _)) = self.outputs.borrow().get(name) {
             return Some((**v).clone());
         }
         let decl = self.module.outputs.iter().find(|o| o.name == name)?;
@@ -470,7 +537,7 @@ impl<'a> ModuleScope<'a> {
                 Value::dynamic()
             }
         };
-        self.outputs.borrow_mut().insert(name.to_string(), Slot::Done(Rc::new(v.clone())));
+        self.outputs.borrow_mut().insert(name.to_string(), Slot::Done(Rc::new(v.clone()), false));
         Some(v)
     }
 
@@ -509,7 +576,7 @@ impl<'a> ModuleScope<'a> {
             });
         }
         let address = if self.address.is_empty() { format!("module.{call_name}") } else { format!("{}.module.{call_name}", self.address) };
-        Ok(Some(ModuleScope::new(child, address, self.inputs, Given::Call { parent: self, call, key: None }, self.depth + 1)))
+        Ok(Some(ModuleScope::new(child, address, self.inputs, Given::Call { parent: self, call, key: None }, self.depth + 1, self.memo.clone())))
     }
 
     /// The instances of module call `call_name` when it has `count` or `for_each` (`None`
@@ -543,7 +610,7 @@ impl<'a> ModuleScope<'a> {
         }
         let base = if self.address.is_empty() { format!("module.{call_name}") } else { format!("{}.module.{call_name}", self.address) };
         let address = format!("{base}{}", key.text());
-        Some(ModuleScope::new(child, address, self.inputs, Given::Call { parent: self, call, key: Some(key) }, self.depth + 1))
+        Some(ModuleScope::new(child, address, self.inputs, Given::Call { parent: self, call, key: Some(key) }, self.depth + 1, self.memo.clone()))
     }
 
     /// An expanded call's value: its instances' outputs, a tuple for `count`, an object for
@@ -580,6 +647,7 @@ impl<'a> ModuleScope<'a> {
                 names: if mode == "data" { 3 } else { 2 },
             });
         }
+        self.memo.changing_read();
         if let Some(v) = self.inputs.resources.and_then(|r| r.resource(&self.address, mode, type_name, name)) {
             return Ok(v);
         }
@@ -611,6 +679,8 @@ impl Scope for ModuleScope<'_> {
             }
             "module" => {
                 let Some(n) = second else { return Err(direct("module")) };
+                // Outputs read resources, and stay with their scope (see `Memo`).
+                self.memo.changing_read();
                 let expanded = self.module.module_calls.iter().any(|c| c.name == n && (c.count.is_some() || c.for_each.is_some()));
                 if expanded && self.inputs.resources.is_some() {
                     return Ok((Rc::new(self.expanded_module_value(n)), 2));
