@@ -825,3 +825,66 @@ fn read_tfvars(path: &str, text: &str, inputs: &Inputs<'_>) -> Result<BTreeMap<S
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::functions::NoFiles;
+    use crate::eval::scope::ResourceSource;
+
+    /// Resource values by `type.name`, changed by the test between scopes (as a walk does).
+    #[derive(Default)]
+    struct Values(RefCell<HashMap<String, Value>>);
+
+    impl ResourceSource for Values {
+        fn resource(&self, _module: &str, _mode: &str, type_name: &str, name: &str) -> Option<Rc<Value>> {
+            Some(Rc::new(self.0.borrow().get(&format!("{type_name}.{name}")).cloned().unwrap_or_else(Value::dynamic)))
+        }
+    }
+
+    const MODULE: &str = r#"
+variable "x" {
+  default = "a"
+}
+locals {
+  pure = "${var.x}-1"
+  read = "${mock_resource.r.name}-${local.pure}"
+  bad  = tonumber("x")
+}
+resource "mock_resource" "r" {
+  name = "n"
+}
+"#;
+
+    /// Two scopes of one module instance, as the engine makes one per resource it walks:
+    /// what reads no resource is evaluated once (its errors reported once, as Terraform
+    /// evaluates a local once per instance); what reads one sees the resource as it is now.
+    #[test]
+    fn a_module_instance_shares_what_reads_no_resource() {
+        let files: BTreeMap<String, String> = crate::util::sort::btree_map([
+            ("main.tf".to_string(), "module \"m\" {\n  source = \"./m\"\n}\n".to_string()),
+            ("m/main.tf".to_string(), MODULE.to_string()),
+        ]);
+        let loaded = crate::load(&files, &Default::default());
+        assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
+        let values = Values::default();
+        let funcs = Registry::builtin();
+        let variables = BTreeMap::new();
+        let inputs = Inputs { variables: &variables, state: None, files: &NoFiles, funcs: &funcs, planning: true, unset_variables_unknown: false, base_dir: ".", resources: Some(&values) };
+        let root = ModuleScope::root(&loaded.config, &inputs, &[]);
+
+        let first = root.child_scope("m").unwrap().unwrap();
+        assert_eq!(first.local("pure").unwrap(), Value::string("a-1"));
+        assert!(!first.local("read").unwrap().is_known());
+        assert_eq!(first.local("bad").unwrap(), Value::dynamic());
+        assert_eq!(first.diagnostics.borrow().errors().count(), 1);
+
+        values.0.borrow_mut().insert("mock_resource.r".into(), Value::object(crate::util::sort::btree_map([("name".to_string(), Value::string("n"))])));
+        let second = root.child_scope("m").unwrap().unwrap();
+        assert_eq!(second.local("read").unwrap(), Value::string("n-a-1"));
+        assert_eq!(second.local("bad").unwrap(), Value::dynamic());
+        assert_eq!(second.diagnostics.borrow().errors().count(), 0);
+        // The same scope keeps what it read, as it always did.
+        assert!(!first.local("read").unwrap().is_known());
+    }
+}
