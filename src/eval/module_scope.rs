@@ -117,7 +117,12 @@ impl Scope for RepetitionScope<'_, '_> {
         match (names[0], names.get(1).copied(), self.key) {
             ("count", Some("index"), ModuleKey::Count(i)) => Ok((Rc::new(Value::int(*i)), 2)),
             ("each", Some("key"), ModuleKey::Each(k, _)) => Ok((Rc::new(Value::string(k.clone())), 2)),
-            ("each", Some("value"), ModuleKey::Each(_, v)) => Ok((Rc::new(v.clone()), 2)),
+            ("each", Some("value"), ModuleKey::Each(_, v)) => {
+                // It may hold resource values, and the walk's instances carry theirs from
+                // before the walk: what reads it stays with its scope (see `Memo`).
+                self.parent.memo.changing_read();
+                Ok((Rc::new(v.clone()), 2))
+            }
             _ => self.parent.lookup_shared(names),
         }
     }
@@ -862,7 +867,7 @@ resource "mock_resource" "r" {
     #[test]
     fn a_module_instance_shares_what_reads_no_resource() {
         let files: BTreeMap<String, String> = crate::util::sort::btree_map([
-            ("main.tf".to_string(), "module \"m\" {\n  source = \"./m\"\n}\n".to_string()),
+            ("main.tf".to_string(), "module \"m\" {\n  source = \"./m\"\n}\nmodule \"e\" {\n  source   = \"./m\"\n  for_each = { a = 1 }\n  x        = each.value\n}\n".to_string()),
             ("m/main.tf".to_string(), MODULE.to_string()),
         ]);
         let loaded = crate::load(&files, &Default::default());
@@ -886,5 +891,11 @@ resource "mock_resource" "r" {
         assert_eq!(second.diagnostics.borrow().errors().count(), 0);
         // The same scope keeps what it read, as it always did.
         assert!(!first.local("read").unwrap().is_known());
+
+        // `each.value` is the instance's as its scope was given it (the walk's instances carry
+        // values from before the walk, a later reader's are current): not shared.
+        let each = |v: &str| root.child_instance("e", ModuleKey::Each("a".into(), Value::string(v))).unwrap();
+        assert_eq!(each("one").local("pure").unwrap(), Value::string("one-1"));
+        assert_eq!(each("two").local("pure").unwrap(), Value::string("two-1"));
     }
 }
