@@ -13,7 +13,8 @@
 // printed beside them, which on a shared machine says what the work cost.
 // Options: --sizes 1000,10000 (multiples of 100), --no-terraform, --no-build, --no-node,
 // --on-state (Node's apply passes an `onState` that keeps every state it is given, and the
-// number of calls is printed: what persisting as it goes costs).
+// number of calls is printed: what persisting as it goes costs), --pkg DIR (the Node column from
+// another built package, such as a copy of pkg/ from before a change: implies no build for it).
 // Results: bench/RESULTS.md ("Engine").
 
 import { execFileSync, spawnSync } from "node:child_process";
@@ -26,7 +27,7 @@ import { parseArgs } from "node:util";
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const shared = resolve(repo, "../shared");
 const { values: opts } = parseArgs({
-  options: { sizes: { type: "string", default: "1000,10000,100000" }, "no-terraform": { type: "boolean" }, "no-build": { type: "boolean" }, "no-node": { type: "boolean" }, "on-state": { type: "boolean" } },
+  options: { sizes: { type: "string", default: "1000,10000,100000" }, "no-terraform": { type: "boolean" }, "no-build": { type: "boolean" }, "no-node": { type: "boolean" }, "on-state": { type: "boolean" }, pkg: { type: "string" } },
 });
 const sizes = opts.sizes.split(",").map(Number);
 if (sizes.some((n) => !(n > 0 && n % 100 === 0))) throw new Error("--sizes: positive multiples of 100");
@@ -36,7 +37,7 @@ const targetDir = join(process.env.CARGO_TARGET_DIR ?? join(repo, "target"), "be
 const bin = join(targetDir, "release/tfgraph-bench-engine");
 if (!opts["no-build"]) {
   execFileSync("cargo", ["build", "--release", "--quiet", "--manifest-path", join(repo, "bench/engine/Cargo.toml"), "--target-dir", targetDir], { stdio: "inherit" });
-  if (!opts["no-node"]) execFileSync("bash", [join(repo, "scripts/build")], { stdio: ["ignore", 2, "inherit"] });
+  if (!opts["no-node"] && !opts.pkg) execFileSync("bash", [join(repo, "scripts/build")], { stdio: ["ignore", 2, "inherit"] });
 }
 
 function native(n) {
@@ -49,9 +50,10 @@ function native(n) {
 // The package in Node: a child `node` process per size (so its peak RSS is its own) reads the
 // files `tfgraph-bench-engine write N DIR` wrote, then times `await plan(files)` and
 // `await apply(plan)` with the built-in mock at zero latency (parallelism 10, as natively).
+const pkgDir = resolve(opts.pkg ?? join(repo, "pkg"));
 const NODE_CHILD = `
-  import { plan, apply } from ${JSON.stringify(join(repo, "pkg/node.js"))};
-  import { readConfigDir } from ${JSON.stringify(join(repo, "pkg/read-dir.js"))};
+  import { plan, apply } from ${JSON.stringify(join(pkgDir, "node.js"))};
+  import { readConfigDir } from ${JSON.stringify(join(pkgDir, "read-dir.js"))};
   const files = await readConfigDir(process.argv[1]);
   const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
   let t = performance.now();
@@ -71,7 +73,7 @@ const NODE_CHILD = `
   console.log(JSON.stringify({ plan_ms, apply_ms, plan_cpu_ms, apply_cpu_ms, peak_rss_kib: process.resourceUsage().maxRSS, on_state_calls }));
 `;
 async function node(n) {
-  if (!existsSync(join(repo, "pkg/tfgraph_bg.wasm"))) return { error: "pkg/ is not built (bash scripts/build)" };
+  if (!existsSync(join(pkgDir, "tfgraph_bg.wasm"))) return { error: `${pkgDir} is not built (bash scripts/build)` };
   const dir = mkdtempSync(join(tmpdir(), "tfgraph-bench-engine-node-"));
   try {
     execFileSync(bin, ["write", String(n), dir]);

@@ -173,7 +173,7 @@ impl ApplyOrder {
             }
         }
         let waiting: Vec<usize> = (0..n).map(|b| direct[b].len() + waits_for[b].len()).collect();
-        let ready = (0..n).filter(|&b| waiting[b] == 0).collect();
+        let ready = crate::util::sort::btree_set((0..n).filter(|&b| waiting[b] == 0));
         ApplyOrder {
             direct: direct.into_iter().map(|s| s.into_iter().collect()).collect(),
             waits_for: waits_for.into_iter().map(|s| s.into_iter().collect()).collect(),
@@ -286,7 +286,7 @@ impl ApplyOrder {
             })
             .filter(|c| c.len() > 1)
             .collect();
-        out.sort();
+        crate::util::sort::sort(&mut out);
         out
     }
 

@@ -117,7 +117,7 @@ pub fn evaluate(
             continue;
         }
         let mode = if r.mode == ResourceMode::Data { "data" } else { "managed" };
-        let v = values.values.borrow().get(&(String::new(), mode.to_string(), r.type_name.clone(), r.name.clone())).cloned().unwrap_or_else(Value::dynamic);
+        let v = values.get(&(String::new(), mode.to_string(), r.type_name.clone(), r.name.clone())).unwrap_or_else(Value::dynamic);
         let list = if not_evaluated.contains(&w.address) && !v.is_known() { vec![(None, Value::dynamic())] } else { instances(&v, r.count.is_some(), r.for_each.is_some()) };
         let mut objects = Vec::new();
         for (key, obj) in list {

@@ -37,7 +37,7 @@ pub fn expression_values(scope: &dyn Scope, inputs: &Inputs<'_>, text: &str, cau
             break;
         }
     }
-    out.sort();
+    crate::util::sort::sort(&mut out);
     out.into_iter().map(|(t, s)| json!({"traversal": t, "statement": s})).collect()
 }
 

@@ -153,7 +153,7 @@ impl crate::eval::scope::Scope for EachOnly<'_> {
     fn lookup(&self, names: &[&str]) -> Result<(Value, usize), crate::eval::scope::LookupError> {
         if names[0] == "each" {
             let (key, value) = self.0.cloned().unwrap_or_else(|| (Value::null(crate::eval::Type::Dynamic), Value::null(crate::eval::Type::Dynamic)));
-            return Ok((Value::object([("key".to_string(), key), ("value".to_string(), value)].into_iter().collect()), 1));
+            return Ok((Value::object(crate::util::sort::btree_map([("key".to_string(), key), ("value".to_string(), value)])), 1));
         }
         // HCL's "Unknown variable", with the sentence Terraform appends (no space between).
         Err(crate::eval::scope::LookupError {

@@ -16,6 +16,7 @@ use crate::eval::scope::ResourceSource;
 use crate::eval::Value;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::rc::Rc;
 
 /// Orphans the plan deletes, by instance: references no longer read them.
 #[derive(Default)]
@@ -85,7 +86,7 @@ pub struct Reads {
     ids: Vec<ResourceId>,
     hidden: Hidden,
     /// Per walkable: its value and the change tick it was built at.
-    cache: RefCell<Vec<Option<(u64, Value)>>>,
+    cache: RefCell<Vec<Option<(u64, Rc<Value>)>>>,
 }
 
 impl Reads {
@@ -120,14 +121,14 @@ impl Reads {
         LiveValues { reads: self, objs, walkables, reader }
     }
 
-    fn value(&self, objs: &Objects, walkables: &[Walkable<'_>], j: usize) -> Value {
+    fn value(&self, objs: &Objects, walkables: &[Walkable<'_>], j: usize) -> Rc<Value> {
         let tick = objs.changed_at(&self.ids[j]);
         if let Some((at, v)) = &self.cache.borrow()[j] {
             if *at == tick {
                 return v.clone();
             }
         }
-        let v = resource_value(objs, &self.hidden, &walkables[j]);
+        let v = Rc::new(resource_value(objs, &self.hidden, &walkables[j]));
         self.cache.borrow_mut()[j] = Some((tick, v.clone()));
         v
     }
@@ -144,12 +145,12 @@ pub struct LiveValues<'s> {
 }
 
 impl ResourceSource for LiveValues<'_> {
-    fn resource(&self, module: &str, mode: &str, type_name: &str, name: &str) -> Option<Value> {
+    fn resource(&self, module: &str, mode: &str, type_name: &str, name: &str) -> Option<Rc<Value>> {
         let key = (module.to_string(), mode.to_string(), type_name.to_string(), name.to_string());
         let reads = self.reads;
-        let Some(&j) = reads.by_key.get(&key) else { return Some(Value::dynamic()) };
+        let Some(&j) = reads.by_key.get(&key) else { return Some(Rc::new(Value::dynamic())) };
         if !reads.reaches[reads.config_of[self.reader]].contains(&reads.config_of[j]) {
-            return Some(Value::dynamic());
+            return Some(Rc::new(Value::dynamic()));
         }
         Some(reads.value(self.objs, self.walkables, j))
     }

@@ -216,8 +216,8 @@ pub struct Plan {
     pub checks: Vec<checks::CheckResult>,
     /// The plan JSON's `configuration` section (the configuration the plan was made from).
     pub configuration: Option<serde_json::Value>,
-    /// The plan JSON's `relevant_attributes` entries.
-    pub relevant_attributes: Vec<serde_json::Value>,
+    /// The plan JSON's `relevant_attributes` entries (made when first read).
+    pub relevant_attributes: relevant::Relevant,
     /// Refused before the walk (a cycle in the validate graph): Terraform makes no plan at all
     /// then, so prints none (`backend/local` with a nil plan).
     pub refused: bool,

@@ -440,7 +440,7 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     let sources = super::sources::Sources::new(config);
     result.configuration = Some(super::config_json::configuration(config, &sources, provider, &inputs));
     let module_outputs = if options.destroy { Vec::new() } else { super::module_outputs::changed(&config.root, &scope) };
-    result.relevant_attributes = super::relevant::attributes(config, &sources, provider, &result.changes, &result.outputs, &module_outputs);
+    result.relevant_attributes = super::relevant::Relevant::new(config, module_outputs);
     // The apply graph this plan would build, checked now (Terraform's `checkApplyGraph`).
     if !result.diagnostics.has_errors() {
         let apply = super::apply_check::ApplyInputs { files, prior: input_prior, provider, variables: &options.variables };
@@ -559,7 +559,7 @@ impl<'a> Walk<'a> {
         let destroy_reads = self.options.destroy && !self.options.no_refresh && r.mode == ResourceMode::Data;
         let expansion = if self.options.destroy && !destroy_reads { Some(Expansion::Count(-1)) } else { self.expansion(scope, r) };
         let Some(expansion) = expansion else {
-            self.values.values.borrow_mut().insert(key, Value::dynamic());
+            self.values.insert(key, Value::dynamic());
             return;
         };
         if r.mode == ResourceMode::Data {
@@ -575,13 +575,13 @@ impl<'a> Walk<'a> {
             self.incomplete_replace(w, &raddr, &instances);
         }
         // An import to an instance the expansion does not have: the resource is not planned.
-        let addresses: BTreeSet<String> = instances.iter().map(|(k, _, _)| format!("{}{}", w.address, k.as_ref().map(|k| k.to_string()).unwrap_or_default())).collect();
+        let addresses: BTreeSet<String> = crate::util::sort::btree_set(instances.iter().map(|(k, _, _)| format!("{}{}", w.address, k.as_ref().map(|k| k.to_string()).unwrap_or_default())));
         let of_this = |a: &str| crate::addrs::InstanceAddr::parse(a).is_ok_and(|x| crate::addrs::InstanceAddr { key: None, ..x }.to_string() == w.address);
         let stray = self.imports.keys().filter(|a| !addresses.contains(*a) && of_this(a)).min().cloned();
         if let Some(a) = stray {
             self.diags.push(super::import::instance_not_configured(&a));
             self.failed.insert(w.config_address.clone());
-            self.values.values.borrow_mut().insert(key, Value::dynamic());
+            self.values.insert(key, Value::dynamic());
             return;
         }
         let mut planned_values: Vec<(Option<InstanceKey>, Value)> = Vec::new();
@@ -803,14 +803,14 @@ impl<'a> Walk<'a> {
                 planned_values.into_iter().map(|(k, v)| (if let Some(InstanceKey::Str(s)) = k { s } else { String::new() }, v)),
             )),
         };
-        self.values.values.borrow_mut().insert(key, value);
+        self.values.insert(key, value);
     }
 
     /// `ImportResourceState`, then the refresh that reads the imported object.
     fn import(&mut self, type_name: &str, address: &str, id: &str) -> Result<Value, Diagnostic> {
         self.ops.push(PlanOp { op: Op::Import, address: address.to_string(), resource: self.order_resource.clone(), deps: self.order_deps.clone(), name: None, after: None });
         // Told to `on_op` as the object the import names (`Preparing import... [id=...]`).
-        let named = Value::object(std::iter::once(("id".to_string(), Value::string(id.to_string()))).collect());
+        let named = Value::object(crate::util::sort::btree_map([("id".to_string(), Value::string(id.to_string()))]));
         self.progress(OpProgress::Start { prior: Some(&named) });
         let imported = self.prov().import_resource_state(type_name, id);
         self.progress(match &imported {

@@ -311,8 +311,9 @@ pub fn to_json(plan: &Plan, provider: &dyn Provider) -> Json {
     if let Some(c) = &plan.configuration {
         out.insert("configuration".into(), c.clone());
     }
-    if !plan.relevant_attributes.is_empty() {
-        out.insert("relevant_attributes".into(), Json::Array(plan.relevant_attributes.clone()));
+    let relevant = plan.relevant_attributes.get(provider, &plan.changes, &plan.outputs);
+    if !relevant.is_empty() {
+        out.insert("relevant_attributes".into(), Json::Array(relevant.to_vec()));
     }
     out.insert("applyable".into(), json!(!plan.errored() && (plan.changes.iter().any(|c| c.action != Action::NoOp || c.previous_address.is_some() || c.importing.is_some()) || plan.outputs.iter().any(|o| o.action != Action::NoOp))));
     // A targeted plan leaves changes out: it is not complete.

@@ -137,7 +137,7 @@ pub fn planned_values(plan: &Plan) -> WalkValues {
         let value = match instances.first().map(|(k, _)| k) {
             None | Some(None) => instances.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic),
             Some(Some(InstanceKey::Int(_))) => {
-                instances.sort_by_key(|(k, _)| match k {
+                crate::util::sort::sort_by_key(&mut instances, |(k, _)| match k {
                     Some(InstanceKey::Int(i)) => *i,
                     _ => i64::MAX,
                 });
@@ -151,7 +151,7 @@ pub fn planned_values(plan: &Plan) -> WalkValues {
                 (name, v)
             }))),
         };
-        values.values.borrow_mut().insert(key, value);
+        values.insert(key, value);
     }
     values
 }

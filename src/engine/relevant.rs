@@ -18,6 +18,7 @@ use crate::plans::Action;
 use crate::providers::{Provider, ResourceSchema};
 use serde_json::{json, Value as Json};
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::{Arc, OnceLock};
 
 type ModInst = Vec<(String, Option<InstanceKey>)>;
 
@@ -64,6 +65,32 @@ impl GlobalRef {
             _ => "",
         };
         format!("{c}({kind}){}{}", self.local.target, refs::traversal_str(&self.local.remaining))
+    }
+}
+
+/// A plan's relevant attributes, worked out when its JSON first asks for them: most plans are
+/// applied without being shown, and the analysis was about a tenth of a large plan in Node.
+#[derive(Clone, Debug, Default)]
+pub struct Relevant {
+    /// What the analysis reads besides the plan: the configuration it was made from (a copy:
+    /// the plan outlives the caller's) and the changed outputs of module instances.
+    from: Option<Arc<(Config, Vec<(String, String)>)>>,
+    done: OnceLock<Vec<Json>>,
+}
+
+impl Relevant {
+    /// `module_outputs` as [`attributes`] takes them.
+    pub fn new(config: &Config, module_outputs: Vec<(String, String)>) -> Relevant {
+        Relevant { from: Some(Arc::new((config.clone(), module_outputs))), done: OnceLock::new() }
+    }
+
+    /// The entries for `changes` and `outputs` (the plan's: they are fixed once it is made),
+    /// with the plan's `provider` (its schemas cut each path).
+    pub fn get(&self, provider: &dyn Provider, changes: &[InstanceChange], outputs: &[OutputChange]) -> &[Json] {
+        self.done.get_or_init(|| match &self.from {
+            Some(from) => attributes(&from.0, &Sources::new(&from.0), provider, changes, outputs, &from.1),
+            None => Vec::new(),
+        })
     }
 }
 

@@ -3,10 +3,11 @@
 //! which the module scope reads ahead of the prior state.
 
 use crate::eval::module_scope::ModuleScope;
-use crate::eval::scope::{LookupError, ResourceSource, Scope};
+use crate::eval::scope::{unshare, LookupError, ResourceSource, Scope};
 use crate::eval::Value;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// A resource instance's scope: its repetition values, then the module's names.
 pub struct InstanceScope<'s, 'm> {
@@ -18,12 +19,17 @@ pub struct InstanceScope<'s, 'm> {
 
 impl Scope for InstanceScope<'_, '_> {
     fn lookup(&self, names: &[&str]) -> Result<(Value, usize), LookupError> {
+        self.lookup_shared(names).map(|(v, n)| (unshare(v), n))
+    }
+
+    fn lookup_shared(&self, names: &[&str]) -> Result<(Rc<Value>, usize), LookupError> {
+        let own = |v: Option<&Value>, n: usize| Ok((Rc::new(v.cloned().unwrap_or_else(Value::dynamic)), n));
         match (names[0], names.get(1).copied()) {
-            ("count", Some("index")) if self.count_index.is_some() => Ok((Value::int(self.count_index.unwrap_or(0)), 2)),
-            ("each", Some("key")) if self.each.is_some() => Ok((self.each.as_ref().map(|e| e.0.clone()).unwrap_or_else(Value::dynamic), 2)),
-            ("each", Some("value")) if self.each.is_some() => Ok((self.each.as_ref().map(|e| e.1.clone()).unwrap_or_else(Value::dynamic), 2)),
-            ("self", _) if self.self_value.is_some() => Ok((self.self_value.clone().unwrap_or_else(Value::dynamic), 1)),
-            _ => self.module.lookup(names),
+            ("count", Some("index")) if self.count_index.is_some() => Ok((Rc::new(Value::int(self.count_index.unwrap_or(0))), 2)),
+            ("each", Some("key")) if self.each.is_some() => own(self.each.as_ref().map(|e| &e.0), 2),
+            ("each", Some("value")) if self.each.is_some() => own(self.each.as_ref().map(|e| &e.1), 2),
+            ("self", _) if self.self_value.is_some() => own(self.self_value.as_ref(), 1),
+            _ => self.module.lookup_shared(names),
         }
     }
 }
@@ -36,12 +42,24 @@ pub type ResourceKey = (String, String, String, String);
 /// visits in dependency order, so only unrelated readers see that).
 #[derive(Default)]
 pub struct WalkValues {
-    pub values: RefCell<HashMap<ResourceKey, Value>>,
+    /// Shared with the references that read them (see [`ResourceSource`]).
+    values: RefCell<HashMap<ResourceKey, Rc<Value>>>,
+}
+
+impl WalkValues {
+    pub fn insert(&self, key: ResourceKey, value: Value) {
+        self.values.borrow_mut().insert(key, Rc::new(value));
+    }
+
+    /// A copy of the value the walk has for `key`.
+    pub fn get(&self, key: &ResourceKey) -> Option<Value> {
+        self.values.borrow().get(key).map(|v| (**v).clone())
+    }
 }
 
 impl ResourceSource for WalkValues {
-    fn resource(&self, module: &str, mode: &str, type_name: &str, name: &str) -> Option<Value> {
+    fn resource(&self, module: &str, mode: &str, type_name: &str, name: &str) -> Option<Rc<Value>> {
         let key = (module.to_string(), mode.to_string(), type_name.to_string(), name.to_string());
-        Some(self.values.borrow().get(&key).cloned().unwrap_or_else(Value::dynamic))
+        Some(self.values.borrow().get(&key).cloned().unwrap_or_else(|| Rc::new(Value::dynamic())))
     }
 }

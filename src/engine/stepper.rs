@@ -688,7 +688,7 @@ pub(super) fn current_values<'w, 'c: 'w>(objs: &Objects, hidden: &[&InstanceChan
     let hidden = Hidden::new(hidden.iter().copied());
     let values = WalkValues::default();
     for w in walkables {
-        values.values.borrow_mut().insert(resource_key(w), resource_value(objs, &hidden, w));
+        values.insert(resource_key(w), resource_value(objs, &hidden, w));
     }
     values
 }

@@ -193,12 +193,12 @@ pub struct Selection {
 impl Selection {
     /// `closure[i]`: every resource `resources[i]` depends on, transitively.
     pub fn of(targets: &Targets, resources: &[Walkable<'_>], closure: &[BTreeSet<String>], destroy: bool) -> Selection {
-        let all: BTreeSet<String> = resources.iter().map(|w| w.config_address.clone()).collect();
+        let all: BTreeSet<String> = crate::util::sort::btree_set(resources.iter().map(|w| w.config_address.clone()));
         if targets.is_empty() {
             return Selection { names: vec![false; resources.len()], refreshed: vec![true; resources.len()], named: BTreeSet::new(), kept: all };
         }
         let names: Vec<bool> = resources.iter().map(|w| targets.names_resource(&w.path, &super::plan::resource_addr(w.resource))).collect();
-        let named: BTreeSet<String> = resources.iter().zip(&names).filter(|(_, n)| **n).map(|(w, _)| w.config_address.clone()).collect();
+        let named: BTreeSet<String> = crate::util::sort::btree_set(resources.iter().zip(&names).filter(|(_, n)| **n).map(|(w, _)| w.config_address.clone()));
         let mut with_dependencies = named.clone();
         for (i, _) in names.iter().enumerate().filter(|(_, n)| **n) {
             with_dependencies.extend(closure[i].iter().cloned());

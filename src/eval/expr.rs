@@ -15,7 +15,9 @@ use super::value::{Kind, Value};
 use crate::dag::go_quote;
 use crate::diag::{Diagnostic, Pos, SourceFile, SourceRange};
 use crate::hcl::ast::{BinaryOp, Expr, ExprKind, ForExpr, Ident, ObjectKey, Op, Part, Span, Template, UnaryOp};
+use super::scope::unshare;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 mod template_funcs;
 use template_funcs::TemplateCall;
@@ -141,12 +143,17 @@ impl<'a> Evaluator<'a> {
     /// A root name followed by attribute names: a `for` variable, or the scope's answer.
     /// Returns the value and how many of `attrs` it consumed.
     fn traversal_root(&mut self, root: &Ident<'_>, attrs: &[&Ident<'_>]) -> Result<(Value, usize), Box<Diagnostic>> {
+        self.traversal_root_shared(root, attrs).map(|(v, n)| (unshare(v), n))
+    }
+
+    /// [`Self::traversal_root`], the value shared with the scope that keeps it.
+    fn traversal_root_shared(&mut self, root: &Ident<'_>, attrs: &[&Ident<'_>]) -> Result<(Rc<Value>, usize), Box<Diagnostic>> {
         if let Some(v) = self.local(root.name) {
-            return Ok((v.clone(), 0));
+            return Ok((Rc::new(v.clone()), 0));
         }
         let mut names = vec![root.name];
         names.extend(attrs.iter().map(|a| a.name));
-        match self.scope.lookup(&names) {
+        match self.scope.lookup_shared(&names) {
             Ok((v, used)) => Ok((v, used.saturating_sub(1))),
             Err(le) => {
                 let last = if le.names <= 1 || attrs.is_empty() { &root.span } else { &attrs[(le.names - 2).min(attrs.len() - 1)].span };
@@ -155,44 +162,56 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// Steps and splats read their operand by reference and copy only what they select: a
+    /// resource's object stays with the scope when one attribute of it is read.
     fn traversal(&mut self, source: &Expr<'_>, ops: &[Op<'_>]) -> R {
-        let (mut v, mut i) = match &source.kind {
+        let (root, mut i) = match &source.kind {
             ExprKind::Variable(root) => {
                 let attrs: Vec<&Ident<'_>> = ops.iter().map_while(|op| if let Op::Attr(a) = op { Some(a) } else { None }).collect();
-                self.traversal_root(root, &attrs)?
+                self.traversal_root_shared(root, &attrs)?
             }
-            _ => (self.eval(source)?, 0),
+            _ => (Rc::new(self.eval(source)?), 0),
         };
+        // `None` while the value is still the root.
+        let mut v: Option<Value> = None;
         while i < ops.len() {
-            match &ops[i] {
-                Op::FullSplat { .. } => return self.splat(v, &ops[i + 1..], true),
+            let here: &Value = match &v {
+                Some(x) => x,
+                None => &root,
+            };
+            let next = match &ops[i] {
+                Op::FullSplat { .. } => return self.splat(here, &ops[i + 1..], true),
                 Op::AttrSplat { .. } => {
                     // The legacy splat applies only the attribute steps right after it.
                     let n = ops[i + 1..].iter().take_while(|o| matches!(o, Op::Attr(_) | Op::LegacyIndex { .. })).count();
-                    v = self.splat(v, &ops[i + 1..i + 1 + n], false)?;
+                    let next = self.splat(here, &ops[i + 1..i + 1 + n], false)?;
+                    v = Some(next);
                     i += 1 + n;
                     continue;
                 }
-                op => v = self.step(v, op)?,
-            }
+                op => self.step(here, op)?,
+            };
+            v = Some(next);
             i += 1;
         }
-        Ok(v)
+        Ok(v.unwrap_or_else(|| unshare(root)))
     }
 
-    fn splat(&mut self, v: Value, rest: &[Op<'_>], _full: bool) -> R {
+    fn splat(&mut self, v: &Value, rest: &[Op<'_>], _full: bool) -> R {
         let sensitive = v.sensitive;
-        let apply = |me: &mut Self, x: Value| -> R {
-            let mut x = x;
+        let apply = |me: &mut Self, x: &Value| -> R {
+            let mut owned: Option<Value> = None;
             for op in rest {
-                x = match op {
-                    Op::FullSplat { .. } | Op::AttrSplat { .. } => return me.splat(x, &rest[1..], true),
-                    op => me.step(x, op)?,
+                let here = owned.as_ref().unwrap_or(x);
+                let next = match op {
+                    Op::FullSplat { .. } | Op::AttrSplat { .. } => return me.splat(here, &rest[1..], true),
+                    op => me.step(here, op)?,
                 };
+                owned = Some(next);
             }
-            Ok(x)
+            Ok(owned.unwrap_or_else(|| x.clone()))
         };
-        match v.kind {
+        match &v.kind {
             Kind::Null(_) => Ok(Value::tuple(vec![]).mark(sensitive)),
             Kind::Unknown(_) => Ok(Value::dynamic().mark(sensitive)),
             Kind::List(_, items) | Kind::Set(_, items) => {
@@ -224,7 +243,7 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    fn step(&mut self, v: Value, op: &Op<'_>) -> R {
+    fn step(&mut self, v: &Value, op: &Op<'_>) -> R {
         match op {
             Op::Attr(id) => self.get_attr(v, id.name, &(id.span.start.saturating_sub(1)..id.span.end)),
             Op::LegacyIndex { index, span } => self.index(v, Value::int(*index as i64), span),
@@ -236,7 +255,7 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    fn get_attr(&mut self, v: Value, name: &str, span: &Span) -> R {
+    fn get_attr(&mut self, v: &Value, name: &str, span: &Span) -> R {
         let sensitive = v.sensitive;
         match &v.kind {
             Kind::Null(_) => Err(self.err("Attempt to get attribute from null value", "This value is null, so it does not have any attributes.", span)),
@@ -269,7 +288,7 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    fn index(&mut self, v: Value, key: Value, span: &Span) -> R {
+    fn index(&mut self, v: &Value, key: Value, span: &Span) -> R {
         let sensitive = v.sensitive || key.sensitive;
         let invalid = |me: &Self, why: &str| me.err("Invalid index", format!("The given key does not identify an element in this collection value{why}."), span);
         if v.is_null() {
@@ -278,7 +297,13 @@ impl<'a> Evaluator<'a> {
         if key.is_null() {
             return Err(self.err("Invalid index", "Can't use a null value as an indexing key.", span));
         }
-        let ty = v.ty();
+        // Only the type's kind (and a list's or map's element type) matters here: a tuple's or
+        // object's full type is not built (a resource with count is a tuple of objects).
+        let ty = match &v.kind {
+            Kind::Tuple(_) => Type::Tuple(Vec::new()),
+            Kind::Object(_) => Type::Object(BTreeMap::new()),
+            _ => v.ty(),
+        };
         match &ty {
             Type::List(_) | Type::Tuple(_) => {
                 let k = match convert(&key, &Type::Number) {

@@ -8,7 +8,7 @@ use super::convert::convert;
 use super::expr::{Evaluator, Source};
 use super::functions::{FileSource, FuncContext, Registry};
 use super::json::from_json;
-use super::scope::{EmptyScope, LookupError, Scope};
+use super::scope::{unshare, EmptyScope, LookupError, Scope};
 use super::typeexpr::{self, Constraint};
 use super::types::Type;
 use super::value::Value;
@@ -16,8 +16,9 @@ use crate::config::kept::KeptExpr;
 use crate::config::model::{Config, Expr as ConfigExpr, Module};
 use crate::dag::go_quote;
 use crate::diag::{Diagnostic, Diagnostics, Pos, SourceRange};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 /// What a module scope is built from, besides the configuration.
 pub struct Inputs<'a> {
@@ -40,7 +41,39 @@ pub struct Inputs<'a> {
 
 enum Slot {
     Evaluating,
-    Done(Value),
+    /// Shared with the references that read it; whether its evaluation read only what cannot
+    /// change while the scope tree lives (see [`Memo`]).
+    Done(Rc<Value>, bool),
+}
+
+/// What every scope of one tree (a root scope and the child scopes made from it) shares: the
+/// variables and locals of each module instance, evaluated once.
+///
+/// The engine makes a child scope per resource it walks in a module instance, so without this
+/// each resource evaluated the instance's variables and locals again. Only values whose
+/// evaluation read nothing that changes during a walk are kept here: a value that read a
+/// resource (or a module's outputs, or a value in the middle of its own evaluation) stays with
+/// its scope, as before, since the walk's resource values change from one resource to the next.
+/// A new root scope (each plan pass, each apply operation) starts a new memo.
+#[derive(Default)]
+struct Memo {
+    /// Bumped by every read of a value that may change: an evaluation that saw it move is not
+    /// kept in `pure`.
+    changing_reads: Cell<u64>,
+    /// By module instance address.
+    pure: RefCell<HashMap<String, Rc<PureValues>>>,
+}
+
+#[derive(Default)]
+struct PureValues {
+    vars: RefCell<HashMap<String, Rc<Value>>>,
+    locals: RefCell<HashMap<String, Rc<Value>>>,
+}
+
+impl Memo {
+    fn changing_read(&self) {
+        self.changing_reads.set(self.changing_reads.get() + 1);
+    }
 }
 
 /// Where a module's input variables get their values.
@@ -77,11 +110,20 @@ struct RepetitionScope<'s, 'a> {
 
 impl Scope for RepetitionScope<'_, '_> {
     fn lookup(&self, names: &[&str]) -> Result<(Value, usize), LookupError> {
+        self.lookup_shared(names).map(|(v, n)| (unshare(v), n))
+    }
+
+    fn lookup_shared(&self, names: &[&str]) -> Result<(Rc<Value>, usize), LookupError> {
         match (names[0], names.get(1).copied(), self.key) {
-            ("count", Some("index"), ModuleKey::Count(i)) => Ok((Value::int(*i), 2)),
-            ("each", Some("key"), ModuleKey::Each(k, _)) => Ok((Value::string(k.clone()), 2)),
-            ("each", Some("value"), ModuleKey::Each(_, v)) => Ok((v.clone(), 2)),
-            _ => self.parent.lookup(names),
+            ("count", Some("index"), ModuleKey::Count(i)) => Ok((Rc::new(Value::int(*i)), 2)),
+            ("each", Some("key"), ModuleKey::Each(k, _)) => Ok((Rc::new(Value::string(k.clone())), 2)),
+            ("each", Some("value"), ModuleKey::Each(_, v)) => {
+                // It may hold resource values, and the walk's instances carry theirs from
+                // before the walk: what reads it stays with its scope (see `Memo`).
+                self.parent.memo.changing_read();
+                Ok((Rc::new(v.clone()), 2))
+            }
+            _ => self.parent.lookup_shared(names),
         }
     }
 }
@@ -110,6 +152,9 @@ pub struct ModuleScope<'a> {
     vars: RefCell<HashMap<String, Slot>>,
     locals: RefCell<HashMap<String, Slot>>,
     outputs: RefCell<HashMap<String, Slot>>,
+    memo: Rc<Memo>,
+    /// This module instance's entry of `memo`.
+    pure: Rc<PureValues>,
     pub diagnostics: RefCell<Diagnostics>,
 }
 
@@ -226,12 +271,13 @@ impl<'a> ModuleScope<'a> {
         for (k, j) in inputs.variables {
             given.insert(k.clone(), (from_json(j), Origin::Api));
         }
-        let scope = ModuleScope::new(&config.root, String::new(), inputs, Given::Root(given), 0);
+        let scope = ModuleScope::new(&config.root, String::new(), inputs, Given::Root(given), 0, Rc::default());
         scope.diagnostics.borrow_mut().extend(diags);
         scope
     }
 
-    fn new(module: &'a Module, address: String, inputs: &'a Inputs<'a>, given: Given<'a>, depth: usize) -> ModuleScope<'a> {
+    fn new(module: &'a Module, address: String, inputs: &'a Inputs<'a>, given: Given<'a>, depth: usize, memo: Rc<Memo>) -> ModuleScope<'a> {
+        let pure = memo.pure.borrow_mut().entry(address.clone()).or_default().clone();
         ModuleScope {
             module,
             address,
@@ -241,6 +287,8 @@ impl<'a> ModuleScope<'a> {
             vars: RefCell::new(HashMap::new()),
             locals: RefCell::new(HashMap::new()),
             outputs: RefCell::new(HashMap::new()),
+            memo,
+            pure,
             diagnostics: RefCell::new(Diagnostics::new()),
         }
     }
@@ -255,18 +303,22 @@ impl<'a> ModuleScope<'a> {
     /// even when nothing refers to them.
     pub fn check_variables(&self) {
         for var in &self.module.variables {
-            let _ = self.var(&var.name);
+            let _ = self.var_shared(&var.name);
         }
     }
 
     /// An input variable's final value: given (or default), converted to its type constraint,
     /// checked for null and validated. Evaluated once.
     pub fn var(&self, name: &str) -> Result<Value, LookupError> {
+        self.var_shared(name).map(unshare)
+    }
+
+    fn var_shared(&self, name: &str) -> Result<Rc<Value>, LookupError> {
         if let Some(slot) = self.vars.borrow().get(name) {
-            return match slot {
-                Slot::Done(v) => Ok(v.clone()),
-                Slot::Evaluating => Ok(Value::dynamic()),
-            };
+            return Ok(self.reuse(slot).unwrap_or_else(|| Rc::new(Value::dynamic())));
+        }
+        if let Some(v) = self.pure.vars.borrow().get(name) {
+            return Ok(v.clone());
         }
         let Some(var) = self.module.variables.iter().find(|v| v.name == name) else {
             return Err(LookupError {
@@ -276,9 +328,14 @@ impl<'a> ModuleScope<'a> {
             });
         };
         self.vars.borrow_mut().insert(name.to_string(), Slot::Evaluating);
+        let before = self.memo.changing_reads.get();
         let mut diags = Diagnostics::new();
-        let value = self.var_value(var, &mut diags).mark(var.sensitive);
-        self.vars.borrow_mut().insert(name.to_string(), Slot::Done(value.clone()));
+        let value = Rc::new(self.var_value(var, &mut diags).mark(var.sensitive));
+        let pure = self.memo.changing_reads.get() == before;
+        if pure {
+            self.pure.vars.borrow_mut().insert(name.to_string(), value.clone());
+        }
+        self.vars.borrow_mut().insert(name.to_string(), Slot::Done(value.clone(), pure));
         self.diagnostics.borrow_mut().extend(diags);
         self.check_validations(var);
         Ok(value)
@@ -411,12 +468,33 @@ impl<'a> ModuleScope<'a> {
         }
     }
 
+    /// A value this scope evaluated already (`None` while it is still being evaluated). One
+    /// that read what changes, or is mid-evaluation, makes whatever reads it changing too.
+    fn reuse(&self, slot: &Slot) -> Option<Rc<Value>> {
+        match slot {
+            Slot::Done(v, pure) => {
+                if !pure {
+                    self.memo.changing_read();
+                }
+                Some(v.clone())
+            }
+            Slot::Evaluating => {
+                self.memo.changing_read();
+                None
+            }
+        }
+    }
+
     /// A local value of this module (evaluated once; a cycle is an error).
     pub fn local(&self, name: &str) -> Result<Value, LookupError> {
+        self.local_shared(name).map(unshare)
+    }
+
+    fn local_shared(&self, name: &str) -> Result<Rc<Value>, LookupError> {
         if let Some(slot) = self.locals.borrow().get(name) {
-            return match slot {
-                Slot::Done(v) => Ok(v.clone()),
-                Slot::Evaluating => Err(LookupError {
+            return match self.reuse(slot) {
+                Some(v) => Ok(v),
+                None => Err(LookupError {
                     summary: "Cycle in local values".into(),
                     detail: format!("The local value {} refers to itself, directly or through other local values.", go_quote(name)),
                     names: 2,
@@ -430,22 +508,30 @@ impl<'a> ModuleScope<'a> {
                 names: 2,
             });
         };
+        if let Some(v) = self.pure.locals.borrow().get(name) {
+            return Ok(v.clone());
+        }
         self.locals.borrow_mut().insert(name.to_string(), Slot::Evaluating);
-        let v = match eval_config_expr(self, self.inputs, &decl.expr) {
+        let before = self.memo.changing_reads.get();
+        let v = Rc::new(match eval_config_expr(self, self.inputs, &decl.expr) {
             Ok(v) => v,
             Err(d) => {
                 self.diagnostics.borrow_mut().push(*d);
                 Value::dynamic()
             }
-        };
-        self.locals.borrow_mut().insert(name.to_string(), Slot::Done(v.clone()));
+        });
+        let pure = self.memo.changing_reads.get() == before;
+        if pure {
+            self.pure.locals.borrow_mut().insert(name.to_string(), v.clone());
+        }
+        self.locals.borrow_mut().insert(name.to_string(), Slot::Done(v.clone(), pure));
         Ok(v)
     }
 
     /// Evaluates this module's output `name` (for `module.X.name` in the parent, or the API).
     pub fn output(&self, name: &str) -> Option<Value> {
-        if let Some(Slot::Done(v)) = self.outputs.borrow().get(name) {
-            return Some(v.clone());
+        if let Some(Slot::Done(v, _)) = self.outputs.borrow().get(name) {
+            return Some((**v).clone());
         }
         let decl = self.module.outputs.iter().find(|o| o.name == name)?;
         self.outputs.borrow_mut().insert(name.to_string(), Slot::Evaluating);
@@ -456,7 +542,7 @@ impl<'a> ModuleScope<'a> {
                 Value::dynamic()
             }
         };
-        self.outputs.borrow_mut().insert(name.to_string(), Slot::Done(v.clone()));
+        self.outputs.borrow_mut().insert(name.to_string(), Slot::Done(Rc::new(v.clone()), false));
         Some(v)
     }
 
@@ -495,7 +581,7 @@ impl<'a> ModuleScope<'a> {
             });
         }
         let address = if self.address.is_empty() { format!("module.{call_name}") } else { format!("{}.module.{call_name}", self.address) };
-        Ok(Some(ModuleScope::new(child, address, self.inputs, Given::Call { parent: self, call, key: None }, self.depth + 1)))
+        Ok(Some(ModuleScope::new(child, address, self.inputs, Given::Call { parent: self, call, key: None }, self.depth + 1, self.memo.clone())))
     }
 
     /// The instances of module call `call_name` when it has `count` or `for_each` (`None`
@@ -529,7 +615,7 @@ impl<'a> ModuleScope<'a> {
         }
         let base = if self.address.is_empty() { format!("module.{call_name}") } else { format!("{}.module.{call_name}", self.address) };
         let address = format!("{base}{}", key.text());
-        Some(ModuleScope::new(child, address, self.inputs, Given::Call { parent: self, call, key: Some(key) }, self.depth + 1))
+        Some(ModuleScope::new(child, address, self.inputs, Given::Call { parent: self, call, key: Some(key) }, self.depth + 1, self.memo.clone()))
     }
 
     /// An expanded call's value: its instances' outputs, a tuple for `count`, an object for
@@ -552,7 +638,7 @@ impl<'a> ModuleScope<'a> {
         }
     }
 
-    fn resource(&self, mode: &str, type_name: &str, name: &str) -> Result<Value, LookupError> {
+    fn resource(&self, mode: &str, type_name: &str, name: &str) -> Result<Rc<Value>, LookupError> {
         let declared = self.module.resources.iter().any(|r| {
             let is_data = matches!(r.mode, crate::addrs::ResourceMode::Data);
             r.type_name == type_name && r.name == name && (mode == "data") == is_data
@@ -566,15 +652,20 @@ impl<'a> ModuleScope<'a> {
                 names: if mode == "data" { 3 } else { 2 },
             });
         }
+        self.memo.changing_read();
         if let Some(v) = self.inputs.resources.and_then(|r| r.resource(&self.address, mode, type_name, name)) {
             return Ok(v);
         }
-        Ok(self.inputs.state.and_then(|s| super::json::resource_from_state(s, &self.address, mode, type_name, name)).unwrap_or_else(Value::dynamic))
+        Ok(Rc::new(self.inputs.state.and_then(|s| super::json::resource_from_state(s, &self.address, mode, type_name, name)).unwrap_or_else(Value::dynamic)))
     }
 }
 
 impl Scope for ModuleScope<'_> {
     fn lookup(&self, names: &[&str]) -> Result<(Value, usize), LookupError> {
+        self.lookup_shared(names).map(|(v, n)| (unshare(v), n))
+    }
+
+    fn lookup_shared(&self, names: &[&str]) -> Result<(Rc<Value>, usize), LookupError> {
         let root = names[0];
         let second = names.get(1).copied();
         let direct = |what: &str| LookupError {
@@ -585,19 +676,21 @@ impl Scope for ModuleScope<'_> {
         match root {
             "var" => {
                 let Some(n) = second else { return Err(direct("var")) };
-                self.var(n).map(|v| (v, 2))
+                self.var_shared(n).map(|v| (v, 2))
             }
             "local" => {
                 let Some(n) = second else { return Err(direct("local")) };
-                self.local(n).map(|v| (v, 2))
+                self.local_shared(n).map(|v| (v, 2))
             }
             "module" => {
                 let Some(n) = second else { return Err(direct("module")) };
+                // Outputs read resources, and stay with their scope (see `Memo`).
+                self.memo.changing_read();
                 let expanded = self.module.module_calls.iter().any(|c| c.name == n && (c.count.is_some() || c.for_each.is_some()));
                 if expanded && self.inputs.resources.is_some() {
-                    return Ok((self.expanded_module_value(n), 2));
+                    return Ok((Rc::new(self.expanded_module_value(n)), 2));
                 }
-                let Some(child) = self.child(n)? else { return Ok((Value::dynamic(), 2)) };
+                let Some(child) = self.child(n)? else { return Ok((Rc::new(Value::dynamic()), 2)) };
                 // One output when the reference names it (Terraform evaluates outputs one by
                 // one, so two modules may feed each other different outputs), else all of them.
                 let (value, used) = match names.get(2) {
@@ -611,7 +704,7 @@ impl Scope for ModuleScope<'_> {
                 };
                 let child_diags = std::mem::take(&mut *child.diagnostics.borrow_mut());
                 self.diagnostics.borrow_mut().extend(child_diags);
-                Ok((value, used))
+                Ok((Rc::new(value), used))
             }
             "path" => {
                 let Some(n) = second else { return Err(direct("path")) };
@@ -626,11 +719,11 @@ impl Scope for ModuleScope<'_> {
                         })
                     }
                 };
-                Ok((Value::string(v), 2))
+                Ok((Rc::new(Value::string(v)), 2))
             }
             "terraform" => match second {
-                Some("workspace") => Ok((Value::string("default"), 2)),
-                Some("applying") => Ok((Value::bool(false), 2)),
+                Some("workspace") => Ok((Rc::new(Value::string("default")), 2)),
+                Some("applying") => Ok((Rc::new(Value::bool(false)), 2)),
                 Some(other) => Err(LookupError {
                     summary: "Invalid \"terraform\" attribute".into(),
                     detail: format!("The \"terraform\" object does not have an attribute named {}. The only supported attributes are terraform.workspace, the name of the currently-selected workspace, and terraform.applying, a boolean which is true only during apply.", go_quote(other)),
@@ -736,4 +829,73 @@ fn read_tfvars(path: &str, text: &str, inputs: &Inputs<'_>) -> Result<BTreeMap<S
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::functions::NoFiles;
+    use crate::eval::scope::ResourceSource;
+
+    /// Resource values by `type.name`, changed by the test between scopes (as a walk does).
+    #[derive(Default)]
+    struct Values(RefCell<HashMap<String, Value>>);
+
+    impl ResourceSource for Values {
+        fn resource(&self, _module: &str, _mode: &str, type_name: &str, name: &str) -> Option<Rc<Value>> {
+            Some(Rc::new(self.0.borrow().get(&format!("{type_name}.{name}")).cloned().unwrap_or_else(Value::dynamic)))
+        }
+    }
+
+    const MODULE: &str = r#"
+variable "x" {
+  default = "a"
+}
+locals {
+  pure = "${var.x}-1"
+  read = "${mock_resource.r.name}-${local.pure}"
+  bad  = tonumber("x")
+}
+resource "mock_resource" "r" {
+  name = "n"
+}
+"#;
+
+    /// Two scopes of one module instance, as the engine makes one per resource it walks:
+    /// what reads no resource is evaluated once (its errors reported once, as Terraform
+    /// evaluates a local once per instance); what reads one sees the resource as it is now.
+    #[test]
+    fn a_module_instance_shares_what_reads_no_resource() {
+        let files: BTreeMap<String, String> = crate::util::sort::btree_map([
+            ("main.tf".to_string(), "module \"m\" {\n  source = \"./m\"\n}\nmodule \"e\" {\n  source   = \"./m\"\n  for_each = { a = 1 }\n  x        = each.value\n}\n".to_string()),
+            ("m/main.tf".to_string(), MODULE.to_string()),
+        ]);
+        let loaded = crate::load(&files, &Default::default());
+        assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
+        let values = Values::default();
+        let funcs = Registry::builtin();
+        let variables = BTreeMap::new();
+        let inputs = Inputs { variables: &variables, state: None, files: &NoFiles, funcs: &funcs, planning: true, unset_variables_unknown: false, base_dir: ".", resources: Some(&values) };
+        let root = ModuleScope::root(&loaded.config, &inputs, &[]);
+
+        let first = root.child_scope("m").unwrap().unwrap();
+        assert_eq!(first.local("pure").unwrap(), Value::string("a-1"));
+        assert!(!first.local("read").unwrap().is_known());
+        assert_eq!(first.local("bad").unwrap(), Value::dynamic());
+        assert_eq!(first.diagnostics.borrow().errors().count(), 1);
+
+        values.0.borrow_mut().insert("mock_resource.r".into(), Value::object(crate::util::sort::btree_map([("name".to_string(), Value::string("n"))])));
+        let second = root.child_scope("m").unwrap().unwrap();
+        assert_eq!(second.local("read").unwrap(), Value::string("n-a-1"));
+        assert_eq!(second.local("bad").unwrap(), Value::dynamic());
+        assert_eq!(second.diagnostics.borrow().errors().count(), 0);
+        // The same scope keeps what it read, as it always did.
+        assert!(!first.local("read").unwrap().is_known());
+
+        // `each.value` is the instance's as its scope was given it (the walk's instances carry
+        // values from before the walk, a later reader's are current): not shared.
+        let each = |v: &str| root.child_instance("e", ModuleKey::Each("a".into(), Value::string(v))).unwrap();
+        assert_eq!(each("one").local("pure").unwrap(), Value::string("one-1"));
+        assert_eq!(each("two").local("pure").unwrap(), Value::string("two-1"));
+    }
 }

@@ -3,6 +3,7 @@
 //! `terraform`, `count`, `each`, `self`, `data`, resource types).
 
 use super::value::Value;
+use std::rc::Rc;
 
 /// A failed lookup, worded as Terraform words it (the evaluator adds the range).
 #[derive(Clone, Debug, PartialEq)]
@@ -19,6 +20,18 @@ pub trait Scope {
     /// resource's value, 2). `names` holds the root and every attribute name after it, up to the
     /// first index or splat.
     fn lookup(&self, names: &[&str]) -> Result<(Value, usize), LookupError>;
+
+    /// [`Scope::lookup`], with the value shared where the scope keeps it (a resource's object,
+    /// a local's value): a reference that reads one attribute of it then copies only that
+    /// attribute, not the whole object.
+    fn lookup_shared(&self, names: &[&str]) -> Result<(Rc<Value>, usize), LookupError> {
+        self.lookup(names).map(|(v, n)| (Rc::new(v), n))
+    }
+}
+
+/// The value out of a shared one: moved when nothing else holds it, else copied.
+pub fn unshare(v: Rc<Value>) -> Value {
+    Rc::try_unwrap(v).unwrap_or_else(|v| (*v).clone())
 }
 
 /// A scope with no names: every reference is an error (for constant expressions).
@@ -38,5 +51,6 @@ impl Scope for EmptyScope {
 /// (or applied) values, unknown where computed. `module` is the module instance in state
 /// terms (`""`, `module.a`); `None` lets the scope fall back to its state.
 pub trait ResourceSource {
-    fn resource(&self, module: &str, mode: &str, type_name: &str, name: &str) -> Option<Value>;
+    /// Shared: the walk keeps each resource's value, and a reference reads only part of it.
+    fn resource(&self, module: &str, mode: &str, type_name: &str, name: &str) -> Option<Rc<Value>>;
 }
