@@ -125,8 +125,8 @@ async function cmdValidate(args) {
   const { files, root } = await readDir(dir);
   let diagnostics;
   try {
+    // The graph's diagnostics begin with the loader's (warnings, with snippets).
     diagnostics = buildGraph(files, { operation: "validate", root }).diagnostics;
-    diagnostics = [...loadConfig(files, { root }).diagnostics, ...diagnostics];
   } catch (e) {
     diagnostics = diagnosticsOf(e);
     // A configuration that does not load: the plan reports the same diagnostics with Terraform's
@@ -139,7 +139,8 @@ async function cmdValidate(args) {
     out(JSON.stringify({ format_version: "1.0", valid: errors === 0, error_count: errors, warning_count: warnings, diagnostics }, null, 2));
   } else {
     for (const d of sortDiagnostics(diagnostics)) (d.severity === "error" ? err : out)(formatDiagnostic(d, files));
-    if (errors === 0) out(warnings ? "Success! The configuration is valid, but there were some validation warnings as shown above." : "Success! The configuration is valid.");
+    // Terraform wraps the warnings' success line at 78 columns and ends it with a blank line.
+    if (errors === 0) out(warnings ? "Success! The configuration is valid, but there were some validation warnings\nas shown above.\n\n" : "Success! The configuration is valid.");
   }
   return errors ? 1 : 0;
 }

@@ -197,6 +197,11 @@ pub fn build_graph_raw(files: JsValue, options: JsValue) -> Result<GraphHandle, 
     load_diagnostics.extend(input_diags);
     reserve_heap(expected_build_bytes(&loaded.config, &build_options));
     let mut built = graph::build(&loaded.config, &build_options);
+    // `terraform validate` shows the loader's warnings with snippets, as every diagnostic.
+    if build_options.operation == Operation::Validate && !load_diagnostics.is_empty() {
+        let sources = cited_files(&files, &load_diagnostics)?;
+        load_diagnostics = crate::engine::diag_text::with_sources(load_diagnostics, &crate::eval::MapFiles(&sources));
+    }
     // `terraform validate` also reports references to undeclared names, with snippets.
     if build_options.operation == Operation::Validate && !load_diagnostics.has_errors() {
         let undeclared = config::static_refs::check(&loaded.config);

@@ -262,11 +262,25 @@ for (const fixture of ["check-rules", "check-rules-json", "override-conditions"]
   });
 }
 
+// A warning (tests/fixtures/config/validate-warning, terraform validate 1.11.4): with its
+// snippet, once, and the success line for a configuration with warnings.
+test("validate prints warnings with snippets as terraform validate does", () => {
+  const dir = join(repo, "tests/fixtures/config/validate-warning");
+  const json = run(["validate", dir, "--json"]);
+  assert.equal(json.status, 0);
+  assert.deepEqual(JSON.parse(json.stdout), JSON.parse(readFileSync(join(dir, "validate.json"), "utf8")));
+  const text = run(["validate", dir]);
+  assert.deepEqual([text.status, text.stderr], [0, ""]);
+  assert.equal(text.stdout, readFileSync(join(dir, "validate.txt"), "utf8"));
+});
+
 // References to undeclared names (tests/fixtures/config/undeclared, terraform validate 1.11.4).
 // Terraform's walk is concurrent: its JSON order, and the text order of two diagnostics at one
 // position (a child module called twice), vary from run to run, so those are compared sorted.
-test("validate reports references to undeclared names as terraform validate does", () => {
-  const dir = join(repo, "tests/fixtures/config/undeclared");
+// Also what the walk finds while evaluating (evaluation: self, count, each, undeclared module
+// outputs) and provider blocks (provider-references).
+for (const fixture of ["undeclared", "evaluation", "provider-references"]) test(`validate reports references as terraform validate does (${fixture})`, () => {
+  const dir = join(repo, "tests/fixtures/config", fixture);
   const byPlace = (a, b) =>
     a.range.filename.localeCompare(b.range.filename) || a.range.start.byte - b.range.start.byte || a.detail.localeCompare(b.detail);
   const json = run(["validate", dir, "--json"]);
