@@ -182,13 +182,12 @@ impl Serial {
             name.into(),
             key_json(key),
         );
-        let now: InstanceObjects = objs
-            .of_instance(module, mode, type_name, name, key)
-            .map(|o| (o.deposed.clone(), instance_json(o, conf)))
-            .collect();
+        let mut now = objs.of_instance(module, mode, type_name, name, key);
+        // An instance the snapshot lacks differs by having objects: no JSON to make (every
+        // create of an apply from nothing).
         let same = match snapshot.objects.get(&id) {
-            Some(then) => *then == now,
-            None => now.is_empty(),
+            Some(then) => *then == now.map(|o| (o.deposed.clone(), instance_json(o, conf))).collect::<InstanceObjects>(),
+            None => now.next().is_none(),
         };
         if same {
             self.differing.remove(&id);
