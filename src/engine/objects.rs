@@ -45,6 +45,8 @@ pub fn resource_id(module: &str, mode: ResourceMode, type_name: &str, name: &str
 struct ResourceSlots {
     changed: u64,
     keys: HashMap<Option<InstanceKey>, Vec<usize>>,
+    /// How many of its objects are live.
+    live: usize,
 }
 
 #[derive(Default)]
@@ -61,6 +63,7 @@ impl Objects {
         self.ticks += 1;
         let r = self.index.entry(resource_id(&o.module, o.mode, &o.type_name, &o.name)).or_default();
         r.changed = self.ticks;
+        r.live += 1;
         r.keys.entry(o.key.clone()).or_default().push(i);
         self.slots.push(Some(o));
         i
@@ -100,8 +103,11 @@ impl Objects {
         if let Some(o) = self.slots[i].take() {
             let id = resource_id(&o.module, o.mode, &o.type_name, &o.name);
             self.touch(&id);
-            if let Some(list) = self.index.get_mut(&id).and_then(|r| r.keys.get_mut(&o.key)) {
-                list.retain(|&j| j != i);
+            if let Some(r) = self.index.get_mut(&id) {
+                r.live -= 1;
+                if let Some(list) = r.keys.get_mut(&o.key) {
+                    list.retain(|&j| j != i);
+                }
             }
         }
     }
@@ -111,6 +117,11 @@ impl Objects {
         while let Some(i) = self.find(module, mode, type_name, name, key, &pred) {
             self.remove(i);
         }
+    }
+
+    /// Whether a resource has no object.
+    pub fn none_of(&self, id: &ResourceId) -> bool {
+        self.index.get(id).is_none_or(|r| r.live == 0)
     }
 
     /// The objects of one instance (current and deposed).

@@ -4,7 +4,8 @@
 //! state file, that snapshot is the file as it was before the apply. With none, the first write
 //! adds one and is read back, so every later write is compared with what the first wrote: an
 //! apply from nothing whose one operation leaves the final state as that write left it ends at
-//! serial 1.
+//! serial 1. What a write holds besides the objects (outputs evaluated so far, the prior check
+//! results, resources recorded with no instance yet) is `state_write::Moment::Written`'s.
 //!
 //! Comparing whole states after every write would make a large apply quadratic, so the objects
 //! that differ from the snapshot are kept as a set, updated per written instance; the whole
@@ -181,13 +182,12 @@ impl Serial {
             name.into(),
             key_json(key),
         );
-        let now: InstanceObjects = objs
-            .of_instance(module, mode, type_name, name, key)
-            .map(|o| (o.deposed.clone(), instance_json(o, conf)))
-            .collect();
+        let mut now = objs.of_instance(module, mode, type_name, name, key);
+        // An instance the snapshot lacks differs by having objects: no JSON to make (every
+        // create of an apply from nothing).
         let same = match snapshot.objects.get(&id) {
-            Some(then) => *then == now,
-            None => now.is_empty(),
+            Some(then) => *then == now.map(|o| (o.deposed.clone(), instance_json(o, conf))).collect::<InstanceObjects>(),
+            None => now.next().is_none(),
         };
         if same {
             self.differing.remove(&id);

@@ -104,7 +104,8 @@ pub(super) enum Moment {
     Snapshot,
     /// As Terraform's state hook writes it after an object: the outputs the walk has evaluated
     /// by then (those whose resources' operations have all ended), the others as the prior
-    /// state had them, and the prior state's check results (recorded only after the walk).
+    /// state had them, the prior state's check results (recorded only after the walk), and
+    /// the resources being created recorded with no instance yet (`Stepper::husks`).
     Written,
     /// After the walk.
     Final,
@@ -119,7 +120,21 @@ pub(super) fn write_state(s: &Stepper<'_>, moment: Moment, mut warnings: Option<
     for o in objs.iter() {
         groups.entry(o.resource_key()).or_default().push(o);
     }
+    // Written during the walk: the resources recorded with no instance yet.
+    let husks = if moment == Moment::Written { s.husks() } else { Default::default() };
     let mut resources = Vec::new();
+    for (key, provider) in husks.into_iter().filter(|(k, _)| !groups.contains_key(k)) {
+        let mut r = Map::new();
+        if !key.0.is_empty() {
+            r.insert("module".into(), json!(key.0));
+        }
+        r.insert("mode".into(), json!(key.1));
+        r.insert("type".into(), json!(key.2));
+        r.insert("name".into(), json!(key.3));
+        r.insert("provider".into(), json!(provider));
+        r.insert("instances".into(), json!([]));
+        resources.push((key, Json::Object(r)));
+    }
     for (key, mut list) in groups {
         crate::util::sort::sort_by(&mut list, |a, b| (&a.key, &a.deposed).cmp(&(&b.key, &b.deposed)));
         let first = list[0];
@@ -132,8 +147,10 @@ pub(super) fn write_state(s: &Stepper<'_>, moment: Moment, mut warnings: Option<
         r.insert("name".into(), json!(key.3));
         r.insert("provider".into(), json!(first.provider));
         r.insert("instances".into(), Json::Array(list.iter().map(|o| instance_json(o, &s.conf)).collect()));
-        resources.push(Json::Object(r));
+        resources.push((key, Json::Object(r)));
     }
+    crate::util::sort::sort_by(&mut resources, |a, b| a.0.cmp(&b.0));
+    let resources: Vec<Json> = resources.into_iter().map(|(_, r)| r).collect();
     // Outputs, evaluated over the final objects (none after a destroy).
     let mut outputs = Map::new();
     let mut check_results = Json::Null;

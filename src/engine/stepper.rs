@@ -162,6 +162,14 @@ pub struct Stepper<'a> {
     /// Operations that ended with their result written: the outputs that read them only may
     /// have been evaluated (`state_write::Moment::Written`).
     ended: Vec<bool>,
+    /// What each resource's configuration reaches (configuration addresses): its expand node
+    /// waits for them before it records the resource, empty, in the state.
+    waits: HashMap<String, BTreeSet<String>>,
+    /// Resources a write left with no object after their expand node had recorded them: the
+    /// record is gone (Terraform removes a resource with no instances).
+    emptied: std::collections::HashSet<super::scope::ResourceKey>,
+    /// The operations of each resource, by configuration address.
+    ops_by_addr: HashMap<String, Vec<usize>>,
     pub added: usize,
     /// Objects `import` blocks brought in (`Apply complete! Resources: N imported, ...`).
     pub imported: usize,
@@ -225,6 +233,7 @@ impl<'a> Stepper<'a> {
         // What creators wait for: the configuration's references, and through resources with no
         // operation, what those refer to (each planned change's dependencies: the transitive
         // closure). Dependencies only the state records order destroys alone.
+        let waits = deps.clone();
         let mut refs = deps.clone();
         for c in plan.changes.iter().filter(|c| !matches!(c.action, Action::Delete | Action::Forget)) {
             let data = if c.mode == ResourceMode::Data { "data." } else { "" };
@@ -307,6 +316,9 @@ impl<'a> Stepper<'a> {
             conf,
             serial,
             ended: vec![false; n],
+            waits,
+            emptied: Default::default(),
+            ops_by_addr: HashMap::new(),
             added: 0,
             imported: plan.changes.iter().filter(|c| c.importing.is_some()).count(),
             changed: 0,
@@ -318,6 +330,9 @@ impl<'a> Stepper<'a> {
             reads,
             hidden,
         };
+        for (b, o) in s.ops.iter().enumerate() {
+            s.ops_by_addr.entry(order::config_addr(&o.resource)).or_default().push(b);
+        }
         for (module, mode, type_name, name, key, deposed) in removals {
             s.objs.remove_where(&module, mode, &type_name, &name, &key, |o| deposed.as_ref().is_none_or(|d| &o.deposed == d));
             s.wrote(&module, mode, &type_name, &name, &key);
@@ -327,6 +342,14 @@ impl<'a> Stepper<'a> {
 
     /// A state write after the objects of an instance were written.
     fn wrote(&mut self, module: &str, mode: ResourceMode, type_name: &str, name: &str, key: &Option<crate::addrs::InstanceKey>) {
+        if self.objs.none_of(&super::objects::resource_id(module, mode, type_name, name)) {
+            let data = if mode == ResourceMode::Data { "data." } else { "" };
+            let abs = if module.is_empty() { format!("{data}{type_name}.{name}") } else { format!("{module}.{data}{type_name}.{name}") };
+            if self.expanded(&order::config_addr(&abs)) {
+                let mode = if mode == ResourceMode::Data { "data" } else { "managed" };
+                self.emptied.insert((module.to_string(), mode.to_string(), type_name.to_string(), name.to_string()));
+            }
+        }
         self.serial.touched(&self.objs, &self.conf, module, mode, type_name, name, key);
         // `write` needs the serial mutably while the state is built from the rest.
         let mut serial = std::mem::replace(&mut self.serial, Serial::placeholder());
@@ -339,6 +362,34 @@ impl<'a> Stepper<'a> {
         let c = &self.plan.changes[self.ops[b].change];
         let (module, mode, type_name, name, key) = (c.module.clone(), c.mode, c.type_name.clone(), c.name.clone(), c.key.clone());
         self.wrote(&module, mode, &type_name, &name, &key);
+    }
+
+    /// The resources a state write holds with no instances ("husks"): Terraform's apply records
+    /// a resource it creates in the state once its expand node has run (after what its
+    /// configuration reaches), before any instance is written; a failed create that writes no
+    /// object removes the record. Each with its provider configuration.
+    pub(super) fn husks(&self) -> BTreeMap<super::scope::ResourceKey, String> {
+        let open: std::collections::HashSet<String> = (0..self.ops.len()).filter(|&b| !self.ended[b]).map(|b| order::config_addr(&self.ops[b].resource)).collect();
+        let mut out = BTreeMap::new();
+        for o in self.ops.iter().filter(|o| o.op == Op::Create) {
+            let c = &self.plan.changes[o.change];
+            let mode = if c.mode == ResourceMode::Data { "data" } else { "managed" };
+            let key = (c.module.clone(), mode.to_string(), c.type_name.clone(), c.name.clone());
+            if out.contains_key(&key) || self.emptied.contains(&key) {
+                continue;
+            }
+            if self.waits.get(&order::config_addr(&o.resource)).is_none_or(|w| w.iter().all(|r| !open.contains(r))) {
+                let provider = if c.provider_config.is_empty() { self.provider_addr.clone() } else { c.provider_config.clone() };
+                out.insert(key, provider);
+            }
+        }
+        out
+    }
+
+    /// Whether the expand node of the resource at configuration address `addr` has run: every
+    /// operation of what its configuration reaches has ended.
+    fn expanded(&self, addr: &str) -> bool {
+        self.waits.get(addr).is_none_or(|w| w.iter().all(|r| self.ops_by_addr.get(r).is_none_or(|bs| bs.iter().all(|&b| self.ended[b]))))
     }
 
     /// Root outputs the walk has not evaluated yet: they read a resource with an operation

@@ -123,14 +123,7 @@ const scenarios = readdirSync(fixtures, { withFileTypes: true })
  * reported to the engine (issue #11). Each is still checked, as a `todo` subtest: it shows in
  * every run and turns into a plain check by leaving this list.
  */
-const ENGINE_GAPS = {
-  // With real timers `broken`'s failed create is written while the state still equals the
-  // first write, so the serial stays (5); Terraform's state then also holds the empty
-  // resources ("husks") whose expand nodes ran since, so its write differs (6). Husks are not
-  // modelled yet (src/engine/serial.rs).
-  "failure-and-recovery/step1: the state written": "serial: resource husks in the state hook's writes",
-  "failure-and-recovery/step1: the state file's text": "serial: resource husks in the state hook's writes",
-};
+const ENGINE_GAPS = {};
 
 /** `-target=ADDR` / `-replace=ADDR` of a step's PLAN_ARGS as the command spells them. */
 const planArgs = (settings) => (settings.PLAN_ARGS ?? "").split(/\s+/).filter(Boolean).map((a) => {
