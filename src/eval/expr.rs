@@ -84,6 +84,12 @@ pub struct Evaluator<'a> {
 
 type R = Result<Value, Box<Diagnostic>>;
 
+/// A traversal step's result: an element of its operand as it is, or a value made for it.
+enum Stepped<'v> {
+    Ref(&'v Value),
+    Owned(Value),
+}
+
 impl<'a> Evaluator<'a> {
     pub fn new(scope: &'a dyn Scope, funcs: &'a Registry, ctx: FuncContext<'a>, source: &'a Source<'a>) -> Self {
         Evaluator { scope, funcs, ctx, source, locals: Vec::new(), depth: 0, template: None }
@@ -172,12 +178,14 @@ impl<'a> Evaluator<'a> {
             }
             _ => (Rc::new(self.eval(source)?), 0),
         };
-        // `None` while the value is still the root.
+        // `at` walks into the root by reference while steps select elements as they are;
+        // `v` holds the value once a step has built one.
+        let mut at: &Value = &root;
         let mut v: Option<Value> = None;
         while i < ops.len() {
             let here: &Value = match &v {
                 Some(x) => x,
-                None => &root,
+                None => at,
             };
             let next = match &ops[i] {
                 Op::FullSplat { .. } => return self.splat(here, &ops[i + 1..], true),
@@ -189,12 +197,57 @@ impl<'a> Evaluator<'a> {
                     i += 1 + n;
                     continue;
                 }
+                op if v.is_none() => match self.step_ref(at, op)? {
+                    Stepped::Ref(x) => {
+                        at = x;
+                        i += 1;
+                        continue;
+                    }
+                    Stepped::Owned(x) => x,
+                },
                 op => self.step(here, op)?,
             };
             v = Some(next);
             i += 1;
         }
-        Ok(v.unwrap_or_else(|| unshare(root)))
+        if let Some(v) = v {
+            return Ok(v);
+        }
+        let whole = std::ptr::eq(at, &*root);
+        Ok(if whole { unshare(root) } else { at.clone() })
+    }
+
+    /// One step, as a reference into `v` where it selects an element as it is (nothing to
+    /// mark sensitive, nothing unknown): what [`Self::step`] would copy.
+    fn step_ref<'v>(&mut self, v: &'v Value, op: &Op<'_>) -> Result<Stepped<'v>, Box<Diagnostic>> {
+        let key = match op {
+            Op::Attr(id) => {
+                if let (false, Kind::Object(m) | Kind::Map(_, m)) = (v.sensitive, &v.kind) {
+                    if let Some(x) = m.get(id.name) {
+                        return Ok(Stepped::Ref(x));
+                    }
+                }
+                return self.step(v, op).map(Stepped::Owned);
+            }
+            Op::LegacyIndex { index, .. } => Value::int(*index as i64),
+            Op::Index { key, .. } => self.eval(key)?,
+            Op::FullSplat { .. } | Op::AttrSplat { .. } => unreachable!("splats are handled by traversal"),
+        };
+        if !v.sensitive && !key.sensitive {
+            let found = match (&v.kind, &key.kind) {
+                (Kind::List(_, items) | Kind::Tuple(items), Kind::Number(n)) if n.is_integer() && !n.is_neg() => n.to_i64().and_then(|i| items.get(i as usize)),
+                (Kind::Map(_, m) | Kind::Object(m), Kind::String(k)) => m.get(k),
+                _ => None,
+            };
+            if let Some(x) = found {
+                return Ok(Stepped::Ref(x));
+            }
+        }
+        let span = match op {
+            Op::LegacyIndex { span, .. } | Op::Index { span, .. } => span,
+            _ => unreachable!("attributes returned above"),
+        };
+        self.index(v, key, span).map(Stepped::Owned)
     }
 
     fn splat(&mut self, v: &Value, rest: &[Op<'_>], _full: bool) -> R {
