@@ -806,3 +806,15 @@ fn plans_whose_apply_would_get_stuck_are_refused() {
         assert_eq!(REFUSED.with(|r| r.get()), before + 1, "seed {seed}: refused at plan");
     }
 }
+
+/// Seeds the 10-minute run of 2026-11-27 (seed 1795900000, 11,077 scenarios) found: a `-target`
+/// plan after a `count` / `for_each` shrank, with an output reading the resource. The apply read
+/// the orphans the target left in the state, so its output kept them while the plan's did not,
+/// and planning again planned the same change. The apply now reads the plan's expansion, as
+/// Terraform's evaluator reads the expander's keys.
+#[test]
+fn targeted_applies_read_the_expansion_not_the_orphans() {
+    for seed in [1795906721, 1795908178, 1795909355] {
+        assert_eq!(scenario(seed).map(|_| ()), Ok(()), "seed {seed}");
+    }
+}

@@ -157,6 +157,8 @@ struct Walk<'a> {
     failed: BTreeSet<String>,
     /// Data resources whose instances are known: (module instance, type, name).
     data_expanded: std::collections::HashSet<super::data_orphans::DataResource>,
+    /// Each expanded resource's instance keys ([`Plan::expansions`]).
+    expansions: HashMap<super::objects::ResourceId, std::collections::HashSet<Option<InstanceKey>>>,
     diags: Diagnostics,
     /// Absolute resource address → whether any of its instances has a pending change.
     pending: HashMap<String, bool>,
@@ -286,6 +288,7 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         data_read: Vec::new(),
         failed: BTreeSet::new(),
         data_expanded: Default::default(),
+        expansions: Default::default(),
         diags: Diagnostics::new(),
         pending: HashMap::new(),
         by_address: HashMap::new(),
@@ -427,6 +430,7 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         result.diagnostics.push(Diagnostic::warning("Some objects will no longer be managed by Terraform", format!("If you apply this plan, Terraform will discard its tracking information for the following objects, but it will not delete them:\n{}\n\nAfter applying this plan, Terraform will no longer manage these objects. You will need to import them into Terraform to manage them again.", forgotten.join("\n"))));
     }
     result.changes = changes;
+    result.expansions = std::mem::take(&mut walk.expansions);
     if let (Some(p), false) = (result.prior_state.as_mut(), options.destroy) {
         super::refreshed_deps::apply(p, &result.changes, !options.no_refresh);
     }
@@ -570,6 +574,10 @@ impl<'a> Walk<'a> {
             Expansion::Count(n) => (0..*n).map(|i| (Some(InstanceKey::Int(i)), Some(i), None)).collect(),
             Expansion::ForEach(items) => items.iter().map(|(k, v)| (Some(InstanceKey::Str(k.clone())), None, Some((Value::string(k.clone()), v.clone())))).collect(),
         };
+        if !matches!(expansion, Expansion::Count(-1)) {
+            let id = super::objects::resource_id(&w.module_addr, r.mode, &r.type_name, &r.name);
+            self.expansions.insert(id, instances.iter().map(|(k, _, _)| k.clone()).collect());
+        }
         let raddr = resource_addr(r);
         if r.mode == ResourceMode::Managed && !self.options.destroy {
             self.incomplete_replace(w, &raddr, &instances);
