@@ -808,12 +808,12 @@ fn plans_whose_apply_would_get_stuck_are_refused() {
 }
 
 /// Seeds the 10-minute run of 2026-11-27 (seed 1795900000, 11,077 scenarios) found: a `-target`
-/// plan after a `count` / `for_each` shrank, with an output reading the resource. The apply read
-/// the orphans the target left in the state, so its output kept them while the plan's did not,
-/// and planning again planned the same change. The apply now reads the plan's expansion, as
-/// Terraform's evaluator reads the expander's keys.
+/// plan after a `count` / `for_each` shrank, with an output reading the resource. The plan left
+/// out the orphans the target keeps in the state while the apply read them, so planning again
+/// planned the same change. Terraform reads them at plan too (recorded:
+/// target-count-shrink-output, "No changes" and the output keeping every id).
 #[test]
-fn targeted_applies_read_the_expansion_not_the_orphans() {
+fn targeted_plans_read_the_orphans_the_target_keeps() {
     for seed in [1795906721, 1795908178, 1795909355] {
         assert_eq!(scenario(seed).map(|_| ()), Ok(()), "seed {seed}");
     }

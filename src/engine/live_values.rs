@@ -18,26 +18,18 @@ use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
-/// What references no longer read: orphans the plan deletes, by instance, and objects outside
-/// their resource's expansion (an orphan a `-target` left in the state).
+/// Orphans the plan deletes, by instance: references no longer read them.
 #[derive(Default)]
-pub struct Hidden {
-    deleted: HashSet<(ResourceId, Option<InstanceKey>)>,
-    expansions: Option<Rc<Expansions>>,
-}
-
-/// [`super::Plan::expansions`].
-pub type Expansions = HashMap<ResourceId, HashSet<Option<InstanceKey>>>;
+pub struct Hidden(HashSet<(ResourceId, Option<InstanceKey>)>);
 
 impl Hidden {
-    pub fn new<'c>(changes: impl Iterator<Item = &'c InstanceChange>, expansions: Option<Rc<Expansions>>) -> Hidden {
-        Hidden { deleted: changes.map(|c| (resource_id(&c.module, c.mode, &c.type_name, &c.name), c.key.clone())).collect(), expansions }
+    pub fn new<'c>(changes: impl Iterator<Item = &'c InstanceChange>) -> Hidden {
+        Hidden(changes.map(|c| (resource_id(&c.module, c.mode, &c.type_name, &c.name), c.key.clone())).collect())
     }
 
     fn hides(&self, id: &ResourceId, o: &Obj) -> bool {
-        let outside = self.expansions.as_ref().and_then(|e| e.get(id)).is_some_and(|keys| !keys.contains(&o.key));
         // Cloning the key for the lookup is cheap next to the value a read clones anyway.
-        outside || (!self.deleted.is_empty() && self.deleted.contains(&(id.clone(), o.key.clone())))
+        !self.0.is_empty() && self.0.contains(&(id.clone(), o.key.clone()))
     }
 }
 

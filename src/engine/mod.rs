@@ -229,10 +229,6 @@ pub struct Plan {
     /// With targets: the configuration resources it planned (its apply evaluates the checks
     /// of these only).
     pub kept: Option<std::collections::BTreeSet<String>>,
-    /// Each expanded resource's instance keys, by resource in its module instance: what its
-    /// value holds at apply (Terraform reads the expander's keys, so an orphan a `-target`
-    /// left in the state is not read).
-    pub expansions: live_values::Expansions,
 }
 
 impl Plan {

@@ -157,8 +157,6 @@ struct Walk<'a> {
     failed: BTreeSet<String>,
     /// Data resources whose instances are known: (module instance, type, name).
     data_expanded: std::collections::HashSet<super::data_orphans::DataResource>,
-    /// Each expanded resource's instance keys ([`Plan::expansions`]).
-    expansions: HashMap<super::objects::ResourceId, std::collections::HashSet<Option<InstanceKey>>>,
     diags: Diagnostics,
     /// Absolute resource address → whether any of its instances has a pending change.
     pending: HashMap<String, bool>,
@@ -288,7 +286,6 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         data_read: Vec::new(),
         failed: BTreeSet::new(),
         data_expanded: Default::default(),
-        expansions: Default::default(),
         diags: Diagnostics::new(),
         pending: HashMap::new(),
         by_address: HashMap::new(),
@@ -430,7 +427,6 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         result.diagnostics.push(Diagnostic::warning("Some objects will no longer be managed by Terraform", format!("If you apply this plan, Terraform will discard its tracking information for the following objects, but it will not delete them:\n{}\n\nAfter applying this plan, Terraform will no longer manage these objects. You will need to import them into Terraform to manage them again.", forgotten.join("\n"))));
     }
     result.changes = changes;
-    result.expansions = std::mem::take(&mut walk.expansions);
     if let (Some(p), false) = (result.prior_state.as_mut(), options.destroy) {
         super::refreshed_deps::apply(p, &result.changes, !options.no_refresh);
     }
@@ -574,10 +570,6 @@ impl<'a> Walk<'a> {
             Expansion::Count(n) => (0..*n).map(|i| (Some(InstanceKey::Int(i)), Some(i), None)).collect(),
             Expansion::ForEach(items) => items.iter().map(|(k, v)| (Some(InstanceKey::Str(k.clone())), None, Some((Value::string(k.clone()), v.clone())))).collect(),
         };
-        if !matches!(expansion, Expansion::Count(-1)) {
-            let id = super::objects::resource_id(&w.module_addr, r.mode, &r.type_name, &r.name);
-            self.expansions.insert(id, instances.iter().map(|(k, _, _)| k.clone()).collect());
-        }
         let raddr = resource_addr(r);
         if r.mode == ResourceMode::Managed && !self.options.destroy {
             self.incomplete_replace(w, &raddr, &instances);
@@ -771,7 +763,15 @@ impl<'a> Walk<'a> {
         }
         // Orphaned instances: keys no longer in the expansion.
         for o in prior.iter().filter(|o| o.deposed.is_none()) {
-            if instances.iter().any(|(k, _, _)| k == &o.key) || r.mode == ResourceMode::Data || !self.planned_here(&w.module_addr, &raddr, &o.key) {
+            if instances.iter().any(|(k, _, _)| k == &o.key) || r.mode == ResourceMode::Data {
+                continue;
+            }
+            if !self.planned_here(&w.module_addr, &raddr, &o.key) {
+                // An orphan -target leaves out stays in the state, and what reads the resource
+                // sees it there (recorded: target-count-shrink-output), as the apply will.
+                if matches!((&expansion, &o.key), (Expansion::Count(_), Some(InstanceKey::Int(_))) | (Expansion::ForEach(_), Some(InstanceKey::Str(_)))) {
+                    planned_values.push((o.key.clone(), object_value(o, Some(&schema))));
+                }
                 continue;
             }
             let reason = if self.options.destroy {
@@ -802,10 +802,22 @@ impl<'a> Walk<'a> {
             Expansion::Count(-1) => prior_value(&prior, &schema, r),
             Expansion::Single => planned_values.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic),
             Expansion::Count(_) => {
+                // Untargeted orphans come after the expansion's indexes; holes read as unknown.
+                crate::util::sort::sort_by_key(&mut planned_values, |(k, _)| if let Some(InstanceKey::Int(i)) = k { *i } else { 0 });
                 while planned_values.last().is_some_and(|(k, _)| untargeted_absent.contains(k)) {
                     planned_values.pop();
                 }
-                Value::tuple(planned_values.into_iter().map(|(_, v)| v).collect())
+                let mut out = Vec::with_capacity(planned_values.len());
+                for (k, v) in planned_values {
+                    let i = if let Some(InstanceKey::Int(i)) = k { usize::try_from(i).unwrap_or(0) } else { out.len() };
+                    // A key no count reaches (a hand-edited state) is not worth gigabytes of holes.
+                    if i > out.len() + (1 << 20) {
+                        break;
+                    }
+                    out.resize_with(i.max(out.len()), Value::dynamic);
+                    out.push(v);
+                }
+                Value::tuple(out)
             }
             Expansion::ForEach(_) => Value::object(crate::util::sort::btree_map(
                 planned_values.into_iter().map(|(k, v)| (if let Some(InstanceKey::Str(s)) = k { s } else { String::new() }, v)),

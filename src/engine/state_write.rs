@@ -156,7 +156,7 @@ pub(super) fn write_state(s: &Stepper<'_>, moment: Moment, mut warnings: Option<
     let mut check_results = Json::Null;
     if !plan.destroy {
         let hidden: Vec<&InstanceChange> = s.hidden.iter().map(|&i| &plan.changes[i]).collect();
-        let values = current_values(objs, &hidden, Some(s.expansions.clone()), walkables.iter());
+        let values = current_values(objs, &hidden, walkables.iter());
         let (outs, checks) = with_root_scope(files, config, s.variables, &values, false, &mut |root, inputs| {
             let mut scratch = Diagnostics::new();
             let checks = super::checks::evaluate(root, inputs, config, walkables, &values, &Default::default(), &mut scratch, false);

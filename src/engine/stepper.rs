@@ -188,8 +188,6 @@ pub struct Stepper<'a> {
     /// Orphans the plan deletes (not replaces): references no longer read them, as
     /// Terraform's evaluator reads only the instances of the current expansion.
     pub(super) hidden: Vec<usize>,
-    /// The plan's expansions ([`super::Plan::expansions`]), which references read through.
-    pub(super) expansions: std::rc::Rc<super::live_values::Expansions>,
 }
 
 fn resource_of(c: &InstanceChange) -> String {
@@ -244,8 +242,7 @@ impl<'a> Stepper<'a> {
         }
         let hidden: Vec<usize> = plan.changes.iter().enumerate().filter(|(_, c)| c.deposed.is_none() && matches!(c.action, Action::Delete | Action::Forget)).map(|(i, _)| i).collect();
         // What each configuration reads: the configuration's references only.
-        let expansions = std::rc::Rc::new(plan.expansions.clone());
-        let reads = Reads::new(&walkables, &deps, Hidden::new(hidden.iter().map(|&i| &plan.changes[i]), Some(expansions.clone())));
+        let reads = Reads::new(&walkables, &deps, Hidden::new(hidden.iter().map(|&i| &plan.changes[i])));
         let resources: Vec<&crate::config::model::Resource> = walkables.iter().map(|w| w.resource).collect();
         let args = arguments_of(files, &resources).into_iter().map(Option::unwrap_or_default).collect();
         let mut objs = Objects::default();
@@ -332,7 +329,6 @@ impl<'a> Stepper<'a> {
             args,
             reads,
             hidden,
-            expansions,
         };
         for (b, o) in s.ops.iter().enumerate() {
             s.ops_by_addr.entry(order::config_addr(&o.resource)).or_default().push(b);
@@ -739,8 +735,8 @@ pub(super) fn obj_from_change(c: &InstanceChange, v: Value, provider: &str) -> O
 }
 
 /// The resources' current values, shaped as references see them.
-pub(super) fn current_values<'w, 'c: 'w>(objs: &Objects, hidden: &[&InstanceChange], expansions: Option<std::rc::Rc<super::live_values::Expansions>>, walkables: impl Iterator<Item = &'w Walkable<'c>>) -> WalkValues {
-    let hidden = Hidden::new(hidden.iter().copied(), expansions);
+pub(super) fn current_values<'w, 'c: 'w>(objs: &Objects, hidden: &[&InstanceChange], walkables: impl Iterator<Item = &'w Walkable<'c>>) -> WalkValues {
+    let hidden = Hidden::new(hidden.iter().copied());
     let values = WalkValues::default();
     for w in walkables {
         values.insert(resource_key(w), resource_value(objs, &hidden, w));
