@@ -111,6 +111,20 @@ pub(super) enum Moment {
     Final,
 }
 
+/// A resource's record in state v4: its address parts, provider and instances.
+fn resource_json(key: &ResourceKey, provider: &str, instances: Vec<Json>) -> Json {
+    let mut r = Map::new();
+    if !key.0.is_empty() {
+        r.insert("module".into(), json!(key.0));
+    }
+    r.insert("mode".into(), json!(key.1));
+    r.insert("type".into(), json!(key.2));
+    r.insert("name".into(), json!(key.3));
+    r.insert("provider".into(), json!(provider));
+    r.insert("instances".into(), Json::Array(instances));
+    Json::Object(r)
+}
+
 /// The working state of `s` as state v4 at `moment`: its objects grouped by resource, the root
 /// outputs evaluated over them, the serial as it stands, the prior lineage kept. `warnings`
 /// receives the check blocks' failed assertions.
@@ -124,30 +138,13 @@ pub(super) fn write_state(s: &Stepper<'_>, moment: Moment, mut warnings: Option<
     let husks = if moment == Moment::Written { s.husks() } else { Default::default() };
     let mut resources = Vec::new();
     for (key, provider) in husks.into_iter().filter(|(k, _)| !groups.contains_key(k)) {
-        let mut r = Map::new();
-        if !key.0.is_empty() {
-            r.insert("module".into(), json!(key.0));
-        }
-        r.insert("mode".into(), json!(key.1));
-        r.insert("type".into(), json!(key.2));
-        r.insert("name".into(), json!(key.3));
-        r.insert("provider".into(), json!(provider));
-        r.insert("instances".into(), json!([]));
-        resources.push((key, Json::Object(r)));
+        let r = resource_json(&key, &provider, Vec::new());
+        resources.push((key, r));
     }
     for (key, mut list) in groups {
         crate::util::sort::sort_by(&mut list, |a, b| (&a.key, &a.deposed).cmp(&(&b.key, &b.deposed)));
-        let first = list[0];
-        let mut r = Map::new();
-        if !key.0.is_empty() {
-            r.insert("module".into(), json!(key.0));
-        }
-        r.insert("mode".into(), json!(key.1));
-        r.insert("type".into(), json!(key.2));
-        r.insert("name".into(), json!(key.3));
-        r.insert("provider".into(), json!(first.provider));
-        r.insert("instances".into(), Json::Array(list.iter().map(|o| instance_json(o, &s.conf)).collect()));
-        resources.push((key, Json::Object(r)));
+        let r = resource_json(&key, &list[0].provider, list.iter().map(|o| instance_json(o, &s.conf)).collect());
+        resources.push((key, r));
     }
     crate::util::sort::sort_by(&mut resources, |a, b| a.0.cmp(&b.0));
     let resources: Vec<Json> = resources.into_iter().map(|(_, r)| r).collect();

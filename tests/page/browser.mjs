@@ -54,3 +54,14 @@ export async function openBrowser({ viewport = { width: 1280, height: 820 }, dev
     },
   };
 }
+
+/** What an injection probe could have left on the page: the `window.__xss` markers its payloads
+ * set, images, scripts (by source or type) and active content inside the drawn SVG. */
+export function injected(page) {
+  return page.evaluate(() => ({
+    xss: window.__xss,
+    imgs: document.querySelectorAll("img").length,
+    scripts: [...document.scripts].map((s) => s.src || s.type),
+    svgForeign: document.querySelectorAll("svg script, svg foreignObject, svg img").length,
+  }));
+}

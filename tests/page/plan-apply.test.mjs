@@ -8,7 +8,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { openBrowser } from "./browser.mjs";
+import { openBrowser, injected } from "./browser.mjs";
 import { apply as applyInNode, evaluate } from "../../pkg/index.js";
 import { encodeSession } from "../../www/src/state.js";
 
@@ -567,13 +567,7 @@ test("XSS probe in the Plan / Apply tab: hostile names and values show as text i
   const bars = await page.locator("[data-testid=engine-bar]").evaluateAll((els) => els.map((b) => b.dataset.address));
   assert.ok(bars.some((a) => a.includes("<script>")), bars.join(", "));
   assert.ok((await shownState()).resources.some((r) => r.instances.some((i) => i.index_key === P)));
-  const injected = await page.evaluate(() => ({
-    xss: window.__xss,
-    imgs: document.querySelectorAll("img").length,
-    scripts: [...document.scripts].map((s) => s.src || s.type),
-    svgForeign: document.querySelectorAll("svg script, svg foreignObject, svg img").length,
-  }));
-  assert.deepEqual(injected, { xss: 0, imgs: 0, scripts: ["importmap", `${url}src/main.js`], svgForeign: 0 });
+  assert.deepEqual(await injected(page), { xss: 0, imgs: 0, scripts: ["importmap", `${url}src/main.js`], svgForeign: 0 });
   await byTestId("mock-fail").fill("");
   await shot("engine-xss-probe.png");
   assert.deepEqual(problems, []);
