@@ -31,19 +31,13 @@ fn peak_rss_kib() -> Option<u64> {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let n: usize = args
-        .next()
-        .map(|a| a.parse().expect("resource count"))
-        .unwrap_or(10_000);
+    let n: usize = args.next().map(|a| a.parse().expect("resource count")).unwrap_or(10_000);
     let seed: u64 = args.next().map(|a| a.parse().expect("seed")).unwrap_or(1);
-    let window: usize = args
-        .next()
-        .map(|a| a.parse().expect("window"))
-        .unwrap_or(50);
+    let window: usize = args.next().map(|a| a.parse().expect("window")).unwrap_or(50);
     let window = if window == 0 { usize::MAX } else { window };
-    let budget = args.next().map_or(tfgraph::dag::DEFAULT_REDUCTION_BUDGET, |a| {
-        a.parse::<usize>().expect("budget in MiB") << 20
-    });
+    let budget = args
+        .next()
+        .map_or(tfgraph::dag::DEFAULT_REDUCTION_BUDGET, |a| a.parse::<usize>().expect("budget in MiB") << 20);
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
 
     let t0 = Instant::now();
@@ -51,10 +45,7 @@ fn main() {
     let var = g.add("var.region", ());
     let providers: Vec<_> = (0..n.div_ceil(1000))
         .map(|p| {
-            let id = g.add(
-                format!("provider[\"registry.terraform.io/hashicorp/p{p}\"]"),
-                (),
-            );
+            let id = g.add(format!("provider[\"registry.terraform.io/hashicorp/p{p}\"]"), ());
             g.connect(id, var, "provider config references var.region");
             id
         })
@@ -91,9 +82,7 @@ fn main() {
     let rss_built = peak_rss_kib();
 
     let t1 = Instant::now();
-    let removed = g
-        .transitive_reduction_with_budget(budget)
-        .expect("generated graph is acyclic");
+    let removed = g.transitive_reduction_with_budget(budget).expect("generated graph is acyclic");
     let reduced = t1.elapsed();
     let rss_reduced = peak_rss_kib();
 

@@ -28,9 +28,7 @@ pub struct Lines<'a> {
 
 impl<'a> Lines<'a> {
     pub fn new(text: &'a str) -> Self {
-        let starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
+        let starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
         Lines { text, starts }
     }
 
@@ -46,9 +44,7 @@ impl<'a> Lines<'a> {
 
 fn check_pos(lines: &Lines, what: &str, line: u32, column: u32, byte: u32) -> Result<(), String> {
     if line < 1 || column < 1 {
-        return Err(format!(
-            "{what}: line {line}, column {column} must both be >= 1"
-        ));
+        return Err(format!("{what}: line {line}, column {column} must both be >= 1"));
     }
     match lines.line_column(byte as usize) {
         None => Err(format!(
@@ -70,84 +66,45 @@ pub struct Files<'a> {
 
 impl<'a> Files<'a> {
     pub fn new(files: &'a BTreeMap<String, String>) -> Self {
-        Files {
-            files,
-            lines: BTreeMap::new(),
-        }
+        Files { files, lines: BTreeMap::new() }
     }
 
     /// Checks one range against the files.
     pub fn check_range(&mut self, range: &SourceRange, what: &str) -> Result<(), String> {
         let Some((name, text)) = self.files.get_key_value(&range.filename) else {
-            return Err(format!(
-                "{what}: range names {:?}, which is not one of the given files",
-                range.filename
-            ));
+            return Err(format!("{what}: range names {:?}, which is not one of the given files", range.filename));
         };
-        let lines = self
-            .lines
-            .entry(name.as_str())
-            .or_insert_with(|| Lines::new(text));
+        let lines = self.lines.entry(name.as_str()).or_insert_with(|| Lines::new(text));
         let (s, e) = (&range.start, &range.end);
-        check_pos(
-            lines,
-            &format!("{what} ({range}) start"),
-            s.line,
-            s.column,
-            s.byte,
-        )?;
+        check_pos(lines, &format!("{what} ({range}) start"), s.line, s.column, s.byte)?;
         // Terraform's JSON widens an empty range at the very end of a file one byte past it.
-        let widened_at_end = s.byte as usize == text.len()
-            && e.byte == s.byte + 1
-            && (e.line, e.column) == (s.line, s.column + 1);
+        let widened_at_end =
+            s.byte as usize == text.len() && e.byte == s.byte + 1 && (e.line, e.column) == (s.line, s.column + 1);
         if !widened_at_end {
-            check_pos(
-                lines,
-                &format!("{what} ({range}) end"),
-                e.line,
-                e.column,
-                e.byte,
-            )?;
+            check_pos(lines, &format!("{what} ({range}) end"), e.line, e.column, e.byte)?;
         }
         if s.byte > e.byte {
-            return Err(format!(
-                "{what} ({range}): starts at byte {} after it ends at byte {}",
-                s.byte, e.byte
-            ));
+            return Err(format!("{what} ({range}): starts at byte {} after it ends at byte {}", s.byte, e.byte));
         }
         Ok(())
     }
 }
 
 /// Checks one range against the files.
-pub fn check_range(
-    files: &BTreeMap<String, String>,
-    range: &SourceRange,
-    what: &str,
-) -> Result<(), String> {
+pub fn check_range(files: &BTreeMap<String, String>, range: &SourceRange, what: &str) -> Result<(), String> {
     Files::new(files).check_range(range, what)
 }
 
-fn ranges_in_json(
-    value: &serde_json::Value,
-    path: &mut String,
-    out: &mut Vec<(String, SourceRange)>,
-) {
+fn ranges_in_json(value: &serde_json::Value, path: &mut String, out: &mut Vec<(String, SourceRange)>) {
     match value {
         serde_json::Value::Object(map) => {
-            if let (Some(f), Some(s), Some(e)) =
-                (map.get("filename"), map.get("start"), map.get("end"))
-            {
+            if let (Some(f), Some(s), Some(e)) = (map.get("filename"), map.get("start"), map.get("end")) {
                 let pos = |p: &serde_json::Value| tfgraph::diag::Pos {
                     line: p["line"].as_u64().unwrap_or(0) as u32,
                     column: p["column"].as_u64().unwrap_or(0) as u32,
                     byte: p["byte"].as_u64().unwrap_or(u32::MAX as u64) as u32,
                 };
-                let range = SourceRange {
-                    filename: f.as_str().unwrap_or("").to_string(),
-                    start: pos(s),
-                    end: pos(e),
-                };
+                let range = SourceRange { filename: f.as_str().unwrap_or("").to_string(), start: pos(s), end: pos(e) };
                 out.push((path.clone(), range));
                 return;
             }
@@ -183,10 +140,7 @@ pub fn check(files: &BTreeMap<String, String>, loaded: &Loaded) -> Result<(), St
             if sn.start_line < 1 {
                 return Err(format!("{what}: snippet start_line {} < 1", sn.start_line));
             }
-            let (hs, he) = (
-                sn.highlight_start_offset as usize,
-                sn.highlight_end_offset as usize,
-            );
+            let (hs, he) = (sn.highlight_start_offset as usize, sn.highlight_end_offset as usize);
             if hs > he || he > sn.code.len() {
                 return Err(format!(
                     "{what}: snippet highlight {hs}..{he} is not inside its code ({} bytes)",
@@ -195,8 +149,7 @@ pub fn check(files: &BTreeMap<String, String>, loaded: &Loaded) -> Result<(), St
             }
         }
     }
-    let json = serde_json::to_value(&loaded.config)
-        .map_err(|e| format!("config does not serialize: {e}"))?;
+    let json = serde_json::to_value(&loaded.config).map_err(|e| format!("config does not serialize: {e}"))?;
     let mut found = Vec::new();
     ranges_in_json(&json, &mut String::from("config"), &mut found);
     for (path, range) in &found {

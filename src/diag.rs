@@ -274,12 +274,8 @@ impl SourceFile {
         let first = (range.start.line.max(1) - 1) as usize;
         let last = ((range.end.line.max(range.start.line)).max(1) - 1) as usize;
         let code_start = self.line_starts[first.min(self.line_starts.len() - 1)];
-        let code_end = self
-            .line_starts
-            .get(last + 1)
-            .map(|&s| s.saturating_sub(1))
-            .unwrap_or(self.text.len())
-            .max(code_start);
+        let code_end =
+            self.line_starts.get(last + 1).map(|&s| s.saturating_sub(1)).unwrap_or(self.text.len()).max(code_start);
         let code = self.text[code_start..code_end].trim_end_matches('\r').to_string();
         let hs = (range.start.byte as usize).saturating_sub(code_start).min(code.len());
         let he = (range.end.byte as usize).saturating_sub(code_start).min(code.len()).max(hs);
@@ -314,8 +310,12 @@ mod tests {
     fn line_starts_at_every_offset() {
         for len in 0..40 {
             for step in 1..9 {
-                let text: Vec<u8> = (0..len).map(|i| if i % step == step - 1 { b'\n' } else { [b'a', 0x0b, 0x09, 0x8a][i % 4] }).collect();
-                let want: Vec<usize> = std::iter::once(0).chain(text.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1)).collect();
+                let text: Vec<u8> = (0..len)
+                    .map(|i| if i % step == step - 1 { b'\n' } else { [b'a', 0x0b, 0x09, 0x8a][i % 4] })
+                    .collect();
+                let want: Vec<usize> = std::iter::once(0)
+                    .chain(text.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1))
+                    .collect();
                 assert_eq!(line_starts(&text), want, "{text:?}");
             }
         }

@@ -18,41 +18,41 @@
 //! strings and the one fast hasher, typed addresses. `state` (the prior state, v4) and `plans`
 //! (planned changes) know only addresses; the graph stage reads them and does not own them.
 
-/// Diagnostics in Terraform's JSON shape, and source positions.
-pub mod diag;
 /// Terraform addresses (resources, modules, references) and their canonical spelling.
 pub mod addrs;
-/// Small shared building blocks: shared strings, the one fast hasher.
-pub mod util;
-/// Generic DAG core (Terraform's `internal/dag`): vertices, edges with payloads, cycles, reduction, renderers.
-pub mod dag;
-/// HCL's native syntax: lexer, parser and syntax tree with spans, read by the loader and the evaluator.
-pub mod hcl;
-/// Stage 1: loading `.tf` / `.tf.json` files into a [`config::Config`] with references, keeping
-/// native files' syntax trees so the evaluator and the engine never parse configuration again.
-pub mod config;
-/// Terraform's expression language: values, unknowns, types, functions, a module's scope.
-pub mod eval;
-/// Terraform state: the model and state v4 reading (writing next). Knows only addresses.
-pub mod state;
-/// Planned changes: the model, reading them, and the plan as `terraform plan` prints it
-/// (from its JSON form). Knows only addresses.
-pub mod plans;
-/// Providers: the trait the engine drives, the built-in `mock`, the generic mock for every
-/// other source, and the provider set that routes each configuration to its provider.
-pub mod providers;
-/// The plan and apply walks: joins config, graph, eval, providers and state.
-pub mod engine;
-/// Stage 2: Terraform's graphs (plan, validate, destroy, apply) built from a [`config::Config`].
-pub mod graph;
-/// Stage 3: the parallel graph walker (Terraform's `dag.Walker`), an async scheduler with no JS.
-pub mod walk;
 /// The JavaScript boundary: thin conversions around the stages above (the exports, wasm32
 /// only) and the tape, the compact wire format `loadConfig`'s result leaves wasm in. Public
 /// only so that the wasm test suites (`tests/wasm_*.rs`) and `bench/native` can call it; JS
 /// users go through `pkg/`.
 #[doc(hidden)]
 pub mod bindings;
+/// Stage 1: loading `.tf` / `.tf.json` files into a [`config::Config`] with references, keeping
+/// native files' syntax trees so the evaluator and the engine never parse configuration again.
+pub mod config;
+/// Generic DAG core (Terraform's `internal/dag`): vertices, edges with payloads, cycles, reduction, renderers.
+pub mod dag;
+/// Diagnostics in Terraform's JSON shape, and source positions.
+pub mod diag;
+/// The plan and apply walks: joins config, graph, eval, providers and state.
+pub mod engine;
+/// Terraform's expression language: values, unknowns, types, functions, a module's scope.
+pub mod eval;
+/// Stage 2: Terraform's graphs (plan, validate, destroy, apply) built from a [`config::Config`].
+pub mod graph;
+/// HCL's native syntax: lexer, parser and syntax tree with spans, read by the loader and the evaluator.
+pub mod hcl;
+/// Planned changes: the model, reading them, and the plan as `terraform plan` prints it
+/// (from its JSON form). Knows only addresses.
+pub mod plans;
+/// Providers: the trait the engine drives, the built-in `mock`, the generic mock for every
+/// other source, and the provider set that routes each configuration to its provider.
+pub mod providers;
+/// Terraform state: the model and state v4 reading (writing next). Knows only addresses.
+pub mod state;
+/// Small shared building blocks: shared strings, the one fast hasher.
+pub mod util;
+/// Stage 3: the parallel graph walker (Terraform's `dag.Walker`), an async scheduler with no JS.
+pub mod walk;
 
 pub use config::{load, LoadOptions, Loaded};
 pub use diag::{Diagnostic, Diagnostics, Severity, SourceRange};

@@ -16,7 +16,8 @@ fn diags_of(list: &[(&str, &str)]) -> Vec<(String, String, String)> {
 
 fn check(name: &str, list: &[(&str, &str)], want: &[(&str, &str, &str)]) -> Option<String> {
     let got = diags_of(list);
-    let want: Vec<(String, String, String)> = want.iter().map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string())).collect();
+    let want: Vec<(String, String, String)> =
+        want.iter().map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string())).collect();
     (got != want).then(|| format!("{name}\n   got:  {got:#?}\n   want: {want:#?}"))
 }
 
@@ -88,7 +89,8 @@ fn duplicates() {
         .iter()
         .filter_map(|(n, text, want)| {
             // Registry sources also warn that the module is not installed.
-            let got: Vec<_> = diags_of(&[("main.tf", text)]).into_iter().filter(|d| d.0 != "Module not installed").collect();
+            let got: Vec<_> =
+                diags_of(&[("main.tf", text)]).into_iter().filter(|d| d.0 != "Module not installed").collect();
             let want = vec![(want.0.to_string(), want.1.to_string(), want.2.to_string())];
             (got != want).then(|| format!("{n}\n   got:  {got:#?}\n   want: {want:#?}"))
         })
@@ -107,7 +109,11 @@ fn duplicates_across_files_and_json() {
     let f = check(
         "required provider entry in JSON",
         &[("main.tf.json", "{\"terraform\": {\"required_providers\": {\"aws\": {}, \"aws\": {}}}}")],
-        &[("Duplicate argument", "The argument \"aws\" was already set at main.tf.json:1,39-44.", "main.tf.json:1,50-55")],
+        &[(
+            "Duplicate argument",
+            "The argument \"aws\" was already set at main.tf.json:1,39-44.",
+            "main.tf.json:1,50-55",
+        )],
     );
     assert!(f.is_none(), "{}", f.unwrap());
 }
@@ -138,7 +144,8 @@ fn schema_violations() {
         ("invalid resource name", "resource \"a\" \"1b\" {}\n", vec![("Invalid resource name", "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.", "main.tf:1,14-18")]),
         ("duplicate lifecycle", "resource \"a\" \"b\" {\n  lifecycle {}\n  lifecycle {}\n}\n", vec![("Duplicate lifecycle block", "This resource already has a lifecycle block at main.tf:2,3-12.", "main.tf:3,3-12")]),
     ];
-    let failures: Vec<String> = cases.iter().filter_map(|(n, text, want)| check(n, &[("main.tf", text)], want)).collect();
+    let failures: Vec<String> =
+        cases.iter().filter_map(|(n, text, want)| check(n, &[("main.tf", text)], want)).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -150,7 +157,8 @@ fn json_schema_violations() {
         ("missing label", "{\"resource\": {\"a\": {}}}", vec![("Missing block label", "At least one object property is required, whose name represents the resource block's name.", "main.tf.json:1,20-21")]),
         ("label not an object", "{\"variable\": 1}", vec![("Incorrect JSON value type", "Either a JSON object or JSON array of objects is required here, to specify name labels for this block.", "main.tf.json:1,14-15")]),
     ];
-    let failures: Vec<String> = cases.iter().filter_map(|(n, text, want)| check(n, &[("main.tf.json", text)], want)).collect();
+    let failures: Vec<String> =
+        cases.iter().filter_map(|(n, text, want)| check(n, &[("main.tf.json", text)], want)).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -206,7 +214,8 @@ fn syntax_errors() {
             vec![("Extra characters after interpolation expression", "Expected a closing brace to end the interpolation expression, but found extra characters.\n\nThis can happen when you include interpolation syntax for another language, such as shell scripting, but forget to escape the interpolation start token. If this is an embedded sequence for another language, escape it by starting with \"$${\" instead of just \"${\".", "main.tf.json:1,35-36")],
         ),
     ];
-    let failures: Vec<String> = cases.iter().filter_map(|(n, file, text, want)| check(n, &[(file, text)], want)).collect();
+    let failures: Vec<String> =
+        cases.iter().filter_map(|(n, file, text, want)| check(n, &[(file, text)], want)).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -228,7 +237,11 @@ fn empty_range_at_end_of_file_is_widened_past_it() {
 #[test]
 fn loading_continues_past_a_syntax_error() {
     let files: BTreeMap<String, String> = [
-        ("a.tf".to_string(), "resource \"a\" \"ok\" {}\nresource \"a\" \"broken\" {\n  x = \n  y = 1\n}\nresource \"a\" \"after\" {}\n".to_string()),
+        (
+            "a.tf".to_string(),
+            "resource \"a\" \"ok\" {}\nresource \"a\" \"broken\" {\n  x = \n  y = 1\n}\nresource \"a\" \"after\" {}\n"
+                .to_string(),
+        ),
         ("b.tf".to_string(), "variable \"v\" {}\n".to_string()),
     ]
     .into();
@@ -265,7 +278,14 @@ fn module_diagnostics() {
     );
     assert!(f.is_none(), "{}", f.unwrap());
     let got = diags_of(&[("x/main.tf", "")]);
-    assert_eq!(got, [("No configuration files".to_string(), "The directory . contains no Terraform configuration files.".to_string(), String::new())]);
+    assert_eq!(
+        got,
+        [(
+            "No configuration files".to_string(),
+            "The directory . contains no Terraform configuration files.".to_string(),
+            String::new()
+        )]
+    );
 }
 
 #[test]
@@ -328,13 +348,19 @@ fn provider_block_with_arguments_cannot_be_overridden() {
     failures.extend(check(
         "configured child block",
         &[("main.tf", main), ("child/main.tf", &configured)],
-        &[("Cannot override provider configuration", &d, "main.tf:8,5-9"), ("Reference to undefined provider", &u, "main.tf:8,5-9")],
+        &[
+            ("Cannot override provider configuration", &d, "main.tf:8,5-9"),
+            ("Reference to undefined provider", &u, "main.tf:8,5-9"),
+        ],
     ));
     let version_only = format!("provider \"mock\" {{\n  version = \"1.0\"\n}}\n{resource}");
     failures.extend(check(
         "a version constraint counts as configured",
         &[("main.tf", main), ("child/main.tf", &version_only)],
-        &[("Cannot override provider configuration", &d, "main.tf:8,5-9"), ("Reference to undefined provider", &u, "main.tf:8,5-9")],
+        &[
+            ("Cannot override provider configuration", &d, "main.tf:8,5-9"),
+            ("Reference to undefined provider", &u, "main.tf:8,5-9"),
+        ],
     ));
     let empty = format!("provider \"mock\" {{}}\n{resource}");
     failures.extend(check(
@@ -347,17 +373,25 @@ fn provider_block_with_arguments_cannot_be_overridden() {
     failures.extend(check(
         "empty aliased block",
         &[("main.tf", &passes_alias), ("child/main.tf", &aliased_empty)],
-        &[("Redundant empty provider block", &redundant("module.child", "      configuration_aliases = [\n        mock.y,\n      ]\n"), "child/main.tf:1,1-16")],
+        &[(
+            "Redundant empty provider block",
+            &redundant("module.child", "      configuration_aliases = [\n        mock.y,\n      ]\n"),
+            "child/main.tf:1,1-16",
+        )],
     ));
     let aliased_configured = format!("provider \"mock\" {{\n  alias = \"y\"\n  label = \"y\"\n}}\n{resource}");
     let d_alias = detail("module.child", "mock.y", "the root module");
     failures.extend(check(
         "configured aliased block",
         &[("main.tf", &passes_alias), ("child/main.tf", &aliased_configured)],
-        &[("Cannot override provider configuration", &d_alias, "main.tf:8,5-9"), ("Reference to undefined provider", &undeclared("module.child", "mock.y"), "main.tf:8,5-9")],
+        &[
+            ("Cannot override provider configuration", &d_alias, "main.tf:8,5-9"),
+            ("Reference to undefined provider", &undeclared("module.child", "mock.y"), "main.tf:8,5-9"),
+        ],
     ));
     // One level down: the parent text names the calling module.
-    let child_calls = format!("module \"g\" {{\n  source = \"./g\"\n  providers = {{\n    mock = mock\n  }}\n}}\n{empty}");
+    let child_calls =
+        format!("module \"g\" {{\n  source = \"./g\"\n  providers = {{\n    mock = mock\n  }}\n}}\n{empty}");
     let d_grand = detail("module.child.module.g", "mock", "module.child");
     failures.extend(check(
         "grandchild",
@@ -381,11 +415,15 @@ fn provider_block_with_arguments_cannot_be_overridden() {
     failures.extend(check(
         "JSON call",
         &[("main.tf.json", json), ("child/main.tf", &configured)],
-        &[("Cannot override provider configuration", &d, "main.tf.json:1,58-62"), ("Reference to undefined provider", &u, "main.tf.json:1,58-62")],
+        &[
+            ("Cannot override provider configuration", &d, "main.tf.json:1,58-62"),
+            ("Reference to undefined provider", &u, "main.tf.json:1,58-62"),
+        ],
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // The loaded model says which blocks are empty.
-    let files: BTreeMap<String, String> = [("main.tf".to_string(), main.to_string()), ("child/main.tf".to_string(), empty.clone())].into();
+    let files: BTreeMap<String, String> =
+        [("main.tf".to_string(), main.to_string()), ("child/main.tf".to_string(), empty.clone())].into();
     let l = load(&files, &LoadOptions::default());
     assert!(!l.config.root.providers[0].empty, "alias and an argument");
     assert!(l.config.root.module_calls[0].module.as_ref().unwrap().providers[0].empty);
@@ -503,9 +541,20 @@ fn terraform_config_diagnostics_fixtures() {
         let shown: Vec<(bool, String)> = l
             .diagnostics
             .iter()
-            .map(|d| (d.is_error(), format!("{}: {}; {}", d.range.as_ref().map(|r| r.to_string()).unwrap_or_default(), d.summary, d.detail)))
+            .map(|d| {
+                (
+                    d.is_error(),
+                    format!(
+                        "{}: {}; {}",
+                        d.range.as_ref().map(|r| r.to_string()).unwrap_or_default(),
+                        d.summary,
+                        d.detail
+                    ),
+                )
+            })
             .collect();
-        let has = |err: bool, want: &str| shown.iter().any(|(e, s)| *e == err && s.replace("\n\n", "\n").contains(want));
+        let has =
+            |err: bool, want: &str| shown.iter().any(|(e, s)| *e == err && s.replace("\n\n", "\n").contains(want));
         for want in errors {
             if !has(true, want) {
                 failures.push(format!("{name}: no error {want:?} in {shown:#?}"));
@@ -540,15 +589,31 @@ fn provider_blocks_below_repeated_calls() {
     // Nested: count on the grandparent's call still forbids the grandchild's block.
     let main = "module \"child\" {\n  count  = 1\n  source = \"./child\"\n}\n";
     let child = "module \"g\" {\n  source = \"./g/\"\n}\n";
-    failures.extend(check("count, nested", &[("main.tf", main), ("child/main.tf", child), ("child/g/main.tf", configured)], &[(s, &detail("module.child.module.g", "./g"), "main.tf:2,12-13")]));
+    failures.extend(check(
+        "count, nested",
+        &[("main.tf", main), ("child/main.tf", child), ("child/g/main.tf", configured)],
+        &[(s, &detail("module.child.module.g", "./g"), "main.tf:2,12-13")],
+    ));
     let fe = "module \"child\" {\n  for_each = toset([\"a\"])\n  source   = \"./child\"\n}\n";
-    failures.extend(check("for_each", &[("main.tf", fe), ("child/main.tf", configured)], &[(s, &detail("module.child", "./child"), "main.tf:2,14-26")]));
+    failures.extend(check(
+        "for_each",
+        &[("main.tf", fe), ("child/main.tf", configured)],
+        &[(s, &detail("module.child", "./child"), "main.tf:2,14-26")],
+    ));
     let dep = "module \"child\" {\n  source     = \"./child\"\n  depends_on = [mock_resource.x, mock_resource.y]\n}\nresource \"mock_resource\" \"x\" {}\nresource \"mock_resource\" \"y\" {}\n";
-    failures.extend(check("depends_on", &[("main.tf", dep), ("child/main.tf", configured)], &[(s, &detail("module.child", "./child"), "main.tf:3,17-32")]));
+    failures.extend(check(
+        "depends_on",
+        &[("main.tf", dep), ("child/main.tf", configured)],
+        &[(s, &detail("module.child", "./child"), "main.tf:3,17-32")],
+    ));
     // The nearest call with count wins; a version argument counts as configured.
     let inner = "module \"g\" {\n  source = \"./g\"\n  count  = 2\n}\n";
     let version_only = "provider \"mock\" {\n  version = \"1.0\"\n}\n";
-    failures.extend(check("nearest call", &[("main.tf", main), ("child/main.tf", inner), ("child/g/main.tf", version_only)], &[(s, &detail("module.child.module.g", "./g"), "child/main.tf:3,12-13")]));
+    failures.extend(check(
+        "nearest call",
+        &[("main.tf", main), ("child/main.tf", inner), ("child/g/main.tf", version_only)],
+        &[(s, &detail("module.child.module.g", "./g"), "child/main.tf:3,12-13")],
+    ));
     // Empty blocks are allowed (they only draw the deprecation warning).
     let got = diags_of(&[("main.tf", main), ("child/main.tf", "provider \"mock\" {}\n")]);
     if got.iter().any(|d| d.0 == s) {
@@ -566,12 +631,17 @@ fn required_configuration_aliases() {
     let want = "The child module requires an additional configuration for provider hashicorp/mock, with the local name \"mock.a\".\n\nRefer to the module's documentation to understand the intended purpose of this additional provider configuration, and then add an entry for mock.a in the \"providers\" meta-argument in the module block to choose which provider configuration the module should use for that purpose.";
     let mut failures = Vec::new();
     let main = "module \"child\" {\n  source = \"./child\"\n}\n";
-    failures.extend(check("not passed", &[("main.tf", main), ("child/main.tf", child)], &[("Missing required provider configuration", want, "main.tf:1,1-15")]));
+    failures.extend(check(
+        "not passed",
+        &[("main.tf", main), ("child/main.tf", child)],
+        &[("Missing required provider configuration", want, "main.tf:1,1-15")],
+    ));
     let passes = "provider \"mock\" {\n  alias = \"b\"\n}\nmodule \"child\" {\n  source = \"./child\"\n  providers = {\n    mock.a = mock.b\n  }\n}\n";
     failures.extend(check("passed", &[("main.tf", passes), ("child/main.tf", child)], &[]));
     // An empty aliased block in the child is not a configuration (and draws the deprecation warning).
     let with_empty = format!("{child}provider \"mock\" {{\n  alias = \"a\"\n}}\n");
-    let got: Vec<String> = diags_of(&[("main.tf", main), ("child/main.tf", &with_empty)]).into_iter().map(|d| d.0).collect();
+    let got: Vec<String> =
+        diags_of(&[("main.tf", main), ("child/main.tf", &with_empty)]).into_iter().map(|d| d.0).collect();
     if got != ["Missing required provider configuration", "Redundant empty provider block"] {
         failures.push(format!("empty aliased block: {got:?}"));
     }
@@ -620,7 +690,8 @@ fn undefined_provider_names() {
     ));
     // resolveProviderTypes gives an entry the type any sibling call's child declares under its
     // child-side name: module.b takes that non-default type, and the warning becomes an error.
-    let other = "terraform {\n  required_providers {\n    mock = {\n      source = \"example.com/other/mock\"\n    }\n  }\n}\n";
+    let other =
+        "terraform {\n  required_providers {\n    mock = {\n      source = \"example.com/other/mock\"\n    }\n  }\n}\n";
     let two = "module \"a\" {\n  source = \"./a\"\n  providers = {\n    mock = mock\n  }\n}\nmodule \"b\" {\n  source = \"./b\"\n  providers = {\n    mock = mock\n  }\n}\n";
     failures.extend(check(
         "child side, non-default type",
@@ -652,7 +723,8 @@ fn passed_provider_type_mismatch() {
             "main.tf:11,5-9",
         )],
     ));
-    let other = "terraform {\n  required_providers {\n    mock = {\n      source = \"example.com/other/mock\"\n    }\n  }\n}\n";
+    let other =
+        "terraform {\n  required_providers {\n    mock = {\n      source = \"example.com/other/mock\"\n    }\n  }\n}\n";
     failures.extend(check(
         "not required by the child",
         &[("main.tf", call), ("child/main.tf", other)],
@@ -691,8 +763,16 @@ fn redundant_empty_provider_blocks() {
         "child blocks",
         &[("main.tf", main), ("child/main.tf", &child)],
         &[
-            ("Redundant empty provider block", &text("mock", "module.child", "hashicorp/mock", &["mock", "mock.b", "mock.c"]), "child/main.tf:1,1-16"),
-            ("Redundant empty provider block", &text("other", "module.child", "example.com/x/other", &[]), "child/main.tf:11,1-17"),
+            (
+                "Redundant empty provider block",
+                &text("mock", "module.child", "hashicorp/mock", &["mock", "mock.b", "mock.c"]),
+                "child/main.tf:1,1-16",
+            ),
+            (
+                "Redundant empty provider block",
+                &text("other", "module.child", "example.com/x/other", &[]),
+                "child/main.tf:11,1-17",
+            ),
         ],
     );
     assert!(f.is_none(), "{}", f.unwrap());
@@ -739,8 +819,16 @@ fn duplicate_required_providers_and_implied_names() {
         "invalid implied name",
         &[("main.tf", "resource \"mo--ck_resource\" \"r\" {}\nresource \"_x\" \"r\" {}\n")],
         &[
-            ("Invalid provider local name", "\"mo--ck\" is an invalid implied provider local name: cannot use multiple consecutive dashes", "main.tf:1,1-31"),
-            ("Invalid provider local name", "\"\" is an invalid implied provider local name: must have at least one character", "main.tf:2,1-18"),
+            (
+                "Invalid provider local name",
+                "\"mo--ck\" is an invalid implied provider local name: cannot use multiple consecutive dashes",
+                "main.tf:1,1-31",
+            ),
+            (
+                "Invalid provider local name",
+                "\"\" is an invalid implied provider local name: must have at least one character",
+                "main.tf:2,1-18",
+            ),
         ],
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));

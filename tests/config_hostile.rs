@@ -57,26 +57,13 @@ fn one_file(name: &str, text: String) -> BTreeMap<String, String> {
 /// Loads and checks the invariants; when there are errors, at least one must point into a file.
 #[track_caller]
 fn load_checked(files: &BTreeMap<String, String>, root: &str, what: &str) -> Loaded {
-    let loaded = load(
-        files,
-        &LoadOptions {
-            root: root.to_string(),
-        },
-    );
+    let loaded = load(files, &LoadOptions { root: root.to_string() });
     if let Err(problem) = invariants::check(files, &loaded) {
         panic!("{what}: {problem}");
     }
     if loaded.diagnostics.has_errors() {
-        let located = loaded
-            .diagnostics
-            .0
-            .iter()
-            .any(|d| d.is_error() && d.range.is_some());
-        assert!(
-            located,
-            "{what}: errors without any file/line/column: {:#?}",
-            loaded.diagnostics
-        );
+        let located = loaded.diagnostics.0.iter().any(|d| d.is_error() && d.range.is_some());
+        assert!(located, "{what}: errors without any file/line/column: {:#?}", loaded.diagnostics);
     }
     loaded
 }
@@ -86,27 +73,22 @@ fn load_checked(files: &BTreeMap<String, String>, root: &str, what: &str) -> Loa
 #[test]
 fn every_prefix_of_small_files() {
     // 3.8 KB with templates, `for`, `dynamic`, `count` and module calls.
-    for (path, fallback) in [("cloudposse__terraform-aws-components/modules/dns-delegated/main.tf", "config/blocks/main.tf")] {
+    for (path, fallback) in
+        [("cloudposse__terraform-aws-components/modules/dns-delegated/main.tf", "config/blocks/main.tf")]
+    {
         let (path, text) = corpus_file(path, fallback);
         let bytes = text.into_bytes();
         let (mut errors, mut loads) = (0, 0);
         for cut in 0..=bytes.len() {
             let text = String::from_utf8_lossy(&bytes[..cut]).into_owned();
-            let loaded = load_checked(
-                &one_file("main.tf", text),
-                "",
-                &format!("{path} cut at byte {cut}"),
-            );
+            let loaded = load_checked(&one_file("main.tf", text), "", &format!("{path} cut at byte {cut}"));
             if loaded.diagnostics.has_errors() {
                 errors += 1
             } else {
                 loads += 1
             }
         }
-        assert!(
-            errors > 0 && loads > 0,
-            "{path}: {errors} prefixes with errors, {loads} without"
-        );
+        assert!(errors > 0 && loads > 0, "{path}: {errors} prefixes with errors, {loads} without");
     }
 }
 
@@ -206,20 +188,10 @@ fn binary_garbage_and_token_soup() {
             let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
             String::from_utf8_lossy(&bytes).into_owned()
         } else {
-            (0..rng.below(600))
-                .map(|_| TOKENS[rng.below(TOKENS.len())])
-                .collect()
+            (0..rng.below(600)).map(|_| TOKENS[rng.below(TOKENS.len())]).collect()
         };
-        let name = if i % 3 == 0 {
-            "main.tf.json"
-        } else {
-            "main.tf"
-        };
-        load_checked(
-            &one_file(name, text.clone()),
-            "",
-            &format!("garbage case {i} ({name}): {text:?}"),
-        );
+        let name = if i % 3 == 0 { "main.tf.json" } else { "main.tf" };
+        load_checked(&one_file(name, text.clone()), "", &format!("garbage case {i} ({name}): {text:?}"));
     }
 }
 
@@ -242,23 +214,10 @@ fn ten_megabyte_file() {
     let started = Instant::now();
     let loaded = load_checked(&files, "", "10 MB file");
     let took = started.elapsed();
-    assert!(
-        !loaded.diagnostics.has_errors(),
-        "{:#?}",
-        loaded.diagnostics.0.first()
-    );
+    assert!(!loaded.diagnostics.has_errors(), "{:#?}", loaded.diagnostics.0.first());
     assert_eq!(loaded.config.root.resources.len(), n);
-    let refs: usize = loaded
-        .config
-        .root
-        .resources
-        .iter()
-        .map(|r| r.references.len())
-        .sum();
-    assert!(
-        refs >= 2 * (n - 1),
-        "only {refs} references found for {n} resources"
-    );
+    let refs: usize = loaded.config.root.resources.iter().map(|r| r.references.len()).sum();
+    assert!(refs >= 2 * (n - 1), "only {refs} references found for {n} resources");
     // Generous: a debug build on a shared machine; the benchmark tracks the real speed.
     let bound = Duration::from_secs(if cfg!(debug_assertions) { 120 } else { 30 });
     assert!(took < bound, "loading 10 MB took {took:?}");
@@ -273,9 +232,7 @@ const CHILD_ENV: &str = "TFGRAPH_HOSTILE_DEEP_CHILD";
 /// The expression (or block) of each kind, nested `DEPTH` deep, with a reference at the bottom.
 fn deep_source(kind: &str) -> (&'static str, String) {
     let d = DEPTH;
-    let expr = |open: &str, leaf: &str, close: &str| {
-        format!("{}{leaf}{}", open.repeat(d), close.repeat(d))
-    };
+    let expr = |open: &str, leaf: &str, close: &str| format!("{}{leaf}{}", open.repeat(d), close.repeat(d));
     let in_resource = |e: String| format!("resource \"null_resource\" \"r\" {{\n  v = {e}\n}}\n");
     let tf = match kind {
         "parens" => in_resource(expr("(", "var.a", ")")),
@@ -291,11 +248,7 @@ fn deep_source(kind: &str) -> (&'static str, String) {
             // interpolation holds a quoted template, and so on.
             let mut e = String::from("var.a");
             for k in (0..d).rev() {
-                e = if k % 2 == 0 {
-                    format!("\"${{{e}}}\"")
-                } else {
-                    format!("<<E{k}\n${{{e}}}\nE{k}\n")
-                };
+                e = if k % 2 == 0 { format!("\"${{{e}}}\"") } else { format!("<<E{k}\n${{{e}}}\nE{k}\n") };
             }
             in_resource(e)
         }
@@ -303,28 +256,14 @@ fn deep_source(kind: &str) -> (&'static str, String) {
         "index" => in_resource(expr("var.a[", "var.a", "]")),
         "for_expressions" => in_resource(expr("[for x in ", "var.a", " : x]")),
         "attribute_chain" => in_resource(format!("var.a{}", ".b".repeat(d))),
-        "blocks" => format!(
-            "resource \"null_resource\" \"r\" {{\n{}v = var.a\n{}}}\n",
-            "b {\n".repeat(d),
-            "}\n".repeat(d)
-        ),
+        "blocks" => {
+            format!("resource \"null_resource\" \"r\" {{\n{}v = var.a\n{}}}\n", "b {\n".repeat(d), "}\n".repeat(d))
+        }
         "json_arrays" => {
-            return (
-                "main.tf.json",
-                format!(
-                    "{{\"locals\": {{\"a\": {}}}}}",
-                    expr("[", "\"${var.a}\"", "]")
-                ),
-            )
+            return ("main.tf.json", format!("{{\"locals\": {{\"a\": {}}}}}", expr("[", "\"${var.a}\"", "]")))
         }
         "json_template" => {
-            return (
-                "main.tf.json",
-                format!(
-                    "{{\"locals\": {{\"a\": \"${{{}}}\"}}}}",
-                    expr("(", "var.a", ")")
-                ),
-            )
+            return ("main.tf.json", format!("{{\"locals\": {{\"a\": \"${{{}}}\"}}}}", expr("(", "var.a", ")")))
         }
         other => panic!("unknown kind {other}"),
     };
@@ -350,11 +289,7 @@ fn deep_case(kind: &str) {
                         .iter()
                         .filter(|d| d.is_error())
                         .map(|d| {
-                            format!(
-                                "{}: {}",
-                                d.range.as_ref().map_or(String::new(), |r| r.to_string()),
-                                d.summary
-                            )
+                            format!("{}: {}", d.range.as_ref().map_or(String::new(), |r| r.to_string()), d.summary)
                         })
                         .collect();
                     eprintln!(
@@ -372,39 +307,20 @@ fn deep_case(kind: &str) {
         Err(_) => {
             let started = Instant::now();
             let out = Command::new(std::env::current_exe().unwrap())
-                .args([
-                    &format!("deep_{kind}"),
-                    "--exact",
-                    "--nocapture",
-                    "--test-threads=1",
-                ])
+                .args([&format!("deep_{kind}"), "--exact", "--nocapture", "--test-threads=1"])
                 .env(CHILD_ENV, kind)
                 .output()
                 .expect("running the child test process");
             let stderr = String::from_utf8_lossy(&out.stderr);
-            let tail: String = stderr
-                .lines()
-                .rev()
-                .take(15)
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect::<Vec<_>>()
-                .join("\n");
+            let tail: String =
+                stderr.lines().rev().take(15).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("\n");
             assert!(
                 out.status.success(),
                 "nested 10,000 deep ({kind}) on a 1 MiB stack did not finish cleanly ({}):\n{tail}",
                 out.status
             );
-            assert!(
-                stderr.contains(&format!("deep {kind}:")),
-                "the child did not run the case:\n{tail}"
-            );
-            assert!(
-                started.elapsed() < Duration::from_secs(120),
-                "{kind} took {:?}",
-                started.elapsed()
-            );
+            assert!(stderr.contains(&format!("deep {kind}:")), "the child did not run the case:\n{tail}");
+            assert!(started.elapsed() < Duration::from_secs(120), "{kind} took {:?}", started.elapsed());
         }
     }
 }
@@ -456,17 +372,10 @@ fn fuzz_regressions() {
         .iter()
         .filter_map(|(name, text)| {
             let what = format!("{name}: {text:?}");
-            std::panic::catch_unwind(|| load_checked(&one_file(name, text.to_string()), "", &what))
-                .err()
-                .map(|_| what)
+            std::panic::catch_unwind(|| load_checked(&one_file(name, text.to_string()), "", &what)).err().map(|_| what)
         })
         .collect();
-    assert!(
-        failed.is_empty(),
-        "panicked on {} of {} inputs: {failed:#?}",
-        failed.len(),
-        cases.len()
-    );
+    assert!(failed.is_empty(), "panicked on {} of {} inputs: {failed:#?}", failed.len(), cases.len());
 }
 
 /// Provider local names may hold non-ASCII letters (HCL identifiers): the ranges the provider

@@ -88,8 +88,10 @@ fn the_manifest_is_read_only_when_present_under_the_root() {
 
 #[test]
 fn a_map_and_a_lazy_source_load_the_same() {
-    let map: std::collections::BTreeMap<String, String> =
-        [("envs/prod/main.tf", ROOT), ("modules/net/main.tf", NET)].iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let map: std::collections::BTreeMap<String, String> = [("envs/prod/main.tf", ROOT), ("modules/net/main.tf", NET)]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
     let eager = tfgraph::config::load(&map, &options("envs/prod"));
     let lazy = load_from(&repository(None, Some(NET)), &options("envs/prod")).unwrap();
     assert_eq!(serde_json::to_string(&eager.config).unwrap(), serde_json::to_string(&lazy.config).unwrap());

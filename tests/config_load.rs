@@ -60,7 +60,8 @@ fn empty_root_is_an_error() {
 #[test]
 fn module_tree_from_fixture() {
     let l = load(&fixture("modules"), &LoadOptions { root: "envs/prod".into() });
-    let warnings: Vec<_> = l.diagnostics.iter().map(|d| (d.severity, d.summary.as_str(), d.range.as_ref().unwrap().to_string())).collect();
+    let warnings: Vec<_> =
+        l.diagnostics.iter().map(|d| (d.severity, d.summary.as_str(), d.range.as_ref().unwrap().to_string())).collect();
     assert_eq!(
         warnings,
         [
@@ -68,7 +69,8 @@ fn module_tree_from_fixture() {
             (tfgraph::Severity::Warning, "Module not installed", "envs/prod/main.tf:15,12-61".to_string()),
         ]
     );
-    let modules: Vec<(String, String)> = l.config.modules().iter().map(|m| (m.address.clone(), m.dir.clone())).collect();
+    let modules: Vec<(String, String)> =
+        l.config.modules().iter().map(|m| (m.address.clone(), m.dir.clone())).collect();
     assert_eq!(
         modules,
         [
@@ -78,7 +80,8 @@ fn module_tree_from_fixture() {
         ]
     );
     let root = &l.config.root;
-    let kinds: Vec<(&str, &str, bool)> = root.module_calls.iter().map(|c| (c.name.as_str(), c.source_kind.as_str(), c.module.is_some())).collect();
+    let kinds: Vec<(&str, &str, bool)> =
+        root.module_calls.iter().map(|c| (c.name.as_str(), c.source_kind.as_str(), c.module.is_some())).collect();
     assert_eq!(kinds, [("net", "local", true), ("vpc", "registry", false), ("remote", "git", false)]);
     let net = root.module_calls[0].module.as_ref().unwrap();
     let sub = net.module_calls[0].module.as_ref().unwrap();
@@ -98,8 +101,11 @@ fn missing_and_recursive_modules() {
         ],
         "",
     );
-    let got: Vec<(String, String, String)> =
-        l.diagnostics.iter().map(|d| (d.summary.clone(), d.detail.clone(), d.range.as_ref().unwrap().to_string())).collect();
+    let got: Vec<(String, String, String)> = l
+        .diagnostics
+        .iter()
+        .map(|d| (d.summary.clone(), d.detail.clone(), d.range.as_ref().unwrap().to_string()))
+        .collect();
     assert_eq!(
         got,
         [
@@ -138,12 +144,26 @@ fn providers_and_requirements() {
     let rp: Vec<(&str, Option<&str>, &str, Option<&str>, Vec<String>)> = root
         .required_providers
         .iter()
-        .map(|r| (r.name.as_str(), r.source.as_deref(), r.fqn.as_str(), r.version.as_deref(), r.configuration_aliases.clone()))
+        .map(|r| {
+            (
+                r.name.as_str(),
+                r.source.as_deref(),
+                r.fqn.as_str(),
+                r.version.as_deref(),
+                r.configuration_aliases.clone(),
+            )
+        })
         .collect();
     assert_eq!(
         rp,
         [
-            ("aws", Some("hashicorp/aws"), "registry.terraform.io/hashicorp/aws", Some("~> 5.0"), vec!["aws.east".to_string()]),
+            (
+                "aws",
+                Some("hashicorp/aws"),
+                "registry.terraform.io/hashicorp/aws",
+                Some("~> 5.0"),
+                vec!["aws.east".to_string()]
+            ),
             ("mycloud", Some("example.com/acme/MyCloud"), "example.com/acme/mycloud", None, vec![]),
             ("google", None, "registry.terraform.io/hashicorp/google", Some(">= 4.0"), vec![]),
         ]
@@ -152,7 +172,15 @@ fn providers_and_requirements() {
     let res: Vec<(&str, &str, Option<&str>, &str, bool)> = root
         .resources
         .iter()
-        .map(|r| (r.address.as_str(), r.provider.local_name.as_str(), r.provider.alias.as_deref(), r.provider.fqn.as_str(), r.provider.implied))
+        .map(|r| {
+            (
+                r.address.as_str(),
+                r.provider.local_name.as_str(),
+                r.provider.alias.as_deref(),
+                r.provider.fqn.as_str(),
+                r.provider.implied,
+            )
+        })
         .collect();
     assert_eq!(
         res,
@@ -227,7 +255,8 @@ fn every_block_type_is_decoded() {
 #[test]
 fn override_files_merge() {
     let l = load(&fixture("override"), &LoadOptions::default());
-    let got: Vec<(String, String)> = l.diagnostics.iter().map(|d| (d.summary.clone(), d.range.as_ref().unwrap().to_string())).collect();
+    let got: Vec<(String, String)> =
+        l.diagnostics.iter().map(|d| (d.summary.clone(), d.range.as_ref().unwrap().to_string())).collect();
     assert_eq!(
         got,
         [
@@ -255,7 +284,14 @@ fn dump(m: &Module) -> Vec<String> {
     let mut resources: Vec<_> = m.resources.iter().collect();
     resources.sort_by(|a, b| a.address.cmp(&b.address));
     for r in resources {
-        out.push(format!("resource {} provider={} {:?} count={} lifecycle={:?}", r.address, r.provider.fqn, r.provider.alias, r.count.is_some(), r.lifecycle.ignore_changes));
+        out.push(format!(
+            "resource {} provider={} {:?} count={} lifecycle={:?}",
+            r.address,
+            r.provider.fqn,
+            r.provider.alias,
+            r.count.is_some(),
+            r.lifecycle.ignore_changes
+        ));
         for x in &r.references {
             out.push(format!("  {} <- {} [{}]", x.subject, x.traversal, x.context));
         }
@@ -264,22 +300,43 @@ fn dump(m: &Module) -> Vec<String> {
         }
     }
     for c in &m.module_calls {
-        out.push(format!("module {} {} {:?}", c.address, c.source, c.providers.iter().map(|p| format!("{}={}", p.in_child, p.in_parent)).collect::<Vec<_>>()));
+        out.push(format!(
+            "module {} {} {:?}",
+            c.address,
+            c.source,
+            c.providers.iter().map(|p| format!("{}={}", p.in_child, p.in_parent)).collect::<Vec<_>>()
+        ));
         for a in &c.arguments {
-            out.push(format!("  arg {} {:?}", a.name, a.expr.references.iter().map(|r| r.subject.to_string()).collect::<Vec<_>>()));
+            out.push(format!(
+                "  arg {} {:?}",
+                a.name,
+                a.expr.references.iter().map(|r| r.subject.to_string()).collect::<Vec<_>>()
+            ));
         }
     }
     for v in &m.variables {
         out.push(format!("variable {} {:?} {:?} {}", v.name, v.type_expr, v.description, v.validations.len()));
     }
     for l in &m.locals {
-        out.push(format!("local {} {:?}", l.name, l.expr.references.iter().map(|r| format!("{} {}", r.subject, r.traversal)).collect::<Vec<_>>()));
+        out.push(format!(
+            "local {} {:?}",
+            l.name,
+            l.expr.references.iter().map(|r| format!("{} {}", r.subject, r.traversal)).collect::<Vec<_>>()
+        ));
     }
     for o in &m.outputs {
-        out.push(format!("output {} {:?}", o.name, o.references.iter().map(|r| format!("{} {}", r.subject, r.context)).collect::<Vec<_>>()));
+        out.push(format!(
+            "output {} {:?}",
+            o.name,
+            o.references.iter().map(|r| format!("{} {}", r.subject, r.context)).collect::<Vec<_>>()
+        ));
     }
     for p in &m.providers {
-        out.push(format!("provider {} {:?}", p.address, p.references.iter().map(|r| r.subject.to_string()).collect::<Vec<_>>()));
+        out.push(format!(
+            "provider {} {:?}",
+            p.address,
+            p.references.iter().map(|r| r.subject.to_string()).collect::<Vec<_>>()
+        ));
     }
     for r in &m.required_providers {
         out.push(format!("requires {} {} {:?}", r.name, r.fqn, r.version));
@@ -343,7 +400,15 @@ fn json_specific_rules() {
 #[test]
 fn loading_without_kept_trees_gives_the_same_configuration() {
     use tfgraph::config::{files::MapFiles, load_model_from};
-    let cases = [("blocks", ""), ("modules", "envs/prod"), ("override", ""), ("equivalence/native", ""), ("equivalence/json", ""), ("check-rules", ""), ("undeclared", "")];
+    let cases = [
+        ("blocks", ""),
+        ("modules", "envs/prod"),
+        ("override", ""),
+        ("equivalence/native", ""),
+        ("equivalence/json", ""),
+        ("check-rules", ""),
+        ("undeclared", ""),
+    ];
     for (case, root) in cases {
         let files = fixture(case);
         let options = LoadOptions { root: root.to_string() };
@@ -354,7 +419,13 @@ fn loading_without_kept_trees_gives_the_same_configuration() {
         };
         let json = |l: &Loaded| serde_json::to_string(&(&l.config, &l.diagnostics)).unwrap();
         assert_eq!(json(&kept), json(&model), "{case}");
-        let trees = |l: &Loaded| l.config.modules().iter().map(|m| m.syntax.len() + m.resources.iter().filter(|r| r.body.is_some()).count()).sum::<usize>();
+        let trees = |l: &Loaded| {
+            l.config
+                .modules()
+                .iter()
+                .map(|m| m.syntax.len() + m.resources.iter().filter(|r| r.body.is_some()).count())
+                .sum::<usize>()
+        };
         assert_eq!(trees(&model), 0, "{case}: load_model_from kept trees");
         let native = files.keys().any(|f| f.ends_with(".tf"));
         assert_eq!(trees(&kept) > 0, native, "{case}: load keeps the trees of native files only");

@@ -35,7 +35,14 @@ fn modules(m: &Module, out: &mut Vec<(String, String, Vec<String>)>) {
 fn summaries(l: &Loaded) -> Vec<(Severity, String, String, String)> {
     l.diagnostics
         .iter()
-        .map(|d| (d.severity, d.summary.clone(), d.detail.clone(), d.range.as_ref().map(|r| r.to_string()).unwrap_or_default()))
+        .map(|d| {
+            (
+                d.severity,
+                d.summary.clone(),
+                d.detail.clone(),
+                d.range.as_ref().map(|r| r.to_string()).unwrap_or_default(),
+            )
+        })
         .collect()
 }
 
@@ -54,14 +61,30 @@ fn installed_modules_load_from_the_manifest() {
     let want: Vec<(&str, &str, Vec<&str>)> = vec![
         ("", "", vec![]),
         ("module.vpc", ".terraform/modules/vpc", vec!["module.vpc.aws_vpc.this"]),
-        ("module.vpc.module.subnets", ".terraform/modules/vpc.subnets", vec!["module.vpc.module.subnets.aws_subnet.this"]),
-        ("module.vpc.module.flow", ".terraform/modules/vpc/modules/flow-log", vec!["module.vpc.module.flow.aws_flow_log.this"]),
+        (
+            "module.vpc.module.subnets",
+            ".terraform/modules/vpc.subnets",
+            vec!["module.vpc.module.subnets.aws_subnet.this"],
+        ),
+        (
+            "module.vpc.module.flow",
+            ".terraform/modules/vpc/modules/flow-log",
+            vec!["module.vpc.module.flow.aws_flow_log.this"],
+        ),
         ("module.vpc.module.flow.module.common", ".terraform/modules/vpc/shared", vec![]),
         ("module.sg", ".terraform/modules/sg", vec!["module.sg.aws_security_group.this"]),
         ("module.role", ".terraform/modules/role/modules/iam-role", vec!["module.role.aws_iam_role.this"]),
-        ("module.role.module.policy", ".terraform/modules/role/modules/iam-policy", vec!["module.role.module.policy.aws_iam_role_policy.this"]),
+        (
+            "module.role.module.policy",
+            ".terraform/modules/role/modules/iam-policy",
+            vec!["module.role.module.policy.aws_iam_role_policy.this"],
+        ),
         ("module.app", "modules/app", vec!["module.app.aws_instance.web"]),
-        ("module.app.module.label", ".terraform/modules/app.label", vec!["module.app.module.label.null_resource.label"]),
+        (
+            "module.app.module.label",
+            ".terraform/modules/app.label",
+            vec!["module.app.module.label.null_resource.label"],
+        ),
     ];
     let got: Vec<(&str, &str, Vec<&str>)> =
         all.iter().map(|(a, d, r)| (a.as_str(), d.as_str(), r.iter().map(String::as_str).collect())).collect();
@@ -115,7 +138,9 @@ fn root_in_a_subfolder_and_unnormalised_paths() {
     let mut all = Vec::new();
     modules(&l.config.root, &mut all);
     assert_eq!(all.len(), 10);
-    assert!(all.iter().any(|(a, d, _)| a == "module.vpc.module.subnets" && d == "envs/prod/.terraform/modules/vpc.subnets"));
+    assert!(all
+        .iter()
+        .any(|(a, d, _)| a == "module.vpc.module.subnets" && d == "envs/prod/.terraform/modules/vpc.subnets"));
     // A manifest elsewhere (not under the root module's folder) is not this root's manifest.
     let l = load_root(&files, "envs/prod/modules/app");
     assert_eq!(summaries(&l).iter().filter(|d| d.1 == "Module not installed").count(), 1);
@@ -168,7 +193,8 @@ fn negative_cases_match_terraform() {
         ]
     );
     // As in Terraform, a changed source or version is reported but the installed module still loads.
-    let loaded: Vec<(&str, bool)> = l.config.root.module_calls.iter().map(|c| (c.name.as_str(), c.module.is_some())).collect();
+    let loaded: Vec<(&str, bool)> =
+        l.config.root.module_calls.iter().map(|c| (c.name.as_str(), c.module.is_some())).collect();
     assert_eq!(loaded, [("missing", false), ("gone", false), ("changed", true), ("pinned", true), ("nover", true)]);
 }
 
@@ -179,7 +205,11 @@ fn malformed_manifests_are_errors_in_modules_json() {
     assert_eq!(d.len(), 2, "{d:#?}");
     assert_eq!(d[0].0, Severity::Error);
     assert_eq!(d[0].1, "Failed to read modules manifest file");
-    assert!(d[0].2.starts_with("Error reading manifest for .terraform/modules: error unmarshalling snapshot: "), "{}", d[0].2);
+    assert!(
+        d[0].2.starts_with("Error reading manifest for .terraform/modules: error unmarshalling snapshot: "),
+        "{}",
+        d[0].2
+    );
     assert_eq!(d[0].3, ".terraform/modules/modules.json:2,93-94");
     // The manifest is then ignored: the call stays opaque.
     assert_eq!(d[1].1, "Module not installed");
@@ -192,10 +222,22 @@ fn malformed_manifests_are_errors_in_modules_json() {
     };
     let cases = [
         (r#"[1]"#, "json: cannot unmarshal array into Go value of type modsdir.manifestSnapshotFile", "1,1-4"),
-        (r#"{"Modules": {"Key": "vpc"}}"#, "cannot unmarshal object into Go struct field manifestSnapshotFile.Modules of type []modsdir.Record", "1,13-27"),
-        (r#"{"Modules": [{"Key": 1}]}"#, "cannot unmarshal number into Go struct field manifestSnapshotFile.Modules.Key of type string", "1,22-23"),
+        (
+            r#"{"Modules": {"Key": "vpc"}}"#,
+            "cannot unmarshal object into Go struct field manifestSnapshotFile.Modules of type []modsdir.Record",
+            "1,13-27",
+        ),
+        (
+            r#"{"Modules": [{"Key": 1}]}"#,
+            "cannot unmarshal number into Go struct field manifestSnapshotFile.Modules.Key of type string",
+            "1,22-23",
+        ),
         (r#"{"Modules": [{"Key": "vpc", "Version": "one"}]}"#, "invalid version \"one\" for vpc", "1,40-45"),
-        (r#"{"Modules": [{"Key": "vpc"}, {"Key": "vpc"}]}"#, "snapshot file contains two records for path vpc", "1,30-44"),
+        (
+            r#"{"Modules": [{"Key": "vpc"}, {"Key": "vpc"}]}"#,
+            "snapshot file contains two records for path vpc",
+            "1,30-44",
+        ),
     ];
     for (json, detail, at) in cases {
         let d = with(json);
@@ -204,11 +246,19 @@ fn malformed_manifests_are_errors_in_modules_json() {
         assert_eq!(d[0].3, format!(".terraform/modules/modules.json:{at}"), "{json}");
     }
     // Tolerated as Terraform tolerates them: an empty file, null, lower-case field names.
-    for json in ["", "null", "{}", r#"{"modules": [{"key": "vpc", "source": "terraform-aws-modules/vpc/aws", "dir": ".terraform/modules/vpc"}]}"#] {
+    for json in [
+        "",
+        "null",
+        "{}",
+        r#"{"modules": [{"key": "vpc", "source": "terraform-aws-modules/vpc/aws", "dir": ".terraform/modules/vpc"}]}"#,
+    ] {
         let d = with(json);
         assert!(d.iter().all(|d| d.0 == Severity::Warning), "{json}: {d:#?}");
     }
-    assert!(with(r#"{"modules": [{"key": "vpc", "source": "terraform-aws-modules/vpc/aws", "dir": ".terraform/modules/vpc"}]}"#).is_empty());
+    assert!(with(
+        r#"{"modules": [{"key": "vpc", "source": "terraform-aws-modules/vpc/aws", "dir": ".terraform/modules/vpc"}]}"#
+    )
+    .is_empty());
 }
 
 #[test]

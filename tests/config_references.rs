@@ -20,12 +20,7 @@ fn refs_of(expr: &str) -> Vec<String> {
     assert!(errors.is_empty(), "{expr}: unexpected errors {errors:?}");
     let local = &loaded.config.root.locals[0];
     assert_eq!(local.expr.source, expr);
-    local
-        .expr
-        .references
-        .iter()
-        .map(|r| format!("{} | {} | {}", r.subject, r.traversal, r.range))
-        .collect()
+    local.expr.references.iter().map(|r| format!("{} | {} | {}", r.subject, r.traversal, r.range)).collect()
 }
 
 #[test]
@@ -42,10 +37,16 @@ fn valid_references() {
         ("aws_instance.web[*].id", &["aws_instance.web | aws_instance.web | main.tf:2,7-23"]),
         ("aws_instance.web.*.id", &["aws_instance.web | aws_instance.web | main.tf:2,7-23"]),
         ("aws_instance.web[-1]", &["aws_instance.web | aws_instance.web | main.tf:2,7-23"]),
-        ("aws_instance.web[var.i].id", &["aws_instance.web | aws_instance.web | main.tf:2,7-23", "var.i | var.i | main.tf:2,24-29"]),
+        (
+            "aws_instance.web[var.i].id",
+            &["aws_instance.web | aws_instance.web | main.tf:2,7-23", "var.i | var.i | main.tf:2,24-29"],
+        ),
         ("data.aws_ami.u.id", &["data.aws_ami.u | data.aws_ami.u.id | main.tf:2,7-21"]),
         ("data.aws_ami.u[1]", &["data.aws_ami.u[1] | data.aws_ami.u[1] | main.tf:2,7-24"]),
-        ("ephemeral.random_password.p.result", &["ephemeral.random_password.p | ephemeral.random_password.p.result | main.tf:2,7-34"]),
+        (
+            "ephemeral.random_password.p.result",
+            &["ephemeral.random_password.p | ephemeral.random_password.p.result | main.tf:2,7-34"],
+        ),
         ("module.net", &["module.net | module.net | main.tf:2,7-17"]),
         ("module.net[0]", &["module.net[0] | module.net[0] | main.tf:2,7-20"]),
         ("module.net.vpc_id", &["module.net.vpc_id | module.net.vpc_id | main.tf:2,7-24"]),
@@ -64,21 +65,43 @@ fn valid_references() {
         ("self.id", &[]),
         // Templates, directives, heredocs.
         ("\"${var.a}-${local.b}\"", &["var.a | var.a | main.tf:2,10-15", "local.b | local.b | main.tf:2,19-26"]),
-        ("\"%{if var.c}${var.d}%{else}x%{endif}\"", &["var.c | var.c | main.tf:2,13-18", "var.d | var.d | main.tf:2,21-26"]),
-        ("\"%{for s in var.l}${s}${var.z}%{endfor}\"", &["var.l | var.l | main.tf:2,19-24", "var.z | var.z | main.tf:2,31-36"]),
+        (
+            "\"%{if var.c}${var.d}%{else}x%{endif}\"",
+            &["var.c | var.c | main.tf:2,13-18", "var.d | var.d | main.tf:2,21-26"],
+        ),
+        (
+            "\"%{for s in var.l}${s}${var.z}%{endfor}\"",
+            &["var.l | var.l | main.tf:2,19-24", "var.z | var.z | main.tf:2,31-36"],
+        ),
         // Function calls, provider functions, operators, conditionals.
         ("upper(var.a)", &["var.a | var.a | main.tf:2,13-18"]),
         ("provider::aws::arn_parse(var.arn)", &["var.arn | var.arn | main.tf:2,32-39"]),
-        ("var.a ? local.b : data.x.y.z", &["var.a | var.a | main.tf:2,7-12", "local.b | local.b | main.tf:2,15-22", "data.x.y | data.x.y.z | main.tf:2,25-33"]),
-        ("!var.a && var.b || -var.c > 1", &["var.a | var.a | main.tf:2,8-13", "var.b | var.b | main.tf:2,17-22", "var.c | var.c | main.tf:2,27-32"]),
+        (
+            "var.a ? local.b : data.x.y.z",
+            &[
+                "var.a | var.a | main.tf:2,7-12",
+                "local.b | local.b | main.tf:2,15-22",
+                "data.x.y | data.x.y.z | main.tf:2,25-33",
+            ],
+        ),
+        (
+            "!var.a && var.b || -var.c > 1",
+            &["var.a | var.a | main.tf:2,8-13", "var.b | var.b | main.tf:2,17-22", "var.c | var.c | main.tf:2,27-32"],
+        ),
         ("(aws_instance.a).id", &["aws_instance.a | aws_instance.a | main.tf:2,8-22"]),
         ("tolist(aws_instance.a)[0].id", &["aws_instance.a | aws_instance.a | main.tf:2,14-28"]),
-        ("aws_instance.a[\"${var.k}\"]", &["aws_instance.a | aws_instance.a | main.tf:2,7-21", "var.k | var.k | main.tf:2,25-30"]),
+        (
+            "aws_instance.a[\"${var.k}\"]",
+            &["aws_instance.a | aws_instance.a | main.tf:2,7-21", "var.k | var.k | main.tf:2,25-30"],
+        ),
         // Collections and object keys.
         ("[var.a, { k = local.b }]", &["var.a | var.a | main.tf:2,8-13", "local.b | local.b | main.tf:2,21-28"]),
         ("{ (var.k) = 1, key = 2 }", &["var.k | var.k | main.tf:2,10-15"]),
         // for expressions bind their symbols, with nesting and shadowing.
-        ("[for k, v in var.m : \"${k}=${v}\" if v != local.skip]", &["var.m | var.m | main.tf:2,20-25", "local.skip | local.skip | main.tf:2,48-58"]),
+        (
+            "[for k, v in var.m : \"${k}=${v}\" if v != local.skip]",
+            &["var.m | var.m | main.tf:2,20-25", "local.skip | local.skip | main.tf:2,48-58"],
+        ),
         ("{for s in var.l : s.name => s}", &["var.l | var.l | main.tf:2,17-22"]),
         ("[for x in var.a : [for y in x : y.z]]", &["var.a | var.a | main.tf:2,17-22"]),
         ("[for x in var.a : [for x in x.b : x]]", &["var.a | var.a | main.tf:2,17-22"]),
@@ -96,16 +119,20 @@ fn valid_references() {
 
 #[test]
 fn heredoc_references_point_into_the_heredoc() {
-    let loaded = load_one("main.tf", "locals {\n  x = <<-EOT\n    a ${var.a}\n    %{ if local.b }b%{ endif }\n  EOT\n}\n");
+    let loaded =
+        load_one("main.tf", "locals {\n  x = <<-EOT\n    a ${var.a}\n    %{ if local.b }b%{ endif }\n  EOT\n}\n");
     assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
-    let got: Vec<String> = loaded.config.root.locals[0].expr.references.iter().map(|r| format!("{} {}", r.subject, r.range)).collect();
+    let got: Vec<String> =
+        loaded.config.root.locals[0].expr.references.iter().map(|r| format!("{} {}", r.subject, r.range)).collect();
     assert_eq!(got, ["var.a main.tf:3,9-14", "local.b main.tf:4,11-18"]);
 }
 
 /// `expr` → the single error diagnostic it produces: summary, detail, range.
 #[test]
 fn invalid_references() {
-    let reserved = |n: &str| format!("The symbol name {n:?} is reserved for use in a future Terraform version. If you are using a provider that already uses this as a resource type name, add the prefix \"resource.\" to force interpretation as a resource type name.");
+    let reserved = |n: &str| {
+        format!("The symbol name {n:?} is reserved for use in a future Terraform version. If you are using a provider that already uses this as a resource type name, add the prefix \"resource.\" to force interpretation as a resource type name.")
+    };
     let cases: Vec<(&str, &str, String, &str)> = vec![
         ("var", "Invalid reference", "The \"var\" object cannot be accessed directly. Instead, access one of its attributes.".into(), "main.tf:2,7-10"),
         ("var[0]", "Invalid reference", "The \"var\" object does not support this operation.".into(), "main.tf:2,10-13"),
@@ -226,14 +253,20 @@ fn resource_reference_contexts() {
 
 #[test]
 fn depends_on_rules() {
-    let ok = load_one("main.tf", "resource \"a\" \"b\" {\n  depends_on = [aws_s3_bucket.x, module.m, data.d.e, var.v, aws_s3_bucket.y[0]]\n}\n");
+    let ok = load_one(
+        "main.tf",
+        "resource \"a\" \"b\" {\n  depends_on = [aws_s3_bucket.x, module.m, data.d.e, var.v, aws_s3_bucket.y[0]]\n}\n",
+    );
     assert!(ok.diagnostics.is_empty(), "{:?}", ok.diagnostics);
     let subjects: Vec<String> = ok.config.root.resources[0].depends_on.iter().map(|r| r.subject.to_string()).collect();
     assert_eq!(subjects, ["aws_s3_bucket.x", "module.m", "data.d.e", "var.v", "aws_s3_bucket.y[0]"]);
 
     // Quoted references (deprecated, warned) are parsed as traversals, escapes included; past an
     // escape the range is approximate (the decoded text is shorter), as in Terraform's shim.
-    let quoted = load_one("main.tf", "resource \"a\" \"b\" {\n  depends_on = [\"aws_s3_bucket.x\", \"aws_s3_bucket.y[\\\"k\\\"]\"]\n}\n");
+    let quoted = load_one(
+        "main.tf",
+        "resource \"a\" \"b\" {\n  depends_on = [\"aws_s3_bucket.x\", \"aws_s3_bucket.y[\\\"k\\\"]\"]\n}\n",
+    );
     let got: Vec<(String, String, String)> = quoted.config.root.resources[0]
         .depends_on
         .iter()
@@ -259,7 +292,11 @@ fn depends_on_rules() {
         let l = load_one("main.tf", &format!("resource \"a\" \"b\" {{\n  depends_on = {expr}\n}}\n"));
         let d: Vec<_> = l.diagnostics.errors().collect();
         assert_eq!(d.len(), 1, "{expr}: {:?}", l.diagnostics);
-        assert_eq!((d[0].summary.as_str(), d[0].detail.as_str(), d[0].range.as_ref().unwrap().to_string().as_str()), (summary, detail, range), "{expr}");
+        assert_eq!(
+            (d[0].summary.as_str(), d[0].detail.as_str(), d[0].range.as_ref().unwrap().to_string().as_str()),
+            (summary, detail, range),
+            "{expr}"
+        );
     }
 }
 
@@ -271,7 +308,11 @@ fn module_call_and_output_references() {
     files.insert("m/main.tf".to_string(), "output \"out\" { value = 1 }\n".to_string());
     let l = load(&files, &LoadOptions::default());
     // m does not declare the `aws.child` it is passed: only Terraform's warning about that.
-    assert!(l.diagnostics.iter().all(|d| d.summary == "Reference to undefined provider" && !d.is_error()), "{:?}", l.diagnostics);
+    assert!(
+        l.diagnostics.iter().all(|d| d.summary == "Reference to undefined provider" && !d.is_error()),
+        "{:?}",
+        l.diagnostics
+    );
     let call = &l.config.root.module_calls[0];
     let refs: Vec<String> = call.references.iter().map(|r| format!("{} ({})", r.subject, r.context)).collect();
     assert_eq!(refs, ["aws_s3_bucket.b (depends_on)", "var.n (count)"]);

@@ -12,7 +12,9 @@ use tfgraph::engine::diag_text::with_sources;
 use tfgraph::eval::MapFiles;
 
 fn sorted(mut ds: Vec<Value>) -> Vec<Value> {
-    ds.sort_by_key(|d| (d["range"]["filename"].to_string(), d["range"]["start"]["byte"].as_u64(), d["detail"].to_string()));
+    ds.sort_by_key(|d| {
+        (d["range"]["filename"].to_string(), d["range"]["start"]["byte"].as_u64(), d["detail"].to_string())
+    });
     ds
 }
 
@@ -24,7 +26,11 @@ fn compare(name: &str) {
     for sub in ["", "child"] {
         let Ok(entries) = std::fs::read_dir(dir.join(sub)) else { continue };
         for e in entries.flatten().filter(|e| e.path().extension().is_some_and(|x| x == "tf")) {
-            let path = if sub.is_empty() { e.file_name().to_string_lossy().into_owned() } else { format!("{sub}/{}", e.file_name().to_string_lossy()) };
+            let path = if sub.is_empty() {
+                e.file_name().to_string_lossy().into_owned()
+            } else {
+                format!("{sub}/{}", e.file_name().to_string_lossy())
+            };
             files.insert(path, std::fs::read_to_string(e.path()).unwrap());
         }
     }

@@ -65,7 +65,11 @@ fn every_corpus_root_loads_the_same_without_kept_trees() {
             differ.push(root.clone());
         }
         let trees = |l: &tfgraph::config::Loaded| {
-            l.config.modules().iter().map(|m| m.syntax.len() + m.resources.iter().filter(|r| r.body.is_some()).count()).sum::<usize>()
+            l.config
+                .modules()
+                .iter()
+                .map(|m| m.syntax.len() + m.resources.iter().filter(|r| r.body.is_some()).count())
+                .sum::<usize>()
         };
         assert_eq!(trees(&model), 0, "{root}: load_model_from kept syntax trees");
         kept += trees(&with_trees);
@@ -81,7 +85,10 @@ fn describe_refs(m: &Module, file: &str) -> String {
     let mut add = |object: &str, refs: &[tfgraph::config::Reference]| {
         for r in refs {
             if r.range.filename.ends_with(file) {
-                lines.push(format!("{object} -> {} ({}) {}:{}", r.subject, r.context, r.range.start.line, r.range.start.column));
+                lines.push(format!(
+                    "{object} -> {} ({}) {}:{}",
+                    r.subject, r.context, r.range.start.line, r.range.start.column
+                ));
             }
         }
     };
@@ -131,12 +138,16 @@ fn corpus_reference_lists_match_hand_checked_expectations() {
         let (dir, file) = in_repo.rsplit_once('/').unwrap_or(("", in_repo));
         let files = support::read_tree(&corpus.join(repo), support::any_file);
         let loaded = load(&files, &LoadOptions { root: dir.to_string() });
-        let mut got = describe_refs(&loaded.config.root, &format!("{}{file}", if dir.is_empty() { String::new() } else { format!("{dir}/") }));
+        let mut got = describe_refs(
+            &loaded.config.root,
+            &format!("{}{file}", if dir.is_empty() { String::new() } else { format!("{dir}/") }),
+        );
         // `# only <object>`: check that object's references only.
         if let Some(only) = expected.lines().find_map(|l| l.strip_prefix("# only ")) {
             got = got.lines().filter(|l| l.split(" -> ").next() == Some(only.trim())).collect::<Vec<_>>().join("\n");
         }
-        let want: Vec<&str> = expected.lines().skip(1).filter(|l| !l.trim().is_empty() && !l.starts_with('#')).collect();
+        let want: Vec<&str> =
+            expected.lines().skip(1).filter(|l| !l.trim().is_empty() && !l.starts_with('#')).collect();
         if got.lines().collect::<Vec<_>>() != want {
             let _ = writeln!(mismatches, "== {}\n-- got:\n{got}\n-- want:\n{}\n", path.display(), want.join("\n"));
         }
@@ -160,7 +171,11 @@ fn json_corpus_reference_ranges_slice_to_the_traversal() {
     assert!(!loaded.diagnostics.has_errors());
     let mut n = 0;
     for m in loaded.config.modules() {
-        let refs = m.resources.iter().flat_map(|r| r.references.iter()).chain(m.locals.iter().flat_map(|l| l.expr.references.iter()));
+        let refs = m
+            .resources
+            .iter()
+            .flat_map(|r| r.references.iter())
+            .chain(m.locals.iter().flat_map(|l| l.expr.references.iter()));
         for r in refs.filter(|r| r.range.filename.ends_with(".tf.json")) {
             let text = &files[&r.range.filename];
             let slice = &text[r.range.start.byte as usize..r.range.end.byte as usize];

@@ -124,12 +124,20 @@ fn corpus_roots_with_installed_registry_modules_build_full_graphs() {
                 for (path, text) in pkg {
                     files.insert(format!("{prefix}.terraform/modules/{}/{path}", c.key), text);
                 }
-                let dir = if c.sub.is_empty() { format!(".terraform/modules/{}", c.key) } else { format!(".terraform/modules/{}/{}", c.key, c.sub) };
-                let version = version_for(c.version.as_deref()).map(|v| format!(r#","Version":"{v}""#)).unwrap_or_default();
+                let dir = if c.sub.is_empty() {
+                    format!(".terraform/modules/{}", c.key)
+                } else {
+                    format!(".terraform/modules/{}/{}", c.key, c.sub)
+                };
+                let version =
+                    version_for(c.version.as_deref()).map(|v| format!(r#","Version":"{v}""#)).unwrap_or_default();
                 records.push(format!(r#"{{"Key":"{}","Source":"{}"{version},"Dir":"{dir}"}}"#, c.key, c.source));
                 installed.push(c);
             }
-            files.insert(format!("{prefix}.terraform/modules/modules.json"), format!("{{\"Modules\":[{}]}}", records.join(",")));
+            files.insert(
+                format!("{prefix}.terraform/modules/modules.json"),
+                format!("{{\"Modules\":[{}]}}", records.join(",")),
+            );
             loaded = load(&files, &options);
         }
         if installed.is_empty() {
@@ -139,7 +147,11 @@ fn corpus_roots_with_installed_registry_modules_build_full_graphs() {
         calls += installed.len();
         let after_errors = loaded.diagnostics.errors().count();
         if after_errors > before_errors {
-            failures.push(format!("{dir}: {} new errors: {:#?}", after_errors - before_errors, loaded.diagnostics.errors().collect::<Vec<_>>()));
+            failures.push(format!(
+                "{dir}: {} new errors: {:#?}",
+                after_errors - before_errors,
+                loaded.diagnostics.errors().collect::<Vec<_>>()
+            ));
             continue;
         }
         let built = build(&loaded.config, &BuildOptions::default());

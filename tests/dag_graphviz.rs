@@ -19,21 +19,13 @@ fn render_svg(dot: &str) -> Option<Result<String, String>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
         Err(e) => panic!("cannot run dot: {e}"),
     };
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(dot.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(dot.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     Some(if out.status.success() && stderr.is_empty() {
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     } else {
-        Err(format!(
-            "dot failed ({}): {stderr}\ninput:\n{dot}",
-            out.status
-        ))
+        Err(format!("dot failed ({}): {stderr}\ninput:\n{dot}", out.status))
     })
 }
 
@@ -53,21 +45,14 @@ const AWKWARD: &[&str] = &[
 #[test]
 fn graphviz_accepts_full_dot_and_resource_dot() {
     let mut g: Graph<usize, ()> = Graph::new();
-    let ids: Vec<_> = AWKWARD
-        .iter()
-        .enumerate()
-        .map(|(i, n)| g.add(*n, i))
-        .collect();
+    let ids: Vec<_> = AWKWARD.iter().enumerate().map(|(i, n)| g.add(*n, i)).collect();
     for i in 1..ids.len() {
         g.connect(ids[0], ids[i], ());
         g.connect(ids[i], ids[(i % (ids.len() - 1)) + 1], ()); // a cycle through all but root
     }
     let attrs = |_, &i: &usize| match i % 3 {
         0 => None,
-        1 => Some(DotAttrs::from([
-            ("label".into(), AWKWARD[i].into()),
-            ("shape".into(), "box".into()),
-        ])),
+        1 => Some(DotAttrs::from([("label".into(), AWKWARD[i].into()), ("shape".into(), "box".into())])),
         _ => Some(DotAttrs::from([("shape".into(), "diamond".into())])),
     };
     let nodes = [

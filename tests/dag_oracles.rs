@@ -3,8 +3,7 @@
 //! Each test names the Go test it comes from; expected strings are copied from it.
 
 use tfgraph::dag::{
-    resource_dot, Direction, DotAttrs, DotOptions, Graph, NodeId, ResourceNode, WalkControl,
-    WalkOrder,
+    resource_dot, Direction, DotAttrs, DotOptions, Graph, NodeId, ResourceNode, WalkControl, WalkOrder,
 };
 
 #[track_caller]
@@ -36,12 +35,7 @@ fn every_node_drawn(_: NodeId, _: &()) -> Option<DotAttrs> {
 fn graph_dot_three_level() {
     let g = named(
         &["root", "foo", "bar", "baz", "qux"],
-        &[
-            ("foo", "root"),
-            ("bar", "root"),
-            ("baz", "foo"),
-            ("qux", "bar"),
-        ],
+        &[("foo", "root"), ("bar", "root"), ("baz", "foo"), ("qux", "bar")],
     );
     assert_text(
         &g.dot(&DotOptions::default(), every_node_drawn),
@@ -67,10 +61,7 @@ fn graph_dot_three_level() {
 /// `TestGraphDot` "cycle": red edges run against the real ones and replace plain twins.
 #[test]
 fn graph_dot_cycle() {
-    let g = named(
-        &["root", "A", "B", "C"],
-        &[("A", "root"), ("A", "C"), ("B", "A"), ("C", "B")],
-    );
+    let g = named(&["root", "A", "B", "C"], &[("A", "root"), ("A", "C"), ("B", "A"), ("C", "B")]);
     assert_text(
         &g.dot(&DotOptions { draw_cycles: true }, every_node_drawn),
         r#"digraph {
@@ -130,10 +121,7 @@ fn command_graph_cyclic_draw_cycles() {
             n if n.starts_with("test_instance.") => (n.trim_end_matches(" (expand)"), "box"),
             _ => return None,
         };
-        Some(DotAttrs::from([
-            ("label".to_string(), label.to_string()),
-            ("shape".to_string(), shape.to_string()),
-        ]))
+        Some(DotAttrs::from([("label".to_string(), label.to_string()), ("shape".to_string(), shape.to_string())]))
     };
     assert_text(
         &g.dot(&DotOptions { draw_cycles: true }, attrs),
@@ -205,26 +193,10 @@ fn command_graph_resources_only() {
 fn walk_order() {
     let names: Vec<String> = (1..=11).map(|i| i.to_string()).collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let edges = [
-        (1, 3),
-        (1, 4),
-        (2, 4),
-        (2, 5),
-        (3, 6),
-        (4, 7),
-        (5, 7),
-        (7, 8),
-        (7, 9),
-        (7, 10),
-        (8, 11),
-        (9, 11),
-        (10, 11),
-    ]
-    .map(|(a, b)| (names[a - 1].clone(), names[b - 1].clone()));
-    let edge_refs: Vec<(&str, &str)> = edges
-        .iter()
-        .map(|(a, b)| (a.as_str(), b.as_str()))
-        .collect();
+    let edges =
+        [(1, 3), (1, 4), (2, 4), (2, 5), (3, 6), (4, 7), (5, 7), (7, 8), (7, 9), (7, 10), (8, 11), (9, 11), (10, 11)]
+            .map(|(a, b)| (names[a - 1].clone(), names[b - 1].clone()));
+    let edge_refs: Vec<(&str, &str)> = edges.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     let g = named(&refs, &edge_refs);
     let id = |i: usize| g.find(&i.to_string()).unwrap();
     let run = |starts: &[usize], dir, order| {
@@ -240,67 +212,19 @@ fn walk_order() {
     use WalkOrder::*;
     assert_eq!(
         run(&[2, 1], Dependencies, DepthFirst),
-        [
-            (2, 0),
-            (5, 1),
-            (7, 2),
-            (9, 3),
-            (11, 4),
-            (8, 3),
-            (10, 3),
-            (4, 1),
-            (1, 0),
-            (3, 1),
-            (6, 2)
-        ]
+        [(2, 0), (5, 1), (7, 2), (9, 3), (11, 4), (8, 3), (10, 3), (4, 1), (1, 0), (3, 1), (6, 2)]
     );
     assert_eq!(
         run(&[11, 6], Dependents, DepthFirst),
-        [
-            (6, 0),
-            (3, 1),
-            (1, 2),
-            (11, 0),
-            (9, 1),
-            (7, 2),
-            (5, 3),
-            (2, 4),
-            (4, 3),
-            (8, 1),
-            (10, 1)
-        ]
+        [(6, 0), (3, 1), (1, 2), (11, 0), (9, 1), (7, 2), (5, 3), (2, 4), (4, 3), (8, 1), (10, 1)]
     );
     assert_eq!(
         run(&[2, 1], Dependencies, BreadthFirst),
-        [
-            (1, 0),
-            (2, 0),
-            (3, 1),
-            (4, 1),
-            (5, 1),
-            (6, 2),
-            (7, 2),
-            (10, 3),
-            (8, 3),
-            (9, 3),
-            (11, 4)
-        ]
+        [(1, 0), (2, 0), (3, 1), (4, 1), (5, 1), (6, 2), (7, 2), (10, 3), (8, 3), (9, 3), (11, 4)]
     );
     assert_eq!(
         run(&[11, 6], Dependents, BreadthFirst),
-        [
-            (11, 0),
-            (6, 0),
-            (10, 1),
-            (8, 1),
-            (9, 1),
-            (3, 1),
-            (7, 2),
-            (1, 2),
-            (4, 3),
-            (5, 3),
-            (2, 4)
-        ]
+        [(11, 0), (6, 0), (10, 1), (8, 1), (9, 1), (3, 1), (7, 2), (1, 2), (4, 3), (5, 3), (2, 4)]
     );
     // TopologicalOrder / ReverseTopologicalOrder: every edge respected.
     let rev = g.reverse_topological_order().unwrap();

@@ -16,13 +16,7 @@ fn dag() -> impl Strategy<Value = (usize, Vec<(usize, usize)>)> {
             let edges = pairs
                 .into_iter()
                 .filter(|(a, b)| a != b)
-                .map(|(a, b)| {
-                    if a < b {
-                        (perm[a], perm[b])
-                    } else {
-                        (perm[b], perm[a])
-                    }
-                })
+                .map(|(a, b)| if a < b { (perm[a], perm[b]) } else { (perm[b], perm[a]) })
                 .collect();
             (n, edges)
         })
@@ -60,10 +54,7 @@ fn reachable(g: &Graph<(), ()>, v: NodeId) -> BTreeSet<NodeId> {
 fn naive_redundant(g: &Graph<(), ()>) -> Vec<(NodeId, NodeId)> {
     let mut out: Vec<(NodeId, NodeId)> = g
         .edges()
-        .filter(|&(u, x, _)| {
-            g.edges_from(u)
-                .any(|w| w != x && reachable(g, w).contains(&x))
-        })
+        .filter(|&(u, x, _)| g.edges_from(u).any(|w| w != x && reachable(g, w).contains(&x)))
         .map(|(u, x, _)| (u, x))
         .collect();
     out.sort();

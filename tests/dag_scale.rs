@@ -22,11 +22,7 @@ fn million_chain_then_million_cycle() {
     let (mut g, ids) = chain(N);
     let sccs = g.strongly_connected();
     assert_eq!(sccs.len(), N);
-    assert_eq!(
-        sccs[0],
-        vec![ids[N - 1]],
-        "the deepest dependency completes first"
-    );
+    assert_eq!(sccs[0], vec![ids[N - 1]], "the deepest dependency completes first");
     let order = g.reverse_topological_order().unwrap();
     assert_eq!((order[0], order[N - 1]), (ids[N - 1], ids[0]));
     assert_eq!(g.ancestors(&[ids[0]]).len(), N - 1);
@@ -42,9 +38,7 @@ fn million_chain_then_million_cycle() {
     let cycle = &err.cycles[0];
     assert_eq!(cycle.len(), N);
     assert_eq!((cycle[0], cycle[N - 1]), (ids[0], ids[N - 1]));
-    assert!(g
-        .cycle_text(cycle, CycleStyle::Vertical)
-        .starts_with("Cycle:\n  v0000000\n  v0000001\n"));
+    assert!(g.cycle_text(cycle, CycleStyle::Vertical).starts_with("Cycle:\n  v0000000\n  v0000001\n"));
     assert_eq!(g.shortest_cycle_through(ids[N / 2]).unwrap().len(), N);
 }
 
@@ -120,23 +114,14 @@ fn terraform_shaped_reduction_equals_naive() {
         }
         seen
     };
-    let reaches: Vec<BTreeSet<NodeId>> = (0..g.node_bound())
-        .map(|i| reach(&g, NodeId::from_index(i)))
-        .collect();
+    let reaches: Vec<BTreeSet<NodeId>> = (0..g.node_bound()).map(|i| reach(&g, NodeId::from_index(i))).collect();
     let mut naive: Vec<(NodeId, NodeId)> = g
         .edges()
-        .filter(|&(u, x, _)| {
-            g.edges_from(u)
-                .any(|w| w != x && reaches[w.index()].contains(&x))
-        })
+        .filter(|&(u, x, _)| g.edges_from(u).any(|w| w != x && reaches[w.index()].contains(&x)))
         .map(|(u, x, _)| (u, x))
         .collect();
     naive.sort();
-    assert!(
-        naive.len() > 500,
-        "the shape has plenty to reduce ({})",
-        naive.len()
-    );
+    assert!(naive.len() > 500, "the shape has plenty to reduce ({})", naive.len());
     for budget in [0, 1 << 10, 1 << 25] {
         assert_eq!(g.redundant_edges(budget).unwrap(), naive, "budget {budget}");
     }

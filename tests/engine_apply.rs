@@ -9,8 +9,8 @@
 
 mod support;
 
-use support::engine_fixtures::{diff, mock, steps, Step};
 use serde_json::{json, Value};
+use support::engine_fixtures::{diff, mock, steps, Step};
 use tfgraph::engine::apply::{apply, ApplyOptions};
 use tfgraph::engine::{plan::plan, PlanOptions};
 
@@ -18,8 +18,7 @@ use tfgraph::engine::{plan::plan, PlanOptions};
 const TEXT_GAPS: &[(&str, &str)] = &[];
 
 /// Steps whose apply does not match yet, and why.
-const GAPS: &[(&str, &str)] = &[
-];
+const GAPS: &[(&str, &str)] = &[];
 
 fn normalise_state(mut v: Value) -> Value {
     if let Value::Object(m) = &mut v {
@@ -41,7 +40,11 @@ fn normalise_ops(v: &Value, limited: bool) -> Value {
         return json!({"ops": v["ops"], "max_concurrency": v["max_concurrency"], "waves": waves});
     }
     let sizes: Vec<usize> = waves.iter().map(|w| w.as_array().map_or(0, Vec::len)).collect();
-    let mut all: Vec<String> = waves.iter().flat_map(|w| w.as_array().cloned().unwrap_or_default()).filter_map(|s| s.as_str().map(String::from)).collect();
+    let mut all: Vec<String> = waves
+        .iter()
+        .flat_map(|w| w.as_array().cloned().unwrap_or_default())
+        .filter_map(|s| s.as_str().map(String::from))
+        .collect();
     all.sort();
     json!({"ops": v["ops"], "max_concurrency": v["max_concurrency"], "sizes": sizes, "all": all})
 }
@@ -76,7 +79,11 @@ fn check(step: &Step) -> Option<Vec<String>> {
         let (wp, wt) = split_apply_text(&want);
         let (gp, gt) = split_apply_text(&got);
         if wp != gp {
-            text_problems.push(format!("apply.txt progress lines differ:\n--- want\n{}\n--- got\n{}", wp.join("\n"), gp.join("\n")));
+            text_problems.push(format!(
+                "apply.txt progress lines differ:\n--- want\n{}\n--- got\n{}",
+                wp.join("\n"),
+                gp.join("\n")
+            ));
         }
         if wt != gt {
             text_problems.push(format!("apply.txt summary differs:\n--- want\n{wt}--- got\n{gt}"));
@@ -143,7 +150,8 @@ fn every_recorded_apply() {
 #[test]
 fn every_configuration_against_every_state_without_panicking() {
     let steps = steps();
-    let states: Vec<Option<Value>> = std::iter::once(None).chain(steps.iter().filter_map(|s| s.json("state.tfstate")).map(Some)).collect();
+    let states: Vec<Option<Value>> =
+        std::iter::once(None).chain(steps.iter().filter_map(|s| s.json("state.tfstate")).map(Some)).collect();
     let mut applied = 0;
     for step in &steps {
         let loaded = tfgraph::load(&step.files, &Default::default());
@@ -154,7 +162,13 @@ fn every_configuration_against_every_state_without_panicking() {
                 if destroy && i % 2 == 1 {
                     continue;
                 }
-                let p = plan(&step.files, &loaded.config, state.as_ref(), &provider, &PlanOptions { destroy, ..Default::default() });
+                let p = plan(
+                    &step.files,
+                    &loaded.config,
+                    state.as_ref(),
+                    &provider,
+                    &PlanOptions { destroy, ..Default::default() },
+                );
                 let _ = tfgraph::engine::plan_json::to_json(&p, &provider);
                 if p.diagnostics.has_errors() {
                     continue;
@@ -185,7 +199,12 @@ fn api_request_plans_applies_and_refuses_a_stale_plan() {
     // The same request with a plan made from another state is stale.
     let mut stale = out["plan"].clone();
     stale["variables"] = json!({"env": {"value": "other"}});
-    let refused = tfgraph::engine::api::run(&step.files, &loaded.config, loaded.diagnostics.clone(), &json!({"state": step.input_state, "apply": true, "plan": stale}));
+    let refused = tfgraph::engine::api::run(
+        &step.files,
+        &loaded.config,
+        loaded.diagnostics.clone(),
+        &json!({"state": step.input_state, "apply": true, "plan": stale}),
+    );
     assert_eq!(refused["apply"]["diagnostics"][0]["summary"], "Saved plan is stale");
 }
 
@@ -199,11 +218,17 @@ fn native_apply_reports_skipped_operations() {
     let provider = mock(&step);
     let p = plan(&step.files, &loaded.config, None, &provider, &step.plan_options());
     let r = apply(&step.files, &loaded.config, &p, None, &provider, &ApplyOptions::default());
-    let skipped: Vec<&str> = r.events.iter().filter(|e| e.kind == EventKind::Skip).map(|e| e.address.as_str()).collect();
+    let skipped: Vec<&str> =
+        r.events.iter().filter(|e| e.kind == EventKind::Skip).map(|e| e.address.as_str()).collect();
     assert_eq!(skipped, ["mock_resource.after_broken"]);
     let failed = r.events.iter().find(|e| e.kind == EventKind::Fail).unwrap();
     assert_eq!(failed.address, "mock_resource.broken");
     let skip = r.events.iter().find(|e| e.kind == EventKind::Skip).unwrap();
-    assert!(skip.at_ms >= failed.at_ms, "skipped at {} ms, before the failure ended at {} ms", skip.at_ms, failed.at_ms);
+    assert!(
+        skip.at_ms >= failed.at_ms,
+        "skipped at {} ms, before the failure ended at {} ms",
+        skip.at_ms,
+        failed.at_ms
+    );
     assert!(!r.events.iter().any(|e| e.kind == EventKind::Start && e.address == "mock_resource.after_broken"));
 }

@@ -109,7 +109,10 @@ fn errors(v: &Value) -> Vec<(String, String)> {
         .flatten()
         .filter(|d| d["severity"] == "error")
         .map(|d| {
-            let at = d["range"]["filename"].as_str().map(|f| format!(" ({f}:{})", d["range"]["start"]["line"])).unwrap_or_default();
+            let at = d["range"]["filename"]
+                .as_str()
+                .map(|f| format!(" ({f}:{})", d["range"]["start"]["line"]))
+                .unwrap_or_default();
             (d["summary"].as_str().unwrap_or("").to_string(), format!("{}{at}", d["detail"].as_str().unwrap_or("")))
         })
         .collect()
@@ -122,7 +125,10 @@ enum Outcome {
     Shared(Vec<String>),
     /// Refused by Terraform until `terraform init` installs its modules; we still plan and
     /// apply the rest: whether that went without an error.
-    Uninstalled { clean: bool, summaries: Vec<String> },
+    Uninstalled {
+        clean: bool,
+        summaries: Vec<String>,
+    },
     /// Refused, or not converging, for reasons that are ours.
     Ours(String),
     /// Planned, applied, re-planned to no changes: the resources in its state.
@@ -133,10 +139,17 @@ enum Outcome {
 fn check_root(dir: &str, files: &BTreeMap<String, String>, root: String, verbose: bool) -> Outcome {
     let loaded = tfgraph::config::load(files, &tfgraph::LoadOptions { root });
     if loaded.diagnostics.has_errors() {
-        return Outcome::NotLoaded(loaded.diagnostics.errors().map(|d| d.summary.clone()).collect::<Vec<_>>().join("; "));
+        return Outcome::NotLoaded(
+            loaded.diagnostics.errors().map(|d| d.summary.clone()).collect::<Vec<_>>().join("; "),
+        );
     }
     let vars = variables(&loaded.config);
-    let first = tfgraph::engine::api::run(files, &loaded.config, loaded.diagnostics.clone(), &json!({"apply": true, "variables": vars}));
+    let first = tfgraph::engine::api::run(
+        files,
+        &loaded.config,
+        loaded.diagnostics.clone(),
+        &json!({"apply": true, "variables": vars}),
+    );
     if verbose {
         eprintln!("{dir}: {:#}\n{:#}", first["diagnostics"], first["apply"]["diagnostics"]);
     }
@@ -145,11 +158,19 @@ fn check_root(dir: &str, files: &BTreeMap<String, String>, root: String, verbose
     let mut errs = errors(&first["diagnostics"]);
     errs.extend(errors(&first["apply"]["diagnostics"]));
     if loaded.diagnostics.iter().any(|d| d.summary == "Module not installed") {
-        return Outcome::Uninstalled { clean: errs.is_empty(), summaries: errs.iter().map(|(s, _)| s.clone()).collect() };
+        return Outcome::Uninstalled {
+            clean: errs.is_empty(),
+            summaries: errs.iter().map(|(s, _)| s.clone()).collect(),
+        };
     }
     if errs.is_empty() {
         let state = first["apply"]["state"].clone();
-        let again = tfgraph::engine::api::run(files, &loaded.config, loaded.diagnostics.clone(), &json!({"variables": vars, "state": state}));
+        let again = tfgraph::engine::api::run(
+            files,
+            &loaded.config,
+            loaded.diagnostics.clone(),
+            &json!({"variables": vars, "state": state}),
+        );
         let changes: Vec<String> = again["changes"]
             .as_array()
             .into_iter()
@@ -169,7 +190,8 @@ fn check_root(dir: &str, files: &BTreeMap<String, String>, root: String, verbose
     if let Some((_, why)) = TERRAFORM_TOO_ROOTS.iter().find(|(r, _)| *r == dir) {
         return Outcome::Shared(vec![why.to_string()]);
     }
-    let unshared: Vec<String> = errs.iter().filter(|(s, d)| shared_reason(s, d).is_none()).map(|(s, d)| format!("{s}: {d}")).collect();
+    let unshared: Vec<String> =
+        errs.iter().filter(|(s, d)| shared_reason(s, d).is_none()).map(|(s, d)| format!("{s}: {d}")).collect();
     if unshared.is_empty() {
         let mut reasons: Vec<String> = errs.iter().filter_map(|(s, d)| shared_reason(s, d)).map(String::from).collect();
         reasons.dedup();
@@ -188,7 +210,8 @@ fn corpus_roots_plan_apply_and_replan_to_no_changes() {
     let (mut converged, mut resources, mut uninstalled, mut uninstalled_clean) = (0, 0, 0, 0);
     let mut shared: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     let mut uninstalled_errors: BTreeMap<String, usize> = BTreeMap::new();
-    let (mut ours, mut gaps_failing, mut gaps_passing, mut not_loaded, mut slowest) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut ours, mut gaps_failing, mut gaps_passing, mut not_loaded, mut slowest) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for dir in &dirs {
         if only.as_ref().is_some_and(|o| !dir.starts_with(o.as_str())) {
             continue;

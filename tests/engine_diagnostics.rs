@@ -52,7 +52,8 @@ fn compared(step: &Step) -> Vec<(String, String, String)> {
     // A configuration that does not load is not planned: its errors are the plan's, with their
     // snippets, as the package and the CLI give them.
     let p = if loaded.diagnostics.has_errors() {
-        let diagnostics = tfgraph::engine::diag_text::with_sources(loaded.diagnostics.clone(), &tfgraph::eval::MapFiles(&step.files));
+        let diagnostics =
+            tfgraph::engine::diag_text::with_sources(loaded.diagnostics.clone(), &tfgraph::eval::MapFiles(&step.files));
         tfgraph::engine::Plan { diagnostics, ..Default::default() }
     } else {
         plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &step.plan_options())
@@ -63,7 +64,14 @@ fn compared(step: &Step) -> Vec<(String, String, String)> {
     }
     if let Some(want) = section(step, "apply") {
         let parallelism = step.env.get("PARALLELISM").and_then(|s| s.parse().ok()).unwrap_or(10);
-        let r = apply(&step.files, &loaded.config, &p, step.input_state.as_ref(), &provider, &ApplyOptions { parallelism, ..Default::default() });
+        let r = apply(
+            &step.files,
+            &loaded.config,
+            &p,
+            step.input_state.as_ref(),
+            &provider,
+            &ApplyOptions { parallelism, ..Default::default() },
+        );
         out.push(("apply".into(), want, render(&r.diagnostics)));
     }
     out
@@ -107,7 +115,11 @@ fn json_diagnostics_are_terraforms() {
     let all = steps();
     let recorded = |file: &str| -> Vec<String> {
         let path = support::engine_fixtures::fixtures().join("../cli-json").join(file);
-        let mut out: Vec<String> = std::fs::read_to_string(&path).unwrap().lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["diagnostic"].to_string()).collect();
+        let mut out: Vec<String> = std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["diagnostic"].to_string())
+            .collect();
         out.sort();
         out
     };
@@ -125,7 +137,11 @@ fn json_diagnostics_are_terraforms() {
         let loaded = tfgraph::load(&step.files, &Default::default());
         let provider = mock(step);
         let p = plan(&step.files, &loaded.config, None, &provider, &step.plan_options());
-        let got = if apply_too { apply(&step.files, &loaded.config, &p, None, &provider, &ApplyOptions::default()).diagnostics } else { p.diagnostics };
+        let got = if apply_too {
+            apply(&step.files, &loaded.config, &p, None, &provider, &ApplyOptions::default()).diagnostics
+        } else {
+            p.diagnostics
+        };
         assert_eq!(ours(&got), recorded(file), "{scenario}");
     }
 }

@@ -137,7 +137,13 @@ fn gen_repeat(rng: &mut Rng) -> Repeat {
     match rng.below(10) {
         0..=5 => Repeat::Single,
         6..=7 => Repeat::Count(rng.below(4)),
-        _ => Repeat::Each((0..rng.below(4)).map(|i| format!("k{}", (i + rng.below(3)) % 5)).collect::<std::collections::BTreeSet<_>>().into_iter().collect()),
+        _ => Repeat::Each(
+            (0..rng.below(4))
+                .map(|i| format!("k{}", (i + rng.below(3)) % 5))
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect(),
+        ),
     }
 }
 
@@ -160,8 +166,10 @@ fn widen(ext: &mut Ext, resources: &mut [Res], i: usize, provider_block: bool) {
     let earlier: Vec<usize> = (0..i).filter(|&j| resources[j].in_module == resources[i].in_module).collect();
     let managed: Vec<usize> = earlier.iter().copied().filter(|&j| !resources[j].data).collect();
     let r = &resources[i];
-    let triggered_by = (!r.data && !managed.is_empty() && ext.chance(15)).then(|| (managed[ext.below(managed.len())], ext.chance(50)));
-    let precondition = ext.chance(15).then(|| (!earlier.is_empty() && ext.chance(60)).then(|| earlier[ext.below(earlier.len())]));
+    let triggered_by =
+        (!r.data && !managed.is_empty() && ext.chance(15)).then(|| (managed[ext.below(managed.len())], ext.chance(50)));
+    let precondition =
+        ext.chance(15).then(|| (!earlier.is_empty() && ext.chance(60)).then(|| earlier[ext.below(earlier.len())]));
     let postcondition = ext.chance(15);
     let aliased = provider_block && i > 0 && !r.in_module && ext.chance(40);
     let r = &mut resources[i];
@@ -174,7 +182,9 @@ fn generate(rng: &mut Rng, ext: &mut Ext) -> Cfg {
     for i in 0..n {
         let in_module = i > 0 && rng.chance(25);
         let earlier: Vec<usize> = (0..i).filter(|&j| resources[j].in_module == in_module).collect();
-        let reads = (0..rng.below(3)).filter_map(|_| (!earlier.is_empty()).then(|| earlier[rng.below(earlier.len())])).collect();
+        let reads = (0..rng.below(3))
+            .filter_map(|_| (!earlier.is_empty()).then(|| earlier[rng.below(earlier.len())]))
+            .collect();
         let depends_on = (!earlier.is_empty() && rng.chance(20)).then(|| earlier[rng.below(earlier.len())]);
         resources.push(Res {
             name: format!("r{i}"),
@@ -206,7 +216,11 @@ fn generate(rng: &mut Rng, ext: &mut Ext) -> Cfg {
         widen(ext, &mut resources, i, provider_block);
     }
     let checks = (0..if ext.chance(30) { 1 + ext.below(2) } else { 0 })
-        .map(|_| Check { reads: ext.chance(70).then(|| roots[ext.below(roots.len())]), scoped_data: ext.chance(40), holds: ext.chance(70) })
+        .map(|_| Check {
+            reads: ext.chance(70).then(|| roots[ext.below(roots.len())]),
+            scoped_data: ext.chance(40),
+            holds: ext.chance(70),
+        })
         .collect();
     let module_repeat = if ext.chance(30) { gen_repeat(ext.0.as_mut().unwrap()) } else { Repeat::Single };
     let mut c = Cfg {
@@ -309,7 +323,8 @@ fn mutate(rng: &mut Rng, ext: &mut Ext, c: &Cfg) -> Cfg {
         widen(ext, &mut c.resources, i, c.provider_block);
     }
     // Rename a root managed resource, with a moved block.
-    let renamable: Vec<usize> = (0..c.resources.len()).filter(|&i| !c.resources[i].in_module && !c.resources[i].data).collect();
+    let renamable: Vec<usize> =
+        (0..c.resources.len()).filter(|&i| !c.resources[i].in_module && !c.resources[i].data).collect();
     if rng.chance(20) && !renamable.is_empty() {
         let i = renamable[rng.below(renamable.len())];
         let old = c.resources[i].name.clone();
@@ -371,7 +386,11 @@ fn block(c: &Cfg, i: usize, out: &mut String) {
             format!("\"{}-${{count.index}}\"", r.name)
         }
         Repeat::Each(keys) => {
-            let _ = writeln!(out, "  for_each = toset([{}])", keys.iter().map(|k| format!("\"{k}\"")).collect::<Vec<_>>().join(", "));
+            let _ = writeln!(
+                out,
+                "  for_each = toset([{}])",
+                keys.iter().map(|k| format!("\"{k}\"")).collect::<Vec<_>>().join(", ")
+            );
             format!("\"{}-${{each.key}}\"", r.name)
         }
     };
@@ -379,7 +398,8 @@ fn block(c: &Cfg, i: usize, out: &mut String) {
         let _ = writeln!(out, "  provider = mock.p");
     }
     let _ = writeln!(out, "  name = {name}");
-    let mut input: Vec<String> = r.reads.iter().enumerate().map(|(n, &j)| format!("    in{n} = {}", read_expr(&c.resources[j]))).collect();
+    let mut input: Vec<String> =
+        r.reads.iter().enumerate().map(|(n, &j)| format!("    in{n} = {}", read_expr(&c.resources[j]))).collect();
     input.push("    v = var.v".to_string());
     if r.reads_module {
         input.push(format!("    m = {}", module_read(c)));
@@ -411,8 +431,13 @@ fn block(c: &Cfg, i: usize, out: &mut String) {
         }
     }
     if let Some(reads) = r.precondition {
-        let cond = reads.map_or("var.v != \"\"".to_string(), |j| format!("length({}) >= 0", read_expr(&c.resources[j])));
-        let _ = writeln!(lifecycle, "    precondition {{\n      condition     = {cond}\n      error_message = \"{} precondition\"\n    }}", r.name);
+        let cond =
+            reads.map_or("var.v != \"\"".to_string(), |j| format!("length({}) >= 0", read_expr(&c.resources[j])));
+        let _ = writeln!(
+            lifecycle,
+            "    precondition {{\n      condition     = {cond}\n      error_message = \"{} precondition\"\n    }}",
+            r.name
+        );
     }
     if r.postcondition {
         let _ = writeln!(lifecycle, "    postcondition {{\n      condition     = self.id != \"\"\n      error_message = \"{} postcondition\"\n    }}", r.name);
@@ -437,27 +462,39 @@ fn files(c: &Cfg) -> BTreeMap<String, String> {
     if let Some(i) = c.local_of.filter(|&i| i < c.resources.len()) {
         // A local reading an earlier resource than the one reading it would make a cycle.
         let reader = i;
-        let src = (0..reader).find(|&j| !c.resources[j].in_module).map(|j| read_expr(&c.resources[j])).unwrap_or_else(|| "var.v".into());
+        let src = (0..reader)
+            .find(|&j| !c.resources[j].in_module)
+            .map(|j| read_expr(&c.resources[j]))
+            .unwrap_or_else(|| "var.v".into());
         let _ = writeln!(root, "locals {{\n  l = \"${{{src}}}-local\"\n}}\n");
     }
     for (n, &o) in c.outputs.iter().enumerate() {
         if o < c.resources.len() && !c.resources[o].in_module {
             let read = read_expr(&c.resources[o]);
-            let pre = if c.output_precondition { format!("\n  precondition {{\n    condition     = length({read}) >= 0\n    error_message = \"o{n} precondition\"\n  }}") } else { String::new() };
+            let pre = if c.output_precondition {
+                format!("\n  precondition {{\n    condition     = length({read}) >= 0\n    error_message = \"o{n} precondition\"\n  }}")
+            } else {
+                String::new()
+            };
             let _ = writeln!(root, "output \"o{n}\" {{\n  value = {read}{pre}\n}}\n");
         }
     }
     for (n, k) in c.checks.iter().enumerate() {
-        let read = k.reads.filter(|&j| j < c.resources.len()).map_or("var.v".to_string(), |j| read_expr(&c.resources[j]));
+        let read =
+            k.reads.filter(|&j| j < c.resources.len()).map_or("var.v".to_string(), |j| read_expr(&c.resources[j]));
         let _ = writeln!(root, "check \"c{n}\" {{");
         let subject = if k.scoped_data {
-            let _ = writeln!(root, "  data \"mock_data\" \"c{n}\" {{\n    name  = \"c{n}\"\n    input = {{ r = {read} }}\n  }}\n");
+            let _ = writeln!(
+                root,
+                "  data \"mock_data\" \"c{n}\" {{\n    name  = \"c{n}\"\n    input = {{ r = {read} }}\n  }}\n"
+            );
             format!("data.mock_data.c{n}.id")
         } else {
             read
         };
         let cond = if k.holds { format!("length({subject}) >= 0") } else { format!("{subject} == \"d1\"") };
-        let _ = writeln!(root, "  assert {{\n    condition     = {cond}\n    error_message = \"c{n} fails\"\n  }}\n}}\n");
+        let _ =
+            writeln!(root, "  assert {{\n    condition     = {cond}\n    error_message = \"c{n} fails\"\n  }}\n}}\n");
     }
     for (from, to) in &c.moved {
         let _ = writeln!(root, "moved {{\n  from = {from}\n  to   = {to}\n}}\n");
@@ -477,7 +514,11 @@ fn files(c: &Cfg) -> BTreeMap<String, String> {
     }
     for (from, destroy) in &c.removed {
         // A resource of that name again (the next one added): the block would be refused.
-        let declared = c.resources.iter().any(|r| !r.data && from.ends_with(&format!("mock_resource.{}", r.name)) && from.starts_with("module.") == r.in_module);
+        let declared = c.resources.iter().any(|r| {
+            !r.data
+                && from.ends_with(&format!("mock_resource.{}", r.name))
+                && from.starts_with("module.") == r.in_module
+        });
         if !declared {
             let _ = writeln!(root, "removed {{\n  from = {from}\n  lifecycle {{\n    destroy = {destroy}\n  }}\n}}\n");
         }
@@ -489,7 +530,10 @@ fn files(c: &Cfg) -> BTreeMap<String, String> {
         let repeat = match &c.module_repeat {
             Repeat::Single => String::new(),
             Repeat::Count(n) => format!("  count  = {n}\n"),
-            Repeat::Each(keys) => format!("  for_each = toset([{}])\n", keys.iter().map(|k| format!("\"{k}\"")).collect::<Vec<_>>().join(", ")),
+            Repeat::Each(keys) => format!(
+                "  for_each = toset([{}])\n",
+                keys.iter().map(|k| format!("\"{k}\"")).collect::<Vec<_>>().join(", ")
+            ),
         };
         let _ = writeln!(root, "module \"m\" {{\n  source = \"./modules/m\"\n{repeat}  v      = var.v\n}}");
         out.insert("modules/m/main.tf".to_string(), module);
@@ -531,7 +575,11 @@ fn step_options(rng: &mut Rng, ext: &mut Ext, c: &Cfg, step: usize, state: Optio
             key_of(&c.module_repeat, ext.below(4)).map_or("module.m.".into(), |k| format!("module.m{k}."))
         };
         let key = if ext.chance(50) { key_of(&r.repeat, ext.below(4)).unwrap_or_default() } else { String::new() };
-        o.targets.push(if r.in_module && ext.chance(30) { module.trim_end_matches('.').to_string() } else { format!("{module}{}{key}", addr_of(r)) });
+        o.targets.push(if r.in_module && ext.chance(30) {
+            module.trim_end_matches('.').to_string()
+        } else {
+            format!("{module}{}{key}", addr_of(r))
+        });
     }
     if !destroy && ext.chance(10) {
         let all = state.map(state_instances).unwrap_or_default();
@@ -551,7 +599,12 @@ fn step_env(o: &PlanOptions) -> String {
     if o.no_refresh {
         env.push_str("REFRESH=0\n");
     }
-    let args: Vec<String> = o.targets.iter().map(|t| format!("-target={t}")).chain(o.replace.iter().map(|r| format!("-replace={r}"))).collect();
+    let args: Vec<String> = o
+        .targets
+        .iter()
+        .map(|t| format!("-target={t}"))
+        .chain(o.replace.iter().map(|r| format!("-replace={r}")))
+        .collect();
     if !args.is_empty() {
         let _ = writeln!(env, "PLAN_ARGS={}", args.join(" "));
     }
@@ -563,7 +616,13 @@ fn errors(p: &Plan) -> Vec<String> {
 }
 
 /// The one place the test calls the apply walk.
-fn run_apply(files: &BTreeMap<String, String>, config: &tfgraph::config::Config, p: &Plan, state: Option<&Value>, provider: &MockProvider) -> (Value, Vec<String>) {
+fn run_apply(
+    files: &BTreeMap<String, String>,
+    config: &tfgraph::config::Config,
+    p: &Plan,
+    state: Option<&Value>,
+    provider: &MockProvider,
+) -> (Value, Vec<String>) {
     let r = apply(files, config, p, state, provider, &ApplyOptions::default());
     (r.state, r.diagnostics.errors().map(|d| format!("{}: {}", d.summary, d.detail)).collect())
 }
@@ -600,7 +659,9 @@ fn scenario_drawn(seed: u64, mut ext: Ext) -> Result<usize, String> {
         }
         let options = step_options(&mut rng, &mut ext, &cfg, step, state.as_ref());
         let files = files(&cfg);
-        let show = || format!("{}{}", step_env(&options), files.iter().map(|(k, v)| format!("--- {k}\n{v}")).collect::<String>());
+        let show = || {
+            format!("{}{}", step_env(&options), files.iter().map(|(k, v)| format!("--- {k}\n{v}")).collect::<String>())
+        };
         // ENGINE_FUZZ_DUMP=DIR writes each step as scripts/engine-oracle.py's scenarios are laid
         // out (DIR/stepN/config/, DIR/stepN/step.env), to replay it with Terraform: copy DIR
         // to tests/fixtures/engine/NAME and run `scripts/engine-oracle.py NAME`.
@@ -618,7 +679,11 @@ fn scenario_drawn(seed: u64, mut ext: Ext) -> Result<usize, String> {
         }
         let loaded = tfgraph::load(&files, &Default::default());
         if loaded.diagnostics.has_errors() {
-            return Err(format!("step {step}: the generated configuration does not load: {:?}\n{}", loaded.diagnostics.errors().map(|d| &d.summary).collect::<Vec<_>>(), show()));
+            return Err(format!(
+                "step {step}: the generated configuration does not load: {:?}\n{}",
+                loaded.diagnostics.errors().map(|d| &d.summary).collect::<Vec<_>>(),
+                show()
+            ));
         }
         let p = plan(&files, &loaded.config, state.as_ref(), &provider, &options);
         planned += 1;
@@ -659,7 +724,9 @@ fn scenario_drawn(seed: u64, mut ext: Ext) -> Result<usize, String> {
             return Err(format!("step {step}: the plan after apply failed: {:?}\n{}", errors(&again), show()));
         }
         let destroy = options.destroy;
-        let value = |v: &Option<tfgraph::eval::Value>| v.as_ref().map(|v| tfgraph::engine::values_json::value(v).to_string()).unwrap_or_default();
+        let value = |v: &Option<tfgraph::eval::Value>| {
+            v.as_ref().map(|v| tfgraph::engine::values_json::value(v).to_string()).unwrap_or_default()
+        };
         let pending: Vec<String> = again
             .changes
             .iter()
@@ -667,10 +734,24 @@ fn scenario_drawn(seed: u64, mut ext: Ext) -> Result<usize, String> {
             .map(|c| format!("{} {:?}: {} -> {}", c.address(), c.action, value(&c.before), value(&c.after)))
             // An output that reads an instance a -target left out stays unknown, and Terraform
             // plans it again (tests/fixtures/engine/target-count-hole-output, step 2).
-            .chain(again.outputs.iter().filter(|o| o.action != Action::NoOp && !destroy && (options.targets.is_empty() || o.after.as_ref().is_some_and(|v| v.is_wholly_known()))).map(|o| format!("output.{} {:?}: {} -> {}", o.name, o.action, value(&o.before), value(&o.after))))
+            .chain(
+                again
+                    .outputs
+                    .iter()
+                    .filter(|o| {
+                        o.action != Action::NoOp
+                            && !destroy
+                            && (options.targets.is_empty() || o.after.as_ref().is_some_and(|v| v.is_wholly_known()))
+                    })
+                    .map(|o| format!("output.{} {:?}: {} -> {}", o.name, o.action, value(&o.before), value(&o.after))),
+            )
             .collect();
         if !pending.is_empty() {
-            return Err(format!("step {step}{}: planning again after apply still changes {pending:?}\n{}", if destroy { " (destroy)" } else { "" }, show()));
+            return Err(format!(
+                "step {step}{}: planning again after apply still changes {pending:?}\n{}",
+                if destroy { " (destroy)" } else { "" },
+                show()
+            ));
         }
     }
     // Corrupted states: whatever they hold, planning must not panic.
@@ -688,7 +769,17 @@ fn scenario_drawn(seed: u64, mut ext: Ext) -> Result<usize, String> {
 
 /// A state with one random change: a field removed, retyped or replaced with a hostile value.
 fn corrupt(rng: &mut Rng, mut v: Value) -> Value {
-    let hostile = [json!(null), json!(-1), json!(1.5), json!("x"), json!([]), json!({}), json!("module.[\"x"), json!(true), json!([{"value": {}}])];
+    let hostile = [
+        json!(null),
+        json!(-1),
+        json!(1.5),
+        json!("x"),
+        json!([]),
+        json!({}),
+        json!("module.[\"x"),
+        json!(true),
+        json!([{"value": {}}]),
+    ];
     // Choose a path first, then change what it leads to.
     let mut path: Vec<Value> = Vec::new();
     let mut node = &v;

@@ -99,7 +99,14 @@ fn the_seeds_vpc_subnet_instances_example() {
     assert!(text.contains("+ id         = (known after apply)"), "{text}");
     // The apply order is the seeds': the VPC, the subnet, both instances together.
     let waves = &first["apply"]["report"]["waves"];
-    assert_eq!(waves, &json!([["create aws_vpc.main"], ["create aws_subnet.app"], ["create aws_instance.web[0]", "create aws_instance.web[1]"]]));
+    assert_eq!(
+        waves,
+        &json!([
+            ["create aws_vpc.main"],
+            ["create aws_subnet.app"],
+            ["create aws_instance.web[0]", "create aws_instance.web[1]"]
+        ])
+    );
     let r = resources(&state);
     let aws = "provider[\"registry.terraform.io/hashicorp/aws\"]";
     assert!(r.values().all(|(p, _)| p == aws), "{r:?}");
@@ -126,7 +133,12 @@ fn a_change_updates_in_place_and_keeps_computed_attributes() {
     let changed = files(&[("main.tf", &SEEDS.replace("ami-123456", "ami-999"))]);
     let out = run(&changed, Some(&state), json!({}));
     assert_eq!(errors(&out), Vec::<String>::new());
-    let actions: Vec<(String, Value)> = out["changes"].as_array().unwrap().iter().map(|c| (c["address"].as_str().unwrap().to_string(), c["actions"].clone())).collect();
+    let actions: Vec<(String, Value)> = out["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["address"].as_str().unwrap().to_string(), c["actions"].clone()))
+        .collect();
     assert_eq!(
         actions,
         vec![
@@ -261,12 +273,24 @@ fn aliases_module_passing_and_several_providers() {
 fn removed_resources_are_destroyed_by_the_provider_their_state_names() {
     let f = files(&[("main.tf", PROVIDERS), ("net/main.tf", NET), ("own/main.tf", OWN)]);
     let (_, state) = converge(&f);
-    let renamed = PROVIDERS.replace("\"aws_s3_bucket\" \"west\"", "\"aws_s3_bucket\" \"west2\"").replace("aws_s3_bucket.west.arn", "aws_s3_bucket.west2.arn");
+    let renamed = PROVIDERS
+        .replace("\"aws_s3_bucket\" \"west\"", "\"aws_s3_bucket\" \"west2\"")
+        .replace("aws_s3_bucket.west.arn", "aws_s3_bucket.west2.arn");
     let fewer = files(&[("main.tf", renamed.as_str()), ("net/main.tf", NET), ("own/main.tf", OWN)]);
     let out = run(&fewer, Some(&state), json!({}));
     assert_eq!(errors(&out), Vec::<String>::new());
-    let deleted: Vec<&Value> = out["plan"]["resource_changes"].as_array().unwrap().iter().filter(|c| c["change"]["actions"] == json!(["delete"])).collect();
-    let created: Vec<&Value> = out["plan"]["resource_changes"].as_array().unwrap().iter().filter(|c| c["change"]["actions"] == json!(["create"])).collect();
+    let deleted: Vec<&Value> = out["plan"]["resource_changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["change"]["actions"] == json!(["delete"]))
+        .collect();
+    let created: Vec<&Value> = out["plan"]["resource_changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["change"]["actions"] == json!(["create"]))
+        .collect();
     assert_eq!(created.len(), 1);
     assert_eq!(deleted.len(), 1);
     assert_eq!(deleted[0]["address"], "aws_s3_bucket.west");
@@ -393,7 +417,13 @@ fn seeded_jitter_and_rate_limits_are_deterministic_and_retried_by_the_provider()
     let a = run(&f, None, json!({"mock": mock}));
     let b = run(&f, None, json!({"mock": mock}));
     assert_eq!(a["apply"]["report"]["events"], b["apply"]["report"]["events"], "one seed, one timeline");
-    let finishes: Vec<u64> = a["apply"]["report"]["events"].as_array().unwrap().iter().filter(|e| e["kind"] == "finish").map(|e| e["time"].as_u64().unwrap()).collect();
+    let finishes: Vec<u64> = a["apply"]["report"]["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "finish")
+        .map(|e| e["time"].as_u64().unwrap())
+        .collect();
     assert_eq!(finishes.len() + errors(&a).len(), 6, "{:?}", errors(&a));
     // Throttled attempts are retried inside the provider: some operations take 100 ms ± 40
     // plus their backoffs, none fails for a rate limit it could retry through.
@@ -418,7 +448,8 @@ fn fail_addresses_fail_instances_by_address_on_both_mocks() {
     let bad = run(&f, None, json!({"mock": {"failAddresses": ["aws_instance.web[0]", "aws_instance"]}}));
     assert_eq!(errors(&bad), ["Invalid failAddresses entry \"aws_instance\": The mock fails resource instances by address, such as aws_instance.web[1] or module.m.aws_subnet.a[\"x\"] (a resource's address: all its instances). Resource specification must include a resource type and name."]);
     assert_eq!(bad["apply"], Value::Null);
-    let out = run(&f, None, json!({"mock": {"failAddresses": ["aws_instance.web[0]", "module.net.aws_subnet.s[\"b\"]"]}}));
+    let out =
+        run(&f, None, json!({"mock": {"failAddresses": ["aws_instance.web[0]", "module.net.aws_subnet.s[\"b\"]"]}}));
     let mut errs = errors(&out);
     errs.sort();
     assert_eq!(errs, vec![
@@ -427,30 +458,46 @@ fn fail_addresses_fail_instances_by_address_on_both_mocks() {
     ]);
     let events = out["apply"]["report"]["events"].as_array().unwrap();
     let of = |kind: &str| -> Vec<String> {
-        let mut v: Vec<String> = events.iter().filter(|e| e["kind"] == kind).map(|e| e["address"].as_str().unwrap().to_string()).collect();
+        let mut v: Vec<String> =
+            events.iter().filter(|e| e["kind"] == kind).map(|e| e["address"].as_str().unwrap().to_string()).collect();
         v.sort();
         v
     };
     assert_eq!(of("fail"), ["aws_instance.web[0]", "module.net.aws_subnet.s[\"b\"]"]);
     assert!(!of("start").contains(&"mock_resource.m".to_string()), "what depends on a failed instance never starts");
     assert_eq!(out["apply"]["report"]["added"], 2);
-    let failed = out["apply"]["diagnostics"].as_array().unwrap().iter().find(|d| d["address"] == "aws_instance.web[0]").unwrap();
+    let failed =
+        out["apply"]["diagnostics"].as_array().unwrap().iter().find(|d| d["address"] == "aws_instance.web[0]").unwrap();
     assert_eq!(failed["range"]["start"]["line"], 1, "at the resource's block, as a failure by name is");
 
     // The built-in mock by address too (a resource's address: every instance), and failOps'
     // updates, which keep the prior object.
     let (_, state) = converge(&f);
-    let changed = files(&[("main.tf", &f["main.tf"].replace("ami-1", "ami-2").replace("web[0].id }", "web[0].id, v = \"2\" }")), ("net/main.tf", &f["net/main.tf"])]);
-    let upd = run(&changed, Some(&state), json!({"mock": {"failAddresses": ["mock_resource.m"], "failOps": ["update"]}}));
-    assert_eq!(errors(&upd), ["mock: injected failure updating 'mock_resource.m': MOCK_FAIL_ADDRESS contains 'mock_resource.m'"]);
+    let changed = files(&[
+        ("main.tf", &f["main.tf"].replace("ami-1", "ami-2").replace("web[0].id }", "web[0].id, v = \"2\" }")),
+        ("net/main.tf", &f["net/main.tf"]),
+    ]);
+    let upd =
+        run(&changed, Some(&state), json!({"mock": {"failAddresses": ["mock_resource.m"], "failOps": ["update"]}}));
+    assert_eq!(
+        errors(&upd),
+        ["mock: injected failure updating 'mock_resource.m': MOCK_FAIL_ADDRESS contains 'mock_resource.m'"]
+    );
     let after = resources(&upd["apply"]["state"]);
     assert_eq!(after["aws_instance.web"].1[1]["ami"], "ami-2");
     assert_eq!(after["mock_resource.m"].1[0]["input"]["v"], Value::Null, "a failed update keeps the prior object");
     // The generic mock's too; what depends on the resource (mock_resource.m) waits for all of it.
-    let upd = run(&changed, Some(&state), json!({"mock": {"failAddresses": ["aws_instance.web[1]"], "failOps": ["update"]}}));
-    assert_eq!(errors(&upd), ["mock: injected failure updating 'aws_instance.web[1]': MOCK_FAIL_ADDRESS contains 'aws_instance.web[1]'"]);
+    let upd =
+        run(&changed, Some(&state), json!({"mock": {"failAddresses": ["aws_instance.web[1]"], "failOps": ["update"]}}));
+    assert_eq!(
+        errors(&upd),
+        ["mock: injected failure updating 'aws_instance.web[1]': MOCK_FAIL_ADDRESS contains 'aws_instance.web[1]'"]
+    );
     let after = resources(&upd["apply"]["state"]);
-    assert_eq!((&after["aws_instance.web"].1[0]["ami"], &after["aws_instance.web"].1[1]["ami"]), (&json!("ami-2"), &json!("ami-1")));
+    assert_eq!(
+        (&after["aws_instance.web"].1[0]["ami"], &after["aws_instance.web"].1[1]["ami"]),
+        (&json!("ami-2"), &json!("ami-1"))
+    );
     assert_eq!(after["mock_resource.m"].1[0]["input"]["v"], Value::Null);
 }
 
@@ -493,7 +540,13 @@ fn plan_routes(plan: &Value) -> Vec<(String, String, Value)> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| (c["address"].as_str().unwrap().to_string(), c["provider_name"].as_str().unwrap().to_string(), c["change"]["actions"].clone()))
+        .map(|c| {
+            (
+                c["address"].as_str().unwrap().to_string(),
+                c["provider_name"].as_str().unwrap().to_string(),
+                c["change"]["actions"].clone(),
+            )
+        })
         .collect();
     out.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
     out
@@ -507,7 +560,8 @@ fn provider_addresses_match_terraform() {
         let dir = scenario.join(step);
         let f = read_config(&dir.join("config"));
         let want_plan: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("plan.json")).unwrap()).unwrap();
-        let want_state: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("state.tfstate")).unwrap()).unwrap();
+        let want_state: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("state.tfstate")).unwrap()).unwrap();
         let out = run(&f, state.as_ref(), json!({}));
         assert_eq!(errors(&out), Vec::<String>::new(), "{step}");
         assert_eq!(plan_routes(&out["plan"]), plan_routes(&want_plan), "{step}: plan JSON");
@@ -524,8 +578,16 @@ fn a_provider_the_configuration_no_longer_uses_still_destroys_its_objects() {
     let aws_only = files(&[("main.tf", "resource \"aws_vpc\" \"v\" { cidr_block = \"10.0.0.0/16\" }\n")]);
     let out = run(&aws_only, Some(&state), json!({}));
     assert_eq!(errors(&out), Vec::<String>::new());
-    let actions: Vec<(String, Value)> = out["changes"].as_array().unwrap().iter().map(|c| (c["address"].as_str().unwrap().to_string(), c["actions"].clone())).collect();
-    assert_eq!(actions, vec![("aws_vpc.v".to_string(), json!(["no-op"])), ("google_storage_bucket.b".to_string(), json!(["delete"]))]);
+    let actions: Vec<(String, Value)> = out["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["address"].as_str().unwrap().to_string(), c["actions"].clone()))
+        .collect();
+    assert_eq!(
+        actions,
+        vec![("aws_vpc.v".to_string(), json!(["no-op"])), ("google_storage_bucket.b".to_string(), json!(["delete"]))]
+    );
     assert_eq!(out["plan"]["resource_changes"][1]["provider_name"], "registry.terraform.io/hashicorp/google");
     assert_eq!(resources(&out["apply"]["state"]).keys().collect::<Vec<_>>(), vec!["aws_vpc.v"]);
 }

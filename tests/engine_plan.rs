@@ -8,8 +8,8 @@
 
 mod support;
 
-use support::engine_fixtures::{diff, mock, steps, Step};
 use serde_json::Value;
+use support::engine_fixtures::{diff, mock, steps, Step};
 use tfgraph::engine::{plan::plan, plan_json::to_json};
 use tfgraph::plans::render_human::{render_plan, PlanMode, RenderOptions};
 
@@ -17,8 +17,7 @@ use tfgraph::plans::render_human::{render_plan, PlanMode, RenderOptions};
 const NOT_COMPARED: &[&str] = &["timestamp", "terraform_version"];
 
 /// Steps whose plan does not match yet, and why.
-const GAPS: &[(&str, &str)] = &[
-];
+const GAPS: &[(&str, &str)] = &[];
 
 fn normalise(mut v: Value) -> Value {
     if let Value::Object(m) = &mut v {
@@ -54,7 +53,11 @@ fn check(step: &Step) -> Vec<String> {
     match step.json("plan.json") {
         Some(want) => {
             diff("plan", &normalise(want.clone()), &normalise(got.clone()), &mut problems);
-            let schemas: Value = serde_json::from_str(&std::fs::read_to_string(support::engine_fixtures::fixtures().join("mock-provider-schemas.json")).unwrap()).unwrap();
+            let schemas: Value = serde_json::from_str(
+                &std::fs::read_to_string(support::engine_fixtures::fixtures().join("mock-provider-schemas.json"))
+                    .unwrap(),
+            )
+            .unwrap();
             let mut opts = RenderOptions::from_plan(&got);
             if step.destroy() {
                 opts.mode = PlanMode::Destroy;
@@ -126,7 +129,10 @@ fn replacing_a_tainted_object_keeps_the_tainted_reason() {
         }
     }
     let loaded = tfgraph::load(&step.files, &Default::default());
-    let options = tfgraph::engine::PlanOptions { replace: vec!["mock_resource.c[1]".into(), "mock_resource.a".into()], ..Default::default() };
+    let options = tfgraph::engine::PlanOptions {
+        replace: vec!["mock_resource.c[1]".into(), "mock_resource.a".into()],
+        ..Default::default()
+    };
     let p = plan(&step.files, &loaded.config, Some(&state), &mock(&step), &options);
     let reason = |a: &str| p.changes.iter().find(|c| c.address() == a).and_then(|c| c.reason);
     assert_eq!(reason("mock_resource.c[1]"), Some("replace_because_tainted"));

@@ -67,7 +67,14 @@ fn state_files_are_written_byte_for_byte_as_terraform_writes_them() {
             continue;
         }
         let parallelism = step.env.get("PARALLELISM").and_then(|s| s.parse().ok()).unwrap_or(10);
-        let r = apply(&step.files, &loaded.config, &p, step.input_state.as_ref(), &provider, &ApplyOptions { parallelism, ..Default::default() });
+        let r = apply(
+            &step.files,
+            &loaded.config,
+            &p,
+            step.input_state.as_ref(),
+            &provider,
+            &ApplyOptions { parallelism, ..Default::default() },
+        );
         compared += 1;
         let got = state_text(&r.state);
         if check_results_apart(&run_fields(&got)) != check_results_apart(&run_fields(&want)) || !got.ends_with("}\n") {

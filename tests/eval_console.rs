@@ -8,7 +8,8 @@ use tfgraph::config::{load, LoadOptions};
 use tfgraph::eval::{evaluate, render, EvalOptions};
 
 fn fixture() -> serde_json::Value {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eval/console.json")).unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eval/console.json")).unwrap();
     serde_json::from_str(&text).unwrap()
 }
 
@@ -72,8 +73,12 @@ fn resource_attributes_are_unknown_without_state() {
 #[test]
 fn count_resources_from_a_state_without_each_are_lists() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/engine/count-shrink/step1");
-    let state: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(format!("{dir}/state.tfstate")).unwrap()).unwrap();
-    assert!(state["resources"].as_array().unwrap().iter().all(|r| r.get("each").is_none()), "the fixture must be a state without `each`");
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{dir}/state.tfstate")).unwrap()).unwrap();
+    assert!(
+        state["resources"].as_array().unwrap().iter().all(|r| r.get("each").is_none()),
+        "the fixture must be a state without `each`"
+    );
     let mut files = BTreeMap::new();
     files.insert("main.tf".to_string(), std::fs::read_to_string(format!("{dir}/config/main.tf")).unwrap());
     let loaded = load(&files, &LoadOptions { root: String::new() });

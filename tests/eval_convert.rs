@@ -19,7 +19,10 @@ fn eval(expr: &str) -> Result<(String, String), (String, String)> {
 fn convert_converts_to_type_constraints_with_defaults() {
     assert_eq!(eval("convert(1, string)").unwrap(), ("\"1\"".into(), "string".into()));
     assert_eq!(eval("convert(\"5\", number)").unwrap(), ("5".into(), "number".into()));
-    assert_eq!(eval("convert([1, 2], set(string))").unwrap(), ("toset([\n  \"1\",\n  \"2\",\n])".into(), "set(string)".into()));
+    assert_eq!(
+        eval("convert([1, 2], set(string))").unwrap(),
+        ("toset([\n  \"1\",\n  \"2\",\n])".into(), "set(string)".into())
+    );
     assert_eq!(
         eval("convert({ a = \"x\" }, object({ a = string, b = optional(number, 5) }))").unwrap(),
         ("{\n  \"a\" = \"x\"\n  \"b\" = 5\n}".into(), "object({\n    a: string,\n    b: number,\n})".into())

@@ -23,19 +23,127 @@ use tfgraph::eval::module_scope::{Inputs, ModuleScope};
 /// Terraform 1.15's built-in functions (its function documentation), to tell a function we
 /// have not written yet from a call Terraform itself would refuse.
 const TERRAFORM_FUNCTIONS: &[&str] = &[
-    "abs", "abspath", "alltrue", "anytrue", "base64decode", "base64encode", "base64gzip", "base64sha256", "base64sha512",
-    "basename", "bcrypt", "can", "ceil", "chomp", "chunklist", "cidrcontains", "cidrhost", "cidrnetmask", "cidrsubnet",
-    "cidrsubnets", "coalesce", "coalescelist", "compact", "concat", "contains", "convert", "csvdecode", "dirname", "distinct",
-    "element", "endswith", "ephemeralasnull", "file", "filebase64", "filebase64sha256", "filebase64sha512", "fileexists",
-    "filemd5", "fileset", "filesha1", "filesha256", "filesha512", "flatten", "floor", "format", "formatdate", "formatlist",
-    "indent", "index", "issensitive", "join", "jsondecode", "jsonencode", "keys", "length", "log", "lookup", "lower",
-    "matchkeys", "max", "md5", "merge", "min", "nonsensitive", "one", "parseint", "pathexpand", "plantimestamp", "pow",
-    "range", "regex", "regexall", "replace", "reverse", "rsadecrypt", "sensitive", "setintersection", "setproduct",
-    "setsubtract", "setunion", "sha1", "sha256", "sha512", "signum", "slice", "sort", "split", "startswith", "strcontains",
-    "strrev", "substr", "sum", "templatefile", "templatestring", "textdecodebase64", "textencodebase64", "timeadd",
-    "timecmp", "timestamp", "title", "tobool", "tolist", "tomap", "tonumber", "toset", "tostring", "transpose", "trim",
-    "trimprefix", "trimspace", "trimsuffix", "try", "type", "upper", "urlencode", "uuid", "uuidv5", "values",
-    "yamldecode", "yamlencode", "zipmap",
+    "abs",
+    "abspath",
+    "alltrue",
+    "anytrue",
+    "base64decode",
+    "base64encode",
+    "base64gzip",
+    "base64sha256",
+    "base64sha512",
+    "basename",
+    "bcrypt",
+    "can",
+    "ceil",
+    "chomp",
+    "chunklist",
+    "cidrcontains",
+    "cidrhost",
+    "cidrnetmask",
+    "cidrsubnet",
+    "cidrsubnets",
+    "coalesce",
+    "coalescelist",
+    "compact",
+    "concat",
+    "contains",
+    "convert",
+    "csvdecode",
+    "dirname",
+    "distinct",
+    "element",
+    "endswith",
+    "ephemeralasnull",
+    "file",
+    "filebase64",
+    "filebase64sha256",
+    "filebase64sha512",
+    "fileexists",
+    "filemd5",
+    "fileset",
+    "filesha1",
+    "filesha256",
+    "filesha512",
+    "flatten",
+    "floor",
+    "format",
+    "formatdate",
+    "formatlist",
+    "indent",
+    "index",
+    "issensitive",
+    "join",
+    "jsondecode",
+    "jsonencode",
+    "keys",
+    "length",
+    "log",
+    "lookup",
+    "lower",
+    "matchkeys",
+    "max",
+    "md5",
+    "merge",
+    "min",
+    "nonsensitive",
+    "one",
+    "parseint",
+    "pathexpand",
+    "plantimestamp",
+    "pow",
+    "range",
+    "regex",
+    "regexall",
+    "replace",
+    "reverse",
+    "rsadecrypt",
+    "sensitive",
+    "setintersection",
+    "setproduct",
+    "setsubtract",
+    "setunion",
+    "sha1",
+    "sha256",
+    "sha512",
+    "signum",
+    "slice",
+    "sort",
+    "split",
+    "startswith",
+    "strcontains",
+    "strrev",
+    "substr",
+    "sum",
+    "templatefile",
+    "templatestring",
+    "textdecodebase64",
+    "textencodebase64",
+    "timeadd",
+    "timecmp",
+    "timestamp",
+    "title",
+    "tobool",
+    "tolist",
+    "tomap",
+    "tonumber",
+    "toset",
+    "tostring",
+    "transpose",
+    "trim",
+    "trimprefix",
+    "trimspace",
+    "trimsuffix",
+    "try",
+    "type",
+    "upper",
+    "urlencode",
+    "uuid",
+    "uuidv5",
+    "values",
+    "yamldecode",
+    "yamlencode",
+    "zipmap",
 ];
 
 /// Errors Terraform itself reports for these roots with their variables' defaults (root, detail).
@@ -59,7 +167,16 @@ fn corpus_locals_outputs_and_defaults_evaluate() {
         // The filesystem functions read the repository's loaded files, from the root's folder.
         let file_source = tfgraph::eval::MapFiles(files);
         let base_dir = if root.is_empty() { "." } else { root.as_str() };
-        let inputs = Inputs { variables: &vars, state: None, files: &file_source, funcs: &funcs, planning: true, unset_variables_unknown: true, base_dir, resources: None };
+        let inputs = Inputs {
+            variables: &vars,
+            state: None,
+            files: &file_source,
+            funcs: &funcs,
+            planning: true,
+            unset_variables_unknown: true,
+            base_dir,
+            resources: None,
+        };
         let scope = ModuleScope::root(&loaded.config, &inputs, &[]);
         let module = scope.module();
         scope.check_variables();
@@ -72,9 +189,12 @@ fn corpus_locals_outputs_and_defaults_evaluate() {
             evaluated += 1;
         }
         evaluated += module.variables.len();
-        let pending_call = |text: &str| TERRAFORM_FUNCTIONS.iter().any(|f| funcs.get(f).is_none() && text.contains(&format!("{f}(")));
+        let pending_call =
+            |text: &str| TERRAFORM_FUNCTIONS.iter().any(|f| funcs.get(f).is_none() && text.contains(&format!("{f}(")));
         for d in scope.diagnostics.borrow().errors() {
-            if dir.starts_with("cds-snc__notification-terraform/aws/") && d.summary == "Reference to undeclared input variable" {
+            if dir.starts_with("cds-snc__notification-terraform/aws/")
+                && d.summary == "Reference to undeclared input variable"
+            {
                 expected += 1;
                 continue;
             }
@@ -97,7 +217,12 @@ fn corpus_locals_outputs_and_defaults_evaluate() {
             // A validation whose condition calls a function not registered yet (`can(regex(...))`
             // is false while `regex` is missing).
             if d.summary == "Invalid value for variable" {
-                let var = loaded.config.modules().into_iter().flat_map(|m| &m.variables).find(|v| Some(&v.range) == d.range.as_ref());
+                let var = loaded
+                    .config
+                    .modules()
+                    .into_iter()
+                    .flat_map(|m| &m.variables)
+                    .find(|v| Some(&v.range) == d.range.as_ref());
                 if var.is_some_and(|v| v.validations.iter().any(|r| pending_call(&r.condition.source))) {
                     *pending.entry("(validation)".to_string()).or_default() += 1;
                     continue;

@@ -25,13 +25,16 @@ fn hostile_collections_stop_cleanly() {
     let setup = harness::Setup::default();
     let error = |expr: &str| match harness::console(&setup, expr) {
         harness::Outcome::Error { summary, detail, .. } => format!("{summary}: {detail}"),
-        harness::Outcome::Value { rendered, .. } => panic!("{expr} gave a value: {}", &rendered[..rendered.len().min(80)]),
+        harness::Outcome::Value { rendered, .. } => {
+            panic!("{expr} gave a value: {}", &rendered[..rendered.len().min(80)])
+        }
     };
     let start = std::time::Instant::now();
     // More combinations than setproduct builds (Terraform would allocate 2^21 tuples).
     let e = error("setproduct(range(1024), range(1024), [1, 2])");
     assert!(e.contains("the product has 2097152 elements, more than the 65536 this evaluator builds"), "{e}");
-    let e = error("setproduct(range(1024), range(1024), range(1024), range(1024), range(1024), range(1024), range(1024))");
+    let e =
+        error("setproduct(range(1024), range(1024), range(1024), range(1024), range(1024), range(1024), range(1024))");
     assert!(e.contains("the product has too many elements"), "{e}");
     // range's own limit, however the arguments ask for more.
     for expr in ["range(1e300)", "range(-1e300)", "range(0, 1, 1e-300)", "range(0, 1, 0)"] {

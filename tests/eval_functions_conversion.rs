@@ -29,7 +29,10 @@ fn type_is_console_only() {
     let loaded = tfgraph::load(&files, &Default::default());
     let out = evaluate(&files, &loaded.config, "local.t", &EvalOptions::default());
     let d = out.diagnostics.errors().next().expect("an error for type() in a local");
-    assert_eq!((d.summary.as_str(), d.detail.as_str()), ("Call to unknown function", "There is no function named \"type\"."));
+    assert_eq!(
+        (d.summary.as_str(), d.detail.as_str()),
+        ("Call to unknown function", "There is no function named \"type\".")
+    );
     let r = d.range.as_ref().expect("a range");
     assert_eq!((r.filename.as_str(), r.start.line, r.start.column, r.end.column), ("main.tf", 2, 7, 11));
 

@@ -61,7 +61,8 @@ fn hostile_inputs_get_errors_not_crashes() {
         harness::Outcome::Value { .. } => panic!("a billion aliased values decoded"),
     }
     assert!(started.elapsed().as_secs() < 10, "aliases took {:?}", started.elapsed());
-    let long = format!("length(yamldecode(\"{}\"))", (0..20_000).map(|i| format!("k{i}: [v, {i}]\\n")).collect::<String>());
+    let long =
+        format!("length(yamldecode(\"{}\"))", (0..20_000).map(|i| format!("k{i}: [v, {i}]\\n")).collect::<String>());
     match harness::console(&setup, &long) {
         harness::Outcome::Value { rendered, .. } => assert_eq!(rendered, "20000"),
         harness::Outcome::Error { detail, .. } => panic!("{detail}"),

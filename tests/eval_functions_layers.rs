@@ -138,7 +138,10 @@ fn regex_layer_matches_terraform_fixtures() {
                 )),
                 Ok(g) if func == "regex" => match g.first(&args[1]) {
                     Some(c) => Ok(regex_result(&g, &args[1], &c)),
-                    None => Err("Call to function \"regex\" failed: pattern did not match any part of the given string.".into()),
+                    None => {
+                        Err("Call to function \"regex\" failed: pattern did not match any part of the given string."
+                            .into())
+                    }
                 },
                 Ok(g) => Ok(Json::Array(g.all(&args[1]).iter().map(|c| regex_result(&g, &args[1], c)).collect())),
             },
@@ -166,8 +169,7 @@ fn regex_layer_matches_terraform_fixtures() {
 /// the value model's string constructor does that, not these layers, so the layer tests skip
 /// the fixture cases written with combining marks or conjoining jamo.
 fn is_nfc_sample(expr: &str) -> bool {
-    !expr.contains("\\u030")
-        && !expr.chars().any(|c| matches!(c as u32, 0x0300..=0x036F | 0x1100..=0x11FF))
+    !expr.contains("\\u030") && !expr.chars().any(|c| matches!(c as u32, 0x0300..=0x036F | 0x1100..=0x11FF))
 }
 
 /// A literal argument of a `format` fixture case, when it is one the layer can take alone.
@@ -386,7 +388,13 @@ fn number_parsing_matches_tonumber_fixtures() {
         match case.get("rendered").and_then(Json::as_str) {
             Some(r) => {
                 let d = parsed.unwrap_or_else(|| panic!("{expr}: Terraform gives {r}, we refuse it"));
-                let ours = if d.inf { d.to_plain() } else if d.neg && d.is_zero() { "-0".into() } else { d.to_plain() };
+                let ours = if d.inf {
+                    d.to_plain()
+                } else if d.neg && d.is_zero() {
+                    "-0".into()
+                } else {
+                    d.to_plain()
+                };
                 assert_eq!(ours, r, "{expr}");
             }
             None => assert!(parsed.is_none(), "{expr}: Terraform refuses it, we accept it"),
@@ -421,7 +429,11 @@ fn harness_reads_every_fixture_file() {
                     end: err.get("end").and_then(Json::as_u64).map(|v| v as usize),
                 },
                 None => harness::Outcome::Value {
-                    json: e.get("json").and_then(Json::as_str).map(str::to_string).or_else(|| e.get("value").map(|v| v.to_string())),
+                    json: e
+                        .get("json")
+                        .and_then(Json::as_str)
+                        .map(str::to_string)
+                        .or_else(|| e.get("value").map(|v| v.to_string())),
                     ty: e["type"].as_str().unwrap().into(),
                     rendered: e["rendered"].as_str().unwrap().into(),
                 },
@@ -430,11 +442,8 @@ fn harness_reads_every_fixture_file() {
         let by_expr: std::collections::HashMap<String, &harness::Case> =
             cases.iter().map(|c| (c.expr.clone(), c)).collect();
         total += harness::run(&name, |_, expr| echo(by_expr[expr]));
-        let wrong = harness::check(&name, |_, _| harness::Outcome::Value {
-            json: None,
-            ty: "x".into(),
-            rendered: "x".into(),
-        });
+        let wrong =
+            harness::check(&name, |_, _| harness::Outcome::Value { json: None, ty: "x".into(), rendered: "x".into() });
         assert!(wrong.is_err(), "{name}: a wrong answer passed");
     }
     assert!(total > 1900, "only {total} cases");
@@ -448,10 +457,37 @@ mod never_panics {
     fn pattern_chars() -> impl Strategy<Value = String> {
         proptest::collection::vec(
             prop_oneof![
-                Just('\\'), Just('('), Just(')'), Just('['), Just(']'), Just('{'), Just('}'), Just('?'),
-                Just('*'), Just('+'), Just('|'), Just('^'), Just('$'), Just('-'), Just(':'), Just('P'),
-                Just('<'), Just('>'), Just('p'), Just('Q'), Just('E'), Just('x'), Just('1'), Just('0'),
-                Just(','), Just('i'), Just('d'), Just('w'), Just('é'), Just('a'), any::<char>(),
+                Just('\\'),
+                Just('('),
+                Just(')'),
+                Just('['),
+                Just(']'),
+                Just('{'),
+                Just('}'),
+                Just('?'),
+                Just('*'),
+                Just('+'),
+                Just('|'),
+                Just('^'),
+                Just('$'),
+                Just('-'),
+                Just(':'),
+                Just('P'),
+                Just('<'),
+                Just('>'),
+                Just('p'),
+                Just('Q'),
+                Just('E'),
+                Just('x'),
+                Just('1'),
+                Just('0'),
+                Just(','),
+                Just('i'),
+                Just('d'),
+                Just('w'),
+                Just('é'),
+                Just('a'),
+                any::<char>(),
             ],
             0..24,
         )
@@ -461,9 +497,30 @@ mod never_panics {
     fn format_chars() -> impl Strategy<Value = String> {
         proptest::collection::vec(
             prop_oneof![
-                Just('%'), Just('['), Just(']'), Just('.'), Just('-'), Just('+'), Just('#'), Just(' '),
-                Just('0'), Just('1'), Just('9'), Just('9'), Just('9'), Just('d'), Just('s'), Just('v'), Just('f'), Just('x'),
-                Just('e'), Just('g'), Just('q'), Just('t'), Just('b'), any::<char>(),
+                Just('%'),
+                Just('['),
+                Just(']'),
+                Just('.'),
+                Just('-'),
+                Just('+'),
+                Just('#'),
+                Just(' '),
+                Just('0'),
+                Just('1'),
+                Just('9'),
+                Just('9'),
+                Just('9'),
+                Just('d'),
+                Just('s'),
+                Just('v'),
+                Just('f'),
+                Just('x'),
+                Just('e'),
+                Just('g'),
+                Just('q'),
+                Just('t'),
+                Just('b'),
+                any::<char>(),
             ],
             0..16,
         )
@@ -530,13 +587,18 @@ fn formatlist_layer_matches_terraform_fixtures() {
                 continue;
             }
             let parts = split_args(expr);
-            let Some(fmt) = parts.first().and_then(|p| literal_args(&format!("f({p})"))).map(|mut v| v.remove(0)) else {
+            let Some(fmt) = parts.first().and_then(|p| literal_args(&format!("f({p})"))).map(|mut v| v.remove(0))
+            else {
                 continue;
             };
             let arg = |p: &String| -> Option<ListArg> {
                 if p.starts_with('[') {
                     let inner = split_args(&format!("f({})", &p[1..p.len() - 1]));
-                    inner.iter().map(|x| literal_arg(x)).collect::<Option<Vec<_>>>().map(|v| ListArg::Seq(v.into_iter().map(Some).collect()))
+                    inner
+                        .iter()
+                        .map(|x| literal_arg(x))
+                        .collect::<Option<Vec<_>>>()
+                        .map(|v| ListArg::Seq(v.into_iter().map(Some).collect()))
                 } else {
                     literal_arg(p).map(|a| ListArg::Single(Some(a)))
                 }

@@ -9,7 +9,16 @@ use support::console as harness;
 fn string_functions_as_terraform_evaluates_them() {
     let mut failures = Vec::new();
     let mut total = 0;
-    for file in ["string.json", "string_more.json", "string_casemap.json", "string_grapheme.json", "string_regex.json", "string_format.json", "string_unknown.json", "string_templatestring.json"] {
+    for file in [
+        "string.json",
+        "string_more.json",
+        "string_casemap.json",
+        "string_grapheme.json",
+        "string_regex.json",
+        "string_format.json",
+        "string_unknown.json",
+        "string_templatestring.json",
+    ] {
         match harness::check(file, harness::console) {
             Ok(n) => total += n,
             Err(e) => failures.push(e),

@@ -17,7 +17,8 @@ const LOCALS: &[(&str, &str)] = &[
 
 #[test]
 fn flush_heredocs_strip_source_indentation() {
-    let setup = Setup { locals: LOCALS.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(), ..Default::default() };
+    let setup =
+        Setup { locals: LOCALS.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(), ..Default::default() };
     for (name, want) in [
         ("h1", r#""a\nb\n  y\n""#),
         ("h2", r#""  one\n\n    two\n\n""#),

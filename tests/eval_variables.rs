@@ -29,7 +29,11 @@ fn run(files: &[(&str, &str)], vars: serde_json::Value, expr: &str) -> Result<St
         .diagnostics
         .errors()
         .map(|d| {
-            let r = d.range.as_ref().map(|r| format!("{}:{},{}", r.filename, r.start.line, r.start.column)).unwrap_or_default();
+            let r = d
+                .range
+                .as_ref()
+                .map(|r| format!("{}:{},{}", r.filename, r.start.line, r.start.column))
+                .unwrap_or_default();
             (d.summary.clone(), d.detail.clone(), r)
         })
         .collect();
@@ -62,8 +66,12 @@ fn api_values_are_reported_as_var_flags() {
 
 #[test]
 fn tfvars_values_point_at_the_value() {
-    let err = run(&[("main.tf", MAIN), ("terraform.tfvars", "n = 5\no = { a = [1] }\n")], json!({}), "var.o").unwrap_err();
-    assert_eq!(err[0].1, "The given value is not suitable for var.o declared at main.tf:8,1-13: attribute \"a\": string required.");
+    let err =
+        run(&[("main.tf", MAIN), ("terraform.tfvars", "n = 5\no = { a = [1] }\n")], json!({}), "var.o").unwrap_err();
+    assert_eq!(
+        err[0].1,
+        "The given value is not suitable for var.o declared at main.tf:8,1-13: attribute \"a\": string required."
+    );
     assert_eq!(err[0].2, "terraform.tfvars:2,5");
 }
 
@@ -78,12 +86,14 @@ fn module_arguments_point_at_the_argument() {
 
 #[test]
 fn defaults_are_checked_against_the_type() {
-    let err = run(&[("main.tf", "variable \"x\" {\n  type = number\n  default = \"abc\"\n}\n")], json!({}), "var.x").unwrap_err();
+    let err = run(&[("main.tf", "variable \"x\" {\n  type = number\n  default = \"abc\"\n}\n")], json!({}), "var.x")
+        .unwrap_err();
     assert_eq!(
         err[0],
         (
             "Invalid default value for variable".to_string(),
-            "This default value is not compatible with the variable's type constraint: a number is required.".to_string(),
+            "This default value is not compatible with the variable's type constraint: a number is required."
+                .to_string(),
             "main.tf:3,13".to_string()
         )
     );

@@ -50,7 +50,10 @@ fn queries_by_name() {
     let b = plan(&[("main.tf", NET)]);
     assert!(b.diagnostics.is_empty(), "{:?}", b.diagnostics);
     let g = &b.graph;
-    assert_eq!(g.dependencies("aws_instance.web (expand)"), ["aws_security_group.sg (expand)", "aws_subnet.a (expand)"]);
+    assert_eq!(
+        g.dependencies("aws_instance.web (expand)"),
+        ["aws_security_group.sg (expand)", "aws_subnet.a (expand)"]
+    );
     assert_eq!(g.dependents("aws_vpc.main (expand)"), ["aws_security_group.sg (expand)", "aws_subnet.a (expand)"]);
     assert_eq!(
         g.ancestors("output.ip (expand)"),
@@ -63,7 +66,10 @@ fn queries_by_name() {
             "var.cidr",
         ]
     );
-    assert_eq!(g.descendants("aws_instance.web (expand)"), ["output.ip (expand)", "provider[\"registry.terraform.io/hashicorp/aws\"] (close)", "root"]);
+    assert_eq!(
+        g.descendants("aws_instance.web (expand)"),
+        ["output.ip (expand)", "provider[\"registry.terraform.io/hashicorp/aws\"] (close)", "root"]
+    );
     assert!(g.dependencies("no such node").is_empty());
     assert!(g.cycles().is_empty());
 
@@ -83,7 +89,10 @@ fn edges_say_why_and_keep_every_reason() {
     let e = edges.iter().find(|e| e.from == "aws_instance.web (expand)" && e.to == "aws_subnet.a (expand)").unwrap();
     match &e.why[..] {
         [Why::Reference { traversal, context, range }] => {
-            assert_eq!((traversal.as_str(), context.as_str(), range.start.line, range.start.column), ("aws_subnet.a[0].id", "subnet_id", 15, 28));
+            assert_eq!(
+                (traversal.as_str(), context.as_str(), range.start.line, range.start.column),
+                ("aws_subnet.a[0].id", "subnet_id", 15, 28)
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -93,7 +102,8 @@ fn edges_say_why_and_keep_every_reason() {
     );
     // web -> vpc (depends_on) is implied by web -> sg -> vpc: reduced away, reasons kept.
     let implied = g.implied_edges();
-    let dep = implied.iter().find(|e| e.from == "aws_instance.web (expand)" && e.to == "aws_vpc.main (expand)").unwrap();
+    let dep =
+        implied.iter().find(|e| e.from == "aws_instance.web (expand)" && e.to == "aws_vpc.main (expand)").unwrap();
     assert_eq!(dep.why.iter().map(Why::kind).collect::<Vec<_>>(), ["depends_on"]);
     // Unreduced, the provider edge of a resource that also refers has both kinds of reason apart.
     let full = build(&load(&[("main.tf", NET)]), &BuildOptions { reduce: false, ..Default::default() });
@@ -121,7 +131,12 @@ fn several_reasons_on_one_edge_first_first() {
         ]),
         &BuildOptions { reduce: false, ..Default::default() },
     );
-    let e = b.graph.edges().into_iter().find(|e| e.from == "module.m.output.o (expand)" && e.to == "module.m.local.a (expand)").unwrap();
+    let e = b
+        .graph
+        .edges()
+        .into_iter()
+        .find(|e| e.from == "module.m.output.o (expand)" && e.to == "module.m.local.a (expand)")
+        .unwrap();
     assert_eq!(e.why.iter().map(Why::kind).collect::<Vec<_>>(), ["reference", "depends_on"]);
 }
 
@@ -131,7 +146,8 @@ fn steps_are_recorded_in_terraform_order_and_traced_on_request() {
     let b = build(&config, &BuildOptions { trace_steps: true, ..Default::default() });
     let names: Vec<&str> = b.steps.iter().map(|s| s.name.as_str()).collect();
     // One record per step of the builder, in its order.
-    let listed: Vec<&str> = tfgraph::graph::builders::plan::steps(&BuildOptions::default()).iter().map(|s| s.transform.name()).collect();
+    let listed: Vec<&str> =
+        tfgraph::graph::builders::plan::steps(&BuildOptions::default()).iter().map(|s| s.transform.name()).collect();
     assert_eq!(names, listed);
     // Terraform 1.15's relative order of the configuration-driven steps (the state-driven ones
     // sit between them; tests/graph_destroy.rs and the apply fixtures of tests/graph_fixtures.rs cover those).
@@ -154,13 +170,19 @@ fn steps_are_recorded_in_terraform_order_and_traced_on_request() {
         "CloseRootModuleTransformer",
         "TransitiveReductionTransformer",
     ];
-    let positions: Vec<usize> = order.iter().map(|n| names.iter().position(|m| m == n).unwrap_or_else(|| panic!("{n} missing"))).collect();
+    let positions: Vec<usize> =
+        order.iter().map(|n| names.iter().position(|m| m == n).unwrap_or_else(|| panic!("{n} missing"))).collect();
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "{names:?}");
     assert_eq!(names.first(), Some(&"ConfigTransformer"));
     assert_eq!(names.last(), Some(&"TransitiveReductionTransformer"));
     let first = &b.steps[0];
     assert_eq!((first.nodes, first.edges, first.changed), (4, 0, true));
-    assert_eq!(first.text.as_deref(), Some("aws_instance.web (expand)\naws_security_group.sg (expand)\naws_subnet.a (expand)\naws_vpc.main (expand)\n"));
+    assert_eq!(
+        first.text.as_deref(),
+        Some(
+            "aws_instance.web (expand)\naws_security_group.sg (expand)\naws_subnet.a (expand)\naws_vpc.main (expand)\n"
+        )
+    );
     assert!(!b.steps[2].changed, "no module variables here");
     assert_eq!(b.steps.last().unwrap().text.as_deref(), Some(b.graph.to_string().as_str()));
     assert!(b.steps.iter().all(|s| !s.reason.is_empty()));
@@ -194,7 +216,10 @@ check "health" {
     let config = load(&[("main.tf", tf)]);
     let p = build(&config, &BuildOptions::default());
     assert_eq!(p.graph.dependencies("check.health (expand)"), ["data.http.site (expand)"]);
-    assert_eq!(p.graph.dependencies("data.http.site (expand)"), ["aws_s3_bucket.b (expand)", "check.health (report)", "provider[\"registry.terraform.io/hashicorp/http\"]"]);
+    assert_eq!(
+        p.graph.dependencies("data.http.site (expand)"),
+        ["aws_s3_bucket.b (expand)", "check.health (report)", "provider[\"registry.terraform.io/hashicorp/http\"]"]
+    );
     let v = build(&config, &BuildOptions { operation: Operation::Validate, ..Default::default() });
     assert!(v.graph.find("check.health (report)").is_none());
     assert!(v.graph.find("check.health (expand)").is_some());
@@ -220,7 +245,10 @@ output "done" {
     assert!(b.diagnostics.is_empty(), "{:?}", b.diagnostics);
     // The last referrer is the output (nothing that refers depends on it).
     assert_eq!(b.graph.dependencies("ephemeral.random_password.db (close)"), ["output.done (expand)"]);
-    assert!(b.graph.dependencies("provider[\"registry.terraform.io/hashicorp/random\"] (close)").contains(&"ephemeral.random_password.db (close)".to_string()));
+    assert!(b
+        .graph
+        .dependencies("provider[\"registry.terraform.io/hashicorp/random\"] (close)")
+        .contains(&"ephemeral.random_password.db (close)".to_string()));
     let v = build(&config, &BuildOptions { operation: Operation::Validate, ..Default::default() });
     assert!(v.graph.find("ephemeral.random_password.db (close)").is_none());
 }
@@ -259,7 +287,10 @@ fn static_instances_view() {
 fn renderers() {
     let b = plan(&[("main.tf", NET)]);
     let dot = b.graph.to_dot(DotKind::Full, false);
-    assert!(dot.contains("\"[root] aws_instance.web (expand)\" [label = \"aws_instance.web\", shape = \"box\"]"), "{dot}");
+    assert!(
+        dot.contains("\"[root] aws_instance.web (expand)\" [label = \"aws_instance.web\", shape = \"box\"]"),
+        "{dot}"
+    );
     assert!(dot.contains("\"[root] var.cidr\" [label = \"var.cidr\", shape = \"note\"]"));
     assert!(!dot.contains("\"[root] output.ip (expand)\" ["), "outputs are not DOT nodes in the plan graph");
     let resources = b.graph.to_dot(DotKind::Resources, false);
@@ -269,7 +300,10 @@ fn renderers() {
     let mermaid = b.graph.to_mermaid(false);
     assert!(mermaid.starts_with("flowchart LR\n"));
     assert!(b.graph.to_resource_mermaid().contains("aws_instance.web --> aws_security_group.sg"));
-    assert!(b.graph.string_with_types().contains("aws_instance.web (expand) - *terraform.nodeExpandPlannableResource\n"));
+    assert!(b
+        .graph
+        .string_with_types()
+        .contains("aws_instance.web (expand) - *terraform.nodeExpandPlannableResource\n"));
 }
 
 /// Every DOT we write is accepted by Graphviz (`dot -Tsvg`), cycles included.
@@ -314,13 +348,19 @@ fn implied_providers_from_type_prefixes() {
     )]);
     assert_eq!(b.graph.dependencies("terraform_data.d (expand)"), ["provider[\"terraform.io/builtin/terraform\"]"]);
     // `google_beta_thing` implies the local name `google`, mapped by required_providers.
-    assert_eq!(b.graph.dependencies("google_beta_thing.g (expand)"), ["provider[\"registry.terraform.io/hashicorp/google-beta\"]"]);
+    assert_eq!(
+        b.graph.dependencies("google_beta_thing.g (expand)"),
+        ["provider[\"registry.terraform.io/hashicorp/google-beta\"]"]
+    );
 }
 
 #[test]
 fn static_instances_stop_at_counted_modules() {
     let config = load(&[
-        ("main.tf", "module \"one\" {\n  source = \"./m\"\n}\nmodule \"many\" {\n  source = \"./m\"\n  count  = 2\n}\n"),
+        (
+            "main.tf",
+            "module \"one\" {\n  source = \"./m\"\n}\nmodule \"many\" {\n  source = \"./m\"\n  count  = 2\n}\n",
+        ),
         ("m/main.tf", "resource \"a_b\" \"c\" {\n  count = 2\n}\n"),
     ]);
     let b = build(&config, &BuildOptions::default());
@@ -347,10 +387,16 @@ fn passed_in_provider_replaces_only_an_empty_module_block() {
     assert!(empty.graph.dependencies(res).contains(&root_x.to_string()), "{}", empty.graph);
     assert!(empty.graph.find(own).is_none(), "the empty block is replaced:\n{}", empty.graph);
 
-    let files: BTreeMap<String, String> =
-        [("main.tf".to_string(), main.to_string()), ("child/main.tf".to_string(), child("provider \"mock\" {\n  label = \"child\"\n}"))].into();
+    let files: BTreeMap<String, String> = [
+        ("main.tf".to_string(), main.to_string()),
+        ("child/main.tf".to_string(), child("provider \"mock\" {\n  label = \"child\"\n}")),
+    ]
+    .into();
     let loaded = tfgraph::config::load(&files, &Default::default());
-    assert_eq!(loaded.diagnostics.iter().map(|d| d.summary.as_str()).collect::<Vec<_>>(), ["Cannot override provider configuration", "Reference to undefined provider"]);
+    assert_eq!(
+        loaded.diagnostics.iter().map(|d| d.summary.as_str()).collect::<Vec<_>>(),
+        ["Cannot override provider configuration", "Reference to undefined provider"]
+    );
     let configured = build(&loaded.config, &BuildOptions::default());
     assert!(configured.graph.dependencies(res).contains(&own.to_string()), "{}", configured.graph);
     assert!(configured.graph.find(root_x).is_none(), "the unused root configuration is pruned:\n{}", configured.graph);
@@ -371,7 +417,8 @@ fn deferred_data_read_is_ordered_in_the_apply_graph() {
         r#"{"test_object.a": ["create"], "data.test_data.d": ["read"], "test_object.b": ["create"]}"#,
     );
     assert!(d.is_empty(), "{d:?}");
-    let built = build(&cfg, &BuildOptions { operation: Operation::Apply, changes: Some(changes), ..Default::default() });
+    let built =
+        build(&cfg, &BuildOptions { operation: Operation::Apply, changes: Some(changes), ..Default::default() });
     assert!(built.diagnostics.is_empty(), "{:?}", built.diagnostics);
     let g = &built.graph;
     assert!(g.ancestors("data.test_data.d").contains(&"test_object.a".to_string()), "{g}");

@@ -15,8 +15,14 @@ mod support;
 use tfgraph::graph::{build, instances, BuildOptions, DotKind, Operation};
 
 /// Terragrunt generates these `aws` aliases for cds-snc/notification-terraform (SOURCES.md).
-const TERRAGRUNT_ALIASES: &[&str] =
-    &["core_services", "core_services_us_east_1", "core_services_us_west_2", "core_services_ca_west_1", "dns", "dns-us-east-1"];
+const TERRAGRUNT_ALIASES: &[&str] = &[
+    "core_services",
+    "core_services_us_east_1",
+    "core_services_us_west_2",
+    "core_services_ca_west_1",
+    "dns",
+    "dns-us-east-1",
+];
 
 fn terragrunt_alias(dir: &str, d: &tfgraph::Diagnostic) -> bool {
     dir.starts_with("cds-snc__notification-terraform/aws/")

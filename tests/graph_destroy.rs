@@ -5,10 +5,12 @@
 //! state.
 
 use std::collections::BTreeMap;
+use tfgraph::graph::transform::{
+    self, AttachStateTransformer, BuildContext, DestroyEdgeTransformer, DiffTransformer, Step,
+};
+use tfgraph::graph::{build, BuildOptions, Operation, PlanMode, TfGraph};
 use tfgraph::plans::parse_changes;
 use tfgraph::state::parse_state;
-use tfgraph::graph::transform::{self, AttachStateTransformer, BuildContext, DestroyEdgeTransformer, DiffTransformer, Step};
-use tfgraph::graph::{build, BuildOptions, Operation, PlanMode, TfGraph};
 
 fn config(main: &str) -> tfgraph::config::Config {
     let files = BTreeMap::from([("main.tf".to_string(), main.to_string())]);
@@ -22,7 +24,8 @@ fn state(objects: &[(&str, &[&str], bool)]) -> String {
     let mut resources = Vec::new();
     for (addr, deps, cbd) in objects {
         let a = tfgraph::addrs::InstanceAddr::parse(addr).unwrap();
-        let mut inst = serde_json::json!({"attributes": {"id": addr}, "dependencies": deps, "create_before_destroy": cbd});
+        let mut inst =
+            serde_json::json!({"attributes": {"id": addr}, "dependencies": deps, "create_before_destroy": cbd});
         if let Some(k) = &a.key {
             inst["index_key"] = match k {
                 tfgraph::addrs::InstanceKey::Int(i) => serde_json::json!(i),
@@ -54,7 +57,8 @@ fn options(op: Operation, state_json: &str, changes_json: Option<&str>) -> Build
 /// Terraform's `DestroyEdgeTransformer` tests: a graph of destroy nodes only (here: made by
 /// `DiffTransformer` from Delete changes), state attached, destroy edges.
 fn destroy_edges_only(objects: &[(&str, &[&str], bool)], updates: &[&str]) -> String {
-    let mut changes: BTreeMap<String, Vec<&str>> = objects.iter().map(|(a, _, _)| (a.to_string(), vec!["delete"])).collect();
+    let mut changes: BTreeMap<String, Vec<&str>> =
+        objects.iter().map(|(a, _, _)| (a.to_string(), vec!["delete"])).collect();
     for u in updates {
         changes.insert(u.to_string(), vec!["update"]);
     }
@@ -94,7 +98,10 @@ fn destroy_edge_transformer_matches_terraform() {
     );
     assert_eq!(destroy_edges_only(&[("test_object.A", &[], false)], &[]), "test_object.A (destroy)");
     assert_eq!(
-        destroy_edges_only(&[("test_object.a", &["module.child.test_object.b"], false), ("module.child.test_object.b", &[], false)], &[]),
+        destroy_edges_only(
+            &[("test_object.a", &["module.child.test_object.b"], false), ("module.child.test_object.b", &[], false)],
+            &[]
+        ),
         "module.child.test_object.b (destroy)\n  test_object.a (destroy)\ntest_object.a (destroy)"
     );
     // moduleOnly: no edges between different instances of the same module.
@@ -102,7 +109,10 @@ fn destroy_edge_transformer_matches_terraform() {
     for i in 0..2 {
         objs.push((format!("module.child[{i}].test_object.a"), vec![]));
         objs.push((format!("module.child[{i}].test_object.b"), vec!["module.child.test_object.a"]));
-        objs.push((format!("module.child[{i}].test_object.c"), vec!["module.child.test_object.a", "module.child.test_object.b"]));
+        objs.push((
+            format!("module.child[{i}].test_object.c"),
+            vec!["module.child.test_object.a", "module.child.test_object.b"],
+        ));
     }
     let objs: Vec<(&str, &[&str], bool)> = objs.iter().map(|(a, d)| (a.as_str(), d.as_slice(), false)).collect();
     let want = (0..2)
@@ -116,7 +126,10 @@ fn destroy_edge_transformer_matches_terraform() {
     assert_eq!(destroy_edges_only(&objs, &[]), want);
     // destroyThenUpdate: A updated, B (which depended on A) destroyed: A waits for B's destroy.
     assert_eq!(
-        destroy_edges_only(&[("test_object.A", &[], false), ("test_object.B", &["test_object.A"], false)], &["test_object.A"]),
+        destroy_edges_only(
+            &[("test_object.A", &[], false), ("test_object.B", &["test_object.A"], false)],
+            &["test_object.A"]
+        ),
         "test_object.A\n  test_object.B (destroy)\ntest_object.B (destroy)"
     );
 }
@@ -175,8 +188,10 @@ test_object.b (destroy)
 /// Deposed objects in the state: plan nodes `addr (deposed KEY)`, ordered like destroys.
 #[test]
 fn deposed_objects_in_state_get_plan_nodes() {
-    let cfg = config(r#"resource "test_object" "a" {}
-resource "test_object" "b" { test_string = test_object.a.id }"#);
+    let cfg = config(
+        r#"resource "test_object" "a" {}
+resource "test_object" "b" { test_string = test_object.a.id }"#,
+    );
     let st = r#"{"version":4,"serial":1,"lineage":"x","resources":[
       {"mode":"managed","type":"test_object","name":"a","provider":"provider[\"registry.terraform.io/hashicorp/test\"]",
        "instances":[{"attributes":{}},{"deposed":"0000aaaa","attributes":{}}]},
@@ -185,7 +200,10 @@ resource "test_object" "b" { test_string = test_object.a.id }"#);
     let built = build(&cfg, &options(Operation::Plan, st, None));
     assert!(built.diagnostics.is_empty(), "{:?}", built.diagnostics);
     assert_eq!(built.graph.dependencies("test_object.a (deposed 0000aaaa)"), ["test_object.b (deposed 0000bbbb)"]);
-    assert_eq!(built.graph.dependencies("test_object.b (deposed 0000bbbb)"), ["provider[\"registry.terraform.io/hashicorp/test\"]"]);
+    assert_eq!(
+        built.graph.dependencies("test_object.b (deposed 0000bbbb)"),
+        ["provider[\"registry.terraform.io/hashicorp/test\"]"]
+    );
 }
 
 /// Orphans: whole blocks gone become `(orphan)` nodes; keys gone from a literal count/for_each
@@ -194,13 +212,17 @@ resource "test_object" "b" { test_string = test_object.a.id }"#);
 #[test]
 fn orphans_from_removed_blocks_keys_and_module_instances() {
     let mut files = BTreeMap::new();
-    files.insert("main.tf".to_string(), r#"
+    files.insert(
+        "main.tf".to_string(),
+        r#"
         resource "aws_instance" "foo" { count = 1 }
         resource "aws_instance" "each" { for_each = {} }
         module "m" {
           source = "./m"
           count  = 1
-        }"#.to_string());
+        }"#
+        .to_string(),
+    );
     files.insert("m/main.tf".to_string(), r#"resource "aws_instance" "x" {}"#.to_string());
     let loaded = tfgraph::config::load(&files, &Default::default());
     assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
@@ -215,7 +237,9 @@ fn orphans_from_removed_blocks_keys_and_module_instances() {
     ]);
     let built = build(&loaded.config, &options(Operation::Plan, &st, None));
     let g = &built.graph;
-    let orphans = |name: &str| g.node(g.find(name).unwrap()).facts.as_ref().map(|f| f.expansion_orphans.clone()).unwrap_or_default();
+    let orphans = |name: &str| {
+        g.node(g.find(name).unwrap()).facts.as_ref().map(|f| f.expansion_orphans.clone()).unwrap_or_default()
+    };
     assert_eq!(orphans("aws_instance.foo (expand)"), ["aws_instance.foo[2]"]);
     assert_eq!(orphans("aws_instance.each (expand)"), ["aws_instance.each[\"bar\"]"]);
     assert_eq!(orphans("module.m.aws_instance.x (expand)"), ["module.m[3].aws_instance.x"]);
@@ -290,7 +314,14 @@ fn destroy_cycles_are_explained() {
 fn invalid_planned_changes_are_reported() {
     let cfg = config(r#"resource "test_object" "a" {}"#);
     let st = state(&[]);
-    let built = build(&cfg, &options(Operation::Apply, &st, Some(r#"{"test_object.a": ["create", "delete"], "test_object.a (deposed 0000aaaa)": ["update"]}"#)));
+    let built = build(
+        &cfg,
+        &options(
+            Operation::Apply,
+            &st,
+            Some(r#"{"test_object.a": ["create", "delete"], "test_object.a (deposed 0000aaaa)": ["update"]}"#),
+        ),
+    );
     let mut summaries: Vec<&str> = built.diagnostics.iter().map(|d| d.summary.as_str()).collect();
     summaries.sort();
     assert_eq!(summaries, ["Invalid planned change", "Invalid planned change for deposed object"]);
@@ -325,7 +356,12 @@ fn applying_a_destroy_plan_differs_from_a_normal_apply() {
     let changes = Some(r#"{"test_object.a": ["delete"]}"#);
     let normal = build(&cfg, &options(Operation::Apply, &st, changes));
     let destroy = build(&cfg, &BuildOptions { mode: PlanMode::Destroy, ..options(Operation::Apply, &st, changes) });
-    assert!(normal.diagnostics.is_empty() && destroy.diagnostics.is_empty(), "{:?} {:?}", normal.diagnostics, destroy.diagnostics);
+    assert!(
+        normal.diagnostics.is_empty() && destroy.diagnostics.is_empty(),
+        "{:?} {:?}",
+        normal.diagnostics,
+        destroy.diagnostics
+    );
     let names = |g: &TfGraph| g.nodes().into_iter().map(|n| n.name).collect::<Vec<_>>();
     for kept in ["test_object.a (expand)", "var.v", "var.v (validation)", "check.c (expand)"] {
         assert!(normal.graph.find(kept).is_some(), "{kept} in the normal apply graph");
@@ -344,7 +380,8 @@ fn applying_a_destroy_plan_differs_from_a_normal_apply() {
         ]
     );
     // The step list is the same; pruning only acts in walkDestroy.
-    let pruned = |b: &tfgraph::graph::Built| b.steps.iter().find(|s| s.name == "pruneUnusedNodesTransformer").unwrap().changed;
+    let pruned =
+        |b: &tfgraph::graph::Built| b.steps.iter().find(|s| s.name == "pruneUnusedNodesTransformer").unwrap().changed;
     assert!(!pruned(&normal) && pruned(&destroy));
     // `operation: plan` with the destroy mode is plan-destroy.
     let plan_destroy = build(&cfg, &options(Operation::Destroy, &st, None));
@@ -368,7 +405,8 @@ fn data_sources_are_dropped_without_a_provider() {
 
     // Apply of a destroy plan: the data source's destroy has no provider edge.
     let changes = r#"{"test_object.a": ["delete"], "data.test_data.d": ["delete"]}"#;
-    let applied = build(&cfg, &BuildOptions { mode: PlanMode::Destroy, ..options(Operation::Apply, &st, Some(changes)) });
+    let applied =
+        build(&cfg, &BuildOptions { mode: PlanMode::Destroy, ..options(Operation::Apply, &st, Some(changes)) });
     assert!(applied.diagnostics.is_empty(), "{:?}", applied.diagnostics);
     let g = &applied.graph;
     assert_eq!(g.dependencies("data.test_data.d (destroy)"), Vec::<String>::new());
@@ -394,14 +432,29 @@ fn data_sources_are_dropped_without_a_provider() {
        "instances":[{"attributes":{}}]},
       {"mode":"managed","type":"other_thing","name":"t","provider":"provider[\"registry.terraform.io/hashicorp/other\"].gone",
        "instances":[{"attributes":{}}]}]}"#;
-    let only_data = build(&cfg, &BuildOptions { mode: PlanMode::Destroy, ..options(Operation::Apply, gone, Some(r#"{"data.other_data.d": ["delete"]}"#)) });
+    let only_data = build(
+        &cfg,
+        &BuildOptions {
+            mode: PlanMode::Destroy,
+            ..options(Operation::Apply, gone, Some(r#"{"data.other_data.d": ["delete"]}"#))
+        },
+    );
     assert!(only_data.diagnostics.is_empty(), "{:?}", only_data.diagnostics);
     assert!(only_data.graph.nodes().iter().all(|n| !n.name.contains("hashicorp/other")), "{}", only_data.graph);
-    let with_managed =
-        build(&cfg, &BuildOptions { mode: PlanMode::Destroy, ..options(Operation::Apply, gone, Some(r#"{"data.other_data.d": ["delete"], "other_thing.t": ["delete"]}"#)) });
-    let summaries: Vec<String> = with_managed.diagnostics.iter().map(|d| format!("{}: {}", d.summary, d.detail)).collect();
+    let with_managed = build(
+        &cfg,
+        &BuildOptions {
+            mode: PlanMode::Destroy,
+            ..options(Operation::Apply, gone, Some(r#"{"data.other_data.d": ["delete"], "other_thing.t": ["delete"]}"#))
+        },
+    );
+    let summaries: Vec<String> =
+        with_managed.diagnostics.iter().map(|d| format!("{}: {}", d.summary, d.detail)).collect();
     assert_eq!(summaries.len(), 1, "{summaries:?}");
-    assert!(summaries[0].starts_with("Provider configuration not present: To work with other_thing.t (destroy)"), "{summaries:?}");
+    assert!(
+        summaries[0].starts_with("Provider configuration not present: To work with other_thing.t (destroy)"),
+        "{summaries:?}"
+    );
 }
 
 /// `forget` changes (Terraform 1.7+: a `removed` block with `lifecycle { destroy = false }`):
@@ -439,7 +492,9 @@ fn forget_changes_make_forget_nodes() {
     let built = build(&cfg, &options(Operation::Apply, st, Some(changes)));
     assert!(built.diagnostics.is_empty(), "{:?}", built.diagnostics);
     let g = &built.graph;
-    let kind = |n: &str| g.nodes().into_iter().find(|x| x.name == n).map(|x| x.kind).unwrap_or_else(|| panic!("{n} missing:\n{g}"));
+    let kind = |n: &str| {
+        g.nodes().into_iter().find(|x| x.name == n).map(|x| x.kind).unwrap_or_else(|| panic!("{n} missing:\n{g}"))
+    };
     assert_eq!(kind("test_object.a (forget)"), "resource_instance_forget");
     assert_eq!(kind("test_object.a (forget deposed 0000aaaa)"), "resource_instance_forget_deposed");
     assert_eq!(kind("data.test_data.d (forget)"), "resource_instance_forget");
@@ -467,7 +522,13 @@ test_object.b (expand)
         )
     );
     // Forget nodes are what a destroy plan keeps, too.
-    let destroy = build(&cfg, &BuildOptions { mode: PlanMode::Destroy, ..options(Operation::Apply, st, Some(r#"{"test_object.a": ["forget"]}"#)) });
+    let destroy = build(
+        &cfg,
+        &BuildOptions {
+            mode: PlanMode::Destroy,
+            ..options(Operation::Apply, st, Some(r#"{"test_object.a": ["forget"]}"#))
+        },
+    );
     assert!(destroy.graph.find("test_object.a (forget)").is_some());
     // A deposed object may be forgotten, not updated (Terraform's error text).
     let bad = build(&cfg, &options(Operation::Apply, st, Some(r#"{"test_object.a (deposed 0000aaaa)": ["update"]}"#)));

@@ -79,7 +79,11 @@ locals {
     assert_eq!(d.summary, "Cycle:\n  local.a (expand)\n  local.b (expand)\n  local.c (expand)\n  local.d (expand)");
     let steps: Vec<&str> = d.detail.lines().skip(1).collect();
     assert_eq!(steps.len(), 3, "{}", d.detail);
-    assert!(steps[2].starts_with("  local.c (expand) -> local.a (expand): local.c refers to local.a in c at main.tf:5:8"), "{}", d.detail);
+    assert!(
+        steps[2].starts_with("  local.c (expand) -> local.a (expand): local.c refers to local.a in c at main.tf:5:8"),
+        "{}",
+        d.detail
+    );
 }
 
 #[test]

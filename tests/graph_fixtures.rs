@@ -159,7 +159,8 @@ fn render_diags(d: &tfgraph::Diagnostics) -> String {
     d.iter()
         .map(|d| {
             let label = if d.is_error() { "Error" } else { "Warning" };
-            let on = d.range.as_ref().map(|r| format!("\n  on {} line {}", r.filename, r.start.line)).unwrap_or_default();
+            let on =
+                d.range.as_ref().map(|r| format!("\n  on {} line {}", r.filename, r.start.line)).unwrap_or_default();
             format!("{label}: {}{on}", d.summary)
         })
         .collect::<Vec<_>>()
@@ -204,14 +205,24 @@ fn graph_fixtures() {
         let c = Case::load(dir);
         let plan = build(&c.config, &c.with(Operation::Plan));
         let applied = c.options.changes.as_ref().map(|_| build(&c.config, &c.with(Operation::Apply)));
-        let apply_graph = || applied.as_ref().map(|b| b.graph.clone()).unwrap_or_else(|| build(&c.config, &c.with(Operation::Apply)).graph);
+        let apply_graph = || {
+            applied
+                .as_ref()
+                .map(|b| b.graph.clone())
+                .unwrap_or_else(|| build(&c.config, &c.with(Operation::Apply)).graph)
+        };
         let destroy_apply = || build(&c.config, &BuildOptions { mode: PlanMode::Destroy, ..c.with(Operation::Apply) });
         let plan_destroy = || build(&c.config, &c.with(Operation::Destroy));
         let graphs: Vec<(&str, Box<dyn Fn() -> String + '_>)> = vec![
             ("plan.txt", Box::new(|| plan.graph.to_string())),
             ("validate.txt", Box::new(|| build(&c.config, &c.with(Operation::Validate)).graph.to_string())),
             ("plan-destroy.txt", Box::new(|| plan_destroy().graph.to_string())),
-            ("plan-unreduced.txt", Box::new(|| build(&c.config, &BuildOptions { reduce: false, ..c.with(Operation::Plan) }).graph.to_string())),
+            (
+                "plan-unreduced.txt",
+                Box::new(|| {
+                    build(&c.config, &BuildOptions { reduce: false, ..c.with(Operation::Plan) }).graph.to_string()
+                }),
+            ),
             ("resources.dot", Box::new(|| plan.graph.to_dot(DotKind::Resources, false))),
             ("plan.dot", Box::new(|| plan.graph.to_dot(DotKind::Full, false))),
             ("plan-cycles.dot", Box::new(|| plan.graph.to_dot(DotKind::Full, true))),
@@ -247,7 +258,9 @@ fn graph_fixtures() {
                     failures.push(format!("{}/diagnostics.txt:\n{}", c.name, diff(want.trim(), diagnostics.trim())));
                 }
             }
-            None if !diagnostics.is_empty() => failures.push(format!("{}: unexpected diagnostics:\n{diagnostics}", c.name)),
+            None if !diagnostics.is_empty() => {
+                failures.push(format!("{}: unexpected diagnostics:\n{diagnostics}", c.name))
+            }
             None => {}
         }
     }
@@ -262,7 +275,8 @@ fn for_each_fixture_differs_only_by_the_schema_edge() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/graph/plan/for-each-no-schema");
     let ours = std::fs::read_to_string(dir.join("plan.txt")).unwrap();
     let terraform = std::fs::read_to_string(dir.join("plan.terraform.txt")).unwrap();
-    let changed: Vec<String> = diff(terraform.trim(), ours.trim()).lines().filter(|l| !l.starts_with("  ")).map(str::to_string).collect();
+    let changed: Vec<String> =
+        diff(terraform.trim(), ours.trim()).lines().filter(|l| !l.starts_with("  ")).map(str::to_string).collect();
     assert_eq!(
         changed,
         [

@@ -11,9 +11,9 @@
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::time::Instant;
+use tfgraph::graph::{build, BuildOptions, Operation};
 use tfgraph::plans::changes_from_value;
 use tfgraph::state::state_from_value;
-use tfgraph::graph::{build, BuildOptions, Operation};
 
 mod support;
 
@@ -39,7 +39,12 @@ fn corpus_roots_build_destroy_and_apply_graphs_from_synthesized_states() {
         assert!(d.is_empty(), "{dir}: synthesized changes: {d:?}");
         objects += state.resources.len();
         for operation in [Operation::Destroy, Operation::Apply] {
-            let options = BuildOptions { operation, state: Some(state.clone()), changes: Some(changes.clone()), ..Default::default() };
+            let options = BuildOptions {
+                operation,
+                state: Some(state.clone()),
+                changes: Some(changes.clone()),
+                ..Default::default()
+            };
             let built = build(&loaded.config, &options);
             for d in built.diagnostics.errors() {
                 if !terragrunt_alias(dir, d) {
@@ -71,7 +76,10 @@ fn generated(modules: usize, per_module: usize) -> (BTreeMap<String, String>, Va
         if r % 10 == 0 {
             child.push_str(&format!("resource \"test_object\" \"r{r}\" {{}}\n"));
         } else {
-            child.push_str(&format!("resource \"test_object\" \"r{r}\" {{\n  test_string = test_object.r{}.id\n}}\n", r - 1));
+            child.push_str(&format!(
+                "resource \"test_object\" \"r{r}\" {{\n  test_string = test_object.r{}.id\n}}\n",
+                r - 1
+            ));
         }
     }
     let files = BTreeMap::from([("main.tf".to_string(), root), ("m/main.tf".to_string(), child)]);
@@ -92,7 +100,11 @@ fn generated(modules: usize, per_module: usize) -> (BTreeMap<String, String>, Va
             changes.insert(format!("module.m{m}.test_object.r{r}"), action);
         }
     }
-    (files, json!({"version": 4, "serial": 1, "lineage": "perf", "outputs": {}, "resources": resources}), Value::Object(changes))
+    (
+        files,
+        json!({"version": 4, "serial": 1, "lineage": "perf", "outputs": {}, "resources": resources}),
+        Value::Object(changes),
+    )
 }
 
 fn measure(modules: usize, per_module: usize) {
@@ -109,7 +121,13 @@ fn measure(modules: usize, per_module: usize) {
     let read = t.elapsed();
     for operation in [Operation::Apply, Operation::Destroy] {
         let reduce = std::env::var_os("TFGRAPH_NO_REDUCE").is_none();
-        let options = BuildOptions { operation, state: Some(state.clone()), changes: Some(changes.clone()), reduce, ..Default::default() };
+        let options = BuildOptions {
+            operation,
+            state: Some(state.clone()),
+            changes: Some(changes.clone()),
+            reduce,
+            ..Default::default()
+        };
         let t = Instant::now();
         let built = build(&loaded.config, &options);
         let took = t.elapsed();

@@ -37,7 +37,12 @@ fn step(t: impl Transform + 'static) -> Step {
 
 /// `transformProviders(...)`: the four provider steps.
 fn providers() -> Vec<Step> {
-    vec![step(ProviderConfigTransformer), step(MissingProviderTransformer), step(ProviderTransformer), step(PruneProviderTransformer)]
+    vec![
+        step(ProviderConfigTransformer),
+        step(MissingProviderTransformer),
+        step(ProviderTransformer),
+        step(PruneProviderTransformer),
+    ]
 }
 
 fn with(mut first: Vec<Step>, rest: Vec<Step>) -> Vec<Step> {
@@ -80,7 +85,12 @@ provider["registry.terraform.io/hashicorp/aws"]"#,
 fn close_provider() {
     check(
         BASIC,
-        vec![step(VALIDATE_CONFIG), step(MissingProviderTransformer), step(ProviderTransformer), step(CloseProviderTransformer)],
+        vec![
+            step(VALIDATE_CONFIG),
+            step(MissingProviderTransformer),
+            step(ProviderTransformer),
+            step(CloseProviderTransformer),
+        ],
         r#"
 aws_instance.web
   provider["registry.terraform.io/hashicorp/aws"]
@@ -95,8 +105,16 @@ provider["registry.terraform.io/hashicorp/aws"] (close)
 #[test]
 fn missing_provider() {
     check(
-        &[("main.tf", "provider \"aws\" {}\nresource \"aws_instance\" \"web\" {}\nresource \"foo_instance\" \"web\" {}\n")],
-        vec![step(VALIDATE_CONFIG), step(MissingProviderTransformer), step(ProviderTransformer), step(CloseProviderTransformer)],
+        &[(
+            "main.tf",
+            "provider \"aws\" {}\nresource \"aws_instance\" \"web\" {}\nresource \"foo_instance\" \"web\" {}\n",
+        )],
+        vec![
+            step(VALIDATE_CONFIG),
+            step(MissingProviderTransformer),
+            step(ProviderTransformer),
+            step(CloseProviderTransformer),
+        ],
         r#"
 aws_instance.web
   provider["registry.terraform.io/hashicorp/aws"]
@@ -176,7 +194,10 @@ provider["registry.terraform.io/hashicorp/aws"].foo"#,
 fn provider_inherited_without_passing() {
     check(
         &[
-            ("main.tf", "provider \"test\" {\n  test_string = \"config\"\n}\n\nmodule \"moda\" {\n  source = \"./moda\"\n}\n"),
+            (
+                "main.tf",
+                "provider \"test\" {\n  test_string = \"config\"\n}\n\nmodule \"moda\" {\n  source = \"./moda\"\n}\n",
+            ),
             ("moda/main.tf", "resource \"test_object\" \"a\" {\n}\n"),
         ],
         with(vec![step(VALIDATE_CONFIG)], providers()),
@@ -287,7 +308,11 @@ var.plain"#,
     // to `var.foo` reaches both `var.foo` and `var.foo (validation)` (both are keyed `var.foo`).
     check(
         &[("main.tf", tf)],
-        vec![step(RootVariableTransformer), step(VariableValidationTransformer { skip: false }), step(ReferenceTransformer)],
+        vec![
+            step(RootVariableTransformer),
+            step(VariableValidationTransformer { skip: false }),
+            step(ReferenceTransformer),
+        ],
         r#"
 var.bar
 var.bar (validation)

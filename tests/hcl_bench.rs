@@ -13,7 +13,6 @@ mod support;
 use support::tf_files;
 use tfgraph::hcl;
 
-
 /// The best of `rounds` timings of one pass over all files.
 fn best_of(rounds: usize, mut pass: impl FnMut() -> usize) -> (Duration, usize) {
     let mut best = Duration::MAX;
@@ -60,7 +59,15 @@ fn parse_speed_against_hcl_edit() {
     }
     let speed = |t: Duration| mb / t.as_secs_f64();
     eprintln!("{} files, {mb:.1} MB ({lex_and_parse_errors} with syntax errors)", texts.len());
-    eprintln!("ours:     {:>8.2} ms  {:>7.1} MB/s  ({n_ours} top-level items)", t_ours.as_secs_f64() * 1e3, speed(t_ours));
-    eprintln!("hcl-edit: {:>8.2} ms  {:>7.1} MB/s  ({n_edit} top-level items)", t_edit.as_secs_f64() * 1e3, speed(t_edit));
+    eprintln!(
+        "ours:     {:>8.2} ms  {:>7.1} MB/s  ({n_ours} top-level items)",
+        t_ours.as_secs_f64() * 1e3,
+        speed(t_ours)
+    );
+    eprintln!(
+        "hcl-edit: {:>8.2} ms  {:>7.1} MB/s  ({n_edit} top-level items)",
+        t_edit.as_secs_f64() * 1e3,
+        speed(t_edit)
+    );
     eprintln!("ratio:    {:.1}x", t_edit.as_secs_f64() / t_ours.as_secs_f64());
 }

@@ -54,7 +54,11 @@ fn flat_ours(t: &Template<'_>, out: &mut Vec<Tok>) {
             }
             Part::For { key_var, value_var, collection, body, .. } => {
                 let k = key_var.as_ref().map(|k| format!("{}, ", k.name)).unwrap_or_default();
-                out.push(Tok::Mark(format!("%{{for {k}{} in {}}}", value_var.name, render::expr(collection)), false, false));
+                out.push(Tok::Mark(
+                    format!("%{{for {k}{} in {}}}", value_var.name, render::expr(collection)),
+                    false,
+                    false,
+                ));
                 flat_ours(body, out);
                 out.push(Tok::Mark("%{endfor}".into(), false, false));
             }
@@ -72,7 +76,11 @@ fn flat_edit(t: &HTemplate, out: &mut Vec<Tok>) {
             Element::Directive(d) => match &**d {
                 Directive::If(d) => {
                     let s = d.if_expr.strip;
-                    out.push(Tok::Mark(format!("%{{if {}}}", edit_expr(&d.if_expr.cond_expr)), s.strip_start(), s.strip_end()));
+                    out.push(Tok::Mark(
+                        format!("%{{if {}}}", edit_expr(&d.if_expr.cond_expr)),
+                        s.strip_start(),
+                        s.strip_end(),
+                    ));
                     flat_edit(&d.if_expr.template, out);
                     if let Some(e) = &d.else_expr {
                         out.push(Tok::Mark("%{else}".into(), e.strip.strip_start(), e.strip.strip_end()));
@@ -183,7 +191,13 @@ fn write_ours(out: &mut String, e: &Expr<'_>) {
         ExprKind::Heredoc(h) => {
             let mut toks = Vec::new();
             flat_ours(&h.template, &mut toks);
-            let _ = write!(out, "<<{}{}\"{}\"", if h.strip_indent { "-" } else { "" }, h.marker, flat_text(&toks, h.strip_indent));
+            let _ = write!(
+                out,
+                "<<{}{}\"{}\"",
+                if h.strip_indent { "-" } else { "" },
+                h.marker,
+                flat_text(&toks, h.strip_indent)
+            );
         }
         ExprKind::Tuple(items) => {
             out.push('[');
@@ -355,7 +369,13 @@ fn write_edit(out: &mut String, e: &HExpr) {
             let mut toks = Vec::new();
             flat_edit(&h.template, &mut toks);
             apply_strips(&mut toks, true);
-            let _ = write!(out, "<<{}{}\"{}\"", if strip_indent { "-" } else { "" }, h.delimiter.as_str(), flat_text(&toks, strip_indent));
+            let _ = write!(
+                out,
+                "<<{}{}\"{}\"",
+                if strip_indent { "-" } else { "" },
+                h.delimiter.as_str(),
+                flat_text(&toks, strip_indent)
+            );
         }
         HExpr::Array(a) => {
             out.push('[');
@@ -491,7 +511,6 @@ fn edit_body(b: &HBody, indent: usize, out: &mut String) {
 
 // ---- the comparison ---------------------------------------------------------------------------
 
-
 /// Why hcl-edit rejects a file HCL accepts, when that is a documented hcl-edit deviation.
 fn known_edit_rejection(src: &str, message: &str) -> Option<&'static str> {
     let empty_heredoc = src.lines().zip(src.lines().skip(1)).any(|(a, b)| {
@@ -539,11 +558,16 @@ fn trees_match_hcl_edit_on_the_corpus() {
                     let (la, lb) = a.lines().zip(b.lines()).find(|(x, y)| x != y).unwrap_or(("(end)", "(end)"));
                     let at = la.chars().zip(lb.chars()).take_while(|(x, y)| x == y).count().saturating_sub(40);
                     let window = |l: &str| l.chars().skip(at).take(120).collect::<String>();
-                    diffs.push(format!("{rel}: trees differ\n    ours:     …{}\n    hcl-edit: …{}", window(la), window(lb)));
+                    diffs.push(format!(
+                        "{rel}: trees differ\n    ours:     …{}\n    hcl-edit: …{}",
+                        window(la),
+                        window(lb)
+                    ));
                 }
             }
             (true, Err(e)) => match known_edit_rejection(&src, &e.to_string()) {
-                Some(why) => known.push(format!("{rel}: hcl-edit rejects an {why}: {}", e.to_string().lines().next().unwrap_or(""))),
+                Some(why) => known
+                    .push(format!("{rel}: hcl-edit rejects an {why}: {}", e.to_string().lines().next().unwrap_or(""))),
                 None => diffs.push(format!("{rel}: only hcl-edit rejects it: {e}")),
             },
             (false, Ok(_)) => diffs.push(format!("{rel}: only we reject it: {:?}", parsed.errors[0])),
@@ -560,5 +584,10 @@ fn trees_match_hcl_edit_on_the_corpus() {
     for k in &known {
         eprintln!("  known: {k}");
     }
-    assert!(diffs.is_empty(), "{} files differ:\n{}", diffs.len(), diffs.iter().take(30).cloned().collect::<Vec<_>>().join("\n"));
+    assert!(
+        diffs.is_empty(),
+        "{} files differ:\n{}",
+        diffs.len(),
+        diffs.iter().take(30).cloned().collect::<Vec<_>>().join("\n")
+    );
 }

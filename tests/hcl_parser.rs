@@ -270,7 +270,10 @@ fn tuples_and_objects() {
     assert_eq!(ex("{\n  a = 1\n  b: 2\n\n  c = 3,\n}"), "{a = 1, b = 2, c = 3}");
     // Keys: bare names, strings, parenthesised expressions, numbers, traversals; duplicates
     // are the evaluator's business.
-    assert_eq!(ex(r#"{a = 1, "b" = 2, (c) = 3, 4 = 4, aws.west = 5, a = 6}"#), r#"{a = 1, "b" = 2, (c) = 3, 4 = 4, aws.west = 5, a = 6}"#);
+    assert_eq!(
+        ex(r#"{a = 1, "b" = 2, (c) = 3, 4 = 4, aws.west = 5, a = 6}"#),
+        r#"{a = 1, "b" = 2, (c) = 3, 4 = 4, aws.west = 5, a = 6}"#
+    );
     let src = r#"{name = 1, "q" = 2, (k) = 3, aws.west = 4}"#;
     match expr(src).kind {
         ExprKind::Object(items) => {
@@ -353,7 +356,10 @@ fn traversals_keep_a_flat_list_of_steps() {
                     Op::FullSplat { .. } => "full-splat",
                 })
                 .collect();
-            assert_eq!(kinds, ["attr", "index", "attr", "index", "attr-splat", "attr", "full-splat", "attr", "legacy", "index"]);
+            assert_eq!(
+                kinds,
+                ["attr", "index", "attr", "index", "attr-splat", "attr", "full-splat", "attr", "legacy", "index"]
+            );
             let spans: Vec<&str> = ops.iter().map(|o| &src[o.span().clone()]).collect();
             assert_eq!(spans, ["web", "[0]", "tags", "[\"Name\"]", ".*", "x", "[*]", "y", "0", "[k]"]);
             assert!(matches!(ops[8], Op::LegacyIndex { index: 0, .. }));
@@ -530,7 +536,10 @@ fn parse_expr_takes_exactly_one_expression() {
 fn check_spans(src: &str, body: &Body<'_>, errors: &[SyntaxError]) {
     let ok = |s: &std::ops::Range<usize>| {
         assert!(s.start <= s.end && s.end <= src.len(), "span {s:?} outside {}", src.len());
-        assert!(src.is_char_boundary(s.start) && src.is_char_boundary(s.end), "span {s:?} not on char boundaries in {src:?}");
+        assert!(
+            src.is_char_boundary(s.start) && src.is_char_boundary(s.end),
+            "span {s:?} not on char boundaries in {src:?}"
+        );
     };
     for e in errors {
         ok(&e.span);
@@ -629,12 +638,14 @@ fn parse_all_ways(src: &str) {
     let p = hcl::parse_body(src);
     check_spans(src, &p.body, &p.errors);
     if let Ok(e) = hcl::parse_expr(src) {
-        let wrapped = Body { items: vec![Item::Attr(Attribute { name: Ident { name: "x", span: 0..0 }, expr: e, span: 0..0 })] };
+        let wrapped =
+            Body { items: vec![Item::Attr(Attribute { name: Ident { name: "x", span: 0..0 }, expr: e, span: 0..0 })] };
         check_spans(src, &wrapped, &[]);
     }
     if let Ok(t) = hcl::parse_template(src) {
         let e = Expr { kind: ExprKind::Template(t), span: 0..0 };
-        let wrapped = Body { items: vec![Item::Attr(Attribute { name: Ident { name: "x", span: 0..0 }, expr: e, span: 0..0 })] };
+        let wrapped =
+            Body { items: vec![Item::Attr(Attribute { name: Ident { name: "x", span: 0..0 }, expr: e, span: 0..0 })] };
         check_spans(src, &wrapped, &[]);
     }
     for e in [hcl::parse_expr(src).err(), hcl::parse_template(src).err()].into_iter().flatten() {
@@ -796,7 +807,9 @@ fn find_corpus_file(dir: &std::path::Path, range: std::ops::Range<u64>) -> Optio
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "tf") && range.contains(&e.metadata().map(|m| m.len()).unwrap_or(0)) {
+            } else if p.extension().is_some_and(|x| x == "tf")
+                && range.contains(&e.metadata().map(|m| m.len()).unwrap_or(0))
+            {
                 found.push(p);
             }
         }
@@ -822,10 +835,84 @@ impl Rng {
 #[test]
 fn random_input_never_panics() {
     const PIECES: &[&str] = &[
-        "a", "b", "for", "in", "if", "endif", "else", "endfor", "true", "null", "1", "2.5", "1e", "0.1", " ", " ", "\n", "\r\n", "\r",
-        "\t", "=", "==", ",", ".", "..", "...", ":", "::", "?", "!", "-", "+", "*", "/", "%", "<", ">", "<=", "&&", "||", "&", "|",
-        "~", "^", ";", "`", "'", "=>", "(", ")", "[", "]", "{", "}", "\"", "\\", "\\n", "\\u", "\\U0001F600", "$", "${", "%{",
-        "$${", "%%{", "~}", "#", "//", "/*", "*/", "<<EOT\n", "<<-EOT\n", "EOT\n", "  EOT\n", "é", "€", "😀", "\u{201c}", "\u{feff}",
+        "a",
+        "b",
+        "for",
+        "in",
+        "if",
+        "endif",
+        "else",
+        "endfor",
+        "true",
+        "null",
+        "1",
+        "2.5",
+        "1e",
+        "0.1",
+        " ",
+        " ",
+        "\n",
+        "\r\n",
+        "\r",
+        "\t",
+        "=",
+        "==",
+        ",",
+        ".",
+        "..",
+        "...",
+        ":",
+        "::",
+        "?",
+        "!",
+        "-",
+        "+",
+        "*",
+        "/",
+        "%",
+        "<",
+        ">",
+        "<=",
+        "&&",
+        "||",
+        "&",
+        "|",
+        "~",
+        "^",
+        ";",
+        "`",
+        "'",
+        "=>",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "\"",
+        "\\",
+        "\\n",
+        "\\u",
+        "\\U0001F600",
+        "$",
+        "${",
+        "%{",
+        "$${",
+        "%%{",
+        "~}",
+        "#",
+        "//",
+        "/*",
+        "*/",
+        "<<EOT\n",
+        "<<-EOT\n",
+        "EOT\n",
+        "  EOT\n",
+        "é",
+        "€",
+        "😀",
+        "\u{201c}",
+        "\u{feff}",
         "\0",
     ];
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
@@ -876,7 +963,18 @@ fn random_input_never_panics() {
 
 #[test]
 fn multi_byte_characters_at_error_positions() {
-    for src in ["x = é€", "x = \"€", "x = <<EOT\n€", "€ = 1", "x = 1 €\ny = 2", "x = [€]", "x = {€}", "x = a.€", "x = \"${€}\"", "b \"€\" € {"] {
+    for src in [
+        "x = é€",
+        "x = \"€",
+        "x = <<EOT\n€",
+        "€ = 1",
+        "x = 1 €\ny = 2",
+        "x = [€]",
+        "x = {€}",
+        "x = a.€",
+        "x = \"${€}\"",
+        "b \"€\" € {",
+    ] {
         parse_all_ways(src);
         let p = hcl::parse_body(src);
         assert!(!p.errors.is_empty(), "{src}");

@@ -1962,7 +1962,8 @@ fn errors_match_terraform() {
                 (e.summary, e.detail_with(|r| hcl_range(text, r)), span)
             })
             .collect();
-        let want: Vec<(&str, String, std::ops::Range<usize>)> = want.iter().map(|(s, d, r)| (*s, d.to_string(), r.clone())).collect();
+        let want: Vec<(&str, String, std::ops::Range<usize>)> =
+            want.iter().map(|(s, d, r)| (*s, d.to_string(), r.clone())).collect();
         if got != want {
             failures.push(format!("{name} ({source:?}):\n  want {want:?}\n  got  {got:?}"));
         }

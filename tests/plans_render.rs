@@ -15,29 +15,18 @@ fn fixtures() -> PathBuf {
 }
 
 fn schemas() -> Value {
-    serde_json::from_str(
-        &fs::read_to_string(fixtures().join("mock-provider-schemas.json")).unwrap(),
-    )
-    .unwrap()
+    serde_json::from_str(&fs::read_to_string(fixtures().join("mock-provider-schemas.json")).unwrap()).unwrap()
 }
 
 /// Every (scenario/step, plan.json, plan.txt, destroy?) recorded.
 fn recorded() -> Vec<(String, Value, String, bool)> {
     let mut out = Vec::new();
-    let mut scenarios: Vec<_> = fs::read_dir(fixtures())
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
+    let mut scenarios: Vec<_> =
+        fs::read_dir(fixtures()).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
     scenarios.sort();
     for scenario in scenarios {
-        let mut steps: Vec<_> = fs::read_dir(&scenario)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.is_dir())
-            .collect();
+        let mut steps: Vec<_> =
+            fs::read_dir(&scenario).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
         steps.sort();
         for step in steps {
             let (pj, pt) = (step.join("plan.json"), step.join("plan.txt"));
@@ -63,11 +52,7 @@ fn recorded() -> Vec<(String, Value, String, bool)> {
 fn every_recorded_plan_text_byte_for_byte() {
     let schemas = schemas();
     let cases = recorded();
-    assert!(
-        cases.len() >= 20,
-        "expected the recorded scenarios, found {}",
-        cases.len()
-    );
+    assert!(cases.len() >= 20, "expected the recorded scenarios, found {}", cases.len());
     let mut failures = Vec::new();
     for (name, plan, expected, destroy) in &cases {
         let mut opts = RenderOptions::from_plan(plan);
@@ -79,13 +64,7 @@ fn every_recorded_plan_text_byte_for_byte() {
             failures.push(format!("--- {name}: expected\n{expected}\n--- got\n{got}"));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} plan texts differ:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {} plan texts differ:\n{}", failures.len(), cases.len(), failures.join("\n"));
 }
 
 /// A plan JSON with one change of `mock_resource`-like shape but a schema of our own.
@@ -132,9 +111,7 @@ fn rc(actions: Value, before: Value, after: Value, after_unknown: Value, extra: 
 
 /// The resource's own block as rendered (from `# ...` to the closing brace).
 fn body(text: &str) -> String {
-    let start = text
-        .find("  # test_instance")
-        .expect("no resource in the text");
+    let start = text.find("  # test_instance").expect("no resource in the text");
     let rest = &text[start..];
     let end = rest.find("\n\nPlan:").unwrap_or(rest.len());
     rest[..end].to_string()
@@ -142,11 +119,7 @@ fn body(text: &str) -> String {
 
 fn render(schema_block: Value, rc: Value) -> String {
     let (plan, schemas) = plan_with(schema_block, rc, json!({}));
-    body(&render_plan(
-        &plan,
-        Some(&schemas),
-        &RenderOptions::default(),
-    ))
+    body(&render_plan(&plan, Some(&schemas), &RenderOptions::default()))
 }
 
 #[test]
@@ -305,36 +278,15 @@ fn multiline_strings_and_json_strings() {
 fn tainted_requested_and_deposed_comments() {
     let schema = json!({ "attributes": { "id": { "type": "string", "computed": true } } });
     let base = |reason: &str, actions: Value| {
-        let mut r = rc(
-            actions,
-            json!({ "id": "i-1" }),
-            json!({ "id": null }),
-            json!({ "id": true }),
-            json!({}),
-        );
+        let mut r = rc(actions, json!({ "id": "i-1" }), json!({ "id": null }), json!({ "id": true }), json!({}));
         r["action_reason"] = json!(reason);
         r
     };
-    let t = render(
-        schema.clone(),
-        base("replace_because_tainted", json!(["delete", "create"])),
-    );
+    let t = render(schema.clone(), base("replace_because_tainted", json!(["delete", "create"])));
     assert!(t.starts_with("  # test_instance.example is tainted, so must be replaced\n-/+ resource \"test_instance\" \"example\" {\n      ~ id = \"i-1\" -> (known after apply)\n    }"), "{t}");
-    let r = render(
-        schema.clone(),
-        base("replace_by_request", json!(["create", "delete"])),
-    );
-    assert!(
-        r.starts_with("  # test_instance.example will be replaced, as requested\n+/- resource"),
-        "{r}"
-    );
-    let mut d = rc(
-        json!(["delete"]),
-        json!({ "id": "i-1" }),
-        Value::Null,
-        json!({}),
-        json!({}),
-    );
+    let r = render(schema.clone(), base("replace_by_request", json!(["create", "delete"])));
+    assert!(r.starts_with("  # test_instance.example will be replaced, as requested\n+/- resource"), "{r}");
+    let mut d = rc(json!(["delete"]), json!({ "id": "i-1" }), Value::Null, json!({}), json!({}));
     d["deposed"] = json!("00000001");
     let d = render(schema, d);
     assert_eq!(
@@ -356,18 +308,12 @@ fn outputs_only_and_no_changes_texts() {
         "\nChanges to Outputs:\n  + foo = \"bar\"\n\nYou can apply this plan to save these new output values to the Terraform\nstate, without changing any real infrastructure.\n"
     );
     let (plan, schemas) = plan_with(json!({ "attributes": {} }), Value::Null, json!({}));
-    let destroy = RenderOptions {
-        mode: PlanMode::Destroy,
-        ..RenderOptions::default()
-    };
+    let destroy = RenderOptions { mode: PlanMode::Destroy, ..RenderOptions::default() };
     assert_eq!(
         render_plan(&plan, Some(&schemas), &destroy),
         "\nNo changes. No objects need to be destroyed.\n\nEither you have not created any objects yet or the existing objects were\nalready deleted outside of Terraform.\n"
     );
-    let errored = RenderOptions {
-        errored: true,
-        ..RenderOptions::default()
-    };
+    let errored = RenderOptions { errored: true, ..RenderOptions::default() };
     assert_eq!(
         render_plan(&plan, Some(&schemas), &errored),
         "\nPlanning failed. Terraform encountered an error while generating this plan.\n\n"
@@ -391,23 +337,20 @@ fn without_a_schema_values_render_as_json() {
     assert!(got.contains(
         "  # aws_instance.web will be created\n  + resource \"aws_instance\" \"web\" {\n      + ami  = \"ami-1\"\n      + id   = (known after apply)\n      + tags = {\n          + Name = \"web\"\n        }\n    }\n"
     ), "{got}");
-    assert!(
-        got.ends_with("\nPlan: 1 to add, 0 to change, 0 to destroy.\n"),
-        "{got}"
-    );
+    assert!(got.ends_with("\nPlan: 1 to add, 0 to change, 0 to destroy.\n"), "{got}");
 }
 
 #[test]
 fn word_wrap_as_go_wordwrap() {
     assert_eq!(
-        word_wrap("Terraform used the selected providers to generate the following execution plan. Resource actions", 78),
+        word_wrap(
+            "Terraform used the selected providers to generate the following execution plan. Resource actions",
+            78
+        ),
         "Terraform used the selected providers to generate the following execution\nplan. Resource actions"
     );
     assert_eq!(
-        word_wrap(
-            "  indented lines stay whole however long they are, even past the width given",
-            20
-        ),
+        word_wrap("  indented lines stay whole however long they are, even past the width given", 20),
         "  indented lines stay whole however long they are, even past the width given"
     );
 }

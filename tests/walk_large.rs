@@ -4,11 +4,11 @@
 
 mod support;
 
-use support::walk_sim as sim;
 use std::cell::Cell;
 use std::future::Future;
 use std::rc::Rc;
 use std::task::{Context, Waker};
+use support::walk_sim as sim;
 use tfgraph::walk::{walk, CancelToken, Dag, DagError, NoHooks, Subgraph, Visited, WalkOptions};
 
 const N: usize = 1_000_000;

@@ -4,9 +4,9 @@
 
 mod support;
 
+use std::collections::HashMap;
 use support::walk_cases::{check, check_invariants, gen_case, Case, Observed};
 use support::walk_native::{ideal_makespan, run_case};
-use std::collections::HashMap;
 
 #[track_caller]
 fn assert_ok(case: &Case, result: Result<(), String>) {

@@ -4,11 +4,11 @@
 
 mod support;
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use support::walk_cases::{check, Case, Graph};
 use support::walk_native::run_case;
 use support::walk_sim as sim;
-use std::cell::RefCell;
-use std::rc::Rc;
 use tfgraph::walk::{dag_from_names, walk, Failure, NoHooks, Subgraph, Visited, WalkOptions};
 
 /// A graph from names, `(from, to)` name pairs, the names whose visits fail, and latency 10.

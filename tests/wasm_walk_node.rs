@@ -1,9 +1,9 @@
 //! The JS `walk` export in Node, over real promises: `wasm-pack test --node`.
 #![cfg(target_arch = "wasm32")]
 
-mod support;
 #[path = "support/walk_wasm_suite.rs"]
 pub mod suite;
+mod support;
 
 use wasm_bindgen_test::*;
 

@@ -32,7 +32,11 @@ fuzz_target!(|data: &[u8]| {
     for d in out.diagnostics.iter() {
         let Some(r) = &d.range else { continue };
         let len = if r.filename == "<console-input>" { expr.len() + 1 } else { main.len() + 1 };
-        assert!(r.start.byte as usize <= len && r.end.byte as usize <= len && r.start.byte <= r.end.byte, "range {r:?} outside {:?}", r.filename);
+        assert!(
+            r.start.byte as usize <= len && r.end.byte as usize <= len && r.start.byte <= r.end.byte,
+            "range {r:?} outside {:?}",
+            r.filename
+        );
         assert!(r.start.line >= 1 && r.start.column >= 1, "range {r:?}");
     }
 });

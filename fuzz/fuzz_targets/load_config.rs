@@ -31,20 +31,14 @@ fuzz_target!(|data: &[u8]| {
             files.insert("main.tf".to_string(), main);
             if let Some(m) = module {
                 files.insert("modules/m/main.tf".to_string(), m);
-                files.insert(
-                    "call.tf".to_string(),
-                    "module \"m\" {\n  source = \"./modules/m\"\n}\n".to_string(),
-                );
+                files.insert("call.tf".to_string(), "module \"m\" {\n  source = \"./modules/m\"\n}\n".to_string());
             }
         }
         1 => {
             files.insert("main.tf.json".to_string(), main);
             if let Some(m) = module {
                 files.insert("modules/m/main.tf.json".to_string(), m);
-                files.insert(
-                    "call.tf.json".to_string(),
-                    r#"{"module": {"m": {"source": "./modules/m"}}}"#.to_string(),
-                );
+                files.insert("call.tf.json".to_string(), r#"{"module": {"m": {"source": "./modules/m"}}}"#.to_string());
             }
         }
         2 => {

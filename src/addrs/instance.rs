@@ -32,7 +32,6 @@ impl fmt::Display for InstanceKey {
     }
 }
 
-
 /// `module.a[0].aws_instance.web[1]`: a module instance path, a resource, an instance key.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct InstanceAddr {
@@ -332,21 +331,42 @@ mod tests {
         let a = InstanceAddr::parse("module.a[0].aws_instance.web[1]").unwrap();
         assert_eq!(a.config_resource(), "module.a.aws_instance.web");
         assert_eq!(a.module_instance(), "module.a[0]");
-        for s in ["aws_instance.web", "module.a.module.b.data.x.y[\"k\"]", "module.a[01].x.y", "module.a[\"k\"].x.y[2]", "x.y z", "module.a", "ephemeral.e.f[-1]"] {
+        for s in [
+            "aws_instance.web",
+            "module.a.module.b.data.x.y[\"k\"]",
+            "module.a[01].x.y",
+            "module.a[\"k\"].x.y[2]",
+            "x.y z",
+            "module.a",
+            "ephemeral.e.f[-1]",
+        ] {
             let parsed = InstanceAddr::parse(s);
             let want = parsed.as_ref().ok().map(|a| a.module_instance());
             assert_eq!(module_instance_of_address(s).map(|c| c.into_owned()), want, "{s}");
             let scanned = InstanceAddr::scan(s);
             assert_eq!(scanned.is_ok(), parsed.is_ok(), "{s}");
             if let (Ok(a), Ok(p)) = (scanned, parsed) {
-                assert_eq!((a.mode, a.resource, a.key), (p.resource.mode, p.resource.to_string().as_str(), p.key), "{s}");
+                assert_eq!(
+                    (a.mode, a.resource, a.key),
+                    (p.resource.mode, p.resource.to_string().as_str(), p.key),
+                    "{s}"
+                );
             }
         }
     }
 
     #[test]
     fn rejects_malformed() {
-        for s in ["", "aws_instance", "aws_instance.", "module.a", "aws_instance.web[", "aws_instance.web[x]", "a.b c", "1a.b"] {
+        for s in [
+            "",
+            "aws_instance",
+            "aws_instance.",
+            "module.a",
+            "aws_instance.web[",
+            "aws_instance.web[x]",
+            "a.b c",
+            "1a.b",
+        ] {
             assert!(InstanceAddr::parse(s).is_err(), "{s}");
         }
         assert!(InstanceAddr::parse_config_resource("aws_instance.web[0]").is_err());

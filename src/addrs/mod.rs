@@ -118,22 +118,20 @@ mod tests {
         let cases = [
             (Subject::Resource(res(ResourceMode::Managed, "aws_instance", "web")), "aws_instance.web"),
             (Subject::Resource(res(ResourceMode::Data, "aws_ami", "u")), "data.aws_ami.u"),
-            (
-                Subject::ResourceInstance(res(ResourceMode::Managed, "a", "b"), InstanceKey::Int(0)),
-                "a.b[0]",
-            ),
+            (Subject::ResourceInstance(res(ResourceMode::Managed, "a", "b"), InstanceKey::Int(0)), "a.b[0]"),
             (
                 Subject::ResourceInstance(res(ResourceMode::Managed, "a", "b"), InstanceKey::Str("x\"y".into())),
                 "a.b[\"x\\\"y\"]",
             ),
             (Subject::ModuleCall("net".into()), "module.net"),
             (Subject::ModuleCallInstance("net".into(), InstanceKey::Int(2)), "module.net[2]"),
+            (Subject::ModuleCallOutput { call: "net".into(), key: None, output: "id".into() }, "module.net.id"),
             (
-                Subject::ModuleCallOutput { call: "net".into(), key: None, output: "id".into() },
-                "module.net.id",
-            ),
-            (
-                Subject::ModuleCallOutput { call: "n".into(), key: Some(InstanceKey::Str("a".into())), output: "id".into() },
+                Subject::ModuleCallOutput {
+                    call: "n".into(),
+                    key: Some(InstanceKey::Str("a".into())),
+                    output: "id".into(),
+                },
                 "module.n[\"a\"].id",
             ),
             (Subject::InputVariable("x".into()), "var.x"),

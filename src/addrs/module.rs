@@ -41,4 +41,3 @@ impl fmt::Display for ModulePath {
         Ok(())
     }
 }
-

@@ -42,7 +42,12 @@ impl AbsProviderConfig {
 
 /// Writes Terraform's `AbsProviderConfig.String()` from its parts, for callers that hold the
 /// parts shared rather than an [`AbsProviderConfig`].
-pub fn write_provider_config(out: &mut impl fmt::Write, module: &ModulePath, fqn: &str, alias: Option<&str>) -> fmt::Result {
+pub fn write_provider_config(
+    out: &mut impl fmt::Write,
+    module: &ModulePath,
+    fqn: &str,
+    alias: Option<&str>,
+) -> fmt::Result {
     if !module.is_root() {
         write!(out, "{module}.")?;
     }
@@ -82,7 +87,11 @@ mod tests {
         assert_eq!(AbsProviderConfig::parse(&s), Some(a));
         assert_eq!(
             AbsProviderConfig::parse("provider[\"terraform.io/builtin/terraform\"]"),
-            Some(AbsProviderConfig { module: ModulePath::root(), provider: "terraform.io/builtin/terraform".into(), alias: None })
+            Some(AbsProviderConfig {
+                module: ModulePath::root(),
+                provider: "terraform.io/builtin/terraform".into(),
+                alias: None
+            })
         );
         assert_eq!(
             AbsProviderConfig::parse("module.m[0].provider[\"x/y/z\"]").map(|p| p.module),

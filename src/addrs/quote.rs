@@ -40,9 +40,7 @@ fn push_escaped(out: &mut String, s: &str) {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             '\x0b' => out.push_str("\\v"),
-            _ if (c as u32) < 0x20 || c == '\x7f' => {
-                write!(out, "\\x{:02x}", c as u32).expect("String write")
-            }
+            _ if (c as u32) < 0x20 || c == '\x7f' => write!(out, "\\x{:02x}", c as u32).expect("String write"),
             _ if (c as u32) < 0x10000 => write!(out, "\\u{:04x}", c as u32).expect("String write"),
             _ => write!(out, "\\U{:08x}", c as u32).expect("String write"),
         }
@@ -73,19 +71,13 @@ mod tests {
     fn matches_go_quote() {
         let cases = [
             ("", r#""""#),
-            (
-                "aws_instance.web (expand)",
-                r#""aws_instance.web (expand)""#,
-            ),
+            ("aws_instance.web (expand)", r#""aws_instance.web (expand)""#),
             (
                 r#"provider["registry.terraform.io/hashicorp/aws"]"#,
                 r#""provider[\"registry.terraform.io/hashicorp/aws\"]""#,
             ),
             ("a\\b", r#""a\\b""#),
-            (
-                "tab\there\nnl\r\x07\x08\x0c\x0b",
-                r#""tab\there\nnl\r\a\b\f\v""#,
-            ),
+            ("tab\there\nnl\r\x07\x08\x0c\x0b", r#""tab\there\nnl\r\a\b\f\v""#),
             ("\x00\x1f\x7f", r#""\x00\x1f\x7f""#),
             ("it's", r#""it's""#),
             ("héllo wörld ✓ 日本", "\"héllo wörld ✓ 日本\""),

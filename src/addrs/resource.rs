@@ -36,4 +36,3 @@ impl fmt::Display for ResourceAddr {
         write!(f, "{}{}.{}", self.mode.prefix(), self.type_name, self.name)
     }
 }
-

@@ -53,7 +53,9 @@ fn js_unicode_class(property: &str) -> Vec<(u32, u32)> {
         let re = js_sys::RegExp::new(&format!("{property}+"), "gu");
         // `RegExp.prototype.exec` on the JsString itself: js-sys's `exec` takes a `&str` and
         // would copy the string into JS for every match.
-        let Some(exec) = js_sys::Reflect::get(&re, &"exec".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok()) else {
+        let Some(exec) =
+            js_sys::Reflect::get(&re, &"exec".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        else {
             return Vec::new();
         };
         let mut spans = Vec::new();
@@ -76,8 +78,11 @@ fn json_option(options: &JsValue, key: &str) -> Result<Option<serde_json::Value>
     match get(options, key)? {
         None => Ok(None),
         Some(v) => {
-            let text = v.as_string().ok_or_else(|| type_error(&format!("evaluate: `options.{key}` must be an object")))?;
-            serde_json::from_str(&text).map(Some).map_err(|e| type_error(&format!("evaluate: `options.{key}` is not JSON: {e}")))
+            let text =
+                v.as_string().ok_or_else(|| type_error(&format!("evaluate: `options.{key}` must be an object")))?;
+            serde_json::from_str(&text)
+                .map(Some)
+                .map_err(|e| type_error(&format!("evaluate: `options.{key}` is not JSON: {e}")))
         }
     }
 }
@@ -88,7 +93,10 @@ fn json_option(options: &JsValue, key: &str) -> Result<Option<serde_json::Value>
 pub fn evaluate_raw(files: JsValue, expression: String, options: JsValue) -> Result<String, JsValue> {
     crate::eval::value::set_normalizer(js_nfc);
     eval::functions::string_regex_unicode::set_host_classes(js_unicode_class);
-    eval::functions::platform::install(eval::functions::platform::Platform { now_unix_nanos: js_now, fill_random: js_random });
+    eval::functions::platform::install(eval::functions::platform::Platform {
+        now_unix_nanos: js_now,
+        fill_random: js_random,
+    });
     let js_files = read_files(&files, "evaluate")?;
     let load_options = read_load_options(&options, "evaluate")?;
     let mut opts = EvalOptions::default();
@@ -102,7 +110,8 @@ pub fn evaluate_raw(files: JsValue, expression: String, options: JsValue) -> Res
     let loaded = config::load_from(&js_files, &load_options)?;
     let files = all_files(&js_files)?;
     let mut diagnostics = loaded.diagnostics.clone();
-    let out = if diagnostics.has_errors() { None } else { Some(eval::evaluate(&files, &loaded.config, &expression, &opts)) };
+    let out =
+        if diagnostics.has_errors() { None } else { Some(eval::evaluate(&files, &loaded.config, &expression, &opts)) };
     let value = out.as_ref().and_then(|o| o.value.clone());
     if let Some(o) = out {
         diagnostics.extend(o.diagnostics);

@@ -146,7 +146,9 @@ fn read_build_options(options: &JsValue) -> Result<(LoadOptions, BuildOptions, D
             _ => return Err(type_error("buildGraph: `options.mode` must be \"normal\" or \"destroy\"")),
         };
         if build.mode == PlanMode::Destroy && build.operation == Operation::Validate {
-            return Err(type_error("buildGraph: `options.mode` \"destroy\" has no meaning for the \"validate\" operation"));
+            return Err(type_error(
+                "buildGraph: `options.mode` \"destroy\" has no meaning for the \"validate\" operation",
+            ));
         }
     }
     if let Some(reduce) = get(options, "reduce")? {
@@ -207,7 +209,9 @@ pub fn build_graph_raw(files: JsValue, options: JsValue) -> Result<GraphHandle, 
         let undeclared = config::static_refs::check(&loaded.config);
         if !undeclared.is_empty() {
             let sources = cited_files(&files, &undeclared)?;
-            built.diagnostics.extend(crate::engine::diag_text::with_sources(undeclared, &crate::eval::MapFiles(&sources)));
+            built
+                .diagnostics
+                .extend(crate::engine::diag_text::with_sources(undeclared, &crate::eval::MapFiles(&sources)));
         }
     }
     Ok(GraphHandle { built, load_diagnostics })

@@ -120,7 +120,10 @@ impl Encoder {
         let same = |shape: &Vec<&'static str>| {
             shape.len() == keys.len() && shape.iter().zip(keys).all(|(a, b)| std::ptr::eq(*a, *b) || a == b)
         };
-        let known = self.shapes_of.get(&(name.as_ptr() as usize)).and_then(|ids| ids.iter().copied().find(|&id| same(&self.shapes[id as usize])));
+        let known = self
+            .shapes_of
+            .get(&(name.as_ptr() as usize))
+            .and_then(|ids| ids.iter().copied().find(|&id| same(&self.shapes[id as usize])));
         let id = match known {
             Some(id) => id,
             None => {
@@ -521,7 +524,13 @@ impl ser::Serializer for MapKey<'_> {
         value.serialize(self)
     }
 
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(self, _: &'static str, _: u32, _: &'static str, _: &T) -> Result<(), Error> {
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), Error> {
         Err(Error("map keys must be strings".into()))
     }
 
@@ -562,7 +571,14 @@ mod tests {
         let shapes: Vec<Vec<String>> = serde_json::from_str(&tape.shapes).unwrap();
         let text: Vec<u16> = tape.text.encode_utf16().collect();
         let (mut w, mut t, mut kept) = (0, 0, Vec::<String>::new());
-        fn value(tape: &Tape, shapes: &[Vec<String>], text: &[u16], w: &mut usize, t: &mut usize, kept: &mut Vec<String>) -> Value {
+        fn value(
+            tape: &Tape,
+            shapes: &[Vec<String>],
+            text: &[u16],
+            w: &mut usize,
+            t: &mut usize,
+            kept: &mut Vec<String>,
+        ) -> Value {
             let word = tape.words[*w];
             *w += 1;
             let mut p = (word & PAYLOAD) as usize;
@@ -585,7 +601,9 @@ mod tests {
                 }
                 STR_AGAIN => Value::String(kept[p].clone()),
                 ARR => Value::Array((0..p).map(|_| value(tape, shapes, text, w, t, kept)).collect()),
-                OBJ => Value::Object(shapes[p].iter().map(|k| (k.clone(), value(tape, shapes, text, w, t, kept))).collect()),
+                OBJ => Value::Object(
+                    shapes[p].iter().map(|k| (k.clone(), value(tape, shapes, text, w, t, kept))).collect(),
+                ),
                 MAP => Value::Object(
                     (0..p)
                         .map(|_| {

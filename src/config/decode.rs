@@ -73,7 +73,12 @@ const MODULE: Schema = Schema {
 const PROVIDER: Schema = Schema { attrs: &[], blocks: &[("dynamic", &["name"])], any_attrs: true, any_blocks: true };
 const LOCALS: Schema = Schema { attrs: &[], blocks: &[], any_attrs: true, any_blocks: false };
 const MOVED: Schema = Schema { attrs: &["from", "to"], blocks: &[], any_attrs: false, any_blocks: false };
-const IMPORT: Schema = Schema { attrs: &["to", "id", "for_each", "provider", "identity"], blocks: &[], any_attrs: false, any_blocks: false };
+const IMPORT: Schema = Schema {
+    attrs: &["to", "id", "for_each", "provider", "identity"],
+    blocks: &[],
+    any_attrs: false,
+    any_blocks: false,
+};
 const REMOVED: Schema = Schema {
     attrs: &["from"],
     blocks: &[("lifecycle", &[]), ("connection", &[]), ("provisioner", &["type"])],
@@ -81,18 +86,28 @@ const REMOVED: Schema = Schema {
     any_blocks: false,
 };
 const REMOVED_LIFECYCLE: Schema = Schema { attrs: &["destroy"], blocks: &[], any_attrs: false, any_blocks: false };
-const CHECK: Schema = Schema { attrs: &[], blocks: &[("data", &["type", "name"]), ("assert", &[])], any_attrs: false, any_blocks: false };
+const CHECK: Schema =
+    Schema { attrs: &[], blocks: &[("data", &["type", "name"]), ("assert", &[])], any_attrs: false, any_blocks: false };
 const REQUIRED_PROVIDERS: Schema = Schema { attrs: &[], blocks: &[], any_attrs: true, any_blocks: false };
 
 /// Decode one file's body. `module_addr` is the module's address (`""` for the root).
-pub fn decode_file<'b>(body: BodyRef<'b>, f: &SourceFile, keeper: Option<Keeper<'b>>, module_addr: &str, is_override: bool, diags: &mut Diagnostics) -> Parts {
+pub fn decode_file<'b>(
+    body: BodyRef<'b>,
+    f: &SourceFile,
+    keeper: Option<Keeper<'b>>,
+    module_addr: &str,
+    is_override: bool,
+    diags: &mut Diagnostics,
+) -> Parts {
     let mut dx = Dx { f, diags, is_override, keeper };
     let mut parts = Parts::default();
     let top = dx.content(body, &TOP);
     for b in &top.blocks {
         match b.kind {
             "terraform" => dx.terraform(b, &mut parts),
-            "required_providers" => dx.diags.push(msg::required_providers_outside_terraform(dx.range(b.kind_span.clone()))),
+            "required_providers" => {
+                dx.diags.push(msg::required_providers_outside_terraform(dx.range(b.kind_span.clone())))
+            }
             "provider" => {
                 if let Some(p) = dx.provider(b, module_addr) {
                     parts.providers.push(p);
@@ -251,14 +266,20 @@ impl<'b> Dx<'_, 'b> {
                 if !self.is_override {
                     self.diags.push(msg::missing_required_argument("value", self.range(b.def_span.clone())));
                 }
-                Expr { source: String::new(), range: self.range(b.def_span.clone()), references: Vec::new(), tree: None }
+                Expr {
+                    source: String::new(),
+                    range: self.range(b.def_span.clone()),
+                    references: Vec::new(),
+                    tree: None,
+                }
             }
         };
         let depends_on = self.depends_on(c.attr("depends_on"));
         let sensitive = self.bool(c.attr("sensitive")).unwrap_or(false);
         let ephemeral = self.bool(c.attr("ephemeral")).unwrap_or(false);
         let description = self.string(c.attr("description"), "description");
-        let preconditions: Vec<Condition> = c.blocks_of("precondition").filter_map(|p| self.condition(p, "precondition")).collect();
+        let preconditions: Vec<Condition> =
+            c.blocks_of("precondition").filter_map(|p| self.condition(p, "precondition")).collect();
         self.output_postconditions(c.blocks_of("postcondition"));
         let mut out = Output {
             name: b.label(0).to_string(),
@@ -315,7 +336,8 @@ impl<'b> Dx<'_, 'b> {
             .filter(|a| !meta.contains(&a.name))
             .map(|a| Argument { name: a.name.to_string(), expr: self.expr(&a.expr, a.name) })
             .collect();
-        let address = if module_addr.is_empty() { format!("module.{name}") } else { format!("{module_addr}.module.{name}") };
+        let address =
+            if module_addr.is_empty() { format!("module.{name}") } else { format!("{module_addr}.module.{name}") };
         let mut call = ModuleCall {
             source_kind: super::files::classify_source(&source).to_string(),
             name,
@@ -353,7 +375,9 @@ impl<'b> Dx<'_, 'b> {
                     range: self.range(k.span().start..v.span().end),
                     in_parent_start: self.f.pos(v.span().start),
                 }),
-                (Some(kt), _) if kt.steps.len() <= 2 => self.diags.push(msg::provider_ref_shape("providers", self.range(v.span()))),
+                (Some(kt), _) if kt.steps.len() <= 2 => {
+                    self.diags.push(msg::provider_ref_shape("providers", self.range(v.span())))
+                }
                 _ => self.diags.push(msg::provider_ref_shape("providers", self.range(k.span()))),
             }
         }
@@ -365,7 +389,11 @@ impl<'b> Dx<'_, 'b> {
         // `to` may index its resource with an expression (`x.y[each.key]`, Terraform 1.7): the
         // engine evaluates that index, so only a missing `to` is an error here.
         let to = match c.attr("to") {
-            Some(a) => a.expr.abs_traversal(self.f).map(|(t, _)| t.text.into_owned()).unwrap_or_else(|| a.expr.source(self.f).trim().to_string()),
+            Some(a) => a
+                .expr
+                .abs_traversal(self.f)
+                .map(|(t, _)| t.text.into_owned())
+                .unwrap_or_else(|| a.expr.source(self.f).trim().to_string()),
             None => self.address(None, "to", b.def_span.clone()),
         };
         let id = self.opt_expr(c.attr("id"), "id");
@@ -376,7 +404,8 @@ impl<'b> Dx<'_, 'b> {
         // (`aws_instance.a[each.key]`): the index expressions' references count.
         if let Some(a) = c.attr("to") {
             let start = a.expr.span().start;
-            let travs: Vec<_> = a.expr.traversals(self.f, &[], self.diags).into_iter().filter(|t| t.span().start != start).collect();
+            let travs: Vec<_> =
+                a.expr.traversals(self.f, &[], self.diags).into_iter().filter(|t| t.span().start != start).collect();
             references.extend(self.parse_travs(&travs, "to"));
         }
         for e in [&id, &for_each].into_iter().flatten() {
@@ -388,8 +417,13 @@ impl<'b> Dx<'_, 'b> {
         }
         let range = self.range(b.def_span.clone());
         match (&id, &identity) {
-            (None, None) => self.diags.push(msg::invalid_import_block("At least one of 'id' or 'identity' must be specified.", range.clone())),
-            (Some(_), Some(_)) => self.diags.push(msg::invalid_import_block("Only one of 'id' or 'identity' can be specified.", range.clone())),
+            (None, None) => self.diags.push(msg::invalid_import_block(
+                "At least one of 'id' or 'identity' must be specified.",
+                range.clone(),
+            )),
+            (Some(_), Some(_)) => self
+                .diags
+                .push(msg::invalid_import_block("Only one of 'id' or 'identity' can be specified.", range.clone())),
             _ => {}
         }
         let to_range = c.attr("to").map(|a| self.range(a.expr.span())).unwrap_or_else(|| range.clone());
@@ -407,7 +441,8 @@ impl<'b> Dx<'_, 'b> {
             }
         }
         let connection = c.blocks_of("connection").next().map(|cb| self.connection(cb));
-        let provisioners = c.blocks_of("provisioner").filter_map(|p| self.provisioner(p, connection.as_ref())).collect();
+        let provisioners =
+            c.blocks_of("provisioner").filter_map(|p| self.provisioner(p, connection.as_ref())).collect();
         Removed { from, destroy, provisioners, range: self.range(b.def_span.clone()) }
     }
 

@@ -26,7 +26,10 @@ pub fn module_dir_missing(name: &str, dir: &str, call: &SourceRange, range: Sour
     let shown = if dir.is_empty() { "." } else { dir };
     err(
         "Unreadable module directory",
-        format!("The directory {shown} could not be read for module {name:?} at {}:{}.", call.filename, call.start.line),
+        format!(
+            "The directory {shown} could not be read for module {name:?} at {}:{}.",
+            call.filename, call.start.line
+        ),
         range,
     )
 }
@@ -35,9 +38,7 @@ pub fn module_dir_missing(name: &str, dir: &str, call: &SourceRange, range: Sour
 pub fn module_dir_outside(name: &str, source: &str, range: SourceRange) -> Diagnostic {
     err(
         "Invalid module source address",
-        format!(
-            "The module \"{name}\" has source {source:?}, which points outside the loaded files."
-        ),
+        format!("The module \"{name}\" has source {source:?}, which points outside the loaded files."),
         range,
     )
 }
@@ -198,7 +199,9 @@ pub fn json_body_type(range: SourceRange) -> Diagnostic {
 pub fn json_label_type(label: &str, range: SourceRange) -> Diagnostic {
     err(
         "Incorrect JSON value type",
-        format!("Either a JSON object or JSON array of objects is required here, to specify {label} labels for this block."),
+        format!(
+            "Either a JSON object or JSON array of objects is required here, to specify {label} labels for this block."
+        ),
         range,
     )
 }
@@ -217,7 +220,13 @@ pub fn required_providers_outside_terraform(range: SourceRange) -> Diagnostic {
 
 // ---- duplicates (configs/module.go) --------------------------------------------------------
 
-pub fn duplicate_resource(mode_word: &str, type_name: &str, name: &str, previous: &SourceRange, range: SourceRange) -> Diagnostic {
+pub fn duplicate_resource(
+    mode_word: &str,
+    type_name: &str,
+    name: &str,
+    previous: &SourceRange,
+    range: SourceRange,
+) -> Diagnostic {
     let (summary_word, what) = match mode_word {
         "data" => ("data", "data resource"),
         "ephemeral" => ("ephemeral", "ephemeral resource"),
@@ -249,7 +258,9 @@ pub fn duplicate_local(name: &str, previous: &SourceRange, range: SourceRange) -
 pub fn duplicate_output(name: &str, previous: &SourceRange, range: SourceRange) -> Diagnostic {
     err(
         "Duplicate output definition",
-        format!("An output named {name:?} was already defined at {previous}. Output names must be unique within a module."),
+        format!(
+            "An output named {name:?} was already defined at {previous}. Output names must be unique within a module."
+        ),
         range,
     )
 }
@@ -280,11 +291,7 @@ pub fn duplicate_required_providers(previous: &SourceRange, range: SourceRange) 
 
 /// `provider_requirements.go`: the same local name twice in `required_providers`.
 pub fn duplicate_required_provider(name: &str, previous: &SourceRange, range: SourceRange) -> Diagnostic {
-    err(
-        "Duplicate required provider",
-        format!("Provider {name} was already required at {previous}."),
-        range,
-    )
+    err("Duplicate required provider", format!("Provider {name} was already required at {previous}."), range)
 }
 
 pub fn duplicate_check(name: &str, previous: &SourceRange, range: SourceRange) -> Diagnostic {
@@ -319,7 +326,11 @@ pub fn cannot_override(kind: &str, detail: &str, range: SourceRange) -> Diagnost
 
 /// `decodeCheckRuleBlock` in an override file: condition blocks cannot be overridden.
 pub fn cannot_override_condition(block_type: &str, range: SourceRange) -> Diagnostic {
-    err(format!("Can't override {block_type} blocks"), format!("Override files cannot override {block_type:?} blocks."), range)
+    err(
+        format!("Can't override {block_type} blocks"),
+        format!("Override files cannot override {block_type:?} blocks."),
+        range,
+    )
 }
 
 /// `decodeCheckBlock` in an override file.
@@ -364,7 +375,14 @@ pub fn missing_provider_alias(provider: &str, name: &str, range: SourceRange) ->
 }
 
 /// A module passes on, under a name it declares, a configuration its own caller did not pass.
-pub fn missing_inherited_provider(module: &str, provider: &str, name: &str, parent: &str, call: &str, range: SourceRange) -> Diagnostic {
+pub fn missing_inherited_provider(
+    module: &str,
+    provider: &str,
+    name: &str,
+    parent: &str,
+    call: &str,
+    range: SourceRange,
+) -> Diagnostic {
     Diagnostic::warning(
         "Missing required provider configuration",
         format!(
@@ -375,7 +393,13 @@ pub fn missing_inherited_provider(module: &str, provider: &str, name: &str, pare
 }
 
 /// A `providers` value names a provider its module does not declare.
-pub fn undefined_provider_in_parent(name: &str, module: &str, provider: &str, parent: &str, range: SourceRange) -> Diagnostic {
+pub fn undefined_provider_in_parent(
+    name: &str,
+    module: &str,
+    provider: &str,
+    parent: &str,
+    range: SourceRange,
+) -> Diagnostic {
     Diagnostic::warning(
         "Reference to undefined provider",
         format!(
@@ -387,7 +411,13 @@ pub fn undefined_provider_in_parent(name: &str, module: &str, provider: &str, pa
 
 /// A `providers` key names a provider the child module does not declare: a warning for a
 /// default (`hashicorp/`) provider, an error otherwise.
-pub fn undefined_provider_in_child(name: &str, module: &str, provider: &str, default: bool, range: SourceRange) -> Diagnostic {
+pub fn undefined_provider_in_child(
+    name: &str,
+    module: &str,
+    provider: &str,
+    default: bool,
+    range: SourceRange,
+) -> Diagnostic {
     if default {
         Diagnostic::warning(
             "Reference to undefined provider",
@@ -409,7 +439,14 @@ pub fn undefined_provider_in_child(name: &str, module: &str, provider: &str, def
 
 /// A passed configuration is for another provider than the child's, which declares the passed
 /// one under `other_name`.
-pub fn provider_type_mismatch_other_name(parent_provider: &str, child_name: &str, parent: &str, child_provider: &str, other_name: &str, range: SourceRange) -> Diagnostic {
+pub fn provider_type_mismatch_other_name(
+    parent_provider: &str,
+    child_name: &str,
+    parent: &str,
+    child_provider: &str,
+    other_name: &str,
+    range: SourceRange,
+) -> Diagnostic {
     err(
         "Provider type mismatch",
         format!(
@@ -420,7 +457,15 @@ pub fn provider_type_mismatch_other_name(parent_provider: &str, child_name: &str
 }
 
 /// A passed configuration is for another provider than the child's, which does not require it.
-pub fn provider_type_mismatch(in_parent: &str, parent: &str, parent_provider: &str, in_child: &str, module: &str, child_provider: &str, range: SourceRange) -> Diagnostic {
+pub fn provider_type_mismatch(
+    in_parent: &str,
+    parent: &str,
+    parent_provider: &str,
+    in_child: &str,
+    module: &str,
+    child_provider: &str,
+    range: SourceRange,
+) -> Diagnostic {
     err(
         "Provider type mismatch",
         format!(
@@ -432,7 +477,14 @@ pub fn provider_type_mismatch(in_parent: &str, parent: &str, parent_provider: &s
 
 /// Empty `provider` blocks in a child module, one warning per local name with the
 /// `required_providers` entry to write instead.
-pub fn redundant_empty_provider(name: &str, module: &str, source: &str, configs: &[String], aliased: bool, range: SourceRange) -> Diagnostic {
+pub fn redundant_empty_provider(
+    name: &str,
+    module: &str,
+    source: &str,
+    configs: &[String],
+    aliased: bool,
+    range: SourceRange,
+) -> Diagnostic {
     let mut d = format!(
         "Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider {name:?} blocks and then adding or updating an entry like the following to the required_providers block of {module}:\n"
     );
@@ -458,7 +510,12 @@ pub fn duplicate_required_provider_type(provider: &str, name: &str, previous: &s
 }
 
 /// A default provider required under another local name and configured under its type name.
-pub fn duplicate_required_provider_block(provider: &str, name: &str, type_name: &str, range: SourceRange) -> Diagnostic {
+pub fn duplicate_required_provider_block(
+    provider: &str,
+    name: &str,
+    type_name: &str,
+    range: SourceRange,
+) -> Diagnostic {
     Diagnostic::warning(
         "Duplicate required provider",
         format!("Provider {provider} with the local name {name:?} was implicitly required via a configuration block as {type_name:?}. The provider configuration block name must match the name used in required_providers."),
@@ -467,7 +524,12 @@ pub fn duplicate_required_provider_block(provider: &str, name: &str, type_name: 
 }
 
 /// A resource's implied provider is required under another local name.
-pub fn duplicate_required_provider_resource(provider: &str, resource: &str, name: &str, range: SourceRange) -> Diagnostic {
+pub fn duplicate_required_provider_resource(
+    provider: &str,
+    resource: &str,
+    name: &str,
+    range: SourceRange,
+) -> Diagnostic {
     Diagnostic::warning(
         "Duplicate required provider",
         format!("Provider {provider:?} was implicitly required via resource {resource:?}, but listed in required_providers as {name:?}. Either the local name in required_providers must match the resource name, or the {name:?} provider must be assigned within the resource block."),

@@ -4,7 +4,7 @@
 //! grouped by top-level argument or block name until the module is assembled.
 
 use super::diagnostics as msg;
-use super::kept::{KeptBody, KeptExpr, Keeper};
+use super::kept::{Keeper, KeptBody, KeptExpr};
 use super::model::*;
 use super::references::{parse_ref, Parsed, Trav};
 use super::syntax::{content, Attr, Block, BodyRef, Content, Ex, Schema};
@@ -96,7 +96,12 @@ impl<'b> Dx<'_, 'b> {
 
     pub fn expr(&mut self, ex: &Ex<'b>, context: &str) -> Expr {
         let tree = self.kept_expr(ex);
-        Expr { source: ex.source(self.f).to_string(), range: self.range(ex.span()), references: self.refs(ex, context), tree }
+        Expr {
+            source: ex.source(self.f).to_string(),
+            range: self.range(ex.span()),
+            references: self.refs(ex, context),
+            tree,
+        }
     }
 
     /// A handle to an expression of the kept tree (`None` in `.tf.json`).
@@ -183,7 +188,8 @@ impl<'b> Dx<'_, 'b> {
             }
             // Most arguments are literals: build the context string only when there is a traversal.
             let travs = a.expr.traversals(self.f, scope, self.diags);
-            let refs = if travs.is_empty() { Vec::new() } else { self.parse_travs(&travs, &format!("{prefix}{}", a.name)) };
+            let refs =
+                if travs.is_empty() { Vec::new() } else { self.parse_travs(&travs, &format!("{prefix}{}", a.name)) };
             push_group(out, a.name, refs);
         }
         for b in &c.blocks {
@@ -249,7 +255,11 @@ impl<'b> Dx<'_, 'b> {
         let refers = self.condition_refers_to_something(&cond.expr, context);
         let error_message = self.opt_expr(c.attr("error_message"), &format!("{context}.error_message"));
         // Terraform keeps every other condition block but drops such an assert.
-        (refers || context != "assert").then(|| Condition { condition, error_message, range: self.range(b.def_span.clone()) })
+        (refers || context != "assert").then(|| Condition {
+            condition,
+            error_message,
+            range: self.range(b.def_span.clone()),
+        })
     }
 
     /// `hcl.AbsTraversalForExpr` as an address string (`moved`, `removed`, `import.to`).
@@ -275,11 +285,13 @@ pub fn push_group(out: &mut Grouped, key: &str, refs: Vec<Reference>) {
     }
 }
 
-pub const ANY_BODY: Schema = Schema { attrs: &[], blocks: &[("dynamic", &["name"])], any_attrs: true, any_blocks: true };
+pub const ANY_BODY: Schema =
+    Schema { attrs: &[], blocks: &[("dynamic", &["name"])], any_attrs: true, any_blocks: true };
 const DYNAMIC: Schema = Schema {
     attrs: &["for_each", "iterator", "labels"],
     blocks: &[("content", &[])],
     any_attrs: false,
     any_blocks: false,
 };
-const CONDITION: Schema = Schema { attrs: &["condition", "error_message"], blocks: &[], any_attrs: false, any_blocks: false };
+const CONDITION: Schema =
+    Schema { attrs: &["condition", "error_message"], blocks: &[], any_attrs: false, any_blocks: false };

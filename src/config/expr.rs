@@ -5,12 +5,12 @@
 //! `parse_expr`) and its offsets map back into the JSON file (`JStr::file_offset`).
 
 use super::diagnostics as msg;
-use crate::hcl::ast::{Expr, ExprKind, ObjectKey, Part};
-use crate::hcl::{self as syntax, SyntaxError};
 use super::json::{JKind, JStr, JValue};
 use super::references::{static_steps, Origin, Trav, Walker};
 use super::syntax::Ex;
 use crate::diag::{Diagnostic, Diagnostics, SourceFile};
+use crate::hcl::ast::{Expr, ExprKind, ObjectKey, Part};
+use crate::hcl::{self as syntax, SyntaxError};
 use std::borrow::Cow;
 use std::ops::Range;
 
@@ -123,12 +123,18 @@ impl<'a> Ex<'a> {
     pub fn object(&self) -> Option<Vec<(Key<'a>, Ex<'a>)>> {
         match *self {
             Ex::Hcl(e) => match &e.kind {
-                ExprKind::Object(items) => Some(items.iter().map(|it| (Key::Hcl(&it.key), Ex::Hcl(&it.value))).collect()),
+                ExprKind::Object(items) => {
+                    Some(items.iter().map(|it| (Key::Hcl(&it.key), Ex::Hcl(&it.value))).collect())
+                }
                 _ => None,
             },
-            Ex::Json(JValue { kind: JKind::Object(props), .. }) => {
-                Some(props.iter().filter(|p| p.name.value != "//").map(|p| (Key::Json(&p.name), Ex::Json(&p.value))).collect())
-            }
+            Ex::Json(JValue { kind: JKind::Object(props), .. }) => Some(
+                props
+                    .iter()
+                    .filter(|p| p.name.value != "//")
+                    .map(|p| (Key::Json(&p.name), Ex::Json(&p.value)))
+                    .collect(),
+            ),
             Ex::Json(_) => None,
         }
     }
@@ -198,7 +204,9 @@ impl<'a> Key<'a> {
         match *self {
             Key::Json(s) => s.value.clone(),
             Key::Hcl(ObjectKey::Ident(i)) => i.name.to_string(),
-            Key::Hcl(ObjectKey::Expr(e)) => Ex::Hcl(e).literal_string().unwrap_or_else(|| f.text.get(e.span.clone()).unwrap_or("").to_string()),
+            Key::Hcl(ObjectKey::Expr(e)) => {
+                Ex::Hcl(e).literal_string().unwrap_or_else(|| f.text.get(e.span.clone()).unwrap_or("").to_string())
+            }
         }
     }
 }
@@ -251,7 +259,13 @@ fn has_template(s: &str) -> bool {
     s.contains("${") || s.contains("%{")
 }
 
-fn json_traversals<'x>(v: &'x JValue, f: &SourceFile, scope: &[&str], diags: &mut Diagnostics, out: &mut Vec<Trav<'x>>) {
+fn json_traversals<'x>(
+    v: &'x JValue,
+    f: &SourceFile,
+    scope: &[&str],
+    diags: &mut Diagnostics,
+    out: &mut Vec<Trav<'x>>,
+) {
     match &v.kind {
         JKind::Null | JKind::Bool(_) | JKind::Number(_) => {}
         JKind::String(s) => json_string_traversals(s, f, scope, diags, out),
@@ -269,7 +283,13 @@ fn json_traversals<'x>(v: &'x JValue, f: &SourceFile, scope: &[&str], diags: &mu
 }
 
 /// The traversals in a JSON string read as a template.
-pub fn json_string_traversals<'x>(s: &'x JStr, f: &SourceFile, scope: &[&str], diags: &mut Diagnostics, out: &mut Vec<Trav<'x>>) {
+pub fn json_string_traversals<'x>(
+    s: &'x JStr,
+    f: &SourceFile,
+    scope: &[&str],
+    diags: &mut Diagnostics,
+    out: &mut Vec<Trav<'x>>,
+) {
     if !has_template(&s.value) {
         return;
     }

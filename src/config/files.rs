@@ -254,9 +254,7 @@ fn is_registry_address(s: &str) -> bool {
     };
     match parts.as_slice() {
         [ns, name, provider] => name_ok(ns) && name_ok(name) && name_ok(provider),
-        [host, ns, name, provider] => {
-            host.contains('.') && name_ok(ns) && name_ok(name) && name_ok(provider)
-        }
+        [host, ns, name, provider] => host.contains('.') && name_ok(ns) && name_ok(name) && name_ok(provider),
         _ => false,
     }
 }
@@ -308,7 +306,14 @@ mod tests {
     #[test]
     fn normal_paths_are_not_copied() {
         assert!(matches!(normalize_cow("modules/net/main.tf"), Some(Cow::Borrowed(_))));
-        for (input, want) in [("./main.tf", Some("main.tf")), ("a//b.tf", Some("a/b.tf")), ("a\\b.tf", Some("a/b.tf")), ("a/", Some("a")), ("", Some("")), ("../x.tf", None)] {
+        for (input, want) in [
+            ("./main.tf", Some("main.tf")),
+            ("a//b.tf", Some("a/b.tf")),
+            ("a\\b.tf", Some("a/b.tf")),
+            ("a/", Some("a")),
+            ("", Some("")),
+            ("../x.tf", None),
+        ] {
             let got = normalize_cow(input);
             assert!(!matches!(got, Some(Cow::Borrowed(_))), "{input}");
             assert_eq!(got.as_deref(), want, "{input}");
@@ -346,7 +351,11 @@ mod tests {
 
     #[test]
     fn manifest_prefers_the_exact_path() {
-        let paths = ["./.terraform/modules/modules.json", ".terraform/modules/modules.json", "./.terraform//modules/modules.json"];
+        let paths = [
+            "./.terraform/modules/modules.json",
+            ".terraform/modules/modules.json",
+            "./.terraform//modules/modules.json",
+        ];
         assert_eq!(FileTree::new(&paths).manifest(".terraform/modules/modules.json"), Some(1));
         // Otherwise the smallest, as the first in a sorted map.
         let paths = ["./.terraform/modules/modules.json", "./.terraform//modules/modules.json"];
@@ -398,7 +407,10 @@ mod tests {
 
     #[test]
     fn resolves_local_sources() {
-        assert_eq!(resolve_module_source("envs/prod", "../../modules/net", "local"), Resolution::Local("modules/net".into()));
+        assert_eq!(
+            resolve_module_source("envs/prod", "../../modules/net", "local"),
+            Resolution::Local("modules/net".into())
+        );
         assert_eq!(resolve_module_source("", "./a/", "local"), Resolution::Local("a".into()));
         assert_eq!(resolve_module_source("", "../x", "local"), Resolution::Outside);
         assert_eq!(resolve_module_source("", "x/y/z", "registry"), Resolution::NotInstalled);

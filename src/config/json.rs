@@ -104,13 +104,21 @@ pub fn parse(text: &str) -> Result<JValue, JsonError> {
     let mut p = Parser { b: text.as_bytes(), text, i: 0, depth: 0 };
     p.ws();
     if p.i >= p.b.len() {
-        return Err(p.error("Missing JSON value", "A JSON value must start with a brace, a bracket, a number, a string, or a keyword.", 0..0));
+        return Err(p.error(
+            "Missing JSON value",
+            "A JSON value must start with a brace, a bracket, a number, a string, or a keyword.",
+            0..0,
+        ));
     }
     let v = p.value()?;
     p.ws();
     if p.i < p.b.len() {
         let at = p.i;
-        return Err(p.error("Extraneous data after value", "Extra characters appear after the JSON value.", at..at + 1));
+        return Err(p.error(
+            "Extraneous data after value",
+            "Extra characters appear after the JSON value.",
+            at..at + 1,
+        ));
     }
     Ok(v)
 }
@@ -163,7 +171,11 @@ impl Parser<'_> {
             c if c.is_ascii_alphabetic() => self.keyword(),
             _ => {
                 let end = self.char_end(start);
-                Err(self.error("Invalid start of value", "A JSON value must start with a brace, a bracket, a number, a string, or a keyword.", start..end))
+                Err(self.error(
+                    "Invalid start of value",
+                    "A JSON value must start with a brace, a bracket, a number, a string, or a keyword.",
+                    start..end,
+                ))
             }
         }
     }
@@ -188,12 +200,22 @@ impl Parser<'_> {
         loop {
             self.ws();
             match self.b.get(self.i) {
-                None => return Err(self.error("Unclosed object", "No closing brace was found for this JSON object.", open..open + 1)),
+                None => {
+                    return Err(self.error(
+                        "Unclosed object",
+                        "No closing brace was found for this JSON object.",
+                        open..open + 1,
+                    ))
+                }
                 Some(b'"') => {}
                 Some(_) => {
                     let at = self.i;
                     let end = self.char_end(at);
-                    return Err(self.error("Invalid object property name", "A JSON object property name must be a string", at..end));
+                    return Err(self.error(
+                        "Invalid object property name",
+                        "A JSON object property name must be a string",
+                        at..end,
+                    ));
                 }
             }
             let name = self.string()?;
@@ -202,13 +224,27 @@ impl Parser<'_> {
                 Some(b':') => self.i += 1,
                 Some(b'=') => {
                     let at = self.i;
-                    return Err(self.error("Missing property value colon", "JSON uses a colon as its name/value delimiter, not an equals sign.", at..at + 1));
+                    return Err(self.error(
+                        "Missing property value colon",
+                        "JSON uses a colon as its name/value delimiter, not an equals sign.",
+                        at..at + 1,
+                    ));
                 }
-                None => return Err(self.error("Missing object value", "A JSON object attribute must have a value, introduced by a colon.", name.span.clone())),
+                None => {
+                    return Err(self.error(
+                        "Missing object value",
+                        "A JSON object attribute must have a value, introduced by a colon.",
+                        name.span.clone(),
+                    ))
+                }
                 Some(_) => {
                     let at = self.i;
                     let end = self.char_end(at);
-                    return Err(self.error("Missing property value colon", "A colon must appear between an object property's name and its value.", at..end));
+                    return Err(self.error(
+                        "Missing property value colon",
+                        "A colon must appear between an object property's name and its value.",
+                        at..end,
+                    ));
                 }
             }
             self.ws();
@@ -221,7 +257,11 @@ impl Parser<'_> {
                     self.i += 1;
                     self.ws();
                     if self.b.get(self.i) == Some(&b'}') {
-                        return Err(self.error("Trailing comma in object", "JSON does not permit a trailing comma after the final property in an object.", comma..comma + 1));
+                        return Err(self.error(
+                            "Trailing comma in object",
+                            "JSON does not permit a trailing comma after the final property in an object.",
+                            comma..comma + 1,
+                        ));
                     }
                 }
                 Some(b'}') => {
@@ -230,13 +270,27 @@ impl Parser<'_> {
                 }
                 Some(b']') => {
                     let at = self.i;
-                    return Err(self.error("Mismatched braces", "A JSON object must be closed with a brace, not a bracket.", at..at + 1));
+                    return Err(self.error(
+                        "Mismatched braces",
+                        "A JSON object must be closed with a brace, not a bracket.",
+                        at..at + 1,
+                    ));
                 }
-                None => return Err(self.error("Unclosed object", "No closing brace was found for this JSON object.", open..open + 1)),
+                None => {
+                    return Err(self.error(
+                        "Unclosed object",
+                        "No closing brace was found for this JSON object.",
+                        open..open + 1,
+                    ))
+                }
                 Some(_) => {
                     let at = self.i;
                     let end = self.char_end(at);
-                    return Err(self.error("Missing attribute seperator comma", "A comma must appear between each property definition in an object.", at..end));
+                    return Err(self.error(
+                        "Missing attribute seperator comma",
+                        "A comma must appear between each property definition in an object.",
+                        at..end,
+                    ));
                 }
             }
         }
@@ -254,7 +308,11 @@ impl Parser<'_> {
         loop {
             self.ws();
             if self.i >= self.b.len() {
-                return Err(self.error("Unclosed object", "No closing bracket was found for this JSON array.", open..open + 1));
+                return Err(self.error(
+                    "Unclosed object",
+                    "No closing bracket was found for this JSON array.",
+                    open..open + 1,
+                ));
             }
             items.push(self.value()?);
             self.ws();
@@ -264,7 +322,11 @@ impl Parser<'_> {
                     self.i += 1;
                     self.ws();
                     if self.b.get(self.i) == Some(&b']') {
-                        return Err(self.error("Trailing comma in array", "JSON does not permit a trailing comma after the final value in an array.", comma..comma + 1));
+                        return Err(self.error(
+                            "Trailing comma in array",
+                            "JSON does not permit a trailing comma after the final value in an array.",
+                            comma..comma + 1,
+                        ));
                     }
                 }
                 Some(b']') => {
@@ -273,17 +335,35 @@ impl Parser<'_> {
                 }
                 Some(b':') => {
                     let at = self.i;
-                    return Err(self.error("Invalid array value", "A colon is not used to introduce values in a JSON array.", at..at + 1));
+                    return Err(self.error(
+                        "Invalid array value",
+                        "A colon is not used to introduce values in a JSON array.",
+                        at..at + 1,
+                    ));
                 }
                 Some(b'}') => {
                     let at = self.i;
-                    return Err(self.error("Mismatched brackets", "A JSON array must be closed with a bracket, not a brace.", at..at + 1));
+                    return Err(self.error(
+                        "Mismatched brackets",
+                        "A JSON array must be closed with a bracket, not a brace.",
+                        at..at + 1,
+                    ));
                 }
-                None => return Err(self.error("Unclosed object", "No closing bracket was found for this JSON array.", open..open + 1)),
+                None => {
+                    return Err(self.error(
+                        "Unclosed object",
+                        "No closing bracket was found for this JSON array.",
+                        open..open + 1,
+                    ))
+                }
                 Some(_) => {
                     let at = self.i;
                     let end = self.char_end(at);
-                    return Err(self.error("Missing attribute seperator comma", "A comma must appear between each value in an array.", at..end));
+                    return Err(self.error(
+                        "Missing attribute seperator comma",
+                        "A comma must appear between each value in an array.",
+                        at..end,
+                    ));
                 }
             }
         }
@@ -416,7 +496,11 @@ impl Parser<'_> {
         }
         self.i = i;
         if !ok {
-            return Err(self.error("Invalid JSON number", "There is a syntax error in the given JSON number.", start..i));
+            return Err(self.error(
+                "Invalid JSON number",
+                "There is a syntax error in the given JSON number.",
+                start..i,
+            ));
         }
         Ok(JValue { kind: JKind::Number(self.text[start..i].to_string()), span: start..i })
     }
@@ -434,7 +518,11 @@ impl Parser<'_> {
             "false" => JKind::Bool(false),
             "null" => JKind::Null,
             "undefined" | "NaN" | "Infinity" => {
-                return Err(self.error("Invalid JSON keyword", format!("The JavaScript identifier {word:?} cannot be used in JSON."), start..i));
+                return Err(self.error(
+                    "Invalid JSON keyword",
+                    format!("The JavaScript identifier {word:?} cannot be used in JSON."),
+                    start..i,
+                ));
             }
             _ => {
                 let dym = match word.to_ascii_lowercase().as_str() {
@@ -443,7 +531,11 @@ impl Parser<'_> {
                     "null" | "nil" | "none" => " Did you mean \"null\"?",
                     _ => "",
                 };
-                return Err(self.error("Invalid JSON keyword", format!("{word:?} is not a valid JSON keyword.{dym}"), start..i));
+                return Err(self.error(
+                    "Invalid JSON keyword",
+                    format!("{word:?} is not a valid JSON keyword.{dym}"),
+                    start..i,
+                ));
             }
         };
         Ok(JValue { kind, span: start..i })

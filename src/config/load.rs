@@ -6,8 +6,8 @@ use super::diagnostics as msg;
 use super::files::{join, normalize_path, resolve_module_source, DirFile, FileSource, FileTree, Resolution};
 use super::manifest::{canonical_source, constraint_allows, Manifest, MANIFEST_PATH};
 use super::model::*;
-use super::resource::{finalize_resource, merge_resource, OverrideSet};
 use super::parse::{parse_file, Parsed};
+use super::resource::{finalize_resource, merge_resource, OverrideSet};
 use super::syntax::BodyRef;
 use super::{LoadOptions, Loaded};
 use crate::addrs::{ModulePath, ResourceMode};
@@ -18,7 +18,11 @@ use std::collections::HashMap;
 const MAX_MODULES: usize = 5_000;
 
 /// `keep_syntax`: keep native files' syntax trees with the configuration for evaluation.
-pub fn load_tree<S: FileSource + ?Sized>(source: &S, options: &LoadOptions, keep_syntax: bool) -> Result<Loaded, S::Error> {
+pub fn load_tree<S: FileSource + ?Sized>(
+    source: &S,
+    options: &LoadOptions,
+    keep_syntax: bool,
+) -> Result<Loaded, S::Error> {
     let paths = source.paths();
     let tree = FileTree::new(&paths);
     let mut diags = Diagnostics::new();
@@ -36,7 +40,8 @@ pub fn load_tree<S: FileSource + ?Sized>(source: &S, options: &LoadOptions, keep
             }
         },
     };
-    let mut loader = Loader { tree: &tree, source, failed: None, stack: vec![root_dir.clone()], count: 0, manifest, keep_syntax };
+    let mut loader =
+        Loader { tree: &tree, source, failed: None, stack: vec![root_dir.clone()], count: 0, manifest, keep_syntax };
     let root = match tree.files(&root_dir) {
         Some(_) => loader.module(&root_dir, ModulePath::root(), &mut diags),
         None => {
@@ -122,7 +127,16 @@ impl<S: FileSource + ?Sized> Loader<'_, S> {
                     if keep {
                         syntax.push(std::sync::Arc::clone(file));
                     }
-                    file.with(|body, keeper| decode_file(BodyRef::Hcl(body), file.source(), keep.then_some(keeper), &address, df.kind.is_override, diags))
+                    file.with(|body, keeper| {
+                        decode_file(
+                            BodyRef::Hcl(body),
+                            file.source(),
+                            keep.then_some(keeper),
+                            &address,
+                            df.kind.is_override,
+                            diags,
+                        )
+                    })
                 }
                 Parsed::Json(sf, v) => decode_file(BodyRef::Json(v), sf, None, &address, df.kind.is_override, diags),
             };
@@ -172,7 +186,8 @@ impl<S: FileSource + ?Sized> Loader<'_, S> {
                 }
             };
             if let Some(pos) = self.stack.iter().position(|d| *d == child_dir) {
-                let mut chain: Vec<String> = self.stack[pos..].iter().map(|d| if d.is_empty() { ".".into() } else { d.clone() }).collect();
+                let mut chain: Vec<String> =
+                    self.stack[pos..].iter().map(|d| if d.is_empty() { ".".into() } else { d.clone() }).collect();
                 chain.push(if child_dir.is_empty() { ".".into() } else { child_dir.clone() });
                 diags.push(msg::module_recursion(&call.name, &chain, at));
             } else if self.count >= MAX_MODULES {
@@ -189,7 +204,13 @@ impl<S: FileSource + ?Sized> Loader<'_, S> {
     /// Terraform's `moduleWalkerLoad` for a non-local call: the manifest record under the
     /// call's key, its source and version checked against the call, and its folder. `None`
     /// (with the warning) when the module is not installed.
-    fn installed(&self, child_path: &ModulePath, call: &ModuleCall, at: &SourceRange, diags: &mut Diagnostics) -> Option<String> {
+    fn installed(
+        &self,
+        child_path: &ModulePath,
+        call: &ModuleCall,
+        at: &SourceRange,
+        diags: &mut Diagnostics,
+    ) -> Option<String> {
         let Some(record) = self.manifest.as_ref().and_then(|m| m.records.get(&child_path.manifest_key())) else {
             diags.push(msg::module_not_installed(at.clone()));
             return None;
@@ -236,7 +257,12 @@ impl Acc {
             let key = (pv.cfg.name.clone(), pv.cfg.alias.clone());
             if let Some(&i) = self.prov_index.get(&key) {
                 let prev = &self.providers[i].cfg;
-                diags.push(msg::duplicate_provider(&prev.name, prev.alias.as_deref(), &prev.range, pv.cfg.range.clone()));
+                diags.push(msg::duplicate_provider(
+                    &prev.name,
+                    prev.alias.as_deref(),
+                    &prev.range,
+                    pv.cfg.range.clone(),
+                ));
                 continue;
             }
             self.prov_index.insert(key, self.providers.len());
@@ -283,7 +309,13 @@ impl Acc {
                     ResourceMode::Data => "data",
                     ResourceMode::Ephemeral => "ephemeral",
                 };
-                diags.push(msg::duplicate_resource(word, &prev.type_name, &prev.name, &prev.range, r.res.range.clone()));
+                diags.push(msg::duplicate_resource(
+                    word,
+                    &prev.type_name,
+                    &prev.name,
+                    &prev.range,
+                    r.res.range.clone(),
+                ));
                 continue;
             }
             self.res_index.insert(key, self.resources.len());
@@ -300,7 +332,12 @@ impl Acc {
         self.moved.extend(p.moved);
         for im in p.imports {
             // Two blocks importing to the same static address (`Module.appendFile`).
-            if let Some(prev) = self.imports.iter().find(|x| x.for_each.is_none() && im.for_each.is_none() && x.to == im.to && crate::addrs::InstanceAddr::parse(&im.to).is_ok()) {
+            if let Some(prev) = self.imports.iter().find(|x| {
+                x.for_each.is_none()
+                    && im.for_each.is_none()
+                    && x.to == im.to
+                    && crate::addrs::InstanceAddr::parse(&im.to).is_ok()
+            }) {
                 diags.push(msg::duplicate_import(&im.to, &prev.range, im.to_range.clone()));
             }
             self.imports.push(im);
@@ -455,10 +492,18 @@ impl Acc {
             merge_resource(&mut self.resources[i], r, &set);
         }
         for m in p.moved {
-            diags.push(msg::cannot_override("moved", "Records of moved objects can appear only in normal files, not in override files.", m.range));
+            diags.push(msg::cannot_override(
+                "moved",
+                "Records of moved objects can appear only in normal files, not in override files.",
+                m.range,
+            ));
         }
         for im in p.imports {
-            diags.push(msg::cannot_override("import", "Import blocks can appear only in normal files, not in override files.", im.range));
+            diags.push(msg::cannot_override(
+                "import",
+                "Import blocks can appear only in normal files, not in override files.",
+                im.range,
+            ));
         }
         self.removed.extend(p.removed);
         self.checks.extend(p.checks);
@@ -468,7 +513,10 @@ impl Acc {
     /// `source` range, for diagnostics about the child module.
     fn finish(self, path: &ModulePath, dir: &str) -> (Module, Vec<Option<SourceRange>>) {
         let fqn_of = |local: &str| -> String {
-            self.required_providers.iter().find(|r| r.name == local).map_or_else(|| implied_fqn(local), |r| r.fqn.clone())
+            self.required_providers
+                .iter()
+                .find(|r| r.name == local)
+                .map_or_else(|| implied_fqn(local), |r| r.fqn.clone())
         };
         let prefix = if path.is_root() { String::new() } else { format!("{path}.") };
         let resources: Vec<Resource> = self

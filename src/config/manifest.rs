@@ -50,7 +50,9 @@ pub fn read(name: &str, text: &str, root_dir: &str) -> Result<Manifest, Diagnost
     if text.is_empty() {
         return Ok(Manifest::default());
     }
-    let root = json::parse(text).map_err(|e| fail(format!("error unmarshalling snapshot: {}", e.detail.trim_end_matches('.')), e.span.clone()))?;
+    let root = json::parse(text).map_err(|e| {
+        fail(format!("error unmarshalling snapshot: {}", e.detail.trim_end_matches('.')), e.span.clone())
+    })?;
     let mut manifest = Manifest::default();
     // encoding/json: a top-level null is an empty value; any other non-object is a type error;
     // field names match case-insensitively; unknown fields are ignored.
@@ -90,7 +92,10 @@ pub fn read(name: &str, text: &str, root_dir: &str) -> Result<Manifest, Diagnost
                 Some(v) => Some(v),
                 None => {
                     let at = field(rprops, "Version").map_or(item.span.clone(), |v| v.span.clone());
-                    return Err(fail(format!("invalid version {version_str:?} for {key}: Malformed version: {version_str}"), at));
+                    return Err(fail(
+                        format!("invalid version {version_str:?} for {key}: Malformed version: {version_str}"),
+                        at,
+                    ));
                 }
             }
         };
@@ -403,7 +408,10 @@ mod tests {
     fn canonical_sources() {
         let cases = [
             ("terraform-aws-modules/vpc/aws", "registry.terraform.io/terraform-aws-modules/vpc/aws"),
-            ("registry.terraform.io/terraform-aws-modules/vpc/aws", "registry.terraform.io/terraform-aws-modules/vpc/aws"),
+            (
+                "registry.terraform.io/terraform-aws-modules/vpc/aws",
+                "registry.terraform.io/terraform-aws-modules/vpc/aws",
+            ),
             ("Registry.Terraform.io/a/b/c//modules/x", "registry.terraform.io/a/b/c//modules/x"),
             ("app.terraform.io/org/name/aws//sub", "app.terraform.io/org/name/aws//sub"),
             ("git::https://example.com/x.git?ref=v1", "git::https://example.com/x.git?ref=v1"),

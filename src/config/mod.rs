@@ -31,9 +31,9 @@
 pub mod model;
 
 mod decode;
+pub mod diagnostics;
 mod dx;
 mod expr;
-pub mod diagnostics;
 pub mod files;
 pub mod json;
 pub mod kept;
@@ -44,9 +44,9 @@ mod provider_validation;
 pub mod references;
 mod resource;
 pub mod static_refs;
-mod validate_walk;
 mod syntax;
 mod validate_checks;
+mod validate_walk;
 
 pub use decode::implied_fqn;
 pub use files::FileSource;

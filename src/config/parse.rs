@@ -23,7 +23,11 @@ pub fn parse_file(f: SourceFile, is_json: bool, diags: &mut Diagnostics) -> Opti
             Ok(v) => Some(Parsed::Json(f, v)),
             Err(e) => {
                 let r = f.range(e.span.clone());
-                diags.push(if e.too_deep { msg::too_deeply_nested(json::MAX_JSON_DEPTH, r) } else { msg::json_syntax_error(e.summary, &e.detail, r) });
+                diags.push(if e.too_deep {
+                    msg::too_deeply_nested(json::MAX_JSON_DEPTH, r)
+                } else {
+                    msg::json_syntax_error(e.summary, &e.detail, r)
+                });
                 None
             }
         };

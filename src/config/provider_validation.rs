@@ -87,7 +87,12 @@ fn child_type(parent: &Module, own: &Module, name: &str) -> Option<String> {
     declared(own).or_else(|| parent.module_calls.iter().filter_map(|c| c.module.as_deref()).find_map(declared))
 }
 
-fn validate(parent: Option<(&Module, &ModuleCall)>, m: &Module, no_config: Option<&SourceRange>, diags: &mut Diagnostics) {
+fn validate(
+    parent: Option<(&Module, &ModuleCall)>,
+    m: &Module,
+    no_config: Option<&SourceRange>,
+    diags: &mut Diagnostics,
+) {
     for call in &m.module_calls {
         let Some(child) = call.module.as_deref() else { continue };
         // count, for_each or depends_on on this call forbid provider blocks here and below.
@@ -119,11 +124,21 @@ fn validate(parent: Option<(&Module, &ModuleCall)>, m: &Module, no_config: Optio
         if local_names.iter().any(|(_, t)| *t == req.fqn) {
             // Terraform names "the last declaration" found in a map walk; the latest here.
             let prev = local_names.iter().rev().find(|(_, t)| *t == req.fqn).map_or("", |(n, _)| n);
-            diags.push(msg::duplicate_required_provider_type(for_display(&req.fqn), &req.name, prev, req.expr_range.clone()));
+            diags.push(msg::duplicate_required_provider_type(
+                for_display(&req.fqn),
+                &req.name,
+                prev,
+                req.expr_range.clone(),
+            ));
         } else if is_default(&req.fqn) {
             let type_name = req.fqn.rsplit('/').next().unwrap_or_default();
             if req.name != type_name && m.providers.iter().any(|p| p.name == type_name) {
-                diags.push(msg::duplicate_required_provider_block(for_display(&req.fqn), &req.name, type_name, req.expr_range.clone()));
+                diags.push(msg::duplicate_required_provider_block(
+                    for_display(&req.fqn),
+                    &req.name,
+                    type_name,
+                    req.expr_range.clone(),
+                ));
             }
         }
         local_names.push((&req.name, &req.fqn));
@@ -177,13 +192,26 @@ fn validate(parent: Option<(&Module, &ModuleCall)>, m: &Module, no_config: Optio
             let conf_ok = is_configured(name);
             if !(conf_ok || local_type(name).is_some()) {
                 let def = default_provider(name);
-                diags.push(msg::undefined_provider_in_parent(name, &module_text, for_display(&def), &parent_text, in_parent_range(passed)));
+                diags.push(msg::undefined_provider_in_parent(
+                    name,
+                    &module_text,
+                    for_display(&def),
+                    &parent_text,
+                    in_parent_range(passed),
+                ));
                 continue;
             }
             if let Some((_, pcall)) = parent {
                 if !(conf_ok || is_passed(name)) {
                     let def = default_provider(name);
-                    diags.push(msg::missing_inherited_provider(&module_text, for_display(&def), name, &parent_text, &pcall.name, pcall.range.clone()));
+                    diags.push(msg::missing_inherited_provider(
+                        &module_text,
+                        for_display(&def),
+                        name,
+                        &parent_text,
+                        &pcall.name,
+                        pcall.range.clone(),
+                    ));
                 }
             }
         }
@@ -192,7 +220,11 @@ fn validate(parent: Option<(&Module, &ModuleCall)>, m: &Module, no_config: Optio
     let Some((parent_mod, parent_call)) = parent else { return };
 
     if let (Some(range), false) = (no_config, configured.is_empty()) {
-        diags.push(msg::module_incompatible_with_repetition(&module_text, &canonical_source(&parent_call.source), range.clone()));
+        diags.push(msg::module_incompatible_with_repetition(
+            &module_text,
+            &canonical_source(&parent_call.source),
+            range.clone(),
+        ));
     }
 
     for (name, _) in &configured {
@@ -221,13 +253,20 @@ fn validate(parent: Option<(&Module, &ModuleCall)>, m: &Module, no_config: Optio
         }
         let is_empty = empty.iter().any(|(e, _)| e == name);
         if !(local.is_some() || alias.is_some() || is_empty) {
-            diags.push(msg::undefined_provider_in_child(name, &module_text, for_display(&provider), is_default(&provider), in_child_range(passed)));
+            diags.push(msg::undefined_provider_in_child(
+                name,
+                &module_text,
+                for_display(&provider),
+                is_default(&provider),
+                in_child_range(passed),
+            ));
         }
 
         // The parent's type for the passed name, unless the parent requires the child-side
         // name (alias included: Terraform looks it up by that key).
         let parent_name = local_part(&passed.in_parent);
-        let mut parent_type = required(parent_mod, parent_name).map_or_else(|| default_provider(parent_name), |r| r.fqn.clone());
+        let mut parent_type =
+            required(parent_mod, parent_name).map_or_else(|| default_provider(parent_name), |r| r.fqn.clone());
         if let Some(r) = required(parent_mod, name) {
             parent_type = r.fqn.clone();
         }
@@ -289,7 +328,14 @@ fn validate(parent: Option<(&Module, &ModuleCall)>, m: &Module, no_config: Optio
     for mut g in groups {
         // "the one source range that sorts earliest" by its `Range.String()`.
         crate::util::sort::sort_by_key(&mut g.ranges, |r| r.to_string());
-        diags.push(msg::redundant_empty_provider(g.local, &module_text, for_display(&g.source), &g.configs, g.aliased, g.ranges[0].clone()));
+        diags.push(msg::redundant_empty_provider(
+            g.local,
+            &module_text,
+            for_display(&g.source),
+            &g.configs,
+            g.aliased,
+            g.ranges[0].clone(),
+        ));
     }
 }
 

@@ -14,10 +14,10 @@
 #![allow(clippy::result_large_err)] // a Diagnostic per invalid reference is the rare path
 
 use super::diagnostics as msg;
-use crate::hcl::ast::{Expr, ExprKind, Ident, ObjectKey, Op, Part, Template};
 use super::json::JStr;
 use crate::addrs::{InstanceKey, ResourceAddr, ResourceMode, Subject};
 use crate::diag::{Diagnostic, SourceFile};
+use crate::hcl::ast::{Expr, ExprKind, Ident, ObjectKey, Op, Part, Template};
 use std::borrow::Cow;
 use std::ops::Range;
 
@@ -291,7 +291,9 @@ fn literal_index<'a>(key: &Expr<'a>) -> Option<IndexKey<'a>> {
         ExprKind::Number(n) if !n.value.is_sign_negative() => Some(match n.int {
             Some(i) => IndexKey::Int(i),
             None if n.value.fract() == 0.0 && n.value.abs() < 9.2e18 => IndexKey::Int(n.value as i64),
-            None => IndexKey::Invalid("value must be a whole number, between -9223372036854775808 and 9223372036854775807"),
+            None => {
+                IndexKey::Invalid("value must be a whole number, between -9223372036854775808 and 9223372036854775807")
+            }
         }),
         ExprKind::Template(t) => t.literal().map(IndexKey::Str),
         ExprKind::Bool(_) | ExprKind::Null => Some(IndexKey::Invalid("either a string or an integer is required")),
@@ -399,7 +401,10 @@ fn resource_ref(mode: ResourceMode, start: usize, steps: &[Step], file: &SourceF
     let type_name = match &steps[0].kind {
         StepKind::Root(n) | StepKind::Attr(n) => n.to_string(),
         StepKind::Index(_) => {
-            return Err(msg::invalid_reference("The \"data\" object does not support this operation.", file.range(steps[0].span.clone())));
+            return Err(msg::invalid_reference(
+                "The \"data\" object does not support this operation.",
+                file.range(steps[0].span.clone()),
+            ));
         }
     };
     let StepKind::Attr(name) = &steps[1].kind else {
@@ -441,7 +446,10 @@ fn module_ref(steps: &[Step], file: &SourceFile) -> Result<Parsed, Diagnostic> {
         Some(Step { kind: StepKind::Attr(output), span }) => {
             Ok(Parsed::Subject(Subject::ModuleCallOutput { call, key, output: output.to_string() }, start..span.end))
         }
-        Some(other) => Err(msg::invalid_reference("Module instance objects do not support this operation.", file.range(other.span.clone()))),
+        Some(other) => Err(msg::invalid_reference(
+            "Module instance objects do not support this operation.",
+            file.range(other.span.clone()),
+        )),
     }
 }
 

@@ -37,7 +37,8 @@ const PROVISIONER: Schema = Schema {
 };
 
 /// Meta-arguments and meta-blocks that are not part of a resource's provider-defined body.
-const RESOURCE_META: &[&str] = &["count", "for_each", "provider", "depends_on", "lifecycle", "connection", "provisioner", "locals"];
+const RESOURCE_META: &[&str] =
+    &["count", "for_each", "provider", "depends_on", "lifecycle", "connection", "provisioner", "locals"];
 
 impl<'b> Dx<'_, 'b> {
     pub fn resource(&mut self, b: &Block<'b>, module_addr: &str) -> Option<PendingResource> {
@@ -75,10 +76,17 @@ impl<'b> Dx<'_, 'b> {
         let depends_on = self.depends_on(c.attr("depends_on"));
 
         let implied_name = type_name.split('_').next().unwrap_or(&type_name).to_string();
-        let mut provider = ProviderRef { local_name: implied_name, alias: None, fqn: String::new(), implied: true, range: None };
+        let mut provider =
+            ProviderRef { local_name: implied_name, alias: None, fqn: String::new(), implied: true, range: None };
         if let Some(a) = c.attr("provider") {
             if let Some((local, alias)) = self.provider_ref(a, "provider") {
-                provider = ProviderRef { local_name: local, alias, fqn: String::new(), implied: false, range: Some(self.range(a.span.clone())) };
+                provider = ProviderRef {
+                    local_name: local,
+                    alias,
+                    fqn: String::new(),
+                    implied: false,
+                    range: Some(self.range(a.span.clone())),
+                };
             }
         }
 
@@ -104,7 +112,12 @@ impl<'b> Dx<'_, 'b> {
                 if let Some(prev) = &connection {
                     let prev: &BlockRefs = prev;
                     let pr = prev.range.clone();
-                    self.diags.push(msg::duplicate_block("connection", "resource", &pr, self.range(cb.def_span.clone())));
+                    self.diags.push(msg::duplicate_block(
+                        "connection",
+                        "resource",
+                        &pr,
+                        self.range(cb.def_span.clone()),
+                    ));
                     continue;
                 }
                 connection = Some(self.connection(cb));
@@ -147,7 +160,11 @@ impl<'b> Dx<'_, 'b> {
             Some(t) if !t.steps.is_empty() && t.steps.len() <= 2 && !a.expr.is_native_quoted_string() => t,
             _ => {
                 let r = self.range(a.expr.span());
-                self.diags.push(if a.expr.is_native_quoted_string() { msg::provider_in_quotes(r) } else { msg::provider_ref_shape(arg, r) });
+                self.diags.push(if a.expr.is_native_quoted_string() {
+                    msg::provider_in_quotes(r)
+                } else {
+                    msg::provider_ref_shape(arg, r)
+                });
                 return None;
             }
         };
@@ -248,7 +265,11 @@ impl<'b> Dx<'_, 'b> {
                     if q {
                         self.diags.push(msg::quoted_keyword_deprecated(self.range(a.expr.span())));
                     }
-                    if w == "create" { ProvisionerWhen::Create } else { ProvisionerWhen::Destroy }
+                    if w == "create" {
+                        ProvisionerWhen::Create
+                    } else {
+                        ProvisionerWhen::Destroy
+                    }
                 }
                 _ => {
                     self.diags.push(msg::invalid_provisioner_when(self.range(a.expr.span())));
@@ -275,7 +296,10 @@ impl<'b> Dx<'_, 'b> {
         let connection = c.blocks_of("connection").next().map(|cb| {
             let mut g = Grouped::new();
             self.body_refs(cb.body, &format!("{prefix}connection."), &[], &[], &mut g);
-            BlockRefs { references: g.into_iter().flat_map(|(_, r)| r).collect(), range: self.range(cb.def_span.clone()) }
+            BlockRefs {
+                references: g.into_iter().flat_map(|(_, r)| r).collect(),
+                range: self.range(cb.def_span.clone()),
+            }
         });
         let mut g = Grouped::new();
         self.body_refs(p.body, &prefix, &["when", "on_failure", "connection", "lifecycle"], &[], &mut g);

@@ -8,12 +8,12 @@
 //! module outputs) is [`super::validate_walk`]'s.
 
 use super::model::{Config, Module, ProviderConfig, Reference, Resource};
-use std::ops::Range;
 use crate::addrs::{ResourceAddr, ResourceMode, Subject};
 use crate::dag::go_quote;
 use crate::diag::{Diagnostic, Diagnostics, SourceRange};
 use crate::hcl::messages::suggest;
 use crate::util::FastSet;
+use std::ops::Range;
 
 /// Every undeclared reference in `config`, each module in the tree checked once per call path.
 /// Identical diagnostics (a child module called twice) are reported once.
@@ -48,7 +48,12 @@ impl<'m> Declared<'m> {
         let scoped = m.checks.iter().filter_map(|c| c.data.as_ref());
         Declared {
             module: m,
-            resources: m.resources.iter().chain(scoped).map(|r| (r.mode, r.type_name.as_str(), r.name.as_str())).collect(),
+            resources: m
+                .resources
+                .iter()
+                .chain(scoped)
+                .map(|r| (r.mode, r.type_name.as_str(), r.name.as_str()))
+                .collect(),
             variables: m.variables.iter().map(|v| v.name.as_str()).collect(),
             locals: m.locals.iter().map(|l| l.name.as_str()).collect(),
             calls: m.module_calls.iter().map(|c| c.name.as_str()).collect(),
@@ -110,8 +115,12 @@ fn check_module(d: &Declared<'_>) -> Vec<Diagnostic> {
 /// A variable or local error inside an evaluation an invalid `self` stopped first.
 fn stopped_here(d: &Diagnostic, stopped: &[(String, Range<usize>)]) -> bool {
     let Some(r) = &d.range else { return false };
-    let named = d.summary == "Reference to undeclared input variable" || d.summary == "Reference to undeclared local value";
-    named && stopped.iter().any(|(f, s)| *f == r.filename && s.start <= r.start.byte as usize && r.end.byte as usize <= s.end)
+    let named =
+        d.summary == "Reference to undeclared input variable" || d.summary == "Reference to undeclared local value";
+    named
+        && stopped
+            .iter()
+            .any(|(f, s)| *f == r.filename && s.start <= r.start.byte as usize && r.end.byte as usize <= s.end)
 }
 
 /// Whether the validate walk keeps provider block `p` of module `m`: a resource of `m` uses it,
@@ -122,7 +131,9 @@ pub(super) fn provider_in_use(m: &Module, p: &ProviderConfig) -> bool {
         None => p.name.clone(),
     };
     let uses = |r: &Resource| r.provider.local_name == p.name && r.provider.alias == p.alias;
-    if m.resources.iter().chain(m.checks.iter().filter_map(|c| c.data.as_ref())).any(uses) || m.module_calls.iter().any(|c| c.providers.iter().any(|pp| pp.in_parent == name)) {
+    if m.resources.iter().chain(m.checks.iter().filter_map(|c| c.data.as_ref())).any(uses)
+        || m.module_calls.iter().any(|c| c.providers.iter().any(|pp| pp.in_parent == name))
+    {
         return true;
     }
     p.alias.is_none() && {
@@ -233,12 +244,14 @@ fn undeclared_module(d: &Declared<'_>, call: &str, range: SourceRange) -> Option
 
 fn named_value_error(d: &Declared<'_>, r: &Reference) -> Option<Diagnostic> {
     match &r.subject {
-        Subject::InputVariable(name) if !d.variables.contains(name.as_str()) => {
-            Some(Diagnostic::error("Reference to undeclared input variable", variable_detail(d.module, name)).with_range(r.range.clone()))
-        }
-        Subject::LocalValue(name) if !d.locals.contains(name.as_str()) => {
-            Some(Diagnostic::error("Reference to undeclared local value", local_detail(d.module, name)).with_range(r.range.clone()))
-        }
+        Subject::InputVariable(name) if !d.variables.contains(name.as_str()) => Some(
+            Diagnostic::error("Reference to undeclared input variable", variable_detail(d.module, name))
+                .with_range(r.range.clone()),
+        ),
+        Subject::LocalValue(name) if !d.locals.contains(name.as_str()) => Some(
+            Diagnostic::error("Reference to undeclared local value", local_detail(d.module, name))
+                .with_range(r.range.clone()),
+        ),
         _ => None,
     }
 }

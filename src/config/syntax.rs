@@ -7,9 +7,9 @@
 //! a JSON string is a template in an expression position, a traversal where one is required.
 
 use super::diagnostics as msg;
-use crate::hcl::ast;
 use super::json::{JKind, JProp, JValue};
 use crate::diag::{Diagnostics, SourceFile};
+use crate::hcl::ast;
 use std::ops::Range;
 
 /// An expression in either syntax.
@@ -101,7 +101,12 @@ fn hcl_content<'a>(body: &'a ast::Body<'a>, schema: &Schema, f: &SourceFile, dia
             ast::Item::Attr(a) => {
                 let name = a.name.name;
                 if schema.any_attrs || schema.attrs.contains(&name) {
-                    out.attrs.push(Attr { name, name_span: a.name.span.clone(), span: a.span.clone(), expr: Ex::Hcl(&a.expr) });
+                    out.attrs.push(Attr {
+                        name,
+                        name_span: a.name.span.clone(),
+                        span: a.span.clone(),
+                        expr: Ex::Hcl(&a.expr),
+                    });
                 } else {
                     let hint = suggest(name, schema.attrs.iter().copied());
                     diags.push(msg::unsupported_argument(name, hint, f.range(a.name.span.clone())));
@@ -110,9 +115,16 @@ fn hcl_content<'a>(body: &'a ast::Body<'a>, schema: &Schema, f: &SourceFile, dia
             ast::Item::Block(b) => {
                 let kind = b.kind.name;
                 let kind_span = b.kind.span.clone();
-                let labels: Vec<Label<'a>> = b.labels.iter().map(|l| Label { name: &l.value, span: l.span.clone() }).collect();
+                let labels: Vec<Label<'a>> =
+                    b.labels.iter().map(|l| Label { name: &l.value, span: l.span.clone() }).collect();
                 let def_end = labels.last().map_or(kind_span.end, |l| l.span.end);
-                let block = Block { kind, kind_span: kind_span.clone(), labels, def_span: kind_span.start..def_end, body: BodyRef::Hcl(&b.body) };
+                let block = Block {
+                    kind,
+                    kind_span: kind_span.clone(),
+                    labels,
+                    def_span: kind_span.start..def_end,
+                    body: BodyRef::Hcl(&b.body),
+                };
                 match schema.blocks.iter().find(|(k, _)| *k == kind) {
                     Some((_, names)) => {
                         if check_labels(&block, names, f, diags, b.open_brace.clone()) {
@@ -133,7 +145,13 @@ fn hcl_content<'a>(body: &'a ast::Body<'a>, schema: &Schema, f: &SourceFile, dia
 
 /// HCL's label count checks; false when the block must be skipped. A missing label is reported
 /// at the open brace, as HCL does.
-fn check_labels(block: &Block, names: &[&str], f: &SourceFile, diags: &mut Diagnostics, open_brace: Range<usize>) -> bool {
+fn check_labels(
+    block: &Block,
+    names: &[&str],
+    f: &SourceFile,
+    diags: &mut Diagnostics,
+    open_brace: Range<usize>,
+) -> bool {
     if block.labels.len() > names.len() {
         diags.push(msg::extraneous_label(block.kind, names, f.range(block.labels[names.len()].span.clone())));
         return false;
@@ -186,7 +204,11 @@ fn json_content<'a>(v: &'a JValue, schema: &Schema, f: &SourceFile, diags: &mut 
         }
         if schema.any_attrs || schema.attrs.contains(&name) {
             if let Some(prev) = out.attrs.iter().find(|a| a.name == name) {
-                diags.push(msg::duplicate_argument(name, &f.range(prev.name_span.clone()), f.range(p.name.span.clone())));
+                diags.push(msg::duplicate_argument(
+                    name,
+                    &f.range(prev.name_span.clone()),
+                    f.range(p.name.span.clone()),
+                ));
                 continue;
             }
             out.attrs.push(Attr {
@@ -229,7 +251,13 @@ fn unpack_block<'a>(
         return;
     }
     let def_span = used.last().map_or(kind_span.clone(), |l| l.span.clone());
-    let mk = |body: &'a JValue| Block { kind, kind_span: kind_span.clone(), labels: used.clone(), def_span: def_span.clone(), body: BodyRef::Json(body) };
+    let mk = |body: &'a JValue| Block {
+        kind,
+        kind_span: kind_span.clone(),
+        labels: used.clone(),
+        def_span: def_span.clone(),
+        body: BodyRef::Json(body),
+    };
     match &v.kind {
         JKind::Null => {}
         JKind::Object(_) => out.push(mk(v)),

@@ -43,8 +43,11 @@ impl Dx<'_, '_> {
     pub fn output_postconditions<'b, 'c: 'b>(&mut self, blocks: impl Iterator<Item = &'b Block<'c>>) {
         for b in blocks {
             self.diags.push(
-                Diagnostic::error("Postconditions are not allowed", "Output values can only have preconditions, not postconditions.")
-                    .with_range(self.range(b.kind_span.clone())),
+                Diagnostic::error(
+                    "Postconditions are not allowed",
+                    "Output values can only have preconditions, not postconditions.",
+                )
+                .with_range(self.range(b.kind_span.clone())),
             );
         }
     }
@@ -58,7 +61,8 @@ pub fn zero_asserts(check_range: SourceRange) -> Diagnostic {
 /// `checkVariableValidationBlock` (1.9+): a validation whose condition does not name
 /// `var.NAME` cannot test the incoming value.
 pub fn validation_without_self(variable: &str, v: &Condition) -> Option<Diagnostic> {
-    let names_self = v.condition.references.iter().any(|r| matches!(&r.subject, Subject::InputVariable(n) if n == variable));
+    let names_self =
+        v.condition.references.iter().any(|r| matches!(&r.subject, Subject::InputVariable(n) if n == variable));
     (!names_self).then(|| {
         Diagnostic::error(
             "Invalid variable validation condition",
@@ -76,8 +80,11 @@ pub fn self_references(block_type: &str, resource_address: &str, c: &Condition) 
     for e in std::iter::once(&c.condition).chain(c.error_message.as_ref()) {
         if e.references.iter().any(|r| names_resource(r, resource_address)) {
             out.push(
-                Diagnostic::error(format!("Invalid reference in {block_type}"), format!("Configuration for {resource_address} may not refer to itself."))
-                    .with_range(e.range.clone()),
+                Diagnostic::error(
+                    format!("Invalid reference in {block_type}"),
+                    format!("Configuration for {resource_address} may not refer to itself."),
+                )
+                .with_range(e.range.clone()),
             );
         }
     }

@@ -63,12 +63,18 @@ fn blocks<'b, 't>(body: &'b Body<'t>, kind: &'b str) -> impl Iterator<Item = &'b
 
 /// A resource body's expressions (nested blocks too, a `dynamic` block's iterator bound in its
 /// content), without the meta-arguments and the blocks evaluated apart.
-fn body_exprs<'b, 't>(body: &'b Body<'t>, outer: &[&'b str], skip: &[&str], out: &mut Vec<(&'b Expr<'t>, Vec<&'b str>)>) {
+fn body_exprs<'b, 't>(
+    body: &'b Body<'t>,
+    outer: &[&'b str],
+    skip: &[&str],
+    out: &mut Vec<(&'b Expr<'t>, Vec<&'b str>)>,
+) {
     for item in &body.items {
         match item {
             Item::Attr(a) if !skip.contains(&a.name.name) => out.push((&a.expr, outer.to_vec())),
             Item::Attr(_) => {}
-            Item::Block(b) if ["lifecycle", "provisioner", "connection"].contains(&b.kind.name) && skip.contains(&"count") => {}
+            Item::Block(b)
+                if ["lifecycle", "provisioner", "connection"].contains(&b.kind.name) && skip.contains(&"count") => {}
             Item::Block(b) if b.kind.name == "dynamic" => {
                 let mut inner = outer.to_vec();
                 let iterator = attr(&b.body, "iterator").and_then(|a| match &a.expr.kind {
@@ -104,11 +110,12 @@ fn evaluations<'t>(d: &Declared<'_>, file: &'t SyntaxFile) -> Vec<Eval<'t>> {
     let m = d.module;
     let text = file.source().text.as_str();
     let mut out = Vec::new();
-    let eval = |exprs: Vec<(&Expr<'t>, Vec<&str>)>, self_ok: bool, keys: Option<(bool, bool)>, anyway: bool, context: &str| {
-        let refs: Vec<(&Expr<'t>, &[&str])> = exprs.iter().map(|(e, o)| (*e, o.as_slice())).collect();
-        let (travs, spans) = walk_exprs(text, &refs);
-        Eval { travs, spans, self_ok, keys, anyway, context: context.to_string() }
-    };
+    let eval =
+        |exprs: Vec<(&Expr<'t>, Vec<&str>)>, self_ok: bool, keys: Option<(bool, bool)>, anyway: bool, context: &str| {
+            let refs: Vec<(&Expr<'t>, &[&str])> = exprs.iter().map(|(e, o)| (*e, o.as_slice())).collect();
+            let (travs, spans) = walk_exprs(text, &refs);
+            Eval { travs, spans, self_ok, keys, anyway, context: context.to_string() }
+        };
     for item in &file.body().items {
         let Item::Block(b) = item else { continue };
         let context = header(b);
@@ -153,7 +160,8 @@ fn evaluations<'t>(d: &Declared<'_>, file: &'t SyntaxFile) -> Vec<Eval<'t>> {
                 }
                 let mut conditions_ok = true;
                 for e in &out[before..] {
-                    conditions_ok &= errors_of(d, e, file).is_empty() && !e.travs.iter().any(|t| named_value_undeclared(d, t, file));
+                    conditions_ok &=
+                        errors_of(d, e, file).is_empty() && !e.travs.iter().any(|t| named_value_undeclared(d, t, file));
                 }
                 if let (true, Some(a)) = (conditions_ok, attr(&b.body, "value")) {
                     out.push(eval(vec![(&a.expr, Vec::new())], false, Some((false, false)), false, &context));
@@ -172,7 +180,9 @@ fn evaluations<'t>(d: &Declared<'_>, file: &'t SyntaxFile) -> Vec<Eval<'t>> {
 
 /// Whether the validate walk keeps the provider block `b` of `file`.
 fn provider_used(m: &Module, file: &SyntaxFile, b: &Block<'_>) -> bool {
-    m.providers.iter().any(|p| p.range.filename == file.source().name && p.range.start.byte as usize == b.span.start && provider_in_use(m, p))
+    m.providers.iter().any(|p| {
+        p.range.filename == file.source().name && p.range.start.byte as usize == b.span.start && provider_in_use(m, p)
+    })
 }
 
 fn subject_of(t: &Trav<'_>, file: &SyntaxFile) -> Option<Subject> {
@@ -203,7 +213,9 @@ fn static_errors(d: &Declared<'_>, e: &Eval<'_>, file: &SyntaxFile) -> (bool, Ve
         }
         let undeclared = match subject_of(t, file) {
             Some(Subject::Resource(a) | Subject::ResourceInstance(a, _)) => !d.resource(&a),
-            Some(Subject::ModuleCall(c) | Subject::ModuleCallInstance(c, _) | Subject::ModuleCallOutput { call: c, .. }) => !d.call(&c),
+            Some(
+                Subject::ModuleCall(c) | Subject::ModuleCallInstance(c, _) | Subject::ModuleCallOutput { call: c, .. },
+            ) => !d.call(&c),
             _ => false,
         };
         any |= undeclared;
@@ -219,7 +231,13 @@ fn errors_of(d: &Declared<'_>, e: &Eval<'_>, file: &SyntaxFile) -> Vec<Diagnosti
     if statics {
         if e.anyway {
             for t in &e.travs {
-                out.push(Diagnostic::error("Unknown variable", format!("There is no variable named {}.", go_quote(t.root()))).with_range(range(t.steps[0].span.clone())));
+                out.push(
+                    Diagnostic::error(
+                        "Unknown variable",
+                        format!("There is no variable named {}.", go_quote(t.root())),
+                    )
+                    .with_range(range(t.steps[0].span.clone())),
+                );
             }
         }
         return out;
@@ -227,7 +245,9 @@ fn errors_of(d: &Declared<'_>, e: &Eval<'_>, file: &SyntaxFile) -> Vec<Diagnosti
     let mut evaluated_ok = true;
     for t in &e.travs {
         evaluated_ok &= !named_value_undeclared(d, t, file);
-        let (Some((counted, each)), Some(Step { kind: StepKind::Attr(name), span })) = (e.keys, t.steps.get(1)) else { continue };
+        let (Some((counted, each)), Some(Step { kind: StepKind::Attr(name), span })) = (e.keys, t.steps.get(1)) else {
+            continue;
+        };
         let whole = range(t.steps[0].span.start..span.end);
         let d = match (t.root(), name.as_ref()) {
             ("count", "index") if !counted => Diagnostic::error("Reference to \"count\" in non-counted context", "The \"count\" object can only be used in \"module\", \"resource\", and \"data\" blocks, and only when the \"count\" argument is set."),
@@ -261,7 +281,11 @@ fn undeclared_output(m: &Module, t: &Trav<'_>, file: &SyntaxFile, context: &str)
     let mut snippet = file.source().snippet(&range, Some(context.to_string()));
     let object = file.source().text.get(t.steps[0].span.start..object_end).unwrap_or("");
     snippet.values = vec![serde_json::json!({"traversal": object, "statement": "is a object"})];
-    let mut d = Diagnostic::error("Unsupported attribute", format!("This object does not have an attribute named {}.", go_quote(&output))).with_range(range);
+    let mut d = Diagnostic::error(
+        "Unsupported attribute",
+        format!("This object does not have an attribute named {}.", go_quote(&output)),
+    )
+    .with_range(range);
     d.snippet = Some(snippet);
     Some(d)
 }

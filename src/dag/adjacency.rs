@@ -78,7 +78,8 @@ impl<E> Adjacency<E> {
                 ix.insert(id, pos as u32);
             }
             None if self.entries.len() > INDEX_FROM => {
-                let mut ix: HashMap<NodeId, u32, IdBuild> = HashMap::with_capacity_and_hasher(self.entries.len() * 2, IdBuild::default());
+                let mut ix: HashMap<NodeId, u32, IdBuild> =
+                    HashMap::with_capacity_and_hasher(self.entries.len() * 2, IdBuild::default());
                 ix.extend(self.entries.iter().enumerate().map(|(p, (t, _))| (*t, p as u32)));
                 self.index = Some(Box::new(ix));
             }
@@ -110,7 +111,8 @@ impl<E> Adjacency<E> {
     /// The entries with every id mapped through `remap` (ids stay distinct), order kept.
     pub fn remapped(self, remap: impl Fn(NodeId) -> NodeId) -> Self {
         let entries: Vec<(NodeId, E)> = self.entries.into_iter().map(|(t, e)| (remap(t), e)).collect();
-        let index = self.index.map(|_| Box::new(entries.iter().enumerate().map(|(p, (t, _))| (*t, p as u32)).collect()));
+        let index =
+            self.index.map(|_| Box::new(entries.iter().enumerate().map(|(p, (t, _))| (*t, p as u32)).collect()));
         Adjacency { entries, index }
     }
 }

@@ -162,10 +162,7 @@ mod tests {
         );
         assert!(diags.iter().all(|d| d.detail.is_empty()));
         let legacy = g.validate_with(CycleStyle::Legacy);
-        assert_eq!(
-            legacy.iter().next().unwrap().summary,
-            "Cycle: local.test2 (expand), local.test1 (expand)"
-        );
+        assert_eq!(legacy.iter().next().unwrap().summary, "Cycle: local.test2 (expand), local.test1 (expand)");
     }
 
     #[test]

@@ -44,11 +44,8 @@ impl<N, E> Graph<N, E> {
                 sccs.push(scc.to_vec());
             }
         });
-        let mut cycles: Vec<Vec<NodeId>> = sccs
-            .iter()
-            .enumerate()
-            .map(|(i, scc)| self.reference_order(scc, &comp, i as u32))
-            .collect();
+        let mut cycles: Vec<Vec<NodeId>> =
+            sccs.iter().enumerate().map(|(i, scc)| self.reference_order(scc, &comp, i as u32)).collect();
         crate::util::sort::sort_by(&mut cycles, |a, b| {
             let names = |c: &Vec<NodeId>| c.iter().map(|&v| self.name(v)).collect::<Vec<_>>();
             names(a).cmp(&names(b)).then_with(|| a.cmp(b))
@@ -71,10 +68,7 @@ impl<N, E> Graph<N, E> {
 
     /// The [`Cyclic`] report for this graph (empty lists if it is acyclic).
     pub fn cyclic(&self) -> Cyclic {
-        Cyclic {
-            cycles: self.cycles(),
-            self_loops: self.self_loops(),
-        }
+        Cyclic { cycles: self.cycles(), self_loops: self.self_loops() }
     }
 
     /// One shortest simple loop through `start`, for explaining a cycle step by step with each
@@ -125,10 +119,7 @@ impl<N, E> Graph<N, E> {
     /// DFS discovery order of one component, entered at its shortest name.
     fn reference_order(&self, scc: &[NodeId], comp: &[u32], c: u32) -> Vec<NodeId> {
         let key = |v: NodeId| (self.name(v).len(), self.name(v), v);
-        let start = *scc
-            .iter()
-            .min_by_key(|&&v| key(v))
-            .expect("component is non-empty");
+        let start = *scc.iter().min_by_key(|&&v| key(v)).expect("component is non-empty");
         let mut seen: std::collections::HashSet<NodeId> = std::collections::HashSet::from([start]);
         let mut order = vec![start];
         let in_comp = |v: NodeId| comp[v.index()] == c;

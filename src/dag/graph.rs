@@ -62,11 +62,7 @@ pub struct Graph<N, E> {
 
 impl<N, E> Default for Graph<N, E> {
     fn default() -> Self {
-        Graph {
-            slots: Vec::new(),
-            live: 0,
-            edges: 0,
-        }
+        Graph { slots: Vec::new(), live: 0, edges: 0 }
     }
 }
 
@@ -78,11 +74,7 @@ impl<N, E> Graph<N, E> {
 
     /// An empty graph with room for `nodes` vertices.
     pub fn with_capacity(nodes: usize) -> Self {
-        Graph {
-            slots: Vec::with_capacity(nodes),
-            live: 0,
-            edges: 0,
-        }
+        Graph { slots: Vec::with_capacity(nodes), live: 0, edges: 0 }
     }
 
     /// Adds a vertex and returns its id. Names need not be unique. O(1).
@@ -140,11 +132,7 @@ impl<N, E> Graph<N, E> {
 
     /// All vertices, in ascending id (insertion) order.
     pub fn node_ids(&self) -> impl Iterator<Item = NodeId> + '_ {
-        self.slots
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.is_some())
-            .map(|(i, _)| NodeId::from_index(i))
+        self.slots.iter().enumerate().filter(|(_, s)| s.is_some()).map(|(i, _)| NodeId::from_index(i))
     }
 
     /// The vertex's name.
@@ -221,10 +209,7 @@ impl<N, E> Graph<N, E> {
     }
 
     /// Like [`Graph::edges_from`], with each edge's payload.
-    pub fn edges_from_with_payload(
-        &self,
-        id: NodeId,
-    ) -> impl ExactSizeIterator<Item = (NodeId, &E)> + '_ {
+    pub fn edges_from_with_payload(&self, id: NodeId) -> impl ExactSizeIterator<Item = (NodeId, &E)> + '_ {
         self.vertex(id).from.iter()
     }
 
@@ -252,8 +237,7 @@ impl<N, E> Graph<N, E> {
     /// Every edge as `(from, to, payload)`: sources in id order, then each source's targets in
     /// [`Graph::edges_from`] order.
     pub fn edges(&self) -> impl Iterator<Item = (NodeId, NodeId, &E)> + '_ {
-        self.node_ids()
-            .flat_map(move |s| self.edges_from_with_payload(s).map(move |(t, e)| (s, t, e)))
+        self.node_ids().flat_map(move |s| self.edges_from_with_payload(s).map(move |(t, e)| (s, t, e)))
     }
 
     pub(super) fn vertex(&self, id: NodeId) -> &Vertex<N, E> {

@@ -22,9 +22,7 @@ impl<N, E> Graph<N, E> {
             if t == original {
                 continue; // a self-loop disappears with the vertex, as in Terraform
             }
-            let payload = self
-                .remove_edge(original, t)
-                .expect("edge listed by edges_from");
+            let payload = self.remove_edge(original, t).expect("edge listed by edges_from");
             self.connect(replacement, t, payload);
         }
         let incoming: Vec<NodeId> = self.edges_to(original).collect();
@@ -32,9 +30,7 @@ impl<N, E> Graph<N, E> {
             if s == original {
                 continue;
             }
-            let payload = self
-                .remove_edge(s, original)
-                .expect("edge listed by edges_to");
+            let payload = self.remove_edge(s, original).expect("edge listed by edges_to");
             self.connect(s, replacement, payload);
         }
         self.remove(original);
@@ -58,12 +54,7 @@ impl<N, E> Graph<N, E> {
         for slot in other.slots.into_iter().flatten() {
             let from = slot.from.remapped(|t| remap(&t));
             let to = slot.to.remapped(|t| remap(&t));
-            self.slots.push(Some(Vertex {
-                name: slot.name,
-                weight: slot.weight,
-                from,
-                to,
-            }));
+            self.slots.push(Some(Vertex { name: slot.name, weight: slot.weight, from, to }));
         }
         self.live += other.live;
         self.edges += other.edges;
@@ -85,11 +76,7 @@ impl<N: Clone, E: Clone> Clone for Graph<N, E> {
                 })
             })
             .collect();
-        Graph {
-            slots,
-            live: self.live,
-            edges: self.edges,
-        }
+        Graph { slots, live: self.live, edges: self.edges }
     }
 }
 

@@ -55,15 +55,15 @@ mod render_text;
 mod set;
 mod tarjan;
 
+pub use crate::addrs::quote::{go_escape, go_quote};
 pub use cycle_text::{cycle_diagnostics, cycle_summary, legacy_cycle_summary, self_reference_summary, CycleStyle};
 pub use cycles::Cyclic;
 pub use graph::{Graph, NodeId};
-pub use crate::addrs::quote::{go_escape, go_quote};
 pub use reach::{Direction, WalkControl, WalkOrder};
 pub use reduce::{RemovedEdge, DEFAULT_REDUCTION_BUDGET};
 pub use render_dot::{DotAttrs, DotOptions};
 pub use render_mermaid::mermaid_label;
 pub use render_resource::{resource_dot, resource_mermaid, ResourceNode};
 pub use set::NodeSet;
-pub use tarjan::Components;
 pub(crate) use tarjan::tarjan_with;
+pub use tarjan::Components;

@@ -132,14 +132,8 @@ mod tests {
         g.connect(c, d, ());
         g.connect(a, d, ());
         g.connect(b, c, ());
-        assert_eq!(
-            names(&g, &g.topological_order().unwrap()),
-            ["a", "b", "c", "d"]
-        );
-        assert_eq!(
-            names(&g, &g.reverse_topological_order().unwrap()),
-            ["d", "a", "c", "b"]
-        );
+        assert_eq!(names(&g, &g.topological_order().unwrap()), ["a", "b", "c", "d"]);
+        assert_eq!(names(&g, &g.reverse_topological_order().unwrap()), ["d", "a", "c", "b"]);
         let fast = g.topo_order_fast().unwrap();
         assert_eq!(names(&g, &fast), ["a", "b", "c", "d"]);
     }

@@ -62,12 +62,8 @@ impl<N, E> Graph<N, E> {
         while let Some(v) = stack.pop() {
             if seen.insert(v) {
                 match dir {
-                    Direction::Dependencies => {
-                        stack.extend(self.edges_from(v).filter(|&w| !seen.contains(w)))
-                    }
-                    Direction::Dependents => {
-                        stack.extend(self.edges_to(v).filter(|&w| !seen.contains(w)))
-                    }
+                    Direction::Dependencies => stack.extend(self.edges_from(v).filter(|&w| !seen.contains(w))),
+                    Direction::Dependents => stack.extend(self.edges_to(v).filter(|&w| !seen.contains(w))),
                 }
             }
         }
@@ -77,12 +73,7 @@ impl<N, E> Graph<N, E> {
     /// The first vertices along each path from `v` (not `v` itself) for which `matches` is true;
     /// the search does not continue past a match (Terraform `FirstAncestorsWith` for
     /// [`Direction::Dependencies`], `FirstDescendantsWith` for [`Direction::Dependents`]).
-    pub fn first_reached_with(
-        &self,
-        v: NodeId,
-        dir: Direction,
-        mut matches: impl FnMut(NodeId) -> bool,
-    ) -> NodeSet {
+    pub fn first_reached_with(&self, v: NodeId, dir: Direction, mut matches: impl FnMut(NodeId) -> bool) -> NodeSet {
         let mut found = NodeSet::with_bound(self.node_bound());
         let starts: Vec<NodeId> = self.neighbours(v, dir).collect();
         self.walk(&starts, dir, WalkOrder::DepthFirst, |w, _| {
@@ -98,12 +89,7 @@ impl<N, E> Graph<N, E> {
 
     /// Whether any vertex reachable from `v` (not `v` itself) along `dir` matches (Terraform
     /// `MatchAncestor` / `MatchDescendant`). Stops at the first match.
-    pub fn any_reached(
-        &self,
-        v: NodeId,
-        dir: Direction,
-        mut matches: impl FnMut(NodeId) -> bool,
-    ) -> bool {
+    pub fn any_reached(&self, v: NodeId, dir: Direction, mut matches: impl FnMut(NodeId) -> bool) -> bool {
         let mut hit = false;
         let starts: Vec<NodeId> = self.neighbours(v, dir).collect();
         self.walk(&starts, dir, WalkOrder::DepthFirst, |w, _| {
@@ -162,11 +148,7 @@ impl<N, E> Graph<N, E> {
         }
     }
 
-    pub(crate) fn neighbours(
-        &self,
-        v: NodeId,
-        dir: Direction,
-    ) -> Box<dyn Iterator<Item = NodeId> + '_> {
+    pub(crate) fn neighbours(&self, v: NodeId, dir: Direction) -> Box<dyn Iterator<Item = NodeId> + '_> {
         match dir {
             Direction::Dependencies => Box::new(self.edges_from(v)),
             Direction::Dependents => Box::new(self.edges_to(v)),

@@ -74,10 +74,7 @@ impl<N, E> Graph<N, E> {
 
     /// [`Graph::transitive_reduction`] with an explicit row budget in bytes (at least one
     /// 64-column word per row is always used, whatever the budget).
-    pub fn transitive_reduction_with_budget(
-        &mut self,
-        budget_bytes: usize,
-    ) -> Result<Vec<RemovedEdge<E>>, Cyclic> {
+    pub fn transitive_reduction_with_budget(&mut self, budget_bytes: usize) -> Result<Vec<RemovedEdge<E>>, Cyclic> {
         let redundant = self.redundant_edges(budget_bytes)?;
         Ok(redundant
             .into_iter()
@@ -96,9 +93,7 @@ impl<N, E> Graph<N, E> {
         for (i, v) in order.iter().enumerate() {
             pos[v.index()] = i as u32;
         }
-        let f = Csr::from_rows(order.len(), |p, row| {
-            row.extend(self.edges_from(order[p]).map(|t| pos[t.index()]))
-        });
+        let f = Csr::from_rows(order.len(), |p, row| row.extend(self.edges_from(order[p]).map(|t| pos[t.index()])));
         let mut dead = vec![false; f.tgt.len()];
         triangles(&f, &mut dead);
 
@@ -142,27 +137,10 @@ mod tests {
         type Case<'a> = (usize, &'a [(usize, usize)], &'a str);
         let cases: &[Case] = &[
             (3, &[(1, 2), (1, 3), (2, 3)], "1\n  2\n2\n  3\n3\n"),
-            (
-                4,
-                &[(1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)],
-                "1\n  2\n2\n  3\n3\n  4\n4\n",
-            ),
+            (4, &[(1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)], "1\n  2\n2\n  3\n3\n  4\n4\n"),
             (
                 8,
-                &[
-                    (1, 2),
-                    (1, 3),
-                    (1, 4),
-                    (2, 3),
-                    (2, 4),
-                    (3, 4),
-                    (5, 6),
-                    (5, 7),
-                    (5, 8),
-                    (6, 7),
-                    (6, 8),
-                    (7, 8),
-                ],
+                &[(1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4), (5, 6), (5, 7), (5, 8), (6, 7), (6, 8), (7, 8)],
                 "1\n  2\n2\n  3\n3\n  4\n4\n5\n  6\n6\n  7\n7\n  8\n8\n",
             ),
         ];
@@ -181,18 +159,13 @@ mod tests {
     #[test]
     fn fully_connected_reduces_to_chain() {
         let n = 200;
-        let edges: Vec<(usize, usize)> = (1..=n)
-            .flat_map(|i| (i + 1..=n).map(move |j| (i, j)))
-            .collect();
+        let edges: Vec<(usize, usize)> = (1..=n).flat_map(|i| (i + 1..=n).map(move |j| (i, j))).collect();
         let mut g = numbered(n, &edges);
         let removed = g.transitive_reduction_with_budget(0).unwrap();
         assert_eq!(removed.len(), edges.len() - (n - 1));
         assert_eq!(g.edge_count(), n - 1);
         for i in 1..n {
-            let (a, b) = (
-                g.find(&i.to_string()).unwrap(),
-                g.find(&(i + 1).to_string()).unwrap(),
-            );
+            let (a, b) = (g.find(&i.to_string()).unwrap(), g.find(&(i + 1).to_string()).unwrap());
             assert!(g.has_edge(a, b));
         }
     }

@@ -208,9 +208,7 @@ pub(crate) fn chunked_rows(f: &Csr, r: &Csr, budget_bytes: usize) -> Vec<(u32, u
                 if st != Row::Empty && sv.len() >= 2 {
                     for &x in sv {
                         let bit = col_bit[x as usize];
-                        if bit != NONE
-                            && (st == Row::Full || row[bit as usize / 64] & (1 << (bit % 64)) != 0)
-                        {
+                        if bit != NONE && (st == Row::Full || row[bit as usize / 64] & (1 << (bit % 64)) != 0) {
                             redundant.push((v as u32, x));
                         }
                     }

@@ -65,11 +65,7 @@ impl<N, E> Graph<N, E> {
     ///      \t\t\"[root] a\" [shape = \"box\"]\n\t\t\"[root] a\" -> \"[root] b\"\n\t}\n}\n"
     /// );
     /// ```
-    pub fn dot(
-        &self,
-        opts: &DotOptions,
-        node_attrs: impl Fn(NodeId, &N) -> Option<DotAttrs>,
-    ) -> String {
+    pub fn dot(&self, opts: &DotOptions, node_attrs: impl Fn(NodeId, &N) -> Option<DotAttrs>) -> String {
         let mut escaped: HashMap<NodeId, String> = HashMap::with_capacity(self.node_count());
         for v in self.node_ids() {
             escaped.insert(v, go_escape(self.name(v)));
@@ -77,9 +73,7 @@ impl<N, E> Graph<N, E> {
         let mut ids: Vec<NodeId> = self.node_ids().collect();
         crate::util::sort::sort_by(&mut ids, |a, b| escaped[a].cmp(&escaped[b]).then(a.cmp(b)));
 
-        let mut out = String::from(
-            "digraph {\n\tcompound = \"true\"\n\tnewrank = \"true\"\n\tsubgraph \"root\" {\n",
-        );
+        let mut out = String::from("digraph {\n\tcompound = \"true\"\n\tnewrank = \"true\"\n\tsubgraph \"root\" {\n");
         let mut drawn = vec![false; self.node_bound()];
         for &v in &ids {
             let Some(attrs) = node_attrs(v, self.weight(v)) else {
@@ -91,9 +85,7 @@ impl<N, E> Graph<N, E> {
             out.push('\n');
         }
 
-        let edge_line = |s: NodeId, t: NodeId| {
-            format!("\"[root] {}\" -> \"[root] {}\"", escaped[&s], escaped[&t])
-        };
+        let edge_line = |s: NodeId, t: NodeId| format!("\"[root] {}\" -> \"[root] {}\"", escaped[&s], escaped[&t]);
         let mut lines: HashMap<String, String> = HashMap::new();
         if opts.draw_cycles {
             for cycle in self.cycles() {
@@ -129,10 +121,7 @@ fn push_attrs(out: &mut String, attrs: &DotAttrs) {
     if attrs.is_empty() {
         return;
     }
-    let mut parts: Vec<String> = attrs
-        .iter()
-        .map(|(k, v)| format!("{k} = {}", go_quote(v)))
-        .collect();
+    let mut parts: Vec<String> = attrs.iter().map(|(k, v)| format!("{k} = {}", go_quote(v))).collect();
     crate::util::sort::sort(&mut parts);
     out.push_str(" [");
     out.push_str(&parts.join(", "));
@@ -181,14 +170,8 @@ mod tests {
         let mut g: Graph<(), ()> = Graph::new();
         g.add("x", ());
         let dot = g.dot(&DotOptions::default(), |_, _| {
-            Some(DotAttrs::from([
-                ("shape".into(), "note".into()),
-                ("label".into(), "say \"hi\"".into()),
-            ]))
+            Some(DotAttrs::from([("shape".into(), "note".into()), ("label".into(), "say \"hi\"".into())]))
         });
-        assert!(
-            dot.contains("\t\t\"[root] x\" [label = \"say \\\"hi\\\"\", shape = \"note\"]\n"),
-            "{dot}"
-        );
+        assert!(dot.contains("\t\t\"[root] x\" [label = \"say \\\"hi\\\"\", shape = \"note\"]\n"), "{dot}");
     }
 }

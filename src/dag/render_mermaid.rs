@@ -47,11 +47,7 @@ impl<N, E> Graph<N, E> {
     ///      linkStyle 0,1 stroke:#ff0000,stroke-width:2px;\n"
     /// );
     /// ```
-    pub fn mermaid(
-        &self,
-        opts: &DotOptions,
-        node_attrs: impl Fn(NodeId, &N) -> Option<DotAttrs>,
-    ) -> String {
+    pub fn mermaid(&self, opts: &DotOptions, node_attrs: impl Fn(NodeId, &N) -> Option<DotAttrs>) -> String {
         let rank = self.name_ranks();
         let mut ids: Vec<NodeId> = self.node_ids().collect();
         crate::util::sort::sort_by_key(&mut ids, |v| rank[v.index()]);
@@ -85,11 +81,7 @@ impl<N, E> Graph<N, E> {
         let mut edges: Vec<(u32, u32, bool)> = self
             .edges()
             .map(|(s, t, _)| {
-                (
-                    rank[s.index()],
-                    rank[t.index()],
-                    comp[s.index()] != u32::MAX && comp[s.index()] == comp[t.index()],
-                )
+                (rank[s.index()], rank[t.index()], comp[s.index()] != u32::MAX && comp[s.index()] == comp[t.index()])
             })
             .collect();
         crate::util::sort::sort(&mut edges);
@@ -101,10 +93,7 @@ impl<N, E> Graph<N, E> {
             }
         }
         if !red.is_empty() {
-            out.push_str(&format!(
-                "linkStyle {} stroke:#ff0000,stroke-width:2px;\n",
-                red.join(",")
-            ));
+            out.push_str(&format!("linkStyle {} stroke:#ff0000,stroke-width:2px;\n", red.join(",")));
         }
         out
     }
@@ -124,10 +113,7 @@ mod tests {
         g.connect(r, p, ());
         let out = g.mermaid(&DotOptions { draw_cycles: true }, |v, shape| {
             let label = if v == r { "aws_instance.web" } else { "" };
-            Some(DotAttrs::from([
-                ("shape".into(), shape.to_string()),
-                ("label".into(), label.into()),
-            ]))
+            Some(DotAttrs::from([("shape".into(), shape.to_string()), ("label".into(), label.into())]))
         });
         assert_eq!(
             out,

@@ -31,24 +31,9 @@ pub struct ResourceNode {
 impl ResourceNode {
     /// A node with Terraform's `ConfigResource.String()` id and `Resource.String()` label.
     pub fn new(module: &str, data: bool, type_name: &str, name: &str) -> Self {
-        let label = if data {
-            format!("data.{type_name}.{name}")
-        } else {
-            format!("{type_name}.{name}")
-        };
-        let id = if module.is_empty() {
-            label.clone()
-        } else {
-            format!("{module}.{label}")
-        };
-        ResourceNode {
-            module: module.into(),
-            data,
-            type_name: type_name.into(),
-            name: name.into(),
-            id,
-            label,
-        }
+        let label = if data { format!("data.{type_name}.{name}") } else { format!("{type_name}.{name}") };
+        let id = if module.is_empty() { label.clone() } else { format!("{module}.{label}") };
+        ResourceNode { module: module.into(), data, type_name: type_name.into(), name: name.into(), id, label }
     }
 }
 
@@ -73,13 +58,7 @@ fn sorted(nodes: &[ResourceNode], edges: &[(usize, usize)]) -> (Vec<usize>, Vec<
     let mut by_rank: Vec<(usize, usize)> = edges.iter().map(|&(s, t)| (rank[s], rank[t])).collect();
     crate::util::sort::sort(&mut by_rank);
     by_rank.dedup();
-    (
-        order.clone(),
-        by_rank
-            .into_iter()
-            .map(|(s, t)| (order[s], order[t]))
-            .collect(),
-    )
+    (order.clone(), by_rank.into_iter().map(|(s, t)| (order[s], order[t])).collect())
 }
 
 /// Terraform's default `terraform graph` DOT (v1.7+).
@@ -103,9 +82,7 @@ fn sorted(nodes: &[ResourceNode], edges: &[(usize, usize)]) -> (Vec<usize>, Vec<
 /// );
 /// ```
 pub fn resource_dot(nodes: &[ResourceNode], edges: &[(usize, usize)]) -> String {
-    let mut out = String::from(
-        "digraph G {\n  rankdir = \"RL\";\n  node [shape = rect, fontname = \"sans-serif\"];\n",
-    );
+    let mut out = String::from("digraph G {\n  rankdir = \"RL\";\n  node [shape = rect, fontname = \"sans-serif\"];\n");
     if nodes.is_empty() {
         out.push_str("  /* This configuration does not contain any resources.         */\n");
         out.push_str("  /* For a more detailed graph, try: terraform graph -type=plan */\n");
@@ -120,27 +97,16 @@ pub fn resource_dot(nodes: &[ResourceNode], edges: &[(usize, usize)]) -> String 
             }
             current = &n.module;
             out.push_str(&format!("  subgraph \"cluster_{current}\" {{\n"));
-            out.push_str(&format!(
-                "    label = {}\n    fontname = \"sans-serif\"\n",
-                go_quote(current)
-            ));
+            out.push_str(&format!("    label = {}\n    fontname = \"sans-serif\"\n", go_quote(current)));
         }
         let indent = if current.is_empty() { "  " } else { "    " };
-        out.push_str(&format!(
-            "{indent}{} [label={}];\n",
-            go_quote(&n.id),
-            go_quote(&n.label)
-        ));
+        out.push_str(&format!("{indent}{} [label={}];\n", go_quote(&n.id), go_quote(&n.label)));
     }
     if !current.is_empty() {
         out.push_str("  }\n");
     }
     for (s, t) in edges {
-        out.push_str(&format!(
-            "  {} -> {};\n",
-            go_quote(&nodes[s].id),
-            go_quote(&nodes[t].id)
-        ));
+        out.push_str(&format!("  {} -> {};\n", go_quote(&nodes[s].id), go_quote(&nodes[t].id)));
     }
     out.push_str("}\n");
     out

@@ -19,18 +19,12 @@ impl<N, E> Graph<N, E> {
     /// O(V log V + E log d) string comparisons (d = largest out-degree).
     pub fn string_with_types(&self, type_label: impl Fn(NodeId, &N) -> String) -> String {
         let mut out = String::new();
-        self.write_text(&mut out, |id| {
-            format!(" - {}", type_label(id, self.weight(id)))
-        })
-        .expect("writing to a String cannot fail");
+        self.write_text(&mut out, |id| format!(" - {}", type_label(id, self.weight(id))))
+            .expect("writing to a String cannot fail");
         out
     }
 
-    fn write_text(
-        &self,
-        out: &mut impl fmt::Write,
-        suffix: impl Fn(NodeId) -> String,
-    ) -> fmt::Result {
+    fn write_text(&self, out: &mut impl fmt::Write, suffix: impl Fn(NodeId) -> String) -> fmt::Result {
         let by_name = |a: &NodeId, b: &NodeId| self.name(*a).cmp(self.name(*b)).then(a.cmp(b));
         let mut ids: Vec<NodeId> = self.node_ids().collect();
         crate::util::sort::sort_by(&mut ids, by_name);
@@ -115,14 +109,8 @@ mod tests {
         let [root, upper, lower, quoted] = [
             ("root", "*terraform.nodeCloseModule"),
             ("Zed", "*T"),
-            (
-                "aws_instance.web (expand)",
-                "*terraform.nodeExpandPlannableResource",
-            ),
-            (
-                "provider[\"registry.terraform.io/hashicorp/aws\"]",
-                "*terraform.NodeApplyableProvider",
-            ),
+            ("aws_instance.web (expand)", "*terraform.nodeExpandPlannableResource"),
+            ("provider[\"registry.terraform.io/hashicorp/aws\"]", "*terraform.NodeApplyableProvider"),
         ]
         .map(|(n, t)| g.add(n, t));
         g.connect(root, lower, ());

@@ -16,10 +16,7 @@ pub struct NodeSet {
 impl NodeSet {
     /// An empty set able to hold ids below `bound`.
     pub fn with_bound(bound: usize) -> Self {
-        NodeSet {
-            words: vec![0; bound.div_ceil(64)],
-            len: 0,
-        }
+        NodeSet { words: vec![0; bound.div_ceil(64)], len: 0 }
     }
 
     /// Adds `id`; returns whether it was new. Grows if `id` is past the bound.
@@ -47,9 +44,7 @@ impl NodeSet {
 
     /// Whether `id` is in the set.
     pub fn contains(&self, id: NodeId) -> bool {
-        self.words
-            .get(id.index() / 64)
-            .is_some_and(|w| w & (1u64 << (id.index() % 64)) != 0)
+        self.words.get(id.index() / 64).is_some_and(|w| w & (1u64 << (id.index() % 64)) != 0)
     }
 
     /// Number of members.

@@ -79,7 +79,13 @@ impl<N, E> Graph<N, E> {
 
     /// Runs Tarjan and hands each component (pop order) to `emit`, without collecting them.
     pub(crate) fn tarjan(&self, mut emit: impl FnMut(&[NodeId])) {
-        tarjan_with(self.node_bound(), self.node_ids(), NodeId::index, |v, pos| self.dependency_at(v, pos), |scc| emit(scc));
+        tarjan_with(
+            self.node_bound(),
+            self.node_ids(),
+            NodeId::index,
+            |v, pos| self.dependency_at(v, pos),
+            |scc| emit(scc),
+        );
     }
 }
 

@@ -23,12 +23,15 @@ pub fn mock_options(mock: Option<&Json>) -> MockOptions {
     let Some(m) = mock else { return o };
     o.delay_ms = m.get("delayMs").and_then(Json::as_f64).map(|f| f.max(0.0) as u64).unwrap_or(0);
     if let Some(by) = m.get("delayByName").and_then(Json::as_object) {
-        o.delay_by_name = crate::util::sort::btree_map(by.iter().filter_map(|(k, v)| v.as_f64().map(|f| (k.clone(), f.max(0.0) as u64))));
+        o.delay_by_name = crate::util::sort::btree_map(
+            by.iter().filter_map(|(k, v)| v.as_f64().map(|f| (k.clone(), f.max(0.0) as u64))),
+        );
     }
     if let Some(names) = m.get("failNames").and_then(Json::as_array) {
         o.fail_names = crate::util::sort::btree_set(names.iter().filter_map(|v| v.as_str().map(String::from)));
     }
-    o.fail_addresses = fail_address_entries(Some(m)).into_iter().filter_map(crate::providers::mock::FailAddress::parse).collect();
+    o.fail_addresses =
+        fail_address_entries(Some(m)).into_iter().filter_map(crate::providers::mock::FailAddress::parse).collect();
     if let Some(ops) = m.get("failOps").and_then(Json::as_array) {
         let text: Vec<&str> = ops.iter().filter_map(Json::as_str).collect();
         o.fail_ops = MockOptions::from_env([("MOCK_FAIL_OPS", text.join(",").as_str())]).fail_ops;
@@ -130,7 +133,8 @@ pub fn changes_json(p: &Plan) -> Json {
 
 /// Whether `p` changes anything: an action, an import or an output change.
 pub fn has_changes(p: &Plan) -> bool {
-    p.changes.iter().any(|c| c.action != Action::NoOp || c.importing.is_some()) || p.outputs.iter().any(|o| o.action != Action::NoOp)
+    p.changes.iter().any(|c| c.action != Action::NoOp || c.importing.is_some())
+        || p.outputs.iter().any(|o| o.action != Action::NoOp)
 }
 
 /// The apply's report in the API's shape (`progress`: what `terraform apply` prints, elapsed
@@ -156,12 +160,20 @@ pub fn event_json(e: &Event, phase: &str) -> Json {
 /// The diagnostic of a saved plan applied to a state it was not made from (Terraform's
 /// `backend/local`: lineage first, then serial).
 pub fn stale_plan(planned_from: Option<&Json>, now: Option<&Json>) -> Option<Diagnostic> {
-    let meta = |s: Option<&Json>| (s.and_then(|s| s.get("lineage")).and_then(Json::as_str).unwrap_or("").to_string(), s.and_then(|s| s.get("serial")).and_then(Json::as_u64).unwrap_or(0));
+    let meta = |s: Option<&Json>| {
+        (
+            s.and_then(|s| s.get("lineage")).and_then(Json::as_str).unwrap_or("").to_string(),
+            s.and_then(|s| s.get("serial")).and_then(Json::as_u64).unwrap_or(0),
+        )
+    };
     let (plan_lineage, plan_serial) = meta(planned_from);
     let (lineage, serial) = meta(now);
     let first_plan = plan_lineage.is_empty() && plan_serial == 0;
     if !first_plan && plan_lineage != lineage {
-        return Some(Diagnostic::error("Saved plan does not match the given state", "The given plan file can not be applied because it was created from a different state lineage."));
+        return Some(Diagnostic::error(
+            "Saved plan does not match the given state",
+            "The given plan file can not be applied because it was created from a different state lineage.",
+        ));
     }
     if plan_serial != serial {
         return Some(Diagnostic::error("Saved plan is stale", "The given plan file can no longer be applied because the state was changed by another operation after the plan was created."));
@@ -175,7 +187,11 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
     // The built-in mock for hashicorp/mock, the generic mock for every other source.
     let provider = super::schemas::providers(files, config, mock_options(request.get("mock")));
     let state = request.get("state").filter(|s| !s.is_null());
-    let variables: BTreeMap<String, Json> = request.get("variables").and_then(Json::as_object).map(|m| crate::util::sort::btree_map(m.clone())).unwrap_or_default();
+    let variables: BTreeMap<String, Json> = request
+        .get("variables")
+        .and_then(Json::as_object)
+        .map(|m| crate::util::sort::btree_map(m.clone()))
+        .unwrap_or_default();
     let destroy = request.get("destroy").and_then(Json::as_bool).unwrap_or(false);
     // Configuration errors with Terraform's snippet and `in BLOCK` context, as the plan's own.
     let mut diagnostics = super::diag_text::with_sources(load_diagnostics, &crate::eval::MapFiles(files));
@@ -184,8 +200,23 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
         return json!({"plan": null, "planText": "", "changes": [], "diagnostics": diagnostics, "apply": null});
     }
     let no_refresh = request.get("refresh").and_then(Json::as_bool) == Some(false);
-    let strings = |key: &str| -> Vec<String> { request.get(key).and_then(Json::as_array).into_iter().flatten().filter_map(|v| v.as_str().map(String::from)).collect() };
-    let options = PlanOptions { variables: variables.clone(), destroy, no_refresh, targets: strings("targets"), replace: strings("replace"), on_op: None };
+    let strings = |key: &str| -> Vec<String> {
+        request
+            .get(key)
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str().map(String::from))
+            .collect()
+    };
+    let options = PlanOptions {
+        variables: variables.clone(),
+        destroy,
+        no_refresh,
+        targets: strings("targets"),
+        replace: strings("replace"),
+        on_op: None,
+    };
     let p = plan(files, config, state, &provider, &options);
     let view = plan_view(&p, &provider, &provider.schema_document());
     diagnostics.extend(p.diagnostics.clone());

@@ -24,7 +24,11 @@ pub struct ApplyOptions {
 
 impl Default for ApplyOptions {
     fn default() -> Self {
-        ApplyOptions { variables: BTreeMap::new(), parallelism: 10, lineage: "00000000-0000-0000-0000-000000000000".into() }
+        ApplyOptions {
+            variables: BTreeMap::new(),
+            parallelism: 10,
+            lineage: "00000000-0000-0000-0000-000000000000".into(),
+        }
     }
 }
 
@@ -32,7 +36,9 @@ impl Default for ApplyOptions {
 #[derive(Clone, Debug, PartialEq)]
 pub enum EventKind {
     Start,
-    Complete { id: Option<String> },
+    Complete {
+        id: Option<String>,
+    },
     Fail,
     Skip,
     /// Never started: the walk was halted.
@@ -69,7 +75,14 @@ pub struct ApplyResult {
 }
 
 /// Applies `plan` (made from `config` and the prior state `prior`) with `provider`.
-pub fn apply(files: &BTreeMap<String, String>, config: &Config, plan: &Plan, prior: Option<&Json>, provider: &dyn Provider, options: &ApplyOptions) -> ApplyResult {
+pub fn apply(
+    files: &BTreeMap<String, String>,
+    config: &Config,
+    plan: &Plan,
+    prior: Option<&Json>,
+    provider: &dyn Provider,
+    options: &ApplyOptions,
+) -> ApplyResult {
     let mut s = Stepper::new(files, config, plan, prior, provider, &options.variables, options.lineage.clone());
     let parallelism = options.parallelism.max(1);
     // (end time, operation, succeeded)
@@ -88,7 +101,11 @@ pub fn apply(files: &BTreeMap<String, String>, config: &Config, plan: &Plan, pri
             let delay = provider.delay_ms(s.ops[b].op, started.name.as_deref());
             events.push(start_event(&s, &started, now));
             // Answered now; dependents see the result when it ends on the clock.
-            let response = started.request.as_ref().ok().map(|r| r.ask(crate::providers::route(provider, &started.provider_config)));
+            let response = started
+                .request
+                .as_ref()
+                .ok()
+                .map(|r| r.ask(crate::providers::route(provider, &started.provider_config)));
             let (prior_id, deposed) = (started.prior_id.clone(), started.deposed.clone());
             let outcome = s.finish(started, response);
             let ok = outcome.is_ok();
@@ -112,7 +129,17 @@ pub fn apply(files: &BTreeMap<String, String>, config: &Config, plan: &Plan, pri
     s.unordered();
     let waves = super::clock::group(&starts, provider.delay_ms(Op::Create, None));
     let state = s.final_state();
-    ApplyResult { state, diagnostics: s.diagnostics.clone(), waves, max_concurrency, events, added: s.added, changed: s.changed, destroyed: s.destroyed, imported: s.imported }
+    ApplyResult {
+        state,
+        diagnostics: s.diagnostics.clone(),
+        waves,
+        max_concurrency,
+        events,
+        added: s.added,
+        changed: s.changed,
+        destroyed: s.destroyed,
+        imported: s.imported,
+    }
 }
 
 /// The event of an operation that never starts: skipped behind a failure, or cancelled.
@@ -124,12 +151,26 @@ pub fn pending_event(s: &Stepper<'_>, b: usize, kind: EventKind, at_ms: u64) -> 
 /// The start event of an operation.
 pub fn start_event(s: &Stepper<'_>, started: &Started, at_ms: u64) -> Event {
     let o = &s.ops[started.index];
-    Event { at_ms, address: o.instance.clone(), deposed: started.deposed.clone(), op: o.op, prior_id: started.prior_id.clone(), kind: EventKind::Start }
+    Event {
+        at_ms,
+        address: o.instance.clone(),
+        deposed: started.deposed.clone(),
+        op: o.op,
+        prior_id: started.prior_id.clone(),
+        kind: EventKind::Start,
+    }
 }
 
 /// The end event of an operation, from its outcome; `deposed` as its start had it (the
 /// object is gone from the working state once its delete ends).
-pub fn end_event(s: &Stepper<'_>, b: usize, prior_id: Option<String>, deposed: Option<String>, outcome: &super::stepper::Outcome, at_ms: u64) -> Event {
+pub fn end_event(
+    s: &Stepper<'_>,
+    b: usize,
+    prior_id: Option<String>,
+    deposed: Option<String>,
+    outcome: &super::stepper::Outcome,
+    at_ms: u64,
+) -> Event {
     let o = &s.ops[b];
     let kind = match outcome {
         Ok(id) => EventKind::Complete { id: id.clone() },

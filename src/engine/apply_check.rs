@@ -30,7 +30,8 @@ pub struct ApplyInputs<'a> {
 /// apply (its cycles named as Terraform names those nodes).
 pub fn check(config: &Config, plan: &Plan, apply: &ApplyInputs<'_>) -> Diagnostics {
     // `plans.Changes.Empty()`: no resource action, no move, no root output change.
-    let empty = plan.changes.iter().all(|c| c.action == Action::NoOp && c.previous_address.is_none()) && plan.outputs.iter().all(|o| o.action == Action::NoOp);
+    let empty = plan.changes.iter().all(|c| c.action == Action::NoOp && c.previous_address.is_none())
+        && plan.outputs.iter().all(|o| o.action == Action::NoOp);
     if empty {
         return Diagnostics::new();
     }
@@ -55,7 +56,9 @@ fn node_name(plan: &Plan, op: &OpNode) -> String {
     if op.op != Op::Delete {
         return op.instance.clone();
     }
-    let deposed = c.deposed.clone().or_else(|| (c.action == Action::CreateThenDelete).then(|| preallocated_deposed_key(&op.instance, &HashSet::new())));
+    let deposed = c.deposed.clone().or_else(|| {
+        (c.action == Action::CreateThenDelete).then(|| preallocated_deposed_key(&op.instance, &HashSet::new()))
+    });
     match deposed {
         Some(k) => format!("{} (destroy deposed {k})", op.instance),
         None => format!("{} (destroy)", op.instance),
@@ -68,7 +71,13 @@ fn graph_errors(config: &Config, plan: &Plan) -> Diagnostics {
         resources: plan
             .changes
             .iter()
-            .map(|c| ResourceChange { module: c.module.clone(), resource: c.resource(), key: c.key.as_ref().map(ToString::to_string), deposed: c.deposed.clone(), action: c.action })
+            .map(|c| ResourceChange {
+                module: c.module.clone(),
+                resource: c.resource(),
+                key: c.key.as_ref().map(ToString::to_string),
+                deposed: c.deposed.clone(),
+                action: c.action,
+            })
             .collect(),
     };
     let state = plan.prior_state.as_ref().map(|s| crate::state::state_from_value(s).0);

@@ -62,7 +62,12 @@ impl ApplyOrder {
     /// `keys[i]`: operation `i`'s resource's configuration address; `deps`: by configuration
     /// address, what a resource depends on (its configuration and its state); `refs`: what its
     /// configuration refers to.
-    pub fn new(ops: &[OpNode], keys: &[String], deps: &HashMap<String, BTreeSet<String>>, refs: &HashMap<String, BTreeSet<String>>) -> ApplyOrder {
+    pub fn new(
+        ops: &[OpNode],
+        keys: &[String],
+        deps: &HashMap<String, BTreeSet<String>>,
+        refs: &HashMap<String, BTreeSet<String>>,
+    ) -> ApplyOrder {
         let n = ops.len();
         let mut by_key: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, k) in keys.iter().enumerate() {
@@ -104,7 +109,10 @@ impl ApplyOrder {
         for (a, oa) in ops.iter().enumerate() {
             for &b in &by_change[&oa.change] {
                 let ob = &ops[b];
-                if a != b && oa.instance == ob.instance && ((oa.destroy && !ob.destroy && !oa.order_cbd) || (!oa.destroy && ob.destroy && ob.order_cbd)) {
+                if a != b
+                    && oa.instance == ob.instance
+                    && ((oa.destroy && !ob.destroy && !oa.order_cbd) || (!oa.destroy && ob.destroy && ob.order_cbd))
+                {
                     direct[b].insert(a);
                 }
             }
@@ -245,7 +253,9 @@ impl ApplyOrder {
                 members[g] += 1;
             }
         }
-        let mut waiting: Vec<usize> = (0..total).map(|x| if x < n { self.direct[x].len() + self.waits_for[x].len() } else { members[x - n] }).collect();
+        let mut waiting: Vec<usize> = (0..total)
+            .map(|x| if x < n { self.direct[x].len() + self.waits_for[x].len() } else { members[x - n] })
+            .collect();
         let mut queue: Vec<usize> = (0..total).filter(|&x| waiting[x] == 0).collect();
         while let Some(x) = queue.pop() {
             let released: Vec<usize> = if x < n {
@@ -292,7 +302,8 @@ impl ApplyOrder {
 
     /// Whether `b` waits for a failed or skipped operation, directly or through a group.
     pub fn blocked(&self, b: usize, status: &[Status]) -> bool {
-        self.direct[b].iter().any(|&a| matches!(status[a], Status::Failed | Status::Skipped)) || self.waits_for[b].iter().any(|&g| self.groups[g].failed)
+        self.direct[b].iter().any(|&a| matches!(status[a], Status::Failed | Status::Skipped))
+            || self.waits_for[b].iter().any(|&g| self.groups[g].failed)
     }
 }
 
@@ -307,7 +318,12 @@ mod tests {
         let mut preds = vec![BTreeSet::new(); ops.len()];
         for (a, oa) in ops.iter().enumerate() {
             for (b, ob) in ops.iter().enumerate() {
-                if a != b && keys[a] == keys[b] && oa.instance == ob.instance && oa.change == ob.change && ((oa.destroy && !ob.destroy && !oa.order_cbd) || (!oa.destroy && ob.destroy && ob.order_cbd)) {
+                if a != b
+                    && keys[a] == keys[b]
+                    && oa.instance == ob.instance
+                    && oa.change == ob.change
+                    && ((oa.destroy && !ob.destroy && !oa.order_cbd) || (!oa.destroy && ob.destroy && ob.order_cbd))
+                {
                     preds[b].insert(a);
                 }
             }
@@ -315,7 +331,11 @@ mod tests {
         for (x, ox) in ops.iter().enumerate() {
             let Some(ds) = deps.get(&keys[x]) else { continue };
             for (y, oy) in ops.iter().enumerate() {
-                if !ds.contains(&keys[y]) || x == y || ox.resource == oy.resource || (ox.instance == oy.instance && ox.change == oy.change) {
+                if !ds.contains(&keys[y])
+                    || x == y
+                    || ox.resource == oy.resource
+                    || (ox.instance == oy.instance && ox.change == oy.change)
+                {
                     continue;
                 }
                 let y_first = match (oy.destroy, ox.destroy) {
@@ -365,7 +385,15 @@ mod tests {
                 let resource = format!("module.m[{module}].t.r{c}");
                 let cbd = r.below(3) == 0;
                 let mut push = |op: Op, destroy: bool, order_cbd: bool| {
-                    ops.push(OpNode { op, change, resource: resource.clone(), instance: instance.clone(), destroy, cbd, order_cbd });
+                    ops.push(OpNode {
+                        op,
+                        change,
+                        resource: resource.clone(),
+                        instance: instance.clone(),
+                        destroy,
+                        cbd,
+                        order_cbd,
+                    });
                     keys.push(format!("module.m.t.r{c}"));
                 };
                 match r.below(4) {

@@ -4,7 +4,7 @@
 //! schema's type. Nested blocks become lists of objects (Terraform's `NestingList`), a block
 //! type with no block the empty list.
 
-use crate::config::kept::{KeptBody, KeptExpr, Keeper};
+use crate::config::kept::{Keeper, KeptBody, KeptExpr};
 use crate::config::model::{Expr as ConfigExpr, Resource};
 use crate::diag::{Diagnostic, Diagnostics, Pos, SourceFile, SourceRange};
 use crate::eval::convert::convert;
@@ -71,7 +71,12 @@ impl std::ops::Deref for Body {
 
 /// The text of `filename` among `files` (paths relative to different roots match by suffix).
 pub fn file_text<'f>(files: &'f BTreeMap<String, String>, filename: &str) -> Option<&'f String> {
-    files.get(filename).or_else(|| files.iter().find(|(k, _)| k.ends_with(&format!("/{filename}")) || filename.ends_with(&format!("/{k}"))).map(|(_, v)| v))
+    files.get(filename).or_else(|| {
+        files
+            .iter()
+            .find(|(k, _)| k.ends_with(&format!("/{filename}")) || filename.ends_with(&format!("/{k}")))
+            .map(|(_, v)| v)
+    })
 }
 
 /// Every resource-like block of one file: (block kind, type, name) → body.
@@ -132,7 +137,9 @@ pub fn arguments_of(files: &BTreeMap<String, String>, resources: &[&Resource]) -
             if !filename.ends_with(".json") {
                 return None;
             }
-            let bodies = by_file.entry(filename).or_insert_with(|| file_text(files, filename).map(|text| file_bodies(filename, text)));
+            let bodies = by_file
+                .entry(filename)
+                .or_insert_with(|| file_text(files, filename).map(|text| file_bodies(filename, text)));
             bodies.as_ref()?.get(&(kind_of(r).to_string(), r.type_name.clone(), r.name.clone())).cloned()
         })
         .collect()
@@ -182,14 +189,26 @@ fn body_of<'b>(body: &'b crate::hcl::ast::Body<'b>, keeper: Keeper<'b>, src: &So
                     for inner in &b.body.items {
                         match inner {
                             crate::hcl::ast::Item::Attr(a) if a.name.name == "for_each" => for_each = Some(argument(a)),
-                            crate::hcl::ast::Item::Attr(a) if a.name.name == "iterator" => iterator = text[a.expr.span.clone()].trim().to_string(),
-                            crate::hcl::ast::Item::Block(c) if c.kind.name == "content" => content = body_of(&c.body, keeper, src, false),
+                            crate::hcl::ast::Item::Attr(a) if a.name.name == "iterator" => {
+                                iterator = text[a.expr.span.clone()].trim().to_string()
+                            }
+                            crate::hcl::ast::Item::Block(c) if c.kind.name == "content" => {
+                                content = body_of(&c.body, keeper, src, false)
+                            }
                             _ => {}
                         }
                     }
-                    out.blocks.push(NestedBlock { type_name: label.value.to_string(), range, kind: BlockKind::Dynamic { for_each, iterator, content } });
+                    out.blocks.push(NestedBlock {
+                        type_name: label.value.to_string(),
+                        range,
+                        kind: BlockKind::Dynamic { for_each, iterator, content },
+                    });
                 } else {
-                    out.blocks.push(NestedBlock { type_name: b.kind.name.to_string(), range, kind: BlockKind::Static(body_of(&b.body, keeper, src, false)) });
+                    out.blocks.push(NestedBlock {
+                        type_name: b.kind.name.to_string(),
+                        range,
+                        kind: BlockKind::Static(body_of(&b.body, keeper, src, false)),
+                    });
                 }
             }
         }
@@ -211,7 +230,13 @@ impl Scope for IteratorScope<'_> {
             return match names.get(1).copied() {
                 Some("key") => Ok((self.key.clone(), 2)),
                 Some("value") => Ok((self.value.clone(), 2)),
-                _ => Ok((Value::object(crate::util::sort::btree_map([("key".to_string(), self.key.clone()), ("value".to_string(), self.value.clone())])), 1)),
+                _ => Ok((
+                    Value::object(crate::util::sort::btree_map([
+                        ("key".to_string(), self.key.clone()),
+                        ("value".to_string(), self.value.clone()),
+                    ])),
+                    1,
+                )),
             };
         }
         self.parent.lookup(names)
@@ -223,7 +248,12 @@ fn eval_argument(scope: &dyn Scope, inputs: &Inputs<'_>, a: &Argument) -> Result
         return eval_kept(scope, inputs, tree);
     }
     if a.filename.ends_with(".json") {
-        let e = ConfigExpr { source: a.text.clone(), range: SourceRange { filename: a.filename.clone(), start: a.start, end: a.range.end }, references: Vec::new(), tree: None };
+        let e = ConfigExpr {
+            source: a.text.clone(),
+            range: SourceRange { filename: a.filename.clone(), start: a.start, end: a.range.end },
+            references: Vec::new(),
+            tree: None,
+        };
         return eval_config_expr(scope, inputs, &e);
     }
     eval_text(scope, inputs, &a.filename, &a.text, a.start)
@@ -231,11 +261,23 @@ fn eval_argument(scope: &dyn Scope, inputs: &Inputs<'_>, a: &Argument) -> Result
 
 /// Evaluates the body into an object of the schema's type (unset attributes null, absent
 /// block types empty lists).
-pub fn evaluate(scope: &dyn Scope, inputs: &Inputs<'_>, body: &Body, schema: &ResourceSchema, diags: &mut Diagnostics) -> Value {
+pub fn evaluate(
+    scope: &dyn Scope,
+    inputs: &Inputs<'_>,
+    body: &Body,
+    schema: &ResourceSchema,
+    diags: &mut Diagnostics,
+) -> Value {
     let mut given: BTreeMap<String, Value> = BTreeMap::new();
     for a in &body.attributes {
         let Some(attr) = schema.attributes.get(&a.name) else {
-            diags.push(Diagnostic::error("Unsupported argument", format!("An argument named \"{}\" is not expected here.", a.name)).with_range(a.range.clone()));
+            diags.push(
+                Diagnostic::error(
+                    "Unsupported argument",
+                    format!("An argument named \"{}\" is not expected here.", a.name),
+                )
+                .with_range(a.range.clone()),
+            );
             continue;
         };
         if attr.computed && !attr.optional {
@@ -250,7 +292,13 @@ pub fn evaluate(scope: &dyn Scope, inputs: &Inputs<'_>, body: &Body, schema: &Re
                 Ok(v) => {
                     given.insert(a.name.clone(), v);
                 }
-                Err(msg) => diags.push(Diagnostic::error("Incorrect attribute value type", format!("Inappropriate value for attribute \"{}\": {msg}.", a.name)).with_range(a.range.clone())),
+                Err(msg) => diags.push(
+                    Diagnostic::error(
+                        "Incorrect attribute value type",
+                        format!("Inappropriate value for attribute \"{}\": {msg}.", a.name),
+                    )
+                    .with_range(a.range.clone()),
+                ),
             },
             Err(d) => diags.push(*d),
         }
@@ -260,7 +308,13 @@ pub fn evaluate(scope: &dyn Scope, inputs: &Inputs<'_>, body: &Body, schema: &Re
     let mut unknown: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     for b in &body.blocks {
         let Some(inner) = schema.blocks.get(&b.type_name) else {
-            diags.push(Diagnostic::error("Unsupported block type", format!("Blocks of type \"{}\" are not expected here.", b.type_name)).with_range(b.range.clone()));
+            diags.push(
+                Diagnostic::error(
+                    "Unsupported block type",
+                    format!("Blocks of type \"{}\" are not expected here.", b.type_name),
+                )
+                .with_range(b.range.clone()),
+            );
             continue;
         };
         let list = blocks.entry(b.type_name.clone()).or_default();
@@ -268,7 +322,13 @@ pub fn evaluate(scope: &dyn Scope, inputs: &Inputs<'_>, body: &Body, schema: &Re
             BlockKind::Static(body) => list.push(evaluate(scope, inputs, body, inner, diags)),
             BlockKind::Dynamic { for_each, iterator, content } => {
                 let Some(fe) = for_each else {
-                    diags.push(Diagnostic::error("Missing required argument", "The argument \"for_each\" is required, but no definition was found.").with_range(b.range.clone()));
+                    diags.push(
+                        Diagnostic::error(
+                            "Missing required argument",
+                            "The argument \"for_each\" is required, but no definition was found.",
+                        )
+                        .with_range(b.range.clone()),
+                    );
                     continue;
                 };
                 let v = match eval_argument(scope, inputs, fe) {
@@ -279,11 +339,18 @@ pub fn evaluate(scope: &dyn Scope, inputs: &Inputs<'_>, body: &Body, schema: &Re
                     }
                 };
                 let items: Vec<(Value, Value)> = match &v.kind {
-                    Kind::Map(_, m) | Kind::Object(m) => m.iter().map(|(k, x)| (Value::string(k.clone()), x.clone())).collect(),
-                    Kind::List(_, xs) | Kind::Tuple(xs) => xs.iter().enumerate().map(|(i, x)| (Value::int(i as i64), x.clone())).collect(),
+                    Kind::Map(_, m) | Kind::Object(m) => {
+                        m.iter().map(|(k, x)| (Value::string(k.clone()), x.clone())).collect()
+                    }
+                    Kind::List(_, xs) | Kind::Tuple(xs) => {
+                        xs.iter().enumerate().map(|(i, x)| (Value::int(i as i64), x.clone())).collect()
+                    }
                     Kind::Set(_, xs) => xs.iter().map(|x| (x.clone(), x.clone())).collect(),
                     Kind::Null(_) => {
-                        diags.push(Diagnostic::error("Invalid dynamic for_each value", "Cannot use a null value in for_each.").with_range(fe.range.clone()));
+                        diags.push(
+                            Diagnostic::error("Invalid dynamic for_each value", "Cannot use a null value in for_each.")
+                                .with_range(fe.range.clone()),
+                        );
                         continue;
                     }
                     Kind::Unknown(_) => {
@@ -292,7 +359,16 @@ pub fn evaluate(scope: &dyn Scope, inputs: &Inputs<'_>, body: &Body, schema: &Re
                         continue;
                     }
                     _ => {
-                        diags.push(Diagnostic::error("Invalid dynamic for_each value", format!("Cannot use a {} value in for_each. An iterable collection is required.", v.ty().friendly_name())).with_range(fe.range.clone()));
+                        diags.push(
+                            Diagnostic::error(
+                                "Invalid dynamic for_each value",
+                                format!(
+                                    "Cannot use a {} value in for_each. An iterable collection is required.",
+                                    v.ty().friendly_name()
+                                ),
+                            )
+                            .with_range(fe.range.clone()),
+                        );
                         continue;
                     }
                 };
@@ -304,7 +380,12 @@ pub fn evaluate(scope: &dyn Scope, inputs: &Inputs<'_>, body: &Body, schema: &Re
             }
         }
     }
-    let mut attrs: BTreeMap<String, Value> = crate::util::sort::btree_map(schema.attributes.iter().map(|(k, a)| (k.clone(), given.remove(k).unwrap_or_else(|| Value::null(a.ty.clone())))));
+    let mut attrs: BTreeMap<String, Value> = crate::util::sort::btree_map(
+        schema
+            .attributes
+            .iter()
+            .map(|(k, a)| (k.clone(), given.remove(k).unwrap_or_else(|| Value::null(a.ty.clone())))),
+    );
     for k in schema.blocks.keys() {
         let list = blocks.remove(k).unwrap_or_default();
         attrs.insert(k.clone(), if unknown.contains(k) { Value::dynamic() } else { Value::tuple(list) });

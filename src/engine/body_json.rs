@@ -22,7 +22,10 @@ fn objects(v: &JValue) -> Vec<&JValue> {
 
 /// Properties named `name` in the objects of `v`.
 fn props<'v>(v: &'v JValue, name: &str) -> Vec<&'v JValue> {
-    objects(v).into_iter().flat_map(|o| o.as_object().unwrap_or(&[]).iter().filter(|p| p.name.value == name).map(|p| &p.value)).collect()
+    objects(v)
+        .into_iter()
+        .flat_map(|o| o.as_object().unwrap_or(&[]).iter().filter(|p| p.name.value == name).map(|p| &p.value))
+        .collect()
 }
 
 /// The body of block `kind "type_name" "name"` in the JSON file `text`.
@@ -41,7 +44,11 @@ pub fn resource_bodies(filename: &str, text: &str, kind: &str) -> Vec<(String, S
                 for by_name in objects(&tp.value) {
                     for np in by_name.as_object().unwrap_or(&[]) {
                         if let Some(body) = objects(&np.value).into_iter().next() {
-                            out.push((tp.name.value.clone(), np.name.value.clone(), body_of(body, text, &src, filename, true)));
+                            out.push((
+                                tp.name.value.clone(),
+                                np.name.value.clone(),
+                                body_of(body, text, &src, filename, true),
+                            ));
                         }
                     }
                 }
@@ -69,8 +76,22 @@ pub fn provider_bodies(filename: &str, text: &str) -> Vec<(String, Body)> {
     out
 }
 
-fn argument(name: &str, v: &JValue, name_span: std::ops::Range<usize>, text: &str, src: &SourceFile, filename: &str) -> Argument {
-    Argument { name: name.to_string(), text: text[v.span.clone()].to_string(), filename: filename.to_string(), start: src.pos(v.span.start), range: src.range(name_span), tree: None }
+fn argument(
+    name: &str,
+    v: &JValue,
+    name_span: std::ops::Range<usize>,
+    text: &str,
+    src: &SourceFile,
+    filename: &str,
+) -> Argument {
+    Argument {
+        name: name.to_string(),
+        text: text[v.span.clone()].to_string(),
+        filename: filename.to_string(),
+        start: src.pos(v.span.start),
+        range: src.range(name_span),
+        tree: None,
+    }
 }
 
 fn body_of(obj: &JValue, text: &str, src: &SourceFile, filename: &str, top: bool) -> Body {
@@ -89,7 +110,10 @@ fn body_of(obj: &JValue, text: &str, src: &SourceFile, filename: &str, top: bool
                         let mut content = Body::default();
                         for sp in spec.as_object().unwrap_or(&[]) {
                             match sp.name.value.as_str() {
-                                "for_each" => for_each = Some(argument("for_each", &sp.value, sp.name.span.clone(), text, src, filename)),
+                                "for_each" => {
+                                    for_each =
+                                        Some(argument("for_each", &sp.value, sp.name.span.clone(), text, src, filename))
+                                }
                                 "iterator" => {
                                     if let JKind::String(s) = &sp.value.kind {
                                         iterator = s.value.clone();
@@ -140,11 +164,17 @@ mod tests {
     #[test]
     fn provider_bodies_one_per_configuration() {
         let text = r#"{"provider": {"aws": [{"region": "eu-west-1"}, {"alias": "west", "region": "${var.r}"}], "google": {"project": "p"}}}"#;
-        let found: Vec<(String, Vec<String>)> = provider_bodies("p.tf.json", text).into_iter().map(|(n, b)| (n, b.attributes.iter().map(|a| format!("{}={}", a.name, a.text)).collect())).collect();
-        assert_eq!(found, [
-            ("aws".to_string(), vec![r#"region="eu-west-1""#.to_string()]),
-            ("aws".to_string(), vec![r#"alias="west""#.to_string(), r#"region="${var.r}""#.to_string()]),
-            ("google".to_string(), vec![r#"project="p""#.to_string()]),
-        ]);
+        let found: Vec<(String, Vec<String>)> = provider_bodies("p.tf.json", text)
+            .into_iter()
+            .map(|(n, b)| (n, b.attributes.iter().map(|a| format!("{}={}", a.name, a.text)).collect()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("aws".to_string(), vec![r#"region="eu-west-1""#.to_string()]),
+                ("aws".to_string(), vec![r#"alias="west""#.to_string(), r#"region="${var.r}""#.to_string()]),
+                ("google".to_string(), vec![r#"project="p""#.to_string()]),
+            ]
+        );
     }
 }

@@ -61,13 +61,23 @@ pub struct CheckResult {
 
 /// The diagnostic of a failed condition as Terraform reports it (`evalCheckRules`): pointing at
 /// the condition, with its snippet and the values the condition read in `scope`.
-pub fn failed_condition(d: Diagnostic, scope: &dyn Scope, inputs: &Inputs<'_>, condition: &crate::config::model::Expr) -> Diagnostic {
+pub fn failed_condition(
+    d: Diagnostic,
+    scope: &dyn Scope,
+    inputs: &Inputs<'_>,
+    condition: &crate::config::model::Expr,
+) -> Diagnostic {
     let values = super::diag_text::expression_values(scope, inputs, &condition.source, false);
     super::diag_text::with_source(d, inputs.files, values)
 }
 
 /// Evaluates one condition: its status, and the message when it fails.
-pub fn condition(scope: &dyn Scope, inputs: &Inputs<'_>, c: &Condition, diags: &mut Diagnostics) -> (Status, Option<String>) {
+pub fn condition(
+    scope: &dyn Scope,
+    inputs: &Inputs<'_>,
+    c: &Condition,
+    diags: &mut Diagnostics,
+) -> (Status, Option<String>) {
     let v = match eval_config_expr(scope, inputs, &c.condition) {
         Ok(v) => v,
         Err(d) => {
@@ -81,14 +91,23 @@ pub fn condition(scope: &dyn Scope, inputs: &Inputs<'_>, c: &Condition, diags: &
     if v.as_bool() != Some(false) {
         return (Status::Pass, None);
     }
-    let msg = c.error_message.as_ref().and_then(|m| eval_config_expr(scope, inputs, m).ok()).and_then(|m| m.as_str().map(String::from)).unwrap_or_default();
+    let msg = c
+        .error_message
+        .as_ref()
+        .and_then(|m| eval_config_expr(scope, inputs, m).ok())
+        .and_then(|m| m.as_str().map(String::from))
+        .unwrap_or_default();
     (Status::Fail, Some(msg))
 }
 
 fn instances(v: &Value, counted: bool, each: bool) -> Vec<(Option<InstanceKey>, Value)> {
     match (&v.kind, counted, each) {
-        (Kind::Tuple(items) | Kind::List(_, items), true, _) => items.iter().enumerate().map(|(i, x)| (Some(InstanceKey::Int(i as i64)), x.clone())).collect(),
-        (Kind::Object(m) | Kind::Map(_, m), _, true) => m.iter().map(|(k, x)| (Some(InstanceKey::Str(k.clone())), x.clone())).collect(),
+        (Kind::Tuple(items) | Kind::List(_, items), true, _) => {
+            items.iter().enumerate().map(|(i, x)| (Some(InstanceKey::Int(i as i64)), x.clone())).collect()
+        }
+        (Kind::Object(m) | Kind::Map(_, m), _, true) => {
+            m.iter().map(|(k, x)| (Some(InstanceKey::Str(k.clone())), x.clone())).collect()
+        }
         (Kind::Unknown(_), _, _) => Vec::new(),
         (_, false, false) => vec![(None, v.clone())],
         _ => Vec::new(),
@@ -117,8 +136,14 @@ pub fn evaluate(
             continue;
         }
         let mode = if r.mode == ResourceMode::Data { "data" } else { "managed" };
-        let v = values.get(&(String::new(), mode.to_string(), r.type_name.clone(), r.name.clone())).unwrap_or_else(Value::dynamic);
-        let list = if not_evaluated.contains(&w.address) && !v.is_known() { vec![(None, Value::dynamic())] } else { instances(&v, r.count.is_some(), r.for_each.is_some()) };
+        let v = values
+            .get(&(String::new(), mode.to_string(), r.type_name.clone(), r.name.clone()))
+            .unwrap_or_else(Value::dynamic);
+        let list = if not_evaluated.contains(&w.address) && !v.is_known() {
+            vec![(None, Value::dynamic())]
+        } else {
+            instances(&v, r.count.is_some(), r.for_each.is_some())
+        };
         let mut objects = Vec::new();
         for (key, obj) in list {
             let each = match &key {
@@ -141,9 +166,19 @@ pub fn evaluate(
             // Postconditions run after the instance's plan (or apply): not for one whose plan failed.
             if !problems.is_empty() || !not_evaluated.contains(&w.address) {
                 for c in &r.lifecycle.postconditions {
-                    let (s, m) = if problems.is_empty() { condition(&post, inputs, c, &mut scratch) } else { (Status::Unknown, None) };
+                    let (s, m) = if problems.is_empty() {
+                        condition(&post, inputs, c, &mut scratch)
+                    } else {
+                        (Status::Unknown, None)
+                    };
                     if s == Status::Fail && planning {
-                        diags.push(failed_condition(Diagnostic::error("Resource postcondition failed", m.clone().unwrap_or_default()).with_range(c.condition.range.clone()), &post, inputs, &c.condition));
+                        diags.push(failed_condition(
+                            Diagnostic::error("Resource postcondition failed", m.clone().unwrap_or_default())
+                                .with_range(c.condition.range.clone()),
+                            &post,
+                            inputs,
+                            &c.condition,
+                        ));
                     }
                     statuses.push(s);
                     problems.extend(m);
@@ -166,7 +201,12 @@ pub fn evaluate(
         let addr = format!("output.{}", o.name);
         let blocked = o.references.iter().any(|r| matches!(&r.subject, crate::addrs::Subject::Resource(ra) | crate::addrs::Subject::ResourceInstance(ra, _) if not_evaluated.contains(&ra.to_string())));
         if blocked {
-            out.push(CheckResult { kind: Kind2::Output { name: o.name.clone() }, config_addr: addr, status: Status::Unknown, objects: None });
+            out.push(CheckResult {
+                kind: Kind2::Output { name: o.name.clone() },
+                config_addr: addr,
+                status: Status::Unknown,
+                objects: None,
+            });
             continue;
         }
         let mut statuses = Vec::new();
@@ -174,13 +214,24 @@ pub fn evaluate(
         for c in &o.preconditions {
             let (s, m) = condition(root, inputs, c, &mut scratch);
             if s == Status::Fail && planning {
-                diags.push(failed_condition(Diagnostic::error("Module output value precondition failed", m.clone().unwrap_or_default()).with_range(c.condition.range.clone()), root, inputs, &c.condition));
+                diags.push(failed_condition(
+                    Diagnostic::error("Module output value precondition failed", m.clone().unwrap_or_default())
+                        .with_range(c.condition.range.clone()),
+                    root,
+                    inputs,
+                    &c.condition,
+                ));
             }
             statuses.push(s);
             problems.extend(m);
         }
         let s = Status::combine(statuses.into_iter());
-        out.push(CheckResult { kind: Kind2::Output { name: o.name.clone() }, config_addr: addr.clone(), status: s, objects: Some(vec![(addr, s, problems)]) });
+        out.push(CheckResult {
+            kind: Kind2::Output { name: o.name.clone() },
+            config_addr: addr.clone(),
+            status: s,
+            objects: Some(vec![(addr, s, problems)]),
+        });
     }
     for c in &config.root.checks {
         let addr = format!("check.{}", c.name);
@@ -189,7 +240,8 @@ pub fn evaluate(
         for a in &c.asserts {
             let (s, m) = condition(root, inputs, a, &mut scratch);
             if s == Status::Fail {
-                let mut d = Diagnostic::error("Check block assertion failed", m.clone().unwrap_or_default()).with_range(a.condition.range.clone());
+                let mut d = Diagnostic::error("Check block assertion failed", m.clone().unwrap_or_default())
+                    .with_range(a.condition.range.clone());
                 d.severity = Severity::Warning;
                 diags.push(failed_condition(d, root, inputs, &a.condition));
             }
@@ -197,7 +249,12 @@ pub fn evaluate(
             problems.extend(m);
         }
         let s = Status::combine(statuses.into_iter());
-        out.push(CheckResult { kind: Kind2::Check { name: c.name.clone() }, config_addr: addr.clone(), status: s, objects: Some(vec![(addr, s, problems)]) });
+        out.push(CheckResult {
+            kind: Kind2::Check { name: c.name.clone() },
+            config_addr: addr.clone(),
+            status: s,
+            objects: Some(vec![(addr, s, problems)]),
+        });
     }
     out
 }
@@ -240,7 +297,10 @@ pub fn plan_json(results: &[CheckResult]) -> Json {
                                     i.insert("address".into(), json!({"to_display": a}));
                                     i.insert("status".into(), json!(s.as_str()));
                                     if !p.is_empty() {
-                                        i.insert("problems".into(), Json::Array(p.iter().map(|x| json!({"message": x})).collect()));
+                                        i.insert(
+                                            "problems".into(),
+                                            Json::Array(p.iter().map(|x| json!({"message": x})).collect()),
+                                        );
                                     }
                                     Json::Object(i)
                                 })

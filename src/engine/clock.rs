@@ -4,7 +4,12 @@
 //! than half the provider's delay after the wave's first, as the fixtures group them).
 
 /// `(waves, max_concurrency)` for `items` (label, duration) with `preds` (indices).
-pub fn schedule(items: &[(String, u64)], preds: &[Vec<usize>], parallelism: usize, delay: u64) -> (Vec<Vec<String>>, usize) {
+pub fn schedule(
+    items: &[(String, u64)],
+    preds: &[Vec<usize>],
+    parallelism: usize,
+    delay: u64,
+) -> (Vec<Vec<String>>, usize) {
     let n = items.len();
     let mut done = vec![false; n];
     let mut started = vec![false; n];

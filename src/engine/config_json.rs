@@ -8,8 +8,8 @@
 //! nested blocks of resource types the provider does not describe), every attribute written
 //! counts and nested blocks are lists, the common nesting.
 
-use super::refs::{self, has_call};
 use super::config_providers::{normalize_keys, opaque_key, provider_configs, ProviderEntry};
+use super::refs::{self, has_call};
 use super::sources::Sources;
 use super::values_json::value;
 use crate::config::model::{Config, Module, ModuleCall, Resource, Variable};
@@ -33,7 +33,8 @@ pub fn configuration(config: &Config, sources: &Sources<'_>, provider: &dyn Prov
     let mut root = m.module(&config.root);
     normalize_keys(&mut root, &pcs);
     let mut out = Map::new();
-    let kept: Map<String, Json> = crate::util::sort::json_map(pcs.into_iter().filter(|(_, p)| p.parent_key.is_empty()).map(|(k, p)| (k, p.json)));
+    let kept: Map<String, Json> =
+        crate::util::sort::json_map(pcs.into_iter().filter(|(_, p)| p.parent_key.is_empty()).map(|(k, p)| (k, p.json)));
     if !kept.is_empty() {
         out.insert("provider_config".into(), Json::Object(kept));
     }
@@ -91,7 +92,12 @@ pub fn expressions(src: &str, body: &Body<'_>, keep: &dyn Fn(&str) -> bool, skip
                 out.insert(a.name.name.to_string(), expression(src, &a.expr));
             }
             Item::Block(b) if !skip_blocks.contains(&b.kind.name) => {
-                blocks.entry(b.kind.name).or_default().push(Json::Object(expressions(src, &b.body, &|_| true, &["dynamic"])));
+                blocks.entry(b.kind.name).or_default().push(Json::Object(expressions(
+                    src,
+                    &b.body,
+                    &|_| true,
+                    &["dynamic"],
+                )));
             }
             _ => {}
         }
@@ -118,7 +124,10 @@ impl Marshal<'_, '_> {
             }
             e.insert("expression".into(), expression_of(&o.value));
             if !o.depends_on.is_empty() {
-                e.insert("depends_on".into(), json!(o.depends_on.iter().map(|r| r.subject.to_string()).collect::<Vec<_>>()));
+                e.insert(
+                    "depends_on".into(),
+                    json!(o.depends_on.iter().map(|r| r.subject.to_string()).collect::<Vec<_>>()),
+                );
             }
             if let Some(d) = o.description.as_ref().filter(|d| !d.is_empty()) {
                 e.insert("description".into(), json!(d));
@@ -130,19 +139,26 @@ impl Marshal<'_, '_> {
         }
         let mut resources = Vec::new();
         for mode in [crate::addrs::ResourceMode::Managed, crate::addrs::ResourceMode::Data] {
-            let mut rs: Vec<(String, Json)> = m.resources.iter().filter(|r| r.mode == mode).map(|r| (local_address(r), self.resource(m, r))).collect();
+            let mut rs: Vec<(String, Json)> = m
+                .resources
+                .iter()
+                .filter(|r| r.mode == mode)
+                .map(|r| (local_address(r), self.resource(m, r)))
+                .collect();
             crate::util::sort::sort_by(&mut rs, |a, b| a.0.cmp(&b.0));
             resources.extend(rs.into_iter().map(|(_, j)| j));
         }
         if !resources.is_empty() {
             out.insert("resources".into(), Json::Array(resources));
         }
-        let calls: BTreeMap<&str, Json> = crate::util::sort::btree_map(m.module_calls.iter().map(|c| (c.name.as_str(), self.module_call(c))));
+        let calls: BTreeMap<&str, Json> =
+            crate::util::sort::btree_map(m.module_calls.iter().map(|c| (c.name.as_str(), self.module_call(c))));
         if !calls.is_empty() {
             out.insert("module_calls".into(), json!(calls));
         }
         if !m.variables.is_empty() {
-            let vars: BTreeMap<&str, Json> = crate::util::sort::btree_map(m.variables.iter().map(|v| (v.name.as_str(), self.variable(v))));
+            let vars: BTreeMap<&str, Json> =
+                crate::util::sort::btree_map(m.variables.iter().map(|v| (v.name.as_str(), self.variable(v))));
             out.insert("variables".into(), json!(vars));
         }
         Json::Object(out)
@@ -177,8 +193,16 @@ impl Marshal<'_, '_> {
                 .filter_map(|it| match it {
                     Item::Block(p) if p.kind.name == "provisioner" && r.mode == crate::addrs::ResourceMode::Managed => {
                         let mut e = Map::new();
-                        e.insert("type".into(), json!(p.labels.first().map(|l| l.value.to_string()).unwrap_or_default()));
-                        let exprs = expressions(file.text, &p.body, &|n| !matches!(n, "when" | "on_failure"), &["connection", "dynamic"]);
+                        e.insert(
+                            "type".into(),
+                            json!(p.labels.first().map(|l| l.value.to_string()).unwrap_or_default()),
+                        );
+                        let exprs = expressions(
+                            file.text,
+                            &p.body,
+                            &|n| !matches!(n, "when" | "on_failure"),
+                            &["connection", "dynamic"],
+                        );
                         if !exprs.is_empty() {
                             e.insert("expressions".into(), Json::Object(exprs));
                         }
@@ -194,7 +218,10 @@ impl Marshal<'_, '_> {
         out.insert("schema_version".into(), json!(schema.map(|s| s.version).unwrap_or(0)));
         repetition(&mut out, r.count.as_ref(), r.for_each.as_ref());
         if !r.depends_on.is_empty() {
-            out.insert("depends_on".into(), json!(r.depends_on.iter().map(|d| d.subject.to_string()).collect::<Vec<_>>()));
+            out.insert(
+                "depends_on".into(),
+                json!(r.depends_on.iter().map(|d| d.subject.to_string()).collect::<Vec<_>>()),
+            );
         }
         Json::Object(out)
     }
@@ -204,7 +231,10 @@ impl Marshal<'_, '_> {
         let mut out = Map::new();
         out.insert("source".into(), json!(c.source));
         let exprs: Map<String, Json> = crate::util::sort::json_map(
-            c.arguments.iter().filter(|a| child.variables.iter().any(|v| v.name == a.name)).map(|a| (a.name.clone(), expression_of(&a.expr))),
+            c.arguments
+                .iter()
+                .filter(|a| child.variables.iter().any(|v| v.name == a.name))
+                .map(|a| (a.name.clone(), expression_of(&a.expr))),
         );
         if !exprs.is_empty() {
             out.insert("expressions".into(), Json::Object(exprs));
@@ -215,7 +245,10 @@ impl Marshal<'_, '_> {
             out.insert("version_constraint".into(), json!(v.split(',').map(str::trim).collect::<Vec<_>>().join(",")));
         }
         if !c.depends_on.is_empty() {
-            out.insert("depends_on".into(), json!(c.depends_on.iter().map(|d| d.subject.to_string()).collect::<Vec<_>>()));
+            out.insert(
+                "depends_on".into(),
+                json!(c.depends_on.iter().map(|d| d.subject.to_string()).collect::<Vec<_>>()),
+            );
         }
         Json::Object(out)
     }
@@ -252,8 +285,14 @@ impl Marshal<'_, '_> {
 }
 
 /// `count_expression` or `for_each_expression`, when not empty.
-fn repetition(out: &mut Map<String, Json>, count: Option<&crate::config::model::Expr>, for_each: Option<&crate::config::model::Expr>) {
-    let nonempty = |e: &crate::config::model::Expr| Some(expression_of(e)).filter(|j| j.as_object().is_some_and(|m| !m.is_empty()));
+fn repetition(
+    out: &mut Map<String, Json>,
+    count: Option<&crate::config::model::Expr>,
+    for_each: Option<&crate::config::model::Expr>,
+) {
+    let nonempty = |e: &crate::config::model::Expr| {
+        Some(expression_of(e)).filter(|j| j.as_object().is_some_and(|m| !m.is_empty()))
+    };
     if let Some(j) = count.and_then(nonempty) {
         out.insert("count_expression".into(), j);
     } else if let Some(j) = for_each.and_then(nonempty) {
@@ -269,4 +308,3 @@ fn local_address(r: &Resource) -> String {
         crate::addrs::ResourceMode::Managed => format!("{}.{}", r.type_name, r.name),
     }
 }
-

@@ -27,7 +27,14 @@ pub struct ProviderEntry {
     pub parent_key: String,
 }
 
-fn entry(name: &str, full_name: &str, alias: Option<&str>, module: &str, version: &str, expressions: Option<Map<String, Json>>) -> ProviderEntry {
+fn entry(
+    name: &str,
+    full_name: &str,
+    alias: Option<&str>,
+    module: &str,
+    version: &str,
+    expressions: Option<Map<String, Json>>,
+) -> ProviderEntry {
     let mut m = Map::new();
     m.insert("name".into(), json!(name));
     m.insert("full_name".into(), json!(full_name));
@@ -84,7 +91,12 @@ fn requirements(m: &Module) -> BTreeMap<String, (String, Vec<String>)> {
     reqs
 }
 
-pub fn provider_configs(sources: &Sources<'_>, m: &Module, parent: Option<&Module>, out: &mut BTreeMap<String, ProviderEntry>) {
+pub fn provider_configs(
+    sources: &Sources<'_>,
+    m: &Module,
+    parent: Option<&Module>,
+    out: &mut BTreeMap<String, ProviderEntry>,
+) {
     let reqs = requirements(m);
     let version = |fqn: &str| reqs.get(fqn).map(|(_, v)| super::version_constraints::canonical(v)).unwrap_or_default();
     for pc in &m.providers {
@@ -93,10 +105,17 @@ pub fn provider_configs(sources: &Sources<'_>, m: &Module, parent: Option<&Modul
             None => pc.name.clone(),
         };
         // No provider schema here: every argument but the meta-arguments.
-        let exprs = sources.provider_block(pc).map(|(f, b)| expressions(f.text, &b.body, &|n| !matches!(n, "alias" | "version"), &["dynamic"]));
-        out.insert(opaque_key(&local, &m.address), entry(&pc.name, &pc.fqn, pc.alias.as_deref(), &m.address, &version(&pc.fqn), exprs));
+        let exprs = sources
+            .provider_block(pc)
+            .map(|(f, b)| expressions(f.text, &b.body, &|n| !matches!(n, "alias" | "version"), &["dynamic"]));
+        out.insert(
+            opaque_key(&local, &m.address),
+            entry(&pc.name, &pc.fqn, pc.alias.as_deref(), &m.address, &version(&pc.fqn), exprs),
+        );
     }
-    let parent_key = |name: &str, fqn: &str, out: &BTreeMap<String, ProviderEntry>| parent.map(|p| source_key(&opaque_key(name, &p.address), fqn, out)).unwrap_or_default();
+    let parent_key = |name: &str, fqn: &str, out: &BTreeMap<String, ProviderEntry>| {
+        parent.map(|p| source_key(&opaque_key(name, &p.address), fqn, out)).unwrap_or_default()
+    };
     for rp in &m.required_providers {
         for alias in &rp.configuration_aliases {
             let key = opaque_key(alias, &m.address);

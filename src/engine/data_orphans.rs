@@ -14,9 +14,17 @@ pub type DataResource = (String, String, String);
 
 /// `prior` without the orphaned data objects. `expanded`: the data resources whose instances
 /// the walk knew; `planned`: the data instances it read or deferred.
-pub fn drop(prior: &Json, configured: &HashSet<DataResource>, expanded: &HashSet<DataResource>, planned: &[&InstanceChange]) -> Json {
-    let kept: HashSet<(String, String, String, Option<InstanceKey>)> =
-        planned.iter().filter(|c| c.mode == ResourceMode::Data).map(|c| (c.module.clone(), c.type_name.clone(), c.name.clone(), c.key.clone())).collect();
+pub fn drop(
+    prior: &Json,
+    configured: &HashSet<DataResource>,
+    expanded: &HashSet<DataResource>,
+    planned: &[&InstanceChange],
+) -> Json {
+    let kept: HashSet<(String, String, String, Option<InstanceKey>)> = planned
+        .iter()
+        .filter(|c| c.mode == ResourceMode::Data)
+        .map(|c| (c.module.clone(), c.type_name.clone(), c.name.clone(), c.key.clone()))
+        .collect();
     let mut out = prior.clone();
     let Some(resources) = out.get_mut("resources").and_then(Json::as_array_mut) else { return out };
     for r in resources.iter_mut() {
@@ -38,6 +46,9 @@ pub fn drop(prior: &Json, configured: &HashSet<DataResource>, expanded: &HashSet
             });
         }
     }
-    resources.retain(|r| r.get("mode").and_then(Json::as_str) != Some("data") || r.get("instances").and_then(Json::as_array).is_some_and(|a| !a.is_empty()));
+    resources.retain(|r| {
+        r.get("mode").and_then(Json::as_str) != Some("data")
+            || r.get("instances").and_then(Json::as_array).is_some_and(|a| !a.is_empty())
+    });
     out
 }

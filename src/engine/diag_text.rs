@@ -7,16 +7,21 @@
 use crate::config::references::{Origin, StepKind, Walker};
 use crate::diag::{Diagnostic, Diagnostics, Pos, Severity, SourceFile, SourceRange};
 use crate::eval::functions::FileSource;
-use crate::hcl::ast::Item;
 use crate::eval::module_scope::{eval_text, Inputs};
 use crate::eval::scope::Scope;
 use crate::eval::{Kind, Type, Value};
+use crate::hcl::ast::Item;
 use serde_json::json;
 
 /// The `values` of a snippet for the expression `text`, evaluated in `scope`. Sensitive values
 /// are left out; unknown ones are named only as far as the diagnostic's cause allows
 /// (`caused_by_unknown`: Terraform's `DiagnosticCausedByUnknown` extra).
-pub fn expression_values(scope: &dyn Scope, inputs: &Inputs<'_>, text: &str, caused_by_unknown: bool) -> Vec<serde_json::Value> {
+pub fn expression_values(
+    scope: &dyn Scope,
+    inputs: &Inputs<'_>,
+    text: &str,
+    caused_by_unknown: bool,
+) -> Vec<serde_json::Value> {
     let Ok(expr) = crate::hcl::parse_expr(text) else { return Vec::new() };
     let mut w = Walker::new(Origin::File(text), &[]);
     w.expr(&expr);
@@ -26,7 +31,9 @@ pub fn expression_values(scope: &dyn Scope, inputs: &Inputs<'_>, text: &str, cau
         for len in (2..=t.steps.len()).rev() {
             let steps = &t.steps[..len];
             let source = &text[steps[0].span.start..steps[len - 1].span.end];
-            let Ok(v) = eval_text(scope, inputs, "", source, crate::diag::Pos { line: 1, column: 1, byte: 0 }) else { continue };
+            let Ok(v) = eval_text(scope, inputs, "", source, crate::diag::Pos { line: 1, column: 1, byte: 0 }) else {
+                continue;
+            };
             let shown = traversal_str(steps);
             if out.iter().any(|(t, _)| *t == shown) {
                 break;
@@ -52,7 +59,9 @@ fn traversal_str(steps: &[crate::config::references::Step<'_>]) -> String {
                 s.push_str(n);
             }
             StepKind::Index(crate::config::references::IndexKey::Int(i)) => s.push_str(&format!("[{i}]")),
-            StepKind::Index(crate::config::references::IndexKey::Str(k)) => s.push_str(&format!("[{}]", crate::addrs::quote(k))),
+            StepKind::Index(crate::config::references::IndexKey::Str(k)) => {
+                s.push_str(&format!("[{}]", crate::addrs::quote(k)))
+            }
             StepKind::Index(_) => s.push_str("[]"),
         }
     }
@@ -236,7 +245,9 @@ pub fn plain(d: &Diagnostic) -> String {
     }
     if let Some(r) = &d.range {
         match &d.snippet {
-            None => out.push_str(&format!("  on {} line {}:\n  (source code not available)\n", r.filename, r.start.line)),
+            None => {
+                out.push_str(&format!("  on {} line {}:\n  (source code not available)\n", r.filename, r.start.line))
+            }
             Some(s) => {
                 let context = s.context.as_ref().map(|c| format!(", in {c}")).unwrap_or_default();
                 out.push_str(&format!("  on {} line {}{context}:\n", r.filename, r.start.line));

@@ -28,7 +28,12 @@ pub struct ImportTarget {
 /// The root module's import blocks, expanded; what cannot be is an error in `diags`. `Err`:
 /// a `for_each` block's `to` that does not evaluate, which Terraform's validate walk finds
 /// (`NodeValidatableResource.validateImportTargets`), refusing the plan before it starts.
-pub fn expand(config: &Config, scope: &ModuleScope<'_>, inputs: &Inputs<'_>, diags: &mut Diagnostics) -> Result<Vec<ImportTarget>, Diagnostics> {
+pub fn expand(
+    config: &Config,
+    scope: &ModuleScope<'_>,
+    inputs: &Inputs<'_>,
+    diags: &mut Diagnostics,
+) -> Result<Vec<ImportTarget>, Diagnostics> {
     let mut out = Vec::new();
     for block in &config.root.imports {
         let repetitions: Vec<Option<(Value, Value)>> = match &block.for_each {
@@ -67,8 +72,12 @@ pub fn expand(config: &Config, scope: &ModuleScope<'_>, inputs: &Inputs<'_>, dia
 
 fn for_each_items(v: &Value) -> Option<Vec<(Value, Value)>> {
     match &v.kind {
-        Kind::Map(_, m) | Kind::Object(m) => Some(m.iter().map(|(k, x)| (Value::string(k.clone()), x.clone())).collect()),
-        Kind::Set(_, items) | Kind::List(_, items) | Kind::Tuple(items) if items.iter().all(|x| x.as_str().is_some()) => {
+        Kind::Map(_, m) | Kind::Object(m) => {
+            Some(m.iter().map(|(k, x)| (Value::string(k.clone()), x.clone())).collect())
+        }
+        Kind::Set(_, items) | Kind::List(_, items) | Kind::Tuple(items)
+            if items.iter().all(|x| x.as_str().is_some()) =>
+        {
             Some(items.iter().map(|x| (x.clone(), x.clone())).collect())
         }
         _ => None,
@@ -77,7 +86,9 @@ fn for_each_items(v: &Value) -> Option<Vec<(Value, Value)>> {
 
 fn target(block: &Import, scope: &InstanceScope<'_, '_>, inputs: &Inputs<'_>) -> Result<ImportTarget, Box<Diagnostic>> {
     let address = resolve_to(&block.to, &block.to_range, scope.each.as_ref(), inputs)?;
-    let invalid_id = |detail: &str| Box::new(Diagnostic::error("Invalid import id argument", detail.to_string()).with_range(block.range.clone()));
+    let invalid_id = |detail: &str| {
+        Box::new(Diagnostic::error("Invalid import id argument", detail.to_string()).with_range(block.range.clone()))
+    };
     if let (None, Some(e)) = (&block.id, &block.identity) {
         return Err(by_identity(&address, e, scope, inputs));
     }
@@ -98,8 +109,15 @@ fn target(block: &Import, scope: &InstanceScope<'_, '_>, inputs: &Inputs<'_>) ->
 /// provider client refuses an identity for a type whose schema declares none (`unknown identity
 /// type`): no provider here declares identities (the built-in and generic mocks have none, and
 /// a JS provider's `schema()` has no place for one), so no import by identity can succeed.
-fn by_identity(address: &str, e: &crate::config::model::Expr, scope: &InstanceScope<'_, '_>, inputs: &Inputs<'_>) -> Box<Diagnostic> {
-    let invalid = |detail: &str| Box::new(Diagnostic::error("Invalid import identity argument", detail.to_string()).with_range(e.range.clone()));
+fn by_identity(
+    address: &str,
+    e: &crate::config::model::Expr,
+    scope: &InstanceScope<'_, '_>,
+    inputs: &Inputs<'_>,
+) -> Box<Diagnostic> {
+    let invalid = |detail: &str| {
+        Box::new(Diagnostic::error("Invalid import identity argument", detail.to_string()).with_range(e.range.clone()))
+    };
     let v = match eval_config_expr(scope, inputs, e) {
         Ok(v) => v,
         Err(d) => return d,
@@ -117,22 +135,50 @@ fn by_identity(address: &str, e: &crate::config::model::Expr, scope: &InstanceSc
 /// `to` as an instance address: static, or with index expressions (the resource's or any
 /// module call's: `module.m[each.key].x.y`) evaluated as Terraform's
 /// `parseImportToKeyExpression` evaluates them, with `each` as the only name.
-fn resolve_to(to: &str, range: &SourceRange, each: Option<&(Value, Value)>, inputs: &Inputs<'_>) -> Result<String, Box<Diagnostic>> {
+fn resolve_to(
+    to: &str,
+    range: &SourceRange,
+    each: Option<&(Value, Value)>,
+    inputs: &Inputs<'_>,
+) -> Result<String, Box<Diagnostic>> {
     if let Ok(a) = InstanceAddr::parse(to) {
         return Ok(a.to_string());
     }
-    let invalid = || Box::new(Diagnostic::error("Invalid import address", format!("The import block's \"to\" argument {to:?} is not a resource instance address.")).with_range(range.clone()));
+    let invalid = || {
+        Box::new(
+            Diagnostic::error(
+                "Invalid import address",
+                format!("The import block's \"to\" argument {to:?} is not a resource instance address."),
+            )
+            .with_range(range.clone()),
+        )
+    };
     let scope = EachOnly(each);
     let mut out = String::new();
     let mut from = 0;
     for (open, close) in index_spans(to) {
         out.push_str(&to[from..open]);
         let text = &to[open + 1..close];
-        let start = Pos { line: range.start.line, column: range.start.column + to[..open + 1].chars().count() as u32, byte: range.start.byte + (open + 1) as u32 };
+        let start = Pos {
+            line: range.start.line,
+            column: range.start.column + to[..open + 1].chars().count() as u32,
+            byte: range.start.byte + (open + 1) as u32,
+        };
         let key = eval_text(&scope, inputs, &range.filename, text, start)?;
         if key.sensitive || key.has_sensitive() {
-            let r = SourceRange { filename: range.filename.clone(), start, end: Pos { line: start.line, column: start.column + text.chars().count() as u32, byte: start.byte + text.len() as u32 } };
-            return Err(Box::new(Diagnostic::error("Invalid index expression", "Import address index expression cannot be sensitive.").with_range(r)));
+            let r = SourceRange {
+                filename: range.filename.clone(),
+                start,
+                end: Pos {
+                    line: start.line,
+                    column: start.column + text.chars().count() as u32,
+                    byte: start.byte + text.len() as u32,
+                },
+            };
+            return Err(Box::new(
+                Diagnostic::error("Invalid index expression", "Import address index expression cannot be sensitive.")
+                    .with_range(r),
+            ));
         }
         match &key.kind {
             Kind::String(k) => out.push_str(&format!("[{}]", crate::addrs::quote(k))),
@@ -152,8 +198,14 @@ struct EachOnly<'e>(Option<&'e (Value, Value)>);
 impl crate::eval::scope::Scope for EachOnly<'_> {
     fn lookup(&self, names: &[&str]) -> Result<(Value, usize), crate::eval::scope::LookupError> {
         if names[0] == "each" {
-            let (key, value) = self.0.cloned().unwrap_or_else(|| (Value::null(crate::eval::Type::Dynamic), Value::null(crate::eval::Type::Dynamic)));
-            return Ok((Value::object(crate::util::sort::btree_map([("key".to_string(), key), ("value".to_string(), value)])), 1));
+            let (key, value) = self
+                .0
+                .cloned()
+                .unwrap_or_else(|| (Value::null(crate::eval::Type::Dynamic), Value::null(crate::eval::Type::Dynamic)));
+            return Ok((
+                Value::object(crate::util::sort::btree_map([("key".to_string(), key), ("value".to_string(), value)])),
+                1,
+            ));
         }
         // HCL's "Unknown variable", with the sentence Terraform appends (no space between).
         Err(crate::eval::scope::LookupError {
@@ -289,7 +341,8 @@ mod tests {
 
     /// The plan's error summaries, or the loader's.
     fn plan_errors(main: &str) -> Vec<String> {
-        let files: std::collections::BTreeMap<String, String> = [("main.tf".to_string(), main.to_string())].into_iter().collect();
+        let files: std::collections::BTreeMap<String, String> =
+            [("main.tf".to_string(), main.to_string())].into_iter().collect();
         let loaded = crate::config::load(&files, &Default::default());
         if loaded.diagnostics.has_errors() {
             return loaded.diagnostics.errors().map(|d| format!("{}: {}", d.summary, d.detail)).collect();
@@ -302,10 +355,24 @@ mod tests {
     #[test]
     fn imports_by_identity_are_refused_as_by_a_provider_without_identities() {
         let r = "resource \"mock_resource\" \"a\" {\n  name = \"a\"\n}\n";
-        assert_eq!(plan_errors(&format!("{r}import {{\n  to       = mock_resource.a\n  identity = {{ id = \"x\" }}\n}}\n")), ["unknown identity type \"mock_resource\": "]);
-        assert_eq!(plan_errors(&format!("{r}import {{\n  to       = mock_resource.a\n  identity = null\n}}\n")), ["Invalid import identity argument: The import identity cannot be null."]);
-        assert_eq!(plan_errors(&format!("{r}import {{\n  to       = mock_resource.a\n  id       = \"x\"\n  identity = {{ id = \"x\" }}\n}}\n")), ["Invalid import block: Only one of 'id' or 'identity' can be specified."]);
-        assert_eq!(plan_errors(&format!("{r}import {{\n  to = mock_resource.a\n}}\n")), ["Invalid import block: At least one of 'id' or 'identity' must be specified."]);
+        assert_eq!(
+            plan_errors(&format!("{r}import {{\n  to       = mock_resource.a\n  identity = {{ id = \"x\" }}\n}}\n")),
+            ["unknown identity type \"mock_resource\": "]
+        );
+        assert_eq!(
+            plan_errors(&format!("{r}import {{\n  to       = mock_resource.a\n  identity = null\n}}\n")),
+            ["Invalid import identity argument: The import identity cannot be null."]
+        );
+        assert_eq!(
+            plan_errors(&format!(
+                "{r}import {{\n  to       = mock_resource.a\n  id       = \"x\"\n  identity = {{ id = \"x\" }}\n}}\n"
+            )),
+            ["Invalid import block: Only one of 'id' or 'identity' can be specified."]
+        );
+        assert_eq!(
+            plan_errors(&format!("{r}import {{\n  to = mock_resource.a\n}}\n")),
+            ["Invalid import block: At least one of 'id' or 'identity' must be specified."]
+        );
     }
 
     #[test]
@@ -323,7 +390,14 @@ pub fn apply_events(plan: &super::Plan) -> Vec<super::apply::Event> {
     let mut out = Vec::new();
     for c in plan.changes.iter().filter(|c| c.deposed.is_none()) {
         let Some(id) = &c.importing else { continue };
-        let e = |kind| Event { at_ms: 0, address: c.address(), deposed: None, op: crate::providers::Op::Import, prior_id: Some(id.clone()), kind };
+        let e = |kind| Event {
+            at_ms: 0,
+            address: c.address(),
+            deposed: None,
+            op: crate::providers::Op::Import,
+            prior_id: Some(id.clone()),
+            kind,
+        };
         out.push(e(EventKind::Start));
         out.push(e(EventKind::Complete { id: Some(id.clone()) }));
     }

@@ -105,12 +105,19 @@ pub fn evaluate(
     });
     out.unwrap_or_else(|| {
         let mut d = Diagnostics::new();
-        d.push(Diagnostic::error("Module not available", format!("The module of {} could not be evaluated.", w.address)));
+        d.push(Diagnostic::error(
+            "Module not available",
+            format!("The module of {} could not be evaluated.", w.address),
+        ));
         Err(d)
     })
 }
 
 /// The root module's outputs over `values`: name → (value, sensitive).
 pub fn outputs(root: &ModuleScope<'_>) -> Vec<(String, Value, bool)> {
-    root.module().outputs.iter().map(|o| (o.name.clone(), root.output(&o.name).unwrap_or_else(Value::dynamic), o.sensitive)).collect()
+    root.module()
+        .outputs
+        .iter()
+        .map(|o| (o.name.clone(), root.output(&o.name).unwrap_or_else(Value::dynamic), o.sensitive))
+        .collect()
 }

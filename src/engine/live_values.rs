@@ -46,11 +46,21 @@ fn mode_str(mode: ResourceMode) -> &'static str {
 pub fn resource_value(objs: &Objects, hidden: &Hidden, w: &Walkable<'_>) -> Value {
     let r = w.resource;
     let id = resource_id(&w.module_addr, r.mode, &r.type_name, &r.name);
-    let list: Vec<&Obj> = objs.of_id(&id).into_iter().filter(|o| o.deposed.is_none() && !hidden.hides(&id, o)).collect();
+    let list: Vec<&Obj> =
+        objs.of_id(&id).into_iter().filter(|o| o.deposed.is_none() && !hidden.hides(&id, o)).collect();
     if r.count.is_some() {
         // Indexes up to the last with an object; one without (left out by -target) is unknown,
         // as Terraform's evaluator fills the holes.
-        let mut l: Vec<(usize, &Obj)> = list.into_iter().filter_map(|o| if let Some(InstanceKey::Int(i)) = o.key { usize::try_from(i).ok().map(|i| (i, o)) } else { None }).collect();
+        let mut l: Vec<(usize, &Obj)> = list
+            .into_iter()
+            .filter_map(|o| {
+                if let Some(InstanceKey::Int(i)) = o.key {
+                    usize::try_from(i).ok().map(|i| (i, o))
+                } else {
+                    None
+                }
+            })
+            .collect();
         crate::util::sort::sort_by(&mut l, |a, b| a.0.cmp(&b.0));
         let mut out = Vec::with_capacity(l.len());
         for (i, o) in l {
@@ -63,7 +73,13 @@ pub fn resource_value(objs: &Objects, hidden: &Hidden, w: &Walkable<'_>) -> Valu
         }
         Value::tuple(out)
     } else if r.for_each.is_some() {
-        Value::object(crate::util::sort::btree_map(list.into_iter().filter_map(|o| if let Some(InstanceKey::Str(k)) = &o.key { Some((k.clone(), o.value.clone())) } else { None })))
+        Value::object(crate::util::sort::btree_map(list.into_iter().filter_map(|o| {
+            if let Some(InstanceKey::Str(k)) = &o.key {
+                Some((k.clone(), o.value.clone()))
+            } else {
+                None
+            }
+        })))
     } else {
         list.into_iter().find(|o| o.key.is_none()).map(|o| o.value.clone()).unwrap_or_else(Value::dynamic)
     }
@@ -110,7 +126,10 @@ impl Reads {
             by_key: walkables.iter().enumerate().map(|(i, w)| (resource_key(w), i)).collect(),
             config_of,
             reaches,
-            ids: walkables.iter().map(|w| resource_id(&w.module_addr, w.resource.mode, &w.resource.type_name, &w.resource.name)).collect(),
+            ids: walkables
+                .iter()
+                .map(|w| resource_id(&w.module_addr, w.resource.mode, &w.resource.type_name, &w.resource.name))
+                .collect(),
             hidden,
             cache: RefCell::new(vec![None; walkables.len()]),
         }

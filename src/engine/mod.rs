@@ -44,15 +44,15 @@ pub mod plan;
 pub mod plan_json;
 pub mod progress;
 pub mod provider_block;
-pub mod refs;
 /// The dependencies the refreshed state records: stored and configured merged until the apply.
 mod refreshed_deps;
+pub mod refs;
 pub mod relevant;
 pub mod routing;
 pub mod schemas;
 pub mod scope;
-pub mod sources;
 mod serial;
+pub mod sources;
 mod state_write;
 pub use state_write::{state_text, TerraformOrder};
 pub mod stepper;
@@ -88,10 +88,16 @@ pub struct PlanOptions {
 /// Where a plan-time provider operation (refresh, data source read) is.
 pub enum OpProgress<'v> {
     /// About to ask the provider; `prior` is the object refreshed (none for a data source).
-    Start { prior: Option<&'v Value> },
+    Start {
+        prior: Option<&'v Value>,
+    },
     /// Answered with this object (`None`: a refresh found it gone).
-    Finish { object: Option<&'v Value> },
-    Fail { error: &'v crate::providers::ProviderError },
+    Finish {
+        object: Option<&'v Value>,
+    },
+    Fail {
+        error: &'v crate::providers::ProviderError,
+    },
 }
 
 /// What [`OpHook`] calls.
@@ -190,9 +196,20 @@ impl Plan {
         let preds: Vec<Vec<usize>> = self
             .ops
             .iter()
-            .map(|o| (0..n).filter(|&j| (!self.ops[j].resource.is_empty() && o.deps.contains(&self.ops[j].resource)) || o.after == Some(j)).collect())
+            .map(|o| {
+                (0..n)
+                    .filter(|&j| {
+                        (!self.ops[j].resource.is_empty() && o.deps.contains(&self.ops[j].resource))
+                            || o.after == Some(j)
+                    })
+                    .collect()
+            })
             .collect();
-        let items: Vec<(String, u64)> = self.ops.iter().map(|o| (format!("{} {}", o.op.as_str(), o.address), provider.delay_ms(o.op, o.name.as_deref()))).collect();
+        let items: Vec<(String, u64)> = self
+            .ops
+            .iter()
+            .map(|o| (format!("{} {}", o.op.as_str(), o.address), provider.delay_ms(o.op, o.name.as_deref())))
+            .collect();
         clock::schedule(&items, &preds, parallelism, provider.delay_ms(crate::providers::Op::Read, None))
     }
 }

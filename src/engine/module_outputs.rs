@@ -18,7 +18,13 @@ pub fn changed(root: &Module, scope: &ModuleScope<'_>) -> Vec<(String, String)> 
     out
 }
 
-fn visit(m: &Module, scope: &ModuleScope<'_>, path: &mut Vec<String>, keys: &mut Vec<Option<ModuleKey>>, out: &mut Vec<(String, String)>) {
+fn visit(
+    m: &Module,
+    scope: &ModuleScope<'_>,
+    path: &mut Vec<String>,
+    keys: &mut Vec<Option<ModuleKey>>,
+    out: &mut Vec<(String, String)>,
+) {
     for call in &m.module_calls {
         let Some(child) = call.module.as_deref() else { continue };
         let instances: Vec<Option<ModuleKey>> = if call.count.is_some() || call.for_each.is_some() {
@@ -30,7 +36,12 @@ fn visit(m: &Module, scope: &ModuleScope<'_>, path: &mut Vec<String>, keys: &mut
             path.push(call.name.clone());
             keys.push(k);
             let names: Vec<String> = with_scope(scope, path, keys, &mut |s| {
-                child.outputs.iter().filter(|o| s.output(&o.name).is_some_and(|v| !v.is_null())).map(|o| o.name.clone()).collect()
+                child
+                    .outputs
+                    .iter()
+                    .filter(|o| s.output(&o.name).is_some_and(|v| !v.is_null()))
+                    .map(|o| o.name.clone())
+                    .collect()
             })
             .unwrap_or_default();
             let addr = instance_addr(path, keys);

@@ -42,7 +42,8 @@ pub fn apply_moves(config: &Config, prior: Option<&Json>) -> (Option<Json>, Hash
         // The objects to move, with their new keys.
         let taken: Vec<Json> = {
             let instances = resources[fi]["instances"].as_array_mut().map(std::mem::take).unwrap_or_default();
-            let (take, keep): (Vec<Json>, Vec<Json>) = instances.into_iter().partition(|i| whole || key_of(i) == from.key);
+            let (take, keep): (Vec<Json>, Vec<Json>) =
+                instances.into_iter().partition(|i| whole || key_of(i) == from.key);
             resources[fi]["instances"] = Json::Array(keep);
             take
         };
@@ -50,7 +51,11 @@ pub fn apply_moves(config: &Config, prior: Option<&Json>) -> (Option<Json>, Hash
             continue;
         }
         let target = match find(resources, &to) {
-            Some(ti) if resources[ti]["instances"].as_array().is_some_and(|a| a.iter().any(|i| whole || key_of(i) == to.key)) => {
+            Some(ti)
+                if resources[ti]["instances"]
+                    .as_array()
+                    .is_some_and(|a| a.iter().any(|i| whole || key_of(i) == to.key)) =>
+            {
                 // The target already exists: Terraform leaves the move undone.
                 let back = resources[fi]["instances"].as_array_mut().map(|a| {
                     a.extend(taken.clone());
@@ -79,7 +84,9 @@ pub fn apply_moves(config: &Config, prior: Option<&Json>) -> (Option<Json>, Hash
                 }
                 k => i["index_key"] = key_json(k),
             }
-            let fmt = |a: &str, k: &Option<InstanceKey>| format!("{a}{}", k.as_ref().map(|k| k.to_string()).unwrap_or_default());
+            let fmt = |a: &str, k: &Option<InstanceKey>| {
+                format!("{a}{}", k.as_ref().map(|k| k.to_string()).unwrap_or_default())
+            };
             moved.insert(fmt(&base(&to), &new_key), fmt(&base(&from), &old_key));
             if let Some(a) = resources[target]["instances"].as_array_mut() {
                 a.push(i);

@@ -83,7 +83,15 @@ impl Objects {
     }
 
     /// The first object of the instance for which `pred` holds.
-    pub fn find(&self, module: &str, mode: ResourceMode, type_name: &str, name: &str, key: &Option<InstanceKey>, pred: impl Fn(&Obj) -> bool) -> Option<usize> {
+    pub fn find(
+        &self,
+        module: &str,
+        mode: ResourceMode,
+        type_name: &str,
+        name: &str,
+        key: &Option<InstanceKey>,
+        pred: impl Fn(&Obj) -> bool,
+    ) -> Option<usize> {
         let slots = self.index.get(&resource_id(module, mode, type_name, name))?.keys.get(key)?;
         slots.iter().copied().find(|&i| self.slots[i].as_ref().is_some_and(&pred))
     }
@@ -113,7 +121,15 @@ impl Objects {
     }
 
     /// Removes every object of the instance for which `pred` holds.
-    pub fn remove_where(&mut self, module: &str, mode: ResourceMode, type_name: &str, name: &str, key: &Option<InstanceKey>, pred: impl Fn(&Obj) -> bool) {
+    pub fn remove_where(
+        &mut self,
+        module: &str,
+        mode: ResourceMode,
+        type_name: &str,
+        name: &str,
+        key: &Option<InstanceKey>,
+        pred: impl Fn(&Obj) -> bool,
+    ) {
         while let Some(i) = self.find(module, mode, type_name, name, key, &pred) {
             self.remove(i);
         }
@@ -125,7 +141,14 @@ impl Objects {
     }
 
     /// The objects of one instance (current and deposed).
-    pub fn of_instance(&self, module: &str, mode: ResourceMode, type_name: &str, name: &str, key: &Option<InstanceKey>) -> impl Iterator<Item = &Obj> {
+    pub fn of_instance(
+        &self,
+        module: &str,
+        mode: ResourceMode,
+        type_name: &str,
+        name: &str,
+        key: &Option<InstanceKey>,
+    ) -> impl Iterator<Item = &Obj> {
         let slots = self.index.get(&resource_id(module, mode, type_name, name)).and_then(|r| r.keys.get(key));
         slots.into_iter().flatten().filter_map(|&i| self.slots[i].as_ref())
     }

@@ -51,11 +51,7 @@ fn absolute(path: &[String], resource: &str) -> String {
 /// Every resource of every module instance, in configuration order, module by module (depth
 /// first). `expand` gives the instances of a call with count/for_each (given the call's
 /// module path and keys); `None` (not known) leaves that call out and names it in `unexpanded`.
-pub fn resources<'c>(
-    config: &'c Config,
-    expand: &mut Expand<'_>,
-    unexpanded: &mut Vec<String>,
-) -> Vec<Walkable<'c>> {
+pub fn resources<'c>(config: &'c Config, expand: &mut Expand<'_>, unexpanded: &mut Vec<String>) -> Vec<Walkable<'c>> {
     let mut out = Vec::new();
     collect(&config.root, &mut Vec::new(), &mut Vec::new(), &mut out, expand, unexpanded);
     out
@@ -66,7 +62,11 @@ pub type Expand<'e> = dyn FnMut(&[String], &[Option<ModuleKey>], &str) -> Option
 
 /// `module.a[0].module.b` for call names and keys.
 pub fn instance_addr(path: &[String], keys: &[Option<ModuleKey>]) -> String {
-    path.iter().zip(keys).map(|(n, k)| format!("module.{n}{}", k.as_ref().map(ModuleKey::text).unwrap_or_default())).collect::<Vec<_>>().join(".")
+    path.iter()
+        .zip(keys)
+        .map(|(n, k)| format!("module.{n}{}", k.as_ref().map(ModuleKey::text).unwrap_or_default()))
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 fn collect<'c>(
@@ -81,7 +81,14 @@ fn collect<'c>(
     for r in &m.resources {
         let local = format!("{}{}.{}", r.mode.prefix(), r.type_name, r.name);
         let address = if module_inst.is_empty() { local.clone() } else { format!("{module_inst}.{local}") };
-        out.push(Walkable { path: path.clone(), keys: keys.clone(), module_addr: module_inst.clone(), resource: r, address, config_address: absolute(path, &local) });
+        out.push(Walkable {
+            path: path.clone(),
+            keys: keys.clone(),
+            module_addr: module_inst.clone(),
+            resource: r,
+            address,
+            config_address: absolute(path, &local),
+        });
     }
     for call in &m.module_calls {
         let Some(child) = call.module.as_deref() else { continue };
@@ -165,7 +172,13 @@ pub fn reached(config: &Config, path: &[String], refs: &[Reference]) -> BTreeSet
     out
 }
 
-fn walk_refs(config: &Config, path: &[String], refs: &[Reference], out: &mut BTreeSet<String>, seen: &mut HashSet<(Vec<String>, String)>) {
+fn walk_refs(
+    config: &Config,
+    path: &[String],
+    refs: &[Reference],
+    out: &mut BTreeSet<String>,
+    seen: &mut HashSet<(Vec<String>, String)>,
+) {
     let Some(module) = module_at(config, path) else { return };
     for r in refs {
         match &r.subject {
@@ -193,12 +206,21 @@ fn walk_refs(config: &Config, path: &[String], refs: &[Reference], out: &mut BTr
                 }
             }
             Subject::ModuleCallOutput { call, output, .. } => output_refs(config, path, call, Some(output), out, seen),
-            Subject::ModuleCall(call) | Subject::ModuleCallInstance(call, _) => output_refs(config, path, call, None, out, seen),
+            Subject::ModuleCall(call) | Subject::ModuleCallInstance(call, _) => {
+                output_refs(config, path, call, None, out, seen)
+            }
         }
     }
 }
 
-fn output_refs(config: &Config, path: &[String], call: &str, output: Option<&String>, out: &mut BTreeSet<String>, seen: &mut HashSet<(Vec<String>, String)>) {
+fn output_refs(
+    config: &Config,
+    path: &[String],
+    call: &str,
+    output: Option<&String>,
+    out: &mut BTreeSet<String>,
+    seen: &mut HashSet<(Vec<String>, String)>,
+) {
     let mut child_path = path.to_vec();
     child_path.push(call.to_string());
     let Some(child) = module_at(config, &child_path) else { return };

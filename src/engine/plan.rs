@@ -5,10 +5,9 @@
 
 use super::body::{self, attr};
 use super::order::{self, Walkable};
-use super::scope::{InstanceScope, WalkValues};
 use super::routing::{default_config, source_of, Routing};
+use super::scope::{InstanceScope, WalkValues};
 use super::{InstanceChange, OpProgress, OutputChange, Plan, PlanOp, PlanOptions};
-use crate::providers::Op;
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::model::{Config, IgnoreChanges, Resource};
 use crate::diag::{Diagnostic, Diagnostics};
@@ -18,6 +17,7 @@ use crate::eval::json::from_json;
 use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleKey, ModuleScope};
 use crate::eval::{Kind, MapFiles, Type, Value};
 use crate::plans::Action;
+use crate::providers::Op;
 use crate::providers::{Provider, ResourceSchema};
 use serde_json::Value as Json;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -73,7 +73,11 @@ pub fn index_state(state: Option<&Json>) -> PriorIndex {
                 deposed: i.get("deposed").and_then(Json::as_str).map(String::from),
                 attributes: i.get("attributes").cloned().unwrap_or(Json::Null),
                 sensitive_paths: i.get("sensitive_attributes").cloned().unwrap_or(Json::Null),
-                dependencies: i.get("dependencies").and_then(Json::as_array).map(|a| a.iter().filter_map(|d| d.as_str().map(String::from)).collect()).unwrap_or_default(),
+                dependencies: i
+                    .get("dependencies")
+                    .and_then(Json::as_array)
+                    .map(|a| a.iter().filter_map(|d| d.as_str().map(String::from)).collect())
+                    .unwrap_or_default(),
                 create_before_destroy: i.get("create_before_destroy").and_then(Json::as_bool).unwrap_or(false),
                 tainted: i.get("status").and_then(Json::as_str) == Some("tainted"),
             });
@@ -186,7 +190,12 @@ struct Walk<'a> {
 }
 
 /// Runs `f` in the scope of the module instance at `path` (call names) and `keys`.
-pub fn with_scope<R>(scope: &ModuleScope<'_>, path: &[String], keys: &[Option<ModuleKey>], f: &mut dyn FnMut(&ModuleScope<'_>) -> R) -> Option<R> {
+pub fn with_scope<R>(
+    scope: &ModuleScope<'_>,
+    path: &[String],
+    keys: &[Option<ModuleKey>],
+    f: &mut dyn FnMut(&ModuleScope<'_>) -> R,
+) -> Option<R> {
     match path.split_first() {
         None => Some(f(scope)),
         Some((first, rest)) => {
@@ -203,15 +212,38 @@ pub fn with_scope<R>(scope: &ModuleScope<'_>, path: &[String], keys: &[Option<Mo
 }
 
 /// The instances of module call `call` in the module instance at `path`/`keys`.
-pub fn module_keys(scope: &ModuleScope<'_>, path: &[String], keys: &[Option<ModuleKey>], call: &str) -> Option<Vec<ModuleKey>> {
+pub fn module_keys(
+    scope: &ModuleScope<'_>,
+    path: &[String],
+    keys: &[Option<ModuleKey>],
+    call: &str,
+) -> Option<Vec<ModuleKey>> {
     with_scope(scope, path, keys, &mut |s| s.module_keys(call)).flatten()
 }
 
 /// Plans `config` against the prior state (`prior`, state v4 JSON) with `provider`.
-pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Json>, provider: &dyn Provider, options: &PlanOptions) -> Plan {
-    let mut result = Plan { destroy: options.destroy, prior_state: prior.cloned(), targets: options.targets.clone(), ..Plan::default() };
+pub fn plan(
+    files: &BTreeMap<String, String>,
+    config: &Config,
+    prior: Option<&Json>,
+    provider: &dyn Provider,
+    options: &PlanOptions,
+) -> Plan {
+    let mut result = Plan {
+        destroy: options.destroy,
+        prior_state: prior.cloned(),
+        targets: options.targets.clone(),
+        ..Plan::default()
+    };
     // The validate graph runs first: a cycle is refused with its names.
-    let validate = crate::graph::build(config, &crate::graph::BuildOptions { operation: crate::graph::Operation::Validate, reduce: false, ..Default::default() });
+    let validate = crate::graph::build(
+        config,
+        &crate::graph::BuildOptions {
+            operation: crate::graph::Operation::Validate,
+            reduce: false,
+            ..Default::default()
+        },
+    );
     if validate.diagnostics.has_errors() {
         for d in validate.diagnostics.errors() {
             result.diagnostics.push(super::apply_check::one_line_cycle(d));
@@ -301,7 +333,9 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         imported: Vec::new(),
     };
     // `import` blocks (none in a destroy plan).
-    let import_targets = if options.destroy { Vec::new() } else {
+    let import_targets = if options.destroy {
+        Vec::new()
+    } else {
         match super::import::expand(config, &scope, &inputs, &mut walk.diags) {
             Ok(t) => t,
             Err(d) => {
@@ -315,7 +349,8 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     super::import::unconfigured(config, &import_targets, &inputs, &mut walk.diags);
     walk.imports = import_targets.iter().map(|t| (t.address.clone(), t.id.clone())).collect();
     let mut unexpanded = Vec::new();
-    let resources = order::resources(config, &mut |path, keys, call| module_keys(&scope, path, keys, call), &mut unexpanded);
+    let resources =
+        order::resources(config, &mut |path, keys, call| module_keys(&scope, path, keys, call), &mut unexpanded);
     for m in &unexpanded {
         walk.diags.push(Diagnostic::error(
             "Invalid count argument",
@@ -334,13 +369,18 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         .map(|w| {
             let mut d = order::reached(config, &w.path, &w.resource.references);
             if let Some(pc) = walk.routing.provider_config(&w.config_address) {
-                d.extend(by_provider.entry(pc).or_insert_with(|| super::provider_block::reached(config, pc)).iter().cloned());
+                d.extend(
+                    by_provider.entry(pc).or_insert_with(|| super::provider_block::reached(config, pc)).iter().cloned(),
+                );
             }
             d.remove(&w.config_address);
             d
         })
         .collect();
-    let dep_idx: Vec<Vec<usize>> = deps.iter().map(|d| d.iter().flat_map(|a| index.get(a.as_str()).cloned().unwrap_or_default()).collect()).collect();
+    let dep_idx: Vec<Vec<usize>> = deps
+        .iter()
+        .map(|d| d.iter().flat_map(|a| index.get(a.as_str()).cloned().unwrap_or_default()).collect())
+        .collect();
     let walk_order = order::walk_order(&dep_idx);
     // Every block's body, each file parsed once.
     let bodies = super::body::arguments_of(files, &resources.iter().map(|w| w.resource).collect::<Vec<_>>());
@@ -378,7 +418,8 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         walk.targeted_here = selection.names[i];
         walk.refresh_here = selection.refreshed[i];
         // Terraform records no dependencies for data sources.
-        let dependencies: Vec<String> = if w.resource.mode == ResourceMode::Data { Vec::new() } else { closure[i].iter().cloned().collect() };
+        let dependencies: Vec<String> =
+            if w.resource.mode == ResourceMode::Data { Vec::new() } else { closure[i].iter().cloned().collect() };
         // What depends on a failed resource is not planned.
         if deps[i].iter().any(|d| walk.failed.contains(d)) {
             walk.failed.insert(w.config_address.clone());
@@ -393,7 +434,8 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     if !options.destroy {
         result.outputs = walk.outputs(&scope);
         let mut check_diags = Diagnostics::new();
-        result.checks = super::checks::evaluate(&scope, &inputs, config, &resources, &values, &walk.failed, &mut check_diags, true);
+        result.checks =
+            super::checks::evaluate(&scope, &inputs, config, &resources, &values, &walk.failed, &mut check_diags, true);
         if !walk.targets.is_empty() {
             super::targets::leave_out_checks(&mut result.checks, config, &walk.kept);
             result.kept = Some(walk.kept.clone());
@@ -418,11 +460,13 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
         }
     }
     // Addresses made once per change, not per comparison.
-    let mut keyed: Vec<((String, Option<String>), InstanceChange)> = changes.into_iter().map(|c| ((c.address(), c.deposed.clone()), c)).collect();
+    let mut keyed: Vec<((String, Option<String>), InstanceChange)> =
+        changes.into_iter().map(|c| ((c.address(), c.deposed.clone()), c)).collect();
     crate::util::sort::sort_by(&mut keyed, |a, b| a.0.cmp(&b.0));
     let changes: Vec<InstanceChange> = keyed.into_iter().map(|(_, c)| c).collect();
     // Objects forgotten by `removed` blocks: Terraform warns once for all of them (context_plan.go).
-    let forgotten: Vec<String> = changes.iter().filter(|c| c.action == Action::Forget).map(|c| format!(" - {}", c.address())).collect();
+    let forgotten: Vec<String> =
+        changes.iter().filter(|c| c.action == Action::Forget).map(|c| format!(" - {}", c.address())).collect();
     if !forgotten.is_empty() {
         result.diagnostics.push(Diagnostic::warning("Some objects will no longer be managed by Terraform", format!("If you apply this plan, Terraform will discard its tracking information for the following objects, but it will not delete them:\n{}\n\nAfter applying this plan, Terraform will no longer manage these objects. You will need to import them into Terraform to manage them again.", forgotten.join("\n"))));
     }
@@ -433,17 +477,23 @@ pub fn plan(files: &BTreeMap<String, String>, config: &Config, prior: Option<&Js
     result.ops = walk.ops;
     result.data_read = walk.data_read;
     if let (Some(p), false) = (&result.prior_state, options.destroy) {
-        let configured = resources.iter().filter(|w| w.resource.mode == ResourceMode::Data).map(|w| (w.module_addr.clone(), w.resource.type_name.clone(), w.resource.name.clone())).collect();
+        let configured = resources
+            .iter()
+            .filter(|w| w.resource.mode == ResourceMode::Data)
+            .map(|w| (w.module_addr.clone(), w.resource.type_name.clone(), w.resource.name.clone()))
+            .collect();
         let planned: Vec<&InstanceChange> = result.data_read.iter().chain(result.changes.iter()).collect();
         result.prior_state = Some(super::data_orphans::drop(p, &configured, &walk.data_expanded, &planned));
     }
     let sources = super::sources::Sources::new(config);
     result.configuration = Some(super::config_json::configuration(config, &sources, provider, &inputs));
-    let module_outputs = if options.destroy { Vec::new() } else { super::module_outputs::changed(&config.root, &scope) };
+    let module_outputs =
+        if options.destroy { Vec::new() } else { super::module_outputs::changed(&config.root, &scope) };
     result.relevant_attributes = super::relevant::Relevant::new(config, module_outputs);
     // The apply graph this plan would build, checked now (Terraform's `checkApplyGraph`).
     if !result.diagnostics.has_errors() {
-        let apply = super::apply_check::ApplyInputs { files, prior: input_prior, provider, variables: &options.variables };
+        let apply =
+            super::apply_check::ApplyInputs { files, prior: input_prior, provider, variables: &options.variables };
         let errors = super::apply_check::check(config, &result, &apply);
         result.apply_graph_refused = errors.has_errors();
         result.diagnostics.extend(errors);
@@ -499,7 +549,13 @@ impl<'a> Walk<'a> {
             return match n {
                 Some(n) if n >= 0 => Some(Expansion::Count(n)),
                 _ => {
-                    self.diags.push(Diagnostic::error("Invalid count argument", "The given \"count\" argument value is unsuitable: must be greater than or equal to zero.").with_range(e.range.clone()));
+                    self.diags.push(
+                        Diagnostic::error(
+                            "Invalid count argument",
+                            "The given \"count\" argument value is unsuitable: must be greater than or equal to zero.",
+                        )
+                        .with_range(e.range.clone()),
+                    );
                     None
                 }
             };
@@ -517,15 +573,25 @@ impl<'a> Walk<'a> {
                     .with_range(e.range.clone())
             };
             // Terraform names the unknown values the expression read.
-            let unknown = |what: &str| super::diag_text::with_source(unknown(what), self.inputs.files, super::diag_text::expression_values(scope, self.inputs, &e.source, true));
+            let unknown = |what: &str| {
+                super::diag_text::with_source(
+                    unknown(what),
+                    self.inputs.files,
+                    super::diag_text::expression_values(scope, self.inputs, &e.source, true),
+                )
+            };
             return match &v.kind {
-                Kind::Map(_, m) | Kind::Object(m) => Some(Expansion::ForEach(m.iter().map(|(k, x)| (k.clone(), x.clone())).collect())),
+                Kind::Map(_, m) | Kind::Object(m) => {
+                    Some(Expansion::ForEach(m.iter().map(|(k, x)| (k.clone(), x.clone())).collect()))
+                }
                 Kind::Set(_, items) => {
                     if !items.iter().all(Value::is_known) {
                         self.diags.push(unknown("set"));
                         return None;
                     }
-                    Some(Expansion::ForEach(items.iter().filter_map(|x| x.as_str().map(|s| (s.to_string(), x.clone()))).collect()))
+                    Some(Expansion::ForEach(
+                        items.iter().filter_map(|x| x.as_str().map(|s| (s.to_string(), x.clone()))).collect(),
+                    ))
                 }
                 Kind::Unknown(t) => {
                     self.diags.push(unknown(if matches!(t, Type::Set(_)) { "set" } else { "map" }));
@@ -550,14 +616,25 @@ impl<'a> Walk<'a> {
         let key = (w.module_addr.clone(), mode_str(r.mode).to_string(), r.type_name.clone(), r.name.clone());
         let Some(schema) = self.schema(r.mode, &r.type_name).cloned() else {
             let what = if r.mode == ResourceMode::Data { "data source" } else { "resource type" };
-            self.diags.push(Diagnostic::error(format!("Invalid {what}"), format!("The provider {} does not support {what} \"{}\".", source_of(&self.serving).trim_start_matches("registry.terraform.io/"), r.type_name)).with_range(r.range.clone()));
+            self.diags.push(
+                Diagnostic::error(
+                    format!("Invalid {what}"),
+                    format!(
+                        "The provider {} does not support {what} \"{}\".",
+                        source_of(&self.serving).trim_start_matches("registry.terraform.io/"),
+                        r.type_name
+                    ),
+                )
+                .with_range(r.range.clone()),
+            );
             return;
         };
         let prior: Vec<PriorObject> = self.prior.get(&key).map(|(_, o)| o.clone()).unwrap_or_default();
         // A destroy plan refreshes first (Terraform's refresh-only plan before it), which reads
         // data sources as a plan does; nothing else is planned for them.
         let destroy_reads = self.options.destroy && !self.options.no_refresh && r.mode == ResourceMode::Data;
-        let expansion = if self.options.destroy && !destroy_reads { Some(Expansion::Count(-1)) } else { self.expansion(scope, r) };
+        let expansion =
+            if self.options.destroy && !destroy_reads { Some(Expansion::Count(-1)) } else { self.expansion(scope, r) };
         let Some(expansion) = expansion else {
             self.values.insert(key, Value::dynamic());
             return;
@@ -568,15 +645,25 @@ impl<'a> Walk<'a> {
         let instances: Vec<Repetition> = match &expansion {
             Expansion::Single => vec![(None, None, None)],
             Expansion::Count(n) => (0..*n).map(|i| (Some(InstanceKey::Int(i)), Some(i), None)).collect(),
-            Expansion::ForEach(items) => items.iter().map(|(k, v)| (Some(InstanceKey::Str(k.clone())), None, Some((Value::string(k.clone()), v.clone())))).collect(),
+            Expansion::ForEach(items) => items
+                .iter()
+                .map(|(k, v)| (Some(InstanceKey::Str(k.clone())), None, Some((Value::string(k.clone()), v.clone()))))
+                .collect(),
         };
         let raddr = resource_addr(r);
         if r.mode == ResourceMode::Managed && !self.options.destroy {
             self.incomplete_replace(w, &raddr, &instances);
         }
         // An import to an instance the expansion does not have: the resource is not planned.
-        let addresses: BTreeSet<String> = crate::util::sort::btree_set(instances.iter().map(|(k, _, _)| format!("{}{}", w.address, k.as_ref().map(|k| k.to_string()).unwrap_or_default())));
-        let of_this = |a: &str| crate::addrs::InstanceAddr::parse(a).is_ok_and(|x| crate::addrs::InstanceAddr { key: None, ..x }.to_string() == w.address);
+        let addresses: BTreeSet<String> = crate::util::sort::btree_set(
+            instances
+                .iter()
+                .map(|(k, _, _)| format!("{}{}", w.address, k.as_ref().map(|k| k.to_string()).unwrap_or_default())),
+        );
+        let of_this = |a: &str| {
+            crate::addrs::InstanceAddr::parse(a)
+                .is_ok_and(|x| crate::addrs::InstanceAddr { key: None, ..x }.to_string() == w.address)
+        };
         let stray = self.imports.keys().filter(|a| !addresses.contains(*a) && of_this(a)).min().cloned();
         if let Some(a) = stray {
             self.diags.push(super::import::instance_not_configured(&a));
@@ -605,14 +692,24 @@ impl<'a> Walk<'a> {
                 continue;
             }
             // An import block's instance with no object yet is imported (else the block is ignored).
-            let import = if prior_obj.is_none() && r.mode == ResourceMode::Managed { self.imports.get(&instance_address).cloned() } else { None };
+            let import = if prior_obj.is_none() && r.mode == ResourceMode::Managed {
+                self.imports.get(&instance_address).cloned()
+            } else {
+                None
+            };
             let inst = InstanceScope { module: scope, count_index: *count_index, each: each.clone(), self_value: None };
             let mut diags = Diagnostics::new();
             let cfg = body::evaluate(&inst, self.inputs, args, &schema, &mut diags);
             // Preconditions are checked before the instance is planned.
             for c in &r.lifecycle.preconditions {
                 if let (super::checks::Status::Fail, m) = super::checks::condition(&inst, self.inputs, c, &mut diags) {
-                    diags.push(super::checks::failed_condition(Diagnostic::error("Resource precondition failed", m.unwrap_or_default()).with_range(c.condition.range.clone()), &inst, self.inputs, &c.condition));
+                    diags.push(super::checks::failed_condition(
+                        Diagnostic::error("Resource precondition failed", m.unwrap_or_default())
+                            .with_range(c.condition.range.clone()),
+                        &inst,
+                        self.inputs,
+                        &c.condition,
+                    ));
                 }
             }
             let failed = diags.has_errors();
@@ -658,13 +755,24 @@ impl<'a> Walk<'a> {
                         }
                     }
                     change.action = Action::Read;
-                    change.reason = Some(if cfg.is_wholly_known() { "read_because_dependency_pending" } else { "read_because_config_unknown" });
+                    change.reason = Some(if cfg.is_wholly_known() {
+                        "read_because_dependency_pending"
+                    } else {
+                        "read_because_config_unknown"
+                    });
                     change.after = Some(after.clone());
                     planned_values.push((ikey.clone(), after));
                     self.push(change);
                     any_pending = true;
                 } else {
-                    self.ops.push(PlanOp { op: Op::ReadData, address: address.clone(), resource: w.config_address.clone(), deps: self.order_deps.clone(), name: body::attr(&cfg, "name").and_then(|v| v.as_str().map(String::from)), after: None });
+                    self.ops.push(PlanOp {
+                        op: Op::ReadData,
+                        address: address.clone(),
+                        resource: w.config_address.clone(),
+                        deps: self.order_deps.clone(),
+                        name: body::attr(&cfg, "name").and_then(|v| v.as_str().map(String::from)),
+                        after: None,
+                    });
                     self.progress(OpProgress::Start { prior: None });
                     let read = self.prov().read_data_source(&r.type_name, &cfg);
                     self.progress(match &read {
@@ -679,7 +787,11 @@ impl<'a> Walk<'a> {
                             // refreshed state (the plan's prior state and planned values).
                             self.data_read.push(change);
                         }
-                        Err(e) => self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()).with_address(address.clone())),
+                        Err(e) => self.diags.push(
+                            Diagnostic::error(e.summary, e.detail)
+                                .with_range(r.range.clone())
+                                .with_address(address.clone()),
+                        ),
                     }
                 }
                 continue;
@@ -691,13 +803,24 @@ impl<'a> Walk<'a> {
                     let read = if self.options.no_refresh {
                         Ok(Some(v.clone()))
                     } else {
-                        self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: w.config_address.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)), after: None });
+                        self.ops.push(PlanOp {
+                            op: Op::Read,
+                            address: address.clone(),
+                            resource: w.config_address.clone(),
+                            deps: self.order_deps.clone(),
+                            name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)),
+                            after: None,
+                        });
                         self.refresh(&r.type_name, &v)
                     };
                     match read {
                         Ok(v) => v,
                         Err(e) => {
-                            self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()).with_address(address.clone()));
+                            self.diags.push(
+                                Diagnostic::error(e.summary, e.detail)
+                                    .with_range(r.range.clone())
+                                    .with_address(address.clone()),
+                            );
                             continue;
                         }
                     }
@@ -729,9 +852,12 @@ impl<'a> Walk<'a> {
                     change.after = Some(planned.planned);
                 }
                 Some(pv) if forced || !planned.requires_replace.is_empty() || triggered || tainted => {
-                    let Some(create) = self.plan_change(r, &schema, None, &cfg, &address).map(|p| p.planned) else { continue };
+                    let Some(create) = self.plan_change(r, &schema, None, &cfg, &address).map(|p| p.planned) else {
+                        continue;
+                    };
                     let _ = pv;
-                    change.action = if change.create_before_destroy { Action::CreateThenDelete } else { Action::DeleteThenCreate };
+                    change.action =
+                        if change.create_before_destroy { Action::CreateThenDelete } else { Action::DeleteThenCreate };
                     // Terraform's precedence: replace_triggered_by overrides the reason last; a
                     // tainted object is planned as a create first, so -replace never names it.
                     change.reason = Some(if triggered {
@@ -747,12 +873,15 @@ impl<'a> Walk<'a> {
                     change.after = Some(create);
                 }
                 Some(pv) => {
-                    let same = planned.planned.is_wholly_known() && planned.planned.unmark_deep().0.raw_equal(&pv.unmark_deep().0);
+                    let same = planned.planned.is_wholly_known()
+                        && planned.planned.unmark_deep().0.raw_equal(&pv.unmark_deep().0);
                     change.action = if same { Action::NoOp } else { Action::Update };
                     change.after = Some(planned.planned);
                 }
             }
-            if matches!(change.action, Action::DeleteThenCreate | Action::CreateThenDelete) && r.lifecycle.prevent_destroy == Some(true) {
+            if matches!(change.action, Action::DeleteThenCreate | Action::CreateThenDelete)
+                && r.lifecycle.prevent_destroy == Some(true)
+            {
                 self.diags.push(prevent_destroy(&address, r));
             }
             if change.action != Action::NoOp {
@@ -769,7 +898,11 @@ impl<'a> Walk<'a> {
             if !self.planned_here(&w.module_addr, &raddr, &o.key) {
                 // An orphan -target leaves out stays in the state, and what reads the resource
                 // sees it there (recorded: target-count-shrink-output), as the apply will.
-                if matches!((&expansion, &o.key), (Expansion::Count(_), Some(InstanceKey::Int(_))) | (Expansion::ForEach(_), Some(InstanceKey::Str(_)))) {
+                if matches!(
+                    (&expansion, &o.key),
+                    (Expansion::Count(_), Some(InstanceKey::Int(_)))
+                        | (Expansion::ForEach(_), Some(InstanceKey::Str(_)))
+                ) {
                     planned_values.push((o.key.clone(), object_value(o, Some(&schema))));
                 }
                 continue;
@@ -785,12 +918,16 @@ impl<'a> Walk<'a> {
             };
             self.orphan(&w.module_addr, r.mode, &r.type_name, &r.name, o, reason, Action::Delete, Some(&schema));
             if r.lifecycle.prevent_destroy == Some(true) {
-                self.diags.push(prevent_destroy(&format!("{}{}", w.address, o.key.as_ref().map(|k| k.to_string()).unwrap_or_default()), r));
+                self.diags.push(prevent_destroy(
+                    &format!("{}{}", w.address, o.key.as_ref().map(|k| k.to_string()).unwrap_or_default()),
+                    r,
+                ));
             }
             any_pending = true;
         }
         // Deposed objects left by an earlier apply are destroyed.
-        let deposed: Vec<&PriorObject> = prior.iter().filter(|o| o.deposed.is_some() && self.planned_here(&w.module_addr, &raddr, &o.key)).collect();
+        let deposed: Vec<&PriorObject> =
+            prior.iter().filter(|o| o.deposed.is_some() && self.planned_here(&w.module_addr, &raddr, &o.key)).collect();
         for o in deposed {
             self.orphan(&w.module_addr, r.mode, &r.type_name, &r.name, o, None, Action::Delete, Some(&schema));
             any_pending = true;
@@ -803,7 +940,13 @@ impl<'a> Walk<'a> {
             Expansion::Single => planned_values.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic),
             Expansion::Count(_) => {
                 // Untargeted orphans come after the expansion's indexes; holes read as unknown.
-                crate::util::sort::sort_by_key(&mut planned_values, |(k, _)| if let Some(InstanceKey::Int(i)) = k { *i } else { 0 });
+                crate::util::sort::sort_by_key(&mut planned_values, |(k, _)| {
+                    if let Some(InstanceKey::Int(i)) = k {
+                        *i
+                    } else {
+                        0
+                    }
+                });
                 while planned_values.last().is_some_and(|(k, _)| untargeted_absent.contains(k)) {
                     planned_values.pop();
                 }
@@ -820,7 +963,9 @@ impl<'a> Walk<'a> {
                 Value::tuple(out)
             }
             Expansion::ForEach(_) => Value::object(crate::util::sort::btree_map(
-                planned_values.into_iter().map(|(k, v)| (if let Some(InstanceKey::Str(s)) = k { s } else { String::new() }, v)),
+                planned_values
+                    .into_iter()
+                    .map(|(k, v)| (if let Some(InstanceKey::Str(s)) = k { s } else { String::new() }, v)),
             )),
         };
         self.values.insert(key, value);
@@ -828,7 +973,14 @@ impl<'a> Walk<'a> {
 
     /// `ImportResourceState`, then the refresh that reads the imported object.
     fn import(&mut self, type_name: &str, address: &str, id: &str) -> Result<Value, Diagnostic> {
-        self.ops.push(PlanOp { op: Op::Import, address: address.to_string(), resource: self.order_resource.clone(), deps: self.order_deps.clone(), name: None, after: None });
+        self.ops.push(PlanOp {
+            op: Op::Import,
+            address: address.to_string(),
+            resource: self.order_resource.clone(),
+            deps: self.order_deps.clone(),
+            name: None,
+            after: None,
+        });
         // Told to `on_op` as the object the import names (`Preparing import... [id=...]`).
         let named = Value::object(crate::util::sort::btree_map([("id".to_string(), Value::string(id.to_string()))]));
         self.progress(OpProgress::Start { prior: Some(&named) });
@@ -839,7 +991,14 @@ impl<'a> Walk<'a> {
         });
         let imported = imported.map_err(|e| Diagnostic::error(e.summary, e.detail))?;
         let name = attr(&imported, "name").and_then(|v| v.as_str().map(String::from));
-        self.ops.push(PlanOp { op: Op::Read, address: address.to_string(), resource: self.order_resource.clone(), deps: self.order_deps.clone(), name, after: Some(self.ops.len() - 1) });
+        self.ops.push(PlanOp {
+            op: Op::Read,
+            address: address.to_string(),
+            resource: self.order_resource.clone(),
+            deps: self.order_deps.clone(),
+            name,
+            after: Some(self.ops.len() - 1),
+        });
         match self.refresh(type_name, &imported) {
             Ok(Some(v)) => Ok(v),
             Ok(None) => Err(Diagnostic::error(
@@ -858,12 +1017,20 @@ impl<'a> Walk<'a> {
 
     /// `-replace=ADDR` without a key for a resource whose instances need one: Terraform's
     /// warning (it compares the resource alone, whatever the module).
-    fn incomplete_replace(&mut self, w: &Walkable<'_>, resource: &crate::addrs::ResourceAddr, instances: &[Repetition]) {
+    fn incomplete_replace(
+        &mut self,
+        w: &Walkable<'_>,
+        resource: &crate::addrs::ResourceAddr,
+        instances: &[Repetition],
+    ) {
         let needs_key = instances.len() != 1 || instances[0].0.is_some();
         if !needs_key {
             return;
         }
-        let addresses: Vec<String> = instances.iter().map(|(k, _, _)| format!("{}{}", w.address, k.as_ref().map(|k| k.to_string()).unwrap_or_default())).collect();
+        let addresses: Vec<String> = instances
+            .iter()
+            .map(|(k, _, _)| format!("{}{}", w.address, k.as_ref().map(|k| k.to_string()).unwrap_or_default()))
+            .collect();
         let warnings: Vec<Diagnostic> = self
             .replace
             .iter()
@@ -878,12 +1045,23 @@ impl<'a> Walk<'a> {
     /// The provider's plan for an instance; `None` after its errors: the provider's own, or
     /// Terraform's "Provider produced invalid plan" for a plan `objchange.AssertPlanValid`
     /// refuses (checked for providers the engine does not trust).
-    fn plan_change(&mut self, r: &Resource, schema: &ResourceSchema, prior: Option<&Value>, cfg: &Value, address: &str) -> Option<crate::providers::PlannedChange> {
+    fn plan_change(
+        &mut self,
+        r: &Resource,
+        schema: &ResourceSchema,
+        prior: Option<&Value>,
+        cfg: &Value,
+        address: &str,
+    ) -> Option<crate::providers::PlannedChange> {
         let provider = self.prov();
         let planned = match provider.plan_resource_change(&r.type_name, prior, cfg) {
             Ok(p) => p,
             Err(e) => {
-                self.diags.push(Diagnostic::error(e.summary, e.detail).with_range(r.range.clone()).with_address(address.to_string()));
+                self.diags.push(
+                    Diagnostic::error(e.summary, e.detail)
+                        .with_range(r.range.clone())
+                        .with_address(address.to_string()),
+                );
                 return None;
             }
         };
@@ -891,7 +1069,12 @@ impl<'a> Walk<'a> {
             return Some(planned);
         }
         let prior = prior.map(|p| p.unmark_deep().0);
-        let errs = crate::providers::plan_valid::assert_plan_valid(schema, prior.as_ref(), &cfg.unmark_deep().0, &planned.planned.unmark_deep().0);
+        let errs = crate::providers::plan_valid::assert_plan_valid(
+            schema,
+            prior.as_ref(),
+            &cfg.unmark_deep().0,
+            &planned.planned.unmark_deep().0,
+        );
         let source = crate::addrs::quote(provider.source());
         for e in &errs {
             self.diags.push(Diagnostic::error("Provider produced invalid plan", format!("Provider {source} planned an invalid value for {address}{e}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.")));
@@ -905,7 +1088,17 @@ impl<'a> Walk<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn orphan(&mut self, module: &str, mode: ResourceMode, type_name: &str, name: &str, o: &PriorObject, reason: Option<&'static str>, action: Action, schema: Option<&ResourceSchema>) {
+    fn orphan(
+        &mut self,
+        module: &str,
+        mode: ResourceMode,
+        type_name: &str,
+        name: &str,
+        o: &PriorObject,
+        reason: Option<&'static str>,
+        action: Action,
+        schema: Option<&ResourceSchema>,
+    ) {
         let mut change = InstanceChange {
             module: module.to_string(),
             mode,
@@ -924,7 +1117,7 @@ impl<'a> Walk<'a> {
             dependencies: o.dependencies.clone(),
             create_before_destroy: o.create_before_destroy,
             previous_address: None,
-                importing: None,
+            importing: None,
         };
         let address = change.address();
         let v = object_value(o, schema);
@@ -933,7 +1126,14 @@ impl<'a> Walk<'a> {
         let refresh = !self.options.no_refresh && self.refresh_here;
         let refreshed = o.deposed.is_none() && action != Action::Forget && refresh;
         if refreshed {
-            self.ops.push(PlanOp { op: Op::Read, address: address.clone(), resource: self.order_resource.clone(), deps: self.order_deps.clone(), name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)), after: None });
+            self.ops.push(PlanOp {
+                op: Op::Read,
+                address: address.clone(),
+                resource: self.order_resource.clone(),
+                deps: self.order_deps.clone(),
+                name: attr(&v, "name").and_then(|v| v.as_str().map(String::from)),
+                after: None,
+            });
         }
         let read = if !refresh {
             Ok(Some(v.clone()))
@@ -950,7 +1150,13 @@ impl<'a> Walk<'a> {
     }
 
     /// `replace_triggered_by`: a referenced instance (or attribute) with a pending change.
-    fn replace_triggered(&mut self, scope: &ModuleScope<'_>, r: &Resource, count_index: Option<i64>, each: Option<(Value, Value)>) -> bool {
+    fn replace_triggered(
+        &mut self,
+        scope: &ModuleScope<'_>,
+        r: &Resource,
+        count_index: Option<i64>,
+        each: Option<(Value, Value)>,
+    ) -> bool {
         let module = if scope.module().address.is_empty() { String::new() } else { scope.module().address.clone() };
         for e in &r.lifecycle.replace_triggered_by {
             for reference in &e.references {
@@ -999,16 +1205,25 @@ impl<'a> Walk<'a> {
         self.order_resource.clear();
         self.order_deps.clear();
         let configured: BTreeSet<(String, String, String, String)> =
-            crate::util::sort::btree_set(resources.iter().map(|w| (w.module_addr.clone(), mode_str(w.resource.mode).to_string(), w.resource.type_name.clone(), w.resource.name.clone())));
+            crate::util::sort::btree_set(resources.iter().map(|w| {
+                (
+                    w.module_addr.clone(),
+                    mode_str(w.resource.mode).to_string(),
+                    w.resource.type_name.clone(),
+                    w.resource.name.clone(),
+                )
+            }));
         let modules: BTreeSet<&str> = crate::util::sort::btree_set(resources.iter().map(|w| w.module_addr.as_str()));
         let prior = self.prior.clone();
         for ((module, mode, type_name, name), (prov, objs)) in &prior {
             if configured.contains(&(module.clone(), mode.clone(), type_name.clone(), name.clone())) || mode == "data" {
                 continue;
             }
-            let module_gone = !module.is_empty() && (!module_configured(self.config, module) || !modules.contains(module.as_str()));
+            let module_gone =
+                !module.is_empty() && (!module_configured(self.config, module) || !modules.contains(module.as_str()));
             let local = format!("{}{type_name}.{name}", if mode == "data" { "data." } else { "" });
-            let removed = self.config.root.removed.iter().find(|rm| rm.from == local || rm.from == format!("{module}.{local}"));
+            let removed =
+                self.config.root.removed.iter().find(|rm| rm.from == local || rm.from == format!("{module}.{local}"));
             let action = if removed.is_some_and(|rm| !rm.destroy) { Action::Forget } else { Action::Delete };
             let reason = if self.options.destroy {
                 None
@@ -1018,13 +1233,27 @@ impl<'a> Walk<'a> {
                 Some("delete_because_no_resource_config")
             };
             // A resource gone from the configuration is destroyed by the provider its state names.
-            self.serving = if prov.is_empty() { default_config(&format!("registry.terraform.io/hashicorp/{}", type_name.split('_').next().unwrap_or(type_name))) } else { prov.clone() };
+            self.serving = if prov.is_empty() {
+                default_config(&format!(
+                    "registry.terraform.io/hashicorp/{}",
+                    type_name.split('_').next().unwrap_or(type_name)
+                ))
+            } else {
+                prov.clone()
+            };
             let schema = self.schema(mode_of(mode), type_name).cloned();
             // An object of a module instance that is gone, whose resource the configuration
             // still declares, is refreshed in that resource's order.
-            let config_address = order::config_addr(&if module.is_empty() { local.clone() } else { format!("{module}.{local}") });
-            let names: Vec<String> = order::config_addr(module).split("module.").filter(|s| !s.is_empty()).map(|s| s.trim_end_matches('.').to_string()).collect();
-            let declared = order::module_at(self.config, &names).and_then(|m| m.resources.iter().find(|r| r.type_name == *type_name && r.name == *name && mode_str(r.mode) == mode));
+            let config_address =
+                order::config_addr(&if module.is_empty() { local.clone() } else { format!("{module}.{local}") });
+            let names: Vec<String> = order::config_addr(module)
+                .split("module.")
+                .filter(|s| !s.is_empty())
+                .map(|s| s.trim_end_matches('.').to_string())
+                .collect();
+            let declared = order::module_at(self.config, &names).and_then(|m| {
+                m.resources.iter().find(|r| r.type_name == *type_name && r.name == *name && mode_str(r.mode) == mode)
+            });
             match declared {
                 Some(r) if !module.is_empty() => {
                     let mut d = order::reached(self.config, &names, &r.references);
@@ -1037,7 +1266,8 @@ impl<'a> Walk<'a> {
                     self.order_deps.clear();
                 }
             }
-            let raddr = crate::addrs::ResourceAddr { mode: mode_of(mode), type_name: type_name.clone(), name: name.clone() };
+            let raddr =
+                crate::addrs::ResourceAddr { mode: mode_of(mode), type_name: type_name.clone(), name: name.clone() };
             for o in objs {
                 // -target: the objects a target contains; in a destroy plan also those that
                 // depend on what a target names.
@@ -1070,7 +1300,12 @@ impl<'a> Walk<'a> {
                 // Null before (none is null too) and null after: nothing to do.
                 _ if v.is_null() && before.is_none_or(|(b, _)| b.is_null()) => Action::NoOp,
                 None => Action::Create,
-                Some((b, _)) if v.is_wholly_known() && crate::engine::values_json::value(b) == crate::engine::values_json::value(&v) => Action::NoOp,
+                Some((b, _))
+                    if v.is_wholly_known()
+                        && crate::engine::values_json::value(b) == crate::engine::values_json::value(&v) =>
+                {
+                    Action::NoOp
+                }
                 Some(_) => Action::Update,
             };
             out.push(OutputChange {
@@ -1084,7 +1319,14 @@ impl<'a> Walk<'a> {
         }
         for (name, (b, s)) in &prior_outputs {
             if self.targets.is_empty() && !scope.module().outputs.iter().any(|o| &o.name == name) {
-                out.push(OutputChange { name: name.clone(), action: Action::Delete, before: Some(b.clone()), after: None, before_sensitive: *s, sensitive: false });
+                out.push(OutputChange {
+                    name: name.clone(),
+                    action: Action::Delete,
+                    before: Some(b.clone()),
+                    after: None,
+                    before_sensitive: *s,
+                    sensitive: false,
+                });
             }
         }
         crate::util::sort::sort_by(&mut out, |a, b| a.name.cmp(&b.name));
@@ -1094,7 +1336,14 @@ impl<'a> Walk<'a> {
     fn destroyed_outputs(&self) -> Vec<OutputChange> {
         self.prior_outputs()
             .into_iter()
-            .map(|(name, (b, s))| OutputChange { name, action: Action::Delete, before: Some(b), after: None, before_sensitive: s, sensitive: s })
+            .map(|(name, (b, s))| OutputChange {
+                name,
+                action: Action::Delete,
+                before: Some(b),
+                after: None,
+                before_sensitive: s,
+                sensitive: s,
+            })
             .collect()
     }
 
@@ -1112,7 +1361,6 @@ impl<'a> Walk<'a> {
         }
         out
     }
-
 }
 
 /// A configuration resource's address within its module.
@@ -1143,13 +1391,31 @@ fn module_configured(config: &Config, module: &str) -> bool {
 fn prior_value(prior: &[PriorObject], schema: &ResourceSchema, r: &Resource) -> Value {
     let current = prior.iter().filter(|o| o.deposed.is_none());
     if r.count.is_some() {
-        let mut objs: Vec<(i64, Value)> = current.filter_map(|o| if let Some(InstanceKey::Int(i)) = o.key { Some((i, object_value(o, Some(schema)))) } else { None }).collect();
+        let mut objs: Vec<(i64, Value)> = current
+            .filter_map(|o| {
+                if let Some(InstanceKey::Int(i)) = o.key {
+                    Some((i, object_value(o, Some(schema))))
+                } else {
+                    None
+                }
+            })
+            .collect();
         crate::util::sort::sort_by_key(&mut objs, |(i, _)| *i);
         Value::tuple(objs.into_iter().map(|(_, v)| v).collect())
     } else if r.for_each.is_some() {
-        Value::object(crate::util::sort::btree_map(current.filter_map(|o| if let Some(InstanceKey::Str(k)) = &o.key { Some((k.clone(), object_value(o, Some(schema)))) } else { None })))
+        Value::object(crate::util::sort::btree_map(current.filter_map(|o| {
+            if let Some(InstanceKey::Str(k)) = &o.key {
+                Some((k.clone(), object_value(o, Some(schema))))
+            } else {
+                None
+            }
+        })))
     } else {
-        current.into_iter().find(|o| o.key.is_none()).map(|o| object_value(o, Some(schema))).unwrap_or_else(Value::dynamic)
+        current
+            .into_iter()
+            .find(|o| o.key.is_none())
+            .map(|o| object_value(o, Some(schema)))
+            .unwrap_or_else(Value::dynamic)
     }
 }
 
@@ -1220,4 +1486,3 @@ fn split_path(path: &str) -> (String, Option<String>) {
         None => (path.to_string(), None),
     }
 }
-

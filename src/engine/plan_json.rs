@@ -70,7 +70,10 @@ fn resource_change(c: &InstanceChange) -> Json {
     ch.insert("before".into(), c.before.as_ref().map(value).unwrap_or(Json::Null));
     ch.insert("after".into(), c.after.as_ref().map(value).unwrap_or(Json::Null));
     // Wholly known: `{}` (jsonplan writes cty.EmptyObjectVal), else the unknown shape.
-    ch.insert("after_unknown".into(), c.after.as_ref().filter(|v| !v.is_wholly_known()).map(unknown_as_bool).unwrap_or_else(|| json!({})));
+    ch.insert(
+        "after_unknown".into(),
+        c.after.as_ref().filter(|v| !v.is_wholly_known()).map(unknown_as_bool).unwrap_or_else(|| json!({})),
+    );
     ch.insert("before_sensitive".into(), c.before.as_ref().map(sensitive_as_bool).unwrap_or(json!(false)));
     ch.insert("after_sensitive".into(), c.after.as_ref().map(sensitive_as_bool).unwrap_or(json!(false)));
     if !c.replace_paths.is_empty() {
@@ -120,8 +123,15 @@ fn module_tree(mut entries: Vec<(String, Json)>) -> Json {
                 let rest = if addr.is_empty() { Some(k.as_str()) } else { k.strip_prefix(&format!("{addr}.")) };
                 let Some(rest) = rest else { continue };
                 // The first `module.NAME[key]` step below `addr`.
-                let first_len = rest.strip_prefix("module.").map(|r| 7 + r.find(".module.").unwrap_or(r.len())).unwrap_or(rest.len());
-                let full = if addr.is_empty() { rest[..first_len].to_string() } else { format!("{addr}.{}", &rest[..first_len]) };
+                let first_len = rest
+                    .strip_prefix("module.")
+                    .map(|r| 7 + r.find(".module.").unwrap_or(r.len()))
+                    .unwrap_or(rest.len());
+                let full = if addr.is_empty() {
+                    rest[..first_len].to_string()
+                } else {
+                    format!("{addr}.{}", &rest[..first_len])
+                };
                 if !out.contains(&full) {
                     out.push(full);
                 }
@@ -138,10 +148,13 @@ fn values_entry(c: &InstanceChange, v: &crate::eval::Value, schema_version: u64)
     let mut m = head(c);
     m.insert("schema_version".into(), json!(schema_version));
     m.insert("values".into(), value(v));
-    m.insert("sensitive_values".into(), match sensitive_as_bool(v) {
-        Json::Bool(_) => json!({}),
-        other => other,
-    });
+    m.insert(
+        "sensitive_values".into(),
+        match sensitive_as_bool(v) {
+            Json::Bool(_) => json!({}),
+            other => other,
+        },
+    );
     Json::Object(m)
 }
 
@@ -152,9 +165,15 @@ fn prior_state(plan: &Plan, provider: &dyn Provider) -> Option<Json> {
     let mut entries = Vec::new();
     for ((module, mode, type_name, name), (prov, objs)) in &index {
         let m = if mode == "data" { ResourceMode::Data } else { ResourceMode::Managed };
-        let schema = if m == ResourceMode::Data { provider.data_source_schema(type_name) } else { provider.resource_schema(type_name) };
+        let schema = if m == ResourceMode::Data {
+            provider.data_source_schema(type_name)
+        } else {
+            provider.resource_schema(type_name)
+        };
         let reread = |o: &super::plan::PriorObject| {
-            plan.data_read.iter().any(|c| &c.module == module && c.mode == m && &c.type_name == type_name && &c.name == name && c.key == o.key)
+            plan.data_read.iter().any(|c| {
+                &c.module == module && c.mode == m && &c.type_name == type_name && &c.name == name && c.key == o.key
+            })
         };
         for o in objs {
             if m == ResourceMode::Data && reread(o) {
@@ -218,7 +237,10 @@ fn prior_state(plan: &Plan, provider: &dyn Provider) -> Option<Json> {
     if !plan.destroy {
         for o in &plan.outputs {
             if let Some(v) = o.after.as_ref().filter(|v| v.is_wholly_known()) {
-                om.insert(o.name.clone(), json!({"sensitive": o.sensitive, "value": value(v), "type": type_json(&v.ty())}));
+                om.insert(
+                    o.name.clone(),
+                    json!({"sensitive": o.sensitive, "value": value(v), "type": type_json(&v.ty())}),
+                );
             }
         }
     }
@@ -244,7 +266,12 @@ pub fn to_json(plan: &Plan, provider: &dyn Provider) -> Json {
     out.insert("format_version".into(), json!("1.2"));
     out.insert("terraform_version".into(), json!(TERRAFORM_VERSION));
     if !plan.variables.is_empty() {
-        out.insert("variables".into(), Json::Object(crate::util::sort::json_map(plan.variables.iter().map(|(k, v)| (k.clone(), json!({"value": value(v)}))))));
+        out.insert(
+            "variables".into(),
+            Json::Object(crate::util::sort::json_map(
+                plan.variables.iter().map(|(k, v)| (k.clone(), json!({"value": value(v)}))),
+            )),
+        );
     }
     // planned_values: every object that will exist after the apply, and the known outputs.
     let mut pv = Map::new();
@@ -294,7 +321,10 @@ pub fn to_json(plan: &Plan, provider: &dyn Provider) -> Json {
             if o.after.as_ref().is_none_or(|v| v.is_known()) {
                 e.insert("after".into(), o.after.as_ref().map(value).unwrap_or(Json::Null));
             }
-            e.insert("after_unknown".into(), o.after.as_ref().filter(|v| !v.is_wholly_known()).map(unknown_as_bool).unwrap_or(json!(false)));
+            e.insert(
+                "after_unknown".into(),
+                o.after.as_ref().filter(|v| !v.is_wholly_known()).map(unknown_as_bool).unwrap_or(json!(false)),
+            );
             let before_sensitive = if o.action == Action::Delete { o.before_sensitive } else { o.sensitive };
             e.insert("before_sensitive".into(), json!(before_sensitive));
             e.insert("after_sensitive".into(), json!(o.sensitive));
@@ -315,7 +345,17 @@ pub fn to_json(plan: &Plan, provider: &dyn Provider) -> Json {
     if !relevant.is_empty() {
         out.insert("relevant_attributes".into(), Json::Array(relevant.to_vec()));
     }
-    out.insert("applyable".into(), json!(!plan.errored() && (plan.changes.iter().any(|c| c.action != Action::NoOp || c.previous_address.is_some() || c.importing.is_some()) || plan.outputs.iter().any(|o| o.action != Action::NoOp))));
+    out.insert(
+        "applyable".into(),
+        json!(
+            !plan.errored()
+                && (plan
+                    .changes
+                    .iter()
+                    .any(|c| c.action != Action::NoOp || c.previous_address.is_some() || c.importing.is_some())
+                    || plan.outputs.iter().any(|o| o.action != Action::NoOp))
+        ),
+    );
     // A targeted plan leaves changes out: it is not complete.
     out.insert("complete".into(), json!(!plan.errored() && plan.targets.is_empty()));
     out.insert("errored".into(), json!(plan.errored()));

@@ -57,13 +57,17 @@ fn summary(r: &ApplyResult) -> String {
         out.push_str(&super::diag_text::plain(&d));
     }
     let imported = if r.imported > 0 { format!("{} imported, ", r.imported) } else { String::new() };
-    out.push_str(&format!("\nApply complete! Resources: {imported}{} added, {} changed, {} destroyed.\n", r.added, r.changed, r.destroyed));
+    out.push_str(&format!(
+        "\nApply complete! Resources: {imported}{} added, {} changed, {} destroyed.\n",
+        r.added, r.changed, r.destroyed
+    ));
     if let Some(outputs) = r.state.get("outputs").and_then(Json::as_object).filter(|m| !m.is_empty()) {
         out.push_str("\nOutputs:\n\n");
         for (name, o) in outputs {
             let value = o.get("value").unwrap_or(&Json::Null);
             // A null keeps its type (`tostring(null)`): the state stores it beside the value.
-            let typed_null = value.is_null().then(|| o.get("type").and_then(super::values_json::type_from_json)).flatten();
+            let typed_null =
+                value.is_null().then(|| o.get("type").and_then(super::values_json::type_from_json)).flatten();
             let v = if o.get("sensitive").and_then(Json::as_bool) == Some(true) {
                 "<sensitive>".to_string()
             } else if let Some(t) = typed_null {
@@ -124,7 +128,16 @@ mod tests {
 
     #[test]
     fn durations_as_go_prints_them_truncated_to_seconds() {
-        for (ms, want) in [(0, "0s"), (999, "0s"), (1000, "1s"), (59_999, "59s"), (60_000, "1m0s"), (65_400, "1m5s"), (3_600_000, "1h0m0s"), (3_725_000, "1h2m5s")] {
+        for (ms, want) in [
+            (0, "0s"),
+            (999, "0s"),
+            (1000, "1s"),
+            (59_999, "59s"),
+            (60_000, "1m0s"),
+            (65_400, "1m5s"),
+            (3_600_000, "1h0m0s"),
+            (3_725_000, "1h2m5s"),
+        ] {
             assert_eq!(go_seconds(ms), want, "{ms}");
         }
     }

@@ -56,7 +56,8 @@ pub fn served_dependencies(config: &Config, plan: &Plan) -> HashMap<String, BTre
     let mut by_config: HashMap<&str, BTreeSet<String>> = HashMap::new();
     let mut out: HashMap<String, BTreeSet<String>> = HashMap::new();
     for c in &plan.changes {
-        let reached = by_config.entry(c.provider_config.as_str()).or_insert_with(|| reached(config, &c.provider_config));
+        let reached =
+            by_config.entry(c.provider_config.as_str()).or_insert_with(|| reached(config, &c.provider_config));
         if !reached.is_empty() {
             let resource = super::order::config_addr(&c.address());
             out.entry(resource).or_default().extend(reached.iter().cloned());
@@ -106,7 +107,17 @@ pub fn body_range(files: &BTreeMap<String, String>, pc: &ProviderConfig) -> crat
 fn written(body: &Body) -> ResourceSchema {
     let mut s = ResourceSchema::default();
     for a in &body.attributes {
-        s.attributes.insert(a.name.clone(), AttributeSchema { ty: crate::eval::Type::Dynamic, optional: true, computed: false, required: false, sensitive: false, requires_replace: false });
+        s.attributes.insert(
+            a.name.clone(),
+            AttributeSchema {
+                ty: crate::eval::Type::Dynamic,
+                optional: true,
+                computed: false,
+                required: false,
+                sensitive: false,
+                requires_replace: false,
+            },
+        );
     }
     for b in &body.blocks {
         let inner = match &b.kind {
@@ -130,7 +141,10 @@ pub fn planned_values(plan: &Plan) -> WalkValues {
             ResourceMode::Data => "data",
             ResourceMode::Ephemeral => "ephemeral",
         };
-        grouped.entry((c.module.clone(), mode.to_string(), c.type_name.clone(), c.name.clone())).or_default().push((c.key.clone(), after.clone()));
+        grouped
+            .entry((c.module.clone(), mode.to_string(), c.type_name.clone(), c.name.clone()))
+            .or_default()
+            .push((c.key.clone(), after.clone()));
     }
     let values = WalkValues::default();
     for (key, mut instances) in grouped {
@@ -143,13 +157,15 @@ pub fn planned_values(plan: &Plan) -> WalkValues {
                 });
                 Value::tuple(instances.into_iter().map(|(_, v)| v).collect())
             }
-            Some(Some(InstanceKey::Str(_))) => Value::object(crate::util::sort::btree_map(instances.into_iter().map(|(k, v)| {
-                let name = match k {
-                    Some(InstanceKey::Str(s)) => s,
-                    _ => String::new(),
-                };
-                (name, v)
-            }))),
+            Some(Some(InstanceKey::Str(_))) => {
+                Value::object(crate::util::sort::btree_map(instances.into_iter().map(|(k, v)| {
+                    let name = match k {
+                        Some(InstanceKey::Str(s)) => s,
+                        _ => String::new(),
+                    };
+                    (name, v)
+                })))
+            }
         };
         values.insert(key, value);
     }
@@ -159,7 +175,15 @@ pub fn planned_values(plan: &Plan) -> WalkValues {
 /// The configuration `configure()` receives for the provider configuration at `address`, with
 /// resources' values from `resources` (the plan's), else from `state` (the apply's working
 /// state): `Err` holds the evaluation's errors (with their ranges).
-pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, variables: &BTreeMap<String, Json>, resources: Option<&dyn ResourceSource>, state: Option<&Json>, address: &str, schema: Option<&ResourceSchema>) -> Result<Value, Diagnostics> {
+pub fn evaluate(
+    files: &BTreeMap<String, String>,
+    config: &Config,
+    variables: &BTreeMap<String, Json>,
+    resources: Option<&dyn ResourceSource>,
+    state: Option<&Json>,
+    address: &str,
+    schema: Option<&ResourceSchema>,
+) -> Result<Value, Diagnostics> {
     let found = block(config, address);
     let body = found.map(|(_, pc)| body_of(files, pc)).unwrap_or_default();
     let derived;
@@ -186,7 +210,9 @@ pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, variables: &B
     let scope = ModuleScope::root(config, &inputs, &root_files);
     let mut diags = Diagnostics::new();
     let path: Vec<String> = found.map(|(m, _)| m.path.0.clone()).unwrap_or_default();
-    let value = crate::engine::plan::with_scope(&scope, &path, &[], &mut |s| body::evaluate(s, &inputs, &body, schema, &mut diags));
+    let value = crate::engine::plan::with_scope(&scope, &path, &[], &mut |s| {
+        body::evaluate(s, &inputs, &body, schema, &mut diags)
+    });
     diags.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     if diags.has_errors() {
         return Err(diags);
@@ -204,7 +230,8 @@ mod tests {
 
     fn configured(files: &BTreeMap<String, String>, address: &str) -> String {
         let config = crate::config::load(files, &Default::default()).config;
-        let v = evaluate(files, &config, &BTreeMap::new(), None, None, address, None).unwrap_or_else(|d| panic!("{d:?}"));
+        let v =
+            evaluate(files, &config, &BTreeMap::new(), None, None, address, None).unwrap_or_else(|d| panic!("{d:?}"));
         crate::eval::render::console(&v)
     }
 
@@ -214,7 +241,10 @@ mod tests {
         let native = files(&[("main.tf", "variable \"r\" {\n  default = \"us-west-2\"\n}\nprovider \"aws\" {\n  region = \"eu-west-1\"\n}\nprovider \"aws\" {\n  alias  = \"west\"\n  region = var.r\n}\n")]);
         let json = files(&[
             ("main.tf", "variable \"r\" {\n  default = \"us-west-2\"\n}\n"),
-            ("providers.tf.json", r#"{"provider": {"aws": [{"region": "eu-west-1"}, {"alias": "west", "region": "${var.r}", "//": "a JSON comment"}]}}"#),
+            (
+                "providers.tf.json",
+                r#"{"provider": {"aws": [{"region": "eu-west-1"}, {"alias": "west", "region": "${var.r}", "//": "a JSON comment"}]}}"#,
+            ),
         ]);
         for f in [&native, &json] {
             assert_eq!(configured(f, aws), "{\n  \"region\" = \"eu-west-1\"\n}");

@@ -21,7 +21,11 @@ use std::collections::{BTreeSet, HashMap};
 pub fn apply(prior: &mut Json, changes: &[InstanceChange], refreshed: bool) {
     let planned: HashMap<(&str, &str, &str, Option<&InstanceKey>), &InstanceChange> = changes
         .iter()
-        .filter(|c| c.deposed.is_none() && c.mode == crate::addrs::ResourceMode::Managed && !matches!(c.action, Action::Delete | Action::Forget))
+        .filter(|c| {
+            c.deposed.is_none()
+                && c.mode == crate::addrs::ResourceMode::Managed
+                && !matches!(c.action, Action::Delete | Action::Forget)
+        })
         .map(|c| ((c.module.as_str(), c.type_name.as_str(), c.name.as_str(), c.key.as_ref()), c))
         .collect();
     let Some(resources) = prior.get_mut("resources").and_then(Json::as_array_mut) else { return };
@@ -38,8 +42,14 @@ pub fn apply(prior: &mut Json, changes: &[InstanceChange], refreshed: bool) {
                 Some(Json::String(k)) => Some(InstanceKey::Str(k.clone())),
                 _ => None,
             };
-            let Some(c) = planned.get(&(module.as_str(), type_name.as_str(), name.as_str(), key.as_ref())) else { continue };
-            let stored: Vec<String> = i.get("dependencies").and_then(Json::as_array).map(|a| a.iter().filter_map(|d| d.as_str().map(String::from)).collect()).unwrap_or_default();
+            let Some(c) = planned.get(&(module.as_str(), type_name.as_str(), name.as_str(), key.as_ref())) else {
+                continue;
+            };
+            let stored: Vec<String> = i
+                .get("dependencies")
+                .and_then(Json::as_array)
+                .map(|a| a.iter().filter_map(|d| d.as_str().map(String::from)).collect())
+                .unwrap_or_default();
             let deps: BTreeSet<String> = match (c.action, refreshed) {
                 (Action::NoOp, _) => c.dependencies.iter().cloned().collect(),
                 (_, true) => c.dependencies.iter().cloned().chain(stored).collect(),

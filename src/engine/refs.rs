@@ -189,7 +189,10 @@ pub fn parse_ref(t: &Trav<'_>) -> Option<Ref> {
                     }),
                     remaining: Vec::new(),
                 }),
-                Some(StepKind::Attr(output)) => Some(Ref { target: Target::Object(Subject::ModuleCallOutput { call, key, output: output.to_string() }), remaining: rest(i + 1) }),
+                Some(StepKind::Attr(output)) => Some(Ref {
+                    target: Target::Object(Subject::ModuleCallOutput { call, key, output: output.to_string() }),
+                    remaining: rest(i + 1),
+                }),
                 Some(_) => None,
             }
         }
@@ -212,7 +215,9 @@ pub fn parse_ref(t: &Trav<'_>) -> Option<Ref> {
             }
             // A resource followed by more steps is its no-key instance unless an index follows.
             match instance_key(kinds[after])? {
-                Some(k) => Some(Ref { target: Target::Object(Subject::ResourceInstance(addr, k)), remaining: rest(after + 1) }),
+                Some(k) => {
+                    Some(Ref { target: Target::Object(Subject::ResourceInstance(addr, k)), remaining: rest(after + 1) })
+                }
                 None => Some(Ref { target: Target::NoKeyInstance(addr), remaining: rest(after) }),
             }
         }
@@ -226,7 +231,9 @@ pub fn has_call(e: &Expr<'_>) -> bool {
         t.parts.iter().any(|p| match p {
             Part::Literal { .. } => false,
             Part::Interp { expr, .. } => has_call(expr),
-            Part::If { cond, then, otherwise, .. } => has_call(cond) || template(then) || otherwise.as_ref().is_some_and(template),
+            Part::If { cond, then, otherwise, .. } => {
+                has_call(cond) || template(then) || otherwise.as_ref().is_some_and(template)
+            }
             Part::For { collection, body, .. } => has_call(collection) || template(body),
         })
     }
@@ -236,13 +243,21 @@ pub fn has_call(e: &Expr<'_>) -> bool {
         ExprKind::Template(t) => template(t),
         ExprKind::Heredoc(h) => template(&h.template),
         ExprKind::Tuple(items) => items.iter().any(has_call),
-        ExprKind::Object(items) => items.iter().any(|it| matches!(&it.key, ObjectKey::Expr(k) if has_call(k)) || has_call(&it.value)),
+        ExprKind::Object(items) => {
+            items.iter().any(|it| matches!(&it.key, ObjectKey::Expr(k) if has_call(k)) || has_call(&it.value))
+        }
         ExprKind::Traversal { source, ops } => {
-            has_call(source) || ops.iter().any(|op| matches!(op, crate::hcl::ast::Op::Index { key, .. } if has_call(key)))
+            has_call(source)
+                || ops.iter().any(|op| matches!(op, crate::hcl::ast::Op::Index { key, .. } if has_call(key)))
         }
         ExprKind::Paren(x) | ExprKind::Unary { expr: x, .. } => has_call(x),
         ExprKind::Conditional { cond, then, otherwise } => has_call(cond) || has_call(then) || has_call(otherwise),
         ExprKind::Binary { lhs, rhs, .. } => has_call(lhs) || has_call(rhs),
-        ExprKind::For(f) => has_call(&f.collection) || f.key.as_ref().is_some_and(has_call) || has_call(&f.value) || f.cond.as_ref().is_some_and(has_call),
+        ExprKind::For(f) => {
+            has_call(&f.collection)
+                || f.key.as_ref().is_some_and(has_call)
+                || has_call(&f.value)
+                || f.cond.as_ref().is_some_and(has_call)
+        }
     }
 }

@@ -58,7 +58,9 @@ impl GlobalRef {
     fn key(&self) -> String {
         let c = match &self.container {
             Container::Module(m) => module_instance_text(m),
-            Container::Resource(m, r, k) => format!("{}{r}{}", module_instance_text(m), k.as_ref().map(|k| k.to_string()).unwrap_or_default()),
+            Container::Resource(m, r, k) => {
+                format!("{}{r}{}", module_instance_text(m), k.as_ref().map(|k| k.to_string()).unwrap_or_default())
+            }
         };
         let kind = match &self.local.target {
             Target::NoKeyInstance(_) | Target::Object(Subject::ResourceInstance(..)) => "instance",
@@ -98,7 +100,14 @@ impl Relevant {
 ///
 /// `module_outputs`: the changed outputs of module instances below the root, as
 /// (module instance address, name).
-pub fn attributes(config: &Config, sources: &Sources<'_>, provider: &dyn Provider, changes: &[InstanceChange], outputs: &[OutputChange], module_outputs: &[(String, String)]) -> Vec<Json> {
+pub fn attributes(
+    config: &Config,
+    sources: &Sources<'_>,
+    provider: &dyn Provider,
+    changes: &[InstanceChange],
+    outputs: &[OutputChange],
+    module_outputs: &[(String, String)],
+) -> Vec<Json> {
     let a = Analyzer::new(config, sources, provider);
     let mut start = Vec::new();
     for c in changes.iter().filter(|c| c.action != Action::NoOp) {
@@ -108,7 +117,9 @@ pub fn attributes(config: &Config, sources: &Sources<'_>, provider: &dyn Provide
     }
     for o in outputs.iter().filter(|o| o.action != Action::NoOp) {
         if let Some(out) = config.root.outputs.iter().find(|x| x.name == o.name) {
-            start.extend(refs::in_config(&out.value).into_iter().map(|r| GlobalRef::new(&Container::Module(Vec::new()), r)));
+            start.extend(
+                refs::in_config(&out.value).into_iter().map(|r| GlobalRef::new(&Container::Module(Vec::new()), r)),
+            );
         }
     }
     for (module, name) in module_outputs {
@@ -237,15 +248,23 @@ impl<'c, 's, 'a> Analyzer<'c, 's, 'a> {
                 let Some(((call, _), caller)) = module.split_last() else { return Vec::new() };
                 let caller = caller.to_vec();
                 let Some(m) = self.module(&caller) else { return Vec::new() };
-                let arg = m.module_calls.iter().find(|c| &c.name == call).and_then(|c| c.arguments.iter().find(|a| &a.name == name));
+                let arg = m
+                    .module_calls
+                    .iter()
+                    .find(|c| &c.name == call)
+                    .and_then(|c| c.arguments.iter().find(|a| &a.name == name));
                 arg.map(|a| at(&caller, refs::in_config(&a.expr))).unwrap_or_default()
             }
             Target::Object(Subject::LocalValue(name)) => {
                 let local = self.module(module).and_then(|m| m.locals.iter().find(|l| &l.name == name));
                 local.map(|l| at(module, refs::in_config(&l.expr))).unwrap_or_default()
             }
-            Target::Object(Subject::ModuleCallOutput { call, key, output }) => self.output_refs(module, call, key.clone(), Some(output)),
-            Target::Object(Subject::ModuleCallInstance(call, key)) => self.output_refs(module, call, Some(key.clone()), None),
+            Target::Object(Subject::ModuleCallOutput { call, key, output }) => {
+                self.output_refs(module, call, key.clone(), Some(output))
+            }
+            Target::Object(Subject::ModuleCallInstance(call, key)) => {
+                self.output_refs(module, call, Some(key.clone()), None)
+            }
             Target::Object(Subject::ModuleCall(call)) => self.output_refs(module, call, None, None),
             Target::Count(_) | Target::Each(_) => match &r.container {
                 Container::Resource(m, addr, _) => {
@@ -254,23 +273,43 @@ impl<'c, 's, 'a> Analyzer<'c, 's, 'a> {
                 }
                 Container::Module(_) => Vec::new(),
             },
-            Target::Object(Subject::ResourceInstance(addr, key)) => self.resource_refs(module, addr, Some(key.clone()), &r.local.remaining),
-            Target::Object(Subject::Resource(addr)) | Target::NoKeyInstance(addr) => self.resource_refs(module, addr, None, &r.local.remaining),
+            Target::Object(Subject::ResourceInstance(addr, key)) => {
+                self.resource_refs(module, addr, Some(key.clone()), &r.local.remaining)
+            }
+            Target::Object(Subject::Resource(addr)) | Target::NoKeyInstance(addr) => {
+                self.resource_refs(module, addr, None, &r.local.remaining)
+            }
             Target::Path(_) | Target::Terraform(_) | Target::SelfRef => Vec::new(),
         }
     }
 
     /// `metaReferencesOutputValue` for one output, or every output of the called module.
-    fn output_refs(&self, caller: &ModInst, call: &str, key: Option<InstanceKey>, output: Option<&str>) -> Vec<GlobalRef> {
+    fn output_refs(
+        &self,
+        caller: &ModInst,
+        call: &str,
+        key: Option<InstanceKey>,
+        output: Option<&str>,
+    ) -> Vec<GlobalRef> {
         let mut callee = caller.clone();
         callee.push((call.to_string(), key));
         let Some(m) = self.module(&callee) else { return Vec::new() };
-        m.outputs.iter().filter(|o| output.is_none_or(|n| o.name == n)).flat_map(|o| at(&callee, refs::in_config(&o.value))).collect()
+        m.outputs
+            .iter()
+            .filter(|o| output.is_none_or(|n| o.name == n))
+            .flat_map(|o| at(&callee, refs::in_config(&o.value)))
+            .collect()
     }
 
     /// `metaReferencesResourceInstance`: the references of the resource's body, narrowed to the
     /// attribute or nested blocks `remaining` starts with.
-    fn resource_refs(&self, module: &ModInst, addr: &ResourceAddr, key: Option<InstanceKey>, remaining: &[Step]) -> Vec<GlobalRef> {
+    fn resource_refs(
+        &self,
+        module: &ModInst,
+        addr: &ResourceAddr,
+        key: Option<InstanceKey>,
+        remaining: &[Step],
+    ) -> Vec<GlobalRef> {
         let Some(res) = self.resource(module, addr) else { return Vec::new() };
         let Some(schema) = self.schema(addr) else { return Vec::new() };
         let Some((file, block)) = self.sources.resource_block(res) else { return Vec::new() };
@@ -283,12 +322,19 @@ impl<'c, 's, 'a> Analyzer<'c, 's, 'a> {
         let mut found = Vec::new();
         for item in &block.body.items {
             match item {
-                Item::Attr(a) if schema.attributes.contains_key(a.name.name) && first.as_deref().is_none_or(|f| f == a.name.name) => {
+                Item::Attr(a)
+                    if schema.attributes.contains_key(a.name.name)
+                        && first.as_deref().is_none_or(|f| f == a.name.name) =>
+                {
                     found.extend(refs::in_expr(file.text, &a.expr));
                 }
                 Item::Block(b) if !matches!(b.kind.name, "lifecycle" | "connection" | "provisioner") => {
                     // No block schemas here: a nested block is narrowed to by its type name.
-                    let ty = if b.kind.name == "dynamic" { b.labels.first().map(|l| l.value.as_ref()).unwrap_or("") } else { b.kind.name };
+                    let ty = if b.kind.name == "dynamic" {
+                        b.labels.first().map(|l| l.value.as_ref()).unwrap_or("")
+                    } else {
+                        b.kind.name
+                    };
                     if first.as_deref().is_none_or(|f| f == ty) {
                         block_refs(file.text, &b.body, &mut found, &[]);
                     }
@@ -374,7 +420,9 @@ fn walk_type(t: &Type, path: &[Step], out: &mut Vec<Step>) {
             }
         }
         Type::Tuple(items) => {
-            if let Some((i, et)) = int_index().and_then(|i| usize::try_from(i).ok().and_then(|u| items.get(u)).map(|t| (i, t))) {
+            if let Some((i, et)) =
+                int_index().and_then(|i| usize::try_from(i).ok().and_then(|u| items.get(u)).map(|t| (i, t)))
+            {
                 out.push(Step::Index(Key::Int(i)));
                 walk_type(et, rest, out);
             }

@@ -26,7 +26,9 @@ impl Routing {
         let mut by_resource = HashMap::new();
         for id in graph.ids() {
             let node = graph.node(id);
-            let (Some(addr), Some(provider)) = (node.config_resource_address(), node.resolved_provider.as_ref()) else { continue };
+            let (Some(addr), Some(provider)) = (node.config_resource_address(), node.resolved_provider.as_ref()) else {
+                continue;
+            };
             by_resource.entry(addr).or_insert_with(|| provider.to_string());
         }
         Routing { by_resource }
@@ -56,9 +58,17 @@ mod tests {
     use super::*;
 
     fn routing(files: &[(&str, &str)]) -> Routing {
-        let files: std::collections::BTreeMap<String, String> = files.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let files: std::collections::BTreeMap<String, String> =
+            files.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let loaded = crate::load(&files, &Default::default());
-        let built = crate::graph::build(&loaded.config, &crate::graph::BuildOptions { operation: crate::graph::Operation::Validate, reduce: false, ..Default::default() });
+        let built = crate::graph::build(
+            &loaded.config,
+            &crate::graph::BuildOptions {
+                operation: crate::graph::Operation::Validate,
+                reduce: false,
+                ..Default::default()
+            },
+        );
         Routing::from_graph(&built.graph)
     }
 
@@ -88,14 +98,23 @@ module "inherit" { source = "./net" }
         let aws = "provider[\"registry.terraform.io/hashicorp/aws\"]";
         assert_eq!(r.provider_config("aws_vpc.east"), Some(aws));
         assert_eq!(r.provider_config("aws_vpc.west"), Some(format!("{aws}.west").as_str()));
-        assert_eq!(r.provider_config("data.google_project.p"), Some("provider[\"registry.terraform.io/hashicorp/google\"]"));
+        assert_eq!(
+            r.provider_config("data.google_project.p"),
+            Some("provider[\"registry.terraform.io/hashicorp/google\"]")
+        );
         assert_eq!(r.provider_config("module.net.aws_subnet.s"), Some(format!("{aws}.west").as_str()));
         assert_eq!(r.provider_config("module.inherit.aws_subnet.s"), Some(aws));
     }
 
     #[test]
     fn sources_of_addresses() {
-        assert_eq!(source_of("module.a.provider[\"registry.terraform.io/hashicorp/aws\"].west"), "registry.terraform.io/hashicorp/aws");
-        assert_eq!(default_config("registry.terraform.io/hashicorp/mock"), "provider[\"registry.terraform.io/hashicorp/mock\"]");
+        assert_eq!(
+            source_of("module.a.provider[\"registry.terraform.io/hashicorp/aws\"].west"),
+            "registry.terraform.io/hashicorp/aws"
+        );
+        assert_eq!(
+            default_config("registry.terraform.io/hashicorp/mock"),
+            "provider[\"registry.terraform.io/hashicorp/mock\"]"
+        );
     }
 }

@@ -33,7 +33,8 @@ pub fn provider_regions(config: &Config) -> BTreeMap<String, String> {
                 crate::hcl::ast::Item::Attr(a) if a.name.name == "region" => Some(text[a.expr.span.clone()].trim()),
                 _ => None,
             });
-            let literal = region.filter(|r| r.len() >= 2 && r.starts_with('"') && r.ends_with('"') && !r.contains("${"));
+            let literal =
+                region.filter(|r| r.len() >= 2 && r.starts_with('"') && r.ends_with('"') && !r.contains("${"));
             if let Some(r) = literal {
                 out.insert(pc.address.clone(), r[1..r.len() - 1].to_string());
             }
@@ -58,7 +59,14 @@ fn every_module(config: &Config) -> Vec<&Module> {
 }
 
 fn optional() -> AttributeSchema {
-    AttributeSchema { ty: Type::Dynamic, optional: true, computed: false, required: false, sensitive: false, requires_replace: false }
+    AttributeSchema {
+        ty: Type::Dynamic,
+        optional: true,
+        computed: false,
+        required: false,
+        sensitive: false,
+        requires_replace: false,
+    }
 }
 
 /// Merges what `body` writes into `schema`.
@@ -89,7 +97,11 @@ pub fn derive(files: &BTreeMap<String, String>, config: &Config) -> (GenericSche
     for m in &modules {
         for r in &m.resources {
             let written = bodies.next().flatten();
-            let source = if r.provider.fqn.is_empty() { format!("registry.terraform.io/hashicorp/{}", r.provider.local_name) } else { r.provider.fqn.clone() };
+            let source = if r.provider.fqn.is_empty() {
+                format!("registry.terraform.io/hashicorp/{}", r.provider.local_name)
+            } else {
+                r.provider.fqn.clone()
+            };
             sources.entry(r.type_name.clone()).or_insert_with(|| source.clone());
             if source == mock::SOURCE || r.mode == ResourceMode::Ephemeral {
                 continue;
@@ -110,7 +122,11 @@ pub fn derive(files: &BTreeMap<String, String>, config: &Config) -> (GenericSche
     // The loaded modules' own files (not the whole repository a root may sit in).
     let module_files: BTreeSet<&String> = crate::util::sort::btree_set(modules.iter().flat_map(|m| m.files.iter()));
     for text in module_files.into_iter().filter_map(|f| body::file_text(files, f)) {
-        scan_for_iterators(text, &|data, t, n| types.contains(&(data, t)) && declared.contains(&(data, t, n)), &mut reads);
+        scan_for_iterators(
+            text,
+            &|data, t, n| types.contains(&(data, t)) && declared.contains(&(data, t, n)),
+            &mut reads,
+        );
         scan(text, &|data, t, n| types.contains(&(data, t)) && declared.contains(&(data, t, n)), &mut reads);
     }
     for (data, type_name) in &seen {
@@ -131,7 +147,10 @@ pub fn derive(files: &BTreeMap<String, String>, config: &Config) -> (GenericSche
             }
             // Read and written: optional and computed, as a provider leaves what the
             // configuration sets alone and computes it where an expression gives null.
-            let a = schema.attributes.entry(attr.clone()).or_insert_with(|| AttributeSchema { optional: false, ..optional() });
+            let a = schema
+                .attributes
+                .entry(attr.clone())
+                .or_insert_with(|| AttributeSchema { optional: false, ..optional() });
             a.computed = true;
             if let Some(shape) = reads.get(&(*data, type_name.clone(), attr.clone())).filter(|s| **s != Type::Dynamic) {
                 schemas.shapes.insert((type_name.clone(), attr.clone()), shape.clone());
@@ -143,7 +162,13 @@ pub fn derive(files: &BTreeMap<String, String>, config: &Config) -> (GenericSche
 }
 
 /// Attributes a read of a nested block reaches (`[0].x`, `.x`) that no block writes: computed.
-fn nested_reads(schema: &mut ResourceSchema, shape: &Type, path: &str, type_name: &str, shapes: &mut BTreeMap<(String, String), Type>) {
+fn nested_reads(
+    schema: &mut ResourceSchema,
+    shape: &Type,
+    path: &str,
+    type_name: &str,
+    shapes: &mut BTreeMap<(String, String), Type>,
+) {
     let keys = match shape {
         Type::List(e) => match &**e {
             Type::Object(m) => m,
@@ -219,7 +244,10 @@ fn shape(text: &str, i: usize, depth: usize) -> Type {
             return Type::list(shape(text, i + 2, depth + 1));
         }
         if let Some(j) = ident(b, i + 1) {
-            return Type::Object(crate::util::sort::btree_map([(text[i + 1..j].to_string(), shape(text, j, depth + 1))]));
+            return Type::Object(crate::util::sort::btree_map([(
+                text[i + 1..j].to_string(),
+                shape(text, j, depth + 1),
+            )]));
         }
     }
     Type::Dynamic
@@ -273,7 +301,11 @@ fn record(out: &mut BTreeMap<(bool, String, String), Type>, key: (bool, String, 
 
 /// `for k, v in TYPE.NAME : v.ATTR` (also over `values(...)`, `TYPE.NAME[*]`): the
 /// attributes read through the iterator, up to the end of the `for` expression's brackets.
-fn scan_for_iterators(text: &str, known: &dyn Fn(bool, &str, &str) -> bool, out: &mut BTreeMap<(bool, String, String), Type>) {
+fn scan_for_iterators(
+    text: &str,
+    known: &dyn Fn(bool, &str, &str) -> bool,
+    out: &mut BTreeMap<(bool, String, String), Type>,
+) {
     let b = text.as_bytes();
     let mut from = 0;
     while let Some(off) = text[from..].find("for ") {
@@ -344,7 +376,8 @@ fn scan(text: &str, known: &dyn Fn(bool, &str, &str) -> bool, out: &mut BTreeMap
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        let starts = (b[i].is_ascii_alphabetic() || b[i] == b'_') && (i == 0 || !(ident_char(b[i - 1]) || b[i - 1] == b'.'));
+        let starts =
+            (b[i].is_ascii_alphabetic() || b[i] == b'_') && (i == 0 || !(ident_char(b[i - 1]) || b[i - 1] == b'.'));
         if !starts {
             i += 1;
             continue;
@@ -452,10 +485,16 @@ output "vals" { value = { for v in values(aws_vpc.main) : v.owner_id => v.defaul
         assert!(sg.blocks["egress"].attributes.contains_key("to_port"));
         assert!(s.resources["aws_instance"].attributes["private_ip"].computed);
         assert_eq!(s.shapes[&("aws_availability_zones".to_string(), "names".to_string())], Type::list(Type::Dynamic));
-        assert_eq!(s.shapes[&("aws_instance".to_string(), "tags_all".to_string())], Type::Object([("Name".to_string(), Type::Dynamic)].into_iter().collect()));
+        assert_eq!(
+            s.shapes[&("aws_instance".to_string(), "tags_all".to_string())],
+            Type::Object([("Name".to_string(), Type::Dynamic)].into_iter().collect())
+        );
         assert!(s.data_sources["aws_availability_zones"].attributes["names"].computed);
         for (t, a) in [("aws_instance", "public_dns"), ("aws_vpc", "owner_id"), ("aws_vpc", "default_route_table_id")] {
-            assert!(s.resources[t].attributes.get(a).is_some_and(|a| a.computed), "{t}.{a} read through a for expression");
+            assert!(
+                s.resources[t].attributes.get(a).is_some_and(|a| a.computed),
+                "{t}.{a} read through a for expression"
+            );
         }
     }
 }

@@ -25,7 +25,9 @@ impl Scope for InstanceScope<'_, '_> {
     fn lookup_shared(&self, names: &[&str]) -> Result<(Rc<Value>, usize), LookupError> {
         let own = |v: Option<&Value>, n: usize| Ok((Rc::new(v.cloned().unwrap_or_else(Value::dynamic)), n));
         match (names[0], names.get(1).copied()) {
-            ("count", Some("index")) if self.count_index.is_some() => Ok((Rc::new(Value::int(self.count_index.unwrap_or(0))), 2)),
+            ("count", Some("index")) if self.count_index.is_some() => {
+                Ok((Rc::new(Value::int(self.count_index.unwrap_or(0))), 2))
+            }
             ("each", Some("key")) if self.each.is_some() => own(self.each.as_ref().map(|e| &e.0), 2),
             ("each", Some("value")) if self.each.is_some() => own(self.each.as_ref().map(|e| &e.1), 2),
             ("self", _) if self.self_value.is_some() => own(self.self_value.as_ref(), 1),

@@ -54,53 +54,23 @@ fn key_json(key: &Option<InstanceKey>) -> Json {
 }
 
 fn instance_id(o: &Obj) -> InstanceId {
-    (
-        o.module.clone(),
-        mode_str(o.mode).into(),
-        o.type_name.clone(),
-        o.name.clone(),
-        key_json(&o.key),
-    )
+    (o.module.clone(), mode_str(o.mode).into(), o.type_name.clone(), o.name.clone(), key_json(&o.key))
 }
 
 /// What statefile equality compares of a state document.
 fn whole(state: &Json) -> [Json; 3] {
     let field = |k: &str| state.get(k).cloned().unwrap_or(Json::Null);
     let resources = field("resources");
-    [
-        if resources.is_null() {
-            Json::Array(Vec::new())
-        } else {
-            resources
-        },
-        field("outputs"),
-        field("check_results"),
-    ]
+    [if resources.is_null() { Json::Array(Vec::new()) } else { resources }, field("outputs"), field("check_results")]
 }
 
 /// The objects of a state document by instance.
 fn objects_of(state: &Json) -> HashMap<InstanceId, InstanceObjects> {
     let mut out: HashMap<InstanceId, InstanceObjects> = HashMap::new();
-    for r in state
-        .get("resources")
-        .and_then(Json::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for r in state.get("resources").and_then(Json::as_array).into_iter().flatten() {
         let s = |k: &str| r.get(k).and_then(Json::as_str).unwrap_or("").to_string();
-        for i in r
-            .get("instances")
-            .and_then(Json::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let id = (
-                s("module"),
-                s("mode"),
-                s("type"),
-                s("name"),
-                i.get("index_key").cloned().unwrap_or(Json::Null),
-            );
+        for i in r.get("instances").and_then(Json::as_array).into_iter().flatten() {
+            let id = (s("module"), s("mode"), s("type"), s("name"), i.get("index_key").cloned().unwrap_or(Json::Null));
             let deposed = i.get("deposed").and_then(Json::as_str).map(String::from);
             out.entry(id).or_default().insert(deposed, i.clone());
         }
@@ -112,16 +82,10 @@ impl Serial {
     /// The serial of an apply starting from `prior` (the state file as read; `None`: no file),
     /// whose working state starts as `objs`.
     pub fn new(prior: Option<&Json>, objs: &Objects, conf: &Configured) -> Serial {
-        let value = prior
-            .and_then(|p| p.get("serial"))
-            .and_then(Json::as_u64)
-            .unwrap_or(0);
+        let value = prior.and_then(|p| p.get("serial")).and_then(Json::as_u64).unwrap_or(0);
         let mut serial = Serial {
             value,
-            snapshot: prior.map(|p| Snapshot {
-                objects: objects_of(p),
-                whole: whole(p),
-            }),
+            snapshot: prior.map(|p| Snapshot { objects: objects_of(p), whole: whole(p) }),
             differing: HashSet::new(),
         };
         serial.compare_all(objs, conf);
@@ -130,11 +94,7 @@ impl Serial {
 
     /// A stand-in while the serial is out being written.
     pub fn placeholder() -> Serial {
-        Serial {
-            value: 0,
-            snapshot: None,
-            differing: HashSet::new(),
-        }
+        Serial { value: 0, snapshot: None, differing: HashSet::new() }
     }
 
     /// Compares every instance of the working state and of the snapshot.
@@ -145,9 +105,7 @@ impl Serial {
         };
         let mut now: HashMap<InstanceId, InstanceObjects> = HashMap::new();
         for o in objs.iter() {
-            now.entry(instance_id(o))
-                .or_default()
-                .insert(o.deposed.clone(), instance_json(o, conf));
+            now.entry(instance_id(o)).or_default().insert(o.deposed.clone(), instance_json(o, conf));
         }
         for (id, list) in &now {
             if snapshot.objects.get(id) != Some(list) {
@@ -175,18 +133,14 @@ impl Serial {
         let Some(snapshot) = &self.snapshot else {
             return;
         };
-        let id: InstanceId = (
-            module.into(),
-            mode_str(mode).into(),
-            type_name.into(),
-            name.into(),
-            key_json(key),
-        );
+        let id: InstanceId = (module.into(), mode_str(mode).into(), type_name.into(), name.into(), key_json(key));
         let mut now = objs.of_instance(module, mode, type_name, name, key);
         // An instance the snapshot lacks differs by having objects: no JSON to make (every
         // create of an apply from nothing).
         let same = match snapshot.objects.get(&id) {
-            Some(then) => *then == now.map(|o| (o.deposed.clone(), instance_json(o, conf))).collect::<InstanceObjects>(),
+            Some(then) => {
+                *then == now.map(|o| (o.deposed.clone(), instance_json(o, conf))).collect::<InstanceObjects>()
+            }
             None => now.next().is_none(),
         };
         if same {
@@ -204,10 +158,7 @@ impl Serial {
             None => {
                 let written = state();
                 self.value += 1;
-                self.snapshot = Some(Snapshot {
-                    objects: objects_of(&written),
-                    whole: whole(&written),
-                });
+                self.snapshot = Some(Snapshot { objects: objects_of(&written), whole: whole(&written) });
                 self.compare_all(objs, conf);
             }
             Some(snapshot) => {

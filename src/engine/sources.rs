@@ -75,7 +75,9 @@ impl<'a> Sources<'a> {
     pub fn provider_block(&self, pc: &crate::config::model::ProviderConfig) -> Option<(&ParsedFile<'a>, &Block<'a>)> {
         let file = self.file(&pc.range.filename)?;
         file.body.items.iter().find_map(|it| match it {
-            Item::Block(b) if b.kind.name == "provider" && b.span.start == pc.range.start.byte as usize => Some((file, b)),
+            Item::Block(b) if b.kind.name == "provider" && b.span.start == pc.range.start.byte as usize => {
+                Some((file, b))
+            }
             _ => None,
         })
     }

@@ -4,9 +4,9 @@
 
 use super::instance::{self, with_root_scope};
 use super::objects::Obj;
+use super::scope::ResourceKey;
 use super::stepper::{current_values, Stepper};
 use super::values_json::{type_json, value as value_json};
-use super::scope::ResourceKey;
 use super::InstanceChange;
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::diag::Diagnostics;
@@ -56,7 +56,10 @@ pub(super) fn configured(plan: &super::Plan) -> Configured {
     for c in &plan.changes {
         if c.deposed.is_none() && !matches!(c.action, Action::Delete | Action::Forget) {
             let mode = if c.mode == ResourceMode::Data { "data" } else { "managed" };
-            conf.insert((c.module.clone(), mode.into(), c.type_name.clone(), c.name.clone()), (c.dependencies.clone(), c.create_before_destroy));
+            conf.insert(
+                (c.module.clone(), mode.into(), c.type_name.clone(), c.name.clone()),
+                (c.dependencies.clone(), c.create_before_destroy),
+            );
         }
     }
     conf
@@ -156,7 +159,16 @@ pub(super) fn write_state(s: &Stepper<'_>, moment: Moment, mut warnings: Option<
         let values = current_values(objs, &hidden, walkables.iter());
         let (outs, checks) = with_root_scope(files, config, s.variables, &values, false, &mut |root, inputs| {
             let mut scratch = Diagnostics::new();
-            let checks = super::checks::evaluate(root, inputs, config, walkables, &values, &Default::default(), &mut scratch, false);
+            let checks = super::checks::evaluate(
+                root,
+                inputs,
+                config,
+                walkables,
+                &values,
+                &Default::default(),
+                &mut scratch,
+                false,
+            );
             // Failed check assertions are the apply's warnings, as Terraform prints them.
             if let Some(w) = warnings.as_deref_mut() {
                 for d in scratch.iter().filter(|d| d.severity == crate::diag::Severity::Warning) {
@@ -221,7 +233,9 @@ pub(super) fn write_state(s: &Stepper<'_>, moment: Moment, mut warnings: Option<
 /// Attributes as state writes them: every attribute, null where unset.
 fn value_json_nulls(v: &Value) -> Json {
     match &v.kind {
-        Kind::Object(m) | Kind::Map(_, m) => Json::Object(crate::util::sort::json_map(m.iter().map(|(k, x)| (k.clone(), value_json_nulls(x))))),
+        Kind::Object(m) | Kind::Map(_, m) => {
+            Json::Object(crate::util::sort::json_map(m.iter().map(|(k, x)| (k.clone(), value_json_nulls(x)))))
+        }
         _ => value_json(v),
     }
 }
@@ -251,10 +265,25 @@ impl Shape {
     /// come after, sorted.
     fn keys(self) -> &'static [&'static str] {
         match self {
-            Shape::State => &["version", "terraform_version", "serial", "lineage", "outputs", "resources", "check_results"],
+            Shape::State => {
+                &["version", "terraform_version", "serial", "lineage", "outputs", "resources", "check_results"]
+            }
             Shape::Output => &["value", "type", "sensitive"],
             Shape::Resource => &["module", "mode", "type", "name", "each", "provider", "instances"],
-            Shape::Instance => &["index_key", "status", "deposed", "schema_version", "attributes", "attributes_flat", "sensitive_attributes", "identity_schema_version", "identity", "private", "dependencies", "create_before_destroy"],
+            Shape::Instance => &[
+                "index_key",
+                "status",
+                "deposed",
+                "schema_version",
+                "attributes",
+                "attributes_flat",
+                "sensitive_attributes",
+                "identity_schema_version",
+                "identity",
+                "private",
+                "dependencies",
+                "create_before_destroy",
+            ],
             Shape::PathStep => &["type", "value"],
             // An index step's key is cty JSON: `{"value": ..., "type": ...}`.
             Shape::PathKey => &["value", "type"],

@@ -18,9 +18,9 @@ use super::live_values::{resource_key, resource_value, Hidden, Reads};
 use super::objects::{Obj, Objects};
 use super::order::{self, Walkable};
 use super::plan::{index_state, object_value};
+use super::scope::WalkValues;
 use super::serial::Serial;
 use super::state_write::{configured, Configured, Moment};
-use super::scope::WalkValues;
 use super::{InstanceChange, Plan};
 use crate::addrs::ResourceMode;
 use crate::config::model::Config;
@@ -79,7 +79,10 @@ pub enum Response {
     PlanFailed(ProviderError),
     /// An applied object that does not keep what the plan knew: kept (tainted after a create),
     /// with one error per problem, which Terraform reports with no source range.
-    Inconsistent { applied: Applied, errors: Vec<ProviderError> },
+    Inconsistent {
+        applied: Applied,
+        errors: Vec<ProviderError>,
+    },
 }
 
 impl Request {
@@ -89,12 +92,18 @@ impl Request {
             return response;
         }
         match self {
-            Request::Delete { type_name, prior, .. } => Response::Applied(provider.apply_resource_change(type_name, Some(prior), None)),
+            Request::Delete { type_name, prior, .. } => {
+                Response::Applied(provider.apply_resource_change(type_name, Some(prior), None))
+            }
             Request::ReadData { type_name, config, .. } => Response::Read(provider.read_data_source(type_name, config)),
-            Request::PlanApply { type_name, prior, config, .. } => match provider.plan_resource_change(type_name, prior.as_ref(), config) {
-                Ok(p) => Response::Applied(provider.apply_resource_change(type_name, prior.as_ref(), Some(&p.planned))),
-                Err(e) => Response::PlanFailed(e),
-            },
+            Request::PlanApply { type_name, prior, config, .. } => {
+                match provider.plan_resource_change(type_name, prior.as_ref(), config) {
+                    Ok(p) => {
+                        Response::Applied(provider.apply_resource_change(type_name, prior.as_ref(), Some(&p.planned)))
+                    }
+                    Err(e) => Response::PlanFailed(e),
+                }
+            }
         }
     }
 }
@@ -106,13 +115,19 @@ impl Request {
         let (op, address) = match self {
             Request::Delete { address, .. } => (Op::Delete, address),
             Request::ReadData { address, .. } => (Op::ReadData, address),
-            Request::PlanApply { prior, address, .. } => (if prior.is_some() { Op::Update } else { Op::Create }, address),
+            Request::PlanApply { prior, address, .. } => {
+                (if prior.is_some() { Op::Update } else { Op::Create }, address)
+            }
         };
         let error = provider.injected_failure(op, address)?;
         Some(match self {
             Request::ReadData { .. } => Response::Read(Err(error)),
-            Request::Delete { prior, .. } => Response::Applied(Applied { new_state: Some(prior.clone()), error: Some(error) }),
-            Request::PlanApply { prior, .. } => Response::Applied(Applied { new_state: prior.clone(), error: Some(error) }),
+            Request::Delete { prior, .. } => {
+                Response::Applied(Applied { new_state: Some(prior.clone()), error: Some(error) })
+            }
+            Request::PlanApply { prior, .. } => {
+                Response::Applied(Applied { new_state: prior.clone(), error: Some(error) })
+            }
         })
     }
 }
@@ -220,9 +235,14 @@ impl<'a> Stepper<'a> {
         let mut unexpanded = Vec::new();
         let expansion_values = WalkValues::default();
         let walkables = with_root_scope(files, config, variables, &expansion_values, false, &mut |root, _| {
-            order::resources(config, &mut |path, keys, call| super::plan::module_keys(root, path, keys, call), &mut unexpanded)
+            order::resources(
+                config,
+                &mut |path, keys, call| super::plan::module_keys(root, path, keys, call),
+                &mut unexpanded,
+            )
         });
-        let by_addr: HashMap<String, usize> = walkables.iter().enumerate().map(|(i, w)| (w.address.clone(), i)).collect();
+        let by_addr: HashMap<String, usize> =
+            walkables.iter().enumerate().map(|(i, w)| (w.address.clone(), i)).collect();
         // Each resource's dependencies: the configuration's, and the state's for what it recorded.
         let mut deps: HashMap<String, BTreeSet<String>> = HashMap::new();
         for w in &walkables {
@@ -237,10 +257,20 @@ impl<'a> Stepper<'a> {
         let mut refs = deps.clone();
         for c in plan.changes.iter().filter(|c| !matches!(c.action, Action::Delete | Action::Forget)) {
             let data = if c.mode == ResourceMode::Data { "data." } else { "" };
-            let abs = if c.module.is_empty() { format!("{data}{}.{}", c.type_name, c.name) } else { format!("{}.{data}{}.{}", c.module, c.type_name, c.name) };
+            let abs = if c.module.is_empty() {
+                format!("{data}{}.{}", c.type_name, c.name)
+            } else {
+                format!("{}.{data}{}.{}", c.module, c.type_name, c.name)
+            };
             refs.entry(order::config_addr(&abs)).or_default().extend(c.dependencies.iter().cloned());
         }
-        let hidden: Vec<usize> = plan.changes.iter().enumerate().filter(|(_, c)| c.deposed.is_none() && matches!(c.action, Action::Delete | Action::Forget)).map(|(i, _)| i).collect();
+        let hidden: Vec<usize> = plan
+            .changes
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.deposed.is_none() && matches!(c.action, Action::Delete | Action::Forget))
+            .map(|(i, _)| i)
+            .collect();
         // What each configuration reads: the configuration's references only.
         let reads = Reads::new(&walkables, &deps, Hidden::new(hidden.iter().map(|&i| &plan.changes[i])));
         let resources: Vec<&crate::config::model::Resource> = walkables.iter().map(|w| w.resource).collect();
@@ -249,9 +279,17 @@ impl<'a> Stepper<'a> {
         // The plan's prior state is the one its moves renamed.
         for ((module, mode, type_name, name), (prov, list)) in index_state(plan.prior_state.as_ref().or(prior)) {
             let mode = if mode == "data" { ResourceMode::Data } else { ResourceMode::Managed };
-            let schema = if mode == ResourceMode::Data { provider.data_source_schema(&type_name) } else { provider.resource_schema(&type_name) };
+            let schema = if mode == ResourceMode::Data {
+                provider.data_source_schema(&type_name)
+            } else {
+                provider.resource_schema(&type_name)
+            };
             let data = if mode == ResourceMode::Data { "data." } else { "" };
-            let abs = if module.is_empty() { format!("{data}{type_name}.{name}") } else { format!("{module}.{data}{type_name}.{name}") };
+            let abs = if module.is_empty() {
+                format!("{data}{type_name}.{name}")
+            } else {
+                format!("{module}.{data}{type_name}.{name}")
+            };
             for o in list {
                 deps.entry(order::config_addr(&abs)).or_default().extend(o.dependencies.iter().cloned());
                 objs.push(Obj {
@@ -283,12 +321,30 @@ impl<'a> Stepper<'a> {
         // Objects that leave the state without a provider operation, one state write each: a
         // destroy plan's data source objects (Terraform's `NodeDestroyResourceInstance` on a
         // data resource writes it null) and forgotten objects.
-        let mut removals: Vec<(String, ResourceMode, String, String, Option<crate::addrs::InstanceKey>, Option<Option<String>>)> = Vec::new();
+        let mut removals: Vec<(
+            String,
+            ResourceMode,
+            String,
+            String,
+            Option<crate::addrs::InstanceKey>,
+            Option<Option<String>>,
+        )> = Vec::new();
         if plan.destroy && plan.targets.is_empty() {
-            removals.extend(objs.iter().filter(|o| o.mode == ResourceMode::Data).map(|o| (o.module.clone(), o.mode, o.type_name.clone(), o.name.clone(), o.key.clone(), None)));
+            removals.extend(
+                objs.iter()
+                    .filter(|o| o.mode == ResourceMode::Data)
+                    .map(|o| (o.module.clone(), o.mode, o.type_name.clone(), o.name.clone(), o.key.clone(), None)),
+            );
         }
         for c in plan.changes.iter().filter(|c| c.action == Action::Forget) {
-            removals.push((c.module.clone(), c.mode, c.type_name.clone(), c.name.clone(), c.key.clone(), Some(c.deposed.clone())));
+            removals.push((
+                c.module.clone(),
+                c.mode,
+                c.type_name.clone(),
+                c.name.clone(),
+                c.key.clone(),
+                Some(c.deposed.clone()),
+            ));
         }
         // A resource also waits for what its provider's block reaches (`provider_block`).
         for (r, d) in super::provider_block::served_dependencies(config, plan) {
@@ -334,17 +390,30 @@ impl<'a> Stepper<'a> {
             s.ops_by_addr.entry(order::config_addr(&o.resource)).or_default().push(b);
         }
         for (module, mode, type_name, name, key, deposed) in removals {
-            s.objs.remove_where(&module, mode, &type_name, &name, &key, |o| deposed.as_ref().is_none_or(|d| &o.deposed == d));
+            s.objs.remove_where(&module, mode, &type_name, &name, &key, |o| {
+                deposed.as_ref().is_none_or(|d| &o.deposed == d)
+            });
             s.wrote(&module, mode, &type_name, &name, &key);
         }
         s
     }
 
     /// A state write after the objects of an instance were written.
-    fn wrote(&mut self, module: &str, mode: ResourceMode, type_name: &str, name: &str, key: &Option<crate::addrs::InstanceKey>) {
+    fn wrote(
+        &mut self,
+        module: &str,
+        mode: ResourceMode,
+        type_name: &str,
+        name: &str,
+        key: &Option<crate::addrs::InstanceKey>,
+    ) {
         if self.objs.none_of(&super::objects::resource_id(module, mode, type_name, name)) {
             let data = if mode == ResourceMode::Data { "data." } else { "" };
-            let abs = if module.is_empty() { format!("{data}{type_name}.{name}") } else { format!("{module}.{data}{type_name}.{name}") };
+            let abs = if module.is_empty() {
+                format!("{data}{type_name}.{name}")
+            } else {
+                format!("{module}.{data}{type_name}.{name}")
+            };
             if self.expanded(&order::config_addr(&abs)) {
                 let mode = if mode == ResourceMode::Data { "data" } else { "managed" };
                 self.emptied.insert((module.to_string(), mode.to_string(), type_name.to_string(), name.to_string()));
@@ -360,7 +429,8 @@ impl<'a> Stepper<'a> {
     /// The state write of operation `b`'s result.
     fn write(&mut self, b: usize) {
         let c = &self.plan.changes[self.ops[b].change];
-        let (module, mode, type_name, name, key) = (c.module.clone(), c.mode, c.type_name.clone(), c.name.clone(), c.key.clone());
+        let (module, mode, type_name, name, key) =
+            (c.module.clone(), c.mode, c.type_name.clone(), c.name.clone(), c.key.clone());
         self.wrote(&module, mode, &type_name, &name, &key);
     }
 
@@ -369,7 +439,10 @@ impl<'a> Stepper<'a> {
     /// configuration reaches), before any instance is written; a failed create that writes no
     /// object removes the record. Each with its provider configuration.
     pub(super) fn husks(&self) -> BTreeMap<super::scope::ResourceKey, String> {
-        let open: std::collections::HashSet<String> = (0..self.ops.len()).filter(|&b| !self.ended[b]).map(|b| order::config_addr(&self.ops[b].resource)).collect();
+        let open: std::collections::HashSet<String> = (0..self.ops.len())
+            .filter(|&b| !self.ended[b])
+            .map(|b| order::config_addr(&self.ops[b].resource))
+            .collect();
         let mut out = BTreeMap::new();
         for o in self.ops.iter().filter(|o| o.op == Op::Create) {
             let c = &self.plan.changes[o.change];
@@ -379,7 +452,8 @@ impl<'a> Stepper<'a> {
                 continue;
             }
             if self.waits.get(&order::config_addr(&o.resource)).is_none_or(|w| w.iter().all(|r| !open.contains(r))) {
-                let provider = if c.provider_config.is_empty() { self.provider_addr.clone() } else { c.provider_config.clone() };
+                let provider =
+                    if c.provider_config.is_empty() { self.provider_addr.clone() } else { c.provider_config.clone() };
                 out.insert(key, provider);
             }
         }
@@ -389,17 +463,28 @@ impl<'a> Stepper<'a> {
     /// Whether the expand node of the resource at configuration address `addr` has run: every
     /// operation of what its configuration reaches has ended.
     fn expanded(&self, addr: &str) -> bool {
-        self.waits.get(addr).is_none_or(|w| w.iter().all(|r| self.ops_by_addr.get(r).is_none_or(|bs| bs.iter().all(|&b| self.ended[b]))))
+        self.waits.get(addr).is_none_or(|w| {
+            w.iter().all(|r| self.ops_by_addr.get(r).is_none_or(|bs| bs.iter().all(|&b| self.ended[b])))
+        })
     }
 
     /// Root outputs the walk has not evaluated yet: they read a resource with an operation
     /// that has not ended, or failed.
     pub(super) fn outputs_pending(&self) -> std::collections::HashSet<String> {
-        let open: std::collections::HashSet<String> = (0..self.ops.len()).filter(|&b| !self.ended[b]).map(|b| order::config_addr(&self.ops[b].resource)).collect();
+        let open: std::collections::HashSet<String> = (0..self.ops.len())
+            .filter(|&b| !self.ended[b])
+            .map(|b| order::config_addr(&self.ops[b].resource))
+            .collect();
         if open.is_empty() {
             return Default::default();
         }
-        self.config.root.outputs.iter().filter(|o| order::reached(self.config, &[], &o.references).iter().any(|r| open.contains(r))).map(|o| o.name.clone()).collect()
+        self.config
+            .root
+            .outputs
+            .iter()
+            .filter(|o| order::reached(self.config, &[], &o.references).iter().any(|r| open.contains(r)))
+            .map(|o| o.name.clone())
+            .collect()
     }
 
     /// The `Importing...` / `Import complete` events of the plan's imports (the objects were
@@ -452,7 +537,15 @@ impl<'a> Stepper<'a> {
         let deposed = target.and_then(|i| self.objs.get(i).deposed.clone()).filter(|_| o.op == Op::Delete);
         let name = c.after.as_ref().or(c.before.as_ref()).and_then(|v| str_attr(v, "name"));
         let provider_config = c.provider_config.clone();
-        let mut started = Started { index: b, prior_id, deposed, name, request: Err(Diagnostics::new()), nothing_to_do: false, provider_config };
+        let mut started = Started {
+            index: b,
+            prior_id,
+            deposed,
+            name,
+            request: Err(Diagnostics::new()),
+            nothing_to_do: false,
+            provider_config,
+        };
         match self.request(b, target, provider) {
             Ok(Some(r)) => started.request = Ok(r),
             Ok(None) => started.nothing_to_do = true,
@@ -476,26 +569,54 @@ impl<'a> Stepper<'a> {
     }
 
     /// The request of operation `b` (`None`: nothing to ask).
-    fn request(&mut self, b: usize, target: Option<usize>, provider: &dyn Provider) -> Result<Option<Request>, Diagnostics> {
+    fn request(
+        &mut self,
+        b: usize,
+        target: Option<usize>,
+        provider: &dyn Provider,
+    ) -> Result<Option<Request>, Diagnostics> {
         let o = &self.ops[b];
         let c = &self.plan.changes[o.change];
         let provider = crate::providers::route(provider, &c.provider_config);
         match o.op {
-            Op::Delete => Ok(target.map(|i| Request::Delete { type_name: c.type_name.clone(), prior: self.objs.get(i).value.clone(), address: o.instance.clone() })),
+            Op::Delete => Ok(target.map(|i| Request::Delete {
+                type_name: c.type_name.clone(),
+                prior: self.objs.get(i).value.clone(),
+                address: o.instance.clone(),
+            })),
             Op::Create | Op::Update | Op::ReadData => {
                 let Some(&wi) = self.by_addr.get(&o.resource) else {
-                    return Err(self.fail(b, "Resource not in configuration".into(), format!("{} has no configuration to apply.", o.instance)));
+                    return Err(self.fail(
+                        b,
+                        "Resource not in configuration".into(),
+                        format!("{} has no configuration to apply.", o.instance),
+                    ));
                 };
-                let schema = if c.mode == ResourceMode::Data { provider.data_source_schema(&c.type_name) } else { provider.resource_schema(&c.type_name) };
+                let schema = if c.mode == ResourceMode::Data {
+                    provider.data_source_schema(&c.type_name)
+                } else {
+                    provider.resource_schema(&c.type_name)
+                };
                 let Some(schema) = schema else {
-                    return Err(self.fail(b, "Invalid resource type".into(), format!("The provider does not support {}.", c.type_name)));
+                    return Err(self.fail(
+                        b,
+                        "Invalid resource type".into(),
+                        format!("The provider does not support {}.", c.type_name),
+                    ));
                 };
                 let w = &self.walkables[wi];
                 let values = self.reads.for_reader(&self.objs, &self.walkables, wi);
                 let (files, config, args) = (self.files, self.config, &self.args[wi]);
-                let cfg = with_root_env(&self.env, files, config, self.variables, &values, false, &mut |root, inputs| instance::evaluate(root, inputs, args, w, &c.key, schema))?;
+                let cfg =
+                    with_root_env(&self.env, files, config, self.variables, &values, false, &mut |root, inputs| {
+                        instance::evaluate(root, inputs, args, w, &c.key, schema)
+                    })?;
                 if o.op == Op::ReadData {
-                    return Ok(Some(Request::ReadData { type_name: c.type_name.clone(), config: cfg, address: o.instance.clone() }));
+                    return Ok(Some(Request::ReadData {
+                        type_name: c.type_name.clone(),
+                        config: cfg,
+                        address: o.instance.clone(),
+                    }));
                 }
                 let current = self.find(c, |x| x.deposed.is_none());
                 if o.op == Op::Create {
@@ -510,7 +631,12 @@ impl<'a> Stepper<'a> {
                 }
                 let prior = if o.op == Op::Update { current.map(|i| self.objs.get(i).value.clone()) } else { None };
                 let address = self.ops[b].instance.clone();
-                Ok(Some(Request::PlanApply { type_name: c.type_name.clone(), prior, config: ignore_for_apply(c, cfg), address }))
+                Ok(Some(Request::PlanApply {
+                    type_name: c.type_name.clone(),
+                    prior,
+                    config: ignore_for_apply(c, cfg),
+                    address,
+                }))
             }
             Op::Read | Op::Import => Ok(None),
         }
@@ -565,7 +691,13 @@ impl<'a> Stepper<'a> {
     }
 
     /// Writes a response into the working state.
-    fn complete(&mut self, b: usize, request: &Request, response: Response, deposed: Option<&str>) -> Result<Option<String>, (Diagnostics, bool)> {
+    fn complete(
+        &mut self,
+        b: usize,
+        request: &Request,
+        response: Response,
+        deposed: Option<&str>,
+    ) -> Result<Option<String>, (Diagnostics, bool)> {
         let o = &self.ops[b];
         let c = &self.plan.changes[o.change];
         let fail = |s: &Self, e: ProviderError, wrote: bool| Err((s.fail(b, e.summary, e.detail), wrote));
@@ -609,7 +741,14 @@ impl<'a> Stepper<'a> {
                     None => Ok(Some(id.unwrap_or_default())),
                 }
             }
-            (_, _) => Err((self.fail(b, "Provider produced an invalid response".into(), format!("The provider's answer to {} {} does not fit the request.", o.op.as_str(), o.instance)), false)),
+            (_, _) => Err((
+                self.fail(
+                    b,
+                    "Provider produced an invalid response".into(),
+                    format!("The provider's answer to {} {} does not fit the request.", o.op.as_str(), o.instance),
+                ),
+                false,
+            )),
         }
     }
 
@@ -662,7 +801,10 @@ impl<'a> Stepper<'a> {
     pub fn unordered(&mut self) {
         for b in 0..self.ops.len() {
             if self.status[b] == Status::Pending {
-                let d = Diagnostic::error("Cycle in the apply graph", format!("{} {} could not be ordered.", self.ops[b].op.as_str(), self.ops[b].instance));
+                let d = Diagnostic::error(
+                    "Cycle in the apply graph",
+                    format!("{} {} could not be ordered.", self.ops[b].op.as_str(), self.ops[b].instance),
+                );
                 self.diagnostics.push(d);
             }
         }
@@ -696,7 +838,17 @@ fn operations(plan: &Plan) -> Vec<OpNode> {
         let instance = c.address();
         let cbd = c.create_before_destroy && c.action == Action::CreateThenDelete;
         let order_cbd = cbd || (c.action == Action::Delete && c.create_before_destroy);
-        let mut push = |op: Op, destroy: bool| ops.push(OpNode { op, change: i, resource: resource.clone(), instance: instance.clone(), destroy, cbd, order_cbd });
+        let mut push = |op: Op, destroy: bool| {
+            ops.push(OpNode {
+                op,
+                change: i,
+                resource: resource.clone(),
+                instance: instance.clone(),
+                destroy,
+                cbd,
+                order_cbd,
+            })
+        };
         match c.action {
             Action::Create => push(Op::Create, false),
             Action::Update => push(Op::Update, false),
@@ -735,7 +887,11 @@ pub(super) fn obj_from_change(c: &InstanceChange, v: Value, provider: &str) -> O
 }
 
 /// The resources' current values, shaped as references see them.
-pub(super) fn current_values<'w, 'c: 'w>(objs: &Objects, hidden: &[&InstanceChange], walkables: impl Iterator<Item = &'w Walkable<'c>>) -> WalkValues {
+pub(super) fn current_values<'w, 'c: 'w>(
+    objs: &Objects,
+    hidden: &[&InstanceChange],
+    walkables: impl Iterator<Item = &'w Walkable<'c>>,
+) -> WalkValues {
     let hidden = Hidden::new(hidden.iter().copied());
     let values = WalkValues::default();
     for w in walkables {
@@ -750,7 +906,13 @@ fn ignore_for_apply(c: &InstanceChange, cfg: Value) -> Value {
     let Kind::Object(am) = &after.kind else { return cfg };
     for (k, v) in m.iter_mut() {
         if let Some(a) = am.get(k) {
-            if a.is_wholly_known() && v.is_wholly_known() && !a.raw_equal(v) && c.before.as_ref().is_some_and(|b| matches!(&b.kind, Kind::Object(bm) if bm.get(k).is_some_and(|bv| bv.raw_equal(a)))) {
+            if a.is_wholly_known()
+                && v.is_wholly_known()
+                && !a.raw_equal(v)
+                && c.before
+                    .as_ref()
+                    .is_some_and(|b| matches!(&b.kind, Kind::Object(bm) if bm.get(k).is_some_and(|bv| bv.raw_equal(a))))
+            {
                 *v = a.clone();
             }
         }

@@ -76,7 +76,12 @@ pub(super) fn address_error(s: &str, replace: bool) -> String {
     if steps < 2 {
         "Resource specification must include a resource type and name.".into()
     } else if steps > 2 {
-        if replace { "Resource instance key must be given in square brackets." } else { "Unexpected extra operators after address." }.into()
+        if replace {
+            "Resource instance key must be given in square brackets."
+        } else {
+            "Unexpected extra operators after address."
+        }
+        .into()
     } else if key.is_some() {
         BRACKETS.into()
     } else {
@@ -90,7 +95,10 @@ pub fn check_options(options: &super::PlanOptions) -> Diagnostics {
     parse_targets(&options.targets, &mut d);
     let replace = parse_replace(&options.replace, &mut d);
     if !replace.is_empty() && options.destroy {
-        d.push(Diagnostic::error("Unsupported plan mode", "Forcing resource instance replacement (with -replace=...) is allowed only in normal planning mode."));
+        d.push(Diagnostic::error(
+            "Unsupported plan mode",
+            "Forcing resource instance replacement (with -replace=...) is allowed only in normal planning mode.",
+        ));
     }
     d
 }
@@ -102,7 +110,10 @@ pub fn parse_replace(raw: &[String], diags: &mut Diagnostics) -> Vec<InstanceAdd
         let summary = format!("Invalid force-replace address {}", crate::addrs::quote(r));
         match InstanceAddr::parse(r) {
             Ok(a) if a.resource.mode != ResourceMode::Managed => {
-                diags.push(Diagnostic::error(summary, "Only managed resources can be used with the -replace=... option."));
+                diags.push(Diagnostic::error(
+                    summary,
+                    "Only managed resources can be used with the -replace=... option.",
+                ));
             }
             Ok(a) => out.push(a),
             Err(_) => diags.push(Diagnostic::error(summary, address_error(r, true))),
@@ -141,15 +152,26 @@ impl Target {
         }
         match self {
             Target::Module(m) => path.len() >= m.len() && names(m).iter().zip(path).all(|(a, b)| *a == b.as_str()),
-            Target::Resource { module, resource: r, .. } => r == resource && names(module).len() == path.len() && names(module).iter().zip(path).all(|(a, b)| *a == b.as_str()),
+            Target::Resource { module, resource: r, .. } => {
+                r == resource
+                    && names(module).len() == path.len()
+                    && names(module).iter().zip(path).all(|(a, b)| *a == b.as_str())
+            }
         }
     }
 
     /// Whether this target contains one resource instance.
-    pub fn contains_instance(&self, module: &[(String, Option<InstanceKey>)], resource: &ResourceAddr, key: &Option<InstanceKey>) -> bool {
+    pub fn contains_instance(
+        &self,
+        module: &[(String, Option<InstanceKey>)],
+        resource: &ResourceAddr,
+        key: &Option<InstanceKey>,
+    ) -> bool {
         match self {
             Target::Module(m) => module_contains(m, module),
-            Target::Resource { module: m, resource: r, key: k } => m.as_slice() == module && r == resource && (k.is_none() || k == key),
+            Target::Resource { module: m, resource: r, key: k } => {
+                m.as_slice() == module && r == resource && (k.is_none() || k == key)
+            }
         }
     }
 }
@@ -195,16 +217,31 @@ impl Selection {
     pub fn of(targets: &Targets, resources: &[Walkable<'_>], closure: &[BTreeSet<String>], destroy: bool) -> Selection {
         let all: BTreeSet<String> = crate::util::sort::btree_set(resources.iter().map(|w| w.config_address.clone()));
         if targets.is_empty() {
-            return Selection { names: vec![false; resources.len()], refreshed: vec![true; resources.len()], named: BTreeSet::new(), kept: all };
+            return Selection {
+                names: vec![false; resources.len()],
+                refreshed: vec![true; resources.len()],
+                named: BTreeSet::new(),
+                kept: all,
+            };
         }
-        let names: Vec<bool> = resources.iter().map(|w| targets.names_resource(&w.path, &super::plan::resource_addr(w.resource))).collect();
-        let named: BTreeSet<String> = crate::util::sort::btree_set(resources.iter().zip(&names).filter(|(_, n)| **n).map(|(w, _)| w.config_address.clone()));
+        let names: Vec<bool> = resources
+            .iter()
+            .map(|w| targets.names_resource(&w.path, &super::plan::resource_addr(w.resource)))
+            .collect();
+        let named: BTreeSet<String> = crate::util::sort::btree_set(
+            resources.iter().zip(&names).filter(|(_, n)| **n).map(|(w, _)| w.config_address.clone()),
+        );
         let mut with_dependencies = named.clone();
         for (i, _) in names.iter().enumerate().filter(|(_, n)| **n) {
             with_dependencies.extend(closure[i].iter().cloned());
         }
         let kept = if destroy {
-            resources.iter().enumerate().filter(|(i, w)| named.contains(&w.config_address) || closure[*i].iter().any(|d| named.contains(d))).map(|(_, w)| w.config_address.clone()).collect()
+            resources
+                .iter()
+                .enumerate()
+                .filter(|(i, w)| named.contains(&w.config_address) || closure[*i].iter().any(|d| named.contains(d)))
+                .map(|(_, w)| w.config_address.clone())
+                .collect()
         } else {
             with_dependencies.clone()
         };
@@ -217,7 +254,11 @@ impl Selection {
 /// they list no instances. A resource it does not plan, an output reading one, and every
 /// `check` block (no target names one; Terraform 1.11.4 leaves even a check that reads only
 /// targeted resources unknown).
-pub fn leave_out_checks(checks: &mut [super::checks::CheckResult], config: &crate::config::model::Config, kept: &BTreeSet<String>) {
+pub fn leave_out_checks(
+    checks: &mut [super::checks::CheckResult],
+    config: &crate::config::model::Config,
+    kept: &BTreeSet<String>,
+) {
     use super::checks::{Kind2, Status};
     let reads_unplanned = |refs: &[crate::config::model::Reference]| {
         let reached = super::order::reached(config, &[], refs);

@@ -15,8 +15,12 @@ pub fn value(v: &Value) -> Json {
             serde_json::from_str::<Json>(&text).unwrap_or(Json::String(text))
         }
         Kind::String(s) => Json::String(s.clone()),
-        Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => Json::Array(items.iter().map(value).collect()),
-        Kind::Map(_, m) | Kind::Object(m) => Json::Object(crate::util::sort::json_map(m.iter().filter(|(_, x)| x.is_known()).map(|(k, x)| (k.clone(), value(x))))),
+        Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => {
+            Json::Array(items.iter().map(value).collect())
+        }
+        Kind::Map(_, m) | Kind::Object(m) => Json::Object(crate::util::sort::json_map(
+            m.iter().filter(|(_, x)| x.is_known()).map(|(k, x)| (k.clone(), value(x))),
+        )),
         Kind::TypeVal(t) => Json::String(t.type_expr()),
     }
 }
@@ -32,7 +36,9 @@ fn bool_tree(v: &Value, hit: &dyn Fn(&Value) -> bool, unknown_is_hit: bool) -> J
         return Json::Bool(unknown_is_hit);
     }
     match &v.kind {
-        Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => Json::Array(items.iter().map(|x| bool_tree(x, hit, unknown_is_hit)).collect()),
+        Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => {
+            Json::Array(items.iter().map(|x| bool_tree(x, hit, unknown_is_hit)).collect())
+        }
         Kind::Map(_, m) | Kind::Object(m) => {
             let mut out = Map::new();
             for (k, x) in m {
@@ -68,7 +74,9 @@ pub fn type_json(t: &Type) -> Json {
         Type::Set(e) => json!(["set", type_json(e)]),
         Type::Map(e) => json!(["map", type_json(e)]),
         Type::Tuple(items) => json!(["tuple", items.iter().map(type_json).collect::<Vec<_>>()]),
-        Type::Object(m) => json!(["object", crate::util::sort::json_map(m.iter().map(|(k, t)| (k.clone(), type_json(t))))]),
+        Type::Object(m) => {
+            json!(["object", crate::util::sort::json_map(m.iter().map(|(k, t)| (k.clone(), type_json(t))))])
+        }
         _ => json!("dynamic"),
     }
 }
@@ -90,7 +98,13 @@ pub fn type_from_json(j: &Json) -> Option<Type> {
                 "set" => Type::set(type_from_json(&a[1])?),
                 "map" => Type::map(type_from_json(&a[1])?),
                 "tuple" => Type::Tuple(a[1].as_array()?.iter().map(type_from_json).collect::<Option<_>>()?),
-                "object" => Type::Object(a[1].as_object()?.iter().map(|(k, t)| Some((k.clone(), type_from_json(t)?))).collect::<Option<Vec<_>>>().map(crate::util::sort::btree_map)?),
+                "object" => Type::Object(
+                    a[1].as_object()?
+                        .iter()
+                        .map(|(k, t)| Some((k.clone(), type_from_json(t)?)))
+                        .collect::<Option<Vec<_>>>()
+                        .map(crate::util::sort::btree_map)?,
+                ),
                 _ => return None,
             }
         }

@@ -15,7 +15,10 @@ struct Term {
 
 fn parse(term: &str) -> Option<Term> {
     let t = term.trim();
-    let (op, rest) = [">=", "<=", "~>", "!=", ">", "<", "="].iter().find_map(|op| t.strip_prefix(op).map(|r| (*op, r))).unwrap_or(("=", t));
+    let (op, rest) = [">=", "<=", "~>", "!=", ">", "<", "="]
+        .iter()
+        .find_map(|op| t.strip_prefix(op).map(|r| (*op, r)))
+        .unwrap_or(("=", t));
     let rest = rest.trim().trim_start_matches('v');
     let (rest, meta) = rest.split_once('+').unwrap_or((rest, ""));
     let (core, pre) = rest.split_once('-').unwrap_or((rest, ""));
@@ -42,7 +45,11 @@ fn parse(term: &str) -> Option<Term> {
 }
 
 fn write(t: &Term) -> String {
-    let version = if t.op == "~>2" { format!("{}.{}", t.nums[0], t.nums[1]) } else { format!("{}.{}.{}", t.nums[0], t.nums[1], t.nums[2]) };
+    let version = if t.op == "~>2" {
+        format!("{}.{}", t.nums[0], t.nums[1])
+    } else {
+        format!("{}.{}.{}", t.nums[0], t.nums[1], t.nums[2])
+    };
     let op = match t.op {
         "~>2" => "~> ",
         "" => "",

@@ -99,7 +99,10 @@ fn convert_at(v: &Value, want: &Type) -> Result<Value, ConvError> {
             };
             let mut out = BTreeMap::new();
             for (k, x) in m {
-                out.insert(k.clone(), convert_at(x, &target).map_err(|e| at(format!("element {}", crate::dag::go_quote(k)), e))?);
+                out.insert(
+                    k.clone(),
+                    convert_at(x, &target).map_err(|e| at(format!("element {}", crate::dag::go_quote(k)), e))?,
+                );
             }
             let elem = if m.is_empty() { (**et).clone() } else { target };
             Value::map(elem, out)
@@ -119,9 +122,14 @@ fn convert_at(v: &Value, want: &Type) -> Result<Value, ConvError> {
             for (name, t) in attrs {
                 match m.get(name) {
                     Some(x) => {
-                        out.insert(name.clone(), convert_at(x, t).map_err(|e| at(format!("attribute {}", crate::dag::go_quote(name)), e))?);
+                        out.insert(
+                            name.clone(),
+                            convert_at(x, t).map_err(|e| at(format!("attribute {}", crate::dag::go_quote(name)), e))?,
+                        );
                     }
-                    None => return Err((String::new(), format!("attribute {} is required", crate::dag::go_quote(name)))),
+                    None => {
+                        return Err((String::new(), format!("attribute {} is required", crate::dag::go_quote(name))))
+                    }
                 }
             }
             Value::object(out)
@@ -153,7 +161,9 @@ pub fn convertible(have: &Type, want: &Type) -> bool {
     match (have, want) {
         (_, Type::Dynamic) | (Type::Dynamic, _) => true,
         (a, b) if a == b => true,
-        (a, b) if a.is_primitive() && b.is_primitive() => !matches!((a, b), (Type::Number, Type::Bool) | (Type::Bool, Type::Number)),
+        (a, b) if a.is_primitive() && b.is_primitive() => {
+            !matches!((a, b), (Type::Number, Type::Bool) | (Type::Bool, Type::Number))
+        }
         (Type::List(a) | Type::Set(a), Type::List(b) | Type::Set(b)) => convertible(a, b),
         (Type::Tuple(ts), Type::List(b) | Type::Set(b)) => ts.iter().all(|t| convertible(t, b)),
         (Type::Map(a), Type::Map(b)) => convertible(a, b),
@@ -178,8 +188,12 @@ pub fn mismatch(have: &Type, want: &Type) -> String {
             "object required".into()
         }
         Type::Tuple(_) => "tuple required".into(),
-        Type::List(_) if matches!(have, Type::List(_) | Type::Set(_) | Type::Tuple(_)) => "incorrect list element type".into(),
-        Type::Set(_) if matches!(have, Type::List(_) | Type::Set(_) | Type::Tuple(_)) => "incorrect set element type".into(),
+        Type::List(_) if matches!(have, Type::List(_) | Type::Set(_) | Type::Tuple(_)) => {
+            "incorrect list element type".into()
+        }
+        Type::Set(_) if matches!(have, Type::List(_) | Type::Set(_) | Type::Tuple(_)) => {
+            "incorrect set element type".into()
+        }
         Type::Map(_) if matches!(have, Type::Map(_) | Type::Object(_)) => "incorrect map element type".into(),
         _ => format!("{} required", want.friendly_name_constraint()),
     }
@@ -207,24 +221,34 @@ pub fn unify(types: &[Type]) -> Option<Type> {
         return types.contains(&Type::String).then_some(Type::String);
     }
     let all = |f: fn(&Type) -> bool| types.iter().all(f);
-    if all(|t| matches!(t, Type::List(_) | Type::Tuple(_))) || all(|t| matches!(t, Type::Set(_))) || all(|t| matches!(t, Type::Map(_) | Type::Object(_))) {
+    if all(|t| matches!(t, Type::List(_) | Type::Tuple(_)))
+        || all(|t| matches!(t, Type::Set(_)))
+        || all(|t| matches!(t, Type::Map(_) | Type::Object(_)))
+    {
         if all(|t| matches!(t, Type::Tuple(_))) {
             let lens: Vec<usize> = types.iter().map(|t| if let Type::Tuple(ts) = t { ts.len() } else { 0 }).collect();
             if lens.iter().all(|l| *l == lens[0]) {
                 let mut out = Vec::new();
                 for i in 0..lens[0] {
-                    let col: Vec<Type> = types.iter().map(|t| if let Type::Tuple(ts) = t { ts[i].clone() } else { Type::Dynamic }).collect();
+                    let col: Vec<Type> = types
+                        .iter()
+                        .map(|t| if let Type::Tuple(ts) = t { ts[i].clone() } else { Type::Dynamic })
+                        .collect();
                     out.push(unify(&col)?);
                 }
                 return Some(Type::Tuple(out));
             }
         }
         if all(|t| matches!(t, Type::Object(_))) {
-            let keys: Vec<Vec<&String>> = types.iter().map(|t| if let Type::Object(m) = t { m.keys().collect() } else { vec![] }).collect();
+            let keys: Vec<Vec<&String>> =
+                types.iter().map(|t| if let Type::Object(m) = t { m.keys().collect() } else { vec![] }).collect();
             if keys.iter().all(|k| *k == keys[0]) {
                 let mut out = BTreeMap::new();
                 for k in &keys[0] {
-                    let col: Vec<Type> = types.iter().map(|t| if let Type::Object(m) = t { m[*k].clone() } else { Type::Dynamic }).collect();
+                    let col: Vec<Type> = types
+                        .iter()
+                        .map(|t| if let Type::Object(m) = t { m[*k].clone() } else { Type::Dynamic })
+                        .collect();
                     out.insert((*k).clone(), unify(&col)?);
                 }
                 return Some(Type::Object(out));
@@ -248,7 +272,13 @@ pub fn unify(types: &[Type]) -> Option<Type> {
     }
     // cty prefers a collection type among the given ones that all the others convert to
     // safely (`set(string)` beside `[]`).
-    types.iter().find(|want| matches!(want, Type::List(_) | Type::Set(_) | Type::Map(_)) && types.iter().all(|t| safely_converts(t, want))).cloned()
+    types
+        .iter()
+        .find(|want| {
+            matches!(want, Type::List(_) | Type::Set(_) | Type::Map(_))
+                && types.iter().all(|t| safely_converts(t, want))
+        })
+        .cloned()
 }
 
 /// Whether a value of type `from` converts to `to` without a conversion that can fail on some
@@ -276,7 +306,10 @@ mod tests {
         assert_eq!(convert(&Value::int(5), &Type::String).unwrap(), Value::string("5"));
         assert_eq!(convert(&Value::string("2"), &Type::Number).unwrap(), Value::int(2));
         assert_eq!(convert(&Value::string("x"), &Type::Number).unwrap_err(), "a number is required");
-        assert_eq!(convert(&Value::string("True"), &Type::Bool).unwrap_err(), "a bool is required; to convert from string, use lowercase \"true\"");
+        assert_eq!(
+            convert(&Value::string("True"), &Type::Bool).unwrap_err(),
+            "a bool is required; to convert from string, use lowercase \"true\""
+        );
         assert_eq!(convert(&Value::bool(true), &Type::Number).unwrap_err(), "number required");
         assert_eq!(unify(&[Type::Number, Type::String]), Some(Type::String));
         assert_eq!(unify(&[Type::set(Type::String), Type::Tuple(vec![])]), Some(Type::set(Type::String)));

@@ -9,13 +9,13 @@
 use super::convert::{convert, unify};
 use super::functions::{call, CallError, FuncContext, Registry};
 use super::number::Number;
+use super::scope::unshare;
 use super::scope::Scope;
 use super::types::Type;
 use super::value::{Kind, Value};
 use crate::dag::go_quote;
 use crate::diag::{Diagnostic, Pos, SourceFile, SourceRange};
 use crate::hcl::ast::{BinaryOp, Expr, ExprKind, ForExpr, Ident, ObjectKey, Op, Part, Span, Template, UnaryOp};
-use super::scope::unshare;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -42,7 +42,13 @@ impl<'a> Source<'a> {
 
     /// A whole loaded file, with its line index.
     pub fn file(file: &'a SourceFile) -> Source<'a> {
-        Source { text: &file.text, lines: std::cell::OnceCell::new(), file: Some(file), start: Pos { line: 1, column: 1, byte: 0 }, filename: &file.name }
+        Source {
+            text: &file.text,
+            lines: std::cell::OnceCell::new(),
+            file: Some(file),
+            start: Pos { line: 1, column: 1, byte: 0 },
+            filename: &file.name,
+        }
     }
 
     pub fn range(&self, span: &Span) -> SourceRange {
@@ -57,7 +63,11 @@ impl<'a> Source<'a> {
                 byte: self.start.byte + p.byte,
             }
         };
-        SourceRange { filename: self.filename.to_string(), start: shift(file.pos(span.start)), end: shift(file.pos(span.end)) }
+        SourceRange {
+            filename: self.filename.to_string(),
+            start: shift(file.pos(span.start)),
+            end: shift(file.pos(span.end)),
+        }
     }
 
     pub fn text(&self) -> &str {
@@ -103,7 +113,11 @@ impl<'a> Evaluator<'a> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             self.depth -= 1;
-            return Err(self.err("Expression too deep", format!("This expression nests more than {MAX_DEPTH} levels of evaluation."), &e.span));
+            return Err(self.err(
+                "Expression too deep",
+                format!("This expression nests more than {MAX_DEPTH} levels of evaluation."),
+                &e.span,
+            ));
         }
         let r = self.eval_inner(e);
         self.depth -= 1;
@@ -116,7 +130,9 @@ impl<'a> Evaluator<'a> {
             ExprKind::Bool(b) => Ok(Value::bool(*b)),
             ExprKind::Number(_) => {
                 let text = &self.source.text()[e.span.clone()];
-                Number::parse(text).map(Value::number).ok_or_else(|| self.err("Invalid number literal", "Failed to recognize the value of this number literal.", &e.span))
+                Number::parse(text).map(Value::number).ok_or_else(|| {
+                    self.err("Invalid number literal", "Failed to recognize the value of this number literal.", &e.span)
+                })
             }
             ExprKind::Template(t) => self.template_value(t, &e.span),
             ExprKind::Heredoc(h) if h.strip_indent => self.template(&flush_heredoc(&h.template), &e.span),
@@ -153,7 +169,11 @@ impl<'a> Evaluator<'a> {
     }
 
     /// [`Self::traversal_root`], the value shared with the scope that keeps it.
-    fn traversal_root_shared(&mut self, root: &Ident<'_>, attrs: &[&Ident<'_>]) -> Result<(Rc<Value>, usize), Box<Diagnostic>> {
+    fn traversal_root_shared(
+        &mut self,
+        root: &Ident<'_>,
+        attrs: &[&Ident<'_>],
+    ) -> Result<(Rc<Value>, usize), Box<Diagnostic>> {
         if let Some(v) = self.local(root.name) {
             return Ok((Rc::new(v.clone()), 0));
         }
@@ -162,7 +182,11 @@ impl<'a> Evaluator<'a> {
         match self.scope.lookup_shared(&names) {
             Ok((v, used)) => Ok((v, used.saturating_sub(1))),
             Err(le) => {
-                let last = if le.names <= 1 || attrs.is_empty() { &root.span } else { &attrs[(le.names - 2).min(attrs.len() - 1)].span };
+                let last = if le.names <= 1 || attrs.is_empty() {
+                    &root.span
+                } else {
+                    &attrs[(le.names - 2).min(attrs.len() - 1)].span
+                };
                 Err(self.err(&le.summary, le.detail, &(root.span.start..last.end)))
             }
         }
@@ -173,7 +197,8 @@ impl<'a> Evaluator<'a> {
     fn traversal(&mut self, source: &Expr<'_>, ops: &[Op<'_>]) -> R {
         let (root, mut i) = match &source.kind {
             ExprKind::Variable(root) => {
-                let attrs: Vec<&Ident<'_>> = ops.iter().map_while(|op| if let Op::Attr(a) = op { Some(a) } else { None }).collect();
+                let attrs: Vec<&Ident<'_>> =
+                    ops.iter().map_while(|op| if let Op::Attr(a) = op { Some(a) } else { None }).collect();
                 self.traversal_root_shared(root, &attrs)?
             }
             _ => (Rc::new(self.eval(source)?), 0),
@@ -191,7 +216,8 @@ impl<'a> Evaluator<'a> {
                 Op::FullSplat { .. } => return self.splat(here, &ops[i + 1..], true),
                 Op::AttrSplat { .. } => {
                     // The legacy splat applies only the attribute steps right after it.
-                    let n = ops[i + 1..].iter().take_while(|o| matches!(o, Op::Attr(_) | Op::LegacyIndex { .. })).count();
+                    let n =
+                        ops[i + 1..].iter().take_while(|o| matches!(o, Op::Attr(_) | Op::LegacyIndex { .. })).count();
                     let next = self.splat(here, &ops[i + 1..i + 1 + n], false)?;
                     v = Some(next);
                     i += 1 + n;
@@ -235,7 +261,9 @@ impl<'a> Evaluator<'a> {
         };
         if !v.sensitive && !key.sensitive {
             let found = match (&v.kind, &key.kind) {
-                (Kind::List(_, items) | Kind::Tuple(items), Kind::Number(n)) if n.is_integer() && !n.is_neg() => n.to_i64().and_then(|i| items.get(i as usize)),
+                (Kind::List(_, items) | Kind::Tuple(items), Kind::Number(n)) if n.is_integer() && !n.is_neg() => {
+                    n.to_i64().and_then(|i| items.get(i as usize))
+                }
                 (Kind::Map(_, m) | Kind::Object(m), Kind::String(k)) => m.get(k),
                 _ => None,
             };
@@ -277,7 +305,11 @@ impl<'a> Evaluator<'a> {
                     return Ok(Value::list(Type::Dynamic, vec![]).mark(sensitive));
                 }
                 match unify(&tys) {
-                    Some(t) => Ok(Value::list(t.clone(), out.iter().map(|x| convert(x, &t).unwrap_or_else(|_| x.clone())).collect()).mark(sensitive)),
+                    Some(t) => Ok(Value::list(
+                        t.clone(),
+                        out.iter().map(|x| convert(x, &t).unwrap_or_else(|_| x.clone())).collect(),
+                    )
+                    .mark(sensitive)),
                     None => Ok(Value::tuple(out).mark(sensitive)),
                 }
             }
@@ -311,22 +343,38 @@ impl<'a> Evaluator<'a> {
     fn get_attr(&mut self, v: &Value, name: &str, span: &Span) -> R {
         let sensitive = v.sensitive;
         match &v.kind {
-            Kind::Null(_) => Err(self.err("Attempt to get attribute from null value", "This value is null, so it does not have any attributes.", span)),
+            Kind::Null(_) => Err(self.err(
+                "Attempt to get attribute from null value",
+                "This value is null, so it does not have any attributes.",
+                span,
+            )),
             Kind::Unknown(t) => match t {
                 Type::Object(m) => match m.get(name) {
                     Some(t) => Ok(Value::unknown(t.clone()).mark(sensitive)),
-                    None => Err(self.err("Unsupported attribute", format!("This object does not have an attribute named {}.", go_quote(name)), span)),
+                    None => Err(self.err(
+                        "Unsupported attribute",
+                        format!("This object does not have an attribute named {}.", go_quote(name)),
+                        span,
+                    )),
                 },
                 Type::Map(e) => Ok(Value::unknown((**e).clone()).mark(sensitive)),
                 _ => Ok(Value::dynamic().mark(sensitive)),
             },
             Kind::Object(m) => match m.get(name) {
                 Some(x) => Ok(x.clone().mark(sensitive)),
-                None => Err(self.err("Unsupported attribute", format!("This object does not have an attribute named {}.", go_quote(name)), span)),
+                None => Err(self.err(
+                    "Unsupported attribute",
+                    format!("This object does not have an attribute named {}.", go_quote(name)),
+                    span,
+                )),
             },
             Kind::Map(_, m) => match m.get(name) {
                 Some(x) => Ok(x.clone().mark(sensitive)),
-                None => Err(self.err("Missing map element", format!("This map does not have an element with the key {}.", go_quote(name)), span)),
+                None => Err(self.err(
+                    "Missing map element",
+                    format!("This map does not have an element with the key {}.", go_quote(name)),
+                    span,
+                )),
             },
             Kind::List(e, _) | Kind::Set(e, _) if matches!(e, Type::Object(_)) => {
                 let kind = if matches!(v.kind, Kind::Set(..)) { "set" } else { "list" };
@@ -336,16 +384,32 @@ impl<'a> Evaluator<'a> {
                     span,
                 ))
             }
-            Kind::List(..) | Kind::Set(..) | Kind::Tuple(_) => Err(self.err("Unsupported attribute", "This value does not have any attributes.", span)),
-            _ => Err(self.err("Unsupported attribute", format!("Can't access attributes on a primitive-typed value ({}).", v.ty().friendly_name()), span)),
+            Kind::List(..) | Kind::Set(..) | Kind::Tuple(_) => {
+                Err(self.err("Unsupported attribute", "This value does not have any attributes.", span))
+            }
+            _ => Err(self.err(
+                "Unsupported attribute",
+                format!("Can't access attributes on a primitive-typed value ({}).", v.ty().friendly_name()),
+                span,
+            )),
         }
     }
 
     fn index(&mut self, v: &Value, key: Value, span: &Span) -> R {
         let sensitive = v.sensitive || key.sensitive;
-        let invalid = |me: &Self, why: &str| me.err("Invalid index", format!("The given key does not identify an element in this collection value{why}."), span);
+        let invalid = |me: &Self, why: &str| {
+            me.err(
+                "Invalid index",
+                format!("The given key does not identify an element in this collection value{why}."),
+                span,
+            )
+        };
         if v.is_null() {
-            return Err(self.err("Attempt to index null value", "This value is null, so it does not have any indices.", span));
+            return Err(self.err(
+                "Attempt to index null value",
+                "This value is null, so it does not have any indices.",
+                span,
+            ));
         }
         if key.is_null() {
             return Err(self.err("Invalid index", "Can't use a null value as an indexing key.", span));
@@ -441,7 +505,9 @@ impl<'a> Evaluator<'a> {
             }
             let key = match convert(&key, &Type::String) {
                 Ok(k) => k,
-                Err(m) => return Err(self.err("Incorrect key type", format!("Can't use this value as a key: {m}."), span)),
+                Err(m) => {
+                    return Err(self.err("Incorrect key type", format!("Can't use this value as a key: {m}."), span))
+                }
             };
             let value = self.eval(&item.value)?;
             sensitive |= key.sensitive;
@@ -481,7 +547,13 @@ impl<'a> Evaluator<'a> {
         self.template(t, span)
     }
 
-    fn template_parts(&mut self, t: &Template<'_>, out: &mut String, known: &mut bool, sensitive: &mut bool) -> Result<(), Box<Diagnostic>> {
+    fn template_parts(
+        &mut self,
+        t: &Template<'_>,
+        out: &mut String,
+        known: &mut bool,
+        sensitive: &mut bool,
+    ) -> Result<(), Box<Diagnostic>> {
         for part in &t.parts {
             match part {
                 Part::Literal { value, .. } => out.push_str(value),
@@ -489,7 +561,11 @@ impl<'a> Evaluator<'a> {
                     let v = self.eval(expr)?;
                     *sensitive |= v.has_sensitive();
                     if v.is_null() {
-                        return Err(self.err("Invalid template interpolation value", "The expression result is null. Cannot include a null value in a string template.", &expr.span));
+                        return Err(self.err(
+                            "Invalid template interpolation value",
+                            "The expression result is null. Cannot include a null value in a string template.",
+                            &expr.span,
+                        ));
                     }
                     if !v.is_known() {
                         *known = false;
@@ -511,7 +587,11 @@ impl<'a> Evaluator<'a> {
                     match convert(v, &Type::String) {
                         Ok(s) => out.push_str(s.as_str().unwrap_or("")),
                         Err(m) => {
-                            return Err(self.err("Invalid template interpolation value", format!("Cannot include the given value in a string template: {m}."), &expr.span));
+                            return Err(self.err(
+                                "Invalid template interpolation value",
+                                format!("Cannot include the given value in a string template: {m}."),
+                                &expr.span,
+                            ));
                         }
                     }
                 }
@@ -520,7 +600,11 @@ impl<'a> Evaluator<'a> {
                     *sensitive |= c.sensitive;
                     // HCL turns `%{if}` into a conditional expression: its errors are a conditional's.
                     if c.is_null() {
-                        return Err(self.err("Null condition", "The condition value is null. Conditions must either be true or false.", &cond.span));
+                        return Err(self.err(
+                            "Null condition",
+                            "The condition value is null. Conditions must either be true or false.",
+                            &cond.span,
+                        ));
                     }
                     if !c.is_known() {
                         *known = false;
@@ -528,7 +612,13 @@ impl<'a> Evaluator<'a> {
                     }
                     let b = match convert(&c, &Type::Bool) {
                         Ok(b) => b.as_bool().unwrap_or(false),
-                        Err(_) => return Err(self.err("Incorrect condition type", "The condition expression must be of type bool.", &cond.span)),
+                        Err(_) => {
+                            return Err(self.err(
+                                "Incorrect condition type",
+                                "The condition expression must be of type bool.",
+                                &cond.span,
+                            ))
+                        }
                     };
                     if b {
                         self.template_parts(then, out, known, sensitive)?;
@@ -540,7 +630,11 @@ impl<'a> Evaluator<'a> {
                     let coll = self.eval(collection)?;
                     *sensitive |= coll.sensitive;
                     if coll.is_null() {
-                        return Err(self.err("Iteration over null value", "A null value cannot be used as the collection in a 'for' expression.", &collection.span));
+                        return Err(self.err(
+                            "Iteration over null value",
+                            "A null value cannot be used as the collection in a 'for' expression.",
+                            &collection.span,
+                        ));
                     }
                     if !coll.is_known() {
                         *known = false;
@@ -551,7 +645,10 @@ impl<'a> Evaluator<'a> {
                         None => {
                             return Err(self.err(
                                 "Iteration over non-iterable value",
-                                format!("A value of type {} cannot be used as the collection in a 'for' expression.", coll.ty().friendly_name()),
+                                format!(
+                                    "A value of type {} cannot be used as the collection in a 'for' expression.",
+                                    coll.ty().friendly_name()
+                                ),
                                 &collection.span,
                             ))
                         }
@@ -566,13 +663,20 @@ impl<'a> Evaluator<'a> {
                         self.locals.truncate(mark);
                         r?;
                         if out.len() > MAX_STRING {
-                            return Err(self.err("Template result too long", "This template produces a string longer than this tool supports.", &collection.span));
+                            return Err(self.err(
+                                "Template result too long",
+                                "This template produces a string longer than this tool supports.",
+                                &collection.span,
+                            ));
                         }
                     }
                 }
             }
             if out.len() > MAX_STRING {
-                return Err(Box::new(Diagnostic::error("Template result too long", "This template produces a string longer than this tool supports.")));
+                return Err(Box::new(Diagnostic::error(
+                    "Template result too long",
+                    "This template produces a string longer than this tool supports.",
+                )));
             }
         }
         Ok(())
@@ -606,11 +710,21 @@ impl<'a> Evaluator<'a> {
             ));
         };
         if c.is_null() {
-            return Err(self.err("Null condition", "The condition value is null. Conditions must either be true or false.", &cond.span));
+            return Err(self.err(
+                "Null condition",
+                "The condition value is null. Conditions must either be true or false.",
+                &cond.span,
+            ));
         }
         let cb = match convert(&c, &Type::Bool) {
             Ok(b) => b,
-            Err(_) => return Err(self.err("Incorrect condition type", "The condition expression must be of type bool.", &cond.span)),
+            Err(_) => {
+                return Err(self.err(
+                    "Incorrect condition type",
+                    "The condition expression must be of type bool.",
+                    &cond.span,
+                ))
+            }
         };
         if !cb.is_known() {
             return Ok(Value::unknown(ty).mark(c.sensitive));
@@ -621,7 +735,14 @@ impl<'a> Evaluator<'a> {
             return Err(d);
         }
         let v = convert(&chosen, &ty).map_err(|m| {
-            self.err("Inconsistent conditional result types", format!("The {} result value is not compatible with the result type: {m}.", if pick_true { "true" } else { "false" }), &expr.span)
+            self.err(
+                "Inconsistent conditional result types",
+                format!(
+                    "The {} result value is not compatible with the result type: {m}.",
+                    if pick_true { "true" } else { "false" }
+                ),
+                &expr.span,
+            )
         })?;
         Ok(v.mark(c.sensitive))
     }
@@ -636,7 +757,8 @@ impl<'a> Evaluator<'a> {
         if v.is_null() {
             return Err(self.err("Operation failed", "Error during operation: argument must not be null.", &e.span));
         }
-        let c = convert(&v, &want).map_err(|m| self.err("Invalid operand", format!("Unsuitable value for unary operand: {m}."), &e.span))?;
+        let c = convert(&v, &want)
+            .map_err(|m| self.err("Invalid operand", format!("Unsuitable value for unary operand: {m}."), &e.span))?;
         if !c.is_known() {
             return Ok(Value::unknown(want).mark(c.sensitive));
         }
@@ -682,12 +804,17 @@ impl<'a> Evaluator<'a> {
         };
         let conv = |me: &Self, v: &Value, e: &Expr<'_>, side: &str| -> R {
             let _ = side;
-            convert(v, &operand).map_err(|m| me.err("Invalid operand", format!("Unsuitable value for {side} operand: {m}."), &e.span))
+            convert(v, &operand)
+                .map_err(|m| me.err("Invalid operand", format!("Unsuitable value for {side} operand: {m}."), &e.span))
         };
         let lc = conv(self, &l, lhs, "left")?;
         let rc = conv(self, &r, rhs, "right")?;
         if lc.is_null() || rc.is_null() {
-            return Err(self.err("Operation failed", "Error during operation: argument must not be null.", &(lhs.span.start..rhs.span.end)));
+            return Err(self.err(
+                "Operation failed",
+                "Error during operation: argument must not be null.",
+                &(lhs.span.start..rhs.span.end),
+            ));
         }
         // `&&` and `||` are not short-circuiting in HCL, but a known deciding side wins over
         // an unknown other side (true || unknown is true).
@@ -701,15 +828,27 @@ impl<'a> Evaluator<'a> {
         if !lc.is_known() || !rc.is_known() {
             return Ok(Value::unknown(result).mark(sensitive));
         }
-        let failed = |me: &Self, msg: &str| me.err("Operation failed", format!("Error during operation: {msg}."), &(lhs.span.start..rhs.span.end));
+        let failed = |me: &Self, msg: &str| {
+            me.err("Operation failed", format!("Error during operation: {msg}."), &(lhs.span.start..rhs.span.end))
+        };
         let v = match (&lc.kind, &rc.kind) {
             (Kind::Bool(a), Kind::Bool(b)) => Value::bool(if op == BinaryOp::And { *a && *b } else { *a || *b }),
             (Kind::Number(a), Kind::Number(b)) => match op {
-                BinaryOp::Add => Value::number(a.add(b).ok_or_else(|| failed(self, "can't compute the sum of positive and negative infinity"))?),
-                BinaryOp::Sub => Value::number(a.sub(b).ok_or_else(|| failed(self, "can't subtract infinity from itself"))?),
-                BinaryOp::Mul => Value::number(a.mul(b).ok_or_else(|| failed(self, "can't multiply zero by infinity"))?),
-                BinaryOp::Div => Value::number(a.div(b).ok_or_else(|| failed(self, "can't divide zero by zero or infinity by infinity"))?),
-                BinaryOp::Mod => Value::number(a.rem(b).ok_or_else(|| failed(self, "can't use modulo with zero and infinity"))?),
+                BinaryOp::Add => Value::number(
+                    a.add(b).ok_or_else(|| failed(self, "can't compute the sum of positive and negative infinity"))?,
+                ),
+                BinaryOp::Sub => {
+                    Value::number(a.sub(b).ok_or_else(|| failed(self, "can't subtract infinity from itself"))?)
+                }
+                BinaryOp::Mul => {
+                    Value::number(a.mul(b).ok_or_else(|| failed(self, "can't multiply zero by infinity"))?)
+                }
+                BinaryOp::Div => Value::number(
+                    a.div(b).ok_or_else(|| failed(self, "can't divide zero by zero or infinity by infinity"))?,
+                ),
+                BinaryOp::Mod => {
+                    Value::number(a.rem(b).ok_or_else(|| failed(self, "can't use modulo with zero and infinity"))?)
+                }
                 BinaryOp::Lt => Value::bool(a.cmp_num(b).is_lt()),
                 BinaryOp::LtEq => Value::bool(a.cmp_num(b).is_le()),
                 BinaryOp::Gt => Value::bool(a.cmp_num(b).is_gt()),
@@ -726,7 +865,11 @@ impl<'a> Evaluator<'a> {
     fn for_expr(&mut self, f: &ForExpr<'_>, span: &Span) -> R {
         let coll = self.eval(&f.collection)?;
         if coll.is_null() {
-            return Err(self.err("Iteration over null value", "A null value cannot be used as the collection in a 'for' expression.", &f.collection.span));
+            return Err(self.err(
+                "Iteration over null value",
+                "A null value cannot be used as the collection in a 'for' expression.",
+                &f.collection.span,
+            ));
         }
         if !coll.is_known() {
             return Ok(Value::dynamic().mark(coll.sensitive));
@@ -734,7 +877,10 @@ impl<'a> Evaluator<'a> {
         let Some(pairs) = iter_pairs(&coll) else {
             return Err(self.err(
                 "Iteration over non-iterable value",
-                format!("A value of type {} cannot be used as the collection in a 'for' expression.", coll.ty().friendly_name()),
+                format!(
+                    "A value of type {} cannot be used as the collection in a 'for' expression.",
+                    coll.ty().friendly_name()
+                ),
                 &f.collection.span,
             ));
         };
@@ -778,9 +924,15 @@ impl<'a> Evaluator<'a> {
         if let Some(cond) = &f.cond {
             let c = self.eval(cond)?;
             if c.is_null() {
-                return Err(self.err("Invalid 'for' condition", "The value of the 'if' clause must not be null.", &cond.span));
+                return Err(self.err(
+                    "Invalid 'for' condition",
+                    "The value of the 'if' clause must not be null.",
+                    &cond.span,
+                ));
             }
-            let c = convert(&c, &Type::Bool).map_err(|m| self.err("Invalid 'for' condition", format!("The 'if' clause value is invalid: {m}."), &cond.span))?;
+            let c = convert(&c, &Type::Bool).map_err(|m| {
+                self.err("Invalid 'for' condition", format!("The 'if' clause value is invalid: {m}."), &cond.span)
+            })?;
             if !c.is_known() {
                 *unknown = true;
                 return Ok(());
@@ -794,9 +946,19 @@ impl<'a> Evaluator<'a> {
             Some(key_expr) => {
                 let k = self.eval(key_expr)?;
                 if k.is_null() {
-                    return Err(self.err("Invalid object key", "Key expression in 'for' expression must not produce a null value.", &key_expr.span));
+                    return Err(self.err(
+                        "Invalid object key",
+                        "Key expression in 'for' expression must not produce a null value.",
+                        &key_expr.span,
+                    ));
                 }
-                let k = convert(&k, &Type::String).map_err(|m| self.err("Invalid object key", format!("The key expression produced an invalid result: {m}."), &key_expr.span))?;
+                let k = convert(&k, &Type::String).map_err(|m| {
+                    self.err(
+                        "Invalid object key",
+                        format!("The key expression produced an invalid result: {m}."),
+                        &key_expr.span,
+                    )
+                })?;
                 let v = self.eval(&f.value)?;
                 let Some(name) = k.as_str() else {
                     *unknown = true;
@@ -850,7 +1012,11 @@ impl<'a> Evaluator<'a> {
                 for a in args {
                     self.eval(a)?;
                 }
-                return Err(self.err("Error in function call", format!("Call to function {} failed: {refusal}.", go_quote(name.name)), &(name.span.start..name.span.end + 1)));
+                return Err(self.err(
+                    "Error in function call",
+                    format!("Call to function {} failed: {refusal}.", go_quote(name.name)),
+                    &(name.span.start..name.span.end + 1),
+                ));
             }
         }
         match plain {
@@ -863,15 +1029,25 @@ impl<'a> Evaluator<'a> {
             let v = self.eval(a)?;
             if expand_final && i + 1 == args.len() {
                 if v.is_null() {
-                    return Err(self.err("Invalid expanding argument value", "The expanding argument (indicated by ...) must not be null.", &start_range(a)));
+                    return Err(self.err(
+                        "Invalid expanding argument value",
+                        "The expanding argument (indicated by ...) must not be null.",
+                        &start_range(a),
+                    ));
                 }
                 if !v.is_known() {
                     return Ok(Value::dynamic());
                 }
                 match &v.kind {
-                    Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => values.extend(items.iter().map(|x| x.clone().mark(v.sensitive))),
+                    Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => {
+                        values.extend(items.iter().map(|x| x.clone().mark(v.sensitive)))
+                    }
                     _ => {
-                        return Err(self.err("Invalid expanding argument value", "The expanding argument (indicated by ...) must be of a tuple, list, or set type.", &start_range(a)))
+                        return Err(self.err(
+                            "Invalid expanding argument value",
+                            "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
+                            &start_range(a),
+                        ))
                     }
                 }
             } else {
@@ -883,16 +1059,27 @@ impl<'a> Evaluator<'a> {
             Ok(v) => Ok(v),
             Err(CallError::Arity(summary, detail)) => Err(self.arity_err(f, args, n_args, span, summary, detail)),
             Err(CallError::Arg { index, detail }) => {
-                let at = args.get(index.min(args.len().saturating_sub(1))).map(start_range).unwrap_or_else(|| span.clone());
+                let at =
+                    args.get(index.min(args.len().saturating_sub(1))).map(start_range).unwrap_or_else(|| span.clone());
                 Err(self.err("Invalid function argument", detail, &at))
             }
-            Err(CallError::Failed(detail)) => Err(self.err("Error in function call", detail, &(name.span.start..name.span.end + 1))),
+            Err(CallError::Failed(detail)) => {
+                Err(self.err("Error in function call", detail, &(name.span.start..name.span.end + 1)))
+            }
         }
     }
 
     /// HCL's argument-count error for a call of `f`, at the first extra argument or the
     /// closing parenthesis.
-    fn arity_err(&self, f: &super::functions::Function, args: &[Expr<'_>], n_args: usize, span: &Span, summary: String, detail: String) -> Box<Diagnostic> {
+    fn arity_err(
+        &self,
+        f: &super::functions::Function,
+        args: &[Expr<'_>],
+        n_args: usize,
+        span: &Span,
+        summary: String,
+        detail: String,
+    ) -> Box<Diagnostic> {
         let at = match args.get(f.params.len()) {
             Some(extra) if n_args > f.params.len() => start_range(extra),
             _ => span.end.saturating_sub(1)..span.end,
@@ -900,7 +1087,12 @@ impl<'a> Evaluator<'a> {
         self.err(&summary, detail, &at)
     }
 
-    fn check_arity(&self, f: &super::functions::Function, args: &[Expr<'_>], span: &Span) -> Result<(), Box<Diagnostic>> {
+    fn check_arity(
+        &self,
+        f: &super::functions::Function,
+        args: &[Expr<'_>],
+        span: &Span,
+    ) -> Result<(), Box<Diagnostic>> {
         match super::functions::check_arity(f, args.len()) {
             Err(CallError::Arity(summary, detail)) => Err(self.arity_err(f, args, args.len(), span, summary, detail)),
             _ => Ok(()),
@@ -923,7 +1115,10 @@ impl<'a> Evaluator<'a> {
         let mut detail = String::from("Call to function \"try\" failed: no expression succeeded:\n");
         for d in &errors {
             match &d.range {
-                Some(r) => detail.push_str(&format!("- {} (at {}:{},{}-{})\n  {}\n", d.summary, r.filename, r.start.line, r.start.column, r.end.column, d.detail)),
+                Some(r) => detail.push_str(&format!(
+                    "- {} (at {}:{},{}-{})\n  {}\n",
+                    d.summary, r.filename, r.start.line, r.start.column, r.end.column, d.detail
+                )),
                 None => detail.push_str(&format!("- {}\n  {}\n", d.summary, d.detail)),
             }
         }
@@ -936,10 +1131,17 @@ impl<'a> Evaluator<'a> {
     fn call_convert(&mut self, args: &[Expr<'_>], span: &Span) -> R {
         if args.len() != 2 {
             return Err(match args.get(2) {
-                Some(extra) => self.err("Too many function arguments", "Function \"convert\" expects only 2 argument(s).", &start_range(extra)),
+                Some(extra) => self.err(
+                    "Too many function arguments",
+                    "Function \"convert\" expects only 2 argument(s).",
+                    &start_range(extra),
+                ),
                 None => self.err(
                     "Not enough function arguments",
-                    format!("Function \"convert\" expects 2 argument(s). Missing value for {}.", go_quote(["value", "type"][args.len()])),
+                    format!(
+                        "Function \"convert\" expects 2 argument(s). Missing value for {}.",
+                        go_quote(["value", "type"][args.len()])
+                    ),
                     &(span.end.saturating_sub(1)..span.end),
                 ),
             });
@@ -948,15 +1150,23 @@ impl<'a> Evaluator<'a> {
         let mut default = |d: &Expr<'_>| self.eval(d).map_err(|d| d.detail.clone());
         let constraint = super::typeexpr::parse(&args[1], &mut default);
         let constraint = constraint.map_err(|m| self.err("Invalid type specification", m, &args[1].span))?;
-        super::functions::convert_to_constraint(&value, &constraint)
-            .map_err(|m| self.err("Invalid function argument", format!("Invalid value for \"value\" parameter: {m}."), &start_range(&args[0])))
+        super::functions::convert_to_constraint(&value, &constraint).map_err(|m| {
+            self.err(
+                "Invalid function argument",
+                format!("Invalid value for \"value\" parameter: {m}."),
+                &start_range(&args[0]),
+            )
+        })
     }
 
     /// `can(expr)`: whether `expr` evaluates without error; unknown while it is unknown.
     fn call_can(&mut self, args: &[Expr<'_>], span: &Span) -> R {
         if args.len() != 1 {
             let (summary, detail) = if args.is_empty() {
-                ("Not enough function arguments", "Function \"can\" expects 1 argument(s). Missing value for \"expression\".")
+                (
+                    "Not enough function arguments",
+                    "Function \"can\" expects 1 argument(s). Missing value for \"expression\".",
+                )
             } else {
                 ("Too many function arguments", "Function \"can\" expects only 1 argument(s).")
             };
@@ -980,9 +1190,13 @@ fn sorted(names: impl Iterator<Item = &'static str>) -> Vec<&'static str> {
 /// a mapping, element and element of a set.
 fn iter_pairs(v: &Value) -> Option<Vec<(Value, Value)>> {
     match &v.kind {
-        Kind::List(_, items) | Kind::Tuple(items) => Some(items.iter().enumerate().map(|(i, x)| (Value::int(i as i64), x.clone().mark(v.sensitive))).collect()),
+        Kind::List(_, items) | Kind::Tuple(items) => {
+            Some(items.iter().enumerate().map(|(i, x)| (Value::int(i as i64), x.clone().mark(v.sensitive))).collect())
+        }
         Kind::Set(_, items) => Some(items.iter().map(|x| (x.clone(), x.clone().mark(v.sensitive))).collect()),
-        Kind::Map(_, m) | Kind::Object(m) => Some(m.iter().map(|(k, x)| (Value::string(k.clone()), x.clone().mark(v.sensitive))).collect()),
+        Kind::Map(_, m) | Kind::Object(m) => {
+            Some(m.iter().map(|(k, x)| (Value::string(k.clone()), x.clone().mark(v.sensitive))).collect())
+        }
         _ => None,
     }
 }
@@ -1164,7 +1378,13 @@ fn strip_template<'s>(t: &Template<'s>, n: usize, at_line_start: &mut bool) -> T
                 *at_line_start = false;
                 let body = strip_template(body, n, at_line_start);
                 *at_line_start = false;
-                Part::For { key_var: key_var.clone(), value_var: value_var.clone(), collection: collection.clone(), body, span: span.clone() }
+                Part::For {
+                    key_var: key_var.clone(),
+                    value_var: value_var.clone(),
+                    collection: collection.clone(),
+                    body,
+                    span: span.clone(),
+                }
             }
         });
     }
@@ -1183,7 +1403,9 @@ fn start_range(e: &Expr<'_>) -> Span {
         ExprKind::Binary { lhs, .. } => start_range(lhs),
         ExprKind::Conditional { cond, .. } => start_range(cond),
         ExprKind::Template(t) => match t.parts.first() {
-            Some(Part::Literal { span, .. } | Part::Interp { span, .. } | Part::If { span, .. } | Part::For { span, .. }) => span.clone(),
+            Some(
+                Part::Literal { span, .. } | Part::Interp { span, .. } | Part::If { span, .. } | Part::For { span, .. },
+            ) => span.clone(),
             None => e.span.clone(),
         },
         _ => e.span.clone(),

@@ -16,7 +16,9 @@ pub fn from_json(j: &Json) -> Value {
         Json::Number(n) => Value::number(Number::parse(&n.to_string()).unwrap_or_else(Number::zero)),
         Json::String(s) => Value::string(s.clone()),
         Json::Array(items) => Value::tuple(items.iter().map(from_json).collect()),
-        Json::Object(m) => Value::object(crate::util::sort::btree_map(m.iter().map(|(k, v)| (k.clone(), from_json(v))))),
+        Json::Object(m) => {
+            Value::object(crate::util::sort::btree_map(m.iter().map(|(k, v)| (k.clone(), from_json(v)))))
+        }
     }
 }
 
@@ -42,7 +44,8 @@ pub fn resource_from_state(state: &Json, module: &str, mode: &str, type_name: &s
     });
     Some(match each {
         Some("list") => {
-            let mut items: Vec<(i64, Value)> = instances.iter().map(|i| (i.get("index_key").and_then(Json::as_i64).unwrap_or(0), attrs(i))).collect();
+            let mut items: Vec<(i64, Value)> =
+                instances.iter().map(|i| (i.get("index_key").and_then(Json::as_i64).unwrap_or(0), attrs(i))).collect();
             crate::util::sort::sort_by_key(&mut items, |(k, _)| *k);
             Value::tuple(items.into_iter().map(|(_, v)| v).collect())
         }

@@ -69,7 +69,12 @@ impl FileSource for MapFiles<'_> {
 }
 
 /// Evaluates `expression` in a module of `config`, as `terraform console` does.
-pub fn evaluate(files: &BTreeMap<String, String>, config: &Config, expression: &str, options: &EvalOptions) -> Evaluated {
+pub fn evaluate(
+    files: &BTreeMap<String, String>,
+    config: &Config,
+    expression: &str,
+    options: &EvalOptions,
+) -> Evaluated {
     let funcs = Registry::builtin();
     let file_source = MapFiles(files);
     let inputs = module_scope::Inputs {
@@ -147,9 +152,21 @@ fn module_path(address: &str) -> Result<Vec<&str>, Diagnostic> {
 
 /// Evaluates `expression` in the scope `calls` lead to from `scope`, collecting what each
 /// module scope on the way reports.
-fn eval_in_module(scope: &module_scope::ModuleScope<'_>, inputs: &module_scope::Inputs<'_>, calls: &[&str], expression: &str, diagnostics: &mut Diagnostics) -> Result<Value, Box<Diagnostic>> {
+fn eval_in_module(
+    scope: &module_scope::ModuleScope<'_>,
+    inputs: &module_scope::Inputs<'_>,
+    calls: &[&str],
+    expression: &str,
+    diagnostics: &mut Diagnostics,
+) -> Result<Value, Box<Diagnostic>> {
     let Some((first, rest)) = calls.split_first() else {
-        return module_scope::eval_text(scope, inputs, "<console-input>", expression, Pos { line: 1, column: 1, byte: 0 });
+        return module_scope::eval_text(
+            scope,
+            inputs,
+            "<console-input>",
+            expression,
+            Pos { line: 1, column: 1, byte: 0 },
+        );
     };
     let child = match scope.child_scope(first) {
         Ok(Some(child)) => child,
@@ -166,4 +183,3 @@ fn eval_in_module(scope: &module_scope::ModuleScope<'_>, inputs: &module_scope::
     diagnostics.extend(std::mem::take(&mut *child.diagnostics.borrow_mut()));
     result
 }
-

@@ -176,25 +176,44 @@ pub fn eval_config_expr(scope: &dyn Scope, inputs: &Inputs<'_>, e: &ConfigExpr) 
 
 /// An expression of a `.tf.json` file: JSON values, where every string is a template
 /// (`"${var.x}"` is var.x itself) and numbers keep their digits. Ranges point at the value.
-fn eval_json_text(scope: &dyn Scope, inputs: &Inputs<'_>, range: &SourceRange, text: &str) -> Result<Value, Box<Diagnostic>> {
-    let j: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| Box::new(Diagnostic::error("Invalid JSON expression", format!("This value is not valid JSON: {e}.")).with_range(range.clone())))?;
+fn eval_json_text(
+    scope: &dyn Scope,
+    inputs: &Inputs<'_>,
+    range: &SourceRange,
+    text: &str,
+) -> Result<Value, Box<Diagnostic>> {
+    let j: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        Box::new(
+            Diagnostic::error("Invalid JSON expression", format!("This value is not valid JSON: {e}."))
+                .with_range(range.clone()),
+        )
+    })?;
     json_value(scope, inputs, range, &j)
 }
 
-fn json_value(scope: &dyn Scope, inputs: &Inputs<'_>, range: &SourceRange, j: &serde_json::Value) -> Result<Value, Box<Diagnostic>> {
+fn json_value(
+    scope: &dyn Scope,
+    inputs: &Inputs<'_>,
+    range: &SourceRange,
+    j: &serde_json::Value,
+) -> Result<Value, Box<Diagnostic>> {
     use serde_json::Value as J;
     Ok(match j {
         J::String(s) => {
             let source = Source::new(&range.filename, s, range.start);
-            let t = crate::hcl::parse_template(s).map_err(|e| Box::new(Diagnostic::error(e.summary, e.detail.clone()).with_range(range.clone())))?;
+            let t = crate::hcl::parse_template(s)
+                .map_err(|e| Box::new(Diagnostic::error(e.summary, e.detail.clone()).with_range(range.clone())))?;
             let ctx = FuncContext { planning: inputs.planning, files: inputs.files, base_dir: inputs.base_dir };
             let mut ev = Evaluator::new(scope, inputs.funcs, ctx, &source);
             ev.template_value(&t, &(0..s.len()))?
         }
-        J::Array(items) => Value::tuple(items.iter().map(|x| json_value(scope, inputs, range, x)).collect::<Result<_, _>>()?),
+        J::Array(items) => {
+            Value::tuple(items.iter().map(|x| json_value(scope, inputs, range, x)).collect::<Result<_, _>>()?)
+        }
         J::Object(m) => Value::object(crate::util::sort::btree_map(
-            m.iter().map(|(k, x)| Ok((k.clone(), json_value(scope, inputs, range, x)?))).collect::<Result<Vec<_>, Box<Diagnostic>>>()?,
+            m.iter()
+                .map(|(k, x)| Ok((k.clone(), json_value(scope, inputs, range, x)?)))
+                .collect::<Result<Vec<_>, Box<Diagnostic>>>()?,
         )),
         other => from_json(other),
     })
@@ -224,7 +243,13 @@ pub fn eval_kept(scope: &dyn Scope, inputs: &Inputs<'_>, tree: &KeptExpr) -> Res
 /// Parses and evaluates expression text the loader kept no tree for (`terraform console`
 /// input, `.tfvars` values, `.tf.json` type constraints); `start` is where the text starts in
 /// `filename`.
-pub fn eval_text(scope: &dyn Scope, inputs: &Inputs<'_>, filename: &str, text: &str, start: Pos) -> Result<Value, Box<Diagnostic>> {
+pub fn eval_text(
+    scope: &dyn Scope,
+    inputs: &Inputs<'_>,
+    filename: &str,
+    text: &str,
+    start: Pos,
+) -> Result<Value, Box<Diagnostic>> {
     // A heredoc's closing marker ends with its line: the loader's expression text stops before
     // that newline.
     let owned;
@@ -276,7 +301,14 @@ impl<'a> ModuleScope<'a> {
         scope
     }
 
-    fn new(module: &'a Module, address: String, inputs: &'a Inputs<'a>, given: Given<'a>, depth: usize, memo: Rc<Memo>) -> ModuleScope<'a> {
+    fn new(
+        module: &'a Module,
+        address: String,
+        inputs: &'a Inputs<'a>,
+        given: Given<'a>,
+        depth: usize,
+        memo: Rc<Memo>,
+    ) -> ModuleScope<'a> {
         let pure = memo.pure.borrow_mut().entry(address.clone()).or_default().clone();
         ModuleScope {
             module,
@@ -377,11 +409,18 @@ impl<'a> ModuleScope<'a> {
         let declared_at = range_text(&var.range);
         match self.given(var) {
             Some((v, origin)) => {
-                let address = if self.address.is_empty() { format!("var.{}", var.name) } else { format!("{}.var.{}", self.address, var.name) };
+                let address = if self.address.is_empty() {
+                    format!("var.{}", var.name)
+                } else {
+                    format!("{}.var.{}", self.address, var.name)
+                };
                 // Terraform's wording depends on where the value was set (-var or a file / call).
                 let problem = |msg: &str| match &origin {
-                    Origin::Api => Diagnostic::error("Invalid value for input variable", format!("Unsuitable value for {address} set using -var=\"{}=...\": {msg}.", var.name))
-                        .with_range(var.range.clone()),
+                    Origin::Api => Diagnostic::error(
+                        "Invalid value for input variable",
+                        format!("Unsuitable value for {address} set using -var=\"{}=...\": {msg}.", var.name),
+                    )
+                    .with_range(var.range.clone()),
                     Origin::At(range) => Diagnostic::error(
                         "Invalid value for input variable",
                         format!("The given value is not suitable for {address} declared at {declared_at}: {msg}."),
@@ -419,15 +458,23 @@ impl<'a> ModuleScope<'a> {
         }
     }
 
-    fn default_value(&self, var: &crate::config::model::Variable, constraint: &Constraint, diags: &mut Diagnostics) -> Value {
+    fn default_value(
+        &self,
+        var: &crate::config::model::Variable,
+        constraint: &Constraint,
+        diags: &mut Diagnostics,
+    ) -> Value {
         let Some(d) = &var.default else { return Value::null(constraint.ty()) };
         match eval_config_expr(&EmptyScope, self.inputs, d) {
             Ok(v) => match convert(&constraint.apply_defaults(&v), &constraint.ty()) {
                 Ok(v) => v,
                 Err(msg) => {
                     diags.push(
-                        Diagnostic::error("Invalid default value for variable", format!("This default value is not compatible with the variable's type constraint: {msg}."))
-                            .with_range(d.range.clone()),
+                        Diagnostic::error(
+                            "Invalid default value for variable",
+                            format!("This default value is not compatible with the variable's type constraint: {msg}."),
+                        )
+                        .with_range(d.range.clone()),
                     );
                     Value::dynamic()
                 }
@@ -462,8 +509,11 @@ impl<'a> ModuleScope<'a> {
                 None => String::new(),
             };
             self.diagnostics.borrow_mut().push(
-                Diagnostic::error("Invalid value for variable", format!("{message}\n\nThis was checked by the validation rule at {}.", range_text(&rule.range)))
-                    .with_range(var.range.clone()),
+                Diagnostic::error(
+                    "Invalid value for variable",
+                    format!("{message}\n\nThis was checked by the validation rule at {}.", range_text(&rule.range)),
+                )
+                .with_range(var.range.clone()),
             );
         }
     }
@@ -496,7 +546,10 @@ impl<'a> ModuleScope<'a> {
                 Some(v) => Ok(v),
                 None => Err(LookupError {
                     summary: "Cycle in local values".into(),
-                    detail: format!("The local value {} refers to itself, directly or through other local values.", go_quote(name)),
+                    detail: format!(
+                        "The local value {} refers to itself, directly or through other local values.",
+                        go_quote(name)
+                    ),
                     names: 2,
                 }),
             };
@@ -580,8 +633,19 @@ impl<'a> ModuleScope<'a> {
                 names: 2,
             });
         }
-        let address = if self.address.is_empty() { format!("module.{call_name}") } else { format!("{}.module.{call_name}", self.address) };
-        Ok(Some(ModuleScope::new(child, address, self.inputs, Given::Call { parent: self, call, key: None }, self.depth + 1, self.memo.clone())))
+        let address = if self.address.is_empty() {
+            format!("module.{call_name}")
+        } else {
+            format!("{}.module.{call_name}", self.address)
+        };
+        Ok(Some(ModuleScope::new(
+            child,
+            address,
+            self.inputs,
+            Given::Call { parent: self, call, key: None },
+            self.depth + 1,
+            self.memo.clone(),
+        )))
     }
 
     /// The instances of module call `call_name` when it has `count` or `for_each` (`None`
@@ -595,10 +659,12 @@ impl<'a> ModuleScope<'a> {
         }
         let v = eval_config_expr(self, self.inputs, call.for_each.as_ref()?).ok()?;
         match &v.kind {
-            super::value::Kind::Map(_, m) | super::value::Kind::Object(m) => Some(m.iter().map(|(k, x)| ModuleKey::Each(k.clone(), x.clone())).collect()),
-            super::value::Kind::Set(_, items) if items.iter().all(Value::is_known) => {
-                Some(items.iter().filter_map(|x| x.as_str().map(|s| ModuleKey::Each(s.to_string(), x.clone()))).collect())
+            super::value::Kind::Map(_, m) | super::value::Kind::Object(m) => {
+                Some(m.iter().map(|(k, x)| ModuleKey::Each(k.clone(), x.clone())).collect())
             }
+            super::value::Kind::Set(_, items) if items.iter().all(Value::is_known) => Some(
+                items.iter().filter_map(|x| x.as_str().map(|s| ModuleKey::Each(s.to_string(), x.clone()))).collect(),
+            ),
             _ => None,
         }
     }
@@ -613,9 +679,20 @@ impl<'a> ModuleScope<'a> {
         if self.depth >= MAX_MODULE_DEPTH {
             return None;
         }
-        let base = if self.address.is_empty() { format!("module.{call_name}") } else { format!("{}.module.{call_name}", self.address) };
+        let base = if self.address.is_empty() {
+            format!("module.{call_name}")
+        } else {
+            format!("{}.module.{call_name}", self.address)
+        };
         let address = format!("{base}{}", key.text());
-        Some(ModuleScope::new(child, address, self.inputs, Given::Call { parent: self, call, key: Some(key) }, self.depth + 1, self.memo.clone()))
+        Some(ModuleScope::new(
+            child,
+            address,
+            self.inputs,
+            Given::Call { parent: self, call, key: Some(key) },
+            self.depth + 1,
+            self.memo.clone(),
+        ))
     }
 
     /// An expanded call's value: its instances' outputs, a tuple for `count`, an object for
@@ -626,7 +703,13 @@ impl<'a> ModuleScope<'a> {
         let mut items = Vec::new();
         for k in keys {
             let Some(child) = self.child_instance(call_name, k.clone()) else { return Value::dynamic() };
-            let outs: BTreeMap<String, Value> = crate::util::sort::btree_map(child.module.outputs.iter().map(|o| (o.name.clone(), child.output(&o.name).unwrap_or_else(Value::dynamic))));
+            let outs: BTreeMap<String, Value> = crate::util::sort::btree_map(
+                child
+                    .module
+                    .outputs
+                    .iter()
+                    .map(|o| (o.name.clone(), child.output(&o.name).unwrap_or_else(Value::dynamic))),
+            );
             let d = std::mem::take(&mut *child.diagnostics.borrow_mut());
             self.diagnostics.borrow_mut().extend(d);
             items.push((k, Value::object(outs)));
@@ -634,7 +717,9 @@ impl<'a> ModuleScope<'a> {
         if call.count.is_some() {
             Value::tuple(items.into_iter().map(|(_, v)| v).collect())
         } else {
-            Value::object(crate::util::sort::btree_map(items.into_iter().map(|(k, v)| (if let ModuleKey::Each(s, _) = k { s } else { String::new() }, v))))
+            Value::object(crate::util::sort::btree_map(
+                items.into_iter().map(|(k, v)| (if let ModuleKey::Each(s, _) = k { s } else { String::new() }, v)),
+            ))
         }
     }
 
@@ -648,7 +733,11 @@ impl<'a> ModuleScope<'a> {
             let in_module = if self.address.is_empty() { "the root module".to_string() } else { self.address.clone() };
             return Err(LookupError {
                 summary: "Reference to undeclared resource".into(),
-                detail: format!("A {what} {} {} has not been declared in {in_module}.", go_quote(type_name), go_quote(name)),
+                detail: format!(
+                    "A {what} {} {} has not been declared in {in_module}.",
+                    go_quote(type_name),
+                    go_quote(name)
+                ),
                 names: if mode == "data" { 3 } else { 2 },
             });
         }
@@ -656,7 +745,12 @@ impl<'a> ModuleScope<'a> {
         if let Some(v) = self.inputs.resources.and_then(|r| r.resource(&self.address, mode, type_name, name)) {
             return Ok(v);
         }
-        Ok(Rc::new(self.inputs.state.and_then(|s| super::json::resource_from_state(s, &self.address, mode, type_name, name)).unwrap_or_else(Value::dynamic)))
+        Ok(Rc::new(
+            self.inputs
+                .state
+                .and_then(|s| super::json::resource_from_state(s, &self.address, mode, type_name, name))
+                .unwrap_or_else(Value::dynamic),
+        ))
     }
 }
 
@@ -670,7 +764,10 @@ impl Scope for ModuleScope<'_> {
         let second = names.get(1).copied();
         let direct = |what: &str| LookupError {
             summary: "Invalid reference".into(),
-            detail: format!("The {} object cannot be accessed directly. Instead, access one of its attributes.", go_quote(what)),
+            detail: format!(
+                "The {} object cannot be accessed directly. Instead, access one of its attributes.",
+                go_quote(what)
+            ),
             names: 1,
         };
         match root {
@@ -787,7 +884,11 @@ pub fn parse_constraint(text: &str, tree: Option<&KeptExpr>, inputs: &Inputs<'_>
 }
 
 fn is_tfvars(path: &str) -> bool {
-    !path.contains('/') && (path == "terraform.tfvars" || path == "terraform.tfvars.json" || path.ends_with(".auto.tfvars") || path.ends_with(".auto.tfvars.json"))
+    !path.contains('/')
+        && (path == "terraform.tfvars"
+            || path == "terraform.tfvars.json"
+            || path.ends_with(".auto.tfvars")
+            || path.ends_with(".auto.tfvars.json"))
 }
 
 fn tfvars_rank(path: &str) -> u8 {
@@ -799,14 +900,24 @@ fn tfvars_rank(path: &str) -> u8 {
 }
 
 /// The values of a `.tfvars` (native syntax, constant expressions) or `.tfvars.json` file.
-fn read_tfvars(path: &str, text: &str, inputs: &Inputs<'_>) -> Result<BTreeMap<String, (Value, SourceRange)>, Box<Diagnostic>> {
+fn read_tfvars(
+    path: &str,
+    text: &str,
+    inputs: &Inputs<'_>,
+) -> Result<BTreeMap<String, (Value, SourceRange)>, Box<Diagnostic>> {
     let mut out = BTreeMap::new();
     if path.ends_with(".json") {
         let j: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-            Box::new(Diagnostic::error("Invalid JSON in variables file", format!("The file {} is not valid JSON: {e}.", go_quote(path))))
+            Box::new(Diagnostic::error(
+                "Invalid JSON in variables file",
+                format!("The file {} is not valid JSON: {e}.", go_quote(path)),
+            ))
         })?;
         let serde_json::Value::Object(m) = j else {
-            return Err(Box::new(Diagnostic::error("Invalid variables file", format!("The root value in {} must be an object.", go_quote(path)))));
+            return Err(Box::new(Diagnostic::error(
+                "Invalid variables file",
+                format!("The root value in {} must be an object.", go_quote(path)),
+            )));
         };
         for (k, v) in m {
             let whole = crate::diag::SourceFile::new(path, text).range(0..text.len());
@@ -875,7 +986,16 @@ resource "mock_resource" "r" {
         let values = Values::default();
         let funcs = Registry::builtin();
         let variables = BTreeMap::new();
-        let inputs = Inputs { variables: &variables, state: None, files: &NoFiles, funcs: &funcs, planning: true, unset_variables_unknown: false, base_dir: ".", resources: Some(&values) };
+        let inputs = Inputs {
+            variables: &variables,
+            state: None,
+            files: &NoFiles,
+            funcs: &funcs,
+            planning: true,
+            unset_variables_unknown: false,
+            base_dir: ".",
+            resources: Some(&values),
+        };
         let root = ModuleScope::root(&loaded.config, &inputs, &[]);
 
         let first = root.child_scope("m").unwrap().unwrap();
@@ -884,7 +1004,10 @@ resource "mock_resource" "r" {
         assert_eq!(first.local("bad").unwrap(), Value::dynamic());
         assert_eq!(first.diagnostics.borrow().errors().count(), 1);
 
-        values.0.borrow_mut().insert("mock_resource.r".into(), Value::object(crate::util::sort::btree_map([("name".to_string(), Value::string("n"))])));
+        values.0.borrow_mut().insert(
+            "mock_resource.r".into(),
+            Value::object(crate::util::sort::btree_map([("name".to_string(), Value::string("n"))])),
+        );
         let second = root.child_scope("m").unwrap().unwrap();
         assert_eq!(second.local("read").unwrap(), Value::string("n-a-1"));
         assert_eq!(second.local("bad").unwrap(), Value::dynamic());

@@ -16,8 +16,14 @@ pub const PREC: u64 = 512;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Number {
     /// `mant == 0` is zero (with its sign: Terraform prints `-0`).
-    Finite { neg: bool, mant: BigUint, exp: i64 },
-    Inf { neg: bool },
+    Finite {
+        neg: bool,
+        mant: BigUint,
+        exp: i64,
+    },
+    Inf {
+        neg: bool,
+    },
 }
 
 fn zero_big() -> BigUint {
@@ -326,8 +332,20 @@ impl Number {
     pub fn cmp_num(&self, other: &Number) -> Ordering {
         match (self, other) {
             (Number::Inf { neg: a }, Number::Inf { neg: b }) => b.cmp(a),
-            (Number::Inf { neg }, _) => if *neg { Ordering::Less } else { Ordering::Greater },
-            (_, Number::Inf { neg }) => if *neg { Ordering::Greater } else { Ordering::Less },
+            (Number::Inf { neg }, _) => {
+                if *neg {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                }
+            }
+            (_, Number::Inf { neg }) => {
+                if *neg {
+                    Ordering::Greater
+                } else {
+                    Ordering::Less
+                }
+            }
             _ => {
                 let d = self.sub(other).expect("finite");
                 if d.is_zero() {
@@ -344,7 +362,13 @@ impl Number {
     /// The nearest f64 (for the functions cty computes in float64: `log`, `pow`, ...).
     pub fn to_f64(&self) -> f64 {
         match self {
-            Number::Inf { neg } => if *neg { f64::NEG_INFINITY } else { f64::INFINITY },
+            Number::Inf { neg } => {
+                if *neg {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                }
+            }
             Number::Finite { .. } => {
                 // Shortest decimal text reads back to the correctly rounded f64 (Rust's parser
                 // rounds correctly); only huge exponents need the saturation below.
@@ -428,7 +452,11 @@ impl Number {
         // Align the three to the same decimal point.
         let at = |d: &[u8], p: i64, i: usize| -> u8 {
             let idx = i as i64 - (point - p);
-            if idx >= 0 && (idx as usize) < d.len() { d[idx as usize] } else { b'0' }
+            if idx >= 0 && (idx as usize) < d.len() {
+                d[idx as usize]
+            } else {
+                b'0'
+            }
         };
         let lower_len = (lower.len() as i64 + (point - lpoint)).max(0) as usize;
         let upper_len = (upper.len() as i64 + (point - upoint)).max(0) as usize;
@@ -544,7 +572,19 @@ mod tests {
 
     #[test]
     fn whole_numbers_print_their_digits_on_both_sides_of_the_u64_fast_path() {
-        for text in ["1", "-1", "7", "1024", "4294967296", "9223372036854775807", "-9223372036854775808", "18446744073709551615", "18446744073709551616", "-18446744073709551617", "36893488147419103232"] {
+        for text in [
+            "1",
+            "-1",
+            "7",
+            "1024",
+            "4294967296",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-18446744073709551617",
+            "36893488147419103232",
+        ] {
             assert_eq!(n(text).to_string(), text);
             assert_eq!(n(text).add(&Number::zero()).unwrap().to_string(), text);
         }

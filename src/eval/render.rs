@@ -201,8 +201,12 @@ fn api_value(v: &Value) -> Json {
             serde_json::from_str::<Json>(&text).unwrap_or(Json::String(text))
         }
         Kind::String(s) => Json::String(s.clone()),
-        Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => Json::Array(items.iter().map(api_value).collect()),
-        Kind::Map(_, m) | Kind::Object(m) => Json::Object(crate::util::sort::json_map(m.iter().map(|(k, x)| (k.clone(), api_value(x))))),
+        Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => {
+            Json::Array(items.iter().map(api_value).collect())
+        }
+        Kind::Map(_, m) | Kind::Object(m) => {
+            Json::Object(crate::util::sort::json_map(m.iter().map(|(k, x)| (k.clone(), api_value(x)))))
+        }
         Kind::TypeVal(t) => Json::String(t.type_expr()),
     }
 }
@@ -221,8 +225,9 @@ fn flags(v: &Value, f: &impl Fn(&Value) -> bool) -> Json {
             }
         }
         Kind::Map(_, m) | Kind::Object(m) => {
-            let inner =
-                crate::util::sort::json_map(m.iter().map(|(k, x)| (k.clone(), flags(x, f))).filter(|(_, j)| j != &Json::Bool(false)));
+            let inner = crate::util::sort::json_map(
+                m.iter().map(|(k, x)| (k.clone(), flags(x, f))).filter(|(_, j)| j != &Json::Bool(false)),
+            );
             if inner.is_empty() {
                 Json::Bool(false)
             } else {

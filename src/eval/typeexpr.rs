@@ -29,7 +29,9 @@ impl Constraint {
             Constraint::Set(c) => Type::set(c.ty()),
             Constraint::Map(c) => Type::map(c.ty()),
             Constraint::Tuple(cs) => Type::Tuple(cs.iter().map(Constraint::ty).collect()),
-            Constraint::Object(m) => Type::Object(crate::util::sort::btree_map(m.iter().map(|(k, (c, _, _))| (k.clone(), c.ty())))),
+            Constraint::Object(m) => {
+                Type::Object(crate::util::sort::btree_map(m.iter().map(|(k, (c, _, _))| (k.clone(), c.ty()))))
+            }
         }
     }
 
@@ -46,7 +48,8 @@ impl Constraint {
                             out.insert(k.clone(), filled);
                         }
                         Some(_) | None if *optional => {
-                            let d = default.clone().map(|d| c.apply_defaults(&d)).unwrap_or_else(|| Value::null(c.ty()));
+                            let d =
+                                default.clone().map(|d| c.apply_defaults(&d)).unwrap_or_else(|| Value::null(c.ty()));
                             if out.get(k).is_none_or(Value::is_null) {
                                 out.insert(k.clone(), d);
                             }
@@ -56,7 +59,10 @@ impl Constraint {
                 }
                 Value::object(out).mark(v.sensitive)
             }
-            (Constraint::List(c) | Constraint::Set(c), Kind::Tuple(items) | Kind::List(_, items) | Kind::Set(_, items)) => {
+            (
+                Constraint::List(c) | Constraint::Set(c),
+                Kind::Tuple(items) | Kind::List(_, items) | Kind::Set(_, items),
+            ) => {
                 let items: Vec<Value> = items.iter().map(|x| c.apply_defaults(x)).collect();
                 match v.kind {
                     Kind::List(ref t, _) => Value::list(t.clone(), items),
@@ -66,7 +72,8 @@ impl Constraint {
                 .mark(v.sensitive)
             }
             (Constraint::Map(c), Kind::Object(m) | Kind::Map(_, m)) => {
-                let items: BTreeMap<String, Value> = crate::util::sort::btree_map(m.iter().map(|(k, x)| (k.clone(), c.apply_defaults(x))));
+                let items: BTreeMap<String, Value> =
+                    crate::util::sort::btree_map(m.iter().map(|(k, x)| (k.clone(), c.apply_defaults(x))));
                 match v.kind {
                     Kind::Map(ref t, _) => Value::map(t.clone(), items),
                     _ => Value::object(items),

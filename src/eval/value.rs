@@ -101,7 +101,9 @@ impl Value {
             Kind::Set(t, _) => Type::set(t.clone()),
             Kind::Map(t, _) => Type::map(t.clone()),
             Kind::Tuple(items) => Type::Tuple(items.iter().map(Value::ty).collect()),
-            Kind::Object(attrs) => Type::Object(crate::util::sort::btree_map(attrs.iter().map(|(k, v)| (k.clone(), v.ty())))),
+            Kind::Object(attrs) => {
+                Type::Object(crate::util::sort::btree_map(attrs.iter().map(|(k, v)| (k.clone(), v.ty()))))
+            }
             Kind::TypeVal(_) => Type::TypeType,
         }
     }

@@ -6,14 +6,16 @@
 //! [`Config::modules`] order (depth-first, root first), so nodes can point at their
 //! configuration objects with plain indices ([`ConfigRef`]).
 
+pub use super::config_ref::ConfigRef;
 use super::shared::{FastMap, Interner, SharedStr};
 pub use super::state_index::ModuleInstance;
 use super::state_index::{ConfigResources, StateIndex};
 use super::BuildOptions;
 use crate::addrs::{module_instance_text, parse_module_instance, ModulePath};
-pub use super::config_ref::ConfigRef;
+use crate::config::{
+    implied_fqn, Check, Config, Local, Module, ModuleCall, Output, ProviderConfig, Resource, Variable,
+};
 use std::cell::{OnceCell, RefCell};
-use crate::config::{implied_fqn, Check, Config, Local, Module, ModuleCall, Output, ProviderConfig, Resource, Variable};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -76,7 +78,9 @@ impl<'c> BuildContext<'c> {
             for (ci, call) in m.module_calls.iter().enumerate().rev() {
                 match &call.module {
                     Some(child) => stack.push((child, Some((idx, ci as u32)))),
-                    None => opaque_calls.push(OpaqueCall { parent: idx, call: ci as u32, path: m.path.child(&call.name) }),
+                    None => {
+                        opaque_calls.push(OpaqueCall { parent: idx, call: ci as u32, path: m.path.child(&call.name) })
+                    }
                 }
             }
         }
@@ -118,7 +122,8 @@ impl<'c> BuildContext<'c> {
 
     /// The prior state by instance address, built on first use and shared by every step.
     pub fn state_index(&self) -> &StateIndex<'c> {
-        self.state_index.get_or_init(|| StateIndex::new(self.options.state.as_ref(), |m| self.module_instance(m), |s| self.str(s)))
+        self.state_index
+            .get_or_init(|| StateIndex::new(self.options.state.as_ref(), |m| self.module_instance(m), |s| self.str(s)))
     }
 
     /// Resource blocks by module and address, built on first use and shared by every step.
@@ -234,7 +239,8 @@ impl<'c> BuildContext<'c> {
 /// outputs, provider blocks, checks, and its module calls' arguments, count, for_each and
 /// depends_on. O(references).
 pub fn module_references(m: &Module) -> impl Iterator<Item = &crate::config::Reference> + '_ {
-    let resources = m.resources.iter().chain(m.checks.iter().filter_map(|c| c.data.as_ref())).flat_map(|r| r.references.iter());
+    let resources =
+        m.resources.iter().chain(m.checks.iter().filter_map(|c| c.data.as_ref())).flat_map(|r| r.references.iter());
     let locals = m.locals.iter().flat_map(|l| l.expr.references.iter());
     let outputs = m.outputs.iter().flat_map(|o| o.references.iter());
     let providers = m.providers.iter().flat_map(|p| p.references.iter());
@@ -244,7 +250,9 @@ pub fn module_references(m: &Module) -> impl Iterator<Item = &crate::config::Ref
         .iter()
         .flat_map(|c| c.references.iter().chain(c.arguments.iter().flat_map(|a| a.expr.references.iter())));
     let validations = m.variables.iter().flat_map(|v| {
-        v.validations.iter().flat_map(|r| r.condition.references.iter().chain(r.error_message.iter().flat_map(|e| e.references.iter())))
+        v.validations
+            .iter()
+            .flat_map(|r| r.condition.references.iter().chain(r.error_message.iter().flat_map(|e| e.references.iter())))
     });
     resources.chain(locals).chain(outputs).chain(providers).chain(checks).chain(calls).chain(validations)
 }

@@ -227,8 +227,11 @@ impl RestrictedLists {
     /// The kept columns a node with handle `h` depends on, sorted, its own excluded.
     pub fn of<'a>(&'a self, h: &Dependencies) -> impl Iterator<Item = u32> + 'a {
         let (comp, own) = h.0.as_ref().map(|h| (h.comp, h.own)).unwrap_or((NONE, NONE));
-        let list: &[u32] =
-            if comp == NONE { &[] } else { &self.all[self.start[comp as usize] as usize..self.start[comp as usize + 1] as usize] };
+        let list: &[u32] = if comp == NONE {
+            &[]
+        } else {
+            &self.all[self.start[comp as usize] as usize..self.start[comp as usize + 1] as usize]
+        };
         list.iter().copied().filter(move |&c| c != own)
     }
 }
@@ -252,7 +255,9 @@ impl Dependencies {
     /// The addresses, sorted. O(what the node reaches).
     pub fn to_vec(&self) -> Vec<SharedStr> {
         match &self.0 {
-            Some(h) => h.index.columns_of(h.comp, h.own).into_iter().map(|c| h.index.names[c as usize].clone()).collect(),
+            Some(h) => {
+                h.index.columns_of(h.comp, h.own).into_iter().map(|c| h.index.names[c as usize].clone()).collect()
+            }
             None => Vec::new(),
         }
     }
@@ -308,4 +313,3 @@ pub fn resource_ancestors(g: &TfGraph, attach: impl Fn(NodeId) -> bool) -> Vec<(
     let index = Arc::new(DependencyIndex::new(g));
     g.dag().node_ids().filter(|&id| attach(id)).map(|id| (id, index.handle(id).to_vec())).collect()
 }
-

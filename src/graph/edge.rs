@@ -189,9 +189,9 @@ impl Why {
     /// Where in the source the reason is written, if anywhere.
     pub fn range(&self) -> Option<&Span> {
         match self {
-            Why::Reference { range, .. } | Why::DependsOn { range, .. } | Why::ProviderConfigReference { range, .. } => {
-                Some(range)
-            }
+            Why::Reference { range, .. }
+            | Why::DependsOn { range, .. }
+            | Why::ProviderConfigReference { range, .. } => Some(range),
             Why::Provider { range, .. } => range.as_ref(),
             Why::CbdFlipped { original } => original.range(),
             _ => None,
@@ -204,7 +204,8 @@ impl Why {
     pub fn explain(&self, from: &str, to: &str) -> String {
         match self {
             Why::Reference { traversal, context, range } => {
-                let what = if *traversal == to || traversal.is_empty() { String::new() } else { format!(" ({traversal})") };
+                let what =
+                    if *traversal == to || traversal.is_empty() { String::new() } else { format!(" ({traversal})") };
                 let ctx = if context.is_empty() { String::new() } else { format!(" in {context}") };
                 format!("{from} refers to {to}{what}{ctx} at {}", at(range))
             }
@@ -223,7 +224,9 @@ impl Why {
                 let steps = if via.is_empty() { String::new() } else { format!(" ({})", via.join(", ")) };
                 format!("{from} uses the provider configuration {to}, chosen by {how}{steps}")
             }
-            Why::ModuleExpansion => format!("{from} is inside a module, and waits for {to} to evaluate its count and for_each"),
+            Why::ModuleExpansion => {
+                format!("{from} is inside a module, and waits for {to} to evaluate its count and for_each")
+            }
             Why::ModuleClose => format!("{from} waits for {to}, which belongs to the module it closes"),
             Why::ProviderClose => format!("{from} closes the provider after {to} has used it"),
             Why::RootClose => format!("{from} waits for {to}, which nothing else waits for"),
@@ -272,7 +275,10 @@ mod tests {
         );
         assert_eq!(w.kind(), "reference");
         let d = Why::DependsOn { traversal: "module.net".into(), range: range(3, 17) };
-        assert_eq!(d.explain("aws_instance.a", "module.net"), "aws_instance.a has module.net in depends_on at main.tf:3:17");
+        assert_eq!(
+            d.explain("aws_instance.a", "module.net"),
+            "aws_instance.a has module.net in depends_on at main.tf:3:17"
+        );
         let json = serde_json::to_value(&d).unwrap();
         assert_eq!(json["kind"], "depends_on");
         assert_eq!(json["range"]["start"]["line"], 3);

@@ -89,7 +89,9 @@ pub(crate) fn static_for_each(e: &Expr) -> Option<Vec<String>> {
 fn for_each_keys(parsed: &Expression<'_>) -> Option<Vec<String>> {
     Some(match &unparen(parsed).kind {
         ExprKind::Tuple(_) => string_list(parsed)?,
-        ExprKind::Call { name, args, expand_final: false } if name.name == "toset" && args.len() == 1 => string_list(&args[0])?,
+        ExprKind::Call { name, args, expand_final: false } if name.name == "toset" && args.len() == 1 => {
+            string_list(&args[0])?
+        }
         ExprKind::Object(items) => items
             .iter()
             .map(|it| match &it.key {
@@ -130,8 +132,10 @@ pub fn expand_static_instances(graph: &TfGraph, config: &Config) -> TfGraph {
     let options = BuildOptions::default();
     let cx = BuildContext::new(config, &options);
     let mut g = graph.clone();
-    let expands: Vec<NodeId> =
-        g.ids().filter(|&id| matches!(g.node(id).kind, NodeKind::ResourceExpand { .. } | NodeKind::ResourceValidate { .. })).collect();
+    let expands: Vec<NodeId> = g
+        .ids()
+        .filter(|&id| matches!(g.node(id).kind, NodeKind::ResourceExpand { .. } | NodeKind::ResourceValidate { .. }))
+        .collect();
     for e in expands {
         let n = g.node(e).clone();
         let Some(resource) = n.config.as_ref().and_then(|c| cx.resource_of(c)) else { continue };
@@ -146,7 +150,12 @@ pub fn expand_static_instances(graph: &TfGraph, config: &Config) -> TfGraph {
         let mut instances: HashMap<String, NodeId> = HashMap::new();
         for k in keys {
             let text = k.as_ref().map(InstanceKey::to_string);
-            let mut inst = Node::new(NodeKind::ResourceInstance { mode, key: k }, n.module.clone(), n.addr.clone(), n.range.clone());
+            let mut inst = Node::new(
+                NodeKind::ResourceInstance { mode, key: k },
+                n.module.clone(),
+                n.addr.clone(),
+                n.range.clone(),
+            );
             inst.config = n.config;
             inst.resolved_provider = n.resolved_provider.clone();
             let id = g.add(inst);
@@ -209,7 +218,8 @@ mod tests {
     fn loaded_expansions_are_read_from_the_kept_tree() {
         let files = std::collections::BTreeMap::from([(
             "main.tf".to_string(),
-            "resource \"a\" \"c\" {\n  count = (2)\n}\nresource \"a\" \"f\" {\n  for_each = toset([\"y\", \"x\"])\n}\n".to_string(),
+            "resource \"a\" \"c\" {\n  count = (2)\n}\nresource \"a\" \"f\" {\n  for_each = toset([\"y\", \"x\"])\n}\n"
+                .to_string(),
         )]);
         let loaded = crate::config::load(&files, &Default::default());
         let [c, f] = &loaded.config.root.resources[..] else { panic!("two resources") };

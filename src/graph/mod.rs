@@ -63,11 +63,11 @@ pub mod shared;
 pub mod state_index;
 pub mod transform;
 
-pub use edge::{Edge, Reasons, Why};
-pub use shared::{SharedStr, SharedVec, Span};
-pub use node::{ConfigRef, Node, NodeKind};
 pub use crate::plans::{Action, Changes, ResourceChange};
 pub use crate::state::{State, StateObject};
+pub use edge::{Edge, Reasons, Why};
+pub use node::{ConfigRef, Node, NodeKind};
+pub use shared::{SharedStr, SharedVec, Span};
 
 use crate::config::Config;
 use crate::dag::{self, NodeId};
@@ -483,7 +483,11 @@ impl TfGraph {
             .implied
             .iter()
             .filter(|e| self.contains(e.from) && self.contains(e.to))
-            .map(|e| EdgeInfo { from: self.name(e.from).to_string(), to: self.name(e.to).to_string(), why: e.edge.why.to_vec() })
+            .map(|e| EdgeInfo {
+                from: self.name(e.from).to_string(),
+                to: self.name(e.to).to_string(),
+                why: e.edge.why.to_vec(),
+            })
             .collect();
         sort_by_names(&mut out);
         out
@@ -494,7 +498,11 @@ impl TfGraph {
         let mut out: Vec<EdgeInfo> = self
             .g
             .edges()
-            .map(|(s, t, e)| EdgeInfo { from: self.name(s).to_string(), to: self.name(t).to_string(), why: e.why.to_vec() })
+            .map(|(s, t, e)| EdgeInfo {
+                from: self.name(s).to_string(),
+                to: self.name(t).to_string(),
+                why: e.why.to_vec(),
+            })
             .collect();
         sort_by_names(&mut out);
         out

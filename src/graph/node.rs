@@ -204,7 +204,12 @@ pub struct Node {
 
 impl Node {
     /// A node with no config link, provider or module instance.
-    pub fn new(kind: NodeKind, module: impl Into<Arc<ModulePath>>, addr: impl Into<SharedStr>, range: Option<Span>) -> Self {
+    pub fn new(
+        kind: NodeKind,
+        module: impl Into<Arc<ModulePath>>,
+        addr: impl Into<SharedStr>,
+        range: Option<Span>,
+    ) -> Self {
         Node {
             kind,
             module: module.into(),
@@ -526,7 +531,9 @@ impl Node {
     pub(crate) fn visit_referenceable_keys(&self, mut f: impl FnMut(KeyScope, RefKey)) {
         let call = || self.module.0.last().map(String::as_str).unwrap_or_default();
         match &self.kind {
-            NodeKind::ResourceExpand { .. } | NodeKind::ResourceValidate { .. } => f(KeyScope::Own, RefKey::Shared(self.addr.clone())),
+            NodeKind::ResourceExpand { .. } | NodeKind::ResourceValidate { .. } => {
+                f(KeyScope::Own, RefKey::Shared(self.addr.clone()))
+            }
             NodeKind::ResourceInstance { key: Some(k), .. } => {
                 f(KeyScope::Own, RefKey::Owned(format!("{}{k}", self.addr)));
                 f(KeyScope::Own, RefKey::Shared(self.addr.clone()));
@@ -545,7 +552,9 @@ impl Node {
             NodeKind::ModuleExpand | NodeKind::ModuleClose if self.module.is_root() => {
                 f(KeyScope::Own, RefKey::Owned("module.".to_string()))
             }
-            NodeKind::ModuleExpand | NodeKind::ModuleClose => f(KeyScope::Caller, RefKey::Owned(format!("module.{}", call()))),
+            NodeKind::ModuleExpand | NodeKind::ModuleClose => {
+                f(KeyScope::Caller, RefKey::Owned(format!("module.{}", call())))
+            }
             // Destroy-phase keys (`aws_instance.a#destroy`) belong to the apply graph's
             // destroy nodes; the apply builder adds them (Terraform `ResourceInstancePhase`).
             // Forget nodes (and orphans) are referenceable in Terraform by their instance
@@ -579,7 +588,9 @@ impl Node {
     /// [`Node::reference_path`] as a slice of this node's own module path.
     pub(crate) fn reference_path_slice(&self) -> &[String] {
         match &self.kind {
-            NodeKind::ModuleVariable | NodeKind::ModuleExpand => &self.module.0[..self.module.0.len().saturating_sub(1)],
+            NodeKind::ModuleVariable | NodeKind::ModuleExpand => {
+                &self.module.0[..self.module.0.len().saturating_sub(1)]
+            }
             _ => &self.module.0,
         }
     }
@@ -662,7 +673,9 @@ impl Node {
                 };
                 rules
                     .iter()
-                    .flat_map(|r| r.condition.references.iter().chain(r.error_message.iter().flat_map(|e| e.references.iter())))
+                    .flat_map(|r| {
+                        r.condition.references.iter().chain(r.error_message.iter().flat_map(|e| e.references.iter()))
+                    })
                     .filter(|r| r.subject.to_string() != *self.addr)
                     .for_each(f);
                 return;
@@ -671,8 +684,12 @@ impl Node {
             // Root outputs refer to nothing while destroying (`nodeExpandOutput.References`).
             (NodeKind::Output, _) if self.module.is_root() && cx.options.walk().is_destroy() => return,
             (NodeKind::Output, ConfigRef::Output { module, index }) => &cx.output(module, index).references,
-            (NodeKind::ModuleExpand, ConfigRef::ModuleCall { parent, call }) => &cx.module_call(parent, call).references,
-            (NodeKind::Provider { .. }, ConfigRef::Provider { module, index }) => &cx.provider(module, index).references,
+            (NodeKind::ModuleExpand, ConfigRef::ModuleCall { parent, call }) => {
+                &cx.module_call(parent, call).references
+            }
+            (NodeKind::Provider { .. }, ConfigRef::Provider { module, index }) => {
+                &cx.provider(module, index).references
+            }
             (NodeKind::CheckExpand, ConfigRef::Check { module, index }) => &cx.check(module, index).references,
             _ => return,
         };
@@ -768,23 +785,54 @@ mod tests {
         let m = ResourceMode::Managed;
         let cases = [
             (node(NodeKind::ResourceExpand { mode: m }, &[], "aws_instance.web"), "aws_instance.web (expand)"),
-            (node(NodeKind::ResourceExpand { mode: m }, &["a", "b"], "aws_instance.web"), "module.a.module.b.aws_instance.web (expand)"),
+            (
+                node(NodeKind::ResourceExpand { mode: m }, &["a", "b"], "aws_instance.web"),
+                "module.a.module.b.aws_instance.web (expand)",
+            ),
             (node(NodeKind::ResourceValidate { mode: m }, &["a"], "aws_instance.web"), "module.a.aws_instance.web"),
             (node(NodeKind::ResourceInstance { mode: m, key: Some(InstanceKey::Int(0)) }, &[], "a.b"), "a.b[0]"),
-            (node(NodeKind::ResourceInstanceDestroy { mode: m, key: Some(InstanceKey::Str("k".into())) }, &[], "a.b"), "a.b[\"k\"] (destroy)"),
             (
-                node(NodeKind::ResourceInstanceDestroyDeposed { mode: m, key: None, deposed: "1a2b3c4d".into() }, &[], "a.b"),
+                node(
+                    NodeKind::ResourceInstanceDestroy { mode: m, key: Some(InstanceKey::Str("k".into())) },
+                    &[],
+                    "a.b",
+                ),
+                "a.b[\"k\"] (destroy)",
+            ),
+            (
+                node(
+                    NodeKind::ResourceInstanceDestroyDeposed { mode: m, key: None, deposed: "1a2b3c4d".into() },
+                    &[],
+                    "a.b",
+                ),
                 "a.b (destroy deposed 1a2b3c4d)",
             ),
-            (node(NodeKind::ResourceInstanceForget { mode: m, key: Some(InstanceKey::Int(0)) }, &[], "a.b"), "a.b[0] (forget)"),
             (
-                node(NodeKind::ResourceInstanceForgetDeposed { mode: m, key: None, deposed: "1a2b3c4d".into() }, &["m"], "a.b"),
+                node(NodeKind::ResourceInstanceForget { mode: m, key: Some(InstanceKey::Int(0)) }, &[], "a.b"),
+                "a.b[0] (forget)",
+            ),
+            (
+                node(
+                    NodeKind::ResourceInstanceForgetDeposed { mode: m, key: None, deposed: "1a2b3c4d".into() },
+                    &["m"],
+                    "a.b",
+                ),
                 "module.m.a.b (forget deposed 1a2b3c4d)",
             ),
-            (node(NodeKind::ResourceInstanceOrphan { mode: m, key: Some(InstanceKey::Int(2)) }, &[], "a.b"), "a.b[2] (orphan)"),
-            (node(NodeKind::ResourceInstanceDeposed { mode: m, key: None, deposed: "00000001".into() }, &[], "a.b"), "a.b (deposed 00000001)"),
             (
-                node(NodeKind::Provider { fqn: "x".into(), alias: None }, &["m"], "provider[\"registry.terraform.io/hashicorp/aws\"]"),
+                node(NodeKind::ResourceInstanceOrphan { mode: m, key: Some(InstanceKey::Int(2)) }, &[], "a.b"),
+                "a.b[2] (orphan)",
+            ),
+            (
+                node(NodeKind::ResourceInstanceDeposed { mode: m, key: None, deposed: "00000001".into() }, &[], "a.b"),
+                "a.b (deposed 00000001)",
+            ),
+            (
+                node(
+                    NodeKind::Provider { fqn: "x".into(), alias: None },
+                    &["m"],
+                    "provider[\"registry.terraform.io/hashicorp/aws\"]",
+                ),
                 "module.m.provider[\"registry.terraform.io/hashicorp/aws\"]",
             ),
             (

@@ -57,7 +57,9 @@ pub fn different_module_instances(a: &Node, b: &Node) -> bool {
 pub fn state_dependencies(n: &Node) -> Cow<'_, [SharedStr]> {
     match stored_dependencies(n) {
         Some(s) => Cow::Borrowed(s),
-        None => Cow::Owned(n.facts.as_deref().and_then(|f| f.dependencies.as_ref()).map(Dependencies::to_vec).unwrap_or_default()),
+        None => Cow::Owned(
+            n.facts.as_deref().and_then(|f| f.dependencies.as_ref()).map(Dependencies::to_vec).unwrap_or_default(),
+        ),
     }
 }
 

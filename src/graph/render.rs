@@ -61,7 +61,11 @@ impl TfGraph {
             let n = g.weight(id);
             let module = n.module.to_string();
             let data = n.resource_mode() == Some(crate::addrs::ResourceMode::Data);
-            let rel = if data { n.addr.strip_prefix(crate::addrs::ResourceMode::Data.prefix()).unwrap_or(&n.addr) } else { &n.addr };
+            let rel = if data {
+                n.addr.strip_prefix(crate::addrs::ResourceMode::Data.prefix()).unwrap_or(&n.addr)
+            } else {
+                &n.addr
+            };
             let (type_name, name) = rel.split_once('.').unwrap_or((rel, ""));
             let key = if module.is_empty() { n.addr.to_string() } else { format!("{module}.{}", n.addr) };
             let i = *index.entry(key).or_insert_with(|| {

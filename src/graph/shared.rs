@@ -9,8 +9,8 @@ use std::cell::RefCell;
 use std::fmt;
 use std::sync::Arc;
 
-pub use crate::util::{FastBuild, FastHasher, FastMap, FastSet, SharedStr, SharedVec};
 use crate::util::shared::StrInterner;
+pub use crate::util::{FastBuild, FastHasher, FastMap, FastSet, SharedStr, SharedVec};
 
 /// A source range whose file name is shared: the [`SourceRange`] of graph nodes and edge
 /// reasons. Serializes, prints (`Debug`) and compares as the [`SourceRange`] it stands for.

@@ -8,11 +8,11 @@
 //! [`BuildContext::state_index`]: super::context::BuildContext::state_index
 //! [`BuildContext::config_resources`]: super::context::BuildContext::config_resources
 
-use super::shared::{FastMap, SharedStr};
-use crate::state::{State, StateObject};
 use super::config_ref::ConfigRef;
+use super::shared::{FastMap, SharedStr};
 use crate::addrs::{InstanceAddr, InstanceKey, ModulePath, ResourceMode};
 use crate::config::Module;
+use crate::state::{State, StateObject};
 use std::sync::Arc;
 
 /// A module instance (`module.a[0]`) as the state-driven steps need it, worked out once per
@@ -33,10 +33,7 @@ pub fn local_address<'a>(module_address: &str, address: &'a str) -> &'a str {
     if module_address.is_empty() {
         return address;
     }
-    address
-        .strip_prefix(module_address)
-        .and_then(|rest| rest.strip_prefix('.'))
-        .unwrap_or(address)
+    address.strip_prefix(module_address).and_then(|rest| rest.strip_prefix('.')).unwrap_or(address)
 }
 
 /// One resource instance in the state: its address's parts (shared with the build), its
@@ -162,4 +159,3 @@ impl<'c> ConfigResources<'c> {
         Some(ConfigRef::Resource { module: mi, index: ri })
     }
 }
-

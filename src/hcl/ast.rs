@@ -84,14 +84,32 @@ pub enum ExprKind<'s> {
     Variable(Ident<'s>),
     /// `expr` followed by attribute accesses, indexes and splats, in source order
     /// (`aws_instance.web[0].id`, `a[*].id`, `a.*.id`, `f(x).y`).
-    Traversal { source: Box<Expr<'s>>, ops: Vec<Op<'s>> },
+    Traversal {
+        source: Box<Expr<'s>>,
+        ops: Vec<Op<'s>>,
+    },
     /// `name(args)`; `name` may be namespaced (`provider::aws::arn_parse`), written as one ident.
     /// `expand_final` is set by `f(list...)`.
-    Call { name: Ident<'s>, args: Vec<Expr<'s>>, expand_final: bool },
+    Call {
+        name: Ident<'s>,
+        args: Vec<Expr<'s>>,
+        expand_final: bool,
+    },
     Paren(Box<Expr<'s>>),
-    Conditional { cond: Box<Expr<'s>>, then: Box<Expr<'s>>, otherwise: Box<Expr<'s>> },
-    Unary { op: UnaryOp, expr: Box<Expr<'s>> },
-    Binary { op: BinaryOp, lhs: Box<Expr<'s>>, rhs: Box<Expr<'s>> },
+    Conditional {
+        cond: Box<Expr<'s>>,
+        then: Box<Expr<'s>>,
+        otherwise: Box<Expr<'s>>,
+    },
+    Unary {
+        op: UnaryOp,
+        expr: Box<Expr<'s>>,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: Box<Expr<'s>>,
+        rhs: Box<Expr<'s>>,
+    },
     /// `[for k, v in coll : value if cond]` / `{for k, v in coll : key => value... if cond}`.
     For(Box<ForExpr<'s>>),
 }
@@ -123,7 +141,9 @@ impl Op<'_> {
     pub fn span(&self) -> &Span {
         match self {
             Op::Attr(i) => &i.span,
-            Op::Index { span, .. } | Op::LegacyIndex { span, .. } | Op::AttrSplat { span } | Op::FullSplat { span } => span,
+            Op::Index { span, .. } | Op::LegacyIndex { span, .. } | Op::AttrSplat { span } | Op::FullSplat { span } => {
+                span
+            }
         }
     }
 }

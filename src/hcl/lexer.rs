@@ -163,7 +163,15 @@ impl Scanner<'_, '_> {
     fn emit(&mut self, kind: Tk, start: usize, end: usize) {
         if matches!(
             kind,
-            Tk::Invalid | Tk::QuotedNewline | Tk::BitAnd | Tk::BitOr | Tk::BitNot | Tk::BitXor | Tk::Apostrophe | Tk::Backtick | Tk::Semicolon
+            Tk::Invalid
+                | Tk::QuotedNewline
+                | Tk::BitAnd
+                | Tk::BitOr
+                | Tk::BitNot
+                | Tk::BitXor
+                | Tk::Apostrophe
+                | Tk::Backtick
+                | Tk::Semicolon
         ) {
             self.flagged = true;
         }

@@ -14,13 +14,19 @@ pub type Msg = (&'static str, &'static str);
 pub const AT: &str = "{at}";
 
 // ---- scanner (token.go, checkInvalidTokens) ----------------------------------------------
-pub const BITWISE_AND: Msg = ("Unsupported operator", "Bitwise operators are not supported. Did you mean boolean AND (\"&&\")?");
-pub const BITWISE_OR: Msg = ("Unsupported operator", "Bitwise operators are not supported. Did you mean boolean OR (\"||\")?");
-pub const BITWISE_NOT: Msg = ("Unsupported operator", "Bitwise operators are not supported. Did you mean boolean NOT (\"!\")?");
+pub const BITWISE_AND: Msg =
+    ("Unsupported operator", "Bitwise operators are not supported. Did you mean boolean AND (\"&&\")?");
+pub const BITWISE_OR: Msg =
+    ("Unsupported operator", "Bitwise operators are not supported. Did you mean boolean OR (\"||\")?");
+pub const BITWISE_NOT: Msg =
+    ("Unsupported operator", "Bitwise operators are not supported. Did you mean boolean NOT (\"!\")?");
 pub const BITWISE_XOR: Msg = ("Unsupported operator", "Bitwise operators are not supported.");
-pub const BACKTICK: Msg =
-    ("Invalid character", "The \"`\" character is not valid. To create a multi-line string, use the \"heredoc\" syntax, like \"<<EOT\".");
-pub const APOSTROPHE: Msg = ("Invalid character", "Single quotes are not valid. Use double quotes (\") to enclose strings.");
+pub const BACKTICK: Msg = (
+    "Invalid character",
+    "The \"`\" character is not valid. To create a multi-line string, use the \"heredoc\" syntax, like \"<<EOT\".",
+);
+pub const APOSTROPHE: Msg =
+    ("Invalid character", "Single quotes are not valid. Use double quotes (\") to enclose strings.");
 pub const SEMICOLON: Msg = (
     "Invalid character",
     "The \";\" character is not valid. Use newlines to separate arguments and blocks, and commas to separate items in collection values.",
@@ -43,7 +49,8 @@ pub const ARGUMENT_OR_BLOCK_REQUIRED_EQUALS: Msg = (
     "Argument or block definition required",
     "An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value.",
 );
-pub const MISSING_NEWLINE_AFTER_ARGUMENT: Msg = ("Missing newline after argument", "An argument definition must end with a newline.");
+pub const MISSING_NEWLINE_AFTER_ARGUMENT: Msg =
+    ("Missing newline after argument", "An argument definition must end with a newline.");
 pub const UNEXPECTED_COMMA_AFTER_ARGUMENT: Msg = (
     "Unexpected comma after argument",
     "Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline.",
@@ -77,7 +84,8 @@ pub const UNCLOSED_BLOCK: Msg = (
     "Unclosed configuration block",
     "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
 );
-pub const MISSING_NEWLINE_AFTER_BLOCK: Msg = ("Missing newline after block definition", "A block definition must end with a newline.");
+pub const MISSING_NEWLINE_AFTER_BLOCK: Msg =
+    ("Missing newline after block definition", "A block definition must end with a newline.");
 
 pub fn single_line_argument_required(name: &str) -> (&'static str, String) {
     (
@@ -90,30 +98,43 @@ pub fn single_line_argument_required(name: &str) -> (&'static str, String) {
 }
 
 pub fn attribute_redefined(name: &str) -> (&'static str, String) {
-    ("Attribute redefined", format!("The argument {} was already set at {AT}. Each argument may be set only once.", go_quote(name)))
+    (
+        "Attribute redefined",
+        format!("The argument {} was already set at {AT}. Each argument may be set only once.", go_quote(name)),
+    )
 }
 
 // ---- expressions ---------------------------------------------------------------------------
-pub const MISSING_FALSE_EXPRESSION: Msg =
-    ("Missing false expression in conditional", "The conditional operator (...?...:...) requires a false expression, delimited by a colon.");
+pub const MISSING_FALSE_EXPRESSION: Msg = (
+    "Missing false expression in conditional",
+    "The conditional operator (...?...:...) requires a false expression, delimited by a colon.",
+);
 pub const INVALID_ATTRIBUTE_NAME: Msg = ("Invalid attribute name", "An attribute name is required after a dot.");
-pub const NESTED_SPLAT: Msg =
-    ("Nested splat expression not allowed", "A splat expression (*) cannot be used inside another attribute-only splat expression.");
+pub const NESTED_SPLAT: Msg = (
+    "Nested splat expression not allowed",
+    "A splat expression (*) cannot be used inside another attribute-only splat expression.",
+);
 pub const MISSING_SPLAT_CLOSE: Msg = (
     "Missing close bracket on splat index",
     "The star for a full splat operator must be immediately followed by a closing bracket (\"]\").",
 );
-pub const MISSING_INDEX_CLOSE: Msg = ("Missing close bracket on index", "The index operator must end with a closing bracket (\"]\").");
-pub const UNBALANCED_PARENTHESES: Msg = ("Unbalanced parentheses", "Expected a closing parenthesis to terminate the expression.");
-pub const INVALID_EXPRESSION: Msg = ("Invalid expression", "Expected the start of an expression, but found an invalid expression token.");
+pub const MISSING_INDEX_CLOSE: Msg =
+    ("Missing close bracket on index", "The index operator must end with a closing bracket (\"]\").");
+pub const UNBALANCED_PARENTHESES: Msg =
+    ("Unbalanced parentheses", "Expected a closing parenthesis to terminate the expression.");
+pub const INVALID_EXPRESSION: Msg =
+    ("Invalid expression", "Expected the start of an expression, but found an invalid expression token.");
 /// v2.24.0 parser.go:1108: an expression expected, the file ended ("Invalid expression" before).
-pub const MISSING_EXPRESSION: Msg = ("Missing expression", "Expected the start of an expression, but found the end of the file.");
+pub const MISSING_EXPRESSION: Msg =
+    ("Missing expression", "Expected the start of an expression, but found the end of the file.");
 pub const INVALID_NUMBER: Msg = ("Invalid number literal", "Failed to recognize the value of this number literal.");
 /// v2.24.0 parser.go:1173 and :1209: `provider::ns::fn()` calls (no such syntax in v2.10.1).
 pub const MISSING_FUNCTION_NAME: Msg =
     ("Missing function name", "Function scope resolution symbol :: must be followed by a function name in this scope.");
-pub const MISSING_OPEN_PAREN: Msg =
-    ("Missing open parenthesis", "Function selector must be followed by an open parenthesis to begin the function call.");
+pub const MISSING_OPEN_PAREN: Msg = (
+    "Missing open parenthesis",
+    "Function selector must be followed by an open parenthesis to begin the function call.",
+);
 pub const MISSING_CLOSING_PAREN: Msg = (
     "Missing closing parenthesis",
     "An expanded function argument (with ...) must be immediately followed by closing parentheses.",
@@ -136,7 +157,8 @@ pub const UNTERMINATED_OBJECT: Msg = (
     "Unterminated object constructor expression",
     "There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
 );
-pub const MISSING_ITEM_SEPARATOR: Msg = ("Missing item separator", "Expected a comma to mark the beginning of the next item.");
+pub const MISSING_ITEM_SEPARATOR: Msg =
+    ("Missing item separator", "Expected a comma to mark the beginning of the next item.");
 pub const MISSING_ATTRIBUTE_VALUE: Msg =
     ("Missing attribute value", "Expected an attribute value, introduced by an equals sign (\"=\").");
 pub const MISSING_KEY_VALUE_SEPARATOR_IDENT: Msg = (
@@ -148,15 +170,21 @@ pub const MISSING_KEY_VALUE_SEPARATOR: Msg =
 pub const MISSING_ATTRIBUTE_SEPARATOR: Msg =
     ("Missing attribute separator", "Expected a newline or comma to mark the beginning of the next attribute.");
 pub const FOR_VARIABLE: Msg = ("Invalid 'for' expression", "For expression requires variable name after 'for'.");
-pub const FOR_VALUE_VARIABLE: Msg = ("Invalid 'for' expression", "For expression requires value variable name after comma.");
-pub const FOR_IN: Msg = ("Invalid 'for' expression", "For expression requires the 'in' keyword after its name declarations.");
-pub const FOR_COLON: Msg = ("Invalid 'for' expression", "For expression requires a colon after the collection expression.");
+pub const FOR_VALUE_VARIABLE: Msg =
+    ("Invalid 'for' expression", "For expression requires value variable name after comma.");
+pub const FOR_IN: Msg =
+    ("Invalid 'for' expression", "For expression requires the 'in' keyword after its name declarations.");
+pub const FOR_COLON: Msg =
+    ("Invalid 'for' expression", "For expression requires a colon after the collection expression.");
 pub const FOR_EXTRA: Msg = ("Invalid 'for' expression", "Extra characters after the end of the 'for' expression.");
 pub const FOR_TUPLE_KEY: Msg = ("Invalid 'for' expression", "Key expression is not valid when building a tuple.");
-pub const FOR_TUPLE_GROUP: Msg = ("Invalid 'for' expression", "Grouping ellipsis (...) cannot be used when building a tuple.");
+pub const FOR_TUPLE_GROUP: Msg =
+    ("Invalid 'for' expression", "Grouping ellipsis (...) cannot be used when building a tuple.");
 pub const FOR_OBJECT_KEY: Msg = ("Invalid 'for' expression", "Key expression is required when building an object.");
-pub const EXTRA_AFTER_EXPRESSION: Msg =
-    ("Extra characters after expression", "An expression was successfully parsed, but extra characters were found after it.");
+pub const EXTRA_AFTER_EXPRESSION: Msg = (
+    "Extra characters after expression",
+    "An expression was successfully parsed, but extra characters were found after it.",
+);
 
 pub fn legacy_index(first: &str, second: &str, in_splat: bool) -> (&'static str, String) {
     let detail = if in_splat {
@@ -170,7 +198,10 @@ pub fn legacy_index(first: &str, second: &str, in_splat: bool) -> (&'static str,
 pub fn too_deeply_nested() -> (&'static str, String) {
     (
         "Expression too deeply nested",
-        format!("This expression nests more than {} levels deep, which is more than this tool supports.", super::MAX_DEPTH),
+        format!(
+            "This expression nests more than {} levels deep, which is more than this tool supports.",
+            super::MAX_DEPTH
+        ),
     )
 }
 
@@ -202,16 +233,20 @@ pub const INVALID_DIRECTIVE: Msg = (
     "Invalid template directive",
     "A template directive keyword (\"if\", \"for\", etc) is expected at the beginning of a %{ sequence.",
 );
-pub const FOR_DIRECTIVE_VARIABLE: Msg = ("Invalid 'for' directive", "For directive requires variable name after 'for'.");
-pub const FOR_DIRECTIVE_VALUE_VARIABLE: Msg = ("Invalid 'for' directive", "For directive requires value variable name after comma.");
+pub const FOR_DIRECTIVE_VARIABLE: Msg =
+    ("Invalid 'for' directive", "For directive requires variable name after 'for'.");
+pub const FOR_DIRECTIVE_VALUE_VARIABLE: Msg =
+    ("Invalid 'for' directive", "For directive requires value variable name after comma.");
 pub const FOR_DIRECTIVE_IN: Msg = ("Invalid 'for' directive", "For directive requires 'in' keyword after names.");
 pub const EXTRA_IN_MARKER_DETAIL: &str = "Expected a closing brace to end the sequence, but found extra characters.";
 pub const UNBALANCED_DIRECTIVES_DETAIL: &str = "The control directives within this template are unbalanced.";
 pub const ELSE_IN_FOR: Msg = ("Unexpected else directive", "An else clause is not expected for a for directive.");
 pub const BACKSLASH_AT_END: Msg =
     ("Invalid escape sequence", "Backslash must be followed by an escape sequence selector character.");
-pub const SHORT_U_ESCAPE: Msg = ("Invalid escape sequence", "The \\u escape sequence must be followed by four hexadecimal digits.");
-pub const LONG_U_ESCAPE: Msg = ("Invalid escape sequence", "The \\U escape sequence must be followed by eight hexadecimal digits.");
+pub const SHORT_U_ESCAPE: Msg =
+    ("Invalid escape sequence", "The \\u escape sequence must be followed by four hexadecimal digits.");
+pub const LONG_U_ESCAPE: Msg =
+    ("Invalid escape sequence", "The \\U escape sequence must be followed by eight hexadecimal digits.");
 
 pub fn template_sequence_in_literal(which: char) -> (&'static str, String) {
     (
@@ -244,7 +279,10 @@ pub fn invalid_control_keyword(given: &str) -> (&'static str, String) {
     let suggestion = suggest(given, ["if", "for", "else", "endif", "endfor"])
         .map(|s| format!(" Did you mean {}?", go_quote(s)))
         .unwrap_or_default();
-    ("Invalid template control keyword", format!("{} is not a valid template control keyword.{suggestion}", go_quote(given)))
+    (
+        "Invalid template control keyword",
+        format!("{} is not a valid template control keyword.{suggestion}", go_quote(given)),
+    )
 }
 
 pub fn invalid_escape_selector(selector: &str) -> (&'static str, String) {

@@ -93,7 +93,9 @@ pub struct Parsed<'s> {
 /// Parse a whole file (a body). Errors come in HCL's order: the scanner's (invalid characters,
 /// multi-line strings), then the parser's.
 pub fn parse_body(src: &str) -> Parsed<'_> {
-    let Some((toks, flagged)) = scan(src, Start::Code) else { return Parsed { body: ast::Body::default(), errors: vec![too_large(src)] } };
+    let Some((toks, flagged)) = scan(src, Start::Code) else {
+        return Parsed { body: ast::Body::default(), errors: vec![too_large(src)] };
+    };
     let mut errors = if flagged { invalid_tokens(src, &toks) } else { Vec::new() };
     let mut p = Parser::new(src, toks, true);
     let body = p.body(Tk::Eof);
@@ -163,7 +165,12 @@ fn recycle(toks: Vec<Token>) {
 }
 
 fn too_large(src: &str) -> SyntaxError {
-    SyntaxError { summary: "File too large", detail: "Files of 4 GiB or more are not supported.".to_string(), span: 0..src.len().min(1), at: None }
+    SyntaxError {
+        summary: "File too large",
+        detail: "Files of 4 GiB or more are not supported.".to_string(),
+        span: 0..src.len().min(1),
+        at: None,
+    }
 }
 
 /// The scanner's errors (hclsyntax's `checkInvalidTokens`), with its limits on repeats.

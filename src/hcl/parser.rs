@@ -86,7 +86,17 @@ const LINEAR_NAMES: usize = 24;
 
 impl<'s> Parser<'s> {
     pub fn new(src: &'s str, toks: Vec<Token>, nl: bool) -> Self {
-        Parser { src, toks, pos: 0, nl, recovery: false, syntax_error: None, depth: 0, errors: Vec::new(), flats: Vec::new() }
+        Parser {
+            src,
+            toks,
+            pos: 0,
+            nl,
+            recovery: false,
+            syntax_error: None,
+            depth: 0,
+            errors: Vec::new(),
+            flats: Vec::new(),
+        }
     }
 
     // ---- the token peeker ---------------------------------------------------------------
@@ -198,9 +208,13 @@ impl<'s> Parser<'s> {
             match t.kind {
                 Tk::Newline if open.is_empty() => break,
                 Tk::Eof => break,
-                Tk::OBrace | Tk::OBrack | Tk::OParen | Tk::OQuote | Tk::OHeredoc | Tk::TemplateInterp | Tk::TemplateControl => {
-                    open.push(t.kind)
-                }
+                Tk::OBrace
+                | Tk::OBrack
+                | Tk::OParen
+                | Tk::OQuote
+                | Tk::OHeredoc
+                | Tk::TemplateInterp
+                | Tk::TemplateControl => open.push(t.kind),
                 Tk::CBrace | Tk::CBrack | Tk::CParen | Tk::CQuote | Tk::CHeredoc => {
                     let opener = opposite(t.kind);
                     while open.last().is_some_and(|&o| Some(o) != opener) {
@@ -342,7 +356,11 @@ impl<'s> Parser<'s> {
             let t = self.peek();
             if t.kind != Tk::Newline && t.kind != Tk::Eof {
                 if !self.recovery {
-                    let m = if t.kind == Tk::Comma { msg::UNEXPECTED_COMMA_AFTER_ARGUMENT } else { msg::MISSING_NEWLINE_AFTER_ARGUMENT };
+                    let m = if t.kind == Tk::Comma {
+                        msg::UNEXPECTED_COMMA_AFTER_ARGUMENT
+                    } else {
+                        msg::MISSING_NEWLINE_AFTER_ARGUMENT
+                    };
                     self.error(m, t.span());
                 }
                 self.recover_after_body_item();
@@ -399,7 +417,14 @@ impl<'s> Parser<'s> {
 
     #[inline(never)]
     fn broken_block(&mut self, ident: Token, labels: Vec<Label<'s>>) -> Block<'s> {
-        Block { kind: self.ident(ident), labels, body: Body::default(), open_brace: ident.span(), close_brace: ident.span(), span: ident.span() }
+        Block {
+            kind: self.ident(ident),
+            labels,
+            body: Body::default(),
+            open_brace: ident.span(),
+            close_brace: ident.span(),
+            span: ident.span(),
+        }
     }
 
     #[inline(never)]
@@ -534,7 +559,11 @@ impl<'s> Parser<'s> {
         self.depth += 1;
         let n = self.errors.len();
         let cond = self.binary(0);
-        let e = if (self.recovery && self.errors.len() > n) || self.peek().kind != Tk::Question { cond } else { self.conditional(cond) };
+        let e = if (self.recovery && self.errors.len() > n) || self.peek().kind != Tk::Question {
+            cond
+        } else {
+            self.conditional(cond)
+        };
         self.depth -= 1;
         e
     }
@@ -567,7 +596,10 @@ impl<'s> Parser<'s> {
             return cond;
         }
         let span = cond.span.start..otherwise.span.end;
-        Expr { kind: ExprKind::Conditional { cond: Box::new(cond), then: Box::new(then), otherwise: Box::new(otherwise) }, span }
+        Expr {
+            kind: ExprKind::Conditional { cond: Box::new(cond), then: Box::new(then), otherwise: Box::new(otherwise) },
+            span,
+        }
     }
 
     /// Binary operators of precedence `min` and above, left-associative (precedence climbing,
@@ -804,7 +836,10 @@ impl<'s> Parser<'s> {
         let start = self.peek();
         if !self.recovery {
             // v2.24.0 parser.go:1108 words the end of the file apart.
-            self.error(if start.kind == Tk::Eof { msg::MISSING_EXPRESSION } else { msg::INVALID_EXPRESSION }, start.span());
+            self.error(
+                if start.kind == Tk::Eof { msg::MISSING_EXPRESSION } else { msg::INVALID_EXPRESSION },
+                start.span(),
+            );
         }
         self.recovery = true;
         placeholder(start.span())
@@ -891,7 +926,11 @@ impl<'s> Parser<'s> {
         let start = name.start as usize;
         let end = (self.prev().end as usize).max(open.end as usize);
         Expr {
-            kind: ExprKind::Call { name: Ident { name: &self.src[start..name_end], span: start..name_end }, args, expand_final },
+            kind: ExprKind::Call {
+                name: Ident { name: &self.src[start..name_end], span: start..name_end },
+                args,
+                expand_final,
+            },
             span: start..end,
         }
     }
@@ -1097,7 +1136,14 @@ impl<'s> Parser<'s> {
     /// After an object item's value: the item added, then `None` to go on, else the closing
     /// token.
     #[cfg_attr(debug_assertions, inline(never))]
-    fn after_value(&mut self, items: &mut Vec<ObjectItem<'s>>, key: Expr<'s>, value: Expr<'s>, failed: bool, open: Token) -> Option<Token> {
+    fn after_value(
+        &mut self,
+        items: &mut Vec<ObjectItem<'s>>,
+        key: Expr<'s>,
+        value: Expr<'s>,
+        failed: bool,
+        open: Token,
+    ) -> Option<Token> {
         let broken = self.recovery && failed;
         if broken && !(matches!(value.kind, ExprKind::Null) && self.syntax_error.as_ref() == Some(&value.span)) {
             return Some(self.recover(Tk::CBrace));

@@ -121,7 +121,11 @@ fn write_template(out: &mut String, t: &Template<'_>) {
     }
 }
 
-fn write_list<'a, T: 'a>(out: &mut String, items: impl IntoIterator<Item = &'a T>, mut each: impl FnMut(&mut String, &'a T)) {
+fn write_list<'a, T: 'a>(
+    out: &mut String,
+    items: impl IntoIterator<Item = &'a T>,
+    mut each: impl FnMut(&mut String, &'a T),
+) {
     for (i, item) in items.into_iter().enumerate() {
         if i > 0 {
             out.push_str(", ");

@@ -410,7 +410,11 @@ impl<'s> Parser<'s> {
         let close = self.peek();
         if close.kind != Tk::TemplateSeqEnd {
             if !self.recovery {
-                self.error_owned((msg::extra_in_marker(keyword), msg::EXTRA_IN_MARKER_DETAIL.to_string()), close.span(), None);
+                self.error_owned(
+                    (msg::extra_in_marker(keyword), msg::EXTRA_IN_MARKER_DETAIL.to_string()),
+                    close.span(),
+                    None,
+                );
             }
             self.recover(Tk::TemplateSeqEnd);
         } else {
@@ -438,7 +442,9 @@ impl<'s> Parser<'s> {
         let mut stack: Vec<Frame<'s>> = vec![Frame::Root(Vec::new())];
         for item in flat.drain(..) {
             match item {
-                Flat::Lit(lit) => stack.last_mut().unwrap().parts().push(Part::Literal { value: lit.value, span: lit.span }),
+                Flat::Lit(lit) => {
+                    stack.last_mut().unwrap().parts().push(Part::Literal { value: lit.value, span: lit.span })
+                }
                 Flat::Interp(expr, span) => stack.last_mut().unwrap().parts().push(Part::Interp { expr, span }),
                 Flat::If(cond, span) | Flat::For(_, _, cond, span) if self.depth + stack.len() > MAX_DEPTH => {
                     let _ = cond;
@@ -455,7 +461,11 @@ impl<'s> Parser<'s> {
                     let top = stack.len() - 1;
                     match (&mut stack[top], kind) {
                         (Frame::Root(_), _) => {
-                            self.error_owned((msg::unexpected_directive(kind.name()), msg::UNBALANCED_DIRECTIVES_DETAIL.to_string()), span, None);
+                            self.error_owned(
+                                (msg::unexpected_directive(kind.name()), msg::UNBALANCED_DIRECTIVES_DETAIL.to_string()),
+                                span,
+                                None,
+                            );
                         }
                         (Frame::If { otherwise: otherwise @ None, .. }, EndKind::Else) => *otherwise = Some(Vec::new()),
                         (Frame::If { span: at, .. }, EndKind::Else) => {
@@ -465,7 +475,9 @@ impl<'s> Parser<'s> {
                             stack.pop();
                         }
                         (Frame::If { .. }, EndKind::EndIf) => {
-                            let Some(Frame::If { cond, span: open, then, otherwise }) = stack.pop() else { unreachable!() };
+                            let Some(Frame::If { cond, span: open, then, otherwise }) = stack.pop() else {
+                                unreachable!()
+                            };
                             let part = Part::If {
                                 cond,
                                 then: Template { parts: then },
@@ -485,14 +497,25 @@ impl<'s> Parser<'s> {
                             stack.pop();
                         }
                         (Frame::For { .. }, EndKind::EndFor) => {
-                            let Some(Frame::For { key_var, value_var, collection, span: open, body }) = stack.pop() else { unreachable!() };
-                            let part =
-                                Part::For { key_var, value_var, collection, body: Template { parts: body }, span: open.start..span.end };
+                            let Some(Frame::For { key_var, value_var, collection, span: open, body }) = stack.pop()
+                            else {
+                                unreachable!()
+                            };
+                            let part = Part::For {
+                                key_var,
+                                value_var,
+                                collection,
+                                body: Template { parts: body },
+                                span: open.start..span.end,
+                            };
                             stack.last_mut().unwrap().parts().push(part);
                         }
                         (Frame::For { span: at, .. }, EndKind::EndIf) => {
                             let at = at.clone();
-                            let detail = format!("Expecting an endfor directive corresponding to the for directive at {}.", msg::AT);
+                            let detail = format!(
+                                "Expecting an endfor directive corresponding to the for directive at {}.",
+                                msg::AT
+                            );
                             self.error_owned((msg::unexpected_directive("endif"), detail), span, Some(at));
                             stack.pop();
                         }
@@ -506,7 +529,8 @@ impl<'s> Parser<'s> {
                 Some(Frame::For { span, .. }) => ("for", span),
                 _ => break,
             };
-            let detail = format!("The {what} directive at {} is missing its corresponding end{what} directive.", msg::AT);
+            let detail =
+                format!("The {what} directive at {} is missing its corresponding end{what} directive.", msg::AT);
             self.error_owned(("Unexpected end of template", detail), end_span.clone(), Some(at));
         }
         let Some(Frame::Root(parts)) = stack.pop() else { return Template::default() };

@@ -31,7 +31,8 @@ use std::collections::HashSet;
 
 /// Parses an action list (`["delete", "create"]`).
 pub fn parse_actions(v: &Value) -> Result<Action, String> {
-    let words: Option<Vec<&str>> = v.as_array().map(|a| a.iter().map(|w| w.as_str()).collect::<Option<Vec<_>>>()).unwrap_or(None);
+    let words: Option<Vec<&str>> =
+        v.as_array().map(|a| a.iter().map(|w| w.as_str()).collect::<Option<Vec<_>>>()).unwrap_or(None);
     let Some(words) = words else {
         return Err(format!("the actions must be a list of strings such as [\"create\"], not {v}"));
     };
@@ -75,7 +76,13 @@ fn check_deposed_key(key: &str) -> Result<(), String> {
 
 fn change(address: &str, deposed: Option<String>, action: Action) -> Result<ResourceChange, String> {
     let a = InstanceAddr::parse(address)?;
-    Ok(ResourceChange { module: a.module_instance(), resource: a.resource.to_string(), key: a.key_text(), deposed, action })
+    Ok(ResourceChange {
+        module: a.module_instance(),
+        resource: a.resource.to_string(),
+        key: a.key_text(),
+        deposed,
+        action,
+    })
 }
 
 /// Converts changes JSON (either accepted shape) to [`Changes`]. Entries that cannot be read
@@ -102,7 +109,8 @@ pub fn changes_from_value(v: &Value) -> (Changes, Diagnostics) {
         }
     } else {
         for (key, actions) in obj {
-            let parsed = split_deposed(key).and_then(|(addr, dk)| parse_actions(actions).and_then(|a| change(addr, dk, a)));
+            let parsed =
+                split_deposed(key).and_then(|(addr, dk)| parse_actions(actions).and_then(|a| change(addr, dk, a)));
             match parsed {
                 Ok(c) => out.resources.push(c),
                 Err(e) => bad(key, e),
@@ -213,7 +221,10 @@ mod tests {
             ("{", "could not be parsed"),
         ] {
             let (_, d) = parse_changes(text);
-            assert!(d.iter().any(|d| d.summary == "Invalid planned change" && d.detail.contains(want)), "{text}: {d:?}");
+            assert!(
+                d.iter().any(|d| d.summary == "Invalid planned change" && d.detail.contains(want)),
+                "{text}: {d:?}"
+            );
         }
     }
 

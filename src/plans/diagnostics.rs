@@ -12,7 +12,10 @@ pub fn not_json(error: impl std::fmt::Display) -> Diagnostic {
 
 /// The changes are neither a map of actions nor a plan.
 pub fn not_an_object() -> Diagnostic {
-    Diagnostic::error(INVALID, "The changes must be an object mapping instance addresses to action lists, or a plan with resource_changes.")
+    Diagnostic::error(
+        INVALID,
+        "The changes must be an object mapping instance addresses to action lists, or a plan with resource_changes.",
+    )
 }
 
 /// One entry cannot be read (`what` is its key or address).
@@ -33,6 +36,8 @@ pub fn deposed_not_removed(instance: &str, deposed: &str) -> Diagnostic {
 pub fn replace_of_missing(instance: &str) -> Diagnostic {
     Diagnostic::error(
         INVALID,
-        format!("The plan contains a replace change for {instance}, which doesn't exist yet. This is a bug in Terraform."),
+        format!(
+            "The plan contains a replace change for {instance}, which doesn't exist yet. This is a bug in Terraform."
+        ),
     )
 }

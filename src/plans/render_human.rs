@@ -59,10 +59,7 @@ impl RenderOptions {
     /// destroy plan recognised by every change being a delete is not guessed: pass the mode.
     pub fn from_plan(plan: &Value) -> Self {
         RenderOptions {
-            errored: plan
-                .get("errored")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
+            errored: plan.get("errored").and_then(Value::as_bool).unwrap_or(false),
             ..RenderOptions::default()
         }
     }
@@ -78,24 +75,13 @@ pub fn render_plan(plan: &Value, schemas: Option<&Value>, opts: &RenderOptions) 
     // Drift: resource_drift filtered by relevant_attributes (all of it in refresh-only mode).
     let relevant: Vec<(&str, &Value)> = arr(plan, "relevant_attributes")
         .iter()
-        .filter_map(|r| {
-            Some((
-                r.get("resource").and_then(Value::as_str).unwrap_or(""),
-                r.get("attribute")?,
-            ))
-        })
+        .filter_map(|r| Some((r.get("resource").and_then(Value::as_str).unwrap_or(""), r.get("attribute")?)))
         .collect();
     // Schemas made up from the values for resource types with none (owned here, borrowed by the diffs).
     let inferred = |key| -> Vec<Value> {
         arr(plan, key)
             .iter()
-            .map(|rc| {
-                if schemas.block(rc).is_none() {
-                    inferred_block(rc)
-                } else {
-                    Value::Null
-                }
-            })
+            .map(|rc| if schemas.block(rc).is_none() { inferred_block(rc) } else { Value::Null })
             .collect()
     };
     let drift_inferred = inferred("resource_drift");
@@ -114,36 +100,22 @@ pub fn render_plan(plan: &Value, schemas: Option<&Value>, opts: &RenderOptions) 
             if paths.is_empty() {
                 continue;
             }
-            Matcher::Paths {
-                paths,
-                propagate: true,
-            }
+            Matcher::Paths { paths, propagate: true }
         };
-        drift.push(ResourceDiff::new(
-            rc,
-            matcher,
-            schemas.block(rc).unwrap_or(&drift_inferred[i]),
-        ));
+        drift.push(ResourceDiff::new(rc, matcher, schemas.block(rc).unwrap_or(&drift_inferred[i])));
     }
     let changes: Vec<ResourceDiff> = arr(plan, "resource_changes")
         .iter()
         .zip(&change_inferred)
-        .map(|(rc, inferred)| {
-            ResourceDiff::new(rc, Matcher::Always, schemas.block(rc).unwrap_or(inferred))
-        })
+        .map(|(rc, inferred)| ResourceDiff::new(rc, Matcher::Always, schemas.block(rc).unwrap_or(inferred)))
         .collect();
     let mut outputs: BTreeMap<String, Diff> = BTreeMap::new();
     if let Some(m) = plan.get("output_changes").and_then(Value::as_object) {
         for (k, oc) in m {
-            outputs.insert(
-                k.clone(),
-                differ::diff_output(Change::from_json(oc, Matcher::Always)),
-            );
+            outputs.insert(k.clone(), differ::diff_output(Change::from_json(oc, Matcher::Always)));
         }
     }
-    let diffs_empty = changes
-        .iter()
-        .all(|c| c.diff.action == Action::NoOp && !c.moved())
+    let diffs_empty = changes.iter().all(|c| c.diff.action == Action::NoOp && !c.moved())
         && outputs.values().all(|o| o.action == Action::NoOp);
 
     let have_refresh_changes = render_drift(&mut out, &drift, diffs_empty, opts);
@@ -175,11 +147,7 @@ pub fn render_plan(plan: &Value, schemas: Option<&Value>, opts: &RenderOptions) 
     let count = |a: Action| counts.iter().find(|(b, _)| *b == a).map_or(0, |&(_, n)| n);
 
     let mut rendered_outputs = Vec::new();
-    let width = outputs
-        .keys()
-        .map(|k| attr_name(k).len())
-        .max()
-        .unwrap_or(0);
+    let width = outputs.keys().map(|k| attr_name(k).len()).max().unwrap_or(0);
     for (k, o) in &outputs {
         if o.action != Action::NoOp {
             rendered_outputs.push(format!(
@@ -200,18 +168,14 @@ pub fn render_plan(plan: &Value, schemas: Option<&Value>, opts: &RenderOptions) 
                 out.push_str(&rule);
                 out.push('\n');
             }
-            out.push_str(
-                "\nPlanning failed. Terraform encountered an error while generating this plan.\n\n",
-            );
+            out.push_str("\nPlanning failed. Terraform encountered an error while generating this plan.\n\n");
         } else {
             match opts.mode {
                 PlanMode::RefreshOnly => {
                     if have_refresh_changes {
                         return out;
                     }
-                    out.push_str(
-                        "\nNo changes. Your infrastructure still matches the configuration.\n\n",
-                    );
+                    out.push_str("\nNo changes. Your infrastructure still matches the configuration.\n\n");
                     println(&mut out, &word_wrap("Terraform has checked that the real remote objects still match the result of your most recent changes, and found no differences.", columns));
                 }
                 PlanMode::Destroy => {
@@ -227,18 +191,13 @@ pub fn render_plan(plan: &Value, schemas: Option<&Value>, opts: &RenderOptions) 
                         out.push_str(&rule);
                         out.push('\n');
                     }
-                    out.push_str(
-                        "\nNo changes. Your infrastructure matches the configuration.\n\n",
-                    );
+                    out.push_str("\nNo changes. Your infrastructure matches the configuration.\n\n");
                     if have_refresh_changes {
                         if !opts.no_changes {
                             println(&mut out, &word_wrap("Your configuration already matches the changes detected above, so applying this plan will only update the state to include the changes detected above and won't change any real infrastructure.", columns));
                         } else {
-                            let suggestion = if opts.running_in_automation {
-                                "."
-                            } else {
-                                ":\n  terraform apply -refresh-only"
-                            };
+                            let suggestion =
+                                if opts.running_in_automation { "." } else { ":\n  terraform apply -refresh-only" };
                             println(&mut out, &word_wrap(&format!("Your configuration already matches the changes detected above. If you'd like to update the Terraform state to match, create and apply a refresh-only plan{suggestion}"), columns));
                         }
                         return out;
@@ -260,14 +219,8 @@ pub fn render_plan(plan: &Value, schemas: Option<&Value>, opts: &RenderOptions) 
             (Action::Create, "  + create"),
             (Action::Update, "  ~ update in-place"),
             (Action::Delete, "  - destroy"),
-            (
-                Action::DeleteThenCreate,
-                "-/+ destroy and then create replacement",
-            ),
-            (
-                Action::CreateThenDelete,
-                "+/- create replacement and then destroy",
-            ),
+            (Action::DeleteThenCreate, "-/+ destroy and then create replacement"),
+            (Action::CreateThenDelete, "+/- create replacement and then destroy"),
             (Action::Read, " <= read (data resources)"),
         ] {
             if count(a) > 0 {
@@ -278,9 +231,7 @@ pub fn render_plan(plan: &Value, schemas: Option<&Value>, opts: &RenderOptions) 
 
     if !shown.is_empty() {
         if opts.errored {
-            out.push_str(
-                "\nTerraform planned the following actions, but then encountered a problem:\n",
-            );
+            out.push_str("\nTerraform planned the following actions, but then encountered a problem:\n");
         } else {
             out.push_str("\nTerraform will perform the following actions:\n");
         }
@@ -301,9 +252,7 @@ pub fn render_plan(plan: &Value, schemas: Option<&Value>, opts: &RenderOptions) 
                 + count(Action::CreateThenDelete)
                 + count(Action::CreateThenForget),
             count(Action::Update),
-            count(Action::Delete)
-                + count(Action::DeleteThenCreate)
-                + count(Action::CreateThenDelete)
+            count(Action::Delete) + count(Action::DeleteThenCreate) + count(Action::CreateThenDelete)
         );
     }
 
@@ -324,10 +273,7 @@ fn println(out: &mut String, s: &str) {
 }
 
 fn arr<'a>(v: &'a Value, key: &str) -> &'a [Value] {
-    v.get(key)
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or(&[])
+    v.get(key).and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[])
 }
 
 /// `format.WordWrap`: lines starting with a space stay whole; others wrap at `width - 1`
@@ -381,12 +327,7 @@ impl<'a> Schemas<'a> {
         } else {
             "resource_schemas"
         };
-        self.doc?
-            .get("provider_schemas")?
-            .get(provider)?
-            .get(kind)?
-            .get(ty)?
-            .get("block")
+        self.doc?.get("provider_schemas")?.get(provider)?.get(kind)?.get(ty)?.get("block")
     }
 }
 
@@ -436,31 +377,15 @@ impl<'a> ResourceDiff<'a> {
         !prev.is_empty() && prev != self.s("address")
     }
     fn importing(&self) -> bool {
-        self.rc
-            .get("change")
-            .and_then(|c| c.get("importing"))
-            .is_some_and(|v| !v.is_null())
+        self.rc.get("change").and_then(|c| c.get("importing")).is_some_and(|v| !v.is_null())
     }
 
     fn render_human(&self, cause: Cause) -> String {
         let mut buf = self.comment(cause);
-        let opts = Opts {
-            show_unchanged_children: self.importing(),
-            ..Opts::default()
-        };
-        let mode = if self.mode() == "managed" {
-            "resource"
-        } else {
-            "data"
-        };
-        let _ = write!(
-            buf,
-            "{} {} {} {}",
-            action_symbol(self.action),
-            mode,
-            go_q(self.s("type")),
-            go_q(self.s("name")),
-        );
+        let opts = Opts { show_unchanged_children: self.importing(), ..Opts::default() };
+        let mode = if self.mode() == "managed" { "resource" } else { "data" };
+        let _ =
+            write!(buf, "{} {} {} {}", action_symbol(self.action), mode, go_q(self.s("type")), go_q(self.s("name")),);
         buf.push(' ');
         buf.push_str(&self.diff.render(0, opts));
         buf
@@ -471,17 +396,11 @@ impl<'a> ResourceDiff<'a> {
         let rc = self.rc;
         let address = self.s("address");
         let deposed = self.s("deposed");
-        let disp = if deposed.is_empty() {
-            address.to_string()
-        } else {
-            format!("{address} (deposed object {deposed})")
-        };
+        let disp =
+            if deposed.is_empty() { address.to_string() } else { format!("{address} (deposed object {deposed})") };
         let reason = self.s("action_reason");
         let prev = self.s("previous_address");
-        let importing = rc
-            .get("change")
-            .and_then(|c| c.get("importing"))
-            .filter(|v| !v.is_null());
+        let importing = rc.get("change").and_then(|c| c.get("importing")).filter(|v| !v.is_null());
         let mut printed_moved = false;
         let mut printed_imported = false;
         let mut buf = String::new();
@@ -492,11 +411,10 @@ impl<'a> ResourceDiff<'a> {
             Action::Read => {
                 let _ = write!(buf, "  # {disp} will be read during apply");
                 match reason {
-                    "read_because_config_unknown" => {
-                        buf.push_str("\n  # (config refers to values not yet known)")
+                    "read_because_config_unknown" => buf.push_str("\n  # (config refers to values not yet known)"),
+                    "read_because_dependency_pending" => {
+                        buf.push_str("\n  # (depends on a resource or a module with changes pending)")
                     }
-                    "read_because_dependency_pending" => buf
-                        .push_str("\n  # (depends on a resource or a module with changes pending)"),
                     "read_because_check_nested" => {
                         buf.push_str("\n  # (config will be reloaded to verify a check block)")
                     }
@@ -519,31 +437,20 @@ impl<'a> ResourceDiff<'a> {
                     let _ = write!(buf, "  # {disp} will be replaced, as requested");
                 }
                 "replace_by_triggers" => {
-                    let _ = write!(
-                        buf,
-                        "  # {disp} will be replaced due to changes in replace_triggered_by"
-                    );
+                    let _ = write!(buf, "  # {disp} will be replaced due to changes in replace_triggered_by");
                 }
                 _ => {
                     let _ = write!(buf, "  # {disp} must be replaced");
                 }
             },
             Action::CreateThenForget => {
-                let _ = write!(
-                    buf,
-                    " # {disp} must be replaced, but the existing object will not be destroyed"
-                );
+                let _ = write!(buf, " # {disp} must be replaced, but the existing object will not be destroyed");
                 buf.push_str("\n # (destroy = false is set in the configuration)");
             }
             Action::Forget => {
                 if !deposed.is_empty() {
-                    let _ = write!(
-                        buf,
-                        " # {disp} will be removed from Terraform state, but will not be destroyed"
-                    );
-                    buf.push_str(
-                        "\n # (left over from a partially-failed replacement of this instance)",
-                    );
+                    let _ = write!(buf, " # {disp} will be removed from Terraform state, but will not be destroyed");
+                    buf.push_str("\n # (left over from a partially-failed replacement of this instance)");
                 } else {
                     let _ = write!(buf, " # {disp} will no longer be managed by Terraform, but will not be destroyed");
                 }
@@ -569,45 +476,28 @@ impl<'a> ResourceDiff<'a> {
                         );
                     }
                     "delete_because_no_move_target" => {
-                        let _ = write!(buf, "\n  # (because {prev} was moved to {address}, which is not in configuration)");
+                        let _ =
+                            write!(buf, "\n  # (because {prev} was moved to {address}, which is not in configuration)");
                     }
                     "delete_because_no_module" => {
-                        let _ = write!(
-                            buf,
-                            "\n  # (because {} is not in configuration)",
-                            self.s("module_address")
-                        );
+                        let _ = write!(buf, "\n  # (because {} is not in configuration)", self.s("module_address"));
                     }
                     "delete_because_wrong_repetition" => match index {
                         None => buf.push_str("\n  # (because resource uses count or for_each)"),
-                        Some(Value::Number(_)) => {
-                            buf.push_str("\n  # (because resource does not use count)")
-                        }
-                        Some(Value::String(_)) => {
-                            buf.push_str("\n  # (because resource does not use for_each)")
-                        }
+                        Some(Value::Number(_)) => buf.push_str("\n  # (because resource does not use count)"),
+                        Some(Value::String(_)) => buf.push_str("\n  # (because resource does not use for_each)"),
                         _ => {}
                     },
                     "delete_because_count_index" => {
-                        let _ = write!(
-                            buf,
-                            "\n  # (because index [{}] is out of range for count)",
-                            raw(index)
-                        );
+                        let _ = write!(buf, "\n  # (because index [{}] is out of range for count)", raw(index));
                     }
                     "delete_because_each_key" => {
-                        let _ = write!(
-                            buf,
-                            "\n  # (because key [{}] is not in for_each map)",
-                            raw(index)
-                        );
+                        let _ = write!(buf, "\n  # (because key [{}] is not in for_each map)", raw(index));
                     }
                     _ => {}
                 }
                 if !deposed.is_empty() {
-                    buf.push_str(
-                        "\n  # (left over from a partially-failed replacement of this instance)",
-                    );
+                    buf.push_str("\n  # (left over from a partially-failed replacement of this instance)");
                 }
             }
             Action::NoOp => {
@@ -616,20 +506,14 @@ impl<'a> ResourceDiff<'a> {
                     printed_moved = true;
                 } else if importing.is_some() {
                     let _ = write!(buf, "  # {disp} will be imported");
-                    let generated = rc
-                        .get("change")
-                        .and_then(|c| c.get("generated_config"))
-                        .and_then(Value::as_str)
-                        .unwrap_or("");
+                    let generated =
+                        rc.get("change").and_then(|c| c.get("generated_config")).and_then(Value::as_str).unwrap_or("");
                     if !generated.is_empty() {
                         buf.push_str("\n  # (config will be generated)");
                     }
                     printed_imported = true;
                 } else {
-                    let _ = write!(
-                        buf,
-                        "{disp} has an action the plan renderer doesn't support (this is a bug)"
-                    );
+                    let _ = write!(buf, "{disp} has an action the plan renderer doesn't support (this is a bug)");
                 }
             }
         }
@@ -639,21 +523,14 @@ impl<'a> ResourceDiff<'a> {
         }
         if let Some(imp) = importing {
             if !printed_imported {
-                match imp
-                    .get("id")
-                    .and_then(Value::as_str)
-                    .filter(|s| !s.is_empty())
-                {
+                match imp.get("id").and_then(Value::as_str).filter(|s| !s.is_empty()) {
                     Some(id) => {
                         let _ = writeln!(buf, "  # (imported from \"{id}\")");
                     }
                     None => buf.push_str("  # (will be imported first)\n"),
                 }
             }
-            if matches!(
-                self.action,
-                Action::CreateThenDelete | Action::DeleteThenCreate
-            ) {
+            if matches!(self.action, Action::CreateThenDelete | Action::DeleteThenCreate) {
                 buf.push_str("  # Warning: this will destroy the imported resource\n");
             }
         }
@@ -671,19 +548,11 @@ fn go_q(s: &str) -> String {
     format!("\"{s}\"")
 }
 
-fn render_drift(
-    out: &mut String,
-    drift: &[ResourceDiff],
-    diffs_empty: bool,
-    opts: &RenderOptions,
-) -> bool {
+fn render_drift(out: &mut String, drift: &[ResourceDiff], diffs_empty: bool, opts: &RenderOptions) -> bool {
     let shown: Vec<&ResourceDiff> = if opts.mode == PlanMode::RefreshOnly {
         drift.iter().collect()
     } else {
-        drift
-            .iter()
-            .filter(|d| d.diff.action != Action::NoOp)
-            .collect()
+        drift.iter().filter(|d| d.diff.action != Action::NoOp).collect()
     };
     if shown.is_empty() {
         return false;

@@ -29,7 +29,9 @@ impl Question {
     fn key(&self) -> String {
         let w = |v: &Value| super::wire::to_wire(v).to_string();
         match self {
-            Question::Plan { type_name, prior, config } => format!("plan\0{type_name}\0{}\0{}", prior.as_ref().map(w).unwrap_or_default(), w(config)),
+            Question::Plan { type_name, prior, config } => {
+                format!("plan\0{type_name}\0{}\0{}", prior.as_ref().map(w).unwrap_or_default(), w(config))
+            }
             Question::Read { type_name, prior } => format!("read\0{type_name}\0{}", w(prior)),
             Question::ReadData { type_name, config } => format!("data\0{type_name}\0{}", w(config)),
             Question::Import { type_name, id } => format!("import\0{type_name}\0{id}"),
@@ -59,8 +61,19 @@ pub struct Answered {
 }
 
 impl Answered {
-    pub fn new(source: String, resources: BTreeMap<String, ResourceSchema>, data_sources: BTreeMap<String, ResourceSchema>) -> Answered {
-        Answered { source, resources, data_sources, answers: RefCell::default(), asked: RefCell::default(), provisional: Default::default() }
+    pub fn new(
+        source: String,
+        resources: BTreeMap<String, ResourceSchema>,
+        data_sources: BTreeMap<String, ResourceSchema>,
+    ) -> Answered {
+        Answered {
+            source,
+            resources,
+            data_sources,
+            answers: RefCell::default(),
+            asked: RefCell::default(),
+            provisional: Default::default(),
+        }
     }
 
     /// The questions asked since the last call that have no answer yet.
@@ -134,20 +147,40 @@ impl Provider for Answered {
     fn data_source_schema(&self, type_name: &str) -> Option<&ResourceSchema> {
         self.data_sources.get(type_name)
     }
-    fn plan_resource_change(&self, type_name: &str, prior: Option<&Value>, config: &Value) -> Result<PlannedChange, ProviderError> {
-        let q = Question::Plan { type_name: type_name.into(), prior: prior.map(|p| p.unmark_deep().0), config: config.unmark_deep().0 };
+    fn plan_resource_change(
+        &self,
+        type_name: &str,
+        prior: Option<&Value>,
+        config: &Value,
+    ) -> Result<PlannedChange, ProviderError> {
+        let q = Question::Plan {
+            type_name: type_name.into(),
+            prior: prior.map(|p| p.unmark_deep().0),
+            config: config.unmark_deep().0,
+        };
         match self.lookup(q) {
-            Some(Answer::Plan(Ok(p))) => Ok(PlannedChange { planned: remark(p.planned, config), requires_replace: p.requires_replace }),
+            Some(Answer::Plan(Ok(p))) => {
+                Ok(PlannedChange { planned: remark(p.planned, config), requires_replace: p.requires_replace })
+            }
             Some(Answer::Plan(Err(e))) => Err(e),
             _ => match self.resources.get(type_name) {
                 Some(s) => Ok(PlannedChange { planned: proposed(s, prior, config), requires_replace: Vec::new() }),
-                None => Err(ProviderError { summary: "Invalid resource type".into(), detail: format!("The provider does not support resource type {type_name:?}.") }),
+                None => Err(ProviderError {
+                    summary: "Invalid resource type".into(),
+                    detail: format!("The provider does not support resource type {type_name:?}."),
+                }),
             },
         }
     }
     /// Never asked during a plan: the apply walk asks the provider itself.
     fn apply_resource_change(&self, _type_name: &str, prior: Option<&Value>, _planned: Option<&Value>) -> Applied {
-        Applied { new_state: prior.cloned(), error: Some(ProviderError { summary: "Provider not available to apply".into(), detail: "This provider answers plan-time questions only.".into() }) }
+        Applied {
+            new_state: prior.cloned(),
+            error: Some(ProviderError {
+                summary: "Provider not available to apply".into(),
+                detail: "This provider answers plan-time questions only.".into(),
+            }),
+        }
     }
     fn read_resource(&self, type_name: &str, prior: &Value) -> Result<Option<Value>, ProviderError> {
         match self.lookup(Question::Read { type_name: type_name.into(), prior: prior.unmark_deep().0 }) {
@@ -169,7 +202,10 @@ impl Provider for Answered {
             Some(Answer::ReadData(r)) => r.map(|v| remark(v, config)),
             _ => match self.data_sources.get(type_name) {
                 Some(s) => Ok(proposed(s, None, config)),
-                None => Err(ProviderError { summary: "Invalid data source".into(), detail: format!("The provider does not support data source {type_name:?}.") }),
+                None => Err(ProviderError {
+                    summary: "Invalid data source".into(),
+                    detail: format!("The provider does not support data source {type_name:?}."),
+                }),
             },
         }
     }
@@ -182,13 +218,32 @@ mod tests {
     use crate::providers::AttributeSchema;
 
     fn provider() -> Answered {
-        let attr = |computed: bool| AttributeSchema { ty: Type::String, optional: !computed, computed, required: false, sensitive: false, requires_replace: false };
-        let s = ResourceSchema { version: 0, blocks: Default::default(), attributes: [("name".to_string(), attr(false)), ("id".to_string(), attr(true))].into_iter().collect() };
-        Answered::new("registry.terraform.io/acme/x".into(), [("x_thing".to_string(), s)].into_iter().collect(), BTreeMap::new())
+        let attr = |computed: bool| AttributeSchema {
+            ty: Type::String,
+            optional: !computed,
+            computed,
+            required: false,
+            sensitive: false,
+            requires_replace: false,
+        };
+        let s = ResourceSchema {
+            version: 0,
+            blocks: Default::default(),
+            attributes: [("name".to_string(), attr(false)), ("id".to_string(), attr(true))].into_iter().collect(),
+        };
+        Answered::new(
+            "registry.terraform.io/acme/x".into(),
+            [("x_thing".to_string(), s)].into_iter().collect(),
+            BTreeMap::new(),
+        )
     }
 
     fn cfg(name: &str) -> Value {
-        Value::object([("name".to_string(), Value::string(name)), ("id".to_string(), Value::null(Type::String))].into_iter().collect())
+        Value::object(
+            [("name".to_string(), Value::string(name)), ("id".to_string(), Value::null(Type::String))]
+                .into_iter()
+                .collect(),
+        )
     }
 
     #[test]
@@ -200,7 +255,9 @@ mod tests {
         assert_eq!(p.provisional_count(), 2, "each provisional answer counts");
         let qs = p.take_questions();
         assert_eq!(qs.len(), 1);
-        let known = Value::object([("name".to_string(), Value::string("a")), ("id".to_string(), Value::string("i-1"))].into_iter().collect());
+        let known = Value::object(
+            [("name".to_string(), Value::string("a")), ("id".to_string(), Value::string("i-1"))].into_iter().collect(),
+        );
         p.answer(qs[0].0.clone(), Answer::Plan(Ok(PlannedChange { planned: known.clone(), requires_replace: vec![] })));
         let second = p.plan_resource_change("x_thing", None, &cfg("a")).unwrap();
         assert!(second.planned.raw_equal(&known));

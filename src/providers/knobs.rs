@@ -123,7 +123,10 @@ mod tests {
         assert!(all.iter().all(|d| (150..=250).contains(d)), "{all:?}");
         assert!(all.iter().any(|&d| d != all[0]), "jitter moves delays");
         let other = Knobs { seed: 8, ..k.clone() };
-        assert!((0..40).any(|i| other.jittered(200, Op::Create, Some(&format!("n{i}"))) != all[i]), "another seed, other delays");
+        assert!(
+            (0..40).any(|i| other.jittered(200, Op::Create, Some(&format!("n{i}"))) != all[i]),
+            "another seed, other delays"
+        );
         assert_eq!(Knobs::default().jittered(200, Op::Create, Some("a")), 200);
     }
 

@@ -48,7 +48,11 @@ impl MockOptions {
                         }
                     }
                 }
-                "MOCK_FAIL_NAME" | "FAIL_NAME" => o.fail_names = crate::util::sort::btree_set(v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from)),
+                "MOCK_FAIL_NAME" | "FAIL_NAME" => {
+                    o.fail_names = crate::util::sort::btree_set(
+                        v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from),
+                    )
+                }
                 "MOCK_FAIL_ADDRESS" => o.fail_addresses = split_addresses(v).filter_map(FailAddress::parse).collect(),
                 "MOCK_FAIL_OPS" => {
                     o.fail_ops = OpSet::default();
@@ -259,7 +263,9 @@ fn str_of(obj: &Value, name: &str) -> Option<String> {
 /// The `input` map as (key, value-or-null) pairs, sorted.
 fn input_of(obj: &Value) -> Vec<(String, Option<String>)> {
     match get(obj, "input").map(|v| &v.kind) {
-        Some(Kind::Map(_, m)) | Some(Kind::Object(m)) => m.iter().map(|(k, v)| (k.clone(), v.as_str().map(String::from))).collect(),
+        Some(Kind::Map(_, m)) | Some(Kind::Object(m)) => {
+            m.iter().map(|(k, v)| (k.clone(), v.as_str().map(String::from))).collect()
+        }
         _ => Vec::new(),
     }
 }
@@ -297,8 +303,14 @@ fn py_opt(s: Option<&str>) -> String {
 
 /// The oracle's `_derive`: `(id, output)` from `name`, `input` and `force_new`.
 pub fn derive(name: Option<&str>, input: &[(String, Option<String>)], force_new: Option<&str>) -> (String, String) {
-    let pairs: Vec<String> = input.iter().map(|(k, v)| format!("{}: {}", python_json_string(k), py_opt(v.as_deref()))).collect();
-    let body = format!("{{\"force_new\": {}, \"input\": {{{}}}, \"name\": {}}}", py_opt(force_new), pairs.join(", "), py_opt(name));
+    let pairs: Vec<String> =
+        input.iter().map(|(k, v)| format!("{}: {}", python_json_string(k), py_opt(v.as_deref()))).collect();
+    let body = format!(
+        "{{\"force_new\": {}, \"input\": {{{}}}, \"name\": {}}}",
+        py_opt(force_new),
+        pairs.join(", "),
+        py_opt(name)
+    );
     let hash = Sha1::digest(body.as_bytes());
     let hex: String = hash.iter().take(4).map(|b| format!("{b:02x}")).collect();
     let id = format!("{}-{hex}", name.unwrap_or("anon"));
@@ -315,7 +327,9 @@ fn derive_for(obj: &Value, with_force_new: bool) -> (String, String) {
 
 fn equal(a: Option<&Value>, b: Option<&Value>) -> bool {
     match (a, b) {
-        (Some(a), Some(b)) => a.is_wholly_known() && b.is_wholly_known() && a.unmark_deep().0.raw_equal(&b.unmark_deep().0),
+        (Some(a), Some(b)) => {
+            a.is_wholly_known() && b.is_wholly_known() && a.unmark_deep().0.raw_equal(&b.unmark_deep().0)
+        }
         (None, None) => true,
         (Some(x), None) | (None, Some(x)) => x.is_null(),
     }
@@ -332,7 +346,12 @@ impl Provider for MockProvider {
         (type_name == "mock_data").then_some(&self.data)
     }
 
-    fn plan_resource_change(&self, type_name: &str, prior: Option<&Value>, config: &Value) -> Result<PlannedChange, ProviderError> {
+    fn plan_resource_change(
+        &self,
+        type_name: &str,
+        prior: Option<&Value>,
+        config: &Value,
+    ) -> Result<PlannedChange, ProviderError> {
         let schema = self.resource_schema(type_name).ok_or_else(|| unsupported(type_name))?;
         let mut planned = config.clone();
         let Some(prior) = prior else {
@@ -353,7 +372,12 @@ impl Provider for MockProvider {
         if changed("name") || changed("input") {
             set(&mut planned, "output", Value::unknown(Type::String));
         }
-        let requires_replace = schema.attributes.iter().filter(|(k, a)| a.requires_replace && changed(k)).map(|(k, _)| k.clone()).collect();
+        let requires_replace = schema
+            .attributes
+            .iter()
+            .filter(|(k, a)| a.requires_replace && changed(k))
+            .map(|(k, _)| k.clone())
+            .collect();
         Ok(PlannedChange { planned, requires_replace })
     }
 
@@ -394,7 +418,13 @@ impl Provider for MockProvider {
                 if self.options.fails(Op::Update, name.as_deref()) {
                     return Applied {
                         new_state: Some(prior.clone()),
-                        error: Some(ProviderError { summary: format!("mock: injected failure updating {}", python_repr(&name.unwrap_or_default())), detail: String::new() }),
+                        error: Some(ProviderError {
+                            summary: format!(
+                                "mock: injected failure updating {}",
+                                python_repr(&name.unwrap_or_default())
+                            ),
+                            detail: String::new(),
+                        }),
                     };
                 }
                 let (_, output) = derive_for(planned, true);
@@ -408,7 +438,13 @@ impl Provider for MockProvider {
                 if self.options.fails(Op::Delete, name.as_deref()) {
                     return Applied {
                         new_state: Some(prior.clone()),
-                        error: Some(ProviderError { summary: format!("mock: injected failure deleting {}", python_repr(&name.unwrap_or_default())), detail: String::new() }),
+                        error: Some(ProviderError {
+                            summary: format!(
+                                "mock: injected failure deleting {}",
+                                python_repr(&name.unwrap_or_default())
+                            ),
+                            detail: String::new(),
+                        }),
                     };
                 }
                 Applied { new_state: None, error: None }
@@ -513,7 +549,8 @@ mod tests {
 
     #[test]
     fn schemas_are_terraforms() {
-        let recorded: serde_json::Value = serde_json::from_str(include_str!("../../tests/fixtures/engine/mock-provider-schemas.json")).unwrap();
+        let recorded: serde_json::Value =
+            serde_json::from_str(include_str!("../../tests/fixtures/engine/mock-provider-schemas.json")).unwrap();
         assert_eq!(MockProvider::new(MockOptions::default()).schemas_json(), recorded);
     }
 
@@ -544,17 +581,32 @@ mod tests {
     #[test]
     fn update_keeps_id_and_force_new_requires_replace() {
         let p = MockProvider::new(MockOptions::default());
-        let prior = p.apply_resource_change("mock_resource", None, Some(&p.plan_resource_change("mock_resource", None, &config("a", input(&[("x", "1")]), None)).unwrap().planned)).new_state.unwrap();
-        let upd = p.plan_resource_change("mock_resource", Some(&prior), &config("a", input(&[("x", "2")]), None)).unwrap();
+        let prior = p
+            .apply_resource_change(
+                "mock_resource",
+                None,
+                Some(
+                    &p.plan_resource_change("mock_resource", None, &config("a", input(&[("x", "1")]), None))
+                        .unwrap()
+                        .planned,
+                ),
+            )
+            .new_state
+            .unwrap();
+        let upd =
+            p.plan_resource_change("mock_resource", Some(&prior), &config("a", input(&[("x", "2")]), None)).unwrap();
         assert!(upd.requires_replace.is_empty());
         assert_eq!(str_of(&upd.planned, "id").as_deref(), Some("a-00a9bf86"));
         assert!(!get(&upd.planned, "output").unwrap().is_known());
         let st = p.apply_resource_change("mock_resource", Some(&prior), Some(&upd.planned)).new_state.unwrap();
         assert_eq!(str_of(&st, "output").as_deref(), Some("a[x=2]"));
         assert_eq!(str_of(&st, "id").as_deref(), Some("a-00a9bf86"));
-        let same = p.plan_resource_change("mock_resource", Some(&prior), &config("a", input(&[("x", "1")]), None)).unwrap();
+        let same =
+            p.plan_resource_change("mock_resource", Some(&prior), &config("a", input(&[("x", "1")]), None)).unwrap();
         assert!(same.planned.raw_equal(&prior));
-        let rep = p.plan_resource_change("mock_resource", Some(&prior), &config("a", input(&[("x", "1")]), Some("v2"))).unwrap();
+        let rep = p
+            .plan_resource_change("mock_resource", Some(&prior), &config("a", input(&[("x", "1")]), Some("v2")))
+            .unwrap();
         assert_eq!(rep.requires_replace, vec!["force_new".to_string()]);
     }
 
@@ -580,7 +632,13 @@ mod tests {
 
     #[test]
     fn the_last_knob_for_an_operation_wins() {
-        let opts = MockOptions::from_env([("MOCK_DELAY_MS_READ", "5"), ("MOCK_FAIL_OPS", "update"), ("MOCK_DELAY_MS_READ", "7"), ("MOCK_FAIL_OPS", "delete,read"), ("MOCK_FAIL_NAME", "b")]);
+        let opts = MockOptions::from_env([
+            ("MOCK_DELAY_MS_READ", "5"),
+            ("MOCK_FAIL_OPS", "update"),
+            ("MOCK_DELAY_MS_READ", "7"),
+            ("MOCK_FAIL_OPS", "delete,read"),
+            ("MOCK_FAIL_NAME", "b"),
+        ]);
         assert_eq!(delay(&opts, Op::Read, None), 7);
         assert_eq!(delay(&opts, Op::Update, None), 0);
         assert!(opts.fails(Op::Delete, Some("b")) && opts.fails(Op::Read, Some("b")));
@@ -589,7 +647,12 @@ mod tests {
 
     #[test]
     fn default_fail_ops_is_create_only_and_delays_resolve() {
-        let opts = MockOptions::from_env([("MOCK_FAIL_NAME", "b"), ("MOCK_DELAY_MS", "300"), ("MOCK_DELAY_BY_NAME", "slow=900"), ("MOCK_DELAY_MS_READ", "5")]);
+        let opts = MockOptions::from_env([
+            ("MOCK_FAIL_NAME", "b"),
+            ("MOCK_DELAY_MS", "300"),
+            ("MOCK_DELAY_BY_NAME", "slow=900"),
+            ("MOCK_DELAY_MS_READ", "5"),
+        ]);
         assert!(opts.fails(Op::Create, Some("b")) && !opts.fails(Op::Update, Some("b")));
         let p = MockProvider::new(opts);
         assert_eq!(p.delay_ms(Op::Create, Some("x")), 300);
@@ -599,7 +662,11 @@ mod tests {
 
     #[test]
     fn rate_limits_reach_every_operation_and_lengthen_delays() {
-        let p = MockProvider::new(MockOptions::from_env([("MOCK_RATE_LIMIT", "1"), ("MOCK_MAX_RETRIES", "1"), ("MOCK_DELAY_MS", "50")]));
+        let p = MockProvider::new(MockOptions::from_env([
+            ("MOCK_RATE_LIMIT", "1"),
+            ("MOCK_MAX_RETRIES", "1"),
+            ("MOCK_DELAY_MS", "50"),
+        ]));
         let c = config("a", input(&[]), None);
         let planned = p.plan_resource_change("mock_resource", None, &c).unwrap().planned;
         let a = p.apply_resource_change("mock_resource", None, Some(&planned));
@@ -607,15 +674,26 @@ mod tests {
         assert_eq!(p.read_resource("mock_resource", &c).unwrap_err().summary, "Rate exceeded");
         assert_eq!(p.read_data_source("mock_data", &c).unwrap_err().summary, "Rate exceeded");
         assert_eq!(p.delay_ms(Op::Create, Some("a")), 50 + 100, "one retry after 100 ms");
-        let calm = MockProvider::new(MockOptions::from_env([("MOCK_SEED", "9"), ("MOCK_JITTER_MS", "20"), ("MOCK_DELAY_MS", "50")]));
+        let calm = MockProvider::new(MockOptions::from_env([
+            ("MOCK_SEED", "9"),
+            ("MOCK_JITTER_MS", "20"),
+            ("MOCK_DELAY_MS", "50"),
+        ]));
         assert!((30..=70).contains(&calm.delay_ms(Op::Create, Some("a"))));
     }
 
     #[test]
     fn failures_by_address_name_instances_or_whole_resources() {
-        let opts = MockOptions::from_env([("MOCK_FAIL_ADDRESS", "aws_instance.web[1], module.m.aws_subnet.a[\"x,y\"], data.d.e, nonsense, module.m[0].r.s")]);
+        let opts = MockOptions::from_env([(
+            "MOCK_FAIL_ADDRESS",
+            "aws_instance.web[1], module.m.aws_subnet.a[\"x,y\"], data.d.e, nonsense, module.m[0].r.s",
+        )]);
         let texts: Vec<&str> = opts.fail_addresses.iter().map(|f| f.text.as_str()).collect();
-        assert_eq!(texts, ["aws_instance.web[1]", "module.m.aws_subnet.a[\"x,y\"]", "data.d.e", "module.m[0].r.s"], "what does not parse is dropped");
+        assert_eq!(
+            texts,
+            ["aws_instance.web[1]", "module.m.aws_subnet.a[\"x,y\"]", "data.d.e", "module.m[0].r.s"],
+            "what does not parse is dropped"
+        );
         let e = opts.address_failure(Op::Create, "aws_instance.web[1]").unwrap();
         assert_eq!(e.summary, "mock: injected failure creating 'aws_instance.web[1]'");
         assert_eq!(e.detail, "MOCK_FAIL_ADDRESS contains 'aws_instance.web[1]'");
@@ -640,8 +718,14 @@ mod tests {
         fail_ops.insert(Op::Delete);
         fail_ops.insert(Op::ReadData);
         let ops = MockOptions { fail_ops, ..opts.clone() };
-        assert_eq!(ops.address_failure(Op::ReadData, "data.d.e[3]").unwrap().detail, "MOCK_FAIL_ADDRESS contains 'data.d.e'");
-        assert_eq!(ops.address_failure(Op::Delete, "aws_instance.web[1]").unwrap().summary, "mock: injected failure deleting 'aws_instance.web[1]'");
+        assert_eq!(
+            ops.address_failure(Op::ReadData, "data.d.e[3]").unwrap().detail,
+            "MOCK_FAIL_ADDRESS contains 'data.d.e'"
+        );
+        assert_eq!(
+            ops.address_failure(Op::Delete, "aws_instance.web[1]").unwrap().summary,
+            "mock: injected failure deleting 'aws_instance.web[1]'"
+        );
         assert!(ops.address_failure(Op::Create, "aws_instance.web[1]").is_none());
         assert!(MockProvider::new(opts.clone()).injected_failure(Op::Create, "aws_instance.web[1]").is_some());
         assert!(MockOptions::default().address_failure(Op::Create, "aws_instance.web[1]").is_none());
@@ -659,7 +743,12 @@ mod tests {
     #[test]
     fn data_source_reads_keep_null_input() {
         let p = MockProvider::new(MockOptions::default());
-        let c = obj(&[("name", Value::string("root")), ("input", Value::null(Type::map(Type::String))), ("id", Value::null(Type::String)), ("output", Value::null(Type::String))]);
+        let c = obj(&[
+            ("name", Value::string("root")),
+            ("input", Value::null(Type::map(Type::String))),
+            ("id", Value::null(Type::String)),
+            ("output", Value::null(Type::String)),
+        ]);
         let st = p.read_data_source("mock_data", &c).unwrap();
         assert_eq!(str_of(&st, "id").as_deref(), Some("root-47d4a0d0"));
         assert!(get(&st, "input").unwrap().is_null());

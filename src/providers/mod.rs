@@ -50,7 +50,9 @@ impl ResourceSchema {
         // Nested blocks are lists of objects; dynamic, since their objects' types come from
         // whatever each block writes.
         let blocks = self.blocks.keys().map(|k| (k.clone(), Type::Dynamic));
-        Type::Object(crate::util::sort::btree_map(self.attributes.iter().map(|(k, a)| (k.clone(), a.ty.clone())).chain(blocks)))
+        Type::Object(crate::util::sort::btree_map(
+            self.attributes.iter().map(|(k, a)| (k.clone(), a.ty.clone())).chain(blocks),
+        ))
     }
 }
 
@@ -116,7 +118,12 @@ pub trait Provider {
     fn data_source_schema(&self, type_name: &str) -> Option<&ResourceSchema>;
     /// Plans a create (`prior` is `None`) or an update of an object to `config` (already of the
     /// schema's type, with null for unset and computed attributes).
-    fn plan_resource_change(&self, type_name: &str, prior: Option<&Value>, config: &Value) -> Result<PlannedChange, ProviderError>;
+    fn plan_resource_change(
+        &self,
+        type_name: &str,
+        prior: Option<&Value>,
+        config: &Value,
+    ) -> Result<PlannedChange, ProviderError>;
     /// Applies a planned change: `planned` `None` deletes.
     fn apply_resource_change(&self, type_name: &str, prior: Option<&Value>, planned: Option<&Value>) -> Applied;
     /// Refresh: the object as it exists now (`None`: it is gone).
@@ -160,13 +167,19 @@ pub trait Provider {
 
 /// The error of a provider that cannot import objects of a type.
 pub fn cannot_import(type_name: &str) -> ProviderError {
-    ProviderError { summary: format!("{type_name} does not support resource import"), detail: format!("This provider has not implemented import for {type_name}.") }
+    ProviderError {
+        summary: format!("{type_name} does not support resource import"),
+        detail: format!("This provider has not implemented import for {type_name}."),
+    }
 }
 
 /// What the mocks import: an object of the schema's type whose `id` is `id`, everything else
 /// null (the oracle's mock, extended by scripts/engine-oracle.py, answers the same).
 pub fn imported_object(schema: &ResourceSchema, id: &str) -> Value {
-    let attrs = schema.attributes.iter().map(|(k, a)| (k.clone(), if k == "id" { Value::string(id.to_string()) } else { Value::null(a.ty.clone()) }));
+    let attrs = schema
+        .attributes
+        .iter()
+        .map(|(k, a)| (k.clone(), if k == "id" { Value::string(id.to_string()) } else { Value::null(a.ty.clone()) }));
     let blocks = schema.blocks.keys().map(|k| (k.clone(), Value::null(Type::Dynamic)));
     Value::object(crate::util::sort::btree_map(attrs.chain(blocks)))
 }
@@ -179,14 +192,17 @@ pub fn route<'p>(provider: &'p dyn Provider, config_address: &str) -> &'p dyn Pr
 /// `terraform providers schema -json`'s block for a schema (attributes and nested blocks).
 pub fn block_json(s: &ResourceSchema) -> serde_json::Value {
     use serde_json::json;
-    let attrs: serde_json::Map<String, serde_json::Value> = crate::util::sort::json_map(s
-        .attributes
-        .iter()
-        .map(|(k, a)| {
+    let attrs: serde_json::Map<String, serde_json::Value> =
+        crate::util::sort::json_map(s.attributes.iter().map(|(k, a)| {
             let mut m = serde_json::Map::new();
             m.insert("type".into(), crate::engine::values_json::type_json(&a.ty));
             m.insert("description_kind".into(), json!("markdown"));
-            for (flag, on) in [("required", a.required), ("optional", a.optional), ("computed", a.computed), ("sensitive", a.sensitive)] {
+            for (flag, on) in [
+                ("required", a.required),
+                ("optional", a.optional),
+                ("computed", a.computed),
+                ("sensitive", a.sensitive),
+            ] {
                 if on {
                     m.insert(flag.into(), json!(true));
                 }
@@ -196,8 +212,9 @@ pub fn block_json(s: &ResourceSchema) -> serde_json::Value {
     let mut block = serde_json::Map::new();
     block.insert("attributes".into(), serde_json::Value::Object(attrs));
     if !s.blocks.is_empty() {
-        let types: serde_json::Map<String, serde_json::Value> =
-            crate::util::sort::json_map(s.blocks.iter().map(|(k, b)| (k.clone(), json!({"nesting_mode": "list", "block": block_json(b)}))));
+        let types: serde_json::Map<String, serde_json::Value> = crate::util::sort::json_map(
+            s.blocks.iter().map(|(k, b)| (k.clone(), json!({"nesting_mode": "list", "block": block_json(b)}))),
+        );
         block.insert("block_types".into(), serde_json::Value::Object(types));
     }
     block.insert("description_kind".into(), json!("plain"));

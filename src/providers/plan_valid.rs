@@ -15,7 +15,12 @@ use super::ResourceSchema;
 use crate::eval::{Kind, Type, Value};
 
 /// The problems with `planned` (empty: a valid plan), each `<path>: <what>` (`.name: ...`).
-pub fn assert_plan_valid(schema: &ResourceSchema, prior: Option<&Value>, config: &Value, planned: &Value) -> Vec<String> {
+pub fn assert_plan_valid(
+    schema: &ResourceSchema,
+    prior: Option<&Value>,
+    config: &Value,
+    planned: &Value,
+) -> Vec<String> {
     let mut errs = Vec::new();
     let null = Value::null(schema.object_type());
     object(schema, prior.unwrap_or(&null), config, planned, "", &mut errs);
@@ -58,9 +63,15 @@ fn object(schema: &ResourceSchema, prior: &Value, config: &Value, planned: &Valu
     for (name, block) in &schema.blocks {
         let path = format!("{path}.{name}");
         let empty = Value::null(Type::Dynamic);
-        let (p, c, pl) = (attr(prior, name).unwrap_or(&empty), attr(config, name).unwrap_or(&empty), attr(planned, name).unwrap_or(&empty));
+        let (p, c, pl) = (
+            attr(prior, name).unwrap_or(&empty),
+            attr(config, name).unwrap_or(&empty),
+            attr(planned, name).unwrap_or(&empty),
+        );
         if pl.is_null() {
-            errs.push(format!("{path}: attribute representing a list of nested blocks must be empty to indicate no blocks, not null"));
+            errs.push(format!(
+                "{path}: attribute representing a list of nested blocks must be empty to indicate no blocks, not null"
+            ));
             continue;
         }
         if pl.raw_equal(c) {
@@ -82,7 +93,11 @@ fn object(schema: &ResourceSchema, prior: &Value, config: &Value, planned: &Valu
         };
         let (planned_items, config_items, prior_items) = (items(pl), items(c), items(p));
         if planned_items.len() != config_items.len() {
-            errs.push(format!("{path}: block count in plan ({}) disagrees with count in config ({})", planned_items.len(), config_items.len()));
+            errs.push(format!(
+                "{path}: block count in plan ({}) disagrees with count in config ({})",
+                planned_items.len(),
+                config_items.len()
+            ));
             continue;
         }
         for (i, (pe, ce)) in planned_items.iter().zip(&config_items).enumerate() {
@@ -106,13 +121,24 @@ fn attribute(a: &super::AttributeSchema, prior: &Value, config: &Value, planned:
         return None;
     }
     if config.is_null() && !planned.is_null() {
-        return Some(if a.sensitive { "sensitive planned value for a non-computed attribute".into() } else { format!("planned value {} for a non-computed attribute", go_string(planned)) });
+        return Some(if a.sensitive {
+            "sensitive planned value for a non-computed attribute".into()
+        } else {
+            format!("planned value {} for a non-computed attribute", go_string(planned))
+        });
     }
     Some(match (prior.is_null(), a.sensitive) {
         (true, true) => "sensitive planned value does not match config value".into(),
-        (true, false) => format!("planned value {} does not match config value {}", go_string(planned), go_string(config)),
+        (true, false) => {
+            format!("planned value {} does not match config value {}", go_string(planned), go_string(config))
+        }
         (false, true) => "sensitive planned value does not match config value nor prior value".into(),
-        (false, false) => format!("planned value {} does not match config value {} nor prior value {}", go_string(planned), go_string(config), go_string(prior)),
+        (false, false) => format!(
+            "planned value {} does not match config value {} nor prior value {}",
+            go_string(planned),
+            go_string(config),
+            go_string(prior)
+        ),
     })
 }
 
@@ -217,7 +243,9 @@ fn value_compatible(planned: &Value, actual: &Value, path: &str, errs: &mut Vec<
                 value_compatible(pe, x.get(k).unwrap_or(&null), &format!("{path}.{k}"), errs);
             }
         }
-        _ if !planned.raw_equal(actual) => errs.push(say(format!("was {}, but now {}", go_string(planned), go_string(actual)))),
+        _ if !planned.raw_equal(actual) => {
+            errs.push(say(format!("was {}, but now {}", go_string(planned), go_string(actual))))
+        }
         _ => {}
     }
 }
@@ -226,7 +254,9 @@ fn value_compatible(planned: &Value, actual: &Value, path: &str, errs: &mut Vec<
 /// `cty.ListVal([]cty.Value{...})`.
 pub fn go_string(v: &Value) -> String {
     let list = |items: &[Value]| items.iter().map(go_string).collect::<Vec<_>>().join(", ");
-    let map = |m: &std::collections::BTreeMap<String, Value>| m.iter().map(|(k, v)| format!("{}:{}", go_quote(k), go_string(v))).collect::<Vec<_>>().join(", ");
+    let map = |m: &std::collections::BTreeMap<String, Value>| {
+        m.iter().map(|(k, v)| format!("{}:{}", go_quote(k), go_string(v))).collect::<Vec<_>>().join(", ")
+    };
     match &v.kind {
         Kind::Null(t) => format!("cty.NullVal({})", go_type(t)),
         Kind::Unknown(Type::Dynamic) => "cty.DynamicVal".into(),
@@ -263,9 +293,14 @@ fn go_type(t: &Type) -> String {
         Type::Set(e) => format!("cty.Set({})", go_type(e)),
         Type::Map(e) => format!("cty.Map({})", go_type(e)),
         Type::Tuple(items) if items.is_empty() => "cty.EmptyTuple".into(),
-        Type::Tuple(items) => format!("cty.Tuple([]cty.Type{{{}}})", items.iter().map(go_type).collect::<Vec<_>>().join(", ")),
+        Type::Tuple(items) => {
+            format!("cty.Tuple([]cty.Type{{{}}})", items.iter().map(go_type).collect::<Vec<_>>().join(", "))
+        }
         Type::Object(m) if m.is_empty() => "cty.EmptyObject".into(),
-        Type::Object(m) => format!("cty.Object(map[string]cty.Type{{{}}})", m.iter().map(|(k, t)| format!("{}:{}", go_quote(k), go_type(t))).collect::<Vec<_>>().join(", ")),
+        Type::Object(m) => format!(
+            "cty.Object(map[string]cty.Type{{{}}})",
+            m.iter().map(|(k, t)| format!("{}:{}", go_quote(k), go_type(t))).collect::<Vec<_>>().join(", ")
+        ),
         Type::TypeType => "cty.DynamicPseudoType".into(),
     }
 }
@@ -281,12 +316,30 @@ mod tests {
     use crate::providers::AttributeSchema;
 
     fn schema() -> ResourceSchema {
-        let attr = |optional: bool, computed: bool| AttributeSchema { ty: Type::String, optional, computed, required: !optional && !computed, sensitive: false, requires_replace: false };
-        ResourceSchema { version: 0, blocks: Default::default(), attributes: [("name".to_string(), attr(true, false)), ("id".to_string(), attr(false, true)), ("region".to_string(), attr(true, true))].into_iter().collect() }
+        let attr = |optional: bool, computed: bool| AttributeSchema {
+            ty: Type::String,
+            optional,
+            computed,
+            required: !optional && !computed,
+            sensitive: false,
+            requires_replace: false,
+        };
+        ResourceSchema {
+            version: 0,
+            blocks: Default::default(),
+            attributes: [
+                ("name".to_string(), attr(true, false)),
+                ("id".to_string(), attr(false, true)),
+                ("region".to_string(), attr(true, true)),
+            ]
+            .into_iter()
+            .collect(),
+        }
     }
 
     fn obj(pairs: &[(&str, Value)]) -> Value {
-        let mut m: std::collections::BTreeMap<String, Value> = ["name", "id", "region"].iter().map(|k| (k.to_string(), Value::null(Type::String))).collect();
+        let mut m: std::collections::BTreeMap<String, Value> =
+            ["name", "id", "region"].iter().map(|k| (k.to_string(), Value::null(Type::String))).collect();
         m.extend(pairs.iter().map(|(k, v)| (k.to_string(), v.clone())));
         Value::object(m)
     }
@@ -319,16 +372,36 @@ mod tests {
     fn what_an_apply_may_change() {
         let s = schema();
         let planned = obj(&[("name", Value::string("a")), ("id", Value::unknown(Type::String))]);
-        assert!(assert_object_compatible(&s, &planned, &obj(&[("name", Value::string("a")), ("id", Value::string("i-1"))])).is_empty());
-        assert_eq!(assert_object_compatible(&s, &planned, &obj(&[("name", Value::string("b")), ("id", Value::string("i-1"))])), [r#".name: was cty.StringVal("a"), but now cty.StringVal("b")"#]);
-        assert_eq!(assert_object_compatible(&s, &planned, &obj(&[("id", Value::string("i-1"))])), [r#".name: was cty.StringVal("a"), but now null"#]);
-        assert_eq!(assert_object_compatible(&s, &planned, &Value::null(s.object_type())), ["Root object was present, but now absent"]);
+        assert!(assert_object_compatible(
+            &s,
+            &planned,
+            &obj(&[("name", Value::string("a")), ("id", Value::string("i-1"))])
+        )
+        .is_empty());
+        assert_eq!(
+            assert_object_compatible(&s, &planned, &obj(&[("name", Value::string("b")), ("id", Value::string("i-1"))])),
+            [r#".name: was cty.StringVal("a"), but now cty.StringVal("b")"#]
+        );
+        assert_eq!(
+            assert_object_compatible(&s, &planned, &obj(&[("id", Value::string("i-1"))])),
+            [r#".name: was cty.StringVal("a"), but now null"#]
+        );
+        assert_eq!(
+            assert_object_compatible(&s, &planned, &Value::null(s.object_type())),
+            ["Root object was present, but now absent"]
+        );
     }
 
     #[test]
     fn go_strings() {
-        let m = Value::map(Type::String, [("b".to_string(), Value::string("2")), ("a".to_string(), Value::string("1"))].into_iter().collect());
-        assert_eq!(go_string(&m), r#"cty.MapVal(map[string]cty.Value{"a":cty.StringVal("1"), "b":cty.StringVal("2")})"#);
+        let m = Value::map(
+            Type::String,
+            [("b".to_string(), Value::string("2")), ("a".to_string(), Value::string("1"))].into_iter().collect(),
+        );
+        assert_eq!(
+            go_string(&m),
+            r#"cty.MapVal(map[string]cty.Value{"a":cty.StringVal("1"), "b":cty.StringVal("2")})"#
+        );
         assert_eq!(go_string(&Value::int(3)), "cty.NumberIntVal(3)");
         assert_eq!(go_string(&Value::list(Type::Number, vec![])), "cty.ListValEmpty(cty.Number)");
         assert_eq!(go_string(&Value::string("a\"b")), r#"cty.StringVal("a\"b")"#);

@@ -66,11 +66,20 @@ impl ProviderSet {
                 continue;
             }
             if let Err(at) = generic.binary_search_by(|(s, _)| s.as_str().cmp(source)) {
-                generic.insert(at, (source.clone(), GenericProvider::new(source, Arc::clone(&schemas), options.clone())));
+                generic
+                    .insert(at, (source.clone(), GenericProvider::new(source, Arc::clone(&schemas), options.clone())));
             }
         }
         let other = GenericProvider::new("", Arc::clone(&schemas), options.clone());
-        ProviderSet { mock: MockProvider::new(options), generic, other, configured: Keyed::default(), given: Keyed::default(), given_configs: Keyed::default(), type_sources }
+        ProviderSet {
+            mock: MockProvider::new(options),
+            generic,
+            other,
+            configured: Keyed::default(),
+            given: Keyed::default(),
+            given_configs: Keyed::default(),
+            type_sources,
+        }
     }
 
     /// The set with the `region` each configuration (by address) writes.
@@ -89,7 +98,9 @@ impl ProviderSet {
     /// e.g. `registry.terraform.io/hashicorp/aws`).
     pub fn with_provider(mut self, provider: Box<dyn Provider>) -> ProviderSet {
         let source = provider.source().to_string();
-        self.configured.0.retain(|(address, _)| crate::addrs::AbsProviderConfig::parse(address).is_none_or(|c| c.provider != source));
+        self.configured.0.retain(|(address, _)| {
+            crate::addrs::AbsProviderConfig::parse(address).is_none_or(|c| c.provider != source)
+        });
         self.given.insert(source, provider);
         self
     }
@@ -139,7 +150,12 @@ impl Provider for ProviderSet {
     fn data_source_schema(&self, type_name: &str) -> Option<&ResourceSchema> {
         self.by_type(type_name).data_source_schema(type_name)
     }
-    fn plan_resource_change(&self, type_name: &str, prior: Option<&Value>, config: &Value) -> Result<PlannedChange, ProviderError> {
+    fn plan_resource_change(
+        &self,
+        type_name: &str,
+        prior: Option<&Value>,
+        config: &Value,
+    ) -> Result<PlannedChange, ProviderError> {
         self.by_type(type_name).plan_resource_change(type_name, prior, config)
     }
     fn apply_resource_change(&self, type_name: &str, prior: Option<&Value>, planned: Option<&Value>) -> Applied {
@@ -192,7 +208,10 @@ mod tests {
         let mut schemas = GenericSchemas::default();
         schemas.resources.insert("aws_vpc".into(), ResourceSchema::default());
         let sources: BTreeMap<String, String> =
-            [("aws_vpc", "registry.terraform.io/hashicorp/aws"), ("mock_resource", mock::SOURCE)].into_iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+            [("aws_vpc", "registry.terraform.io/hashicorp/aws"), ("mock_resource", mock::SOURCE)]
+                .into_iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect();
         schemas.sources = sources.clone();
         ProviderSet::new(MockOptions::default(), schemas, sources)
     }
@@ -204,7 +223,10 @@ mod tests {
         assert_eq!(aws.source(), "registry.terraform.io/hashicorp/aws");
         assert!(aws.resource_schema("aws_vpc").is_some());
         assert_eq!(s.for_config("provider[\"registry.terraform.io/hashicorp/mock\"]").unwrap().source(), mock::SOURCE);
-        assert!(s.resource_schema("mock_resource").unwrap().attributes.contains_key("force_new"), "by type: the mock's");
+        assert!(
+            s.resource_schema("mock_resource").unwrap().attributes.contains_key("force_new"),
+            "by type: the mock's"
+        );
         // A source only a prior state names: still refreshed and destroyed.
         let gone = s.for_config("provider[\"registry.terraform.io/hashicorp/google\"]").unwrap();
         let obj = Value::object(BTreeMap::new());
@@ -213,12 +235,31 @@ mod tests {
         assert!(deleted.error.is_none() && deleted.new_state.is_none());
         let doc = s.schema_document();
         let given = set().with_provider(Box::new(MockProvider::new(MockOptions { delay_ms: 7, ..Default::default() })));
-        assert_eq!(given.for_config("provider[\"registry.terraform.io/hashicorp/mock\"].x").unwrap().delay_ms(Op::Create, None), 7, "a given provider serves its source");
+        assert_eq!(
+            given
+                .for_config("provider[\"registry.terraform.io/hashicorp/mock\"].x")
+                .unwrap()
+                .delay_ms(Op::Create, None),
+            7,
+            "a given provider serves its source"
+        );
         let west = "provider[\"registry.terraform.io/hashicorp/aws\"].west";
-        let per_config = set().with_regions(&[(west.to_string(), "us-west-2".to_string())].into_iter().collect()).with_config_provider(west, Box::new(MockProvider::new(MockOptions { delay_ms: 9, ..Default::default() })));
-        assert_eq!(per_config.for_config(west).unwrap().delay_ms(Op::Create, None), 9, "a configuration's own provider comes first");
-        assert_eq!(per_config.for_config("provider[\"registry.terraform.io/hashicorp/aws\"]").unwrap().source(), "registry.terraform.io/hashicorp/aws", "the others stay on the mocks");
-        assert!(doc["provider_schemas"]["registry.terraform.io/hashicorp/aws"]["resource_schemas"]["aws_vpc"].is_object());
+        let per_config = set()
+            .with_regions(&[(west.to_string(), "us-west-2".to_string())].into_iter().collect())
+            .with_config_provider(west, Box::new(MockProvider::new(MockOptions { delay_ms: 9, ..Default::default() })));
+        assert_eq!(
+            per_config.for_config(west).unwrap().delay_ms(Op::Create, None),
+            9,
+            "a configuration's own provider comes first"
+        );
+        assert_eq!(
+            per_config.for_config("provider[\"registry.terraform.io/hashicorp/aws\"]").unwrap().source(),
+            "registry.terraform.io/hashicorp/aws",
+            "the others stay on the mocks"
+        );
+        assert!(
+            doc["provider_schemas"]["registry.terraform.io/hashicorp/aws"]["resource_schemas"]["aws_vpc"].is_object()
+        );
         assert!(doc["provider_schemas"][mock::SOURCE]["resource_schemas"]["mock_resource"].is_object());
     }
 }

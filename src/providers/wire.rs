@@ -22,15 +22,21 @@ pub fn to_wire(v: &Value) -> Json {
 /// The value as JSON, `null` for null and unknown parts, every object key kept.
 fn plain(v: &Value) -> Json {
     match &v.kind {
-        Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => Json::Array(items.iter().map(plain).collect()),
-        Kind::Map(_, m) | Kind::Object(m) => Json::Object(crate::util::sort::json_map(m.iter().map(|(k, x)| (k.clone(), plain(x))))),
+        Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => {
+            Json::Array(items.iter().map(plain).collect())
+        }
+        Kind::Map(_, m) | Kind::Object(m) => {
+            Json::Object(crate::util::sort::json_map(m.iter().map(|(k, x)| (k.clone(), plain(x)))))
+        }
         _ => crate::engine::values_json::value(v),
     }
 }
 
 /// A `{ value, unknown }` answer as a value of type `ty`; `Err` says what is wrong with it.
 pub fn from_wire(j: &Json, ty: &Type) -> Result<Value, String> {
-    let Some(obj) = j.as_object() else { return Err(format!("expected an object {{ value, unknown }}, got {}", kind_of(j))) };
+    let Some(obj) = j.as_object() else {
+        return Err(format!("expected an object {{ value, unknown }}, got {}", kind_of(j)));
+    };
     let value = obj.get("value").ok_or("the object has no `value`")?;
     if !value.is_object() {
         return Err(format!("`value` must be an object of the type's attributes, got {}", kind_of(value)));
@@ -69,7 +75,9 @@ fn mark_unknown(v: &mut Value, marks: &Json) -> Result<(), String> {
         }
         Json::Bool(false) => Ok(()),
         Json::Object(m) => {
-            let (Kind::Object(attrs) | Kind::Map(_, attrs)) = &mut v.kind else { return Err("an object of marks where the value is not an object or map".into()) };
+            let (Kind::Object(attrs) | Kind::Map(_, attrs)) = &mut v.kind else {
+                return Err("an object of marks where the value is not an object or map".into());
+            };
             for (k, mk) in m {
                 let x = attrs.get_mut(k).ok_or_else(|| format!("marks an attribute `{k}` the value does not have"))?;
                 mark_unknown(x, mk)?;
@@ -77,7 +85,9 @@ fn mark_unknown(v: &mut Value, marks: &Json) -> Result<(), String> {
             Ok(())
         }
         Json::Array(items) => {
-            let (Kind::List(_, xs) | Kind::Tuple(xs) | Kind::Set(_, xs)) = &mut v.kind else { return Err("an array of marks where the value is not a list".into()) };
+            let (Kind::List(_, xs) | Kind::Tuple(xs) | Kind::Set(_, xs)) = &mut v.kind else {
+                return Err("an array of marks where the value is not a list".into());
+            };
             if items.len() != xs.len() {
                 return Err("an array of marks of another length than the value".into());
             }
@@ -119,11 +129,16 @@ pub type Schemas = (BTreeMap<String, ResourceSchema>, BTreeMap<String, ResourceS
 
 /// Reads `{ resources, data_sources }`; `Err` says what is malformed.
 pub fn schemas_from_json(j: &Json) -> Result<Schemas, String> {
-    let Some(obj) = j.as_object() else { return Err(format!("schema() must return an object {{ resources, data_sources }}, got {}", kind_of(j))) };
+    let Some(obj) = j.as_object() else {
+        return Err(format!("schema() must return an object {{ resources, data_sources }}, got {}", kind_of(j)));
+    };
     let group = |key: &str| -> Result<BTreeMap<String, ResourceSchema>, String> {
         let Some(g) = obj.get(key).filter(|g| !g.is_null()) else { return Ok(BTreeMap::new()) };
         let g = g.as_object().ok_or_else(|| format!("schema().{key} must be an object of type name to schema"))?;
-        g.iter().map(|(name, s)| Ok((name.clone(), resource_schema(s).map_err(|e| format!("schema().{key}.{name}: {e}"))?))).collect::<Result<Vec<_>, _>>().map(crate::util::sort::btree_map)
+        g.iter()
+            .map(|(name, s)| Ok((name.clone(), resource_schema(s).map_err(|e| format!("schema().{key}.{name}: {e}"))?)))
+            .collect::<Result<Vec<_>, _>>()
+            .map(crate::util::sort::btree_map)
     };
     Ok((group("resources")?, group("data_sources")?))
 }
@@ -144,32 +159,49 @@ fn resource_schema(j: &Json) -> Result<ResourceSchema, String> {
     let attrs = j.get("attributes").and_then(Json::as_object).ok_or("`attributes` must be an object")?;
     let mut attributes = BTreeMap::new();
     for (name, a) in attrs {
-        let ty = a.get("type").and_then(type_from_json).ok_or_else(|| format!("attribute `{name}` has no valid `type` (\"string\", [\"list\",\"string\"], ...)"))?;
+        let ty = a.get("type").and_then(type_from_json).ok_or_else(|| {
+            format!("attribute `{name}` has no valid `type` (\"string\", [\"list\",\"string\"], ...)")
+        })?;
         let flag = |k: &str| a.get(k).and_then(Json::as_bool).unwrap_or(false);
         let (required, computed) = (flag("required"), flag("computed"));
         let optional = flag("optional") || (!required && !computed);
-        attributes.insert(name.clone(), AttributeSchema { ty, optional, computed, required, sensitive: flag("sensitive"), requires_replace: flag("requires_replace") });
+        attributes.insert(
+            name.clone(),
+            AttributeSchema {
+                ty,
+                optional,
+                computed,
+                required,
+                sensitive: flag("sensitive"),
+                requires_replace: flag("requires_replace"),
+            },
+        );
     }
     Ok(ResourceSchema { version, attributes, blocks: Default::default() })
 }
 
 /// `terraform providers schema -json`'s entry for one provider (what the plan renderer reads).
-pub fn schemas_json(resources: &BTreeMap<String, ResourceSchema>, data_sources: &BTreeMap<String, ResourceSchema>) -> Json {
+pub fn schemas_json(
+    resources: &BTreeMap<String, ResourceSchema>,
+    data_sources: &BTreeMap<String, ResourceSchema>,
+) -> Json {
     let block = |s: &ResourceSchema| {
-        let attrs: Map<String, Json> = crate::util::sort::json_map(s
-            .attributes
-            .iter()
-            .map(|(k, a)| {
-                let mut m = Map::new();
-                m.insert("type".into(), crate::engine::values_json::type_json(&a.ty));
-                m.insert("description_kind".into(), json!("plain"));
-                for (flag, on) in [("required", a.required), ("optional", a.optional), ("computed", a.computed), ("sensitive", a.sensitive)] {
-                    if on {
-                        m.insert(flag.into(), json!(true));
-                    }
+        let attrs: Map<String, Json> = crate::util::sort::json_map(s.attributes.iter().map(|(k, a)| {
+            let mut m = Map::new();
+            m.insert("type".into(), crate::engine::values_json::type_json(&a.ty));
+            m.insert("description_kind".into(), json!("plain"));
+            for (flag, on) in [
+                ("required", a.required),
+                ("optional", a.optional),
+                ("computed", a.computed),
+                ("sensitive", a.sensitive),
+            ] {
+                if on {
+                    m.insert(flag.into(), json!(true));
                 }
-                (k.clone(), Json::Object(m))
-            }));
+            }
+            (k.clone(), Json::Object(m))
+        }));
         json!({"version": s.version, "block": {"attributes": attrs, "description_kind": "plain"}})
     };
     json!({
@@ -183,12 +215,24 @@ mod tests {
     use super::*;
 
     fn ty() -> Type {
-        Type::Object([("id".to_string(), Type::String), ("tags".to_string(), Type::map(Type::String))].into_iter().collect())
+        Type::Object(
+            [("id".to_string(), Type::String), ("tags".to_string(), Type::map(Type::String))].into_iter().collect(),
+        )
     }
 
     #[test]
     fn round_trips_unknowns() {
-        let v = Value::object([("id".to_string(), Value::unknown(Type::String)), ("tags".to_string(), Value::map(Type::String, [("a".to_string(), Value::string("x"))].into_iter().collect()))].into_iter().collect());
+        let v = Value::object(
+            [
+                ("id".to_string(), Value::unknown(Type::String)),
+                (
+                    "tags".to_string(),
+                    Value::map(Type::String, [("a".to_string(), Value::string("x"))].into_iter().collect()),
+                ),
+            ]
+            .into_iter()
+            .collect(),
+        );
         let w = to_wire(&v);
         // A known map is marked `{}`, as plan JSON's after_unknown marks it.
         assert_eq!(w, json!({"value": {"id": null, "tags": {"a": "x"}}, "unknown": {"id": true, "tags": {}}}));
@@ -216,13 +260,29 @@ mod tests {
         assert!(r["aws_instance"].attributes["ami"].required);
         assert!(r["aws_instance"].attributes["id"].computed);
         assert!(d.is_empty());
-        assert!(schemas_from_json(&json!({"resources": {"x": {"attributes": {"a": {"type": "strin"}}}}})).unwrap_err().contains("`a`"));
+        assert!(schemas_from_json(&json!({"resources": {"x": {"attributes": {"a": {"type": "strin"}}}}}))
+            .unwrap_err()
+            .contains("`a`"));
     }
 
     #[test]
     fn remarks_sensitive_parts() {
-        let cfg = Value::object([("id".to_string(), Value::null(Type::String)), ("tags".to_string(), Value::map(Type::String, Default::default()).mark(true))].into_iter().collect());
-        let ans = Value::object([("id".to_string(), Value::string("i")), ("tags".to_string(), Value::map(Type::String, Default::default()))].into_iter().collect());
+        let cfg = Value::object(
+            [
+                ("id".to_string(), Value::null(Type::String)),
+                ("tags".to_string(), Value::map(Type::String, Default::default()).mark(true)),
+            ]
+            .into_iter()
+            .collect(),
+        );
+        let ans = Value::object(
+            [
+                ("id".to_string(), Value::string("i")),
+                ("tags".to_string(), Value::map(Type::String, Default::default())),
+            ]
+            .into_iter()
+            .collect(),
+        );
         let out = remark(ans, &cfg);
         assert!(out.has_sensitive());
     }

@@ -11,7 +11,9 @@ const BAD_INSTANCE: &str = "Invalid resource instance metadata in state";
 /// The text is not JSON; with the position where it has one.
 pub fn not_json(at: Option<(usize, usize)>) -> Diagnostic {
     let detail = match at {
-        Some((line, column)) => format!("The state file could not be parsed as JSON: syntax error at line {line} column {column}."),
+        Some((line, column)) => {
+            format!("The state file could not be parsed as JSON: syntax error at line {line} column {column}.")
+        }
         None => "The state file could not be parsed as JSON.".to_string(),
     };
     Diagnostic::error(UNSUPPORTED, detail)
@@ -50,7 +52,10 @@ pub fn version_too_new(version: impl Display) -> Diagnostic {
 
 /// `version` is not a positive whole number (printed as JSON).
 pub fn version_not_a_number(version: impl Display) -> Diagnostic {
-    Diagnostic::error(UNSUPPORTED, format!("The version in the state file is {version}. A positive whole number is required."))
+    Diagnostic::error(
+        UNSUPPORTED,
+        format!("The version in the state file is {version}. A positive whole number is required."),
+    )
 }
 
 pub fn resources_not_array() -> Diagnostic {

@@ -76,7 +76,9 @@ impl<'a> J<'a> {
         match self {
             J::Str(s) => Value::String(s.to_string()),
             J::Arr(a) => Value::Array(a.iter().map(J::to_value).collect()),
-            J::Obj(o) => Value::Object(crate::util::sort::json_map(o.iter().map(|(k, v)| (k.to_string(), v.to_value())))),
+            J::Obj(o) => {
+                Value::Object(crate::util::sort::json_map(o.iter().map(|(k, v)| (k.to_string(), v.to_value()))))
+            }
             J::Other(v) => v.clone(),
         }
     }
@@ -391,7 +393,9 @@ fn read_resource(r: &J, state: &mut State, read: &mut Reader, diags: &mut Diagno
         let key = match inst.get("index_key") {
             None => None,
             Some(k) if k.is_null() => None,
-            Some(J::Other(Value::Number(n))) if n.as_i64().is_some() && each != Some("map") => Some(InstanceKey::Int(n.as_i64().unwrap_or(0))),
+            Some(J::Other(Value::Number(n))) if n.as_i64().is_some() && each != Some("map") => {
+                Some(InstanceKey::Int(n.as_i64().unwrap_or(0)))
+            }
             Some(J::Str(s)) if each != Some("list") => Some(InstanceKey::Str(s.to_string())),
             Some(other) => {
                 diags.push(diag::invalid_instance_key(base(), other));
@@ -484,14 +488,38 @@ mod tests {
             ("{\"version\":3}", "format version 3, which tfgraph does not read"),
             ("{\"version\":\"4\"}", "A positive whole number is required"),
             ("[", "syntax error"),
-            (r#"{"version":4,"resources":[{"mode":"weird","type":"a","name":"b","provider":"provider[\"x\"]"}]}"#, "mode \"weird\""),
-            (r#"{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","each":"list","provider":"provider[\"x\"]","instances":[{"index_key":"k"}]}]}"#, "invalid instance key \"k\""),
-            (r#"{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"x\"]","instances":[{"deposed":"xyz"}]}]}"#, "deposed key \"xyz\""),
-            (r#"{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"x\"]","instances":[{},{}]}]}"#, "appears multiple times"),
-            (r#"{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"x\"]","instances":[{"dependencies":["a.b[0]"]}]}]}"#, "invalid dependency \"a.b[0]\""),
-            (r#"{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"nope","instances":[{}]}]}"#, "invalid provider config address"),
-            (r#"{"version":4,"resources":[{"module":"mod.x","mode":"managed","type":"a","name":"b","provider":"provider[\"x\"]"}]}"#, "invalid module instance address"),
-            (r#"{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"x\"]","instances":[{"status":"gone"}]}]}"#, "invalid status \"gone\""),
+            (
+                r#"{"version":4,"resources":[{"mode":"weird","type":"a","name":"b","provider":"provider[\"x\"]"}]}"#,
+                "mode \"weird\"",
+            ),
+            (
+                r#"{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","each":"list","provider":"provider[\"x\"]","instances":[{"index_key":"k"}]}]}"#,
+                "invalid instance key \"k\"",
+            ),
+            (
+                r#"{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"x\"]","instances":[{"deposed":"xyz"}]}]}"#,
+                "deposed key \"xyz\"",
+            ),
+            (
+                r#"{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"x\"]","instances":[{},{}]}]}"#,
+                "appears multiple times",
+            ),
+            (
+                r#"{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"x\"]","instances":[{"dependencies":["a.b[0]"]}]}]}"#,
+                "invalid dependency \"a.b[0]\"",
+            ),
+            (
+                r#"{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"nope","instances":[{}]}]}"#,
+                "invalid provider config address",
+            ),
+            (
+                r#"{"version":4,"resources":[{"module":"mod.x","mode":"managed","type":"a","name":"b","provider":"provider[\"x\"]"}]}"#,
+                "invalid module instance address",
+            ),
+            (
+                r#"{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"x\"]","instances":[{"status":"gone"}]}]}"#,
+                "invalid status \"gone\"",
+            ),
         ];
         for (text, want) in cases {
             let (_, d) = parse_state(text);

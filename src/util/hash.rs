@@ -45,4 +45,3 @@ pub type FastBuild = BuildHasherDefault<FastHasher>;
 pub type FastMap<K, V> = HashMap<K, V, FastBuild>;
 /// A `HashSet` with [`FastHasher`].
 pub type FastSet<K> = HashSet<K, FastBuild>;
-

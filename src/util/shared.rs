@@ -216,7 +216,6 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for SharedVec<T> {
     }
 }
 
-
 /// One shared copy of every distinct string handed to it (interior mutability, so readers
 /// holding it by shared reference can intern).
 #[derive(Default)]

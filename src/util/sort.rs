@@ -58,7 +58,9 @@ pub fn btree_set<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
 
 /// A JSON object from pairs, as `collect()` makes it, built as [`btree_map`] builds (serde_json's
 /// `Map` is a `BTreeMap` and would build itself with `BTreeMap::from_iter`).
-pub fn json_map(items: impl IntoIterator<Item = (String, serde_json::Value)>) -> serde_json::Map<String, serde_json::Value> {
+pub fn json_map(
+    items: impl IntoIterator<Item = (String, serde_json::Value)>,
+) -> serde_json::Map<String, serde_json::Value> {
     let mut map = serde_json::Map::new();
     for (k, v) in items {
         map.insert(k, v);
@@ -112,9 +114,12 @@ mod tests {
 
     #[test]
     fn same_as_the_standard_stable_sort() {
-        for (seed, n, modulo) in [(1, 0, 5), (2, 1, 5), (3, 2, 2), (4, 17, 3), (5, 100, 10), (6, 1000, 50), (7, 5000, 1 << 40)] {
+        for (seed, n, modulo) in
+            [(1, 0, 5), (2, 1, 5), (3, 2, 2), (4, 17, 3), (5, 100, 10), (6, 1000, 50), (7, 5000, 1 << 40)]
+        {
             // Pairs of (key, original position): stability shows in the positions.
-            let items: Vec<(u64, usize)> = numbers(seed, n, modulo).into_iter().enumerate().map(|(i, k)| (k, i)).collect();
+            let items: Vec<(u64, usize)> =
+                numbers(seed, n, modulo).into_iter().enumerate().map(|(i, k)| (k, i)).collect();
             let mut ours = items.clone();
             sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
             let mut std = items.clone();

@@ -29,7 +29,11 @@ fn shown(value: f64) -> String {
         (value as i64).to_string()
     } else {
         // A subnormal f64 has only its fraction's bits of precision, not 53.
-        let bits = if value.abs() < f64::MIN_POSITIVE { 64 - (value.to_bits() & ((1 << 52) - 1)).leading_zeros() as u64 } else { 53 };
+        let bits = if value.abs() < f64::MIN_POSITIVE {
+            64 - (value.to_bits() & ((1 << 52) - 1)).leading_zeros() as u64
+        } else {
+            53
+        };
         Number::from_f64(value).shortest_at(bits)
     }
 }
@@ -93,13 +97,30 @@ mod tests {
             "The parallelism must be a positive whole number. Not 2.5."
         );
         assert!(check_parallelism(f64::NAN).is_err());
-        assert_eq!(check_parallelism(1e300).unwrap_err().detail, format!("The parallelism must be a positive value. Not {}.", 1e300));
+        assert_eq!(
+            check_parallelism(1e300).unwrap_err().detail,
+            format!("The parallelism must be a positive value. Not {}.", 1e300)
+        );
         assert!(check_parallelism(f64::INFINITY).is_err());
     }
 
     #[test]
     fn values_print_as_rust_prints_an_f64() {
-        let odd = [2.5, -0.1, 0.1 + 0.2, 1e-7, 5e-324, -1.5e-320, 2.2250738585072e-308, f64::MAX, -f64::MIN_POSITIVE, 1e15, 2f64.powi(60), 123456.789e3, 1.0 / 3.0];
+        let odd = [
+            2.5,
+            -0.1,
+            0.1 + 0.2,
+            1e-7,
+            5e-324,
+            -1.5e-320,
+            2.2250738585072e-308,
+            f64::MAX,
+            -f64::MIN_POSITIVE,
+            1e15,
+            2f64.powi(60),
+            123456.789e3,
+            1.0 / 3.0,
+        ];
         // And 3,000 bit patterns from a xorshift: every exponent range, subnormals included.
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         let random = std::iter::repeat_with(move || {
@@ -108,7 +129,8 @@ mod tests {
             x ^= x << 17;
             f64::from_bits(x)
         });
-        for v in odd.into_iter().chain([f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 7.0]).chain(random.take(3000)) {
+        for v in odd.into_iter().chain([f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 7.0]).chain(random.take(3000))
+        {
             let std = if v.fract() == 0.0 && v.abs() < 1e15 { format!("{}", v as i64) } else { format!("{v}") };
             assert_eq!(shown(v), std, "{v:e}");
         }

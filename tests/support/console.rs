@@ -86,7 +86,11 @@ pub fn check(file: &str, eval: impl FnMut(&Setup, &str) -> Outcome) -> Result<us
 }
 
 /// [`check`] on the cases whose expression `keep` accepts.
-pub fn check_filtered(file: &str, keep: impl Fn(&str) -> bool, mut eval: impl FnMut(&Setup, &str) -> Outcome) -> Result<usize, String> {
+pub fn check_filtered(
+    file: &str,
+    keep: impl Fn(&str) -> bool,
+    mut eval: impl FnMut(&Setup, &str) -> Outcome,
+) -> Result<usize, String> {
     let (setup, mut cases) = load(file);
     cases.retain(|c| keep(&c.expr));
     assert!(!cases.is_empty(), "{file} has no cases");
@@ -123,14 +127,12 @@ fn compare(want: &Json, got: &Outcome) -> Option<String> {
             }
             None
         }
-        (Some(err), Outcome::Value { rendered, .. }) => Some(format!(
-            "want error {:?} / {:?}, got value {rendered}",
-            err["summary"], err["detail"]
-        )),
-        (None, Outcome::Error { summary, detail, .. }) => Some(format!(
-            "want {}, got error {summary:?} / {detail:?}",
-            want["rendered"].as_str().unwrap_or("?")
-        )),
+        (Some(err), Outcome::Value { rendered, .. }) => {
+            Some(format!("want error {:?} / {:?}, got value {rendered}", err["summary"], err["detail"]))
+        }
+        (None, Outcome::Error { summary, detail, .. }) => {
+            Some(format!("want {}, got error {summary:?} / {detail:?}", want["rendered"].as_str().unwrap_or("?")))
+        }
         (None, Outcome::Value { json, ty, rendered }) => {
             let wr = want["rendered"].as_str().unwrap();
             let wt = want["type"].as_str().unwrap();
@@ -178,7 +180,9 @@ pub fn console(setup: &Setup, expr: &str) -> Outcome {
         None => {
             let d = out.diagnostics.errors().next().expect("an error without a diagnostic");
             let (start, end) = match &d.range {
-                Some(r) if r.filename == "<console-input>" => (Some(r.start.column as usize - 1), Some(r.end.column as usize - 1)),
+                Some(r) if r.filename == "<console-input>" => {
+                    (Some(r.start.column as usize - 1), Some(r.end.column as usize - 1))
+                }
                 _ => (None, None),
             };
             Outcome::Error { summary: d.summary.clone(), detail: d.detail.clone(), start, end }

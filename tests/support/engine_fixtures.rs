@@ -31,7 +31,11 @@ impl Step {
     /// The plan options the step was recorded with: `DESTROY=1`, `REFRESH=0`, and `PLAN_ARGS`'
     /// `-target=` / `-replace=`.
     pub fn plan_options(&self) -> tfgraph::engine::PlanOptions {
-        let mut o = tfgraph::engine::PlanOptions { destroy: self.destroy(), no_refresh: self.no_refresh(), ..Default::default() };
+        let mut o = tfgraph::engine::PlanOptions {
+            destroy: self.destroy(),
+            no_refresh: self.no_refresh(),
+            ..Default::default()
+        };
         for arg in self.env.get("PLAN_ARGS").map(String::as_str).unwrap_or("").split_whitespace() {
             if let Some(t) = arg.strip_prefix("-target=") {
                 o.targets.push(t.to_string());
@@ -103,7 +107,8 @@ fn read_env(path: &Path, out: &mut BTreeMap<String, String>) {
 /// Every recorded step, scenario by scenario, in order.
 pub fn steps() -> Vec<Step> {
     let mut out = Vec::new();
-    let mut scenarios: Vec<_> = fs::read_dir(fixtures()).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    let mut scenarios: Vec<_> =
+        fs::read_dir(fixtures()).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
     scenarios.sort();
     for sc in scenarios {
         let mut steps: Vec<_> = fs::read_dir(&sc).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
@@ -114,9 +119,14 @@ pub fn steps() -> Vec<Step> {
             read_env(&st.join("step.env"), &mut env);
             let mut files = BTreeMap::new();
             read_dir_files(&st.join("config"), "", &mut files);
-            let input_state = fs::read_to_string(st.join("input.tfstate")).ok().map(|t| serde_json::from_str(&t).unwrap());
+            let input_state =
+                fs::read_to_string(st.join("input.tfstate")).ok().map(|t| serde_json::from_str(&t).unwrap());
             out.push(Step {
-                name: format!("{}/{}", sc.file_name().unwrap().to_string_lossy(), st.file_name().unwrap().to_string_lossy()),
+                name: format!(
+                    "{}/{}",
+                    sc.file_name().unwrap().to_string_lossy(),
+                    st.file_name().unwrap().to_string_lossy()
+                ),
                 dir: st,
                 files,
                 env,
@@ -166,4 +176,3 @@ pub fn diff(path: &str, want: &Value, got: &Value, out: &mut Vec<String>) {
         _ => {}
     }
 }
-

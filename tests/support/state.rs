@@ -25,7 +25,8 @@ pub fn synthesize_state(config: &Config) -> (Value, Value) {
             } else {
                 ""
             };
-            let path = if m.path.is_root() { format!("module.{}", c.name) } else { format!("{}.module.{}", m.path, c.name) };
+            let path =
+                if m.path.is_root() { format!("module.{}", c.name) } else { format!("{}.module.{}", m.path, c.name) };
             module_keys.insert(path, key.to_string());
         }
     }
@@ -40,7 +41,9 @@ pub fn synthesize_state(config: &Config) -> (Value, Value) {
             tfgraph::addrs::ResourceMode::Ephemeral => continue,
         };
         let Some(res) = n.config.and_then(|c| match c {
-            tfgraph::graph::ConfigRef::Resource { module, index } => config.modules().get(module as usize).map(|m| &m.resources[index as usize]),
+            tfgraph::graph::ConfigRef::Resource { module, index } => {
+                config.modules().get(module as usize).map(|m| &m.resources[index as usize])
+            }
             _ => None,
         }) else {
             continue;

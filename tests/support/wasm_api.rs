@@ -48,7 +48,8 @@ pub fn version_is_the_crate_version() {
 }
 
 pub fn files_must_be_a_plain_object() {
-    for bad in [JsValue::from(42), JsValue::from_str("main.tf"), JsValue::NULL, JsValue::UNDEFINED, Array::new().into()] {
+    for bad in [JsValue::from(42), JsValue::from_str("main.tf"), JsValue::NULL, JsValue::UNDEFINED, Array::new().into()]
+    {
         assert_type_error(load_config_raw(bad, JsValue::UNDEFINED), "`files` must be an object");
     }
 }
@@ -113,7 +114,11 @@ pub fn syntax_errors_come_back_as_data() {
 /// an error as data.
 pub fn evaluate_raw_returns_value_type_rendering_and_marks() {
     let main = "variable \"n\" {\n  default = 3\n}\nresource \"aws_instance\" \"web\" {}\n";
-    let out = |expr: &str| json(&JSON::parse(&evaluate_raw(files(&[("main.tf", main)]), expr.into(), JsValue::UNDEFINED).unwrap()).unwrap());
+    let out = |expr: &str| {
+        json(
+            &JSON::parse(&evaluate_raw(files(&[("main.tf", main)]), expr.into(), JsValue::UNDEFINED).unwrap()).unwrap(),
+        )
+    };
     let v = out("[for i in range(var.n) : i / 3]");
     if v["diagnostics"].as_array().is_some_and(|d| d.is_empty()) {
         assert_eq!(v["type"], "tuple([\n    number,\n    number,\n    number,\n])");
@@ -146,7 +151,9 @@ pub fn evaluate_raw_regex_unicode_classes_match_terraform() {
         if !expr.contains("\\\\p") && !expr.contains("\\\\P") {
             continue;
         }
-        let out = json(&JSON::parse(&evaluate_raw(files(&[("main.tf", "")]), expr.into(), JsValue::UNDEFINED).unwrap()).unwrap());
+        let out = json(
+            &JSON::parse(&evaluate_raw(files(&[("main.tf", "")]), expr.into(), JsValue::UNDEFINED).unwrap()).unwrap(),
+        );
         if let Some(err) = case.get("error") {
             assert_eq!(out["diagnostics"][0]["detail"], err["detail"], "{expr}");
         } else {

@@ -85,7 +85,8 @@ output "first_vpc" {{
     );
     let mut stack = STACK.to_string();
     for i in 0..9 {
-        let prev = if i == 0 { "mock_resource.vpc.id".to_string() } else { format!("mock_resource.chain_{}.id", i - 1) };
+        let prev =
+            if i == 0 { "mock_resource.vpc.id".to_string() } else { format!("mock_resource.chain_{}.id", i - 1) };
         stack.push_str(&format!("\nresource \"mock_resource\" \"chain_{i}\" {{\n  name  = \"chain-${{local.prefix}}-{i}\"\n  input = {{ prev = {prev} }}\n}}\n"));
     }
     let mut out = BTreeMap::new();

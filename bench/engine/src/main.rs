@@ -17,7 +17,11 @@ use tfgraph::providers::mock::{MockOptions, MockProvider};
 /// A `/proc/self/status` field in KiB (`VmHWM`: the peak resident set), 0 where /proc is missing.
 fn status_kib(field: &str) -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status.lines().find_map(|l| l.strip_prefix(field)).and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok()).unwrap_or(0)
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
 }
 
 fn peak_rss_kib() -> u64 {
@@ -58,7 +62,10 @@ fn run(n: usize) -> Result<String, String> {
         return Err(format!("plan: {:?}", p.diagnostics.errors().map(|d| &d.summary).collect::<Vec<_>>()));
     }
     let planned = p.changes.len();
-    eprintln!("[bench] {n}: load {load_ms:.0} ms, plan {plan_ms:.0} ms, RSS after the plan {} MB", status_kib("VmRSS:") / 1024);
+    eprintln!(
+        "[bench] {n}: load {load_ms:.0} ms, plan {plan_ms:.0} ms, RSS after the plan {} MB",
+        status_kib("VmRSS:") / 1024
+    );
     let c = cpu_ms();
     let t = Instant::now();
     let r = apply(&files, &loaded.config, &p, None, &provider, &ApplyOptions::default());
@@ -67,7 +74,10 @@ fn run(n: usize) -> Result<String, String> {
     if r.diagnostics.has_errors() {
         return Err(format!("apply: {:?}", r.diagnostics.errors().map(|d| &d.summary).collect::<Vec<_>>()));
     }
-    let in_state: usize = r.state["resources"].as_array().map(|rs| rs.iter().map(|x| x["instances"].as_array().map_or(0, Vec::len)).sum()).unwrap_or(0);
+    let in_state: usize = r.state["resources"]
+        .as_array()
+        .map(|rs| rs.iter().map(|x| x["instances"].as_array().map_or(0, Vec::len)).sum())
+        .unwrap_or(0);
     if planned != n || in_state != n {
         return Err(format!("expected {n} instances, planned {planned}, applied {in_state}"));
     }

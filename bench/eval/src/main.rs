@@ -53,7 +53,9 @@ fn ours(inputs: &Inputs<'_>, src: &str) -> bool {
 }
 
 fn corpus_expressions() -> Vec<String> {
-    let corpus = std::env::var("TFGRAPH_CORPUS").map(PathBuf::from).unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
+    let corpus = std::env::var("TFGRAPH_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
     let Ok(index) = std::fs::read_to_string(corpus.join("INDEX.tsv")) else {
         eprintln!("no corpus at {}", corpus.display());
         return Vec::new();
@@ -135,7 +137,16 @@ fn time(label: &str, runs: usize, exprs: &[String], mut f: impl FnMut(&str) -> b
 fn main() {
     let funcs = Registry::builtin();
     let vars = BTreeMap::new();
-    let inputs = Inputs { variables: &vars, state: None, files: &NoFiles, funcs: &funcs, planning: false, unset_variables_unknown: true, base_dir: ".", resources: None };
+    let inputs = Inputs {
+        variables: &vars,
+        state: None,
+        files: &NoFiles,
+        funcs: &funcs,
+        planning: false,
+        unset_variables_unknown: true,
+        base_dir: ".",
+        resources: None,
+    };
     let ctx = hcl_context();
     let mut corpus = corpus_expressions();
     let total = corpus.len();

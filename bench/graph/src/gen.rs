@@ -32,7 +32,13 @@ fn resources(out: &mut String, rng: &mut Rng, prefix: &str, count: usize, inputs
             let refs = 1 + rng.below(3) as usize;
             for r in 0..refs {
                 let j = i - 1 - rng.below(i.min(20) as u64) as usize;
-                let splat = if j % 10 == 3 { "[*]" } else if j % 20 == 7 { "[\"a\"]" } else { "" };
+                let splat = if j % 10 == 3 {
+                    "[*]"
+                } else if j % 20 == 7 {
+                    "[\"a\"]"
+                } else {
+                    ""
+                };
                 let _ = writeln!(out, "  tag_{r} = aws_instance.{prefix}{j}{splat}.id");
             }
         }
@@ -87,7 +93,8 @@ pub fn generate_state(n: usize) -> (BTreeMap<String, String>, String, String) {
         if r % 10 == 0 {
             let _ = writeln!(child, "resource \"test_object\" \"r{r}\" {{}}");
         } else {
-            let _ = writeln!(child, "resource \"test_object\" \"r{r}\" {{\n  test_string = test_object.r{}.id\n}}", r - 1);
+            let _ =
+                writeln!(child, "resource \"test_object\" \"r{r}\" {{\n  test_string = test_object.r{}.id\n}}", r - 1);
         }
     }
     let files = BTreeMap::from([("main.tf".to_string(), root), ("m/main.tf".to_string(), child)]);
@@ -108,6 +115,7 @@ pub fn generate_state(n: usize) -> (BTreeMap<String, String>, String, String) {
             changes.insert(format!("module.m{m}.test_object.r{r}"), action);
         }
     }
-    let state = serde_json::json!({"version": 4, "serial": 1, "lineage": "perf", "outputs": {}, "resources": resources});
+    let state =
+        serde_json::json!({"version": 4, "serial": 1, "lineage": "perf", "outputs": {}, "resources": resources});
     (files, state.to_string(), serde_json::Value::Object(changes).to_string())
 }

@@ -123,7 +123,9 @@ fn steps_with_allocs(config: &tfgraph::config::Config, options: &BuildOptions) {
 fn peak_rss_kb() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)?.parse().ok()))
+        .and_then(|s| {
+            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
         .unwrap_or(0)
 }
 
@@ -206,7 +208,11 @@ fn main() {
         run_one(args[1].parse().expect("size"));
         return;
     }
-    let sizes: Vec<usize> = if args.is_empty() { vec![1_000, 10_000, 100_000] } else { args.iter().map(|a| a.parse().expect("size")).collect() };
+    let sizes: Vec<usize> = if args.is_empty() {
+        vec![1_000, 10_000, 100_000]
+    } else {
+        args.iter().map(|a| a.parse().expect("size")).collect()
+    };
     let exe = std::env::current_exe().expect("own path");
     for n in sizes {
         let status = std::process::Command::new(&exe).args(["--one", &n.to_string()]).status().expect("child");

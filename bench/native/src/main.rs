@@ -19,21 +19,14 @@ use tfgraph::config::{load, load_model_from, LoadOptions};
 
 fn read_tree(dir: &Path) -> BTreeMap<String, String> {
     fn walk(base: &Path, d: &Path, out: &mut BTreeMap<String, String>) {
-        let mut entries: Vec<_> = std::fs::read_dir(d)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
+        let mut entries: Vec<_> = std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()).collect();
         entries.sort();
         for p in entries {
             let name = p.file_name().unwrap().to_string_lossy().to_string();
             if p.is_dir() {
                 walk(base, &p, out);
             } else if name.ends_with(".tf") || name.ends_with(".tf.json") {
-                let rel = p
-                    .strip_prefix(base)
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace('\\', "/");
+                let rel = p.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/");
                 out.insert(rel, std::fs::read_to_string(&p).unwrap());
             }
         }
@@ -55,27 +48,19 @@ fn main() {
         _ => {
             let corpus = std::env::var_os("TFGRAPH_CORPUS")
                 .map(PathBuf::from)
-                .unwrap_or_else(|| {
-                    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-                });
+                .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
             let index = std::fs::read_to_string(corpus.join("INDEX.tsv")).unwrap();
             let mut trees: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
             for line in index.lines().skip(1) {
                 let dir = line.split('\t').next().unwrap();
                 let (repo, root) = dir.split_once('/').unwrap_or((dir, ""));
-                let files = trees
-                    .entry(repo.to_string())
-                    .or_insert_with(|| read_tree(&corpus.join(repo)))
-                    .clone();
+                let files = trees.entry(repo.to_string()).or_insert_with(|| read_tree(&corpus.join(repo))).clone();
                 cases.push((files, root.to_string()));
             }
             iterations = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(5);
         }
     }
-    let bytes: usize = cases
-        .iter()
-        .map(|(f, _)| f.values().map(String::len).sum::<usize>())
-        .sum();
+    let bytes: usize = cases.iter().map(|(f, _)| f.values().map(String::len).sum::<usize>()).sum();
     let keep = std::env::var_os("KEEP").is_some();
     let started = Instant::now();
     let mut diagnostics = 0;

@@ -9,7 +9,6 @@
 use super::timers::{elapsed_ms, sleep, turn};
 use super::Route;
 use crate::diag::{Diagnostic, Diagnostics};
-use serde_json::Value as Json;
 use crate::engine::api::event_json;
 use crate::engine::apply::{end_event, pending_event, start_event, ApplyResult, Event, EventKind};
 use crate::engine::stepper::{Response, Started, Stepper};
@@ -18,6 +17,7 @@ use crate::walk::CancelToken;
 use futures_util::future::LocalBoxFuture;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use js_sys::Function;
+use serde_json::Value as Json;
 use wasm_bindgen::prelude::*;
 
 /// The callbacks of one walk.
@@ -168,7 +168,8 @@ pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usi
             let delay = provider.delay_ms(s.ops[b].op, started.name.as_deref());
             // A JS configuration's first operation configures it, over the state as it is now:
             // what its block reaches has been applied (`engine::provider_block`).
-            let configure = (started.request.is_ok() && route.needs_configure(&started.provider_config)).then(|| s.state());
+            let configure =
+                (started.request.is_ok() && route.needs_configure(&started.provider_config)).then(|| s.state());
             let instance = s.ops[b].instance.clone();
             inflight.push(Box::pin(async move {
                 let mut started = started;
@@ -229,10 +230,22 @@ pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usi
     let state = s.final_state();
     // The walk's result, as Terraform persists it last: passed unless the last state passed
     // was it already (nothing written since, and the final write did not advance the serial).
-    if hooks.pacing.behind || (hooks.pacing.serial.is_some() && hooks.pacing.serial != state.get("serial").and_then(Json::as_u64)) {
+    if hooks.pacing.behind
+        || (hooks.pacing.serial.is_some() && hooks.pacing.serial != state.get("serial").and_then(Json::as_u64))
+    {
         hooks.pass(&state);
     }
-    ApplyResult { state, diagnostics: s.diagnostics.clone(), waves, max_concurrency, events, added: s.added, changed: s.changed, destroyed: s.destroyed, imported: s.imported }
+    ApplyResult {
+        state,
+        diagnostics: s.diagnostics.clone(),
+        waves,
+        max_concurrency,
+        events,
+        added: s.added,
+        changed: s.changed,
+        destroyed: s.destroyed,
+        imported: s.imported,
+    }
 }
 
 /// Waits `delay` milliseconds (the mock's duration), or a microtask when it is 0.

@@ -47,12 +47,25 @@ impl JsProvider {
         let source = full_source(source);
         let name = format!("provider[{source:?}]");
         if !object.is_object() {
-            return Err(ProviderError { summary: "Invalid provider".into(), detail: format!("{name} must be an object with the JsProvider methods.") });
+            return Err(ProviderError {
+                summary: "Invalid provider".into(),
+                detail: format!("{name} must be an object with the JsProvider methods."),
+            });
         }
-        let raw = call(&object, "schema", &JsValue::UNDEFINED).await.map_err(|e| ProviderError { summary: "Failed to read the provider schema".into(), detail: format!("{name}.schema(): {e}") })?;
-        let invalid = |e: String| ProviderError { summary: "Invalid provider schema".into(), detail: format!("{name}.schema(): {e}.\n\n{BUG}") };
+        let raw = call(&object, "schema", &JsValue::UNDEFINED).await.map_err(|e| ProviderError {
+            summary: "Failed to read the provider schema".into(),
+            detail: format!("{name}.schema(): {e}"),
+        })?;
+        let invalid = |e: String| ProviderError {
+            summary: "Invalid provider schema".into(),
+            detail: format!("{name}.schema(): {e}.\n\n{BUG}"),
+        };
         let provider_schema = json_of(&raw).and_then(|j| provider_schema_from_json(&j)).map_err(invalid)?;
-        let (resources, data_sources) = json_of(&raw).and_then(|j| schemas_from_json(&j)).map_err(|e| ProviderError { summary: "Invalid provider schema".into(), detail: format!("{name}.schema(): {e}.\n\n{BUG}") })?;
+        let (resources, data_sources) =
+            json_of(&raw).and_then(|j| schemas_from_json(&j)).map_err(|e| ProviderError {
+                summary: "Invalid provider schema".into(),
+                detail: format!("{name}.schema(): {e}.\n\n{BUG}"),
+            })?;
         let address = crate::engine::routing::default_config(&source);
         Ok(JsProvider { object, address, answered: Answered::new(source, resources, data_sources), provider_schema })
     }
@@ -61,7 +74,12 @@ impl JsProvider {
     pub fn for_config(&self, address: &str) -> JsProvider {
         let (r, d) = self.answered.schemas();
         let source = crate::providers::Provider::source(&self.answered).to_string();
-        JsProvider { object: self.object.clone(), address: address.to_string(), answered: Answered::new(source, r.clone(), d.clone()), provider_schema: self.provider_schema.clone() }
+        JsProvider {
+            object: self.object.clone(),
+            address: address.to_string(),
+            answered: Answered::new(source, r.clone(), d.clone()),
+            provider_schema: self.provider_schema.clone(),
+        }
     }
 
     /// The JS object itself (`configure()` is called on it).
@@ -75,23 +93,39 @@ impl JsProvider {
 
     fn schema(&self, type_name: &str, data: bool) -> Option<&ResourceSchema> {
         let (r, d) = self.answered.schemas();
-        if data { d.get(type_name) } else { r.get(type_name) }
+        if data {
+            d.get(type_name)
+        } else {
+            r.get(type_name)
+        }
     }
 
     /// Calls `method(request)`; a throw or a rejection is a provider error.
     async fn ask(&self, method: &str, type_name: &str, mut request: Json) -> Result<JsValue, ProviderError> {
         request["provider"] = Json::String(self.address.clone());
         let request = super::super::to_js(&request).unwrap_or(JsValue::UNDEFINED);
-        call(&self.object, method, &request).await.map_err(|e| ProviderError { summary: e.clone(), detail: format!("{}.{method}() failed for a {type_name}: {e}", self.name()) })
+        call(&self.object, method, &request).await.map_err(|e| ProviderError {
+            summary: e.clone(),
+            detail: format!("{}.{method}() failed for a {type_name}: {e}", self.name()),
+        })
     }
 
     /// A result that does not fit the contract.
     fn invalid(&self, summary: &str, method: &str, type_name: &str, why: String) -> ProviderError {
-        ProviderError { summary: summary.into(), detail: format!("{}.{method}() returned an invalid result for a {type_name}: {why}.\n\n{BUG}", self.name()) }
+        ProviderError {
+            summary: summary.into(),
+            detail: format!("{}.{method}() returned an invalid result for a {type_name}: {why}.\n\n{BUG}", self.name()),
+        }
     }
 
     /// `result[key]` read as a `{ value, unknown }` object of the type's schema (`null` allowed when `nullable`).
-    fn object_at(&self, result: &JsValue, key: &str, schema: &ResourceSchema, nullable: bool) -> Result<Option<Value>, String> {
+    fn object_at(
+        &self,
+        result: &JsValue,
+        key: &str,
+        schema: &ResourceSchema,
+        nullable: bool,
+    ) -> Result<Option<Value>, String> {
         let j = json_of(result)?;
         let Some(x) = j.get(key) else { return Err(format!("expected an object with `{key}`")) };
         if x.is_null() {
@@ -103,14 +137,21 @@ impl JsProvider {
     /// Answers a plan-time question.
     pub async fn answer(&self, q: &Question) -> Answer {
         match q {
-            Question::Plan { type_name, prior, config } => Answer::Plan(self.plan(type_name, prior.as_ref(), config).await),
+            Question::Plan { type_name, prior, config } => {
+                Answer::Plan(self.plan(type_name, prior.as_ref(), config).await)
+            }
             Question::Read { type_name, prior } => Answer::Read(self.read(type_name, prior).await),
             Question::ReadData { type_name, config } => Answer::ReadData(self.read_data(type_name, config).await),
             Question::Import { type_name, id } => Answer::Import(self.import(type_name, id).await),
         }
     }
 
-    async fn plan(&self, type_name: &str, prior: Option<&Value>, config: &Value) -> Result<PlannedChange, ProviderError> {
+    async fn plan(
+        &self,
+        type_name: &str,
+        prior: Option<&Value>,
+        config: &Value,
+    ) -> Result<PlannedChange, ProviderError> {
         let schema = self.schema(type_name, false).ok_or_else(|| unsupported(type_name))?;
         let request = json!({"typeName": type_name, "prior": prior.map(to_wire), "config": to_wire(config)});
         let result = self.ask("planResourceChange", type_name, request).await?;
@@ -121,7 +162,12 @@ impl JsProvider {
             None | Some(Json::Null) => Vec::new(),
             Some(Json::Array(items)) => items
                 .iter()
-                .map(|x| x.as_str().filter(|a| schema.attributes.contains_key(*a)).map(String::from).ok_or_else(|| bad(format!("`requiresReplace` names {x}, not an attribute of the schema"))))
+                .map(|x| {
+                    x.as_str()
+                        .filter(|a| schema.attributes.contains_key(*a))
+                        .map(String::from)
+                        .ok_or_else(|| bad(format!("`requiresReplace` names {x}, not an attribute of the schema")))
+                })
                 .collect::<Result<_, _>>()?,
             Some(_) => return Err(bad("`requiresReplace` must be an array of attribute names".into())),
         };
@@ -130,8 +176,11 @@ impl JsProvider {
 
     async fn read(&self, type_name: &str, prior: &Value) -> Result<Option<Value>, ProviderError> {
         let schema = self.schema(type_name, false).ok_or_else(|| unsupported(type_name))?;
-        let result = self.ask("readResource", type_name, json!({"typeName": type_name, "state": to_wire(prior)})).await?;
-        let v = self.object_at(&result, "newState", schema, true).map_err(|why| self.invalid("Provider produced invalid object", "readResource", type_name, why))?;
+        let result =
+            self.ask("readResource", type_name, json!({"typeName": type_name, "state": to_wire(prior)})).await?;
+        let v = self
+            .object_at(&result, "newState", schema, true)
+            .map_err(|why| self.invalid("Provider produced invalid object", "readResource", type_name, why))?;
         Ok(v.map(|v| remark(v, prior)))
     }
 
@@ -143,19 +192,26 @@ impl JsProvider {
             return Err(crate::providers::cannot_import(type_name));
         }
         let result = self.ask("importResourceState", type_name, json!({"typeName": type_name, "id": id})).await?;
-        let v = self.object_at(&result, "state", schema, false).map_err(|why| self.invalid("Provider produced invalid object", "importResourceState", type_name, why))?;
+        let v = self
+            .object_at(&result, "state", schema, false)
+            .map_err(|why| self.invalid("Provider produced invalid object", "importResourceState", type_name, why))?;
         Ok(v.unwrap_or_else(Value::dynamic))
     }
 
     async fn read_data(&self, type_name: &str, config: &Value) -> Result<Value, ProviderError> {
         let schema = self.schema(type_name, true).ok_or_else(|| unsupported(type_name))?;
-        let result = self.ask("readDataSource", type_name, json!({"typeName": type_name, "config": to_wire(config)})).await?;
-        let v = self.object_at(&result, "state", schema, false).map_err(|why| self.invalid("Provider produced invalid object", "readDataSource", type_name, why))?;
+        let result =
+            self.ask("readDataSource", type_name, json!({"typeName": type_name, "config": to_wire(config)})).await?;
+        let v = self
+            .object_at(&result, "state", schema, false)
+            .map_err(|why| self.invalid("Provider produced invalid object", "readDataSource", type_name, why))?;
         Ok(remark(v.unwrap_or_else(Value::dynamic), config))
     }
 
     async fn apply_change(&self, type_name: &str, prior: Option<&Value>, planned: Option<&Value>) -> Applied {
-        let Some(schema) = self.schema(type_name, false) else { return Applied { new_state: None, error: Some(unsupported(type_name)) } };
+        let Some(schema) = self.schema(type_name, false) else {
+            return Applied { new_state: None, error: Some(unsupported(type_name)) };
+        };
         let request = json!({"typeName": type_name, "prior": prior.map(to_wire), "planned": planned.map(to_wire)});
         let result = match self.ask("applyResourceChange", type_name, request).await {
             Ok(r) => r,
@@ -163,26 +219,41 @@ impl JsProvider {
             Err(e) => return Applied { new_state: None, error: Some(e) },
         };
         match self.object_at(&result, "newState", schema, planned.is_none()) {
-            Ok(v) => Applied { new_state: v.map(|v| match planned {
-                Some(p) => remark(v, p),
-                None => v,
-            }), error: None },
-            Err(why) => Applied { new_state: None, error: Some(self.invalid("Provider returned invalid result object after apply", "applyResourceChange", type_name, why)) },
+            Ok(v) => Applied {
+                new_state: v.map(|v| match planned {
+                    Some(p) => remark(v, p),
+                    None => v,
+                }),
+                error: None,
+            },
+            Err(why) => Applied {
+                new_state: None,
+                error: Some(self.invalid(
+                    "Provider returned invalid result object after apply",
+                    "applyResourceChange",
+                    type_name,
+                    why,
+                )),
+            },
         }
     }
 
     /// Answers an apply-time request for `instance`: plan on the final configuration, then apply.
     pub async fn respond(&self, request: &Request, instance: &str) -> Response {
         match request {
-            Request::Delete { type_name, prior, .. } => Response::Applied(self.apply_change(type_name, Some(prior), None).await),
+            Request::Delete { type_name, prior, .. } => {
+                Response::Applied(self.apply_change(type_name, Some(prior), None).await)
+            }
             Request::ReadData { type_name, config, .. } => Response::Read(self.read_data(type_name, config).await),
-            Request::PlanApply { type_name, prior, config, .. } => match self.plan(type_name, prior.as_ref(), config).await {
-                Ok(p) => {
-                    let applied = self.apply_change(type_name, prior.as_ref(), Some(&p.planned)).await;
-                    self.consistent(type_name, instance, &p.planned, applied)
+            Request::PlanApply { type_name, prior, config, .. } => {
+                match self.plan(type_name, prior.as_ref(), config).await {
+                    Ok(p) => {
+                        let applied = self.apply_change(type_name, prior.as_ref(), Some(&p.planned)).await;
+                        self.consistent(type_name, instance, &p.planned, applied)
+                    }
+                    Err(e) => Response::PlanFailed(e),
                 }
-                Err(e) => Response::PlanFailed(e),
-            },
+            }
         }
     }
 
@@ -190,8 +261,15 @@ impl JsProvider {
     /// changed what the plan knew (`objchange.AssertObjectCompatible`): one error per problem;
     /// the object is kept (a create's tainted), as Terraform keeps it.
     fn consistent(&self, type_name: &str, instance: &str, planned: &Value, applied: Applied) -> Response {
-        let (Some(schema), Some(new), None) = (self.schema(type_name, false), &applied.new_state, &applied.error) else { return Response::Applied(applied) };
-        let errs = crate::providers::plan_valid::assert_object_compatible(schema, &planned.unmark_deep().0, &new.unmark_deep().0);
+        let (Some(schema), Some(new), None) = (self.schema(type_name, false), &applied.new_state, &applied.error)
+        else {
+            return Response::Applied(applied);
+        };
+        let errs = crate::providers::plan_valid::assert_object_compatible(
+            schema,
+            &planned.unmark_deep().0,
+            &new.unmark_deep().0,
+        );
         if errs.is_empty() {
             return Response::Applied(applied);
         }
@@ -205,7 +283,10 @@ impl JsProvider {
 }
 
 fn unsupported(type_name: &str) -> ProviderError {
-    ProviderError { summary: "Invalid resource type".into(), detail: format!("The provider does not support {type_name:?}.") }
+    ProviderError {
+        summary: "Invalid resource type".into(),
+        detail: format!("The provider does not support {type_name:?}."),
+    }
 }
 
 /// `object[method](argument)`, awaited when it returns a thenable. `Err`: what was thrown or
@@ -229,7 +310,10 @@ pub fn describe(e: &JsValue) -> String {
     if let Some(s) = e.as_string() {
         return s;
     }
-    js_sys::JSON::stringify(e).ok().and_then(|s| s.as_string()).unwrap_or_else(|| format!("a thrown {}", e.js_typeof().as_string().unwrap_or_default()))
+    js_sys::JSON::stringify(e)
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| format!("a thrown {}", e.js_typeof().as_string().unwrap_or_default()))
 }
 
 /// A JS result as JSON (`JSON.stringify`, so getters run once and functions drop out).
@@ -237,7 +321,8 @@ fn json_of(v: &JsValue) -> Result<Json, String> {
     if v.is_undefined() {
         return Err("it returned nothing".into());
     }
-    let text = js_sys::JSON::stringify(v).map_err(|e| format!("its result is not JSON-compatible: {}", describe(&e)))?;
+    let text =
+        js_sys::JSON::stringify(v).map_err(|e| format!("its result is not JSON-compatible: {}", describe(&e)))?;
     let text = text.as_string().ok_or("its result is not JSON-compatible")?;
     serde_json::from_str(&text).map_err(|e| format!("its result is not JSON: {e}"))
 }

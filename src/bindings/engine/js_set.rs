@@ -9,9 +9,9 @@
 //! those objects' values.
 
 use super::js_provider::{self, JsProvider};
-use crate::engine::provider_block;
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::engine::provider_block;
 use crate::engine::scope::WalkValues;
 use crate::eval::Value;
 use crate::providers::set::ProviderSet;
@@ -101,7 +101,11 @@ fn source_of(address: &str) -> Option<String> {
 
 impl JsProviders {
     /// Reads each given provider's `schema()` (for the sources in use); `Err`: why one cannot serve.
-    pub async fn new(providers: Option<&JsValue>, config: &Config, prior: Option<&Json>) -> Result<JsProviders, Diagnostics> {
+    pub async fn new(
+        providers: Option<&JsValue>,
+        config: &Config,
+        prior: Option<&Json>,
+    ) -> Result<JsProviders, Diagnostics> {
         let mut out = JsProviders::default();
         let Some(providers) = providers else { return Ok(out) };
         let from_state = state_addresses(prior);
@@ -182,14 +186,24 @@ impl JsProviders {
     /// Configures the provider configuration at `address` unless it was this walk, with its
     /// `provider` block evaluated over `values`; `Err`: the diagnostics (the same each time it
     /// is asked).
-    pub async fn configure(&self, address: &str, how: &Configuring<'_>, values: BlockValues<'_>) -> Result<(), Diagnostics> {
+    pub async fn configure(
+        &self,
+        address: &str,
+        how: &Configuring<'_>,
+        values: BlockValues<'_>,
+    ) -> Result<(), Diagnostics> {
         self.ensure(address, how, values).await.0
     }
 
     /// As [`JsProviders::configure`] for an apply operation: a failure's diagnostics go to the
     /// operation that ran the `configure()` only (Terraform reports the provider's error once);
     /// the others fail with none.
-    pub async fn configure_for_operation(&self, address: &str, how: &Configuring<'_>, state: &Json) -> Result<(), Diagnostics> {
+    pub async fn configure_for_operation(
+        &self,
+        address: &str,
+        how: &Configuring<'_>,
+        state: &Json,
+    ) -> Result<(), Diagnostics> {
         match self.ensure(address, how, BlockValues::State(state)).await {
             (Err(_), false) => Err(Diagnostics::new()),
             (result, _) => result,
@@ -198,7 +212,12 @@ impl JsProviders {
 
     /// The configuration's `configure()` result, and whether this call made it: the first call
     /// runs it, calls while it runs wait for it.
-    async fn ensure(&self, address: &str, how: &Configuring<'_>, values: BlockValues<'_>) -> (Result<(), Diagnostics>, bool) {
+    async fn ensure(
+        &self,
+        address: &str,
+        how: &Configuring<'_>,
+        values: BlockValues<'_>,
+    ) -> (Result<(), Diagnostics>, bool) {
         let Some(p) = self.for_config(address) else { return (Ok(()), false) };
         let address = p.address.clone();
         let running = match self.configured.borrow().get(&address) {
@@ -247,7 +266,15 @@ async fn configure_one(p: &JsProvider, how: &Configuring<'_>, values: BlockValue
         BlockValues::Planned(v) => (Some(v), None),
         BlockValues::State(s) => (None, Some(s)),
     };
-    let value = provider_block::evaluate(files, config, how.variables, resources, state, &p.address, p.provider_schema.as_ref())?;
+    let value = provider_block::evaluate(
+        files,
+        config,
+        how.variables,
+        resources,
+        state,
+        &p.address,
+        p.provider_schema.as_ref(),
+    )?;
     if !has {
         return Ok(());
     }
@@ -257,7 +284,8 @@ async fn configure_one(p: &JsProvider, how: &Configuring<'_>, values: BlockValue
     let Err(e) = js_provider::call(p.object(), "configure", &request).await else { return Ok(()) };
     // The provider's own error about the whole block, as Terraform elaborates it
     // (`InConfigBody`): the configuration's address, the block's body.
-    let mut d = Diagnostic::error(e.clone(), format!("{}.configure() failed: {e}", p.address)).with_address(p.address.clone());
+    let mut d =
+        Diagnostic::error(e.clone(), format!("{}.configure() failed: {e}", p.address)).with_address(p.address.clone());
     if let Some((_, pc)) = block {
         d = d.with_range(provider_block::body_range(files, pc));
     }
@@ -283,7 +311,12 @@ impl Provider for Shared {
     fn data_source_schema(&self, type_name: &str) -> Option<&ResourceSchema> {
         self.0.answered.data_source_schema(type_name)
     }
-    fn plan_resource_change(&self, type_name: &str, prior: Option<&Value>, config: &Value) -> Result<PlannedChange, ProviderError> {
+    fn plan_resource_change(
+        &self,
+        type_name: &str,
+        prior: Option<&Value>,
+        config: &Value,
+    ) -> Result<PlannedChange, ProviderError> {
         self.0.answered.plan_resource_change(type_name, prior, config)
     }
     fn apply_resource_change(&self, type_name: &str, prior: Option<&Value>, planned: Option<&Value>) -> Applied {

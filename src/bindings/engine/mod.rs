@@ -19,7 +19,9 @@ mod timers;
 use super::{get, read_files, read_load_options, type_error};
 use crate::config::{self, Config, FileSource};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::engine::api::{apply_report, changes_json, has_changes, mock_diagnostics, mock_options, plan_json, plan_text, stale_plan};
+use crate::engine::api::{
+    apply_report, changes_json, has_changes, mock_diagnostics, mock_options, plan_json, plan_text, stale_plan,
+};
 use crate::engine::plan::plan;
 use crate::engine::stepper::{Request, Response, Stepper};
 use crate::engine::{Plan, PlanOptions};
@@ -78,7 +80,6 @@ impl Route<'_> {
             }
         }
     }
-
 }
 
 /// The request's options as read from JS (`pkg/api.js` passes state, variables and mock as
@@ -102,7 +103,9 @@ fn json_text(options: &JsValue, key: &str, api: &str) -> Result<Option<Json>, Js
         None => Ok(None),
         Some(v) => {
             let text = v.as_string().ok_or_else(|| type_error(&format!("{api}: `options.{key}` must be an object")))?;
-            serde_json::from_str(&text).map(Some).map_err(|e| type_error(&format!("{api}: `options.{key}` is not JSON: {e}")))
+            serde_json::from_str(&text)
+                .map(Some)
+                .map_err(|e| type_error(&format!("{api}: `options.{key}` is not JSON: {e}")))
         }
     }
 }
@@ -114,13 +117,19 @@ fn strings(options: &JsValue, key: &str, api: &str) -> Result<Vec<String>, JsVal
     if let Some(list) = v.as_string() {
         return Ok(crate::providers::mock::split_addresses(&list).map(String::from).collect());
     }
-    let bad = || type_error(&format!("{api}: `options.{key}` must be an array of address strings or a comma-separated string"));
+    let bad = || {
+        type_error(&format!("{api}: `options.{key}` must be an array of address strings or a comma-separated string"))
+    };
     let array = v.dyn_into::<js_sys::Array>().map_err(|_| bad())?;
     array.iter().map(|x| x.as_string().ok_or_else(bad)).collect()
 }
 
 fn function(options: &JsValue, key: &str, api: &str) -> Result<Option<Function>, JsValue> {
-    get(options, key)?.map(|f| f.dyn_into::<Function>().map_err(|_| type_error(&format!("{api}: `options.{key}` must be a function")))).transpose()
+    get(options, key)?
+        .map(|f| {
+            f.dyn_into::<Function>().map_err(|_| type_error(&format!("{api}: `options.{key}` must be a function")))
+        })
+        .transpose()
 }
 
 fn read_request(options: &JsValue, api: &str) -> Result<EngineRequest, JsValue> {
@@ -151,7 +160,9 @@ fn read_request(options: &JsValue, api: &str) -> Result<EngineRequest, JsValue> 
     let providers = get(options, "providers")?;
     if let Some(p) = &providers {
         if !p.is_object() {
-            return Err(type_error(&format!("{api}: `options.providers` must be an object of source address to provider")));
+            return Err(type_error(&format!(
+                "{api}: `options.providers` must be an object of source address to provider"
+            )));
         }
     }
     Ok(EngineRequest {
@@ -170,7 +181,14 @@ fn read_request(options: &JsValue, api: &str) -> Result<EngineRequest, JsValue> 
 
 /// Plans with JS providers in passes (see the module documentation): each pass's questions
 /// are answered by their configurations, each configured before its first answer.
-async fn plan_in_passes(js: &JsProviders, set: &ProviderSet, how: &Configuring<'_>, state: Option<&Json>, options: &PlanOptions, parallelism: usize) -> Plan {
+async fn plan_in_passes(
+    js: &JsProviders,
+    set: &ProviderSet,
+    how: &Configuring<'_>,
+    state: Option<&Json>,
+    options: &PlanOptions,
+    parallelism: usize,
+) -> Plan {
     for _ in 0..MAX_PASSES {
         let p = plan(how.files, how.config, state, set, options);
         let mut questions = Vec::new();
@@ -182,7 +200,12 @@ async fn plan_in_passes(js: &JsProviders, set: &ProviderSet, how: &Configuring<'
         // serve waits for their real answers before it is configured (its questions are asked
         // again next pass).
         let busy: BTreeSet<&str> = asked.iter().map(|(j, _)| j.address.as_str()).collect();
-        let serving: BTreeMap<String, &str> = p.changes.iter().chain(&p.data_read).map(|c| (crate::engine::order::config_addr(&c.address()), c.provider_config.as_str())).collect();
+        let serving: BTreeMap<String, &str> = p
+            .changes
+            .iter()
+            .chain(&p.data_read)
+            .map(|c| (crate::engine::order::config_addr(&c.address()), c.provider_config.as_str()))
+            .collect();
         let mut deferred = false;
         for (j, asked) in asked {
             if js.needs_configure(&j.address) {
@@ -193,7 +216,12 @@ async fn plan_in_passes(js: &JsProviders, set: &ProviderSet, how: &Configuring<'
                 }
             }
             if let Err(diags) = js.configure(&j.address, how, BlockValues::Planned(&values)).await {
-                return Plan { destroy: options.destroy, prior_state: state.cloned(), diagnostics: diags, ..Plan::default() };
+                return Plan {
+                    destroy: options.destroy,
+                    prior_state: state.cloned(),
+                    diagnostics: diags,
+                    ..Plan::default()
+                };
             }
             questions.extend(asked.into_iter().map(|(key, q)| (j, key, q)));
         }
@@ -205,7 +233,12 @@ async fn plan_in_passes(js: &JsProviders, set: &ProviderSet, how: &Configuring<'
             // plan without refresh: tests/fixtures/engine/destroy-no-refresh-configure).
             for address in used_configurations(&p) {
                 if let Err(diags) = js.configure(address, how, BlockValues::Planned(&values)).await {
-                    return Plan { destroy: options.destroy, prior_state: state.cloned(), diagnostics: diags, ..Plan::default() };
+                    return Plan {
+                        destroy: options.destroy,
+                        prior_state: state.cloned(),
+                        diagnostics: diags,
+                        ..Plan::default()
+                    };
                 }
             }
             return p;
@@ -258,7 +291,13 @@ impl PlanData {
     }
 
     fn text(&self) -> &str {
-        self.text.get_or_init(|| if self.planned { super::heap::growing_ahead(|| plan_text(&self.plan, self.json(), &self.set.schema_document())) } else { String::new() })
+        self.text.get_or_init(|| {
+            if self.planned {
+                super::heap::growing_ahead(|| plan_text(&self.plan, self.json(), &self.set.schema_document()))
+            } else {
+                String::new()
+            }
+        })
     }
 }
 
@@ -338,7 +377,8 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         let (files, load, request) = input?;
         let loaded = config::load(&files, &load);
         // Configuration errors with Terraform's snippet and `in BLOCK` context, as the plan's own.
-        let mut diagnostics = crate::engine::diag_text::with_sources(loaded.diagnostics, &crate::eval::MapFiles(&files));
+        let mut diagnostics =
+            crate::engine::diag_text::with_sources(loaded.diagnostics, &crate::eval::MapFiles(&files));
         let config = loaded.config;
         let js = match JsProviders::new(request.providers.as_ref(), &config, request.state.as_ref()).await {
             Ok(js) => js,
@@ -402,7 +442,9 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
     let read = || -> Result<_, JsValue> {
         let request = read_request(&options, "apply")?;
         let on_state = function(&options, "onState", "apply")?;
-        let lineage = get(&options, "lineage")?.and_then(|l| l.as_string()).unwrap_or_else(|| "00000000-0000-0000-0000-000000000000".into());
+        let lineage = get(&options, "lineage")?
+            .and_then(|l| l.as_string())
+            .unwrap_or_else(|| "00000000-0000-0000-0000-000000000000".into());
         let signal = get(&options, "signal")?;
         if let Some(s) = &signal {
             if !js_sys::Reflect::get(s, &"addEventListener".into())?.is_function() {
@@ -418,7 +460,10 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         let d = &*data;
         let refused = |diagnostics: Diagnostics, state: Option<&Json>| -> Result<JsValue, JsValue> {
             let report = json!({"events": [], "waves": [], "maxConcurrency": 0, "progress": "", "added": 0, "changed": 0, "destroyed": 0, "imported": 0, "elapsedMs": 0});
-            Ok(apply_result(&serde_json::to_string(&state).unwrap_or_else(|_| "null".into()), json!({"diagnostics": diagnostics, "report": report})))
+            Ok(apply_result(
+                &serde_json::to_string(&state).unwrap_or_else(|_| "null".into()),
+                json!({"diagnostics": diagnostics, "report": report}),
+            ))
         };
         if d.diagnostics.has_errors() {
             return refused(d.diagnostics.clone(), d.prior.as_ref());
@@ -439,12 +484,19 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         let route = Route { set: &set, js: &js, how: &how };
         let token = crate::walk::CancelToken::new();
         let _listener = signal.map(|s| super::walk::options::AbortListener::new(s, token.clone())).transpose()?;
-        let mut hooks = drive::Hooks { on_event: request.on_event, on_state, cancel: token, callback_error: None, pacing: Default::default() };
+        let mut hooks = drive::Hooks {
+            on_event: request.on_event,
+            on_state,
+            cancel: token,
+            callback_error: None,
+            pacing: Default::default(),
+        };
         let t0 = timers::elapsed_ms(0.0);
         // Growing wasm memory 64 KiB at a time cost most of a large apply in Node (every
         // `memory.grow` is a full GC there): what the apply will need is grown at once.
         super::graph::reserve_heap(d.plan.changes.len() * APPLY_BYTES_PER_CHANGE);
-        let mut stepper = Stepper::new(&d.files, &d.config, &d.plan, d.prior.as_ref(), route.provider(), &d.variables, lineage);
+        let mut stepper =
+            Stepper::new(&d.files, &d.config, &d.plan, d.prior.as_ref(), route.provider(), &d.variables, lineage);
         let mut r = drive::apply_walk(&mut stepper, &route, request.parallelism, &mut hooks).await;
         // Each JS configuration is configured at its first operation (`drive`); those the plan
         // uses with nothing to do (no-ops, data sources read at plan) once the walk is over, as

@@ -7,11 +7,11 @@
 
 use super::js_provider::JsProvider;
 use super::timers::elapsed_ms;
+use crate::diag::Diagnostic;
 use crate::engine::api::event_json;
 use crate::engine::apply::{Event, EventKind};
 use crate::engine::{OpHook, OpProgress, PlanOp};
 use crate::eval::{Kind, Value};
-use crate::diag::Diagnostic;
 use crate::providers::{Op, ProviderError};
 use js_sys::Function;
 use serde_json::Value as Json;
@@ -85,7 +85,14 @@ impl LiveEvents {
         let key = (op.op, op.address.clone());
         let mut seen = self.seen.borrow_mut();
         let seen = &mut *seen;
-        let event = |kind, prior_id| Event { at_ms: now, address: op.address.clone(), deposed: None, op: op.op, prior_id, kind };
+        let event = |kind, prior_id| Event {
+            at_ms: now,
+            address: op.address.clone(),
+            deposed: None,
+            op: op.op,
+            prior_id,
+            kind,
+        };
         match p {
             OpProgress::Start { prior } => {
                 seen.mark = self.provisional();
@@ -118,7 +125,12 @@ impl LiveEvents {
         let seen = &mut *seen;
         let now = elapsed_ms(self.t0) as u64;
         for ((op, address), (_, prior_id)) in std::mem::take(&mut seen.running) {
-            self.emit(seen, Event { at_ms: now, address, deposed: None, op, prior_id, kind: EventKind::Cancel }, None, None);
+            self.emit(
+                seen,
+                Event { at_ms: now, address, deposed: None, op, prior_id, kind: EventKind::Cancel },
+                None,
+                None,
+            );
         }
         match seen.thrown.take() {
             Some(e) => Err(e),

@@ -19,7 +19,8 @@ pub fn elapsed_ms(since: f64) -> f64 {
 /// Resolves after `ms` milliseconds (`setTimeout`).
 pub async fn sleep(ms: u64) {
     let promise = Promise::new(&mut |resolve, _| {
-        let set_timeout = Reflect::get(&js_sys::global(), &"setTimeout".into()).ok().and_then(|f| f.dyn_into::<Function>().ok());
+        let set_timeout =
+            Reflect::get(&js_sys::global(), &"setTimeout".into()).ok().and_then(|f| f.dyn_into::<Function>().ok());
         match set_timeout {
             Some(f) => {
                 let _ = f.call2(&JsValue::UNDEFINED, &resolve, &(ms as f64).into());

@@ -46,7 +46,11 @@ impl Scope for VarsScope<'_> {
     fn lookup(&self, names: &[&str]) -> Result<(Value, usize), LookupError> {
         match self.0.get(names[0]) {
             Some(v) => Ok((v.clone(), 1)),
-            None => Err(LookupError { summary: "Unknown variable".into(), detail: format!("There is no variable named {}.", go_quote(names[0])), names: 1 }),
+            None => Err(LookupError {
+                summary: "Unknown variable".into(),
+                detail: format!("There is no variable named {}.", go_quote(names[0])),
+                names: 1,
+            }),
         }
     }
 }
@@ -71,7 +75,8 @@ fn hcl_error(d: &Diagnostic) -> String {
 /// HCL's `ValidIdentifier`: a letter or `_`, then letters, digits, `_` and `-`.
 fn valid_identifier(s: &str) -> bool {
     let mut cs = s.chars();
-    matches!(cs.next(), Some(c) if c.is_alphabetic() || c == '_') && cs.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+    matches!(cs.next(), Some(c) if c.is_alphabetic() || c == '_')
+        && cs.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
 /// Terraform's `isValidTemplateStringExpr`: a reference, possibly indexed, attributed or
@@ -173,9 +178,17 @@ impl Evaluator<'_> {
         match failure {
             Failure::Arg(i, m) => {
                 let at = args.get(i).map(start_range).unwrap_or_else(|| name.span.clone());
-                self.err("Invalid function argument", format!("Invalid value for {} parameter: {m}.", go_quote(f.params[i].name)), &at)
+                self.err(
+                    "Invalid function argument",
+                    format!("Invalid value for {} parameter: {m}.", go_quote(f.params[i].name)),
+                    &at,
+                )
             }
-            Failure::Call(m) => self.err("Error in function call", format!("Call to function {} failed: {m}.", go_quote(name.name)), &(name.span.start..name.span.end + 1)),
+            Failure::Call(m) => self.err(
+                "Error in function call",
+                format!("Call to function {} failed: {m}.", go_quote(name.name)),
+                &(name.span.start..name.span.end + 1),
+            ),
         }
     }
 
@@ -195,7 +208,9 @@ impl Evaluator<'_> {
         if !vars.is_known() {
             return Ok(Value::unknown(Type::String).mark(vars_sensitive));
         }
-        let inline = |why: &str| Err(Failure::Arg(0, format!("invalid template expression: templatestring is only for rendering templates retrieved dynamically from elsewhere{why}")));
+        let inline = |why: &str| {
+            Err(Failure::Arg(0, format!("invalid template expression: templatestring is only for rendering templates retrieved dynamically from elsewhere{why}")))
+        };
         let parts = match &template.kind {
             ExprKind::Template(t) => Some(&t.parts),
             ExprKind::Heredoc(h) => Some(&h.template.parts),
@@ -214,7 +229,9 @@ impl Evaluator<'_> {
             }
             None => {}
         }
-        let value = self.eval(template).map_err(|d| Failure::Arg(0, format!("invalid template expression: {}", hcl_error(&d))))?;
+        let value = self
+            .eval(template)
+            .map_err(|d| Failure::Arg(0, format!("invalid template expression: {}", hcl_error(&d))))?;
         if !value.is_known() {
             return Ok(Value::unknown(Type::String).mark(vars_sensitive || value.sensitive));
         }
@@ -229,7 +246,8 @@ impl Evaluator<'_> {
             Failure::Arg(0, format!("invalid template: {}", hcl_error(&d)))
         })?;
         let result = self.render(&parsed, &source, &vars, TemplateCall::String)?;
-        let result = convert(&result, &Type::String).map_err(|m| Failure::Call(format!("invalid template result: {m}")))?;
+        let result =
+            convert(&result, &Type::String).map_err(|m| Failure::Call(format!("invalid template result: {m}")))?;
         Ok(result.mark(template_sensitive || vars_sensitive))
     }
 
@@ -273,7 +291,13 @@ impl Evaluator<'_> {
 
     /// Terraform's `makeRenderTemplateFunc`: checks `vars`, then evaluates the template with
     /// only them in scope.
-    fn render(&mut self, template: &Template<'_>, source: &Source<'_>, vars: &Value, call: TemplateCall) -> Result<Value, Failure> {
+    fn render(
+        &mut self,
+        template: &Template<'_>,
+        source: &Source<'_>,
+        vars: &Value,
+        call: TemplateCall,
+    ) -> Result<Value, Failure> {
         let map: BTreeMap<String, Value> = match &vars.kind {
             Kind::Map(_, m) | Kind::Object(m) => m.clone(),
             _ => return Err(Failure::Arg(1, "invalid vars value: must be a map".into())),
@@ -285,7 +309,14 @@ impl Evaluator<'_> {
             ));
         }
         if let Some(missing) = free_variables(template).into_iter().find(|id| !map.contains_key(id.name)) {
-            return Err(Failure::Arg(1, format!("vars map does not contain key {}, referenced at {}", go_quote(missing.name), hcl_range(&source.range(&missing.span)))));
+            return Err(Failure::Arg(
+                1,
+                format!(
+                    "vars map does not contain key {}, referenced at {}",
+                    go_quote(missing.name),
+                    hcl_range(&source.range(&missing.span))
+                ),
+            ));
         }
         let scope = VarsScope(&map);
         let ctx = FuncContext { planning: self.ctx.planning, files: self.ctx.files, base_dir: self.ctx.base_dir };
@@ -294,8 +325,11 @@ impl Evaluator<'_> {
         let whole = 0..source.text().len();
         let value = inner.template_value(template, &whole).map_err(|d| Failure::Call(hcl_error(&d)))?;
         if value.is_null() {
-            let d = Diagnostic::error("Template result is null", "The result of the template is null, which is not a valid result for a templatestring call.")
-                .with_range(source.range(&whole));
+            let d = Diagnostic::error(
+                "Template result is null",
+                "The result of the template is null, which is not a valid result for a templatestring call.",
+            )
+            .with_range(source.range(&whole));
             return Err(Failure::Call(hcl_error(&d)));
         }
         Ok(value)

@@ -94,7 +94,8 @@ pub(super) fn register(r: &mut Registry) {
                 return Ok(Value::list(list.ty(), vec![list]).mark(marked));
             }
             let Kind::List(et, _) = &list.kind else { return Ok(Value::list(elem, vec![]).mark(marked)) };
-            let chunks = xs.chunks(size.min(xs.len() as i64) as usize).map(|c| Value::list(et.clone(), c.to_vec())).collect();
+            let chunks =
+                xs.chunks(size.min(xs.len() as i64) as usize).map(|c| Value::list(et.clone(), c.to_vec())).collect();
             Ok(Value::list(list.ty(), chunks).mark(marked))
         },
     });
@@ -103,7 +104,8 @@ pub(super) fn register(r: &mut Registry) {
         params: vec![],
         variadic: Some(Param::new("vals", Type::Dynamic).null().unknown().dynamic()),
         returns: Returns::Computed(|a| {
-            unify(&a.iter().map(Value::ty).collect::<Vec<_>>()).ok_or_else(|| FuncError::Other("all arguments must have the same type".into()))
+            unify(&a.iter().map(Value::ty).collect::<Vec<_>>())
+                .ok_or_else(|| FuncError::Other("all arguments must have the same type".into()))
         }),
         imp: |_, a, ret| {
             for v in a {
@@ -168,7 +170,11 @@ pub(super) fn register(r: &mut Registry) {
             let mut out = Vec::new();
             let mut marked = false;
             for (i, seq) in a.iter().enumerate() {
-                let seq = if matches!(ret, Type::List(_)) { convert(seq, ret).map_err(|m| FuncError::Arg(i, m))? } else { seq.clone() };
+                let seq = if matches!(ret, Type::List(_)) {
+                    convert(seq, ret).map_err(|m| FuncError::Arg(i, m))?
+                } else {
+                    seq.clone()
+                };
                 marked |= seq.sensitive;
                 out.extend(items(&seq).iter().cloned());
             }
@@ -253,7 +259,11 @@ pub(super) fn register(r: &mut Registry) {
             }
             let mut out = Vec::new();
             let mut marked = false;
-            Ok(if flatten(&a[0], &mut out, &mut marked) { Type::Tuple(out.iter().map(Value::ty).collect()) } else { Type::Dynamic })
+            Ok(if flatten(&a[0], &mut out, &mut marked) {
+                Type::Tuple(out.iter().map(Value::ty).collect())
+            } else {
+                Type::Dynamic
+            })
         }),
         imp: |_, a, ret| {
             let mut out = Vec::new();
@@ -392,7 +402,11 @@ pub(super) fn register(r: &mut Registry) {
             for (i, v) in items(&a[0]).iter().enumerate() {
                 match v.as_str() {
                     Some(s) => out.push(s.to_string()),
-                    None => return Err(FuncError::Other(format!("given list element {i} is null; a null string cannot be sorted"))),
+                    None => {
+                        return Err(FuncError::Other(format!(
+                            "given list element {i} is null; a null string cannot be sorted"
+                        )))
+                    }
                 }
             }
             // Go's sort.Strings: by bytes.

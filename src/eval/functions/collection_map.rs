@@ -35,7 +35,9 @@ pub(super) fn register(r: &mut Registry) {
                 // An object's attribute names are in its type, known or not.
                 (Type::Object(attrs), _) => Value::tuple(attrs.into_keys().map(Value::string).collect()),
                 (_, Kind::Unknown(_)) => Value::unknown(ret.clone()),
-                (_, Kind::Map(_, entries)) => Value::list(Type::String, entries.keys().map(|k| Value::string(k.clone())).collect()),
+                (_, Kind::Map(_, entries)) => {
+                    Value::list(Type::String, entries.keys().map(|k| Value::string(k.clone())).collect())
+                }
                 _ => Value::unknown(ret.clone()),
             };
             Ok(out.mark(marked))
@@ -110,7 +112,10 @@ pub(super) fn register(r: &mut Registry) {
     });
     r.add(Function {
         name: "zipmap",
-        params: vec![Param::new("keys", Type::list(Type::String)).marked(), Param::new("values", Type::Dynamic).marked()],
+        params: vec![
+            Param::new("keys", Type::list(Type::String)).marked(),
+            Param::new("values", Type::Dynamic).marked(),
+        ],
         variadic: None,
         returns: Returns::Computed(zipmap_type),
         imp: |_, a, ret| {
@@ -122,12 +127,18 @@ pub(super) fn register(r: &mut Registry) {
             }
             let (ks, vs) = (items(&keys), items(&vals));
             if ks.len() != vs.len() {
-                return Err(FuncError::Other(format!("number of keys ({}) does not match number of values ({})", ks.len(), vs.len())));
+                return Err(FuncError::Other(format!(
+                    "number of keys ({}) does not match number of values ({})",
+                    ks.len(),
+                    vs.len()
+                )));
             }
             let mut out = BTreeMap::new();
             for (i, (k, v)) in ks.iter().zip(vs).enumerate() {
                 marked |= k.sensitive;
-                let Some(k) = k.as_str() else { return Err(FuncError::Other(format!("keys list has null value at index {i}"))) };
+                let Some(k) = k.as_str() else {
+                    return Err(FuncError::Other(format!("keys list has null value at index {i}")));
+                };
                 out.insert(k.to_string(), v.clone());
             }
             Ok(match ret {
@@ -149,11 +160,16 @@ pub(super) fn register(r: &mut Registry) {
             let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();
             for (k, list) in entries(&a[0]).into_iter().flatten() {
                 for v in items(list) {
-                    let Some(s) = v.as_str() else { return Err(FuncError::Other("input list must not contain null string".into())) };
+                    let Some(s) = v.as_str() else {
+                        return Err(FuncError::Other("input list must not contain null string".into()));
+                    };
                     out.entry(s.to_string()).or_default().push(Value::string(k.clone()));
                 }
             }
-            Ok(Value::map(Type::list(Type::String), crate::util::sort::btree_map(out.into_iter().map(|(k, v)| (k, Value::list(Type::String, v))))))
+            Ok(Value::map(
+                Type::list(Type::String),
+                crate::util::sort::btree_map(out.into_iter().map(|(k, v)| (k, Value::list(Type::String, v)))),
+            ))
         },
     });
     r.add(Function {
@@ -165,7 +181,8 @@ pub(super) fn register(r: &mut Registry) {
         ],
         variadic: None,
         returns: Returns::Computed(|a| {
-            unify(&[a[1].ty(), a[2].ty()]).ok_or_else(|| FuncError::Other("keys and searchset must be of the same type".into()))?;
+            unify(&[a[1].ty(), a[2].ty()])
+                .ok_or_else(|| FuncError::Other("keys and searchset must be of the same type".into()))?;
             Ok(a[0].ty())
         }),
         imp: |_, a, ret| {
@@ -219,7 +236,9 @@ fn lookup_type(a: &[Value]) -> Result<Type, FuncError> {
         }
         Type::Map(e) => {
             if let Some(d) = a.get(2) {
-                convert(d, &e).map_err(|_| FuncError::Arg(2, "the default value must have the same type as the map elements".into()))?;
+                convert(d, &e).map_err(|_| {
+                    FuncError::Arg(2, "the default value must have the same type as the map elements".into())
+                })?;
             }
             Ok(*e)
         }
@@ -246,7 +265,12 @@ fn merge_type(a: &[Value]) -> Result<Type, FuncError> {
             (Type::Map(e), Kind::Map(_, m)) => attrs.extend(m.keys().map(|k| (k.clone(), (**e).clone()))),
             (Type::Map(_), _) => known = false,
             (Type::Object(_), _) => {}
-            _ => return Err(FuncError::Other(format!("arguments must be maps or objects, got {}", go_quote(&ty.friendly_name())))),
+            _ => {
+                return Err(FuncError::Other(format!(
+                    "arguments must be maps or objects, got {}",
+                    go_quote(&ty.friendly_name())
+                )))
+            }
         }
     }
     let first = a[0].ty();
@@ -266,11 +290,17 @@ fn zipmap_type(a: &[Value]) -> Result<Type, FuncError> {
             }
             let keys = items(&a[0]);
             if keys.len() != ts.len() {
-                return Err(FuncError::Other(format!("number of keys ({}) does not match number of values ({})", keys.len(), ts.len())));
+                return Err(FuncError::Other(format!(
+                    "number of keys ({}) does not match number of values ({})",
+                    keys.len(),
+                    ts.len()
+                )));
             }
             let mut attrs = BTreeMap::new();
             for (i, (k, t)) in keys.iter().zip(ts).enumerate() {
-                let Some(k) = k.as_str() else { return Err(FuncError::Other(format!("keys list has null value at index {i}"))) };
+                let Some(k) = k.as_str() else {
+                    return Err(FuncError::Other(format!("keys list has null value at index {i}")));
+                };
                 attrs.insert(k.to_string(), t);
             }
             Ok(Type::Object(attrs))

@@ -29,7 +29,12 @@ pub(super) fn concat_type(a: &[Value]) -> Result<Type, FuncError> {
                 }
                 tys.extend(std::iter::repeat_n(*e, items(v).len()));
             }
-            t => return Err(FuncError::Arg(i, format!("all arguments must be lists or tuples; got {}", t.friendly_name()))),
+            t => {
+                return Err(FuncError::Arg(
+                    i,
+                    format!("all arguments must be lists or tuples; got {}", t.friendly_name()),
+                ))
+            }
         }
     }
     Ok(Type::Tuple(tys))
@@ -149,7 +154,10 @@ pub(super) fn sum(v: &Value) -> Result<Value, FuncError> {
         return Err(FuncError::Arg(0, "cannot sum an empty list".into()));
     }
     if !matches!(ty, Type::List(_) | Type::Set(_) | Type::Tuple(_)) {
-        return Err(FuncError::Arg(0, format!("argument must be list, set, or tuple. Received {}", ty.friendly_name())));
+        return Err(FuncError::Arg(
+            0,
+            format!("argument must be list, set, or tuple. Received {}", ty.friendly_name()),
+        ));
     }
     if !v.is_wholly_known() {
         return Ok(Value::unknown(Type::Number));

@@ -34,7 +34,9 @@ fn set_type(a: &[Value]) -> Result<Type, FuncError> {
     if etys.is_empty() {
         return Ok(Type::set(Type::Dynamic));
     }
-    unify(&etys).map(Type::set).ok_or_else(|| FuncError::Other("given sets must all have compatible element types".into()))
+    unify(&etys)
+        .map(Type::set)
+        .ok_or_else(|| FuncError::Other("given sets must all have compatible element types".into()))
 }
 
 fn set_op(op: Op, a: &[Value], ret: &Type) -> Result<Value, FuncError> {
@@ -61,7 +63,8 @@ fn set_op(op: Op, a: &[Value], ret: &Type) -> Result<Value, FuncError> {
             }
         });
     }
-    let elem = if elem == Type::Dynamic { acc.as_ref().and_then(|s| s.first()).map(Value::ty).unwrap_or(elem) } else { elem };
+    let elem =
+        if elem == Type::Dynamic { acc.as_ref().and_then(|s| s.first()).map(Value::ty).unwrap_or(elem) } else { elem };
     Ok(Value::set(elem, acc.unwrap_or_default()))
 }
 
@@ -116,7 +119,9 @@ fn product_type(a: &[Value]) -> Result<Type, FuncError> {
                 if ts.is_empty() {
                     etys.push(Type::Dynamic);
                 } else {
-                    etys.push(unify(&ts).ok_or_else(|| FuncError::Arg(i, "all elements must be of the same type".into()))?);
+                    etys.push(
+                        unify(&ts).ok_or_else(|| FuncError::Arg(i, "all elements must be of the same type".into()))?,
+                    );
                 }
             }
             _ => return Err(FuncError::Arg(i, "a set or a list is required".into())),
@@ -146,7 +151,13 @@ fn setproduct(a: &[Value], ret: &Type) -> Result<Value, FuncError> {
     if unknown {
         return Ok(Value::unknown(ret.clone()).mark(marked));
     }
-    let make = |rows: Vec<Value>| if matches!(ret, Type::List(_)) { Value::list(ety.clone(), rows) } else { Value::set(ety.clone(), rows) };
+    let make = |rows: Vec<Value>| {
+        if matches!(ret, Type::List(_)) {
+            Value::list(ety.clone(), rows)
+        } else {
+            Value::set(ety.clone(), rows)
+        }
+    };
     if total == 0 {
         return Ok(make(vec![]).mark(marked));
     }

@@ -6,8 +6,8 @@
 use super::{FuncError, Function, Param, Registry, Returns};
 use crate::dag::go_quote;
 use crate::eval::convert::{convert, convert_at_path, convertible, unify};
-use crate::eval::typeexpr::Constraint;
 use crate::eval::number::Number;
+use crate::eval::typeexpr::Constraint;
 use crate::eval::types::Type;
 use crate::eval::value::{Kind, Value};
 
@@ -88,9 +88,16 @@ fn to_impl(v: &Value, want: Want, ret: &Type) -> Result<Value, FuncError> {
     Err(FuncError::Arg(
         0,
         match (want, &got) {
-            _ if v.has_sensitive() => format!("cannot convert this sensitive {} to {}", got.friendly_name(), want.constraint_name()),
-            (Want::Bool, Type::String) => format!("cannot convert {} to bool; only the strings \"true\" or \"false\" are allowed", what()),
-            (Want::Number, Type::String) => format!("cannot convert {} to number; given string must be a decimal representation of a number", what()),
+            _ if v.has_sensitive() => {
+                format!("cannot convert this sensitive {} to {}", got.friendly_name(), want.constraint_name())
+            }
+            (Want::Bool, Type::String) => {
+                format!("cannot convert {} to bool; only the strings \"true\" or \"false\" are allowed", what())
+            }
+            (Want::Number, Type::String) => format!(
+                "cannot convert {} to number; given string must be a decimal representation of a number",
+                what()
+            ),
             _ => format!("cannot convert {} to {}", got.friendly_name(), want.constraint_name()),
         },
     ))
@@ -125,7 +132,9 @@ pub(super) fn register(r: &mut Registry) {
         returns: Returns::Type(Type::Dynamic),
         // The evaluator calls `convert` itself (its second argument is a type expression, not a
         // value); this entry names it for "Did you mean" and refuses other ways of calling it.
-        imp: |_, _, _| Err(FuncError::Arg(1, "a type constraint expression is required, such as string or list(number)".into())),
+        imp: |_, _, _| {
+            Err(FuncError::Arg(1, "a type constraint expression is required, such as string or list(number)".into()))
+        },
     });
     r.add(Function {
         name: "sensitive",

@@ -43,7 +43,13 @@ pub fn hex(bytes: &[u8]) -> String {
 }
 
 fn hash_fn(name: &'static str, imp: super::ImplFn) -> Function {
-    Function { name, params: vec![Param::new("str", Type::String)], variadic: None, returns: Returns::Type(Type::String), imp }
+    Function {
+        name,
+        params: vec![Param::new("str", Type::String)],
+        variadic: None,
+        returns: Returns::Type(Type::String),
+        imp,
+    }
 }
 
 fn s(v: &Value) -> &[u8] {
@@ -62,7 +68,10 @@ pub(super) fn register(r: &mut Registry) {
         params: vec![Param::new("ciphertext", Type::String), Param::new("privatekey", Type::String)],
         variadic: None,
         returns: Returns::Type(Type::String),
-        imp: |_, a, _| super::crypto_rsa::rsadecrypt(a[0].as_str().unwrap_or_default(), a[1].as_str().unwrap_or_default()).map(Value::string),
+        imp: |_, a, _| {
+            super::crypto_rsa::rsadecrypt(a[0].as_str().unwrap_or_default(), a[1].as_str().unwrap_or_default())
+                .map(Value::string)
+        },
     });
     r.add(Function {
         name: "uuid",
@@ -227,7 +236,8 @@ mod tests {
     fn bcrypt_matches_known_hashes() {
         // OpenBSD's test vector: "U*U" with salt "CCCCCCCCCCCCCCCCCCCCC." at cost 5.
         const A: &[u8] = b"./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-        let bits: Vec<u8> = "CCCCCCCCCCCCCCCCCCCCC.".bytes().map(|c| A.iter().position(|&x| x == c).unwrap() as u8).collect();
+        let bits: Vec<u8> =
+            "CCCCCCCCCCCCCCCCCCCCC.".bytes().map(|c| A.iter().position(|&x| x == c).unwrap() as u8).collect();
         let mut salt = Vec::new();
         for q in bits.chunks(4) {
             let n = q.iter().enumerate().fold(0u32, |acc, (i, &v)| acc | (v as u32) << (18 - 6 * i));

@@ -135,8 +135,12 @@ fn decrypt(key: &RsaKey, c: &[u8]) -> Option<Vec<u8>> {
 
 /// Terraform's `rsadecrypt(ciphertext, privatekey)`.
 pub(super) fn rsadecrypt(ciphertext: &str, pem: &str) -> Result<String, FuncError> {
-    let c = base64_decode_go(ciphertext.as_bytes())
-        .map_err(|_| FuncError::Arg(0, format!("failed to decode input {}: cipher text must be base64-encoded", crate::dag::go_quote(ciphertext))))?;
+    let c = base64_decode_go(ciphertext.as_bytes()).map_err(|_| {
+        FuncError::Arg(
+            0,
+            format!("failed to decode input {}: cipher text must be base64-encoded", crate::dag::go_quote(ciphertext)),
+        )
+    })?;
     let invalid = |m: String| FuncError::Arg(1, format!("invalid private key: {m}"));
     let asn1 = |m: String| {
         if m == "data truncated" || m == "truncated tag or length" {
@@ -157,6 +161,7 @@ pub(super) fn rsadecrypt(ciphertext: &str, pem: &str) -> Result<String, FuncErro
         }
         other => return Err(invalid(format!("ssh: unsupported key type {}", crate::dag::go_quote(other)))),
     };
-    let plain = decrypt(&key, &c).ok_or_else(|| FuncError::Other("failed to decrypt: crypto/rsa: decryption error".into()))?;
+    let plain =
+        decrypt(&key, &c).ok_or_else(|| FuncError::Other("failed to decrypt: crypto/rsa: decryption error".into()))?;
     Ok(String::from_utf8_lossy(&plain).into_owned())
 }

@@ -274,7 +274,20 @@ pub fn parse_plain(s: &str) -> Result<Time, String> {
     go_parse(s).map_err(|e| reword(e, false))
 }
 
-const MONTHS: [&str; 12] = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
 const DAYS: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
 /// The wall-clock fields in the time's own offset.
@@ -293,7 +306,15 @@ fn civil(t: &Time) -> Civil {
     let days = local.div_euclid(86400);
     let secs = local.rem_euclid(86400);
     let (year, month, day) = civil_from_days(days);
-    Civil { year, month, day, hour: secs / 3600, min: secs % 3600 / 60, sec: secs % 60, weekday: (days + 4).rem_euclid(7) as usize }
+    Civil {
+        year,
+        month,
+        day,
+        hour: secs / 3600,
+        min: secs % 3600 / 60,
+        sec: secs % 60,
+        weekday: (days + 4).rem_euclid(7) as usize,
+    }
 }
 
 /// Go's `-0700` / `-07:00` / `Z07:00` offsets.
@@ -322,7 +343,16 @@ fn year_text(y: i64) -> String {
 /// Go's `Format(time.RFC3339)`.
 pub fn rfc3339(t: &Time) -> String {
     let c = civil(t);
-    format!("{}-{:02}-{:02}T{:02}:{:02}:{:02}{}", year_text(c.year), c.month, c.day, c.hour, c.min, c.sec, offset_text(t.offset, true, true))
+    format!(
+        "{}-{:02}-{:02}T{:02}:{:02}:{:02}{}",
+        year_text(c.year),
+        c.month,
+        c.day,
+        c.hour,
+        c.min,
+        c.sec,
+        offset_text(t.offset, true, true)
+    )
 }
 
 /// cty's `formatdate` over a parsed time: errors are for the format argument.
@@ -551,7 +581,11 @@ pub fn parse_duration(orig: &str) -> Result<i128, String> {
 
 fn add(t: &Time, nanos: i128) -> Time {
     let total = t.unix as i128 * 1_000_000_000 + t.nanos as i128 + nanos;
-    Time { unix: total.div_euclid(1_000_000_000) as i64, nanos: total.rem_euclid(1_000_000_000) as u32, offset: t.offset }
+    Time {
+        unix: total.div_euclid(1_000_000_000) as i64,
+        nanos: total.rem_euclid(1_000_000_000) as u32,
+        offset: t.offset,
+    }
 }
 
 fn now() -> Result<Time, FuncError> {
@@ -605,14 +639,26 @@ pub(super) fn register(r: &mut Registry) {
         params: vec![],
         variadic: None,
         returns: Returns::Type(Type::String),
-        imp: |ctx, _, _| if ctx.planning { Ok(Value::unknown(Type::String)) } else { Ok(Value::string(rfc3339(&now()?))) },
+        imp: |ctx, _, _| {
+            if ctx.planning {
+                Ok(Value::unknown(Type::String))
+            } else {
+                Ok(Value::string(rfc3339(&now()?)))
+            }
+        },
     });
     r.add(Function {
         name: "plantimestamp",
         params: vec![],
         variadic: None,
         returns: Returns::Type(Type::String),
-        imp: |ctx, _, _| if ctx.planning { Ok(Value::string(rfc3339(&now()?))) } else { Ok(Value::unknown(Type::String)) },
+        imp: |ctx, _, _| {
+            if ctx.planning {
+                Ok(Value::string(rfc3339(&now()?)))
+            } else {
+                Ok(Value::unknown(Type::String))
+            }
+        },
     });
 }
 

@@ -106,7 +106,13 @@ pub fn base64_decode(text: &str) -> Option<Vec<u8>> {
 }
 
 fn str_fn(name: &'static str, returns: Type, imp: super::ImplFn) -> Function {
-    Function { name, params: vec![Param::new("str", Type::String)], variadic: None, returns: Returns::Type(returns), imp }
+    Function {
+        name,
+        params: vec![Param::new("str", Type::String)],
+        variadic: None,
+        returns: Returns::Type(returns),
+        imp,
+    }
 }
 
 fn text(v: &Value) -> &str {
@@ -117,12 +123,15 @@ pub(super) fn register(r: &mut Registry) {
     r.add(str_fn("base64encode", Type::String, |_, a, _| Ok(Value::string(base64_encode(text(&a[0]).as_bytes())))));
     r.add(str_fn("base64decode", Type::String, |_, a, _| {
         let s = text(&a[0]);
-        let bytes = base64_decode(s).ok_or_else(|| FuncError::Other(format!("failed to decode base64 data {}", crate::dag::go_quote(s))))?;
+        let bytes = base64_decode(s)
+            .ok_or_else(|| FuncError::Other(format!("failed to decode base64 data {}", crate::dag::go_quote(s))))?;
         String::from_utf8(bytes)
             .map(Value::string)
             .map_err(|_| FuncError::Other("the result of decoding the provided string is not valid UTF-8".into()))
     }));
-    r.add(str_fn("base64gzip", Type::String, |_, a, _| Ok(Value::string(base64_encode(&super::encoding_gzip::gzip(text(&a[0]).as_bytes()))))));
+    r.add(str_fn("base64gzip", Type::String, |_, a, _| {
+        Ok(Value::string(base64_encode(&super::encoding_gzip::gzip(text(&a[0]).as_bytes()))))
+    }));
     r.add(str_fn("urlencode", Type::String, |_, a, _| Ok(Value::string(query_escape(text(&a[0]))))));
     r.add(Function {
         name: "jsonencode",
@@ -183,7 +192,11 @@ pub(super) fn register(r: &mut Registry) {
             if a[0].has_type_value() {
                 return Err(FuncError::Other(TYPE_NOT_ENCODABLE.into()));
             }
-            Ok(if a[0].is_wholly_known() { Value::string(super::encoding_yaml::encode(&a[0])) } else { Value::unknown(Type::String) })
+            Ok(if a[0].is_wholly_known() {
+                Value::string(super::encoding_yaml::encode(&a[0]))
+            } else {
+                Value::unknown(Type::String)
+            })
         },
     });
     super::encoding_text::register(r);
@@ -260,7 +273,10 @@ impl JsonParser<'_> {
         // Go stops at 10000 levels ("exceeded max depth"); values that deep would overflow
         // the evaluator's recursion, so we stop where its parser does.
         if self.depth > crate::hcl::MAX_DEPTH {
-            return Err(format!("JSON nests more than {} levels deep, which is more than tfgraph supports", crate::hcl::MAX_DEPTH));
+            return Err(format!(
+                "JSON nests more than {} levels deep, which is more than tfgraph supports",
+                crate::hcl::MAX_DEPTH
+            ));
         }
         let v = match c {
             b'{' => self.object(),
@@ -311,7 +327,11 @@ impl JsonParser<'_> {
         if self.peek() == Some(b'.') {
             self.i += 1;
             if digits(self) == 0 {
-                return Err(if self.i >= self.b.len() { "unexpected EOF".into() } else { self.bad("after decimal point in numeric literal") });
+                return Err(if self.i >= self.b.len() {
+                    "unexpected EOF".into()
+                } else {
+                    self.bad("after decimal point in numeric literal")
+                });
             }
         }
         if matches!(self.peek(), Some(b'e' | b'E')) {
@@ -320,7 +340,11 @@ impl JsonParser<'_> {
                 self.i += 1;
             }
             if digits(self) == 0 {
-                return Err(if self.i >= self.b.len() { "unexpected EOF".into() } else { self.bad("in exponent of numeric literal") });
+                return Err(if self.i >= self.b.len() {
+                    "unexpected EOF".into()
+                } else {
+                    self.bad("in exponent of numeric literal")
+                });
             }
         }
         let t = std::str::from_utf8(&self.b[start..self.i]).unwrap_or("0");
@@ -471,7 +495,9 @@ pub fn csv_decode(s: &str) -> Result<Value, String> {
         if rec.len() != header.len() {
             return Err(format!("CSV parse error on line {line}: wrong number of fields"));
         }
-        rows.push(Value::object(crate::util::sort::btree_map(header.iter().cloned().zip(rec.into_iter().map(Value::string)))));
+        rows.push(Value::object(crate::util::sort::btree_map(
+            header.iter().cloned().zip(rec.into_iter().map(Value::string)),
+        )));
     }
     Ok(Value::list(ety, rows))
 }
@@ -503,7 +529,11 @@ fn csv_records(s: &str) -> Result<Vec<(usize, Vec<String>)>, String> {
                 i += 1;
                 loop {
                     match b.get(i) {
-                        None => return Err(format!("CSV parse error on line {line}: extraneous or missing \" in quoted-field")),
+                        None => {
+                            return Err(format!(
+                                "CSV parse error on line {line}: extraneous or missing \" in quoted-field"
+                            ))
+                        }
                         Some(b'"') => {
                             if b.get(i + 1) == Some(&b'"') {
                                 field.push(b'"');
@@ -529,7 +559,9 @@ fn csv_records(s: &str) -> Result<Vec<(usize, Vec<String>)>, String> {
                 match b.get(i) {
                     None | Some(b',') | Some(b'\n') => {}
                     Some(b'\r') if matches!(b.get(i + 1), None | Some(b'\n')) => {}
-                    Some(_) => return Err(format!("CSV parse error on line {line}: extraneous or missing \" in quoted-field")),
+                    Some(_) => {
+                        return Err(format!("CSV parse error on line {line}: extraneous or missing \" in quoted-field"))
+                    }
                 }
             } else {
                 while let Some(&c) = b.get(i) {

@@ -37,8 +37,10 @@ const NUM_CODEGEN: usize = 19;
 const BAD_CODE: u8 = 255;
 
 const LENGTH_EXTRA: [u8; 29] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
-const LENGTH_BASE: [u32; 29] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 255];
-const OFFSET_EXTRA: [u8; 30] = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
+const LENGTH_BASE: [u32; 29] =
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 255];
+const OFFSET_EXTRA: [u8; 30] =
+    [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
 const CODEGEN_ORDER: [usize; 19] = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
 
 /// The code of a length or offset (less its base 3 or 1): the last code whose base is not above it.
@@ -404,7 +406,8 @@ fn bit_counts(list: &[(u16, i32)], mut max_bits: i32) -> Vec<i32> {
     let mut levels = [Level::default(); 17];
     let mut leaf_counts = [[0i32; 17]; 17];
     for level in 1..=mb {
-        levels[level] = Level { last_freq: freq(1), next_char_freq: freq(2), next_pair_freq: freq(0) + freq(1), needed: 0 };
+        levels[level] =
+            Level { last_freq: freq(1), next_char_freq: freq(2), next_pair_freq: freq(0) + freq(1), needed: 0 };
         leaf_counts[level][level] = 2;
         if level == 1 {
             levels[level].next_pair_freq = NONE;
@@ -618,7 +621,10 @@ impl BitWriter {
                 extra += f as usize * e as usize;
             }
         }
-        let fixed_size = 3 + self.fixed_literals.bit_length(&self.literal_freq) + self.fixed_offsets.bit_length(&self.offset_freq) + extra;
+        let fixed_size = 3
+            + self.fixed_literals.bit_length(&self.literal_freq)
+            + self.fixed_offsets.bit_length(&self.offset_freq)
+            + extra;
 
         self.generate_codegen(num_literals, num_offsets);
         let cf = self.codegen_freq;
@@ -627,8 +633,17 @@ impl BitWriter {
         while num_codegens > 4 && cf[CODEGEN_ORDER[num_codegens - 1]] == 0 {
             num_codegens -= 1;
         }
-        let header = 3 + 5 + 5 + 4 + 3 * num_codegens + self.codegen_code.bit_length(&cf) + cf[16] as usize * 2 + cf[17] as usize * 3 + cf[18] as usize * 7;
-        let dynamic_size = header + self.literals.bit_length(&self.literal_freq) + self.offsets.bit_length(&self.offset_freq) + extra;
+        let header = 3
+            + 5
+            + 5
+            + 4
+            + 3 * num_codegens
+            + self.codegen_code.bit_length(&cf)
+            + cf[16] as usize * 2
+            + cf[17] as usize * 3
+            + cf[18] as usize * 7;
+        let dynamic_size =
+            header + self.literals.bit_length(&self.literal_freq) + self.offsets.bit_length(&self.offset_freq) + extra;
         let dynamic = dynamic_size < fixed_size;
         let size = fixed_size.min(dynamic_size);
 
@@ -670,7 +685,11 @@ impl BitWriter {
         } else {
             self.bits(2, 3);
         }
-        let (lit, off) = if dynamic { (self.literals.clone(), self.offsets.clone()) } else { (self.fixed_literals.clone(), self.fixed_offsets.clone()) };
+        let (lit, off) = if dynamic {
+            (self.literals.clone(), self.offsets.clone())
+        } else {
+            (self.fixed_literals.clone(), self.fixed_offsets.clone())
+        };
         for &t in tokens.iter() {
             if t < MATCH {
                 self.bits(lit.code[t as usize] as u32, lit.len[t as usize] as u32);
@@ -698,7 +717,10 @@ mod tests {
 
     #[test]
     fn offset_bases_are_deflates() {
-        let go = [0x0, 0x1, 0x2, 0x3, 0x4, 0x6, 0x8, 0xc, 0x10, 0x18, 0x20, 0x30, 0x40, 0x60, 0x80, 0xc0, 0x100, 0x180, 0x200, 0x300, 0x400, 0x600, 0x800, 0xc00, 0x1000, 0x1800, 0x2000, 0x3000, 0x4000, 0x6000];
+        let go = [
+            0x0, 0x1, 0x2, 0x3, 0x4, 0x6, 0x8, 0xc, 0x10, 0x18, 0x20, 0x30, 0x40, 0x60, 0x80, 0xc0, 0x100, 0x180,
+            0x200, 0x300, 0x400, 0x600, 0x800, 0xc00, 0x1000, 0x1800, 0x2000, 0x3000, 0x4000, 0x6000,
+        ];
         for (c, &b) in go.iter().enumerate() {
             assert_eq!(offset_base(c), b);
         }
@@ -709,6 +731,9 @@ mod tests {
 
     #[test]
     fn empty_input_is_gos() {
-        assert_eq!(crate::eval::functions::encoding::base64_encode(&gzip(b"")), "H4sIAAAAAAAA/wAAAP//AQAA//8AAAAAAAAAAA==");
+        assert_eq!(
+            crate::eval::functions::encoding::base64_encode(&gzip(b"")),
+            "H4sIAAAAAAAA/wAAAP//AQAA//8AAAAAAAAAAA=="
+        );
     }
 }

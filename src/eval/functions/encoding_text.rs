@@ -30,24 +30,97 @@ const KNOWN: &[(&str, &[&str], Enc)] = &[
     ("UTF-16", &["csUTF16"], Enc::Utf16Bom),
     ("UTF-16BE", &["csUTF16BE"], Enc::Utf16Be),
     ("UTF-16LE", &["csUTF16LE"], Enc::Utf16Le),
-    ("ISO_8859-1:1987", &["iso-ir-100", "ISO_8859-1", "ISO-8859-1", "latin1", "l1", "IBM819", "CP819", "csISOLatin1"], Enc::Latin1),
+    (
+        "ISO_8859-1:1987",
+        &["iso-ir-100", "ISO_8859-1", "ISO-8859-1", "latin1", "l1", "IBM819", "CP819", "csISOLatin1"],
+        Enc::Latin1,
+    ),
     ("windows-1252", &["cswindows1252"], Enc::Win1252),
-    ("US-ASCII", &["iso-ir-6", "ANSI_X3.4-1968", "ANSI_X3.4-1986", "ISO_646.irv:1991", "ISO646-US", "us", "IBM367", "cp367", "csASCII"], Enc::Ascii),
+    (
+        "US-ASCII",
+        &[
+            "iso-ir-6",
+            "ANSI_X3.4-1968",
+            "ANSI_X3.4-1986",
+            "ISO_646.irv:1991",
+            "ISO646-US",
+            "us",
+            "IBM367",
+            "cp367",
+            "csASCII",
+        ],
+        Enc::Ascii,
+    ),
 ];
 
 /// IANA names (and common aliases) of encodings Go's x/text has and tfgraph does not.
 const MISSING: &[&str] = &[
-    "Shift_JIS", "MS_Kanji", "csShiftJIS", "EUC-JP", "csEUCPkdFmtJapanese", "ISO-2022-JP", "csISO2022JP", "EUC-KR", "csEUCKR",
-    "GBK", "CP936", "MS936", "windows-936", "GB18030", "csGB18030", "Big5", "csBig5", "HZ-GB-2312", "KOI8-R", "csKOI8R", "KOI8-U",
-    "ISO-8859-2", "ISO-8859-3", "ISO-8859-4", "ISO-8859-5", "ISO-8859-6", "ISO-8859-7", "ISO-8859-8", "ISO-8859-9", "ISO-8859-10",
-    "ISO-8859-13", "ISO-8859-14", "ISO-8859-15", "ISO-8859-16", "windows-874", "windows-1250", "windows-1251", "windows-1253",
-    "windows-1254", "windows-1255", "windows-1256", "windows-1257", "windows-1258", "IBM037", "IBM437", "IBM850", "IBM852",
-    "IBM855", "IBM858", "IBM860", "IBM862", "IBM863", "IBM865", "IBM866", "IBM1047", "IBM01140", "macintosh", "x-mac-cyrillic",
+    "Shift_JIS",
+    "MS_Kanji",
+    "csShiftJIS",
+    "EUC-JP",
+    "csEUCPkdFmtJapanese",
+    "ISO-2022-JP",
+    "csISO2022JP",
+    "EUC-KR",
+    "csEUCKR",
+    "GBK",
+    "CP936",
+    "MS936",
+    "windows-936",
+    "GB18030",
+    "csGB18030",
+    "Big5",
+    "csBig5",
+    "HZ-GB-2312",
+    "KOI8-R",
+    "csKOI8R",
+    "KOI8-U",
+    "ISO-8859-2",
+    "ISO-8859-3",
+    "ISO-8859-4",
+    "ISO-8859-5",
+    "ISO-8859-6",
+    "ISO-8859-7",
+    "ISO-8859-8",
+    "ISO-8859-9",
+    "ISO-8859-10",
+    "ISO-8859-13",
+    "ISO-8859-14",
+    "ISO-8859-15",
+    "ISO-8859-16",
+    "windows-874",
+    "windows-1250",
+    "windows-1251",
+    "windows-1253",
+    "windows-1254",
+    "windows-1255",
+    "windows-1256",
+    "windows-1257",
+    "windows-1258",
+    "IBM037",
+    "IBM437",
+    "IBM850",
+    "IBM852",
+    "IBM855",
+    "IBM858",
+    "IBM860",
+    "IBM862",
+    "IBM863",
+    "IBM865",
+    "IBM866",
+    "IBM1047",
+    "IBM01140",
+    "macintosh",
+    "x-mac-cyrillic",
 ];
 
 /// Terraform's error for a name x/text does not know.
 fn unsupported(name: &str) -> FuncError {
-    FuncError::Arg(1, format!("{} is not a supported IANA encoding name or alias in this Terraform version", go_quote(name)))
+    FuncError::Arg(
+        1,
+        format!("{} is not a supported IANA encoding name or alias in this Terraform version", go_quote(name)),
+    )
 }
 
 fn lookup(name: &str) -> Result<(Enc, &'static str), FuncError> {
@@ -64,8 +137,38 @@ fn lookup(name: &str) -> Result<(Enc, &'static str), FuncError> {
 
 /// windows-1252's 0x80..=0x9F (None: undefined).
 const WIN1252_HIGH: [Option<char>; 32] = [
-    Some('€'), None, Some('‚'), Some('ƒ'), Some('„'), Some('…'), Some('†'), Some('‡'), Some('ˆ'), Some('‰'), Some('Š'), Some('‹'), Some('Œ'), None, Some('Ž'), None,
-    None, Some('‘'), Some('’'), Some('“'), Some('”'), Some('•'), Some('–'), Some('—'), Some('˜'), Some('™'), Some('š'), Some('›'), Some('œ'), None, Some('ž'), Some('Ÿ'),
+    Some('€'),
+    None,
+    Some('‚'),
+    Some('ƒ'),
+    Some('„'),
+    Some('…'),
+    Some('†'),
+    Some('‡'),
+    Some('ˆ'),
+    Some('‰'),
+    Some('Š'),
+    Some('‹'),
+    Some('Œ'),
+    None,
+    Some('Ž'),
+    None,
+    None,
+    Some('‘'),
+    Some('’'),
+    Some('“'),
+    Some('”'),
+    Some('•'),
+    Some('–'),
+    Some('—'),
+    Some('˜'),
+    Some('™'),
+    Some('š'),
+    Some('›'),
+    Some('œ'),
+    None,
+    Some('ž'),
+    Some('Ÿ'),
 ];
 
 fn encode(enc: Enc, s: &str) -> Option<Vec<u8>> {
@@ -110,12 +213,18 @@ fn decode(enc: Enc, b: &[u8]) -> Option<String> {
             if body.len() % 2 != 0 {
                 return None;
             }
-            let units: Vec<u16> = body.chunks(2).map(|c| if le { u16::from_le_bytes([c[0], c[1]]) } else { u16::from_be_bytes([c[0], c[1]]) }).collect();
+            let units: Vec<u16> = body
+                .chunks(2)
+                .map(|c| if le { u16::from_le_bytes([c[0], c[1]]) } else { u16::from_be_bytes([c[0], c[1]]) })
+                .collect();
             String::from_utf16(&units).ok()
         }
         Enc::Latin1 => Some(b.iter().map(|&x| x as char).collect()),
         Enc::Ascii => b.is_ascii().then(|| b.iter().map(|&x| x as char).collect()),
-        Enc::Win1252 => b.iter().map(|&x| if (0x80..0xA0).contains(&x) { WIN1252_HIGH[(x - 0x80) as usize] } else { Some(x as char) }).collect(),
+        Enc::Win1252 => b
+            .iter()
+            .map(|&x| if (0x80..0xA0).contains(&x) { WIN1252_HIGH[(x - 0x80) as usize] } else { Some(x as char) })
+            .collect(),
     }
 }
 
@@ -127,8 +236,9 @@ pub(super) fn register(r: &mut Registry) {
         returns: Returns::Type(Type::String),
         imp: |_, a, _| {
             let (enc, iana) = lookup(a[1].as_str().unwrap_or_default())?;
-            let bytes = encode(enc, a[0].as_str().unwrap_or_default())
-                .ok_or_else(|| FuncError::Arg(0, format!("the given string contains characters that cannot be represented in {iana}")))?;
+            let bytes = encode(enc, a[0].as_str().unwrap_or_default()).ok_or_else(|| {
+                FuncError::Arg(0, format!("the given string contains characters that cannot be represented in {iana}"))
+            })?;
             Ok(Value::string(base64_encode(&bytes)))
         },
     });
@@ -139,11 +249,14 @@ pub(super) fn register(r: &mut Registry) {
         returns: Returns::Type(Type::String),
         imp: |_, a, _| {
             let (enc, iana) = lookup(a[1].as_str().unwrap_or_default())?;
-            let bytes = base64_decode_go(a[0].as_str().unwrap_or_default().as_bytes())
-                .map_err(|at| FuncError::Arg(0, format!("the given value has an invalid base64 symbol at offset {at}")))?;
+            let bytes = base64_decode_go(a[0].as_str().unwrap_or_default().as_bytes()).map_err(|at| {
+                FuncError::Arg(0, format!("the given value has an invalid base64 symbol at offset {at}"))
+            })?;
             match decode(enc, &bytes) {
                 Some(s) if !s.contains('\u{fffd}') => Ok(Value::string(s)),
-                _ => Err(FuncError::Arg(0, format!("the given string contains symbols that are not defined for {iana}"))),
+                _ => {
+                    Err(FuncError::Arg(0, format!("the given string contains symbols that are not defined for {iana}")))
+                }
             }
         },
     });

@@ -15,7 +15,9 @@ pub fn encode(v: &Value) -> String {
     match &v.kind {
         Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) if !items.is_empty() => e.block(v, 0, true),
         Kind::Map(_, m) | Kind::Object(m) if !m.is_empty() => e.block(v, 0, true),
-        Kind::String(_) | Kind::List(..) | Kind::Set(..) | Kind::Tuple(..) | Kind::Map(..) | Kind::Object(..) => e.scalar(v, 2, true),
+        Kind::String(_) | Kind::List(..) | Kind::Set(..) | Kind::Tuple(..) | Kind::Map(..) | Kind::Object(..) => {
+            e.scalar(v, 2, true)
+        }
         _ => {
             e.scalar(v, 2, true);
             e.out.push_str("\n...");
@@ -207,7 +209,10 @@ fn is_break(c: char) -> bool {
 /// Multilingual Plane counts as printable, so emoji are written `\U0001F600`).
 fn printable(c: char) -> bool {
     let u = c as u32;
-    u == 0x0A || (0x20..=0x7E).contains(&u) || (0xA0..=0xD7FF).contains(&u) || ((0xE000..=0xFFFD).contains(&u) && u != 0xFEFF)
+    u == 0x0A
+        || (0x20..=0x7E).contains(&u)
+        || (0xA0..=0xD7FF).contains(&u)
+        || ((0xE000..=0xFFFD).contains(&u) && u != 0xFEFF)
 }
 
 /// go-yaml's `analyze_scalar`, for whether a literal block may carry the string.

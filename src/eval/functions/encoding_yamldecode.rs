@@ -203,7 +203,11 @@ fn read_events_from(input: &[u8]) -> (Events, Option<(usize, Unknown)>) {
                 if !v.is_null() && ((*v).major, (*v).minor) != (1, 1) {
                     let m = e.start_mark;
                     let problem = "found incompatible YAML document";
-                    error = Some(if m.line != 0 { format!("on line {}, column {}: {problem}", m.line, m.column + 1) } else { problem.into() });
+                    error = Some(if m.line != 0 {
+                        format!("on line {}, column {}: {problem}", m.line, m.column + 1)
+                    } else {
+                        problem.into()
+                    });
                     unsafe_yaml::yaml_event_delete(event.as_mut_ptr());
                     break;
                 }
@@ -237,7 +241,9 @@ fn read_events_from(input: &[u8]) -> (Events, Option<(usize, Unknown)>) {
                         }
                     }
                     out.style = match s.style {
-                        unsafe_yaml::YAML_SINGLE_QUOTED_SCALAR_STYLE | unsafe_yaml::YAML_DOUBLE_QUOTED_SCALAR_STYLE => Style::Quoted,
+                        unsafe_yaml::YAML_SINGLE_QUOTED_SCALAR_STYLE | unsafe_yaml::YAML_DOUBLE_QUOTED_SCALAR_STYLE => {
+                            Style::Quoted
+                        }
                         unsafe_yaml::YAML_PLAIN_SCALAR_STYLE => Style::Plain,
                         _ => Style::Block,
                     };
@@ -253,8 +259,14 @@ fn read_events_from(input: &[u8]) -> (Events, Option<(usize, Unknown)>) {
                 _ => {}
             }
             match ev {
-                Ev::SequenceStart => open.push((e.data.sequence_start.style == unsafe_yaml::YAML_FLOW_SEQUENCE_STYLE).then_some((b']', e.start_mark))),
-                Ev::MappingStart => open.push((e.data.mapping_start.style == unsafe_yaml::YAML_FLOW_MAPPING_STYLE).then_some((b'}', e.start_mark))),
+                Ev::SequenceStart => open.push(
+                    (e.data.sequence_start.style == unsafe_yaml::YAML_FLOW_SEQUENCE_STYLE)
+                        .then_some((b']', e.start_mark)),
+                ),
+                Ev::MappingStart => open.push(
+                    (e.data.mapping_start.style == unsafe_yaml::YAML_FLOW_MAPPING_STYLE)
+                        .then_some((b'}', e.start_mark)),
+                ),
                 Ev::SequenceEnd | Ev::MappingEnd => {
                     open.pop();
                 }
@@ -262,8 +274,12 @@ fn read_events_from(input: &[u8]) -> (Events, Option<(usize, Unknown)>) {
             }
             let flow_question = match (ev, open.last()) {
                 (Ev::Scalar, Some(Some(flow))) if out.style == Style::Plain => {
-                    let (from, to) = (e.start_mark.index as usize + bom, (e.end_mark.index as usize + bom).min(input.len()));
-                    input.get(from..to).and_then(|t| t.iter().skip(1).position(|&b| b == b'?')).map(|q| (from + 1 + q, *flow))
+                    let (from, to) =
+                        (e.start_mark.index as usize + bom, (e.end_mark.index as usize + bom).min(input.len()));
+                    input
+                        .get(from..to)
+                        .and_then(|t| t.iter().skip(1).position(|&b| b == b'?'))
+                        .map(|q| (from + 1 + q, *flow))
                 }
                 _ => None,
             };
@@ -329,13 +345,18 @@ fn flow_key_error(input: &[u8], q: usize, close: u8, start: unsafe_yaml::yaml_ma
 
 /// go-cty-yaml's `parserError`.
 fn parser_error(p: &unsafe_yaml::yaml_parser_t) -> String {
-    let mut problem = if p.problem.is_null() { "invalid YAML syntax".to_string() } else { c_str(p.problem as *const u8) };
+    let mut problem =
+        if p.problem.is_null() { "invalid YAML syntax".to_string() } else { c_str(p.problem as *const u8) };
     if problem == "did not find expected hexadecimal number" {
         // go-yaml's spelling.
         problem = "did not find expected hexdecimal number".into();
     }
     if p.problem_mark.line != 0 {
-        let (line, column) = if p.error == unsafe_yaml::YAML_SCANNER_ERROR { (p.problem_mark.line + 1, 0) } else { (p.problem_mark.line, p.problem_mark.column) };
+        let (line, column) = if p.error == unsafe_yaml::YAML_SCANNER_ERROR {
+            (p.problem_mark.line + 1, 0)
+        } else {
+            (p.problem_mark.line, p.problem_mark.column)
+        };
         format!("on line {line}, column {}: {problem}", column + 1)
     } else if p.context_mark.line != 0 {
         format!("on line {}, column {}: {problem}", p.context_mark.line, p.context_mark.column + 1)
@@ -379,7 +400,15 @@ struct Walk<'a> {
 
 impl<'a> Walk<'a> {
     fn new(events: &'a Events) -> Walk<'a> {
-        Walk { events, next: 0, depth: 0, pending: HashMap::new(), types: HashMap::new(), values: HashMap::new(), alias_nodes: 0 }
+        Walk {
+            events,
+            next: 0,
+            depth: 0,
+            pending: HashMap::new(),
+            types: HashMap::new(),
+            values: HashMap::new(),
+            alias_nodes: 0,
+        }
     }
 
     fn event(&mut self) -> Result<&'a Event, String> {
@@ -437,7 +466,10 @@ impl<'a> Walk<'a> {
 
     fn check_alias(&self, e: &Event, known: bool) -> Result<(), String> {
         if self.pending.contains_key(&e.anchor) {
-            return Err(at(e, format!("cannot refer to anchor {} from inside its own definition", go_quote(&e.anchor))));
+            return Err(at(
+                e,
+                format!("cannot refer to anchor {} from inside its own definition", go_quote(&e.anchor)),
+            ));
         }
         if !known {
             return Err(at(e, format!("reference to undefined anchor {}", go_quote(&e.anchor))));
@@ -456,7 +488,12 @@ impl<'a> Walk<'a> {
     fn nest(&mut self, e: &Event) -> Result<(), String> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(at(e, format!("the YAML document nests more than {MAX_DEPTH} levels deep, which is more than tfgraph supports")));
+            return Err(at(
+                e,
+                format!(
+                    "the YAML document nests more than {MAX_DEPTH} levels deep, which is more than tfgraph supports"
+                ),
+            ));
         }
         Ok(())
     }
@@ -678,7 +715,9 @@ fn resolvable(tag: &str) -> bool {
 fn special(src: &str) -> Option<(Value, bool)> {
     Some(match src {
         "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => (Value::bool(true), true),
-        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => (Value::bool(false), true),
+        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
+            (Value::bool(false), true)
+        }
         "" | "~" | "null" | "Null" | "NULL" => (Value::null(Type::Dynamic), false),
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => (Value::number(Number::Inf { neg: false }), false),
         "-.inf" | "-.Inf" | "-.INF" => (Value::number(Number::Inf { neg: true }), false),
@@ -798,7 +837,9 @@ fn resolve_scalar(tag: &str, src: &str, style: Style) -> Result<Value, String> {
                 .map(Value::number)
                 .ok_or_else(|| format!("cannot parse {} as {tag}", go_quote(src)))
         }
-        TIMESTAMP_TAG => parse_timestamp(src).map(Value::string).ok_or_else(|| format!("cannot parse {} as {tag}", go_quote(src))),
+        TIMESTAMP_TAG => {
+            parse_timestamp(src).map(Value::string).ok_or_else(|| format!("cannot parse {} as {tag}", go_quote(src)))
+        }
         NULL_TAG => Ok(Value::null(Type::Dynamic)),
         _ => Ok(Value::string(src)),
     }

@@ -18,8 +18,19 @@ use crate::eval::value::Value;
 
 /// The filesystem functions that a `templatestring` template may not call (Terraform's
 /// `filesystemFunctions`).
-pub const FILESYSTEM_FUNCTIONS: [&str; 11] =
-    ["file", "fileexists", "fileset", "filebase64", "filebase64sha256", "filebase64sha512", "filemd5", "filesha1", "filesha256", "filesha512", "templatefile"];
+pub const FILESYSTEM_FUNCTIONS: [&str; 11] = [
+    "file",
+    "fileexists",
+    "fileset",
+    "filebase64",
+    "filebase64sha256",
+    "filebase64sha512",
+    "filemd5",
+    "filesha1",
+    "filesha256",
+    "filesha512",
+    "templatefile",
+];
 
 const NO_HOME: &str = "tfgraph has no home directory: it reads only the loaded configuration files";
 
@@ -85,7 +96,13 @@ pub fn resolve(dir: &str, path: &str) -> String {
 pub fn relative(base: &str, target: &str) -> String {
     let base = clean(base);
     let target = clean(target);
-    let parts = |p: &str| -> Vec<String> { if p == "." { Vec::new() } else { p.split('/').map(str::to_string).collect() } };
+    let parts = |p: &str| -> Vec<String> {
+        if p == "." {
+            Vec::new()
+        } else {
+            p.split('/').map(str::to_string).collect()
+        }
+    };
     let (b, t) = (parts(&base), parts(&target));
     let common = b.iter().zip(&t).take_while(|(x, y)| x == y).count();
     let mut out: Vec<String> = vec!["..".to_string(); b.len() - common];
@@ -114,7 +131,13 @@ pub fn read_file<'a>(ctx: &FuncContext<'a>, path: &str, sensitive: bool) -> Resu
 }
 
 fn path_fn(name: &'static str, returns: Type, imp: super::ImplFn) -> Function {
-    Function { name, params: vec![Param::new("path", Type::String).marked()], variadic: None, returns: Returns::Type(returns), imp }
+    Function {
+        name,
+        params: vec![Param::new("path", Type::String).marked()],
+        variadic: None,
+        returns: Returns::Type(returns),
+        imp,
+    }
 }
 
 /// `file`/`filebase64`'s shared body: the path argument (marks kept) read as bytes.
@@ -132,7 +155,11 @@ fn file_hash(ctx: &FuncContext<'_>, v: &Value, hash: Hash, base64: bool) -> Resu
     let path = expand_home(&path).map_err(|e| FuncError::Other(format!("failed to expand ~: {e}")))?;
     let full = resolve(ctx.base_dir, path);
     let Some(bytes) = ctx.files.read(&full) else {
-        return Err(FuncError::Other(if is_dir(ctx, &full) { format!("read {full}: is a directory") } else { format!("open {full}: no such file or directory") }));
+        return Err(FuncError::Other(if is_dir(ctx, &full) {
+            format!("read {full}: is a directory")
+        } else {
+            format!("open {full}: no such file or directory")
+        }));
     };
     let digest = hash_bytes(hash, bytes);
     let text = if base64 { base64_encode(&digest) } else { hex(&digest) };
@@ -189,7 +216,8 @@ pub(super) fn register(r: &mut Registry) {
             let pattern = a[1].unmark_deep().0.as_str().unwrap_or_default().to_string();
             let base = resolve(ctx.base_dir, &path);
             let full = clean(&format!("{base}/{pattern}"));
-            let glob = Glob::parse(&full).map_err(|e| FuncError::Other(format!("failed to glob pattern {}: {e}", shown(&full, sensitive))))?;
+            let glob = Glob::parse(&full)
+                .map_err(|e| FuncError::Other(format!("failed to glob pattern {}: {e}", shown(&full, sensitive))))?;
             let mut out = Vec::new();
             for p in ctx.files.paths() {
                 let p = p.strip_prefix("./").unwrap_or(p);

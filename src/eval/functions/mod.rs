@@ -198,7 +198,13 @@ pub fn check_arity(f: &Function, given: usize) -> Result<(), CallError> {
         let missing = f.params[given].name;
         return Err(CallError::Arity(
             "Not enough function arguments".into(),
-            format!("Function {:?} expects {}{} argument(s). Missing value for {:?}.", f.name, if f.variadic.is_some() { "at least " } else { "" }, n, missing),
+            format!(
+                "Function {:?} expects {}{} argument(s). Missing value for {:?}.",
+                f.name,
+                if f.variadic.is_some() { "at least " } else { "" },
+                n,
+                missing
+            ),
         ));
     }
     if given > n && f.variadic.is_none() {
@@ -213,8 +219,17 @@ pub fn check_arity(f: &Function, given: usize) -> Result<(), CallError> {
 pub fn call(f: &Function, ctx: &FuncContext<'_>, args: Vec<Value>) -> Result<Value, CallError> {
     let n = f.params.len();
     check_arity(f, args.len())?;
-    let spec = |i: usize| -> &Param { if i < n { &f.params[i] } else { f.variadic.as_ref().expect("checked") } };
-    let arg_err = |index: usize, msg: String| CallError::Arg { index, detail: format!("Invalid value for {:?} parameter: {}.", spec(index).name, msg) };
+    let spec = |i: usize| -> &Param {
+        if i < n {
+            &f.params[i]
+        } else {
+            f.variadic.as_ref().expect("checked")
+        }
+    };
+    let arg_err = |index: usize, msg: String| CallError::Arg {
+        index,
+        detail: format!("Invalid value for {:?} parameter: {}.", spec(index).name, msg),
+    };
 
     // Convert each argument to its parameter's type.
     let mut conv = Vec::with_capacity(args.len());
@@ -226,7 +241,9 @@ pub fn call(f: &Function, ctx: &FuncContext<'_>, args: Vec<Value>) -> Result<Val
         let v = if p.ty == Type::Dynamic {
             a
         } else {
-            convert_at_path(&a, &p.ty).map_err(|(path, m)| arg_err(i, if path.is_empty() || convertible(&a.ty(), &p.ty) { m } else { format!("{path}: {m}") }))?
+            convert_at_path(&a, &p.ty).map_err(|(path, m)| {
+                arg_err(i, if path.is_empty() || convertible(&a.ty(), &p.ty) { m } else { format!("{path}: {m}") })
+            })?
         };
         conv.push(v);
     }
@@ -245,11 +262,17 @@ pub fn call(f: &Function, ctx: &FuncContext<'_>, args: Vec<Value>) -> Result<Val
         Returns::Type(t) => t.clone(),
         Returns::Computed(tf) => {
             // The return type sees the arguments without the marks their parameters do not take.
-            let plain: Vec<Value> = conv.iter().enumerate().map(|(i, v)| if spec(i).allow_marked { v.clone() } else { v.unmark_deep().0 }).collect();
+            let plain: Vec<Value> = conv
+                .iter()
+                .enumerate()
+                .map(|(i, v)| if spec(i).allow_marked { v.clone() } else { v.unmark_deep().0 })
+                .collect();
             match tf(&plain) {
                 Ok(t) => t,
                 Err(FuncError::Arg(i, m)) => return Err(arg_err(i, m)),
-                Err(FuncError::Other(m)) => return Err(CallError::Failed(format!("Call to function {:?} failed: {}.", f.name, m))),
+                Err(FuncError::Other(m)) => {
+                    return Err(CallError::Failed(format!("Call to function {:?} failed: {}.", f.name, m)))
+                }
             }
         }
     };

@@ -428,7 +428,9 @@ fn address_range_last(n: &Net) -> Result<Ip, String> {
 
 fn is_zero_ip(ip: &Ip) -> bool {
     match ip {
-        Some(v) => v.iter().all(|&b| b == 0) || (v.len() == 16 && v[..12] == V4_IN_V6 && v[12..].iter().all(|&b| b == 0)),
+        Some(v) => {
+            v.iter().all(|&b| b == 0) || (v.len() == 16 && v[..12] == V4_IN_V6 && v[12..].iter().all(|&b| b == 0))
+        }
         None => false,
     }
 }
@@ -481,13 +483,19 @@ fn cidrsubnets(a: &[Value]) -> Result<Value, FuncError> {
                 128 => "IPv6",
                 _ => "IP",
             };
-            return Err(FuncError::Arg(i + 1, format!("would extend prefix to {length} bits, which is too long for an {protocol} address")));
+            return Err(FuncError::Arg(
+                i + 1,
+                format!("would extend prefix to {length} bits, which is too long for an {protocol} address"),
+            ));
         }
         let (next, rollover) = next_subnet(&current, length).map_err(FuncError::Other)?;
         if rollover || !contains(&net, &next.ip) {
             return Err(FuncError::Arg(
                 i + 1,
-                format!("not enough remaining address space for a subnet with a prefix of {length} bits after {}", net_string(&current)),
+                format!(
+                    "not enough remaining address space for a subnet with a prefix of {length} bits after {}",
+                    net_string(&current)
+                ),
             ));
         }
         current = next;
@@ -517,14 +525,21 @@ pub(super) fn register(r: &mut Registry) {
         imp: |_, a, _| {
             let net = prefix_arg(&a[0]).map_err(FuncError::Other)?;
             if net.ip.as_deref().and_then(to4).is_none() {
-                return Err(FuncError::Other(format!("IPv6 addresses cannot have a netmask: {}", a[0].as_str().unwrap_or_default())));
+                return Err(FuncError::Other(format!(
+                    "IPv6 addresses cannot have a netmask: {}",
+                    a[0].as_str().unwrap_or_default()
+                )));
             }
             Ok(Value::string(ip_string(&net.mask)))
         },
     });
     r.add(Function {
         name: "cidrsubnet",
-        params: vec![Param::new("prefix", Type::String), Param::new("newbits", Type::Number), Param::new("netnum", Type::Number)],
+        params: vec![
+            Param::new("prefix", Type::String),
+            Param::new("newbits", Type::Number),
+            Param::new("netnum", Type::Number),
+        ],
         variadic: None,
         returns: Returns::Type(Type::String),
         imp: |_, a, _| {

@@ -85,7 +85,11 @@ pub(super) fn register(r: &mut Registry) {
             params: vec![],
             variadic: Some(Param::new("numbers", Type::Number).dynamic()),
             returns: Returns::Type(Type::Number),
-            imp: if want == std::cmp::Ordering::Greater { |_, a, _| extreme(a, std::cmp::Ordering::Greater) } else { |_, a, _| extreme(a, std::cmp::Ordering::Less) },
+            imp: if want == std::cmp::Ordering::Greater {
+                |_, a, _| extreme(a, std::cmp::Ordering::Greater)
+            } else {
+                |_, a, _| extreme(a, std::cmp::Ordering::Less)
+            },
         });
     }
     r.add(Function {
@@ -94,7 +98,10 @@ pub(super) fn register(r: &mut Registry) {
         variadic: None,
         returns: Returns::Computed(|a| {
             if a[0].ty() != Type::String {
-                return Err(FuncError::Arg(0, format!("first argument must be a string, not {}", a[0].ty().friendly_name())));
+                return Err(FuncError::Arg(
+                    0,
+                    format!("first argument must be a string, not {}", a[0].ty().friendly_name()),
+                ));
             }
             Ok(Type::Number)
         }),
@@ -105,7 +112,9 @@ pub(super) fn register(r: &mut Registry) {
                 return Err(FuncError::Arg(1, "base must be a whole number between 2 and 62 inclusive".into()));
             }
             let parsed = parse_big_int(text, base as u32)
-                .ok_or_else(|| FuncError::Arg(0, format!("cannot parse {} as a base {base} integer", crate::dag::go_quote(text))))?
+                .ok_or_else(|| {
+                    FuncError::Arg(0, format!("cannot parse {} as a base {base} integer", crate::dag::go_quote(text)))
+                })?
                 .map_err(|m| FuncError::Arg(0, m))?;
             Ok(Value::number(parsed))
         },
@@ -141,7 +150,9 @@ fn parse_big_int(text: &str, base: u32) -> Option<Result<Number, String>> {
         return None;
     }
     if digits.len() > MAX_PARSEINT_DIGITS {
-        return Some(Err(format!("tfgraph parses at most {MAX_PARSEINT_DIGITS} digits (cty keeps 512 bits of any number)")));
+        return Some(Err(format!(
+            "tfgraph parses at most {MAX_PARSEINT_DIGITS} digits (cty keeps 512 bits of any number)"
+        )));
     }
     let mut v = BigUint::from(0u32);
     for b in digits.bytes() {

@@ -20,7 +20,10 @@ pub(super) fn register(r: &mut Registry) {
     });
     r.add(Function {
         name: "templatefile",
-        params: vec![Param::new("path", Type::String).unknown().marked(), Param::new("vars", Type::Dynamic).dynamic().unknown().marked()],
+        params: vec![
+            Param::new("path", Type::String).unknown().marked(),
+            Param::new("vars", Type::Dynamic).dynamic().unknown().marked(),
+        ],
         variadic: None,
         returns: Returns::Type(Type::Dynamic),
         imp: through_evaluator,

@@ -18,18 +18,30 @@ fn s(v: &Value) -> &str {
 }
 
 fn string_fn(name: &'static str, params: &[&'static str], imp: super::ImplFn) -> Function {
-    Function { name, params: params.iter().map(|p| Param::new(p, Type::String)).collect(), variadic: None, returns: Returns::Type(Type::String), imp }
+    Function {
+        name,
+        params: params.iter().map(|p| Param::new(p, Type::String)).collect(),
+        variadic: None,
+        returns: Returns::Type(Type::String),
+        imp,
+    }
 }
 
 fn bool_fn(name: &'static str, params: &[&'static str], imp: super::ImplFn) -> Function {
-    Function { name, params: params.iter().map(|p| Param::new(p, Type::String)).collect(), variadic: None, returns: Returns::Type(Type::Bool), imp }
+    Function {
+        name,
+        params: params.iter().map(|p| Param::new(p, Type::String)).collect(),
+        variadic: None,
+        returns: Returns::Type(Type::Bool),
+        imp,
+    }
 }
 
 /// A whole number argument as i64, or cty's error.
 fn whole(v: &Value) -> Result<i64, FuncError> {
-    v.as_number()
-        .and_then(|n| if n.is_integer() { n.to_i64() } else { None })
-        .ok_or_else(|| FuncError::Other("value must be a whole number, between -9223372036854775808 and 9223372036854775807".into()))
+    v.as_number().and_then(|n| if n.is_integer() { n.to_i64() } else { None }).ok_or_else(|| {
+        FuncError::Other("value must be a whole number, between -9223372036854775808 and 9223372036854775807".into())
+    })
 }
 
 /// A value as `format` sees it.
@@ -57,10 +69,16 @@ pub(super) fn register(r: &mut Registry) {
     r.add(string_fn("title", &["str"], |_, a, _| Ok(Value::string(text::title(s(&a[0]))))));
     r.add(string_fn("trimspace", &["str"], |_, a, _| Ok(Value::string(text::trim_space(s(&a[0]))))));
     r.add(string_fn("trim", &["str", "cutset"], |_, a, _| Ok(Value::string(text::trim_cutset(s(&a[0]), s(&a[1]))))));
-    r.add(string_fn("trimprefix", &["str", "prefix"], |_, a, _| Ok(Value::string(s(&a[0]).strip_prefix(s(&a[1])).unwrap_or(s(&a[0]))))));
-    r.add(string_fn("trimsuffix", &["str", "suffix"], |_, a, _| Ok(Value::string(s(&a[0]).strip_suffix(s(&a[1])).unwrap_or(s(&a[0]))))));
+    r.add(string_fn("trimprefix", &["str", "prefix"], |_, a, _| {
+        Ok(Value::string(s(&a[0]).strip_prefix(s(&a[1])).unwrap_or(s(&a[0]))))
+    }));
+    r.add(string_fn("trimsuffix", &["str", "suffix"], |_, a, _| {
+        Ok(Value::string(s(&a[0]).strip_suffix(s(&a[1])).unwrap_or(s(&a[0]))))
+    }));
     r.add(string_fn("replace", &["str", "substr", "replace"], |_, a, _| {
-        super::string_regex_go::replace(s(&a[0]), s(&a[1]), s(&a[2]), MAX_RESULT).map(Value::string).map_err(FuncError::Other)
+        super::string_regex_go::replace(s(&a[0]), s(&a[1]), s(&a[2]), MAX_RESULT)
+            .map(Value::string)
+            .map_err(FuncError::Other)
     }));
     r.add(bool_fn("endswith", &["str", "suffix"], |_, a, _| Ok(Value::bool(s(&a[0]).ends_with(s(&a[1]))))));
     r.add(bool_fn("strcontains", &["str", "substr"], |_, a, _| Ok(Value::bool(s(&a[0]).contains(s(&a[1]))))));
@@ -84,7 +102,11 @@ pub(super) fn register(r: &mut Registry) {
     });
     r.add(Function {
         name: "substr",
-        params: vec![Param::new("str", Type::String), Param::new("offset", Type::Number), Param::new("length", Type::Number)],
+        params: vec![
+            Param::new("str", Type::String),
+            Param::new("offset", Type::Number),
+            Param::new("length", Type::Number),
+        ],
         variadic: None,
         returns: Returns::Type(Type::String),
         imp: |_, a, _| Ok(Value::string(text::substr(s(&a[0]), whole(&a[1])?, whole(&a[2])?))),
@@ -94,7 +116,9 @@ pub(super) fn register(r: &mut Registry) {
         params: vec![Param::new("separator", Type::String), Param::new("str", Type::String)],
         variadic: None,
         returns: Returns::Type(Type::list(Type::String)),
-        imp: |_, a, _| Ok(Value::list(Type::String, text::split(s(&a[0]), s(&a[1])).into_iter().map(Value::string).collect())),
+        imp: |_, a, _| {
+            Ok(Value::list(Type::String, text::split(s(&a[0]), s(&a[1])).into_iter().map(Value::string).collect()))
+        },
     });
     r.add(Function {
         name: "join",
@@ -177,7 +201,8 @@ fn formatlist(a: &[Value]) -> Result<Value, FuncError> {
         FormatError::Arg(i, m) => FuncError::Arg(i, m),
         FormatError::Call(m) => FuncError::Other(m),
     })?;
-    let items = rows.into_iter().map(|r| r.map(Value::string).unwrap_or_else(|| Value::unknown(Type::String))).collect();
+    let items =
+        rows.into_iter().map(|r| r.map(Value::string).unwrap_or_else(|| Value::unknown(Type::String))).collect();
     Ok(Value::list(Type::String, items))
 }
 
@@ -189,12 +214,15 @@ fn match_type(args: &[Value]) -> Result<Type, FuncError> {
     Ok(match shape(&re.names).map_err(|m| FuncError::Arg(0, m.into()))? {
         Shape::Whole => Type::String,
         Shape::Tuple(n) => Type::Tuple(vec![Type::String; n]),
-        Shape::Object(attrs) => Type::Object(crate::util::sort::btree_map(attrs.into_iter().map(|a| (a, Type::String)))),
+        Shape::Object(attrs) => {
+            Type::Object(crate::util::sort::btree_map(attrs.into_iter().map(|a| (a, Type::String))))
+        }
     })
 }
 
 fn compile(pattern: &str) -> Result<GoRegex, FuncError> {
-    super::string_regex_go::compile(pattern).map_err(|e| FuncError::Arg(0, format!("invalid regexp pattern: {} in {}", e.code, e.expr)))
+    super::string_regex_go::compile(pattern)
+        .map_err(|e| FuncError::Arg(0, format!("invalid regexp pattern: {} in {}", e.code, e.expr)))
 }
 
 /// One match as a value of [`match_type`].
@@ -202,16 +230,13 @@ fn match_value(re: &GoRegex, s: &str, g: &Groups) -> Value {
     let text = |i: usize| group(s, g, i).map(Value::string).unwrap_or_else(|| Value::null(Type::String));
     match shape(&re.names) {
         Ok(Shape::Tuple(n)) => Value::tuple((1..=n).map(text).collect()),
-        Ok(Shape::Object(attrs)) => Value::object(crate::util::sort::btree_map(
-            attrs
-                .into_iter()
-                .map(|a| {
-                    // A name used twice: cty fills the object group by group, so the last
-                    // group of that name wins, matched or not.
-                    let v = re.names.iter().enumerate().rfind(|(_, n)| n.as_deref() == Some(a.as_str())).map(|(i, _)| text(i + 1));
-                    (a, v.unwrap_or_else(|| Value::null(Type::String)))
-                }),
-        )),
+        Ok(Shape::Object(attrs)) => Value::object(crate::util::sort::btree_map(attrs.into_iter().map(|a| {
+            // A name used twice: cty fills the object group by group, so the last
+            // group of that name wins, matched or not.
+            let v =
+                re.names.iter().enumerate().rfind(|(_, n)| n.as_deref() == Some(a.as_str())).map(|(i, _)| text(i + 1));
+            (a, v.unwrap_or_else(|| Value::null(Type::String)))
+        }))),
         _ => text(0),
     }
 }

@@ -34,10 +34,7 @@ pub enum Piece<'a> {
 
 /// Scans `format` as cty's machine does, calling `emit` for each piece in order. Errors are
 /// cty's texts; `emit`'s errors stop the scan. Returns the highest argument number used.
-pub fn scan<'a>(
-    format: &'a str,
-    mut emit: impl FnMut(Piece<'a>) -> Result<(), String>,
-) -> Result<usize, String> {
+pub fn scan<'a>(format: &'a str, mut emit: impl FnMut(Piece<'a>) -> Result<(), String>) -> Result<usize, String> {
     let b = format.as_bytes();
     let mut p = 0;
     let mut next_arg = 1;

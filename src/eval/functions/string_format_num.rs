@@ -248,12 +248,15 @@ pub fn format_float(v: &Verb, x: &Decimal) -> String {
 
 /// Go's `big.Int.Format` for `b d o x X` (flags `# + - space 0`, width, precision).
 pub fn format_int(v: &Verb, x: &Decimal) -> String {
-    let digits = int_digits(x, match v.mode {
-        'b' => 2,
-        'o' => 8,
-        'x' | 'X' => 16,
-        _ => 10,
-    });
+    let digits = int_digits(
+        x,
+        match v.mode {
+            'b' => 2,
+            'o' => 8,
+            'x' | 'X' => 16,
+            _ => 10,
+        },
+    );
     let mut digits = if v.mode == 'X' { digits.to_ascii_uppercase() } else { digits };
     let prefix = if v.sharp {
         match v.mode {

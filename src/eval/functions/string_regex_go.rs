@@ -2,8 +2,8 @@
 //! `string_regex_syntax.rs`, matched by `regex-automata`'s PikeVM, results shaped as cty
 //! shapes them, `$` templates expanded as Go's `Regexp.Expand`.
 
-pub use super::string_regex_syntax::GoRegexError;
 use super::string_regex_syntax::translate_with_names;
+pub use super::string_regex_syntax::GoRegexError;
 use super::string_regex_syntax::{err, INVALID_PERL_OP, MAX_DEPTH};
 
 /// What `regex` returns per match, from the pattern's groups (cty's
@@ -119,13 +119,15 @@ fn compile_uncached(pat: &str) -> Result<GoRegex, GoRegexError> {
         .thompson(thompson::Config::new().nfa_size_limit(Some(8 << 20)))
         .build(&t.pattern)
         .map(|vm| GoRegex { vm, names })
-        .map_err(|e| {
-            if e.size_limit().is_some() {
-                err("expression too large", pat)
-            } else {
-                err(INVALID_PERL_OP, pat)
-            }
-        })
+        .map_err(
+            |e| {
+                if e.size_limit().is_some() {
+                    err("expression too large", pat)
+                } else {
+                    err(INVALID_PERL_OP, pat)
+                }
+            },
+        )
 }
 
 /// Go's `Regexp.Expand` template for `replace`: `$1`, `${1}`, `$name`, `${name}`, `$$`; a
@@ -143,9 +145,7 @@ pub fn expand(template: &str, s: &str, caps: &Groups, names: &[Option<String>], 
         let is_name = |c: char| c == '_' || c.is_alphanumeric();
         let (name, after) = if rest.as_bytes().get(1) == Some(&b'{') {
             match rest[2..].find('}') {
-                Some(end) if end > 0 && rest[2..2 + end].chars().all(is_name) => {
-                    (&rest[2..2 + end], &rest[3 + end..])
-                }
+                Some(end) if end > 0 && rest[2..2 + end].chars().all(is_name) => (&rest[2..2 + end], &rest[3 + end..]),
                 _ => ("", rest),
             }
         } else {

@@ -39,7 +39,11 @@ fn simple_upper(c: char) -> char {
                     _ => c,
                 },
             };
-            if unicode_16_case_pair(c) || unicode_16_case_pair(u) { c } else { u }
+            if unicode_16_case_pair(c) || unicode_16_case_pair(u) {
+                c
+            } else {
+                u
+            }
         }
     }
 }
@@ -65,7 +69,11 @@ fn simple_lower(c: char) -> char {
         (Some(l), Some(_)) => l,
         _ => c,
     };
-    if unicode_16_case_pair(c) || unicode_16_case_pair(l) { c } else { l }
+    if unicode_16_case_pair(c) || unicode_16_case_pair(l) {
+        c
+    } else {
+        l
+    }
 }
 
 /// Go's `unicode.ToTitle` per rune: upper case, except the four digraphs that have a
@@ -112,10 +120,7 @@ pub fn is_go_space(c: char) -> bool {
 }
 
 fn is_unicode_white_space(c: char) -> bool {
-    matches!(
-        c,
-        '\u{1680}' | '\u{2000}'..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
-    )
+    matches!(c, '\u{1680}' | '\u{2000}'..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}' | '\u{3000}')
 }
 
 /// Go's `strings.TrimSpace`.

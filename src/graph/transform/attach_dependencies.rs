@@ -10,8 +10,8 @@ use super::{BuildContext, Transform};
 use crate::dag::NodeId;
 use crate::diag::Diagnostics;
 use crate::graph::dependencies::DependencyIndex;
-use crate::graph::node_facts::facts_mut;
 use crate::graph::node::NodeKind;
+use crate::graph::node_facts::facts_mut;
 use crate::graph::TfGraph;
 use std::sync::Arc;
 

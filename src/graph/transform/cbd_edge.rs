@@ -11,8 +11,8 @@ use super::state_support::config_cbd;
 use super::{BuildContext, Transform};
 use crate::dag::NodeId;
 use crate::diag::Diagnostics;
-use crate::graph::node_facts::create_before_destroy;
 use crate::graph::node::NodeKind;
+use crate::graph::node_facts::create_before_destroy;
 use crate::graph::{TfGraph, Why};
 
 pub struct CBDEdgeTransformer;
@@ -27,7 +27,9 @@ impl Transform for CBDEdgeTransformer {
             .ids()
             .filter(|&id| {
                 let n = g.node(id);
-                n.is_destroyer() && !matches!(n.kind, NodeKind::ResourceInstanceDeposed { .. }) && create_before_destroy(n, config_cbd(cx, n))
+                n.is_destroyer()
+                    && !matches!(n.kind, NodeKind::ResourceInstanceDeposed { .. })
+                    && create_before_destroy(n, config_cbd(cx, n))
             })
             .collect();
         for d in destroyers {

@@ -38,11 +38,13 @@ impl Transform for CheckTransformer {
                 let config = ConfigRef::Check { module: mi as u32, index: ci as u32 };
                 let addr = cx.str(&format!("check.{}", c.name));
                 let expand = g.add(
-                    Node::new(NodeKind::CheckExpand, entry.path.clone(), addr.clone(), Some(cx.names.span(&c.range))).with_config(config),
+                    Node::new(NodeKind::CheckExpand, entry.path.clone(), addr.clone(), Some(cx.names.span(&c.range)))
+                        .with_config(config),
                 );
                 if self.report_nodes {
                     let report = g.add(
-                        Node::new(NodeKind::CheckReport, entry.path.clone(), addr, Some(cx.names.span(&c.range))).with_config(config),
+                        Node::new(NodeKind::CheckReport, entry.path.clone(), addr, Some(cx.names.span(&c.range)))
+                            .with_config(config),
                     );
                     g.connect(expand, report, Why::CheckReport);
                     if let Some(&d) = data.get(&(mi as u32, ci as u32)) {

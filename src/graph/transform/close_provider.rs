@@ -32,10 +32,8 @@ impl Transform for CloseProviderTransformer {
             g.connect(c, p, Why::ProviderClose);
             closers.insert(addr, c);
         }
-        let consumers: Vec<(NodeId, NodeId)> = g
-            .ids()
-            .filter_map(|v| closers.get(g.node(v).resolved_provider.as_deref()?).map(|&c| (c, v)))
-            .collect();
+        let consumers: Vec<(NodeId, NodeId)> =
+            g.ids().filter_map(|v| closers.get(g.node(v).resolved_provider.as_deref()?).map(|&c| (c, v))).collect();
         for (c, v) in consumers {
             g.connect(c, v, Why::ProviderClose);
         }

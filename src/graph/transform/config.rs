@@ -8,10 +8,10 @@
 //! Why first: every later step connects these nodes.
 
 use super::{BuildContext, Transform};
-use crate::graph::state_index::local_address;
 use crate::addrs::ResourceMode;
 use crate::diag::Diagnostics;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
+use crate::graph::state_index::local_address;
 use crate::graph::TfGraph;
 
 pub struct ConfigTransformer {
@@ -54,8 +54,13 @@ impl Transform for ConfigTransformer {
             for (ci, c) in m.checks.iter().enumerate() {
                 if let Some(d) = &c.data {
                     let local = format!("data.{}.{}", d.type_name, d.name);
-                    let node = Node::new(kind(validate, ResourceMode::Data), entry.path.clone(), local, Some(cx.names.span(&d.range)))
-                        .with_config(ConfigRef::CheckData { module: mi, check: ci as u32 });
+                    let node = Node::new(
+                        kind(validate, ResourceMode::Data),
+                        entry.path.clone(),
+                        local,
+                        Some(cx.names.span(&d.range)),
+                    )
+                    .with_config(ConfigRef::CheckData { module: mi, check: ci as u32 });
                     g.add(node);
                 }
             }

@@ -22,14 +22,14 @@
 //! O(V + edges added), plus one reachability search per cross-provider edge.
 
 use super::{BuildContext, Dependencies, Transform};
+use crate::addrs::module_instance_of_address;
 use crate::dag::{Direction, NodeId};
 use crate::diag::Diagnostics;
-use crate::graph::node_facts::{config_resource, instance_address_ref, state_dependencies, stored_dependencies};
-use crate::addrs::module_instance_of_address;
 use crate::graph::node::NodeKind;
+use crate::graph::node_facts::{config_resource, instance_address_ref, state_dependencies, stored_dependencies};
 use crate::graph::shared::{FastMap, SharedStr};
-use crate::plans::Action;
 use crate::graph::{TfGraph, Why};
+use crate::plans::Action;
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -199,8 +199,9 @@ impl Transform for DestroyEdgeTransformer {
             .as_ref()
             .map(|ix| (0..ix.len() as u32).map(|col| resources.find(ix.name(col))).collect())
             .unwrap_or_default();
-        let restricted =
-            shared.as_ref().map(|ix| ix.restricted_lists(|col| !destroyers_of(column_resource[col as usize]).is_empty()));
+        let restricted = shared
+            .as_ref()
+            .map(|ix| ix.restricted_lists(|col| !destroyers_of(column_resource[col as usize]).is_empty()));
         for &c in &creators_sorted {
             let mut push = |dep: &SharedStr, r: Option<u32>, dependent: &mut Option<SharedStr>| {
                 for &d in destroyers_of(r) {

@@ -26,7 +26,8 @@ impl Transform for SelfReferenceFilter {
     }
 
     fn transform(&self, g: &mut TfGraph, _cx: &BuildContext) -> Diagnostics {
-        let expands: Vec<NodeId> = g.ids().filter(|&id| matches!(g.node(id).kind, NodeKind::ResourceExpand { .. })).collect();
+        let expands: Vec<NodeId> =
+            g.ids().filter(|&id| matches!(g.node(id).kind, NodeKind::ResourceExpand { .. })).collect();
         for e in expands {
             let own: Vec<NodeId> = g
                 .dag()

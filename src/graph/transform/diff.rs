@@ -21,16 +21,16 @@
 //! replace needs the object in the state (when a state is given).
 
 use super::{BuildContext, Transform};
-use crate::dag::NodeId;
-use crate::graph::context::ModuleInstance;
-use crate::diag::Diagnostics;
-use crate::plans::{change_address, preallocated_deposed_key};
-use crate::graph::facts::ResourceFacts;
 use crate::addrs::InstanceAddr;
+use crate::dag::NodeId;
+use crate::diag::Diagnostics;
+use crate::graph::context::ModuleInstance;
+use crate::graph::facts::ResourceFacts;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
 use crate::graph::shared::{FastMap, SharedStr};
-use crate::plans::Action;
 use crate::graph::{TfGraph, Why};
+use crate::plans::Action;
+use crate::plans::{change_address, preallocated_deposed_key};
 use std::collections::HashSet;
 
 pub struct DiffTransformer;
@@ -41,8 +41,10 @@ fn expand_nodes(g: &TfGraph) -> FastMap<(u32, SharedStr), Vec<NodeId>> {
     let mut expands: FastMap<(u32, SharedStr), Vec<NodeId>> = FastMap::default();
     for id in g.ids() {
         let n = g.node(id);
-        if let (NodeKind::ResourceExpand { .. }, Some(ConfigRef::Resource { module, .. } | ConfigRef::CheckData { module, .. })) =
-            (&n.kind, n.config)
+        if let (
+            NodeKind::ResourceExpand { .. },
+            Some(ConfigRef::Resource { module, .. } | ConfigRef::CheckData { module, .. }),
+        ) = (&n.kind, n.config)
         {
             expands.entry((module, n.addr.clone())).or_default().push(id);
         }
@@ -66,7 +68,9 @@ impl Transform for DiffTransformer {
         for rc in &changes.resources {
             let text = change_address(rc);
             let Ok(addr) = InstanceAddr::scan(&text) else { continue };
-            let Some(ModuleInstance { text: module_instance, path, index: module_index }) = cx.module_instance(addr.module) else {
+            let Some(ModuleInstance { text: module_instance, path, index: module_index }) =
+                cx.module_instance(addr.module)
+            else {
                 continue;
             };
             let local = cx.str(addr.resource);
@@ -80,10 +84,14 @@ impl Transform for DiffTransformer {
                 Action::Create | Action::Update | Action::Read | Action::CreateThenForget => (true, false, false),
             };
             if rc.action == Action::NoOp {
-                update = resource.is_some_and(|r| !r.lifecycle.preconditions.is_empty() || !r.lifecycle.postconditions.is_empty());
+                update = resource
+                    .is_some_and(|r| !r.lifecycle.preconditions.is_empty() || !r.lifecycle.postconditions.is_empty());
             }
             if rc.deposed.is_some() && !matches!(rc.action, Action::Delete | Action::Forget | Action::NoOp) {
-                diags.push(crate::plans::diagnostics::deposed_not_removed(&text, rc.deposed.as_deref().unwrap_or_default()));
+                diags.push(crate::plans::diagnostics::deposed_not_removed(
+                    &text,
+                    rc.deposed.as_deref().unwrap_or_default(),
+                ));
                 continue;
             }
             let mut dk = rc.deposed.clone();
@@ -98,8 +106,10 @@ impl Transform for DiffTransformer {
                 };
                 dk = Some(preallocated_deposed_key(&text, &used));
             }
-            let facts = || ResourceFacts { instance: Some(text.clone()), action: Some(rc.action), ..Default::default() };
-            let provider = state.get(&text).and_then(|i| i.current.or(i.deposed.first().copied())).map(|o| o.provider.clone());
+            let facts =
+                || ResourceFacts { instance: Some(text.clone()), action: Some(rc.action), ..Default::default() };
+            let provider =
+                state.get(&text).and_then(|i| i.current.or(i.deposed.first().copied())).map(|o| o.provider.clone());
             let range = resource.map(|r| cx.names.span(&r.range));
             let node = |kind: NodeKind| {
                 let mut n = Node::new(kind, path.clone(), local.clone(), range.clone());
@@ -120,7 +130,11 @@ impl Transform for DiffTransformer {
             if delete {
                 let kind = match &dk {
                     None => NodeKind::ResourceInstanceDestroy { mode: addr.mode, key: addr.key.clone() },
-                    Some(k) => NodeKind::ResourceInstanceDestroyDeposed { mode: addr.mode, key: addr.key.clone(), deposed: k.clone() },
+                    Some(k) => NodeKind::ResourceInstanceDestroyDeposed {
+                        mode: addr.mode,
+                        key: addr.key.clone(),
+                        deposed: k.clone(),
+                    },
                 };
                 let mut n = node(kind);
                 n.facts = Some(Box::new(ResourceFacts { deposed: dk.clone(), ..facts() }));
@@ -129,7 +143,11 @@ impl Transform for DiffTransformer {
             if forget {
                 let kind = match &dk {
                     None => NodeKind::ResourceInstanceForget { mode: addr.mode, key: addr.key.clone() },
-                    Some(k) => NodeKind::ResourceInstanceForgetDeposed { mode: addr.mode, key: addr.key.clone(), deposed: k.clone() },
+                    Some(k) => NodeKind::ResourceInstanceForgetDeposed {
+                        mode: addr.mode,
+                        key: addr.key.clone(),
+                        deposed: k.clone(),
+                    },
                 };
                 let mut n = node(kind);
                 n.facts = Some(Box::new(ResourceFacts { deposed: dk.clone(), ..facts() }));

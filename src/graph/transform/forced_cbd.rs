@@ -13,8 +13,8 @@
 use super::state_support::config_cbd;
 use super::{BuildContext, Transform};
 use crate::diag::Diagnostics;
-use crate::graph::node_facts::{create_before_destroy, facts_mut, has_cbd};
 use crate::graph::node::NodeKind;
+use crate::graph::node_facts::{create_before_destroy, facts_mut, has_cbd};
 use crate::graph::TfGraph;
 
 pub struct ForcedCBDTransformer;
@@ -61,7 +61,10 @@ impl Transform for ForcedCBDTransformer {
                 has_cbd(n)
                     && !cbd[id.index()]
                     && below[comp_of[id.index()]]
-                    && !matches!(n.kind, NodeKind::ResourceInstanceDestroy { .. } | NodeKind::ResourceInstanceDestroyDeposed { .. })
+                    && !matches!(
+                        n.kind,
+                        NodeKind::ResourceInstanceDestroy { .. } | NodeKind::ResourceInstanceDestroyDeposed { .. }
+                    )
             })
             .collect();
         for id in forced {

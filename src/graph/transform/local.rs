@@ -16,8 +16,13 @@ impl Transform for LocalTransformer {
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
         for (mi, entry) in cx.modules.iter().enumerate() {
             for (i, l) in entry.module.locals.iter().enumerate() {
-                let node = Node::new(NodeKind::Local, entry.path.clone(), format!("local.{}", l.name), Some(cx.names.span(&l.range)))
-                    .with_config(ConfigRef::Local { module: mi as u32, index: i as u32 });
+                let node = Node::new(
+                    NodeKind::Local,
+                    entry.path.clone(),
+                    format!("local.{}", l.name),
+                    Some(cx.names.span(&l.range)),
+                )
+                .with_config(ConfigRef::Local { module: mi as u32, index: i as u32 });
                 g.add(node);
             }
         }

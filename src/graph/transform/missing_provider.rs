@@ -5,9 +5,9 @@
 
 use super::provider_config::provider_map;
 use super::{BuildContext, Transform};
+use crate::addrs::provider_config_text as provider_address;
 use crate::addrs::ModulePath;
 use crate::diag::Diagnostics;
-use crate::addrs::provider_config_text as provider_address;
 use crate::graph::node::{Node, NodeKind};
 use crate::graph::shared::{FastSet, SharedStr};
 use crate::graph::TfGraph;

@@ -18,8 +18,8 @@ use crate::addrs::ModulePath;
 use crate::dag::NodeId;
 use crate::diag::Diagnostics;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
-use crate::graph::{TfGraph, Why};
 use crate::graph::shared::FastMap;
+use crate::graph::{TfGraph, Why};
 use std::sync::Arc;
 
 pub struct ModuleExpansionTransformer;
@@ -62,8 +62,11 @@ impl Transform for ModuleExpansionTransformer {
             let c = cx.module_call(*parent, *call);
             let config = ConfigRef::ModuleCall { parent: *parent, call: *call };
             let range = cx.names.span(&c.range);
-            let expand = g.add(Node::new(NodeKind::ModuleExpand, path.clone(), empty.clone(), Some(range.clone())).with_config(config));
-            let close = g.add(Node::new(NodeKind::ModuleClose, path.clone(), empty.clone(), Some(range)).with_config(config));
+            let expand = g.add(
+                Node::new(NodeKind::ModuleExpand, path.clone(), empty.clone(), Some(range.clone())).with_config(config),
+            );
+            let close =
+                g.add(Node::new(NodeKind::ModuleClose, path.clone(), empty.clone(), Some(range)).with_config(config));
             if let Some(&pe) = expanders.get(&path.0[..path.0.len() - 1]) {
                 g.connect(expand, pe, Why::ModuleExpansion);
             }

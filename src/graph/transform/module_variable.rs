@@ -25,16 +25,36 @@ impl Transform for ModuleVariableTransformer {
             let c = cx.module_call(parent, call);
             for (vi, v) in entry.module.variables.iter().enumerate() {
                 let argument = c.arguments.iter().position(|a| a.name == v.name).map(|a| a as u32);
-                let node = Node::new(NodeKind::ModuleVariable, entry.path.clone(), format!("var.{}", v.name), Some(cx.names.span(&v.range)))
-                    .with_config(ConfigRef::ModuleVariable { parent, call, variable: Some((mi as u32, vi as u32)), argument });
+                let node = Node::new(
+                    NodeKind::ModuleVariable,
+                    entry.path.clone(),
+                    format!("var.{}", v.name),
+                    Some(cx.names.span(&v.range)),
+                )
+                .with_config(ConfigRef::ModuleVariable {
+                    parent,
+                    call,
+                    variable: Some((mi as u32, vi as u32)),
+                    argument,
+                });
                 g.add(node);
             }
         }
         for o in &cx.opaque_calls {
             let c = cx.module_call(o.parent, o.call);
             for (ai, a) in c.arguments.iter().enumerate() {
-                let node = Node::new(NodeKind::ModuleVariable, cx.names.path(&o.path), format!("var.{}", a.name), Some(cx.names.span(&a.expr.range)))
-                    .with_config(ConfigRef::ModuleVariable { parent: o.parent, call: o.call, variable: None, argument: Some(ai as u32) });
+                let node = Node::new(
+                    NodeKind::ModuleVariable,
+                    cx.names.path(&o.path),
+                    format!("var.{}", a.name),
+                    Some(cx.names.span(&a.expr.range)),
+                )
+                .with_config(ConfigRef::ModuleVariable {
+                    parent: o.parent,
+                    call: o.call,
+                    variable: None,
+                    argument: Some(ai as u32),
+                });
                 g.add(node);
             }
         }

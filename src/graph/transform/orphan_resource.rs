@@ -11,14 +11,14 @@
 //! recorded on the resource's expand node ([`ResourceFacts::expansion_orphans`]) instead.
 
 use super::{BuildContext, Transform};
+use crate::addrs::InstanceAddr;
 use crate::addrs::{InstanceKey, ModulePath};
 use crate::config::ModuleCall;
 use crate::diag::Diagnostics;
 use crate::graph::facts::ResourceFacts;
-use crate::graph::node_facts::facts_mut;
-use crate::addrs::InstanceAddr;
 use crate::graph::instances::{static_count, static_for_each, static_keys};
 use crate::graph::node::{ConfigRef, Node, NodeKind};
+use crate::graph::node_facts::facts_mut;
 use crate::graph::TfGraph;
 use std::collections::HashMap;
 

@@ -12,11 +12,11 @@
 
 use super::{BuildContext, Transform};
 use crate::addrs::Subject;
-use crate::graph::context::module_references;
-use std::collections::BTreeSet;
 use crate::diag::Diagnostics;
+use crate::graph::context::module_references;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
 use crate::graph::TfGraph;
+use std::collections::BTreeSet;
 
 pub struct OutputTransformer;
 
@@ -28,8 +28,13 @@ impl Transform for OutputTransformer {
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
         for (mi, entry) in cx.modules.iter().enumerate() {
             for (i, o) in entry.module.outputs.iter().enumerate() {
-                let node = Node::new(NodeKind::Output, entry.path.clone(), format!("output.{}", o.name), Some(cx.names.span(&o.range)))
-                    .with_config(ConfigRef::Output { module: mi as u32, index: i as u32 });
+                let node = Node::new(
+                    NodeKind::Output,
+                    entry.path.clone(),
+                    format!("output.{}", o.name),
+                    Some(cx.names.span(&o.range)),
+                )
+                .with_config(ConfigRef::Output { module: mi as u32, index: i as u32 });
                 g.add(node);
             }
         }

@@ -18,11 +18,11 @@
 
 use super::provider_config::provider_map;
 use super::{BuildContext, Transform};
+use crate::addrs::provider_config_text as provider_address;
 use crate::addrs::ModulePath;
 use crate::dag::NodeId;
 use crate::diag::Diagnostics;
 use crate::graph::diagnostics::provider_not_present;
-use crate::addrs::provider_config_text as provider_address;
 use crate::graph::node::{NodeKind, ProviderRequest};
 use crate::graph::shared::{FastMap, SharedStr, SharedVec};
 use crate::graph::{TfGraph, Why};
@@ -116,7 +116,12 @@ impl Transform for ProviderTransformer {
                 continue; // a data source's state object, dropped without its provider
             }
             let Some(req) = g.node(v).provider_request(cx) else { continue };
-            let key = Key { fqn: req.fqn.clone(), alias: req.alias.clone(), module: Arc::clone(&req.module), exact: req.exact };
+            let key = Key {
+                fqn: req.fqn.clone(),
+                alias: req.alias.clone(),
+                module: Arc::clone(&req.module),
+                exact: req.exact,
+            };
             let answer = match answers.get(&key) {
                 Some(a) => a.clone(),
                 None => {

@@ -18,10 +18,10 @@
 //! get no proxies: nothing inside them is known to use one.
 
 use super::{BuildContext, Transform};
+use crate::addrs::provider_config_text as provider_address;
 use crate::addrs::ModulePath;
 use crate::diag::Diagnostics;
 use crate::graph::diagnostics::missing_passed_provider;
-use crate::addrs::provider_config_text as provider_address;
 use crate::graph::node::{ConfigRef, Node, NodeKind};
 use crate::graph::TfGraph;
 use std::collections::HashMap;
@@ -72,7 +72,12 @@ impl Transform for ProviderConfigTransformer {
                         continue;
                     }
                     let kind = NodeKind::Provider { fqn: rp.fqn.clone(), alias: None };
-                    let id = g.add(Node::new(kind, entry.path.clone(), rel(path, &rp.fqn, None), Some(cx.names.span(&rp.range))));
+                    let id = g.add(Node::new(
+                        kind,
+                        entry.path.clone(),
+                        rel(path, &rp.fqn, None),
+                        Some(cx.names.span(&rp.range)),
+                    ));
                     providers.insert(addr, id);
                 }
             }
@@ -83,8 +88,13 @@ impl Transform for ProviderConfigTransformer {
                     continue;
                 }
                 let kind = NodeKind::Provider { fqn: fqn.clone(), alias: p.alias.clone() };
-                let node = Node::new(kind, entry.path.clone(), rel(path, &fqn, p.alias.as_deref()), Some(cx.names.span(&p.range)))
-                    .with_config(ConfigRef::Provider { module: mi as u32, index: pi as u32 });
+                let node = Node::new(
+                    kind,
+                    entry.path.clone(),
+                    rel(path, &fqn, p.alias.as_deref()),
+                    Some(cx.names.span(&p.range)),
+                )
+                .with_config(ConfigRef::Provider { module: mi as u32, index: pi as u32 });
                 let id = g.add(node);
                 providers.insert(addr, id);
             }
@@ -114,8 +124,13 @@ impl Transform for ProviderConfigTransformer {
                         continue;
                     }
                 }
-                let kind = NodeKind::ProviderProxy { fqn: fqn.clone(), alias: child_alias.map(str::to_string), target: parent_addr };
-                let proxy = Node::new(kind, entry.path.clone(), rel(path, &fqn, child_alias), Some(cx.names.span(&pair.range)));
+                let kind = NodeKind::ProviderProxy {
+                    fqn: fqn.clone(),
+                    alias: child_alias.map(str::to_string),
+                    target: parent_addr,
+                };
+                let proxy =
+                    Node::new(kind, entry.path.clone(), rel(path, &fqn, child_alias), Some(cx.names.span(&pair.range)));
                 let pid = g.add(proxy);
                 if let Some(c) = concrete {
                     g.replace(c, pid);

@@ -214,7 +214,9 @@ impl<'g> Split<'g> {
         for (pos, &t) in targets.iter().enumerate() {
             let node = g.node(t);
             match &node.module_instance {
-                Some(mi) if node.is_resource_instance() => split.bound.entry(&node.module.0[..]).or_default().entry(mi.as_str()).or_default().push((pos, t)),
+                Some(mi) if node.is_resource_instance() => {
+                    split.bound.entry(&node.module.0[..]).or_default().entry(mi.as_str()).or_default().push((pos, t))
+                }
                 _ => split.free.push((pos, t)),
             }
         }
@@ -259,7 +261,9 @@ impl Transform for ReferenceTransformer {
                     let narrowed;
                     let targets = match &n.module_instance {
                         Some(mi) if targets.len() > SPLIT_ABOVE && n.is_resource_instance() => {
-                            let split = splits.entry((targets.as_ptr() as usize, targets.len())).or_insert_with(|| Split::new(g, targets));
+                            let split = splits
+                                .entry((targets.as_ptr() as usize, targets.len()))
+                                .or_insert_with(|| Split::new(g, targets));
                             narrowed = split.for_referrer(&n.module.0, mi);
                             &narrowed[..]
                         }

@@ -48,7 +48,9 @@ impl Transform for RemovedModuleTransformer {
             .ids()
             .filter(|&id| {
                 let n = g.node(id);
-                !n.is_destroyer() && !matches!(n.kind, NodeKind::ModuleClose | NodeKind::Root) && close_of(&n.module).is_some()
+                !n.is_destroyer()
+                    && !matches!(n.kind, NodeKind::ModuleClose | NodeKind::Root)
+                    && close_of(&n.module).is_some()
             })
             .collect();
         for v in members {

@@ -16,8 +16,13 @@ impl Transform for RootVariableTransformer {
     fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
         let root = cx.module(0);
         for (i, v) in root.variables.iter().enumerate() {
-            let node = Node::new(NodeKind::RootVariable, cx.modules[0].path.clone(), format!("var.{}", v.name), Some(cx.names.span(&v.range)))
-                .with_config(ConfigRef::Variable { module: 0, index: i as u32 });
+            let node = Node::new(
+                NodeKind::RootVariable,
+                cx.modules[0].path.clone(),
+                format!("var.{}", v.name),
+                Some(cx.names.span(&v.range)),
+            )
+            .with_config(ConfigRef::Variable { module: 0, index: i as u32 });
             g.add(node);
         }
         Diagnostics::new()

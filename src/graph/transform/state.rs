@@ -47,7 +47,11 @@ impl Transform for StateTransformer {
             }
             for o in &inst.deposed {
                 let dk = o.deposed.clone().unwrap_or_default();
-                objects.push((NodeKind::ResourceInstanceDeposed { mode: inst.mode, key: inst.key.clone(), deposed: dk.clone() }, Some(dk), o));
+                objects.push((
+                    NodeKind::ResourceInstanceDeposed { mode: inst.mode, key: inst.key.clone(), deposed: dk.clone() },
+                    Some(dk),
+                    o,
+                ));
             }
             for (kind, deposed, o) in objects {
                 let plan_destroy = matches!(kind, NodeKind::ResourceInstanceDestroy { .. });
@@ -60,7 +64,8 @@ impl Transform for StateTransformer {
                     node.range = cx.resource_of(&c).map(|r| cx.names.span(&r.range));
                 }
                 node.state_provider = Some(o.provider.clone());
-                node.facts = Some(Box::new(ResourceFacts { instance: Some(text.clone()), deposed, ..Default::default() }));
+                node.facts =
+                    Some(Box::new(ResourceFacts { instance: Some(text.clone()), deposed, ..Default::default() }));
                 g.add(node);
             }
         }

@@ -8,7 +8,11 @@ use crate::state::StateObject;
 
 /// What attach-state records for a current object.
 pub fn attached(o: &StateObject) -> AttachedState {
-    AttachedState { dependencies: o.dependencies.clone(), create_before_destroy: o.create_before_destroy, provider: o.provider.clone() }
+    AttachedState {
+        dependencies: o.dependencies.clone(),
+        create_before_destroy: o.create_before_destroy,
+        provider: o.provider.clone(),
+    }
 }
 
 /// Whether the configuration's `lifecycle` sets create_before_destroy on the node's block.

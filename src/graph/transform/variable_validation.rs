@@ -36,7 +36,9 @@ impl Transform for VariableValidationTransformer {
             let n = g.node(id);
             let (rules, config) = match n.config {
                 Some(ConfigRef::Variable { module, index }) => (&cx.variable(module, index).validations, n.config),
-                Some(ConfigRef::ModuleVariable { variable: Some((m, v)), .. }) => (&cx.variable(m, v).validations, n.config),
+                Some(ConfigRef::ModuleVariable { variable: Some((m, v)), .. }) => {
+                    (&cx.variable(m, v).validations, n.config)
+                }
                 _ => continue,
             };
             if rules.is_empty() {

@@ -42,9 +42,7 @@ impl<'a> Unk<'a> {
     }
     fn keys(self, out: &mut BTreeSet<&'a str>) {
         match self {
-            Unk::V(Some(Value::Object(m))) | Unk::Attrs(m) => {
-                out.extend(m.keys().map(String::as_str))
-            }
+            Unk::V(Some(Value::Object(m))) | Unk::Attrs(m) => out.extend(m.keys().map(String::as_str)),
             _ => {}
         }
     }
@@ -55,31 +53,19 @@ impl<'a> Unk<'a> {
 #[derive(Clone)]
 pub(super) enum Matcher<'a> {
     Always,
-    Paths {
-        paths: Vec<&'a [Value]>,
-        propagate: bool,
-    },
+    Paths { paths: Vec<&'a [Value]>, propagate: bool },
 }
 
 impl<'a> Matcher<'a> {
     pub(super) fn parse(v: Option<&'a Value>) -> Self {
         let paths = match v {
-            Some(Value::Array(a)) => a
-                .iter()
-                .filter_map(|p| p.as_array().map(Vec::as_slice))
-                .collect(),
+            Some(Value::Array(a)) => a.iter().filter_map(|p| p.as_array().map(Vec::as_slice)).collect(),
             _ => Vec::new(),
         };
-        Matcher::Paths {
-            paths,
-            propagate: false,
-        }
+        Matcher::Paths { paths, propagate: false }
     }
     pub(super) fn empty(propagate: bool) -> Self {
-        Matcher::Paths {
-            paths: Vec::new(),
-            propagate,
-        }
+        Matcher::Paths { paths: Vec::new(), propagate }
     }
     pub(super) fn matches(&self) -> bool {
         match self {
@@ -106,10 +92,7 @@ impl<'a> Matcher<'a> {
                         Some(_) => {}
                     }
                 }
-                Matcher::Paths {
-                    paths: out,
-                    propagate: *propagate,
-                }
+                Matcher::Paths { paths: out, propagate: *propagate }
             }
         }
     }
@@ -119,9 +102,7 @@ impl<'a> Matcher<'a> {
     pub(super) fn index(&self, ix: usize) -> Self {
         self.child(|s| match s {
             Value::Number(n) => n.as_f64().is_some_and(|f| f.trunc() as i64 == ix as i64),
-            Value::String(s) => s
-                .parse::<f64>()
-                .is_ok_and(|f| f.trunc() as i64 == ix as i64),
+            Value::String(s) => s.parse::<f64>().is_ok_and(|f| f.trunc() as i64 == ix as i64),
             _ => false,
         })
     }
@@ -204,11 +185,7 @@ impl<'a> Change<'a> {
             relevant,
             non_legacy: false,
         };
-        match change
-            .get("actions")
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-        {
+        match change.get("actions").and_then(Value::as_array).map(Vec::as_slice) {
             Some([Value::String(s)]) if s == "forget" => c.as_noop(),
             _ => c,
         }
@@ -225,16 +202,10 @@ impl<'a> Change<'a> {
     }
 
     pub(super) fn calculate_action(&self) -> Action {
-        if self.before.is_none()
-            && !self.before_explicit
-            && (self.after.is_some() || self.after_explicit)
-        {
+        if self.before.is_none() && !self.before_explicit && (self.after.is_some() || self.after_explicit) {
             return Action::Create;
         }
-        if self.after.is_none()
-            && !self.after_explicit
-            && (self.before.is_some() || self.before_explicit)
-        {
+        if self.after.is_none() && !self.after_explicit && (self.before.is_some() || self.before_explicit) {
             return Action::Delete;
         }
         if self.before == self.after
@@ -351,13 +322,7 @@ impl<'a> Change<'a> {
     pub(super) fn all_keys(&self) -> BTreeSet<&'a str> {
         let mut keys = self.explicit_keys();
         self.unknown.keys(&mut keys);
-        for m in [
-            Self::obj(self.after_sensitive),
-            Self::obj(self.before_sensitive),
-        ]
-        .into_iter()
-        .flatten()
-        {
+        for m in [Self::obj(self.after_sensitive), Self::obj(self.before_sensitive)].into_iter().flatten() {
             keys.extend(m.keys().map(String::as_str));
         }
         keys
@@ -402,11 +367,7 @@ pub(super) fn lcs<T: Copy>(xs: &[T], ys: &[T], eq: impl Fn(T, T) -> bool) -> Vec
         for x in 0..xs.len() {
             if eq(xs[x], ys[y]) {
                 eqs[w * y + x] = true;
-                c[w * y + x] = if x == 0 || y == 0 {
-                    1
-                } else {
-                    c[w * (y - 1) + (x - 1)] + 1
-                };
+                c[w * y + x] = if x == 0 || y == 0 { 1 } else { c[w * (y - 1) + (x - 1)] + 1 };
             } else {
                 let l = if x > 0 { c[w * y + (x - 1)] } else { 0 };
                 let u = if y > 0 { c[w * (y - 1) + x] } else { 0 };
@@ -445,8 +406,7 @@ pub(super) fn process_slice<T: Copy>(
     is_obj: impl Fn(T) -> bool,
     mut process: impl FnMut(usize, usize),
 ) {
-    let is_reorder =
-        before.len() == after.len() && before.iter().all(|b| after.iter().any(|a| eq(*b, *a)));
+    let is_reorder = before.len() == after.len() && before.iter().all(|b| after.iter().any(|a| eq(*b, *a)));
     if before.len() == after.len() && !is_reorder {
         for ix in 0..before.len() {
             process(ix, ix);

@@ -35,13 +35,12 @@ impl Ty {
                 (Some("set"), t) => Ty::Set(Box::new(Ty::parse(t))),
                 (Some("map"), t) => Ty::Map(Box::new(Ty::parse(t))),
                 (Some("object"), Some(Value::Object(m))) => {
-                    let mut fields: Vec<(String, Ty)> = m.iter().map(|(k, t)| (k.clone(), Ty::parse(Some(t)))).collect();
+                    let mut fields: Vec<(String, Ty)> =
+                        m.iter().map(|(k, t)| (k.clone(), Ty::parse(Some(t)))).collect();
                     crate::util::sort::sort_by(&mut fields, |a, b| a.0.cmp(&b.0));
                     Ty::Object(fields)
                 }
-                (Some("tuple"), Some(Value::Array(ts))) => {
-                    Ty::Tuple(ts.iter().map(|t| Ty::parse(Some(t))).collect())
-                }
+                (Some("tuple"), Some(Value::Array(ts))) => Ty::Tuple(ts.iter().map(|t| Ty::parse(Some(t))).collect()),
                 _ => Ty::Dynamic,
             },
             _ => Ty::Dynamic,
@@ -71,16 +70,11 @@ fn empty_map() -> &'static Map<String, Value> {
 }
 
 fn attrs_of(block: &Value) -> &Map<String, Value> {
-    block
-        .get("attributes")
-        .and_then(Value::as_object)
-        .unwrap_or_else(|| empty_map())
+    block.get("attributes").and_then(Value::as_object).unwrap_or_else(|| empty_map())
 }
 
 fn is_write_only(attr: &Value) -> bool {
-    attr.get("write_only")
-        .and_then(Value::as_bool)
-        .unwrap_or(false)
+    attr.get("write_only").and_then(Value::as_bool).unwrap_or(false)
 }
 
 // ---- sensitive and unknown wrappers -------------------------------------------------------
@@ -99,26 +93,16 @@ fn check_sensitive<'a>(
     value.after_sensitive = None;
     let inner = inner(value);
     let mut action = inner.action;
-    let null_noop = change.before.is_none()
-        && !change.before_explicit
-        && change.after.is_none()
-        && !change.after_explicit;
+    let null_noop =
+        change.before.is_none() && !change.before_explicit && change.after.is_none() && !change.after_explicit;
     if action == Action::NoOp && bs != as_ && !null_noop {
         action = Action::Update;
     }
     let replace = change.replace_paths.matches();
     let r = if block {
-        R::SensitiveBlock {
-            inner: Box::new(inner),
-            before: bs,
-            after: as_,
-        }
+        R::SensitiveBlock { inner: Box::new(inner), before: bs, after: as_ }
     } else {
-        R::Sensitive {
-            inner: Box::new(inner),
-            before: bs,
-            after: as_,
-        }
+        R::Sensitive { inner: Box::new(inner), before: bs, after: as_ }
     };
     Some(Diff::new(r, action, replace))
 }
@@ -139,12 +123,7 @@ fn check_unknown<'a>(
     let mut before = current.as_delete();
     before.unknown = child_unknown;
     let b = compute(before);
-    Some(diff_of(
-        &current,
-        R::Unknown {
-            before: Some(Box::new(b)),
-        },
-    ))
+    Some(diff_of(&current, R::Unknown { before: Some(Box::new(b)) }))
 }
 
 // ---- blocks -----------------------------------------------------------------------------
@@ -152,10 +131,7 @@ fn check_unknown<'a>(
 fn contains_non_legacy_features(block: &Value) -> bool {
     if let Some(bt) = block.get("block_types").and_then(Value::as_object) {
         for b in bt.values() {
-            if matches!(
-                b.get("nesting_mode").and_then(Value::as_str),
-                Some("map" | "group")
-            ) {
+            if matches!(b.get("nesting_mode").and_then(Value::as_str), Some("map" | "group")) {
                 return true;
             }
         }
@@ -226,11 +202,7 @@ pub(super) fn diff_block<'a>(change: Change<'a>, block: &'a Value) -> Diff<'a> {
             let unknown = child.is_unknown();
             let inner = block_type.get("block").unwrap_or(&Value::Null);
             let empty = child.before.is_none() && child.after.is_none() && !unknown;
-            let action = match block_type
-                .get("nesting_mode")
-                .and_then(Value::as_str)
-                .unwrap_or("single")
-            {
+            let action = match block_type.get("nesting_mode").and_then(Value::as_str).unwrap_or("single") {
                 "set" => {
                     let (diffs, action) = block_diffs_as_set(&child, inner);
                     if action == Action::NoOp && empty {
@@ -265,7 +237,12 @@ pub(super) fn diff_block<'a>(change: Change<'a>, block: &'a Value) -> Diff<'a> {
                     action
                 }
             };
-            for (set, on) in [(&mut blocks.replace, forces), (&mut blocks.before_sensitive, bs), (&mut blocks.after_sensitive, as_), (&mut blocks.unknown, unknown)] {
+            for (set, on) in [
+                (&mut blocks.replace, forces),
+                (&mut blocks.before_sensitive, bs),
+                (&mut blocks.after_sensitive, as_),
+                (&mut blocks.unknown, unknown),
+            ] {
                 if on {
                     set.insert(key.clone());
                 }
@@ -279,25 +256,12 @@ pub(super) fn diff_block<'a>(change: Change<'a>, block: &'a Value) -> Diff<'a> {
         }
     }
     let replace = change.replace_paths.matches();
-    Diff::new(
-        R::Block {
-            attributes,
-            blocks: Box::new(blocks),
-        },
-        current,
-        replace,
-    )
+    Diff::new(R::Block { attributes, blocks: Box::new(blocks) }, current, replace)
 }
 
 fn diff_write_only<'a>(change: &Change<'a>, block_action: Action) -> Diff<'a> {
-    let r = R::WriteOnly {
-        sensitive: change.is_before_sensitive() || change.is_after_sensitive(),
-    };
-    let action = if block_action == Action::Update {
-        Action::NoOp
-    } else {
-        block_action
-    };
+    let r = R::WriteOnly { sensitive: change.is_before_sensitive() || change.is_after_sensitive() };
+    let action = if block_action == Action::Update { Action::NoOp } else { block_action };
     Diff::new(r, action, change.replace_paths.matches())
 }
 
@@ -327,10 +291,7 @@ fn block_diffs_as_set<'a>(change: &Change<'a>, block: &'a Value) -> (Vec<Diff<'a
     (out, current)
 }
 
-fn block_diffs_as_map<'a>(
-    change: &Change<'a>,
-    block: &'a Value,
-) -> (BTreeMap<String, Diff<'a>>, Action) {
+fn block_diffs_as_map<'a>(change: &Change<'a>, block: &'a Value) -> (BTreeMap<String, Diff<'a>>, Action) {
     transform_map(change, change.explicit_keys(), |v| diff_block(v, block))
 }
 
@@ -448,23 +409,10 @@ fn diff_nested<'a>(change: Change<'a>, nested: &'a Value) -> Diff<'a> {
         return d;
     }
     let replace = change.replace_paths.matches();
-    match nested
-        .get("nesting_mode")
-        .and_then(Value::as_str)
-        .unwrap_or("single")
-    {
+    match nested.get("nesting_mode").and_then(Value::as_str).unwrap_or("single") {
         "map" => {
-            let (elements, action) = transform_map(&change, change.explicit_keys(), |v| {
-                diff_nested_single(v, attrs)
-            });
-            Diff::new(
-                R::Map {
-                    elements,
-                    nested: true,
-                },
-                action,
-                replace,
-            )
+            let (elements, action) = transform_map(&change, change.explicit_keys(), |v| diff_nested_single(v, attrs));
+            Diff::new(R::Map { elements, nested: true }, action, replace)
         }
         "list" => {
             let mut current = change.default_action_for_iteration();
@@ -478,14 +426,7 @@ fn diff_nested<'a>(change: Change<'a>, nested: &'a Value) -> Diff<'a> {
                 current = compare_actions(current, d.action);
                 elements.push(d);
             }
-            Diff::new(
-                R::List {
-                    elements,
-                    display_context: false,
-                },
-                current,
-                replace,
-            )
+            Diff::new(R::List { elements, display_context: false }, current, replace)
         }
         "set" => {
             let mut current = change.default_action_for_iteration();
@@ -495,14 +436,7 @@ fn diff_nested<'a>(change: Change<'a>, nested: &'a Value) -> Diff<'a> {
                 current = compare_actions(current, d.action);
                 elements.push(d);
             });
-            Diff::new(
-                R::Set {
-                    elements,
-                    override_forces_replacement: true,
-                },
-                current,
-                replace,
-            )
+            Diff::new(R::Set { elements, override_forces_replacement: true }, current, replace)
         }
         _ => nested_object(change, attrs),
     }
@@ -543,14 +477,7 @@ fn nested_object<'a>(change: Change<'a>, attrs: &'a Map<String, Value>) -> Diff<
         out.insert(key.clone(), diff_write_only(&v, current));
     }
     let replace = change.replace_paths.matches();
-    Diff::new(
-        R::Object {
-            attributes: out,
-            override_null_suffix: false,
-        },
-        current,
-        replace,
-    )
+    Diff::new(R::Object { attributes: out, override_null_suffix: false }, current, replace)
 }
 
 /// `differ.ComputeDiffForType`.
@@ -573,30 +500,9 @@ pub(super) fn diff_type<'a>(change: Change<'a>, ty: &Ty) -> Diff<'a> {
     let replace = change.replace_paths.matches();
     match ty {
         Ty::Dynamic => diff_output(change),
-        Ty::String => diff_of(
-            &change,
-            R::Primitive {
-                before: change.before,
-                after: change.after,
-                ty: Prim::String,
-            },
-        ),
-        Ty::Number => diff_of(
-            &change,
-            R::Primitive {
-                before: change.before,
-                after: change.after,
-                ty: Prim::Number,
-            },
-        ),
-        Ty::Bool => diff_of(
-            &change,
-            R::Primitive {
-                before: change.before,
-                after: change.after,
-                ty: Prim::Bool,
-            },
-        ),
+        Ty::String => diff_of(&change, R::Primitive { before: change.before, after: change.after, ty: Prim::String }),
+        Ty::Number => diff_of(&change, R::Primitive { before: change.before, after: change.after, ty: Prim::Number }),
+        Ty::Bool => diff_of(&change, R::Primitive { before: change.before, after: change.after, ty: Prim::Bool }),
         Ty::Object(types) => {
             let mut out = BTreeMap::new();
             let mut current = change.default_action_for_iteration();
@@ -614,26 +520,11 @@ pub(super) fn diff_type<'a>(change: Change<'a>, ty: &Ty) -> Diff<'a> {
                 current = compare_actions(current, d.action);
                 out.insert(key.clone(), d);
             }
-            Diff::new(
-                R::Object {
-                    attributes: out,
-                    override_null_suffix: true,
-                },
-                current,
-                replace,
-            )
+            Diff::new(R::Object { attributes: out, override_null_suffix: true }, current, replace)
         }
         Ty::Map(elem) => {
-            let (elements, action) =
-                transform_map(&change, change.all_keys(), |v| diff_type(v, elem));
-            Diff::new(
-                R::Map {
-                    elements,
-                    nested: false,
-                },
-                action,
-                replace,
-            )
+            let (elements, action) = transform_map(&change, change.all_keys(), |v| diff_type(v, elem));
+            Diff::new(R::Map { elements, nested: false }, action, replace)
         }
         Ty::List(elem) => {
             let is_obj = matches!(elem.as_ref(), Ty::Object(_));
@@ -646,14 +537,7 @@ pub(super) fn diff_type<'a>(change: Change<'a>, ty: &Ty) -> Diff<'a> {
                     diff_type(v, elem)
                 },
             );
-            Diff::new(
-                R::List {
-                    elements,
-                    display_context: true,
-                },
-                action,
-                replace,
-            )
+            Diff::new(R::List { elements, display_context: true }, action, replace)
         }
         Ty::Tuple(types) => {
             let mut current = change.default_action_for_iteration();
@@ -667,14 +551,7 @@ pub(super) fn diff_type<'a>(change: Change<'a>, ty: &Ty) -> Diff<'a> {
                 current = compare_actions(current, d.action);
                 elements.push(d);
             }
-            Diff::new(
-                R::List {
-                    elements,
-                    display_context: true,
-                },
-                current,
-                replace,
-            )
+            Diff::new(R::List { elements, display_context: true }, current, replace)
         }
         Ty::Set(elem) => {
             let mut current = change.default_action_for_iteration();
@@ -684,14 +561,7 @@ pub(super) fn diff_type<'a>(change: Change<'a>, ty: &Ty) -> Diff<'a> {
                 current = compare_actions(current, d.action);
                 elements.push(d);
             });
-            Diff::new(
-                R::Set {
-                    elements,
-                    override_forces_replacement: false,
-                },
-                current,
-                replace,
-            )
+            Diff::new(R::Set { elements, override_forces_replacement: false }, current, replace)
         }
     }
 }
@@ -739,22 +609,12 @@ pub(super) fn json_transform(change: Change<'_>) -> Diff<'_> {
         value.after_sensitive = None;
         let inner = json_transform(value);
         let mut action = inner.action;
-        let null_noop = change.before.is_none()
-            && !change.before_explicit
-            && change.after.is_none()
-            && !change.after_explicit;
+        let null_noop =
+            change.before.is_none() && !change.before_explicit && change.after.is_none() && !change.after_explicit;
         if action == Action::NoOp && bs != as_ && !null_noop {
             action = Action::Update;
         }
-        return Diff::new(
-            R::Sensitive {
-                inner: Box::new(inner),
-                before: bs,
-                after: as_,
-            },
-            action,
-            false,
-        );
+        return Diff::new(R::Sensitive { inner: Box::new(inner), before: bs, after: as_ }, action, false);
     }
     if change.is_unknown() {
         let mut current = change.clone();
@@ -765,13 +625,7 @@ pub(super) fn json_transform(change: Change<'_>) -> Diff<'_> {
         let mut before = current.as_delete();
         before.unknown = Unk::V(Some(&FALSE));
         let b = json_transform(before);
-        return Diff::new(
-            R::Unknown {
-                before: Some(Box::new(b)),
-            },
-            Action::Update,
-            false,
-        );
+        return Diff::new(R::Unknown { before: Some(Box::new(b)) }, Action::Update, false);
     }
     let bt = jtype(change.before);
     let at = jtype(change.after);
@@ -783,14 +637,7 @@ pub(super) fn json_transform(change: Change<'_>) -> Diff<'_> {
     }
     let b = json_update(change.as_delete(), bt);
     let a = json_update(change.as_create(), at);
-    Diff::new(
-        R::TypeChange {
-            before: Box::new(b),
-            after: Box::new(a),
-        },
-        Action::Update,
-        false,
-    )
+    Diff::new(R::TypeChange { before: Box::new(b), after: Box::new(a) }, Action::Update, false)
 }
 
 static FALSE: Value = Value::Bool(false);
@@ -803,29 +650,12 @@ fn json_update(change: Change<'_>, t: JTy) -> Diff<'_> {
         JTy::Number => json_primitive(change, Prim::Number),
         JTy::Object => {
             let (elements, action) = transform_map(&change, change.all_keys(), json_transform);
-            Diff::new(
-                R::Object {
-                    attributes: elements,
-                    override_null_suffix: true,
-                },
-                action,
-                false,
-            )
+            Diff::new(R::Object { attributes: elements, override_null_suffix: true }, action, false)
         }
         JTy::Array => {
-            let (elements, action) = transform_slice(
-                &change,
-                |v| v.is_object(),
-                |bi, ai| json_transform(change.index(bi, ai)),
-            );
-            Diff::new(
-                R::List {
-                    elements,
-                    display_context: true,
-                },
-                action,
-                false,
-            )
+            let (elements, action) =
+                transform_slice(&change, |v| v.is_object(), |bi, ai| json_transform(change.index(bi, ai)));
+            Diff::new(R::List { elements, display_context: true }, action, false)
         }
     }
 }
@@ -842,13 +672,5 @@ fn json_primitive(change: Change<'_>, ty: Prim) -> Diff<'_> {
     } else {
         Action::Update
     };
-    Diff::new(
-        R::Primitive {
-            before: change.before,
-            after: change.after,
-            ty,
-        },
-        action,
-        false,
-    )
+    Diff::new(R::Primitive { before: change.before, after: change.after, ty }, action, false)
 }

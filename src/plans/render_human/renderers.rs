@@ -37,13 +37,8 @@ pub(super) struct Blocks<'a> {
 
 impl Blocks<'_> {
     fn all_keys(&self) -> Vec<&String> {
-        let mut keys: Vec<&String> = self
-            .single
-            .keys()
-            .chain(self.list.keys())
-            .chain(self.set.keys())
-            .chain(self.map.keys())
-            .collect();
+        let mut keys: Vec<&String> =
+            self.single.keys().chain(self.list.keys()).chain(self.set.keys()).chain(self.map.keys()).collect();
         crate::util::sort::sort(&mut keys);
         keys
     }
@@ -53,51 +48,17 @@ impl Blocks<'_> {
 }
 
 pub(super) enum R<'a> {
-    Primitive {
-        before: Option<&'a Value>,
-        after: Option<&'a Value>,
-        ty: Prim,
-    },
-    Block {
-        attributes: BTreeMap<String, Diff<'a>>,
-        blocks: Box<Blocks<'a>>,
-    },
-    List {
-        elements: Vec<Diff<'a>>,
-        display_context: bool,
-    },
-    Set {
-        elements: Vec<Diff<'a>>,
-        override_forces_replacement: bool,
-    },
-    Map {
-        elements: BTreeMap<String, Diff<'a>>,
-        nested: bool,
-    },
-    Object {
-        attributes: BTreeMap<String, Diff<'a>>,
-        override_null_suffix: bool,
-    },
-    Sensitive {
-        inner: Box<Diff<'a>>,
-        before: bool,
-        after: bool,
-    },
-    SensitiveBlock {
-        inner: Box<Diff<'a>>,
-        before: bool,
-        after: bool,
-    },
-    TypeChange {
-        before: Box<Diff<'a>>,
-        after: Box<Diff<'a>>,
-    },
-    Unknown {
-        before: Option<Box<Diff<'a>>>,
-    },
-    WriteOnly {
-        sensitive: bool,
-    },
+    Primitive { before: Option<&'a Value>, after: Option<&'a Value>, ty: Prim },
+    Block { attributes: BTreeMap<String, Diff<'a>>, blocks: Box<Blocks<'a>> },
+    List { elements: Vec<Diff<'a>>, display_context: bool },
+    Set { elements: Vec<Diff<'a>>, override_forces_replacement: bool },
+    Map { elements: BTreeMap<String, Diff<'a>>, nested: bool },
+    Object { attributes: BTreeMap<String, Diff<'a>>, override_null_suffix: bool },
+    Sensitive { inner: Box<Diff<'a>>, before: bool, after: bool },
+    SensitiveBlock { inner: Box<Diff<'a>>, before: bool, after: bool },
+    TypeChange { before: Box<Diff<'a>>, after: Box<Diff<'a>> },
+    Unknown { before: Option<Box<Diff<'a>>> },
+    WriteOnly { sensitive: bool },
 }
 
 #[derive(Clone, Copy, Default)]
@@ -112,11 +73,7 @@ pub(super) struct Opts {
 impl Opts {
     /// `RenderHumanOpts.Clone`: the replacement overrides do not carry over.
     fn cloned(self) -> Opts {
-        Opts {
-            force_forces_replacement: false,
-            forbid_forces_replacement: false,
-            ..self
-        }
+        Opts { force_forces_replacement: false, forbid_forces_replacement: false, ..self }
     }
 }
 
@@ -248,41 +205,18 @@ struct EvalStr {
 
 fn eval_string(v: Option<&Value>) -> EvalStr {
     let Some(v) = v else {
-        return EvalStr {
-            string: "null".into(),
-            json: None,
-            multiline: false,
-            null: true,
-        };
+        return EvalStr { string: "null".into(), json: None, multiline: false, null: true };
     };
-    let s = v
-        .as_str()
-        .map(str::to_string)
-        .unwrap_or_else(|| v.to_string());
+    let s = v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string());
     if s.starts_with('{') || s.starts_with('[') {
         if let Ok(j) = serde_json::from_str::<Value>(&s) {
-            return EvalStr {
-                string: s,
-                json: Some(j),
-                multiline: false,
-                null: false,
-            };
+            return EvalStr { string: s, json: Some(j), multiline: false, null: false };
         }
     }
     if s.contains('\n') {
-        return EvalStr {
-            string: s.trim().to_string(),
-            json: None,
-            multiline: true,
-            null: false,
-        };
+        return EvalStr { string: s.trim().to_string(), json: None, multiline: true, null: false };
     }
-    EvalStr {
-        string: s,
-        json: None,
-        multiline: false,
-        null: false,
-    }
+    EvalStr { string: s, json: None, multiline: false, null: false }
 }
 
 impl EvalStr {
@@ -311,15 +245,8 @@ impl<'a> Diff<'a> {
 
     pub(super) fn warnings(&self, indent: usize) -> Vec<String> {
         match &self.r {
-            R::Sensitive {
-                inner,
-                before,
-                after,
-            } => {
-                if before == after
-                    || inner.action == Action::Create
-                    || inner.action == Action::Delete
-                {
+            R::Sensitive { inner, before, after } => {
+                if before == after || inner.action == Action::Create || inner.action == Action::Delete {
                     return Vec::new();
                 }
                 let w = if *before {
@@ -333,15 +260,8 @@ impl<'a> Diff<'a> {
                     vec![w]
                 }
             }
-            R::SensitiveBlock {
-                inner,
-                before,
-                after,
-            } => {
-                if before == after
-                    || inner.action == Action::Create
-                    || inner.action == Action::Delete
-                {
+            R::SensitiveBlock { inner, before, after } => {
+                if before == after || inner.action == Action::Create || inner.action == Action::Delete {
                     return Vec::new();
                 }
                 if *before {
@@ -356,29 +276,18 @@ impl<'a> Diff<'a> {
 
     pub(super) fn render(&self, indent: usize, opts: Opts) -> String {
         match &self.r {
-            R::Primitive { before, after, ty } => {
-                self.render_primitive(*before, *after, *ty, indent, opts)
-            }
+            R::Primitive { before, after, ty } => self.render_primitive(*before, *after, *ty, indent, opts),
             R::Block { attributes, blocks } => self.render_block(attributes, blocks, indent, opts),
-            R::List {
-                elements,
-                display_context,
-            } => self.render_list(elements, *display_context, indent, opts),
-            R::Set {
-                elements,
-                override_forces_replacement,
-            } => self.render_set(elements, *override_forces_replacement, indent, opts),
+            R::List { elements, display_context } => self.render_list(elements, *display_context, indent, opts),
+            R::Set { elements, override_forces_replacement } => {
+                self.render_set(elements, *override_forces_replacement, indent, opts)
+            }
             R::Map { elements, nested } => self.render_map(elements, *nested, indent, opts),
-            R::Object {
-                attributes,
-                override_null_suffix,
-            } => self.render_object(attributes, *override_null_suffix, indent, opts),
+            R::Object { attributes, override_null_suffix } => {
+                self.render_object(attributes, *override_null_suffix, indent, opts)
+            }
             R::Sensitive { .. } => {
-                format!(
-                    "(sensitive value){}{}",
-                    null_suffix(self.action, opts),
-                    forces(self.replace, opts)
-                )
+                format!("(sensitive value){}{}", null_suffix(self.action, opts), forces(self.replace, opts))
             }
             R::SensitiveBlock { .. } => {
                 let prefix = format!("{}{}", ind(indent), sym(Action::NoOp, opts));
@@ -388,15 +297,8 @@ impl<'a> Diff<'a> {
                 )
             }
             R::TypeChange { before, after } => {
-                let o = Opts {
-                    override_null_suffix: true,
-                    ..opts
-                };
-                format!(
-                    "{} -> {}",
-                    before.render(indent, o),
-                    after.render(indent, o)
-                )
+                let o = Opts { override_null_suffix: true, ..opts };
+                format!("{} -> {}", before.render(indent, o), after.render(indent, o))
             }
             R::Unknown { before } => match before {
                 Some(b) if self.action != Action::Create => {
@@ -405,25 +307,13 @@ impl<'a> Diff<'a> {
                     if self.replace {
                         bo.forbid_forces_replacement = true;
                     }
-                    format!(
-                        "{} -> (known after apply){}",
-                        b.render(indent, bo),
-                        forces(self.replace, opts)
-                    )
+                    format!("{} -> (known after apply){}", b.render(indent, bo), forces(self.replace, opts))
                 }
                 _ => format!("(known after apply){}", forces(self.replace, opts)),
             },
             R::WriteOnly { sensitive } => {
-                let what = if *sensitive {
-                    "(sensitive, write-only attribute)"
-                } else {
-                    "(write-only attribute)"
-                };
-                format!(
-                    "{what}{}{}",
-                    null_suffix(self.action, opts),
-                    forces(self.replace, opts)
-                )
+                let what = if *sensitive { "(sensitive, write-only attribute)" } else { "(write-only attribute)" };
+                format!("{what}{}{}", null_suffix(self.action, opts), forces(self.replace, opts))
             }
         }
     }
@@ -443,23 +333,13 @@ impl<'a> Diff<'a> {
         let a = prim_value(after, ty);
         match self.action {
             Action::Create => format!("{a}{}", forces(self.replace, opts)),
-            Action::Delete => format!(
-                "{b}{}{}",
-                null_suffix(self.action, opts),
-                forces(self.replace, opts)
-            ),
+            Action::Delete => format!("{b}{}{}", null_suffix(self.action, opts), forces(self.replace, opts)),
             Action::NoOp => format!("{b}{}", forces(self.replace, opts)),
             _ => format!("{b} -> {a}{}", forces(self.replace, opts)),
         }
     }
 
-    fn render_string(
-        &self,
-        before: Option<&Value>,
-        after: Option<&Value>,
-        indent: usize,
-        opts: Opts,
-    ) -> String {
+    fn render_string(&self, before: Option<&Value>, after: Option<&Value>, indent: usize, opts: Opts) -> String {
         let mut lines: Vec<String> = Vec::new();
         let noop_prefix = format!("{}{}", ind(indent + 1), sym(Action::NoOp, opts));
         match self.action {
@@ -475,11 +355,7 @@ impl<'a> Diff<'a> {
                 if !s.multiline {
                     return format!("{}{}", s.simple(), forces(self.replace, opts));
                 }
-                lines = s
-                    .string
-                    .split('\n')
-                    .map(|l| format!("{noop_prefix}{l}"))
-                    .collect();
+                lines = s.string.split('\n').map(|l| format!("{noop_prefix}{l}")).collect();
             }
             Action::Delete => {
                 let s = eval_string(before);
@@ -490,18 +366,9 @@ impl<'a> Diff<'a> {
                     return self.render_string_as_json(indent, opts, Some(&s), None);
                 }
                 if !s.multiline {
-                    return format!(
-                        "{}{}{}",
-                        s.simple(),
-                        null_suffix(self.action, opts),
-                        forces(self.replace, opts)
-                    );
+                    return format!("{}{}{}", s.simple(), null_suffix(self.action, opts), forces(self.replace, opts));
                 }
-                lines = s
-                    .string
-                    .split('\n')
-                    .map(|l| format!("{noop_prefix}{l}"))
-                    .collect();
+                lines = s.string.split('\n').map(|l| format!("{noop_prefix}{l}")).collect();
             }
             _ => {
                 let b = eval_string(before);
@@ -513,20 +380,12 @@ impl<'a> Diff<'a> {
                     let d = Diff::new(
                         R::TypeChange {
                             before: Box::new(Diff::new(
-                                R::Primitive {
-                                    before,
-                                    after: None,
-                                    ty: Prim::String,
-                                },
+                                R::Primitive { before, after: None, ty: Prim::String },
                                 Action::Delete,
                                 false,
                             )),
                             after: Box::new(Diff::new(
-                                R::Primitive {
-                                    before: None,
-                                    after,
-                                    ty: Prim::String,
-                                },
+                                R::Primitive { before: None, after, ty: Prim::String },
                                 Action::Create,
                                 false,
                             )),
@@ -537,12 +396,7 @@ impl<'a> Diff<'a> {
                     return d.render(indent, opts);
                 }
                 if !b.multiline && !a.multiline {
-                    return format!(
-                        "{} -> {}{}",
-                        b.simple(),
-                        a.simple(),
-                        forces(self.replace, opts)
-                    );
+                    return format!("{} -> {}{}", b.simple(), a.simple(), forces(self.replace, opts));
                 }
                 let bl: Vec<&str> = b.string.split('\n').collect();
                 let al: Vec<&str> = a.string.split('\n').collect();
@@ -604,11 +458,7 @@ impl<'a> Diff<'a> {
         json_opts.override_null_suffix = true;
         let (mut whitespace, mut replace) = ("", "");
         if json_diff.action == Action::NoOp && self.action == Action::Update {
-            whitespace = if self.replace {
-                " # whitespace changes force replacement"
-            } else {
-                " # whitespace changes"
-            };
+            whitespace = if self.replace { " # whitespace changes force replacement" } else { " # whitespace changes" };
             json_opts.show_unchanged_children = true;
             action = Action::NoOp;
         } else {
@@ -644,11 +494,7 @@ impl<'a> Diff<'a> {
         }
         let mut unchanged_attributes = 0;
         let mut unchanged_blocks = 0;
-        let max_len = attributes
-            .keys()
-            .map(|k| attr_name(k).len())
-            .max()
-            .unwrap_or(0);
+        let max_len = attributes.keys().map(|k| attr_name(k).len()).max().unwrap_or(0);
         let mut important_opts = opts.cloned();
         important_opts.show_unchanged_children = true;
         let attribute_opts = opts.cloned();
@@ -695,59 +541,52 @@ impl<'a> Diff<'a> {
         }
         for key in blocks.all_keys() {
             let mut found_changed = false;
-            let mut render_block =
-                |diff: &Diff<'a>, map_key: &str, opts: Opts, buf: &mut String| {
-                    let bs = Blocks::flag(&blocks.before_sensitive, key);
-                    let as_ = Blocks::flag(&blocks.after_sensitive, key);
-                    let creating = diff.action == Action::Create && as_;
-                    let deleting = diff.action == Action::Delete && bs;
-                    let modifying = (diff.action == Action::Update || diff.action == Action::NoOp)
-                        && (as_ || bs);
-                    let wrapped;
-                    let diff = if creating || deleting || modifying {
-                        let mut action = diff.action;
-                        if diff.action == Action::NoOp && bs != as_ {
-                            action = Action::Update;
-                        }
-                        // The wrapper only needs the inner diff's action for its warnings.
-                        let inner =
-                            Diff::new(R::Unknown { before: None }, diff.action, diff.replace);
-                        wrapped = Diff::new(
-                            R::SensitiveBlock {
-                                inner: Box::new(inner),
-                                before: bs,
-                                after: as_,
-                            },
-                            action,
-                            diff.replace,
-                        );
-                        &wrapped
-                    } else {
-                        diff
-                    };
-                    if diff.action == Action::NoOp && !opts.show_unchanged_children {
-                        unchanged_blocks += 1;
-                        return;
+            let mut render_block = |diff: &Diff<'a>, map_key: &str, opts: Opts, buf: &mut String| {
+                let bs = Blocks::flag(&blocks.before_sensitive, key);
+                let as_ = Blocks::flag(&blocks.after_sensitive, key);
+                let creating = diff.action == Action::Create && as_;
+                let deleting = diff.action == Action::Delete && bs;
+                let modifying = (diff.action == Action::Update || diff.action == Action::NoOp) && (as_ || bs);
+                let wrapped;
+                let diff = if creating || deleting || modifying {
+                    let mut action = diff.action;
+                    if diff.action == Action::NoOp && bs != as_ {
+                        action = Action::Update;
                     }
-                    if !found_changed && !attributes.is_empty() {
-                        buf.push('\n');
-                        found_changed = true;
-                    }
-                    let mut block_opts = opts.cloned();
-                    block_opts.force_forces_replacement = Blocks::flag(&blocks.replace, key);
-                    for w in diff.warnings(indent + 1) {
-                        let _ = writeln!(buf, "{}{w}", ind(indent + 1));
-                    }
-                    let _ = writeln!(
-                        buf,
-                        "{}{}{}{} {}",
-                        ind(indent + 1),
-                        sym(diff.action, block_opts),
-                        attr_name(key),
-                        map_key,
-                        diff.render(indent + 1, block_opts)
+                    // The wrapper only needs the inner diff's action for its warnings.
+                    let inner = Diff::new(R::Unknown { before: None }, diff.action, diff.replace);
+                    wrapped = Diff::new(
+                        R::SensitiveBlock { inner: Box::new(inner), before: bs, after: as_ },
+                        action,
+                        diff.replace,
                     );
+                    &wrapped
+                } else {
+                    diff
                 };
+                if diff.action == Action::NoOp && !opts.show_unchanged_children {
+                    unchanged_blocks += 1;
+                    return;
+                }
+                if !found_changed && !attributes.is_empty() {
+                    buf.push('\n');
+                    found_changed = true;
+                }
+                let mut block_opts = opts.cloned();
+                block_opts.force_forces_replacement = Blocks::flag(&blocks.replace, key);
+                for w in diff.warnings(indent + 1) {
+                    let _ = writeln!(buf, "{}{w}", ind(indent + 1));
+                }
+                let _ = writeln!(
+                    buf,
+                    "{}{}{}{} {}",
+                    ind(indent + 1),
+                    sym(diff.action, block_opts),
+                    attr_name(key),
+                    map_key,
+                    diff.render(indent + 1, block_opts)
+                );
+            };
             let unknown_block = || Diff::new(R::Unknown { before: None }, self.action, false);
             if let Some(d) = blocks.single.get(key) {
                 render_block(d, "", opts, &mut buf);
@@ -780,19 +619,9 @@ impl<'a> Diff<'a> {
         buf
     }
 
-    fn render_list(
-        &self,
-        elements: &[Diff<'a>],
-        display_context: bool,
-        indent: usize,
-        opts: Opts,
-    ) -> String {
+    fn render_list(&self, elements: &[Diff<'a>], display_context: bool, indent: usize, opts: Opts) -> String {
         if elements.is_empty() {
-            return format!(
-                "[]{}{}",
-                null_suffix(self.action, opts),
-                forces(self.replace, opts)
-            );
+            return format!("[]{}{}", null_suffix(self.action, opts), forces(self.replace, opts));
         }
         let mut element_opts = opts.cloned();
         element_opts.override_null_suffix = true;
@@ -854,31 +683,15 @@ impl<'a> Diff<'a> {
                 unchanged("element", unchanged_elements.len())
             );
         }
-        let _ = write!(
-            buf,
-            "{}{}]{}",
-            ind(indent),
-            sym(Action::NoOp, opts),
-            null_suffix(self.action, opts)
-        );
+        let _ = write!(buf, "{}{}]{}", ind(indent), sym(Action::NoOp, opts), null_suffix(self.action, opts));
         buf
     }
 
-    fn render_set(
-        &self,
-        elements: &[Diff<'a>],
-        override_forces: bool,
-        indent: usize,
-        opts: Opts,
-    ) -> String {
+    fn render_set(&self, elements: &[Diff<'a>], override_forces: bool, indent: usize, opts: Opts) -> String {
         let in_self = self.replace && !override_forces;
         let in_children = self.replace && override_forces;
         if elements.is_empty() {
-            return format!(
-                "[]{}{}",
-                null_suffix(self.action, opts),
-                forces(in_self, opts)
-            );
+            return format!("[]{}{}", null_suffix(self.action, opts), forces(in_self, opts));
         }
         let mut element_opts = opts.cloned();
         element_opts.override_null_suffix = true;
@@ -910,40 +723,20 @@ impl<'a> Diff<'a> {
                 unchanged("element", unchanged_elements)
             );
         }
-        let _ = write!(
-            buf,
-            "{}{}]{}",
-            ind(indent),
-            sym(Action::NoOp, opts),
-            null_suffix(self.action, opts)
-        );
+        let _ = write!(buf, "{}{}]{}", ind(indent), sym(Action::NoOp, opts), null_suffix(self.action, opts));
         buf
     }
 
     /// `mapRenderer`: `nested` is `NestedMap` (no key alignment, null suffix and forces
     /// replacement handed to the children).
-    fn render_map(
-        &self,
-        elements: &BTreeMap<String, Diff<'a>>,
-        nested: bool,
-        indent: usize,
-        opts: Opts,
-    ) -> String {
+    fn render_map(&self, elements: &BTreeMap<String, Diff<'a>>, nested: bool, indent: usize, opts: Opts) -> String {
         let (override_null, override_forces, align) = (nested, nested, !nested);
         let forces_self = self.replace && !override_forces;
         let forces_children = self.replace && override_forces;
         if elements.is_empty() {
-            return format!(
-                "{{}}{}{}",
-                null_suffix(self.action, opts),
-                forces(forces_self, opts)
-            );
+            return format!("{{}}{}{}", null_suffix(self.action, opts), forces(forces_self, opts));
         }
-        let max_len = elements
-            .keys()
-            .map(|k| go_quote(k).len())
-            .max()
-            .unwrap_or(0);
+        let max_len = elements.keys().map(|k| go_quote(k).len()).max().unwrap_or(0);
         let mut element_opts = opts.cloned();
         element_opts.override_null_suffix = self.action == Action::Delete || override_null;
         element_opts.force_forces_replacement = forces_children;
@@ -957,16 +750,8 @@ impl<'a> Diff<'a> {
             for w in element.warnings(indent + 1) {
                 let _ = writeln!(buf, "{}{w}", ind(indent + 1));
             }
-            let comma = if matches!(element.r, R::Object { .. }) {
-                ","
-            } else {
-                ""
-            };
-            let k = if align {
-                pad(&go_quote(key), max_len)
-            } else {
-                go_quote(key)
-            };
+            let comma = if matches!(element.r, R::Object { .. }) { "," } else { "" };
+            let k = if align { pad(&go_quote(key), max_len) } else { go_quote(key) };
             let _ = writeln!(
                 buf,
                 "{}{}{k} = {}{comma}",
@@ -984,13 +769,7 @@ impl<'a> Diff<'a> {
                 unchanged("element", unchanged_elements)
             );
         }
-        let _ = write!(
-            buf,
-            "{}{}}}{}",
-            ind(indent),
-            sym(Action::NoOp, opts),
-            null_suffix(self.action, opts)
-        );
+        let _ = write!(buf, "{}{}}}{}", ind(indent), sym(Action::NoOp, opts), null_suffix(self.action, opts));
         buf
     }
 
@@ -1002,19 +781,11 @@ impl<'a> Diff<'a> {
         opts: Opts,
     ) -> String {
         if attributes.is_empty() {
-            return format!(
-                "{{}}{}{}",
-                null_suffix(self.action, opts),
-                forces(self.replace, opts)
-            );
+            return format!("{{}}{}{}", null_suffix(self.action, opts), forces(self.replace, opts));
         }
         let mut attribute_opts = opts.cloned();
         attribute_opts.override_null_suffix = override_null_suffix;
-        let max_len = attributes
-            .keys()
-            .map(|k| attr_name(k).len())
-            .max()
-            .unwrap_or(0);
+        let max_len = attributes.keys().map(|k| attr_name(k).len()).max().unwrap_or(0);
         let mut unchanged_attributes = 0;
         let mut buf = format!("{{{}\n", forces(self.replace, opts));
         for (key, attr) in attributes {
@@ -1059,13 +830,7 @@ impl<'a> Diff<'a> {
                 unchanged("attribute", unchanged_attributes)
             );
         }
-        let _ = write!(
-            buf,
-            "{}{}}}{}",
-            ind(indent),
-            sym(Action::NoOp, opts),
-            null_suffix(self.action, opts)
-        );
+        let _ = write!(buf, "{}{}}}{}", ind(indent), sym(Action::NoOp, opts), null_suffix(self.action, opts));
         buf
     }
 }

@@ -56,7 +56,9 @@ fn name_of(obj: &Value) -> Option<String> {
 /// Equal as the state would store them: both known, the same JSON (a set written in the
 /// configuration and the tuple read back from state are the same attribute value).
 fn same_json(a: &Value, b: &Value) -> bool {
-    a.is_wholly_known() && b.is_wholly_known() && crate::engine::values_json::value(a) == crate::engine::values_json::value(b)
+    a.is_wholly_known()
+        && b.is_wholly_known()
+        && crate::engine::values_json::value(a) == crate::engine::values_json::value(b)
 }
 
 /// Unknowns left anywhere (in nested values) become null: an applied object is wholly known.
@@ -82,7 +84,10 @@ impl GenericProvider {
 
     /// The same provider for a configuration that writes `region`.
     pub fn in_region(&self, region: &str) -> GenericProvider {
-        GenericProvider { region: Some(region.to_string()), ..GenericProvider::new(&self.source, Arc::clone(&self.schemas), self.options.clone()) }
+        GenericProvider {
+            region: Some(region.to_string()),
+            ..GenericProvider::new(&self.source, Arc::clone(&self.schemas), self.options.clone())
+        }
     }
 
     fn shape(&self, type_name: &str, attr: &str) -> Type {
@@ -96,9 +101,17 @@ impl GenericProvider {
 
     /// Fills the computed attributes of `obj` (at `path` in the object: `""`, `vpc_config.`)
     /// and of its nested blocks; `whole` is the object the hashes read.
-    fn fill_object(&self, type_name: &str, path: &str, schema: Option<&ResourceSchema>, obj: &Value, whole: &Value) -> Value {
+    fn fill_object(
+        &self,
+        type_name: &str,
+        path: &str,
+        schema: Option<&ResourceSchema>,
+        obj: &Value,
+        whole: &Value,
+    ) -> Value {
         let mut out = obj.clone();
-        let context = plausible::Object { family: &self.family, region: self.region.as_deref(), type_name, value: whole };
+        let context =
+            plausible::Object { family: &self.family, region: self.region.as_deref(), type_name, value: whole };
         let (Kind::Object(m), Some(schema)) = (&mut out.kind, schema) else { return out };
         for (k, a) in &schema.attributes {
             let unset = m.get(k).is_none_or(|v| !v.is_known() || (v.is_null() && !a.optional));
@@ -110,12 +123,18 @@ impl GenericProvider {
         for (k, inner) in &schema.blocks {
             let at = format!("{path}{k}.");
             let items = match m.get(k).map(|v| &v.kind) {
-                Some(Kind::Tuple(items)) => items.iter().map(|item| self.fill_object(type_name, &at, Some(inner), item, whole)).collect(),
+                Some(Kind::Tuple(items)) => {
+                    items.iter().map(|item| self.fill_object(type_name, &at, Some(inner), item, whole)).collect()
+                }
                 // A computed block (read, none written): one block of computed attributes.
                 Some(Kind::Unknown(_)) => {
-                    let skeleton = Value::object(
-                        crate::util::sort::btree_map(inner.attributes.keys().map(|a| (a.clone(), Value::dynamic())).chain(inner.blocks.keys().map(|b| (b.clone(), Value::tuple(Vec::new()))))),
-                    );
+                    let skeleton = Value::object(crate::util::sort::btree_map(
+                        inner
+                            .attributes
+                            .keys()
+                            .map(|a| (a.clone(), Value::dynamic()))
+                            .chain(inner.blocks.keys().map(|b| (b.clone(), Value::tuple(Vec::new())))),
+                    ));
                     vec![self.fill_object(type_name, &at, Some(inner), &skeleton, whole)]
                 }
                 _ => continue,
@@ -133,7 +152,14 @@ impl GenericProvider {
     /// The planned object for `config` (at `path`): computed attributes unknown on a create,
     /// kept from `prior` on an update, in nested blocks too (by position); what equals the
     /// prior object's value stays as the state has it.
-    fn plan_object(&self, type_name: &str, path: &str, schema: Option<&ResourceSchema>, prior: Option<&Value>, config: &Value) -> Value {
+    fn plan_object(
+        &self,
+        type_name: &str,
+        path: &str,
+        schema: Option<&ResourceSchema>,
+        prior: Option<&Value>,
+        config: &Value,
+    ) -> Value {
         let mut planned = config.clone();
         let (Kind::Object(pm), Some(schema)) = (&mut planned.kind, schema) else { return planned };
         for (k, a) in &schema.attributes {
@@ -162,7 +188,11 @@ impl GenericProvider {
                 _ => Vec::new(),
             };
             let at = format!("{path}{k}.");
-            let items = items.iter().enumerate().map(|(i, item)| self.plan_object(type_name, &at, Some(inner), prior_items.get(i), item)).collect();
+            let items = items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| self.plan_object(type_name, &at, Some(inner), prior_items.get(i), item))
+                .collect();
             pm.insert(k.clone(), Value::tuple(items));
         }
         if let Some(prior) = prior {
@@ -191,17 +221,26 @@ impl GenericProvider {
                 Op::ReadData => "reading",
                 Op::Import => "importing",
             };
-            ProviderError { summary: format!("mock: injected failure {verb} {n}"), detail: format!("MOCK_FAIL_NAME contains {n}") }
+            ProviderError {
+                summary: format!("mock: injected failure {verb} {n}"),
+                detail: format!("MOCK_FAIL_NAME contains {n}"),
+            }
         })
     }
 
     fn document_entry(&self) -> serde_json::Value {
         use serde_json::json;
         let blocks = |m: &BTreeMap<String, ResourceSchema>| -> serde_json::Map<String, serde_json::Value> {
-            crate::util::sort::json_map(m.iter().map(|(k, s)| (k.clone(), json!({"version": s.version, "block": super::block_json(s)}))))
+            crate::util::sort::json_map(
+                m.iter().map(|(k, s)| (k.clone(), json!({"version": s.version, "block": super::block_json(s)}))),
+            )
         };
-        let resources: BTreeMap<_, _> = crate::util::sort::btree_map(self.schemas.resources.iter().filter(|(t, _)| self.serves(t)).map(|(k, v)| (k.clone(), v.clone())));
-        let data: BTreeMap<_, _> = crate::util::sort::btree_map(self.schemas.data_sources.iter().filter(|(t, _)| self.serves(t)).map(|(k, v)| (k.clone(), v.clone())));
+        let resources: BTreeMap<_, _> = crate::util::sort::btree_map(
+            self.schemas.resources.iter().filter(|(t, _)| self.serves(t)).map(|(k, v)| (k.clone(), v.clone())),
+        );
+        let data: BTreeMap<_, _> = crate::util::sort::btree_map(
+            self.schemas.data_sources.iter().filter(|(t, _)| self.serves(t)).map(|(k, v)| (k.clone(), v.clone())),
+        );
         json!({
             "provider": {"version": 0, "block": {"description_kind": "plain"}},
             "resource_schemas": blocks(&resources),
@@ -225,7 +264,12 @@ impl Provider for GenericProvider {
         self.schemas.data_sources.get(type_name)
     }
 
-    fn plan_resource_change(&self, type_name: &str, prior: Option<&Value>, config: &Value) -> Result<PlannedChange, ProviderError> {
+    fn plan_resource_change(
+        &self,
+        type_name: &str,
+        prior: Option<&Value>,
+        config: &Value,
+    ) -> Result<PlannedChange, ProviderError> {
         let planned = self.plan_object(type_name, "", self.resource_schema(type_name), prior, config);
         Ok(PlannedChange { planned, requires_replace: Vec::new() })
     }
@@ -241,7 +285,9 @@ impl Provider for GenericProvider {
             return Applied { new_state: prior.cloned(), error: Some(e) };
         }
         match planned {
-            Some(planned) => Applied { new_state: Some(self.fill(type_name, self.resource_schema(type_name), planned)), error: None },
+            Some(planned) => {
+                Applied { new_state: Some(self.fill(type_name, self.resource_schema(type_name), planned)), error: None }
+            }
             None => Applied { new_state: None, error: None },
         }
     }
@@ -289,7 +335,14 @@ mod tests {
     use crate::providers::AttributeSchema;
 
     fn attr(computed: bool, optional: bool) -> AttributeSchema {
-        AttributeSchema { ty: Type::Dynamic, optional, computed, required: false, sensitive: false, requires_replace: false }
+        AttributeSchema {
+            ty: Type::Dynamic,
+            optional,
+            computed,
+            required: false,
+            sensitive: false,
+            requires_replace: false,
+        }
     }
 
     fn provider() -> GenericProvider {
@@ -308,7 +361,10 @@ mod tests {
         m.insert("id".to_string(), Value::null(Type::Dynamic));
         m.insert("arn".to_string(), Value::null(Type::Dynamic));
         m.insert("cidr_block".to_string(), Value::string(cidr));
-        m.insert("tags".to_string(), Value::object([("Name".to_string(), Value::string("main"))].into_iter().collect()));
+        m.insert(
+            "tags".to_string(),
+            Value::object([("Name".to_string(), Value::string("main"))].into_iter().collect()),
+        );
         Value::object(m)
     }
 

@@ -64,16 +64,20 @@ impl Object<'_> {
     }
 
     fn name_or_hex(&self, salt: &str) -> String {
-        self.arg("name").map(String::from).unwrap_or_else(|| format!("{}-{}", self.kind().replace('_', "-"), self.hex(salt, 8)))
+        self.arg("name")
+            .map(String::from)
+            .unwrap_or_else(|| format!("{}-{}", self.kind().replace('_', "-"), self.hex(salt, 8)))
     }
 }
 
 /// The object's known, non-null arguments as JSON (what the hashes read).
 fn known_json(v: &Value) -> serde_json::Value {
     match &v.kind {
-        Kind::Object(m) => serde_json::Value::Object(
-            crate::util::sort::json_map(m.iter().filter(|(_, x)| x.is_wholly_known() && !x.is_null()).map(|(k, x)| (k.clone(), crate::engine::values_json::value(x)))),
-        ),
+        Kind::Object(m) => serde_json::Value::Object(crate::util::sort::json_map(
+            m.iter()
+                .filter(|(_, x)| x.is_wholly_known() && !x.is_null())
+                .map(|(k, x)| (k.clone(), crate::engine::values_json::value(x))),
+        )),
         _ => serde_json::Value::Null,
     }
 }
@@ -91,8 +95,12 @@ pub fn value(obj: &Object<'_>, attr: &str, shape: &Type) -> Value {
             let singular = singular(attr);
             Value::tuple((0..LIST_LEN).map(|i| value(obj, &format!("{singular}#{i}"), &elem)).collect())
         }
-        Type::Object(keys) => Value::object(crate::util::sort::btree_map(keys.iter().map(|(k, t)| (k.clone(), value(obj, &format!("{attr}.{k}"), t))))),
-        Type::Map(elem) => Value::object(crate::util::sort::btree_map((0..LIST_LEN).map(|i| (format!("key{i}"), value(obj, &format!("{attr}#{i}"), elem))))),
+        Type::Object(keys) => Value::object(crate::util::sort::btree_map(
+            keys.iter().map(|(k, t)| (k.clone(), value(obj, &format!("{attr}.{k}"), t))),
+        )),
+        Type::Map(elem) => Value::object(crate::util::sort::btree_map(
+            (0..LIST_LEN).map(|i| (format!("key{i}"), value(obj, &format!("{attr}#{i}"), elem))),
+        )),
         Type::Number => Value::int(i64::from(obj.byte(attr))),
         Type::Bool => Value::bool(obj.byte(attr) % 2 == 0),
         _ if is_plural(attr) => value(obj, attr, &Type::list(Type::String)),
@@ -113,7 +121,8 @@ fn singular(attr: &str) -> String {
 
 /// Plural names of lists providers commonly compute (`names`, `subnet_ids`, `private_ips`).
 fn is_plural(attr: &str) -> bool {
-    const LISTS: &[&str] = &["ids", "names", "arns", "ips", "addresses", "zones", "cidr_blocks", "endpoints", "servers", "keys"];
+    const LISTS: &[&str] =
+        &["ids", "names", "arns", "ips", "addresses", "zones", "cidr_blocks", "endpoints", "servers", "keys"];
     LISTS.iter().any(|l| attr == *l || attr.ends_with(&format!("_{l}")))
 }
 
@@ -132,16 +141,30 @@ fn string(obj: &Object<'_>, attr: &str) -> String {
         // cloudinit_config renders its parts base64-encoded (its `base64_encode` default).
         "rendered" if obj.type_name.contains("cloudinit") => base64(known_json(obj.value).to_string().as_bytes()),
         "rfc3339" => "2026-01-01T00:00:00Z".into(),
-        _ if base.ends_with("_arn") => arn(obj, &format!("{}-{}", base.trim_end_matches("_arn").replace('_', "-"), obj.hex(attr, 8))),
+        _ if base.ends_with("_arn") => {
+            arn(obj, &format!("{}-{}", base.trim_end_matches("_arn").replace('_', "-"), obj.hex(attr, 8)))
+        }
         _ if base.ends_with("_json") => known_json(obj.value).to_string(),
         _ if base.ends_with("cidr_block") || base == "cidr" => format!("10.{}.0.0/16", obj.byte(attr)),
         _ if base == "ip" || base.ends_with("_ip") || base.ends_with("ip_address") || base == "address" => {
-            format!("10.{}.{}.{}", obj.byte(&format!("{attr}1")), obj.byte(&format!("{attr}2")), obj.byte(&format!("{attr}3")).max(4))
+            format!(
+                "10.{}.{}.{}",
+                obj.byte(&format!("{attr}1")),
+                obj.byte(&format!("{attr}2")),
+                obj.byte(&format!("{attr}3")).max(4)
+            )
         }
-        _ if base.contains("dns") || base == "endpoint" || base.ends_with("_endpoint") || base == "fqdn" || base.ends_with("hostname") => {
+        _ if base.contains("dns")
+            || base == "endpoint"
+            || base.ends_with("_endpoint")
+            || base == "fqdn"
+            || base.ends_with("hostname") =>
+        {
             format!("{}.{}.mock.internal", obj.hex(attr, 8), obj.kind().replace('_', "-"))
         }
-        _ if base.ends_with("_pem") || base.ends_with("_openssh") => format!("-----BEGIN MOCK KEY-----\n{}\n-----END MOCK KEY-----\n", obj.hex(attr, 40)),
+        _ if base.ends_with("_pem") || base.ends_with("_openssh") => {
+            format!("-----BEGIN MOCK KEY-----\n{}\n-----END MOCK KEY-----\n", obj.hex(attr, 40))
+        }
         _ if base.ends_with("_id") => id(obj, attr),
         "result" | "hex" | "b64_std" | "b64_url" | "dec" => obj.hex(attr, 16),
         _ => format!("{}-{}", base.replace('_', "-"), obj.hex(attr, 8)),
@@ -170,7 +193,11 @@ fn id(obj: &Object<'_>, salt: &str) -> String {
     match obj.family {
         "aws" => match aws_prefix(obj.kind()) {
             Some(p) => format!("{p}-{}", obj.hex(salt, 17)),
-            None => obj.arg("name").or_else(|| obj.arg("bucket")).map(String::from).unwrap_or_else(|| format!("{}-{}", obj.kind().replace('_', "-"), obj.hex(salt, 17))),
+            None => obj
+                .arg("name")
+                .or_else(|| obj.arg("bucket"))
+                .map(String::from)
+                .unwrap_or_else(|| format!("{}-{}", obj.kind().replace('_', "-"), obj.hex(salt, 17))),
         },
         "azurerm" | "azapi" => {
             let name = obj.name_or_hex(salt);
@@ -178,11 +205,18 @@ fn id(obj: &Object<'_>, salt: &str) -> String {
                 return format!("/subscriptions/{AZURE_SUBSCRIPTION}/resourceGroups/{name}");
             }
             let rg = obj.arg("resource_group_name").unwrap_or("mock-rg");
-            format!("/subscriptions/{AZURE_SUBSCRIPTION}/resourceGroups/{rg}/providers/Microsoft.Mock/{}/{name}", camel_plural(obj.kind()))
+            format!(
+                "/subscriptions/{AZURE_SUBSCRIPTION}/resourceGroups/{rg}/providers/Microsoft.Mock/{}/{name}",
+                camel_plural(obj.kind())
+            )
         }
         "google" | "google-beta" => {
             let project = obj.arg("project").unwrap_or("mock-project");
-            format!("projects/{project}/{}/{}", camel_plural(obj.kind().trim_start_matches("compute_")), obj.name_or_hex(salt))
+            format!(
+                "projects/{project}/{}/{}",
+                camel_plural(obj.kind().trim_start_matches("compute_")),
+                obj.name_or_hex(salt)
+            )
         }
         _ => obj.hex(salt, 16),
     }
@@ -192,7 +226,8 @@ fn id(obj: &Object<'_>, salt: &str) -> String {
 fn arn(obj: &Object<'_>, id: &str) -> String {
     let kind = obj.kind();
     // EC2's objects (the ones with `vpc-`, `subnet-`, ... ids) are EC2's, not a service of their own.
-    let (service, rest) = if aws_prefix(kind).is_some() { ("ec2", kind) } else { kind.split_once('_').unwrap_or((kind, kind)) };
+    let (service, rest) =
+        if aws_prefix(kind).is_some() { ("ec2", kind) } else { kind.split_once('_').unwrap_or((kind, kind)) };
     let region = obj.region();
     match service {
         "s3" => format!("arn:aws:s3:::{id}"),
@@ -276,9 +311,15 @@ mod tests {
             value(&obj("azurerm", "azurerm_virtual_network", &rg), "id", &Type::Dynamic).as_str(),
             Some("/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg1/providers/Microsoft.Mock/virtualNetworks/app")
         );
-        assert_eq!(value(&obj("google", "google_compute_network", &rg), "id", &Type::Dynamic).as_str(), Some("projects/mock-project/networks/app"));
+        assert_eq!(
+            value(&obj("google", "google_compute_network", &rg), "id", &Type::Dynamic).as_str(),
+            Some("projects/mock-project/networks/app")
+        );
         let role = args(&[("name", "deployer")]);
-        assert_eq!(value(&obj("aws", "aws_iam_role", &role), "arn", &Type::Dynamic).as_str(), Some("arn:aws:iam::123456789012:role/deployer"));
+        assert_eq!(
+            value(&obj("aws", "aws_iam_role", &role), "arn", &Type::Dynamic).as_str(),
+            Some("arn:aws:iam::123456789012:role/deployer")
+        );
     }
 
     #[test]

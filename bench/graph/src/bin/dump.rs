@@ -9,15 +9,15 @@
 use serde_json::{json, Value};
 use std::fmt::Write;
 use std::path::PathBuf;
+use tfgraph::graph::{build, BuildOptions, Operation};
 use tfgraph::plans::changes_from_value;
 use tfgraph::state::state_from_value;
-use tfgraph::graph::{build, BuildOptions, Operation};
 
 // The corpus reader and state synthesizer the tests use (tests/support/).
-#[path = "../../../../tests/support/files.rs"]
-mod files;
 #[path = "../../../../tests/support/corpus.rs"]
 mod corpus;
+#[path = "../../../../tests/support/files.rs"]
+mod files;
 #[path = "../../../../tests/support/state.rs"]
 mod state;
 
@@ -30,7 +30,8 @@ fn dump(out: &mut String, built: &tfgraph::graph::Built) {
     for e in g.implied_edges() {
         let _ = writeln!(out, "implied {} -> {} {:?}", e.from, e.to, e.why);
     }
-    let mut facts: Vec<String> = g.ids().filter_map(|id| Some(format!("{} {:?}", g.name(id), g.node(id).facts.as_ref()?))).collect();
+    let mut facts: Vec<String> =
+        g.ids().filter_map(|id| Some(format!("{} {:?}", g.name(id), g.node(id).facts.as_ref()?))).collect();
     facts.sort();
     for f in facts {
         let _ = writeln!(out, "{f}");
@@ -55,7 +56,12 @@ fn main() {
         let (changes, _) = changes_from_value(&changes_json);
         for operation in [Operation::Destroy, Operation::Apply] {
             let _ = writeln!(out, "=== {dir} {operation:?}");
-            let options = BuildOptions { operation, state: Some(state.clone()), changes: Some(changes.clone()), ..Default::default() };
+            let options = BuildOptions {
+                operation,
+                state: Some(state.clone()),
+                changes: Some(changes.clone()),
+                ..Default::default()
+            };
             dump(&mut out, &build(&loaded.config, &options));
         }
         // A mixed apply: every third object created (not in the state: its dependencies are
@@ -81,7 +87,11 @@ fn main() {
                     Value::String(k) => format!("[\"{k}\"]"),
                     _ => String::new(),
                 };
-                let local = if r["mode"] == "data" { format!("data.{}.{}", r["type"].as_str().unwrap(), r["name"].as_str().unwrap()) } else { format!("{}.{}", r["type"].as_str().unwrap(), r["name"].as_str().unwrap()) };
+                let local = if r["mode"] == "data" {
+                    format!("data.{}.{}", r["type"].as_str().unwrap(), r["name"].as_str().unwrap())
+                } else {
+                    format!("{}.{}", r["type"].as_str().unwrap(), r["name"].as_str().unwrap())
+                };
                 let addr = match r["module"].as_str() {
                     Some(m) => format!("{m}.{local}{key}"),
                     None => format!("{local}{key}"),
@@ -92,7 +102,12 @@ fn main() {
         let (state, _) = state_from_value(&state_json);
         let (changes, _) = changes_from_value(&Value::Object(mixed));
         let _ = writeln!(out, "=== {dir} mixed apply");
-        let options = BuildOptions { operation: Operation::Apply, state: Some(state), changes: Some(changes), ..Default::default() };
+        let options = BuildOptions {
+            operation: Operation::Apply,
+            state: Some(state),
+            changes: Some(changes),
+            ..Default::default()
+        };
         dump(&mut out, &build(&loaded.config, &options));
         print!("{out}");
     }

@@ -42,7 +42,8 @@ fn main() {
         "destroy" => Operation::Destroy,
         _ => Operation::Plan,
     };
-    let options = BuildOptions { operation, reduce: what != "unreduced", trace_steps: what == "steps", ..Default::default() };
+    let options =
+        BuildOptions { operation, reduce: what != "unreduced", trace_steps: what == "steps", ..Default::default() };
     let built = build(&loaded.config, &options);
     for d in built.diagnostics.iter() {
         eprintln!("{d}\n");
@@ -65,7 +66,13 @@ fn main() {
         }
         "steps" => {
             for s in &built.steps {
-                println!("== {} ({} nodes, {} edges{})", s.name, s.nodes, s.edges, if s.changed { "" } else { ", unchanged" });
+                println!(
+                    "== {} ({} nodes, {} edges{})",
+                    s.name,
+                    s.nodes,
+                    s.edges,
+                    if s.changed { "" } else { ", unchanged" }
+                );
                 print!("{}", s.text.as_deref().unwrap_or(""));
             }
         }
