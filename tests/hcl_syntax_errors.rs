@@ -29,9 +29,12 @@ enum Source {
 }
 use Source::*;
 
-/// (case, source, main.tf, [(summary, detail, byte range)])
+/// A diagnostic as (summary, detail, byte range).
+type Expected = (&'static str, &'static str, std::ops::Range<usize>);
+
+/// (case, source, main.tf, expected diagnostics)
 #[rustfmt::skip]
-const CASES: &[(&str, Source, &str, &[(&str, &str, std::ops::Range<usize>)])] = &[
+const CASES: &[(&str, Source, &str, &[Expected])] = &[
     (
         "unclosed_block",
         Hcl("parser.go:96"),

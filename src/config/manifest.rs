@@ -388,7 +388,7 @@ pub fn constraint_allows(constraint: &str, v: &Version) -> Option<bool> {
                 // `~>`: at least c, same leading segments, last written segment may grow.
                 let cs = c.written;
                 pre_ok
-                    && !(!c.pre.is_empty() && v.pre.is_empty())
+                    && (c.pre.is_empty() || !v.pre.is_empty())
                     && !ord.is_lt()
                     && cs <= v.written.max(3)
                     && (0..cs.saturating_sub(1)).all(|i| v.segments[i] == c.segments[i])

@@ -335,6 +335,26 @@ pub fn add_to_state(state: &mut Option<Json>, change: &InstanceChange, value: &V
     }
 }
 
+/// The apply's import events: each imported object, at the start.
+pub fn apply_events(plan: &super::Plan) -> Vec<super::apply::Event> {
+    use super::apply::{Event, EventKind};
+    let mut out = Vec::new();
+    for c in plan.changes.iter().filter(|c| c.deposed.is_none()) {
+        let Some(id) = &c.importing else { continue };
+        let e = |kind| Event {
+            at_ms: 0,
+            address: c.address(),
+            deposed: None,
+            op: crate::providers::Op::Import,
+            prior_id: Some(id.clone()),
+            kind,
+        };
+        out.push(e(EventKind::Start));
+        out.push(e(EventKind::Complete { id: Some(id.clone()) }));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::index_spans;
@@ -382,24 +402,4 @@ mod tests {
         assert_eq!(index_spans(r#"module.m["a]"].x.y"#), [(8, 13)]);
         assert_eq!(index_spans("x.y"), []);
     }
-}
-
-/// The apply's import events: each imported object, at the start.
-pub fn apply_events(plan: &super::Plan) -> Vec<super::apply::Event> {
-    use super::apply::{Event, EventKind};
-    let mut out = Vec::new();
-    for c in plan.changes.iter().filter(|c| c.deposed.is_none()) {
-        let Some(id) = &c.importing else { continue };
-        let e = |kind| Event {
-            at_ms: 0,
-            address: c.address(),
-            deposed: None,
-            op: crate::providers::Op::Import,
-            prior_id: Some(id.clone()),
-            kind,
-        };
-        out.push(e(EventKind::Start));
-        out.push(e(EventKind::Complete { id: Some(id.clone()) }));
-    }
-    out
 }

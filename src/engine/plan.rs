@@ -1272,7 +1272,8 @@ impl<'a> Walk<'a> {
                 // -target: the objects a target contains; in a destroy plan also those that
                 // depend on what a target names.
                 let named = self.targets.is_empty() || self.targets.contains(module, &raddr, &o.key);
-                if !named && !(self.options.destroy && o.dependencies.iter().any(|d| self.targeted.contains(d))) {
+                let kept = named || (self.options.destroy && o.dependencies.iter().any(|d| self.targeted.contains(d)));
+                if !kept {
                     continue;
                 }
                 self.refresh_here = named;

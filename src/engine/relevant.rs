@@ -269,7 +269,7 @@ impl<'c, 's, 'a> Analyzer<'c, 's, 'a> {
             Target::Count(_) | Target::Each(_) => match &r.container {
                 Container::Resource(m, addr, _) => {
                     let rep = self.resource(m, addr).and_then(|res| res.count.as_ref().or(res.for_each.as_ref()));
-                    rep.map(|e| at(m, refs::in_config(&e))).unwrap_or_default()
+                    rep.map(|e| at(m, refs::in_config(e))).unwrap_or_default()
                 }
                 Container::Module(_) => Vec::new(),
             },

@@ -37,7 +37,7 @@ impl<'s> Lit<'s> {
     fn push_source(&mut self, src: &'s str, start: usize, end: usize) {
         self.last_token_at = self.value.len();
         match &self.value {
-            Cow::Borrowed(v) if v.is_empty() => {
+            Cow::Borrowed("") => {
                 self.value = Cow::Borrowed(&src[start..end]);
                 self.borrowed_end = end;
             }

@@ -117,7 +117,7 @@ fn attribute(a: &super::AttributeSchema, prior: &Value, config: &Value, planned:
     if planned.raw_equal(config) || (planned.raw_equal(prior) && !prior.is_null() && !config.is_null()) {
         return None;
     }
-    if (a.computed && !a.optional) || (config.is_null() && a.computed) {
+    if a.computed && (!a.optional || config.is_null()) {
         return None;
     }
     if config.is_null() && !planned.is_null() {
