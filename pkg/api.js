@@ -327,6 +327,19 @@ export function evaluate(filesOrConfig, expression, options = {}) {
 }
 
 /**
+ * Whether console lines entered so far leave a bracket, a heredoc or a template sequence open,
+ * so that a console reads another line before it evaluates them (terraform console's rule; an
+ * empty last line always ends the entry).
+ */
+export function expressionContinues(lines) {
+  checkInitialised();
+  if (!Array.isArray(lines) || lines.some((l) => typeof l !== "string")) {
+    throw new TypeError("expressionContinues: `lines` must be an array of strings");
+  }
+  return raw.expressionContinues(lines);
+}
+
+/**
  * Walks a DAG as Terraform does: each node once all it depends on has finished, at most
  * `parallelism` (10) visits at a time; a failure skips its dependents. `dag` is a Graph or
  * `{ nodes, edges: [from, to][] }` where `from` depends on `to`.

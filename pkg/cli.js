@@ -7,7 +7,7 @@
 
 import { parseArgs } from "node:util";
 import { createInterface } from "node:readline";
-import { buildGraph, evaluate, loadConfig, plan, version } from "./node.js";
+import { buildGraph, evaluate, expressionContinues, loadConfig, plan, version } from "./node.js";
 import { addVarFiles, diagnosticsOf, err, formatDiagnostic, out, parseVar, positional, readDir, readJsonFile, sortDiagnostics, UsageError } from "./cli/common.js";
 import { readPlanFile } from "./cli/plan-file.js";
 import { checkEngineArgs, cmdApply, cmdPlan, ENGINE_COMMANDS, engineAvailable } from "./cli/engine.js";
@@ -214,11 +214,12 @@ async function cmdConsole(args) {
   const show = (e) => diagnosticsOf(e).forEach((d) => err(`${formatDiagnostic(d, files)}\n`));
   // One line as terraform console's session handles it (repl.Session.Handle): `exit`, `help`,
   // nothing for an empty line, else the expression's value; `{ exit }` or `{ result }`, or throws.
-  const handle = (line) => {
-    const expr = line.trim();
-    if (expr === "exit") return { exit: true };
-    if (expr === "help") return { result: CONSOLE_HELP };
-    return { result: expr === "" ? "" : evaluate(config, expr, { variables, state }).rendered };
+  // The text is evaluated as given, so error positions count its spaces and lines as Terraform's.
+  const handle = (text) => {
+    const command = text.trim();
+    if (command === "exit") return { exit: true };
+    if (command === "help") return { result: CONSOLE_HELP };
+    return { result: command === "" ? "" : evaluate(config, text, { variables, state }).rendered };
   };
   if (!interactive) {
     // Piped, as terraform console's modePiped: only the last line's result is printed (an empty
@@ -238,23 +239,49 @@ async function cmdConsole(args) {
     out(last);
     return 0;
   }
-  // Interactive, as modeInteractive (recorded from terraform 1.11.4 in a terminal): every line's
+  // Interactive, as modeInteractive (recorded from terraform 1.11.4 in a terminal): every entry's
   // result is printed, an empty one for an empty line and after an error, which does not end
-  // the session nor change its status.
-  rl.prompt();
-  for await (const line of rl) {
-    let h;
-    try {
-      h = handle(line);
-    } catch (e) {
-      show(e);
-      h = { result: "" };
-    }
-    if (h.exit) break;
-    out(h.result);
+  // the session nor change its status. An entry that leaves a bracket, heredoc or template
+  // sequence open reads on under the prompt ": " (an empty line ends it); the entry is
+  // evaluated as one text, each line ending in a newline. Ctrl-C on an empty first line ends
+  // the session, on a typed line drops that line, on an empty line within an entry cancels it.
+  const lines = [];
+  const prompt = () => {
+    rl.setPrompt(lines.length === 0 ? "> " : ": ");
     rl.prompt();
-  }
-  return 0;
+  };
+  return await new Promise((resolve) => {
+    rl.on("close", () => resolve(0));
+    rl.on("SIGINT", () => {
+      const typed = rl.line;
+      process.stdout.write("^C\n");
+      if (lines.length === 0 && typed === "") return rl.close();
+      // Drop what was typed on the line (readline keeps it in `line` until Enter).
+      [rl.line, rl.cursor] = ["", 0];
+      if (typed === "") {
+        lines.length = 0;
+        out("(multi-line entry canceled)");
+      }
+      prompt();
+    });
+    rl.on("line", (line) => {
+      lines.push(line);
+      if (expressionContinues(lines)) return prompt();
+      const entry = `${lines.join("\n")}\n`;
+      lines.length = 0;
+      let h;
+      try {
+        h = handle(entry);
+      } catch (e) {
+        show(e);
+        h = { result: "" };
+      }
+      if (h.exit) return rl.close();
+      out(h.result);
+      prompt();
+    });
+    prompt();
+  });
 }
 
 /** What terraform console prints for `help` (repl.Session's handleHelp, 1.11.4). */

@@ -602,6 +602,16 @@ export interface Evaluated {
  */
 export declare function evaluate(files: Files | LoadedConfig, expression: string, options?: EvaluateOptions): Evaluated;
 
+/**
+ * Whether console lines entered so far leave a bracket, a heredoc or a template sequence open,
+ * so that a console should read another line before it evaluates them, as `terraform console`
+ * does in a terminal (its prompt then is `: `). An empty last line always ends the entry, and so
+ * does a closing bracket that matches nothing (its syntax error shows at once).
+ *
+ * @throws {TypeError} when `lines` is not an array of strings.
+ */
+export declare function expressionContinues(lines: string[]): boolean;
+
 // ---------------------------------------------------------------------------------------------
 // The walker (src/walk)
 

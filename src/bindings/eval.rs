@@ -150,3 +150,11 @@ fn js_random(buf: &mut [u8]) -> bool {
     arr.copy_to(buf);
     true
 }
+
+/// `expressionContinues`: whether console lines leave a bracket, heredoc or template sequence
+/// open, so a console reads another line before it evaluates (`terraform console`'s heuristic).
+#[wasm_bindgen(js_name = expressionContinues)]
+pub fn expression_continues(lines: Vec<String>) -> bool {
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    crate::hcl::expression_could_continue(&lines)
+}

@@ -11,6 +11,7 @@
 //!   parser.rs    tokens → bodies and expressions (parser.go), recovery included
 //!   template.rs  quoted strings, heredocs, bare templates (parser_template.go)
 //!   messages.rs  every error text; render.rs: one canonical text of a tree
+//!   continuation.rs  whether console input leaves a delimiter open (the console reads on)
 //! ```
 //!
 //! # Fidelity
@@ -42,6 +43,7 @@
 //! diagnostics widen them by one column (`config::expr::syntax_error_diag`).
 
 pub mod ast;
+mod continuation;
 mod lexer;
 pub(crate) mod messages;
 mod parser;
@@ -49,6 +51,7 @@ pub mod render;
 mod template;
 mod unicode;
 
+pub use continuation::expression_could_continue;
 use lexer::{Start, Tk, Token};
 use parser::Parser;
 

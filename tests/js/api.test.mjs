@@ -39,9 +39,22 @@ resource "aws_instance" "web" {
 
 test("exports exactly the documented API", () => {
   assert.deepEqual(Object.keys(tfgraph).sort(), [
-    "Graph", "Plan", "TfgraphError", "apply", "buildGraph", "destroy", "evaluate", "init", "initSync", "loadConfig",
-    "plan", "version", "walk",
+    "Graph", "Plan", "TfgraphError", "apply", "buildGraph", "destroy", "evaluate", "expressionContinues", "init",
+    "initSync", "loadConfig", "plan", "version", "walk",
   ]);
+});
+
+test("expressionContinues: open brackets, heredocs and template sequences read on; an empty line ends", () => {
+  const { expressionContinues } = tfgraph;
+  assert.equal(expressionContinues(["tolist(["]), true);
+  assert.equal(expressionContinues(["tolist([", "1])"]), false);
+  assert.equal(expressionContinues(["<<EOT", "a ]"]), true);
+  assert.equal(expressionContinues(['"${', "  var.x"]), true);
+  assert.equal(expressionContinues(["(1", ""]), false);
+  assert.equal(expressionContinues(["([)"]), false);
+  assert.equal(expressionContinues([]), false);
+  assert.throws(() => expressionContinues("x"), TypeError);
+  assert.throws(() => expressionContinues([1]), TypeError);
 });
 
 test("version is the package.json version", () => {
