@@ -124,8 +124,12 @@ fn check(name: &str) -> Vec<String> {
 #[test]
 fn recorded_scenarios() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/test");
-    let mut names: Vec<String> =
-        std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().to_string()).collect();
+    let mut names: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
+        .collect();
     names.sort();
     let mut failed = Vec::new();
     for name in &names {

@@ -3,6 +3,7 @@
 //! one adapter `engine`), and the results printed as Terraform prints them (`report`: the
 //! human text, `-json` lines, JUnit XML).
 
+pub mod api;
 pub mod engine;
 pub mod file;
 pub mod report;

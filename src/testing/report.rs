@@ -6,10 +6,6 @@ use super::runner::{Event, Status, Suite};
 use crate::diag::{Diagnostic, Diagnostics, Severity};
 use serde_json::{json, Map, Value as Json};
 
-/// The line the CLI and the package print first: Terraform would call the real providers.
-pub const MOCK_NOTICE: &str =
-    "tfgraph: providers without a mock_provider block are served by tfgraph's in-memory mocks, not by the real providers.";
-
 /// The human output: `(stdout, stderr)`.
 pub fn text(suite: &Suite) -> (String, String) {
     let mut out = String::new();
