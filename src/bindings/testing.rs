@@ -2,6 +2,7 @@
 //! each event reaches `onEvent` as the runner reaches it.
 
 use super::{read_files, type_error};
+use crate::config::FileSource;
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

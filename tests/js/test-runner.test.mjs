@@ -49,7 +49,7 @@ for (const name of readdirSync(fixtures).filter((n) => statSync(join(fixtures, n
 nodeTest("test(): events in order, outputs and states of runs", async () => {
   const { files } = readScenario(join(fixtures, "basic"));
   const events = [];
-  const result = await test(files, { onEvent: (e) => events.push(`${e.type} ${e.run ?? e.file ?? ""} ${e.progress ?? e.status ?? ""}`.trim()) });
+  const result = await test(files, { onEvent: (e) => events.push([e.type, e.run ?? e.file, e.progress ?? e.status].filter(Boolean).join(" ")) });
   assert.deepEqual(events, [
     "abstract",
     "file tests/main.tftest.hcl starting",
@@ -75,9 +75,10 @@ nodeTest("test(): variables, filter and test directory", async () => {
   const { files } = readScenario(join(fixtures, "failing"));
   const only = await test(files, { filter: ["tests/a.tftest.hcl"] });
   assert.deepEqual(only.files.map((f) => f.path), ["tests/a.tftest.hcl"]);
-  // A -var value sits below the file's and the run's: the default name is overridden.
+  // A -var value overrides the module's default (no file or run value here): output.name is now
+  // "gamma", and only the assertion on var.name == "alpha" fails.
   const withVar = await test(files, { filter: ["tests/a.tftest.hcl"], variables: { name: "gamma" } });
-  assert.equal(withVar.files[0].runs[0].status, "pass");
+  assert.deepEqual(withVar.files[0].runs[0].diagnostics.map((d) => d.detail), ["unused"]);
   const moved = { "main.tf": files["main.tf"], "spec/a.tftest.hcl": files["tests/a.tftest.hcl"] };
   assert.equal((await test(moved)).files.length, 0);
   assert.equal((await test(moved, { testDirectory: "spec" })).files.length, 1);
