@@ -49,6 +49,8 @@ pub mod plans;
 pub mod providers;
 /// Terraform state: the model and state v4 reading (writing next). Knows only addresses.
 pub mod state;
+/// `terraform test`: test files, runs and their reports.
+pub mod testing;
 /// Small shared building blocks: shared strings, the one fast hasher.
 pub mod util;
 /// Stage 3: the parallel graph walker (Terraform's `dag.Walker`), an async scheduler with no JS.

@@ -1,0 +1,238 @@
+//! The one place the test runner calls the engine: plan, apply and destroy of a configuration
+//! with variables and a state, and the scope a run's assertions are evaluated in (the plan's
+//! planned values, or the applied state). When the engine's front door changes, this file
+//! changes and nothing else in `testing` does.
+//!
+//! What the engine has no notion of is done here, as Terraform's test runner does it:
+//! - a refresh-only run: the mock providers report no drift, so its plan has no changes and
+//!   its values are the prior state's (an apply keeps the state as it was);
+//! - an assertion's scope: the run's variables (test-only ones included), `output.NAME`, and
+//!   `run.NAME` outputs of earlier runs, over the module's own scope.
+
+use crate::config::{Config, LoadOptions};
+use crate::diag::Diagnostics;
+use crate::engine::apply::{apply as engine_apply, ApplyOptions};
+use crate::engine::plan::plan as engine_plan;
+use crate::engine::{Plan, PlanOptions};
+use crate::eval::module_scope::{Inputs, ModuleScope};
+use crate::eval::scope::ResourceSource;
+use crate::eval::Value;
+use crate::providers::set::ProviderSet;
+use serde_json::Value as Json;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+
+/// A configuration under test: the module in `root` (`""`, or a run's `module { source }`).
+pub struct Module<'f> {
+    pub files: &'f BTreeMap<String, String>,
+    pub root: String,
+    pub config: Config,
+    /// Problems loading it.
+    pub diagnostics: Diagnostics,
+    provider: ProviderSet,
+}
+
+impl<'f> Module<'f> {
+    pub fn load(files: &'f BTreeMap<String, String>, root: &str) -> Module<'f> {
+        let loaded = crate::config::load(files, &LoadOptions { root: root.to_string() });
+        let provider = crate::engine::schemas::providers(files, &loaded.config, Default::default());
+        let diagnostics = crate::engine::diag_text::with_sources(loaded.diagnostics, &crate::eval::MapFiles(files));
+        Module { files, root: root.to_string(), config: loaded.config, diagnostics, provider }
+    }
+
+    /// Whether the module declares input variable `name`.
+    pub fn declares(&self, name: &str) -> bool {
+        self.config.root.variables.iter().any(|v| v.name == name)
+    }
+}
+
+/// What a run asks of its state.
+#[derive(Clone, Debug, Default)]
+pub struct Request {
+    pub variables: BTreeMap<String, Json>,
+    pub refresh: bool,
+    pub refresh_only: bool,
+    pub destroy: bool,
+    pub targets: Vec<String>,
+    pub replace: Vec<String>,
+}
+
+/// A plan made for a run.
+pub struct Planned {
+    pub plan: Plan,
+    pub refresh_only: bool,
+}
+
+impl Planned {
+    pub fn diagnostics(&self) -> &Diagnostics {
+        &self.plan.diagnostics
+    }
+}
+
+/// Plans `module` against `state`.
+pub fn plan(module: &Module<'_>, state: Option<&Json>, request: &Request) -> Planned {
+    let options = PlanOptions {
+        variables: request.variables.clone(),
+        destroy: request.destroy,
+        no_refresh: !request.refresh,
+        targets: request.targets.clone(),
+        replace: request.replace.clone(),
+        on_op: None,
+    };
+    let mut plan = engine_plan(module.files, &module.config, state, &module.provider, &options);
+    if request.refresh_only {
+        // No drift from the mocks: a refresh-only plan changes nothing.
+        plan.changes.clear();
+    }
+    Planned { plan, refresh_only: request.refresh_only }
+}
+
+/// Applies a plan: the new state and the apply's diagnostics.
+pub fn apply(
+    module: &Module<'_>,
+    planned: &Planned,
+    state: Option<&Json>,
+    variables: &BTreeMap<String, Json>,
+) -> (Option<Json>, Diagnostics) {
+    if planned.refresh_only {
+        return (state.cloned(), Diagnostics::new());
+    }
+    let r = engine_apply(
+        module.files,
+        &module.config,
+        &planned.plan,
+        state,
+        &module.provider,
+        &ApplyOptions { variables: variables.clone(), ..Default::default() },
+    );
+    (Some(r.state), r.diagnostics)
+}
+
+/// Destroys every object of `state`: the state left (empty unless something failed).
+pub fn destroy(module: &Module<'_>, state: &Json, variables: &BTreeMap<String, Json>) -> (Option<Json>, Diagnostics) {
+    let request = Request { variables: variables.clone(), refresh: true, destroy: true, ..Default::default() };
+    let planned = plan(module, Some(state), &request);
+    if planned.plan.diagnostics.has_errors() {
+        return (Some(state.clone()), planned.plan.diagnostics);
+    }
+    apply(module, &planned, Some(state), variables)
+}
+
+/// Whether a state still holds managed resource objects.
+pub fn has_objects(state: &Json) -> bool {
+    state["resources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|r| r["mode"] == "managed" && r["instances"].as_array().is_some_and(|i| !i.is_empty()))
+}
+
+/// The managed resource instance addresses of a state, for "left the following resources".
+pub fn state_addresses(state: &Json) -> Vec<String> {
+    let mut out = Vec::new();
+    for r in state["resources"].as_array().into_iter().flatten() {
+        if r["mode"] != "managed" {
+            continue;
+        }
+        let module = r["module"].as_str().map(|m| format!("{m}.")).unwrap_or_default();
+        let base = format!("{module}{}.{}", r["type"].as_str().unwrap_or(""), r["name"].as_str().unwrap_or(""));
+        for i in r["instances"].as_array().into_iter().flatten() {
+            match &i["index_key"] {
+                Json::Number(n) => out.push(format!("{base}[{n}]")),
+                Json::String(s) => out.push(format!("{base}[{}]", crate::addrs::quote(s))),
+                _ => out.push(base.clone()),
+            }
+        }
+    }
+    out
+}
+
+/// Resource values of a plan: each resource's planned objects (a single object, a tuple for
+/// `count`, an object for `for_each`), unknown where the plan does not know them yet.
+#[derive(Default)]
+pub struct PlannedValues {
+    values: RefCell<HashMap<(String, String, String, String), Rc<Value>>>,
+}
+
+impl PlannedValues {
+    pub fn of(planned: &Planned, state: Option<&Json>) -> PlannedValues {
+        let out = PlannedValues::default();
+        if planned.refresh_only {
+            // Read from the prior state instead.
+            let _ = state;
+            return out;
+        }
+        let mut grouped: BTreeMap<(String, String, String, String), Vec<(Option<crate::addrs::InstanceKey>, Value)>> =
+            BTreeMap::new();
+        let plan = &planned.plan;
+        for c in plan.changes.iter().chain(plan.data_read.iter()) {
+            if c.deposed.is_some() {
+                continue;
+            }
+            let mode = if c.mode == crate::addrs::ResourceMode::Data { "data" } else { "managed" };
+            let key = (c.module.clone(), mode.to_string(), c.type_name.clone(), c.name.clone());
+            let entry = grouped.entry(key).or_default();
+            if let Some(after) = &c.after {
+                entry.push((c.key.clone(), after.clone()));
+            }
+        }
+        for (key, objects) in grouped {
+            let value = match objects.first().map(|o| o.0.clone()) {
+                None => Value::tuple(Vec::new()),
+                Some(None) => objects.into_iter().next().map(|o| o.1).unwrap_or_else(Value::dynamic),
+                Some(Some(crate::addrs::InstanceKey::Int(_))) => {
+                    let mut items = objects;
+                    items.sort_by_key(|o| match o.0 {
+                        Some(crate::addrs::InstanceKey::Int(i)) => i,
+                        _ => 0,
+                    });
+                    Value::tuple(items.into_iter().map(|o| o.1).collect())
+                }
+                Some(Some(_)) => Value::object(crate::util::sort::btree_map(objects.into_iter().map(|o| {
+                    let k = match o.0 {
+                        Some(crate::addrs::InstanceKey::Str(s)) => s,
+                        Some(other) => other.to_string(),
+                        None => String::new(),
+                    };
+                    (k, o.1)
+                }))),
+            };
+            out.values.borrow_mut().insert(key, Rc::new(value));
+        }
+        out
+    }
+}
+
+impl ResourceSource for PlannedValues {
+    fn resource(&self, module: &str, mode: &str, type_name: &str, name: &str) -> Option<Rc<Value>> {
+        let key = (module.to_string(), mode.to_string(), type_name.to_string(), name.to_string());
+        self.values.borrow().get(&key).cloned()
+    }
+}
+
+/// Evaluates with the root scope of `module` over either planned values or a state.
+pub fn with_scope<R>(
+    module: &Module<'_>,
+    variables: &BTreeMap<String, Json>,
+    state: Option<&Json>,
+    planned: Option<&PlannedValues>,
+    planning: bool,
+    f: impl FnOnce(&ModuleScope<'_>, &Inputs<'_>) -> R,
+) -> R {
+    let funcs = crate::eval::functions::Registry::builtin();
+    let files = crate::eval::MapFiles(module.files);
+    let inputs = Inputs {
+        variables,
+        state,
+        files: &files,
+        funcs: &funcs,
+        planning,
+        unset_variables_unknown: false,
+        base_dir: if module.root.is_empty() { "." } else { &module.root },
+        resources: planned.map(|p| p as &dyn ResourceSource),
+    };
+    let root_files = crate::eval::module_scope::root_files(module.files, &module.config.root.dir);
+    let scope = ModuleScope::root(&module.config, &inputs, &root_files);
+    f(&scope, &inputs)
+}

@@ -1,0 +1,378 @@
+//! A suite's events as `terraform test` prints them (`command/views/test.go`): the human text
+//! (stdout and stderr apart: errors go to stderr, the rest to stdout), the `-json` lines
+//! (`views/json`), and the `-junit-xml` report (`command/junit`).
+
+use super::runner::{Event, Status, Suite};
+use crate::diag::{Diagnostic, Diagnostics, Severity};
+use serde_json::{json, Map, Value as Json};
+
+/// The human output: `(stdout, stderr)`.
+pub fn text(suite: &Suite) -> (String, String) {
+    let mut out = String::new();
+    let mut err = String::new();
+    let diagnostics = |diags: &Diagnostics, out: &mut String, err: &mut String| {
+        for d in sorted(diags) {
+            match d.severity {
+                Severity::Error => err.push_str(&plain(d, 78)),
+                Severity::Warning => out.push_str(&plain(d, 78)),
+            }
+        }
+    };
+    for e in &suite.events {
+        match e {
+            Event::Diagnostics { diagnostics: d } => diagnostics(d, &mut out, &mut err),
+            Event::FileStart { file } => out.push_str(&format!("{file}... in progress\n")),
+            Event::RunComplete { run, status, diagnostics: d, .. } => {
+                out.push_str(&format!("  run \"{run}\"... {}\n", human_word(*status)));
+                diagnostics(d, &mut out, &mut err);
+                if d.iter().any(|d| d.severity == Severity::Warning) {
+                    out.push('\n');
+                }
+            }
+            Event::FileTeardown { file } => out.push_str(&format!("{file}... tearing down\n")),
+            Event::DestroyFailed { file, run, diagnostics: d, left } => {
+                let id = match run {
+                    Some(r) => format!("{file}/{r}"),
+                    None => file.clone(),
+                };
+                if d.has_errors() {
+                    err.push_str(&crate::plans::render_human::word_wrap(
+                        &format!("Terraform encountered an error destroying resources created while executing {id}.\n"),
+                        78,
+                    ));
+                }
+                diagnostics(d, &mut out, &mut err);
+                if !left.is_empty() {
+                    err.push_str(&crate::plans::render_human::word_wrap(&format!("\nTerraform left the following resources in state after executing {id}, and they need to be cleaned up manually:\n"), 78));
+                    for a in left {
+                        err.push_str(&format!("  - {a}\n"));
+                    }
+                }
+            }
+            Event::FileComplete { file, status, diagnostics: d } => {
+                out.push_str(&format!("{file}... {}\n", human_word(*status)));
+                diagnostics(d, &mut out, &mut err);
+            }
+            Event::Conclusion { .. } => out.push_str(&conclusion(suite)),
+            Event::Abstract { .. } | Event::RunStart { .. } | Event::RunTeardown { .. } => {}
+        }
+    }
+    (out, err)
+}
+
+/// Diagnostics in the order Terraform's human view prints them (`tfdiags` `Sort`): warnings
+/// first, those without a range first, then by file (fewer path segments first) and position.
+pub fn sorted(diags: &Diagnostics) -> Vec<&Diagnostic> {
+    let mut v: Vec<&Diagnostic> = diags.iter().collect();
+    v.sort_by(|a, b| {
+        let sev = |d: &Diagnostic| if d.severity == Severity::Warning { 0 } else { 1 };
+        sev(a).cmp(&sev(b)).then_with(|| match (&a.range, &b.range) {
+            (None, None) => std::cmp::Ordering::Equal,
+            (None, Some(_)) => std::cmp::Ordering::Less,
+            (Some(_), None) => std::cmp::Ordering::Greater,
+            (Some(x), Some(y)) if x.filename != y.filename => {
+                let n = |f: &str| f.matches('/').count();
+                n(&x.filename).cmp(&n(&y.filename)).then_with(|| x.filename.cmp(&y.filename))
+            }
+            (Some(x), Some(y)) => x.start.byte.cmp(&y.start.byte).then(x.end.byte.cmp(&y.end.byte)),
+        })
+    });
+    v
+}
+
+fn human_word(s: Status) -> &'static str {
+    match s {
+        Status::Error => "fail",
+        other => other.word(),
+    }
+}
+
+/// The counts of every run's status.
+fn counts(suite: &Suite) -> (usize, usize, usize, usize) {
+    let (mut pass, mut fail, mut error, mut skip) = (0, 0, 0, 0);
+    for f in &suite.files {
+        for r in &f.runs {
+            match r.status {
+                Status::Pass => pass += 1,
+                Status::Fail => fail += 1,
+                Status::Error => error += 1,
+                Status::Skip => skip += 1,
+                Status::Pending => {}
+            }
+        }
+    }
+    (pass, fail, error, skip)
+}
+
+/// `Success! 3 passed, 0 failed.` and its kin, with the blank line before it.
+fn conclusion(suite: &Suite) -> String {
+    let (pass, fail, error, skip) = counts(suite);
+    let mut s = String::from("\n");
+    if suite.status <= Status::Skip {
+        s.push_str("Executed 0 tests");
+        if skip > 0 {
+            s.push_str(&format!(", {skip} skipped.\n"));
+        } else {
+            s.push_str(".\n");
+        }
+        return s;
+    }
+    s.push_str(if suite.status == Status::Pass { "Success!" } else { "Failure!" });
+    s.push_str(&format!(" {pass} passed, {} failed", fail + error));
+    if skip > 0 {
+        s.push_str(&format!(", {skip} skipped.\n"));
+    } else {
+        s.push_str(".\n");
+    }
+    s
+}
+
+fn conclusion_line(suite: &Suite) -> String {
+    conclusion(suite).trim().to_string()
+}
+
+/// The `-json` lines (without timestamps when `timestamp` is `None`).
+pub fn json_lines(suite: &Suite, version: &str, timestamp: Option<&dyn Fn() -> String>) -> Vec<Json> {
+    let mut lines = Vec::new();
+    let push = |mut m: Map<String, Json>, lines: &mut Vec<Json>| {
+        m.insert("@module".into(), json!("terraform.ui"));
+        if let Some(ts) = timestamp {
+            m.insert("@timestamp".into(), json!(ts()));
+        }
+        lines.push(Json::Object(m));
+    };
+    let obj = |v: Json| match v {
+        Json::Object(m) => m,
+        _ => Map::new(),
+    };
+    push(
+        obj(
+            json!({"@level": "info", "@message": format!("tfgraph {version}"), "terraform": version, "type": "version", "ui": "1.2"}),
+        ),
+        &mut lines,
+    );
+    let diag_line = |d: &Diagnostic, file: Option<&str>, run: Option<&str>| {
+        let level = if d.severity == Severity::Error { "error" } else { "warn" };
+        let word = if d.severity == Severity::Error { "Error" } else { "Warning" };
+        let mut m = obj(
+            json!({"@level": level, "@message": format!("{word}: {}", d.summary), "diagnostic": d, "type": "diagnostic"}),
+        );
+        if let Some(f) = file {
+            m.insert("@testfile".into(), json!(f));
+        }
+        if let Some(r) = run {
+            m.insert("@testrun".into(), json!(r));
+        }
+        m
+    };
+    for e in &suite.events {
+        match e {
+            Event::Abstract { files } => {
+                let runs: usize = files.iter().map(|f| f.1.len()).sum();
+                let message = format!(
+                    "Found {} file{} and {} run block{}",
+                    files.len(),
+                    if files.len() == 1 { "" } else { "s" },
+                    runs,
+                    if runs == 1 { "" } else { "s" }
+                );
+                let mut abs = Map::new();
+                for (f, r) in files {
+                    abs.insert(f.clone(), json!(r));
+                }
+                push(
+                    obj(json!({"@level": "info", "@message": message, "test_abstract": abs, "type": "test_abstract"})),
+                    &mut lines,
+                );
+            }
+            Event::Diagnostics { diagnostics } => {
+                for d in diagnostics.iter() {
+                    push(diag_line(d, None, None), &mut lines);
+                }
+            }
+            Event::FileStart { file } => push(
+                obj(
+                    json!({"@level": "info", "@message": format!("{file}... in progress"), "@testfile": file, "test_file": {"path": file, "progress": "starting"}, "type": "test_file"}),
+                ),
+                &mut lines,
+            ),
+            Event::RunStart { file, run } => push(
+                obj(
+                    json!({"@level": "info", "@message": format!("  \"{run}\"... in progress"), "@testfile": file, "@testrun": run, "test_run": {"path": file, "run": run, "progress": "starting", "elapsed": 0}, "type": "test_run"}),
+                ),
+                &mut lines,
+            ),
+            Event::RunComplete { file, run, status, diagnostics } => {
+                push(
+                    obj(
+                        json!({"@level": "info", "@message": format!("  \"{run}\"... {}", human_word(*status)), "@testfile": file, "@testrun": run, "test_run": {"path": file, "run": run, "progress": "complete", "status": status.word()}, "type": "test_run"}),
+                    ),
+                    &mut lines,
+                );
+                for d in diagnostics.iter() {
+                    push(diag_line(d, Some(file), Some(run)), &mut lines);
+                }
+            }
+            Event::FileTeardown { file } => push(
+                obj(
+                    json!({"@level": "info", "@message": format!("{file}... tearing down"), "@testfile": file, "test_file": {"path": file, "progress": "teardown"}, "type": "test_file"}),
+                ),
+                &mut lines,
+            ),
+            Event::RunTeardown { file, run } => push(
+                obj(
+                    json!({"@level": "info", "@message": format!("  \"{run}\"... tearing down"), "@testfile": file, "@testrun": run, "test_run": {"path": file, "run": run, "progress": "teardown", "elapsed": 0}, "type": "test_run"}),
+                ),
+                &mut lines,
+            ),
+            Event::DestroyFailed { file, run, diagnostics, left } => {
+                for d in diagnostics.iter() {
+                    push(diag_line(d, Some(file), run.as_deref()), &mut lines);
+                }
+                if !left.is_empty() {
+                    let mut m = obj(
+                        json!({"@level": "error", "@message": format!("Terraform left some resources in state after executing {file}, they need to be cleaned up manually."), "@testfile": file, "test_cleanup": {"failed_resources": left.iter().map(|a| json!({"instance": a})).collect::<Vec<_>>()}, "type": "test_cleanup"}),
+                    );
+                    if let Some(r) = run {
+                        m.insert("@testrun".into(), json!(r));
+                    }
+                    push(m, &mut lines);
+                }
+            }
+            Event::FileComplete { file, status, diagnostics } => {
+                push(
+                    obj(
+                        json!({"@level": "info", "@message": format!("{file}... {}", human_word(*status)), "@testfile": file, "test_file": {"path": file, "progress": "complete", "status": status.word()}, "type": "test_file"}),
+                    ),
+                    &mut lines,
+                );
+                for d in diagnostics.iter() {
+                    push(diag_line(d, Some(file), None), &mut lines);
+                }
+            }
+            Event::Conclusion { status } => {
+                let (pass, fail, error, skip) = counts(suite);
+                push(
+                    obj(
+                        json!({"@level": "info", "@message": conclusion_line(suite), "test_summary": {"status": status.word(), "passed": pass, "failed": fail, "errored": error, "skipped": skip}, "type": "test_summary"}),
+                    ),
+                    &mut lines,
+                );
+            }
+        }
+    }
+    lines
+}
+
+/// The JUnit XML report, as `-junit-xml` writes it (run times and timestamps left out when
+/// `times` gives none).
+pub fn junit_xml(suite: &Suite, times: Option<&dyn Fn(&str, &str) -> Option<(f64, String)>>) -> String {
+    let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?><testsuites>");
+    for f in &suite.files {
+        let count = |st: Status| f.runs.iter().filter(|r| r.status == st).count();
+        s.push_str(&format!(
+            "\n  <testsuite name=\"{}\" tests=\"{}\" skipped=\"{}\" failures=\"{}\" errors=\"{}\">",
+            attr(&f.path),
+            f.runs.len(),
+            count(Status::Skip),
+            count(Status::Fail),
+            count(Status::Error)
+        ));
+        let file_errors = f.status == Status::Error && f.diagnostics.has_errors();
+        for (i, r) in f.runs.iter().enumerate() {
+            let mut head = format!("\n    <testcase name=\"{}\" classname=\"{}\"", attr(&r.name), attr(&f.path));
+            if r.status != Status::Skip {
+                if let Some((secs, ts)) = times.and_then(|t| t(&f.path, &r.name)) {
+                    head.push_str(&format!(" time=\"{secs}\" timestamp=\"{ts}\""));
+                }
+            }
+            head.push('>');
+            let mut body = String::new();
+            match r.status {
+                Status::Skip => {
+                    let prior = if f.status == Status::Error {
+                        f.runs[..=i].iter().rev().find(|p| p.status == Status::Error)
+                    } else {
+                        None
+                    };
+                    match (prior, file_errors) {
+                        (Some(p), _) => body.push_str(&format!(
+                            "\n      <skipped message=\"Testcase skipped due to a previous testcase error\"><![CDATA[Previous testcase \"{}\" ended in error, which caused the remaining tests in the file to be skipped]]></skipped>\n    ",
+                            p.name.replace('"', "\\\"")
+                        )),
+                        (None, true) => body.push_str("\n      <skipped message=\"Testcase skipped due to file-level errors\"></skipped>\n    "),
+                        (None, false) => body.push_str("\n      <skipped></skipped>\n    "),
+                    }
+                }
+                Status::Fail => {
+                    let failed: Vec<&Diagnostic> =
+                        r.diagnostics.iter().filter(|d| d.summary == "Test assertion failed").collect();
+                    let asserts = r.asserts;
+                    let message = match failed.len() {
+                        0 => String::new(),
+                        1 => format!("1 of {asserts} assertions failed: {}", failed[0].detail),
+                        n => format!("{n} of {asserts} assertions failed, including: {}", failed[0].detail),
+                    };
+                    let text: String = failed.iter().map(|d| plain(d, 80)).collect();
+                    let message_attr =
+                        if message.is_empty() { String::new() } else { format!(" message=\"{}\"", attr(&message)) };
+                    body.push_str(&format!("\n      <failure{message_attr}><![CDATA[{}]]></failure>", cdata(&text)));
+                }
+                Status::Error => {
+                    let text: String =
+                        r.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| plain(d, 80)).collect();
+                    body.push_str(&format!(
+                        "\n      <error message=\"Encountered an error\"><![CDATA[{}]]></error>",
+                        cdata(&text)
+                    ));
+                }
+                Status::Pass | Status::Pending => {}
+            }
+            let stderr: Vec<&Diagnostic> = match r.status {
+                Status::Error => r.diagnostics.iter().filter(|d| d.severity == Severity::Warning).collect(),
+                Status::Skip => Vec::new(),
+                _ => r.diagnostics.iter().filter(|d| d.summary != "Test assertion failed").collect(),
+            };
+            if !stderr.is_empty() {
+                let text: String = stderr.iter().map(|d| plain(d, 80)).collect();
+                body.push_str(&format!("\n      <system-err><![CDATA[{}]]></system-err>", cdata(&text)));
+            }
+            if !body.is_empty() && !body.ends_with("    ") {
+                body.push_str("\n    ");
+            }
+            s.push_str(&head);
+            s.push_str(&body);
+            s.push_str("</testcase>");
+        }
+        if file_errors {
+            let text: String = f.diagnostics.iter().map(|d| plain(d, 80)).collect();
+            s.push_str(&format!("\n    <system-err><![CDATA[{}]]></system-err>", cdata(&text)));
+        }
+        s.push_str("\n  </testsuite>");
+    }
+    s.push_str("\n</testsuites>");
+    s
+}
+
+fn attr(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&#34;").replace('\n', "&#xA;")
+}
+
+fn cdata(s: &str) -> String {
+    s.replace("]]>", "]]]]><![CDATA[>")
+}
+
+/// `format.DiagnosticPlain` at `width` columns (the detail wrapped to `width - 1`).
+pub fn plain(d: &Diagnostic, width: usize) -> String {
+    let text = crate::engine::diag_text::plain(d);
+    if width == 78 || d.detail.is_empty() {
+        return text;
+    }
+    // The detail is the text's tail: wrap it again at the wider width.
+    let narrow = crate::plans::render_human::word_wrap(&d.detail, 78);
+    let wide = crate::plans::render_human::word_wrap(&d.detail, width);
+    match text.strip_suffix(&format!("{narrow}\n")) {
+        Some(head) => format!("{head}{wide}\n"),
+        None => text,
+    }
+}
