@@ -26,10 +26,11 @@ if (dirs.length !== 2) {
   console.error("usage: node bench/config/compare.mjs <pkgA> <pkgB> [--rounds N] [--corpus-only | --generated-only]");
   process.exit(2);
 }
-const { parse: hclParse } = await import("@cdktf/hcl2json");
+const withHcl2json = !flag("--no-hcl2json");
+// Imported only when it runs: `--no-hcl2json` works without bench/node_modules.
+const hclParse = withHcl2json ? (await import("@cdktf/hcl2json")).parse : null;
 const builds = [];
 for (const d of dirs) builds.push({ name: d, tf: await import(pathToFileURL(resolve(d, "index.js")).href), times: [], cpu: [], ratios: [] });
-const withHcl2json = !flag("--no-hcl2json");
 const cpuNow = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;

@@ -8,7 +8,7 @@
 // own stage); samples under loadConfig that name none are "other". Percentages of all samples
 // under loadConfig, plus the garbage collector.
 
-import { copyFileSync, mkdtempSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -25,7 +25,10 @@ const runs = args.includes("--runs") ? Number(args[args.indexOf("--runs") + 1]) 
 const dir = mkdtempSync(join(tmpdir(), "tfgraph-stages-"));
 copyFileSync(join(repoDir, "target/wasm-pack/tfgraph.js"), join(dir, "tfgraph.js"));
 copyFileSync(join(repoDir, "target/wasm-pack/tfgraph_bg.wasm"), join(dir, "tfgraph_bg.wasm"));
-copyFileSync(join(repoDir, "pkg/index.js"), join(dir, "index.js"));
+// pkg/index.js imports its siblings (api.js, ...): every hand-written module comes along.
+for (const f of readdirSync(join(repoDir, "pkg"))) {
+  if (f.endsWith(".js") && f !== "tfgraph.js") copyFileSync(join(repoDir, "pkg", f), join(dir, f));
+}
 const tf = await import(pathToFileURL(join(dir, "index.js")).href);
 
 // Innermost match wins; order breaks ties within one frame.

@@ -50,7 +50,7 @@ pub struct Tape {
 /// Encode `value`. Fails only for what JSON cannot hold either (a non-string map key).
 pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Tape, Error> {
     let mut e = Encoder::default();
-    e.kept.reserve(1 << 12);
+    e.kept.slots = vec![0; 1 << 12];
     value.serialize(&mut e)?;
     let shapes = serde_json::to_string(&e.shapes).map_err(|err| Error(err.to_string()))?;
     Ok(Tape { words: e.words, text: e.text, shapes })
@@ -59,7 +59,6 @@ pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Tape, Error> {
 /// The crate's fast hasher: the strings hashed here are short and come from the caller's own files.
 type FxMap<K, V> = crate::util::FastMap<K, V>;
 
-#[derive(Default)]
 struct Encoder {
     words: Vec<u32>,
     text: String,
@@ -70,7 +69,96 @@ struct Encoder {
     /// Keys of the objects being written, innermost last.
     keys: Vec<&'static str>,
     /// Numbered strings: text → number.
-    kept: FxMap<Box<str>, u32>,
+    kept: Kept,
+    /// The shape last used per struct name, by the name's address (a small direct-mapped cache
+    /// in front of `shapes_of`: `(address, shape)`).
+    last_shape: [(usize, u32); 64],
+}
+
+impl Default for Encoder {
+    fn default() -> Self {
+        Encoder {
+            words: Vec::new(),
+            text: String::new(),
+            shapes: Vec::new(),
+            shapes_of: FxMap::default(),
+            keys: Vec::new(),
+            kept: Kept::default(),
+            last_shape: [(0, 0); 64],
+        }
+    }
+}
+
+/// The numbered strings, looked up by content without a copy of each: an open-addressing table
+/// of numbers whose strings are spans of the encoder's `text`, where they were written.
+/// (A `HashMap<Box<str>, u32>` allocated a box per new string and hashed each new one twice.)
+#[derive(Default)]
+struct Kept {
+    /// Number + 1 per slot, 0 for empty; the length is a power of two, at most half full.
+    slots: Vec<u32>,
+    /// Per number: start and length in `text`, bytes, and the full hash.
+    spans: Vec<(u32, u32, u32)>,
+}
+
+impl Kept {
+    #[inline]
+    fn hash(s: &[u8]) -> u32 {
+        let mut h: u64 = s.len() as u64;
+        let mut chunks = s.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+            h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(26);
+        }
+        let mut last = 0u64;
+        for (i, &b) in chunks.remainder().iter().enumerate() {
+            last |= u64::from(b) << (8 * i);
+        }
+        h = (h ^ last).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h ^ (h >> 29) ^ (h >> 47)) as u32
+    }
+
+    /// The number of `s`, or where it goes: `Err((hash, slot))`.
+    #[inline]
+    fn find(&self, text: &str, s: &str) -> Result<u32, (u32, usize)> {
+        let hash = Kept::hash(s.as_bytes());
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            let n = self.slots[i];
+            if n == 0 {
+                return Err((hash, i));
+            }
+            let (start, len, h) = self.spans[n as usize - 1];
+            if h == hash
+                && len as usize == s.len()
+                && &text.as_bytes()[start as usize..(start + len) as usize] == s.as_bytes()
+            {
+                return Ok(n - 1);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Numbers the string just written at `text[start..start + len]`, whose slot `find` gave.
+    fn add(&mut self, (hash, slot): (u32, usize), start: usize, len: usize) -> u32 {
+        let n = self.spans.len() as u32;
+        self.spans.push((start as u32, len as u32, hash));
+        self.slots[slot] = n + 1;
+        if self.spans.len() * 2 > self.slots.len() {
+            let size = self.slots.len() * 2;
+            let mask = size - 1;
+            let mut slots = vec![0u32; size];
+            for (k, &(_, _, h)) in self.spans.iter().enumerate() {
+                let mut i = h as usize & mask;
+                while slots[i] != 0 {
+                    i = (i + 1) & mask;
+                }
+                slots[i] = k as u32 + 1;
+            }
+            self.slots = slots;
+        }
+        n
+    }
 }
 
 impl Encoder {
@@ -86,13 +174,14 @@ impl Encoder {
 
     fn string(&mut self, s: &str) {
         if s.len() <= KEEP_MAX {
-            if let Some(&n) = self.kept.get(s) {
-                return self.word(STR_AGAIN, n as usize);
+            match self.kept.find(&self.text, s) {
+                Ok(n) => self.word(STR_AGAIN, n as usize),
+                Err(at) => {
+                    self.kept.add(at, self.text.len(), s.len());
+                    self.text.push_str(s);
+                    self.word(STR_KEEP, utf16_len(s));
+                }
             }
-            let n = self.kept.len() as u32;
-            self.kept.insert(s.into(), n);
-            self.text.push_str(s);
-            self.word(STR_KEEP, utf16_len(s));
         } else {
             self.text.push_str(s);
             self.word(STR, utf16_len(s));
@@ -120,10 +209,14 @@ impl Encoder {
         let same = |shape: &Vec<&'static str>| {
             shape.len() == keys.len() && shape.iter().zip(keys).all(|(a, b)| std::ptr::eq(*a, *b) || a == b)
         };
-        let known = self
-            .shapes_of
-            .get(&(name.as_ptr() as usize))
-            .and_then(|ids| ids.iter().copied().find(|&id| same(&self.shapes[id as usize])));
+        let addr = name.as_ptr() as usize;
+        let cache = (addr >> 3) % self.last_shape.len();
+        let (cached_addr, cached) = self.last_shape[cache];
+        let known = if cached_addr == addr && same(&self.shapes[cached as usize]) {
+            Some(cached)
+        } else {
+            self.shapes_of.get(&addr).and_then(|ids| ids.iter().copied().find(|&id| same(&self.shapes[id as usize])))
+        };
         let id = match known {
             Some(id) => id,
             None => {
@@ -133,6 +226,7 @@ impl Encoder {
                 id
             }
         };
+        self.last_shape[cache] = (addr, id);
         // Shapes are few (one or two per struct), far below the payload's limit.
         self.words[at] = OBJ << 28 | id.min(PAYLOAD - 1);
         self.keys.truncate(first_key);
@@ -277,15 +371,18 @@ impl<'a> ser::Serializer for &'a mut Encoder {
         let start = self.text.len();
         fmt::write(&mut self.text, format_args!("{value}")).map_err(|e| Error(e.to_string()))?;
         if self.text.len() - start <= KEEP_MAX {
-            let s = &self.text[start..];
-            if let Some(&n) = self.kept.get(s) {
-                self.text.truncate(start);
-                self.word(STR_AGAIN, n as usize);
-            } else {
-                let n = self.kept.len() as u32;
-                let len = utf16_len(s);
-                self.kept.insert(s.into(), n);
-                self.word(STR_KEEP, len);
+            let (written, s) = self.text.split_at(start);
+            match self.kept.find(written, s) {
+                Ok(n) => {
+                    self.text.truncate(start);
+                    self.word(STR_AGAIN, n as usize);
+                }
+                Err(at) => {
+                    let len = utf16_len(s);
+                    let bytes = s.len();
+                    self.kept.add(at, start, bytes);
+                    self.word(STR_KEEP, len);
+                }
             }
         } else {
             let len = utf16_len(&self.text[start..]);

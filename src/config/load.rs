@@ -12,7 +12,7 @@ use super::syntax::BodyRef;
 use super::{LoadOptions, Loaded};
 use crate::addrs::{ModulePath, ResourceMode};
 use crate::diag::{Diagnostics, SourceFile, SourceRange};
-use std::collections::HashMap;
+use crate::util::FastMap;
 
 /// The most modules one configuration may load (a guard against exponential call diamonds).
 const MAX_MODULES: usize = 5_000;
@@ -77,19 +77,19 @@ struct Loader<'t, S: FileSource + ?Sized> {
 #[derive(Default)]
 struct Acc {
     resources: Vec<super::decode::PendingResource>,
-    res_index: HashMap<(ResourceMode, String, String), usize>,
+    res_index: FastMap<(ResourceMode, String, String), usize>,
     providers: Vec<PendingProvider>,
-    prov_index: HashMap<(String, Option<String>), usize>,
+    prov_index: FastMap<(String, Option<String>), usize>,
     calls: Vec<PendingCall>,
-    call_index: HashMap<String, usize>,
+    call_index: FastMap<String, usize>,
     variables: Vec<Variable>,
-    var_index: HashMap<String, usize>,
+    var_index: FastMap<String, usize>,
     locals: Vec<Local>,
-    local_index: HashMap<String, usize>,
+    local_index: FastMap<String, usize>,
     outputs: Vec<Output>,
-    out_index: HashMap<String, usize>,
+    out_index: FastMap<String, usize>,
     checks: Vec<Check>,
-    check_index: HashMap<String, usize>,
+    check_index: FastMap<String, usize>,
     required_providers: Vec<RequiredProvider>,
     rp_block: Option<SourceRange>,
     required_version: Option<String>,
@@ -300,6 +300,8 @@ impl Acc {
             self.call_index.insert(c.call.name.clone(), self.calls.len());
             self.calls.push(c);
         }
+        self.resources.reserve(p.resources.len());
+        self.res_index.reserve(p.resources.len());
         for r in p.resources {
             let key = (r.res.mode, r.res.type_name.clone(), r.res.name.clone());
             if let Some(&i) = self.res_index.get(&key) {
@@ -473,6 +475,8 @@ impl Acc {
             }
             finalize_call(&mut base.call);
         }
+        self.resources.reserve(p.resources.len());
+        self.res_index.reserve(p.resources.len());
         for r in p.resources {
             let key = (r.res.mode, r.res.type_name.clone(), r.res.name.clone());
             let Some(&i) = self.res_index.get(&key) else {

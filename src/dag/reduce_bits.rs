@@ -92,17 +92,17 @@ pub(crate) fn triangles(f: &Csr, dead: &mut [bool]) {
     }
 }
 
-/// A reachability row's summary: nothing reachable, some columns, or every column of the chunk.
+/// A reachability row's summary: some columns, or every column of the chunk.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Row {
-    Empty,
     Partial,
     Full,
 }
 
 /// Every redundant edge `(u, x)` of the DAG `f` (positions), by chunked reachability rows of at
 /// most `words` 64-bit words. `r` is `f` reversed. Rows that cover a whole chunk are kept as a
-/// flag, so vertices far upstream of a chunk cost O(degree), not O(degree · words).
+/// flag, and a vertex that reaches the chunk through one dependency's row alone shares it, so
+/// vertices far upstream of a chunk cost O(degree), not O(degree · words).
 pub(crate) fn chunked_rows(f: &Csr, r: &Csr, budget_bytes: usize) -> Vec<(u32, u32)> {
     let n = f.len();
     let mut is_col = vec![false; n];
@@ -129,11 +129,15 @@ pub(crate) fn chunked_rows(f: &Csr, r: &Csr, budget_bytes: usize) -> Vec<(u32, u
     let mut row_of = vec![NONE; n];
     let mut marked = vec![0u64; n.div_ceil(64)];
     let mut queue: Vec<u32> = Vec::new();
-    // Rows are written before they are read (copied from a dependency's row, or zeroed), so
-    // the buffer is only grown, never cleared between chunks.
+    // A pool of rows, `state` per row; rows are written before they are read (copied from a
+    // dependency's row, or zeroed), so the buffer is only grown, never cleared between chunks.
     let mut rows: Vec<u64> = Vec::new();
     let mut state: Vec<Row> = Vec::new();
     let mut full = vec![0u64; words];
+    // Row 0 of every chunk is the `Full` flag's: no bits stored, its state says it all.
+    const FULL_ROW: u32 = 0;
+    // A vertex's own column dependencies not reachable through another dependency.
+    let mut own: Vec<u32> = Vec::new();
 
     for chunk in columns.chunks(words * 64) {
         full.fill(0);
@@ -159,76 +163,118 @@ pub(crate) fn chunked_rows(f: &Csr, r: &Csr, budget_bytes: usize) -> Vec<(u32, u
                 }
             }
         }
-        // Largest position first: dependencies before dependents.
+        // Largest position first: dependencies before dependents. A vertex whose dependencies
+        // all reach the chunk through one and the same row, and which adds no column of its
+        // own, shares that row instead of copying it: far downstream of a chunk (everything
+        // after a module call that reaches it through one output) that is most members, and
+        // they cost O(degree) instead of O(degree · words). A new row is taken from the pool
+        // only when a vertex ORs two different rows or sets a bit of its own, so the pool never
+        // holds more rows than there are members: the byte budget holds as before.
         let members = queue.len();
-        if rows.len() < members * words {
-            rows.resize(members * words, 0);
+        if rows.len() < (members + 1) * words {
+            rows.resize((members + 1) * words, 0);
         }
         state.clear();
-        state.resize(members, Row::Empty);
-        let mut next_row = 0usize;
+        state.push(Row::Full);
         for wi in (0..marked.len()).rev() {
             let mut bits = std::mem::take(&mut marked[wi]);
             while bits != 0 {
                 let b = 63 - bits.leading_zeros() as usize;
                 bits &= !(1u64 << b);
                 let v = wi * 64 + b;
-                let r_idx = next_row;
-                next_row += 1;
-                row_of[v] = r_idx as u32;
-                // This row, and the rows of everything processed before (its dependencies).
-                let (done, rest) = rows.split_at_mut(r_idx * words);
-                let row = &mut rest[..words];
+                let sv = f.row(v);
 
-                // The row starts as a copy of the first dependency row, then ORs the others.
-                let mut st = Row::Empty;
-                for &w in f.row(v) {
+                // The dependencies' rows: none, all Full, one shared row, or several to OR.
+                let mut shared = NONE;
+                let mut mixed = false;
+                let mut is_full = false;
+                for &w in sv {
                     let wr = row_of[w as usize];
                     if wr == NONE {
                         continue; // reaches no column of this chunk
                     }
-                    match state[wr as usize] {
-                        Row::Empty => {}
-                        Row::Full => {
-                            st = Row::Full;
-                            break;
-                        }
-                        Row::Partial => {
-                            let src = &done[wr as usize * words..(wr as usize + 1) * words];
-                            if st == Row::Empty {
-                                row.copy_from_slice(src);
-                            } else {
-                                row.iter_mut().zip(src).for_each(|(a, s)| *a |= s);
-                            }
-                            st = Row::Partial;
-                        }
+                    if state[wr as usize] == Row::Full {
+                        is_full = true;
+                        break;
+                    }
+                    if shared == NONE {
+                        shared = wr;
+                    } else if shared != wr {
+                        mixed = true;
                     }
                 }
-                let sv = f.row(v);
-                if st != Row::Empty && sv.len() >= 2 {
-                    for &x in sv {
-                        let bit = col_bit[x as usize];
-                        if bit != NONE && (st == Row::Full || row[bit as usize / 64] & (1 << (bit % 64)) != 0) {
+                // The row of everything reachable through a dependency: `Full`, a pool row
+                // (`through`, either shared or a new OR of several), or nothing (`NONE`).
+                let mut through = NONE;
+                if !is_full && shared != NONE {
+                    if mixed {
+                        let r_idx = state.len();
+                        state.push(Row::Partial);
+                        let (done, rest) = rows.split_at_mut(r_idx * words);
+                        let row = &mut rest[..words];
+                        row.copy_from_slice(&done[shared as usize * words..(shared as usize + 1) * words]);
+                        let mut last = shared;
+                        for &w in sv {
+                            let wr = row_of[w as usize];
+                            if wr == NONE || wr == shared || wr == last || state[wr as usize] != Row::Partial {
+                                continue;
+                            }
+                            last = wr;
+                            let src = &done[wr as usize * words..(wr as usize + 1) * words];
+                            row.iter_mut().zip(src).for_each(|(a, s)| *a |= s);
+                        }
+                        through = r_idx as u32;
+                    } else {
+                        through = shared;
+                    }
+                }
+                // This vertex's own column dependencies: redundant when already reachable
+                // through another dependency; otherwise bits to add.
+                own.clear();
+                for &x in sv {
+                    let bit = col_bit[x as usize];
+                    if bit == NONE {
+                        continue;
+                    }
+                    let reachable = is_full
+                        || (through != NONE
+                            && rows[through as usize * words + bit as usize / 64] & (1 << (bit % 64)) != 0);
+                    if reachable {
+                        if sv.len() >= 2 {
                             redundant.push((v as u32, x));
                         }
+                    } else {
+                        own.push(bit);
                     }
                 }
-                if st != Row::Full {
-                    for &x in sv {
-                        let bit = col_bit[x as usize];
-                        if bit != NONE {
-                            if st == Row::Empty {
-                                row.fill(0);
-                            }
-                            row[bit as usize / 64] |= 1 << (bit % 64);
-                            st = Row::Partial;
+                row_of[v] = if is_full {
+                    FULL_ROW
+                } else if own.is_empty() {
+                    through
+                } else {
+                    // A row of its own: a copy of the shared row (or the OR just made, which
+                    // no one else uses yet), plus its own bits.
+                    let r_idx = if through != NONE && (through as usize) == state.len() - 1 && mixed {
+                        through as usize
+                    } else {
+                        let r_idx = state.len();
+                        state.push(Row::Partial);
+                        if through == NONE {
+                            rows[r_idx * words..(r_idx + 1) * words].fill(0);
+                        } else {
+                            rows.copy_within(through as usize * words..(through as usize + 1) * words, r_idx * words);
                         }
+                        r_idx
+                    };
+                    let row = &mut rows[r_idx * words..(r_idx + 1) * words];
+                    for &bit in &own {
+                        row[bit as usize / 64] |= 1 << (bit % 64);
                     }
-                    if st == Row::Partial && *row == *full {
-                        st = Row::Full;
+                    if *row == *full {
+                        state[r_idx] = Row::Full;
                     }
-                }
-                state[r_idx] = st;
+                    r_idx as u32
+                };
             }
         }
         for &v in &queue {
