@@ -286,6 +286,7 @@ pub fn plan(
         planning: true,
         unset_variables_unknown: false,
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
+        cwd: config.cwd.as_deref(),
         resources: Some(&values),
     };
     let root_files = crate::eval::module_scope::root_files(files, &config.root.dir);

@@ -1403,9 +1403,9 @@ fn start_range(e: &Expr<'_>) -> Span {
         ExprKind::Binary { lhs, .. } => start_range(lhs),
         ExprKind::Conditional { cond, .. } => start_range(cond),
         ExprKind::Template(t) => match t.parts.first() {
-            Some(
-                Part::Literal { span, .. } | Part::Interp { span, .. } | Part::If { span, .. } | Part::For { span, .. },
-            ) => span.clone(),
+            // An interpolation's part is its expression, `${` and `}` left out.
+            Some(Part::Interp { expr, .. }) => start_range(expr),
+            Some(Part::Literal { span, .. } | Part::If { span, .. } | Part::For { span, .. }) => span.clone(),
             None => e.span.clone(),
         },
         _ => e.span.clone(),

@@ -85,6 +85,7 @@ pub fn evaluate(
         planning: false,
         unset_variables_unknown: false,
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
+        cwd: config.cwd.as_deref(),
         resources: None,
     };
     let root_files = module_scope::root_files(files, &config.root.dir);
