@@ -11,11 +11,11 @@
 use super::config_providers::{normalize_keys, opaque_key, provider_configs, ProviderEntry};
 use super::refs::{self, has_call};
 use super::sources::Sources;
-use super::values_json::value;
 use crate::config::model::{Config, Module, ModuleCall, Resource, Variable};
 use crate::eval::convert::convert;
 use crate::eval::module_scope::{eval_config_expr, Inputs};
 use crate::eval::scope::EmptyScope;
+use crate::eval::value_json::value;
 use crate::hcl::ast::{Body, Expr, Item};
 use crate::providers::Provider;
 use serde_json::{json, Map, Value as Json};

@@ -26,6 +26,7 @@ pub mod scope;
 pub mod typeexpr;
 pub mod types;
 pub mod value;
+pub mod value_json;
 
 pub use number::Number;
 pub use scope::Scope;

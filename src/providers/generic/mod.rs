@@ -56,9 +56,7 @@ fn name_of(obj: &Value) -> Option<String> {
 /// Equal as the state would store them: both known, the same JSON (a set written in the
 /// configuration and the tuple read back from state are the same attribute value).
 fn same_json(a: &Value, b: &Value) -> bool {
-    a.is_wholly_known()
-        && b.is_wholly_known()
-        && crate::engine::values_json::value(a) == crate::engine::values_json::value(b)
+    a.is_wholly_known() && b.is_wholly_known() && crate::eval::value_json::value(a) == crate::eval::value_json::value(b)
 }
 
 /// Unknowns left anywhere (in nested values) become null: an applied object is wholly known.
@@ -379,7 +377,7 @@ mod tests {
         assert!(id.starts_with("vpc-"), "{id}");
         assert!(get(&st, "arn").unwrap().as_str().unwrap().ends_with(&format!(":vpc/{id}")));
         // The state's JSON read back (objects, tuples) plans to exactly the prior object.
-        let back = crate::eval::json::from_json(&crate::engine::values_json::value(&st));
+        let back = crate::eval::json::from_json(&crate::eval::value_json::value(&st));
         let again = p.plan_resource_change("aws_vpc", Some(&back), &config("10.0.0.0/16")).unwrap().planned;
         assert!(again.raw_equal(&back));
         let changed = p.plan_resource_change("aws_vpc", Some(&back), &config("10.1.0.0/16")).unwrap();
