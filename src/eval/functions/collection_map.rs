@@ -159,6 +159,9 @@ pub(super) fn register(r: &mut Registry) {
             }
             let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();
             for (k, list) in entries(&a[0]).into_iter().flatten() {
+                if list.is_null() {
+                    return Err(FuncError::Other("input must not contain null list".into()));
+                }
                 for v in items(list) {
                     let Some(s) = v.as_str() else {
                         return Err(FuncError::Other("input list must not contain null string".into()));
