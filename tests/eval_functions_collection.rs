@@ -67,14 +67,14 @@ fn hostile_collections_stop_cleanly() {
 }
 
 /// Functions over partially unknown collections (a known element beside an unknown one), as
-/// Terraform plans them: `tests/fixtures/eval/functions/collection_partial.json`, recorded with
+/// Terraform plans them: `tests/fixtures/eval/collection_partial.json`, recorded with
 /// `recording/record-partial.mjs` from Terraform 1.11.4's planned outputs (`after` and
 /// `after_unknown`, compared with the value and unknown marks `evaluate` gives).
 #[test]
 fn partially_unknown_collections_as_terraform_plans_them() {
     use std::collections::BTreeMap;
     use tfgraph::eval::{evaluate, render, EvalOptions};
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eval/functions/collection_partial.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eval/collection_partial.json");
     let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut main = String::from("resource \"terraform_data\" \"x\" {\n  input = \"a\"\n}\nlocals {\n");
     for (k, v) in doc["locals"].as_object().unwrap() {
