@@ -25,6 +25,7 @@ pub mod render;
 pub mod scope;
 pub mod typeexpr;
 pub mod types;
+pub mod validate;
 pub mod value;
 pub mod value_json;
 
