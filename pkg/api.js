@@ -90,6 +90,19 @@ export class TfgraphError extends Error {
 
 /** Where a loaded configuration came from, so buildGraph can take the configuration itself. */
 const SOURCE = Symbol("tfgraph.source");
+/** The directory a files object was read from (set by `tfgraph/read-dir`'s readConfigDir). */
+const DIR = Symbol.for("tfgraph.dir");
+
+/**
+ * The working directory Terraform would run in: `options.cwd`, else the directory the files
+ * were read from joined with the root module's folder (`path.cwd`, `abspath`).
+ */
+function cwdOf(files, options, root) {
+  if (options?.cwd !== undefined && options?.cwd !== null) return options.cwd;
+  const dir = files?.[DIR];
+  if (typeof dir !== "string") return undefined;
+  return root ? `${dir.replace(/\/+$/, "")}/${root}` : dir;
+}
 
 const hasError = (diagnostics) => diagnostics.some((d) => d.severity === "error");
 
@@ -216,7 +229,7 @@ export function loadConfig(files, options = {}) {
     throw new TfgraphError(diagnostics, config);
   }
   const loaded = { ...config, diagnostics };
-  Object.defineProperty(loaded, SOURCE, { value: { files, root: options.root } });
+  Object.defineProperty(loaded, SOURCE, { value: { files, root: options.root, cwd: options.cwd } });
   return loaded;
 }
 
@@ -290,6 +303,7 @@ export function buildGraph(filesOrConfig, options = {}) {
   const handle = raw.buildGraphRaw(files, {
     ...options,
     root,
+    cwd: cwdOf(files, { cwd: options.cwd ?? source?.cwd }, root),
     state: asJsonText(options.state),
     changes: asJsonText(options.changes),
   });
@@ -314,9 +328,11 @@ export function evaluate(filesOrConfig, expression, options = {}) {
   if (typeof expression !== "string") throw new TypeError("evaluate: `expression` must be a string");
   const source = filesOrConfig?.[SOURCE];
   const files = source ? source.files : filesOrConfig;
+  const root = options.root ?? source?.root;
   const result = JSON.parse(
     raw.evaluateRaw(files, expression, {
-      root: options.root ?? source?.root,
+      root,
+      cwd: cwdOf(files, { cwd: options.cwd ?? source?.cwd }, root),
       module: options.module,
       variables: asJsonText(options.variables),
       state: asJsonText(options.state),
@@ -451,7 +467,7 @@ export class Plan {
 
 function filesOf(filesOrConfig) {
   const source = filesOrConfig?.[SOURCE];
-  return source ? [source.files, source.root] : [filesOrConfig, undefined];
+  return source ? [source.files, source.root, source.cwd] : [filesOrConfig, undefined, undefined];
 }
 
 /**
@@ -461,9 +477,10 @@ function filesOf(filesOrConfig) {
  */
 export async function plan(filesOrConfig, options = {}) {
   checkInitialised();
-  const [files, root] = filesOf(filesOrConfig);
+  const [files, root, cwd] = filesOf(filesOrConfig);
   const raw = engineOptions(options);
-  const handle = await rawPlan(files, { ...raw, root: options?.root ?? root });
+  const planRoot = options?.root ?? root;
+  const handle = await rawPlan(files, { ...raw, root: planRoot, cwd: cwdOf(files, { cwd: options?.cwd ?? cwd }, planRoot) });
   return new Plan(handle, options ?? {});
 }
 

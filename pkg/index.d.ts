@@ -374,6 +374,14 @@ export type Files = Record<string, string>;
 export interface LoadOptions {
   /** The root module's folder within the files; the top level (`""`) by default. */
   root?: string;
+  /** Kept with the configuration for `evaluate`, `buildGraph` and `plan` (see `PlanOptions`). */
+  /**
+   * The working directory Terraform would run in (the root module's folder): an absolute,
+   * slash-separated path, what `path.cwd` is and `abspath` joins relative paths to; absolute
+   * paths under it read the files given. Default: the directory `readConfigDir` read the files
+   * from, joined with `root`; else none (`path.cwd` is `"."`, `abspath("x")` unknown).
+   */
+  cwd?: string;
 }
 
 /** What `loadConfig` returns: the configuration, and its warnings (never errors: those throw). */
@@ -569,6 +577,13 @@ export interface EvaluateOptions {
   state?: object | string;
   /** The root module's folder within the files (`""` = the top level). */
   root?: string;
+  /**
+   * The working directory Terraform would run in (the root module's folder): an absolute,
+   * slash-separated path, what `path.cwd` is and `abspath` joins relative paths to; absolute
+   * paths under it read the files given. Default: the directory `readConfigDir` read the files
+   * from, joined with `root`; else none (`path.cwd` is `"."`, `abspath("x")` unknown).
+   */
+  cwd?: string;
   /**
    * The module to evaluate in: `""` (the root, the default) or `"module.a.module.b"`. A module
    * call with count or for_each has no single scope and is refused.

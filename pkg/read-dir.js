@@ -4,14 +4,20 @@
 // modules.json manifest. Provider binaries under .terraform are never read.
 
 import { readdir, readFile } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 
 const SKIP_DIRS = new Set([".git", "node_modules", ".terragrunt-cache"]);
 const WANTED = /(\.tf|\.tf\.json|\.tfvars|\.tfvars\.json)$|(^|\/)\.terraform\/modules\/modules\.json$/;
 
-/** `{ relative/path: contents }` for the configuration files and module manifest under `dir`. */
+/**
+ * `{ relative/path: contents }` for the configuration files and module manifest under `dir`.
+ * The object also carries, not enumerable, the absolute path of `dir` (slash-separated, as
+ * Terraform's `path.cwd`): plan, evaluate and buildGraph take it as the working directory
+ * (joined with `options.root`) unless `options.cwd` says otherwise.
+ */
 export async function readConfigDir(dir) {
   const files = {};
+  Object.defineProperty(files, Symbol.for("tfgraph.dir"), { value: resolve(dir).split(sep).join("/") });
   async function walk(d) {
     for (const e of await readdir(d, { withFileTypes: true })) {
       const p = join(d, e.name);

@@ -724,7 +724,7 @@ fn scenario_drawn(seed: u64, mut ext: Ext) -> Result<usize, String> {
         }
         let destroy = options.destroy;
         let value = |v: &Option<tfgraph::eval::Value>| {
-            v.as_ref().map(|v| tfgraph::engine::values_json::value(v).to_string()).unwrap_or_default()
+            v.as_ref().map(|v| tfgraph::eval::value_json::value(v).to_string()).unwrap_or_default()
         };
         let pending: Vec<String> = again
             .changes

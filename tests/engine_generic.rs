@@ -591,3 +591,30 @@ fn a_provider_the_configuration_no_longer_uses_still_destroys_its_objects() {
     assert_eq!(out["plan"]["resource_changes"][1]["provider_name"], "registry.terraform.io/hashicorp/google");
     assert_eq!(resources(&out["apply"]["state"]).keys().collect::<Vec<_>>(), vec!["aws_vpc.v"]);
 }
+
+/// Write-only attributes (`*_wo`, Terraform 1.11+): the configured value reaches the provider
+/// but the plan and the state hold null, as Terraform requires of real providers; the plan's
+/// text says `(write-only attribute)`, and planning again changes nothing.
+#[test]
+fn write_only_attributes_stay_out_of_plan_and_state() {
+    let files = files(&[(
+        "main.tf",
+        "resource \"aws_db_instance\" \"db\" {\n  identifier          = \"db\"\n  password_wo         = \"s3cret-value\"\n  password_wo_version = 1\n  settings {\n    token_wo = \"t0ken-value\"\n  }\n}\n",
+    )]);
+    let (first, state) = converge(&files);
+    let planned = [&first["plan"]["planned_values"], &first["plan"]["resource_changes"]];
+    for (what, text) in [("planned values", format!("{planned:?}")), ("state", state.to_string())] {
+        assert!(
+            !text.contains("s3cret-value") && !text.contains("t0ken-value"),
+            "{what} holds a write-only value: {text}"
+        );
+    }
+    let after = &first["plan"]["resource_changes"][0]["change"]["after"];
+    assert_eq!(after["password_wo"], Value::Null, "{after}");
+    assert_eq!(after["password_wo_version"], json!(1), "{after}");
+    let attrs = &state["resources"][0]["instances"][0]["attributes"];
+    assert_eq!(attrs["password_wo"], Value::Null, "{attrs}");
+    assert_eq!(attrs["settings"][0]["token_wo"], Value::Null, "{attrs}");
+    let text = first["planText"].as_str().unwrap();
+    assert!(text.contains("password_wo") && text.contains("(write-only attribute)"), "{text}");
+}

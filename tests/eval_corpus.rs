@@ -175,6 +175,7 @@ fn corpus_locals_outputs_and_defaults_evaluate() {
             planning: true,
             unset_variables_unknown: true,
             base_dir,
+            cwd: None,
             resources: None,
         };
         let scope = ModuleScope::root(&loaded.config, &inputs, &[]);

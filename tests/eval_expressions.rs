@@ -14,3 +14,14 @@ fn expressions_as_terraform_evaluates_them() {
     let n = harness::run("../expressions.json", console);
     assert!(n > 100);
 }
+
+/// Values and errors of issue 25's list, recorded the same way from `recording/values.txt`
+/// (`tests/fixtures/eval/expressions_values.json`): typed empty sets in set functions, a null
+/// branch's type, `format` of null, the errors Terraform reports (ambiguous keys, splat of a
+/// typed null, operands, null conditions and attributes), nested splats, `jsonencode` of
+/// infinity, `%` by zero, `element`'s extreme indices (1.15's cty, marked in the fixture).
+#[test]
+fn values_as_terraform_evaluates_them() {
+    let n = harness::run("../expressions_values.json", console);
+    assert!(n >= 45, "only {n} cases");
+}

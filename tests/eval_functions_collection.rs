@@ -65,3 +65,87 @@ fn hostile_collections_stop_cleanly() {
     }
     assert!(start.elapsed() < std::time::Duration::from_secs(60), "took {:?}", start.elapsed());
 }
+
+/// Functions over partially unknown collections (a known element beside an unknown one), as
+/// Terraform plans them: `tests/fixtures/eval/collection_partial.json`, recorded with
+/// `recording/record-partial.mjs` from Terraform 1.11.4's planned outputs (`after` and
+/// `after_unknown`, compared with the value and unknown marks `evaluate` gives).
+#[test]
+fn partially_unknown_collections_as_terraform_plans_them() {
+    use std::collections::BTreeMap;
+    use tfgraph::eval::{evaluate, render, EvalOptions};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eval/collection_partial.json");
+    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut main = String::from("resource \"terraform_data\" \"x\" {\n  input = \"a\"\n}\nlocals {\n");
+    for (k, v) in doc["locals"].as_object().unwrap() {
+        main.push_str(&format!("  {k} = {}\n", v.as_str().unwrap()));
+    }
+    main.push_str("}\n");
+    let files: BTreeMap<String, String> = [("main.tf".to_string(), main)].into();
+    let loaded = tfgraph::load(&files, &Default::default());
+    assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
+    let cases = doc["cases"].as_array().unwrap();
+    let mut failures = Vec::new();
+    for c in cases {
+        let expr = c["expr"].as_str().unwrap();
+        let out = evaluate(&files, &loaded.config, expr, &EvalOptions::default());
+        match (out.value, c.get("error")) {
+            (Some(_), None) if c.get("differs").is_some() => {}
+            (Some(v), None) => {
+                let (value, unknown, _) = render::to_api(&v);
+                let (value, unknown) = (plan_json_shape(&value, &unknown), all_false_is_false(&unknown));
+                if value != c["after"] || unknown != all_false_is_false(&c["after_unknown"]) {
+                    failures.push(format!(
+                        "{expr}\n    want {} / unknown {}\n    got  {value} / unknown {unknown}",
+                        c["after"], c["after_unknown"]
+                    ));
+                }
+            }
+            (None, Some(e)) => {
+                let d = out.diagnostics.errors().next().unwrap();
+                if d.summary != e["summary"].as_str().unwrap() || d.detail != e["detail"].as_str().unwrap() {
+                    failures.push(format!("{expr}\n    want error {e}\n    got  {} / {}", d.summary, d.detail));
+                }
+            }
+            (Some(v), Some(e)) => {
+                failures.push(format!("{expr}\n    want error {e}\n    got  {}", render::console(&v)))
+            }
+            (None, None) => failures.push(format!("{expr}\n    got error {:?}", out.diagnostics)),
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} cases differ:\n  {}", failures.len(), cases.len(), failures.join("\n  "));
+}
+
+/// Plan JSON leaves an object's unknown attributes out of `after` (`evaluate` keeps them as
+/// `null` beside their `unknown` mark).
+fn plan_json_shape(value: &serde_json::Value, unknown: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value as J;
+    match (value, unknown) {
+        (J::Object(m), J::Object(u)) => J::Object(
+            m.iter()
+                .filter(|(k, _)| u.get(*k) != Some(&J::Bool(true)))
+                .map(|(k, v)| (k.clone(), plan_json_shape(v, u.get(k).unwrap_or(&J::Bool(false)))))
+                .collect(),
+        ),
+        (J::Array(xs), J::Array(us)) => J::Array(xs.iter().zip(us).map(|(x, u)| plan_json_shape(x, u)).collect()),
+        _ => value.clone(),
+    }
+}
+
+/// Unknown marks with every wholly known part as `false` (plan JSON spells a known element of
+/// a partly unknown sequence `[false]`, `evaluate` `false`; both mean the same).
+fn all_false_is_false(u: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value as J;
+    let folded = match u {
+        J::Array(xs) => J::Array(xs.iter().map(all_false_is_false).collect()),
+        J::Object(m) => J::Object(
+            m.iter().map(|(k, v)| (k.clone(), all_false_is_false(v))).filter(|(_, v)| *v != J::Bool(false)).collect(),
+        ),
+        other => other.clone(),
+    };
+    match &folded {
+        J::Array(xs) if xs.iter().all(|x| *x == J::Bool(false)) => J::Bool(false),
+        J::Object(m) if m.is_empty() => J::Bool(false),
+        _ => folded,
+    }
+}

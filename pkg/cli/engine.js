@@ -338,7 +338,9 @@ async function applyPlanFile(args, path) {
   try {
     // With the refresh setting it was made with: a refresh keeps the state's dependencies beside
     // the configuration's in the plan's prior state, so the plan made again would differ.
-    const p = await tfgraph.plan(ctx.files, { root: ctx.root, state: ctx.state, variables: ctx.variables, mock: ctx.mock, parallelism: ctx.parallelism, refresh: meta.refresh ?? false, destroy: !!meta.destroy, targets: meta.targets ?? [], replace: meta.replace ?? [] });
+    // The working directory it was planned in (`path.cwd`), so the plan made again is the same.
+    const cwd = typeof meta.dir === "string" ? meta.dir.replaceAll("\\", "/") : undefined;
+    const p = await tfgraph.plan(ctx.files, { root: ctx.root, cwd, state: ctx.state, variables: ctx.variables, mock: ctx.mock, parallelism: ctx.parallelism, refresh: meta.refresh ?? false, destroy: !!meta.destroy, targets: meta.targets ?? [], replace: meta.replace ?? [] });
     const { tfgraph: _meta, ...planJson } = saved;
     if (!sameJson(p.toJSON(), planJson)) {
       err(formatDiagnostic({ severity: "error", summary: "Saved plan is stale", detail: "The given plan file can no longer be applied because the state was changed by another operation after the plan was created." }));

@@ -52,6 +52,19 @@ pub(super) fn read_load_options(options: &JsValue, api: &str) -> Result<LoadOpti
     Ok(out)
 }
 
+/// `options.cwd`: the working directory's absolute, slash-separated path (`path.cwd`,
+/// `abspath`), set on the loaded configuration by every export that evaluates (`evaluate`,
+/// `buildGraph`, `plan`).
+pub(super) fn read_cwd(options: &JsValue, api: &str) -> Result<Option<String>, JsValue> {
+    match get(options, "cwd")? {
+        None => Ok(None),
+        Some(v) => match v.as_string() {
+            Some(s) if !s.is_empty() => Ok(Some(s)),
+            _ => Err(type_error(&format!("{api}: `options.cwd` must be a non-empty string"))),
+        },
+    }
+}
+
 /// What `loadConfig` returns, before `pkg/index.js` spreads it into one object.
 #[derive(Serialize)]
 struct LoadResult<'a> {

@@ -107,7 +107,9 @@ pub fn evaluate_raw(files: JsValue, expression: String, options: JsValue) -> Res
     if let Some(m) = get(&options, "module")? {
         opts.module = m.as_string().ok_or_else(|| type_error("evaluate: `options.module` must be a string"))?;
     }
-    let loaded = config::load_from(&js_files, &load_options)?;
+    let cwd = super::boundary::read_cwd(&options, "evaluate")?;
+    let mut loaded = config::load_from(&js_files, &load_options)?;
+    loaded.config.cwd = cwd;
     let files = all_files(&js_files)?;
     let mut diagnostics = loaded.diagnostics.clone();
     let out =

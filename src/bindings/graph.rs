@@ -190,11 +190,13 @@ pub fn build_graph_raw(files: JsValue, options: JsValue) -> Result<GraphHandle, 
     let (load_options, build_options, input_diags) = read_build_options(&options)?;
     // The graph reads no syntax tree (a `count` or `for_each` literal is parsed from its text);
     // validate's walk does (`self`, `count`, `each` out of place, undeclared module outputs).
-    let loaded = if build_options.operation == Operation::Validate {
+    let cwd = super::boundary::read_cwd(&options, "buildGraph")?;
+    let mut loaded = if build_options.operation == Operation::Validate {
         config::load_from(&files, &load_options)?
     } else {
         config::load_model_from(&files, &load_options)?
     };
+    loaded.config.cwd = cwd;
     let mut load_diagnostics = loaded.diagnostics;
     load_diagnostics.extend(input_diags);
     reserve_heap(expected_build_bytes(&loaded.config, &build_options));

@@ -468,6 +468,11 @@ impl<'a> ser::Serializer for &'a mut Encoder {
     }
 
     fn serialize_struct(self, name: &'static str, _: usize) -> Result<Struct<'a>, Error> {
+        // A `serde_json::Number` (kept as its text: the crate's `arbitrary_precision`) comes as
+        // a one-field struct of this name; it is a number, not an object.
+        if name == JSON_NUMBER {
+            return Ok(Struct { e: self, name, start: (0, 0) });
+        }
         let start = self.begin_object();
         Ok(Struct { e: self, name, start })
     }
@@ -551,15 +556,25 @@ impl ser::SerializeMap for Map<'_> {
     }
 }
 
+/// The struct name serde_json gives a number's text with `arbitrary_precision`.
+const JSON_NUMBER: &str = "$serde_json::private::Number";
+
 impl ser::SerializeStruct for Struct<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
+        if self.name == JSON_NUMBER {
+            // JavaScript reads every number as an f64, as JSON.parse would.
+            let text = serde_json::to_value(value).ok().and_then(|v| v.as_str().and_then(|s| s.parse::<f64>().ok()));
+            return ser::Serializer::serialize_f64(&mut *self.e, text.unwrap_or(f64::NAN));
+        }
         self.e.keys.push(key);
         value.serialize(&mut *self.e)
     }
     fn end(self) -> Result<(), Error> {
-        self.e.end_object(self.name, self.start);
+        if self.name != JSON_NUMBER {
+            self.e.end_object(self.name, self.start);
+        }
         Ok(())
     }
 }

@@ -55,7 +55,7 @@ pub fn load_tree<S: FileSource + ?Sized>(
     }
     match loader.failed {
         Some(e) => Err(e),
-        None => Ok(Loaded { config: Config { root }, diagnostics: diags }),
+        None => Ok(Loaded { config: Config { root, cwd: None }, diagnostics: diags }),
     }
 }
 

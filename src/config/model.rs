@@ -18,6 +18,11 @@ use std::sync::Arc;
 #[derive(Clone, Debug, Serialize)]
 pub struct Config {
     pub root: Module,
+    /// The absolute path of the directory Terraform would run in (the root module's), when
+    /// the caller gave one (the API's `cwd` option): what `path.cwd` and `abspath` see. `None`:
+    /// `path.cwd` is `"."` and `abspath` of a relative path is unknown. Loading never sets it.
+    #[serde(skip)]
+    pub cwd: Option<String>,
 }
 
 impl Config {

@@ -5,10 +5,10 @@
 use super::apply::{apply, ApplyOptions, ApplyResult, Event, EventKind};
 use super::plan::plan;
 use super::plan_json::{actions, to_json};
-use super::values_json::{unknown_as_bool, value};
 use super::{Plan, PlanOptions};
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::eval::value_json::{unknown_as_bool, value};
 use crate::plans::render_human::{render_plan, PlanMode, RenderOptions};
 use crate::plans::Action;
 use crate::providers::mock::MockOptions;

@@ -11,11 +11,11 @@
 use super::config_providers::{normalize_keys, opaque_key, provider_configs, ProviderEntry};
 use super::refs::{self, has_call};
 use super::sources::Sources;
-use super::values_json::value;
 use crate::config::model::{Config, Module, ModuleCall, Resource, Variable};
 use crate::eval::convert::convert;
 use crate::eval::module_scope::{eval_config_expr, Inputs};
 use crate::eval::scope::EmptyScope;
+use crate::eval::value_json::value;
 use crate::hcl::ast::{Body, Expr, Item};
 use crate::providers::Provider;
 use serde_json::{json, Map, Value as Json};
@@ -75,7 +75,7 @@ fn constant(src: &str, e: &Expr<'_>) -> Option<Json> {
     let funcs = crate::eval::functions::Registry::builtin();
     let none = BTreeMap::new();
     let files = crate::eval::MapFiles(&none);
-    let ctx = crate::eval::functions::FuncContext { planning: true, files: &files, base_dir: "." };
+    let ctx = crate::eval::functions::FuncContext { planning: true, files: &files, base_dir: ".", cwd: None };
     let source = crate::eval::expr::Source::new("", src, crate::diag::Pos { line: 1, column: 1, byte: 0 });
     let v = crate::eval::expr::Evaluator::new(&EmptyScope, &funcs, ctx, &source).eval(e).ok()?;
     v.is_wholly_known().then(|| value(&v))

@@ -328,7 +328,7 @@ pub fn add_to_state(state: &mut Option<Json>, change: &InstanceChange, value: &V
         None => {}
     }
     instance.insert("schema_version".into(), json!(change.schema_version));
-    instance.insert("attributes".into(), super::values_json::value(&value.unmark_deep().0));
+    instance.insert("attributes".into(), crate::eval::value_json::value(&value.unmark_deep().0));
     instance.insert("sensitive_attributes".into(), json!([]));
     if let Some(list) = resources[i].get_mut("instances").and_then(Json::as_array_mut) {
         list.push(Json::Object(instance));

@@ -61,6 +61,7 @@ pub fn with_root_env<R>(
         planning,
         unset_variables_unknown: false,
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
+        cwd: config.cwd.as_deref(),
         resources: Some(values),
     };
     let scope = ModuleScope::root(config, &inputs, &env.root_files);

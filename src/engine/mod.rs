@@ -19,7 +19,6 @@
 //! | `refs` | an expression's references as jsonconfig and globalref read them |
 //! | `sources` | the configuration's files parsed once, resource blocks by address |
 //! | `diag_text` | diagnostics as Terraform's CLI prints them, with the values under a snippet |
-//! | `values_json` | values, unknown and sensitive shapes, types in JSON |
 
 pub mod api;
 pub mod apply;
@@ -57,7 +56,9 @@ mod state_write;
 pub use state_write::{state_text, TerraformOrder};
 pub mod stepper;
 pub mod targets;
-pub mod values_json;
+/// cty's value JSON moved down to [`crate::eval::value_json`] (the providers use it too); the
+/// old path stays for code written against it.
+pub use crate::eval::value_json as values_json;
 pub mod version_constraints;
 
 use crate::addrs::{InstanceKey, ResourceMode};

@@ -252,7 +252,9 @@ pub fn plan(
         return result;
     }
     // As terraform plan's validate walk: references to undeclared names stop the plan.
-    let undeclared = crate::config::static_refs::check(config);
+    let mut undeclared = crate::config::static_refs::check(config);
+    // ... and so do its function errors, in blocks the plan may never expand (`count = 0`).
+    undeclared.extend(crate::eval::validate::walk(files, config));
     if undeclared.has_errors() {
         result.diagnostics.extend(super::diag_text::with_sources(undeclared, &MapFiles(files)));
         result.refused = true;
@@ -286,6 +288,7 @@ pub fn plan(
         planning: true,
         unset_variables_unknown: false,
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
+        cwd: config.cwd.as_deref(),
         resources: Some(&values),
     };
     let root_files = crate::eval::module_scope::root_files(files, &config.root.dir);

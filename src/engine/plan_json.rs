@@ -4,9 +4,9 @@
 //! computed by the plan walk.
 
 use super::plan::{index_state, object_value};
-use super::values_json::{sensitive_as_bool, type_json, unknown_as_bool, value};
 use super::{InstanceChange, Plan};
 use crate::addrs::{InstanceKey, ResourceMode};
+use crate::eval::value_json::{sensitive_as_bool, type_json, unknown_as_bool, value};
 use crate::plans::Action;
 use crate::providers::Provider;
 use serde_json::{json, Map, Value as Json};

@@ -67,7 +67,7 @@ fn summary(r: &ApplyResult) -> String {
             let value = o.get("value").unwrap_or(&Json::Null);
             // A null keeps its type (`tostring(null)`): the state stores it beside the value.
             let typed_null =
-                value.is_null().then(|| o.get("type").and_then(super::values_json::type_from_json)).flatten();
+                value.is_null().then(|| o.get("type").and_then(crate::eval::value_json::type_from_json)).flatten();
             let v = if o.get("sensitive").and_then(Json::as_bool) == Some(true) {
                 "<sensitive>".to_string()
             } else if let Some(t) = typed_null {

@@ -204,6 +204,7 @@ pub fn evaluate(
         planning: true,
         unset_variables_unknown: false,
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
+        cwd: config.cwd.as_deref(),
         resources,
     };
     let root_files = crate::eval::module_scope::root_files(files, &config.root.dir);

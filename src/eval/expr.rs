@@ -212,13 +212,15 @@ impl<'a> Evaluator<'a> {
                 Some(x) => x,
                 None => at,
             };
+            // What a splat here applies to, for its errors: the source and the steps before it.
+            let src = source.span.start..if i == 0 { source.span.end } else { ops[i - 1].span().end };
             let next = match &ops[i] {
-                Op::FullSplat { .. } => return self.splat(here, &ops[i + 1..], true),
+                Op::FullSplat { .. } => return self.splat(here, &ops[i + 1..], src),
                 Op::AttrSplat { .. } => {
                     // The legacy splat applies only the attribute steps right after it.
                     let n =
                         ops[i + 1..].iter().take_while(|o| matches!(o, Op::Attr(_) | Op::LegacyIndex { .. })).count();
-                    let next = self.splat(here, &ops[i + 1..i + 1 + n], false)?;
+                    let next = self.splat(here, &ops[i + 1..i + 1 + n], src)?;
                     v = Some(next);
                     i += 1 + n;
                     continue;
@@ -278,14 +280,19 @@ impl<'a> Evaluator<'a> {
         self.index(v, key, span).map(Stepped::Owned)
     }
 
-    fn splat(&mut self, v: &Value, rest: &[Op<'_>], _full: bool) -> R {
+    /// A splat of `v` with the steps `rest` after it (a nested splat among them applies to each
+    /// element's value so far); `src` is the range of what it splats, for its errors.
+    fn splat(&mut self, v: &Value, rest: &[Op<'_>], src: Span) -> R {
         let sensitive = v.sensitive;
         let apply = |me: &mut Self, x: &Value| -> R {
             let mut owned: Option<Value> = None;
-            for op in rest {
+            for (j, op) in rest.iter().enumerate() {
                 let here = owned.as_ref().unwrap_or(x);
                 let next = match op {
-                    Op::FullSplat { .. } | Op::AttrSplat { .. } => return me.splat(here, &rest[1..], true),
+                    Op::FullSplat { .. } | Op::AttrSplat { .. } => {
+                        let inner = if j == 0 { src.clone() } else { rest[0].span().start..rest[j - 1].span().end };
+                        return me.splat(here, &rest[j + 1..], inner);
+                    }
                     op => me.step(here, op)?,
                 };
                 owned = Some(next);
@@ -293,6 +300,13 @@ impl<'a> Evaluator<'a> {
             Ok(owned.unwrap_or_else(|| x.clone()))
         };
         match &v.kind {
+            // A null sequence cannot be splatted; any other null is an empty tuple (HCL's
+            // SplatExpr: only non-sequences are upgraded to a one-element tuple).
+            Kind::Null(Type::List(_) | Type::Set(_) | Type::Tuple(_)) => Err(self.err(
+                "Splat of null value",
+                "Splat expressions (with the * symbol) cannot be applied to null sequences.",
+                &src,
+            )),
             Kind::Null(_) => Ok(Value::tuple(vec![]).mark(sensitive)),
             Kind::Unknown(_) => Ok(Value::dynamic().mark(sensitive)),
             Kind::List(_, items) | Kind::Set(_, items) => {
@@ -492,8 +506,25 @@ impl<'a> Evaluator<'a> {
             let key = match &item.key {
                 ObjectKey::Ident(id) => Value::string(id.name),
                 ObjectKey::Expr(e) => match &e.kind {
-                    // `{ a.b = 1 }` is a key written as a traversal: HCL reads a bare name as text.
+                    // A bare name is text (`{ a = 1 }`).
                     ExprKind::Variable(id) => Value::string(id.name),
+                    // A bare multi-step traversal (`{ local.x.y = 1 }`) could be either a
+                    // reference or a dotted name: HCL refuses it (ObjectConsKeyExpr) unless it is
+                    // parenthesised or quoted.
+                    ExprKind::Traversal { source, ops }
+                        if matches!(source.kind, ExprKind::Variable(_))
+                            && ops.iter().all(|op| match op {
+                                Op::Attr(_) | Op::LegacyIndex { .. } => true,
+                                Op::Index { key, .. } => matches!(key.kind, ExprKind::Number(_)),
+                                Op::AttrSplat { .. } | Op::FullSplat { .. } => false,
+                            }) =>
+                    {
+                        return Err(self.err(
+                            "Ambiguous attribute key",
+                            "If this expression is intended to be a reference, wrap it in parentheses. If it's instead intended as a literal name containing periods, wrap it in quotes to create a string literal.",
+                            &e.span,
+                        ));
+                    }
                     // A bare keyword is a name too: `{ null = 1 }` has the key "null".
                     ExprKind::Null | ExprKind::Bool(_) => Value::string(&self.source.text()[e.span.clone()]),
                     _ => self.eval(e)?,
@@ -696,7 +727,19 @@ impl<'a> Evaluator<'a> {
             Ok(v) => (v, None),
             Err(d) => (Value::dynamic(), Some(d)),
         };
-        let ty = unify(&[t.ty(), f.ty()]);
+        // HCL's ConditionalExpr: a literal `null` (null of unknown type) takes the other
+        // result's type, whatever it is (`true ? null : ["a"]` is a tuple); a result of unknown
+        // type leaves the type unknown; otherwise the two unify.
+        let null_dynamic = |v: &Value| v.is_null() && v.ty() == Type::Dynamic && !v.sensitive;
+        let ty = if null_dynamic(&t) {
+            Some(f.ty())
+        } else if null_dynamic(&f) {
+            Some(t.ty())
+        } else if t.ty() == Type::Dynamic || f.ty() == Type::Dynamic {
+            Some(Type::Dynamic)
+        } else {
+            unify(&[t.ty(), f.ty()])
+        };
         let c = self.eval(cond)?;
         let Some(ty) = ty else {
             return Err(self.err(
@@ -872,6 +915,9 @@ impl<'a> Evaluator<'a> {
             ));
         }
         if !coll.is_known() {
+            if coll.ty() != Type::Dynamic {
+                self.for_condition_precheck(f)?;
+            }
             return Ok(Value::dynamic().mark(coll.sensitive));
         }
         let Some(pairs) = iter_pairs(&coll) else {
@@ -884,6 +930,7 @@ impl<'a> Evaluator<'a> {
                 &f.collection.span,
             ));
         };
+        self.for_condition_precheck(f)?;
         let sensitive = coll.sensitive;
         let mut tuple = Vec::new();
         let mut object: BTreeMap<String, Value> = BTreeMap::new();
@@ -911,6 +958,27 @@ impl<'a> Evaluator<'a> {
             Value::object(object)
         };
         Ok(v.mark(sensitive))
+    }
+
+    /// HCL's early check of a `for`'s `if` clause, with its variables unknown: a condition that
+    /// is null (or no bool) whatever they are is reported once, before any element.
+    fn for_condition_precheck(&mut self, f: &ForExpr<'_>) -> Result<(), Box<Diagnostic>> {
+        let Some(cond) = &f.cond else { return Ok(()) };
+        let mark = self.locals.len();
+        if let Some(kv) = &f.key_var {
+            self.locals.push((kv.name.to_string(), Value::dynamic()));
+        }
+        self.locals.push((f.value_var.name.to_string(), Value::dynamic()));
+        let c = self.eval(cond);
+        self.locals.truncate(mark);
+        let c = c?;
+        if c.is_null() {
+            return Err(self.err("Condition is null", "The value of the 'if' clause must not be null.", &cond.span));
+        }
+        convert(&c, &Type::Bool).map_err(|m| {
+            self.err("Invalid 'for' condition", format!("The 'if' clause value is invalid: {m}."), &cond.span)
+        })?;
+        Ok(())
     }
 
     fn for_item(
@@ -1403,9 +1471,9 @@ fn start_range(e: &Expr<'_>) -> Span {
         ExprKind::Binary { lhs, .. } => start_range(lhs),
         ExprKind::Conditional { cond, .. } => start_range(cond),
         ExprKind::Template(t) => match t.parts.first() {
-            Some(
-                Part::Literal { span, .. } | Part::Interp { span, .. } | Part::If { span, .. } | Part::For { span, .. },
-            ) => span.clone(),
+            // An interpolation's part is its expression, `${` and `}` left out.
+            Some(Part::Interp { expr, .. }) => start_range(expr),
+            Some(Part::Literal { span, .. } | Part::If { span, .. } | Part::For { span, .. }) => span.clone(),
             None => e.span.clone(),
         },
         _ => e.span.clone(),

@@ -25,7 +25,9 @@ pub mod render;
 pub mod scope;
 pub mod typeexpr;
 pub mod types;
+pub mod validate;
 pub mod value;
+pub mod value_json;
 
 pub use number::Number;
 pub use scope::Scope;
@@ -85,6 +87,7 @@ pub fn evaluate(
         planning: false,
         unset_variables_unknown: false,
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
+        cwd: config.cwd.as_deref(),
         resources: None,
     };
     let root_files = module_scope::root_files(files, &config.root.dir);

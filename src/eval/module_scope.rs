@@ -35,6 +35,9 @@ pub struct Inputs<'a> {
     /// The root module's directory among the loaded files (`.` at their top): Terraform's
     /// working directory, which the filesystem functions resolve relative paths against.
     pub base_dir: &'a str,
+    /// The working directory's absolute path, when the caller gave one (`path.cwd`; see
+    /// [`crate::config::Config::cwd`]).
+    pub cwd: Option<&'a str>,
     /// Resource values from a walk (the plan's or the apply's), ahead of `state`.
     pub resources: Option<&'a dyn super::scope::ResourceSource>,
 }
@@ -203,7 +206,12 @@ fn json_value(
             let source = Source::new(&range.filename, s, range.start);
             let t = crate::hcl::parse_template(s)
                 .map_err(|e| Box::new(Diagnostic::error(e.summary, e.detail.clone()).with_range(range.clone())))?;
-            let ctx = FuncContext { planning: inputs.planning, files: inputs.files, base_dir: inputs.base_dir };
+            let ctx = FuncContext {
+                planning: inputs.planning,
+                files: inputs.files,
+                base_dir: inputs.base_dir,
+                cwd: inputs.cwd,
+            };
             let mut ev = Evaluator::new(scope, inputs.funcs, ctx, &source);
             ev.template_value(&t, &(0..s.len()))?
         }
@@ -235,7 +243,8 @@ pub fn root_files(files: &BTreeMap<String, String>, root_dir: &str) -> Vec<(Stri
 /// Evaluates an expression of a syntax tree kept from loading (no parse).
 pub fn eval_kept(scope: &dyn Scope, inputs: &Inputs<'_>, tree: &KeptExpr) -> Result<Value, Box<Diagnostic>> {
     let source = Source::file(tree.file().source());
-    let ctx = FuncContext { planning: inputs.planning, files: inputs.files, base_dir: inputs.base_dir };
+    let ctx =
+        FuncContext { planning: inputs.planning, files: inputs.files, base_dir: inputs.base_dir, cwd: inputs.cwd };
     let mut ev = Evaluator::new(scope, inputs.funcs, ctx, &source);
     ev.eval(tree.get())
 }
@@ -264,7 +273,8 @@ pub fn eval_text(
         let r = source.range(&e.span);
         Box::new(Diagnostic::error(e.summary, e.detail.clone()).with_range(r))
     })?;
-    let ctx = FuncContext { planning: inputs.planning, files: inputs.files, base_dir: inputs.base_dir };
+    let ctx =
+        FuncContext { planning: inputs.planning, files: inputs.files, base_dir: inputs.base_dir, cwd: inputs.cwd };
     let mut ev = Evaluator::new(scope, inputs.funcs, ctx, &source);
     ev.eval(&expr)
 }
@@ -807,7 +817,9 @@ impl Scope for ModuleScope<'_> {
                 let Some(n) = second else { return Err(direct("path")) };
                 let v = match n {
                     "module" => self.module_dir(),
-                    "root" | "cwd" => ".".to_string(),
+                    "root" => ".".to_string(),
+                    // Terraform's is the absolute working directory; "." when none was given.
+                    "cwd" => self.inputs.cwd.unwrap_or(".").to_string(),
                     other => {
                         return Err(LookupError {
                             summary: "Invalid \"path\" attribute".into(),
@@ -870,7 +882,12 @@ pub fn parse_constraint(text: &str, tree: Option<&KeptExpr>, inputs: &Inputs<'_>
     if let Some(tree) = tree {
         let source = Source::file(tree.file().source());
         let mut default = |d: &crate::hcl::ast::Expr<'_>| -> Result<Value, String> {
-            let ctx = FuncContext { planning: inputs.planning, files: inputs.files, base_dir: inputs.base_dir };
+            let ctx = FuncContext {
+                planning: inputs.planning,
+                files: inputs.files,
+                base_dir: inputs.base_dir,
+                cwd: inputs.cwd,
+            };
             Evaluator::new(&EmptyScope, inputs.funcs, ctx, &source).eval(d).map_err(|d| d.detail.clone())
         };
         return typeexpr::parse(tree.get(), &mut default);
@@ -994,6 +1011,7 @@ resource "mock_resource" "r" {
             planning: true,
             unset_variables_unknown: false,
             base_dir: ".",
+            cwd: None,
             resources: Some(&values),
         };
         let root = ModuleScope::root(&loaded.config, &inputs, &[]);

@@ -315,15 +315,16 @@ impl Number {
 
     /// cty's `Modulo`: for whole numbers the remainder of truncated division (sign of the
     /// dividend, as Go's `big.Int.Rem`); otherwise `x - y*trunc(x/y)`. `None` when `y` is 0.
+    /// cty's `Modulo` as Terraform reaches it: `x % 0` is `x`; with an infinity, `None`
+    /// (cty's infinity shortcut compares pointers, so a computed infinity misses it: `x % inf`
+    /// multiplies zero by infinity, "can't use modulo with zero and infinity", and `inf % x`
+    /// panics on the infinite quotient's integer part, which we report the same way).
     pub fn rem(&self, other: &Number) -> Option<Number> {
         if other.is_zero() {
-            return None;
-        }
-        if self.is_infinite() {
-            return None;
-        }
-        if other.is_infinite() {
             return Some(self.clone());
+        }
+        if self.is_infinite() || other.is_infinite() {
+            return None;
         }
         let q = self.div(other)?.trunc();
         self.sub(&q.mul(other)?)
@@ -385,12 +386,16 @@ impl Number {
                 if mant.bits() == 0 {
                     return Some(0);
                 }
-                if mant.bits() as i64 + exp > 63 {
+                // 64 bits: -2^63 is an i64 too.
+                if mant.bits() as i64 + exp > 64 {
                     return None;
                 }
                 let v: u64 = (mant << (*exp as u64)).try_into().ok()?;
-                let v = v as i64;
-                Some(if *neg { -v } else { v })
+                if *neg {
+                    i64::try_from(-(v as i128)).ok()
+                } else {
+                    i64::try_from(v).ok()
+                }
             }
             _ => None,
         }

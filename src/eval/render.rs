@@ -112,6 +112,18 @@ fn mapping<'a>(items: impl Iterator<Item = (&'a String, &'a Value)>, indent: usi
 
 /// cty's JSON encoding of a wholly known value (`jsonencode`); `None` when a part is unknown.
 /// Numbers are written with every digit (as `jsonencode` does), so the text is exact.
+/// Whether an infinite number is anywhere in `v` (cty cannot write one as JSON).
+pub fn has_infinity(v: &Value) -> bool {
+    match &v.kind {
+        Kind::Number(n) => n.is_infinite(),
+        Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => items.iter().any(has_infinity),
+        Kind::Map(_, m) | Kind::Object(m) => m.values().any(has_infinity),
+        _ => false,
+    }
+}
+
+/// `jsonencode`'s text for `v`; `None` when it has none (an unknown part, a type value, an
+/// infinity).
 pub fn to_json_text(v: &Value) -> Option<String> {
     let mut out = String::new();
     write_json(v, &mut out).then_some(out)
@@ -123,6 +135,7 @@ fn write_json(v: &Value, out: &mut String) -> bool {
         Kind::Unknown(_) | Kind::TypeVal(_) => return false,
         Kind::Null(_) => out.push_str("null"),
         Kind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Kind::Number(n) if n.is_infinite() => return false,
         Kind::Number(n) => out.push_str(&n.to_string()),
         Kind::String(s) => out.push_str(&json_string(s)),
         Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => {

@@ -195,7 +195,7 @@ pub fn block_json(s: &ResourceSchema) -> serde_json::Value {
     let attrs: serde_json::Map<String, serde_json::Value> =
         crate::util::sort::json_map(s.attributes.iter().map(|(k, a)| {
             let mut m = serde_json::Map::new();
-            m.insert("type".into(), crate::engine::values_json::type_json(&a.ty));
+            m.insert("type".into(), crate::eval::value_json::type_json(&a.ty));
             m.insert("description_kind".into(), json!("markdown"));
             for (flag, on) in [
                 ("required", a.required),

@@ -6,9 +6,9 @@
 //! it across, and native tests check it.
 
 use super::{AttributeSchema, ResourceSchema};
-use crate::engine::values_json::{type_from_json, unknown_as_bool};
 use crate::eval::convert::convert;
 use crate::eval::json::from_json;
+use crate::eval::value_json::{type_from_json, unknown_as_bool};
 use crate::eval::{Kind, Type, Value};
 use serde_json::{json, Map, Value as Json};
 use std::collections::BTreeMap;
@@ -28,7 +28,7 @@ fn plain(v: &Value) -> Json {
         Kind::Map(_, m) | Kind::Object(m) => {
             Json::Object(crate::util::sort::json_map(m.iter().map(|(k, x)| (k.clone(), plain(x)))))
         }
-        _ => crate::engine::values_json::value(v),
+        _ => crate::eval::value_json::value(v),
     }
 }
 
@@ -188,7 +188,7 @@ pub fn schemas_json(
     let block = |s: &ResourceSchema| {
         let attrs: Map<String, Json> = crate::util::sort::json_map(s.attributes.iter().map(|(k, a)| {
             let mut m = Map::new();
-            m.insert("type".into(), crate::engine::values_json::type_json(&a.ty));
+            m.insert("type".into(), crate::eval::value_json::type_json(&a.ty));
             m.insert("description_kind".into(), json!("plain"));
             for (flag, on) in [
                 ("required", a.required),

@@ -260,6 +260,13 @@ impl<'de> serde::de::Visitor<'de> for Lean {
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<J<'de>, A::Error> {
         let mut out = Vec::new();
         while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+            // A number, as serde_json hands one over with `arbitrary_precision` (its text under
+            // this key): read back as the number it is.
+            if key == "$serde_json::private::Number" {
+                let text: String = map.next_value()?;
+                let n = serde_json::from_str::<Value>(&text).map_err(serde::de::Error::custom)?;
+                return Ok(J::Other(n));
+            }
             let seed = match self {
                 Lean::Outputs => None,
                 _ => self.member(&key),

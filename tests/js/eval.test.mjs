@@ -105,3 +105,30 @@ test("strings are in Unicode normal form C, as cty keeps them", () => {
   assert.equal(evaluate(files, '"e\\u0301" == "\\u00e9"').value, true);
   assert.equal(evaluate(files, 'length("e\\u0301")').value, 1);
 });
+
+test("the working directory: options.cwd, or the directory readConfigDir read (with root)", async () => {
+  const { readConfigDir } = await import("../../pkg/read-dir.js");
+  const { mkdtempSync, mkdirSync, writeFileSync, realpathSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { plan } = await import("../../pkg/index.js");
+  const top = realpathSync(mkdtempSync(join(tmpdir(), "tfgraph-cwd-")));
+  mkdirSync(join(top, "envs", "prod"), { recursive: true });
+  writeFileSync(join(top, "envs", "prod", "main.tf"), 'locals {\n  name = "ex-${basename(path.cwd)}"\n}\noutput "name" {\n  value = local.name\n}\n');
+  writeFileSync(join(top, "envs", "prod", "data.txt"), "hello");
+  const read = await readConfigDir(top);
+  assert.deepEqual(Object.keys(read).sort(), ["envs/prod/main.tf"]);
+  const cwd = `${top.split("\\").join("/")}/envs/prod`;
+  assert.equal(evaluate(read, "path.cwd", { root: "envs/prod" }).value, cwd);
+  assert.equal(evaluate(read, "local.name", { root: "envs/prod" }).value, "ex-prod");
+  assert.equal(evaluate(read, 'abspath("x/../y")', { root: "envs/prod" }).value, `${cwd}/y`);
+  // A configuration from loadConfig keeps it; an explicit option wins.
+  const config = loadConfig(read, { root: "envs/prod" });
+  assert.equal(evaluate(config, "path.cwd").value, cwd);
+  assert.equal(evaluate(read, "path.cwd", { root: "envs/prod", cwd: "/srv/app" }).value, "/srv/app");
+  // Plain files without a directory: "." as before.
+  assert.equal(evaluate({ "main.tf": "" }, "path.cwd").value, ".");
+  const p = await plan(read, { root: "envs/prod" });
+  assert.equal(p.toJSON().planned_values.outputs.name.value, "ex-prod");
+  assert.throws(() => evaluate({ "main.tf": "" }, "path.cwd", { cwd: 7 }), TypeError);
+});

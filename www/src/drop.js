@@ -9,12 +9,21 @@ const SKIPPED_DIR = /(^|\/)(\.git|node_modules|\.terraform\/providers)(\/|$)/;
 
 const wanted = (path) => WANTED.test(path) && !SKIPPED_DIR.test(path);
 
-/** Strip the one top-level folder every path shares, if there is one. */
+/** Where the package looks for the directory files were read from (`path.cwd`). */
+export const DIR = Symbol.for("tfgraph.dir");
+
+/**
+ * Strip the one top-level folder every path shares, if there is one. Its name stays with the
+ * files (not enumerable, under DIR) as `/NAME`: a page knows no absolute path, and modules
+ * mostly read `basename(path.cwd)`.
+ */
 function stripCommonTop(files) {
   const paths = Object.keys(files);
   const top = paths[0]?.split("/")[0];
   if (!top || !paths.every((p) => p.startsWith(`${top}/`))) return files;
-  return Object.fromEntries(paths.map((p) => [p.slice(top.length + 1), files[p]]));
+  const stripped = Object.fromEntries(paths.map((p) => [p.slice(top.length + 1), files[p]]));
+  Object.defineProperty(stripped, DIR, { value: `/${top}` });
+  return stripped;
 }
 
 /** The configuration files of a zip archive (an ArrayBuffer or Uint8Array). */

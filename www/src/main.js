@@ -7,7 +7,7 @@ import * as tfgraph from "tfgraph";
 import { createEditor } from "./editor.js";
 import { renderResources } from "./resources.js";
 import { renderDiagnostics } from "./diagnostics.js";
-import { installDrop } from "./drop.js";
+import { DIR, installDrop } from "./drop.js";
 import { createGraphView, KIND_STYLE, styleOf } from "./graph-view.js";
 import { createInspector } from "./inspector.js";
 import { createConsole } from "./console.js";
@@ -23,6 +23,8 @@ import { analyseFiles } from "./analysis.js";
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
 const VIEWS = ["resources", "plan", "validate", "destroy", "apply"];
 const STATE_FILE = "terraform.tfstate";
+/** The dropped folder as the working directory (`/NAME`, for `path.cwd`); none for examples. */
+let droppedDir;
 /** Past this many nodes a full graph is not laid out (Graphviz would stall the page); see bench/page. */
 const MAX_DRAWN_NODES = 2500;
 /**
@@ -382,7 +384,7 @@ const consolePanel = createConsole(
       const files = editor.files();
       try {
         // The state is the Plan / Apply tab's: this session's applies, else the file's.
-        const r = tfgraph.evaluate(files, expression, { state: enginePanel.sessionState() ?? files[STATE_FILE] });
+        const r = tfgraph.evaluate(files, expression, { state: enginePanel.sessionState() ?? files[STATE_FILE], cwd: droppedDir });
         return { ok: true, rendered: r.rendered, type: r.type };
       } catch (e) {
         if (e instanceof tfgraph.TfgraphError) return { ok: false, diagnostics: e.diagnostics.filter((d) => d.severity === "error") };
@@ -462,7 +464,7 @@ const enginePanel = createEnginePanel($("engine"), {
    * plan before applying it.
    */
   run(kind, { onPlan, ...options }) {
-    return runEngine(kind, editor.files(), options, async (plan) => {
+    return runEngine(kind, editor.files(), { ...options, cwd: droppedDir }, async (plan) => {
       planned = { json: plan.json, destroy: kind === "destroy", state: options.state };
       // The apply view is this plan's graph now: drawn before the apply animates it.
       if (session.view === "apply") {
@@ -666,6 +668,7 @@ function loadExample(id, { start = false } = {}) {
   const example = GALLERY.find((g) => g.id === id);
   if (!example) return;
   session.example = id;
+  droppedDir = undefined;
   session.view = example.view ?? "resources";
   session.selected = null;
   viewSelect.value = session.view;
@@ -729,6 +732,7 @@ installDrop(document.body, (files) => {
   }
   session.example = null;
   gallery.value = "";
+  droppedDir = files[DIR];
   session.selected = null;
   session.config = newConfigKey();
   planned = null;

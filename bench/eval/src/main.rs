@@ -145,6 +145,7 @@ fn main() {
         planning: false,
         unset_variables_unknown: true,
         base_dir: ".",
+        cwd: None,
         resources: None,
     };
     let ctx = hcl_context();

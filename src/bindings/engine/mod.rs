@@ -369,13 +369,15 @@ fn state_instances(state: Option<&Json>) -> usize {
 pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
     let read = || -> Result<_, JsValue> {
         let load = read_load_options(&options, "plan")?;
+        let cwd = super::boundary::read_cwd(&options, "plan")?;
         let request = read_request(&options, "plan")?;
-        Ok((all_files(&files, "plan")?, load, request))
+        Ok((all_files(&files, "plan")?, load, cwd, request))
     };
     let input = read();
     future_to_promise(async move {
-        let (files, load, request) = input?;
-        let loaded = config::load(&files, &load);
+        let (files, load, cwd, request) = input?;
+        let mut loaded = config::load(&files, &load);
+        loaded.config.cwd = cwd;
         // Configuration errors with Terraform's snippet and `in BLOCK` context, as the plan's own.
         let mut diagnostics =
             crate::engine::diag_text::with_sources(loaded.diagnostics, &crate::eval::MapFiles(&files));

@@ -319,7 +319,12 @@ impl Evaluator<'_> {
             ));
         }
         let scope = VarsScope(&map);
-        let ctx = FuncContext { planning: self.ctx.planning, files: self.ctx.files, base_dir: self.ctx.base_dir };
+        let ctx = FuncContext {
+            planning: self.ctx.planning,
+            files: self.ctx.files,
+            base_dir: self.ctx.base_dir,
+            cwd: self.ctx.cwd,
+        };
         let mut inner = Evaluator::new(&scope, self.funcs, ctx, source);
         inner.template = Some(call);
         let whole = 0..source.text().len();

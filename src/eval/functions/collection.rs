@@ -395,8 +395,13 @@ pub(super) fn register(r: &mut Registry) {
         variadic: None,
         returns: Returns::Type(Type::list(Type::String)),
         imp: |_, a, ret| {
-            if !a[0].is_wholly_known() {
+            if !a[0].is_known() {
                 return Ok(Value::unknown(ret.clone()));
+            }
+            if !a[0].is_wholly_known() {
+                // cty refines the unknown result to the list's length, and a list refined to
+                // an exact length is a known list of unknown elements (cty's `NewValue`).
+                return Ok(Value::list(Type::String, vec![Value::unknown(Type::String); items(&a[0]).len()]));
             }
             let mut out = Vec::new();
             for (i, v) in items(&a[0]).iter().enumerate() {

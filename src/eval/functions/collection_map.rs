@@ -72,9 +72,9 @@ pub(super) fn register(r: &mut Registry) {
             let (key, k_marked) = unmark(&a[1]);
             let marked = m_marked || k_marked;
             let key = key.as_str().unwrap_or_default();
-            if !m.is_wholly_known() {
-                return Ok(Value::unknown(ret.clone()).mark(marked));
-            }
+            // Terraform's own lookup (not cty's) reads a known element of a map whose other
+            // elements are unknown: only an unknown map or key makes the result unknown, and the
+            // call machinery answers those before this runs.
             if let Some(v) = entries(&m).and_then(|e| e.get(key)) {
                 return Ok(v.clone().mark(marked));
             }
@@ -159,6 +159,9 @@ pub(super) fn register(r: &mut Registry) {
             }
             let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();
             for (k, list) in entries(&a[0]).into_iter().flatten() {
+                if list.is_null() {
+                    return Err(FuncError::Other("input must not contain null list".into()));
+                }
                 for v in items(list) {
                     let Some(s) = v.as_str() else {
                         return Err(FuncError::Other("input list must not contain null string".into()));

@@ -148,6 +148,13 @@ pub(super) fn register(r: &mut Registry) {
             }
             // cty's JSONEncodeFunc: a value with unknowns anywhere in it encodes to an unknown
             // string (Terraform refines its prefix; we do not track refinements).
+            if !v.is_wholly_known() {
+                return Ok(Value::unknown(Type::String));
+            }
+            // cty's JSON marshaller refuses infinities (JSON has no such number).
+            if crate::eval::render::has_infinity(v) {
+                return Err(FuncError::Other("cannot serialize infinity as JSON".into()));
+            }
             Ok(to_json_text(v).map(Value::string).unwrap_or_else(|| Value::unknown(Type::String)))
         },
     });

@@ -5,10 +5,15 @@
 //! and `crypto.go` for the file hashes). `templatefile` is the evaluator's
 //! (`eval/expr/template_funcs.rs`).
 //!
-//! Deliberate differences, for want of a machine: there is no home directory and no absolute
-//! working directory, so `pathexpand("~/x")` and `abspath("x")` are unknown strings (real
-//! configurations call them to tell the OS apart; an unknown lets the rest evaluate), and
-//! reading a file under `~` is an error.
+//! Paths are Terraform's: relative to the working directory (where the root module is), and
+//! shown so in errors; an absolute path under the working directory the caller gave
+//! ([`FuncContext::cwd`]) reads the loaded file it names, so `"${path.cwd}/x"` works as in
+//! Terraform, and `abspath("x")` joins it to that directory.
+//!
+//! Deliberate differences, for want of a machine: there is no home directory, so
+//! `pathexpand("~/x")` is an unknown string (real configurations call it to tell the OS apart;
+//! an unknown lets the rest evaluate), as is `abspath("x")` when no working directory was
+//! given; reading a file under `~` is an error.
 
 use super::crypto::{hash_bytes, hex, Hash};
 use super::encoding::base64_encode;
@@ -114,18 +119,41 @@ pub fn relative(base: &str, target: &str) -> String {
     }
 }
 
-/// The bytes of the loaded file at `path` (relative to the module), or Terraform's error.
-pub fn read_file<'a>(ctx: &FuncContext<'a>, path: &str, sensitive: bool) -> Result<&'a [u8], String> {
-    let path = expand_home(path).map_err(|e| format!("failed to expand ~: {e}"))?;
-    let full = resolve(ctx.base_dir, path);
-    ctx.files.read(&full).ok_or_else(|| {
-        if is_dir(ctx, &full) {
-            // Go's error for reading a directory.
-            return format!("failed to read file: read {full}: is a directory");
+/// Where a path argument points: `.0` as Terraform names it (Go's `filepath.Clean` of the
+/// path joined to the working directory's `.`, so relative to it; an absolute path as is), `.1`
+/// the key of the loaded files it reads (relative paths from the root module's folder
+/// `ctx.base_dir`; absolute ones only under the working directory [`FuncContext::cwd`]).
+pub fn locate(ctx: &FuncContext<'_>, path: &str) -> (String, String) {
+    let named = clean(path);
+    if !named.starts_with('/') {
+        return (named.clone(), resolve(ctx.base_dir, &named));
+    }
+    let under = ctx.cwd.map(clean).and_then(|cwd| {
+        if named == cwd {
+            Some(".".to_string())
+        } else {
+            let prefix = if cwd == "/" { cwd } else { format!("{cwd}/") };
+            named.strip_prefix(&prefix).map(str::to_string)
         }
+    });
+    // Outside the working directory (or with none given) an absolute path names no loaded file.
+    let key = under.map_or_else(|| named.clone(), |rel| resolve(ctx.base_dir, &rel));
+    (named, key)
+}
+
+/// The bytes of the loaded file at `path` (relative to the working directory), or Terraform's error.
+pub fn read_file<'a>(ctx: &FuncContext<'a>, given: &str, sensitive: bool) -> Result<&'a [u8], String> {
+    let path = expand_home(given).map_err(|e| format!("failed to expand ~: {e}"))?;
+    let (named, key) = locate(ctx, path);
+    ctx.files.read(&key).ok_or_else(|| {
+        if is_dir(ctx, &key) {
+            // Go's error for reading a directory.
+            return format!("failed to read file: read {named}: is a directory");
+        }
+        // The path as given, not as opened (Terraform 1.11 and 1.15 alike).
         format!(
             "no file exists at {}; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource",
-            shown(&full, sensitive)
+            shown(given, sensitive)
         )
     })
 }
@@ -153,12 +181,12 @@ fn file_hash(ctx: &FuncContext<'_>, v: &Value, hash: Hash, base64: bool) -> Resu
     let sensitive = v.has_sensitive();
     let path = v.unmark_deep().0.as_str().unwrap_or_default().to_string();
     let path = expand_home(&path).map_err(|e| FuncError::Other(format!("failed to expand ~: {e}")))?;
-    let full = resolve(ctx.base_dir, path);
-    let Some(bytes) = ctx.files.read(&full) else {
-        return Err(FuncError::Other(if is_dir(ctx, &full) {
-            format!("read {full}: is a directory")
+    let (named, key) = locate(ctx, path);
+    let Some(bytes) = ctx.files.read(&key) else {
+        return Err(FuncError::Other(if is_dir(ctx, &key) {
+            format!("read {named}: is a directory")
         } else {
-            format!("open {full}: no such file or directory")
+            format!("open {named}: no such file or directory")
         }));
     };
     let digest = hash_bytes(hash, bytes);
@@ -194,14 +222,14 @@ pub(super) fn register(r: &mut Registry) {
         let sensitive = a[0].has_sensitive();
         let path = a[0].unmark_deep().0.as_str().unwrap_or_default().to_string();
         let path = expand_home(&path).map_err(|e| FuncError::Other(format!("failed to expand ~: {e}")))?;
-        let full = resolve(ctx.base_dir, path);
-        if ctx.files.read(&full).is_some() {
+        let (named, key) = locate(ctx, path);
+        if ctx.files.read(&key).is_some() {
             return Ok(Value::bool(true).mark(sensitive));
         }
         // A directory of the loaded tree: Terraform's error (on "path", index 1 as Terraform
         // numbers it, so it lands on the call).
-        if is_dir(ctx, &full) {
-            return Err(FuncError::Other(format!("{} is a directory, not a file", shown(&full, sensitive))));
+        if is_dir(ctx, &key) {
+            return Err(FuncError::Other(format!("{} is a directory, not a file", shown(&named, sensitive))));
         }
         Ok(Value::bool(false).mark(sensitive))
     }));
@@ -214,10 +242,12 @@ pub(super) fn register(r: &mut Registry) {
             let sensitive = a[0].has_sensitive() || a[1].has_sensitive();
             let path = a[0].unmark_deep().0.as_str().unwrap_or_default().to_string();
             let pattern = a[1].unmark_deep().0.as_str().unwrap_or_default().to_string();
-            let base = resolve(ctx.base_dir, &path);
+            let (named, base) = locate(ctx, &path);
             let full = clean(&format!("{base}/{pattern}"));
-            let glob = Glob::parse(&full)
-                .map_err(|e| FuncError::Other(format!("failed to glob pattern {}: {e}", shown(&full, sensitive))))?;
+            let glob = Glob::parse(&full).map_err(|e| {
+                let named = clean(&format!("{named}/{pattern}"));
+                FuncError::Other(format!("failed to glob pattern {}: {e}", shown(&named, sensitive)))
+            })?;
             let mut out = Vec::new();
             for p in ctx.files.paths() {
                 let p = p.strip_prefix("./").unwrap_or(p);
@@ -259,9 +289,13 @@ pub(super) fn register(r: &mut Registry) {
         params: vec![Param::new("path", Type::String)],
         variadic: None,
         returns: Returns::Type(Type::String),
-        imp: |_, a, _| {
+        imp: |ctx, a, _| {
             let p = a[0].as_str().unwrap_or_default();
-            Ok(if p.starts_with('/') { Value::string(clean(p)) } else { Value::unknown(Type::String) })
+            Ok(match ctx.cwd {
+                _ if p.starts_with('/') => Value::string(clean(p)),
+                Some(cwd) => Value::string(clean(&format!("{cwd}/{p}"))),
+                None => Value::unknown(Type::String),
+            })
         },
     });
 }

@@ -96,8 +96,12 @@ pub struct FuncContext<'a> {
     pub planning: bool,
     /// The loaded files, by path relative to the root module's directory.
     pub files: &'a dyn FileSource,
-    /// `path.module`: the calling module's directory.
+    /// The root module's directory among the loaded files: relative paths (Terraform's are
+    /// relative to the working directory, where the root module is) resolve against it.
     pub base_dir: &'a str,
+    /// The working directory's absolute path (`path.cwd`), when the caller gave one:
+    /// `abspath` of a relative path, and absolute paths under it found among the loaded files.
+    pub cwd: Option<&'a str>,
 }
 
 /// Read access to the loaded files (filesystem functions never touch a real disk).

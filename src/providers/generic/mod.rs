@@ -10,6 +10,12 @@
 //! unchanged; a data source is read from its configuration. It knows no requires-replace
 //! attributes, no defaults, no validation and no normalisation. The mock's knobs (delays,
 //! injected failures by `name` or address, jitter, rate limits) apply as to the built-in mock.
+//!
+//! Write-only attributes (Terraform 1.11+): real providers name them `*_wo` (`password_wo`,
+//! beside a plain `password_wo_version`), and Terraform requires their planned and applied
+//! values to be null, so the configured value reaches the provider but never the plan or the
+//! state. The generic mock follows that convention: such an attribute is planned and stored as
+//! null, and its schema says `write_only` (the plan's text shows `(write-only attribute)`).
 
 pub mod plausible;
 
@@ -56,9 +62,47 @@ fn name_of(obj: &Value) -> Option<String> {
 /// Equal as the state would store them: both known, the same JSON (a set written in the
 /// configuration and the tuple read back from state are the same attribute value).
 fn same_json(a: &Value, b: &Value) -> bool {
-    a.is_wholly_known()
-        && b.is_wholly_known()
-        && crate::engine::values_json::value(a) == crate::engine::values_json::value(b)
+    a.is_wholly_known() && b.is_wholly_known() && crate::eval::value_json::value(a) == crate::eval::value_json::value(b)
+}
+
+/// Whether `name` is a write-only attribute by the providers' naming convention.
+pub fn is_write_only(name: &str) -> bool {
+    name.len() > 3 && name.ends_with("_wo")
+}
+
+/// `v` with every write-only attribute null, in nested blocks too.
+fn without_write_only(v: Value) -> Value {
+    let sensitive = v.sensitive;
+    let mut out = match v.kind {
+        Kind::Object(m) => Value::object(crate::util::sort::btree_map(m.into_iter().map(|(k, x)| {
+            let x = if is_write_only(&k) { Value::null(x.ty()) } else { without_write_only(x) };
+            (k, x)
+        }))),
+        Kind::Tuple(items) => Value::tuple(items.into_iter().map(without_write_only).collect()),
+        Kind::List(t, items) => Value::list(t, items.into_iter().map(without_write_only).collect()),
+        Kind::Set(t, items) => Value::set(t, items.into_iter().map(without_write_only).collect()),
+        kind => Value::from(kind),
+    };
+    out.sensitive = sensitive;
+    out
+}
+
+/// The schema document's attributes named `*_wo` marked `write_only`, in nested blocks too.
+fn mark_write_only(block: &mut serde_json::Value) {
+    if let Some(attrs) = block.get_mut("attributes").and_then(serde_json::Value::as_object_mut) {
+        for (k, a) in attrs.iter_mut() {
+            if let (true, Some(a)) = (is_write_only(k), a.as_object_mut()) {
+                a.insert("write_only".into(), serde_json::Value::Bool(true));
+            }
+        }
+    }
+    if let Some(blocks) = block.get_mut("block_types").and_then(serde_json::Value::as_object_mut) {
+        for b in blocks.values_mut() {
+            if let Some(inner) = b.get_mut("block") {
+                mark_write_only(inner);
+            }
+        }
+    }
 }
 
 /// Unknowns left anywhere (in nested values) become null: an applied object is wholly known.
@@ -231,9 +275,11 @@ impl GenericProvider {
     fn document_entry(&self) -> serde_json::Value {
         use serde_json::json;
         let blocks = |m: &BTreeMap<String, ResourceSchema>| -> serde_json::Map<String, serde_json::Value> {
-            crate::util::sort::json_map(
-                m.iter().map(|(k, s)| (k.clone(), json!({"version": s.version, "block": super::block_json(s)}))),
-            )
+            crate::util::sort::json_map(m.iter().map(|(k, s)| {
+                let mut block = super::block_json(s);
+                mark_write_only(&mut block);
+                (k.clone(), json!({"version": s.version, "block": block}))
+            }))
         };
         let resources: BTreeMap<_, _> = crate::util::sort::btree_map(
             self.schemas.resources.iter().filter(|(t, _)| self.serves(t)).map(|(k, v)| (k.clone(), v.clone())),
@@ -270,7 +316,10 @@ impl Provider for GenericProvider {
         prior: Option<&Value>,
         config: &Value,
     ) -> Result<PlannedChange, ProviderError> {
-        let planned = self.plan_object(type_name, "", self.resource_schema(type_name), prior, config);
+        // Planned from the configuration without its write-only values, so that a prior null
+        // stays as the state has it (no change on the next plan).
+        let config = without_write_only(config.clone());
+        let planned = self.plan_object(type_name, "", self.resource_schema(type_name), prior, &config);
         Ok(PlannedChange { planned, requires_replace: Vec::new() })
     }
 
@@ -286,7 +335,8 @@ impl Provider for GenericProvider {
         }
         match planned {
             Some(planned) => {
-                Applied { new_state: Some(self.fill(type_name, self.resource_schema(type_name), planned)), error: None }
+                let applied = self.fill(type_name, self.resource_schema(type_name), planned);
+                Applied { new_state: Some(without_write_only(applied)), error: None }
             }
             None => Applied { new_state: None, error: None },
         }
@@ -379,7 +429,7 @@ mod tests {
         assert!(id.starts_with("vpc-"), "{id}");
         assert!(get(&st, "arn").unwrap().as_str().unwrap().ends_with(&format!(":vpc/{id}")));
         // The state's JSON read back (objects, tuples) plans to exactly the prior object.
-        let back = crate::eval::json::from_json(&crate::engine::values_json::value(&st));
+        let back = crate::eval::json::from_json(&crate::eval::value_json::value(&st));
         let again = p.plan_resource_change("aws_vpc", Some(&back), &config("10.0.0.0/16")).unwrap().planned;
         assert!(again.raw_equal(&back));
         let changed = p.plan_resource_change("aws_vpc", Some(&back), &config("10.1.0.0/16")).unwrap();

@@ -76,7 +76,7 @@ fn known_json(v: &Value) -> serde_json::Value {
         Kind::Object(m) => serde_json::Value::Object(crate::util::sort::json_map(
             m.iter()
                 .filter(|(_, x)| x.is_wholly_known() && !x.is_null())
-                .map(|(k, x)| (k.clone(), crate::engine::values_json::value(x))),
+                .map(|(k, x)| (k.clone(), crate::eval::value_json::value(x))),
         )),
         _ => serde_json::Value::Null,
     }

@@ -1,8 +1,11 @@
-//! Values as Terraform's JSON plan and state write them (`internal/command/jsonplan`,
-//! `jsonstate`): plain JSON with unknowns left out, and the `after_unknown` /
-//! `*_sensitive` shapes (`unknownAsBool`, `SensitiveAsBool`), and cty's type JSON.
+//! cty's value JSON as Terraform's JSON plan and state write it (`internal/command/jsonplan`,
+//! `jsonstate`): plain JSON with unknowns left out, the `after_unknown` / `*_sensitive` shapes
+//! (`unknownAsBool`, `SensitiveAsBool`), and cty's type JSON. Numbers keep every digit (cty
+//! writes a number's exact decimal text; serde_json's `arbitrary_precision` carries it), so
+//! `123456789012345678901234567890` reaches the state and the plan as written. Here in eval/
+//! rather than with its main user, the engine, because the providers speak it too.
 
-use crate::eval::{Kind, Type, Value};
+use super::{Kind, Type, Value};
 use serde_json::{json, Map, Value as Json};
 
 /// The value without its unknowns (left out of objects and maps, null in sequences).
@@ -11,6 +14,7 @@ pub fn value(v: &Value) -> Json {
         Kind::Null(_) | Kind::Unknown(_) => Json::Null,
         Kind::Bool(b) => Json::Bool(*b),
         Kind::Number(n) => {
+            // The exact text (serde_json keeps it as written with `arbitrary_precision`).
             let text = n.to_string();
             serde_json::from_str::<Json>(&text).unwrap_or(Json::String(text))
         }

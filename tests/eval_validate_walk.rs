@@ -1,0 +1,29 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! `terraform plan` runs the validate walk first: a `count = 0` / `for_each = {}` resource whose
+//! arguments read a missing file stops the plan with the function's error, while a file read
+//! through a variable (unknown in that walk) does not. Against
+//! `tests/fixtures/eval/validate-walk/`, recorded with Terraform 1.11.4 (`terraform plan -json`).
+
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+#[test]
+fn plan_stops_at_the_validate_walks_function_errors() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eval/validate-walk");
+    let files: BTreeMap<String, String> =
+        [("main.tf".to_string(), std::fs::read_to_string(format!("{dir}/main.tf")).unwrap())].into();
+    let want: Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{dir}/diagnostics.json")).unwrap()).unwrap();
+    let loaded = tfgraph::load(&files, &Default::default());
+    let out = tfgraph::engine::api::run(&files, &loaded.config, loaded.diagnostics, &json!({"apply": false}));
+    let key = |d: &Value| {
+        format!("{} | {} | {} | {}", d["severity"], d["summary"], d["detail"], d["range"]["start"])
+            .replace("\\\"", "\"")
+    };
+    let mut got: Vec<String> = out["diagnostics"].as_array().unwrap().iter().map(key).collect();
+    let mut expected: Vec<String> = want["diagnostics"].as_array().unwrap().iter().map(key).collect();
+    got.sort();
+    expected.sort();
+    assert_eq!(got, expected);
+    assert!(out["changes"].as_array().is_none_or(Vec::is_empty), "the plan went on: {}", out["planText"]);
+}
