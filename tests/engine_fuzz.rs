@@ -8,7 +8,9 @@
 //! random corruptions of those states planned once more.
 //!
 //! Invariants: nothing panics (plans, their JSON and text); a plan without errors applies
-//! without errors; planning again after an apply (the same options without `-replace`) changes
+//! without errors, and its apply (again with a 10 ms provider delay and `-parallelism=3`)
+//! starts every operation after every operation the apply graph `buildGraph` returns for the
+//! plan orders before it, and leaves none waiting while fewer than 3 run (`walk_problems`); planning again after an apply (the same options without `-replace`) changes
 //! nothing (every resource and output no-op), as Terraform converges: except a targeted plan's
 //! output that reads an instance the target left out, which stays unknown and is planned again
 //! by Terraform too (fixture target-count-hole-output).
@@ -32,8 +34,8 @@
 //! resource's value from the state as Terraform does). Earlier (the same day, the narrower
 //! generator): 10,051 scenarios, 124,225 plans, 35 refused, 0 failing; a run with graph/'s
 //! apply graph as the only check left 3 plans whose apply got stuck on a cycle that graph did
-//! not show; Terraform refused the first at plan, so the apply's own order is checked too (see
-//! the test at the end). Before any check at plan (session 7): 39,875 scenarios, 145 failing,
+//! not show; Terraform refused the first at plan (see the test at the end: graph/'s apply graph,
+//! which the apply now walks, refuses them itself). Before any check at plan (session 7): 39,875 scenarios, 145 failing,
 //! every one at apply with a cycle.
 
 #![cfg(not(target_arch = "wasm32"))]
