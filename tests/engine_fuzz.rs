@@ -8,7 +8,9 @@
 //! random corruptions of those states planned once more.
 //!
 //! Invariants: nothing panics (plans, their JSON and text); a plan without errors applies
-//! without errors; planning again after an apply (the same options without `-replace`) changes
+//! without errors, and its apply (again with a 10 ms provider delay and `-parallelism=3`)
+//! starts every operation after every operation the apply graph `buildGraph` returns for the
+//! plan orders before it, and leaves none waiting while fewer than 3 run (`walk_problems`); planning again after an apply (the same options without `-replace`) changes
 //! nothing (every resource and output no-op), as Terraform converges: except a targeted plan's
 //! output that reads an instance the target left out, which stays unknown and is planned again
 //! by Terraform too (fixture target-count-hole-output).
@@ -32,8 +34,8 @@
 //! resource's value from the state as Terraform does). Earlier (the same day, the narrower
 //! generator): 10,051 scenarios, 124,225 plans, 35 refused, 0 failing; a run with graph/'s
 //! apply graph as the only check left 3 plans whose apply got stuck on a cycle that graph did
-//! not show; Terraform refused the first at plan, so the apply's own order is checked too (see
-//! the test at the end). Before any check at plan (session 7): 39,875 scenarios, 145 failing,
+//! not show; Terraform refused the first at plan (see the test at the end: graph/'s apply graph,
+//! which the apply now walks, refuses them itself). Before any check at plan (session 7): 39,875 scenarios, 145 failing,
 //! every one at apply with a cycle.
 
 #![cfg(not(target_arch = "wasm32"))]
@@ -623,7 +625,104 @@ fn run_apply(
     provider: &MockProvider,
 ) -> (Value, Vec<String>) {
     let r = apply(files, config, p, state, provider, &ApplyOptions::default());
-    (r.state, r.diagnostics.errors().map(|d| format!("{}: {}", d.summary, d.detail)).collect())
+    let mut errors: Vec<String> = r.diagnostics.errors().map(|d| format!("{}: {}", d.summary, d.detail)).collect();
+    if errors.is_empty() && !p.diagnostics.has_errors() {
+        // The same apply with time between start and end, so that order and concurrency show.
+        let timed = MockProvider::new(MockOptions { delay_ms: 10, ..MockOptions::default() });
+        let options = ApplyOptions { parallelism: 3, ..ApplyOptions::default() };
+        let r = apply(files, config, p, state, &timed, &options);
+        errors.extend(walk_problems(config, p, &r, options.parallelism));
+    }
+    (r.state, errors)
+}
+
+/// The property of the apply walk: every operation starts after every operation the apply
+/// graph says it depends on, directly or through other nodes, has ended (the graph
+/// `buildGraph` returns for the plan: graph/'s apply graph, transitively reduced); and no
+/// operation waits once what it depends on has ended unless `parallelism` operations are
+/// running then (the walk reaches the parallelism the graph allows). Problems as messages.
+fn walk_problems(
+    config: &tfgraph::config::Config,
+    p: &Plan,
+    r: &tfgraph::engine::apply::ApplyResult,
+    parallelism: usize,
+) -> Vec<String> {
+    use tfgraph::engine::apply::EventKind;
+    use tfgraph::graph::{build, BuildOptions, Operation, PlanMode};
+    let options = BuildOptions {
+        operation: Operation::Apply,
+        mode: if p.destroy { PlanMode::Destroy } else { PlanMode::Normal },
+        state: p.prior_state.as_ref().map(|s| tfgraph::state::state_from_value(s).0),
+        changes: Some(tfgraph::engine::apply_graph::changes(p)),
+        reduce: true,
+        trace_steps: false,
+    };
+    let g = build(config, &options).graph;
+    // Each operation's node, start and end on the virtual clock.
+    let mut times: BTreeMap<tfgraph::dag::NodeId, (u64, Option<u64>)> = BTreeMap::new();
+    let mut problems = Vec::new();
+    let node_of = |address: &str, op: tfgraph::providers::Op, deposed: &Option<String>| {
+        if op != tfgraph::providers::Op::Delete {
+            return g.find(address);
+        }
+        match deposed {
+            None => g.find(&format!("{address} (destroy)")),
+            Some(k) => g.find(&format!("{address} (destroy deposed {k})")).or_else(|| {
+                let prefix = format!("{address} (destroy deposed ");
+                g.ids().find(|&id| g.name(id).starts_with(&prefix))
+            }),
+        }
+    };
+    use tfgraph::providers::Op;
+    for e in r.events.iter().filter(|e| matches!(e.op, Op::Create | Op::Update | Op::Delete | Op::ReadData)) {
+        let Some(id) = node_of(&e.address, e.op, &e.deposed) else {
+            problems.push(format!("walk: {} {} has no node in the apply graph", e.op.as_str(), e.address));
+            continue;
+        };
+        match e.kind {
+            EventKind::Start => {
+                times.insert(id, (e.at_ms, None));
+            }
+            EventKind::Complete { .. } | EventKind::Fail => {
+                if let Some(t) = times.get_mut(&id) {
+                    t.1 = Some(e.at_ms);
+                }
+            }
+            _ => {}
+        }
+    }
+    // What each operation's node depends on through the graph, operations only.
+    let ancestors = |id: tfgraph::dag::NodeId| {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut stack = vec![id];
+        while let Some(n) = stack.pop() {
+            for d in g.dag().edges_from(n) {
+                if seen.insert(d) {
+                    stack.push(d);
+                }
+            }
+        }
+        seen.into_iter().filter(|d| times.contains_key(d)).collect::<Vec<_>>()
+    };
+    for (&x, &(start, _)) in &times {
+        let mut ready = 0;
+        for y in ancestors(x) {
+            match times[&y].1 {
+                Some(end) if end <= start => ready = ready.max(end),
+                _ => problems.push(format!("walk: {} started before {} ended", g.name(x), g.name(y))),
+            }
+        }
+        if start > ready {
+            let running = times.values().filter(|&&(s, e)| s <= ready && e.is_some_and(|e| e > ready)).count();
+            if running < parallelism {
+                problems.push(format!(
+                    "walk: {} was ready at {ready} ms but started at {start} ms with {running} running",
+                    g.name(x)
+                ));
+            }
+        }
+    }
+    problems
 }
 
 thread_local! {

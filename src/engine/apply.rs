@@ -1,14 +1,17 @@
-//! The apply walk, natively: [`Stepper`]'s operations driven on a virtual clock, at most
-//! `parallelism` at once, each taking the provider's delay (`delay_ms`) and answered at once.
-//! The result is the state v4 Terraform writes, the provider operations grouped in waves,
-//! and the events. The package drives the same stepper with real promises and timers
+//! The apply natively: the apply walk (`apply_walk`) on a virtual clock with the built-in mocks.
+//! The result is the state v4 Terraform writes, the provider operations grouped in waves, and
+//! the events. The package runs the same walk on real timers and JS promises
 //! (`bindings/engine`).
 
-use super::stepper::{Started, Stepper};
+use super::apply_walk::ApplyHost;
+use super::clock::VirtualClock;
+use super::stepper::{Request, Response, Started, Stepper};
 use super::Plan;
 use crate::config::model::Config;
 use crate::diag::Diagnostics;
 use crate::providers::{Op, Provider};
+use crate::walk::CancelToken;
+use futures_util::future::LocalBoxFuture;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
 
@@ -74,7 +77,9 @@ pub struct ApplyResult {
     pub imported: usize,
 }
 
-/// Applies `plan` (made from `config` and the prior state `prior`) with `provider`.
+/// Applies `plan` (made from `config` and the prior state `prior`) with `provider`: its apply
+/// graph walked on a virtual clock (`apply_walk`), each provider operation answered at once and
+/// taking the provider's delay (`delay_ms`) of virtual time.
 pub fn apply(
     files: &BTreeMap<String, String>,
     config: &Config,
@@ -83,62 +88,36 @@ pub fn apply(
     provider: &dyn Provider,
     options: &ApplyOptions,
 ) -> ApplyResult {
-    let mut s = Stepper::new(files, config, plan, prior, provider, &options.variables, options.lineage.clone());
-    let parallelism = options.parallelism.max(1);
-    // (end time, operation, succeeded)
-    let mut running: Vec<(u64, usize, bool)> = Vec::new();
-    let mut now = 0u64;
-    let mut events = s.import_events();
-    let mut starts: Vec<(u64, String)> = Vec::new();
-    let mut max_concurrency = 0;
-    let mut skipped = Vec::new();
-    loop {
-        while running.len() < parallelism {
-            let next = s.next_ready(&mut skipped);
-            events.extend(skipped.drain(..).map(|b| pending_event(&s, b, EventKind::Skip, now)));
-            let Some(b) = next else { break };
-            let started = s.start(b, provider);
-            let delay = provider.delay_ms(s.ops[b].op, started.name.as_deref());
-            events.push(start_event(&s, &started, now));
-            // Answered now; dependents see the result when it ends on the clock.
-            let response = started
-                .request
-                .as_ref()
-                .ok()
-                .map(|r| r.ask(crate::providers::route(provider, &started.provider_config)));
-            let (prior_id, deposed) = (started.prior_id.clone(), started.deposed.clone());
-            let outcome = s.finish(started, response);
-            let ok = outcome.is_ok();
-            events.push(end_event(&s, b, prior_id, deposed, &outcome, now + delay));
-            let o = &s.ops[b];
-            starts.push((now, format!("{} {}{}", o.op.as_str(), o.instance, if ok { "" } else { " FAILED" })));
-            running.push((now + delay, b, ok));
-            max_concurrency = max_concurrency.max(running.len());
-        }
-        let Some(t) = running.iter().map(|r| r.0).min() else { break };
-        now = t;
-        running.retain(|&(end, b, ok)| {
-            if end == t {
-                s.settle(b, ok);
-                false
-            } else {
-                true
-            }
-        });
+    let s = Stepper::new(files, config, plan, prior, provider, &options.variables, options.lineage.clone());
+    let clock = VirtualClock::default();
+    let host = Virtual { clock: &clock, provider };
+    clock.run(super::apply_walk::run(s, config, provider, &host, options.parallelism, CancelToken::new()))
+}
+
+/// The native host: virtual time, the provider answering at once.
+struct Virtual<'c> {
+    clock: &'c VirtualClock,
+    provider: &'c dyn Provider,
+}
+
+impl ApplyHost for Virtual<'_> {
+    fn now(&self) -> f64 {
+        self.clock.now() as f64
     }
-    s.unordered();
-    let waves = super::clock::group(&starts, provider.delay_ms(Op::Create, None));
-    let state = s.final_state();
-    ApplyResult {
-        state,
-        diagnostics: s.diagnostics.clone(),
-        waves,
-        max_concurrency,
-        events,
-        added: s.added,
-        changed: s.changed,
-        destroyed: s.destroyed,
-        imported: s.imported,
+
+    fn respond<'s>(
+        &'s self,
+        request: Option<&'s Request>,
+        provider_config: &'s str,
+        delay: u64,
+        _instance: &'s str,
+    ) -> LocalBoxFuture<'s, Option<Response>> {
+        // Answered now; dependents see the result when it ends on the clock.
+        let response = request.map(|r| r.ask(crate::providers::route(self.provider, provider_config)));
+        Box::pin(async move {
+            self.clock.sleep(delay).await;
+            response
+        })
     }
 }
 

@@ -9,6 +9,8 @@
 //! | `schemas` | the generic mock's schemas, derived from the configuration; the provider set of a configuration |
 //! | `plan` | the plan walk: expansion, refresh, actions, orphans, outputs |
 //! | `apply_check` | the apply graph built at plan time: its cycles refuse the plan (`checkApplyGraph`) |
+//! | `apply_graph` | graph/'s apply graph of a plan, as the apply walks it (built once, kept in the plan) |
+//! | `apply_walk` | the apply: the apply graph walked by walk/'s scheduler, one driver for every host (clock, provider calls, events) |
 //! | `import` | `import` blocks expanded and checked; imported objects in the prior state |
 //! | `targets` | `-target` and `-replace` addresses, and what a target contains |
 //! | `provider_block` | a provider block evaluated for `configure()`, and the resources it makes its served resources wait for |
@@ -23,7 +25,8 @@
 pub mod api;
 pub mod apply;
 pub mod apply_check;
-mod apply_order;
+pub mod apply_graph;
+pub mod apply_walk;
 pub mod body;
 pub mod body_json;
 pub mod checks;
@@ -244,6 +247,9 @@ pub struct Plan {
     /// Refused after it was complete: the apply graph it would build has errors (a cycle;
     /// `apply_check`). Terraform still renders and saves such a plan, not marked errored.
     pub apply_graph_refused: bool,
+    /// The apply graph that walks this plan (`apply_graph`), built when it was checked: none
+    /// when it changes nothing or was refused.
+    pub apply_graph: Option<std::sync::Arc<apply_graph::ApplyGraph>>,
     /// With targets: the configuration resources it planned (its apply evaluates the checks
     /// of these only).
     pub kept: Option<std::collections::BTreeSet<String>>,

@@ -207,8 +207,27 @@ fn walk_refs(
             }
             Subject::ModuleCallOutput { call, output, .. } => output_refs(config, path, call, Some(output), out, seen),
             Subject::ModuleCall(call) | Subject::ModuleCallInstance(call, _) => {
-                output_refs(config, path, call, None, out, seen)
+                output_refs(config, path, call, None, out, seen);
+                // `depends_on = [module.m]` waits for the module's close node: every resource in
+                // it and in the modules it calls (Terraform records them all as dependencies).
+                if r.context == "depends_on" {
+                    let mut child_path = path.to_vec();
+                    child_path.push(call.to_string());
+                    if let Some(child) = module_at(config, &child_path) {
+                        every_resource(child, out);
+                    }
+                }
             }
+        }
+    }
+}
+
+/// Every resource block of `module` and of the modules it calls, by configuration address.
+fn every_resource(module: &Module, out: &mut BTreeSet<String>) {
+    out.extend(module.resources.iter().map(|r| r.address.clone()));
+    for call in &module.module_calls {
+        if let Some(m) = call.module.as_deref() {
+            every_resource(m, out);
         }
     }
 }

@@ -272,7 +272,6 @@ pub fn plan(
     if !targets.is_empty() {
         result.diagnostics.push(super::targets::targeting_warning());
     }
-    let input_prior = prior;
     // `moved` blocks rename prior objects first.
     let (moved_state, moved) = super::moved::apply_moves(config, prior);
     let prior = moved_state.as_ref();
@@ -495,10 +494,9 @@ pub fn plan(
     result.relevant_attributes = super::relevant::Relevant::new(config, module_outputs);
     // The apply graph this plan would build, checked now (Terraform's `checkApplyGraph`).
     if !result.diagnostics.has_errors() {
-        let apply =
-            super::apply_check::ApplyInputs { files, prior: input_prior, provider, variables: &options.variables };
-        let errors = super::apply_check::check(config, &result, &apply);
+        let (errors, graph) = super::apply_check::check(config, &result);
         result.apply_graph_refused = errors.has_errors();
+        result.apply_graph = graph;
         result.diagnostics.extend(errors);
     }
     result

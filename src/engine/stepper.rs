@@ -1,17 +1,12 @@
-//! The apply walk as a state machine that a driver steps: [`Stepper::next_ready`] names an
-//! operation whose predecessors have finished, [`Stepper::start`] evaluates its configuration
-//! against the working state and says what to ask the provider ([`Request`]), the driver gets
-//! the provider's [`Response`] however it can (at once natively, awaiting a JS promise or a
-//! timer in wasm), and [`Stepper::finish`] writes the result into the working state.
-//! [`Stepper::halt`] cancels what has not started (Terraform's stop: in-flight operations
-//! finish, nothing new starts).
+//! The work of the apply graph's resource instance nodes, and the working state they write:
+//! when the walk (`apply_walk`) reaches a node that applies a change, [`Stepper::start`]
+//! evaluates its configuration against the working state and says what to ask the provider
+//! ([`Request`]), the walk gets the provider's [`Response`] however its host can (at once and
+//! after a virtual delay natively, awaiting a JS promise or a timer in wasm), and
+//! [`Stepper::finish`] writes the result into the working state.
 //!
-//! The operations and their order are the apply graph's edges: creators after the creators
-//! they depend on, destroyers of dependents before destroyers of their dependencies,
-//! destroy-before-create and create-before-destroy replacement. A failure skips what depends on
-//! it; everything else finishes.
+//! What runs when is the apply graph's alone (`apply_graph`); nothing here orders operations.
 
-use super::apply_order::ApplyOrder;
 use super::body::{arguments_of, Body};
 use super::instance::{self, with_root_env, with_root_scope, RootEnv};
 use super::live_values::{resource_key, resource_value, Hidden, Reads};
@@ -31,17 +26,6 @@ use crate::providers::{Applied, Op, Provider, ProviderError};
 use serde_json::Value as Json;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// Where an operation is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    Pending,
-    Running,
-    Done,
-    Failed,
-    Skipped,
-    Cancelled,
-}
-
 /// One provider operation of the apply.
 pub struct OpNode {
     pub op: Op,
@@ -51,11 +35,8 @@ pub struct OpNode {
     pub resource: String,
     /// The instance address.
     pub instance: String,
-    pub(super) destroy: bool,
+    pub destroy: bool,
     pub(super) cbd: bool,
-    /// Ordered as create_before_destroy: a replacement under it, or a plain destroy of an
-    /// object whose state says so (set when it was created, or forced).
-    pub(super) order_cbd: bool,
 }
 
 /// What to ask the provider for an operation that has started. `address` is the instance's,
@@ -166,8 +147,6 @@ pub struct Stepper<'a> {
     by_addr: HashMap<String, usize>,
     pub(super) objs: Objects,
     pub ops: Vec<OpNode>,
-    order: ApplyOrder,
-    pub status: Vec<Status>,
     provider_addr: String,
     next_deposed: u32,
     /// Each configured resource's dependencies and create_before_destroy (`state_write`).
@@ -192,8 +171,6 @@ pub struct Stepper<'a> {
     pub destroyed: usize,
     /// Diagnostics of failed operations, in the order they failed.
     pub diagnostics: Diagnostics,
-    /// A failure settled since skips were last propagated.
-    failures_to_skip: bool,
     /// The root scope's shared parts, made once.
     env: RootEnv,
     /// Each walkable's block arguments, parsed once.
@@ -250,20 +227,8 @@ impl<'a> Stepper<'a> {
             d.remove(&w.config_address);
             deps.entry(w.config_address.clone()).or_default().extend(d);
         }
-        // What creators wait for: the configuration's references, and through resources with no
-        // operation, what those refer to (each planned change's dependencies: the transitive
-        // closure). Dependencies only the state records order destroys alone.
+        // What a resource's expand node waits for (`husks`): what its configuration reaches.
         let waits = deps.clone();
-        let mut refs = deps.clone();
-        for c in plan.changes.iter().filter(|c| !matches!(c.action, Action::Delete | Action::Forget)) {
-            let data = if c.mode == ResourceMode::Data { "data." } else { "" };
-            let abs = if c.module.is_empty() {
-                format!("{data}{}.{}", c.type_name, c.name)
-            } else {
-                format!("{}.{data}{}.{}", c.module, c.type_name, c.name)
-            };
-            refs.entry(order::config_addr(&abs)).or_default().extend(c.dependencies.iter().cloned());
-        }
         let hidden: Vec<usize> = plan
             .changes
             .iter()
@@ -284,14 +249,7 @@ impl<'a> Stepper<'a> {
             } else {
                 provider.resource_schema(&type_name)
             };
-            let data = if mode == ResourceMode::Data { "data." } else { "" };
-            let abs = if module.is_empty() {
-                format!("{data}{type_name}.{name}")
-            } else {
-                format!("{module}.{data}{type_name}.{name}")
-            };
             for o in list {
-                deps.entry(order::config_addr(&abs)).or_default().extend(o.dependencies.iter().cloned());
                 objs.push(Obj {
                     module: module.clone(),
                     mode,
@@ -346,13 +304,7 @@ impl<'a> Stepper<'a> {
                 Some(c.deposed.clone()),
             ));
         }
-        // A resource also waits for what its provider's block reaches (`provider_block`).
-        for (r, d) in super::provider_block::served_dependencies(config, plan) {
-            deps.entry(r).or_default().extend(d);
-        }
         let ops = operations(plan);
-        let keys: Vec<String> = ops.iter().map(|o| order::config_addr(&o.resource)).collect();
-        let order = ApplyOrder::new(&ops, &keys, &deps, &refs);
         let n = ops.len();
         let mut s = Stepper {
             files,
@@ -365,8 +317,6 @@ impl<'a> Stepper<'a> {
             by_addr,
             objs,
             ops,
-            order,
-            status: vec![Status::Pending; n],
             provider_addr,
             next_deposed: 1,
             conf,
@@ -380,7 +330,6 @@ impl<'a> Stepper<'a> {
             changed: 0,
             destroyed: 0,
             diagnostics: super::targets::apply_diagnostics(plan),
-            failures_to_skip: false,
             env: RootEnv::new(files, config),
             args,
             reads,
@@ -498,34 +447,9 @@ impl<'a> Stepper<'a> {
         self.objs.find(&c.module, c.mode, &c.type_name, &c.name, &c.key, pred)
     }
 
-    /// The next operation that may start (everything it waits for is done), in operation order;
-    /// operations behind a failure are skipped first (they are listed in `skipped`).
-    pub fn next_ready(&mut self, skipped: &mut Vec<usize>) -> Option<usize> {
-        let n = self.ops.len();
-        while std::mem::take(&mut self.failures_to_skip) {
-            let mut any = false;
-            for b in 0..n {
-                if self.status[b] == Status::Pending && self.order.blocked(b, &self.status) {
-                    self.status[b] = Status::Skipped;
-                    self.order.failed(b);
-                    skipped.push(b);
-                    any = true;
-                }
-            }
-            self.failures_to_skip = any;
-        }
-        while let Some(b) = self.order.pop_ready() {
-            if self.status[b] == Status::Pending {
-                return Some(b);
-            }
-        }
-        None
-    }
-
     /// Starts operation `b`: its configuration evaluated over the current state, the object it
     /// replaces deposed or removed, and the provider request to make.
     pub fn start(&mut self, b: usize, provider: &dyn Provider) -> Started {
-        self.status[b] = Status::Running;
         let o = &self.ops[b];
         let c = &self.plan.changes[o.change];
         let target = if o.op == Op::Delete {
@@ -677,19 +601,6 @@ impl<'a> Stepper<'a> {
         }
     }
 
-    /// Marks operation `b` done (or failed): what waits for it may start (or is skipped).
-    /// Separate from [`Stepper::finish`] so that a virtual clock can write the state when the
-    /// operation starts and let dependents see it end later.
-    pub fn settle(&mut self, b: usize, ok: bool) {
-        self.status[b] = if ok { Status::Done } else { Status::Failed };
-        self.failures_to_skip |= !ok;
-        if ok {
-            self.order.done(b);
-        } else {
-            self.order.failed(b);
-        }
-    }
-
     /// Writes a response into the working state.
     fn complete(
         &mut self,
@@ -778,38 +689,6 @@ impl<'a> Stepper<'a> {
         id
     }
 
-    /// Terraform's stop: nothing that has not started will; returns what was cancelled.
-    pub fn halt(&mut self) -> Vec<usize> {
-        let mut cancelled = Vec::new();
-        for (b, s) in self.status.iter_mut().enumerate() {
-            if *s == Status::Pending {
-                *s = Status::Cancelled;
-                cancelled.push(b);
-            }
-        }
-        cancelled
-    }
-
-    /// The operations that wait for each other in a loop and so could never start: the
-    /// strongly connected components of more than one operation among the waits, each in
-    /// index order. Empty when every operation can be ordered.
-    pub fn cycles(&self) -> Vec<Vec<usize>> {
-        self.order.cycles()
-    }
-
-    /// After the walk: operations that never became ready (a cycle the plan let through).
-    pub fn unordered(&mut self) {
-        for b in 0..self.ops.len() {
-            if self.status[b] == Status::Pending {
-                let d = Diagnostic::error(
-                    "Cycle in the apply graph",
-                    format!("{} {} could not be ordered.", self.ops[b].op.as_str(), self.ops[b].instance),
-                );
-                self.diagnostics.push(d);
-            }
-        }
-    }
-
     /// The state v4 as it stands.
     pub fn state(&self) -> Json {
         super::state_write::write_state(self, Moment::Snapshot, None)
@@ -837,17 +716,8 @@ fn operations(plan: &Plan) -> Vec<OpNode> {
         let resource = resource_of(c);
         let instance = c.address();
         let cbd = c.create_before_destroy && c.action == Action::CreateThenDelete;
-        let order_cbd = cbd || (c.action == Action::Delete && c.create_before_destroy);
         let mut push = |op: Op, destroy: bool| {
-            ops.push(OpNode {
-                op,
-                change: i,
-                resource: resource.clone(),
-                instance: instance.clone(),
-                destroy,
-                cbd,
-                order_cbd,
-            })
+            ops.push(OpNode { op, change: i, resource: resource.clone(), instance: instance.clone(), destroy, cbd })
         };
         match c.action {
             Action::Create => push(Op::Create, false),

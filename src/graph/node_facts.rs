@@ -75,6 +75,15 @@ pub fn create_before_destroy(n: &Node, config_cbd: bool) -> bool {
     let f = n.facts.as_deref();
     match n.kind {
         NodeKind::ResourceInstanceDestroyDeposed { .. } => true,
+        // A replacement planned delete-then-create is destroyed first whatever the state says:
+        // Terraform 1.11.4 destroys such an object before creating its replacement though its
+        // state keeps create_before_destroy from an earlier replacement
+        // (tests/fixtures/engine/replace-after-create-before-destroy, step 3).
+        NodeKind::ResourceInstanceDestroy { .. }
+            if f.is_some_and(|f| f.action == Some(crate::plans::Action::DeleteThenCreate)) =>
+        {
+            false
+        }
         NodeKind::ResourceInstanceDestroy { .. } => match f.and_then(|f| f.state.as_ref()) {
             Some(s) => s.create_before_destroy,
             None => config_cbd,

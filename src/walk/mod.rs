@@ -166,12 +166,17 @@ impl Default for WalkOptions {
 /// #     loop { if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; } }
 /// # }
 /// ```
-pub async fn walk<K, V, H>(graph: Subgraph<K>, visitor: V, hooks: H, options: WalkOptions) -> WalkReport<K, V::Error>
+pub async fn walk<'w, K, V, H>(
+    graph: Subgraph<K>,
+    visitor: V,
+    hooks: H,
+    options: WalkOptions,
+) -> WalkReport<K, V::Error>
 where
-    K: Clone + 'static,
-    V: Visitor<K> + 'static,
-    V::Error: 'static,
-    H: WalkHooks<K> + 'static,
+    K: Clone + 'w,
+    V: Visitor<K> + 'w,
+    V::Error: 'w,
+    H: WalkHooks<K> + 'w,
 {
     let shared = Rc::new(scheduler::Shared {
         visitor,

@@ -69,9 +69,9 @@ pub(crate) struct LevelOutcome {
     pub cancelled: usize,
 }
 
-type NodeFuture<E> = Pin<Box<dyn Future<Output = (u32, Settled<E>)>>>;
+type NodeFuture<'w, E> = Pin<Box<dyn Future<Output = (u32, Settled<E>)> + 'w>>;
 
-pub(crate) struct Level<K, V: Visitor<K>, H> {
+pub(crate) struct Level<'w, K, V: Visitor<K>, H> {
     shared: Rc<Shared<K, V, H>>,
     nodes: Vec<K>,
     dag: super::Dag,
@@ -79,7 +79,7 @@ pub(crate) struct Level<K, V: Visitor<K>, H> {
     state: Vec<State>,
     started_at: Vec<f64>,
     ready: VecDeque<u32>,
-    running: FuturesUnordered<NodeFuture<V::Error>>,
+    running: FuturesUnordered<NodeFuture<'w, V::Error>>,
     settled: usize,
     failed: usize,
     cancelled: usize,
@@ -87,19 +87,19 @@ pub(crate) struct Level<K, V: Visitor<K>, H> {
     /// The top level registers with the cancel token so an abort is reported at once.
     is_top: bool,
     /// A yield to the host in progress.
-    pause: Option<Pin<Box<dyn Future<Output = ()>>>>,
+    pause: Option<Pin<Box<dyn Future<Output = ()> + 'w>>>,
 }
 
 // No field is ever pinned in place (in-flight futures and pauses are boxed), so moving a
 // level is fine whatever `K`, `V` and `H` are.
-impl<K, V: Visitor<K>, H> Unpin for Level<K, V, H> {}
+impl<K, V: Visitor<K>, H> Unpin for Level<'_, K, V, H> {}
 
-impl<K, V, H> Level<K, V, H>
+impl<'w, K, V, H> Level<'w, K, V, H>
 where
-    K: Clone + 'static,
-    V: Visitor<K> + 'static,
-    V::Error: 'static,
-    H: WalkHooks<K> + 'static,
+    K: Clone + 'w,
+    V: Visitor<K> + 'w,
+    V::Error: 'w,
+    H: WalkHooks<K> + 'w,
 {
     pub fn new(shared: Rc<Shared<K, V, H>>, graph: Subgraph<K>, is_top: bool) -> Self {
         let Subgraph { nodes, dag } = graph;
@@ -256,12 +256,12 @@ where
     }
 }
 
-impl<K, V, H> Future for Level<K, V, H>
+impl<'w, K, V, H> Future for Level<'w, K, V, H>
 where
-    K: Clone + 'static,
-    V: Visitor<K> + 'static,
-    V::Error: 'static,
-    H: WalkHooks<K> + 'static,
+    K: Clone + 'w,
+    V: Visitor<K> + 'w,
+    V::Error: 'w,
+    H: WalkHooks<K> + 'w,
 {
     type Output = LevelOutcome;
 

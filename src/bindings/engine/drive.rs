@@ -1,23 +1,25 @@
-//! The apply walk in the package: the engine's [`Stepper`] driven by real time. At most
-//! `parallelism` provider operations are in flight (a `FuturesUnordered` of them); the
-//! built-in mock's answers arrive after its delay as a real timer (`setTimeout`), a JS
-//! provider's when its promises settle. Events go to `onEvent` as they happen, the state to
-//! `onState` after each object ([`StatePacing`]: coalesced once a state costs enough to slow the
-//! walk). An abort (Terraform's stop) starts nothing new and lets what is in flight finish; the
-//! state then holds everything done.
+//! The package's host of the apply walk (`engine::apply_walk`): real time, a JS provider's
+//! promises and the built-in mock's delays as real timers (`setTimeout`). It decides nothing
+//! about what runs when; it answers the walk and reports to the page. Events go to `onEvent`
+//! as they happen, the state to `onState` after each object ([`StatePacing`]: coalesced once a
+//! state costs enough to slow the walk). An abort (Terraform's stop) or a throwing callback
+//! cancels the walk: nothing new starts, what is in flight finishes.
 
 use super::timers::{elapsed_ms, sleep, turn};
 use super::Route;
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::Diagnostics;
 use crate::engine::api::event_json;
-use crate::engine::apply::{end_event, pending_event, start_event, ApplyResult, Event, EventKind};
-use crate::engine::stepper::{Response, Started, Stepper};
-use crate::providers::Op;
+use crate::engine::apply::Event;
+use crate::engine::apply_walk::ApplyHost;
+use crate::engine::stepper::{Request, Response, Stepper};
 use crate::walk::CancelToken;
 use futures_util::future::LocalBoxFuture;
-use futures_util::stream::{FuturesUnordered, StreamExt};
 use js_sys::Function;
 use serde_json::Value as Json;
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Poll, Waker};
 use wasm_bindgen::prelude::*;
 
 /// The callbacks of one walk.
@@ -126,125 +128,104 @@ impl Hooks {
     }
 }
 
-/// Runs the walk to its end (or its halt) and returns what [`crate::engine::apply::apply`]
-/// returns natively, with real times.
-pub async fn apply_walk(s: &mut Stepper<'_>, route: &Route<'_>, parallelism: usize, hooks: &mut Hooks) -> ApplyResult {
-    let provider = route.provider();
-    let t0 = elapsed_ms(0.0);
-    let now = || elapsed_ms(t0) as u64;
-    let mut inflight: FuturesUnordered<LocalBoxFuture<'_, (Started, Option<Response>)>> = FuturesUnordered::new();
-    let mut events: Vec<Event> = s.import_events();
-    for e in &events {
-        hooks.event(e, None, None);
+/// The package's [`ApplyHost`].
+pub struct JsHost<'r, 'p> {
+    pub route: &'r Route<'p>,
+    pub hooks: RefCell<Hooks>,
+    /// `performance.now()` when the walk began.
+    pub t0: f64,
+    /// The pacer waiting for a state to be held back ([`ApplyHost::beside`]).
+    pacer: RefCell<Option<Waker>>,
+}
+
+impl<'r, 'p> JsHost<'r, 'p> {
+    pub fn new(route: &'r Route<'p>, hooks: Hooks) -> Self {
+        JsHost { route, hooks: RefCell::new(hooks), t0: elapsed_ms(0.0), pacer: RefCell::new(None) }
     }
-    let mut begun: Vec<u64> = vec![0; s.ops.len()];
-    let mut starts: Vec<(u64, String)> = Vec::new();
-    let mut skipped = Vec::new();
-    let (mut max_concurrency, mut halted, mut settled) = (0, false, 0usize);
-    let mut halt_diagnostic = false;
-    loop {
-        if !halted && hooks.cancel.is_cancelled() {
-            halted = true;
-            halt_diagnostic = hooks.callback_error.is_none();
-            for b in s.halt() {
-                let e = pending_event(s, b, EventKind::Cancel, now());
-                hooks.event(&e, None, None);
-                events.push(e);
+
+    /// The walk's result, as Terraform persists it last: passed unless the last state passed
+    /// was it already (nothing written since, and the final write did not advance the serial).
+    pub fn finished(&self, state: &Json) {
+        let mut hooks = self.hooks.borrow_mut();
+        if hooks.pacing.behind
+            || (hooks.pacing.serial.is_some() && hooks.pacing.serial != state.get("serial").and_then(Json::as_u64))
+        {
+            hooks.pass(state);
+        }
+    }
+}
+
+impl ApplyHost for JsHost<'_, '_> {
+    fn now(&self) -> f64 {
+        elapsed_ms(self.t0)
+    }
+
+    fn respond<'s>(
+        &'s self,
+        request: Option<&'s Request>,
+        provider_config: &'s str,
+        delay: u64,
+        instance: &'s str,
+    ) -> LocalBoxFuture<'s, Option<Response>> {
+        Box::pin(async move {
+            match request {
+                Some(r) => Some(self.route.respond(r, provider_config, delay, instance).await),
+                None => None,
+            }
+        })
+    }
+
+    fn needs_configure(&self, provider_config: &str) -> bool {
+        self.route.needs_configure(provider_config)
+    }
+
+    fn configure<'s>(&'s self, provider_config: &'s str, state: Json) -> LocalBoxFuture<'s, Result<(), Diagnostics>> {
+        Box::pin(async move { self.route.configure(provider_config, &state).await })
+    }
+
+    fn event(&self, event: &Event, elapsed_ms: Option<u64>, diagnostics: Option<&Diagnostics>) {
+        self.hooks.borrow_mut().event(event, elapsed_ms, diagnostics);
+    }
+
+    fn wrote(&self, stepper: &Stepper<'_>) {
+        self.hooks.borrow_mut().wrote(stepper);
+        if self.hooks.borrow().pacing.behind {
+            if let Some(w) = self.pacer.borrow_mut().take() {
+                w.wake();
             }
         }
-        while !halted && inflight.len() < parallelism.max(1) {
-            let next = s.next_ready(&mut skipped);
-            for b in skipped.drain(..) {
-                let e = pending_event(s, b, EventKind::Skip, now());
-                hooks.event(&e, None, None);
-                events.push(e);
-            }
-            let Some(b) = next else { break };
-            let started = s.start(b, provider);
-            begun[b] = now();
-            let e = start_event(s, &started, begun[b]);
-            hooks.event(&e, None, None);
-            events.push(e);
-            let delay = provider.delay_ms(s.ops[b].op, started.name.as_deref());
-            // A JS configuration's first operation configures it, over the state as it is now:
-            // what its block reaches has been applied (`engine::provider_block`).
-            let configure =
-                (started.request.is_ok() && route.needs_configure(&started.provider_config)).then(|| s.state());
-            let instance = s.ops[b].instance.clone();
-            inflight.push(Box::pin(async move {
-                let mut started = started;
-                if let Some(state) = &configure {
-                    if let Err(d) = route.configure(&started.provider_config, state).await {
-                        started.request = Err(d);
-                    }
-                }
-                let response = match &started.request {
-                    Ok(r) => Some(route.respond(r, &started.provider_config, delay, &instance).await),
-                    Err(_) => None,
-                };
-                (started, response)
-            }));
-            max_concurrency = max_concurrency.max(inflight.len());
-        }
-        let next = if hooks.pacing.behind {
-            // A state held back by pacing is passed once due, even if no operation ends first.
-            match futures_util::future::select(inflight.next(), Box::pin(sleep(hooks.pacing.wait_ms()))).await {
-                futures_util::future::Either::Left((next, _)) => next,
-                futures_util::future::Either::Right(_) => {
-                    hooks.state(s);
-                    continue;
-                }
-            }
-        } else {
-            inflight.next().await
-        };
-        let Some((started, response)) = next else { break };
-        let b = started.index;
-        let (prior_id, deposed) = (started.prior_id.clone(), started.deposed.clone());
-        let outcome = s.finish(started, response);
-        let ok = outcome.is_ok();
-        s.settle(b, ok);
-        let end = now();
-        let e = end_event(s, b, prior_id, deposed, &outcome, end);
-        hooks.event(&e, Some(end - begun[b]), outcome.as_ref().err());
-        events.push(e);
-        let o = &s.ops[b];
-        starts.push((begun[b], format!("{} {}{}", o.op.as_str(), o.instance, if ok { "" } else { " FAILED" })));
-        hooks.wrote(s);
-        settled += 1;
+    }
+
+    fn yield_now(&self) -> Option<Pin<Box<dyn Future<Output = ()>>>> {
         // A long run of instant operations yields now and then, so a page keeps drawing.
-        if settled % 256 == 0 {
-            turn().await;
-        }
+        Some(Box::pin(turn()))
     }
-    s.unordered();
-    if halt_diagnostic {
-        // Terraform's stop hook: `errors.New("execution halted")`.
-        s.diagnostics.push(Diagnostic::error("execution halted", ""));
+
+    fn beside<'s>(&'s self, stepper: &'s RefCell<Stepper<'_>>) -> LocalBoxFuture<'s, ()> {
+        // A state held back by pacing is passed once due, even if no operation ends first.
+        Box::pin(async move {
+            loop {
+                std::future::poll_fn(|cx| {
+                    if self.hooks.borrow().pacing.behind {
+                        Poll::Ready(())
+                    } else {
+                        *self.pacer.borrow_mut() = Some(cx.waker().clone());
+                        Poll::Pending
+                    }
+                })
+                .await;
+                let wait = self.hooks.borrow().pacing.wait_ms();
+                sleep(wait).await;
+                let mut hooks = self.hooks.borrow_mut();
+                if hooks.pacing.behind {
+                    hooks.state(&stepper.borrow());
+                }
+            }
+        })
     }
-    if let Some(msg) = &hooks.callback_error {
-        s.diagnostics.push(Diagnostic::error("Apply callback failed", msg.clone()));
-    }
-    crate::util::sort::sort_by_key(&mut starts, |(t, _)| *t);
-    let waves = crate::engine::clock::group(&starts, provider.delay_ms(Op::Create, None));
-    let state = s.final_state();
-    // The walk's result, as Terraform persists it last: passed unless the last state passed
-    // was it already (nothing written since, and the final write did not advance the serial).
-    if hooks.pacing.behind
-        || (hooks.pacing.serial.is_some() && hooks.pacing.serial != state.get("serial").and_then(Json::as_u64))
-    {
-        hooks.pass(&state);
-    }
-    ApplyResult {
-        state,
-        diagnostics: s.diagnostics.clone(),
-        waves,
-        max_concurrency,
-        events,
-        added: s.added,
-        changed: s.changed,
-        destroyed: s.destroyed,
-        imported: s.imported,
+
+    fn callback_error(&self) -> Option<String> {
+        self.hooks.borrow().callback_error.clone()
     }
 }
 

@@ -8,7 +8,7 @@
 //! JS serving the sources `providers` names (`js_set`, `js_provider`). The plan walk is
 //! synchronous Rust, so JS providers are planned in passes (`providers::answered`): plan,
 //! await the questions it could not answer, plan again with the answers, until a pass asks
-//! nothing new. The apply walk awaits the provider directly (`drive`).
+//! nothing new. The apply walk (`engine::apply_walk`) awaits the provider directly; `drive` is its host.
 
 mod drive;
 mod js_provider;
@@ -486,10 +486,10 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         let route = Route { set: &set, js: &js, how: &how };
         let token = crate::walk::CancelToken::new();
         let _listener = signal.map(|s| super::walk::options::AbortListener::new(s, token.clone())).transpose()?;
-        let mut hooks = drive::Hooks {
+        let hooks = drive::Hooks {
             on_event: request.on_event,
             on_state,
-            cancel: token,
+            cancel: token.clone(),
             callback_error: None,
             pacing: Default::default(),
         };
@@ -497,12 +497,17 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         // Growing wasm memory 64 KiB at a time cost most of a large apply in Node (every
         // `memory.grow` is a full GC there): what the apply will need is grown at once.
         super::graph::reserve_heap(d.plan.changes.len() * APPLY_BYTES_PER_CHANGE);
-        let mut stepper =
+        let stepper =
             Stepper::new(&d.files, &d.config, &d.plan, d.prior.as_ref(), route.provider(), &d.variables, lineage);
-        let mut r = drive::apply_walk(&mut stepper, &route, request.parallelism, &mut hooks).await;
-        // Each JS configuration is configured at its first operation (`drive`); those the plan
-        // uses with nothing to do (no-ops, data sources read at plan) once the walk is over, as
-        // 1.11 configures them even for an apply with nothing to do, after what their blocks
+        let host = drive::JsHost::new(&route, hooks);
+        let mut r =
+            crate::engine::apply_walk::run(stepper, &d.config, route.provider(), &host, request.parallelism, token)
+                .await;
+        host.finished(&r.state);
+        let hooks = host.hooks.into_inner();
+        // Each JS configuration is configured at its first operation (`apply_walk`); those the
+        // plan uses with nothing to do (no-ops, data sources read at plan) once the walk is over,
+        // as 1.11 configures them even for an apply with nothing to do, after what their blocks
         // reach (tests/fixtures/providers/configure-*, engine/provider-block-reads-resource).
         if hooks.callback_error.is_none() && !hooks.cancel.is_cancelled() {
             for address in used_configurations(&d.plan).into_iter().filter(|a| js.needs_configure(a)) {

@@ -1,0 +1,301 @@
+//! The apply: the plan's apply graph (`apply_graph`) walked by walk/'s scheduler, one driver
+//! for every host. A node that applies a change runs its provider operation when the walk
+//! reaches it: [`Stepper::start`] (its configuration evaluated over the working state), the
+//! provider's answer through the [`ApplyHost`], [`Stepper::finish`] (the working state
+//! written). Every other node (providers, variables, locals, outputs, module expansion and
+//! closing, the root) has no work of its own here: outputs and the state are made from the
+//! working state when asked, and a JS provider is configured by its first operation.
+//!
+//! The scheduler is Terraform's: at most `-parallelism` nodes at once (default 10), a failed
+//! node's dependents skipped and everything else run to the end, cancellation (Terraform's
+//! stop: nothing new starts, what is in flight finishes). The walk's order is the graph's order,
+//! nothing else; the host only answers: natively a [`VirtualClock`](super::clock::VirtualClock)
+//! and the built-in mocks (`apply.rs`), in the package real timers and JS promises
+//! (`bindings/engine/drive.rs`).
+
+use super::apply::{end_event, pending_event, start_event, ApplyResult, Event, EventKind};
+use super::apply_graph::{build_graph, ApplyGraph};
+use super::stepper::{Request, Response, Stepper};
+use crate::config::Config;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::providers::{Op, Provider};
+use crate::walk::{self, CancelToken, Subgraph, Visited, WalkHooks, WalkOptions};
+use futures_util::future::{select, Either, LocalBoxFuture};
+use serde_json::Value as Json;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::{pin, Pin};
+
+/// What the apply walk needs from where it runs: a clock, the provider's answers, and where
+/// events and states go.
+pub trait ApplyHost {
+    /// Milliseconds on this host's clock (any origin).
+    fn now(&self) -> f64;
+
+    /// The provider's response to `request` for `instance`, served by `provider_config`, once
+    /// the host has it (a mock's after its `delay`). `None` when the operation failed before
+    /// reaching the provider (`request` is `None`).
+    fn respond<'s>(
+        &'s self,
+        request: Option<&'s Request>,
+        provider_config: &'s str,
+        delay: u64,
+        instance: &'s str,
+    ) -> LocalBoxFuture<'s, Option<Response>>;
+
+    /// Whether `provider_config` must be configured before its next operation.
+    fn needs_configure(&self, provider_config: &str) -> bool {
+        let _ = provider_config;
+        false
+    }
+
+    /// Configures `provider_config` with its block evaluated over `state`, the working state as
+    /// the operation that needs it starts.
+    fn configure<'s>(&'s self, provider_config: &'s str, state: Json) -> LocalBoxFuture<'s, Result<(), Diagnostics>> {
+        let _ = (provider_config, state);
+        Box::pin(async { Ok(()) })
+    }
+
+    /// An event as it happens, with the operation's duration and its diagnostics when it ended.
+    fn event(&self, event: &Event, elapsed_ms: Option<u64>, diagnostics: Option<&Diagnostics>) {
+        let _ = (event, elapsed_ms, diagnostics);
+    }
+
+    /// An operation's result was written into the working state.
+    fn wrote(&self, stepper: &Stepper<'_>) {
+        let _ = stepper;
+    }
+
+    /// A turn of the host's event loop, taken now and then during a long walk.
+    fn yield_now(&self) -> Option<Pin<Box<dyn Future<Output = ()>>>> {
+        None
+    }
+
+    /// Work of the host's own beside the walk (the package's paced states), polled with it and
+    /// dropped when the walk ends.
+    fn beside<'s>(&'s self, stepper: &'s RefCell<Stepper<'_>>) -> LocalBoxFuture<'s, ()> {
+        let _ = stepper;
+        Box::pin(std::future::pending())
+    }
+
+    /// What a host callback threw, which halted the walk.
+    fn callback_error(&self) -> Option<String> {
+        None
+    }
+}
+
+/// What the nodes of one walk share.
+struct Walking<'w, 'a, H> {
+    stepper: &'w RefCell<Stepper<'a>>,
+    host: &'w H,
+    provider: &'w dyn Provider,
+    /// Per walk node: the operation it runs.
+    node_op: Vec<Option<usize>>,
+    events: RefCell<Vec<Event>>,
+    /// Per operation: when it started.
+    begun: RefCell<Vec<f64>>,
+    /// (start, `op ADDR` with ` FAILED` when it failed) per operation that ran.
+    starts: RefCell<Vec<(u64, String)>>,
+    running: Cell<usize>,
+    max_running: Cell<usize>,
+}
+
+impl<H: ApplyHost> Walking<'_, '_, H> {
+    /// Runs operation `b`: true when it succeeded.
+    async fn operation(&self, b: usize) -> bool {
+        let (mut started, delay, configure, instance) = {
+            let s = &mut *self.stepper.borrow_mut();
+            let started = s.start(b, self.provider);
+            let delay = self.provider.delay_ms(s.ops[b].op, started.name.as_deref());
+            let now = self.host.now();
+            self.begun.borrow_mut()[b] = now;
+            let e = start_event(s, &started, now as u64);
+            self.host.event(&e, None, None);
+            self.events.borrow_mut().push(e);
+            // A JS configuration's first operation configures it, over the state as it is now:
+            // what its block reaches has been applied (`engine::provider_block`).
+            let configure =
+                (started.request.is_ok() && self.host.needs_configure(&started.provider_config)).then(|| s.state());
+            (started, delay, configure, s.ops[b].instance.clone())
+        };
+        self.running.set(self.running.get() + 1);
+        self.max_running.set(self.max_running.get().max(self.running.get()));
+        if let Some(state) = configure {
+            if let Err(d) = self.host.configure(&started.provider_config, state).await {
+                started.request = Err(d);
+            }
+        }
+        let response =
+            self.host.respond(started.request.as_ref().ok(), &started.provider_config, delay, &instance).await;
+        self.running.set(self.running.get() - 1);
+        let s = &mut *self.stepper.borrow_mut();
+        let (prior_id, deposed) = (started.prior_id.clone(), started.deposed.clone());
+        let outcome = s.finish(started, response);
+        let ok = outcome.is_ok();
+        let end = self.host.now();
+        let begun = self.begun.borrow()[b];
+        let e = end_event(s, b, prior_id, deposed, &outcome, end as u64);
+        self.host.event(&e, Some((end as u64).saturating_sub(begun as u64)), outcome.as_ref().err());
+        self.events.borrow_mut().push(e);
+        let o = &s.ops[b];
+        let label = format!("{} {}{}", o.op.as_str(), o.instance, if ok { "" } else { " FAILED" });
+        self.starts.borrow_mut().push((begun as u64, label));
+        self.host.wrote(s);
+        ok
+    }
+}
+
+/// The walk's events of nodes that never run (skipped behind a failure, cancelled) become the
+/// apply's events of their operations.
+struct Hooks<'r, 'w, 'a, H>(&'r Walking<'w, 'a, H>);
+
+impl<H: ApplyHost> WalkHooks<u32> for Hooks<'_, '_, '_, H> {
+    fn now(&self) -> f64 {
+        self.0.host.now()
+    }
+
+    fn event(&self, event: walk::Event<'_, u32>) {
+        let kind = match event.kind {
+            walk::EventKind::Skip => EventKind::Skip,
+            walk::EventKind::Cancel => EventKind::Cancel,
+            _ => return,
+        };
+        let Some(b) = self.0.node_op[*event.node as usize] else { return };
+        let e = pending_event(&self.0.stepper.borrow(), b, kind, event.time as u64);
+        self.0.host.event(&e, None, None);
+        self.0.events.borrow_mut().push(e);
+    }
+
+    fn yield_now(&self) -> Option<Pin<Box<dyn Future<Output = ()>>>> {
+        self.0.host.yield_now()
+    }
+}
+
+/// Scheduling steps (starts and settles) between two turns of the host's event loop.
+const YIELD_EVERY: usize = 512;
+
+/// Applies the plan `stepper` was made for by walking its apply graph (the plan's, or built now
+/// when the plan has none) on `host`, at most `parallelism` nodes at once, until it ends or
+/// `cancel` stops it.
+pub async fn run<H: ApplyHost>(
+    stepper: Stepper<'_>,
+    config: &Config,
+    provider: &dyn Provider,
+    host: &H,
+    parallelism: usize,
+    cancel: CancelToken,
+) -> ApplyResult {
+    let plan = stepper.plan;
+    let built;
+    let mut unwalkable = None;
+    let graph: &ApplyGraph = match &plan.apply_graph {
+        Some(g) => g,
+        None if stepper.ops.is_empty() => {
+            built = ApplyGraph::default();
+            &built
+        }
+        None => {
+            // A plan applied without its check (made elsewhere, or with errors).
+            let (g, errors) = build_graph(config, plan);
+            built = match (errors.has_errors(), ApplyGraph::new(&g, plan)) {
+                (false, Some(walkable)) => walkable,
+                (has_errors, _) => {
+                    unwalkable = Some(if has_errors {
+                        Diagnostics(errors.iter().map(super::apply_check::one_line_cycle).collect())
+                    } else {
+                        let mut d = Diagnostics::new();
+                        d.push(Diagnostic::error("Cycle in the apply graph", ""));
+                        d
+                    });
+                    ApplyGraph::default()
+                }
+            };
+            &built
+        }
+    };
+    let mut by_change: HashMap<(usize, bool), usize> =
+        stepper.ops.iter().enumerate().map(|(b, o)| ((o.change, o.destroy), b)).collect();
+    let node_op: Vec<Option<usize>> =
+        graph.nodes.iter().map(|n| n.and_then(|n| by_change.remove(&(n.change, n.destroy)))).collect();
+    let n_ops = stepper.ops.len();
+    let stepper = RefCell::new(stepper);
+    let walking = Walking {
+        stepper: &stepper,
+        host,
+        provider,
+        node_op,
+        events: RefCell::new(stepper.borrow().import_events()),
+        begun: RefCell::new(vec![0.0; n_ops]),
+        starts: RefCell::new(Vec::new()),
+        running: Cell::new(0),
+        max_running: Cell::new(0),
+    };
+    for e in walking.events.borrow().iter() {
+        host.event(e, None, None);
+    }
+    let nodes: Vec<u32> = (0..graph.nodes.len() as u32).collect();
+    let visit = |&v: &u32| -> LocalBoxFuture<'_, Result<Visited<u32>, ()>> {
+        match walking.node_op[v as usize] {
+            Some(b) => {
+                let walking = &walking;
+                Box::pin(async move {
+                    if walking.operation(b).await {
+                        Ok(Visited::Done)
+                    } else {
+                        Err(())
+                    }
+                })
+            }
+            None => Box::pin(std::future::ready(Ok(Visited::Done))),
+        }
+    };
+    let options = WalkOptions {
+        parallelism: parallelism.max(1),
+        cancel: Some(cancel.clone()),
+        yield_every: if host.yield_now().is_some() { YIELD_EVERY } else { 0 },
+    };
+    {
+        let walked = pin!(walk::walk(Subgraph::new(nodes, graph.dag.clone()), visit, Hooks(&walking), options));
+        if let Either::Right((_, walked)) = select(walked, host.beside(&stepper)).await {
+            walked.await;
+        }
+    }
+    let Walking { events, starts, max_running, .. } = walking;
+    let mut s = stepper.into_inner();
+    if let Some(d) = unwalkable {
+        s.diagnostics.extend(d);
+    }
+    // Operations the graph has no node for never ran.
+    for b in by_change.into_values() {
+        let o = &s.ops[b];
+        let d = Diagnostic::error(
+            "Operation not in the apply graph",
+            format!("{} {} has no node in the apply graph.", o.op.as_str(), o.instance),
+        );
+        s.diagnostics.push(d);
+    }
+    let callback_error = host.callback_error();
+    if cancel.is_cancelled() && callback_error.is_none() {
+        // Terraform's stop hook: `errors.New("execution halted")`.
+        s.diagnostics.push(Diagnostic::error("execution halted", ""));
+    }
+    if let Some(msg) = callback_error {
+        s.diagnostics.push(Diagnostic::error("Apply callback failed", msg));
+    }
+    let mut starts = starts.into_inner();
+    crate::util::sort::sort_by_key(&mut starts, |(t, _)| *t);
+    let waves = super::clock::group(&starts, provider.delay_ms(Op::Create, None));
+    let state = s.final_state();
+    ApplyResult {
+        state,
+        diagnostics: s.diagnostics.clone(),
+        waves,
+        max_concurrency: max_running.get(),
+        events: events.into_inner(),
+        added: s.added,
+        changed: s.changed,
+        destroyed: s.destroyed,
+        imported: s.imported,
+    }
+}
