@@ -230,6 +230,7 @@ pub fn with_scope<R>(
         planning,
         unset_variables_unknown: false,
         base_dir: if module.root.is_empty() { "." } else { &module.root },
+        cwd: module.config.cwd.as_deref(),
         resources: planned.map(|p| p as &dyn ResourceSource),
     };
     let root_files = crate::eval::module_scope::root_files(module.files, &module.config.root.dir);

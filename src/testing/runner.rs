@@ -538,6 +538,7 @@ fn point_one(
                 funcs: &funcs,
                 planning: false,
                 unset_variables_unknown: false,
+                cwd: None,
                 base_dir: ".",
                 resources: None,
             };
@@ -704,6 +705,7 @@ fn eval_test_expr(scope: &dyn Scope, files: &BTreeMap<String, String>, e: &ExprT
         funcs: &funcs,
         planning: false,
         unset_variables_unknown: false,
+        cwd: None,
         base_dir: ".",
         resources: None,
     };
