@@ -18,7 +18,22 @@ use tfgraph::engine::{plan::plan, PlanOptions};
 const TEXT_GAPS: &[(&str, &str)] = &[];
 
 /// Steps whose apply does not match yet, and why.
-const GAPS: &[(&str, &str)] = &[];
+const GAPS: &[(&str, &str)] = &[
+    ("data-depends-on-pending/step3", NOOP_AT_APPLY),
+    ("data-depends-on-module/step3", NOOP_AT_APPLY),
+    ("data-depends-on-module/step4", NOOP_AT_APPLY),
+    (
+        "data-depends-on-module/step1",
+        "state serial 11 where Terraform wrote 10: the apply's last writes (three creates finishing together, \
+         a root output reading module outputs) are counted once more than Terraform's state manager does",
+    ),
+];
+
+/// A resource planned as an update because a data source it reads was deferred to the apply
+/// (its values unknown at plan) whose final plan at apply is a no-op (the read brings back the
+/// same object): Terraform neither calls the provider nor writes the state nor counts a change
+/// (`NodeApplyableResourceInstance` stops at a no-op `diffApply`); the apply walk applies it.
+const NOOP_AT_APPLY: &str = "a planned update that is a no-op at apply is still applied";
 
 fn normalise_state(mut v: Value) -> Value {
     if let Value::Object(m) = &mut v {
