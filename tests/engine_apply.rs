@@ -24,8 +24,9 @@ const GAPS: &[(&str, &str)] = &[
     ("data-depends-on-module/step4", NOOP_AT_APPLY),
     (
         "data-depends-on-module/step1",
-        "state serial 11 where Terraform wrote 10: the apply's last writes (three creates finishing together, \
-         a root output reading module outputs) are counted once more than Terraform's state manager does",
+        "state serial 11 where Terraform wrote 10: three creates finish together, two of them read by a root \
+         output through module outputs; when one of those two writes last, the output evaluated after it makes \
+         the final state differ from the last write (one more serial), when the third does, not: a race",
     ),
 ];
 
