@@ -2,7 +2,8 @@
 //! longer configured (in any module instance), and those whose key its count or for_each no
 //! longer yields. Terraform plans no change for them (`NodePlannableResourceInstanceOrphan`
 //! on a data resource removes the object from the refresh state), so they are neither in the
-//! plan JSON's `prior_state` nor in the state the apply starts from.
+//! plan JSON's `prior_state` nor in the state the apply starts from. Nor are the objects of
+//! data sources whose read the plan defers to the apply.
 
 use super::InstanceChange;
 use crate::addrs::{InstanceKey, ResourceMode};
@@ -13,7 +14,8 @@ use std::collections::HashSet;
 pub type DataResource = (String, String, String);
 
 /// `prior` without the orphaned data objects. `expanded`: the data resources whose instances
-/// the walk knew; `planned`: the data instances it read or deferred.
+/// the walk knew; `planned`: the data instances it read (those it deferred to the apply are
+/// dropped as well: Terraform's refreshed state holds no object for them).
 pub fn drop(
     prior: &Json,
     configured: &HashSet<DataResource>,

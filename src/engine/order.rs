@@ -4,6 +4,12 @@
 //! input variables (the call's arguments) and module outputs, transitively: Terraform records
 //! that set as the state's `dependencies` (`AttachDependenciesTransformer` keeps every resource
 //! ancestor). Cycles are refused before by the validate graph.
+//!
+//! Whatever is evaluated in a module waits for the module's expansion node, which refers to the
+//! call's `depends_on`, `count` and `for_each` (in the calling module), and for the calling
+//! module's expansion in turn; a reference to a whole module (`depends_on = [module.m]`, or
+//! `module.m` in an expression) names the module's close node, which waits for everything in
+//! the module and in the modules it calls (`ModuleExpansionTransformer`).
 
 use crate::addrs::Subject;
 use crate::config::model::{Config, Module, Reference, Resource};
@@ -180,6 +186,7 @@ fn walk_refs(
     seen: &mut HashSet<(Vec<String>, String)>,
 ) {
     let Some(module) = module_at(config, path) else { return };
+    expansion_refs(config, path, out, seen);
     for r in refs {
         match &r.subject {
             Subject::Resource(ra) | Subject::ResourceInstance(ra, _) => {
@@ -198,37 +205,74 @@ fn walk_refs(
                     continue;
                 }
                 let Some(pm) = module_at(config, parent) else { continue };
-                if let Some(call) = pm.module_calls.iter().find(|c| &c.name == call_name) {
-                    if let Some(arg) = call.arguments.iter().find(|a| &a.name == n) {
-                        walk_refs(config, parent, &arg.expr.references, out, seen);
-                    }
-                    walk_refs(config, parent, &call.depends_on, out, seen);
+                if let Some(arg) = pm
+                    .module_calls
+                    .iter()
+                    .find(|c| &c.name == call_name)
+                    .and_then(|call| call.arguments.iter().find(|a| &a.name == n))
+                {
+                    walk_refs(config, parent, &arg.expr.references, out, seen);
                 }
             }
             Subject::ModuleCallOutput { call, output, .. } => output_refs(config, path, call, Some(output), out, seen),
             Subject::ModuleCall(call) | Subject::ModuleCallInstance(call, _) => {
-                output_refs(config, path, call, None, out, seen);
-                // `depends_on = [module.m]` waits for the module's close node: every resource in
-                // it and in the modules it calls (Terraform records them all as dependencies).
-                if r.context == "depends_on" {
-                    let mut child_path = path.to_vec();
-                    child_path.push(call.to_string());
-                    if let Some(child) = module_at(config, &child_path) {
-                        every_resource(child, out);
-                    }
-                }
+                let mut child = path.to_vec();
+                child.push(call.clone());
+                whole_module(config, &child, out, seen);
             }
         }
     }
 }
 
-/// Every resource block of `module` and of the modules it calls, by configuration address.
-fn every_resource(module: &Module, out: &mut BTreeSet<String>) {
-    out.extend(module.resources.iter().map(|r| r.address.clone()));
+/// What the expansion of the module at `path` refers to: its call's `depends_on`, `count` and
+/// `for_each`, in the calling module (whose own expansion comes along when that is walked).
+fn expansion_refs(
+    config: &Config,
+    path: &[String],
+    out: &mut BTreeSet<String>,
+    seen: &mut HashSet<(Vec<String>, String)>,
+) {
+    let Some((call_name, parent)) = path.split_last() else { return };
+    if !seen.insert((path.to_vec(), "(expand)".to_string())) {
+        return;
+    }
+    let Some(call) = module_at(config, parent).and_then(|pm| pm.module_calls.iter().find(|c| &c.name == call_name))
+    else {
+        return;
+    };
+    walk_refs(config, parent, &call.references, out, seen);
+}
+
+/// Everything the close node of the module at `path` waits for: its resources and what they,
+/// its outputs, its locals and the calls it makes refer to, and the same in the modules it calls.
+fn whole_module(
+    config: &Config,
+    path: &[String],
+    out: &mut BTreeSet<String>,
+    seen: &mut HashSet<(Vec<String>, String)>,
+) {
+    if !seen.insert((path.to_vec(), "(close)".to_string())) {
+        return;
+    }
+    let Some(module) = module_at(config, path) else { return };
+    expansion_refs(config, path, out, seen);
+    for r in &module.resources {
+        out.insert(absolute(path, &format!("{}{}.{}", r.mode.prefix(), r.type_name, r.name)));
+        walk_refs(config, path, &r.references, out, seen);
+    }
+    for o in &module.outputs {
+        walk_refs(config, path, &o.references, out, seen);
+    }
+    for l in &module.locals {
+        walk_refs(config, path, &l.expr.references, out, seen);
+    }
     for call in &module.module_calls {
-        if let Some(m) = call.module.as_deref() {
-            every_resource(m, out);
+        for a in &call.arguments {
+            walk_refs(config, path, &a.expr.references, out, seen);
         }
+        let mut child = path.to_vec();
+        child.push(call.name.clone());
+        whole_module(config, &child, out, seen);
     }
 }
 
@@ -273,4 +317,83 @@ pub fn walk_order(deps: &[Vec<usize>]) -> Vec<usize> {
         visit(i, deps, &mut state, &mut out);
     }
     out
+}
+
+/// The managed resources whose pending changes defer the read of data source `w` to the apply
+/// (Terraform's `attachDataResourceDependsOnTransformer`, read by `forcePlanReadData`):
+/// - a resource its `depends_on` names, itself only (not what it depends on);
+/// - a managed resource its configuration refers to directly (not through a local value);
+/// - for anything else its `depends_on` names (a module), every resource that reaches, with
+///   what they depend on;
+/// - for the `depends_on` of every module call it is inside, what that names and everything
+///   that depends on in turn.
+///
+/// `closure` gives a resource's dependencies, transitively (configuration addresses).
+pub fn data_depends_on(
+    config: &Config,
+    w: &Walkable<'_>,
+    closure: &mut dyn FnMut(&str) -> BTreeSet<String>,
+) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut with_ancestors =
+        |out: &mut BTreeSet<String>, path: &[String], r: &Reference, only_itself: bool| match &r.subject {
+            Subject::Resource(ra) | Subject::ResourceInstance(ra, _) => {
+                let a = absolute(path, &ra.to_string());
+                if !only_itself {
+                    out.extend(closure(&a));
+                }
+                out.insert(a);
+            }
+            _ => {
+                for a in reached(config, path, std::slice::from_ref(r)) {
+                    out.extend(closure(&a));
+                    out.insert(a);
+                }
+            }
+        };
+    for r in &w.resource.depends_on {
+        with_ancestors(&mut out, &w.path, r, true);
+    }
+    for r in &w.resource.references {
+        if let Subject::Resource(ra) | Subject::ResourceInstance(ra, _) = &r.subject {
+            if ra.mode == crate::addrs::ResourceMode::Managed {
+                out.insert(absolute(&w.path, &ra.to_string()));
+            }
+        }
+    }
+    for depth in (1..=w.path.len()).rev() {
+        let (call_path, parent) = (&w.path[..depth], &w.path[..depth - 1]);
+        let Some(call) =
+            module_at(config, parent).and_then(|pm| pm.module_calls.iter().find(|c| c.name == call_path[depth - 1]))
+        else {
+            continue;
+        };
+        for r in &call.depends_on {
+            with_ancestors(&mut out, parent, r, false);
+        }
+    }
+    out.retain(|a| !is_data(a));
+    out
+}
+
+/// Whether a configuration resource address names a data source (`module.m.data.x.y`).
+fn is_data(address: &str) -> bool {
+    let mut rest = address;
+    while let Some(after) = rest.strip_prefix("module.") {
+        rest = after.split_once('.').map_or("", |(_, r)| r);
+    }
+    rest.starts_with("data.")
+}
+
+/// The module part of a configuration resource address (`module.a.module.b` of
+/// `module.a.module.b.x.y`, `""` at the root).
+pub fn module_of(address: &str) -> &str {
+    let mut end = 0;
+    let mut rest = address;
+    while let Some(after) = rest.strip_prefix("module.") {
+        let Some((_, r)) = after.split_once('.') else { break };
+        end = address.len() - r.len();
+        rest = r;
+    }
+    address[..end].trim_end_matches('.')
 }

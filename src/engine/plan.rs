@@ -162,8 +162,12 @@ struct Walk<'a> {
     /// Data resources whose instances are known: (module instance, type, name).
     data_expanded: std::collections::HashSet<super::data_orphans::DataResource>,
     diags: Diagnostics,
-    /// Absolute resource address → whether any of its instances has a pending change.
-    pending: HashMap<String, bool>,
+    /// Configuration resource address → the module instances where one of its instances has a
+    /// pending change.
+    pending: HashMap<String, BTreeSet<String>>,
+    /// The managed resources whose pending changes defer the data source being walked to the
+    /// apply (`order::data_depends_on`).
+    data_deps: BTreeSet<String>,
     /// Absolute instance address → index into `changes`.
     by_address: HashMap<String, usize>,
     /// The provider configuration of each resource.
@@ -322,6 +326,7 @@ pub fn plan(
         data_expanded: Default::default(),
         diags: Diagnostics::new(),
         pending: HashMap::new(),
+        data_deps: BTreeSet::new(),
         by_address: HashMap::new(),
         routing,
         serving: String::new(),
@@ -429,6 +434,13 @@ pub fn plan(
         }
         walk.order_deps = closure[i].iter().cloned().collect();
         walk.forced_cbd = forced[i] && w.resource.mode == ResourceMode::Managed;
+        walk.data_deps = if w.resource.mode == ResourceMode::Data {
+            order::data_depends_on(config, w, &mut |a| {
+                index.get(a).and_then(|v| v.first()).map(|&j| closure[j].clone()).unwrap_or_default()
+            })
+        } else {
+            BTreeSet::new()
+        };
         let args = bodies[i].clone().unwrap_or_default();
         with_scope(&scope, &w.path, &w.keys, &mut |s| walk.resource(s, w, &dependencies, &args));
     }
@@ -484,7 +496,9 @@ pub fn plan(
             .filter(|w| w.resource.mode == ResourceMode::Data)
             .map(|w| (w.module_addr.clone(), w.resource.type_name.clone(), w.resource.name.clone()))
             .collect();
-        let planned: Vec<&InstanceChange> = result.data_read.iter().chain(result.changes.iter()).collect();
+        // A data source deferred to the apply leaves the refreshed state too: its object is
+        // only a placeholder until the apply reads it (recorded: data-depends-on-pending step 3).
+        let planned: Vec<&InstanceChange> = result.data_read.iter().collect();
         result.prior_state = Some(super::data_orphans::drop(p, &configured, &walk.data_expanded, &planned));
     }
     let sources = super::sources::Sources::new(config);
@@ -742,7 +756,7 @@ impl<'a> Walk<'a> {
             };
             let address = change.address();
             if r.mode == ResourceMode::Data {
-                let pending = dependencies.iter().any(|d| self.pending.get(d).copied().unwrap_or(false));
+                let pending = self.dependency_pending(w);
                 if self.options.destroy && !cfg.is_wholly_known() {
                     // Left as it is: a refresh-only plan would defer the read, a destroy drops it.
                     planned_values.push((ikey.clone(), Value::dynamic()));
@@ -933,8 +947,9 @@ impl<'a> Walk<'a> {
             self.orphan(&w.module_addr, r.mode, &r.type_name, &r.name, o, None, Action::Delete, Some(&schema));
             any_pending = true;
         }
-        let was = self.pending.get(&w.config_address).copied().unwrap_or(false);
-        self.pending.insert(w.config_address.clone(), was || any_pending);
+        if any_pending {
+            self.pending.entry(w.config_address.clone()).or_default().insert(w.module_addr.clone());
+        }
         let value = match expansion {
             // A destroy plan's resources read as the state has them (its data sources read them).
             Expansion::Count(-1) => prior_value(&prior, &schema, r),
@@ -970,6 +985,18 @@ impl<'a> Walk<'a> {
             )),
         };
         self.values.insert(key, value);
+    }
+
+    /// Whether a resource the data source `w` depends on has a change pending
+    /// (`forcePlanReadData`): any instance of it, except that in the data source's own module
+    /// only the same module instance counts (the reference takes effect there alone).
+    fn dependency_pending(&self, w: &Walkable<'_>) -> bool {
+        let own_module = order::module_addr(&w.path);
+        self.data_deps.iter().any(|d| match self.pending.get(d) {
+            None => false,
+            Some(instances) if order::module_of(d) == own_module => instances.contains(&w.module_addr),
+            Some(_) => true,
+        })
     }
 
     /// `ImportResourceState`, then the refresh that reads the imported object.

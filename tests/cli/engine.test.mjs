@@ -123,7 +123,20 @@ const scenarios = readdirSync(fixtures, { withFileTypes: true })
  * reported to the engine (issue #11). Each is still checked, as a `todo` subtest: it shows in
  * every run and turns into a plain check by leaving this list.
  */
-const ENGINE_GAPS = {};
+const NOOP_AT_APPLY = "a planned update that is a no-op at apply is still applied (tests/engine_apply.rs's GAPS)";
+const ENGINE_GAPS = {
+  "data-depends-on-pending/step3: apply stdout": NOOP_AT_APPLY,
+  "data-depends-on-pending/step3: the state written": NOOP_AT_APPLY,
+  "data-depends-on-pending/step3: the state file's text": NOOP_AT_APPLY,
+  "data-depends-on-module/step3: apply stdout": NOOP_AT_APPLY,
+  "data-depends-on-module/step3: the state written": NOOP_AT_APPLY,
+  "data-depends-on-module/step3: the state file's text": NOOP_AT_APPLY,
+  "data-depends-on-module/step4: apply stdout": NOOP_AT_APPLY,
+  "data-depends-on-module/step4: the state written": NOOP_AT_APPLY,
+  "data-depends-on-module/step4: the state file's text": NOOP_AT_APPLY,
+  "data-depends-on-module/step1: the state written": "the state serial is one more than Terraform's (tests/engine_apply.rs's GAPS)",
+  "data-depends-on-module/step1: the state file's text": "the state serial is one more than Terraform's (tests/engine_apply.rs's GAPS)",
+};
 
 /** `-target=ADDR` / `-replace=ADDR` of a step's PLAN_ARGS as the command spells them. */
 const planArgs = (settings) => (settings.PLAN_ARGS ?? "").split(/\s+/).filter(Boolean).map((a) => {
