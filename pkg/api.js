@@ -4,8 +4,7 @@
 // and `tfgraph/init` (this module as it is) leaves it to the caller's `await init()`.
 // Types: index.d.ts. The raw exports of tfgraph.js are not part of the API and may change.
 
-import * as first from "./tfgraph.js";
-import { hooks, bindings } from "./tfgraph.js";
+import { bindings } from "./tfgraph.js";
 
 /** The package version (also the Rust crate's version); "" until the module is initialised. */
 export let version = "";
@@ -32,8 +31,11 @@ function finish() {
 // of the same compiled module. A stopped instance's callbacks (timers, promise reactions,
 // finalizers freeing its handles) become no-ops; its Graph and Plan objects refuse with an error.
 
-/** The live copy of the bindings: tfgraph.js's own exports until an instance is replaced. */
-let raw = first;
+/**
+ * The live copy of the bindings (this module's own: another copy of api.js, `?fresh` in the
+ * tests, has its own), replaced with its instance.
+ */
+let raw;
 /** The live instance (see `guardExports`), set as each copy initialises. */
 let live = null;
 /** > 0 while api.js is inside a synchronous call into the module (a trap there is thrown to it). */
@@ -42,13 +44,17 @@ let apiDepth = 0;
 let wasmDepth = 0;
 let instances = 0;
 
-hooks.exports = (exports, module) => {
-  live = {
-    exports, module, memory: exports.memory, stopped: null, pending: new Set(), lastWords: 0, id: ++instances,
-    objects: new Set(), // WeakRefs to the Graph and Plan objects made in it
-  };
-  return guardExports(live);
+/** How this module's copies of the bindings install each instance: guarded, and made `live`. */
+const hooks = {
+  exports(exports, module) {
+    live = {
+      exports, module, memory: exports.memory, stopped: null, pending: new Set(), lastWords: 0, id: ++instances,
+      objects: new Set(), // WeakRefs to the Graph and Plan objects made in it
+    };
+    return guardExports(live);
+  },
 };
+raw = bindings(hooks);
 
 function guardExports(inst) {
   const out = {};
@@ -169,7 +175,7 @@ function made(inst, object) {
 function instance() {
   checkInitialised();
   if (live.stopped || idleAndLarge(live)) {
-    const copy = bindings();
+    const copy = bindings(hooks);
     copy.initSync({ module: live.module }); // hooks.exports sets `live`
     raw = copy;
     live.lastWords = raw.lastWords?.() ?? 0;
@@ -240,7 +246,7 @@ export function init(source) {
   pending ??= (async () => {
     let input = source ?? new URL("./tfgraph_bg.wasm", import.meta.url);
     if (input instanceof URL && input.protocol === "file:") input = readFileSync(input);
-    await first.default({ module_or_path: input });
+    await raw.default({ module_or_path: input });
     finish();
   })().catch((e) => {
     pending = null;

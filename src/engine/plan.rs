@@ -364,9 +364,15 @@ pub fn plan(
         },
         &mut unexpanded,
     );
-    if let Some(d) = too_many {
-        walk.diags.push(d);
-    }
+    // Past the limit nothing is planned: the error is the answer (planning the instances made
+    // before it would take as long as the plan it stops).
+    let resources = match too_many {
+        Some(d) => {
+            walk.diags.push(d);
+            Vec::new()
+        }
+        None => resources,
+    };
     for m in &unexpanded {
         walk.diags.push(Diagnostic::error(
             "Invalid count argument",
