@@ -77,3 +77,16 @@ fn nested_module_counts_stop_at_the_call_that_passes_the_limit() {
     assert_eq!(p.changes.len(), 12);
     assert_eq!(errors(&planned(&files, Limits { module_instances: 14, ..Limits::DEFAULT })).len(), 1);
 }
+
+#[test]
+fn join_stops_at_the_longest_string_a_function_builds() {
+    let files: BTreeMap<String, String> = [("main.tf".to_string(), String::new())].into();
+    let loaded = tfgraph::config::load(&files, &Default::default());
+    let eval = |e: &str| tfgraph::eval::evaluate(&files, &loaded.config, e, &Default::default());
+    // 80 strings of 1 MB: each within format's width limit, together past 64 MiB.
+    let big = eval(r#"length(join("", [for i in range(80) : format("%01000000d", i)]))"#);
+    let d = big.diagnostics.errors().next().expect("an error");
+    assert!(d.detail.contains("longer than the 64 MiB strings"), "{}", d.detail);
+    let fits = eval(r#"length(join("", [for i in range(40) : format("%01000000d", i)]))"#);
+    assert!(!fits.diagnostics.has_errors(), "{:?}", fits.diagnostics);
+}

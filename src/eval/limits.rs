@@ -37,6 +37,9 @@ impl Default for Limits {
     }
 }
 
+/// The longest string a function builds (as templates, `expr.rs`): 64 MiB.
+pub const MAX_STRING: usize = 64 << 20;
+
 thread_local! {
     static CURRENT: Cell<Limits> = const { Cell::new(Limits::DEFAULT) };
 }
