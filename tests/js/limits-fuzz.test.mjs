@@ -10,8 +10,9 @@
 // found a module count 1000 × a leaf count 1000: a million instances, a legitimate plan of
 // five minutes (bench/limits), not a hang. With the lowered limits, the same seed for 240 s
 // found one call past 60 s (170 s): `join("", [for i in range(1024) : format("%01000000d", i)])`,
-// a gigabyte built from 1024 strings each within format's own width limit; no limit bounds
-// the total a for expression and join build yet (templates stop at 64 MiB). Open.
+// a gigabyte built from 1024 strings each within format's own width limit. join now stops
+// at 64 MiB as templates do, but the list the for expression builds first (a gigabyte of
+// format results) is not bounded: open.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
