@@ -4,7 +4,7 @@
 // and `tfgraph/init` (this module as it is) leaves it to the caller's `await init()`.
 // Types: index.d.ts. The raw exports of tfgraph.js are not part of the API and may change.
 
-import initWasm, * as raw from "./tfgraph.js";
+import { bindings } from "./tfgraph.js";
 
 /** The package version (also the Rust crate's version); "" until the module is initialised. */
 export let version = "";
@@ -15,6 +15,224 @@ let pending = null;
 function finish() {
   initialised = true;
   version = raw.version();
+  live.lastWords = raw.lastWords?.() ?? 0;
+}
+
+// ---- The module instance, and its replacement after a trap (issue #26) -----------------------
+//
+// A trap (`RuntimeError`: a Rust panic under panic = "abort", a failed allocation at wasm32's
+// 4 GiB, `unreachable`), a stack overflow (`RangeError`) or any exception thrown through the
+// module leaves the instance's Rust state half-changed: nothing may run in it again. Every
+// export of every instance is guarded here (tfgraph.js is a factory of copies, see
+// scripts/wrap-bindings.mjs, whose `hooks.exports` lands below): the first exception through
+// it marks the instance stopped, rejects the promises of its calls still running (an async
+// call's trap fires from a microtask or a timer, far from its call site) with a TfgraphError
+// saying what ran out and where, and the next call starts a fresh copy with a fresh instance
+// of the same compiled module. A stopped instance's callbacks (timers, promise reactions,
+// finalizers freeing its handles) become no-ops; its Graph and Plan objects refuse with an error.
+
+/**
+ * The live copy of the bindings (this module's own: another copy of api.js, `?fresh` in the
+ * tests, has its own), replaced with its instance.
+ */
+let raw;
+/** The live instance (see `guardExports`), set as each copy initialises. */
+let live = null;
+/** > 0 while api.js is inside a synchronous call into the module (a trap there is thrown to it). */
+let apiDepth = 0;
+/** How deep calls into the module are nested (wasm → JS → wasm). */
+let wasmDepth = 0;
+let instances = 0;
+
+/** How this module's copies of the bindings install each instance: guarded, and made `live`. */
+const hooks = {
+  exports(exports, module) {
+    live = {
+      exports, module, memory: exports.memory, stopped: null, pending: new Set(), lastWords: 0, id: ++instances,
+      objects: new Set(), // WeakRefs to the Graph and Plan objects made in it
+    };
+    return guardExports(live);
+  },
+};
+raw = bindings(hooks);
+
+function guardExports(inst) {
+  const out = {};
+  for (const [name, f] of Object.entries(inst.exports)) out[name] = typeof f === "function" ? guarded(inst, f) : f;
+  return out;
+}
+
+/**
+ * What a call into a stopped instance from the event loop returns: the glue reads results as
+ * `ret[0]`, `ret[1]` (a pointer and a length, or a value and an "is error" flag), all zero here:
+ * no error, nothing returned.
+ */
+const NOTHING = Object.freeze([0, 0, 0, 0]);
+
+function guarded(inst, f) {
+  return (...args) => {
+    if (inst.stopped) {
+      // A stopped instance's timer, promise reaction or finalizer: nothing left to do.
+      if (wasmDepth === 0 && apiDepth === 0) return NOTHING;
+      throw inst.stopped.error;
+    }
+    wasmDepth++;
+    try {
+      return f(...args);
+    } catch (e) {
+      if (!inst.stopped) stop(inst, e);
+      if (wasmDepth > 1 || apiDepth > 0) throw e;
+      return NOTHING; // from the event loop: the promises it served are rejected already
+    } finally {
+      wasmDepth--;
+    }
+  };
+}
+
+/** Marks `inst` stopped by exception `e` and rejects its calls still running. */
+function stop(inst, e) {
+  inst.stopped = { error: e, words: lastWords(inst) };
+  for (const reject of inst.pending) reject(inst);
+  inst.pending.clear();
+}
+
+/**
+ * What the module wrote down before it stopped (src/bindings/heap.rs, `lastWords`): what ran
+ * out or the panic's message, and the configuration block it was working on.
+ */
+function lastWords(inst) {
+  try {
+    if (!inst.lastWords) return { what: "", site: "" };
+    const bytes = new Uint8Array(inst.memory.buffer);
+    const text = (at) => {
+      const len = new DataView(inst.memory.buffer).getUint32(at, true);
+      return new TextDecoder().decode(bytes.subarray(at + 4, at + 4 + Math.min(len, LAST_WORDS_BYTES)));
+    };
+    return { what: text(inst.lastWords), site: text(inst.lastWords + 4 + LAST_WORDS_BYTES) };
+  } catch {
+    return { what: "", site: "" };
+  }
+}
+
+/** The size of each text buffer of heap.rs's `LastWords`. */
+const LAST_WORDS_BYTES = 508;
+
+/** The diagnostic of a stopped instance, for the call `api` ("planning", ...). */
+function stoppedDiagnostic(inst, api) {
+  const { error, words } = inst.stopped;
+  const message = String(error?.message ?? error);
+  // The site: "file\tline\tcolumn\tbyte\tend line\tend column\tend byte\twhat" (heap.rs).
+  const [filename, ...rest] = words.site.split("\t");
+  const n = rest.slice(0, 6).map(Number);
+  const site = rest[6] ?? "";
+  const range = filename && n.length === 6 && n.every(Number.isInteger)
+    ? { filename, start: { line: n[0], column: n[1], byte: n[2] }, end: { line: n[3], column: n[4], byte: n[5] } }
+    : undefined;
+  const where = site ? ` ${site}` : "";
+  const outOfMemory = /allocation .* failed|out of memory/i.test(words.what) || /out of memory|Cannot allocate|could not allocate/i.test(message);
+  const stack = error instanceof RangeError && /call stack/i.test(message);
+  let summary, cause;
+  if (outOfMemory) {
+    summary = "Out of memory";
+    cause = `the WebAssembly module ran out of memory${where ? ` at${where}` : ""} (${words.what || message}; a wasm32 module's memory ends at 4 GiB)`;
+  } else if (stack) {
+    summary = "Stack overflow";
+    cause = `the WebAssembly module ran out of stack${where ? ` at${where}` : ""} (${message})`;
+  } else {
+    summary = "Internal error";
+    cause = `the WebAssembly module stopped${where ? ` at${where}` : ""}: ${words.what || `${error?.name ?? "Error"}: ${message}`}`;
+  }
+  const detail = `While ${api}, ${cause}. This is a limit of tfgraph, not an error in the configuration. ` +
+    "The module instance was replaced: the next call starts afresh (Graph and Plan objects made before are gone).";
+  return { severity: "error", summary, detail, ...(range ? { range } : {}) };
+}
+
+/**
+ * Wasm memory grows and never shrinks: after a call that took it past this, the instance is
+ * replaced as soon as nothing made in it is reachable (no Graph or Plan object, no call
+ * running), so a long-lived page keeps at most this much between large runs, not its largest
+ * run's memory. Replacing costs an instantiation of the compiled module (milliseconds).
+ */
+const RETIRE_BYTES = 256 * 1024 * 1024;
+
+/** Whether `inst` holds memory nothing needs any more. */
+function idleAndLarge(inst) {
+  if (inst.memory.buffer.byteLength <= RETIRE_BYTES || inst.pending.size > 0) return false;
+  for (const ref of inst.objects) {
+    if (ref.deref() === undefined) inst.objects.delete(ref);
+    else return false;
+  }
+  return true;
+}
+
+/** Notes an object made in `inst` (see `idleAndLarge`). */
+function made(inst, object) {
+  inst.objects.add(new WeakRef(object));
+  return object;
+}
+
+/** The live instance, replacing a stopped one with a fresh instance of the same compiled module. */
+function instance() {
+  checkInitialised();
+  if (live.stopped || idleAndLarge(live)) {
+    const copy = bindings(hooks);
+    copy.initSync({ module: live.module }); // hooks.exports sets `live`
+    raw = copy;
+    live.lastWords = raw.lastWords?.() ?? 0;
+  }
+  return live;
+}
+
+/** Calls into the module synchronously for `api`: a stop there throws TfgraphError. */
+function call(api, f) {
+  const inst = instance();
+  apiDepth++;
+  try {
+    return f();
+  } catch (e) {
+    if (inst.stopped) throw new TfgraphError([stoppedDiagnostic(inst, api)]);
+    throw e;
+  } finally {
+    apiDepth--;
+  }
+}
+
+/** `promise` of a call into `inst`, rejected with TfgraphError if the instance stops first. */
+function settles(inst, api, promise, onStop) {
+  return new Promise((resolve, reject) => {
+    const stopped = () => {
+      const error = new TfgraphError([stoppedDiagnostic(inst, api)]);
+      onStop?.(error);
+      reject(error);
+    };
+    if (inst.stopped) return stopped();
+    inst.pending.add(stopped);
+    promise.then(
+      (v) => {
+        // A handle resolved stays the instance's until the object made of it is collected.
+        if (typeof v === "object" && v !== null) made(inst, v);
+        inst.pending.delete(stopped);
+        resolve(v);
+      },
+      (e) => (inst.pending.delete(stopped), reject(e)),
+    );
+  });
+}
+
+/** Throws when `inst` (the instance an object was made in) is not the live one. */
+function sameInstance(inst, what) {
+  if (inst.stopped || inst !== live) {
+    throw new TfgraphError([{
+      severity: "error",
+      summary: `${what} is gone`,
+      detail: `This ${what} was made by a tfgraph module instance that has since stopped (${inst.stopped ? stoppedDiagnostic(inst, "running").summary.toLowerCase() : "replaced"}); make it again.`,
+    }]);
+  }
+}
+
+/** The module's memory now, in bytes (wasm memory grows and never shrinks). */
+export function memoryBytes() {
+  return live?.memory?.buffer?.byteLength ?? 0;
 }
 
 /**
@@ -28,7 +246,7 @@ export function init(source) {
   pending ??= (async () => {
     let input = source ?? new URL("./tfgraph_bg.wasm", import.meta.url);
     if (input instanceof URL && input.protocol === "file:") input = readFileSync(input);
-    await initWasm({ module_or_path: input });
+    await raw.default({ module_or_path: input });
     finish();
   })().catch((e) => {
     pending = null;
@@ -224,7 +442,7 @@ function decodeTape(words, text, shapes) {
  */
 export function loadConfig(files, options = {}) {
   checkInitialised();
-  const { config, diagnostics } = decodeTape(...raw.loadConfigTape(files, options));
+  const { config, diagnostics } = decodeTape(...call("loading the configuration", () => raw.loadConfigTape(files, options)));
   if (hasError(diagnostics)) {
     throw new TfgraphError(diagnostics, config);
   }
@@ -239,38 +457,52 @@ export function loadConfig(files, options = {}) {
  */
 export class Graph {
   #handle;
+  #inst;
 
-  constructor(handle, loadDiagnostics) {
+  constructor(handle, loadDiagnostics, inst = live) {
     this.#handle = handle;
+    this.#inst = inst;
+    made(inst, this);
     /** Every diagnostic: loading and input warnings, then the build's (one error per cycle). */
-    this.diagnostics = [...loadDiagnostics, ...handle.diagnostics()];
+    this.diagnostics = [...loadDiagnostics, ...this.#use((h) => h.diagnostics())];
+  }
+
+  /** Calls the handle in the instance it was made in (an error once that instance stopped). */
+  #use(f) {
+    sameInstance(this.#inst, "Graph");
+    return call("querying a graph", () => f(this.#handle));
   }
 
   /** Each transformer that ran, in order: name, reason, counts (and its text with traceSteps). */
-  get steps() { return this.#handle.steps(); }
-  nodes() { return JSON.parse(this.#handle.nodes()); }
+  get steps() { return this.#use((h) => h.steps()); }
+  nodes() { return JSON.parse(this.#use((h) => h.nodes())); }
   /** Edges `from -> to`: `from` depends on `to`; `why` lists every reason, each with a sentence. */
-  edges() { return JSON.parse(this.#handle.edges()); }
+  edges() { return JSON.parse(this.#use((h) => h.edges())); }
   /** Edges transitive reduction removed: the dependency still holds through other edges. */
-  impliedEdges() { return JSON.parse(this.#handle.impliedEdges()); }
+  impliedEdges() { return JSON.parse(this.#use((h) => h.impliedEdges())); }
   /** Exactly Terraform's `Graph.String()`. */
-  toString() { return this.#handle.toText(); }
+  toString() { return this.#use((h) => h.toText()); }
   /** `type: "resources"` (terraform graph's default since 1.7) or `"full"` (`-type=plan`). */
   toDot({ type = "resources", drawCycles = false } = {}) {
-    return this.#handle.toDot(checkType(type), Boolean(drawCycles));
+    const resources = checkType(type);
+    return this.#use((h) => h.toDot(resources, Boolean(drawCycles)));
   }
   toMermaid({ type = "resources", drawCycles = false } = {}) {
-    return this.#handle.toMermaid(checkType(type), Boolean(drawCycles));
+    const resources = checkType(type);
+    return this.#use((h) => h.toMermaid(resources, Boolean(drawCycles)));
   }
-  dependencies(name) { return this.#handle.dependencies(name); }
-  dependents(name) { return this.#handle.dependents(name); }
-  ancestors(name) { return this.#handle.ancestors(name); }
-  descendants(name) { return this.#handle.descendants(name); }
+  dependencies(name) { return this.#use((h) => h.dependencies(name)); }
+  dependents(name) { return this.#use((h) => h.dependents(name)); }
+  ancestors(name) { return this.#use((h) => h.ancestors(name)); }
+  descendants(name) { return this.#use((h) => h.descendants(name)); }
   /** Why `from` depends on `to`, one sentence per reason. */
-  explain(from, to) { return this.#handle.explain(from, to); }
+  explain(from, to) { return this.#use((h) => h.explain(from, to)); }
   /** Each strongly connected component of more than one node (empty for a valid graph). */
-  cycles() { return this.#handle.cycles(); }
-  free() { this.#handle.free(); }
+  cycles() { return this.#use((h) => h.cycles()); }
+  free() {
+    // A stopped instance's memory is gone with it: nothing to free.
+    if (this.#inst === live && !this.#inst.stopped) call("freeing a graph", () => this.#handle.free());
+  }
   [Symbol.dispose ?? Symbol.for("Symbol.dispose")]() { this.free(); }
 }
 
@@ -300,19 +532,18 @@ export function buildGraph(filesOrConfig, options = {}) {
   const source = filesOrConfig?.[SOURCE];
   const files = source ? source.files : filesOrConfig;
   const root = options.root ?? source?.root;
-  const handle = raw.buildGraphRaw(files, {
-    ...options,
-    root,
-    cwd: cwdOf(files, { cwd: options.cwd ?? source?.cwd }, root),
-    state: asJsonText(options.state),
-    changes: asJsonText(options.changes),
+  const state = asJsonText(options.state);
+  const changes = asJsonText(options.changes);
+  const cwd = cwdOf(files, { cwd: options.cwd ?? source?.cwd }, root);
+  return call("building the graph", () => {
+    const handle = raw.buildGraphRaw(files, { ...options, root, cwd, state, changes });
+    const loadDiagnostics = handle.loadDiagnostics();
+    if (hasError(loadDiagnostics)) {
+      handle.free();
+      throw new TfgraphError(loadDiagnostics);
+    }
+    return new Graph(handle, loadDiagnostics);
   });
-  const loadDiagnostics = handle.loadDiagnostics();
-  if (hasError(loadDiagnostics)) {
-    handle.free();
-    throw new TfgraphError(loadDiagnostics);
-  }
-  return new Graph(handle, loadDiagnostics);
 }
 
 /**
@@ -329,15 +560,14 @@ export function evaluate(filesOrConfig, expression, options = {}) {
   const source = filesOrConfig?.[SOURCE];
   const files = source ? source.files : filesOrConfig;
   const root = options.root ?? source?.root;
-  const result = JSON.parse(
-    raw.evaluateRaw(files, expression, {
-      root,
-      cwd: cwdOf(files, { cwd: options.cwd ?? source?.cwd }, root),
-      module: options.module,
-      variables: asJsonText(options.variables),
-      state: asJsonText(options.state),
-    }),
-  );
+  const evalOptions = {
+    root,
+    cwd: cwdOf(files, { cwd: options.cwd ?? source?.cwd }, root),
+    module: options.module,
+    variables: asJsonText(options.variables),
+    state: asJsonText(options.state),
+  };
+  const result = JSON.parse(call("evaluating the expression", () => raw.evaluateRaw(files, expression, evalOptions)));
   if (hasError(result.diagnostics)) throw new TfgraphError(result.diagnostics);
   return result;
 }
@@ -352,7 +582,7 @@ export function expressionContinues(lines) {
   if (!Array.isArray(lines) || lines.some((l) => typeof l !== "string")) {
     throw new TypeError("expressionContinues: `lines` must be an array of strings");
   }
-  return raw.expressionContinues(lines);
+  return call("reading console input", () => raw.expressionContinues(lines));
 }
 
 /**
@@ -387,7 +617,8 @@ export async function walk(dag, visit, options) {
     dag = { nodes: dag.nodes().map((n) => n.name), edges: dag.edges().map((e) => [e.from, e.to]) };
   }
   try {
-    return await raw.walk(dag, visit, options);
+    const inst = instance();
+    return await settles(inst, "walking the graph", call("walking the graph", () => raw.walk(dag, visit, options)));
   } catch (e) {
     // The scheduler reports bad input as an Error named TfgraphError; make it ours.
     if (e?.name === "TfgraphError" && Array.isArray(e.diagnostics) && !(e instanceof TfgraphError)) {
@@ -417,6 +648,11 @@ function engineOptions(options) {
   if (!addressList(o.mock?.failAddresses)) {
     throw new TypeError("tfgraph: `options.mock.failAddresses` must be an array of address strings or a comma-separated string");
   }
+  checkMock(o.mock);
+  checkLimits(o.limits);
+  if (o.variables !== undefined && o.variables !== null && (typeof o.variables !== "object" || Array.isArray(o.variables))) {
+    throw new TypeError("tfgraph: `options.variables` must be an object of variable name to value");
+  }
   return {
     ...o,
     targets: o.targets ?? undefined,
@@ -425,6 +661,46 @@ function engineOptions(options) {
     variables: o.variables === undefined || o.variables === null ? undefined : JSON.stringify(o.variables),
     mock: o.mock === undefined || o.mock === null ? undefined : JSON.stringify(o.mock),
   };
+}
+
+const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** `options.mock`'s knobs, each of its type (index.d.ts's MockOptions); unknown keys are left alone. */
+function checkMock(mock) {
+  if (mock === undefined || mock === null) return;
+  if (!isObject(mock)) throw new TypeError("tfgraph: `options.mock` must be an object of the mock's settings");
+  const number = (v) => typeof v === "number" && Number.isFinite(v) && v >= 0;
+  const whole = (v) => Number.isSafeInteger(v) && v >= 0;
+  const strings = (v) => Array.isArray(v) && v.every((x) => typeof x === "string");
+  const kinds = {
+    delayMs: [number, "a number of milliseconds >= 0"],
+    jitterMs: [number, "a number of milliseconds >= 0"],
+    rateLimit: [(v) => number(v) && v <= 1, "a probability between 0 and 1"],
+    seed: [whole, "a whole number >= 0"],
+    maxRetries: [whole, "a whole number >= 0"],
+    delayByName: [(v) => isObject(v) && Object.values(v).every(number), "an object of name to milliseconds"],
+    failNames: [strings, "an array of names"],
+    failOps: [strings, 'an array of operations ("create", "update", "delete")'],
+  };
+  for (const [key, [ok, what]] of Object.entries(kinds)) {
+    if (mock[key] !== undefined && mock[key] !== null && !ok(mock[key])) {
+      throw new TypeError(`tfgraph: \`options.mock.${key}\` must be ${what}, not ${JSON.stringify(mock[key]) ?? typeof mock[key]}`);
+    }
+  }
+}
+
+/** The limits a plan may raise (src/eval/limits.rs): each a whole number >= 1. */
+const LIMITS = ["instances", "moduleInstances"];
+
+function checkLimits(limits) {
+  if (limits === undefined || limits === null) return;
+  if (!isObject(limits)) throw new TypeError(`tfgraph: \`options.limits\` must be an object ({ ${LIMITS.join(", ")} })`);
+  for (const [key, v] of Object.entries(limits)) {
+    if (!LIMITS.includes(key)) throw new TypeError(`tfgraph: \`options.limits.${key}\` is not a limit (${LIMITS.join(", ")})`);
+    if (v !== undefined && !(Number.isSafeInteger(v) && v >= 1)) {
+      throw new TypeError(`tfgraph: \`options.limits.${key}\` must be a whole number >= 1, not ${JSON.stringify(v)}`);
+    }
+  }
 }
 
 /**
@@ -452,17 +728,23 @@ function lazyProperty(o, key, compute) {
  * (an apply of a large plan reads none of them), each time the same.
  */
 export class Plan {
-  constructor(handle, options) {
-    Object.defineProperty(this, PLAN, { value: { handle, options } });
-    lazyProperty(this, "changes", () => JSON.parse(handle.changes()));
-    this.diagnostics = JSON.parse(handle.diagnostics());
-    this.errored = handle.errored();
-    this.hasChanges = handle.hasChanges();
-    this.destroy = handle.destroy();
-    lazyProperty(this, "events", () => JSON.parse(handle.events()));
+  constructor(handle, options, inst = live) {
+    // `use`: the handle, in the instance it was made in (an error once that instance stopped).
+    const use = (f) => {
+      sameInstance(inst, "Plan");
+      return call("reading a plan", () => f(handle));
+    };
+    Object.defineProperty(this, PLAN, { value: { handle, options, inst, use } });
+    made(inst, this);
+    lazyProperty(this, "changes", () => JSON.parse(use((h) => h.changes())));
+    this.diagnostics = JSON.parse(use((h) => h.diagnostics()));
+    this.errored = use((h) => h.errored());
+    this.hasChanges = use((h) => h.hasChanges());
+    this.destroy = use((h) => h.destroy());
+    lazyProperty(this, "events", () => JSON.parse(use((h) => h.events())));
   }
-  toJSON() { return JSON.parse(this[PLAN].handle.json()); }
-  toString() { return this[PLAN].handle.text(); }
+  toJSON() { return JSON.parse(this[PLAN].use((h) => h.json())); }
+  toString() { return this[PLAN].use((h) => h.text()); }
 }
 
 function filesOf(filesOrConfig) {
@@ -478,13 +760,14 @@ function filesOf(filesOrConfig) {
 export async function plan(filesOrConfig, options = {}) {
   checkInitialised();
   const [files, root, cwd] = filesOf(filesOrConfig);
-  const raw = engineOptions(options);
+  const rawOptions = engineOptions(options);
   const planRoot = options?.root ?? root;
-  const handle = await rawPlan(files, { ...raw, root: planRoot, cwd: cwdOf(files, { cwd: options?.cwd ?? cwd }, planRoot) });
-  return new Plan(handle, options ?? {});
+  const planOptions = { ...rawOptions, root: planRoot, cwd: cwdOf(files, { cwd: options?.cwd ?? cwd }, planRoot) };
+  const inst = instance();
+  const planning = call("planning", () => raw.enginePlan(files, planOptions));
+  const handle = await settles(inst, "planning", planning);
+  return new Plan(handle, options ?? {}, inst);
 }
-
-const rawPlan = (files, options) => raw.enginePlan(files, options);
 
 /** A fresh state lineage, as Terraform makes one (a random UUID). */
 function newLineage() {
@@ -507,24 +790,39 @@ export async function apply(input, options = {}) {
   } else {
     p = await plan(input, opts);
   }
-  const raw = engineOptions(opts);
+  const rawOptions = engineOptions(opts);
+  // The last state passed to onState: what a stopped apply had written (issue #26).
+  let last = null;
+  const onState = opts.onState;
   const applyOptions = {
-    state: input instanceof Plan && "state" in (options ?? {}) ? raw.state ?? null : undefined,
+    state: input instanceof Plan && "state" in (options ?? {}) ? rawOptions.state ?? null : undefined,
     providers: opts.providers,
     parallelism: opts.parallelism,
     signal: opts.signal,
     onEvent: opts.onEvent,
-    onState: opts.onState,
+    onState: typeof onState === "function"
+      ? (state, text) => {
+          last = text;
+          return onState(state, text);
+        }
+      : onState,
     lineage: newLineage(),
   };
-  const [stateText, rest] = await raw_apply(p[PLAN].handle, applyOptions);
+  const { inst, handle } = p[PLAN];
+  sameInstance(inst, "Plan");
+  const applying = call("applying", () => raw.engineApply(handle, applyOptions));
+  const [stateText, rest] = await settles(inst, "applying", applying, (error) => {
+    // The state the apply had written when it stopped, as onState last had it.
+    if (last !== null) {
+      error.stateText = last;
+      error.state = JSON.parse(last);
+    }
+  });
   // `stateText`: the engine's text of the state, its numbers exact (a JS number keeps 53 bits).
   const result = { state: JSON.parse(stateText), stateText, ...JSON.parse(rest) };
   result.plan = p;
   return result;
 }
-
-const raw_apply = (handle, options) => raw.engineApply(handle, options);
 
 /** `terraform destroy`: a destroy plan of `options.state`, applied. */
 export async function destroy(filesOrConfig, options = {}) {

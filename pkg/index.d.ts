@@ -400,6 +400,33 @@ export declare class TfgraphError extends Error {
   diagnostics: Diagnostic[];
   /** What could be loaded despite the errors (from `loadConfig`), or `null`. */
   config: Config | null;
+  /**
+   * When an `apply` stopped because the WebAssembly module ran out of memory or trapped: the
+   * state the apply had written, as `onState` last received it (absent without `onState` calls).
+   */
+  state?: StateV4;
+  /** `state` as the engine's text (numbers exact). */
+  stateText?: string;
+}
+
+/**
+ * The WebAssembly module's memory now, in bytes. Wasm memory grows and never shrinks; after a
+ * call took it past 256 MiB, the package starts a fresh instance at the next call once no
+ * Graph or Plan made before is reachable.
+ */
+export declare function memoryBytes(): number;
+
+/**
+ * How far a plan may expand before it stops with an error at the `count` / `for_each`
+ * argument ("Too many instances"): chosen from what a wasm32 module's 4 GiB hold (about 3 KB
+ * per planned instance). Raise them only for configurations that need it: past memory, the
+ * call rejects with an "Out of memory" TfgraphError (the package then starts afresh).
+ */
+export interface PlanLimits {
+  /** Resource and data source instances in one plan, all modules together (default 1,000,000). */
+  instances?: number;
+  /** Instances of module calls with count / for_each, all levels together (default 100,000). */
+  moduleInstances?: number;
 }
 
 /**
@@ -933,6 +960,8 @@ export interface PlanOptions extends LoadOptions {
   providers?: Record<string, JsProvider>;
   /** The built-in mock provider's knobs (`hashicorp/mock`). */
   mock?: MockOptions;
+  /** How far the plan may expand (see PlanLimits). */
+  limits?: PlanLimits;
   /** At most this many provider operations at once (default 10, Terraform's `-parallelism`). */
   parallelism?: number;
   /** Aborting stops new provider operations; those in flight finish (see `apply`). */
@@ -1083,6 +1112,8 @@ export interface ApplyResult {
  * count comes back as a Plan with `errored` true and the diagnostics.
  *
  * @throws {TypeError} (rejects) when an argument is malformed.
+ * @throws {TfgraphError} (rejects) when the WebAssembly module runs out of memory or traps: the
+ *   diagnostic says what ran out and where; the next call works on a fresh module instance.
  */
 export declare function plan(files: Files | LoadedConfig, options?: PlanOptions): Promise<Plan>;
 
@@ -1095,6 +1126,8 @@ export declare function plan(files: Files | LoadedConfig, options?: PlanOptions)
  * rejects for the user's input or a provider's failure: see `diagnostics`.
  *
  * @throws {TypeError} (rejects) when an argument is malformed.
+ * @throws {TfgraphError} (rejects) when the WebAssembly module runs out of memory or traps
+ *   midway: the error's `state` is the state written so far, as `onState` last had it.
  */
 export declare function apply(input: Files | LoadedConfig | Plan, options?: ApplyOptions): Promise<ApplyResult>;
 

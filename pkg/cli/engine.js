@@ -392,6 +392,13 @@ async function runApply(ctx, p, { interrupt, ui, destroyCommand }) {
       onEvent: (e) => (ui ? ui.event(e) : printer.event(e)),
       onState,
     });
+  } catch (e) {
+    // The module ran out of memory or trapped midway (issue #26): the state it had written
+    // reaches the state file, and its diagnostic says what ran out and where.
+    if (!(e instanceof tfgraph.TfgraphError)) throw e;
+    const saveErrors = e.stateText ? saveState(writer, e.stateText) : [];
+    printDiagnostics([...e.diagnostics, ...saveErrors], ctx.files, ui);
+    return 1;
   } finally {
     printer.stop();
     interrupt.signal.removeEventListener("abort", onAbort);

@@ -10,9 +10,17 @@
 //! loading and the other exports grow as before. Near wasm32's 4 GiB limit the extra block
 //! fails to allocate and is skipped; only the block asked for counts.
 
+//!
+//! When an allocation fails anyway (wasm32's memory ends at 4 GiB), and when Rust panics (the
+//! release build aborts, a trap), the module writes down what happened in
+//! [`crate::eval::limits::LastWords`] before it stops, without allocating: `pkg/api.js` reads it
+//! from the stopped instance's memory for the diagnostic it rejects the call with.
+
+use crate::eval::limits::{Fixed, LAST_WORDS};
 use core::arch::wasm32::memory_size;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use wasm_bindgen::prelude::wasm_bindgen;
 
 static AHEAD: AtomicBool = AtomicBool::new(false);
 
@@ -22,6 +30,42 @@ pub fn growing_ahead<R>(f: impl FnOnce() -> R) -> R {
     let out = f();
     AHEAD.store(was, Relaxed);
     out
+}
+
+/// Where the last words are in memory (pkg/api.js reads them after a trap), and the panic hook
+/// that writes a panic's message there. Called once by the package as each instance starts.
+#[wasm_bindgen(js_name = lastWords)]
+pub fn last_words() -> *const u8 {
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info.payload();
+        let message =
+            payload.downcast_ref::<&str>().copied().or_else(|| payload.downcast_ref::<String>().map(String::as_str));
+        write_what(|out| {
+            use std::fmt::Write;
+            let _ = write!(out, "panicked: {}", message.unwrap_or("Box<dyn Any>"));
+            if let Some(l) = info.location() {
+                let _ = write!(out, " at {}:{}", l.file(), l.line());
+            }
+        });
+    }));
+    LAST_WORDS.0.get() as *const u8
+}
+
+/// Writes the `what` of the last words.
+fn write_what(f: impl FnOnce(&mut Fixed<'_>)) {
+    // SAFETY: one thread; nothing else holds a reference into the last words while this runs.
+    let w = unsafe { &mut *LAST_WORDS.0.get() };
+    let mut out = Fixed { buf: &mut w.what, len: 0 };
+    f(&mut out);
+    w.what_len = out.len as u32;
+}
+
+/// Notes an allocation that failed: the module aborts right after.
+fn failed(size: usize) {
+    write_what(|out| {
+        use std::fmt::Write;
+        let _ = write!(out, "allocation of {size} bytes failed with {} MiB of memory in use", memory_size(0) / 16);
+    });
 }
 
 struct Heap;
@@ -52,12 +96,18 @@ unsafe impl GlobalAlloc for Heap {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let before = memory_size(0);
         let p = System.alloc(layout);
+        if p.is_null() {
+            failed(layout.size());
+        }
         self.after(before);
         p
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         let before = memory_size(0);
         let p = System.alloc_zeroed(layout);
+        if p.is_null() {
+            failed(layout.size());
+        }
         self.after(before);
         p
     }
@@ -67,6 +117,9 @@ unsafe impl GlobalAlloc for Heap {
     unsafe fn realloc(&self, p: *mut u8, layout: Layout, size: usize) -> *mut u8 {
         let before = memory_size(0);
         let q = System.realloc(p, layout, size);
+        if q.is_null() {
+            failed(size);
+        }
         self.after(before);
         q
     }

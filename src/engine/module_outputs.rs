@@ -13,7 +13,9 @@ pub fn changed(root: &Module, scope: &ModuleScope<'_>) -> Vec<(String, String)> 
     let mut out = Vec::new();
     // Evaluating again reports nothing new: the walk already reported these diagnostics.
     let kept = std::mem::take(&mut *scope.diagnostics.borrow_mut());
-    visit(root, scope, &mut Vec::new(), &mut Vec::new(), &mut out);
+    // At most limits.moduleInstances instances (past it the plan has stopped with an error).
+    let mut budget = crate::eval::limits::current().module_instances;
+    visit(root, scope, &mut Vec::new(), &mut Vec::new(), &mut out, &mut budget);
     *scope.diagnostics.borrow_mut() = kept;
     out
 }
@@ -24,6 +26,7 @@ fn visit(
     path: &mut Vec<String>,
     keys: &mut Vec<Option<ModuleKey>>,
     out: &mut Vec<(String, String)>,
+    budget: &mut usize,
 ) {
     for call in &m.module_calls {
         let Some(child) = call.module.as_deref() else { continue };
@@ -33,6 +36,10 @@ fn visit(
             vec![None]
         };
         for k in instances {
+            if *budget == 0 {
+                return;
+            }
+            *budget -= 1;
             path.push(call.name.clone());
             keys.push(k);
             let names: Vec<String> = with_scope(scope, path, keys, &mut |s| {
@@ -46,7 +53,7 @@ fn visit(
             .unwrap_or_default();
             let addr = instance_addr(path, keys);
             out.extend(names.into_iter().map(|n| (addr.clone(), n)));
-            visit(child, scope, path, keys, out);
+            visit(child, scope, path, keys, out, budget);
             path.pop();
             keys.pop();
         }

@@ -356,8 +356,30 @@ pub fn plan(
     super::import::unconfigured(config, &import_targets, &inputs, &mut walk.diags);
     walk.imports = import_targets.iter().map(|t| (t.address.clone(), t.id.clone())).collect();
     let mut unexpanded = Vec::new();
-    let resources =
-        order::resources(config, &mut |path, keys, call| module_keys(&scope, path, keys, call), &mut unexpanded);
+    // Module instances multiply level by level: stopped at limits.moduleInstances (issue #26).
+    let (mut module_total, mut too_many) = (0usize, None);
+    let resources = order::resources(
+        config,
+        &mut |path, keys, call| {
+            let got = module_keys(&scope, path, keys, call)?;
+            module_total += got.len();
+            if too_many.is_some() {
+                return Some(Vec::new());
+            }
+            too_many = crate::eval::limits::check_module_call(config, path, call, module_total);
+            Some(if too_many.is_some() { Vec::new() } else { got })
+        },
+        &mut unexpanded,
+    );
+    // Past the limit nothing is planned: the error is the answer (planning the instances made
+    // before it would take as long as the plan it stops).
+    let resources = match too_many {
+        Some(d) => {
+            walk.diags.push(d);
+            Vec::new()
+        }
+        None => resources,
+    };
     for m in &unexpanded {
         walk.diags.push(Diagnostic::error(
             "Invalid count argument",
@@ -548,6 +570,23 @@ impl<'a> Walk<'a> {
     }
 
     fn expansion(&mut self, scope: &ModuleScope<'_>, r: &Resource) -> Option<Expansion> {
+        let expansion = self.expansion_unchecked(scope, r)?;
+        // More instances than one plan may hold: an error at the argument (issue #26).
+        let (n, argument, e) = match &expansion {
+            Expansion::Count(n) => (usize::try_from(*n).unwrap_or(0), "count", r.count.as_ref()?),
+            Expansion::ForEach(items) => (items.len(), "for_each", r.for_each.as_ref()?),
+            Expansion::Single => return Some(expansion),
+        };
+        let so_far = self.changes.len() + self.data_read.len();
+        let address = &self.order_resource;
+        if let Some(d) = crate::eval::limits::check_instances(n, so_far, address, argument, &e.range) {
+            self.diags.push(d);
+            return None;
+        }
+        Some(expansion)
+    }
+
+    fn expansion_unchecked(&mut self, scope: &ModuleScope<'_>, r: &Resource) -> Option<Expansion> {
         if let Some(e) = &r.count {
             let v = match eval_config_expr(scope, self.inputs, e) {
                 Ok(v) => v,
@@ -624,6 +663,7 @@ impl<'a> Walk<'a> {
     fn resource(&mut self, scope: &ModuleScope<'_>, w: &Walkable<'_>, dependencies: &[String], args: &body::Body) {
         self.order_resource = w.config_address.clone();
         let r = w.resource;
+        crate::eval::limits::site(&r.range, &w.address);
         self.serving = match self.routing.provider_config(&w.config_address) {
             Some(p) => p.to_string(),
             None => default_config(&r.provider.fqn),

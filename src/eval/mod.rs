@@ -19,6 +19,7 @@ pub mod convert;
 pub mod expr;
 pub mod functions;
 pub mod json;
+pub mod limits;
 pub mod module_scope;
 pub mod number;
 pub mod render;

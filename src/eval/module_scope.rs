@@ -665,7 +665,8 @@ impl<'a> ModuleScope<'a> {
         if let Some(e) = &call.count {
             let v = eval_config_expr(self, self.inputs, e).ok()?;
             let n = convert(&v, &Type::Number).ok()?.as_number()?.to_i64()?;
-            return Some((0..n.max(0)).map(ModuleKey::Count).collect());
+            // Past limits.moduleInstances the plan stops it (issue #26): never more keys than that.
+            return Some((0..n.clamp(0, super::limits::module_count_cap())).map(ModuleKey::Count).collect());
         }
         let v = eval_config_expr(self, self.inputs, call.for_each.as_ref()?).ok()?;
         match &v.kind {

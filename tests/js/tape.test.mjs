@@ -8,6 +8,8 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { loadConfig } from "../../pkg/index.js";
 import * as raw from "../../pkg/tfgraph.js";
+// The raw bindings' own instance (the package's entries make theirs: see scripts/wrap-bindings.mjs).
+raw.initSync({ module: readFileSync(new URL("../../pkg/tfgraph_bg.wasm", import.meta.url)) });
 import { generate } from "../../bench/config/generate.mjs";
 
 const here = new URL(".", import.meta.url).pathname;

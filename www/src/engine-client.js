@@ -46,7 +46,11 @@ export function runEngine(kind, files, { signal, onEvent, ...options }, planned)
           finish(resolve, { plan, diagnostics: plan.diagnostics });
         } else w.postMessage({ id, type: "apply", options: crossing });
       } else if (msg.type === "applied") finish(resolve, msg.result);
-      else if (msg.type === "error") finish(reject, new Error(msg.message));
+      else if (msg.type === "error") {
+        // A TfgraphError's diagnostics (the module ran out of memory: it says where) and the
+        // state an apply had written when it stopped.
+        finish(reject, Object.assign(new Error(msg.message), { diagnostics: msg.diagnostics, state: msg.state }));
+      }
     });
     w.postMessage({ id, type: "plan", files, options: crossing });
   });

@@ -417,8 +417,11 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
     cancelButton.disabled = true;
     if (failure) {
       root.dataset.engine = "error";
-      summary.textContent = `Internal error: ${failure.message}`;
+      // The engine stopped (out of memory, a trap): it says what and where, and starts afresh.
+      const stopped = failure.diagnostics?.find((d) => d.severity === "error");
+      summary.textContent = stopped ? `Stopped: ${stopped.summary}. The engine was restarted; the next run starts afresh.` : `Internal error: ${failure.message}`;
       showDiagnostics(failure.diagnostics ?? []);
+      if (failure.state) keep(failure.state);
       return;
     }
     showPlan(result.plan);

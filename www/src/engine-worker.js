@@ -9,7 +9,10 @@
 //   out: { type: "event", event }           every EngineEvent, as it happens
 //        { type: "planned", plan }          the plan as plain data (text, changes, JSON, ...)
 //        { type: "applied", result }        { plan, diagnostics, state, report }
-//        { type: "error", message }         a bug (the package threw)
+//        { type: "error", message, diagnostics?, state? }   the package threw: a bug, or the
+//                                           module ran out of memory (a TfgraphError with its
+//                                           diagnostics; an apply's state so far); the package
+//                                           has replaced its instance, the next run works
 
 import * as tfgraph from "../pkg/index.js";
 
@@ -50,6 +53,6 @@ self.onmessage = async ({ data: { id, type, files, options } }) => {
   } catch (e) {
     plans.delete(id);
     controllers.delete(id);
-    self.postMessage({ id, type: "error", message: e?.message ?? String(e) });
+    self.postMessage({ id, type: "error", message: e?.message ?? String(e), diagnostics: e?.diagnostics, state: e?.state });
   }
 };

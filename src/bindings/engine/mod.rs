@@ -25,6 +25,7 @@ use crate::engine::api::{
 use crate::engine::plan::plan;
 use crate::engine::stepper::{Request, Response, Stepper};
 use crate::engine::{Plan, PlanOptions};
+use crate::eval::limits::Limits;
 use crate::providers::set::ProviderSet;
 use crate::providers::Provider;
 use futures_util::stream::{FuturesUnordered, StreamExt};
@@ -96,6 +97,23 @@ struct EngineRequest {
     parallelism: usize,
     providers: Option<JsValue>,
     on_event: Option<Function>,
+    /// `limits: { instances, moduleInstances }` (pkg/api.js checked their types).
+    limits: Limits,
+}
+
+/// `options.limits`, each given limit over its default.
+fn read_limits(options: &JsValue, api: &str) -> Result<Limits, JsValue> {
+    let mut out = Limits::DEFAULT;
+    let Some(given) = get(options, "limits")? else { return Ok(out) };
+    for (key, slot) in [("instances", &mut out.instances), ("moduleInstances", &mut out.module_instances)] {
+        if let Some(v) = get(&given, key)? {
+            match v.as_f64() {
+                Some(n) if n >= 1.0 && n.fract() == 0.0 => *slot = n as usize,
+                _ => return Err(type_error(&format!("{api}: `options.limits.{key}` must be a whole number >= 1"))),
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn json_text(options: &JsValue, key: &str, api: &str) -> Result<Option<Json>, JsValue> {
@@ -176,6 +194,7 @@ fn read_request(options: &JsValue, api: &str) -> Result<EngineRequest, JsValue> 
         parallelism,
         providers,
         on_event: function(options, "onEvent", api)?,
+        limits: read_limits(options, api)?,
     })
 }
 
@@ -188,9 +207,10 @@ async fn plan_in_passes(
     state: Option<&Json>,
     options: &PlanOptions,
     parallelism: usize,
+    limits: Limits,
 ) -> Plan {
     for _ in 0..MAX_PASSES {
-        let p = plan(how.files, how.config, state, set, options);
+        let p = crate::eval::limits::with(limits, || plan(how.files, how.config, state, set, options));
         let mut questions = Vec::new();
         // A provider block reading resources sees this pass's values (Terraform configures after
         // the resources it references are planned).
@@ -410,9 +430,12 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         let mut p = if loaded_with_errors {
             Plan { destroy: request.destroy, prior_state: request.state.clone(), ..Plan::default() }
         } else if js.is_empty() {
-            super::heap::growing_ahead(|| plan(&files, &config, request.state.as_ref(), &set, &options))
+            let limits = request.limits;
+            crate::eval::limits::with(limits, || {
+                super::heap::growing_ahead(|| plan(&files, &config, request.state.as_ref(), &set, &options))
+            })
         } else {
-            plan_in_passes(&js, &set, &how, request.state.as_ref(), &options, request.parallelism).await
+            plan_in_passes(&js, &set, &how, request.state.as_ref(), &options, request.parallelism, request.limits).await
         };
         diagnostics.extend(p.diagnostics.clone());
         p.diagnostics = diagnostics.clone();

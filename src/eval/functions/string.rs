@@ -135,6 +135,7 @@ pub(super) fn register(r: &mut Registry) {
                 return Ok(Value::unknown(Type::String));
             }
             let mut parts = Vec::new();
+            let mut total = 0usize;
             for (li, list) in lists.iter().enumerate() {
                 for (ei, x) in list.elements().unwrap_or_default().into_iter().enumerate() {
                     if x.is_null() {
@@ -144,6 +145,14 @@ pub(super) fn register(r: &mut Registry) {
                             format!("element {ei} of list {li} is null; cannot concatenate null values")
                         };
                         return Err(FuncError::Arg(li + 1, msg));
+                    }
+                    // Bounded as templates are (issue #26): a gigabyte string is exhaustion, not a value.
+                    total = total.saturating_add(s(x).len() + s(&a[0]).len());
+                    if total > crate::eval::limits::MAX_STRING {
+                        return Err(FuncError::Other(format!(
+                            "the result would be longer than the {} MiB strings this tool builds",
+                            crate::eval::limits::MAX_STRING >> 20
+                        )));
                     }
                     parts.push(s(x).to_string());
                 }
