@@ -11,11 +11,11 @@ import { encodeSession } from "../../www/src/state.js";
 
 const TYPO = { "main.tf": 'resource "mock_resource" "a" {\n  count = 100000000\n}\n' };
 
-let browser, url, page, problems;
+let browser, url, page, problems, shot;
 
 before(async () => {
   browser = await openBrowser();
-  ({ url, page, problems } = browser);
+  ({ url, page, problems, shot } = browser);
   await page.goto(`${url}${encodeSession({ files: TYPO, open: "main.tf", view: "resources", reduce: true })}`);
   await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
   await page.getByTestId("tab-engine").click();
@@ -41,6 +41,7 @@ test("count = 100000000 in the editor: the plan stops with an error at the count
   assert.equal(shown.length, 1, shown.join("\n"));
   assert.match(shown[0], /Error: Too many instances\s*main\.tf:2:11/);
   assert.deepEqual(problems, []);
+  await shot("engine-too-many-instances.png");
 });
 
 test("the engine worker's module runs out of memory: the run rejects with what and where, the next works", async () => {
