@@ -209,10 +209,7 @@ fn api_value(v: &Value) -> Json {
     match &v.kind {
         Kind::Null(_) | Kind::Unknown(_) => Json::Null,
         Kind::Bool(b) => Json::Bool(*b),
-        Kind::Number(n) => {
-            let text = n.to_string();
-            serde_json::from_str::<Json>(&text).unwrap_or(Json::String(text))
-        }
+        Kind::Number(n) => super::value_json::number(n),
         Kind::String(s) => Json::String(s.clone()),
         Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => {
             Json::Array(items.iter().map(api_value).collect())

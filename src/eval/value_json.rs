@@ -13,11 +13,7 @@ pub fn value(v: &Value) -> Json {
     match &v.kind {
         Kind::Null(_) | Kind::Unknown(_) => Json::Null,
         Kind::Bool(b) => Json::Bool(*b),
-        Kind::Number(n) => {
-            // The exact text (serde_json keeps it as written with `arbitrary_precision`).
-            let text = n.to_string();
-            serde_json::from_str::<Json>(&text).unwrap_or(Json::String(text))
-        }
+        Kind::Number(n) => number(n),
         Kind::String(s) => Json::String(s.clone()),
         Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => {
             Json::Array(items.iter().map(value).collect())
@@ -27,6 +23,13 @@ pub fn value(v: &Value) -> Json {
         )),
         Kind::TypeVal(t) => Json::String(t.type_expr()),
     }
+}
+
+/// A number as a JSON number with its exact digits (serde_json keeps the text as written with
+/// `arbitrary_precision`); the state, the plan and the API's values all write numbers here.
+pub fn number(n: &super::Number) -> Json {
+    let text = n.to_string();
+    serde_json::from_str::<Json>(&text).unwrap_or(Json::String(text))
 }
 
 fn bool_tree(v: &Value, hit: &dyn Fn(&Value) -> bool, unknown_is_hit: bool) -> Json {
