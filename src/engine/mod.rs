@@ -44,6 +44,7 @@ mod objects;
 pub mod order;
 pub mod plan;
 pub mod plan_json;
+pub mod plan_walk;
 pub mod progress;
 pub mod provider_block;
 /// The dependencies the refreshed state records: stored and configured merged until the apply.

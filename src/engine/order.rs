@@ -1,15 +1,15 @@
-//! Which resources a resource depends on, and the order the walks visit resources in.
+//! Resources by module instance, and which resources a reference reaches.
 //!
-//! A resource depends on every resource its references reach, through local values, module
-//! input variables (the call's arguments) and module outputs, transitively: Terraform records
-//! that set as the state's `dependencies` (`AttachDependenciesTransformer` keeps every resource
-//! ancestor). Cycles are refused before by the validate graph.
-//!
-//! Whatever is evaluated in a module waits for the module's expansion node, which refers to the
-//! call's `depends_on`, `count` and `for_each` (in the calling module), and for the calling
-//! module's expansion in turn; a reference to a whole module (`depends_on = [module.m]`, or
-//! `module.m` in an expression) names the module's close node, which waits for everything in
-//! the module and in the modules it calls (`ModuleExpansionTransformer`).
+//! The plan walks graph/'s plan graph (`plan_walk`): its order, the state `dependencies` it
+//! records and forced create_before_destroy are the graph's. What is left here answers questions
+//! the graph is not asked: the resources of every module instance a resource node plans
+//! ([`resources`]), and the resources an expression reaches ([`reached`]: for outputs and
+//! checks left out by a failure or by `-target`, and orphans of vanished module instances),
+//! through local values, module input variables (the call's arguments) and module outputs,
+//! transitively. A reference to a whole module (`depends_on = [module.m]`, or `module.m` in an
+//! expression) reaches everything in the module and in the modules it calls, and whatever is
+//! evaluated in a module reaches what the call's `depends_on`, `count` and `for_each` do
+//! (`ModuleExpansionTransformer`).
 
 use crate::addrs::Subject;
 use crate::config::model::{Config, Module, Reference, Resource};
@@ -294,29 +294,6 @@ fn output_refs(
         walk_refs(config, &child_path, &o.value.references, out, seen);
         walk_refs(config, &child_path, &o.depends_on, out, seen);
     }
-}
-
-/// A dependency order of `deps` (indices into the same list): every resource after the ones it
-/// depends on, otherwise in the given order. Dependencies outside the list are ignored; a
-/// cycle (refused earlier) falls back to the given order for its members.
-pub fn walk_order(deps: &[Vec<usize>]) -> Vec<usize> {
-    let mut state = vec![0u8; deps.len()];
-    let mut out = Vec::with_capacity(deps.len());
-    fn visit(i: usize, deps: &[Vec<usize>], state: &mut [u8], out: &mut Vec<usize>) {
-        if state[i] != 0 {
-            return;
-        }
-        state[i] = 1;
-        for &d in &deps[i] {
-            visit(d, deps, state, out);
-        }
-        state[i] = 2;
-        out.push(i);
-    }
-    for i in 0..deps.len() {
-        visit(i, deps, &mut state, &mut out);
-    }
-    out
 }
 
 /// The managed resources whose pending changes defer the read of data source `w` to the apply

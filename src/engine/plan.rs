@@ -264,7 +264,6 @@ pub fn plan(
         result.refused = true;
         return result;
     }
-    let routing = Routing::from_graph(&validate.graph);
     drop(validate);
     result.diagnostics.extend(super::targets::check_options(options));
     if result.diagnostics.has_errors() {
@@ -280,6 +279,15 @@ pub fn plan(
     let (moved_state, moved) = super::moved::apply_moves(config, prior);
     let prior = moved_state.as_ref();
     result.prior_state = prior.cloned();
+    // The graph the plan walks (`plan_walk`); its provider routing serves every resource.
+    let graph = match super::plan_walk::PlanGraph::build(config, prior) {
+        Ok(g) => g,
+        Err(d) => {
+            result.diagnostics.extend(d);
+            result.refused = true;
+            return result;
+        }
+    };
     let funcs = Registry::builtin();
     let file_source = MapFiles(files);
     let values = WalkValues::default();
@@ -328,7 +336,7 @@ pub fn plan(
         pending: HashMap::new(),
         data_deps: BTreeSet::new(),
         by_address: HashMap::new(),
-        routing,
+        routing: graph.routing.clone(),
         serving: String::new(),
         targets,
         targeted_here: false,
@@ -390,82 +398,56 @@ pub fn plan(
     for (i, w) in resources.iter().enumerate() {
         index.entry(w.config_address.as_str()).or_default().push(i);
     }
-    // A resource's references, and what its provider configuration's block reaches (the
-    // provider node sits between them in Terraform's graph).
-    let mut by_provider: HashMap<&str, BTreeSet<String>> = HashMap::new();
-    let deps: Vec<BTreeSet<String>> = resources
-        .iter()
-        .map(|w| {
-            let mut d = order::reached(config, &w.path, &w.resource.references);
-            if let Some(pc) = walk.routing.provider_config(&w.config_address) {
-                d.extend(
-                    by_provider.entry(pc).or_insert_with(|| super::provider_block::reached(config, pc)).iter().cloned(),
-                );
-            }
-            d.remove(&w.config_address);
-            d
-        })
-        .collect();
-    let dep_idx: Vec<Vec<usize>> = deps
-        .iter()
-        .map(|d| d.iter().flat_map(|a| index.get(a.as_str()).cloned().unwrap_or_default()).collect())
-        .collect();
-    let walk_order = order::walk_order(&dep_idx);
+    // Each resource's dependencies, transitively: the graph's resource ancestors.
+    let mut closure: Vec<BTreeSet<String>> = vec![BTreeSet::new(); resources.len()];
+    let mut forced = vec![false; resources.len()];
+    for node in &graph.resources {
+        for &i in index.get(node.address.as_str()).into_iter().flatten() {
+            closure[i] = node.dependencies.clone();
+            forced[i] = node.forced_cbd;
+        }
+    }
     // Every block's body, each file parsed once.
     let bodies = super::body::arguments_of(files, &resources.iter().map(|w| w.resource).collect::<Vec<_>>());
-    // State `dependencies`: every resource ancestor, transitively (dependencies come first in
-    // the walk order, so theirs are complete).
-    let mut closure: Vec<BTreeSet<String>> = deps.clone();
-    for &i in &walk_order {
-        // Every instance of a configuration resource has the same closure: one of them is read.
-        let mut all = closure[i].clone();
-        for d in deps[i].iter().filter_map(|a| index.get(a.as_str()).and_then(|v| v.first())) {
-            all.extend(closure[*d].iter().cloned());
-        }
-        closure[i] = all;
-    }
-    // A resource something create_before_destroy depends on is create_before_destroy too, or
-    // the replacements would wait for each other (`ForcedCBDTransformer`).
-    let mut forced = vec![false; resources.len()];
-    for (i, w) in resources.iter().enumerate() {
-        if w.resource.lifecycle.create_before_destroy == Some(true) {
-            for d in &closure[i] {
-                for &j in index.get(d.as_str()).into_iter().flatten() {
-                    forced[j] = true;
-                }
-            }
-        }
-    }
     let selection = super::targets::Selection::of(&walk.targets, &resources, &closure, options.destroy);
     walk.targeted = selection.named.clone();
     walk.kept = selection.kept.clone();
-    for i in walk_order {
-        let w = &resources[i];
-        if !walk.kept.contains(&w.config_address) {
-            continue;
+    let walk = std::cell::RefCell::new(walk);
+    // A resource node plans its instances in every instance of its module; `false` when its
+    // plan failed (its dependents are skipped).
+    let plan_resource = |r: usize| -> bool {
+        let address = graph.resources[r].address.as_str();
+        let walk = &mut *walk.borrow_mut();
+        if !walk.kept.contains(address) {
+            return true;
         }
-        walk.targeted_here = selection.names[i];
-        walk.refresh_here = selection.refreshed[i];
-        // Terraform records no dependencies for data sources.
-        let dependencies: Vec<String> =
-            if w.resource.mode == ResourceMode::Data { Vec::new() } else { closure[i].iter().cloned().collect() };
-        // What depends on a failed resource is not planned.
-        if deps[i].iter().any(|d| walk.failed.contains(d)) {
-            walk.failed.insert(w.config_address.clone());
-            continue;
+        for &i in index.get(address).into_iter().flatten() {
+            let w = &resources[i];
+            walk.targeted_here = selection.names[i];
+            walk.refresh_here = selection.refreshed[i];
+            // Terraform records no dependencies for data sources.
+            let dependencies: Vec<String> =
+                if w.resource.mode == ResourceMode::Data { Vec::new() } else { closure[i].iter().cloned().collect() };
+            walk.order_deps = closure[i].iter().cloned().collect();
+            walk.forced_cbd = forced[i] && w.resource.mode == ResourceMode::Managed;
+            walk.data_deps = if w.resource.mode == ResourceMode::Data {
+                order::data_depends_on(config, w, &mut |a| {
+                    index.get(a).and_then(|v| v.first()).map(|&j| closure[j].clone()).unwrap_or_default()
+                })
+            } else {
+                BTreeSet::new()
+            };
+            let args = bodies[i].clone().unwrap_or_default();
+            with_scope(&scope, &w.path, &w.keys, &mut |s| walk.resource(s, w, &dependencies, &args));
         }
-        walk.order_deps = closure[i].iter().cloned().collect();
-        walk.forced_cbd = forced[i] && w.resource.mode == ResourceMode::Managed;
-        walk.data_deps = if w.resource.mode == ResourceMode::Data {
-            order::data_depends_on(config, w, &mut |a| {
-                index.get(a).and_then(|v| v.first()).map(|&j| closure[j].clone()).unwrap_or_default()
-            })
-        } else {
-            BTreeSet::new()
-        };
-        let args = bodies[i].clone().unwrap_or_default();
-        with_scope(&scope, &w.path, &w.keys, &mut |s| walk.resource(s, w, &dependencies, &args));
-    }
+        !walk.failed.contains(address)
+    };
+    // What depends on a failed resource is not planned.
+    let skipped = |r: usize| {
+        walk.borrow_mut().failed.insert(graph.resources[r].address.clone());
+    };
+    graph.walk(&plan_resource, &skipped, crate::walk::DEFAULT_PARALLELISM);
+    let mut walk = walk.into_inner();
     walk.orphans(&resources);
     if !options.destroy {
         result.outputs = walk.outputs(&scope);
