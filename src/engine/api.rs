@@ -216,6 +216,7 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
         targets: strings("targets"),
         replace: strings("replace"),
         on_op: None,
+        cancel: None,
     };
     let p = plan(files, config, state, &provider, &options);
     let view = plan_view(&p, &provider, &provider.schema_document());

@@ -88,6 +88,9 @@ pub struct PlanOptions {
     pub replace: Vec<String>,
     /// Told of each provider operation as the walk reaches it (live progress).
     pub on_op: Option<OpHook>,
+    /// Stops the plan walk: nothing new starts (Terraform's stop), and the plan ends with
+    /// `execution halted`.
+    pub cancel: Option<crate::walk::CancelToken>,
 }
 
 /// Where a plan-time provider operation (refresh, data source read) is.

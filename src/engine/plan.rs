@@ -446,8 +446,12 @@ pub fn plan(
     let skipped = |r: usize| {
         walk.borrow_mut().failed.insert(graph.resources[r].address.clone());
     };
-    graph.walk(&plan_resource, &skipped, crate::walk::DEFAULT_PARALLELISM);
+    graph.walk(&plan_resource, &skipped, crate::walk::DEFAULT_PARALLELISM, options.cancel.clone());
     let mut walk = walk.into_inner();
+    if options.cancel.as_ref().is_some_and(crate::walk::CancelToken::is_cancelled) {
+        // Terraform's stop hook: `errors.New("execution halted")`.
+        walk.diags.push(Diagnostic::error("execution halted", ""));
+    }
     walk.orphans(&resources);
     if !options.destroy {
         result.outputs = walk.outputs(&scope);

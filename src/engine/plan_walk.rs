@@ -32,7 +32,7 @@ use super::routing::Routing;
 use crate::config::Config;
 use crate::diag::Diagnostics;
 use crate::graph::{build, BuildOptions, NodeKind, Operation, PlanMode};
-use crate::walk::{self, Dag, Subgraph, Visited, WalkHooks, WalkOptions};
+use crate::walk::{self, CancelToken, Dag, Subgraph, Visited, WalkHooks, WalkOptions};
 use futures_util::future::LocalBoxFuture;
 use serde_json::Value as Json;
 use std::collections::BTreeSet;
@@ -122,7 +122,14 @@ impl PlanGraph {
     /// on is done, and says whether it succeeded; `skipped` for each resource node never
     /// reached because something it depends on failed. Natively every visit completes when
     /// polled (the built-in providers answer at once), so the walk runs to its end here.
-    pub fn walk(&self, plan: &dyn Fn(usize) -> bool, skipped: &dyn Fn(usize), parallelism: usize) {
+    /// `cancel` stops it: nothing new starts.
+    pub fn walk(
+        &self,
+        plan: &dyn Fn(usize) -> bool,
+        skipped: &dyn Fn(usize),
+        parallelism: usize,
+        cancel: Option<CancelToken>,
+    ) {
         let nodes: Vec<u32> = (0..self.nodes.len() as u32).collect();
         let visit = |&v: &u32| -> LocalBoxFuture<'_, Result<Visited<u32>, ()>> {
             let resource = self.nodes[v as usize];
@@ -134,7 +141,7 @@ impl PlanGraph {
             })
         };
         let hooks = Skips { graph: self, skipped };
-        let options = WalkOptions { parallelism: parallelism.max(1), cancel: None, yield_every: 0 };
+        let options = WalkOptions { parallelism: parallelism.max(1), cancel, yield_every: 0 };
         let clock = super::clock::VirtualClock::default();
         clock.run(walk::walk(Subgraph::new(nodes, self.dag.clone()), visit, hooks, options));
     }
@@ -157,5 +164,103 @@ impl WalkHooks<u32> for Skips<'_> {
                 (self.skipped)(r);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{plan::plan, Plan, PlanOptions};
+    use crate::providers::mock::{MockOptions, MockProvider};
+    use std::collections::BTreeMap;
+
+    fn planned(list: &[(&str, &str)], options: &PlanOptions) -> Plan {
+        let files: BTreeMap<String, String> = list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let loaded = crate::config::load(&files, &Default::default());
+        assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
+        plan(&files, &loaded.config, None, &MockProvider::new(MockOptions::default()), options)
+    }
+
+    fn addresses(p: &Plan) -> Vec<String> {
+        p.changes.iter().map(|c| c.address()).collect()
+    }
+
+    #[test]
+    fn depends_on_a_module_records_every_resource_of_the_module() {
+        let p = planned(
+            &[
+                ("main.tf", "module \"m\" {\n  source = \"./m\"\n}\nresource \"mock_resource\" \"after\" {\n  name       = \"a\"\n  depends_on = [module.m]\n}\n"),
+                ("m/main.tf", "resource \"mock_resource\" \"one\" {\n  name = \"1\"\n}\nmodule \"n\" {\n  source = \"./n\"\n}\n"),
+                ("m/n/main.tf", "resource \"mock_resource\" \"two\" {\n  name = \"2\"\n}\n"),
+            ],
+            &PlanOptions::default(),
+        );
+        assert!(!p.diagnostics.has_errors(), "{:?}", p.diagnostics);
+        let after = p.changes.iter().find(|c| c.address() == "mock_resource.after").expect("planned");
+        assert_eq!(after.dependencies, ["module.m.mock_resource.one", "module.m.module.n.mock_resource.two"]);
+    }
+
+    #[test]
+    fn a_failed_resource_skips_its_dependents_and_nothing_else() {
+        let p = planned(
+            &[(
+                "main.tf",
+                r#"
+variable "ok" {
+  default = false
+}
+resource "mock_resource" "a" {
+  name = "a"
+  lifecycle {
+    precondition {
+      condition     = var.ok
+      error_message = "refused"
+    }
+  }
+}
+locals {
+  x = mock_resource.a.id
+}
+resource "mock_resource" "b" {
+  name = local.x
+}
+resource "mock_resource" "c" {
+  name = "c"
+}
+"#,
+            )],
+            &PlanOptions::default(),
+        );
+        assert_eq!(addresses(&p), ["mock_resource.c"]);
+        let errors: Vec<&str> = p.diagnostics.errors().map(|d| d.summary.as_str()).collect();
+        assert_eq!(errors, ["Resource precondition failed"]);
+    }
+
+    #[test]
+    fn a_cancelled_plan_starts_nothing_and_says_so() {
+        let cancel = crate::walk::CancelToken::new();
+        cancel.cancel();
+        let options = PlanOptions { cancel: Some(cancel), ..Default::default() };
+        let p = planned(&[("main.tf", "resource \"mock_resource\" \"a\" {\n  name = \"a\"\n}\n")], &options);
+        assert!(p.changes.is_empty());
+        let errors: Vec<&str> = p.diagnostics.errors().map(|d| d.summary.as_str()).collect();
+        assert_eq!(errors, ["execution halted"]);
+    }
+
+    #[test]
+    fn the_walk_follows_the_graph_not_the_configuration_order() {
+        // `first` is declared after what reads it: the graph plans it first, so `second`
+        // sees its planned value (known `name`) and its state dependencies name it.
+        let p = planned(
+            &[(
+                "main.tf",
+                "resource \"mock_resource\" \"second\" {\n  name = \"${mock_resource.first.name}-2\"\n}\nresource \"mock_resource\" \"first\" {\n  name = \"one\"\n}\n",
+            )],
+            &PlanOptions::default(),
+        );
+        assert!(!p.diagnostics.has_errors(), "{:?}", p.diagnostics);
+        let second = p.changes.iter().find(|c| c.address() == "mock_resource.second").expect("planned");
+        assert_eq!(second.dependencies, ["mock_resource.first"]);
+        let name = second.after.as_ref().and_then(|a| crate::engine::body::attr(a, "name")).and_then(|v| v.as_str());
+        assert_eq!(name, Some("one-2"));
     }
 }

@@ -79,6 +79,7 @@ pub fn plan(module: &Module<'_>, state: Option<&Json>, request: &Request) -> Pla
         targets: request.targets.clone(),
         replace: request.replace.clone(),
         on_op: None,
+        cancel: None,
     };
     let mut plan = engine_plan(module.files, &module.config, state, &module.provider, &options);
     if request.refresh_only {

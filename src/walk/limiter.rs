@@ -98,6 +98,12 @@ struct CancelInner {
     wakers: RefCell<Vec<Waker>>,
 }
 
+impl std::fmt::Debug for CancelToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CancelToken").field("cancelled", &self.is_cancelled()).finish()
+    }
+}
+
 impl CancelToken {
     pub fn new() -> CancelToken {
         CancelToken::default()

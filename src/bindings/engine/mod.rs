@@ -419,6 +419,7 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
             targets: request.targets.clone(),
             replace: request.replace.clone(),
             on_op: Some(live.hook()),
+            cancel: None,
         };
         // Bad -target / -replace addresses are refused before planning, as Terraform's arguments are.
         diagnostics.extend(crate::engine::targets::check_options(&options));
