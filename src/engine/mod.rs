@@ -3,11 +3,12 @@
 //!
 //! | module | what |
 //! | --- | --- |
-//! | `order` | which resources each resource depends on (through locals, variables, module outputs), and the walk order |
+//! | `order` | the resources of every module instance, and which resources a reference reaches (through locals, variables, module outputs) |
 //! | `scope`, `body`, `body_json` | an instance's scope, a resource block's arguments and nested blocks (native or JSON) evaluated |
 //! | `routing` | the provider configuration serving each resource (the graph's answer) |
 //! | `schemas` | the generic mock's schemas, derived from the configuration; the provider set of a configuration |
-//! | `plan` | the plan walk: expansion, refresh, actions, orphans, outputs |
+//! | `plan_walk` | graph/'s plan graph, walked by walk/'s scheduler: its order, state dependencies, forced create_before_destroy; failure skips dependents; cancellation |
+//! | `plan` | the plan: what a resource node does (expansion, refresh, actions, orphans), then orphans of removed resources, outputs, checks |
 //! | `apply_check` | the apply graph built at plan time: its cycles refuse the plan (`checkApplyGraph`) |
 //! | `apply_graph` | graph/'s apply graph of a plan, as the apply walks it (built once, kept in the plan) |
 //! | `apply_walk` | the apply: the apply graph walked by walk/'s scheduler, one driver for every host (clock, provider calls, events) |
