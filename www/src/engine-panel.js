@@ -334,6 +334,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
     progress.value = 0;
     showDiagnostics([]);
     const nodeStates = createNodeStates();
+    const walked = new Set(); // drawn nodes the apply walk's own events colour
     let total = 0; // the provider operations the plan needs (a replacement is two)
     let ended = 0;
     const counts = { running: 0, done: 0, failed: 0, skipped: 0 };
@@ -387,12 +388,24 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
           if (ev.kind === "fail") counts.failed++;
           if (ev.kind === "skip" || ev.kind === "cancel") counts.skipped++;
         }
+        // A node the walk's own events colour (the apply view draws the walked graph) is
+        // theirs; elsewhere (the resources or plan view) the operation colours its resource.
         const node = nodeForEvent(names, ev);
-        if (node) {
+        if (node && !walked.has(node)) {
           nodeStates.record(node, ev.kind);
           dirty.add(node);
         }
       }
+      schedule();
+    };
+    // The apply walk's node events: every node of the apply graph as the walk runs it,
+    // providers, their `(close)`, variables, outputs and modules included. A resource node's
+    // start comes before its operation's event, so the operation never colours it twice.
+    const onWalkEvent = (ev) => {
+      if (!names.has(ev.node)) return;
+      walked.add(ev.node);
+      nodeStates.record(ev.node, ev.type);
+      dirty.add(ev.node);
       schedule();
     };
     let result = null;
@@ -403,6 +416,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
         ...engineOptions(settings()),
         signal: controller.signal,
         onEvent,
+        onWalkEvent,
         onPlan,
       });
     } catch (e) {
