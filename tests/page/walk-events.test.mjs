@@ -126,3 +126,21 @@ test("Apply colours the provider, its close and the module's nodes from the walk
   await shot("engine-walk-events-done.png");
   assert.deepEqual(problems, []);
 });
+
+test("in the plan view the walk colours the provider and its close, the operations their resources' nodes", async () => {
+  await page.getByTestId("view").selectOption("plan");
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  await page.getByTestId("reset-state").click();
+  await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
+  for (const [name, state] of Object.entries(await states())) assert.equal(state, null, `${name} uncoloured before the apply`);
+  await page.getByTestId("mock-delay").fill("0");
+  await page.getByTestId("apply").click();
+  await page.waitForFunction(() => document.querySelector("[data-testid=engine]").dataset.engine !== "running", null, { timeout: 60_000 });
+  assert.equal(await page.getByTestId("engine").getAttribute("data-engine"), "done");
+  const end = await states();
+  // The plan graph's resource nodes stand for their instances' operations; the provider's
+  // nodes have none: only the walk's events colour them.
+  for (const n of [PROVIDER, CLOSE, "mock_resource.app (expand)", "module.net.mock_resource.vpc (expand)"]) assert.equal(end[n], "done", `${n}: ${JSON.stringify(end)}`);
+  await shot("engine-walk-events-plan-view.png");
+  assert.deepEqual(problems, []);
+});
