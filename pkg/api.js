@@ -766,9 +766,9 @@ export async function apply(input, options = {}) {
   if (input instanceof Plan) {
     // The plan's providers and mock settings, unless given again.
     opts = { ...input[PLAN].options, state: undefined, ...opts };
-  } else {
-    p = await plan(input, opts);
   }
+  const onEvent = withWalkEvents(opts.onEvent, opts.onWalkEvent);
+  if (!(input instanceof Plan)) p = await plan(input, opts);
   const rawOptions = engineOptions(opts);
   // The last state passed to onState: what a stopped apply had written (issue #26).
   let last = null;
@@ -778,7 +778,7 @@ export async function apply(input, options = {}) {
     providers: opts.providers,
     parallelism: opts.parallelism,
     signal: opts.signal,
-    onEvent: opts.onEvent,
+    onEvent,
     onState: typeof onState === "function"
       ? (state, text) => {
           last = text;
@@ -801,6 +801,21 @@ export async function apply(input, options = {}) {
   const result = { state: JSON.parse(stateText), stateText, ...JSON.parse(rest) };
   result.plan = p;
   return result;
+}
+
+/**
+ * The one callback the engine calls during an apply: `onEvent`'s provider operations, and, when
+ * `onWalkEvent` is given, the walk's node events (`{ type, node, time }`, told apart by `node`),
+ * which the engine sends only when the callback it gets carries `walkEvents`.
+ */
+function withWalkEvents(onEvent, onWalkEvent) {
+  if (onWalkEvent === undefined || onWalkEvent === null) return onEvent;
+  if (typeof onWalkEvent !== "function") throw new TypeError("tfgraph: `options.onWalkEvent` must be a function");
+  // A malformed onEvent goes through as it is, for the engine to refuse.
+  if (onEvent !== undefined && onEvent !== null && typeof onEvent !== "function") return onEvent;
+  const both = (e) => (e.node === undefined ? onEvent?.(e) : onWalkEvent(e));
+  both.walkEvents = true;
+  return both;
 }
 
 /** `terraform destroy`: a destroy plan of `options.state`, applied. */

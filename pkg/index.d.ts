@@ -743,6 +743,14 @@ export interface EngineEvent {
   elapsedMs?: number;
   /** `fail`: the diagnostics of the failure (`skip`, `cancel`: none). */
   diagnostics?: Diagnostic[];
+  /**
+   * Events passed to `onEvent` (and a plan's `events`): Terraform's progress line for this
+   * event, as `terraform plan` / `apply -no-color` prints it (`ADDR: Creating...`, `ADDR:
+   * Creation complete after 0s [id=ID]`, `ADDR: Refreshing state... [id=ID]`), its elapsed time
+   * Terraform's (end and start each rounded to the second); absent when Terraform prints none
+   * (a refresh's end, `fail`, `skip`, `cancel`). The CLI prints these and the playground shows them.
+   */
+  line?: string;
 }
 
 /**
@@ -931,6 +939,16 @@ export interface ApplyOptions extends PlanOptions {
    * its numbers exact (`state`'s are JS numbers: 12345678901234567890 does not fit one).
    */
   onState?: (state: StateV4, text: string) => void;
+  /**
+   * Called as the apply walk starts and ends each node of the apply graph (the graph
+   * `buildGraph` draws for the plan with `operation: "apply"`): every node, provider
+   * configurations and their `provider[...] (close)`, variables, locals, outputs, modules'
+   * expansion and close and the root included, in `walk()`'s shape. `node` is Terraform's vertex
+   * name, `time` milliseconds since the walk began (as `EngineEvent.time`). A resource node's
+   * `start` comes before its operation's `onEvent` start, its end after the operation's end.
+   * If it throws, the apply halts as on abort.
+   */
+  onWalkEvent?: (event: WalkEvent) => void;
 }
 
 /** One planned change of a resource instance object. */

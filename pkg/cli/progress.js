@@ -1,9 +1,11 @@
-// Terraform's progress lines (command/views/hook_ui.go), printed as the engine's events arrive:
-// `ADDR: Creating...`, `ADDR: Creation complete after 1s [id=...]`, `ADDR: Refreshing state...
-// [id=...]` during plan, and `ADDR: Still creating... [00m10s elapsed]` every 10 s while an
-// operation runs. Elapsed times are Terraform's: the difference of the start and end times
-// each rounded to the second, printed as Go prints a time.Duration.
+// Terraform's progress lines (command/views/hook_ui.go) as the engine's events arrive. The
+// engine writes each event's line (`e.line`: `ADDR: Creating...`, `ADDR: Creation complete
+// after 1s [id=...]`, `ADDR: Refreshing state... [id=...]`, in src/engine/progress.rs, the one
+// place the lines are made for the CLI, the page and the apply's report); this prints them,
+// and, while an operation runs, its `ADDR: Still creating... [00m10s elapsed]` every 10 s, the
+// one line no event carries (a timer's, not the engine's).
 
+// The JSON UI's messages (json-ui.js, Terraform's views/json) word their starts and ends so too.
 export const START = { create: "Creating...", update: "Modifying...", delete: "Destroying...", read: "Reading..." };
 export const DONE = { create: "Creation complete", update: "Modifications complete", delete: "Destruction complete", read: "Read complete" };
 const STILL = { create: "Still creating...", update: "Still modifying...", delete: "Still destroying...", read: "Still reading..." };
@@ -42,9 +44,9 @@ const roundedSeconds = (ms) => Math.round(ms / 1000);
 const key = (e) => e.address;
 
 /**
- * A printer of progress lines: `event(e)` prints the line an EngineEvent makes (if any), and
- * while operations run, their "Still ..." lines. `stop()` ends the timer. `now` is the clock
- * (milliseconds), `print` where lines go.
+ * A printer of progress lines: `event(e)` prints the line of an EngineEvent (if it has one),
+ * and while operations run, their "Still ..." lines. `stop()` ends the timer. `now` is the
+ * clock (milliseconds), `print` where lines go.
  */
 export function progressPrinter({ print, now = Date.now, stillEveryMs = STILL_EVERY_MS }) {
   const running = new Map(); // key -> { e, start, next }
@@ -61,41 +63,27 @@ export function progressPrinter({ print, now = Date.now, stillEveryMs = STILL_EV
       print(`${r.e.address}: ${STILL[r.e.operation]} [${id}${mm}m${ss}s elapsed]`);
     }
   };
-  const line = (e) => {
-    // Imports are done during the plan; the apply records them (no elapsed time either way).
-    if (e.operation === "import") {
-      const id = e.priorId ? ` [id=${e.priorId}]` : "";
-      if (e.kind === "start") return `${e.address}: ${e.phase === "plan" ? "Preparing import..." : "Importing..."}${id}`;
-      return e.kind === "finish" && e.phase === "apply" ? `${e.address}: Import complete${id}` : null;
-    }
+  const track = (e) => {
+    // Terraform's UiHook times what it applies and reads, not refreshes or imports.
     const refresh = e.phase === "plan" && e.operation === "read" && !isDataAddress(e.address);
+    if (e.operation === "import" || refresh) return;
     if (e.kind === "start") {
       const t = now();
-      if (!refresh) {
-        running.set(key(e), { e, start: roundedSeconds(t), next: t + stillEveryMs });
-        timer ??= setInterval(tick, Math.min(1000, stillEveryMs));
-        timer.unref?.();
-      }
-      if (refresh) return `${e.address}: Refreshing state...${e.priorId ? ` [id=${e.priorId}]` : ""}`;
-      const who = e.deposed ? `${e.address} (deposed object ${e.deposed})` : e.address;
-      const id = (e.operation === "update" || e.operation === "delete") && e.priorId ? ` [id=${e.priorId}]` : "";
-      return `${who}: ${START[e.operation]}${id}`;
+      running.set(key(e), { e, start: roundedSeconds(t), next: t + stillEveryMs });
+      timer ??= setInterval(tick, Math.min(1000, stillEveryMs));
+      timer.unref?.();
+      return;
     }
-    const r = running.get(key(e));
     running.delete(key(e));
     if (running.size === 0 && timer) {
       clearInterval(timer);
       timer = null;
     }
-    if (e.kind !== "finish" || refresh || !r) return null;
-    const elapsed = goDuration(Math.max(0, roundedSeconds(now()) - r.start));
-    const id = e.operation !== "delete" && e.id ? ` [id=${e.id}]` : "";
-    return `${e.address}: ${DONE[e.operation]} after ${elapsed}${id}`;
   };
   return {
     event(e) {
-      const l = line(e);
-      if (l !== null) print(l);
+      track(e);
+      if (typeof e.line === "string") print(e.line);
     },
     stop() {
       if (timer) clearInterval(timer);

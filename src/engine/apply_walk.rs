@@ -4,7 +4,9 @@
 //! provider's answer through the [`ApplyHost`], [`Stepper::finish`] (the working state
 //! written). Every other node (providers, variables, locals, outputs, module expansion and
 //! closing, the root) has no work of its own here: outputs and the state are made from the
-//! working state when asked, and a JS provider is configured by its first operation.
+//! working state when asked, and a JS provider is configured by its first operation. The host
+//! hears every node start and end as the walk runs it ([`ApplyHost::node_event`]): the page
+//! colours the apply graph's nodes, providers and their `(close)` included, from those.
 //!
 //! The scheduler is Terraform's: at most `-parallelism` nodes at once (default 10), a failed
 //! node's dependents skipped and everything else run to the end, cancellation (Terraform's
@@ -62,6 +64,16 @@ pub trait ApplyHost {
         let _ = (event, elapsed_ms, diagnostics);
     }
 
+    /// A node of the apply graph started or ended, as the walk reports it (every node: provider
+    /// configurations and their `(close)`, variables, locals, outputs, module expansion and
+    /// closing, the root, the resources): `name` is Terraform's vertex name, `time` the host's
+    /// [`now`](ApplyHost::now). A resource node's start comes before its operation's start
+    /// event, its end after its operation's end event (or, skipped or cancelled, before the
+    /// operation's).
+    fn node_event(&self, name: &str, kind: walk::EventKind, time: f64) {
+        let _ = (name, kind, time);
+    }
+
     /// An operation's result was written into the working state.
     fn wrote(&self, stepper: &Stepper<'_>) {
         let _ = stepper;
@@ -92,6 +104,8 @@ struct Walking<'w, 'a, H> {
     provider: &'w dyn Provider,
     /// Per walk node: the operation it runs.
     node_op: Vec<Option<usize>>,
+    /// Per walk node: Terraform's vertex name.
+    names: &'w [String],
     events: RefCell<Vec<Event>>,
     /// Per operation: when it started.
     begun: RefCell<Vec<f64>>,
@@ -146,8 +160,8 @@ impl<H: ApplyHost> Walking<'_, '_, H> {
     }
 }
 
-/// The walk's events of nodes that never run (skipped behind a failure, cancelled) become the
-/// apply's events of their operations.
+/// The walk's events go to the host as they happen, node by node; those of nodes that never run
+/// (skipped behind a failure, cancelled) become the apply's events of their operations too.
 struct Hooks<'r, 'w, 'a, H>(&'r Walking<'w, 'a, H>);
 
 impl<H: ApplyHost> WalkHooks<u32> for Hooks<'_, '_, '_, H> {
@@ -156,6 +170,9 @@ impl<H: ApplyHost> WalkHooks<u32> for Hooks<'_, '_, '_, H> {
     }
 
     fn event(&self, event: walk::Event<'_, u32>) {
+        if let Some(name) = self.0.names.get(*event.node as usize) {
+            self.0.host.node_event(name, event.kind, event.time);
+        }
         let kind = match event.kind {
             walk::EventKind::Skip => EventKind::Skip,
             walk::EventKind::Cancel => EventKind::Cancel,
@@ -225,6 +242,7 @@ pub async fn run<H: ApplyHost>(
         host,
         provider,
         node_op,
+        names: &graph.names,
         events: RefCell::new(stepper.borrow().import_events()),
         begun: RefCell::new(vec![0.0; n_ops]),
         starts: RefCell::new(Vec::new()),

@@ -7,8 +7,18 @@ use super::apply::{ApplyResult, Event, EventKind};
 use crate::providers::Op;
 use serde_json::Value as Json;
 
-/// One event's line (`None` for events Terraform prints nothing for).
+/// One event's line in an apply's output, its elapsed time written `<t>` (`None` for events
+/// Terraform prints nothing for).
 pub fn line(e: &Event) -> Option<String> {
+    line_in(e, false, "<t>")
+}
+
+/// The one writer of Terraform's progress lines (`command/views/hook_ui.go`), for the package's
+/// live events (the CLI prints them, the page shows them) and [`render`]: `e`'s line in a plan
+/// (`plan`: refreshes and data source reads, `Preparing import...`) or an apply, `elapsed` the
+/// operation's time as it is printed (`0s`, `1m5s`). `None` for events Terraform prints nothing
+/// for (a refresh's end, a failure, a skip, a cancel).
+pub fn line_in(e: &Event, plan: bool, elapsed: &str) -> Option<String> {
     let id = |id: &Option<String>| id.as_ref().map(|i| format!(" [id={i}]")).unwrap_or_default();
     let who = match &e.deposed {
         Some(k) if matches!(e.kind, EventKind::Start) => format!("{} (deposed object {k})", e.address),
@@ -19,14 +29,30 @@ pub fn line(e: &Event) -> Option<String> {
         (EventKind::Start, Op::Update) => format!("{who}: Modifying...{}", id(&e.prior_id)),
         (EventKind::Start, Op::Delete) => format!("{who}: Destroying...{}", id(&e.prior_id)),
         (EventKind::Start, Op::ReadData) => format!("{who}: Reading..."),
+        // A managed resource's read is the plan's refresh (PreRefresh: no end line).
+        (EventKind::Start, Op::Read) if plan => format!("{who}: Refreshing state...{}", id(&e.prior_id)),
+        (EventKind::Start, Op::Import) if plan => format!("{who}: Preparing import...{}", id(&e.prior_id)),
         (EventKind::Start, Op::Import) => format!("{who}: Importing...{}", id(&e.prior_id)),
-        (EventKind::Complete { id: new }, Op::Import) => format!("{who}: Import complete{}", id(new)),
-        (EventKind::Complete { id: new }, Op::Create) => format!("{who}: Creation complete after <t>{}", id(new)),
-        (EventKind::Complete { id: new }, Op::Update) => format!("{who}: Modifications complete after <t>{}", id(new)),
-        (EventKind::Complete { .. }, Op::Delete) => format!("{who}: Destruction complete after <t>"),
-        (EventKind::Complete { id: new }, Op::ReadData) => format!("{who}: Read complete after <t>{}", id(new)),
+        (EventKind::Complete { id: new }, Op::Import) if !plan => {
+            format!("{who}: Import complete{}", id(if new.is_some() { new } else { &e.prior_id }))
+        }
+        (EventKind::Complete { id: new }, Op::Create) => format!("{who}: Creation complete after {elapsed}{}", id(new)),
+        (EventKind::Complete { id: new }, Op::Update) => {
+            format!("{who}: Modifications complete after {elapsed}{}", id(new))
+        }
+        (EventKind::Complete { .. }, Op::Delete) => format!("{who}: Destruction complete after {elapsed}"),
+        (EventKind::Complete { id: new }, Op::ReadData) => format!("{who}: Read complete after {elapsed}{}", id(new)),
         _ => return None,
     })
+}
+
+/// An operation's elapsed time as Terraform's UI prints it: its end and its start each rounded
+/// to the second, subtracted (`time.Now().Round(time.Second).Sub(start.Round(time.Second))`),
+/// from the end's time and the duration in milliseconds.
+pub fn elapsed_text(end_ms: u64, elapsed_ms: u64) -> String {
+    let round = |ms: u64| (ms + 500) / 1000;
+    let start = end_ms.saturating_sub(elapsed_ms);
+    go_seconds(round(end_ms).saturating_sub(round(start)) * 1000)
 }
 
 /// The whole stdout of `terraform apply -no-color` (errors go to stderr).
@@ -88,8 +114,7 @@ pub fn format_value(v: &Json) -> String {
 }
 
 /// [`render`] with each `<t>` replaced by the operation's elapsed time as Terraform prints it
-/// (`time.Duration.Truncate(time.Second).String()`: `0s`, `12s`, `1m5s`), from the events'
-/// times in milliseconds.
+/// ([`elapsed_text`]: `0s`, `12s`, `1m5s`), from the events' times in milliseconds.
 pub fn render_timed(r: &ApplyResult) -> String {
     let mut r = r.clone();
     crate::util::sort::sort_by_key(&mut r.events, |e| e.at_ms);
@@ -101,7 +126,7 @@ pub fn render_timed(r: &ApplyResult) -> String {
         }
         if let Some(l) = line(e) {
             let began = started.get(&(e.address.as_str(), e.op)).copied().unwrap_or(e.at_ms);
-            out.push_str(&l.replace("<t>", &go_seconds(e.at_ms.saturating_sub(began))));
+            out.push_str(&l.replace("<t>", &elapsed_text(e.at_ms, e.at_ms.saturating_sub(began))));
             out.push('\n');
         }
     }
@@ -124,7 +149,104 @@ pub fn go_seconds(ms: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::go_seconds;
+    use super::{elapsed_text, go_seconds, line_in};
+    use crate::engine::apply::{Event, EventKind};
+    use crate::providers::Op;
+
+    fn event(kind: EventKind, op: Op, address: &str, deposed: Option<&str>, prior_id: Option<&str>) -> Event {
+        Event {
+            at_ms: 0,
+            address: address.into(),
+            deposed: deposed.map(Into::into),
+            op,
+            prior_id: prior_id.map(Into::into),
+            kind,
+        }
+    }
+
+    #[test]
+    fn progress_lines_in_terraforms_words() {
+        let done = |id: &str| EventKind::Complete { id: Some(id.into()) };
+        let cases = [
+            (
+                false,
+                event(EventKind::Start, Op::Create, "mock_resource.a", None, None),
+                Some("mock_resource.a: Creating..."),
+            ),
+            (
+                false,
+                event(done("a-1"), Op::Create, "mock_resource.a", None, None),
+                Some("mock_resource.a: Creation complete after 0s [id=a-1]"),
+            ),
+            (
+                false,
+                event(EventKind::Start, Op::Update, "mock_resource.b", None, Some("b-1")),
+                Some("mock_resource.b: Modifying... [id=b-1]"),
+            ),
+            (
+                false,
+                event(done("b-1"), Op::Update, "mock_resource.b", None, Some("b-1")),
+                Some("mock_resource.b: Modifications complete after 0s [id=b-1]"),
+            ),
+            // The deposed key on the start line only; no id on a destruction's end.
+            (
+                false,
+                event(EventKind::Start, Op::Delete, "mock_resource.c", Some("00000001"), Some("c-0")),
+                Some("mock_resource.c (deposed object 00000001): Destroying... [id=c-0]"),
+            ),
+            (
+                false,
+                event(EventKind::Complete { id: None }, Op::Delete, "mock_resource.c", Some("00000001"), Some("c-0")),
+                Some("mock_resource.c: Destruction complete after 0s"),
+            ),
+            (
+                false,
+                event(EventKind::Start, Op::ReadData, "data.mock_data.d", None, None),
+                Some("data.mock_data.d: Reading..."),
+            ),
+            (
+                true,
+                event(done("d-1"), Op::ReadData, "data.mock_data.d", None, None),
+                Some("data.mock_data.d: Read complete after 0s [id=d-1]"),
+            ),
+            (
+                true,
+                event(EventKind::Start, Op::Read, "mock_resource.net", None, Some("net-1")),
+                Some("mock_resource.net: Refreshing state... [id=net-1]"),
+            ),
+            (true, event(done("net-1"), Op::Read, "mock_resource.net", None, Some("net-1")), None),
+            (
+                true,
+                event(EventKind::Start, Op::Import, "mock_resource.i", None, Some("i-1")),
+                Some("mock_resource.i: Preparing import... [id=i-1]"),
+            ),
+            (true, event(done("i-1"), Op::Import, "mock_resource.i", None, Some("i-1")), None),
+            (
+                false,
+                event(EventKind::Start, Op::Import, "mock_resource.i", None, Some("i-1")),
+                Some("mock_resource.i: Importing... [id=i-1]"),
+            ),
+            (
+                false,
+                event(done("i-1"), Op::Import, "mock_resource.i", None, Some("i-1")),
+                Some("mock_resource.i: Import complete [id=i-1]"),
+            ),
+            (false, event(EventKind::Fail, Op::Create, "mock_resource.e", None, None), None),
+            (false, event(EventKind::Skip, Op::Create, "mock_resource.f", None, None), None),
+            (false, event(EventKind::Cancel, Op::Create, "mock_resource.f", None, None), None),
+        ];
+        for (plan, e, want) in cases {
+            assert_eq!(line_in(&e, plan, "0s").as_deref(), want, "{e:?}");
+        }
+    }
+
+    #[test]
+    fn elapsed_times_subtract_the_rounded_start_from_the_rounded_end() {
+        // 0.4 s rounds to 0; 0.4 s to 1.6 s is 2 s (Terraform rounds each time, then subtracts).
+        for (end, elapsed, want) in [(400, 400, "0s"), (1600, 1200, "2s"), (700, 400, "1s"), (65_400, 65_000, "1m5s")] {
+            assert_eq!(elapsed_text(end, elapsed), want, "{end} {elapsed}");
+        }
+    }
 
     #[test]
     fn durations_as_go_prints_them_truncated_to_seconds() {

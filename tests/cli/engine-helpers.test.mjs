@@ -38,47 +38,35 @@ function replay(steps) {
   return lines;
 }
 
-test("progress lines: Terraform's words, ids, deposed objects on the start line only, rounded elapsed times", () => {
+test("the printer prints the engine's lines (src/engine/progress.rs writes them) and nothing for events without one", () => {
   const lines = replay([
-    [0, { kind: "start", operation: "create", address: "mock_resource.a" }],
-    [400, { kind: "finish", operation: "create", address: "mock_resource.a", id: "a-1" }],
-    [400, { kind: "start", operation: "update", address: "mock_resource.b", priorId: "b-1" }],
-    [1600, { kind: "finish", operation: "update", address: "mock_resource.b", priorId: "b-1", id: "b-1" }],
-    [1600, { kind: "start", operation: "delete", address: "mock_resource.c", deposed: "00000001", priorId: "c-0" }],
-    [1700, { kind: "finish", operation: "delete", address: "mock_resource.c", deposed: "00000001", priorId: "c-0" }],
-    [1700, { kind: "start", operation: "read", address: "data.mock_data.d" }],
-    [1800, { kind: "finish", operation: "read", address: "data.mock_data.d", id: "d-1" }],
-    [1800, { kind: "start", operation: "create", address: "mock_resource.e" }],
-    [1900, { kind: "fail", operation: "create", address: "mock_resource.e" }],
-    [1900, { kind: "skip", operation: "create", address: "mock_resource.f" }],
+    [0, { kind: "start", operation: "create", address: "mock_resource.a", line: "mock_resource.a: Creating..." }],
+    [400, { kind: "finish", operation: "create", address: "mock_resource.a", id: "a-1", line: "mock_resource.a: Creation complete after 0s [id=a-1]" }],
+    [400, { kind: "start", operation: "read", phase: "plan", address: "mock_resource.net", priorId: "n-1", line: "mock_resource.net: Refreshing state... [id=n-1]" }],
+    [500, { kind: "finish", operation: "read", phase: "plan", address: "mock_resource.net", priorId: "n-1", id: "n-1" }],
+    [500, { kind: "start", operation: "create", address: "mock_resource.e", line: "mock_resource.e: Creating..." }],
+    [600, { kind: "fail", operation: "create", address: "mock_resource.e" }],
+    [600, { kind: "skip", operation: "create", address: "mock_resource.f" }],
   ]);
-  assert.deepEqual(lines, [
-    "mock_resource.a: Creating...",
-    "mock_resource.a: Creation complete after 0s [id=a-1]",
-    "mock_resource.b: Modifying... [id=b-1]",
-    // 0.4 s rounds to 0, 1.6 s to 2: Terraform subtracts the rounded times.
-    "mock_resource.b: Modifications complete after 2s [id=b-1]",
-    "mock_resource.c (deposed object 00000001): Destroying... [id=c-0]",
-    "mock_resource.c: Destruction complete after 0s",
-    "data.mock_data.d: Reading...",
-    "data.mock_data.d: Read complete after 0s [id=d-1]",
-    "mock_resource.e: Creating...",
-  ]);
+  assert.deepEqual(lines, ["mock_resource.a: Creating...", "mock_resource.a: Creation complete after 0s [id=a-1]", "mock_resource.net: Refreshing state... [id=n-1]", "mock_resource.e: Creating..."]);
 });
 
-test("plan-phase reads of managed resources are Terraform's refresh lines", () => {
-  const lines = replay([
-    [0, { kind: "start", operation: "read", phase: "plan", address: "mock_resource.net", priorId: "net-28ebae89" }],
-    [300, { kind: "finish", operation: "read", phase: "plan", address: "mock_resource.net", priorId: "net-28ebae89", id: "net-28ebae89" }],
-  ]);
-  assert.deepEqual(lines, ["mock_resource.net: Refreshing state... [id=net-28ebae89]"]);
+test("a refresh is not an operation that runs: no Still line for it", async () => {
+  let t = 0;
+  const lines = [];
+  const p = progressPrinter({ print: (l) => lines.push(l), now: () => t, stillEveryMs: 40 });
+  p.event({ kind: "start", operation: "read", phase: "plan", address: "mock_resource.net", deposed: null, priorId: "n-1", id: null, line: "mock_resource.net: Refreshing state... [id=n-1]" });
+  t = 12_000;
+  await new Promise((r) => setTimeout(r, 120));
+  p.stop();
+  assert.deepEqual(lines, ["mock_resource.net: Refreshing state... [id=n-1]"]);
 });
 
 test("an operation still running prints Terraform's Still ... line every 10 s", async () => {
   let t = 0;
   const lines = [];
   const p = progressPrinter({ print: (l) => lines.push(l), now: () => t, stillEveryMs: 40 });
-  p.event({ kind: "start", operation: "delete", address: "mock_resource.slow", phase: "apply", deposed: null, priorId: "slow-1", id: null });
+  p.event({ kind: "start", operation: "delete", address: "mock_resource.slow", phase: "apply", deposed: null, priorId: "slow-1", id: null, line: "mock_resource.slow: Destroying... [id=slow-1]" });
   t = 12_000;
   await new Promise((r) => setTimeout(r, 120));
   p.stop();

@@ -14,6 +14,7 @@ import {
   type GraphEdge,
   type GraphNode,
   type WalkReport,
+  type WalkEvent,
   type Why,
   loadConfig,
   TfgraphError,
@@ -163,7 +164,7 @@ void planned.then(async (p: Plan) => {
   const text: string = p.toString();
   const first: PlannedChange | undefined = p.changes[0];
   const json: PlanJson = p.toJSON();
-  const result: ApplyResult = await apply(p, { parallelism: 3, signal: new AbortController().signal, onEvent: (e: EngineEvent) => e.kind, onState: (s: StateV4) => s.version });
+  const result: ApplyResult = await apply(p, { parallelism: 3, signal: new AbortController().signal, onEvent: (e: EngineEvent) => e.line ?? e.kind, onWalkEvent: (e: WalkEvent) => e.node, onState: (s: StateV4) => s.version });
   const progress: string = result.report.progress;
   const gone: ApplyResult = await destroy(loaded, { state: result.state ?? undefined });
   // @ts-expect-error: an event kind is one of five

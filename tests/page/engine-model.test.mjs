@@ -47,23 +47,13 @@ test("data source addresses, module keys holding ']' or '.' too", () => {
   }
 });
 
-test("progress lines as terraform apply prints them", () => {
-  const base = { deposed: null, priorId: null, id: null, phase: "apply" };
-  assert.equal(progressLine({ ...base, kind: "start", operation: "create", address: "a.b" }), "a.b: Creating...");
-  // Imports as terraform apply printed them (tests/fixtures/engine/import-blocks: plan-cli.txt, apply.txt).
-  assert.equal(progressLine({ ...base, phase: "plan", kind: "start", operation: "import", address: "a.b", priorId: "b-1" }), "a.b: Preparing import... [id=b-1]");
-  assert.equal(progressLine({ ...base, phase: "plan", kind: "finish", operation: "import", address: "a.b", priorId: "b-1" }), null);
-  assert.equal(progressLine({ ...base, kind: "start", operation: "import", address: "a.b", priorId: "b-1" }), "a.b: Importing... [id=b-1]");
-  assert.equal(progressLine({ ...base, kind: "finish", operation: "import", address: "a.b", priorId: "b-1", elapsedMs: 5 }), "a.b: Import complete [id=b-1]");
-  assert.equal(progressLine({ ...base, kind: "finish", operation: "create", address: "a.b", id: "x", elapsedMs: 300 }), "a.b: Creation complete after 0s [id=x]");
-  assert.equal(progressLine({ ...base, kind: "start", operation: "delete", address: "a.b", deposed: "00000001", priorId: "x" }), "a.b (deposed object 00000001): Destroying... [id=x]");
-  assert.equal(progressLine({ ...base, kind: "finish", operation: "delete", address: "a.b", deposed: "00000001", time: 1600, elapsedMs: 1600 }), "a.b: Destruction complete after 2s");
-  // Terraform rounds the start and the end, then subtracts: 0.4 s from 0.3 s is "1s".
-  assert.equal(progressLine({ ...base, kind: "finish", operation: "create", address: "a.b", time: 700, elapsedMs: 400 }), "a.b: Creation complete after 1s");
-  assert.equal(progressLine({ ...base, kind: "finish", operation: "create", address: "a.b", time: 65_400, elapsedMs: 65_000 }), "a.b: Creation complete after 1m5s");
-  assert.equal(progressLine({ ...base, phase: "plan", kind: "start", operation: "read", address: "a.b", priorId: "x" }), "a.b: Refreshing state... [id=x]");
-  assert.equal(progressLine({ ...base, phase: "plan", kind: "finish", operation: "read", address: "a.b", priorId: "x" }), null);
-  assert.equal(progressLine({ ...base, kind: "skip", operation: "create", address: "a.b" }), null);
+test("the log's lines: the engine's progress line (src/engine/progress.rs writes them), the page's own for a failure", () => {
+  const base = { deposed: null, priorId: null, id: null, phase: "apply", address: "a.b", operation: "create" };
+  assert.equal(progressLine({ ...base, kind: "start", line: "a.b: Creating..." }), "a.b: Creating...");
+  assert.equal(progressLine({ ...base, kind: "finish", id: "x", line: "a.b: Creation complete after 0s [id=x]" }), "a.b: Creation complete after 0s [id=x]");
+  assert.equal(progressLine({ ...base, phase: "plan", kind: "finish", operation: "read" }), null, "a refresh's end: no line");
+  assert.equal(progressLine({ ...base, kind: "fail", diagnostics: [{ severity: "error", summary: "Mock failure" }] }), "a.b: Mock failure");
+  assert.equal(progressLine({ ...base, kind: "skip" }), null);
 });
 
 test("plan symbols and counts", () => {

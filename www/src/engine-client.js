@@ -19,12 +19,12 @@ function engineWorker() {
 
 /**
  * Runs `kind` ("plan", "apply" or "destroy") on `files` in the worker. `options`: the package's
- * plan/apply options that cross to a worker (state, variables, mock, parallelism), plus `signal`
- * and `onEvent`. `planned(plan)` is awaited once the plan is made (not for an errored plan),
- * before an apply starts. Resolves to `{ plan, diagnostics }` for a plan (or an errored or
+ * plan/apply options that cross to a worker (state, variables, mock, parallelism), plus `signal`,
+ * `onEvent` and `onWalkEvent` (the apply walk's node events). `planned(plan)` is awaited once
+ * the plan is made (not for an errored plan), before an apply starts. Resolves to `{ plan, diagnostics }` for a plan (or an errored or
  * aborted one), `{ plan, diagnostics, state, report }` after an apply.
  */
-export function runEngine(kind, files, { signal, onEvent, ...options }, planned) {
+export function runEngine(kind, files, { signal, onEvent, onWalkEvent, ...options }, planned) {
   const w = engineWorker();
   const id = nextId++;
   const crossing = { ...options, destroy: kind === "destroy" };
@@ -38,6 +38,7 @@ export function runEngine(kind, files, { signal, onEvent, ...options }, planned)
     signal?.addEventListener("abort", abort, { once: true });
     runs.set(id, async (msg) => {
       if (msg.type === "event") onEvent?.(msg.event);
+      else if (msg.type === "walk") onWalkEvent?.(msg.event);
       else if (msg.type === "planned") {
         const plan = msg.plan;
         if (!plan.errored) await planned?.(plan);

@@ -1,6 +1,6 @@
 // Pure helpers for the plan/apply panel, on plain data (never the package): which drawn node an
-// engine event animates, how a node's several instances add up to one colour, Terraform's
-// progress line for an event, the plan's changes as `terraform plan` symbolises them, the
+// engine event animates, how a node's several instances add up to one colour, the log's line
+// for an event (Terraform's, written by the engine), the plan's changes as `terraform plan` symbolises them, the
 // panel's settings (parallelism, targets and the mock's knobs), which planned instances an
 // address names, and the apply's timeline.
 
@@ -66,42 +66,16 @@ export function createNodeStates() {
   };
 }
 
-const START = { create: "Creating...", update: "Modifying...", delete: "Destroying...", read: "Reading..." };
-const DONE = { create: "Creation complete", update: "Modifications complete", delete: "Destruction complete", read: "Read complete" };
-/** Go's time.Duration.String() for whole seconds: `0s`, `1m5s`, `1h0m0s`. */
-function goDuration(seconds) {
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
-  return h ? `${h}h${m}m${s}s` : m ? `${m}m${s}s` : `${s}s`;
-}
 /** Whether an instance address is a data source's. */
 export const isData = (address) => /^(module\.[^.[]+(\[(?:"(?:[^"\\]|\\.)*"|[^\]"]*)\])?\.)*data\./.test(address);
 
-/** Terraform's progress line for an engine event (hook_ui.go), or null for events it prints nothing for. */
+/**
+ * The log's line for an engine event: Terraform's progress line, which the engine writes
+ * (`ev.line`, src/engine/progress.rs: the CLI prints the same), or for a failure the page's own
+ * `ADDR: SUMMARY` (Terraform prints the error apart); null when there is neither.
+ */
 export function progressLine(ev) {
-  // Imports: prepared during the plan, recorded by the apply, with no elapsed time (as the CLI's
-  // progress.js; the page printed "undefined" for them).
-  if (ev.operation === "import") {
-    const id = ev.priorId ? ` [id=${ev.priorId}]` : "";
-    if (ev.kind === "start") return `${ev.address}: ${ev.phase === "plan" ? "Preparing import..." : "Importing..."}${id}`;
-    return ev.kind === "finish" && ev.phase === "apply" ? `${ev.address}: Import complete${id}` : null;
-  }
-  if (ev.phase === "plan" && ev.operation === "read" && !isData(ev.address)) {
-    return ev.kind === "start" ? `${ev.address}: Refreshing state...${ev.priorId ? ` [id=${ev.priorId}]` : ""}` : null;
-  }
-  if (ev.kind === "start") {
-    const who = ev.deposed ? `${ev.address} (deposed object ${ev.deposed})` : ev.address;
-    const id = (ev.operation === "update" || ev.operation === "delete") && ev.priorId ? ` [id=${ev.priorId}]` : "";
-    return `${who}: ${START[ev.operation]}${id}`;
-  }
-  if (ev.kind === "finish") {
-    const id = ev.operation !== "delete" && ev.id ? ` [id=${ev.id}]` : "";
-    // Terraform's elapsed time: the end and the start each rounded to the second, subtracted.
-    const end = ev.time ?? ev.elapsedMs ?? 0;
-    const seconds = Math.max(0, Math.round(end / 1000) - Math.round((end - (ev.elapsedMs ?? 0)) / 1000));
-    return `${ev.address}: ${DONE[ev.operation]} after ${goDuration(seconds)}${id}`;
-  }
+  if (typeof ev.line === "string") return ev.line;
   if (ev.kind === "fail") return `${ev.address}: ${ev.diagnostics?.[0]?.summary ?? "failed"}`;
   return null;
 }

@@ -27,9 +27,12 @@ const PAINT_EVERY_MS = 250;
  *           run: (kind: "plan" | "apply" | "destroy", options: object) => Promise<object>,
  *           fileState: () => object | null,
  *           graphView: { setState: (name: string, state: string | null) => void, names: () => string[] },
+ *           drawsApply: () => boolean,
  *           reveal: (range: object) => void, onSettings: () => void, onReset: () => void }} deps
+ *   `drawsApply()`: the drawn graph is the apply graph of the plan being applied (the apply
+ *   view), whose every node the walk's own events colour.
  */
-export function createEnginePanel(root, { available, run, fileState, graphView, reveal, onSettings, onReset }) {
+export function createEnginePanel(root, { available, run, fileState, graphView, drawsApply = () => false, reveal, onSettings, onReset }) {
   const field = (label, input) => el("label", { class: "run-field" }, label, input);
   const button = (label, id, primary = false) => el("button", { "data-testid": id, class: primary ? "primary" : null, disabled: !available }, label);
   const planButton = button("Plan", "plan", true);
@@ -334,6 +337,12 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
     progress.value = 0;
     showDiagnostics([]);
     const nodeStates = createNodeStates();
+    // Drawn nodes the apply walk's own events colour: every node in the apply view; elsewhere
+    // those no provider operation colours (the providers, their close, modules, outputs, ...),
+    // a resource's node there standing for all of its instances' operations.
+    const walked = new Set();
+    const operated = new Set(); // drawn nodes a planned operation colours
+    let walkView = false;
     let total = 0; // the provider operations the plan needs (a replacement is two)
     let ended = 0;
     const counts = { running: 0, done: 0, failed: 0, skipped: 0 };
@@ -343,9 +352,11 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
       total = summariseChanges(plan.changes).rows.reduce((n, c) => n + (c.actions.length === 2 && c.actions.includes("delete") ? 2 : c.actions.join() === "forget" ? 0 : 1), 0);
       summary.textContent = `Applying: 0 of ${total} operations`;
       // What will change waits (grey) until its operation starts.
+      walkView = drawsApply();
       for (const c of summariseChanges(plan.changes).rows) {
         const node = nodeForEvent(names, { address: c.address, operation: c.actions.join() === "delete" ? "delete" : c.actions[0], deposed: c.deposed });
         if (node) graphView.setState(node, "pending");
+        if (node) operated.add(node);
       }
     };
     // Events are recorded as they come and painted once per frame: a large apply never paints
@@ -388,11 +399,21 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
           if (ev.kind === "skip" || ev.kind === "cancel") counts.skipped++;
         }
         const node = nodeForEvent(names, ev);
-        if (node) {
+        if (node && !walked.has(node)) {
           nodeStates.record(node, ev.kind);
           dirty.add(node);
         }
       }
+      schedule();
+    };
+    // The apply walk's node events: every node of the apply graph as the walk runs it,
+    // providers, their `(close)`, variables, outputs and modules included. A resource node's
+    // start comes before its operation's event, so the operation never colours it twice.
+    const onWalkEvent = (ev) => {
+      if (!names.has(ev.node) || (!walkView && operated.has(ev.node))) return;
+      walked.add(ev.node);
+      nodeStates.record(ev.node, ev.type);
+      dirty.add(ev.node);
       schedule();
     };
     let result = null;
@@ -403,6 +424,7 @@ export function createEnginePanel(root, { available, run, fileState, graphView, 
         ...engineOptions(settings()),
         signal: controller.signal,
         onEvent,
+        onWalkEvent,
         onPlan,
       });
     } catch (e) {

@@ -7,6 +7,7 @@
 //        { type: "abort" }                  abort the run's signal (nothing new starts)
 //        { type: "forget" }                 drop the kept Plan
 //   out: { type: "event", event }           every EngineEvent, as it happens
+//        { type: "walk", event }            every node's WalkEvent of the apply walk, as it happens
 //        { type: "planned", plan }          the plan as plain data (text, changes, JSON, ...)
 //        { type: "applied", result }        { plan, diagnostics, state, report }
 //        { type: "error", message, diagnostics?, state? }   the package threw: a bug, or the
@@ -37,7 +38,12 @@ self.onmessage = async ({ data: { id, type, files, options } }) => {
     return;
   }
   if (!controllers.has(id)) controllers.set(id, new AbortController());
-  const run = { ...options, signal: controllers.get(id).signal, onEvent: (event) => self.postMessage({ id, type: "event", event }) };
+  const run = {
+    ...options,
+    signal: controllers.get(id).signal,
+    onEvent: (event) => self.postMessage({ id, type: "event", event }),
+    onWalkEvent: (event) => self.postMessage({ id, type: "walk", event }),
+  };
   try {
     if (type === "plan") {
       const p = await tfgraph.plan(files, run);

@@ -454,6 +454,8 @@ const enginePanel = createEnginePanel($("engine"), {
     }
   },
   graphView,
+  // The apply view draws the graph the apply walks (drawn again for the plan before it starts).
+  drawsApply: () => session.view === "apply",
   reveal,
   onSettings: () => save(),
   // The graph was built with the forgotten state (a plan or destroy graph's orphans): again.

@@ -1,9 +1,12 @@
 //! The package's host of the apply walk (`engine::apply_walk`): real time, a JS provider's
 //! promises and the built-in mock's delays as real timers (`setTimeout`). It decides nothing
 //! about what runs when; it answers the walk and reports to the page. Events go to `onEvent`
-//! as they happen, the state to `onState` after each object ([`StatePacing`]: coalesced once a
-//! state costs enough to slow the walk). An abort (Terraform's stop) or a throwing callback
-//! cancels the walk: nothing new starts, what is in flight finishes.
+//! as they happen, each with its progress line (`engine::progress`), and with them, when the
+//! package asks for them (`onWalkEvent`), every apply-graph node's start and end as the walk
+//! runs it, in `walk()`'s shape (`{ type, node, time }`). The state goes to `onState` after
+//! each object ([`StatePacing`]: coalesced once a state costs enough to slow the walk). An
+//! abort (Terraform's stop) or a throwing callback cancels the walk: nothing new starts, what
+//! is in flight finishes.
 
 use super::timers::{elapsed_ms, sleep, turn};
 use super::Route;
@@ -11,10 +14,11 @@ use crate::diag::Diagnostics;
 use crate::engine::api::event_json;
 use crate::engine::apply::Event;
 use crate::engine::apply_walk::ApplyHost;
+use crate::engine::progress;
 use crate::engine::stepper::{Request, Response, Stepper};
-use crate::walk::CancelToken;
+use crate::walk::{CancelToken, EventKind};
 use futures_util::future::LocalBoxFuture;
-use js_sys::Function;
+use js_sys::{Function, Object, Reflect};
 use serde_json::Value as Json;
 use std::cell::RefCell;
 use std::future::Future;
@@ -76,11 +80,26 @@ impl Hooks {
         if let Some(ms) = elapsed {
             j["elapsedMs"] = ms.into();
         }
+        if let Some(line) = progress::line_in(e, false, &progress::elapsed_text(e.at_ms, elapsed.unwrap_or(0))) {
+            j["line"] = line.into();
+        }
         if let Some(d) = diagnostics {
             j["diagnostics"] = serde_json::to_value(d).unwrap_or_default();
         }
         let arg = crate::bindings::to_js(&j).unwrap_or(JsValue::UNDEFINED);
         if let Err(err) = f.call1(&JsValue::UNDEFINED, &arg) {
+            self.fail("onEvent", &err);
+        }
+    }
+
+    /// Calls `onEvent` with a node's walk event, in `walk()`'s shape; a throw halts the walk.
+    fn node_event(&mut self, name: &str, kind: EventKind, time: f64) {
+        let Some(f) = &self.on_event else { return };
+        let object = Object::new();
+        let _ = Reflect::set(&object, &"type".into(), &kind.as_str().into());
+        let _ = Reflect::set(&object, &"node".into(), &name.into());
+        let _ = Reflect::set(&object, &"time".into(), &time.into());
+        if let Err(err) = f.call1(&JsValue::UNDEFINED, &object) {
             self.fail("onEvent", &err);
         }
     }
@@ -136,11 +155,16 @@ pub struct JsHost<'r, 'p> {
     pub t0: f64,
     /// The pacer waiting for a state to be held back ([`ApplyHost::beside`]).
     pacer: RefCell<Option<Waker>>,
+    /// `onEvent` takes the walk's node events too (the package sets `walkEvents` on it when
+    /// the caller gave `onWalkEvent`).
+    node_events: bool,
 }
 
 impl<'r, 'p> JsHost<'r, 'p> {
     pub fn new(route: &'r Route<'p>, hooks: Hooks) -> Self {
-        JsHost { route, hooks: RefCell::new(hooks), t0: elapsed_ms(0.0), pacer: RefCell::new(None) }
+        let node_events =
+            hooks.on_event.as_ref().is_some_and(|f| Reflect::get(f, &"walkEvents".into()).is_ok_and(|v| v.is_truthy()));
+        JsHost { route, hooks: RefCell::new(hooks), t0: elapsed_ms(0.0), pacer: RefCell::new(None), node_events }
     }
 
     /// The walk's result, as Terraform persists it last: passed unless the last state passed
@@ -185,6 +209,12 @@ impl ApplyHost for JsHost<'_, '_> {
 
     fn event(&self, event: &Event, elapsed_ms: Option<u64>, diagnostics: Option<&Diagnostics>) {
         self.hooks.borrow_mut().event(event, elapsed_ms, diagnostics);
+    }
+
+    fn node_event(&self, name: &str, kind: EventKind, time: f64) {
+        if self.node_events {
+            self.hooks.borrow_mut().node_event(name, kind, time);
+        }
     }
 
     fn wrote(&self, stepper: &Stepper<'_>) {

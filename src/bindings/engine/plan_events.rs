@@ -1,6 +1,6 @@
 //! `onEvent` during `plan()`, live: the plan walk tells [`LiveEvents`] of each refresh and data
 //! source read as it reaches it, which calls `onEvent` at once (the page's worker posts it, the
-//! CLI prints `Refreshing state...`). With JS providers the walk runs in passes on provisional
+//! CLI prints its `line`, `Refreshing state...`). With JS providers the walk runs in passes on provisional
 //! answers: an operation's `start` goes out the first time a pass reaches it (before the JS
 //! provider is asked), its `finish` or `fail` once a pass gets the provider's real answer; an
 //! operation a later pass no longer reaches ends with `cancel`.
@@ -10,6 +10,7 @@ use super::timers::elapsed_ms;
 use crate::diag::Diagnostic;
 use crate::engine::api::event_json;
 use crate::engine::apply::{Event, EventKind};
+use crate::engine::progress;
 use crate::engine::{OpHook, OpProgress, PlanOp};
 use crate::eval::{Kind, Value};
 use crate::providers::{Op, ProviderError};
@@ -67,6 +68,9 @@ impl LiveEvents {
         let mut j = event_json(&e, "plan");
         if let Some(ms) = elapsed {
             j["elapsedMs"] = ms.into();
+        }
+        if let Some(line) = progress::line_in(&e, true, &progress::elapsed_text(e.at_ms, elapsed.unwrap_or(0))) {
+            j["line"] = line.into();
         }
         if let Some(err) = error {
             let d = Diagnostic::error(err.summary.clone(), err.detail.clone()).with_address(e.address.clone());
