@@ -6,5 +6,6 @@
 pub mod api;
 pub mod engine;
 pub mod file;
+pub mod mocking;
 pub mod report;
 pub mod runner;
