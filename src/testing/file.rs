@@ -80,6 +80,9 @@ pub struct Run {
     pub module_range: Option<SourceRange>,
     pub state_key: Option<String>,
     pub overrides: Vec<OverrideBlock>,
+    /// `providers = { mock = mock.fake }`: the module's configuration (`name` or
+    /// `name.alias`), and the test file's provider or mock provider given for it.
+    pub providers: Option<Vec<(String, String)>>,
 }
 
 impl Run {
@@ -165,6 +168,9 @@ pub struct TestFile {
     pub runs: Vec<Run>,
     pub mock_providers: Vec<MockProvider>,
     pub overrides: Vec<OverrideBlock>,
+    /// `provider` blocks: name and alias (they configure the provider for the runs; the
+    /// built-in mocks read no provider configuration).
+    pub providers: Vec<(String, Option<String>)>,
     pub unsupported: Vec<Unsupported>,
 }
 
@@ -270,7 +276,15 @@ pub fn parse(path: &str, text: &str) -> (TestFile, Diagnostics) {
                         file.overrides.push(o);
                     }
                 }
-                "provider" | "variable" => {
+                "provider" => {
+                    let name = b.labels.first().map(|l| l.value.to_string()).unwrap_or_default();
+                    let alias = b.body.items.iter().find_map(|i| match i {
+                        Item::Attr(a) if a.name.name == "alias" => string_literal(&a.expr),
+                        _ => None,
+                    });
+                    file.providers.push((name, alias));
+                }
+                "variable" => {
                     file.unsupported.push(Unsupported { kind: b.kind.name.to_string(), range: p.def_range(b) })
                 }
                 _ => {}
@@ -382,6 +396,7 @@ impl Reader<'_> {
             module_range: None,
             state_key: None,
             overrides: Vec::new(),
+            providers: None,
         };
         let mut variables_at: Option<SourceRange> = None;
         let mut options_at: Option<SourceRange> = None;
@@ -418,6 +433,7 @@ impl Reader<'_> {
                                 .with_range(self.range(&a.expr.span)),
                         ),
                     },
+                    "providers" => run.providers = Some(self.provider_map(&a.expr)),
                     // Runs execute one at a time, which `parallel` allows (Terraform 1.12+).
                     _ => {}
                 },
@@ -618,6 +634,36 @@ impl Reader<'_> {
                 },
             }
         }
+    }
+
+    /// `{ mock = mock.fake, mock.second = mock }`: each side a provider name with an optional
+    /// alias.
+    fn provider_map(&mut self, e: &Expr<'_>) -> Vec<(String, String)> {
+        let ExprKind::Object(items) = &e.kind else {
+            self.diags.push(
+                Diagnostic::error("Invalid expression", "A static map expression is required.")
+                    .with_range(self.range(&e.span)),
+            );
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for item in items {
+            let key = match &item.key {
+                crate::hcl::ast::ObjectKey::Ident(i) => Some(i.name.to_string()),
+                crate::hcl::ast::ObjectKey::Expr(k) => traversal_text(k),
+            };
+            match (key, traversal_text(&item.value)) {
+                (Some(k), Some(v)) => out.push((k, v)),
+                _ => self.diags.push(
+                    Diagnostic::error(
+                        "Invalid provider configuration reference",
+                        "A provider configuration reference must not be given in quotes.",
+                    )
+                    .with_range(self.range(&item.value.span)),
+                ),
+            }
+        }
+        out
     }
 
     fn missing_argument(&mut self, name: &str, b: &Block<'_>) {

@@ -383,16 +383,45 @@ fn mocking_for(f: &TestFile, run: &Run, module: &Module<'_>, files: &BTreeMap<St
     let data = |e: &(ExprText, SourceRange)| -> Option<MockedData> {
         static_value(files, &e.0).ok().map(|value| MockedData { value, range: e.1.clone() })
     };
-    for p in &f.mock_providers {
+    let address_of = |name: &str, alias: Option<&str>| {
         let fqn = module
             .config
             .root
             .required_providers
             .iter()
-            .find(|r| r.name == p.name)
+            .find(|r| r.name == name)
             .map(|r| r.fqn.clone())
-            .unwrap_or_else(|| format!("registry.terraform.io/hashicorp/{}", p.name));
-        let address = crate::addrs::provider_config_text(&crate::addrs::ModulePath::root(), &fqn, p.alias.as_deref());
+            .unwrap_or_else(|| format!("registry.terraform.io/hashicorp/{name}"));
+        crate::addrs::provider_config_text(&crate::addrs::ModulePath::root(), &fqn, alias)
+    };
+    // Which test-file provider each configuration of the module gets: the run's `providers`,
+    // else each by its own name and alias.
+    let given: Vec<(String, String)> = match &run.providers {
+        Some(map) => map.clone(),
+        None => f
+            .mock_providers
+            .iter()
+            .map(|p| {
+                let text = match &p.alias {
+                    Some(a) => format!("{}.{a}", p.name),
+                    None => p.name.clone(),
+                };
+                (text.clone(), text)
+            })
+            .collect(),
+    };
+    for (config, test) in &given {
+        let Some(p) = f.mock_providers.iter().find(|p| match &p.alias {
+            Some(a) => *test == format!("{}.{a}", p.name),
+            None => *test == p.name,
+        }) else {
+            continue;
+        };
+        let (name, alias) = match config.split_once('.') {
+            Some((n, a)) => (n, Some(a)),
+            None => (config.as_str(), None),
+        };
+        let address = address_of(name, alias);
         let mut c = MockedConfig { during_plan: p.during_plan == Some(true), ..Default::default() };
         for d in &p.resources {
             let t = TypeDefaults { data: d.defaults.as_ref().and_then(data), during_plan: d.during_plan == Some(true) };
