@@ -153,6 +153,17 @@ pub struct MockProvider {
     pub decl_range: SourceRange,
 }
 
+/// A `variable` block of a test file (Terraform 1.13.0, hashicorp/terraform#37195): a
+/// variable whose value comes from the command line or tfvars, else its default.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VariableBlock {
+    pub name: String,
+    pub type_text: Option<String>,
+    pub default: Option<ExprText>,
+    pub nullable: bool,
+    pub decl_range: SourceRange,
+}
+
 /// A block the runner does not execute yet (`mock_provider`, `override_*`, `provider`):
 /// kept so that using one is reported rather than silently ignored.
 #[derive(Clone, Debug, PartialEq)]
@@ -168,6 +179,8 @@ pub struct TestFile {
     pub runs: Vec<Run>,
     pub mock_providers: Vec<MockProvider>,
     pub overrides: Vec<OverrideBlock>,
+    /// `variable` blocks (Terraform 1.13+): values the test file takes from outside.
+    pub variable_blocks: Vec<VariableBlock>,
     /// `provider` blocks: name and alias (they configure the provider for the runs; the
     /// built-in mocks read no provider configuration).
     pub providers: Vec<(String, Option<String>)>,
@@ -285,7 +298,25 @@ pub fn parse(path: &str, text: &str) -> (TestFile, Diagnostics) {
                     file.providers.push((name, alias));
                 }
                 "variable" => {
-                    file.unsupported.push(Unsupported { kind: b.kind.name.to_string(), range: p.def_range(b) })
+                    if let Some(v) = p.variable(b) {
+                        let earlier =
+                            file.variable_blocks.iter().find(|x| x.name == v.name).map(|x| x.decl_range.clone());
+                        let block = file.variables.iter().find(|x| x.0 == v.name).map(|x| x.1.range.clone());
+                        match earlier.or(block) {
+                            Some(at) => p.diags.push(
+                                Diagnostic::error(
+                                    "Duplicate \"variable\" block names",
+                                    format!(
+                                        "This test file already has a variable named {} defined at {}.",
+                                        v.name,
+                                        range_text(&at)
+                                    ),
+                                )
+                                .with_range(v.decl_range.clone()),
+                            ),
+                            None => file.variable_blocks.push(v),
+                        }
+                    }
                 }
                 _ => {}
             },
@@ -664,6 +695,40 @@ impl Reader<'_> {
             }
         }
         out
+    }
+
+    fn variable(&mut self, b: &Block<'_>) -> Option<VariableBlock> {
+        let Some(label) = b.labels.first() else {
+            self.diags.push(
+                Diagnostic::error(
+                    "Missing name for variable",
+                    "All variable blocks must have exactly 1 labels: [name].",
+                )
+                .with_range(self.range(&b.kind.span)),
+            );
+            return None;
+        };
+        let mut v = VariableBlock {
+            name: label.value.to_string(),
+            type_text: None,
+            default: None,
+            nullable: true,
+            decl_range: self.def_range(b),
+        };
+        for item in &b.body.items {
+            match item {
+                Item::Attr(a) => match a.name.name {
+                    "type" => v.type_text = Some(self.text[a.expr.span.clone()].to_string()),
+                    "default" => v.default = Some(self.expr(&a.expr)),
+                    "nullable" => v.nullable = !matches!(a.expr.kind, ExprKind::Bool(false)),
+                    "description" | "sensitive" | "ephemeral" => {}
+                    _ => self.unsupported_argument(a),
+                },
+                Item::Block(x) if x.kind.name == "validation" => {}
+                Item::Block(x) => self.unsupported_block(x.kind.name, x),
+            }
+        }
+        Some(v)
     }
 
     fn missing_argument(&mut self, name: &str, b: &Block<'_>) {

@@ -957,6 +957,69 @@ fn run_variables(ctx: &RunContext<'_>) -> (BTreeMap<String, Value>, BTreeMap<Str
             }
         }
     }
+    // The file's `variable` blocks (Terraform 1.13+): the value given from outside, else the
+    // default, converted to the type.
+    for v in &ctx.file.variable_blocks {
+        let given = values.get(&v.name).cloned().filter(|x| !(x.is_null() && !v.nullable));
+        let value = match (given, &v.default) {
+            (Some(x), _) => x,
+            (None, Some(d)) => match static_value(ctx.files, d) {
+                Ok(x) => x,
+                Err(d) => {
+                    diags.push(*d);
+                    continue;
+                }
+            },
+            (None, None) => {
+                diags.push(
+                    Diagnostic::error(
+                        "No value for required variable",
+                        format!("The root module input variable \"{}\" is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", v.name),
+                    )
+                    .with_range(v.decl_range.clone()),
+                );
+                continue;
+            }
+        };
+        let value = match &v.type_text {
+            None => value,
+            Some(t) => {
+                let funcs = crate::eval::functions::Registry::builtin();
+                let fs = crate::eval::MapFiles(ctx.files);
+                let none = BTreeMap::new();
+                let inputs = Inputs {
+                    variables: &none,
+                    state: None,
+                    files: &fs,
+                    funcs: &funcs,
+                    planning: false,
+                    unset_variables_unknown: false,
+                    cwd: None,
+                    base_dir: ".",
+                    resources: None,
+                };
+                let converted = crate::eval::module_scope::parse_constraint(t, None, &inputs)
+                    .and_then(|c| crate::eval::convert::convert(&c.apply_defaults(&value), &c.ty()));
+                match converted {
+                    Ok(x) => x,
+                    Err(e) => {
+                        diags.push(
+                            Diagnostic::error(
+                                "Invalid value for variable",
+                                format!(
+                                    "Unsuitable value for var.{} set from outside of the configuration: {e}.",
+                                    v.name
+                                ),
+                            )
+                            .with_range(v.decl_range.clone()),
+                        );
+                        continue;
+                    }
+                }
+            }
+        };
+        values.insert(v.name.clone(), value);
+    }
     let globals = values.clone();
     for (name, e) in &ctx.file.variables {
         let scope = FileScope { ctx, vars: &globals };
