@@ -960,7 +960,7 @@ fn run_variables(ctx: &RunContext<'_>) -> (BTreeMap<String, Value>, BTreeMap<Str
     // The file's `variable` blocks (Terraform 1.13+): the value given from outside, else the
     // default, converted to the type.
     for v in &ctx.file.variable_blocks {
-        let given = values.get(&v.name).cloned().filter(|x| !(x.is_null() && !v.nullable));
+        let given = values.get(&v.name).cloned().filter(|x| !x.is_null() || v.nullable);
         let value = match (given, &v.default) {
             (Some(x), _) => x,
             (None, Some(d)) => match static_value(ctx.files, d) {
