@@ -187,19 +187,30 @@ pub struct TestFile {
     pub unsupported: Vec<Unsupported>,
 }
 
+/// Where a span of the text read lies in the file shown: the identity for a `.tftest.hcl`
+/// file; for a `.tftest.json` file, the native text made from it ([`super::json_file`]) maps
+/// back to the JSON.
+pub type SpanMap<'m> = &'m dyn Fn(std::ops::Range<usize>) -> std::ops::Range<usize>;
+
 /// Reads one `.tftest.hcl` file: the model (what could be read) and the diagnostics.
 pub fn parse(path: &str, text: &str) -> (TestFile, Diagnostics) {
-    let src = SourceFile::new(path, text);
+    parse_mapped(path, text, text, &|r| r)
+}
+
+/// Reads native test-file `text`, its ranges those of `shown` (the file's own text) through
+/// `map`.
+pub fn parse_mapped(path: &str, text: &str, shown: &str, map: SpanMap<'_>) -> (TestFile, Diagnostics) {
+    let src = SourceFile::new(path, shown);
     let parsed = crate::hcl::parse_body(text);
     let mut diags = Diagnostics::new();
     for e in &parsed.errors {
         let detail = e.detail_with(|r| {
-            let rr = src.range(r);
+            let rr = src.range(map(r));
             format!("{}:{},{}-{}", path, rr.start.line, rr.start.column, rr.end.column)
         });
-        diags.push(Diagnostic::error(e.summary, detail).with_range(src.range(e.span.clone())));
+        diags.push(Diagnostic::error(e.summary, detail).with_range(src.range(map(e.span.clone()))));
     }
-    let mut p = Reader { src: &src, text, diags };
+    let mut p = Reader { src: &src, text, diags, map };
     let mut file = TestFile { path: path.to_string(), ..Default::default() };
     let mut variables_at: Option<SourceRange> = None;
     let mut test_at: Option<SourceRange> = None;
@@ -335,7 +346,7 @@ pub fn parse_mock_file(path: &str, text: &str, m: &mut MockProvider) -> Diagnost
         diags
             .push(Diagnostic::error(e.summary, e.detail_with(|_| String::new())).with_range(src.range(e.span.clone())));
     }
-    let mut p = Reader { src: &src, text, diags };
+    let mut p = Reader { src: &src, text, diags, map: &|r| r };
     p.mock_body(&parsed.body.items, m, false);
     p.diags
 }
@@ -353,11 +364,12 @@ struct Reader<'a> {
     src: &'a SourceFile,
     text: &'a str,
     diags: Diagnostics,
+    map: SpanMap<'a>,
 }
 
 impl Reader<'_> {
     fn range(&self, span: &std::ops::Range<usize>) -> SourceRange {
-        self.src.range(span.clone())
+        self.src.range((self.map)(span.clone()))
     }
 
     /// HCL's `DefRange`: from the block type to the end of its last label.

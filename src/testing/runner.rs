@@ -166,7 +166,7 @@ pub fn test_files(files: &BTreeMap<String, String>, options: &Options) -> Vec<St
     let dir = dir.trim_end_matches('/').to_string();
     let mut out: Vec<String> = files
         .keys()
-        .filter(|p| p.ends_with(".tftest.hcl"))
+        .filter(|p| p.ends_with(".tftest.hcl") || p.ends_with(".tftest.json"))
         .filter(|p| !p.contains('/') || p.rsplit_once('/').map(|(d, _)| d) == Some(dir.as_str()))
         .filter(|p| options.filter.is_empty() || options.filter.iter().any(|f| f == *p))
         .cloned()
@@ -190,7 +190,11 @@ pub fn run(files: &BTreeMap<String, String>, options: &Options, on_event: &mut d
     let main = Module::load(files, "");
     load_diags.extend(main.diagnostics.clone());
     for p in &paths {
-        let (mut f, d) = super::file::parse(p, &files[p]);
+        let (mut f, d) = if p.ends_with(".tftest.json") {
+            super::json_file::parse(p, &files[p])
+        } else {
+            super::file::parse(p, &files[p])
+        };
         let d = {
             let mut d = d;
             d.extend(load_mock_sources(&mut f, files));
