@@ -563,10 +563,10 @@ impl Reader<'_> {
             _ => {
                 self.diags.push(
                     Diagnostic::error(
-                        "Invalid `override_during` value",
-                        "The only valid values for `override_during` are `plan` and `apply`.",
+                        "Invalid override_during value",
+                        "The override_during attribute must be a value of plan or apply.",
                     )
-                    .with_range(self.range(&a.expr.span)),
+                    .with_range(self.range(&a.span)),
                 );
                 None
             }
@@ -599,7 +599,13 @@ impl Reader<'_> {
             }
         }
         let Some((target, target_range)) = target else {
-            self.missing_argument("target", b);
+            self.diags.push(
+                Diagnostic::error(
+                    "Missing target attribute",
+                    format!("{} blocks must specify a target address.", kind.block()),
+                )
+                .with_range(self.def_range(b)),
+            );
             return None;
         };
         Some(OverrideBlock { kind, target, target_range, values, during_plan, decl_range: self.def_range(b) })

@@ -225,6 +225,20 @@ fn populate(
     seed: &str,
 ) -> (Value, Vec<ProviderError>) {
     let mut errors = Vec::new();
+    // Values that are not an object replace nothing (`MockedData.validate`).
+    let with = match with {
+        Some(w) if !matches!(w.value.kind, Kind::Object(_)) => {
+            errors.push(ProviderError {
+                summary: "Invalid replacement value".into(),
+                detail: format!(
+                    "The requested replacement value must be an object type, but was {}.",
+                    w.value.ty().friendly_name()
+                ),
+            });
+            None
+        }
+        other => other,
+    };
     let Kind::Object(attrs) = &target.kind else { return (target.clone(), errors) };
     let mut out = attrs.clone();
     for (name, a) in &schema.attributes {
@@ -303,7 +317,7 @@ impl<'p> TestProvider<'p> {
         let defaults = if data { m.data_sources.get(type_name) } else { m.resources.get(type_name) };
         Serving::Mocked {
             data: defaults.and_then(|d| d.data.as_ref()),
-            during_plan: m.during_plan || defaults.is_some_and(|d| d.during_plan),
+            during_plan: defaults.map(|d| d.during_plan).unwrap_or(m.during_plan),
         }
     }
 

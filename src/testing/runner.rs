@@ -248,29 +248,15 @@ fn validate(f: &TestFile, files: &BTreeMap<String, String>) -> Diagnostics {
             Ok(v) if !matches!(v.ty(), Type::Object(_)) => out.push(
                 Diagnostic::error(
                     format!("Invalid {what} attribute"),
-                    format!("{} blocks must specify a {what} attribute that is an object.", o.kind.block()),
+                    format!(
+                        "{} blocks must specify {} {what} attribute that is an object.",
+                        o.kind.block(),
+                        if what == "outputs" { "an" } else { "a" }
+                    ),
                 )
                 .with_range(at.clone()),
             ),
             Ok(_) => {}
-        }
-    }
-    for m in &f.mock_providers {
-        for (block, d) in
-            m.resources.iter().map(|d| ("mock_resource", d)).chain(m.data_sources.iter().map(|d| ("mock_data", d)))
-        {
-            let Some((e, at)) = &d.defaults else { continue };
-            match static_value(files, e) {
-                Err(d) => out.push(*d),
-                Ok(v) if !matches!(v.ty(), Type::Object(_)) => out.push(
-                    Diagnostic::error(
-                        "Invalid defaults attribute",
-                        format!("{block} blocks must specify a defaults attribute that is an object."),
-                    )
-                    .with_range(at.clone()),
-                ),
-                Ok(_) => {}
-            }
         }
     }
     for run in &f.runs {
@@ -428,11 +414,13 @@ fn mocking_for(f: &TestFile, run: &Run, module: &Module<'_>, files: &BTreeMap<St
         let address = address_of(name, alias);
         let mut c = MockedConfig { during_plan: p.during_plan == Some(true), ..Default::default() };
         for d in &p.resources {
-            let t = TypeDefaults { data: d.defaults.as_ref().and_then(data), during_plan: d.during_plan == Some(true) };
+            let during_plan = d.during_plan.or(p.during_plan) == Some(true);
+            let t = TypeDefaults { data: d.defaults.as_ref().and_then(data), during_plan };
             c.resources.insert(d.type_name.clone(), t);
         }
         for d in &p.data_sources {
-            let t = TypeDefaults { data: d.defaults.as_ref().and_then(data), during_plan: d.during_plan == Some(true) };
+            let during_plan = d.during_plan.or(p.during_plan) == Some(true);
+            let t = TypeDefaults { data: d.defaults.as_ref().and_then(data), during_plan };
             c.data_sources.insert(d.type_name.clone(), t);
         }
         m.configs.insert(address, c);
