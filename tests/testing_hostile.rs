@@ -82,3 +82,99 @@ fn malformed_files_are_diagnostics() {
         );
     }
 }
+
+/// Every file of a scenario, its subdirectories included (`tests/mocks/*.tfmock.hcl`).
+fn scenario_all(name: &str) -> BTreeMap<String, String> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            let rel = p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+            if rel == "expected" {
+                continue;
+            }
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                out.insert(rel, std::fs::read_to_string(&p).unwrap());
+            }
+        }
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/test").join(name);
+    let mut out = BTreeMap::new();
+    walk(&dir, &dir, &mut out);
+    out
+}
+
+/// Mock providers, overrides, `.tfmock.hcl` and `.tftest.json` files cut short: diagnostics
+/// with ranges, never a panic.
+#[test]
+fn truncated_mocks_overrides_and_json_never_panic() {
+    for name in ["mockprovider", "overrides", "providers", "mocksource", "jsonsyntax"] {
+        let files = scenario_all(name);
+        let cut_files: Vec<&String> = files
+            .keys()
+            .filter(|p| p.ends_with(".tftest.hcl") || p.ends_with(".tftest.json") || p.ends_with(".tfmock.hcl"))
+            .collect();
+        for path in cut_files {
+            let text = &files[path];
+            let cuts: Vec<usize> = (0..text.len())
+                .filter(|&i| text.is_char_boundary(i) && (i % 17 == 0 || text.as_bytes()[i] == b'\n'))
+                .collect();
+            for cut in cuts {
+                let mut f = files.clone();
+                f.insert(path.clone(), text[..cut].to_string());
+                let suite = run(&f, &Options::default(), &mut |_| {});
+                if suite.diagnostics.has_errors() {
+                    assert!(suite.diagnostics.iter().all(|d| d.range.is_some()), "{name} {path} cut at {cut}");
+                }
+            }
+        }
+    }
+}
+
+/// Override values and mock defaults are constants: a reference is refused at load; a
+/// `mock_provider` without a name, an override without a target and a `source` with no
+/// `.tfmock.hcl` files are diagnostics too (Terraform 1.11.4's `configs/mock_provider.go`
+/// wording).
+#[test]
+fn bad_mock_blocks_are_diagnostics() {
+    let main = "resource \"mock_resource\" \"a\" {\n  name = \"a\"\n}\n".to_string();
+    let cases = [
+        ("override_resource {\n  target = mock_resource.a\n  values = { id = var.x }\n}\nrun \"r\" {}\n", "Variables not allowed"),
+        ("override_resource {\n  values = { id = \"x\" }\n}\nrun \"r\" {}\n", "Missing target attribute"),
+        ("mock_provider {\n}\nrun \"r\" {}\n", "Missing name for mock_provider"),
+        ("mock_provider \"mock\" {\n  source = \"./nowhere\"\n}\nrun \"r\" {}\n", "Failed to load mock data"),
+        ("override_resource {\n  target          = mock_resource.a\n  override_during = later\n  values          = {}\n}\nrun \"r\" {}\n", "Invalid override_during value"),
+    ];
+    for (test, summary) in cases {
+        let f = BTreeMap::from([
+            ("main.tf".to_string(), main.clone()),
+            ("tests/t.tftest.hcl".to_string(), test.to_string()),
+        ]);
+        let suite = run(&f, &Options::default(), &mut |_| {});
+        assert!(
+            suite.diagnostics.iter().any(|d| d.summary == summary && d.range.is_some()),
+            "{test}: {:?}",
+            suite.diagnostics
+        );
+        assert_eq!(suite.exit_code(), 1);
+    }
+}
+
+/// Mock defaults that are not an object are refused when used ("Invalid replacement value",
+/// `moduletest/mocking`), and the run is an error, not a crash.
+#[test]
+fn defaults_that_are_not_objects_fail_the_run() {
+    let main = "resource \"mock_resource\" \"a\" {\n  name = \"a\"\n}\n".to_string();
+    let test = "mock_provider \"mock\" {\n  mock_resource \"mock_resource\" {\n    defaults = 3\n  }\n}\n\nrun \"r\" {\n  assert {\n    condition     = mock_resource.a.id != \"\"\n    error_message = \"id\"\n  }\n}\n";
+    let f = BTreeMap::from([("main.tf".to_string(), main), ("tests/t.tftest.hcl".to_string(), test.to_string())]);
+    let suite = run(&f, &Options::default(), &mut |_| {});
+    let r = &suite.files[0].runs[0];
+    assert_eq!(r.status, tfgraph::testing::runner::Status::Error);
+    assert!(
+        r.diagnostics.iter().any(|d| d.summary == "Invalid replacement value"
+            && d.detail == "The requested replacement value must be an object type, but was number."),
+        "{:?}",
+        r.diagnostics
+    );
+}

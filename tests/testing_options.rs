@@ -69,3 +69,40 @@ fn plan_run_outputs_unknown_after_apply_are_refused_downstream() {
     assert_eq!(q.status, Status::Error);
     assert_eq!(q.diagnostics.iter().next().map(|d| d.summary.as_str()), Some("Reference to unknown value"));
 }
+
+/// `variable` blocks in test files (Terraform 1.13.0, hashicorp/terraform#37195; 1.11.4 cannot
+/// record them): the value from `-var` / `-var-file`, else the default, converted to the type;
+/// no value and no default is an error; a name both in a `variable` block and in `variables`
+/// is refused at load.
+#[test]
+fn variable_blocks_take_values_from_outside_else_their_default() {
+    let test = "variable \"wanted\" {\n  type    = string\n  default = \"d\"\n}\n\nrun \"a\" {\n  command = plan\n\n  variables {\n    name = var.wanted\n  }\n\n  assert {\n    condition     = output.name == \"d\"\n    error_message = \"name\"\n  }\n}\n";
+    let f = files(test);
+    assert_eq!(statuses(&f, &Options::default()), vec![Status::Pass]);
+    let given =
+        Options { variables: BTreeMap::from([("wanted".to_string(), serde_json::json!("v"))]), ..Default::default() };
+    assert_eq!(statuses(&f, &given), vec![Status::Fail]);
+    // A number given for a string is converted; a list is refused.
+    let number =
+        Options { variables: BTreeMap::from([("wanted".to_string(), serde_json::json!(5))]), ..Default::default() };
+    assert_eq!(statuses(&f, &number), vec![Status::Fail]);
+    let list =
+        Options { variables: BTreeMap::from([("wanted".to_string(), serde_json::json!(["x"]))]), ..Default::default() };
+    let suite = run(&f, &list, &mut |_| {});
+    assert_eq!(suite.files[0].runs[0].status, Status::Error);
+    let d = &suite.files[0].runs[0].diagnostics;
+    assert!(
+        d.iter().any(|d| d.summary == "Invalid value for variable" && d.detail.contains("string required")),
+        "{d:?}"
+    );
+    // No default and no value.
+    let required = files(&test.replace("  default = \"d\"\n", ""));
+    let suite = run(&required, &Options::default(), &mut |_| {});
+    assert_eq!(suite.files[0].runs[0].status, Status::Error);
+    assert!(suite.files[0].runs[0].diagnostics.iter().any(|d| d.summary == "No value for required variable"));
+    // The same name in `variables` and a `variable` block.
+    let dup = files(&format!("variables {{\n  wanted = \"x\"\n}}\n\n{test}"));
+    let suite = run(&dup, &Options::default(), &mut |_| {});
+    assert!(suite.diagnostics.iter().any(|d| d.summary == "Duplicate \"variable\" block names"));
+    assert_eq!(suite.exit_code(), 1);
+}

@@ -815,6 +815,7 @@ impl<'a> Walk<'a> {
                         after: None,
                     });
                     self.progress(OpProgress::Start { prior: None });
+                    self.prov().at_instance(&address);
                     let read = self.prov().read_data_source(&r.type_name, &cfg);
                     self.progress(match &read {
                         Ok(v) => OpProgress::Finish { object: Some(v) },
@@ -1108,6 +1109,7 @@ impl<'a> Walk<'a> {
         address: &str,
     ) -> Option<crate::providers::PlannedChange> {
         let provider = self.prov();
+        provider.at_instance(address);
         let planned = match provider.plan_resource_change(&r.type_name, prior, cfg) {
             Ok(p) => p,
             Err(e) => {

@@ -69,6 +69,9 @@ pub enum Response {
 impl Request {
     /// Asks a provider that answers at once.
     pub fn ask(&self, provider: &dyn Provider) -> Response {
+        let (Request::Delete { address, .. } | Request::ReadData { address, .. } | Request::PlanApply { address, .. }) =
+            self;
+        provider.at_instance(address);
         if let Some(response) = self.injected(provider) {
             return response;
         }

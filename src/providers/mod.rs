@@ -147,6 +147,10 @@ pub trait Provider {
     fn injected_failure(&self, _op: Op, _address: &str) -> Option<ProviderError> {
         None
     }
+    /// The resource instance the next request is about (`module.a.aws_instance.web[0]`), told
+    /// before each plan, read and apply request: the test framework's overrides are by address.
+    /// Providers themselves ignore it.
+    fn at_instance(&self, _address: &str) {}
     /// The provider serving the configuration at `config_address`
     /// (`provider["registry.terraform.io/hashicorp/aws"].west`) when this one stands for
     /// several (a [`set::ProviderSet`]); `None`: this one serves it.

@@ -9,6 +9,7 @@
 //! - an assertion's scope: the run's variables (test-only ones included), `output.NAME`, and
 //!   `run.NAME` outputs of earlier runs, over the module's own scope.
 
+use super::mocking::{Mocking, TestProvider};
 use crate::config::{Config, LoadOptions};
 use crate::diag::Diagnostics;
 use crate::engine::apply::{apply as engine_apply, ApplyOptions};
@@ -56,12 +57,15 @@ pub struct Request {
     pub destroy: bool,
     pub targets: Vec<String>,
     pub replace: Vec<String>,
+    /// The run's mocked providers and overrides.
+    pub mocking: Mocking,
 }
 
 /// A plan made for a run.
 pub struct Planned {
     pub plan: Plan,
     pub refresh_only: bool,
+    pub mocking: Mocking,
 }
 
 impl Planned {
@@ -81,12 +85,13 @@ pub fn plan(module: &Module<'_>, state: Option<&Json>, request: &Request) -> Pla
         on_op: None,
         cancel: None,
     };
-    let mut plan = engine_plan(module.files, &module.config, state, &module.provider, &options);
+    let provider = TestProvider::new(&module.provider, &request.mocking);
+    let mut plan = engine_plan(module.files, &module.config, state, &provider, &options);
     if request.refresh_only {
         // No drift from the mocks: a refresh-only plan changes nothing.
         plan.changes.clear();
     }
-    Planned { plan, refresh_only: request.refresh_only }
+    Planned { plan, refresh_only: request.refresh_only, mocking: request.mocking.clone() }
 }
 
 /// Applies a plan: the new state and the apply's diagnostics.
@@ -99,20 +104,32 @@ pub fn apply(
     if planned.refresh_only {
         return (state.cloned(), Diagnostics::new());
     }
+    let provider = TestProvider::new(&module.provider, &planned.mocking);
     let r = engine_apply(
         module.files,
         &module.config,
         &planned.plan,
         state,
-        &module.provider,
+        &provider,
         &ApplyOptions { variables: variables.clone(), ..Default::default() },
     );
     (Some(r.state), r.diagnostics)
 }
 
 /// Destroys every object of `state`: the state left (empty unless something failed).
-pub fn destroy(module: &Module<'_>, state: &Json, variables: &BTreeMap<String, Json>) -> (Option<Json>, Diagnostics) {
-    let request = Request { variables: variables.clone(), refresh: true, destroy: true, ..Default::default() };
+pub fn destroy(
+    module: &Module<'_>,
+    state: &Json,
+    variables: &BTreeMap<String, Json>,
+    mocking: &Mocking,
+) -> (Option<Json>, Diagnostics) {
+    let request = Request {
+        variables: variables.clone(),
+        refresh: true,
+        destroy: true,
+        mocking: mocking.clone(),
+        ..Default::default()
+    };
     let planned = plan(module, Some(state), &request);
     if planned.plan.diagnostics.has_errors() {
         return (Some(state.clone()), planned.plan.diagnostics);

@@ -79,6 +79,10 @@ pub struct Run {
     /// The `module` block's header.
     pub module_range: Option<SourceRange>,
     pub state_key: Option<String>,
+    pub overrides: Vec<OverrideBlock>,
+    /// `providers = { mock = mock.fake }`: the module's configuration (`name` or
+    /// `name.alias`), and the test file's provider or mock provider given for it.
+    pub providers: Option<Vec<(String, String)>>,
 }
 
 impl Run {
@@ -91,6 +95,73 @@ impl Run {
             (None, None) => String::new(),
         }
     }
+}
+
+/// What an `override_*` block replaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OverrideKind {
+    Resource,
+    Data,
+    Module,
+}
+
+impl OverrideKind {
+    pub fn block(self) -> &'static str {
+        match self {
+            OverrideKind::Resource => "override_resource",
+            OverrideKind::Data => "override_data",
+            OverrideKind::Module => "override_module",
+        }
+    }
+}
+
+/// An `override_resource` / `override_data` / `override_module` block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OverrideBlock {
+    pub kind: OverrideKind,
+    /// The target's address text (`mock_resource.c[0]`, `data.mock_data.d`, `module.child`).
+    pub target: String,
+    /// The `target = ...` argument.
+    pub target_range: SourceRange,
+    /// `values` (`outputs` for a module), with the argument's whole range.
+    pub values: Option<(ExprText, SourceRange)>,
+    /// `override_during`: `Some(true)` for `plan`.
+    pub during_plan: Option<bool>,
+    pub decl_range: SourceRange,
+}
+
+/// A `mock_resource` / `mock_data` block of a `mock_provider`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MockDefaults {
+    pub type_name: String,
+    /// `defaults`, with the argument's whole range (the error messages cite it).
+    pub defaults: Option<(ExprText, SourceRange)>,
+    pub during_plan: Option<bool>,
+}
+
+/// A `mock_provider` block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MockProvider {
+    pub name: String,
+    pub alias: Option<String>,
+    /// `source`: a directory of `.tfmock.hcl` files.
+    pub source: Option<String>,
+    pub during_plan: Option<bool>,
+    pub resources: Vec<MockDefaults>,
+    pub data_sources: Vec<MockDefaults>,
+    pub overrides: Vec<OverrideBlock>,
+    pub decl_range: SourceRange,
+}
+
+/// A `variable` block of a test file (Terraform 1.13.0, hashicorp/terraform#37195): a
+/// variable whose value comes from the command line or tfvars, else its default.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VariableBlock {
+    pub name: String,
+    pub type_text: Option<String>,
+    pub default: Option<ExprText>,
+    pub nullable: bool,
+    pub decl_range: SourceRange,
 }
 
 /// A block the runner does not execute yet (`mock_provider`, `override_*`, `provider`):
@@ -106,22 +177,40 @@ pub struct TestFile {
     pub path: String,
     pub variables: Vec<(String, ExprText)>,
     pub runs: Vec<Run>,
+    pub mock_providers: Vec<MockProvider>,
+    pub overrides: Vec<OverrideBlock>,
+    /// `variable` blocks (Terraform 1.13+): values the test file takes from outside.
+    pub variable_blocks: Vec<VariableBlock>,
+    /// `provider` blocks: name and alias (they configure the provider for the runs; the
+    /// built-in mocks read no provider configuration).
+    pub providers: Vec<(String, Option<String>)>,
     pub unsupported: Vec<Unsupported>,
 }
 
+/// Where a span of the text read lies in the file shown: the identity for a `.tftest.hcl`
+/// file; for a `.tftest.json` file, the native text made from it ([`super::json_file`]) maps
+/// back to the JSON.
+pub type SpanMap<'m> = &'m dyn Fn(std::ops::Range<usize>) -> std::ops::Range<usize>;
+
 /// Reads one `.tftest.hcl` file: the model (what could be read) and the diagnostics.
 pub fn parse(path: &str, text: &str) -> (TestFile, Diagnostics) {
-    let src = SourceFile::new(path, text);
+    parse_mapped(path, text, text, &|r| r)
+}
+
+/// Reads native test-file `text`, its ranges those of `shown` (the file's own text) through
+/// `map`.
+pub fn parse_mapped(path: &str, text: &str, shown: &str, map: SpanMap<'_>) -> (TestFile, Diagnostics) {
+    let src = SourceFile::new(path, shown);
     let parsed = crate::hcl::parse_body(text);
     let mut diags = Diagnostics::new();
     for e in &parsed.errors {
         let detail = e.detail_with(|r| {
-            let rr = src.range(r);
+            let rr = src.range(map(r));
             format!("{}:{},{}-{}", path, rr.start.line, rr.start.column, rr.end.column)
         });
-        diags.push(Diagnostic::error(e.summary, detail).with_range(src.range(e.span.clone())));
+        diags.push(Diagnostic::error(e.summary, detail).with_range(src.range(map(e.span.clone()))));
     }
-    let mut p = Reader { src: &src, text, diags };
+    let mut p = Reader { src: &src, text, diags, map };
     let mut file = TestFile { path: path.to_string(), ..Default::default() };
     let mut variables_at: Option<SourceRange> = None;
     let mut test_at: Option<SourceRange> = None;
@@ -201,15 +290,65 @@ pub fn parse(path: &str, text: &str) -> (TestFile, Diagnostics) {
                     }
                     test_at = Some(p.def_range(b));
                 }
-                "provider" | "mock_provider" | "override_resource" | "override_data" | "override_module"
-                | "variable" => {
-                    file.unsupported.push(Unsupported { kind: b.kind.name.to_string(), range: p.def_range(b) })
+                "mock_provider" => {
+                    if let Some(m) = p.mock_provider(b) {
+                        file.mock_providers.push(m);
+                    }
+                }
+                "override_resource" | "override_data" | "override_module" => {
+                    if let Some(o) = p.override_block(b) {
+                        file.overrides.push(o);
+                    }
+                }
+                "provider" => {
+                    let name = b.labels.first().map(|l| l.value.to_string()).unwrap_or_default();
+                    let alias = b.body.items.iter().find_map(|i| match i {
+                        Item::Attr(a) if a.name.name == "alias" => string_literal(&a.expr),
+                        _ => None,
+                    });
+                    file.providers.push((name, alias));
+                }
+                "variable" => {
+                    if let Some(v) = p.variable(b) {
+                        let earlier =
+                            file.variable_blocks.iter().find(|x| x.name == v.name).map(|x| x.decl_range.clone());
+                        let block = file.variables.iter().find(|x| x.0 == v.name).map(|x| x.1.range.clone());
+                        match earlier.or(block) {
+                            Some(at) => p.diags.push(
+                                Diagnostic::error(
+                                    "Duplicate \"variable\" block names",
+                                    format!(
+                                        "This test file already has a variable named {} defined at {}.",
+                                        v.name,
+                                        range_text(&at)
+                                    ),
+                                )
+                                .with_range(v.decl_range.clone()),
+                            ),
+                            None => file.variable_blocks.push(v),
+                        }
+                    }
                 }
                 _ => {}
             },
         }
     }
     (file, p.diags)
+}
+
+/// Reads a `.tfmock.hcl` file into `m` (its `mock_resource`, `mock_data` and `override_*`
+/// blocks), with the diagnostics of a malformed one.
+pub fn parse_mock_file(path: &str, text: &str, m: &mut MockProvider) -> Diagnostics {
+    let src = SourceFile::new(path, text);
+    let parsed = crate::hcl::parse_body(text);
+    let mut diags = Diagnostics::new();
+    for e in &parsed.errors {
+        diags
+            .push(Diagnostic::error(e.summary, e.detail_with(|_| String::new())).with_range(src.range(e.span.clone())));
+    }
+    let mut p = Reader { src: &src, text, diags, map: &|r| r };
+    p.mock_body(&parsed.body.items, m, false);
+    p.diags
 }
 
 /// `file:line,col-col` as HCL prints a range inside a message.
@@ -225,11 +364,12 @@ struct Reader<'a> {
     src: &'a SourceFile,
     text: &'a str,
     diags: Diagnostics,
+    map: SpanMap<'a>,
 }
 
 impl Reader<'_> {
     fn range(&self, span: &std::ops::Range<usize>) -> SourceRange {
-        self.src.range(span.clone())
+        self.src.range((self.map)(span.clone()))
     }
 
     /// HCL's `DefRange`: from the block type to the end of its last label.
@@ -298,6 +438,8 @@ impl Reader<'_> {
             module_source: None,
             module_range: None,
             state_key: None,
+            overrides: Vec::new(),
+            providers: None,
         };
         let mut variables_at: Option<SourceRange> = None;
         let mut options_at: Option<SourceRange> = None;
@@ -334,6 +476,7 @@ impl Reader<'_> {
                                 .with_range(self.range(&a.expr.span)),
                         ),
                     },
+                    "providers" => run.providers = Some(self.provider_map(&a.expr)),
                     // Runs execute one at a time, which `parallel` allows (Terraform 1.12+).
                     _ => {}
                 },
@@ -400,11 +543,210 @@ impl Reader<'_> {
                         run.module_range = Some(here);
                         run.module_source = self.module(inner);
                     }
+                    "override_resource" | "override_data" | "override_module" => {
+                        if let Some(o) = self.override_block(inner) {
+                            run.overrides.push(o);
+                        }
+                    }
                     _ => {}
                 },
             }
         }
         Some(run)
+    }
+
+    /// `override_during = plan | apply`.
+    fn during(&mut self, a: &Attribute<'_>) -> Option<bool> {
+        match keyword(&a.expr) {
+            Some("plan") => Some(true),
+            Some("apply") => Some(false),
+            _ => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "Invalid override_during value",
+                        "The override_during attribute must be a value of plan or apply.",
+                    )
+                    .with_range(self.range(&a.span)),
+                );
+                None
+            }
+        }
+    }
+
+    fn override_block(&mut self, b: &Block<'_>) -> Option<OverrideBlock> {
+        let kind = match b.kind.name {
+            "override_resource" => OverrideKind::Resource,
+            "override_data" => OverrideKind::Data,
+            _ => OverrideKind::Module,
+        };
+        let values_name = if kind == OverrideKind::Module { "outputs" } else { "values" };
+        let mut target = None;
+        let mut values = None;
+        let mut during_plan = None;
+        for item in &b.body.items {
+            match item {
+                Item::Attr(a) if a.name.name == "target" => match traversal_text(&a.expr) {
+                    Some(t) => target = Some((t, self.range(&a.span))),
+                    None => self.diags.push(
+                        Diagnostic::error("Invalid expression", "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.")
+                            .with_range(self.range(&a.expr.span)),
+                    ),
+                },
+                Item::Attr(a) if a.name.name == values_name => values = Some((self.expr(&a.expr), self.range(&a.span))),
+                Item::Attr(a) if a.name.name == "override_during" => during_plan = self.during(a),
+                Item::Attr(a) => self.unsupported_argument(a),
+                Item::Block(x) => self.unsupported_block(x.kind.name, x),
+            }
+        }
+        let Some((target, target_range)) = target else {
+            self.diags.push(
+                Diagnostic::error(
+                    "Missing target attribute",
+                    format!("{} blocks must specify a target address.", kind.block()),
+                )
+                .with_range(self.def_range(b)),
+            );
+            return None;
+        };
+        Some(OverrideBlock { kind, target, target_range, values, during_plan, decl_range: self.def_range(b) })
+    }
+
+    fn mock_provider(&mut self, b: &Block<'_>) -> Option<MockProvider> {
+        let Some(label) = b.labels.first() else {
+            self.diags.push(
+                Diagnostic::error(
+                    "Missing name for mock_provider",
+                    "All mock_provider blocks must have exactly 1 labels: [name].",
+                )
+                .with_range(self.range(&b.kind.span)),
+            );
+            return None;
+        };
+        let mut m = MockProvider {
+            name: label.value.to_string(),
+            alias: None,
+            source: None,
+            during_plan: None,
+            resources: Vec::new(),
+            data_sources: Vec::new(),
+            overrides: Vec::new(),
+            decl_range: self.def_range(b),
+        };
+        self.mock_body(&b.body.items, &mut m, true);
+        Some(m)
+    }
+
+    /// The contents of a `mock_provider` block (`header`) or of a `.tfmock.hcl` file.
+    fn mock_body(&mut self, items: &[Item<'_>], m: &mut MockProvider, header: bool) {
+        for item in items {
+            match item {
+                Item::Attr(a) if header && a.name.name == "alias" => m.alias = string_literal(&a.expr),
+                Item::Attr(a) if header && a.name.name == "source" => m.source = string_literal(&a.expr),
+                Item::Attr(a) if header && a.name.name == "override_during" => m.during_plan = self.during(a),
+                Item::Attr(a) => self.unsupported_argument(a),
+                Item::Block(x) => match x.kind.name {
+                    "mock_resource" | "mock_data" => {
+                        let Some(label) = x.labels.first() else {
+                            self.diags.push(
+                                Diagnostic::error(
+                                    format!("Missing name for {}", x.kind.name),
+                                    format!("All {} blocks must have exactly 1 labels: [type].", x.kind.name),
+                                )
+                                .with_range(self.range(&x.kind.span)),
+                            );
+                            continue;
+                        };
+                        let mut d =
+                            MockDefaults { type_name: label.value.to_string(), defaults: None, during_plan: None };
+                        for i in &x.body.items {
+                            match i {
+                                Item::Attr(a) if a.name.name == "defaults" => {
+                                    d.defaults = Some((self.expr(&a.expr), self.range(&a.span)))
+                                }
+                                Item::Attr(a) if a.name.name == "override_during" => d.during_plan = self.during(a),
+                                Item::Attr(a) => self.unsupported_argument(a),
+                                Item::Block(y) => self.unsupported_block(y.kind.name, y),
+                            }
+                        }
+                        if x.kind.name == "mock_resource" {
+                            m.resources.push(d);
+                        } else {
+                            m.data_sources.push(d);
+                        }
+                    }
+                    "override_resource" | "override_data" | "override_module" => {
+                        if let Some(o) = self.override_block(x) {
+                            m.overrides.push(o);
+                        }
+                    }
+                    other => self.unsupported_block(other, x),
+                },
+            }
+        }
+    }
+
+    /// `{ mock = mock.fake, mock.second = mock }`: each side a provider name with an optional
+    /// alias.
+    fn provider_map(&mut self, e: &Expr<'_>) -> Vec<(String, String)> {
+        let ExprKind::Object(items) = &e.kind else {
+            self.diags.push(
+                Diagnostic::error("Invalid expression", "A static map expression is required.")
+                    .with_range(self.range(&e.span)),
+            );
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for item in items {
+            let key = match &item.key {
+                crate::hcl::ast::ObjectKey::Ident(i) => Some(i.name.to_string()),
+                crate::hcl::ast::ObjectKey::Expr(k) => traversal_text(k),
+            };
+            match (key, traversal_text(&item.value)) {
+                (Some(k), Some(v)) => out.push((k, v)),
+                _ => self.diags.push(
+                    Diagnostic::error(
+                        "Invalid provider configuration reference",
+                        "A provider configuration reference must not be given in quotes.",
+                    )
+                    .with_range(self.range(&item.value.span)),
+                ),
+            }
+        }
+        out
+    }
+
+    fn variable(&mut self, b: &Block<'_>) -> Option<VariableBlock> {
+        let Some(label) = b.labels.first() else {
+            self.diags.push(
+                Diagnostic::error(
+                    "Missing name for variable",
+                    "All variable blocks must have exactly 1 labels: [name].",
+                )
+                .with_range(self.range(&b.kind.span)),
+            );
+            return None;
+        };
+        let mut v = VariableBlock {
+            name: label.value.to_string(),
+            type_text: None,
+            default: None,
+            nullable: true,
+            decl_range: self.def_range(b),
+        };
+        for item in &b.body.items {
+            match item {
+                Item::Attr(a) => match a.name.name {
+                    "type" => v.type_text = Some(self.text[a.expr.span.clone()].to_string()),
+                    "default" => v.default = Some(self.expr(&a.expr)),
+                    "nullable" => v.nullable = !matches!(a.expr.kind, ExprKind::Bool(false)),
+                    "description" | "sensitive" | "ephemeral" => {}
+                    _ => self.unsupported_argument(a),
+                },
+                Item::Block(x) if x.kind.name == "validation" => {}
+                Item::Block(x) => self.unsupported_block(x.kind.name, x),
+            }
+        }
+        Some(v)
     }
 
     fn missing_argument(&mut self, name: &str, b: &Block<'_>) {

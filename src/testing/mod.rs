@@ -6,5 +6,7 @@
 pub mod api;
 pub mod engine;
 pub mod file;
+pub mod json_file;
+pub mod mocking;
 pub mod report;
 pub mod runner;

@@ -19,7 +19,8 @@
 //!   configuration and variables of the run that last used it.
 
 use super::engine::{self, Module, PlannedValues, Request};
-use super::file::{Assertion, Command, ExprText, PlanMode, Run, TestFile};
+use super::file::{Assertion, Command, ExprText, OverrideBlock, OverrideKind, PlanMode, Run, TestFile};
+use super::mocking::{MockedConfig, MockedData, Mocking, Override, TypeDefaults};
 use crate::diag::{Diagnostic, Diagnostics, Severity, SourceRange};
 use crate::eval::module_scope::{eval_text, Inputs, ModuleScope};
 use crate::eval::scope::{LookupError, Scope};
@@ -165,7 +166,7 @@ pub fn test_files(files: &BTreeMap<String, String>, options: &Options) -> Vec<St
     let dir = dir.trim_end_matches('/').to_string();
     let mut out: Vec<String> = files
         .keys()
-        .filter(|p| p.ends_with(".tftest.hcl"))
+        .filter(|p| p.ends_with(".tftest.hcl") || p.ends_with(".tftest.json"))
         .filter(|p| !p.contains('/') || p.rsplit_once('/').map(|(d, _)| d) == Some(dir.as_str()))
         .filter(|p| options.filter.is_empty() || options.filter.iter().any(|f| f == *p))
         .cloned()
@@ -189,7 +190,16 @@ pub fn run(files: &BTreeMap<String, String>, options: &Options, on_event: &mut d
     let main = Module::load(files, "");
     load_diags.extend(main.diagnostics.clone());
     for p in &paths {
-        let (f, d) = super::file::parse(p, &files[p]);
+        let (mut f, d) = if p.ends_with(".tftest.json") {
+            super::json_file::parse(p, &files[p])
+        } else {
+            super::file::parse(p, &files[p])
+        };
+        let d = {
+            let mut d = d;
+            d.extend(load_mock_sources(&mut f, files));
+            d
+        };
         // A file that does not decode is not checked further.
         if !d.has_errors() {
             load_diags.extend(validate(&f, files));
@@ -224,6 +234,31 @@ pub fn run(files: &BTreeMap<String, String>, options: &Options, on_event: &mut d
 /// each `module` source is a directory among the files.
 fn validate(f: &TestFile, files: &BTreeMap<String, String>) -> Diagnostics {
     let mut out = Diagnostics::new();
+    // Override values and mock defaults are constants, and objects.
+    let overrides = f
+        .overrides
+        .iter()
+        .chain(f.runs.iter().flat_map(|r| &r.overrides))
+        .chain(f.mock_providers.iter().flat_map(|m| &m.overrides));
+    for o in overrides {
+        let Some((e, at)) = &o.values else { continue };
+        let what = if o.kind == OverrideKind::Module { "outputs" } else { "values" };
+        match static_value(files, e) {
+            Err(d) => out.push(*d),
+            Ok(v) if !matches!(v.ty(), Type::Object(_)) => out.push(
+                Diagnostic::error(
+                    format!("Invalid {what} attribute"),
+                    format!(
+                        "{} blocks must specify {} {what} attribute that is an object.",
+                        o.kind.block(),
+                        if what == "outputs" { "an" } else { "a" }
+                    ),
+                )
+                .with_range(at.clone()),
+            ),
+            Ok(_) => {}
+        }
+    }
     for run in &f.runs {
         for a in &run.asserts {
             if references(&a.condition.text).is_empty() {
@@ -256,6 +291,158 @@ fn validate(f: &TestFile, files: &BTreeMap<String, String>) -> Diagnostics {
         }
     }
     out
+}
+
+/// The `.tfmock.hcl` files of each `mock_provider`'s `source` directory (relative to the
+/// root module), read into the block.
+fn load_mock_sources(f: &mut TestFile, files: &BTreeMap<String, String>) -> Diagnostics {
+    let mut out = Diagnostics::new();
+    for m in &mut f.mock_providers {
+        let Some(source) = m.source.clone() else { continue };
+        let dir = source.trim_start_matches("./").trim_end_matches('/').to_string();
+        let found: Vec<(&String, &String)> = files
+            .iter()
+            .filter(|(p, _)| {
+                p.ends_with(".tfmock.hcl") && p.rsplit_once('/').map(|(d, _)| d).unwrap_or("") == dir.as_str()
+            })
+            .collect();
+        if found.is_empty() {
+            out.push(
+                Diagnostic::error(
+                    "Failed to load mock data",
+                    format!("Could not find any mock data files within the directory {source}."),
+                )
+                .with_range(m.decl_range.clone()),
+            );
+        }
+        for (path, text) in found {
+            out.extend(super::file::parse_mock_file(path, text, m));
+        }
+    }
+    out
+}
+
+/// A constant of a test file (override values, mock defaults): no references.
+fn static_value(files: &BTreeMap<String, String>, e: &ExprText) -> Result<Value, Box<Diagnostic>> {
+    eval_test_expr(&NoScope, files, e)
+}
+
+/// The scope of constants: nothing may be referenced.
+struct NoScope;
+
+impl Scope for NoScope {
+    fn lookup(&self, _names: &[&str]) -> Result<(Value, usize), LookupError> {
+        Err(LookupError {
+            summary: "Variables not allowed".into(),
+            detail: "Variables may not be used here.".into(),
+            names: 1,
+        })
+    }
+    fn lookup_shared(&self, names: &[&str]) -> Result<(Rc<Value>, usize), LookupError> {
+        self.lookup(names).map(|(v, n)| (Rc::new(v), n))
+    }
+}
+
+/// Whether the configuration under test has the object an override targets (its address
+/// without instance keys).
+fn target_exists(module: &Module<'_>, o: &OverrideBlock) -> bool {
+    let bare = without_keys(&o.target);
+    module.config.modules().iter().any(|m| match o.kind {
+        OverrideKind::Module => m.module_calls.iter().any(|c| c.address == bare),
+        OverrideKind::Data => {
+            m.resources.iter().any(|r| r.mode == crate::addrs::ResourceMode::Data && r.address == bare)
+        }
+        OverrideKind::Resource => {
+            m.resources.iter().any(|r| r.mode != crate::addrs::ResourceMode::Data && r.address == bare)
+        }
+    })
+}
+
+fn invalid_target(o: &OverrideBlock) -> Diagnostic {
+    Diagnostic::warning(
+        "Invalid override target",
+        format!("The override target {} does not exist within the configuration under test. This could indicate a typo in the target address or an unnecessary override.", o.target),
+    )
+    .with_range(o.target_range.clone())
+}
+
+/// A run's mocked provider configurations and overrides, the winning override first (the
+/// run's, the file's, then the mock providers').
+fn mocking_for(f: &TestFile, run: &Run, module: &Module<'_>, files: &BTreeMap<String, String>) -> Mocking {
+    let mut m = Mocking { salt: format!("{}/{}", f.path, run.name), ..Default::default() };
+    let data = |e: &(ExprText, SourceRange)| -> Option<MockedData> {
+        static_value(files, &e.0).ok().map(|value| MockedData { value, range: e.1.clone() })
+    };
+    let address_of = |name: &str, alias: Option<&str>| {
+        let fqn = module
+            .config
+            .root
+            .required_providers
+            .iter()
+            .find(|r| r.name == name)
+            .map(|r| r.fqn.clone())
+            .unwrap_or_else(|| format!("registry.terraform.io/hashicorp/{name}"));
+        crate::addrs::provider_config_text(&crate::addrs::ModulePath::root(), &fqn, alias)
+    };
+    // Which test-file provider each configuration of the module gets: the run's `providers`,
+    // else each by its own name and alias.
+    let given: Vec<(String, String)> = match &run.providers {
+        Some(map) => map.clone(),
+        None => f
+            .mock_providers
+            .iter()
+            .map(|p| {
+                let text = match &p.alias {
+                    Some(a) => format!("{}.{a}", p.name),
+                    None => p.name.clone(),
+                };
+                (text.clone(), text)
+            })
+            .collect(),
+    };
+    for (config, test) in &given {
+        let Some(p) = f.mock_providers.iter().find(|p| match &p.alias {
+            Some(a) => *test == format!("{}.{a}", p.name),
+            None => *test == p.name,
+        }) else {
+            continue;
+        };
+        let (name, alias) = match config.split_once('.') {
+            Some((n, a)) => (n, Some(a)),
+            None => (config.as_str(), None),
+        };
+        let address = address_of(name, alias);
+        let mut c = MockedConfig { during_plan: p.during_plan == Some(true), ..Default::default() };
+        for d in &p.resources {
+            let during_plan = d.during_plan.or(p.during_plan) == Some(true);
+            let t = TypeDefaults { data: d.defaults.as_ref().and_then(data), during_plan };
+            c.resources.insert(d.type_name.clone(), t);
+        }
+        for d in &p.data_sources {
+            let during_plan = d.during_plan.or(p.during_plan) == Some(true);
+            let t = TypeDefaults { data: d.defaults.as_ref().and_then(data), during_plan };
+            c.data_sources.insert(d.type_name.clone(), t);
+        }
+        m.configs.insert(address, c);
+    }
+    let levels = run
+        .overrides
+        .iter()
+        .map(|o| (o, None))
+        .chain(f.overrides.iter().map(|o| (o, None)))
+        .chain(f.mock_providers.iter().flat_map(|p| p.overrides.iter().map(move |o| (o, p.during_plan))));
+    for (o, inherited) in levels {
+        if o.kind == OverrideKind::Module {
+            continue;
+        }
+        let Some(values) = o.values.as_ref().and_then(data) else { continue };
+        m.overrides.push(Override {
+            target: o.target.clone(),
+            data: values,
+            during_plan: o.during_plan.or(inherited) == Some(true),
+        });
+    }
+    m
 }
 
 /// The references of an expression's text: `(root, traversal text)`.
@@ -311,6 +498,7 @@ struct StateEntry {
     last_run: usize,
     module_root: String,
     variables: BTreeMap<String, Json>,
+    mocking: Mocking,
 }
 
 fn run_file(
@@ -331,6 +519,28 @@ fn run_file(
             )
             .with_range(u.range.clone()),
         );
+    }
+    // `override_module` needs the engine to skip a module call: not run yet.
+    let module_overrides = f
+        .overrides
+        .iter()
+        .chain(f.runs.iter().flat_map(|r| &r.overrides))
+        .chain(f.mock_providers.iter().flat_map(|m| &m.overrides))
+        .filter(|o| o.kind == OverrideKind::Module);
+    for o in module_overrides {
+        file_diags.push(
+            Diagnostic::error(
+                "Unsupported test block",
+                "tfgraph does not run \"override_module\" blocks yet: the file's runs are skipped.",
+            )
+            .with_range(o.decl_range.clone()),
+        );
+    }
+    // Overrides of objects the configuration under test does not have.
+    for o in f.overrides.iter().chain(f.mock_providers.iter().flat_map(|m| &m.overrides)) {
+        if !target_exists(main, o) {
+            file_diags.push(invalid_target(o));
+        }
     }
     let mut runs: Vec<RunResult> = Vec::new();
     let mut outputs: BTreeMap<String, Value> = BTreeMap::new();
@@ -380,6 +590,7 @@ fn run_file(
                         last_run: index,
                         module_root: root.clone(),
                         variables: result.variables.clone(),
+                        mocking: result.mocking.clone(),
                     },
                 );
             }
@@ -421,7 +632,7 @@ fn run_file(
         } else {
             &*modules.entry(entry.module_root.clone()).or_insert_with(|| Module::load(files, &entry.module_root))
         };
-        let (left, diags) = engine::destroy(module, state, &entry.variables);
+        let (left, diags) = engine::destroy(module, state, &entry.variables, &entry.mocking);
         let left_addrs = left.as_ref().map(engine::state_addresses).unwrap_or_default();
         if diags.has_errors() || !left_addrs.is_empty() {
             file_status = file_status.merge(Status::Error);
@@ -461,6 +672,8 @@ struct Executed {
     new_state: Option<Json>,
     /// The module's variables the run used.
     variables: BTreeMap<String, Json>,
+    /// The run's mocks and overrides (the teardown of its state uses them).
+    mocking: Mocking,
 }
 
 impl Executed {
@@ -471,14 +684,64 @@ impl Executed {
             outputs_value: None,
             new_state: None,
             variables: BTreeMap::new(),
+            mocking: Mocking::default(),
         }
     }
 }
 
 fn execute(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>) -> Executed {
-    let mut e = execute_inner(ctx, module, prior);
-    e.diagnostics = with_snippets(std::mem::take(&mut e.diagnostics), ctx.files);
+    let mocking = mocking_for(ctx.file, ctx.run, module, ctx.files);
+    let mut e = execute_inner(ctx, module, prior, &mocking);
+    if !module.diagnostics.has_errors() {
+        for o in &ctx.run.overrides {
+            if !target_exists(module, o) {
+                e.diagnostics.push(invalid_target(o));
+            }
+        }
+    }
+    e.mocking = mocking;
+    let diags = mocked_data_at_blocks(std::mem::take(&mut e.diagnostics), module);
+    e.diagnostics = with_snippets(diags, ctx.files);
     e
+}
+
+/// "Failed to compute attribute" points into the resource's body, where the attribute is
+/// missing: Terraform's range is the block's opening brace.
+fn mocked_data_at_blocks(diags: Diagnostics, module: &Module<'_>) -> Diagnostics {
+    let mut out = Diagnostics::new();
+    for mut d in diags {
+        if d.summary == "Failed to compute attribute" {
+            let bare = d.address.as_deref().map(without_keys).unwrap_or_default();
+            let found = module.config.modules().into_iter().flat_map(|m| &m.resources).find(|r| r.address == bare);
+            if let Some(r) = found {
+                if let Some(text) = module.files.get(&r.range.filename) {
+                    let from = r.range.end.byte as usize;
+                    if let Some(i) = text.get(from..).and_then(|t| t.find('{')) {
+                        let src = crate::diag::SourceFile::new(&r.range.filename, text);
+                        d.range = Some(src.range(from + i..from + i + 1));
+                        d.snippet = None;
+                    }
+                }
+            }
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// An address without its instance keys.
+fn without_keys(addr: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0;
+    for c in addr.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// A variable validation's diagnostic points at the variable's declaration when the value
@@ -549,7 +812,7 @@ fn point_one(
     }
 }
 
-fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>) -> Executed {
+fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>, mocking: &Mocking) -> Executed {
     let run = ctx.run;
     let mut diags = Diagnostics::new();
     if module.diagnostics.has_errors() {
@@ -570,6 +833,19 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
             test_only.insert(k.clone(), v.clone());
         }
     }
+    // A run's own value for a variable the module does not declare (Terraform 1.11.4 warns;
+    // file-level and global values are shared by modules and are not checked).
+    for (name, e) in &run.variables {
+        if !module.declares(name) {
+            diags.push(
+                Diagnostic::warning(
+                    "Value for undeclared variable",
+                    format!("The module under test does not declare a variable named \"{name}\", but it is declared in run block \"{}\".", run.name),
+                )
+                .with_range(e.range.clone()),
+            );
+        }
+    }
     let request = Request {
         variables: module_vars.clone(),
         refresh: run.plan_options.refresh,
@@ -577,6 +853,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
         destroy: false,
         targets: run.plan_options.target.clone(),
         replace: run.plan_options.replace.clone(),
+        mocking: mocking.clone(),
     };
     let planned = engine::plan(module, prior, &request);
     let plan_diags = point_at_test_values(planned.diagnostics().clone(), module, &values, &sources, ctx);
@@ -600,6 +877,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
                 outputs_value: Some(outputs),
                 new_state: None,
                 variables: module_vars,
+                mocking: Mocking::default(),
             }
         }
         Command::Apply => {
@@ -624,6 +902,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
                     outputs_value: None,
                     new_state: state,
                     variables: module_vars,
+                    mocking: Mocking::default(),
                 };
             }
             let (more_status, outputs, more) =
@@ -637,6 +916,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
                 outputs_value: Some(outputs),
                 new_state: state,
                 variables: module_vars,
+                mocking: Mocking::default(),
             }
         }
     }
@@ -668,6 +948,69 @@ fn run_variables(ctx: &RunContext<'_>) -> (BTreeMap<String, Value>, BTreeMap<Str
                 }
             }
         }
+    }
+    // The file's `variable` blocks (Terraform 1.13+): the value given from outside, else the
+    // default, converted to the type.
+    for v in &ctx.file.variable_blocks {
+        let given = values.get(&v.name).cloned().filter(|x| !x.is_null() || v.nullable);
+        let value = match (given, &v.default) {
+            (Some(x), _) => x,
+            (None, Some(d)) => match static_value(ctx.files, d) {
+                Ok(x) => x,
+                Err(d) => {
+                    diags.push(*d);
+                    continue;
+                }
+            },
+            (None, None) => {
+                diags.push(
+                    Diagnostic::error(
+                        "No value for required variable",
+                        format!("The root module input variable \"{}\" is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", v.name),
+                    )
+                    .with_range(v.decl_range.clone()),
+                );
+                continue;
+            }
+        };
+        let value = match &v.type_text {
+            None => value,
+            Some(t) => {
+                let funcs = crate::eval::functions::Registry::builtin();
+                let fs = crate::eval::MapFiles(ctx.files);
+                let none = BTreeMap::new();
+                let inputs = Inputs {
+                    variables: &none,
+                    state: None,
+                    files: &fs,
+                    funcs: &funcs,
+                    planning: false,
+                    unset_variables_unknown: false,
+                    cwd: None,
+                    base_dir: ".",
+                    resources: None,
+                };
+                let converted = crate::eval::module_scope::parse_constraint(t, None, &inputs)
+                    .and_then(|c| crate::eval::convert::convert(&c.apply_defaults(&value), &c.ty()));
+                match converted {
+                    Ok(x) => x,
+                    Err(e) => {
+                        diags.push(
+                            Diagnostic::error(
+                                "Invalid value for variable",
+                                format!(
+                                    "Unsuitable value for var.{} set from outside of the configuration: {e}.",
+                                    v.name
+                                ),
+                            )
+                            .with_range(v.decl_range.clone()),
+                        );
+                        continue;
+                    }
+                }
+            }
+        };
+        values.insert(v.name.clone(), value);
     }
     let globals = values.clone();
     for (name, e) in &ctx.file.variables {
@@ -918,7 +1261,7 @@ fn assertion(
         return (Status::Error, diags);
     }
     if !value.is_known() {
-        diags.push(fail("Unknown condition value", "Condition expression could not be evaluated at this time. This means you have executed a `run` block with `command = plan` and one of the values your condition depended on is not known until after the plan has been applied. Either remove this value from your condition, or execute an `apply` command from this `run` block. Alternatively, if there is an override for this value, you can make it available during the plan phase by setting `override_during = plan` in the `override_` block.".into(), true));
+        diags.push(fail("Unknown condition value", "Condition expression could not be evaluated at this time. This means you have executed a `run` block with `command = plan` and one of the values your condition depended on is not known until after the plan has been applied. Either remove this value from your condition, or execute an `apply` command from this `run` block. Alternatively, if there is an override for this value, you can make it available during the plan phase by setting `override_during = plan` in the `override_` block.".into(), false));
         return (Status::Error, diags);
     }
     match crate::eval::convert::convert(&value, &Type::Bool) {
