@@ -98,7 +98,7 @@ pub trait ApplyHost {
 }
 
 /// What the nodes of one walk share.
-struct Walking<'w, 'a, H> {
+struct Walking<'w, 'a, H: ?Sized> {
     stepper: &'w RefCell<Stepper<'a>>,
     host: &'w H,
     provider: &'w dyn Provider,
@@ -115,7 +115,7 @@ struct Walking<'w, 'a, H> {
     max_running: Cell<usize>,
 }
 
-impl<H: ApplyHost> Walking<'_, '_, H> {
+impl<H: ApplyHost + ?Sized> Walking<'_, '_, H> {
     /// Runs operation `b`: true when it succeeded.
     async fn operation(&self, b: usize) -> bool {
         let (mut started, delay, configure, instance) = {
@@ -162,9 +162,9 @@ impl<H: ApplyHost> Walking<'_, '_, H> {
 
 /// The walk's events go to the host as they happen, node by node; those of nodes that never run
 /// (skipped behind a failure, cancelled) become the apply's events of their operations too.
-struct Hooks<'r, 'w, 'a, H>(&'r Walking<'w, 'a, H>);
+struct Hooks<'r, 'w, 'a, H: ?Sized>(&'r Walking<'w, 'a, H>);
 
-impl<H: ApplyHost> WalkHooks<u32> for Hooks<'_, '_, '_, H> {
+impl<H: ApplyHost + ?Sized> WalkHooks<u32> for Hooks<'_, '_, '_, H> {
     fn now(&self) -> f64 {
         self.0.host.now()
     }
@@ -195,11 +195,15 @@ const YIELD_EVERY: usize = 512;
 /// Applies the plan `stepper` was made for by walking its apply graph (the plan's, or built now
 /// when the plan has none) on `host`, at most `parallelism` nodes at once, until it ends or
 /// `cancel` stops it.
-pub async fn run<H: ApplyHost>(
+///
+/// `host` is a trait object, not a type parameter: the package has two hosts (the JS one of
+/// `apply()`, the virtual clock of `engine::apply` that `test()` runs on), and one copy of the
+/// walk for both is a few KB less gzipped wasm; a host is called once per operation or event.
+pub async fn run(
     stepper: Stepper<'_>,
     config: &Config,
     provider: &dyn Provider,
-    host: &H,
+    host: &dyn ApplyHost,
     parallelism: usize,
     cancel: CancelToken,
 ) -> ApplyResult {
