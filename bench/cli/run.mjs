@@ -9,8 +9,9 @@
 // provider installed from its filesystem mirror (`../shared/oracle/setup`, run once into
 // target/bench-oracle; it needs PyPI the first time). `terraform init` is not timed.
 
+import { oracle } from "../oracle.mjs";
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,24 +29,12 @@ if (!opts["no-build"]) execFileSync("bash", [join(repo, "scripts/build")], { std
 const cli = join(repo, "pkg/cli.js");
 
 // --- Terraform with the oracle's mock provider --------------------------------------------
-function oracle() {
-  const dir = join(repo, "target/bench-oracle");
-  if (!existsSync(join(dir, ".venv/terraform.rc"))) {
-    if (!existsSync(join(shared, "oracle/setup"))) return null;
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dirname(dir), { recursive: true });
-    cpSync(join(shared, "oracle"), dir, { recursive: true });
-    console.error("[bench] setting up the oracle's mock provider (first run: about a minute, needs PyPI)");
-    execFileSync("./setup", { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
-  }
-  return { rc: join(dir, ".venv/terraform.rc"), old: join(dir, ".venv/terraform-real") };
-}
 const orc = oracle();
 const terraforms = [];
 if (orc) {
   const onPath = spawnSync("terraform", ["version"], { encoding: "utf8" });
   if (onPath.status === 0) terraforms.push({ name: onPath.stdout.split("\n")[0], bin: "terraform" });
-  terraforms.push({ name: "Terraform v1.0.3 (oracle)", bin: orc.old });
+  terraforms.push({ name: "Terraform v1.0.3 (oracle)", bin: orc.bin });
 } else {
   console.error(`[bench] no ${join(shared, "oracle")}: timing tfgraph alone`);
 }

@@ -17,8 +17,9 @@
 // another built package, such as a copy of pkg/ from before a change: implies no build for it).
 // Results: bench/RESULTS.md ("Engine").
 
+import { oracle } from "../oracle.mjs";
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -87,17 +88,6 @@ async function node(n) {
 }
 
 // --- Terraform 1.0.3 with the oracle's mock provider ------------------------------------------
-function oracle() {
-  const dir = join(repo, "target/bench-oracle");
-  if (!existsSync(join(dir, ".venv/terraform.rc"))) {
-    if (!existsSync(join(shared, "oracle/setup"))) return null;
-    rmSync(dir, { recursive: true, force: true });
-    cpSync(join(shared, "oracle"), dir, { recursive: true });
-    console.error("[bench] setting up the oracle's mock provider (first run: about a minute, needs PyPI)");
-    execFileSync("./setup", { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
-  }
-  return { rc: join(dir, ".venv/terraform.rc"), bin: join(dir, ".venv/terraform-real") };
-}
 
 /** Runs a command under /usr/bin/time: wall ms and the peak RSS (KiB) of it or its largest child. */
 function timed(cmd, args, cwd, env) {
