@@ -1,12 +1,15 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! The values of the corpus roots' local values, as Terraform computes them: every root of the
-//! shared corpus whose locals Terraform can evaluate offline. Terraform plans none of these roots
-//! offline (their providers are not installable here), but `terraform console` evaluates locals
-//! without providers, so the recording keeps, of each root module, its variables and the locals
-//! that need nothing but variables and other such locals, and asks `terraform console` (1.11.4)
-//! for each (`tests/fixtures/eval/corpus-console/`, with the recipe: `record.py`). tfgraph
-//! evaluates the same locals in the whole root (with the same values for required variables,
-//! [`sample`]) and must print each as the console does.
+//! The corpus roots' values as Terraform computes them: every root module's variables (given or
+//! default, converted to their type constraints), and the locals and outputs that need nothing
+//! but variables and such locals. Terraform plans none of the corpus roots offline (their
+//! providers cannot be installed here; one root has no resources and only echoes a variable),
+//! but `terraform console` evaluates variables and locals without providers: the recording
+//! keeps, of each root module, its variables and those locals (outputs written as locals
+//! `zzout_NAME`) and asks `terraform console` (1.11.4) for each
+//! (`tests/fixtures/eval/corpus-console/`, with the recipe: `record.py`). tfgraph evaluates the
+//! same names in the whole root (with the same values for required variables, [`sample`]) and
+//! must print each as the console does. Last recording: 296 roots, 5,264 values (4,354
+//! variables, 695 locals, 215 outputs), all equal.
 //!
 //! Left out, as the recipe leaves them out: locals that read files (the corpus keeps only
 //! configuration), `path.cwd` / `abspath` (the recording's folder is not the corpus'), clocks
@@ -16,7 +19,8 @@
 //! cause; a listed difference that goes away fails the test, so the list stays true.
 //!
 //! `cargo test --test eval_corpus_values -- --ignored` with `TFGRAPH_RECORD_DIR` set writes the
-//! folders `record.py` runs `terraform console` in.
+//! folders `record.py` runs `terraform console` in; `TFGRAPH_SHOW_DROPPED=1` prints why locals
+//! tfgraph evaluates with an error or to an unknown value are left out.
 
 mod support;
 
@@ -26,7 +30,8 @@ use tfgraph::eval::functions::Registry;
 use tfgraph::eval::module_scope::{Inputs, ModuleScope};
 use tfgraph::eval::{render, Type};
 
-/// (root, local, cause): differences from Terraform that remain, each explained.
+/// (root, `local.x` / `var.x` / `output.x`, cause): differences from Terraform that remain,
+/// each explained.
 const KNOWN: &[(&str, &str, &str)] = &[];
 
 /// Text in a local's expression that keeps it out of the comparison (see the module doc).
@@ -86,7 +91,8 @@ fn load_root(trees: &mut support::RepoFiles, dir: &str) -> (Root, String) {
     (Root { config: loaded.config, variables }, root)
 }
 
-/// The locals of the root that the console can evaluate as written, and tfgraph's text for each.
+/// The variables, locals and outputs of the root that the console can evaluate as written
+/// (`local.x`, `var.x`, `output.x`), and tfgraph's text for each.
 fn comparable(files: &BTreeMap<String, String>, base: &str, root: &Root) -> BTreeMap<String, String> {
     let funcs = Registry::builtin();
     let file_source = tfgraph::eval::MapFiles(files);
@@ -147,14 +153,67 @@ fn comparable(files: &BTreeMap<String, String>, base: &str, root: &Root) -> BTre
                 Ok(v) if v.is_wholly_known() && scope.diagnostics.borrow().errors().count() == before => {
                     kept.insert(local.name.clone(), render::console(&v));
                 }
-                _ => {
+                other => {
+                    if std::env::var_os("TFGRAPH_SHOW_DROPPED").is_some() {
+                        let errs: Vec<String> =
+                            scope.diagnostics.borrow().errors().skip(before).map(|d| d.detail.clone()).collect();
+                        eprintln!(
+                            "dropped local.{}: known={:?} {errs:?}",
+                            local.name,
+                            other.as_ref().map(|v| v.is_wholly_known())
+                        );
+                    }
                     dropped.insert(local.name.clone());
                 }
             }
             changed = true;
         }
     }
-    kept
+    let mut out: BTreeMap<String, String> = kept.iter().map(|(k, v)| (format!("local.{k}"), v.clone())).collect();
+    // Every variable, as the console reads it: given or default, converted to its type
+    // constraint (optional attributes' defaults filled in).
+    for var in &module.variables {
+        let before = scope.diagnostics.borrow().errors().count();
+        if let Ok(v) = scope.var(&var.name) {
+            if v.is_wholly_known() && scope.diagnostics.borrow().errors().count() == before {
+                out.insert(format!("var.{}", var.name), render::console(&v));
+            }
+        }
+    }
+    // Outputs that read only variables and kept locals (not sensitive ones: the console reads
+    // them as locals, without the output's mark).
+    for output in &module.outputs {
+        let src = &output.value.source;
+        let ok = !output.sensitive
+            && output.depends_on.is_empty()
+            && output.preconditions.is_empty()
+            && output.value.tree.is_some()
+            && !LEFT_OUT.iter().any(|t| src.contains(t))
+            && output.value.references.iter().all(|r| match r.kind {
+                "variable" => true,
+                "local" => kept.contains_key(r.subject.to_string().trim_start_matches("local.")),
+                _ => false,
+            });
+        if !ok {
+            continue;
+        }
+        let before = scope.diagnostics.borrow().errors().count();
+        match scope.output(&output.name) {
+            Some(v) if v.is_wholly_known() && scope.diagnostics.borrow().errors().count() == before => {
+                out.insert(format!("output.{}", output.name), render::console(&v));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// What the console is asked for an entry: outputs are written as locals named `zzout_NAME`.
+fn console_expr(key: &str) -> String {
+    match key.strip_prefix("output.") {
+        Some(name) => format!("local.zzout_{name}"),
+        None => key.to_string(),
+    }
 }
 
 fn fixture() -> Json {
@@ -185,10 +244,10 @@ fn corpus_locals_print_as_terraform_console_prints_them() {
                 known_seen.insert((k.0, k.1));
                 continue;
             }
-            unmatched.push(format!("{dir}: local.{name}\n  terraform: {text}\n  tfgraph:   {ours:?}"));
+            unmatched.push(format!("{dir}: {name}\n  terraform: {text}\n  tfgraph:   {ours:?}"));
         }
     }
-    eprintln!("{roots} roots, {compared} locals compared, {} known differences", known_seen.len());
+    eprintln!("{roots} roots, {compared} values compared, {} known differences", known_seen.len());
     let stale: Vec<_> = KNOWN.iter().filter(|(r, l, _)| !known_seen.contains(&(*r, *l))).collect();
     assert!(stale.is_empty(), "listed differences that are gone: {stale:?}");
     assert!(unmatched.is_empty(), "{} differences:\n{}", unmatched.len(), unmatched.join("\n"));
@@ -230,8 +289,13 @@ fn write_console_folders() {
         }
         tf.push_str("locals {\n");
         for local in &root.config.root.locals {
-            if kept.contains_key(&local.name) {
+            if kept.contains_key(&format!("local.{}", local.name)) {
                 tf.push_str(&format!("  {} = {}\n", local.name, local.expr.source));
+            }
+        }
+        for output in &root.config.root.outputs {
+            if kept.contains_key(&format!("output.{}", output.name)) {
+                tf.push_str(&format!("  zzout_{} = {}\n", output.name, output.value.source));
             }
         }
         tf.push_str("}\n");
@@ -241,7 +305,7 @@ fn write_console_folders() {
         std::fs::write(folder.join("terraform.tfvars.json"), serde_json::to_string_pretty(&root.variables).unwrap())
             .unwrap();
         std::fs::write(folder.join("root.txt"), dir).unwrap();
-        let names: Vec<&String> = kept.keys().collect();
-        std::fs::write(folder.join("locals.json"), serde_json::to_string(&names).unwrap()).unwrap();
+        let asked: BTreeMap<&String, String> = kept.keys().map(|k| (k, console_expr(k))).collect();
+        std::fs::write(folder.join("asked.json"), serde_json::to_string(&asked).unwrap()).unwrap();
     }
 }
