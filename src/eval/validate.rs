@@ -26,7 +26,7 @@ use crate::config::model::{Module, Reference};
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::hcl::ast::{Body, Expr, Item};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// The validate walk's scope: `path.*` and `terraform.*` known, everything else unknown.
 struct WalkScope<'a> {
@@ -55,8 +55,36 @@ fn is_function_error(summary: &str) -> bool {
 }
 
 /// A node of the walk: the module's address and the object in it (`aws_instance.web`,
-/// `local.x`, `var.x`, `output.x`, `module.net`).
-type Node = (String, String);
+/// `local.x`, `var.x`, `output.x`, `module.net`), joined by a space.
+type Node = String;
+
+fn node_of(module: &str, name: &str) -> Node {
+    format!("{module} {name}")
+}
+
+/// The walk's nodes, each found by its name (a child's variable may be entered twice: from the
+/// call's argument and from its declaration; both count).
+#[derive(Default)]
+struct Nodes {
+    index: BTreeMap<String, usize>,
+    list: Vec<Walked>,
+}
+
+impl Nodes {
+    fn add(&mut self, node: Node, walked: Walked) {
+        match self.index.get(&node) {
+            Some(&i) => {
+                let w = &mut self.list[i];
+                w.errors.extend(walked.errors);
+                w.deps.extend(walked.deps);
+            }
+            None => {
+                self.index.insert(node, self.list.len());
+                self.list.push(walked);
+            }
+        }
+    }
+}
 
 /// One node's findings and what it waits for.
 #[derive(Default)]
@@ -70,7 +98,7 @@ pub fn walk(files: &BTreeMap<String, String>, config: &Config) -> Diagnostics {
     let funcs = Registry::builtin();
     let file_source = MapFiles(files);
     let base_dir = if config.root.dir.is_empty() { "." } else { &config.root.dir };
-    let mut nodes: BTreeMap<Node, Walked> = BTreeMap::new();
+    let mut nodes = Nodes::default();
     let mut modules = vec![(&config.root, None::<Node>)];
     while let Some((module, call_node)) = modules.pop() {
         let scope = WalkScope {
@@ -92,7 +120,7 @@ pub fn walk(files: &BTreeMap<String, String>, config: &Config) -> Diagnostics {
             out
         };
         let here = &module.address;
-        let node = |name: String| (here.clone(), name);
+        let node = |name: String| node_of(here, &name);
         let walked = |errors: Vec<Diagnostic>, refs: &mut dyn Iterator<Item = &Reference>| {
             let mut deps: Vec<Node> = refs.flat_map(|r| targets(module, &r.subject)).collect();
             deps.extend(call_node.clone());
@@ -108,19 +136,22 @@ pub fn walk(files: &BTreeMap<String, String>, config: &Config) -> Diagnostics {
                 None => Vec::new(),
             };
             let subject = r.address.strip_prefix(here.as_str()).unwrap_or(&r.address).trim_start_matches('.');
-            nodes.insert(node(subject.to_string()), walked(errors, &mut r.references.iter()));
+            nodes.add(node(subject.to_string()), walked(errors, &mut r.references.iter()));
         }
         for local in &module.locals {
             let errors = local.expr.tree.as_ref().map(|t| eval(t.file(), &[t.get()])).unwrap_or_default();
-            nodes.insert(node(format!("local.{}", local.name)), walked(errors, &mut local.expr.references.iter()));
+            nodes.add(node(format!("local.{}", local.name)), walked(errors, &mut local.expr.references.iter()));
         }
         for output in &module.outputs {
             let errors = output.value.tree.as_ref().map(|t| eval(t.file(), &[t.get()])).unwrap_or_default();
-            nodes.insert(node(format!("output.{}", output.name)), walked(errors, &mut output.value.references.iter()));
+            nodes.add(node(format!("output.{}", output.name)), walked(errors, &mut output.value.references.iter()));
         }
         for var in &module.variables {
             // A child's variables wait for the call's arguments (below); the root's are given.
-            nodes.entry(node(format!("var.{}", var.name))).or_default().deps.extend(call_node.clone());
+            nodes.add(
+                node(format!("var.{}", var.name)),
+                Walked { errors: Vec::new(), deps: call_node.iter().cloned().collect() },
+            );
         }
         for call in &module.module_calls {
             let mut errors = Vec::new();
@@ -129,7 +160,7 @@ pub fn walk(files: &BTreeMap<String, String>, config: &Config) -> Diagnostics {
                     errors.extend(eval(t.file(), &[t.get()]));
                 }
             }
-            nodes.insert(node(format!("module.{}", call.name)), walked(errors, &mut call.references.iter()));
+            nodes.add(node(format!("module.{}", call.name)), walked(errors, &mut call.references.iter()));
             let Some(child) = &call.module else { continue };
             let call_here = node(format!("module.{}", call.name));
             for arg in &call.arguments {
@@ -137,16 +168,16 @@ pub fn walk(files: &BTreeMap<String, String>, config: &Config) -> Diagnostics {
                 let mut deps: Vec<Node> =
                     arg.expr.references.iter().flat_map(|r| targets(module, &r.subject)).collect();
                 deps.push(call_here.clone());
-                nodes.insert((child.address.clone(), format!("var.{}", arg.name)), Walked { errors, deps });
+                nodes.add(node_of(&child.address, &format!("var.{}", arg.name)), Walked { errors, deps });
             }
             modules.push((child, Some(call_here)));
         }
     }
     // Report the errors of the blocks that ran: those with no failed block upstream.
-    let mut blocked: HashMap<Node, bool> = HashMap::new();
+    let mut seen: Vec<u8> = vec![UNSEEN; nodes.list.len()];
     let mut out = Diagnostics::new();
-    for walked in nodes.values() {
-        if walked.errors.is_empty() || walked.deps.iter().any(|d| upstream_failed(d, &nodes, &mut blocked)) {
+    for walked in &nodes.list {
+        if walked.errors.is_empty() || walked.deps.iter().any(|d| upstream_failed(d, &nodes, &mut seen)) {
             continue;
         }
         out.0.extend(walked.errors.iter().cloned());
@@ -154,32 +185,37 @@ pub fn walk(files: &BTreeMap<String, String>, config: &Config) -> Diagnostics {
     out
 }
 
+const UNSEEN: u8 = 0;
+const FINE: u8 = 1;
+const FAILED: u8 = 2;
+
 /// Whether `node` or anything it waits for has an error (memoized in `seen`; the validate
 /// graph has no cycles by the time this runs, and a cycle counts as not failed).
-fn upstream_failed(node: &Node, nodes: &BTreeMap<Node, Walked>, seen: &mut HashMap<Node, bool>) -> bool {
-    if let Some(&known) = seen.get(node) {
-        return known;
+fn upstream_failed(node: &str, nodes: &Nodes, seen: &mut Vec<u8>) -> bool {
+    let Some(&i) = nodes.index.get(node) else { return false };
+    if seen[i] != UNSEEN {
+        return seen[i] == FAILED;
     }
-    seen.insert(node.clone(), false);
-    let failed =
-        nodes.get(node).is_some_and(|w| !w.errors.is_empty() || w.deps.iter().any(|d| upstream_failed(d, nodes, seen)));
-    seen.insert(node.clone(), failed);
+    seen[i] = FINE;
+    let w = &nodes.list[i];
+    let failed = !w.errors.is_empty() || w.deps.iter().any(|d| upstream_failed(d, nodes, seen));
+    seen[i] = if failed { FAILED } else { FINE };
     failed
 }
 
 /// The walk's nodes a reference in `module` waits for: a whole module call waits for its
 /// outputs, an output of a call for that output.
 fn targets(module: &Module, subject: &Subject) -> Vec<Node> {
-    let here = |name: String| vec![(module.address.clone(), name)];
+    let here = |name: String| vec![node_of(&module.address, &name)];
     match subject.without_key() {
         Subject::ModuleCallOutput { call, output, .. } => match child_of(module, &call) {
-            Some(child) => vec![(child.address.clone(), format!("output.{output}"))],
+            Some(child) => vec![node_of(&child.address, &format!("output.{output}"))],
             None => here(format!("module.{call}")),
         },
         Subject::ModuleCall(call) => {
             let mut out = here(format!("module.{call}"));
             if let Some(child) = child_of(module, &call) {
-                out.extend(child.outputs.iter().map(|o| (child.address.clone(), format!("output.{}", o.name))));
+                out.extend(child.outputs.iter().map(|o| node_of(&child.address, &format!("output.{}", o.name))));
             }
             out
         }
