@@ -105,19 +105,8 @@ pub fn walk(files: &BTreeMap<String, String>, config: &Config) -> Diagnostics {
             cwd: config.cwd.as_deref(),
             module_dir: super::functions::filesystem::relative(base_dir, &module.dir),
         };
-        let eval = |file: &crate::config::kept::SyntaxFile, exprs: &[&Expr<'_>]| -> Vec<Diagnostic> {
-            let source = Source::file(file.source());
-            let mut out: Vec<Diagnostic> = Vec::new();
-            for e in exprs {
-                let ctx = FuncContext { planning: true, files: &file_source, base_dir, cwd: config.cwd.as_deref() };
-                if let Err(d) = Evaluator::new(&scope, &funcs, ctx, &source).eval(e) {
-                    if is_function_error(&d.summary) && !out.iter().any(|x| x.range == d.range && x.detail == d.detail)
-                    {
-                        out.push(*d);
-                    }
-                }
-            }
-            out
+        let eval = |file: &crate::config::kept::SyntaxFile, exprs: &[&Expr<'_>]| {
+            function_errors(&scope, &funcs, (&file_source, base_dir, config.cwd.as_deref()), file, exprs)
         };
         let here = &module.address;
         let node = |name: String| node_of(here, &name);
@@ -188,6 +177,29 @@ pub fn walk(files: &BTreeMap<String, String>, config: &Config) -> Diagnostics {
 const UNSEEN: u8 = 0;
 const FINE: u8 = 1;
 const FAILED: u8 = 2;
+
+/// The function errors of evaluating `exprs` (of `file`) in the walk's scope, each once. Not
+/// inlined: the walk calls it from several places.
+#[inline(never)]
+fn function_errors(
+    scope: &WalkScope<'_>,
+    funcs: &Registry,
+    (files, base_dir, cwd): (&dyn super::FileSource, &str, Option<&str>),
+    file: &crate::config::kept::SyntaxFile,
+    exprs: &[&Expr<'_>],
+) -> Vec<Diagnostic> {
+    let source = Source::file(file.source());
+    let mut out: Vec<Diagnostic> = Vec::new();
+    for e in exprs {
+        let ctx = FuncContext { planning: true, files, base_dir, cwd };
+        if let Err(d) = Evaluator::new(scope, funcs, ctx, &source).eval(e) {
+            if is_function_error(&d.summary) && !out.iter().any(|x| x.range == d.range && x.detail == d.detail) {
+                out.push(*d);
+            }
+        }
+    }
+    out
+}
 
 /// Whether `node` or anything it waits for has an error (memoized in `seen`; the validate
 /// graph has no cycles by the time this runs, and a cycle counts as not failed).
