@@ -3,6 +3,8 @@
 //! arguments read a missing file stops the plan with the function's error, while a file read
 //! through a variable (unknown in that walk) does not. Against
 //! `tests/fixtures/eval/validate-walk/`, recorded with Terraform 1.11.4 (`terraform plan -json`).
+//! The walk covers local child modules (once per call) and skips blocks downstream of a failed
+//! one: `tests/fixtures/eval/validate-walk-modules/`, recorded the same way.
 
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -19,6 +21,49 @@ fn plan_stops_at_the_validate_walks_function_errors() {
     let key = |d: &Value| {
         format!("{} | {} | {} | {}", d["severity"], d["summary"], d["detail"], d["range"]["start"])
             .replace("\\\"", "\"")
+    };
+    let mut got: Vec<String> = out["diagnostics"].as_array().unwrap().iter().map(key).collect();
+    let mut expected: Vec<String> = want["diagnostics"].as_array().unwrap().iter().map(key).collect();
+    got.sort();
+    expected.sort();
+    assert_eq!(got, expected);
+    assert!(out["changes"].as_array().is_none_or(Vec::is_empty), "the plan went on: {}", out["planText"]);
+}
+
+/// Every `.tf` file under `dir`, keyed by its path relative to `dir`.
+fn tf_files(dir: &std::path::Path, prefix: &str, out: &mut BTreeMap<String, String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if path.is_dir() {
+            tf_files(&path, &format!("{prefix}{name}/"), out);
+        } else if name.ends_with(".tf") {
+            out.insert(format!("{prefix}{name}"), std::fs::read_to_string(&path).unwrap());
+        }
+    }
+}
+
+#[test]
+fn the_validate_walk_covers_child_modules_and_skips_what_follows_an_error() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eval/validate-walk-modules");
+    let mut files = BTreeMap::new();
+    tf_files(std::path::Path::new(dir), "", &mut files);
+    let want: Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{dir}/diagnostics.json")).unwrap()).unwrap();
+    let loaded = tfgraph::load(&files, &Default::default());
+    let out = tfgraph::engine::api::run(&files, &loaded.config, loaded.diagnostics, &json!({"apply": false}));
+    let key = |d: &Value| {
+        let r = &d["range"];
+        format!(
+            "{} | {} | {} | {}:{}:{}-{}",
+            d["severity"],
+            d["summary"],
+            d["detail"],
+            r["filename"],
+            r["start"]["line"],
+            r["start"]["column"],
+            r["end"]["column"]
+        )
     };
     let mut got: Vec<String> = out["diagnostics"].as_array().unwrap().iter().map(key).collect();
     let mut expected: Vec<String> = want["diagnostics"].as_array().unwrap().iter().map(key).collect();

@@ -721,11 +721,11 @@ impl<'a> Evaluator<'a> {
     fn conditional(&mut self, cond: &Expr<'_>, then: &Expr<'_>, otherwise: &Expr<'_>) -> R {
         let (t, t_err) = match self.eval(then) {
             Ok(v) => (v, None),
-            Err(d) => (Value::dynamic(), Some(d)),
+            Err(d) => (self.recovered(then), Some(d)),
         };
         let (f, f_err) = match self.eval(otherwise) {
             Ok(v) => (v, None),
-            Err(d) => (Value::dynamic(), Some(d)),
+            Err(d) => (self.recovered(otherwise), Some(d)),
         };
         // HCL's ConditionalExpr: a literal `null` (null of unknown type) takes the other
         // result's type, whatever it is (`true ? null : ["a"]` is a tuple); a result of unknown
@@ -788,6 +788,41 @@ impl<'a> Evaluator<'a> {
             )
         })?;
         Ok(v.mark(c.sensitive))
+    }
+
+    /// The value HCL gives beside an error in `e`, which a conditional unifies with the other
+    /// result: an object or tuple constructor keeps its shape, each failed element unknown of
+    /// unknown type (`var.o == null ? null : { a = var.o.a }` is an object-typed null when
+    /// `var.o` is null), anything else is unknown of unknown type.
+    fn recovered(&mut self, e: &Expr<'_>) -> Value {
+        match &e.kind {
+            ExprKind::Paren(inner) => self.recovered(inner),
+            ExprKind::Tuple(items) => {
+                Value::tuple(items.iter().map(|x| self.eval(x).unwrap_or_else(|_| self.recovered(x))).collect())
+            }
+            ExprKind::Object(items) => {
+                let mut out = BTreeMap::new();
+                for item in items {
+                    let key = match &item.key {
+                        ObjectKey::Ident(id) => id.name.to_string(),
+                        ObjectKey::Expr(k) => match &k.kind {
+                            ExprKind::Variable(id) => id.name.to_string(),
+                            ExprKind::Null | ExprKind::Bool(_) => self.source.text()[k.span.clone()].to_string(),
+                            _ => match self.eval(k).ok().and_then(|v| convert(&v, &Type::String).ok()) {
+                                Some(v) if v.as_str().is_some() && !v.sensitive => {
+                                    v.as_str().unwrap_or_default().to_string()
+                                }
+                                _ => return Value::dynamic(),
+                            },
+                        },
+                    };
+                    let value = self.eval(&item.value).unwrap_or_else(|_| self.recovered(&item.value));
+                    out.insert(key, value);
+                }
+                Value::object(out)
+            }
+            _ => Value::dynamic(),
+        }
     }
 
     fn unary(&mut self, op: UnaryOp, e: &Expr<'_>) -> R {
