@@ -669,7 +669,7 @@ function checkMock(mock) {
 }
 
 /** The limits a plan may raise (src/eval/limits.rs): each a whole number >= 1. */
-const LIMITS = ["instances", "moduleInstances"];
+const LIMITS = ["instances", "moduleInstances", "elements", "bytes"];
 
 function checkLimits(limits) {
   if (limits === undefined || limits === null) return;
