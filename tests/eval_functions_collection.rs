@@ -33,7 +33,7 @@ fn hostile_collections_stop_cleanly() {
     // More combinations than one expression's budget holds (eval/limits.rs; Terraform would
     // allocate 1024^7 tuples): refused before they are built.
     let e = error("setproduct(range(1024), range(1024), range(64))");
-    assert!(e.contains("makes more than 33,554,432 collection elements (limits.elements)"), "{e}");
+    assert!(e.contains("makes more than 16,777,216 collection elements (limits.elements)"), "{e}");
     let e =
         error("setproduct(range(1024), range(1024), range(1024), range(1024), range(1024), range(1024), range(1024))");
     assert!(e.contains("(limits.elements)"), "{e}");

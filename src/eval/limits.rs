@@ -20,13 +20,15 @@
 //! `for` item, tuple and object item, function result and template) from the outermost
 //! evaluation down and checked before the growing functions build (`setproduct`, `join`,
 //! `replace`, ...). A value in wasm32 is about 32 bytes (a 64-bit one about 56), so the
-//! default 33,554,432 elements are about 1 GiB of values in the module, 256 MiB of string
-//! bytes beside them: a quarter of the memory each, so what the plan copies from them still
-//! fits. Nested values are counted once at each level that makes them (a list of lists twice),
-//! which the budget's size allows for: `setproduct(range(1024), range(1024), range(4))` (16.8
-//! million elements) made into a million `for_each` keys stays within it. A chain of locals
-//! each within its budget can still pass memory together: that ends as a trap, which the
-//! package answers too (`pkg/api.js`).
+//! default 16,777,216 elements are about 512 MiB of values in the module, 256 MiB of string
+//! bytes beside them: an eighth of the memory each, so what the plan copies from them still
+//! fits, and the module spends them in seconds (twice the default took 15 s on a loaded
+//! machine). Nested values are counted once at each level that makes them (a list of lists
+//! twice), which the budget's size allows for: a million `for_each` keys made from
+//! `setproduct(range(1000), range(1000))` (about 6 million counted) stay within it;
+//! Terraform's 4,194,304-tuple `setproduct` of three ranges (16.8 million) needs
+//! `limits.elements` raised. A chain of locals each within its budget can still pass memory
+//! together: that ends as a trap, which the package answers too (`pkg/api.js`).
 
 use crate::diag::{Diagnostic, SourceRange};
 use std::cell::Cell;
@@ -46,7 +48,7 @@ pub struct Limits {
 
 impl Limits {
     pub const DEFAULT: Limits =
-        Limits { instances: 1_000_000, module_instances: 100_000, elements: 1 << 25, bytes: 256 << 20 };
+        Limits { instances: 1_000_000, module_instances: 100_000, elements: 1 << 24, bytes: 256 << 20 };
 }
 
 impl Default for Limits {
@@ -84,10 +86,12 @@ thread_local! {
 
 /// How many evaluations may run inside each other: a local value read by a local value read by
 /// ... evaluates each on demand, on the stack. Each level takes about 18 KB of a native debug
-/// build's stack (a test thread has 2 MiB) and less in the release wasm module (1 MiB of stack),
-/// so 64 levels fit both; chains of locals in real modules are a few levels deep (the corpus).
-/// Terraform walks them as graph nodes and has no such limit.
-pub const MAX_NESTED: usize = 64;
+/// build's stack through `evaluate` and more through a plan (a test thread has 2 MiB; 64 levels
+/// overflowed it in the engine fuzz), less in the release wasm module (1 MiB of stack): 32
+/// levels fit both. Chains of locals in real modules are a few levels deep (the corpus plans).
+/// Terraform walks them as graph nodes and has no such limit: evaluating locals in the order of
+/// their references (the plan walking graph/'s plan graph, #24) would lift it.
+pub const MAX_NESTED: usize = 32;
 
 /// Opens an evaluation: the outermost one starts a fresh budget. Returns how many are open
 /// (this one included). Pair with [`close`].
