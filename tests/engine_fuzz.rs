@@ -20,6 +20,7 @@
 //! nesting and chains of locals drawn from tiny to past every limit, planned under lowered
 //! limits: nothing panics or overflows the stack, each plan answers within 30 s, every error has
 //! a source range, and a plan without errors applies and plans again without errors.
+//! `SIZES_SHOW=1` prints each one's files first (a stack overflow aborts the process unnamed).
 //!
 //! Seeded: in the suite, 40 scenarios from a fixed seed (the same ones everywhere, a few
 //! seconds). `ENGINE_FUZZ_SEED=N` runs the one scenario a failure names; `ENGINE_FUZZ_SECONDS`

@@ -77,6 +77,26 @@ pub fn with<R>(limits: Limits, f: impl FnOnce() -> R) -> R {
     out
 }
 
+/// `f` run under `limits` each time it is polled (an apply's walk awaits its provider between
+/// evaluations, and other calls may run meanwhile with their own limits).
+pub fn scoped<F: std::future::Future>(limits: Limits, f: F) -> Scoped<F> {
+    Scoped { limits, inner: Box::pin(f) }
+}
+
+/// What [`scoped`] returns.
+pub struct Scoped<F> {
+    limits: Limits,
+    inner: std::pin::Pin<Box<F>>,
+}
+
+impl<F: std::future::Future> std::future::Future for Scoped<F> {
+    type Output = F::Output;
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<F::Output> {
+        let limits = self.limits;
+        with(limits, || self.inner.as_mut().poll(cx))
+    }
+}
+
 // ---- What one expression makes -------------------------------------------------------------
 
 thread_local! {

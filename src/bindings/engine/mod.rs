@@ -528,9 +528,9 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         let stepper =
             Stepper::new(&d.files, &d.config, &d.plan, d.prior.as_ref(), route.provider(), &d.variables, lineage);
         let host = drive::JsHost::new(&route, hooks);
-        let mut r =
-            crate::engine::apply_walk::run(stepper, &d.config, route.provider(), &host, request.parallelism, token)
-                .await;
+        let walk =
+            crate::engine::apply_walk::run(stepper, &d.config, route.provider(), &host, request.parallelism, token);
+        let mut r = crate::eval::limits::scoped(request.limits, walk).await;
         host.finished(&r.state);
         let hooks = host.hooks.into_inner();
         // Each JS configuration is configured at its first operation (`apply_walk`); those the
