@@ -777,6 +777,8 @@ export async function apply(input, options = {}) {
     state: input instanceof Plan && "state" in (options ?? {}) ? rawOptions.state ?? null : undefined,
     providers: opts.providers,
     parallelism: opts.parallelism,
+    // The plan's limits (or those given again) hold for what the apply evaluates.
+    limits: opts.limits,
     signal: opts.signal,
     onEvent: opts.onEvent,
     onState: typeof onState === "function"
