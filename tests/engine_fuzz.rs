@@ -21,6 +21,12 @@
 //! limits: nothing panics or overflows the stack, each plan answers within 30 s, every error has
 //! a source range, and a plan without errors applies and plans again without errors.
 //! `SIZES_SHOW=1` prints each one's files first (a stack overflow aborts the process unnamed).
+//! 10 minutes (`scripts/fuzz-engine 10`, 2026-12-07, seed 1796620790, two cores shared with
+//! five other sessions): 3,359 scenarios, 41,892 plans, 44 refused at plan with a cycle, 0
+//! failing; of them 840 sizes scenarios, 706 stopped by a limit with a ranged error, 39 applied
+//! and planned again, 0 panics, 0 stack overflows, 0 plans past 30 s. Before it, 64 nested
+//! evaluations overflowed a test thread's stack through a plan (a chain of locals): the nesting
+//! limit is 32 since (eval/limits.rs).
 //!
 //! Seeded: in the suite, 40 scenarios from a fixed seed (the same ones everywhere, a few
 //! seconds). `ENGINE_FUZZ_SEED=N` runs the one scenario a failure names; `ENGINE_FUZZ_SECONDS`
