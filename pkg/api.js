@@ -669,7 +669,7 @@ function checkMock(mock) {
 }
 
 /** The limits a plan may raise (src/eval/limits.rs): each a whole number >= 1. */
-const LIMITS = ["instances", "moduleInstances"];
+const LIMITS = ["instances", "moduleInstances", "elements", "bytes"];
 
 function checkLimits(limits) {
   if (limits === undefined || limits === null) return;
@@ -777,6 +777,8 @@ export async function apply(input, options = {}) {
     state: input instanceof Plan && "state" in (options ?? {}) ? rawOptions.state ?? null : undefined,
     providers: opts.providers,
     parallelism: opts.parallelism,
+    // The plan's limits (or those given again) hold for what the apply evaluates.
+    limits: opts.limits,
     signal: opts.signal,
     onEvent,
     onState: typeof onState === "function"

@@ -427,6 +427,14 @@ export interface PlanLimits {
   instances?: number;
   /** Instances of module calls with count / for_each, all levels together (default 100,000). */
   moduleInstances?: number;
+  /**
+   * Collection elements one expression may make, nested ones counted at each level (default
+   * 16,777,216: about 512 MiB of values); past it, "Expression result too large" or the
+   * function's error.
+   */
+  elements?: number;
+  /** String bytes one expression may make (default 268,435,456: 256 MiB). */
+  bytes?: number;
 }
 
 /**

@@ -90,3 +90,120 @@ fn join_stops_at_the_longest_string_a_function_builds() {
     let fits = eval(r#"length(join("", [for i in range(40) : format("%01000000d", i)]))"#);
     assert!(!fits.diagnostics.has_errors(), "{:?}", fits.diagnostics);
 }
+
+/// Evaluates `expr` in a configuration of `main`, under `limits`: its value rendered, or the
+/// first error's summary, detail and range start, and how long it took.
+fn console(
+    main: &str,
+    expr: &str,
+    limits: Limits,
+) -> (Result<String, (String, String, u32, u32)>, std::time::Duration) {
+    let files: BTreeMap<String, String> = [("main.tf".to_string(), main.to_string())].into();
+    let loaded = tfgraph::config::load(&files, &Default::default());
+    assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
+    let t0 = Instant::now();
+    let out = limits::with(limits, || tfgraph::eval::evaluate(&files, &loaded.config, expr, &Default::default()));
+    let elapsed = t0.elapsed();
+    let r = match (out.diagnostics.errors().next(), out.value) {
+        (None, Some(v)) => Ok(tfgraph::eval::render::console(&v)),
+        (d, _) => {
+            let d = d.expect("an error");
+            let (line, column) = d.range.as_ref().map_or((0, 0), |r| (r.start.line, r.start.column));
+            Err((d.summary.clone(), d.detail.clone(), line, column))
+        }
+    };
+    (r, elapsed)
+}
+
+/// What one expression makes is bounded by limits.elements / limits.bytes: each case an error
+/// at the part that passed the budget, within seconds; Terraform's own sizes stay values.
+#[test]
+fn sizes_made_by_expressions_are_bounded() {
+    let d = Limits::DEFAULT;
+    // The budgets lowered 32 and 16 times, so that this debug build stops each in a second or
+    // two (the default ones: tests/js/limits.test.mjs, in the release module).
+    let small = Limits { elements: 1 << 20, bytes: 16 << 20, ..d };
+    let too_large = |main: &str, expr: &str, summary: &str, needle: &str, column: u32| {
+        let (r, took) = console(main, expr, small);
+        let (s, detail, _, col) = r.expect_err(expr);
+        assert_eq!(s, summary, "{expr}: {detail}");
+        assert!(detail.contains(needle), "{expr}: {detail}");
+        if column > 0 {
+            assert_eq!(col, column, "{expr}: {detail}");
+        }
+        assert!(took.as_secs() < 20, "{expr} took {took:?}");
+    };
+    // A billion elements from nested for expressions: stopped at the innermost value.
+    let nested = "length([for i in range(1024) : [for j in range(1024) : [for k in range(1024) : k]]])";
+    too_large(
+        "",
+        nested,
+        "Expression result too large",
+        "more than 1,048,576 collection elements (limits.elements)",
+        0,
+    );
+    // A billion iterations that keep nothing: work too.
+    let filtered = "length([for i in range(1024) : [for j in range(1024) : [for k in range(1024) : k if false]]])";
+    too_large("", filtered, "Expression result too large", "(limits.elements)", 0);
+    // A gigabyte of strings, each within format's own width.
+    too_large(
+        "",
+        r#"length(join("", [for i in range(1024) : format("%01000000d", i)]))"#,
+        "Error in function call",
+        "more than 16 MiB of strings (limits.bytes)",
+        0,
+    );
+    // Copies of a big local, each within the budget on its own.
+    let big = "locals {\n  big = [for i in range(512) : [for j in range(512) : j]]\n}\n";
+    too_large(
+        big,
+        "length([for i in range(1024) : local.big])",
+        "Expression result too large",
+        "(limits.elements)",
+        32,
+    );
+    too_large(big, "length([local.big, local.big, local.big, local.big])", "Expression result too large", "", 0);
+    // The 10-million-element set of the issue.
+    too_large(
+        "",
+        r#"length(toset([for p in setproduct(range(1000), range(1000), range(10)) : join("-", p)]))"#,
+        "Error in function call",
+        "(limits.elements)",
+        0,
+    );
+    // Large but within the default budget: values (Terraform's 4,194,304-tuple setproduct and a
+    // million for_each keys from a product: tests/js/limits.test.mjs, in the release module).
+    let (r, took) = console("", "length(flatten([for i in range(1024) : [for j in range(1024) : j]]))", d);
+    assert_eq!(r.map_err(|e| e.1), Ok("1048576".to_string()));
+    assert!(took.as_secs() < 60, "took {took:?}");
+    // range: 1001 elements; each [i] 1 as a tuple item, then 2 as the for item; length 1: 4002
+    // fit, 4001 do not; each evaluation has its own budget.
+    let (r, _) = console("", "length([for i in range(1000) : [i]])", Limits { elements: 4001, ..d });
+    assert!(r.unwrap_err().1.contains("more than 4,001 collection elements"));
+    for _ in 0..2 {
+        let (r, _) = console("", "length([for i in range(1000) : [i]])", Limits { elements: 4002, ..d });
+        assert_eq!(r.map_err(|e| e.1), Ok("1000".to_string()));
+    }
+}
+
+/// A chain of 10,000 locals, each reading the one before: evaluated on demand, each inside the
+/// next, so past eval::limits::MAX_NESTED a diagnostic at the local that passed it, never a
+/// stack overflow. Within it, the chain's value.
+#[test]
+fn a_ten_thousand_deep_chain_of_locals() {
+    let chain = |n: usize| {
+        let mut main = String::from("locals {\n  l0 = 1\n");
+        for i in 1..n {
+            main.push_str(&format!("  l{i} = local.l{} + 1\n", i - 1));
+        }
+        main + "}\n"
+    };
+    let (r, took) = console(&chain(10_000), "local.l9999", Limits::DEFAULT);
+    let (summary, detail, line, _) = r.unwrap_err();
+    assert_eq!(summary, "Expression too deep", "{detail}");
+    assert!(detail.contains("inside more than 32 others"), "{detail}");
+    assert!(line > 9000, "at the local that passed the limit: line {line}");
+    assert!(took.as_secs() < 20, "{took:?}");
+    let (r, _) = console(&chain(30), "local.l29", Limits::DEFAULT);
+    assert_eq!(r.map_err(|e| e.1), Ok("30".to_string()));
+}

@@ -119,9 +119,41 @@ impl<'a> Evaluator<'a> {
                 &e.span,
             ));
         }
+        // The outermost evaluation opens the budget of what it may make (eval/limits.rs), and
+        // counts the evaluations it runs inside (a local read by a local read by ...).
+        let outermost = self.depth == 1;
+        if outermost && super::limits::open() > super::limits::MAX_NESTED {
+            super::limits::close();
+            self.depth -= 1;
+            return Err(self.err(
+                "Expression too deep",
+                format!(
+                    "This expression is evaluated inside more than {} others (local values, outputs or variables each reading the next), more than this tool follows.",
+                    super::limits::MAX_NESTED
+                ),
+                &e.span,
+            ));
+        }
         let r = self.eval_inner(e);
+        if outermost {
+            super::limits::close();
+        }
         self.depth -= 1;
         r
+    }
+
+    /// Spends `v` from the evaluation's budget (eval/limits.rs), or the error at `span`.
+    fn spend(&self, v: &Value, span: &Span) -> Result<(), Box<Diagnostic>> {
+        super::limits::spend_value(v).map_err(|m| self.too_large(m, span))
+    }
+
+    fn too_large(&self, m: String, span: &Span) -> Box<Diagnostic> {
+        let mut detail = m;
+        if let Some(first) = detail.get(..1) {
+            detail.replace_range(..1, &first.to_uppercase());
+        }
+        detail.push('.');
+        self.err("Expression result too large", detail, span)
     }
 
     fn eval_inner(&mut self, e: &Expr<'_>) -> R {
@@ -140,7 +172,9 @@ impl<'a> Evaluator<'a> {
             ExprKind::Tuple(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for x in items {
-                    out.push(self.eval(x)?);
+                    let v = self.eval(x)?;
+                    self.spend(&v, &x.span)?;
+                    out.push(v);
                 }
                 Ok(Value::tuple(out))
             }
@@ -541,6 +575,7 @@ impl<'a> Evaluator<'a> {
                 }
             };
             let value = self.eval(&item.value)?;
+            self.spend(&value, &item.value.span)?;
             sensitive |= key.sensitive;
             match key.as_str() {
                 Some(k) => {
@@ -561,11 +596,16 @@ impl<'a> Evaluator<'a> {
         let mut out = String::new();
         let mut known = true;
         let mut sensitive = false;
-        self.template_parts(t, &mut out, &mut known, &mut sensitive)?;
-        let _ = span;
+        self.template_parts(t, &mut out, &mut known, &mut sensitive).map_err(|mut d| {
+            if d.range.is_none() {
+                d.range = Some(self.source.range(span));
+            }
+            d
+        })?;
         if !known {
             return Ok(Value::unknown(Type::String).mark(sensitive));
         }
+        super::limits::spend(1, out.len()).map_err(|m| self.too_large(m, span))?;
         Ok(Value::string(out).mark(sensitive))
     }
 
@@ -1041,11 +1081,16 @@ impl<'a> Evaluator<'a> {
                 return Ok(());
             }
             if c.as_bool() != Some(true) {
-                return Ok(());
+                // An item left out is work too: a billion of them is a hang (eval/limits.rs).
+                return super::limits::spend(1, 0).map_err(|m| self.too_large(m, &cond.span));
             }
         }
         match &f.key {
-            None => tuple.push(self.eval(&f.value)?),
+            None => {
+                let v = self.eval(&f.value)?;
+                self.spend(&v, &f.value.span)?;
+                tuple.push(v)
+            }
             Some(key_expr) => {
                 let k = self.eval(key_expr)?;
                 if k.is_null() {
@@ -1063,6 +1108,7 @@ impl<'a> Evaluator<'a> {
                     )
                 })?;
                 let v = self.eval(&f.value)?;
+                self.spend(&v, &f.value.span)?;
                 let Some(name) = k.as_str() else {
                     *unknown = true;
                     return Ok(());
@@ -1159,7 +1205,14 @@ impl<'a> Evaluator<'a> {
         }
         let n_args = values.len();
         match call(f, &self.ctx, values) {
-            Ok(v) => Ok(v),
+            Ok(v) => match super::limits::spend_value(&v) {
+                Ok(()) => Ok(v),
+                Err(m) => Err(self.err(
+                    "Error in function call",
+                    format!("Call to function {} failed: {m}.", go_quote(name.name)),
+                    &(name.span.start..name.span.end + 1),
+                )),
+            },
             Err(CallError::Arity(summary, detail)) => Err(self.arity_err(f, args, n_args, span, summary, detail)),
             Err(CallError::Arg { index, detail }) => {
                 let at =

@@ -11,9 +11,24 @@
 //! Callers who know their configuration raise it (`plan(files, { limits: { instances } })`).
 //!
 //! The other sizes are bounded where they are made: the parser's nesting depth
-//! (`hcl::parser`, "Expression too deeply nested"), templates' result length ("Template
-//! result too long"), `format`'s widths, `range`'s 1024 values (Terraform's own limit) and
-//! `setproduct`'s product.
+//! (`hcl::parser`, "Expression too deeply nested", 1,000 levels) and the evaluator's (256
+//! levels), one string's length ([`MAX_STRING`]: templates, `join`, `replace`, `indent`,
+//! `formatlist`), `format`'s widths (Go's 1,000,000) and `range`'s 1024 values (both
+//! Terraform's own limits). Terraform has no other limit (`setproduct` of 4,194,304 tuples
+//! plans in `terraform console`): what one expression builds is bounded by a budget instead,
+//! [`Limits::elements`] and [`Limits::bytes`], spent by everything that makes values (each
+//! `for` item, tuple and object item, function result and template) from the outermost
+//! evaluation down and checked before the growing functions build (`setproduct`, `join`,
+//! `replace`, ...). A value in wasm32 is about 32 bytes (a 64-bit one about 56), so the
+//! default 16,777,216 elements are about 512 MiB of values in the module, 256 MiB of string
+//! bytes beside them: an eighth of the memory each, so what the plan copies from them still
+//! fits, and the module spends them in seconds (twice the default took 15 s on a loaded
+//! machine). Nested values are counted once at each level that makes them (a list of lists
+//! twice), which the budget's size allows for: a million `for_each` keys made from
+//! `setproduct(range(1000), range(1000))` (about 6 million counted) stay within it;
+//! Terraform's 4,194,304-tuple `setproduct` of three ranges (16.8 million) needs
+//! `limits.elements` raised. A chain of locals each within its budget can still pass memory
+//! together: that ends as a trap, which the package answers too (`pkg/api.js`).
 
 use crate::diag::{Diagnostic, SourceRange};
 use std::cell::Cell;
@@ -25,10 +40,15 @@ pub struct Limits {
     pub instances: usize,
     /// Instances of expanded module calls (count / for_each) in one plan, all levels together.
     pub module_instances: usize,
+    /// Collection elements one expression makes, nested ones included (see the module's text).
+    pub elements: usize,
+    /// String bytes one expression makes.
+    pub bytes: usize,
 }
 
 impl Limits {
-    pub const DEFAULT: Limits = Limits { instances: 1_000_000, module_instances: 100_000 };
+    pub const DEFAULT: Limits =
+        Limits { instances: 1_000_000, module_instances: 100_000, elements: 1 << 24, bytes: 256 << 20 };
 }
 
 impl Default for Limits {
@@ -55,6 +75,128 @@ pub fn with<R>(limits: Limits, f: impl FnOnce() -> R) -> R {
     let out = f();
     CURRENT.with(|c| c.set(was));
     out
+}
+
+/// `f` run under `limits` each time it is polled (an apply's walk awaits its provider between
+/// evaluations, and other calls may run meanwhile with their own limits).
+pub fn scoped<F: std::future::Future>(limits: Limits, f: F) -> Scoped<F> {
+    Scoped { limits, inner: Box::pin(f) }
+}
+
+/// What [`scoped`] returns.
+pub struct Scoped<F> {
+    limits: Limits,
+    inner: std::pin::Pin<Box<F>>,
+}
+
+impl<F: std::future::Future> std::future::Future for Scoped<F> {
+    type Output = F::Output;
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<F::Output> {
+        let limits = self.limits;
+        with(limits, || self.inner.as_mut().poll(cx))
+    }
+}
+
+// ---- What one expression makes -------------------------------------------------------------
+
+thread_local! {
+    /// Evaluations open (nested ones share the outermost's budget), elements and bytes spent.
+    static SPENT: Cell<(usize, usize, usize)> = const { Cell::new((0, 0, 0)) };
+}
+
+/// How many evaluations may run inside each other: a local value read by a local value read by
+/// ... evaluates each on demand, on the stack. Each level takes about 18 KB of a native debug
+/// build's stack through `evaluate` and more through a plan (a test thread has 2 MiB; 64 levels
+/// overflowed it in the engine fuzz), less in the release wasm module (1 MiB of stack): 32
+/// levels fit both. Chains of locals in real modules are a few levels deep (the corpus plans).
+/// Terraform walks them as graph nodes and has no such limit: evaluating locals in the order of
+/// their references (the plan walking graph/'s plan graph, #24) would lift it.
+pub const MAX_NESTED: usize = 32;
+
+/// Opens an evaluation: the outermost one starts a fresh budget. Returns how many are open
+/// (this one included). Pair with [`close`].
+pub fn open() -> usize {
+    SPENT.with(|c| {
+        let (n, e, b) = c.get();
+        c.set(if n == 0 { (1, 0, 0) } else { (n + 1, e, b) });
+        n + 1
+    })
+}
+
+/// Closes what [`open`] opened.
+pub fn close() {
+    SPENT.with(|c| {
+        let (n, e, b) = c.get();
+        c.set((n.saturating_sub(1), e, b));
+    });
+}
+
+/// Spends `elements` and `bytes` of the open evaluation's budget; the error text (for a
+/// function's error or a diagnostic's detail) once it is spent. Outside an evaluation nothing
+/// is counted.
+pub fn spend(elements: usize, bytes: usize) -> Result<(), String> {
+    let r = fits(elements, bytes);
+    SPENT.with(|c| {
+        let (n, e, b) = c.get();
+        if n > 0 {
+            c.set((n, e.saturating_add(elements), b.saturating_add(bytes)));
+        }
+    });
+    r
+}
+
+/// Whether `elements` and `bytes` more would fit in the open evaluation's budget, spending
+/// nothing: the check a function makes before it builds (what it returns is then spent as it
+/// is, by the call).
+pub fn fits(elements: usize, bytes: usize) -> Result<(), String> {
+    SPENT.with(|c| {
+        let (n, e, b) = c.get();
+        if n == 0 {
+            return Ok(());
+        }
+        let (e, b) = (e.saturating_add(elements), b.saturating_add(bytes));
+        let limits = current();
+        if e > limits.elements {
+            Err(format!(
+                "this expression makes more than {} collection elements (limits.elements), more than a WebAssembly module's 4 GiB should hold; to evaluate it anyway, raise limits.elements in the plan options",
+                grouped(limits.elements)
+            ))
+        } else if b > limits.bytes {
+            Err(format!(
+                "this expression makes more than {} of strings (limits.bytes), more than a WebAssembly module's 4 GiB should hold; to evaluate it anyway, raise limits.bytes in the plan options",
+                if limits.bytes % (1 << 20) == 0 { format!("{} MiB", limits.bytes >> 20) } else { format!("{} bytes", grouped(limits.bytes)) }
+            ))
+        } else {
+            Ok(())
+        }
+    })
+}
+
+/// [`spend`] of what `v` holds: one element for each value in it (itself included when it is
+/// a collection's element) and the bytes of its strings and keys.
+pub fn spend_value(v: &crate::eval::value::Value) -> Result<(), String> {
+    let (e, b) = weight(v);
+    spend(e, b)
+}
+
+/// Elements and string bytes in `v`.
+pub fn weight(v: &crate::eval::value::Value) -> (usize, usize) {
+    use crate::eval::value::Kind;
+    match &v.kind {
+        Kind::String(s) => (1, s.len()),
+        Kind::List(_, xs) | Kind::Set(_, xs) | Kind::Tuple(xs) => xs.iter().map(weight).fold((1, 0), add),
+        Kind::Map(_, m) | Kind::Object(m) => m.iter().map(|(k, x)| add(weight(x), (0, k.len()))).fold((1, 0), add),
+        _ => (1, 0),
+    }
+}
+
+fn add(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
+    (a.0.saturating_add(b.0), a.1.saturating_add(b.1))
+}
+
+/// The error for one string past [`MAX_STRING`].
+pub fn string_too_long() -> String {
+    format!("the result would be longer than the {} MiB strings this tool builds", MAX_STRING >> 20)
 }
 
 /// `1,000,000`.
@@ -244,12 +386,35 @@ mod tests {
         assert_eq!(d.range, Some(range()));
         let d = check_instances(2, 999_999, "x.y", "for_each", &range()).unwrap();
         assert!(d.detail.contains("after the 999,999 planned before it"), "{}", d.detail);
-        with(Limits { instances: 5, module_instances: 1 }, || {
+        with(Limits { instances: 5, module_instances: 1, ..Limits::DEFAULT }, || {
             assert!(check_instances(5, 0, "a.b", "count", &range()).is_none());
             assert!(check_instances(6, 0, "a.b", "count", &range()).is_some());
             assert_eq!(module_count_cap(), 2);
         });
         assert_eq!(current(), Limits::DEFAULT);
+    }
+
+    #[test]
+    fn budgets_are_per_outermost_evaluation() {
+        use crate::eval::value::Value;
+        // Outside an evaluation nothing counts.
+        assert!(spend(usize::MAX, usize::MAX).is_ok());
+        with(Limits { elements: 10, bytes: 8, ..Limits::DEFAULT }, || {
+            open();
+            assert!(spend(4, 3).is_ok());
+            open(); // nested: the same budget
+            let list = Value::tuple(vec![Value::string("abcd"), Value::string("e")]);
+            assert_eq!(weight(&list), (3, 5));
+            assert!(spend_value(&list).is_ok()); // 7 elements, 8 bytes
+            close();
+            assert!(spend(3, 0).is_ok());
+            assert!(spend(1, 0).unwrap_err().contains("more than 10 collection elements (limits.elements)"));
+            close();
+            open(); // a fresh one
+            assert!(spend(10, 8).is_ok());
+            assert!(spend(0, 1).unwrap_err().contains("(limits.bytes)"));
+            close();
+        });
     }
 
     #[test]

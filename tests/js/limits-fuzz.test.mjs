@@ -11,8 +11,10 @@
 // five minutes (bench/limits), not a hang. With the lowered limits, the same seed for 240 s
 // found one call past 60 s (170 s): `join("", [for i in range(1024) : format("%01000000d", i)])`,
 // a gigabyte built from 1024 strings each within format's own width limit. join now stops
-// at 64 MiB as templates do, but the list the for expression builds first (a gigabyte of
-// format results) is not bounded: open.
+// at 64 MiB as templates do, and the list the for expression builds first is spent from the
+// expression's budget (limits.bytes, src/eval/limits.rs), lowered here with limits.elements
+// as the instance limits are. Nested for expressions, chains of locals and deep literals are
+// drawn too.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -43,7 +45,7 @@ function configuration(r) {
   const lines = [];
   const n = 1 + r.below(3);
   for (let i = 0; i < n; i++) {
-    const kind = r.below(8);
+    const kind = r.below(10);
     const a = Math.min(size(r), 2000);
     const b = Math.min(size(r), 2000);
     const arg = [
@@ -57,6 +59,14 @@ function configuration(r) {
       () => {
         const k = r.below(3) * 200;
         return `name = jsonencode(${"[".repeat(k)}"x"${"]".repeat(k)})`;
+      },
+      () => `count = length([for i in range(${Math.min(a, 1024)}) : [for j in range(${Math.min(b, 1024)}) : [for k in range(${Math.min(size(r), 1024)}) : k]]])`,
+      () => {
+        const n = r.pick([1, 10, 32, 33, 200, 3000]);
+        let text = `locals {\n  c${i}_0 = 1\n`;
+        for (let j = 1; j < n; j++) text += `  c${i}_${j} = local.c${i}_${j - 1} + 1\n`;
+        lines.push(`${text}}`);
+        return `count = local.c${i}_${n - 1} % 3`;
       },
     ][kind]();
     lines.push(`resource "mock_resource" "r${i}" {\n  ${arg}\n}`);
@@ -93,18 +103,22 @@ test("random sizes: every call settles with a Plan or a TfgraphError, and the mo
       try {
         // Limits lowered, so that a plan within them takes a second, not the minutes a
         // million instances take: the sizes exercise the checks, not the machine.
-        p = await plan(files, { limits: { instances: 20000, moduleInstances: 2000 } });
+        p = await plan(files, { limits: { instances: 20000, moduleInstances: 2000, elements: 1 << 20, bytes: 16 << 20 } });
         tally.plans++;
         if (p.errored) tally.errored++;
       } catch (e) {
         assert.ok(e instanceof TfgraphError, `${JSON.stringify(files)}: ${e?.stack ?? e}`);
+        // A configuration error (the validate walk) or a module that stopped: within the
+        // lowered limits, none may stop (pkg/api.js's "While planning, the WebAssembly module").
+        const trapped = e.diagnostics.some((d) => /^While planning, the WebAssembly module/.test(d.detail ?? ""));
+        assert.ok(!trapped, `${JSON.stringify(files).slice(0, 2000)}: ${JSON.stringify(e.diagnostics)}`);
         tally.stopped++;
       }
       tally.calls++;
       tally.slowest = Math.max(tally.slowest, Date.now() - t0);
       assert.ok(Date.now() - t0 < 60000, `${JSON.stringify(files)} took ${Date.now() - t0} ms`);
       if (p && !p.errored && p.changes.length <= 200) {
-        const result = await apply(p);
+        const result = await apply(p, { limits: { elements: 1 << 20, bytes: 16 << 20 } });
         assert.ok(Array.isArray(result.diagnostics));
         tally.applied++;
       }

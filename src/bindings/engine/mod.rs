@@ -97,7 +97,7 @@ struct EngineRequest {
     parallelism: usize,
     providers: Option<JsValue>,
     on_event: Option<Function>,
-    /// `limits: { instances, moduleInstances }` (pkg/api.js checked their types).
+    /// `limits: { instances, moduleInstances, elements, bytes }` (pkg/api.js checked their types).
     limits: Limits,
 }
 
@@ -105,7 +105,12 @@ struct EngineRequest {
 fn read_limits(options: &JsValue, api: &str) -> Result<Limits, JsValue> {
     let mut out = Limits::DEFAULT;
     let Some(given) = get(options, "limits")? else { return Ok(out) };
-    for (key, slot) in [("instances", &mut out.instances), ("moduleInstances", &mut out.module_instances)] {
+    for (key, slot) in [
+        ("instances", &mut out.instances),
+        ("moduleInstances", &mut out.module_instances),
+        ("elements", &mut out.elements),
+        ("bytes", &mut out.bytes),
+    ] {
         if let Some(v) = get(&given, key)? {
             match v.as_f64() {
                 Some(n) if n >= 1.0 && n.fract() == 0.0 => *slot = n as usize,
@@ -524,9 +529,9 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         let stepper =
             Stepper::new(&d.files, &d.config, &d.plan, d.prior.as_ref(), route.provider(), &d.variables, lineage);
         let host = drive::JsHost::new(&route, hooks);
-        let mut r =
-            crate::engine::apply_walk::run(stepper, &d.config, route.provider(), &host, request.parallelism, token)
-                .await;
+        let walk =
+            crate::engine::apply_walk::run(stepper, &d.config, route.provider(), &host, request.parallelism, token);
+        let mut r = crate::eval::limits::scoped(request.limits, walk).await;
         host.finished(&r.state);
         let hooks = host.hooks.into_inner();
         // Each JS configuration is configured at its first operation (`apply_walk`); those the

@@ -1,11 +1,10 @@
 //! The collection functions (Terraform's "Collection Functions") that work on sequences:
 //! `alltrue` … `zipmap` as cty's `function/stdlib` and Terraform's `internal/lang/funcs`
 //! define them (flags and error texts: `funcs_a_spec.md`, "Collection"). Limits: `range` stops
-//! at 1024 values as cty does, `setproduct` at [`collection_set::SETPRODUCT_LIMIT`] combinations
-//! (Terraform has none); the others make at most as many values as they are given. Sets are in
-//! `collection_set.rs`, maps and objects in `collection_map.rs`.
-//!
-//! [`collection_set::SETPRODUCT_LIMIT`]: super::collection_set::SETPRODUCT_LIMIT
+//! at 1024 values as cty does; `setproduct` checks its product against the expression's budget
+//! (`eval/limits.rs`; Terraform has no limit) before building it; the others make at most as
+//! many values as they are given, and what every call returns is spent from that budget. Sets are
+//! in `collection_set.rs`, maps and objects in `collection_map.rs`.
 
 use super::collection_seq::{concat_type, flatten, range, slice_indexes, sum};
 use super::{FuncError, Function, Param, Registry, Returns};

@@ -7,11 +7,6 @@ use crate::eval::convert::{convert, unify};
 use crate::eval::types::Type;
 use crate::eval::value::Value;
 
-/// The most combinations `setproduct` builds. Terraform has no limit (it allocates them all,
-/// so a few large sets exhaust its memory); past this we stop with an error instead. 65,536
-/// tuples of a few values each stay within tens of megabytes, in WebAssembly too.
-pub const SETPRODUCT_LIMIT: usize = 1 << 16;
-
 #[derive(Clone, Copy)]
 enum Op {
     Union,
@@ -161,12 +156,9 @@ fn setproduct(a: &[Value], ret: &Type) -> Result<Value, FuncError> {
     if total == 0 {
         return Ok(make(vec![]).mark(marked));
     }
-    if total > SETPRODUCT_LIMIT {
-        return Err(FuncError::Other(format!(
-            "the product has {} elements, more than the {SETPRODUCT_LIMIT} this evaluator builds",
-            if total == usize::MAX { "too many".to_string() } else { total.to_string() }
-        )));
-    }
+    // Terraform has no limit (`setproduct` of 4,194,304 tuples plans there); the tuples and
+    // their elements must fit the expression's budget (eval/limits.rs) before they are built.
+    crate::eval::limits::fits(total.saturating_mul(args.len() + 1), 0).map_err(FuncError::Other)?;
     // Every argument's elements converted to its tuple element type once.
     let mut cols = Vec::with_capacity(args.len());
     for (v, t) in args.iter().zip(sub) {
