@@ -106,12 +106,13 @@ thread_local! {
 
 /// How many evaluations may run inside each other: a local value read by a local value read by
 /// ... evaluates each on demand, on the stack. Each level takes about 18 KB of a native debug
-/// build's stack through `evaluate` and more through a plan (a test thread has 2 MiB; 64 levels
-/// overflowed it in the engine fuzz), less in the release wasm module (1 MiB of stack): 32
-/// levels fit both. Chains of locals in real modules are a few levels deep (the corpus plans).
+/// build's stack through `evaluate`, more through a plan, and 16-32 KB of the release wasm
+/// module's: the module has 8 MiB of stack and native tests 16 MiB (.cargo/config.toml), so 128
+/// levels fit both with room. Chains through nested module calls (a label module's context
+/// passed down three or four modules, each with its own chain of locals) reach a few dozen.
 /// Terraform walks them as graph nodes and has no such limit: evaluating locals in the order of
 /// their references (the plan walking graph/'s plan graph, #24) would lift it.
-pub const MAX_NESTED: usize = 32;
+pub const MAX_NESTED: usize = 128;
 
 /// Opens an evaluation: the outermost one starts a fresh budget. Returns how many are open
 /// (this one included). Pair with [`close`].
