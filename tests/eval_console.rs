@@ -94,3 +94,19 @@ fn count_resources_from_a_state_without_each_are_lists() {
     assert_eq!(json("length(mock_resource.node)"), serde_json::json!(4));
     assert_eq!(json("mock_resource.agg.name"), serde_json::json!("agg"));
 }
+
+#[test]
+fn a_whole_object_named_alone_is_diagnosed() {
+    let j = fixture();
+    let files = files(&j);
+    let loaded = load(&files, &LoadOptions { root: String::new() });
+    for root in ["var", "local"] {
+        let got = evaluate(&files, &loaded.config, root, &EvalOptions::default());
+        assert!(got.value.is_none());
+        let d = format!("{:?}", got.diagnostics);
+        assert!(d.contains("Invalid reference"), "{d}");
+        let detail =
+            format!("The \\\"{root}\\\" object cannot be accessed directly. Instead, access one of its attributes.");
+        assert!(d.contains(&detail), "{d}");
+    }
+}

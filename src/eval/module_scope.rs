@@ -773,14 +773,7 @@ impl Scope for ModuleScope<'_> {
     fn lookup_shared(&self, names: &[&str]) -> Result<(Rc<Value>, usize), LookupError> {
         let root = names[0];
         let second = names.get(1).copied();
-        let direct = |what: &str| LookupError {
-            summary: "Invalid reference".into(),
-            detail: format!(
-                "The {} object cannot be accessed directly. Instead, access one of its attributes.",
-                go_quote(what)
-            ),
-            names: 1,
-        };
+        let direct = LookupError::whole_object;
         match root {
             "var" => {
                 let Some(n) = second else { return Err(direct("var")) };

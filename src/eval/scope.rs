@@ -14,6 +14,20 @@ pub struct LookupError {
     pub names: usize,
 }
 
+impl LookupError {
+    /// `var`, `local`, `run`, ... named alone, without an attribute: Terraform's error.
+    pub fn whole_object(root: &str) -> LookupError {
+        LookupError {
+            summary: "Invalid reference".into(),
+            detail: format!(
+                "The {} object cannot be accessed directly. Instead, access one of its attributes.",
+                crate::dag::go_quote(root)
+            ),
+            names: 1,
+        }
+    }
+}
+
 pub trait Scope {
     /// The value that the first names of a reference stand for, and how many names that took:
     /// `["var", "region"]` → (the variable's value, 2); `["aws_instance", "web", "id"]` → (the

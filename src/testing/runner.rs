@@ -1057,13 +1057,7 @@ fn eval_test_expr(scope: &dyn Scope, files: &BTreeMap<String, String>, e: &ExprT
 
 /// `run.NAME` as a test file reads it: the outputs of an earlier run of the file.
 fn run_lookup(ctx: &RunContext<'_>, names: &[&str], in_assert: bool) -> Result<(Rc<Value>, usize), LookupError> {
-    let Some(name) = names.get(1) else {
-        return Err(LookupError {
-            summary: "Invalid reference".into(),
-            detail: "The \"run\" object cannot be accessed directly. Instead, access one of its attributes.".into(),
-            names: 1,
-        });
-    };
+    let Some(name) = names.get(1) else { return Err(LookupError::whole_object("run")) };
     if let Some(v) = ctx.outputs.get(*name) {
         // An output a plan run did not know is refused (the value would be unknown).
         if let Some(out) = names.get(2) {
@@ -1124,15 +1118,7 @@ impl Scope for FileScope<'_, '_> {
         match names[0] {
             "run" => run_lookup(self.ctx, names, false),
             "var" => {
-                let Some(name) = names.get(1) else {
-                    return Err(LookupError {
-                        summary: "Invalid reference".into(),
-                        detail:
-                            "The \"var\" object cannot be accessed directly. Instead, access one of its attributes."
-                                .into(),
-                        names: 1,
-                    });
-                };
+                let Some(name) = names.get(1) else { return Err(LookupError::whole_object("var")) };
                 match self.vars.get(*name) {
                     Some(v) => Ok((Rc::new(v.clone()), 2)),
                     None => Err(LookupError {
@@ -1167,15 +1153,7 @@ impl Scope for AssertScope<'_, '_, '_> {
         match names[0] {
             "run" => run_lookup(self.ctx, names, true),
             "output" => {
-                let Some(name) = names.get(1) else {
-                    return Err(LookupError {
-                        summary: "Invalid reference".into(),
-                        detail:
-                            "The \"output\" object cannot be accessed directly. Instead, access one of its attributes."
-                                .into(),
-                        names: 1,
-                    });
-                };
+                let Some(name) = names.get(1) else { return Err(LookupError::whole_object("output")) };
                 match self.inner.output(name) {
                     Some(v) => Ok((Rc::new(v), 2)),
                     None => Err(LookupError {
