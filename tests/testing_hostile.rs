@@ -105,15 +105,17 @@ fn scenario_all(name: &str) -> BTreeMap<String, String> {
     out
 }
 
-/// Mock providers, overrides, `.tfmock.hcl` and `.tftest.json` files cut short: diagnostics
+/// Mock providers, overrides, `.tfmock.hcl`, `.tfmock.json` and `.tftest.json` files cut short: diagnostics
 /// with ranges, never a panic.
 #[test]
 fn truncated_mocks_overrides_and_json_never_panic() {
-    for name in ["mockprovider", "overrides", "providers", "mocksource", "jsonsyntax"] {
+    for name in ["mockprovider", "overrides", "providers", "mocksource", "mocksourcejson", "jsonsyntax"] {
         let files = scenario_all(name);
         let cut_files: Vec<&String> = files
             .keys()
-            .filter(|p| p.ends_with(".tftest.hcl") || p.ends_with(".tftest.json") || p.ends_with(".tfmock.hcl"))
+            .filter(|p| {
+                [".tftest.hcl", ".tftest.json", ".tfmock.hcl", ".tfmock.json"].iter().any(|ext| p.ends_with(ext))
+            })
             .collect();
         for path in cut_files {
             let text = &files[path];
@@ -142,6 +144,7 @@ fn bad_mock_blocks_are_diagnostics() {
     let cases = [
         ("override_resource {\n  target = mock_resource.a\n  values = { id = var.x }\n}\nrun \"r\" {}\n", "Variables not allowed"),
         ("override_resource {\n  values = { id = \"x\" }\n}\nrun \"r\" {}\n", "Missing target attribute"),
+        ("override_resource {\n  target = 5\n}\nrun \"r\" {}\n", "Invalid expression"),
         ("mock_provider {\n}\nrun \"r\" {}\n", "Missing name for mock_provider"),
         ("mock_provider \"mock\" {\n  source = \"./nowhere\"\n}\nrun \"r\" {}\n", "Failed to load mock data"),
         ("override_resource {\n  target          = mock_resource.a\n  override_during = later\n  values          = {}\n}\nrun \"r\" {}\n", "Invalid override_during value"),
@@ -157,6 +160,11 @@ fn bad_mock_blocks_are_diagnostics() {
             "{test}: {:?}",
             suite.diagnostics
         );
+        // A target that is not a reference is that error alone (configs/mock_provider.go).
+        assert!(!suite
+            .diagnostics
+            .iter()
+            .any(|d| d.summary == "Missing target attribute" && !test.contains("  values")));
         assert_eq!(suite.exit_code(), 1);
     }
 }

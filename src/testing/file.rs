@@ -339,14 +339,21 @@ pub fn parse_mapped(path: &str, text: &str, shown: &str, map: SpanMap<'_>) -> (T
 /// Reads a `.tfmock.hcl` file into `m` (its `mock_resource`, `mock_data` and `override_*`
 /// blocks), with the diagnostics of a malformed one.
 pub fn parse_mock_file(path: &str, text: &str, m: &mut MockProvider) -> Diagnostics {
-    let src = SourceFile::new(path, text);
+    parse_mock_mapped(path, text, text, &|r| r, m)
+}
+
+/// [`parse_mock_file`] of native `text` standing for the file `shown` (a `.tfmock.json`
+/// file rewritten), `map` taking each span of `text` to `shown`.
+pub fn parse_mock_mapped(path: &str, text: &str, shown: &str, map: SpanMap<'_>, m: &mut MockProvider) -> Diagnostics {
+    let src = SourceFile::new(path, shown);
     let parsed = crate::hcl::parse_body(text);
     let mut diags = Diagnostics::new();
     for e in &parsed.errors {
-        diags
-            .push(Diagnostic::error(e.summary, e.detail_with(|_| String::new())).with_range(src.range(e.span.clone())));
+        diags.push(
+            Diagnostic::error(e.summary, e.detail_with(|_| String::new())).with_range(src.range(map(e.span.clone()))),
+        );
     }
-    let mut p = Reader { src: &src, text, diags, map: &|r| r };
+    let mut p = Reader { src: &src, text, diags, map };
     p.mock_body(&parsed.body.items, m, false);
     p.diags
 }
@@ -383,20 +390,34 @@ impl Reader<'_> {
     }
 
     fn unsupported_argument(&mut self, a: &Attribute<'_>) {
-        self.diags.push(
-            Diagnostic::error(
+        let d = match self.from_json() {
+            true => self.extraneous_property(a.name.name),
+            false => Diagnostic::error(
                 "Unsupported argument",
                 format!("An argument named \"{}\" is not expected here.", a.name.name),
-            )
-            .with_range(self.range(&a.name.span)),
-        );
+            ),
+        };
+        self.diags.push(d.with_range(self.range(&a.name.span)));
     }
 
     fn unsupported_block(&mut self, kind: &str, b: &Block<'_>) {
-        self.diags.push(
-            Diagnostic::error("Unsupported block type", format!("Blocks of type \"{kind}\" are not expected here."))
-                .with_range(self.range(&b.kind.span)),
-        );
+        let d = match self.from_json() {
+            true => self.extraneous_property(kind),
+            false => {
+                Diagnostic::error("Unsupported block type", format!("Blocks of type \"{kind}\" are not expected here."))
+            }
+        };
+        self.diags.push(d.with_range(self.range(&b.kind.span)));
+    }
+
+    /// Whether the text read was rewritten from a JSON file (`.tftest.json`, `.tfmock.json`).
+    fn from_json(&self) -> bool {
+        self.src.name.ends_with(".json")
+    }
+
+    /// HCL's JSON syntax has no arguments or blocks apart: a name the schema lacks is a property.
+    fn extraneous_property(&self, name: &str) -> Diagnostic {
+        Diagnostic::error("Extraneous JSON object property", format!("No argument or block type is named \"{name}\"."))
     }
 
     /// A block's arguments, each once.
@@ -583,14 +604,19 @@ impl Reader<'_> {
         let mut target = None;
         let mut values = None;
         let mut during_plan = None;
+        // A `target` that is not a reference is its own error, not a missing target.
+        let mut target_written = false;
         for item in &b.body.items {
             match item {
                 Item::Attr(a) if a.name.name == "target" => match traversal_text(&a.expr) {
                     Some(t) => target = Some((t, self.range(&a.span))),
-                    None => self.diags.push(
-                        Diagnostic::error("Invalid expression", "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.")
-                            .with_range(self.range(&a.expr.span)),
-                    ),
+                    None => {
+                        target_written = true;
+                        self.diags.push(
+                            Diagnostic::error("Invalid expression", "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.")
+                                .with_range(self.range(&a.expr.span)),
+                        )
+                    }
                 },
                 Item::Attr(a) if a.name.name == values_name => values = Some((self.expr(&a.expr), self.range(&a.span))),
                 Item::Attr(a) if a.name.name == "override_during" => during_plan = self.during(a),
@@ -599,6 +625,9 @@ impl Reader<'_> {
             }
         }
         let Some((target, target_range)) = target else {
+            if target_written {
+                return None;
+            }
             self.diags.push(
                 Diagnostic::error(
                     "Missing target attribute",

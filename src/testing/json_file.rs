@@ -2,16 +2,52 @@
 //! native syntax it stands for (blocks by the test file's schema, strings as templates,
 //! `command` / `mode` / `override_during` keywords and `target` / `expect_failures` /
 //! `providers` references from their strings) and read by [`super::file`], every range mapped
-//! back to the JSON: diagnostics and snippets point into the `.tftest.json` file.
+//! back to the JSON: diagnostics and snippets point into the `.tftest.json` file. Mock data
+//! files (`.tfmock.json`) are read the same way.
 
-use super::file::{parse_mapped, TestFile};
+use super::file::{parse_mapped, parse_mock_mapped, MockProvider, TestFile};
 use crate::config::json::{JKind, JProp, JValue};
 use crate::diag::{Diagnostic, Diagnostics, SourceFile};
 use std::ops::Range;
 
 /// Reads one `.tftest.json` file.
 pub fn parse(path: &str, text: &str) -> (TestFile, Diagnostics) {
-    let root = match crate::config::json::parse(text) {
+    let native = match rewrite(path, text, Kind::File) {
+        Ok(n) => n,
+        Err(d) => return (TestFile { path: path.to_string(), ..Default::default() }, d),
+    };
+    let map = |r: Range<usize>| map_span(&native.spans, r);
+    let (file, diags) = parse_mapped(path, &native.text, text, &map);
+    let mut all = native.diags;
+    all.extend(diags);
+    (file, all)
+}
+
+/// Reads one `.tfmock.json` file into `m`, as [`super::file::parse_mock_file`] reads a
+/// `.tfmock.hcl` one: its root holds what a `mock_provider` block's body holds.
+pub fn parse_mock(path: &str, text: &str, m: &mut MockProvider) -> Diagnostics {
+    let native = match rewrite(path, text, Kind::MockProvider) {
+        Ok(n) => n,
+        Err(d) => return d,
+    };
+    let map = |r: Range<usize>| map_span(&native.spans, r);
+    let diags = parse_mock_mapped(path, &native.text, text, &map, m);
+    let mut all = native.diags;
+    all.extend(diags);
+    all
+}
+
+/// The native text a JSON file stands for, with where each piece came from.
+struct Native {
+    text: String,
+    spans: Vec<Span>,
+    /// What the JSON itself gets wrong (a block that is not an object, ...).
+    diags: Diagnostics,
+}
+
+/// Rewrites a JSON file whose root is the body of a `root` block; Err: the JSON does not parse.
+fn rewrite(path: &str, text: &str, root: Kind) -> Result<Native, Diagnostics> {
+    let value = match crate::config::json::parse(text) {
         Ok(v) => v,
         Err(e) => {
             let src = SourceFile::new(path, text);
@@ -29,24 +65,19 @@ pub fn parse(path: &str, text: &str) -> (TestFile, Diagnostics) {
                     .with_range(src.range(at)),
                 );
             }
-            return (TestFile { path: path.to_string(), ..Default::default() }, d);
+            return Err(d);
         }
     };
     let mut w = Writer { json: text, out: String::new(), spans: Vec::new(), diags: Diagnostics::new(), path };
-    match &root.kind {
-        JKind::Object(props) => w.body(props, Kind::File),
+    match &value.kind {
+        JKind::Object(props) => w.body(props, root),
         _ => w.error(
             "Incorrect JSON value type",
             "A JSON object is required here, setting the arguments for this block.",
-            &root.span,
+            &value.span,
         ),
     }
-    let Writer { out, spans, diags: json_diags, .. } = w;
-    let map = |r: Range<usize>| map_span(&spans, r);
-    let (file, mut diags) = parse_mapped(path, &out, text, &map);
-    let mut all = json_diags;
-    all.extend(std::mem::take(&mut diags));
-    (file, all)
+    Ok(Native { text: w.out, spans: w.spans, diags: w.diags })
 }
 
 /// One piece of the native text and the JSON it came from; `exact`: byte for byte the same;
@@ -84,6 +115,7 @@ fn map_span(spans: &[Span], r: Range<usize>) -> Range<usize> {
 enum Kind {
     File,
     Run,
+    /// A `mock_provider` block, or the root of a `.tfmock.json` file.
     MockProvider,
     Variable,
     /// A block whose contents are all arguments.
@@ -247,10 +279,9 @@ impl Writer<'_> {
                 let inner = s.span.start + 1..s.span.end.saturating_sub(1);
                 self.put(&s.value.clone(), inner, exact);
             }
-            _ => {
-                self.error("Invalid expression", "A string containing a reference is required here.", &v.span);
-                self.put("null", v.span.clone(), false);
-            }
+            // Not a string: the expression it is, which the reader then refuses as HCL's JSON
+            // syntax does ("A single static variable reference is required", ...).
+            _ => self.expr(v),
         }
     }
 

@@ -293,8 +293,8 @@ fn validate(f: &TestFile, files: &BTreeMap<String, String>) -> Diagnostics {
     out
 }
 
-/// The `.tfmock.hcl` files of each `mock_provider`'s `source` directory (relative to the
-/// root module), read into the block.
+/// The `.tfmock.hcl` and `.tfmock.json` files of each `mock_provider`'s `source` directory
+/// (relative to the root module), read into the block.
 fn load_mock_sources(f: &mut TestFile, files: &BTreeMap<String, String>) -> Diagnostics {
     let mut out = Diagnostics::new();
     for m in &mut f.mock_providers {
@@ -303,7 +303,8 @@ fn load_mock_sources(f: &mut TestFile, files: &BTreeMap<String, String>) -> Diag
         let found: Vec<(&String, &String)> = files
             .iter()
             .filter(|(p, _)| {
-                p.ends_with(".tfmock.hcl") && p.rsplit_once('/').map(|(d, _)| d).unwrap_or("") == dir.as_str()
+                (p.ends_with(".tfmock.hcl") || p.ends_with(".tfmock.json"))
+                    && p.rsplit_once('/').map(|(d, _)| d).unwrap_or("") == dir.as_str()
             })
             .collect();
         if found.is_empty() {
@@ -316,7 +317,10 @@ fn load_mock_sources(f: &mut TestFile, files: &BTreeMap<String, String>) -> Diag
             );
         }
         for (path, text) in found {
-            out.extend(super::file::parse_mock_file(path, text, m));
+            out.extend(match path.ends_with(".json") {
+                true => super::json_file::parse_mock(path, text, m),
+                false => super::file::parse_mock_file(path, text, m),
+            });
         }
     }
     out
