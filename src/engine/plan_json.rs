@@ -255,6 +255,13 @@ fn prior_state(plan: &Plan, provider: &dyn Provider) -> Option<Json> {
     Some(json!({"format_version": "1.0", "terraform_version": TERRAFORM_VERSION, "values": values}))
 }
 
+/// A v4 state in `jsonstate` values form (`outputs`, `root_module`), as `prior_state`'s
+/// `values` show a plan's prior state.
+pub fn state_values(state: &Json, provider: &dyn Provider) -> Json {
+    let plan = Plan { prior_state: Some(state.clone()), ..Plan::default() };
+    prior_state(&plan, provider).and_then(|p| p.get("values").cloned()).unwrap_or_else(|| json!({"root_module": {}}))
+}
+
 /// `provider["registry.terraform.io/hashicorp/mock"]` → `registry.terraform.io/hashicorp/mock`.
 fn provider_source(p: &str) -> String {
     p.strip_prefix("provider[\"").and_then(|r| r.split('"').next()).unwrap_or(p).to_string()

@@ -1,7 +1,8 @@
 //! A plan's human rendering: the text `terraform show -no-color PLANFILE` prints (the body of
 //! `terraform plan`'s output), from the plan in `terraform show -json` form and the providers'
 //! schemas in `terraform providers schema -json` form. A port of Terraform's
-//! `internal/command/jsonformat` (plan.go, diff.go, differ/, computed/renderers/), without colour.
+//! `internal/command/jsonformat` (plan.go, diff.go, differ/, computed/renderers/), without colour;
+//! `state` renders a state the same way (state.go).
 //!
 //! The plan JSON alone does not say which attributes are nested blocks or what type an attribute
 //! has; Terraform's renderer reads that from the schemas. Without a schema for a resource type,
@@ -10,8 +11,10 @@
 mod change;
 mod differ;
 mod renderers;
+mod state;
 
 pub use change::Action;
+pub use state::render_state;
 
 use change::{Change, Matcher};
 use renderers::{action_symbol, attr_name, Diff, Opts};

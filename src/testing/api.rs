@@ -42,7 +42,7 @@ pub fn event(e: &Event) -> Json {
         }
         Event::FileStart { file } => json!({"type": "file", "file": file, "progress": "starting"}),
         Event::RunStart { file, run } => json!({"type": "run", "file": file, "run": run, "progress": "starting"}),
-        Event::RunComplete { file, run, status, diagnostics } => {
+        Event::RunComplete { file, run, status, diagnostics, .. } => {
             json!({"type": "run", "file": file, "run": run, "progress": "complete", "status": status.word(), "diagnostics": diagnostics})
         }
         Event::FileTeardown { file } => json!({"type": "file", "file": file, "progress": "teardown"}),

@@ -10,6 +10,7 @@
 //!   `run.NAME` outputs of earlier runs, over the module's own scope.
 
 use super::mocking::{Mocking, TestProvider};
+use super::verbose::Verbose;
 use crate::config::{Config, LoadOptions};
 use crate::diag::Diagnostics;
 use crate::engine::apply::{apply as engine_apply, ApplyOptions};
@@ -19,6 +20,7 @@ use crate::eval::module_scope::{Inputs, ModuleScope};
 use crate::eval::scope::ResourceSource;
 use crate::eval::Value;
 use crate::providers::set::ProviderSet;
+use crate::providers::Provider;
 use serde_json::Value as Json;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -45,6 +47,20 @@ impl<'f> Module<'f> {
     /// Whether the module declares input variable `name`.
     pub fn declares(&self, name: &str) -> bool {
         self.config.root.variables.iter().any(|v| v.name == name)
+    }
+
+    /// `-verbose`'s view of a plan run's plan.
+    pub fn verbose_plan(&self, planned: &Planned) -> Verbose {
+        let schemas = self.provider.schema_document();
+        let full = crate::engine::api::plan_json(&planned.plan, &self.provider);
+        let text = crate::engine::api::plan_text(&planned.plan, &full, &schemas);
+        Verbose::plan(text, &full, &schemas)
+    }
+
+    /// `-verbose`'s view of the state an apply run left.
+    pub fn verbose_state(&self, state: &Json) -> Verbose {
+        let values = crate::engine::plan_json::state_values(state, &self.provider);
+        Verbose::state(&values, &self.provider.schema_document())
     }
 }
 

@@ -390,7 +390,7 @@ impl Reader<'_> {
     }
 
     fn unsupported_argument(&mut self, a: &Attribute<'_>) {
-        let d = match self.from_json() {
+        let d = match self.reading_json() {
             true => self.extraneous_property(a.name.name),
             false => Diagnostic::error(
                 "Unsupported argument",
@@ -401,7 +401,7 @@ impl Reader<'_> {
     }
 
     fn unsupported_block(&mut self, kind: &str, b: &Block<'_>) {
-        let d = match self.from_json() {
+        let d = match self.reading_json() {
             true => self.extraneous_property(kind),
             false => {
                 Diagnostic::error("Unsupported block type", format!("Blocks of type \"{kind}\" are not expected here."))
@@ -411,7 +411,7 @@ impl Reader<'_> {
     }
 
     /// Whether the text read was rewritten from a JSON file (`.tftest.json`, `.tfmock.json`).
-    fn from_json(&self) -> bool {
+    fn reading_json(&self) -> bool {
         self.src.name.ends_with(".json")
     }
 

@@ -22,8 +22,11 @@ pub fn text(suite: &Suite) -> (String, String) {
         match e {
             Event::Diagnostics { diagnostics: d } => diagnostics(d, &mut out, &mut err),
             Event::FileStart { file } => out.push_str(&format!("{file}... in progress\n")),
-            Event::RunComplete { run, status, diagnostics: d, .. } => {
+            Event::RunComplete { run, status, diagnostics: d, verbose, .. } => {
                 out.push_str(&format!("  run \"{run}\"... {}\n", human_word(*status)));
+                if let Some(v) = verbose {
+                    out.push_str(&v.text());
+                }
                 diagnostics(d, &mut out, &mut err);
                 if d.iter().any(|d| d.severity == Severity::Warning) {
                     out.push('\n');
@@ -202,13 +205,21 @@ pub fn json_lines(suite: &Suite, version: &str, timestamp: Option<&dyn Fn() -> S
                 ),
                 &mut lines,
             ),
-            Event::RunComplete { file, run, status, diagnostics } => {
+            Event::RunComplete { file, run, status, diagnostics, verbose } => {
                 push(
                     obj(
                         json!({"@level": "info", "@message": format!("  \"{run}\"... {}", human_word(*status)), "@testfile": file, "@testrun": run, "test_run": {"path": file, "run": run, "progress": "complete", "status": status.word()}, "type": "test_run"}),
                     ),
                     &mut lines,
                 );
+                if let Some(v) = verbose {
+                    let (message, key, value) = v.json_line();
+                    let mut m = obj(
+                        json!({"@level": "info", "@message": message, "@testfile": file, "@testrun": run, "type": key}),
+                    );
+                    m.insert(key.into(), value.clone());
+                    push(m, &mut lines);
+                }
                 for d in diagnostics.iter() {
                     push(diag_line(d, Some(file), Some(run)), &mut lines);
                 }

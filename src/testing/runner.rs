@@ -21,6 +21,7 @@
 use super::engine::{self, Module, PlannedValues, Request};
 use super::file::{Assertion, Command, ExprText, OverrideBlock, OverrideKind, PlanMode, Run, TestFile};
 use super::mocking::{MockedConfig, MockedData, Mocking, Override, TypeDefaults};
+use super::verbose::Verbose;
 use crate::diag::{Diagnostic, Diagnostics, Severity, SourceRange};
 use crate::eval::module_scope::{eval_text, Inputs, ModuleScope};
 use crate::eval::scope::{LookupError, Scope};
@@ -88,6 +89,8 @@ pub enum Event {
         run: String,
         status: Status,
         diagnostics: Diagnostics,
+        /// With `-verbose`: the run's plan or state.
+        verbose: Option<Box<Verbose>>,
     },
     FileTeardown {
         file: String,
@@ -222,7 +225,7 @@ pub fn run(files: &BTreeMap<String, String>, options: &Options, on_event: &mut d
     let mut results = Vec::new();
     let mut suite_status = Status::Pending;
     for f in &parsed {
-        let result = run_file(files, f, &main, &globals, &mut |e| emit(e, &mut events));
+        let result = run_file(files, f, &main, &globals, options.verbose, &mut |e| emit(e, &mut events));
         suite_status = suite_status.merge(result.status);
         results.push(result);
     }
@@ -510,6 +513,7 @@ fn run_file(
     f: &TestFile,
     main: &Module<'_>,
     globals: &[(String, GlobalValue)],
+    verbose: bool,
     emit: &mut dyn FnMut(Event),
 ) -> FileResult {
     emit(Event::FileStart { file: f.path.clone() });
@@ -567,6 +571,7 @@ fn run_file(
                 run: run.name.clone(),
                 status: Status::Skip,
                 diagnostics: Diagnostics::new(),
+                verbose: None,
             });
             file_status = file_status.merge(Status::Skip);
             runs.push(r);
@@ -578,7 +583,7 @@ fn run_file(
             None => main,
             Some(_) => &*modules.entry(root.clone()).or_insert_with(|| Module::load(files, &root)),
         };
-        let ctx = RunContext { file: f, run, outputs: &outputs, globals, files };
+        let ctx = RunContext { file: f, run, outputs: &outputs, globals, files, verbose };
         let key = run.state_key();
         let prior = states.get(&key).and_then(|s| s.state.clone());
         let mut result = execute(&ctx, module, prior.as_ref());
@@ -609,6 +614,7 @@ fn run_file(
             run: run.name.clone(),
             status,
             diagnostics: result.diagnostics.clone(),
+            verbose: result.verbose.take().map(Box::new),
         });
         runs.push(RunResult {
             name: run.name.clone(),
@@ -667,6 +673,8 @@ struct RunContext<'a> {
     outputs: &'a BTreeMap<String, Value>,
     globals: &'a [(String, GlobalValue)],
     files: &'a BTreeMap<String, String>,
+    /// `-verbose`: keep the run's plan or state to show.
+    verbose: bool,
 }
 
 struct Executed {
@@ -678,6 +686,8 @@ struct Executed {
     variables: BTreeMap<String, Json>,
     /// The run's mocks and overrides (the teardown of its state uses them).
     mocking: Mocking,
+    /// What `-verbose` shows of the run.
+    verbose: Option<Verbose>,
 }
 
 impl Executed {
@@ -689,6 +699,7 @@ impl Executed {
             new_state: None,
             variables: BTreeMap::new(),
             mocking: Mocking::default(),
+            verbose: None,
         }
     }
 }
@@ -882,6 +893,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
                 new_state: None,
                 variables: module_vars,
                 mocking: Mocking::default(),
+                verbose: ctx.verbose.then(|| module.verbose_plan(&planned)),
             }
         }
         Command::Apply => {
@@ -907,6 +919,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
                     new_state: state,
                     variables: module_vars,
                     mocking: Mocking::default(),
+                    verbose: None,
                 };
             }
             let (more_status, outputs, more) =
@@ -914,6 +927,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
                     evaluate_run(ctx, module, scope, inputs, &test_only)
                 });
             diags.extend(more);
+            let verbose = state.as_ref().filter(|_| ctx.verbose).map(|s| module.verbose_state(s));
             Executed {
                 status: status.merge(more_status),
                 diagnostics: diags,
@@ -921,6 +935,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
                 new_state: state,
                 variables: module_vars,
                 mocking: Mocking::default(),
+                verbose,
             }
         }
     }
