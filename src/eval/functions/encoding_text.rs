@@ -249,8 +249,9 @@ pub(super) fn register(r: &mut Registry) {
         returns: Returns::Type(Type::String),
         imp: |_, a, _| {
             let (enc, iana) = lookup(a[1].as_str().unwrap_or_default())?;
+            // "is has" is Terraform's text through 1.15.x; 1.16.0 fixes it (#38289).
             let bytes = base64_decode_go(a[0].as_str().unwrap_or_default().as_bytes()).map_err(|at| {
-                FuncError::Arg(0, format!("the given value has an invalid base64 symbol at offset {at}"))
+                FuncError::Arg(0, format!("the given value is has an invalid base64 symbol at offset {at}"))
             })?;
             match decode(enc, &bytes) {
                 Some(s) if !s.contains('\u{fffd}') => Ok(Value::string(s)),
