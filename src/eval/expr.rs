@@ -1141,13 +1141,19 @@ impl<'a> Evaluator<'a> {
         // Every built-in function is also `core::NAME`.
         let plain = name.name.strip_prefix("core::").unwrap_or(name.name);
         let Some(f) = self.funcs.get(plain) else {
-            if let Some(rest) = name.name.strip_prefix("provider::") {
-                let (provider, func) = rest.split_once("::").unwrap_or((rest, ""));
-                return Err(self.err(
-                    "Unknown provider function",
-                    format!("There is no function named {}. Ensure that provider name {} is declared in this module's required_providers block, and that this provider offers a function named {}.", go_quote(name.name), go_quote(provider), go_quote(func)),
-                    &name.span,
-                ));
+            // Terraform's checkForUnknownFunctionDiags (internal/lang/eval.go): a namespaced
+            // name is a provider function, whatever its first part.
+            if let Some((namespace, func)) = name.name.rsplit_once("::") {
+                let mut parts = namespace.split("::");
+                let (first, provider) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+                let detail = if first != "provider" {
+                    format!("The function namespace {} is not valid. Provider function calls must use the \"provider::\" namespace prefix.", go_quote(first))
+                } else if provider.is_empty() {
+                    "The function call must include the provider name after the \"provider::\" prefix.".to_string()
+                } else {
+                    format!("There is no function named {}. Ensure that provider name {} is declared in this module's required_providers block, and that this provider offers a function named {}.", go_quote(name.name), go_quote(provider), go_quote(func))
+                };
+                return Err(self.err("Unknown provider function", detail, &name.span));
             }
             let mut detail = format!("There is no function named {}.", go_quote(name.name));
             if let Some(s) = crate::hcl::messages::suggest(name.name, sorted(self.funcs.names())) {
