@@ -342,15 +342,30 @@ impl<'a> Evaluator<'a> {
                 &src,
             )),
             Kind::Null(_) => Ok(Value::tuple(vec![]).mark(sensitive)),
+            // HCL's SplatExpr resultTy: the traversal applied to an unknown element of the
+            // source's element type gives the result's element type, for an unknown source and
+            // for an empty one (`var.l[*]` of an empty list(string) is list(string)).
+            Kind::Unknown(Type::List(t) | Type::Set(t)) => {
+                let each = apply(self, &Value::unknown((**t).clone()))?;
+                Ok(Value::unknown(Type::list(each.ty())).mark(sensitive))
+            }
+            Kind::Unknown(Type::Tuple(ts)) => {
+                let mut tys = Vec::with_capacity(ts.len());
+                for t in ts {
+                    tys.push(apply(self, &Value::unknown(t.clone()))?.ty());
+                }
+                Ok(Value::unknown(Type::Tuple(tys)).mark(sensitive))
+            }
             Kind::Unknown(_) => Ok(Value::dynamic().mark(sensitive)),
-            Kind::List(_, items) | Kind::Set(_, items) => {
+            Kind::List(t, items) | Kind::Set(t, items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for x in items {
                     out.push(apply(self, x)?);
                 }
                 let tys: Vec<Type> = out.iter().map(Value::ty).collect();
                 if out.is_empty() {
-                    return Ok(Value::list(Type::Dynamic, vec![]).mark(sensitive));
+                    let each = apply(self, &Value::unknown(t.clone()))?;
+                    return Ok(Value::list(each.ty(), vec![]).mark(sensitive));
                 }
                 match unify(&tys) {
                     Some(t) => Ok(Value::list(
