@@ -507,10 +507,21 @@ impl<'a> Evaluator<'a> {
                 let items = v.elements().unwrap_or_default();
                 match n.to_i64().and_then(|i| items.get(i as usize)) {
                     Some(x) => Ok((*x).clone().mark(sensitive)),
+                    // HCL's Index says more only when the index minus the length is not positive,
+                    // i.e. for the index just past the end, and not of a sensitive collection.
+                    None if !v.sensitive && n.to_i64() == Some(items.len() as i64) => Err(invalid(
+                        self,
+                        if items.is_empty() {
+                            ": the collection has no elements"
+                        } else {
+                            ": the given index is greater than or equal to the length of the collection"
+                        },
+                    )),
                     None => Err(invalid(self, "")),
                 }
             }
             Type::Map(_) | Type::Object(_) => {
+                let by_number = key.ty() == Type::Number;
                 let k = match convert(&key, &Type::String) {
                     Ok(k) => k,
                     Err(m) => return Err(invalid(self, &format!(": {m}"))),
@@ -530,7 +541,11 @@ impl<'a> Evaluator<'a> {
                     },
                     Kind::Object(m) => match m.get(name) {
                         Some(x) => Ok(x.clone().mark(sensitive)),
-                        None => Err(self.err("Invalid index", "The given key does not identify an element in this collection value.".to_string(), span)),
+                        None if by_number => Err(invalid(
+                            self,
+                            ". An object only supports looking up attributes by name, not by numeric index",
+                        )),
+                        None => Err(invalid(self, "")),
                     },
                     _ => Err(invalid(self, "")),
                 }
@@ -1279,7 +1294,12 @@ impl<'a> Evaluator<'a> {
     /// `try(...)`: the first argument that evaluates without error; an unknown result defers.
     fn call_try(&mut self, args: &[Expr<'_>], span: &Span) -> R {
         if args.is_empty() {
-            return Err(self.err("Invalid function argument", "At least one argument is required.", span));
+            // Terraform's try has this as its Type error, which HCL reports at `try(`.
+            return Err(self.err(
+                "Error in function call",
+                "Call to function \"try\" failed: at least one argument is required.",
+                &(span.start..span.start + 4),
+            ));
         }
         let mut errors = Vec::new();
         for a in args {
