@@ -1359,15 +1359,19 @@ impl<'a> Evaluator<'a> {
     /// `can(expr)`: whether `expr` evaluates without error; unknown while it is unknown.
     fn call_can(&mut self, args: &[Expr<'_>], span: &Span) -> R {
         if args.len() != 1 {
-            let (summary, detail) = if args.is_empty() {
-                (
+            // HCL's ranges: the closing parenthesis for a missing argument, the first extra one.
+            return Err(match args.get(1) {
+                Some(extra) => self.err(
+                    "Too many function arguments",
+                    "Function \"can\" expects only 1 argument(s).",
+                    &start_range(extra),
+                ),
+                None => self.err(
                     "Not enough function arguments",
                     "Function \"can\" expects 1 argument(s). Missing value for \"expression\".",
-                )
-            } else {
-                ("Too many function arguments", "Function \"can\" expects only 1 argument(s).")
-            };
-            return Err(self.err(summary, detail, span));
+                    &(span.end.saturating_sub(1)..span.end),
+                ),
+            });
         }
         match self.eval(&args[0]) {
             Ok(v) if !v.is_wholly_known() => Ok(Value::unknown(Type::Bool)),
