@@ -25,3 +25,12 @@ fn values_as_terraform_evaluates_them() {
     let n = harness::run("../expressions_values.json", console);
     assert!(n >= 45, "only {n} cases");
 }
+
+/// Unknown values as `terraform console` shows them (a `terraform_data` output has no state),
+/// recorded the same way from `recording/unknown.txt` (`tests/fixtures/eval/expressions_unknown.json`):
+/// the type each operator, function, `for`, splat and template keeps around an unknown.
+#[test]
+fn unknown_values_as_terraform_evaluates_them() {
+    let n = harness::run("../expressions_unknown.json", console);
+    assert!(n >= 49, "only {n} cases");
+}

@@ -81,7 +81,13 @@ fn convert_at(v: &Value, want: &Type) -> Result<Value, ConvError> {
             for (i, x) in items.iter().enumerate() {
                 out.push(convert_at(x, &target).map_err(|e| at(format!("element {i}"), e))?);
             }
-            let elem = if items.is_empty() { (**et).clone() } else { target };
+            // cty's conversionCollectionToList/ToSet: an empty list or set keeps its own element
+            // type when the wanted one is dynamic (`distinct(var.l)` of an empty list(string)).
+            let elem = match &v.kind {
+                Kind::List(t, _) | Kind::Set(t, _) if items.is_empty() && **et == Type::Dynamic => t.clone(),
+                _ if items.is_empty() => (**et).clone(),
+                _ => target,
+            };
             if matches!(want, Type::Set(_)) {
                 Value::set(elem, out)
             } else {
@@ -104,7 +110,11 @@ fn convert_at(v: &Value, want: &Type) -> Result<Value, ConvError> {
                     convert_at(x, &target).map_err(|e| at(format!("element {}", crate::dag::go_quote(k)), e))?,
                 );
             }
-            let elem = if m.is_empty() { (**et).clone() } else { target };
+            let elem = match &v.kind {
+                Kind::Map(t, _) if m.is_empty() && **et == Type::Dynamic => t.clone(),
+                _ if m.is_empty() => (**et).clone(),
+                _ => target,
+            };
             Value::map(elem, out)
         }
         (Type::Tuple(ts), Kind::Tuple(items) | Kind::List(_, items)) if ts.len() == items.len() => {

@@ -342,15 +342,30 @@ impl<'a> Evaluator<'a> {
                 &src,
             )),
             Kind::Null(_) => Ok(Value::tuple(vec![]).mark(sensitive)),
+            // HCL's SplatExpr resultTy: the traversal applied to an unknown element of the
+            // source's element type gives the result's element type, for an unknown source and
+            // for an empty one (`var.l[*]` of an empty list(string) is list(string)).
+            Kind::Unknown(Type::List(t) | Type::Set(t)) => {
+                let each = apply(self, &Value::unknown((**t).clone()))?;
+                Ok(Value::unknown(Type::list(each.ty())).mark(sensitive))
+            }
+            Kind::Unknown(Type::Tuple(ts)) => {
+                let mut tys = Vec::with_capacity(ts.len());
+                for t in ts {
+                    tys.push(apply(self, &Value::unknown(t.clone()))?.ty());
+                }
+                Ok(Value::unknown(Type::Tuple(tys)).mark(sensitive))
+            }
             Kind::Unknown(_) => Ok(Value::dynamic().mark(sensitive)),
-            Kind::List(_, items) | Kind::Set(_, items) => {
+            Kind::List(t, items) | Kind::Set(t, items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for x in items {
                     out.push(apply(self, x)?);
                 }
                 let tys: Vec<Type> = out.iter().map(Value::ty).collect();
                 if out.is_empty() {
-                    return Ok(Value::list(Type::Dynamic, vec![]).mark(sensitive));
+                    let each = apply(self, &Value::unknown(t.clone()))?;
+                    return Ok(Value::list(each.ty(), vec![]).mark(sensitive));
                 }
                 match unify(&tys) {
                     Some(t) => Ok(Value::list(
@@ -492,10 +507,21 @@ impl<'a> Evaluator<'a> {
                 let items = v.elements().unwrap_or_default();
                 match n.to_i64().and_then(|i| items.get(i as usize)) {
                     Some(x) => Ok((*x).clone().mark(sensitive)),
+                    // HCL's Index says more only when the index minus the length is not positive,
+                    // i.e. for the index just past the end, and not of a sensitive collection.
+                    None if !v.sensitive && n.to_i64() == Some(items.len() as i64) => Err(invalid(
+                        self,
+                        if items.is_empty() {
+                            ": the collection has no elements"
+                        } else {
+                            ": the given index is greater than or equal to the length of the collection"
+                        },
+                    )),
                     None => Err(invalid(self, "")),
                 }
             }
             Type::Map(_) | Type::Object(_) => {
+                let by_number = key.ty() == Type::Number;
                 let k = match convert(&key, &Type::String) {
                     Ok(k) => k,
                     Err(m) => return Err(invalid(self, &format!(": {m}"))),
@@ -515,7 +541,11 @@ impl<'a> Evaluator<'a> {
                     },
                     Kind::Object(m) => match m.get(name) {
                         Some(x) => Ok(x.clone().mark(sensitive)),
-                        None => Err(self.err("Invalid index", "The given key does not identify an element in this collection value.".to_string(), span)),
+                        None if by_number => Err(invalid(
+                            self,
+                            ". An object only supports looking up attributes by name, not by numeric index",
+                        )),
+                        None => Err(invalid(self, "")),
                     },
                     _ => Err(invalid(self, "")),
                 }
@@ -1141,13 +1171,19 @@ impl<'a> Evaluator<'a> {
         // Every built-in function is also `core::NAME`.
         let plain = name.name.strip_prefix("core::").unwrap_or(name.name);
         let Some(f) = self.funcs.get(plain) else {
-            if let Some(rest) = name.name.strip_prefix("provider::") {
-                let (provider, func) = rest.split_once("::").unwrap_or((rest, ""));
-                return Err(self.err(
-                    "Unknown provider function",
-                    format!("There is no function named {}. Ensure that provider name {} is declared in this module's required_providers block, and that this provider offers a function named {}.", go_quote(name.name), go_quote(provider), go_quote(func)),
-                    &name.span,
-                ));
+            // Terraform's checkForUnknownFunctionDiags (internal/lang/eval.go): a namespaced
+            // name is a provider function, whatever its first part.
+            if let Some((namespace, func)) = name.name.rsplit_once("::") {
+                let mut parts = namespace.split("::");
+                let (first, provider) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+                let detail = if first != "provider" {
+                    format!("The function namespace {} is not valid. Provider function calls must use the \"provider::\" namespace prefix.", go_quote(first))
+                } else if provider.is_empty() {
+                    "The function call must include the provider name after the \"provider::\" prefix.".to_string()
+                } else {
+                    format!("There is no function named {}. Ensure that provider name {} is declared in this module's required_providers block, and that this provider offers a function named {}.", go_quote(name.name), go_quote(provider), go_quote(func))
+                };
+                return Err(self.err("Unknown provider function", detail, &name.span));
             }
             let mut detail = format!("There is no function named {}.", go_quote(name.name));
             if let Some(s) = crate::hcl::messages::suggest(name.name, sorted(self.funcs.names())) {
@@ -1258,7 +1294,12 @@ impl<'a> Evaluator<'a> {
     /// `try(...)`: the first argument that evaluates without error; an unknown result defers.
     fn call_try(&mut self, args: &[Expr<'_>], span: &Span) -> R {
         if args.is_empty() {
-            return Err(self.err("Invalid function argument", "At least one argument is required.", span));
+            // Terraform's try has this as its Type error, which HCL reports at `try(`.
+            return Err(self.err(
+                "Error in function call",
+                "Call to function \"try\" failed: at least one argument is required.",
+                &(span.start..span.start + 4),
+            ));
         }
         let mut errors = Vec::new();
         for a in args {
@@ -1318,15 +1359,19 @@ impl<'a> Evaluator<'a> {
     /// `can(expr)`: whether `expr` evaluates without error; unknown while it is unknown.
     fn call_can(&mut self, args: &[Expr<'_>], span: &Span) -> R {
         if args.len() != 1 {
-            let (summary, detail) = if args.is_empty() {
-                (
+            // HCL's ranges: the closing parenthesis for a missing argument, the first extra one.
+            return Err(match args.get(1) {
+                Some(extra) => self.err(
+                    "Too many function arguments",
+                    "Function \"can\" expects only 1 argument(s).",
+                    &start_range(extra),
+                ),
+                None => self.err(
                     "Not enough function arguments",
                     "Function \"can\" expects 1 argument(s). Missing value for \"expression\".",
-                )
-            } else {
-                ("Too many function arguments", "Function \"can\" expects only 1 argument(s).")
-            };
-            return Err(self.err(summary, detail, span));
+                    &(span.end.saturating_sub(1)..span.end),
+                ),
+            });
         }
         match self.eval(&args[0]) {
             Ok(v) if !v.is_wholly_known() => Ok(Value::unknown(Type::Bool)),

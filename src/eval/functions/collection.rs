@@ -186,7 +186,9 @@ pub(super) fn register(r: &mut Registry) {
     });
     r.add(Function {
         name: "contains",
-        params: vec![Param::new("list", Type::Dynamic), Param::new("value", Type::Dynamic).null()],
+        // A null value is refused through 1.15 (cty 1.18.0); cty 1.18.1 (6854da9, in 1.16.0)
+        // allows it.
+        params: vec![Param::new("list", Type::Dynamic), Param::new("value", Type::Dynamic)],
         variadic: None,
         returns: Returns::Type(Type::Bool),
         imp: |_, a, _| {

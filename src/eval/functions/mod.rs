@@ -163,10 +163,13 @@ impl Registry {
         r
     }
 
-    /// [`Registry::builtin`] and the console-only `type()`, for `terraform console`'s scope.
+    /// [`Registry::builtin`] and the console-only `type()`, for `terraform console`'s scope,
+    /// which has no `plantimestamp` (internal/lang/functions.go: "doesn't make sense in the
+    /// terraform console"); the locals the console reads keep it, unknown outside a plan.
     pub fn console() -> Registry {
         let mut r = Registry::builtin();
         conversion::register_console(&mut r);
+        r.funcs.remove("plantimestamp");
         r
     }
 
