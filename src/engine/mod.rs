@@ -1,70 +1,40 @@
 //! The engine: Terraform's plan and apply walks over a configuration, a prior state and a
 //! provider. The only stage that joins config, graph, eval, providers and state.
 //!
-//! | module | what |
+//! Its rooms, each importing only those below it (`render` → `plan`, `apply` → `shared` →
+//! `jsonconfig`; `plan` and `apply` know nothing of each other):
+//!
+//! | folder | what |
 //! | --- | --- |
-//! | `order` | the resources of every module instance, and which resources a reference reaches (through locals, variables, module outputs) |
-//! | `scope`, `body`, `body_json` | an instance's scope, a resource block's arguments and nested blocks (native or JSON) evaluated |
-//! | `routing` | the provider configuration serving each resource (the graph's answer) |
-//! | `schemas` | the generic mock's schemas, derived from the configuration; the provider set of a configuration |
-//! | `plan_walk` | graph/'s plan graph, walked by walk/'s scheduler: its order, state dependencies, forced create_before_destroy; failure skips dependents; cancellation |
-//! | `plan` | the plan: what a resource node does (expansion, refresh, actions, orphans), then orphans of removed resources, outputs, checks |
-//! | `apply_check` | the apply graph built at plan time: its cycles refuse the plan (`checkApplyGraph`) |
-//! | `apply_graph` | graph/'s apply graph of a plan, as the apply walks it (built once, kept in the plan) |
-//! | `apply_walk` | the apply: the apply graph walked by walk/'s scheduler, one driver for every host (clock, provider calls, events) |
-//! | `import` | `import` blocks expanded and checked; imported objects in the prior state |
-//! | `targets` | `-target` and `-replace` addresses, and what a target contains |
-//! | `provider_block` | a provider block evaluated for `configure()`, and the resources it makes its served resources wait for |
-//! | `state_write`, `serial` | the working state as state v4; the serial as Terraform's local state manager advances it |
-//! | `plan_json` | the plan as `terraform show -json` writes it (format 1.2) |
-//! | `config_json`, `config_providers`, `version_constraints` | its `configuration` section |
-//! | `relevant` | its `relevant_attributes` (globalref's contributing resource attributes) |
-//! | `refs` | an expression's references as jsonconfig and globalref read them |
-//! | `sources` | the configuration's files parsed once, resource blocks by address |
-//! | `diag_text` | diagnostics as Terraform's CLI prints them, with the values under a snippet |
+//! | `render` | what the CLI prints and writes: the plan JSON (`terraform show -json`), the apply's progress lines |
+//! | `plan` | the plan walk: graph/'s plan graph walked, what each resource node does (expansion, refresh, actions, orphans), imports, `moved` blocks |
+//! | `apply` | the apply walk: graph/'s apply graph of a plan walked, the working state it writes (state v4, serial), its events |
+//! | `shared` | what both walks use: scopes, resource bodies evaluated, provider routing, resource order, checks, targets, the apply graph, the virtual clock, diagnostics with their snippets |
+//! | `jsonconfig` | the configuration as the plan records it (the plan JSON's `configuration` section), the configuration's files parsed once, an expression's references |
+//!
+//! `api` is the package's plan and apply behind one request (tests and the CLI drive it).
 
 pub mod api;
 pub mod apply;
-pub mod apply_check;
-pub mod apply_graph;
-pub mod apply_walk;
-pub mod body;
-pub mod body_json;
-pub mod checks;
-pub mod clock;
-pub mod config_json;
-pub mod config_providers;
-pub mod data_orphans;
-pub mod diag_text;
-pub mod import;
-pub mod instance;
-mod live_values;
-pub mod module_outputs;
-pub mod moved;
-mod objects;
-pub mod order;
+pub mod jsonconfig;
 pub mod plan;
-pub mod plan_json;
-pub mod plan_walk;
-pub mod progress;
-pub mod provider_block;
-/// The dependencies the refreshed state records: stored and configured merged until the apply.
-mod refreshed_deps;
-pub mod refs;
-pub mod relevant;
-pub mod routing;
-pub mod schemas;
-pub mod scope;
-mod serial;
-pub mod sources;
-mod state_write;
-pub use state_write::{state_text, TerraformOrder};
-pub mod stepper;
-pub mod targets;
+pub mod render;
+pub mod shared;
+
+// The old flat paths, for code written against them (bindings, tests, benches).
 /// cty's value JSON moved down to [`crate::eval::value_json`] (the providers use it too); the
 /// old path stays for code written against it.
 pub use crate::eval::value_json as values_json;
-pub mod version_constraints;
+pub use apply::state_write::{state_text, TerraformOrder};
+pub use apply::{native as apply_native, stepper, walk as apply_walk};
+pub use jsonconfig::{config_json, config_providers, refs, sources, version_constraints};
+pub use plan::{data_orphans, import, moved, walk as plan_walk};
+pub use render::{plan_json, progress};
+pub use shared::snippets as diag_text;
+pub use shared::{
+    apply_check, apply_graph, body, body_json, checks, clock, instance, module_outputs, order, provider_block,
+    relevant, routing, schemas, scope, targets,
+};
 
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::diag::Diagnostics;

@@ -9,6 +9,7 @@
 use super::order::Walkable;
 use crate::addrs::{InstanceAddr, InstanceKey, ResourceAddr, ResourceMode};
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::engine::plan;
 use std::collections::BTreeSet;
 
 type ModuleSteps = Vec<(String, Option<InstanceKey>)>;
@@ -46,7 +47,7 @@ fn parse_target(s: &str) -> Result<Target, String> {
 
 /// Why `s` is not a target (`replace`: not a resource instance), in Terraform's words
 /// (`addrs.ParseTarget`, `addrs.ParseAbsResourceInstance`).
-pub(super) fn address_error(s: &str, replace: bool) -> String {
+pub fn address_error(s: &str, replace: bool) -> String {
     const BRACKETS: &str = "Index brackets must contain either a literal number or a literal string.";
     let mut rest = s;
     loop {
@@ -90,7 +91,7 @@ pub(super) fn address_error(s: &str, replace: bool) -> String {
 }
 
 /// The `-target` and `-replace` errors of `options` (Terraform refuses them before planning).
-pub fn check_options(options: &super::PlanOptions) -> Diagnostics {
+pub fn check_options(options: &crate::engine::PlanOptions) -> Diagnostics {
     let mut d = Diagnostics::new();
     parse_targets(&options.targets, &mut d);
     let replace = parse_replace(&options.replace, &mut d);
@@ -226,7 +227,7 @@ impl Selection {
         }
         let names: Vec<bool> = resources
             .iter()
-            .map(|w| targets.names_resource(&w.path, &super::plan::resource_addr(w.resource)))
+            .map(|w| targets.names_resource(&w.path, &plan::nodes::resource_addr(w.resource)))
             .collect();
         let named: BTreeSet<String> = crate::util::sort::btree_set(
             resources.iter().zip(&names).filter(|(_, n)| **n).map(|(w, _)| w.config_address.clone()),
@@ -297,7 +298,7 @@ pub fn applied_incomplete_warning() -> Diagnostic {
 }
 
 /// What an apply of `plan` reports before it starts: the warning for a plan made with `-target`.
-pub fn apply_diagnostics(plan: &super::Plan) -> Diagnostics {
+pub fn apply_diagnostics(plan: &crate::engine::Plan) -> Diagnostics {
     let mut d = Diagnostics::new();
     if !plan.targets.is_empty() {
         d.push(applied_incomplete_warning());

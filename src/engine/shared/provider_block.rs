@@ -12,11 +12,12 @@
 //! says which; a block's resource values are the plan's when the plan configures, the working
 //! state's when the apply does (after those resources were applied).
 
+use super::body::{self, BlockKind, Body};
+use super::scope::WalkValues;
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::model::{Config, Module, ProviderConfig};
 use crate::diag::Diagnostics;
-use crate::engine::body::{self, BlockKind, Body};
-use crate::engine::scope::WalkValues;
+use crate::engine::plan;
 use crate::engine::Plan;
 use crate::eval::functions::Registry;
 use crate::eval::module_scope::{Inputs, ModuleScope};
@@ -211,9 +212,8 @@ pub fn evaluate(
     let scope = ModuleScope::root(config, &inputs, &root_files);
     let mut diags = Diagnostics::new();
     let path: Vec<String> = found.map(|(m, _)| m.path.0.clone()).unwrap_or_default();
-    let value = crate::engine::plan::with_scope(&scope, &path, &[], &mut |s| {
-        body::evaluate(s, &inputs, &body, schema, &mut diags)
-    });
+    let value =
+        plan::nodes::with_scope(&scope, &path, &[], &mut |s| body::evaluate(s, &inputs, &body, schema, &mut diags));
     diags.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     if diags.has_errors() {
         return Err(diags);

@@ -11,19 +11,20 @@
 //! The scheduler is Terraform's: at most `-parallelism` nodes at once (default 10), a failed
 //! node's dependents skipped and everything else run to the end, cancellation (Terraform's
 //! stop: nothing new starts, what is in flight finishes). The walk's order is the graph's order,
-//! nothing else; the host only answers: natively a [`VirtualClock`](super::clock::VirtualClock)
+//! nothing else; the host only answers: natively a [`VirtualClock`](shared::clock::VirtualClock)
 //! and the built-in mocks (`apply.rs`), in the package real timers and JS promises
 //! (`bindings/engine/drive.rs`).
 
-use super::apply::{end_event, pending_event, start_event, ApplyResult, Event, EventKind};
-use super::apply_graph::{build_graph, ApplyGraph};
+use super::native::{end_event, pending_event, start_event, ApplyResult, Event, EventKind};
 use super::stepper::{Request, Response, Stepper};
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::engine::shared;
 use crate::providers::{Op, Provider};
 use crate::walk::{self, CancelToken, Subgraph, Visited, WalkHooks, WalkOptions};
 use futures_util::future::{select, Either, LocalBoxFuture};
 use serde_json::Value as Json;
+use shared::apply_graph::{build_graph, ApplyGraph};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::future::Future;
@@ -223,7 +224,7 @@ pub async fn run(
                 (false, Some(walkable)) => walkable,
                 (has_errors, _) => {
                     unwalkable = Some(if has_errors {
-                        Diagnostics(errors.iter().map(super::apply_check::one_line_cycle).collect())
+                        Diagnostics(errors.iter().map(shared::apply_check::one_line_cycle).collect())
                     } else {
                         let mut d = Diagnostics::new();
                         d.push(Diagnostic::error("Cycle in the apply graph", ""));
@@ -307,7 +308,7 @@ pub async fn run(
     }
     let mut starts = starts.into_inner();
     crate::util::sort::sort_by_key(&mut starts, |(t, _)| *t);
-    let waves = super::clock::group(&starts, provider.delay_ms(Op::Create, None));
+    let waves = shared::clock::group(&starts, provider.delay_ms(Op::Create, None));
     let state = s.final_state();
     ApplyResult {
         state,

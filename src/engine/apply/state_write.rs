@@ -2,17 +2,19 @@
 //! instances, sensitive attribute paths, dependencies and create_before_destroy, the root
 //! outputs, the serial and lineage.
 
-use super::instance::{self, with_root_scope};
 use super::objects::Obj;
-use super::scope::ResourceKey;
 use super::stepper::{current_values, Stepper};
-use super::InstanceChange;
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::diag::Diagnostics;
+use crate::engine::render;
+use crate::engine::shared;
+use crate::engine::InstanceChange;
 use crate::eval::value_json::{type_json, value as value_json};
 use crate::eval::{Kind, Value};
 use crate::plans::Action;
 use serde_json::{json, Map, Value as Json};
+use shared::instance::{self, with_root_scope};
+use shared::scope::ResourceKey;
 use std::collections::{BTreeMap, HashMap};
 
 /// Paths of the sensitive parts of a value, as state v4's `sensitive_attributes` writes them.
@@ -51,7 +53,7 @@ fn sensitive_paths(v: &Value, path: &mut Vec<Json>, out: &mut Vec<Json>) {
 /// objects record (what the plan's changes say).
 pub(super) type Configured = HashMap<ResourceKey, (Vec<String>, bool)>;
 
-pub(super) fn configured(plan: &super::Plan) -> Configured {
+pub(super) fn configured(plan: &crate::engine::Plan) -> Configured {
     let mut conf = Configured::new();
     for c in &plan.changes {
         if c.deposed.is_none() && !matches!(c.action, Action::Delete | Action::Forget) {
@@ -159,7 +161,7 @@ pub(super) fn write_state(s: &Stepper<'_>, moment: Moment, mut warnings: Option<
         let values = current_values(objs, &hidden, walkables.iter());
         let (outs, checks) = with_root_scope(files, config, s.variables, &values, false, &mut |root, inputs| {
             let mut scratch = Diagnostics::new();
-            let checks = super::checks::evaluate(
+            let checks = shared::checks::evaluate(
                 root,
                 inputs,
                 config,
@@ -179,9 +181,9 @@ pub(super) fn write_state(s: &Stepper<'_>, moment: Moment, mut warnings: Option<
         });
         let mut checks = checks;
         if let Some(kept) = &plan.kept {
-            super::targets::leave_out_checks(&mut checks, config, kept);
+            shared::targets::leave_out_checks(&mut checks, config, kept);
         }
-        check_results = super::checks::state_json(&checks);
+        check_results = shared::checks::state_json(&checks);
         let prior_outputs = prior.and_then(|p| p.get("outputs")).and_then(Json::as_object);
         let pending = if moment == Moment::Written { s.outputs_pending() } else { Default::default() };
         for (name, v, sensitive) in outs {
@@ -221,7 +223,7 @@ pub(super) fn write_state(s: &Stepper<'_>, moment: Moment, mut warnings: Option<
     let serial = s.serial.value;
     json!({
         "version": 4,
-        "terraform_version": super::plan_json::TERRAFORM_VERSION,
+        "terraform_version": render::plan_json::TERRAFORM_VERSION,
         "serial": serial,
         "lineage": lineage,
         "outputs": outputs,

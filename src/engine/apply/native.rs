@@ -3,16 +3,17 @@
 //! the events. The package runs the same walk on real timers and JS promises
 //! (`bindings/engine`).
 
-use super::apply_walk::ApplyHost;
-use super::clock::VirtualClock;
 use super::stepper::{Request, Response, Started, Stepper};
-use super::Plan;
+use super::walk::ApplyHost;
 use crate::config::model::Config;
 use crate::diag::Diagnostics;
+use crate::engine::shared;
+use crate::engine::Plan;
 use crate::providers::{Op, Provider};
 use crate::walk::CancelToken;
 use futures_util::future::LocalBoxFuture;
 use serde_json::Value as Json;
+use shared::clock::VirtualClock;
 use std::collections::BTreeMap;
 
 /// Options of [`apply`].
@@ -91,7 +92,7 @@ pub fn apply(
     let s = Stepper::new(files, config, plan, prior, provider, &options.variables, options.lineage.clone());
     let clock = VirtualClock::default();
     let host = Virtual { clock: &clock, provider };
-    clock.run(super::apply_walk::run(s, config, provider, &host, options.parallelism, CancelToken::new()))
+    clock.run(super::walk::run(s, config, provider, &host, options.parallelism, CancelToken::new()))
 }
 
 /// The native host: virtual time, the provider answering at once.

@@ -3,12 +3,14 @@
 //! status flags; `configuration` (config_json.rs) and `relevant_attributes` (relevant.rs) were
 //! computed by the plan walk.
 
-use super::plan::{index_state, object_value};
-use super::{InstanceChange, Plan};
 use crate::addrs::{InstanceKey, ResourceMode};
+use crate::engine::plan;
+use crate::engine::shared;
+use crate::engine::{InstanceChange, Plan};
 use crate::eval::value_json::{sensitive_as_bool, type_json, unknown_as_bool, value};
 use crate::plans::Action;
 use crate::providers::Provider;
+use plan::nodes::{index_state, object_value};
 use serde_json::{json, Map, Value as Json};
 use std::collections::BTreeMap;
 
@@ -170,7 +172,7 @@ fn prior_state(plan: &Plan, provider: &dyn Provider) -> Option<Json> {
         } else {
             provider.resource_schema(type_name)
         };
-        let reread = |o: &super::plan::PriorObject| {
+        let reread = |o: &plan::nodes::PriorObject| {
             plan.data_read.iter().any(|c| {
                 &c.module == module && c.mode == m && &c.type_name == type_name && &c.name == name && c.key == o.key
             })
@@ -333,7 +335,7 @@ pub fn to_json(plan: &Plan, provider: &dyn Provider) -> Json {
         out.insert("output_changes".into(), Json::Object(oc));
     }
     if !plan.checks.is_empty() {
-        out.insert("checks".into(), super::checks::plan_json(&plan.checks));
+        out.insert("checks".into(), shared::checks::plan_json(&plan.checks));
     }
     if let Some(ps) = prior_state(plan, provider) {
         out.insert("prior_state".into(), ps);

@@ -8,12 +8,13 @@
 //! expressions look up, and a value is rebuilt only after an object of its resource changed.
 
 use super::objects::{resource_id, Obj, Objects, ResourceId};
-use super::order::Walkable;
-use super::scope::ResourceKey;
-use super::InstanceChange;
 use crate::addrs::{InstanceKey, ResourceMode};
+use crate::engine::shared;
+use crate::engine::InstanceChange;
 use crate::eval::scope::ResourceSource;
 use crate::eval::Value;
+use shared::order::Walkable;
+use shared::scope::ResourceKey;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;

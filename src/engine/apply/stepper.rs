@@ -7,23 +7,25 @@
 //!
 //! What runs when is the apply graph's alone (`apply_graph`); nothing here orders operations.
 
-use super::body::{arguments_of, Body};
-use super::instance::{self, with_root_env, with_root_scope, RootEnv};
 use super::live_values::{resource_key, resource_value, Hidden, Reads};
 use super::objects::{Obj, Objects};
-use super::order::{self, Walkable};
-use super::plan::{index_state, object_value};
-use super::scope::WalkValues;
 use super::serial::Serial;
 use super::state_write::{configured, Configured, Moment};
-use super::{InstanceChange, Plan};
 use crate::addrs::ResourceMode;
 use crate::config::model::Config;
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::engine::plan;
+use crate::engine::shared;
+use crate::engine::{InstanceChange, Plan};
 use crate::eval::{Kind, Value};
 use crate::plans::Action;
 use crate::providers::{Applied, Op, Provider, ProviderError};
+use plan::nodes::{index_state, object_value};
 use serde_json::Value as Json;
+use shared::body::{arguments_of, Body};
+use shared::instance::{self, with_root_env, with_root_scope, RootEnv};
+use shared::order::{self, Walkable};
+use shared::scope::WalkValues;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// One provider operation of the apply.
@@ -164,7 +166,7 @@ pub struct Stepper<'a> {
     waits: HashMap<String, BTreeSet<String>>,
     /// Resources a write left with no object after their expand node had recorded them: the
     /// record is gone (Terraform removes a resource with no instances).
-    emptied: std::collections::HashSet<super::scope::ResourceKey>,
+    emptied: std::collections::HashSet<shared::scope::ResourceKey>,
     /// The operations of each resource, by configuration address.
     ops_by_addr: HashMap<String, Vec<usize>>,
     pub added: usize,
@@ -217,7 +219,7 @@ impl<'a> Stepper<'a> {
         let walkables = with_root_scope(files, config, variables, &expansion_values, false, &mut |root, _| {
             order::resources(
                 config,
-                &mut |path, keys, call| super::plan::module_keys(root, path, keys, call),
+                &mut |path, keys, call| plan::nodes::module_keys(root, path, keys, call),
                 &mut unexpanded,
             )
         });
@@ -332,7 +334,7 @@ impl<'a> Stepper<'a> {
             imported: plan.changes.iter().filter(|c| c.importing.is_some()).count(),
             changed: 0,
             destroyed: 0,
-            diagnostics: super::targets::apply_diagnostics(plan),
+            diagnostics: shared::targets::apply_diagnostics(plan),
             env: RootEnv::new(files, config),
             args,
             reads,
@@ -390,7 +392,7 @@ impl<'a> Stepper<'a> {
     /// a resource it creates in the state once its expand node has run (after what its
     /// configuration reaches), before any instance is written; a failed create that writes no
     /// object removes the record. Each with its provider configuration.
-    pub(super) fn husks(&self) -> BTreeMap<super::scope::ResourceKey, String> {
+    pub(super) fn husks(&self) -> BTreeMap<shared::scope::ResourceKey, String> {
         let open: std::collections::HashSet<String> = (0..self.ops.len())
             .filter(|&b| !self.ended[b])
             .map(|b| order::config_addr(&self.ops[b].resource))
@@ -441,8 +443,8 @@ impl<'a> Stepper<'a> {
 
     /// The `Importing...` / `Import complete` events of the plan's imports (the objects were
     /// imported during the plan: the apply records them first).
-    pub fn import_events(&self) -> Vec<super::apply::Event> {
-        super::import::apply_events(self.plan)
+    pub fn import_events(&self) -> Vec<super::native::Event> {
+        plan::import::apply_events(self.plan)
     }
 
     /// The first object of `c`'s instance for which `pred` holds.
@@ -489,9 +491,9 @@ impl<'a> Stepper<'a> {
         let files = crate::eval::MapFiles(self.files);
         if let Some(&w) = self.by_addr.get(&self.ops[b].resource) {
             let decl = &self.walkables[w].resource.range;
-            diag = diag.with_range(super::diag_text::body_start(decl, &files).unwrap_or_else(|| decl.clone()));
+            diag = diag.with_range(shared::snippets::body_start(decl, &files).unwrap_or_else(|| decl.clone()));
         }
-        d.push(super::diag_text::with_source(diag, &files, Vec::new()));
+        d.push(shared::snippets::with_source(diag, &files, Vec::new()));
         d
     }
 

@@ -3,14 +3,12 @@
 //! provider, evaluated, planned by the provider, given an action and its reason; orphans
 //! (vanished keys, resources, modules) planned for deletion; then the root outputs.
 
-use super::body::{self, attr};
-use super::order::{self, Walkable};
-use super::routing::{default_config, source_of, Routing};
-use super::scope::{InstanceScope, WalkValues};
-use super::{InstanceChange, OpProgress, OutputChange, Plan, PlanOp, PlanOptions};
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::model::{Config, IgnoreChanges, Resource};
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::engine::jsonconfig;
+use crate::engine::shared;
+use crate::engine::{InstanceChange, OpProgress, OutputChange, Plan, PlanOp, PlanOptions};
 use crate::eval::convert::convert;
 use crate::eval::functions::Registry;
 use crate::eval::json::from_json;
@@ -20,6 +18,10 @@ use crate::plans::Action;
 use crate::providers::Op;
 use crate::providers::{Provider, ResourceSchema};
 use serde_json::Value as Json;
+use shared::body::{self, attr};
+use shared::order::{self, Walkable};
+use shared::routing::{default_config, source_of, Routing};
+use shared::scope::{InstanceScope, WalkValues};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// One object of the prior state.
@@ -176,7 +178,7 @@ struct Walk<'a> {
     serving: String,
     /// `-target`: the targets, and whether one names the resource being walked (then only
     /// the instances they contain are planned).
-    targets: super::targets::Targets,
+    targets: shared::targets::Targets,
     targeted_here: bool,
     /// The configuration resources a target names directly.
     targeted: BTreeSet<String>,
@@ -250,7 +252,7 @@ pub fn plan(
     );
     if validate.diagnostics.has_errors() {
         for d in validate.diagnostics.errors() {
-            result.diagnostics.push(super::apply_check::one_line_cycle(d));
+            result.diagnostics.push(shared::apply_check::one_line_cycle(d));
         }
         result.refused = true;
         return result;
@@ -260,27 +262,27 @@ pub fn plan(
     // ... and so do its function errors, in blocks the plan may never expand (`count = 0`).
     undeclared.extend(crate::eval::validate::walk(files, config));
     if undeclared.has_errors() {
-        result.diagnostics.extend(super::diag_text::with_sources(undeclared, &MapFiles(files)));
+        result.diagnostics.extend(shared::snippets::with_sources(undeclared, &MapFiles(files)));
         result.refused = true;
         return result;
     }
     drop(validate);
-    result.diagnostics.extend(super::targets::check_options(options));
+    result.diagnostics.extend(shared::targets::check_options(options));
     if result.diagnostics.has_errors() {
         return result;
     }
     let mut ignored = Diagnostics::new();
-    let targets = super::targets::Targets(super::targets::parse_targets(&options.targets, &mut ignored));
-    let replace = super::targets::parse_replace(&options.replace, &mut ignored);
+    let targets = shared::targets::Targets(shared::targets::parse_targets(&options.targets, &mut ignored));
+    let replace = shared::targets::parse_replace(&options.replace, &mut ignored);
     if !targets.is_empty() {
-        result.diagnostics.push(super::targets::targeting_warning());
+        result.diagnostics.push(shared::targets::targeting_warning());
     }
     // `moved` blocks rename prior objects first.
     let (moved_state, moved) = super::moved::apply_moves(config, prior);
     let prior = moved_state.as_ref();
     result.prior_state = prior.cloned();
     // The graph the plan walks (`plan_walk`); its provider routing serves every resource.
-    let graph = match super::plan_walk::PlanGraph::build(config, prior) {
+    let graph = match super::walk::PlanGraph::build(config, prior) {
         Ok(g) => g,
         Err(d) => {
             result.diagnostics.extend(d);
@@ -312,7 +314,7 @@ pub fn plan(
     }
     if scope.diagnostics.borrow().has_errors() {
         result.diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
-        result.diagnostics = super::diag_text::with_sources(std::mem::take(&mut result.diagnostics), &file_source);
+        result.diagnostics = shared::snippets::with_sources(std::mem::take(&mut result.diagnostics), &file_source);
         return result;
     }
     let prior_index = index_state(prior);
@@ -408,8 +410,8 @@ pub fn plan(
         }
     }
     // Every block's body, each file parsed once.
-    let bodies = super::body::arguments_of(files, &resources.iter().map(|w| w.resource).collect::<Vec<_>>());
-    let selection = super::targets::Selection::of(&walk.targets, &resources, &closure, options.destroy);
+    let bodies = shared::body::arguments_of(files, &resources.iter().map(|w| w.resource).collect::<Vec<_>>());
+    let selection = shared::targets::Selection::of(&walk.targets, &resources, &closure, options.destroy);
     walk.targeted = selection.named.clone();
     walk.kept = selection.kept.clone();
     let walk = std::cell::RefCell::new(walk);
@@ -456,10 +458,18 @@ pub fn plan(
     if !options.destroy {
         result.outputs = walk.outputs(&scope);
         let mut check_diags = Diagnostics::new();
-        result.checks =
-            super::checks::evaluate(&scope, &inputs, config, &resources, &values, &walk.failed, &mut check_diags, true);
+        result.checks = shared::checks::evaluate(
+            &scope,
+            &inputs,
+            config,
+            &resources,
+            &values,
+            &walk.failed,
+            &mut check_diags,
+            true,
+        );
         if !walk.targets.is_empty() {
-            super::targets::leave_out_checks(&mut result.checks, config, &walk.kept);
+            shared::targets::leave_out_checks(&mut result.checks, config, &walk.kept);
             result.kept = Some(walk.kept.clone());
         }
         walk.diags.extend(check_diags);
@@ -468,7 +478,7 @@ pub fn plan(
     }
     result.diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     result.diagnostics.extend(walk.diags);
-    result.diagnostics = super::diag_text::with_sources(std::mem::take(&mut result.diagnostics), &file_source);
+    result.diagnostics = shared::snippets::with_sources(std::mem::take(&mut result.diagnostics), &file_source);
     for (c, v) in &walk.imported {
         super::import::add_to_state(&mut result.prior_state, c, v);
     }
@@ -509,14 +519,14 @@ pub fn plan(
         let planned: Vec<&InstanceChange> = result.data_read.iter().collect();
         result.prior_state = Some(super::data_orphans::drop(p, &configured, &walk.data_expanded, &planned));
     }
-    let sources = super::sources::Sources::new(config);
-    result.configuration = Some(super::config_json::configuration(config, &sources, provider, &inputs));
+    let sources = jsonconfig::sources::Sources::new(config);
+    result.configuration = Some(jsonconfig::config_json::configuration(config, &sources, provider, &inputs));
     let module_outputs =
-        if options.destroy { Vec::new() } else { super::module_outputs::changed(&config.root, &scope) };
-    result.relevant_attributes = super::relevant::Relevant::new(config, module_outputs);
+        if options.destroy { Vec::new() } else { shared::module_outputs::changed(&config.root, &scope) };
+    result.relevant_attributes = shared::relevant::Relevant::new(config, module_outputs);
     // The apply graph this plan would build, checked now (Terraform's `checkApplyGraph`).
     if !result.diagnostics.has_errors() {
-        let (errors, graph) = super::apply_check::check(config, &result);
+        let (errors, graph) = shared::apply_check::check(config, &result);
         result.apply_graph_refused = errors.has_errors();
         result.apply_graph = graph;
         result.diagnostics.extend(errors);
@@ -614,10 +624,10 @@ impl<'a> Walk<'a> {
             };
             // Terraform names the unknown values the expression read.
             let unknown = |what: &str| {
-                super::diag_text::with_source(
+                shared::snippets::with_source(
                     unknown(what),
                     self.inputs.files,
-                    super::diag_text::expression_values(scope, self.inputs, &e.source, true),
+                    shared::snippets::expression_values(scope, self.inputs, &e.source, true),
                 )
             };
             return match &v.kind {
@@ -743,8 +753,9 @@ impl<'a> Walk<'a> {
             let cfg = body::evaluate(&inst, self.inputs, args, &schema, &mut diags);
             // Preconditions are checked before the instance is planned.
             for c in &r.lifecycle.preconditions {
-                if let (super::checks::Status::Fail, m) = super::checks::condition(&inst, self.inputs, c, &mut diags) {
-                    diags.push(super::checks::failed_condition(
+                if let (shared::checks::Status::Fail, m) = shared::checks::condition(&inst, self.inputs, c, &mut diags)
+                {
+                    diags.push(shared::checks::failed_condition(
                         Diagnostic::error("Resource precondition failed", m.unwrap_or_default())
                             .with_range(c.condition.range.clone()),
                         &inst,
@@ -1090,7 +1101,7 @@ impl<'a> Walk<'a> {
             .replace
             .iter()
             .filter(|a| a.key.is_none() && &a.resource == resource)
-            .map(|a| super::targets::incomplete_replace_warning(&a.to_string(), &addresses))
+            .map(|a| shared::targets::incomplete_replace_warning(&a.to_string(), &addresses))
             .collect();
         for d in warnings {
             self.diags.push(d);
