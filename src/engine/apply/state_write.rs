@@ -6,7 +6,6 @@ use super::objects::Obj;
 use super::stepper::{current_values, Stepper};
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::diag::Diagnostics;
-use crate::engine::render;
 use crate::engine::shared;
 use crate::engine::InstanceChange;
 use crate::eval::value_json::{type_json, value as value_json};
@@ -223,7 +222,7 @@ pub(super) fn write_state(s: &Stepper<'_>, moment: Moment, mut warnings: Option<
     let serial = s.serial.value;
     json!({
         "version": 4,
-        "terraform_version": render::plan_json::TERRAFORM_VERSION,
+        "terraform_version": crate::state::TERRAFORM_VERSION,
         "serial": serial,
         "lineage": lineage,
         "outputs": outputs,

@@ -20,12 +20,12 @@ use crate::engine::{InstanceChange, Plan};
 use crate::eval::{Kind, Value};
 use crate::plans::Action;
 use crate::providers::{Applied, Op, Provider, ProviderError};
-use plan::nodes::{index_state, object_value};
 use serde_json::Value as Json;
 use shared::body::{arguments_of, Body};
 use shared::instance::{self, with_root_env, with_root_scope, RootEnv};
 use shared::order::{self, Walkable};
 use shared::scope::WalkValues;
+use shared::state_read::{index_state, object_value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// One provider operation of the apply.
@@ -219,7 +219,7 @@ impl<'a> Stepper<'a> {
         let walkables = with_root_scope(files, config, variables, &expansion_values, false, &mut |root, _| {
             order::resources(
                 config,
-                &mut |path, keys, call| plan::nodes::module_keys(root, path, keys, call),
+                &mut |path, keys, call| shared::scope::module_keys(root, path, keys, call),
                 &mut unexpanded,
             )
         });

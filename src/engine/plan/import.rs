@@ -10,7 +10,6 @@ use crate::addrs::{InstanceAddr, InstanceKey};
 use crate::config::model::{Config, Import};
 use crate::diag::{Diagnostic, Diagnostics, Pos, SourceRange};
 use crate::engine::apply;
-use crate::engine::render;
 use crate::engine::shared;
 use crate::engine::InstanceChange;
 use crate::eval::module_scope::{eval_config_expr, eval_text, Inputs, ModuleScope};
@@ -297,7 +296,7 @@ pub fn instance_not_configured(address: &str) -> Diagnostic {
 /// Adds an imported object to the prior state (state v4 JSON; created when there was none),
 /// where Terraform's plan records it.
 pub fn add_to_state(state: &mut Option<Json>, change: &InstanceChange, value: &Value) {
-    let state = state.get_or_insert_with(|| json!({"version": 4, "terraform_version": render::plan_json::TERRAFORM_VERSION, "serial": 0, "lineage": "", "outputs": {}, "resources": []}));
+    let state = state.get_or_insert_with(|| json!({"version": 4, "terraform_version": crate::state::TERRAFORM_VERSION, "serial": 0, "lineage": "", "outputs": {}, "resources": []}));
     let Some(resources) = state.get_mut("resources").and_then(Json::as_array_mut) else { return };
     let mode = if change.mode == crate::addrs::ResourceMode::Data { "data" } else { "managed" };
     let same = |r: &Json| {

@@ -12,7 +12,7 @@ use crate::engine::{InstanceChange, OpProgress, OutputChange, Plan, PlanOp, Plan
 use crate::eval::convert::convert;
 use crate::eval::functions::Registry;
 use crate::eval::json::from_json;
-use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleKey, ModuleScope};
+use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleScope};
 use crate::eval::{Kind, MapFiles, Type, Value};
 use crate::plans::Action;
 use crate::providers::Op;
@@ -21,117 +21,9 @@ use serde_json::Value as Json;
 use shared::body::{self, attr};
 use shared::order::{self, Walkable};
 use shared::routing::{default_config, source_of, Routing};
-use shared::scope::{InstanceScope, WalkValues};
+use shared::scope::{module_keys, with_scope, InstanceScope, WalkValues};
+use shared::state_read::{index_state, mode_of, mode_str, object_value, PriorIndex, PriorObject};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-
-/// One object of the prior state.
-#[derive(Clone, Debug)]
-pub struct PriorObject {
-    pub key: Option<InstanceKey>,
-    pub deposed: Option<String>,
-    pub attributes: Json,
-    pub sensitive_paths: Json,
-    pub dependencies: Vec<String>,
-    pub create_before_destroy: bool,
-    pub tainted: bool,
-}
-
-/// The prior state's objects by (module, mode, type, name).
-pub type PriorIndex = BTreeMap<(String, String, String, String), (String, Vec<PriorObject>)>;
-
-fn mode_str(m: ResourceMode) -> &'static str {
-    match m {
-        ResourceMode::Managed => "managed",
-        ResourceMode::Data => "data",
-        ResourceMode::Ephemeral => "ephemeral",
-    }
-}
-
-fn mode_of(s: &str) -> ResourceMode {
-    match s {
-        "data" => ResourceMode::Data,
-        "ephemeral" => ResourceMode::Ephemeral,
-        _ => ResourceMode::Managed,
-    }
-}
-
-/// Reads the objects of a state v4 JSON value.
-pub fn index_state(state: Option<&Json>) -> PriorIndex {
-    let mut out = PriorIndex::new();
-    let Some(resources) = state.and_then(|s| s.get("resources")).and_then(Json::as_array) else { return out };
-    for r in resources {
-        let s = |k: &str| r.get(k).and_then(Json::as_str).unwrap_or("").to_string();
-        let key = (s("module"), s("mode"), s("type"), s("name"));
-        let provider = s("provider");
-        let mut objs = Vec::new();
-        for i in r.get("instances").and_then(Json::as_array).into_iter().flatten() {
-            let ik = match i.get("index_key") {
-                Some(Json::Number(n)) => n.as_i64().map(InstanceKey::Int),
-                Some(Json::String(s)) => Some(InstanceKey::Str(s.clone())),
-                _ => None,
-            };
-            objs.push(PriorObject {
-                key: ik,
-                deposed: i.get("deposed").and_then(Json::as_str).map(String::from),
-                attributes: i.get("attributes").cloned().unwrap_or(Json::Null),
-                sensitive_paths: i.get("sensitive_attributes").cloned().unwrap_or(Json::Null),
-                dependencies: i
-                    .get("dependencies")
-                    .and_then(Json::as_array)
-                    .map(|a| a.iter().filter_map(|d| d.as_str().map(String::from)).collect())
-                    .unwrap_or_default(),
-                create_before_destroy: i.get("create_before_destroy").and_then(Json::as_bool).unwrap_or(false),
-                tainted: i.get("status").and_then(Json::as_str) == Some("tainted"),
-            });
-        }
-        out.insert(key, (provider, objs));
-    }
-    out
-}
-
-/// A state object's attributes as a value of the schema's type, sensitive where the state
-/// says (`sensitive_attributes` paths).
-pub fn object_value(o: &PriorObject, schema: Option<&ResourceSchema>) -> Value {
-    let v = from_json(&o.attributes);
-    let mut v = match schema {
-        Some(s) => convert(&v, &s.object_type()).unwrap_or(v),
-        None => v,
-    };
-    for path in o.sensitive_paths.as_array().into_iter().flatten() {
-        let steps: Vec<String> = path
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|st| {
-                let x = st.get("value")?;
-                let x = x.get("value").unwrap_or(x);
-                x.as_str().map(String::from).or_else(|| x.as_i64().map(|i| i.to_string()))
-            })
-            .collect();
-        mark_path(&mut v, &steps);
-    }
-    v
-}
-
-fn mark_path(v: &mut Value, steps: &[String]) {
-    let Some((first, rest)) = steps.split_first() else {
-        v.sensitive = true;
-        return;
-    };
-    match &mut v.kind {
-        Kind::Object(m) | Kind::Map(_, m) => {
-            if let Some(x) = m.get_mut(first) {
-                mark_path(x, rest);
-            }
-        }
-        Kind::List(_, items) | Kind::Tuple(items) | Kind::Set(_, items) => {
-            if let Some(x) = first.parse::<usize>().ok().and_then(|i| items.get_mut(i)) {
-                mark_path(x, rest);
-            }
-        }
-        _ => {}
-    }
-}
 
 /// One instance to plan: its key, `count.index`, `each.key` and `each.value`.
 type Repetition = (Option<InstanceKey>, Option<i64>, Option<(Value, Value)>);
@@ -193,38 +85,6 @@ struct Walk<'a> {
     imports: HashMap<String, String>,
     /// The objects imported, for the prior state.
     imported: Vec<(InstanceChange, Value)>,
-}
-
-/// Runs `f` in the scope of the module instance at `path` (call names) and `keys`.
-pub fn with_scope<R>(
-    scope: &ModuleScope<'_>,
-    path: &[String],
-    keys: &[Option<ModuleKey>],
-    f: &mut dyn FnMut(&ModuleScope<'_>) -> R,
-) -> Option<R> {
-    match path.split_first() {
-        None => Some(f(scope)),
-        Some((first, rest)) => {
-            let child = match keys.first().cloned().flatten() {
-                Some(k) => scope.child_instance(first, k)?,
-                None => scope.child_scope(first).ok().flatten()?,
-            };
-            let r = with_scope(&child, rest, keys.get(1..).unwrap_or(&[]), f);
-            let d = std::mem::take(&mut *child.diagnostics.borrow_mut());
-            scope.diagnostics.borrow_mut().extend(d);
-            r
-        }
-    }
-}
-
-/// The instances of module call `call` in the module instance at `path`/`keys`.
-pub fn module_keys(
-    scope: &ModuleScope<'_>,
-    path: &[String],
-    keys: &[Option<ModuleKey>],
-    call: &str,
-) -> Option<Vec<ModuleKey>> {
-    with_scope(scope, path, keys, &mut |s| s.module_keys(call)).flatten()
 }
 
 /// Plans `config` against the prior state (`prior`, state v4 JSON) with `provider`.
@@ -701,7 +561,7 @@ impl<'a> Walk<'a> {
                 .map(|(k, v)| (Some(InstanceKey::Str(k.clone())), None, Some((Value::string(k.clone()), v.clone()))))
                 .collect(),
         };
-        let raddr = resource_addr(r);
+        let raddr = r.addr();
         if r.mode == ResourceMode::Managed && !self.options.destroy {
             self.incomplete_replace(w, &raddr, &instances);
         }
@@ -1431,10 +1291,6 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// A configuration resource's address within its module.
-pub fn resource_addr(r: &Resource) -> crate::addrs::ResourceAddr {
-    crate::addrs::ResourceAddr { mode: r.mode, type_name: r.type_name.clone(), name: r.name.clone() }
-}
 fn module_configured(config: &Config, module: &str) -> bool {
     // `module.a.module.b` (keys stripped) names a chain of calls.
     let names: Vec<String> = module

@@ -4,17 +4,15 @@
 //! computed by the plan walk.
 
 use crate::addrs::{InstanceKey, ResourceMode};
-use crate::engine::plan;
 use crate::engine::shared;
 use crate::engine::{InstanceChange, Plan};
 use crate::eval::value_json::{sensitive_as_bool, type_json, unknown_as_bool, value};
 use crate::plans::Action;
 use crate::providers::Provider;
-use plan::nodes::{index_state, object_value};
+use crate::state::TERRAFORM_VERSION;
 use serde_json::{json, Map, Value as Json};
+use shared::state_read::{index_state, object_value, PriorObject};
 use std::collections::BTreeMap;
-
-pub const TERRAFORM_VERSION: &str = "1.15.0";
 
 pub fn actions(a: Action) -> Json {
     json!(match a {
@@ -172,7 +170,7 @@ fn prior_state(plan: &Plan, provider: &dyn Provider) -> Option<Json> {
         } else {
             provider.resource_schema(type_name)
         };
-        let reread = |o: &plan::nodes::PriorObject| {
+        let reread = |o: &PriorObject| {
             plan.data_read.iter().any(|c| {
                 &c.module == module && c.mode == m && &c.type_name == type_name && &c.name == name && c.key == o.key
             })

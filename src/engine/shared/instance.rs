@@ -4,17 +4,16 @@
 
 use super::body;
 use super::order::Walkable;
+use super::scope::with_scope;
 use super::scope::{InstanceScope, WalkValues};
 use crate::addrs::InstanceKey;
 use crate::config::model::Config;
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::engine::plan;
 use crate::eval::functions::Registry;
 use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleScope};
 use crate::eval::scope::ResourceSource;
 use crate::eval::{Kind, MapFiles, Value};
 use crate::providers::ResourceSchema;
-use plan::nodes::with_scope;
 use std::collections::BTreeMap;
 
 /// What every root scope of a walk shares: the root module's files (paths relative to it)

@@ -3,7 +3,8 @@
 //! | module | what |
 //! | --- | --- |
 //! | `order` | the resources of every module instance, and which resources a reference reaches (through locals, variables, module outputs) |
-//! | `scope`, `body`, `body_json` | an instance's scope, a resource block's arguments and nested blocks (native or JSON) evaluated |
+//! | `state_read` | the prior state's objects by resource, and an object's value |
+//! | `scope`, `body`, `body_json` | an instance's scope, a module instance's scope reached from the root, a resource block's arguments and nested blocks (native or JSON) evaluated |
 //! | `instance` | one resource instance's configuration evaluated on its own |
 //! | `module_outputs` | the outputs of module instances below the root |
 //! | `routing` | the provider configuration serving each resource (the graph's answer) |
@@ -32,4 +33,5 @@ pub mod routing;
 pub mod schemas;
 pub mod scope;
 pub mod snippets;
+pub mod state_read;
 pub mod targets;

@@ -4,10 +4,9 @@
 //! `relevant_attributes` reads them; the plan JSON shows root outputs only.
 
 use super::order::instance_addr;
+use super::scope::{module_keys, with_scope};
 use crate::config::model::Module;
-use crate::engine::plan;
 use crate::eval::module_scope::{ModuleKey, ModuleScope};
-use plan::nodes::{module_keys, with_scope};
 
 /// (module instance address, output name) for each non-null output below the root.
 pub fn changed(root: &Module, scope: &ModuleScope<'_>) -> Vec<(String, String)> {

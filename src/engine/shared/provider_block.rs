@@ -17,7 +17,6 @@ use super::scope::WalkValues;
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::model::{Config, Module, ProviderConfig};
 use crate::diag::Diagnostics;
-use crate::engine::plan;
 use crate::engine::Plan;
 use crate::eval::functions::Registry;
 use crate::eval::module_scope::{Inputs, ModuleScope};
@@ -213,7 +212,7 @@ pub fn evaluate(
     let mut diags = Diagnostics::new();
     let path: Vec<String> = found.map(|(m, _)| m.path.0.clone()).unwrap_or_default();
     let value =
-        plan::nodes::with_scope(&scope, &path, &[], &mut |s| body::evaluate(s, &inputs, &body, schema, &mut diags));
+        super::scope::with_scope(&scope, &path, &[], &mut |s| body::evaluate(s, &inputs, &body, schema, &mut diags));
     diags.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     if diags.has_errors() {
         return Err(diags);

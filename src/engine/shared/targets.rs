@@ -9,7 +9,6 @@
 use super::order::Walkable;
 use crate::addrs::{InstanceAddr, InstanceKey, ResourceAddr, ResourceMode};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::engine::plan;
 use std::collections::BTreeSet;
 
 type ModuleSteps = Vec<(String, Option<InstanceKey>)>;
@@ -225,10 +224,7 @@ impl Selection {
                 kept: all,
             };
         }
-        let names: Vec<bool> = resources
-            .iter()
-            .map(|w| targets.names_resource(&w.path, &plan::nodes::resource_addr(w.resource)))
-            .collect();
+        let names: Vec<bool> = resources.iter().map(|w| targets.names_resource(&w.path, &w.resource.addr())).collect();
         let named: BTreeSet<String> = crate::util::sort::btree_set(
             resources.iter().zip(&names).filter(|(_, n)| **n).map(|(w, _)| w.config_address.clone()),
         );
