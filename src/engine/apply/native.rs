@@ -1,15 +1,15 @@
-//! The apply natively: the apply walk (`apply_walk`) on a virtual clock with the built-in mocks.
+//! The apply natively: the apply walk (`walk`) on a virtual clock with the built-in mocks.
 //! The result is the state v4 Terraform writes, the provider operations grouped in waves, and
 //! the events. The package runs the same walk on real timers and JS promises
 //! (`bindings/engine`).
 
-use super::stepper::{Request, Response, Started, Stepper};
+use super::events::ApplyResult;
+use super::stepper::{Request, Response, Stepper};
 use super::walk::ApplyHost;
 use crate::config::model::Config;
-use crate::diag::Diagnostics;
 use crate::engine::shared;
 use crate::engine::Plan;
-use crate::providers::{Op, Provider};
+use crate::providers::Provider;
 use crate::walk::CancelToken;
 use futures_util::future::LocalBoxFuture;
 use serde_json::Value as Json;
@@ -34,48 +34,6 @@ impl Default for ApplyOptions {
             lineage: "00000000-0000-0000-0000-000000000000".into(),
         }
     }
-}
-
-/// What happened to one operation, on the virtual clock (milliseconds).
-#[derive(Clone, Debug, PartialEq)]
-pub enum EventKind {
-    Start,
-    Complete {
-        id: Option<String>,
-    },
-    Fail,
-    Skip,
-    /// Never started: the walk was halted.
-    Cancel,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Event {
-    pub at_ms: u64,
-    pub address: String,
-    pub deposed: Option<String>,
-    pub op: Op,
-    /// The object's id before the operation (updates and deletes show it).
-    pub prior_id: Option<String>,
-    pub kind: EventKind,
-}
-
-/// The result of [`apply`].
-#[derive(Clone, Debug)]
-pub struct ApplyResult {
-    /// State v4 JSON.
-    pub state: Json,
-    pub diagnostics: Diagnostics,
-    /// Provider operations grouped by start (`create ADDR`, ` FAILED` appended on failure).
-    pub waves: Vec<Vec<String>>,
-    pub max_concurrency: usize,
-    pub events: Vec<Event>,
-    /// Counts for `Apply complete! Resources: N added, M changed, K destroyed.`
-    pub added: usize,
-    pub changed: usize,
-    pub destroyed: usize,
-    /// Objects imported by `import` blocks.
-    pub imported: usize,
 }
 
 /// Applies `plan` (made from `config` and the prior state `prior`) with `provider`: its apply
@@ -120,41 +78,4 @@ impl ApplyHost for Virtual<'_> {
             response
         })
     }
-}
-
-/// The event of an operation that never starts: skipped behind a failure, or cancelled.
-pub fn pending_event(s: &Stepper<'_>, b: usize, kind: EventKind, at_ms: u64) -> Event {
-    let o = &s.ops[b];
-    Event { at_ms, address: o.instance.clone(), deposed: None, op: o.op, prior_id: None, kind }
-}
-
-/// The start event of an operation.
-pub fn start_event(s: &Stepper<'_>, started: &Started, at_ms: u64) -> Event {
-    let o = &s.ops[started.index];
-    Event {
-        at_ms,
-        address: o.instance.clone(),
-        deposed: started.deposed.clone(),
-        op: o.op,
-        prior_id: started.prior_id.clone(),
-        kind: EventKind::Start,
-    }
-}
-
-/// The end event of an operation, from its outcome; `deposed` as its start had it (the
-/// object is gone from the working state once its delete ends).
-pub fn end_event(
-    s: &Stepper<'_>,
-    b: usize,
-    prior_id: Option<String>,
-    deposed: Option<String>,
-    outcome: &super::stepper::Outcome,
-    at_ms: u64,
-) -> Event {
-    let o = &s.ops[b];
-    let kind = match outcome {
-        Ok(id) => EventKind::Complete { id: id.clone() },
-        Err(_) => EventKind::Fail,
-    };
-    Event { at_ms, address: o.instance.clone(), deposed, op: o.op, prior_id, kind }
 }

@@ -14,7 +14,6 @@ use super::state_write::{configured, Configured, Moment};
 use crate::addrs::ResourceMode;
 use crate::config::model::Config;
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::engine::plan;
 use crate::engine::shared;
 use crate::engine::{InstanceChange, Plan};
 use crate::eval::{Kind, Value};
@@ -443,8 +442,8 @@ impl<'a> Stepper<'a> {
 
     /// The `Importing...` / `Import complete` events of the plan's imports (the objects were
     /// imported during the plan: the apply records them first).
-    pub fn import_events(&self) -> Vec<super::native::Event> {
-        plan::import::apply_events(self.plan)
+    pub fn import_events(&self) -> Vec<super::events::Event> {
+        super::events::import_events(self.plan)
     }
 
     /// The first object of `c`'s instance for which `pred` holds.

@@ -15,8 +15,8 @@
 //! and the built-in mocks (`apply.rs`), in the package real timers and JS promises
 //! (`bindings/engine/drive.rs`).
 
-use super::native::{end_event, pending_event, start_event, ApplyResult, Event, EventKind};
-use super::stepper::{Request, Response, Stepper};
+use super::events::{ApplyResult, Event, EventKind};
+use super::stepper::{Outcome, Request, Response, Started, Stepper};
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::engine::shared;
@@ -321,4 +321,41 @@ pub async fn run(
         destroyed: s.destroyed,
         imported: s.imported,
     }
+}
+
+/// The event of an operation that never starts: skipped behind a failure, or cancelled.
+pub fn pending_event(s: &Stepper<'_>, b: usize, kind: EventKind, at_ms: u64) -> Event {
+    let o = &s.ops[b];
+    Event { at_ms, address: o.instance.clone(), deposed: None, op: o.op, prior_id: None, kind }
+}
+
+/// The start event of an operation.
+pub fn start_event(s: &Stepper<'_>, started: &Started, at_ms: u64) -> Event {
+    let o = &s.ops[started.index];
+    Event {
+        at_ms,
+        address: o.instance.clone(),
+        deposed: started.deposed.clone(),
+        op: o.op,
+        prior_id: started.prior_id.clone(),
+        kind: EventKind::Start,
+    }
+}
+
+/// The end event of an operation, from its outcome; `deposed` as its start had it (the
+/// object is gone from the working state once its delete ends).
+pub fn end_event(
+    s: &Stepper<'_>,
+    b: usize,
+    prior_id: Option<String>,
+    deposed: Option<String>,
+    outcome: &Outcome,
+    at_ms: u64,
+) -> Event {
+    let o = &s.ops[b];
+    let kind = match outcome {
+        Ok(id) => EventKind::Complete { id: id.clone() },
+        Err(_) => EventKind::Fail,
+    };
+    Event { at_ms, address: o.instance.clone(), deposed, op: o.op, prior_id, kind }
 }

@@ -9,7 +9,6 @@
 use crate::addrs::{InstanceAddr, InstanceKey};
 use crate::config::model::{Config, Import};
 use crate::diag::{Diagnostic, Diagnostics, Pos, SourceRange};
-use crate::engine::apply;
 use crate::engine::shared;
 use crate::engine::InstanceChange;
 use crate::eval::module_scope::{eval_config_expr, eval_text, Inputs, ModuleScope};
@@ -335,26 +334,6 @@ pub fn add_to_state(state: &mut Option<Json>, change: &InstanceChange, value: &V
     if let Some(list) = resources[i].get_mut("instances").and_then(Json::as_array_mut) {
         list.push(Json::Object(instance));
     }
-}
-
-/// The apply's import events: each imported object, at the start.
-pub fn apply_events(plan: &crate::engine::Plan) -> Vec<apply::native::Event> {
-    use apply::native::{Event, EventKind};
-    let mut out = Vec::new();
-    for c in plan.changes.iter().filter(|c| c.deposed.is_none()) {
-        let Some(id) = &c.importing else { continue };
-        let e = |kind| Event {
-            at_ms: 0,
-            address: c.address(),
-            deposed: None,
-            op: crate::providers::Op::Import,
-            prior_id: Some(id.clone()),
-            kind,
-        };
-        out.push(e(EventKind::Start));
-        out.push(e(EventKind::Complete { id: Some(id.clone()) }));
-    }
-    out
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 use crate::engine::apply;
 use crate::engine::shared;
 use crate::providers::Op;
-use apply::native::{ApplyResult, Event, EventKind};
+use apply::events::{ApplyResult, Event, EventKind};
 use serde_json::Value as Json;
 
 /// One event's line in an apply's output, its elapsed time written `<t>` (`None` for events
@@ -152,7 +152,7 @@ pub fn go_seconds(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::{elapsed_text, go_seconds, line_in};
-    use crate::engine::apply::native::{Event, EventKind};
+    use crate::engine::apply::events::{Event, EventKind};
     use crate::providers::Op;
 
     fn event(kind: EventKind, op: Op, address: &str, deposed: Option<&str>, prior_id: Option<&str>) -> Event {
