@@ -2,7 +2,6 @@
 //! JSON in, the plan (its JSON, its text, its changes) and optionally the apply's state and
 //! report out. Pure Rust, so the bindings stay mechanical and native tests reach it.
 
-use super::{Plan, PlanOptions};
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::engine::apply;
@@ -19,6 +18,7 @@ use apply::native::{apply, ApplyOptions};
 use plan::nodes::plan;
 use render::plan_json::{actions, to_json};
 use serde_json::{json, Value as Json};
+use shared::plan::{Plan, PlanOptions};
 use std::collections::BTreeMap;
 
 /// The mock provider's options from the API's `mock: { delayMs, delayByName, failNames,

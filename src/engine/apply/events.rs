@@ -2,7 +2,7 @@
 //! result (state, waves, counts).
 
 use crate::diag::Diagnostics;
-use crate::engine::Plan;
+use crate::engine::shared::plan::Plan;
 use crate::providers::Op;
 use serde_json::Value as Json;
 

@@ -10,10 +10,10 @@
 use super::objects::{resource_id, Obj, Objects, ResourceId};
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::engine::shared;
-use crate::engine::InstanceChange;
 use crate::eval::scope::ResourceSource;
 use crate::eval::Value;
 use shared::order::Walkable;
+use shared::plan::InstanceChange;
 use shared::scope::ResourceKey;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};

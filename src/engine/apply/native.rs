@@ -8,12 +8,12 @@ use super::stepper::{Request, Response, Stepper};
 use super::walk::ApplyHost;
 use crate::config::model::Config;
 use crate::engine::shared;
-use crate::engine::Plan;
 use crate::providers::Provider;
 use crate::walk::CancelToken;
 use futures_util::future::LocalBoxFuture;
 use serde_json::Value as Json;
 use shared::clock::VirtualClock;
+use shared::plan::Plan;
 use std::collections::BTreeMap;
 
 /// Options of [`apply`].

@@ -7,12 +7,12 @@ use super::stepper::{current_values, Stepper};
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::diag::Diagnostics;
 use crate::engine::shared;
-use crate::engine::InstanceChange;
 use crate::eval::value_json::{type_json, value as value_json};
 use crate::eval::{Kind, Value};
 use crate::plans::Action;
 use serde_json::{json, Map, Value as Json};
 use shared::instance::{self, with_root_scope};
+use shared::plan::InstanceChange;
 use shared::scope::ResourceKey;
 use std::collections::{BTreeMap, HashMap};
 
@@ -52,7 +52,7 @@ fn sensitive_paths(v: &Value, path: &mut Vec<Json>, out: &mut Vec<Json>) {
 /// objects record (what the plan's changes say).
 pub(super) type Configured = HashMap<ResourceKey, (Vec<String>, bool)>;
 
-pub(super) fn configured(plan: &crate::engine::Plan) -> Configured {
+pub(super) fn configured(plan: &shared::plan::Plan) -> Configured {
     let mut conf = Configured::new();
     for c in &plan.changes {
         if c.deposed.is_none() && !matches!(c.action, Action::Delete | Action::Forget) {

@@ -6,7 +6,7 @@
 //! data sources whose read the plan defers to the apply.
 
 use crate::addrs::{InstanceKey, ResourceMode};
-use crate::engine::InstanceChange;
+use crate::engine::shared::plan::InstanceChange;
 use serde_json::Value as Json;
 use std::collections::HashSet;
 

@@ -10,10 +10,10 @@ use crate::addrs::{InstanceAddr, InstanceKey};
 use crate::config::model::{Config, Import};
 use crate::diag::{Diagnostic, Diagnostics, Pos, SourceRange};
 use crate::engine::shared;
-use crate::engine::InstanceChange;
 use crate::eval::module_scope::{eval_config_expr, eval_text, Inputs, ModuleScope};
 use crate::eval::{Kind, Value};
 use serde_json::{json, Value as Json};
+use shared::plan::InstanceChange;
 use shared::scope::InstanceScope;
 
 /// One instance to import.

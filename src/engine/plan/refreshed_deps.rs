@@ -11,7 +11,7 @@
 //! the cycles such a stale dependency closes, and so must we.
 
 use crate::addrs::InstanceKey;
-use crate::engine::InstanceChange;
+use crate::engine::shared::plan::InstanceChange;
 use crate::plans::Action;
 use serde_json::Value as Json;
 use std::collections::{BTreeSet, HashMap};

@@ -170,7 +170,8 @@ impl WalkHooks<u32> for Skips<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::{plan::plan, Plan, PlanOptions};
+    use crate::engine::plan::nodes::plan;
+    use crate::engine::shared::plan::{Plan, PlanOptions};
     use crate::providers::mock::{MockOptions, MockProvider};
     use std::collections::BTreeMap;
 

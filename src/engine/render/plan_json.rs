@@ -5,12 +5,12 @@
 
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::engine::shared;
-use crate::engine::{InstanceChange, Plan};
 use crate::eval::value_json::{sensitive_as_bool, type_json, unknown_as_bool, value};
 use crate::plans::Action;
 use crate::providers::Provider;
 use crate::state::TERRAFORM_VERSION;
 use serde_json::{json, Map, Value as Json};
+use shared::plan::{InstanceChange, Plan};
 use shared::state_read::{index_state, object_value, PriorObject};
 use std::collections::BTreeMap;
 

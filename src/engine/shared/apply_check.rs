@@ -6,9 +6,9 @@
 //! walks ([`ApplyGraph`]), built once and kept with the plan.
 
 use super::apply_graph::{build_graph, ApplyGraph};
+use super::plan::Plan;
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::engine::Plan;
 use crate::plans::Action;
 use std::sync::Arc;
 

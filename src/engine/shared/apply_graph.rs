@@ -7,9 +7,9 @@
 //! knows which provider operation the node runs. Every edge of the graph, before transitive
 //! reduction, is an edge of the walk: the walk's order is the graph's order, nothing else.
 
+use super::plan::Plan;
 use crate::config::Config;
 use crate::diag::Diagnostics;
-use crate::engine::Plan;
 use crate::graph::{build, BuildOptions, NodeKind, Operation, PlanMode, TfGraph};
 use crate::plans::{change_address, Action, Changes, ResourceChange};
 use crate::walk::Dag;

@@ -2,6 +2,7 @@
 //!
 //! | module | what |
 //! | --- | --- |
+//! | `plan` | the plan as data: its changes, provider operations and diagnostics; the plan walk's options |
 //! | `order` | the resources of every module instance, and which resources a reference reaches (through locals, variables, module outputs) |
 //! | `state_read` | the prior state's objects by resource, and an object's value |
 //! | `scope`, `body`, `body_json` | an instance's scope, a module instance's scope reached from the root, a resource block's arguments and nested blocks (native or JSON) evaluated |
@@ -27,6 +28,7 @@ pub mod clock;
 pub mod instance;
 pub mod module_outputs;
 pub mod order;
+pub mod plan;
 pub mod provider_block;
 pub mod relevant;
 pub mod routing;

@@ -13,11 +13,11 @@
 //! state's when the apply does (after those resources were applied).
 
 use super::body::{self, BlockKind, Body};
+use super::plan::Plan;
 use super::scope::WalkValues;
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::model::{Config, Module, ProviderConfig};
 use crate::diag::Diagnostics;
-use crate::engine::Plan;
 use crate::eval::functions::Registry;
 use crate::eval::module_scope::{Inputs, ModuleScope};
 use crate::eval::scope::ResourceSource;

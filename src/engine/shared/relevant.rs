@@ -7,10 +7,10 @@
 //! (`jsonplan.marshalRelevantAttrs`), so its order is not deterministic across runs; this one is
 //! sorted by address and path.
 
+use super::plan::{InstanceChange, OutputChange};
 use crate::addrs::{module_instance_text, parse_module_instance, InstanceKey, ResourceAddr, ResourceMode, Subject};
 use crate::config::model::{Config, Module, Resource};
 use crate::engine::jsonconfig;
-use crate::engine::{InstanceChange, OutputChange};
 use crate::eval::Type;
 use crate::hcl::ast::Item;
 use crate::plans::Action;

@@ -90,7 +90,7 @@ pub fn address_error(s: &str, replace: bool) -> String {
 }
 
 /// The `-target` and `-replace` errors of `options` (Terraform refuses them before planning).
-pub fn check_options(options: &crate::engine::PlanOptions) -> Diagnostics {
+pub fn check_options(options: &super::plan::PlanOptions) -> Diagnostics {
     let mut d = Diagnostics::new();
     parse_targets(&options.targets, &mut d);
     let replace = parse_replace(&options.replace, &mut d);
@@ -294,7 +294,7 @@ pub fn applied_incomplete_warning() -> Diagnostic {
 }
 
 /// What an apply of `plan` reports before it starts: the warning for a plan made with `-target`.
-pub fn apply_diagnostics(plan: &crate::engine::Plan) -> Diagnostics {
+pub fn apply_diagnostics(plan: &super::plan::Plan) -> Diagnostics {
     let mut d = Diagnostics::new();
     if !plan.targets.is_empty() {
         d.push(applied_incomplete_warning());
