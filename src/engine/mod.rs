@@ -24,7 +24,7 @@ pub mod shared;
 
 // The old flat paths, for code written against them (bindings, tests, benches).
 pub use apply::state_write::{state_text, TerraformOrder};
-pub use apply::{stepper, walk as apply_walk};
+pub use apply::walk as apply_walk;
 pub use jsonconfig::{config_json, config_providers, refs, sources, version_constraints};
 pub use plan::{data_orphans, import, moved, walk as plan_walk};
 pub use render::{plan_json, progress};

@@ -4,7 +4,7 @@
 //! (`bindings/engine`).
 
 use super::events::ApplyResult;
-use super::stepper::{Request, Response, Stepper};
+use super::nodes::{ApplyNodes, Request, Response};
 use super::walk::ApplyHost;
 use crate::config::model::Config;
 use crate::engine::shared;
@@ -47,7 +47,7 @@ pub fn apply(
     provider: &dyn Provider,
     options: &ApplyOptions,
 ) -> ApplyResult {
-    let s = Stepper::new(files, config, plan, prior, provider, &options.variables, options.lineage.clone());
+    let s = ApplyNodes::new(files, config, plan, prior, provider, &options.variables, options.lineage.clone());
     let clock = VirtualClock::default();
     let host = Virtual { clock: &clock, provider };
     clock.run(super::walk::run(s, config, provider, &host, options.parallelism, CancelToken::new()))

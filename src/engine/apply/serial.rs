@@ -120,7 +120,7 @@ impl Serial {
     }
 
     /// Notes that the objects of one instance were written.
-    #[allow(clippy::too_many_arguments)] // an instance's address parts, given apart as the stepper holds them
+    #[allow(clippy::too_many_arguments)] // an instance's address parts, given apart as the apply nodes hold them
     pub fn touched(
         &mut self,
         objs: &Objects,

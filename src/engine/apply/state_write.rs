@@ -2,8 +2,8 @@
 //! instances, sensitive attribute paths, dependencies and create_before_destroy, the root
 //! outputs, the serial and lineage.
 
+use super::nodes::{current_values, ApplyNodes};
 use super::objects::Obj;
-use super::stepper::{current_values, Stepper};
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::diag::Diagnostics;
 use crate::engine::shared;
@@ -109,7 +109,7 @@ pub(super) enum Moment {
     /// As Terraform's state hook writes it after an object: the outputs the walk has evaluated
     /// by then (those whose resources' operations have all ended), the others as the prior
     /// state had them, the prior state's check results (recorded only after the walk), and
-    /// the resources being created recorded with no instance yet (`Stepper::husks`).
+    /// the resources being created recorded with no instance yet (`ApplyNodes::husks`).
     Written,
     /// After the walk.
     Final,
@@ -132,7 +132,7 @@ fn resource_json(key: &ResourceKey, provider: &str, instances: Vec<Json>) -> Jso
 /// The working state of `s` as state v4 at `moment`: its objects grouped by resource, the root
 /// outputs evaluated over them, the serial as it stands, the prior lineage kept. `warnings`
 /// receives the check blocks' failed assertions.
-pub(super) fn write_state(s: &Stepper<'_>, moment: Moment, mut warnings: Option<&mut Diagnostics>) -> Json {
+pub(super) fn write_state(s: &ApplyNodes<'_>, moment: Moment, mut warnings: Option<&mut Diagnostics>) -> Json {
     let (files, config, plan, prior, objs, walkables) = (s.files, s.config, s.plan, s.prior, &s.objs, &s.walkables[..]);
     let mut groups: BTreeMap<ResourceKey, Vec<&Obj>> = BTreeMap::new();
     for o in objs.iter() {

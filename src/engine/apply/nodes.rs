@@ -1,9 +1,9 @@
 //! The work of the apply graph's resource instance nodes, and the working state they write:
-//! when the walk (`apply_walk`) reaches a node that applies a change, [`Stepper::start`]
+//! when the walk (`walk`) reaches a node that applies a change, [`ApplyNodes::start`]
 //! evaluates its configuration against the working state and says what to ask the provider
 //! ([`Request`]), the walk gets the provider's [`Response`] however its host can (at once and
 //! after a virtual delay natively, awaiting a JS promise or a timer in wasm), and
-//! [`Stepper::finish`] writes the result into the working state.
+//! [`ApplyNodes::finish`] writes the result into the working state.
 //!
 //! What runs when is the apply graph's alone (`apply_graph`); nothing here orders operations.
 
@@ -140,7 +140,7 @@ pub struct Started {
 pub type Outcome = Result<Option<String>, Diagnostics>;
 
 /// The apply walk's state between steps.
-pub struct Stepper<'a> {
+pub struct ApplyNodes<'a> {
     pub(super) files: &'a BTreeMap<String, String>,
     pub(super) config: &'a Config,
     pub(super) plan: &'a Plan,
@@ -201,7 +201,7 @@ pub(super) fn str_attr(v: &Value, name: &str) -> Option<String> {
     }
 }
 
-impl<'a> Stepper<'a> {
+impl<'a> ApplyNodes<'a> {
     /// Prepares the apply of `plan` (made from `config` and the prior state `prior`):
     /// the working state, the operations and their order.
     pub fn new(
@@ -212,7 +212,7 @@ impl<'a> Stepper<'a> {
         provider: &dyn Provider,
         variables: &'a BTreeMap<String, Json>,
         lineage: String,
-    ) -> Stepper<'a> {
+    ) -> ApplyNodes<'a> {
         let mut unexpanded = Vec::new();
         let expansion_values = WalkValues::default();
         let walkables = with_root_scope(files, config, variables, &expansion_values, false, &mut |root, _| {
@@ -310,7 +310,7 @@ impl<'a> Stepper<'a> {
         }
         let ops = operations(plan);
         let n = ops.len();
-        let mut s = Stepper {
+        let mut s = ApplyNodes {
             files,
             config,
             plan,
