@@ -368,7 +368,7 @@ impl<'a> ApplyNodes<'a> {
                 format!("{module}.{data}{type_name}.{name}")
             };
             if self.expanded(&order::config_addr(&abs)) {
-                let mode = if mode == ResourceMode::Data { "data" } else { "managed" };
+                let mode = mode.as_str();
                 self.emptied.insert((module.to_string(), mode.to_string(), type_name.to_string(), name.to_string()));
             }
         }
@@ -399,7 +399,7 @@ impl<'a> ApplyNodes<'a> {
         let mut out = BTreeMap::new();
         for o in self.ops.iter().filter(|o| o.op == Op::Create) {
             let c = &self.plan.changes[o.change];
-            let mode = if c.mode == ResourceMode::Data { "data" } else { "managed" };
+            let mode = c.mode.as_str();
             let key = (c.module.clone(), mode.to_string(), c.type_name.clone(), c.name.clone());
             if out.contains_key(&key) || self.emptied.contains(&key) {
                 continue;

@@ -29,7 +29,7 @@ pub struct Obj {
 impl Obj {
     /// The state's resource key (module, `managed`/`data`, type, name).
     pub fn resource_key(&self) -> shared::scope::ResourceKey {
-        let mode = if self.mode == ResourceMode::Data { "data" } else { "managed" };
+        let mode = self.mode.as_str();
         (self.module.clone(), mode.into(), self.type_name.clone(), self.name.clone())
     }
 }

@@ -4,7 +4,7 @@
 
 use super::nodes::{current_values, ApplyNodes};
 use super::objects::Obj;
-use crate::addrs::{InstanceKey, ResourceMode};
+use crate::addrs::InstanceKey;
 use crate::diag::Diagnostics;
 use crate::engine::shared;
 use crate::eval::value_json::{type_json, value as value_json};
@@ -56,7 +56,7 @@ pub(super) fn configured(plan: &shared::plan::Plan) -> Configured {
     let mut conf = Configured::new();
     for c in &plan.changes {
         if c.deposed.is_none() && !matches!(c.action, Action::Delete | Action::Forget) {
-            let mode = if c.mode == ResourceMode::Data { "data" } else { "managed" };
+            let mode = c.mode.as_str();
             conf.insert(
                 (c.module.clone(), mode.into(), c.type_name.clone(), c.name.clone()),
                 (c.dependencies.clone(), c.create_before_destroy),

@@ -297,7 +297,7 @@ pub fn instance_not_configured(address: &str) -> Diagnostic {
 pub fn add_to_state(state: &mut Option<Json>, change: &InstanceChange, value: &Value) {
     let state = state.get_or_insert_with(|| json!({"version": 4, "terraform_version": crate::state::TERRAFORM_VERSION, "serial": 0, "lineage": "", "outputs": {}, "resources": []}));
     let Some(resources) = state.get_mut("resources").and_then(Json::as_array_mut) else { return };
-    let mode = if change.mode == crate::addrs::ResourceMode::Data { "data" } else { "managed" };
+    let mode = change.mode.as_str();
     let same = |r: &Json| {
         let s = |k: &str| r.get(k).and_then(Json::as_str).unwrap_or("").to_string();
         s("module") == change.module && s("mode") == mode && s("type") == change.type_name && s("name") == change.name

@@ -28,14 +28,6 @@ pub fn actions(a: Action) -> Json {
     })
 }
 
-fn mode_str(m: ResourceMode) -> &'static str {
-    match m {
-        ResourceMode::Data => "data",
-        ResourceMode::Ephemeral => "ephemeral",
-        ResourceMode::Managed => "managed",
-    }
-}
-
 fn key_json(k: &Option<InstanceKey>) -> Option<Json> {
     k.as_ref().map(|k| match k {
         InstanceKey::Int(i) => json!(i),
@@ -47,7 +39,7 @@ fn key_json(k: &Option<InstanceKey>) -> Option<Json> {
 fn head(c: &InstanceChange) -> Map<String, Json> {
     let mut m = Map::new();
     m.insert("address".into(), json!(c.address()));
-    m.insert("mode".into(), json!(mode_str(c.mode)));
+    m.insert("mode".into(), json!(c.mode.as_str()));
     m.insert("type".into(), json!(c.type_name));
     m.insert("name".into(), json!(c.name));
     if let Some(k) = key_json(&c.key) {

@@ -15,7 +15,7 @@
 use super::body::{self, BlockKind, Body};
 use super::plan::Plan;
 use super::scope::WalkValues;
-use crate::addrs::{InstanceKey, ResourceMode};
+use crate::addrs::InstanceKey;
 use crate::config::model::{Config, Module, ProviderConfig};
 use crate::diag::Diagnostics;
 use crate::eval::functions::Registry;
@@ -136,11 +136,7 @@ pub fn planned_values(plan: &Plan) -> WalkValues {
     let mut grouped: BTreeMap<(String, String, String, String), Instances> = BTreeMap::new();
     for c in plan.changes.iter().chain(&plan.data_read).filter(|c| c.deposed.is_none()) {
         let Some(after) = &c.after else { continue };
-        let mode = match c.mode {
-            ResourceMode::Managed => "managed",
-            ResourceMode::Data => "data",
-            ResourceMode::Ephemeral => "ephemeral",
-        };
+        let mode = c.mode.as_str();
         grouped
             .entry((c.module.clone(), mode.to_string(), c.type_name.clone(), c.name.clone()))
             .or_default()

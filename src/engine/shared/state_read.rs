@@ -24,14 +24,12 @@ pub struct PriorObject {
 /// The prior state's objects by (module, mode, type, name).
 pub type PriorIndex = BTreeMap<(String, String, String, String), (String, Vec<PriorObject>)>;
 
+/// [`ResourceMode::as_str`], as plan/nodes.rs keys the prior index with it.
 pub fn mode_str(m: ResourceMode) -> &'static str {
-    match m {
-        ResourceMode::Managed => "managed",
-        ResourceMode::Data => "data",
-        ResourceMode::Ephemeral => "ephemeral",
-    }
+    m.as_str()
 }
 
+/// The mode a state object's `mode` names (managed unless it says otherwise).
 pub fn mode_of(s: &str) -> ResourceMode {
     match s {
         "data" => ResourceMode::Data,
