@@ -34,7 +34,3 @@ pub use shared::{
     apply_check, apply_graph, body, body_json, checks, clock, instance, module_outputs, order, provider_block,
     relevant, routing, schemas, scope, targets,
 };
-
-/// cty's value JSON moved down to [`crate::eval::value_json`] (the providers use it too); the
-/// old path stays for code written against it.
-pub use crate::eval::value_json as values_json;

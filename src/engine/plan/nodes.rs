@@ -1230,7 +1230,7 @@ impl<'a> Walk<'a> {
                 None => Action::Create,
                 Some((b, _))
                     if v.is_wholly_known()
-                        && crate::engine::values_json::value(b) == crate::engine::values_json::value(&v) =>
+                        && crate::eval::value_json::value(b) == crate::eval::value_json::value(&v) =>
                 {
                     Action::NoOp
                 }
@@ -1280,7 +1280,7 @@ impl<'a> Walk<'a> {
         if let Some(Json::Object(m)) = self.prior_json.and_then(|p| p.get("outputs")) {
             for (k, o) in m {
                 let v = from_json(o.get("value").unwrap_or(&Json::Null));
-                let v = match o.get("type").map(crate::engine::values_json::type_from_json) {
+                let v = match o.get("type").map(crate::eval::value_json::type_from_json) {
                     Some(Some(t)) => convert(&v, &t).unwrap_or(v),
                     _ => v,
                 };
