@@ -1,6 +1,6 @@
 // Terraform's progress lines (command/views/hook_ui.go) as the engine's events arrive. The
 // engine writes each event's line (`e.line`: `ADDR: Creating...`, `ADDR: Creation complete
-// after 1s [id=...]`, `ADDR: Refreshing state... [id=...]`, in src/engine/progress.rs, the one
+// after 1s [id=...]`, `ADDR: Refreshing state... [id=...]`, in src/engine/render/progress.rs, the one
 // place the lines are made for the CLI, the page and the apply's report); this prints them,
 // and, while an operation runs, its `ADDR: Still creating... [00m10s elapsed]` every 10 s, the
 // one line no event carries (a timer's, not the engine's).

@@ -21,6 +21,24 @@ impl ResourceMode {
             ResourceMode::Ephemeral => "ephemeral.",
         }
     }
+
+    /// The mode as state and plan JSON name it (`managed`, `data`, `ephemeral`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResourceMode::Managed => "managed",
+            ResourceMode::Data => "data",
+            ResourceMode::Ephemeral => "ephemeral",
+        }
+    }
+
+    /// The keyword of the block that declares it (`resource`, `data`, `ephemeral`).
+    pub fn block_type(self) -> &'static str {
+        match self {
+            ResourceMode::Managed => "resource",
+            ResourceMode::Data => "data",
+            ResourceMode::Ephemeral => "ephemeral",
+        }
+    }
 }
 
 /// A resource block's address inside its module: `aws_instance.web`, `data.aws_ami.ubuntu`.

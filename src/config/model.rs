@@ -140,6 +140,13 @@ pub struct Resource {
     pub body: Option<KeptBody>,
 }
 
+impl Resource {
+    /// Its address within its module (`aws_instance.web`, `data.aws_ami.u`).
+    pub fn addr(&self) -> crate::addrs::ResourceAddr {
+        crate::addrs::ResourceAddr { mode: self.mode, type_name: self.type_name.clone(), name: self.name.clone() }
+    }
+}
+
 /// Which provider configuration a resource (or module-passed provider) uses.
 #[derive(Clone, Debug, Serialize)]
 pub struct ProviderRef {

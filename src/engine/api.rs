@@ -2,18 +2,23 @@
 //! JSON in, the plan (its JSON, its text, its changes) and optionally the apply's state and
 //! report out. Pure Rust, so the bindings stay mechanical and native tests reach it.
 
-use super::apply::{apply, ApplyOptions, ApplyResult, Event, EventKind};
-use super::plan::plan;
-use super::plan_json::{actions, to_json};
-use super::{Plan, PlanOptions};
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::engine::apply;
+use crate::engine::plan;
+use crate::engine::render;
+use crate::engine::shared;
 use crate::eval::value_json::{unknown_as_bool, value};
 use crate::plans::render_human::{render_plan, PlanMode, RenderOptions};
 use crate::plans::Action;
 use crate::providers::mock::MockOptions;
 use crate::providers::{Op, Provider};
+use apply::events::{ApplyResult, Event, EventKind};
+use apply::native::{apply, ApplyOptions};
+use plan::nodes::plan;
+use render::plan_json::{actions, to_json};
 use serde_json::{json, Value as Json};
+use shared::plan::{Plan, PlanOptions};
 use std::collections::BTreeMap;
 
 /// The mock provider's options from the API's `mock: { delayMs, delayByName, failNames,
@@ -61,7 +66,7 @@ pub fn mock_diagnostics(mock: Option<&Json>) -> Diagnostics {
     for a in fail_address_entries(mock) {
         if crate::addrs::InstanceAddr::parse(a.trim()).is_err() {
             // Terraform's words for a bad resource instance address (as -replace's).
-            let why = super::targets::address_error(a.trim(), true);
+            let why = shared::targets::address_error(a.trim(), true);
             let detail = format!("The mock fails resource instances by address, such as aws_instance.web[1] or module.m.aws_subnet.a[\"x\"] (a resource's address: all its instances). {why}");
             d.push(Diagnostic::error(format!("Invalid failAddresses entry {}", crate::addrs::quote(a)), detail));
         }
@@ -141,7 +146,7 @@ pub fn has_changes(p: &Plan) -> bool {
 /// times as Terraform prints them when `timed`, else `<t>`).
 pub fn apply_report(r: &ApplyResult, timed: bool, elapsed_ms: f64) -> Json {
     let events: Vec<Json> = r.events.iter().map(|e| event_json(e, "apply")).collect();
-    let text = if timed { super::progress::render_timed(r) } else { super::progress::render(r) };
+    let text = if timed { render::progress::render_timed(r) } else { render::progress::render(r) };
     json!({"waves": r.waves, "maxConcurrency": r.max_concurrency, "events": events, "progress": text, "added": r.added, "changed": r.changed, "destroyed": r.destroyed, "imported": r.imported, "elapsedMs": elapsed_ms})
 }
 
@@ -185,7 +190,7 @@ pub fn stale_plan(planned_from: Option<&Json>, now: Option<&Json>) -> Option<Dia
 /// plan JSON to apply exactly, refused when the configuration and state now plan otherwise).
 pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: Diagnostics, request: &Json) -> Json {
     // The built-in mock for hashicorp/mock, the generic mock for every other source.
-    let provider = super::schemas::providers(files, config, mock_options(request.get("mock")));
+    let provider = shared::schemas::providers(files, config, mock_options(request.get("mock")));
     let state = request.get("state").filter(|s| !s.is_null());
     let variables: BTreeMap<String, Json> = request
         .get("variables")
@@ -194,7 +199,7 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
         .unwrap_or_default();
     let destroy = request.get("destroy").and_then(Json::as_bool).unwrap_or(false);
     // Configuration errors with Terraform's snippet and `in BLOCK` context, as the plan's own.
-    let mut diagnostics = super::diag_text::with_sources(load_diagnostics, &crate::eval::MapFiles(files));
+    let mut diagnostics = shared::snippets::with_sources(load_diagnostics, &crate::eval::MapFiles(files));
     diagnostics.extend(mock_diagnostics(request.get("mock")));
     if diagnostics.has_errors() {
         return json!({"plan": null, "planText": "", "changes": [], "diagnostics": diagnostics, "apply": null});

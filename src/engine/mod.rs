@@ -1,270 +1,36 @@
 //! The engine: Terraform's plan and apply walks over a configuration, a prior state and a
 //! provider. The only stage that joins config, graph, eval, providers and state.
 //!
-//! | module | what |
+//! Its rooms, each importing only those below it (`render` → `plan`, `apply` → `shared` →
+//! `jsonconfig`; `plan` and `apply` know nothing of each other):
+//!
+//! | folder | what |
 //! | --- | --- |
-//! | `order` | the resources of every module instance, and which resources a reference reaches (through locals, variables, module outputs) |
-//! | `scope`, `body`, `body_json` | an instance's scope, a resource block's arguments and nested blocks (native or JSON) evaluated |
-//! | `routing` | the provider configuration serving each resource (the graph's answer) |
-//! | `schemas` | the generic mock's schemas, derived from the configuration; the provider set of a configuration |
-//! | `plan_walk` | graph/'s plan graph, walked by walk/'s scheduler: its order, state dependencies, forced create_before_destroy; failure skips dependents; cancellation |
-//! | `plan` | the plan: what a resource node does (expansion, refresh, actions, orphans), then orphans of removed resources, outputs, checks |
-//! | `apply_check` | the apply graph built at plan time: its cycles refuse the plan (`checkApplyGraph`) |
-//! | `apply_graph` | graph/'s apply graph of a plan, as the apply walks it (built once, kept in the plan) |
-//! | `apply_walk` | the apply: the apply graph walked by walk/'s scheduler, one driver for every host (clock, provider calls, events) |
-//! | `import` | `import` blocks expanded and checked; imported objects in the prior state |
-//! | `targets` | `-target` and `-replace` addresses, and what a target contains |
-//! | `provider_block` | a provider block evaluated for `configure()`, and the resources it makes its served resources wait for |
-//! | `state_write`, `serial` | the working state as state v4; the serial as Terraform's local state manager advances it |
-//! | `plan_json` | the plan as `terraform show -json` writes it (format 1.2) |
-//! | `config_json`, `config_providers`, `version_constraints` | its `configuration` section |
-//! | `relevant` | its `relevant_attributes` (globalref's contributing resource attributes) |
-//! | `refs` | an expression's references as jsonconfig and globalref read them |
-//! | `sources` | the configuration's files parsed once, resource blocks by address |
-//! | `diag_text` | diagnostics as Terraform's CLI prints them, with the values under a snippet |
+//! | `render` | what the CLI prints and writes: the plan JSON (`terraform show -json`), the apply's progress lines |
+//! | `plan` | the plan walk: graph/'s plan graph walked, what each resource node does (expansion, refresh, actions, orphans), imports, `moved` blocks |
+//! | `apply` | the apply walk: graph/'s apply graph of a plan walked, the working state it writes (state v4, serial), its events |
+//! | `shared` | what both walks use: scopes, resource bodies evaluated, provider routing, resource order, checks, targets, the apply graph, the virtual clock, diagnostics with their snippets |
+//! | `jsonconfig` | the configuration as the plan records it (the plan JSON's `configuration` section), the configuration's files parsed once, an expression's references |
+//!
+//! `api`: the engine's API shapes (the package's `plan()`, `apply()`, `destroy()`): one request
+//! as JSON in, the plan and optionally the apply's state and report out.
 
 pub mod api;
 pub mod apply;
-pub mod apply_check;
-pub mod apply_graph;
-pub mod apply_walk;
-pub mod body;
-pub mod body_json;
-pub mod checks;
-pub mod clock;
-pub mod config_json;
-pub mod config_providers;
-pub mod data_orphans;
-pub mod diag_text;
-pub mod import;
-pub mod instance;
-mod live_values;
-pub mod module_outputs;
-pub mod moved;
-mod objects;
-pub mod order;
+pub mod jsonconfig;
 pub mod plan;
-pub mod plan_json;
-pub mod plan_walk;
-pub mod progress;
-pub mod provider_block;
-/// The dependencies the refreshed state records: stored and configured merged until the apply.
-mod refreshed_deps;
-pub mod refs;
-pub mod relevant;
-pub mod routing;
-pub mod schemas;
-pub mod scope;
-mod serial;
-pub mod sources;
-mod state_write;
-pub use state_write::{state_text, TerraformOrder};
-pub mod stepper;
-pub mod targets;
-/// cty's value JSON moved down to [`crate::eval::value_json`] (the providers use it too); the
-/// old path stays for code written against it.
-pub use crate::eval::value_json as values_json;
-pub mod version_constraints;
+pub mod render;
+pub mod shared;
 
-use crate::addrs::{InstanceKey, ResourceMode};
-use crate::diag::Diagnostics;
-use crate::eval::Value;
-use crate::plans::Action;
-use std::collections::BTreeMap;
-
-/// Options of [`plan::plan`].
-#[derive(Clone, Debug, Default)]
-pub struct PlanOptions {
-    /// Input variables, as `-var` gives them.
-    pub variables: BTreeMap<String, serde_json::Value>,
-    /// `plan -destroy`.
-    pub destroy: bool,
-    /// `plan -refresh=false`: prior objects are taken as the state has them, without asking
-    /// their provider.
-    pub no_refresh: bool,
-    /// `plan -target=ADDR`: only what these name and what that depends on (in a destroy plan:
-    /// what depends on it) is planned.
-    pub targets: Vec<String>,
-    /// `plan -replace=ADDR`: these instances are replaced even when they could be updated.
-    pub replace: Vec<String>,
-    /// Told of each provider operation as the walk reaches it (live progress).
-    pub on_op: Option<OpHook>,
-    /// Stops the plan walk: nothing new starts (Terraform's stop), and the plan ends with
-    /// `execution halted`.
-    pub cancel: Option<crate::walk::CancelToken>,
-}
-
-/// Where a plan-time provider operation (refresh, data source read) is.
-pub enum OpProgress<'v> {
-    /// About to ask the provider; `prior` is the object refreshed (none for a data source).
-    Start {
-        prior: Option<&'v Value>,
-    },
-    /// Answered with this object (`None`: a refresh found it gone).
-    Finish {
-        object: Option<&'v Value>,
-    },
-    Fail {
-        error: &'v crate::providers::ProviderError,
-    },
-}
-
-/// What [`OpHook`] calls.
-pub type OpCallback = dyn Fn(&PlanOp, OpProgress<'_>);
-
-/// A callback for [`PlanOptions::on_op`].
-#[derive(Clone)]
-pub struct OpHook(pub std::rc::Rc<OpCallback>);
-
-impl std::fmt::Debug for OpHook {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("OpHook")
-    }
-}
-
-/// One planned change of a resource instance object.
-#[derive(Clone, Debug, PartialEq)]
-pub struct InstanceChange {
-    /// The module instance (`""`, `module.a`).
-    pub module: String,
-    pub mode: ResourceMode,
-    pub type_name: String,
-    pub name: String,
-    pub key: Option<InstanceKey>,
-    pub deposed: Option<String>,
-    pub action: Action,
-    pub before: Option<Value>,
-    pub after: Option<Value>,
-    /// Terraform's `action_reason` (`replace_because_cannot_update`, ...).
-    pub reason: Option<&'static str>,
-    /// Attributes whose change forces the replacement.
-    pub replace_paths: Vec<String>,
-    /// The provider's source address (plan JSON's `provider_name`).
-    pub provider: String,
-    /// The provider configuration serving it (state's `provider`):
-    /// `provider["registry.terraform.io/hashicorp/aws"].west`.
-    pub provider_config: String,
-    pub schema_version: u64,
-    /// The resources it depends on (state `dependencies`), sorted.
-    pub dependencies: Vec<String>,
-    pub create_before_destroy: bool,
-    /// The address before a `moved` block renamed it.
-    pub previous_address: Option<String>,
-    /// The id an `import` block imported it with (plan JSON's `importing`).
-    pub importing: Option<String>,
-}
-
-impl InstanceChange {
-    /// The resource's address in its module (`mock_resource.a`, `data.mock_data.d`).
-    pub fn resource(&self) -> String {
-        let prefix = if self.mode == ResourceMode::Data { "data." } else { "" };
-        format!("{prefix}{}.{}", self.type_name, self.name)
-    }
-    /// The absolute instance address.
-    pub fn address(&self) -> String {
-        let key = self.key.as_ref().map(|k| k.to_string()).unwrap_or_default();
-        if self.module.is_empty() {
-            format!("{}{key}", self.resource())
-        } else {
-            format!("{}.{}{key}", self.module, self.resource())
-        }
-    }
-}
-
-/// One root module output's change.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OutputChange {
-    pub name: String,
-    pub action: Action,
-    pub before: Option<Value>,
-    pub after: Option<Value>,
-    pub before_sensitive: bool,
-    pub sensitive: bool,
-}
-
-/// A provider operation of the plan walk, and the resources it waits for.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PlanOp {
-    pub op: crate::providers::Op,
-    pub address: String,
-    /// Its resource (empty for orphans, which wait for nothing).
-    pub resource: String,
-    /// The resources whose operations must finish first.
-    pub deps: Vec<String>,
-    /// The object's `name` (the mock provider's per-name delays).
-    pub name: Option<String>,
-    /// An earlier operation of the same instance it follows (a refresh after its import).
-    pub after: Option<usize>,
-}
-
-impl Plan {
-    /// The plan's provider operations as the walk runs them with `parallelism`: grouped in
-    /// waves by start on the virtual clock, and the maximum number in flight.
-    pub fn op_waves(&self, provider: &dyn crate::providers::Provider, parallelism: usize) -> (Vec<Vec<String>>, usize) {
-        let n = self.ops.len();
-        let preds: Vec<Vec<usize>> = self
-            .ops
-            .iter()
-            .map(|o| {
-                (0..n)
-                    .filter(|&j| {
-                        (!self.ops[j].resource.is_empty() && o.deps.contains(&self.ops[j].resource))
-                            || o.after == Some(j)
-                    })
-                    .collect()
-            })
-            .collect();
-        let items: Vec<(String, u64)> = self
-            .ops
-            .iter()
-            .map(|o| (format!("{} {}", o.op.as_str(), o.address), provider.delay_ms(o.op, o.name.as_deref())))
-            .collect();
-        clock::schedule(&items, &preds, parallelism, provider.delay_ms(crate::providers::Op::Read, None))
-    }
-}
-
-/// A plan: what the plan walk decided, and what it found.
-#[derive(Clone, Debug, Default)]
-pub struct Plan {
-    pub changes: Vec<InstanceChange>,
-    pub outputs: Vec<OutputChange>,
-    /// The root module's variables, as the plan used them.
-    pub variables: BTreeMap<String, Value>,
-    /// The prior state (refreshed), state v4 JSON, when there was one.
-    pub prior_state: Option<serde_json::Value>,
-    pub diagnostics: Diagnostics,
-    /// The provider operations of the plan (refresh reads, data source reads), in walk order.
-    pub ops: Vec<PlanOp>,
-    pub destroy: bool,
-    /// Data sources read during the plan (no change: they are part of the refreshed state).
-    pub data_read: Vec<InstanceChange>,
-    /// Conditions and check blocks, as far as the plan could evaluate them.
-    pub checks: Vec<checks::CheckResult>,
-    /// The plan JSON's `configuration` section (the configuration the plan was made from).
-    pub configuration: Option<serde_json::Value>,
-    /// The plan JSON's `relevant_attributes` entries (made when first read).
-    pub relevant_attributes: relevant::Relevant,
-    /// Refused before the walk (a cycle in the validate graph): Terraform makes no plan at all
-    /// then, so prints none (`backend/local` with a nil plan).
-    pub refused: bool,
-    /// The `-target` addresses it was made with (a targeted plan is not complete).
-    pub targets: Vec<String>,
-    /// Refused after it was complete: the apply graph it would build has errors (a cycle;
-    /// `apply_check`). Terraform still renders and saves such a plan, not marked errored.
-    pub apply_graph_refused: bool,
-    /// The apply graph that walks this plan (`apply_graph`), built when it was checked: none
-    /// when it changes nothing or was refused.
-    pub apply_graph: Option<std::sync::Arc<apply_graph::ApplyGraph>>,
-    /// With targets: the configuration resources it planned (its apply evaluates the checks
-    /// of these only).
-    pub kept: Option<std::collections::BTreeSet<String>>,
-}
-
-impl Plan {
-    /// Terraform's `plan.Errored`: errors while planning. The apply graph's errors, found once
-    /// the plan is complete, refuse it without marking it errored; whether a plan may be
-    /// applied is `!diagnostics.has_errors()`.
-    pub fn errored(&self) -> bool {
-        self.diagnostics.has_errors() && !self.apply_graph_refused
-    }
-}
+// The old flat paths, for code written against them (bindings, tests, benches).
+pub use apply::state_write::{state_text, TerraformOrder};
+pub use apply::walk as apply_walk;
+pub use jsonconfig::{config_json, config_providers, refs, sources, version_constraints};
+pub use plan::{data_orphans, import, moved, walk as plan_walk};
+pub use render::{plan_json, progress};
+pub use shared::plan::{InstanceChange, OpCallback, OpHook, OpProgress, OutputChange, Plan, PlanOp, PlanOptions};
+pub use shared::snippets as diag_text;
+pub use shared::{
+    apply_check, apply_graph, body, body_json, checks, clock, instance, module_outputs, order, provider_block,
+    relevant, routing, schemas, scope, targets,
+};

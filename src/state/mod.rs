@@ -14,6 +14,9 @@ pub mod v4;
 
 pub use v4::{parse_state, state_from_value};
 
+/// The Terraform version the states and plans written here claim (`terraform_version`).
+pub const TERRAFORM_VERSION: &str = "1.15.0";
+
 use crate::util::{SharedStr, SharedVec};
 use serde::{Deserialize, Serialize};
 

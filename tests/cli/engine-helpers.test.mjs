@@ -38,7 +38,7 @@ function replay(steps) {
   return lines;
 }
 
-test("the printer prints the engine's lines (src/engine/progress.rs writes them) and nothing for events without one", () => {
+test("the printer prints the engine's lines (src/engine/render/progress.rs writes them) and nothing for events without one", () => {
   const lines = replay([
     [0, { kind: "start", operation: "create", address: "mock_resource.a", line: "mock_resource.a: Creating..." }],
     [400, { kind: "finish", operation: "create", address: "mock_resource.a", id: "a-1", line: "mock_resource.a: Creation complete after 0s [id=a-1]" }],

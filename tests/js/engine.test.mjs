@@ -243,7 +243,7 @@ test("an abort mid-apply lets in-flight operations finish, starts nothing new, a
   const inState = r.state.resources.flatMap((res) => res.instances.map((i) => `${res.name}${i.index_key === undefined ? "" : `[${i.index_key}]`}`)).sort();
   assert.deepEqual(inState, ["leaf[0]", "leaf[1]", "leaf[2]", "root"]);
   // One state per object written, then the walk's result, whose final write advanced the
-  // serial (the state read back after the first write differs from it: src/engine/serial.rs).
+  // serial (the state read back after the first write differs from it: src/engine/apply/serial.rs).
   assert.deepEqual(states.map((s) => s.serial), [1, 2, 3, 4, 5]);
   assert.deepEqual(states.at(-1), r.state);
   assert.doesNotMatch(r.report.progress, /Apply complete!/);

@@ -47,7 +47,7 @@ test("data source addresses, module keys holding ']' or '.' too", () => {
   }
 });
 
-test("the log's lines: the engine's progress line (src/engine/progress.rs writes them), the page's own for a failure", () => {
+test("the log's lines: the engine's progress line (src/engine/render/progress.rs writes them), the page's own for a failure", () => {
   const base = { deposed: null, priorId: null, id: null, phase: "apply", address: "a.b", operation: "create" };
   assert.equal(progressLine({ ...base, kind: "start", line: "a.b: Creating..." }), "a.b: Creating...");
   assert.equal(progressLine({ ...base, kind: "finish", id: "x", line: "a.b: Creation complete after 0s [id=x]" }), "a.b: Creation complete after 0s [id=x]");

@@ -71,7 +71,7 @@ export const isData = (address) => /^(module\.[^.[]+(\[(?:"(?:[^"\\]|\\.)*"|[^\]
 
 /**
  * The log's line for an engine event: Terraform's progress line, which the engine writes
- * (`ev.line`, src/engine/progress.rs: the CLI prints the same), or for a failure the page's own
+ * (`ev.line`, src/engine/render/progress.rs: the CLI prints the same), or for a failure the page's own
  * `ADDR: SUMMARY` (Terraform prints the error apart); null when there is neither.
  */
 export function progressLine(ev) {

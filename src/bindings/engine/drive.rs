@@ -12,10 +12,10 @@ use super::timers::{elapsed_ms, sleep, turn};
 use super::Route;
 use crate::diag::Diagnostics;
 use crate::engine::api::event_json;
+use crate::engine::apply::nodes::{ApplyNodes, Request, Response};
 use crate::engine::apply::Event;
 use crate::engine::apply_walk::ApplyHost;
 use crate::engine::progress;
-use crate::engine::stepper::{Request, Response, Stepper};
 use crate::walk::{CancelToken, EventKind};
 use futures_util::future::LocalBoxFuture;
 use js_sys::{Function, Object, Reflect};
@@ -106,7 +106,7 @@ impl Hooks {
 
     /// An object was written: `onState` gets the state now, or with a later object (see
     /// [`StatePacing`]).
-    fn wrote(&mut self, s: &Stepper<'_>) {
+    fn wrote(&mut self, s: &ApplyNodes<'_>) {
         if self.on_state.is_none() {
             return;
         }
@@ -117,7 +117,7 @@ impl Hooks {
     }
 
     /// Passes the state now to `onState`.
-    fn state(&mut self, s: &Stepper<'_>) {
+    fn state(&mut self, s: &ApplyNodes<'_>) {
         if self.on_state.is_some() {
             self.pass(&s.state());
         }
@@ -217,8 +217,8 @@ impl ApplyHost for JsHost<'_, '_> {
         }
     }
 
-    fn wrote(&self, stepper: &Stepper<'_>) {
-        self.hooks.borrow_mut().wrote(stepper);
+    fn wrote(&self, nodes: &ApplyNodes<'_>) {
+        self.hooks.borrow_mut().wrote(nodes);
         if self.hooks.borrow().pacing.behind {
             if let Some(w) = self.pacer.borrow_mut().take() {
                 w.wake();
@@ -231,7 +231,7 @@ impl ApplyHost for JsHost<'_, '_> {
         Some(Box::pin(turn()))
     }
 
-    fn beside<'s>(&'s self, stepper: &'s RefCell<Stepper<'_>>) -> LocalBoxFuture<'s, ()> {
+    fn beside<'s>(&'s self, nodes: &'s RefCell<ApplyNodes<'_>>) -> LocalBoxFuture<'s, ()> {
         // A state held back by pacing is passed once due, even if no operation ends first.
         Box::pin(async move {
             loop {
@@ -248,7 +248,7 @@ impl ApplyHost for JsHost<'_, '_> {
                 sleep(wait).await;
                 let mut hooks = self.hooks.borrow_mut();
                 if hooks.pacing.behind {
-                    hooks.state(&stepper.borrow());
+                    hooks.state(&nodes.borrow());
                 }
             }
         })

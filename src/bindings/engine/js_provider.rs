@@ -4,7 +4,7 @@
 //! returns, the engine gets a `ProviderError` that names the provider and the method; the
 //! diagnostic it becomes names the instance (its `address`).
 
-use crate::engine::stepper::{Request, Response};
+use crate::engine::apply::nodes::{Request, Response};
 use crate::eval::Value;
 use crate::providers::answered::{Answer, Answered, Question};
 use crate::providers::wire::{from_wire, provider_schema_from_json, remark, schemas_from_json, to_wire};

@@ -22,8 +22,8 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::engine::api::{
     apply_report, changes_json, has_changes, mock_diagnostics, mock_options, plan_json, plan_text, stale_plan,
 };
+use crate::engine::apply::nodes::{ApplyNodes, Request, Response};
 use crate::engine::plan::plan;
-use crate::engine::stepper::{Request, Response, Stepper};
 use crate::engine::{Plan, PlanOptions};
 use crate::eval::limits::Limits;
 use crate::providers::set::ProviderSet;
@@ -526,11 +526,11 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         // Growing wasm memory 64 KiB at a time cost most of a large apply in Node (every
         // `memory.grow` is a full GC there): what the apply will need is grown at once.
         super::graph::reserve_heap(d.plan.changes.len() * APPLY_BYTES_PER_CHANGE);
-        let stepper =
-            Stepper::new(&d.files, &d.config, &d.plan, d.prior.as_ref(), route.provider(), &d.variables, lineage);
+        let nodes =
+            ApplyNodes::new(&d.files, &d.config, &d.plan, d.prior.as_ref(), route.provider(), &d.variables, lineage);
         let host = drive::JsHost::new(&route, hooks);
         let walk =
-            crate::engine::apply_walk::run(stepper, &d.config, route.provider(), &host, request.parallelism, token);
+            crate::engine::apply_walk::run(nodes, &d.config, route.provider(), &host, request.parallelism, token);
         let mut r = crate::eval::limits::scoped(request.limits, walk).await;
         host.finished(&r.state);
         let hooks = host.hooks.into_inner();

@@ -7,7 +7,7 @@
 //! knows which provider operation the node runs. Every edge of the graph, before transitive
 //! reduction, is an edge of the walk: the walk's order is the graph's order, nothing else.
 
-use super::Plan;
+use super::plan::Plan;
 use crate::config::Config;
 use crate::diag::Diagnostics;
 use crate::graph::{build, BuildOptions, NodeKind, Operation, PlanMode, TfGraph};

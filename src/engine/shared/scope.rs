@@ -1,8 +1,9 @@
 //! The scopes the engine evaluates in: a resource instance's (`count.index`, `each.key`,
 //! `each.value`, `self` in postconditions) over its module's, and the walk's resource values,
-//! which the module scope reads ahead of the prior state.
+//! which the module scope reads ahead of the prior state; a module instance's scope reached
+//! from the root.
 
-use crate::eval::module_scope::ModuleScope;
+use crate::eval::module_scope::{ModuleKey, ModuleScope};
 use crate::eval::scope::{unshare, LookupError, ResourceSource, Scope};
 use crate::eval::Value;
 use std::cell::RefCell;
@@ -64,4 +65,36 @@ impl ResourceSource for WalkValues {
         let key = (module.to_string(), mode.to_string(), type_name.to_string(), name.to_string());
         Some(self.values.borrow().get(&key).cloned().unwrap_or_else(|| Rc::new(Value::dynamic())))
     }
+}
+
+/// Runs `f` in the scope of the module instance at `path` (call names) and `keys`.
+pub fn with_scope<R>(
+    scope: &ModuleScope<'_>,
+    path: &[String],
+    keys: &[Option<ModuleKey>],
+    f: &mut dyn FnMut(&ModuleScope<'_>) -> R,
+) -> Option<R> {
+    match path.split_first() {
+        None => Some(f(scope)),
+        Some((first, rest)) => {
+            let child = match keys.first().cloned().flatten() {
+                Some(k) => scope.child_instance(first, k)?,
+                None => scope.child_scope(first).ok().flatten()?,
+            };
+            let r = with_scope(&child, rest, keys.get(1..).unwrap_or(&[]), f);
+            let d = std::mem::take(&mut *child.diagnostics.borrow_mut());
+            scope.diagnostics.borrow_mut().extend(d);
+            r
+        }
+    }
+}
+
+/// The instances of module call `call` in the module instance at `path`/`keys`.
+pub fn module_keys(
+    scope: &ModuleScope<'_>,
+    path: &[String],
+    keys: &[Option<ModuleKey>],
+    call: &str,
+) -> Option<Vec<ModuleKey>> {
+    with_scope(scope, path, keys, &mut |s| s.module_keys(call)).flatten()
 }

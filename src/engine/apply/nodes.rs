@@ -1,29 +1,30 @@
 //! The work of the apply graph's resource instance nodes, and the working state they write:
-//! when the walk (`apply_walk`) reaches a node that applies a change, [`Stepper::start`]
+//! when the walk (`walk`) reaches a node that applies a change, [`ApplyNodes::start`]
 //! evaluates its configuration against the working state and says what to ask the provider
 //! ([`Request`]), the walk gets the provider's [`Response`] however its host can (at once and
 //! after a virtual delay natively, awaiting a JS promise or a timer in wasm), and
-//! [`Stepper::finish`] writes the result into the working state.
+//! [`ApplyNodes::finish`] writes the result into the working state.
 //!
 //! What runs when is the apply graph's alone (`apply_graph`); nothing here orders operations.
 
-use super::body::{arguments_of, Body};
-use super::instance::{self, with_root_env, with_root_scope, RootEnv};
 use super::live_values::{resource_key, resource_value, Hidden, Reads};
 use super::objects::{Obj, Objects};
-use super::order::{self, Walkable};
-use super::plan::{index_state, object_value};
-use super::scope::WalkValues;
 use super::serial::Serial;
 use super::state_write::{configured, Configured, Moment};
-use super::{InstanceChange, Plan};
 use crate::addrs::ResourceMode;
 use crate::config::model::Config;
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::engine::shared;
 use crate::eval::{Kind, Value};
 use crate::plans::Action;
 use crate::providers::{Applied, Op, Provider, ProviderError};
 use serde_json::Value as Json;
+use shared::body::{arguments_of, Body};
+use shared::instance::{self, with_root_env, with_root_scope, RootEnv};
+use shared::order::{self, Walkable};
+use shared::plan::{InstanceChange, Plan};
+use shared::scope::WalkValues;
+use shared::state_read::{index_state, object_value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// One provider operation of the apply.
@@ -139,7 +140,7 @@ pub struct Started {
 pub type Outcome = Result<Option<String>, Diagnostics>;
 
 /// The apply walk's state between steps.
-pub struct Stepper<'a> {
+pub struct ApplyNodes<'a> {
     pub(super) files: &'a BTreeMap<String, String>,
     pub(super) config: &'a Config,
     pub(super) plan: &'a Plan,
@@ -164,7 +165,7 @@ pub struct Stepper<'a> {
     waits: HashMap<String, BTreeSet<String>>,
     /// Resources a write left with no object after their expand node had recorded them: the
     /// record is gone (Terraform removes a resource with no instances).
-    emptied: std::collections::HashSet<super::scope::ResourceKey>,
+    emptied: std::collections::HashSet<shared::scope::ResourceKey>,
     /// The operations of each resource, by configuration address.
     ops_by_addr: HashMap<String, Vec<usize>>,
     pub added: usize,
@@ -200,7 +201,7 @@ pub(super) fn str_attr(v: &Value, name: &str) -> Option<String> {
     }
 }
 
-impl<'a> Stepper<'a> {
+impl<'a> ApplyNodes<'a> {
     /// Prepares the apply of `plan` (made from `config` and the prior state `prior`):
     /// the working state, the operations and their order.
     pub fn new(
@@ -211,13 +212,13 @@ impl<'a> Stepper<'a> {
         provider: &dyn Provider,
         variables: &'a BTreeMap<String, Json>,
         lineage: String,
-    ) -> Stepper<'a> {
+    ) -> ApplyNodes<'a> {
         let mut unexpanded = Vec::new();
         let expansion_values = WalkValues::default();
         let walkables = with_root_scope(files, config, variables, &expansion_values, false, &mut |root, _| {
             order::resources(
                 config,
-                &mut |path, keys, call| super::plan::module_keys(root, path, keys, call),
+                &mut |path, keys, call| shared::scope::module_keys(root, path, keys, call),
                 &mut unexpanded,
             )
         });
@@ -309,7 +310,7 @@ impl<'a> Stepper<'a> {
         }
         let ops = operations(plan);
         let n = ops.len();
-        let mut s = Stepper {
+        let mut s = ApplyNodes {
             files,
             config,
             plan,
@@ -332,7 +333,7 @@ impl<'a> Stepper<'a> {
             imported: plan.changes.iter().filter(|c| c.importing.is_some()).count(),
             changed: 0,
             destroyed: 0,
-            diagnostics: super::targets::apply_diagnostics(plan),
+            diagnostics: shared::targets::apply_diagnostics(plan),
             env: RootEnv::new(files, config),
             args,
             reads,
@@ -367,7 +368,7 @@ impl<'a> Stepper<'a> {
                 format!("{module}.{data}{type_name}.{name}")
             };
             if self.expanded(&order::config_addr(&abs)) {
-                let mode = if mode == ResourceMode::Data { "data" } else { "managed" };
+                let mode = mode.as_str();
                 self.emptied.insert((module.to_string(), mode.to_string(), type_name.to_string(), name.to_string()));
             }
         }
@@ -390,7 +391,7 @@ impl<'a> Stepper<'a> {
     /// a resource it creates in the state once its expand node has run (after what its
     /// configuration reaches), before any instance is written; a failed create that writes no
     /// object removes the record. Each with its provider configuration.
-    pub(super) fn husks(&self) -> BTreeMap<super::scope::ResourceKey, String> {
+    pub(super) fn husks(&self) -> BTreeMap<shared::scope::ResourceKey, String> {
         let open: std::collections::HashSet<String> = (0..self.ops.len())
             .filter(|&b| !self.ended[b])
             .map(|b| order::config_addr(&self.ops[b].resource))
@@ -398,7 +399,7 @@ impl<'a> Stepper<'a> {
         let mut out = BTreeMap::new();
         for o in self.ops.iter().filter(|o| o.op == Op::Create) {
             let c = &self.plan.changes[o.change];
-            let mode = if c.mode == ResourceMode::Data { "data" } else { "managed" };
+            let mode = c.mode.as_str();
             let key = (c.module.clone(), mode.to_string(), c.type_name.clone(), c.name.clone());
             if out.contains_key(&key) || self.emptied.contains(&key) {
                 continue;
@@ -441,8 +442,8 @@ impl<'a> Stepper<'a> {
 
     /// The `Importing...` / `Import complete` events of the plan's imports (the objects were
     /// imported during the plan: the apply records them first).
-    pub fn import_events(&self) -> Vec<super::apply::Event> {
-        super::import::apply_events(self.plan)
+    pub fn import_events(&self) -> Vec<super::events::Event> {
+        super::events::import_events(self.plan)
     }
 
     /// The first object of `c`'s instance for which `pred` holds.
@@ -489,9 +490,9 @@ impl<'a> Stepper<'a> {
         let files = crate::eval::MapFiles(self.files);
         if let Some(&w) = self.by_addr.get(&self.ops[b].resource) {
             let decl = &self.walkables[w].resource.range;
-            diag = diag.with_range(super::diag_text::body_start(decl, &files).unwrap_or_else(|| decl.clone()));
+            diag = diag.with_range(shared::snippets::body_start(decl, &files).unwrap_or_else(|| decl.clone()));
         }
-        d.push(super::diag_text::with_source(diag, &files, Vec::new()));
+        d.push(shared::snippets::with_source(diag, &files, Vec::new()));
         d
     }
 

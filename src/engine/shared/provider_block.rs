@@ -12,12 +12,12 @@
 //! says which; a block's resource values are the plan's when the plan configures, the working
 //! state's when the apply does (after those resources were applied).
 
-use crate::addrs::{InstanceKey, ResourceMode};
+use super::body::{self, BlockKind, Body};
+use super::plan::Plan;
+use super::scope::WalkValues;
+use crate::addrs::InstanceKey;
 use crate::config::model::{Config, Module, ProviderConfig};
 use crate::diag::Diagnostics;
-use crate::engine::body::{self, BlockKind, Body};
-use crate::engine::scope::WalkValues;
-use crate::engine::Plan;
 use crate::eval::functions::Registry;
 use crate::eval::module_scope::{Inputs, ModuleScope};
 use crate::eval::scope::ResourceSource;
@@ -136,11 +136,7 @@ pub fn planned_values(plan: &Plan) -> WalkValues {
     let mut grouped: BTreeMap<(String, String, String, String), Instances> = BTreeMap::new();
     for c in plan.changes.iter().chain(&plan.data_read).filter(|c| c.deposed.is_none()) {
         let Some(after) = &c.after else { continue };
-        let mode = match c.mode {
-            ResourceMode::Managed => "managed",
-            ResourceMode::Data => "data",
-            ResourceMode::Ephemeral => "ephemeral",
-        };
+        let mode = c.mode.as_str();
         grouped
             .entry((c.module.clone(), mode.to_string(), c.type_name.clone(), c.name.clone()))
             .or_default()
@@ -211,9 +207,8 @@ pub fn evaluate(
     let scope = ModuleScope::root(config, &inputs, &root_files);
     let mut diags = Diagnostics::new();
     let path: Vec<String> = found.map(|(m, _)| m.path.0.clone()).unwrap_or_default();
-    let value = crate::engine::plan::with_scope(&scope, &path, &[], &mut |s| {
-        body::evaluate(s, &inputs, &body, schema, &mut diags)
-    });
+    let value =
+        super::scope::with_scope(&scope, &path, &[], &mut |s| body::evaluate(s, &inputs, &body, schema, &mut diags));
     diags.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     if diags.has_errors() {
         return Err(diags);

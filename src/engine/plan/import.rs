@@ -6,14 +6,15 @@
 //! instance that has no object in the state yet: an import block whose instance already has
 //! one is ignored, as Terraform ignores it.
 
-use super::scope::InstanceScope;
-use super::InstanceChange;
 use crate::addrs::{InstanceAddr, InstanceKey};
 use crate::config::model::{Config, Import};
 use crate::diag::{Diagnostic, Diagnostics, Pos, SourceRange};
+use crate::engine::shared;
 use crate::eval::module_scope::{eval_config_expr, eval_text, Inputs, ModuleScope};
 use crate::eval::{Kind, Value};
 use serde_json::{json, Value as Json};
+use shared::plan::InstanceChange;
+use shared::scope::InstanceScope;
 
 /// One instance to import.
 #[derive(Clone, Debug)]
@@ -258,7 +259,7 @@ pub fn unconfigured(config: &Config, targets: &[ImportTarget], inputs: &Inputs<'
         let Ok(a) = InstanceAddr::parse(&t.address) else { continue };
         let names: Vec<String> = a.module.iter().map(|(n, _)| n.clone()).collect();
         let resource = a.config_resource();
-        match super::order::module_at(config, &names) {
+        match shared::order::module_at(config, &names) {
             None => found.push(
                 Diagnostic::error("Configuration for import target does not exist", format!("The configuration for the given import target {resource} does not exist. All target instances must have an associated configuration to be imported."))
                     .with_range(t.range.clone()),
@@ -280,7 +281,7 @@ pub fn unconfigured(config: &Config, targets: &[ImportTarget], inputs: &Inputs<'
 
 /// `d` with its source line and Terraform's `in import` context (the block around its range).
 fn in_import(d: Diagnostic, inputs: &Inputs<'_>) -> Diagnostic {
-    super::diag_text::with_source(d, inputs.files, Vec::new())
+    shared::snippets::with_source(d, inputs.files, Vec::new())
 }
 
 /// An import to an instance its resource's expansion does not have.
@@ -294,9 +295,9 @@ pub fn instance_not_configured(address: &str) -> Diagnostic {
 /// Adds an imported object to the prior state (state v4 JSON; created when there was none),
 /// where Terraform's plan records it.
 pub fn add_to_state(state: &mut Option<Json>, change: &InstanceChange, value: &Value) {
-    let state = state.get_or_insert_with(|| json!({"version": 4, "terraform_version": crate::engine::plan_json::TERRAFORM_VERSION, "serial": 0, "lineage": "", "outputs": {}, "resources": []}));
+    let state = state.get_or_insert_with(|| json!({"version": 4, "terraform_version": crate::state::TERRAFORM_VERSION, "serial": 0, "lineage": "", "outputs": {}, "resources": []}));
     let Some(resources) = state.get_mut("resources").and_then(Json::as_array_mut) else { return };
-    let mode = if change.mode == crate::addrs::ResourceMode::Data { "data" } else { "managed" };
+    let mode = change.mode.as_str();
     let same = |r: &Json| {
         let s = |k: &str| r.get(k).and_then(Json::as_str).unwrap_or("").to_string();
         s("module") == change.module && s("mode") == mode && s("type") == change.type_name && s("name") == change.name
@@ -335,26 +336,6 @@ pub fn add_to_state(state: &mut Option<Json>, change: &InstanceChange, value: &V
     }
 }
 
-/// The apply's import events: each imported object, at the start.
-pub fn apply_events(plan: &super::Plan) -> Vec<super::apply::Event> {
-    use super::apply::{Event, EventKind};
-    let mut out = Vec::new();
-    for c in plan.changes.iter().filter(|c| c.deposed.is_none()) {
-        let Some(id) = &c.importing else { continue };
-        let e = |kind| Event {
-            at_ms: 0,
-            address: c.address(),
-            deposed: None,
-            op: crate::providers::Op::Import,
-            prior_id: Some(id.clone()),
-            kind,
-        };
-        out.push(e(EventKind::Start));
-        out.push(e(EventKind::Complete { id: Some(id.clone()) }));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::index_spans;
@@ -368,7 +349,7 @@ mod tests {
             return loaded.diagnostics.errors().map(|d| format!("{}: {}", d.summary, d.detail)).collect();
         }
         let provider = crate::providers::mock::MockProvider::new(Default::default());
-        let p = crate::engine::plan::plan(&files, &loaded.config, None, &provider, &Default::default());
+        let p = crate::engine::plan::nodes::plan(&files, &loaded.config, None, &provider, &Default::default());
         p.diagnostics.errors().map(|d| format!("{}: {}", d.summary, d.detail)).collect()
     }
 

@@ -3,16 +3,16 @@
 //! status flags; `configuration` (config_json.rs) and `relevant_attributes` (relevant.rs) were
 //! computed by the plan walk.
 
-use super::plan::{index_state, object_value};
-use super::{InstanceChange, Plan};
 use crate::addrs::{InstanceKey, ResourceMode};
+use crate::engine::shared;
 use crate::eval::value_json::{sensitive_as_bool, type_json, unknown_as_bool, value};
 use crate::plans::Action;
 use crate::providers::Provider;
+use crate::state::TERRAFORM_VERSION;
 use serde_json::{json, Map, Value as Json};
+use shared::plan::{InstanceChange, Plan};
+use shared::state_read::{index_state, object_value, PriorObject};
 use std::collections::BTreeMap;
-
-pub const TERRAFORM_VERSION: &str = "1.15.0";
 
 pub fn actions(a: Action) -> Json {
     json!(match a {
@@ -28,14 +28,6 @@ pub fn actions(a: Action) -> Json {
     })
 }
 
-fn mode_str(m: ResourceMode) -> &'static str {
-    match m {
-        ResourceMode::Data => "data",
-        ResourceMode::Ephemeral => "ephemeral",
-        ResourceMode::Managed => "managed",
-    }
-}
-
 fn key_json(k: &Option<InstanceKey>) -> Option<Json> {
     k.as_ref().map(|k| match k {
         InstanceKey::Int(i) => json!(i),
@@ -47,7 +39,7 @@ fn key_json(k: &Option<InstanceKey>) -> Option<Json> {
 fn head(c: &InstanceChange) -> Map<String, Json> {
     let mut m = Map::new();
     m.insert("address".into(), json!(c.address()));
-    m.insert("mode".into(), json!(mode_str(c.mode)));
+    m.insert("mode".into(), json!(c.mode.as_str()));
     m.insert("type".into(), json!(c.type_name));
     m.insert("name".into(), json!(c.name));
     if let Some(k) = key_json(&c.key) {
@@ -170,7 +162,7 @@ fn prior_state(plan: &Plan, provider: &dyn Provider) -> Option<Json> {
         } else {
             provider.resource_schema(type_name)
         };
-        let reread = |o: &super::plan::PriorObject| {
+        let reread = |o: &PriorObject| {
             plan.data_read.iter().any(|c| {
                 &c.module == module && c.mode == m && &c.type_name == type_name && &c.name == name && c.key == o.key
             })
@@ -340,7 +332,7 @@ pub fn to_json(plan: &Plan, provider: &dyn Provider) -> Json {
         out.insert("output_changes".into(), Json::Object(oc));
     }
     if !plan.checks.is_empty() {
-        out.insert("checks".into(), super::checks::plan_json(&plan.checks));
+        out.insert("checks".into(), shared::checks::plan_json(&plan.checks));
     }
     if let Some(ps) = prior_state(plan, provider) {
         out.insert("prior_state".into(), ps);

@@ -7,15 +7,16 @@
 //! (`jsonplan.marshalRelevantAttrs`), so its order is not deterministic across runs; this one is
 //! sorted by address and path.
 
-use super::refs::{self, Key, Ref, Step, Target};
-use super::sources::Sources;
-use super::{InstanceChange, OutputChange};
+use super::plan::{InstanceChange, OutputChange};
 use crate::addrs::{module_instance_text, parse_module_instance, InstanceKey, ResourceAddr, ResourceMode, Subject};
 use crate::config::model::{Config, Module, Resource};
+use crate::engine::jsonconfig;
 use crate::eval::Type;
 use crate::hcl::ast::Item;
 use crate::plans::Action;
 use crate::providers::{Provider, ResourceSchema};
+use jsonconfig::refs::{self, Key, Ref, Step, Target};
+use jsonconfig::sources::Sources;
 use serde_json::{json, Value as Json};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, OnceLock};

@@ -2,17 +2,18 @@
 //! instances, sensitive attribute paths, dependencies and create_before_destroy, the root
 //! outputs, the serial and lineage.
 
-use super::instance::{self, with_root_scope};
+use super::nodes::{current_values, ApplyNodes};
 use super::objects::Obj;
-use super::scope::ResourceKey;
-use super::stepper::{current_values, Stepper};
-use super::InstanceChange;
-use crate::addrs::{InstanceKey, ResourceMode};
+use crate::addrs::InstanceKey;
 use crate::diag::Diagnostics;
+use crate::engine::shared;
 use crate::eval::value_json::{type_json, value as value_json};
 use crate::eval::{Kind, Value};
 use crate::plans::Action;
 use serde_json::{json, Map, Value as Json};
+use shared::instance::{self, with_root_scope};
+use shared::plan::InstanceChange;
+use shared::scope::ResourceKey;
 use std::collections::{BTreeMap, HashMap};
 
 /// Paths of the sensitive parts of a value, as state v4's `sensitive_attributes` writes them.
@@ -51,11 +52,11 @@ fn sensitive_paths(v: &Value, path: &mut Vec<Json>, out: &mut Vec<Json>) {
 /// objects record (what the plan's changes say).
 pub(super) type Configured = HashMap<ResourceKey, (Vec<String>, bool)>;
 
-pub(super) fn configured(plan: &super::Plan) -> Configured {
+pub(super) fn configured(plan: &shared::plan::Plan) -> Configured {
     let mut conf = Configured::new();
     for c in &plan.changes {
         if c.deposed.is_none() && !matches!(c.action, Action::Delete | Action::Forget) {
-            let mode = if c.mode == ResourceMode::Data { "data" } else { "managed" };
+            let mode = c.mode.as_str();
             conf.insert(
                 (c.module.clone(), mode.into(), c.type_name.clone(), c.name.clone()),
                 (c.dependencies.clone(), c.create_before_destroy),
@@ -108,7 +109,7 @@ pub(super) enum Moment {
     /// As Terraform's state hook writes it after an object: the outputs the walk has evaluated
     /// by then (those whose resources' operations have all ended), the others as the prior
     /// state had them, the prior state's check results (recorded only after the walk), and
-    /// the resources being created recorded with no instance yet (`Stepper::husks`).
+    /// the resources being created recorded with no instance yet (`ApplyNodes::husks`).
     Written,
     /// After the walk.
     Final,
@@ -131,7 +132,7 @@ fn resource_json(key: &ResourceKey, provider: &str, instances: Vec<Json>) -> Jso
 /// The working state of `s` as state v4 at `moment`: its objects grouped by resource, the root
 /// outputs evaluated over them, the serial as it stands, the prior lineage kept. `warnings`
 /// receives the check blocks' failed assertions.
-pub(super) fn write_state(s: &Stepper<'_>, moment: Moment, mut warnings: Option<&mut Diagnostics>) -> Json {
+pub(super) fn write_state(s: &ApplyNodes<'_>, moment: Moment, mut warnings: Option<&mut Diagnostics>) -> Json {
     let (files, config, plan, prior, objs, walkables) = (s.files, s.config, s.plan, s.prior, &s.objs, &s.walkables[..]);
     let mut groups: BTreeMap<ResourceKey, Vec<&Obj>> = BTreeMap::new();
     for o in objs.iter() {
@@ -159,7 +160,7 @@ pub(super) fn write_state(s: &Stepper<'_>, moment: Moment, mut warnings: Option<
         let values = current_values(objs, &hidden, walkables.iter());
         let (outs, checks) = with_root_scope(files, config, s.variables, &values, false, &mut |root, inputs| {
             let mut scratch = Diagnostics::new();
-            let checks = super::checks::evaluate(
+            let checks = shared::checks::evaluate(
                 root,
                 inputs,
                 config,
@@ -179,9 +180,9 @@ pub(super) fn write_state(s: &Stepper<'_>, moment: Moment, mut warnings: Option<
         });
         let mut checks = checks;
         if let Some(kept) = &plan.kept {
-            super::targets::leave_out_checks(&mut checks, config, kept);
+            shared::targets::leave_out_checks(&mut checks, config, kept);
         }
-        check_results = super::checks::state_json(&checks);
+        check_results = shared::checks::state_json(&checks);
         let prior_outputs = prior.and_then(|p| p.get("outputs")).and_then(Json::as_object);
         let pending = if moment == Moment::Written { s.outputs_pending() } else { Default::default() };
         for (name, v, sensitive) in outs {
@@ -221,7 +222,7 @@ pub(super) fn write_state(s: &Stepper<'_>, moment: Moment, mut warnings: Option<
     let serial = s.serial.value;
     json!({
         "version": 4,
-        "terraform_version": super::plan_json::TERRAFORM_VERSION,
+        "terraform_version": crate::state::TERRAFORM_VERSION,
         "serial": serial,
         "lineage": lineage,
         "outputs": outputs,

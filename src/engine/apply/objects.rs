@@ -5,6 +5,7 @@
 //! last changed, so a value built from them can be kept until then (`live_values.rs`).
 
 use crate::addrs::{InstanceKey, ResourceMode};
+use crate::engine::shared;
 use crate::eval::Value;
 use std::collections::HashMap;
 
@@ -27,8 +28,8 @@ pub struct Obj {
 
 impl Obj {
     /// The state's resource key (module, `managed`/`data`, type, name).
-    pub fn resource_key(&self) -> crate::engine::scope::ResourceKey {
-        let mode = if self.mode == ResourceMode::Data { "data" } else { "managed" };
+    pub fn resource_key(&self) -> shared::scope::ResourceKey {
+        let mode = self.mode.as_str();
         (self.module.clone(), mode.into(), self.type_name.clone(), self.name.clone())
     }
 }

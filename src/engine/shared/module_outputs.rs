@@ -4,7 +4,7 @@
 //! `relevant_attributes` reads them; the plan JSON shows root outputs only.
 
 use super::order::instance_addr;
-use super::plan::{module_keys, with_scope};
+use super::scope::{module_keys, with_scope};
 use crate::config::model::Module;
 use crate::eval::module_scope::{ModuleKey, ModuleScope};
 

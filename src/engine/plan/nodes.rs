@@ -3,133 +3,27 @@
 //! provider, evaluated, planned by the provider, given an action and its reason; orphans
 //! (vanished keys, resources, modules) planned for deletion; then the root outputs.
 
-use super::body::{self, attr};
-use super::order::{self, Walkable};
-use super::routing::{default_config, source_of, Routing};
-use super::scope::{InstanceScope, WalkValues};
-use super::{InstanceChange, OpProgress, OutputChange, Plan, PlanOp, PlanOptions};
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::model::{Config, IgnoreChanges, Resource};
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::engine::jsonconfig;
+use crate::engine::shared;
 use crate::eval::convert::convert;
 use crate::eval::functions::Registry;
 use crate::eval::json::from_json;
-use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleKey, ModuleScope};
+use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleScope};
 use crate::eval::{Kind, MapFiles, Type, Value};
 use crate::plans::Action;
 use crate::providers::Op;
 use crate::providers::{Provider, ResourceSchema};
 use serde_json::Value as Json;
+use shared::body::{self, attr};
+use shared::order::{self, Walkable};
+use shared::plan::{InstanceChange, OpProgress, OutputChange, Plan, PlanOp, PlanOptions};
+use shared::routing::{default_config, source_of, Routing};
+use shared::scope::{module_keys, with_scope, InstanceScope, WalkValues};
+use shared::state_read::{index_state, mode_of, mode_str, object_value, PriorIndex, PriorObject};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-
-/// One object of the prior state.
-#[derive(Clone, Debug)]
-pub struct PriorObject {
-    pub key: Option<InstanceKey>,
-    pub deposed: Option<String>,
-    pub attributes: Json,
-    pub sensitive_paths: Json,
-    pub dependencies: Vec<String>,
-    pub create_before_destroy: bool,
-    pub tainted: bool,
-}
-
-/// The prior state's objects by (module, mode, type, name).
-pub type PriorIndex = BTreeMap<(String, String, String, String), (String, Vec<PriorObject>)>;
-
-fn mode_str(m: ResourceMode) -> &'static str {
-    match m {
-        ResourceMode::Managed => "managed",
-        ResourceMode::Data => "data",
-        ResourceMode::Ephemeral => "ephemeral",
-    }
-}
-
-fn mode_of(s: &str) -> ResourceMode {
-    match s {
-        "data" => ResourceMode::Data,
-        "ephemeral" => ResourceMode::Ephemeral,
-        _ => ResourceMode::Managed,
-    }
-}
-
-/// Reads the objects of a state v4 JSON value.
-pub fn index_state(state: Option<&Json>) -> PriorIndex {
-    let mut out = PriorIndex::new();
-    let Some(resources) = state.and_then(|s| s.get("resources")).and_then(Json::as_array) else { return out };
-    for r in resources {
-        let s = |k: &str| r.get(k).and_then(Json::as_str).unwrap_or("").to_string();
-        let key = (s("module"), s("mode"), s("type"), s("name"));
-        let provider = s("provider");
-        let mut objs = Vec::new();
-        for i in r.get("instances").and_then(Json::as_array).into_iter().flatten() {
-            let ik = match i.get("index_key") {
-                Some(Json::Number(n)) => n.as_i64().map(InstanceKey::Int),
-                Some(Json::String(s)) => Some(InstanceKey::Str(s.clone())),
-                _ => None,
-            };
-            objs.push(PriorObject {
-                key: ik,
-                deposed: i.get("deposed").and_then(Json::as_str).map(String::from),
-                attributes: i.get("attributes").cloned().unwrap_or(Json::Null),
-                sensitive_paths: i.get("sensitive_attributes").cloned().unwrap_or(Json::Null),
-                dependencies: i
-                    .get("dependencies")
-                    .and_then(Json::as_array)
-                    .map(|a| a.iter().filter_map(|d| d.as_str().map(String::from)).collect())
-                    .unwrap_or_default(),
-                create_before_destroy: i.get("create_before_destroy").and_then(Json::as_bool).unwrap_or(false),
-                tainted: i.get("status").and_then(Json::as_str) == Some("tainted"),
-            });
-        }
-        out.insert(key, (provider, objs));
-    }
-    out
-}
-
-/// A state object's attributes as a value of the schema's type, sensitive where the state
-/// says (`sensitive_attributes` paths).
-pub fn object_value(o: &PriorObject, schema: Option<&ResourceSchema>) -> Value {
-    let v = from_json(&o.attributes);
-    let mut v = match schema {
-        Some(s) => convert(&v, &s.object_type()).unwrap_or(v),
-        None => v,
-    };
-    for path in o.sensitive_paths.as_array().into_iter().flatten() {
-        let steps: Vec<String> = path
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|st| {
-                let x = st.get("value")?;
-                let x = x.get("value").unwrap_or(x);
-                x.as_str().map(String::from).or_else(|| x.as_i64().map(|i| i.to_string()))
-            })
-            .collect();
-        mark_path(&mut v, &steps);
-    }
-    v
-}
-
-fn mark_path(v: &mut Value, steps: &[String]) {
-    let Some((first, rest)) = steps.split_first() else {
-        v.sensitive = true;
-        return;
-    };
-    match &mut v.kind {
-        Kind::Object(m) | Kind::Map(_, m) => {
-            if let Some(x) = m.get_mut(first) {
-                mark_path(x, rest);
-            }
-        }
-        Kind::List(_, items) | Kind::Tuple(items) | Kind::Set(_, items) => {
-            if let Some(x) = first.parse::<usize>().ok().and_then(|i| items.get_mut(i)) {
-                mark_path(x, rest);
-            }
-        }
-        _ => {}
-    }
-}
 
 /// One instance to plan: its key, `count.index`, `each.key` and `each.value`.
 type Repetition = (Option<InstanceKey>, Option<i64>, Option<(Value, Value)>);
@@ -176,7 +70,7 @@ struct Walk<'a> {
     serving: String,
     /// `-target`: the targets, and whether one names the resource being walked (then only
     /// the instances they contain are planned).
-    targets: super::targets::Targets,
+    targets: shared::targets::Targets,
     targeted_here: bool,
     /// The configuration resources a target names directly.
     targeted: BTreeSet<String>,
@@ -191,38 +85,6 @@ struct Walk<'a> {
     imports: HashMap<String, String>,
     /// The objects imported, for the prior state.
     imported: Vec<(InstanceChange, Value)>,
-}
-
-/// Runs `f` in the scope of the module instance at `path` (call names) and `keys`.
-pub fn with_scope<R>(
-    scope: &ModuleScope<'_>,
-    path: &[String],
-    keys: &[Option<ModuleKey>],
-    f: &mut dyn FnMut(&ModuleScope<'_>) -> R,
-) -> Option<R> {
-    match path.split_first() {
-        None => Some(f(scope)),
-        Some((first, rest)) => {
-            let child = match keys.first().cloned().flatten() {
-                Some(k) => scope.child_instance(first, k)?,
-                None => scope.child_scope(first).ok().flatten()?,
-            };
-            let r = with_scope(&child, rest, keys.get(1..).unwrap_or(&[]), f);
-            let d = std::mem::take(&mut *child.diagnostics.borrow_mut());
-            scope.diagnostics.borrow_mut().extend(d);
-            r
-        }
-    }
-}
-
-/// The instances of module call `call` in the module instance at `path`/`keys`.
-pub fn module_keys(
-    scope: &ModuleScope<'_>,
-    path: &[String],
-    keys: &[Option<ModuleKey>],
-    call: &str,
-) -> Option<Vec<ModuleKey>> {
-    with_scope(scope, path, keys, &mut |s| s.module_keys(call)).flatten()
 }
 
 /// Plans `config` against the prior state (`prior`, state v4 JSON) with `provider`.
@@ -250,7 +112,7 @@ pub fn plan(
     );
     if validate.diagnostics.has_errors() {
         for d in validate.diagnostics.errors() {
-            result.diagnostics.push(super::apply_check::one_line_cycle(d));
+            result.diagnostics.push(shared::apply_check::one_line_cycle(d));
         }
         result.refused = true;
         return result;
@@ -260,27 +122,27 @@ pub fn plan(
     // ... and so do its function errors, in blocks the plan may never expand (`count = 0`).
     undeclared.extend(crate::eval::validate::walk(files, config));
     if undeclared.has_errors() {
-        result.diagnostics.extend(super::diag_text::with_sources(undeclared, &MapFiles(files)));
+        result.diagnostics.extend(shared::snippets::with_sources(undeclared, &MapFiles(files)));
         result.refused = true;
         return result;
     }
     drop(validate);
-    result.diagnostics.extend(super::targets::check_options(options));
+    result.diagnostics.extend(shared::targets::check_options(options));
     if result.diagnostics.has_errors() {
         return result;
     }
     let mut ignored = Diagnostics::new();
-    let targets = super::targets::Targets(super::targets::parse_targets(&options.targets, &mut ignored));
-    let replace = super::targets::parse_replace(&options.replace, &mut ignored);
+    let targets = shared::targets::Targets(shared::targets::parse_targets(&options.targets, &mut ignored));
+    let replace = shared::targets::parse_replace(&options.replace, &mut ignored);
     if !targets.is_empty() {
-        result.diagnostics.push(super::targets::targeting_warning());
+        result.diagnostics.push(shared::targets::targeting_warning());
     }
     // `moved` blocks rename prior objects first.
     let (moved_state, moved) = super::moved::apply_moves(config, prior);
     let prior = moved_state.as_ref();
     result.prior_state = prior.cloned();
     // The graph the plan walks (`plan_walk`); its provider routing serves every resource.
-    let graph = match super::plan_walk::PlanGraph::build(config, prior) {
+    let graph = match super::walk::PlanGraph::build(config, prior) {
         Ok(g) => g,
         Err(d) => {
             result.diagnostics.extend(d);
@@ -312,7 +174,7 @@ pub fn plan(
     }
     if scope.diagnostics.borrow().has_errors() {
         result.diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
-        result.diagnostics = super::diag_text::with_sources(std::mem::take(&mut result.diagnostics), &file_source);
+        result.diagnostics = shared::snippets::with_sources(std::mem::take(&mut result.diagnostics), &file_source);
         return result;
     }
     let prior_index = index_state(prior);
@@ -408,8 +270,8 @@ pub fn plan(
         }
     }
     // Every block's body, each file parsed once.
-    let bodies = super::body::arguments_of(files, &resources.iter().map(|w| w.resource).collect::<Vec<_>>());
-    let selection = super::targets::Selection::of(&walk.targets, &resources, &closure, options.destroy);
+    let bodies = shared::body::arguments_of(files, &resources.iter().map(|w| w.resource).collect::<Vec<_>>());
+    let selection = shared::targets::Selection::of(&walk.targets, &resources, &closure, options.destroy);
     walk.targeted = selection.named.clone();
     walk.kept = selection.kept.clone();
     let walk = std::cell::RefCell::new(walk);
@@ -456,10 +318,18 @@ pub fn plan(
     if !options.destroy {
         result.outputs = walk.outputs(&scope);
         let mut check_diags = Diagnostics::new();
-        result.checks =
-            super::checks::evaluate(&scope, &inputs, config, &resources, &values, &walk.failed, &mut check_diags, true);
+        result.checks = shared::checks::evaluate(
+            &scope,
+            &inputs,
+            config,
+            &resources,
+            &values,
+            &walk.failed,
+            &mut check_diags,
+            true,
+        );
         if !walk.targets.is_empty() {
-            super::targets::leave_out_checks(&mut result.checks, config, &walk.kept);
+            shared::targets::leave_out_checks(&mut result.checks, config, &walk.kept);
             result.kept = Some(walk.kept.clone());
         }
         walk.diags.extend(check_diags);
@@ -468,7 +338,7 @@ pub fn plan(
     }
     result.diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     result.diagnostics.extend(walk.diags);
-    result.diagnostics = super::diag_text::with_sources(std::mem::take(&mut result.diagnostics), &file_source);
+    result.diagnostics = shared::snippets::with_sources(std::mem::take(&mut result.diagnostics), &file_source);
     for (c, v) in &walk.imported {
         super::import::add_to_state(&mut result.prior_state, c, v);
     }
@@ -509,14 +379,14 @@ pub fn plan(
         let planned: Vec<&InstanceChange> = result.data_read.iter().collect();
         result.prior_state = Some(super::data_orphans::drop(p, &configured, &walk.data_expanded, &planned));
     }
-    let sources = super::sources::Sources::new(config);
-    result.configuration = Some(super::config_json::configuration(config, &sources, provider, &inputs));
+    let sources = jsonconfig::sources::Sources::new(config);
+    result.configuration = Some(jsonconfig::config_json::configuration(config, &sources, provider, &inputs));
     let module_outputs =
-        if options.destroy { Vec::new() } else { super::module_outputs::changed(&config.root, &scope) };
-    result.relevant_attributes = super::relevant::Relevant::new(config, module_outputs);
+        if options.destroy { Vec::new() } else { shared::module_outputs::changed(&config.root, &scope) };
+    result.relevant_attributes = shared::relevant::Relevant::new(config, module_outputs);
     // The apply graph this plan would build, checked now (Terraform's `checkApplyGraph`).
     if !result.diagnostics.has_errors() {
-        let (errors, graph) = super::apply_check::check(config, &result);
+        let (errors, graph) = shared::apply_check::check(config, &result);
         result.apply_graph_refused = errors.has_errors();
         result.apply_graph = graph;
         result.diagnostics.extend(errors);
@@ -614,10 +484,10 @@ impl<'a> Walk<'a> {
             };
             // Terraform names the unknown values the expression read.
             let unknown = |what: &str| {
-                super::diag_text::with_source(
+                shared::snippets::with_source(
                     unknown(what),
                     self.inputs.files,
-                    super::diag_text::expression_values(scope, self.inputs, &e.source, true),
+                    shared::snippets::expression_values(scope, self.inputs, &e.source, true),
                 )
             };
             return match &v.kind {
@@ -691,7 +561,7 @@ impl<'a> Walk<'a> {
                 .map(|(k, v)| (Some(InstanceKey::Str(k.clone())), None, Some((Value::string(k.clone()), v.clone()))))
                 .collect(),
         };
-        let raddr = resource_addr(r);
+        let raddr = r.addr();
         if r.mode == ResourceMode::Managed && !self.options.destroy {
             self.incomplete_replace(w, &raddr, &instances);
         }
@@ -743,8 +613,9 @@ impl<'a> Walk<'a> {
             let cfg = body::evaluate(&inst, self.inputs, args, &schema, &mut diags);
             // Preconditions are checked before the instance is planned.
             for c in &r.lifecycle.preconditions {
-                if let (super::checks::Status::Fail, m) = super::checks::condition(&inst, self.inputs, c, &mut diags) {
-                    diags.push(super::checks::failed_condition(
+                if let (shared::checks::Status::Fail, m) = shared::checks::condition(&inst, self.inputs, c, &mut diags)
+                {
+                    diags.push(shared::checks::failed_condition(
                         Diagnostic::error("Resource precondition failed", m.unwrap_or_default())
                             .with_range(c.condition.range.clone()),
                         &inst,
@@ -1090,7 +961,7 @@ impl<'a> Walk<'a> {
             .replace
             .iter()
             .filter(|a| a.key.is_none() && &a.resource == resource)
-            .map(|a| super::targets::incomplete_replace_warning(&a.to_string(), &addresses))
+            .map(|a| shared::targets::incomplete_replace_warning(&a.to_string(), &addresses))
             .collect();
         for d in warnings {
             self.diags.push(d);
@@ -1359,7 +1230,7 @@ impl<'a> Walk<'a> {
                 None => Action::Create,
                 Some((b, _))
                     if v.is_wholly_known()
-                        && crate::engine::values_json::value(b) == crate::engine::values_json::value(&v) =>
+                        && crate::eval::value_json::value(b) == crate::eval::value_json::value(&v) =>
                 {
                     Action::NoOp
                 }
@@ -1409,7 +1280,7 @@ impl<'a> Walk<'a> {
         if let Some(Json::Object(m)) = self.prior_json.and_then(|p| p.get("outputs")) {
             for (k, o) in m {
                 let v = from_json(o.get("value").unwrap_or(&Json::Null));
-                let v = match o.get("type").map(crate::engine::values_json::type_from_json) {
+                let v = match o.get("type").map(crate::eval::value_json::type_from_json) {
                     Some(Some(t)) => convert(&v, &t).unwrap_or(v),
                     _ => v,
                 };
@@ -1420,10 +1291,6 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// A configuration resource's address within its module.
-pub fn resource_addr(r: &Resource) -> crate::addrs::ResourceAddr {
-    crate::addrs::ResourceAddr { mode: r.mode, type_name: r.type_name.clone(), name: r.name.clone() }
-}
 fn module_configured(config: &Config, module: &str) -> bool {
     // `module.a.module.b` (keys stripped) names a chain of calls.
     let names: Vec<String> = module

@@ -6,7 +6,7 @@
 //! walks ([`ApplyGraph`]), built once and kept with the plan.
 
 use super::apply_graph::{build_graph, ApplyGraph};
-use super::Plan;
+use super::plan::Plan;
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::plans::Action;

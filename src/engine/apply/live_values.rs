@@ -8,12 +8,13 @@
 //! expressions look up, and a value is rebuilt only after an object of its resource changed.
 
 use super::objects::{resource_id, Obj, Objects, ResourceId};
-use super::order::Walkable;
-use super::scope::ResourceKey;
-use super::InstanceChange;
-use crate::addrs::{InstanceKey, ResourceMode};
+use crate::addrs::InstanceKey;
+use crate::engine::shared;
 use crate::eval::scope::ResourceSource;
 use crate::eval::Value;
+use shared::order::Walkable;
+use shared::plan::InstanceChange;
+use shared::scope::ResourceKey;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
@@ -30,14 +31,6 @@ impl Hidden {
     fn hides(&self, id: &ResourceId, o: &Obj) -> bool {
         // Cloning the key for the lookup is cheap next to the value a read clones anyway.
         !self.0.is_empty() && self.0.contains(&(id.clone(), o.key.clone()))
-    }
-}
-
-fn mode_str(mode: ResourceMode) -> &'static str {
-    if mode == ResourceMode::Data {
-        "data"
-    } else {
-        "managed"
     }
 }
 
@@ -88,7 +81,7 @@ pub fn resource_value(objs: &Objects, hidden: &Hidden, w: &Walkable<'_>) -> Valu
 /// The state key references use for walkable `w`.
 pub fn resource_key(w: &Walkable<'_>) -> ResourceKey {
     let r = w.resource;
-    (w.module_addr.clone(), mode_str(r.mode).into(), r.type_name.clone(), r.name.clone())
+    (w.module_addr.clone(), r.mode.as_str().into(), r.type_name.clone(), r.name.clone())
 }
 
 /// What stays the same through an apply walk: which walkable a reference names, which

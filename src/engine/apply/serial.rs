@@ -37,14 +37,6 @@ pub(super) struct Serial {
     differing: HashSet<InstanceId>,
 }
 
-fn mode_str(mode: ResourceMode) -> &'static str {
-    if mode == ResourceMode::Data {
-        "data"
-    } else {
-        "managed"
-    }
-}
-
 fn key_json(key: &Option<InstanceKey>) -> Json {
     match key {
         Some(InstanceKey::Int(i)) => Json::from(*i),
@@ -54,7 +46,7 @@ fn key_json(key: &Option<InstanceKey>) -> Json {
 }
 
 fn instance_id(o: &Obj) -> InstanceId {
-    (o.module.clone(), mode_str(o.mode).into(), o.type_name.clone(), o.name.clone(), key_json(&o.key))
+    (o.module.clone(), o.mode.as_str().into(), o.type_name.clone(), o.name.clone(), key_json(&o.key))
 }
 
 /// What statefile equality compares of a state document.
@@ -120,7 +112,7 @@ impl Serial {
     }
 
     /// Notes that the objects of one instance were written.
-    #[allow(clippy::too_many_arguments)] // an instance's address parts, given apart as the stepper holds them
+    #[allow(clippy::too_many_arguments)] // an instance's address parts, given apart as the apply nodes hold them
     pub fn touched(
         &mut self,
         objs: &Objects,
@@ -134,7 +126,7 @@ impl Serial {
         let Some(snapshot) = &self.snapshot else {
             return;
         };
-        let id: InstanceId = (module.into(), mode_str(mode).into(), type_name.into(), name.into(), key_json(key));
+        let id: InstanceId = (module.into(), mode.as_str().into(), type_name.into(), name.into(), key_json(key));
         let mut now = objs.of_instance(module, mode, type_name, name, key);
         // An instance the snapshot lacks differs by having objects: no JSON to make (every
         // create of an apply from nothing).

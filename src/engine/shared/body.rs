@@ -116,11 +116,7 @@ fn file_bodies(filename: &str, text: &str) -> Rc<FileBodies> {
 }
 
 fn kind_of(r: &Resource) -> &'static str {
-    match r.mode {
-        crate::addrs::ResourceMode::Managed => "resource",
-        crate::addrs::ResourceMode::Data => "data",
-        crate::addrs::ResourceMode::Ephemeral => "ephemeral",
-    }
+    r.mode.block_type()
 }
 
 /// The bodies of several resources' blocks: from the trees the loader kept (native syntax), or

@@ -67,8 +67,8 @@ pub fn failed_condition(
     inputs: &Inputs<'_>,
     condition: &crate::config::model::Expr,
 ) -> Diagnostic {
-    let values = super::diag_text::expression_values(scope, inputs, &condition.source, false);
-    super::diag_text::with_source(d, inputs.files, values)
+    let values = super::snippets::expression_values(scope, inputs, &condition.source, false);
+    super::snippets::with_source(d, inputs.files, values)
 }
 
 /// Evaluates one condition: its status, and the message when it fails.

@@ -1,7 +1,7 @@
 //! The apply: the plan's apply graph (`apply_graph`) walked by walk/'s scheduler, one driver
 //! for every host. A node that applies a change runs its provider operation when the walk
-//! reaches it: [`Stepper::start`] (its configuration evaluated over the working state), the
-//! provider's answer through the [`ApplyHost`], [`Stepper::finish`] (the working state
+//! reaches it: [`ApplyNodes::start`] (its configuration evaluated over the working state), the
+//! provider's answer through the [`ApplyHost`], [`ApplyNodes::finish`] (the working state
 //! written). Every other node (providers, variables, locals, outputs, module expansion and
 //! closing, the root) has no work of its own here: outputs and the state are made from the
 //! working state when asked, and a JS provider is configured by its first operation. The host
@@ -11,19 +11,20 @@
 //! The scheduler is Terraform's: at most `-parallelism` nodes at once (default 10), a failed
 //! node's dependents skipped and everything else run to the end, cancellation (Terraform's
 //! stop: nothing new starts, what is in flight finishes). The walk's order is the graph's order,
-//! nothing else; the host only answers: natively a [`VirtualClock`](super::clock::VirtualClock)
+//! nothing else; the host only answers: natively a [`VirtualClock`](shared::clock::VirtualClock)
 //! and the built-in mocks (`apply.rs`), in the package real timers and JS promises
 //! (`bindings/engine/drive.rs`).
 
-use super::apply::{end_event, pending_event, start_event, ApplyResult, Event, EventKind};
-use super::apply_graph::{build_graph, ApplyGraph};
-use super::stepper::{Request, Response, Stepper};
+use super::events::{ApplyResult, Event, EventKind};
+use super::nodes::{ApplyNodes, Outcome, Request, Response, Started};
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::engine::shared;
 use crate::providers::{Op, Provider};
 use crate::walk::{self, CancelToken, Subgraph, Visited, WalkHooks, WalkOptions};
 use futures_util::future::{select, Either, LocalBoxFuture};
 use serde_json::Value as Json;
+use shared::apply_graph::{build_graph, ApplyGraph};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::future::Future;
@@ -75,8 +76,8 @@ pub trait ApplyHost {
     }
 
     /// An operation's result was written into the working state.
-    fn wrote(&self, stepper: &Stepper<'_>) {
-        let _ = stepper;
+    fn wrote(&self, nodes: &ApplyNodes<'_>) {
+        let _ = nodes;
     }
 
     /// A turn of the host's event loop, taken now and then during a long walk.
@@ -86,8 +87,8 @@ pub trait ApplyHost {
 
     /// Work of the host's own beside the walk (the package's paced states), polled with it and
     /// dropped when the walk ends.
-    fn beside<'s>(&'s self, stepper: &'s RefCell<Stepper<'_>>) -> LocalBoxFuture<'s, ()> {
-        let _ = stepper;
+    fn beside<'s>(&'s self, nodes: &'s RefCell<ApplyNodes<'_>>) -> LocalBoxFuture<'s, ()> {
+        let _ = nodes;
         Box::pin(std::future::pending())
     }
 
@@ -99,7 +100,7 @@ pub trait ApplyHost {
 
 /// What the nodes of one walk share.
 struct Walking<'w, 'a, H: ?Sized> {
-    stepper: &'w RefCell<Stepper<'a>>,
+    nodes: &'w RefCell<ApplyNodes<'a>>,
     host: &'w H,
     provider: &'w dyn Provider,
     /// Per walk node: the operation it runs.
@@ -119,7 +120,7 @@ impl<H: ApplyHost + ?Sized> Walking<'_, '_, H> {
     /// Runs operation `b`: true when it succeeded.
     async fn operation(&self, b: usize) -> bool {
         let (mut started, delay, configure, instance) = {
-            let s = &mut *self.stepper.borrow_mut();
+            let s = &mut *self.nodes.borrow_mut();
             let started = s.start(b, self.provider);
             let delay = self.provider.delay_ms(s.ops[b].op, started.name.as_deref());
             let now = self.host.now();
@@ -143,7 +144,7 @@ impl<H: ApplyHost + ?Sized> Walking<'_, '_, H> {
         let response =
             self.host.respond(started.request.as_ref().ok(), &started.provider_config, delay, &instance).await;
         self.running.set(self.running.get() - 1);
-        let s = &mut *self.stepper.borrow_mut();
+        let s = &mut *self.nodes.borrow_mut();
         let (prior_id, deposed) = (started.prior_id.clone(), started.deposed.clone());
         let outcome = s.finish(started, response);
         let ok = outcome.is_ok();
@@ -179,7 +180,7 @@ impl<H: ApplyHost + ?Sized> WalkHooks<u32> for Hooks<'_, '_, '_, H> {
             _ => return,
         };
         let Some(b) = self.0.node_op[*event.node as usize] else { return };
-        let e = pending_event(&self.0.stepper.borrow(), b, kind, event.time as u64);
+        let e = pending_event(&self.0.nodes.borrow(), b, kind, event.time as u64);
         self.0.host.event(&e, None, None);
         self.0.events.borrow_mut().push(e);
     }
@@ -192,7 +193,7 @@ impl<H: ApplyHost + ?Sized> WalkHooks<u32> for Hooks<'_, '_, '_, H> {
 /// Scheduling steps (starts and settles) between two turns of the host's event loop.
 const YIELD_EVERY: usize = 512;
 
-/// Applies the plan `stepper` was made for by walking its apply graph (the plan's, or built now
+/// Applies the plan `nodes` was made for by walking its apply graph (the plan's, or built now
 /// when the plan has none) on `host`, at most `parallelism` nodes at once, until it ends or
 /// `cancel` stops it.
 ///
@@ -200,19 +201,19 @@ const YIELD_EVERY: usize = 512;
 /// `apply()`, the virtual clock of `engine::apply` that `test()` runs on), and one copy of the
 /// walk for both is a few KB less gzipped wasm; a host is called once per operation or event.
 pub async fn run(
-    stepper: Stepper<'_>,
+    nodes: ApplyNodes<'_>,
     config: &Config,
     provider: &dyn Provider,
     host: &dyn ApplyHost,
     parallelism: usize,
     cancel: CancelToken,
 ) -> ApplyResult {
-    let plan = stepper.plan;
+    let plan = nodes.plan;
     let built;
     let mut unwalkable = None;
     let graph: &ApplyGraph = match &plan.apply_graph {
         Some(g) => g,
-        None if stepper.ops.is_empty() => {
+        None if nodes.ops.is_empty() => {
             built = ApplyGraph::default();
             &built
         }
@@ -223,7 +224,7 @@ pub async fn run(
                 (false, Some(walkable)) => walkable,
                 (has_errors, _) => {
                     unwalkable = Some(if has_errors {
-                        Diagnostics(errors.iter().map(super::apply_check::one_line_cycle).collect())
+                        Diagnostics(errors.iter().map(shared::apply_check::one_line_cycle).collect())
                     } else {
                         let mut d = Diagnostics::new();
                         d.push(Diagnostic::error("Cycle in the apply graph", ""));
@@ -236,18 +237,18 @@ pub async fn run(
         }
     };
     let mut by_change: HashMap<(usize, bool), usize> =
-        stepper.ops.iter().enumerate().map(|(b, o)| ((o.change, o.destroy), b)).collect();
+        nodes.ops.iter().enumerate().map(|(b, o)| ((o.change, o.destroy), b)).collect();
     let node_op: Vec<Option<usize>> =
         graph.nodes.iter().map(|n| n.and_then(|n| by_change.remove(&(n.change, n.destroy)))).collect();
-    let n_ops = stepper.ops.len();
-    let stepper = RefCell::new(stepper);
+    let n_ops = nodes.ops.len();
+    let nodes = RefCell::new(nodes);
     let walking = Walking {
-        stepper: &stepper,
+        nodes: &nodes,
         host,
         provider,
         node_op,
         names: &graph.names,
-        events: RefCell::new(stepper.borrow().import_events()),
+        events: RefCell::new(nodes.borrow().import_events()),
         begun: RefCell::new(vec![0.0; n_ops]),
         starts: RefCell::new(Vec::new()),
         running: Cell::new(0),
@@ -256,7 +257,7 @@ pub async fn run(
     for e in walking.events.borrow().iter() {
         host.event(e, None, None);
     }
-    let nodes: Vec<u32> = (0..graph.nodes.len() as u32).collect();
+    let vertices: Vec<u32> = (0..graph.nodes.len() as u32).collect();
     let visit = |&v: &u32| -> LocalBoxFuture<'_, Result<Visited<u32>, ()>> {
         match walking.node_op[v as usize] {
             Some(b) => {
@@ -278,13 +279,13 @@ pub async fn run(
         yield_every: if host.yield_now().is_some() { YIELD_EVERY } else { 0 },
     };
     {
-        let walked = pin!(walk::walk(Subgraph::new(nodes, graph.dag.clone()), visit, Hooks(&walking), options));
-        if let Either::Right((_, walked)) = select(walked, host.beside(&stepper)).await {
+        let walked = pin!(walk::walk(Subgraph::new(vertices, graph.dag.clone()), visit, Hooks(&walking), options));
+        if let Either::Right((_, walked)) = select(walked, host.beside(&nodes)).await {
             walked.await;
         }
     }
     let Walking { events, starts, max_running, .. } = walking;
-    let mut s = stepper.into_inner();
+    let mut s = nodes.into_inner();
     if let Some(d) = unwalkable {
         s.diagnostics.extend(d);
     }
@@ -307,7 +308,7 @@ pub async fn run(
     }
     let mut starts = starts.into_inner();
     crate::util::sort::sort_by_key(&mut starts, |(t, _)| *t);
-    let waves = super::clock::group(&starts, provider.delay_ms(Op::Create, None));
+    let waves = shared::clock::group(&starts, provider.delay_ms(Op::Create, None));
     let state = s.final_state();
     ApplyResult {
         state,
@@ -320,4 +321,41 @@ pub async fn run(
         destroyed: s.destroyed,
         imported: s.imported,
     }
+}
+
+/// The event of an operation that never starts: skipped behind a failure, or cancelled.
+pub fn pending_event(s: &ApplyNodes<'_>, b: usize, kind: EventKind, at_ms: u64) -> Event {
+    let o = &s.ops[b];
+    Event { at_ms, address: o.instance.clone(), deposed: None, op: o.op, prior_id: None, kind }
+}
+
+/// The start event of an operation.
+pub fn start_event(s: &ApplyNodes<'_>, started: &Started, at_ms: u64) -> Event {
+    let o = &s.ops[started.index];
+    Event {
+        at_ms,
+        address: o.instance.clone(),
+        deposed: started.deposed.clone(),
+        op: o.op,
+        prior_id: started.prior_id.clone(),
+        kind: EventKind::Start,
+    }
+}
+
+/// The end event of an operation, from its outcome; `deposed` as its start had it (the
+/// object is gone from the working state once its delete ends).
+pub fn end_event(
+    s: &ApplyNodes<'_>,
+    b: usize,
+    prior_id: Option<String>,
+    deposed: Option<String>,
+    outcome: &Outcome,
+    at_ms: u64,
+) -> Event {
+    let o = &s.ops[b];
+    let kind = match outcome {
+        Ok(id) => EventKind::Complete { id: id.clone() },
+        Err(_) => EventKind::Fail,
+    };
+    Event { at_ms, address: o.instance.clone(), deposed, op: o.op, prior_id, kind }
 }

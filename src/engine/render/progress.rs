@@ -3,8 +3,10 @@
 //! then the summary and the root outputs, as a function of the apply's events and state. Elapsed
 //! times are written `<t>` (they depend on the clock).
 
-use super::apply::{ApplyResult, Event, EventKind};
+use crate::engine::apply;
+use crate::engine::shared;
 use crate::providers::Op;
+use apply::events::{ApplyResult, Event, EventKind};
 use serde_json::Value as Json;
 
 /// One event's line in an apply's output, its elapsed time written `<t>` (`None` for events
@@ -80,7 +82,7 @@ fn summary(r: &ApplyResult) -> String {
     for d in r.diagnostics.iter().filter(|d| d.severity == crate::diag::Severity::Warning) {
         // Wrapped as Terraform wraps a detail when its output is not a terminal (78 columns).
         let d = crate::diag::Diagnostic { detail: crate::plans::render_human::word_wrap(&d.detail, 78), ..d.clone() };
-        out.push_str(&super::diag_text::plain(&d));
+        out.push_str(&shared::snippets::plain(&d));
     }
     let imported = if r.imported > 0 { format!("{} imported, ", r.imported) } else { String::new() };
     out.push_str(&format!(
@@ -150,7 +152,7 @@ pub fn go_seconds(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::{elapsed_text, go_seconds, line_in};
-    use crate::engine::apply::{Event, EventKind};
+    use crate::engine::apply::events::{Event, EventKind};
     use crate::providers::Op;
 
     fn event(kind: EventKind, op: Op, address: &str, deposed: Option<&str>, prior_id: Option<&str>) -> Event {

@@ -4,7 +4,7 @@
 
 use super::body;
 use super::order::Walkable;
-use super::plan::with_scope;
+use super::scope::with_scope;
 use super::scope::{InstanceScope, WalkValues};
 use crate::addrs::InstanceKey;
 use crate::config::model::Config;

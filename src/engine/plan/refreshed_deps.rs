@@ -10,8 +10,8 @@
 //! leaves a dependency on `list`), keeps ordering destroys until the apply, so Terraform finds
 //! the cycles such a stale dependency closes, and so must we.
 
-use super::InstanceChange;
 use crate::addrs::InstanceKey;
+use crate::engine::shared::plan::InstanceChange;
 use crate::plans::Action;
 use serde_json::Value as Json;
 use std::collections::{BTreeSet, HashMap};

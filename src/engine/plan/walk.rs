@@ -8,7 +8,7 @@
 //!   its `count` / `for_each` evaluated in every instance of its module, and each instance
 //!   refreshed, evaluated, planned by its provider (or, for a data source, read now or
 //!   deferred to the apply), orphaned keys and deposed objects planned for deletion
-//!   ([`super::plan`]'s `Walk::resource`). Its state `dependencies` are the graph's answer
+//!   ([`super::nodes`]'s `Walk::resource`). Its state `dependencies` are the graph's answer
 //!   (`AttachDependenciesTransformer`: every resource ancestor), and so is a forced
 //!   create_before_destroy (`ForcedCBDTransformer`). A resource whose plan fails (a
 //!   precondition, an import of an instance it does not have) fails its node: everything that
@@ -28,13 +28,14 @@
 //! refreshed; the deletions themselves need no order at plan time (the apply's destroy graph
 //! orders them).
 
-use super::routing::Routing;
 use crate::config::Config;
 use crate::diag::Diagnostics;
+use crate::engine::shared;
 use crate::graph::{build, BuildOptions, NodeKind, Operation, PlanMode};
 use crate::walk::{self, CancelToken, Dag, Subgraph, Visited, WalkHooks, WalkOptions};
 use futures_util::future::LocalBoxFuture;
 use serde_json::Value as Json;
+use shared::routing::Routing;
 use std::collections::BTreeSet;
 
 /// A resource node of the plan graph: what its visit plans.
@@ -78,7 +79,7 @@ impl PlanGraph {
         };
         let built = build(config, &options);
         if built.diagnostics.has_errors() {
-            return Err(Diagnostics(built.diagnostics.errors().map(super::apply_check::one_line_cycle).collect()));
+            return Err(Diagnostics(built.diagnostics.errors().map(shared::apply_check::one_line_cycle).collect()));
         }
         let graph = built.graph;
         let ids: Vec<crate::dag::NodeId> = graph.ids().collect();
@@ -142,7 +143,7 @@ impl PlanGraph {
         };
         let hooks = Skips { graph: self, skipped };
         let options = WalkOptions { parallelism: parallelism.max(1), cancel, yield_every: 0 };
-        let clock = super::clock::VirtualClock::default();
+        let clock = shared::clock::VirtualClock::default();
         clock.run(walk::walk(Subgraph::new(nodes, self.dag.clone()), visit, hooks, options));
     }
 }
@@ -169,7 +170,8 @@ impl WalkHooks<u32> for Skips<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::{plan::plan, Plan, PlanOptions};
+    use crate::engine::plan::nodes::plan;
+    use crate::engine::shared::plan::{Plan, PlanOptions};
     use crate::providers::mock::{MockOptions, MockProvider};
     use std::collections::BTreeMap;
 
@@ -260,7 +262,8 @@ resource "mock_resource" "c" {
         assert!(!p.diagnostics.has_errors(), "{:?}", p.diagnostics);
         let second = p.changes.iter().find(|c| c.address() == "mock_resource.second").expect("planned");
         assert_eq!(second.dependencies, ["mock_resource.first"]);
-        let name = second.after.as_ref().and_then(|a| crate::engine::body::attr(a, "name")).and_then(|v| v.as_str());
+        let name =
+            second.after.as_ref().and_then(|a| crate::engine::shared::body::attr(a, "name")).and_then(|v| v.as_str());
         assert_eq!(name, Some("one-2"));
     }
 }

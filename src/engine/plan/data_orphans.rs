@@ -5,8 +5,8 @@
 //! plan JSON's `prior_state` nor in the state the apply starts from. Nor are the objects of
 //! data sources whose read the plan defers to the apply.
 
-use super::InstanceChange;
 use crate::addrs::{InstanceKey, ResourceMode};
+use crate::engine::shared::plan::InstanceChange;
 use serde_json::Value as Json;
 use std::collections::HashSet;
 

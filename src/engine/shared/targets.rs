@@ -46,7 +46,7 @@ fn parse_target(s: &str) -> Result<Target, String> {
 
 /// Why `s` is not a target (`replace`: not a resource instance), in Terraform's words
 /// (`addrs.ParseTarget`, `addrs.ParseAbsResourceInstance`).
-pub(super) fn address_error(s: &str, replace: bool) -> String {
+pub fn address_error(s: &str, replace: bool) -> String {
     const BRACKETS: &str = "Index brackets must contain either a literal number or a literal string.";
     let mut rest = s;
     loop {
@@ -90,7 +90,7 @@ pub(super) fn address_error(s: &str, replace: bool) -> String {
 }
 
 /// The `-target` and `-replace` errors of `options` (Terraform refuses them before planning).
-pub fn check_options(options: &super::PlanOptions) -> Diagnostics {
+pub fn check_options(options: &super::plan::PlanOptions) -> Diagnostics {
     let mut d = Diagnostics::new();
     parse_targets(&options.targets, &mut d);
     let replace = parse_replace(&options.replace, &mut d);
@@ -224,10 +224,7 @@ impl Selection {
                 kept: all,
             };
         }
-        let names: Vec<bool> = resources
-            .iter()
-            .map(|w| targets.names_resource(&w.path, &super::plan::resource_addr(w.resource)))
-            .collect();
+        let names: Vec<bool> = resources.iter().map(|w| targets.names_resource(&w.path, &w.resource.addr())).collect();
         let named: BTreeSet<String> = crate::util::sort::btree_set(
             resources.iter().zip(&names).filter(|(_, n)| **n).map(|(w, _)| w.config_address.clone()),
         );
@@ -297,7 +294,7 @@ pub fn applied_incomplete_warning() -> Diagnostic {
 }
 
 /// What an apply of `plan` reports before it starts: the warning for a plan made with `-target`.
-pub fn apply_diagnostics(plan: &super::Plan) -> Diagnostics {
+pub fn apply_diagnostics(plan: &super::plan::Plan) -> Diagnostics {
     let mut d = Diagnostics::new();
     if !plan.targets.is_empty() {
         d.push(applied_incomplete_warning());

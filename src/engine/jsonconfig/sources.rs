@@ -57,11 +57,7 @@ impl<'a> Sources<'a> {
     pub fn resource_block(&self, r: &Resource) -> Option<(&ParsedFile<'a>, &Block<'a>)> {
         let file = self.file(&r.range.filename)?;
         let fi = self.by_name[file.name];
-        let kind = match r.mode {
-            crate::addrs::ResourceMode::Managed => "resource",
-            crate::addrs::ResourceMode::Data => "data",
-            crate::addrs::ResourceMode::Ephemeral => "ephemeral",
-        };
+        let kind = r.mode.block_type();
         let &ii = self.blocks.get(&(fi, kind, r.type_name.as_str(), r.name.as_str()))?;
         match &file.body.items[ii] {
             Item::Block(b) => Some((file, b)),
