@@ -45,3 +45,8 @@ fn evaluate_raw_returns_value_type_rendering_and_marks() {
 fn evaluate_raw_regex_unicode_classes_match_terraform() {
     wasm_api::evaluate_raw_regex_unicode_classes_match_terraform();
 }
+
+#[wasm_bindgen_test]
+fn evaluate_raw_regex_case_folding_matches_terraform() {
+    wasm_api::evaluate_raw_regex_case_folding_matches_terraform();
+}

@@ -73,6 +73,68 @@ fn js_unicode_class(property: &str) -> Vec<(u32, u32)> {
     ranges
 }
 
+/// Go's `(?i)` case orbits as the JS engine knows them (`eval::functions::string_regex_fold`):
+/// the code points of Unicode 15.0 that change under a case mapping or folding
+/// (`\p{CWCM}`, `\p{CWCF}`), linked to their one-code-point `toLowerCase` and `toUpperCase`,
+/// each linked group split into orbits by `/^x$/iu` (the engine's simple case folding). Made
+/// once, at the first `(?i)` pattern.
+fn js_case_orbits() -> Vec<Vec<u32>> {
+    use eval::functions::string_regex_fold::assigned_15_0;
+    use std::collections::HashMap;
+    let text = |c: u32| char::from_u32(c).map(String::from).unwrap_or_default();
+    let one = |s: js_sys::JsString| -> Option<u32> {
+        let s = String::from(s);
+        let mut cs = s.chars();
+        let c = cs.next()?;
+        cs.next().is_none().then_some(c as u32)
+    };
+    // Union-find over the code points, each linked group under its root.
+    let mut parent: HashMap<u32, u32> = HashMap::new();
+    fn root(parent: &HashMap<u32, u32>, mut c: u32) -> u32 {
+        while let Some(&p) = parent.get(&c).filter(|&&p| p != c) {
+            c = p;
+        }
+        c
+    }
+    for (lo, hi) in js_unicode_class("[\\p{CWCM}\\p{CWCF}]") {
+        for c in lo..=hi {
+            let s = js_sys::JsString::from(text(c));
+            for m in [s.to_lower_case(), s.to_upper_case()] {
+                let Some(m) = one(m).filter(|&m| m != c && assigned_15_0(m)) else { continue };
+                parent.entry(c).or_insert(c);
+                parent.entry(m).or_insert(m);
+                let (a, b) = (root(&parent, c), root(&parent, m));
+                parent.insert(b, a);
+            }
+        }
+    }
+    let mut groups: HashMap<u32, Vec<u32>> = HashMap::new();
+    for &c in parent.keys() {
+        groups.entry(root(&parent, c)).or_default().push(c);
+    }
+    let mut orbits = Vec::new();
+    for (_, mut rest) in groups {
+        rest.sort_unstable();
+        while let Some(&first) = rest.first() {
+            let re = js_sys::RegExp::new(&format!("^\\u{{{first:X}}}$"), "iu");
+            let (same, other): (Vec<u32>, Vec<u32>) = rest.iter().partition(|&&c| c == first || re.test(&text(c)));
+            if same.len() > 1 {
+                orbits.push(same);
+            }
+            rest = other;
+        }
+    }
+    orbits
+}
+
+/// The JS engine's Unicode services the evaluator asks for in the package: NFC, the `\p{..}`
+/// classes and `(?i)`'s case orbits of Go's regexps.
+pub(super) fn install_hosts() {
+    crate::eval::value::set_normalizer(js_nfc);
+    eval::functions::string_regex_unicode::set_host_classes(js_unicode_class);
+    eval::functions::string_regex_fold::set_host_orbits(js_case_orbits);
+}
+
 /// JSON text given by `pkg/index.js` (`JSON.stringify` of a user's object), parsed here.
 fn json_option(options: &JsValue, key: &str) -> Result<Option<serde_json::Value>, JsValue> {
     match get(options, key)? {
@@ -91,8 +153,7 @@ fn json_option(options: &JsValue, key: &str) -> Result<Option<serde_json::Value>
 /// text; `pkg/index.js` parses it and throws `TfgraphError` on an error.
 #[wasm_bindgen(js_name = evaluateRaw)]
 pub fn evaluate_raw(files: JsValue, expression: String, options: JsValue) -> Result<String, JsValue> {
-    crate::eval::value::set_normalizer(js_nfc);
-    eval::functions::string_regex_unicode::set_host_classes(js_unicode_class);
+    install_hosts();
     eval::functions::platform::install(eval::functions::platform::Platform {
         now_unix_nanos: js_now,
         fill_random: js_random,

@@ -166,3 +166,40 @@ pub fn evaluate_raw_regex_unicode_classes_match_terraform() {
     }
     assert!(ran >= 60, "only {ran} cases with \\p");
 }
+
+/// Go's `(?i)` in wasm: the case orbits the package builds from the JS engine are exactly
+/// those of tests/fixtures/eval/functions/case_orbits.json (regex-syntax's simple case folding
+/// cut to Unicode 15.0, pinned natively by `case_orbits_are_the_fixture`), and every recorded
+/// regex fixture with `(?i)` evaluates as Terraform does.
+pub fn evaluate_raw_regex_case_folding_matches_terraform() {
+    let eval = |expr: &str| {
+        json(&JSON::parse(&evaluate_raw(files(&[("main.tf", "")]), expr.into(), JsValue::UNDEFINED).unwrap()).unwrap())
+    };
+    // The first call installs the JS engine's services.
+    assert_eq!(eval("regex(\"(?i)K\", \"\\u212a\")")["value"], "\u{212a}");
+    let want: Vec<Vec<u32>> =
+        serde_json::from_str(include_str!("../fixtures/eval/functions/case_orbits.json")).unwrap();
+    let got = tfgraph::eval::functions::string_regex_fold::orbits();
+    let missing: Vec<&Vec<u32>> = want.iter().filter(|o| !got.contains(o)).collect();
+    let extra: Vec<&Vec<u32>> = got.iter().filter(|o| !want.contains(o)).collect();
+    assert!(missing.is_empty() && extra.is_empty(), "not built: {missing:?}\nbuilt, not regex-syntax's: {extra:?}");
+    assert_eq!(got.len(), want.len());
+    let fixture: Value = serde_json::from_str(include_str!("../fixtures/eval/functions/string_regex.json")).unwrap();
+    let mut ran = 0;
+    for case in fixture["cases"].as_array().unwrap() {
+        let expr = case["expr"].as_str().unwrap();
+        if !expr.contains("(?i") {
+            continue;
+        }
+        let out = eval(expr);
+        if let Some(err) = case.get("error") {
+            assert_eq!(out["diagnostics"][0]["detail"], err["detail"], "{expr}");
+        } else {
+            assert_eq!(out["diagnostics"], serde_json::json!([]), "{expr}");
+            assert_eq!(out["value"], case["value"], "{expr}");
+            assert_eq!(out["rendered"], case["rendered"], "{expr}");
+        }
+        ran += 1;
+    }
+    assert!(ran >= 30, "only {ran} cases with (?i)");
+}

@@ -39,6 +39,7 @@ pub(crate) use conversion::convert_to_constraint;
 mod string;
 mod string_format_go;
 mod string_format_num;
+pub mod string_regex_fold;
 mod string_regex_go;
 mod string_regex_syntax;
 pub mod string_regex_unicode;

@@ -18,6 +18,8 @@
 //! - Octal escapes (`\0`, `\12`, `\123`) become `\x{..}`.
 //! - Go limits repetition counts to 1000 and rejects nested repetition (`a**`), flags other
 //!   than `imsU`, `\1` (backreferences), `\Z`, and look-around (`(?=`).
+//! - The `i` flag is not passed on: under it each literal becomes the class of its case orbit
+//!   and each class is folded explicitly (`string_regex_fold.rs` says why).
 
 /// A Go `regexp/syntax` error: `code` is Go's `ErrorCode` text, `expr` the offending text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +42,8 @@ pub(super) const NESTING_DEPTH: &str = "expression nests too deeply";
 
 /// Go's maximum nesting depth (regexp/syntax maxHeight).
 pub(super) const MAX_DEPTH: usize = 1000;
+
+use super::string_regex_fold::{folded_char, folded_class};
 
 pub(super) fn err(code: &'static str, expr: impl Into<String>) -> GoRegexError {
     GoRegexError { code, expr: expr.into() }
@@ -81,13 +85,16 @@ pub fn translate_with_names(pat: &str) -> Result<Translated, GoRegexError> {
     let mut out = String::with_capacity(pat.len() + 8);
     let mut depth = 0usize;
     let mut prev = Prev::Nothing;
+    // Whether `(?i)` is in effect, and its state outside each open group.
+    let mut fold = false;
+    let mut outer_fold = Vec::new();
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i].1;
         let start = i;
         match c {
             '\\' => {
-                let (text, next) = escape_outside(&chars, i, pat)?;
+                let (text, next) = escape_outside(&chars, i, pat, fold)?;
                 out.push_str(&text);
                 // `\b`-like assertions are atoms in Go's parser too (repeatable, pointlessly).
                 prev = Prev::Atom;
@@ -95,7 +102,7 @@ pub fn translate_with_names(pat: &str) -> Result<Translated, GoRegexError> {
                 continue;
             }
             '[' => {
-                let next = class(&chars, i, pat, &mut out)?;
+                let next = class(&chars, i, pat, &mut out, fold)?;
                 prev = Prev::Atom;
                 i = next;
                 continue;
@@ -105,8 +112,13 @@ pub fn translate_with_names(pat: &str) -> Result<Translated, GoRegexError> {
                 if depth > MAX_DEPTH {
                     return Err(err(NESTING_DEPTH, pat));
                 }
+                outer_fold.push(fold);
                 if at(i + 1) == Some('?') {
-                    i = group_flags(&chars, i, pat, &mut out, &mut depth, &mut names)?;
+                    i = group_flags(&chars, i, pat, &mut out, &mut depth, &mut names, &mut fold)?;
+                    if outer_fold.len() > depth {
+                        // `(?i)` opened no group: it changed the enclosing one's flags.
+                        outer_fold.pop();
+                    }
                 } else {
                     out.push('(');
                     names.push(None);
@@ -120,6 +132,7 @@ pub fn translate_with_names(pat: &str) -> Result<Translated, GoRegexError> {
                     return Err(err(UNEXPECTED_PAREN, pat));
                 }
                 depth -= 1;
+                fold = outer_fold.pop().unwrap_or(false);
                 out.push(')');
                 prev = Prev::Atom;
             }
@@ -178,7 +191,10 @@ pub fn translate_with_names(pat: &str) -> Result<Translated, GoRegexError> {
                 prev = Prev::Atom;
             }
             _ => {
-                out.push(c);
+                match fold.then(|| folded_char(c)).flatten() {
+                    Some(orbit) => out.push_str(&orbit),
+                    None => out.push(c),
+                }
                 prev = Prev::Atom;
             }
         }
@@ -224,7 +240,8 @@ fn repeat_braces(chars: &[(usize, char)], i: usize) -> Option<(u32, Option<u32>,
     Some((min, max, j + 1))
 }
 
-/// `(?` at `i`: flags `(?i)`, `(?i:...)`, named groups `(?P<n>...)` / `(?<n>...)`.
+/// `(?` at `i`: flags `(?i)`, `(?i:...)`, named groups `(?P<n>...)` / `(?<n>...)`. The flags
+/// are written without `i`, whose state goes to `fold`.
 fn group_flags(
     chars: &[(usize, char)],
     i: usize,
@@ -232,6 +249,7 @@ fn group_flags(
     out: &mut String,
     depth: &mut usize,
     names: &mut Vec<Option<String>>,
+    fold: &mut bool,
 ) -> Result<usize, GoRegexError> {
     let off = |k: usize| chars.get(k).map_or(pat.len(), |c| c.0);
     let at = |k: usize| chars.get(k).map(|c| c.1);
@@ -270,10 +288,24 @@ fn group_flags(
                     break;
                 }
                 let close = at(k) == Some(')');
-                out.push_str(&pat[off(i)..off(k + 1)]);
+                let flags = &pat[off(i + 2)..off(k)];
+                let (on, off_flags) = flags.split_once('-').unwrap_or((flags, ""));
+                if on.contains('i') {
+                    *fold = true;
+                }
+                if off_flags.contains('i') {
+                    *fold = false;
+                }
+                let (on, off_flags) = (on.replace('i', ""), off_flags.replace('i', ""));
+                let kept = if off_flags.is_empty() { on } else { format!("{on}-{off_flags}") };
                 if close {
                     // `(?i)` opens no group.
                     *depth -= 1;
+                    if !kept.is_empty() {
+                        out.push_str(&format!("(?{kept})"));
+                    }
+                } else {
+                    out.push_str(&format!("(?{kept}:"));
                 }
                 return Ok(k + 1);
             }
@@ -493,8 +525,9 @@ enum Escape {
     Char(char),
     /// A Perl class letter (`d`, `W`, ...).
     Perl(char),
-    /// `\p...`/`\P...`, as a bracketed class (`string_regex_unicode.rs`).
-    Unicode(String),
+    /// `\p...`/`\P...`: the class name (without `^`) and whether it is negated
+    /// (`string_regex_unicode.rs`).
+    Unicode(String, bool),
     /// `\A`, `\z`, `\b`, `\B`.
     Assertion(char),
     /// `\Q...\E`: the quoted text.
@@ -565,7 +598,7 @@ fn read_escape(chars: &[(usize, char)], i: usize, pat: &str) -> Result<(Escape, 
                 return Err(err(INVALID_CHAR_RANGE, text));
             }
             let negated = (c == 'P') != (bare.len() < name.len());
-            (Escape::Unicode(super::string_regex_unicode::class_text(bare, negated)), end)
+            (Escape::Unicode(bare.to_string(), negated), end)
         }
         'Q' => {
             let body_start = off(i + 2);
@@ -583,21 +616,35 @@ fn read_escape(chars: &[(usize, char)], i: usize, pat: &str) -> Result<(Escape, 
     })
 }
 
-fn escape_outside(chars: &[(usize, char)], i: usize, pat: &str) -> Result<(String, usize), GoRegexError> {
+fn escape_outside(chars: &[(usize, char)], i: usize, pat: &str, fold: bool) -> Result<(String, usize), GoRegexError> {
     let (esc, next) = read_escape(chars, i, pat)?;
     let mut out = String::new();
+    // Under `(?i)`: a literal's orbit, a class folded before it is negated.
+    let orbit = |c: char| fold.then(|| folded_char(c)).flatten();
+    let folded = |positive: &str, negated: bool| fold.then(|| folded_class(positive, negated)).flatten();
     match esc {
-        Escape::Char(c) => push_char_escaped(&mut out, c),
+        Escape::Char(c) => match orbit(c) {
+            Some(o) => out.push_str(&o),
+            None => push_char_escaped(&mut out, c),
+        },
         Escape::Perl(c) => {
             let (body, neg) = perl_class(c).unwrap();
-            out.push('[');
-            if neg {
-                out.push('^');
+            match folded(&format!("[{body}]"), neg) {
+                Some(f) => out.push_str(&f),
+                None => {
+                    out.push('[');
+                    if neg {
+                        out.push('^');
+                    }
+                    out.push_str(body);
+                    out.push(']');
+                }
             }
-            out.push_str(body);
-            out.push(']');
         }
-        Escape::Unicode(s) => out.push_str(&s),
+        Escape::Unicode(name, negated) => match folded(&unicode_class(&name, false), negated) {
+            Some(f) => out.push_str(&f),
+            None => out.push_str(&unicode_class(&name, negated)),
+        },
         Escape::Assertion('A') => out.push_str("\\A"),
         Escape::Assertion('z') => out.push_str("\\z"),
         Escape::Assertion(c) => {
@@ -607,12 +654,16 @@ fn escape_outside(chars: &[(usize, char)], i: usize, pat: &str) -> Result<(Strin
         }
         Escape::Quote(s) => {
             // Go quotes as a group of literals; keep it one atom for a following repetition.
+            let lit = |out: &mut String, c: char| match orbit(c) {
+                Some(o) => out.push_str(&o),
+                None => push_literal(out, c),
+            };
             if s.chars().count() == 1 {
-                push_literal(&mut out, s.chars().next().unwrap());
+                lit(&mut out, s.chars().next().unwrap());
             } else {
                 out.push_str("(?:");
                 for c in s.chars() {
-                    push_literal(&mut out, c);
+                    lit(&mut out, c);
                 }
                 out.push(')');
             }
@@ -631,14 +682,19 @@ fn push_char_escaped(out: &mut String, c: char) {
 }
 
 /// A character class starting at `i` (`[`); writes the Rust class, returns the index after `]`.
-fn class(chars: &[(usize, char)], i: usize, pat: &str, out: &mut String) -> Result<usize, GoRegexError> {
+/// Under `(?i)` (`fold`) the class is written folded: its negated members folded before
+/// they are negated, then the whole folded before it is (as Go's parser and regex-syntax do).
+fn class(chars: &[(usize, char)], i: usize, pat: &str, out: &mut String, fold: bool) -> Result<usize, GoRegexError> {
+    let whole = out;
+    // The class's members, between `[` (or `[^`) and `]`.
+    let out = &mut String::new();
+    let folded = |positive: &str| fold.then(|| folded_class(positive, true)).flatten();
     let off = |k: usize| chars.get(k).map_or(pat.len(), |c| c.0);
     let at = |k: usize| chars.get(k).map(|c| c.1);
     let missing = || err(MISSING_BRACKET, &pat[off(i)..]);
     let mut k = i + 1;
-    out.push('[');
-    if at(k) == Some('^') {
-        out.push('^');
+    let negated = at(k) == Some('^');
+    if negated {
         k += 1;
     }
     let mut first = true;
@@ -647,7 +703,17 @@ fn class(chars: &[(usize, char)], i: usize, pat: &str, out: &mut String) -> Resu
     loop {
         let Some(c) = at(k) else { return Err(missing()) };
         if c == ']' && !first {
-            out.push(']');
+            let body = format!("[{out}]");
+            match fold.then(|| folded_class(&body, negated)).flatten() {
+                Some(f) => whole.push_str(&f),
+                None => {
+                    whole.push('[');
+                    if negated {
+                        whole.push('^');
+                    }
+                    whole.push_str(&body[1..]);
+                }
+            }
             return Ok(k + 1);
         }
         first = false;
@@ -664,7 +730,10 @@ fn class(chars: &[(usize, char)], i: usize, pat: &str, out: &mut String) -> Resu
                 if !NAMES.contains(&name) {
                     return Err(err(INVALID_CHAR_RANGE, text));
                 }
-                out.push_str(text);
+                match text.starts_with("[:^").then(|| folded(&format!("[[:{name}:]]"))).flatten() {
+                    Some(f) => out.push_str(&f),
+                    None => out.push_str(text),
+                }
                 k = chars.iter().position(|ch| ch.0 == name_end_byte + 2).unwrap_or(chars.len());
                 last = None;
                 continue;
@@ -694,17 +763,22 @@ fn class(chars: &[(usize, char)], i: usize, pat: &str, out: &mut String) -> Resu
                 }
                 Escape::Perl(p) => {
                     let (body, neg) = perl_class(p).unwrap();
-                    if neg {
-                        out.push_str("[^");
-                        out.push_str(body);
-                        out.push(']');
-                    } else {
-                        out.push_str(body);
+                    match neg.then(|| folded(&format!("[{body}]"))).flatten() {
+                        Some(f) => out.push_str(&f),
+                        None if neg => {
+                            out.push_str("[^");
+                            out.push_str(body);
+                            out.push(']');
+                        }
+                        None => out.push_str(body),
                     }
                     last = None;
                 }
-                Escape::Unicode(s) => {
-                    out.push_str(&s);
+                Escape::Unicode(name, neg) => {
+                    match neg.then(|| folded(&unicode_class(&name, false))).flatten() {
+                        Some(f) => out.push_str(&f),
+                        None => out.push_str(&unicode_class(&name, neg)),
+                    }
                     last = None;
                 }
                 Escape::Quote(s) => {
@@ -724,6 +798,11 @@ fn class(chars: &[(usize, char)], i: usize, pat: &str, out: &mut String) -> Resu
         last = Some((c, k));
         k += 1;
     }
+}
+
+/// Go's `\p{name}` (`\P{name}` when `negated`) as a bracketed class.
+fn unicode_class(name: &str, negated: bool) -> String {
+    super::string_regex_unicode::class_text(name, negated)
 }
 
 /// One class member at `k` for the upper end of a range: the character (None if it is a class).

@@ -63,8 +63,7 @@ fn with_private_planes(name: &str, mut ranges: Vec<(u32, u32)>) -> Vec<(u32, u32
 }
 
 /// Inclusive code point ranges as a regex-syntax class (`[^...]` when negated).
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-fn ranges_text(ranges: Vec<(u32, u32)>, negated: bool) -> String {
+pub(super) fn ranges_text(ranges: Vec<(u32, u32)>, negated: bool) -> String {
     use std::fmt::Write;
     if ranges.is_empty() {
         return if negated { ALL.to_string() } else { EMPTY.to_string() };
@@ -201,7 +200,7 @@ pub fn spans_to_ranges(segments: &[(u32, u32)], spans: &[(u32, u32)]) -> Vec<(u3
 
 /// The code points Unicode 15.0 had not assigned (`\P{Age=V15_0}` of regex-syntax's tables;
 /// checked by the test below), inclusive ranges.
-const UNASSIGNED_15_0: &[(u32, u32)] = &[
+pub(super) const UNASSIGNED_15_0: &[(u32, u32)] = &[
     (0x378, 0x379),
     (0x380, 0x383),
     (0x38B, 0x38B),
