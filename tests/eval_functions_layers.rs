@@ -16,6 +16,10 @@ mod string_regex_syntax;
 #[allow(dead_code)]
 mod string_regex_unicode;
 
+#[path = "../src/eval/functions/string_regex_fold.rs"]
+#[allow(dead_code)]
+mod string_regex_fold;
+
 #[path = "../src/eval/functions/string_format_go.rs"]
 #[allow(dead_code)]
 mod string_format_go;
