@@ -29,7 +29,7 @@ fn string_functions_as_terraform_evaluates_them() {
 }
 
 /// Go's `(?i)` case orbits natively (regex-syntax's simple case folding, cut to Unicode 15.0)
-/// are those of tests/fixtures/eval/functions/case_orbits.json, one orbit per line;
+/// are those of tests/fixtures/eval/case_orbits.json, one orbit per line;
 /// tests/wasm_node.rs checks that the package builds the same from the JS engine.
 /// `TFGRAPH_WRITE_ORBITS=1` rewrites the file.
 #[test]
@@ -37,7 +37,7 @@ fn case_orbits_are_the_fixture() {
     let orbits = tfgraph::eval::functions::string_regex_fold::orbits();
     let lines: Vec<String> = orbits.iter().map(|o| serde_json::to_string(o).unwrap()).collect();
     let text = format!("[\n{}\n]\n", lines.join(",\n"));
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eval/functions/case_orbits.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eval/case_orbits.json");
     if std::env::var_os("TFGRAPH_WRITE_ORBITS").is_some() {
         std::fs::write(path, &text).unwrap();
     }

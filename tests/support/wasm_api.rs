@@ -168,7 +168,7 @@ pub fn evaluate_raw_regex_unicode_classes_match_terraform() {
 }
 
 /// Go's `(?i)` in wasm: the case orbits the package builds from the JS engine are exactly
-/// those of tests/fixtures/eval/functions/case_orbits.json (regex-syntax's simple case folding
+/// those of tests/fixtures/eval/case_orbits.json (regex-syntax's simple case folding
 /// cut to Unicode 15.0, pinned natively by `case_orbits_are_the_fixture`), and every recorded
 /// regex fixture with `(?i)` evaluates as Terraform does.
 pub fn evaluate_raw_regex_case_folding_matches_terraform() {
@@ -178,7 +178,7 @@ pub fn evaluate_raw_regex_case_folding_matches_terraform() {
     // The first call installs the JS engine's services.
     assert_eq!(eval("regex(\"(?i)K\", \"\\u212a\")")["value"], "\u{212a}");
     let want: Vec<Vec<u32>> =
-        serde_json::from_str(include_str!("../fixtures/eval/functions/case_orbits.json")).unwrap();
+        serde_json::from_str(include_str!("../fixtures/eval/case_orbits.json")).unwrap();
     let got = tfgraph::eval::functions::string_regex_fold::orbits();
     let missing: Vec<&Vec<u32>> = want.iter().filter(|o| !got.contains(o)).collect();
     let extra: Vec<&Vec<u32>> = got.iter().filter(|o| !want.contains(o)).collect();

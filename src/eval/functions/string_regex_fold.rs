@@ -14,7 +14,7 @@
 //! points that change under a case mapping or folding, linked by their single-code-point
 //! `toLowerCase`/`toUpperCase`, each link kept when `/^x$/iu` (simple case folding) agrees.
 //! tests/eval_functions_string.rs checks the native orbits against
-//! tests/fixtures/eval/functions/case_orbits.json; tests/wasm_node.rs checks the engine's.
+//! tests/fixtures/eval/case_orbits.json; tests/wasm_node.rs checks the engine's.
 
 use super::string_regex_unicode::UNASSIGNED_15_0;
 
