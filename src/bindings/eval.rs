@@ -74,12 +74,12 @@ fn js_unicode_class(property: &str) -> Vec<(u32, u32)> {
 }
 
 /// Go's `(?i)` case orbits as the JS engine knows them (`eval::functions::string_regex_fold`):
-/// the code points of Unicode 15.0 that change under a case mapping or folding
-/// (`\p{CWCM}`, `\p{CWCF}`), linked to their one-code-point `toLowerCase` and `toUpperCase`,
-/// each linked group split into orbits by `/^x$/iu` (the engine's simple case folding). Made
-/// once, at the first `(?i)` pattern.
+/// the code points of Unicode 15.0's cased blocks linked to their one-code-point
+/// `toLowerCase` and `toUpperCase`; a group of more than two (or two that are not each other's
+/// case) is split into orbits by `/^x$/iu` (the engine's simple case folding). Made once, at
+/// the first `(?i)` pattern.
 fn js_case_orbits() -> Vec<Vec<u32>> {
-    use eval::functions::string_regex_fold::assigned_15_0;
+    use eval::functions::string_regex_fold::{assigned_15_0, CASED_15_0};
     use std::collections::HashMap;
     let text = |c: u32| char::from_u32(c).map(String::from).unwrap_or_default();
     let one = |s: js_sys::JsString| -> Option<u32> {
@@ -88,24 +88,28 @@ fn js_case_orbits() -> Vec<Vec<u32>> {
         let c = cs.next()?;
         cs.next().is_none().then_some(c as u32)
     };
-    // Union-find over the code points, each linked group under its root.
+    // Union-find over the code points, each linked group under its root; each code point's
+    // lower and upper case kept for the pairs below.
     let mut parent: HashMap<u32, u32> = HashMap::new();
+    let mut cases: HashMap<u32, [Option<u32>; 2]> = HashMap::new();
     fn root(parent: &HashMap<u32, u32>, mut c: u32) -> u32 {
         while let Some(&p) = parent.get(&c).filter(|&&p| p != c) {
             c = p;
         }
         c
     }
-    for (lo, hi) in js_unicode_class("[\\p{CWCM}\\p{CWCF}]") {
-        for c in lo..=hi {
+    for &(lo, hi) in CASED_15_0 {
+        for c in (lo..=hi).filter(|&c| assigned_15_0(c)) {
             let s = js_sys::JsString::from(text(c));
-            for m in [s.to_lower_case(), s.to_upper_case()] {
-                let Some(m) = one(m).filter(|&m| m != c && assigned_15_0(m)) else { continue };
+            let both =
+                [one(s.to_lower_case()), one(s.to_upper_case())].map(|m| m.filter(|&m| m != c && assigned_15_0(m)));
+            for m in both.into_iter().flatten() {
                 parent.entry(c).or_insert(c);
                 parent.entry(m).or_insert(m);
                 let (a, b) = (root(&parent, c), root(&parent, m));
                 parent.insert(b, a);
             }
+            cases.insert(c, both);
         }
     }
     let mut groups: HashMap<u32, Vec<u32>> = HashMap::new();
@@ -115,6 +119,15 @@ fn js_case_orbits() -> Vec<Vec<u32>> {
     let mut orbits = Vec::new();
     for (_, mut rest) in groups {
         rest.sort_unstable();
+        // A letter and its case partner, each the other's case: one orbit without asking.
+        if let [a, b] = rest[..] {
+            if cases.get(&a).is_some_and(|m| m.contains(&Some(b)))
+                && cases.get(&b).is_some_and(|m| m.contains(&Some(a)))
+            {
+                orbits.push(rest);
+                continue;
+            }
+        }
         while let Some(&first) = rest.first() {
             let re = js_sys::RegExp::new(&format!("^\\u{{{first:X}}}$"), "iu");
             let (same, other): (Vec<u32>, Vec<u32>) = rest.iter().partition(|&&c| c == first || re.test(&text(c)));

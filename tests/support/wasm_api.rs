@@ -175,10 +175,10 @@ pub fn evaluate_raw_regex_case_folding_matches_terraform() {
     let eval = |expr: &str| {
         json(&JSON::parse(&evaluate_raw(files(&[("main.tf", "")]), expr.into(), JsValue::UNDEFINED).unwrap()).unwrap())
     };
-    // The first call installs the JS engine's services.
-    assert_eq!(eval("regex(\"(?i)K\", \"\\u212a\")")["value"], "\u{212a}");
-    let want: Vec<Vec<u32>> =
-        serde_json::from_str(include_str!("../fixtures/eval/case_orbits.json")).unwrap();
+    // The first call installs the JS engine's services (ſ, U+017F, folds with s and S; the
+    // Kelvin sign would not do: strings are NFC, where it is K).
+    assert_eq!(eval("regex(\"(?i)\\u017f\", \"S\")")["value"], "S");
+    let want: Vec<Vec<u32>> = serde_json::from_str(include_str!("../fixtures/eval/case_orbits.json")).unwrap();
     let got = tfgraph::eval::functions::string_regex_fold::orbits();
     let missing: Vec<&Vec<u32>> = want.iter().filter(|o| !got.contains(o)).collect();
     let extra: Vec<&Vec<u32>> = got.iter().filter(|o| !want.contains(o)).collect();
