@@ -140,12 +140,19 @@ fn js_case_orbits() -> Vec<Vec<u32>> {
     orbits
 }
 
-/// The JS engine's Unicode services the evaluator asks for in the package: NFC, the `\p{..}`
-/// classes and `(?i)`'s case orbits of Go's regexps.
-pub(super) fn install_hosts() {
+/// The JS engine's services the evaluator asks for in the package: NFC, the `\p{..}` classes
+/// and `(?i)`'s case orbits of Go's regexps, the clock and random bytes. Installed when a module
+/// instance starts: `plan()`, `apply()` and `test()` evaluate expressions too, and a fresh
+/// instance (the first, or one replacing a trapped one) must not run them without these.
+#[wasm_bindgen(start)]
+pub fn install_hosts() {
     crate::eval::value::set_normalizer(js_nfc);
     eval::functions::string_regex_unicode::set_host_classes(js_unicode_class);
     eval::functions::string_regex_fold::set_host_orbits(js_case_orbits);
+    eval::functions::platform::install(eval::functions::platform::Platform {
+        now_unix_nanos: js_now,
+        fill_random: js_random,
+    });
 }
 
 /// JSON text given by `pkg/index.js` (`JSON.stringify` of a user's object), parsed here.
@@ -166,11 +173,6 @@ fn json_option(options: &JsValue, key: &str) -> Result<Option<serde_json::Value>
 /// text; `pkg/index.js` parses it and throws `TfgraphError` on an error.
 #[wasm_bindgen(js_name = evaluateRaw)]
 pub fn evaluate_raw(files: JsValue, expression: String, options: JsValue) -> Result<String, JsValue> {
-    install_hosts();
-    eval::functions::platform::install(eval::functions::platform::Platform {
-        now_unix_nanos: js_now,
-        fill_random: js_random,
-    });
     let js_files = read_files(&files, "evaluate")?;
     let load_options = read_load_options(&options, "evaluate")?;
     let mut opts = EvalOptions::default();
