@@ -29,6 +29,7 @@
 //! orders them).
 
 use super::routing::Routing;
+use super::scope::WalkValues;
 use crate::config::Config;
 use crate::diag::Diagnostics;
 use crate::graph::{build, BuildOptions, NodeKind, Operation, PlanMode};
@@ -57,6 +58,8 @@ pub struct PlanGraph {
     pub resources: Vec<ResourceNode>,
     /// The graph's edges (`from` depends on `to`) over node indices.
     pub dag: Dag,
+    /// Per walk node: the provider configuration it configures, if it is a provider node.
+    pub providers: Vec<Option<String>>,
     /// Terraform's vertex names, for diagnostics and tests.
     pub names: Vec<String>,
     /// The provider configuration serving each resource (the graph's `ProviderTransformer`).
@@ -85,6 +88,7 @@ impl PlanGraph {
         let mut index = vec![u32::MAX; graph.dag().node_bound()];
         let mut nodes = Vec::with_capacity(ids.len());
         let mut names = Vec::with_capacity(ids.len());
+        let mut providers = Vec::with_capacity(ids.len());
         let mut resources = Vec::new();
         for (i, &id) in ids.iter().enumerate() {
             index[id.index()] = i as u32;
@@ -102,7 +106,9 @@ impl PlanGraph {
                 _ => None,
             };
             nodes.push(resource);
-            names.push(graph.name(id).to_string());
+            let name = graph.name(id).to_string();
+            providers.push(matches!(n.kind, NodeKind::Provider { .. }).then(|| name.clone()));
+            names.push(name);
         }
         let edges: Vec<(u32, u32)> =
             graph.dag().edges().map(|(from, to, _)| (index[from.index()], index[to.index()])).collect();
@@ -115,35 +121,85 @@ impl PlanGraph {
             }
         };
         let routing = Routing::from_graph(&graph);
-        Ok(PlanGraph { nodes, resources, dag, names, routing })
+        Ok(PlanGraph { nodes, resources, dag, providers, names, routing })
     }
 
-    /// Walks the graph: `plan` is called for each resource node once everything it depends
-    /// on is done, and says whether it succeeded; `skipped` for each resource node never
-    /// reached because something it depends on failed. Natively every visit completes when
-    /// polled (the built-in providers answer at once), so the walk runs to its end here.
-    /// `cancel` stops it: nothing new starts.
-    pub fn walk(
-        &self,
-        plan: &dyn Fn(usize) -> bool,
-        skipped: &dyn Fn(usize),
+    /// Walks the graph: `visit` does each resource and provider node's work once everything
+    /// it depends on is done, and says whether it succeeded; `skipped` is called for each
+    /// resource node never reached because something it depends on failed. At most
+    /// `parallelism` visits are under way at once (a visit awaiting its provider lets others
+    /// run). `cancel` stops the walk: nothing new starts.
+    pub async fn walk<'v>(
+        &'v self,
+        visit: &'v dyn Fn(Work<'v>) -> LocalBoxFuture<'v, bool>,
+        skipped: &'v dyn Fn(usize),
         parallelism: usize,
         cancel: Option<CancelToken>,
     ) {
         let nodes: Vec<u32> = (0..self.nodes.len() as u32).collect();
-        let visit = |&v: &u32| -> LocalBoxFuture<'_, Result<Visited<u32>, ()>> {
-            let resource = self.nodes[v as usize];
+        let visit = |&v: &u32| -> LocalBoxFuture<'v, Result<Visited<u32>, ()>> {
+            let work = match (self.nodes[v as usize], &self.providers[v as usize]) {
+                (Some(r), _) => Some(Work::Resource(r)),
+                (None, Some(p)) => Some(Work::Provider(p)),
+                (None, None) => None,
+            };
             Box::pin(async move {
-                match resource {
-                    Some(r) if !plan(r) => Err(()),
+                match work {
+                    Some(w) if !visit(w).await => Err(()),
                     _ => Ok(Visited::Done),
                 }
             })
         };
         let hooks = Skips { graph: self, skipped };
         let options = WalkOptions { parallelism: parallelism.max(1), cancel, yield_every: 0 };
-        let clock = super::clock::VirtualClock::default();
-        clock.run(walk::walk(Subgraph::new(nodes, self.dag.clone()), visit, hooks, options));
+        walk::walk(Subgraph::new(nodes, self.dag.clone()), visit, hooks, options).await;
+    }
+}
+
+/// The work of one node of the plan graph.
+#[derive(Clone, Copy, Debug)]
+pub enum Work<'g> {
+    /// Plan the resource (an index into [`PlanGraph::resources`]) in every instance of its module.
+    Resource(usize),
+    /// Configure the provider configuration at this address (Terraform's
+    /// `NodeApplyableProvider`): every resource it serves depends on this node, and the node on
+    /// whatever its `provider` block references.
+    Provider(&'g str),
+}
+
+/// What the plan walk asks of the world outside it: its providers' answers, which a provider
+/// written in JS gives later (a promise), and their configuration. The built-in providers
+/// answer at once ([`Synchronous`]): natively a plan never waits.
+///
+/// A resource node plans its instances synchronously, each provider question answered from
+/// what the provider has already said ([`crate::providers::answered`]); a question it could
+/// not answer yet is recorded, and the node's work is then taken back, the answers awaited (the
+/// walk runs other nodes meanwhile), and the node planned again with them, until it asks
+/// nothing new. Only that last run's results are kept.
+pub trait PlanHost {
+    /// Configures the provider configuration at `address` as the walk reaches its node, its
+    /// `provider` block evaluated over `values` (what the walk has planned so far, which the
+    /// graph makes include everything the block references). `Err`: its diagnostics; the
+    /// resources it serves are not planned.
+    fn configure<'a>(&'a self, address: &'a str, values: &'a WalkValues)
+        -> LocalBoxFuture<'a, Result<(), Diagnostics>>;
+
+    /// The questions the providers were asked since the last call and could not answer yet,
+    /// being answered: `None` when there are none (what was planned since is final).
+    fn answers<'a>(&'a self, values: &'a WalkValues) -> Option<LocalBoxFuture<'a, Result<(), Diagnostics>>>;
+}
+
+/// The host of providers that answer at once and need no configure step (the built-in mock
+/// and the generic mock).
+pub struct Synchronous;
+
+impl PlanHost for Synchronous {
+    fn configure<'a>(&'a self, _: &'a str, _: &'a WalkValues) -> LocalBoxFuture<'a, Result<(), Diagnostics>> {
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    fn answers<'a>(&'a self, _: &'a WalkValues) -> Option<LocalBoxFuture<'a, Result<(), Diagnostics>>> {
+        None
     }
 }
 
