@@ -189,6 +189,9 @@ struct Walk<'a> {
     /// Whether the objects being walked are refreshed (a targeted destroy plan refreshes only
     /// what the targets name and depend on, as its refresh-only pass would).
     refresh_here: bool,
+    /// What configuring providers said: their host placed them (a provider's error about its
+    /// whole block is at the block's opening brace, zero-width, as Terraform's `InConfigBody`).
+    configure_diags: Diagnostics,
     /// `import` blocks: instance address → the id to import.
     imports: HashMap<String, String>,
     /// The objects imported, for the prior state.
@@ -372,6 +375,7 @@ pub async fn plan_walked(
         refresh_here: true,
         imports: HashMap::new(),
         imported: Vec::new(),
+        configure_diags: Diagnostics::new(),
     };
     // `import` blocks (none in a destroy plan).
     let import_targets = if options.destroy {
@@ -479,7 +483,7 @@ pub async fn plan_walked(
                 Work::Provider(address) => match host.configure(address, values).await {
                     Ok(()) => true,
                     Err(d) => {
-                        walk.borrow_mut().diags.extend(d);
+                        walk.borrow_mut().configure_diags.extend(d);
                         false
                     }
                 },
@@ -518,6 +522,7 @@ pub async fn plan_walked(
     result.diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     result.diagnostics.extend(walk.diags);
     result.diagnostics = super::diag_text::with_sources(std::mem::take(&mut result.diagnostics), &file_source);
+    result.diagnostics.extend(walk.configure_diags);
     for (c, v) in &walk.imported {
         super::import::add_to_state(&mut result.prior_state, c, v);
     }

@@ -11,14 +11,19 @@
 //!   ([`super::plan`]'s `Walk::resource`). Its state `dependencies` are the graph's answer
 //!   (`AttachDependenciesTransformer`: every resource ancestor), and so is a forced
 //!   create_before_destroy (`ForcedCBDTransformer`). A resource whose plan fails (a
-//!   precondition, an import of an instance it does not have) fails its node: everything that
-//!   depends on it is skipped and never planned, as Terraform's walk skips the dependents of a
-//!   failed vertex.
-//! - **provider** (`provider["…"]`), **variable**, **local**, **output**, **module expand**
-//!   and **module close**, **check**, **root**: their values are evaluated on demand by eval's
-//!   `ModuleScope` (memoised), the first time something that depends on them reads them; the
-//!   node is where those dependents may start. Natively the built-in providers need no
-//!   configure step; a JS provider is configured by the bindings before the plan.
+//!   precondition, an import of an instance it does not have, a provider's error) fails its
+//!   node: everything that depends on it is skipped and never planned, as Terraform's walk
+//!   skips the dependents of a failed vertex. The provider calls are awaited here ([`PlanHost`]): a node whose provider cannot answer
+//!   at once (a JS provider's promise) awaits the answers while the walk runs other nodes, then
+//!   plans again with them.
+//! - **provider** (`provider["…"]`, Terraform's `NodeApplyableProvider`): configures its
+//!   provider through the host, its block evaluated over what the walk planned so far (the
+//!   graph orders the block's references before it); a configure that fails fails the node, so
+//!   the resources it serves are skipped. The built-in providers need no configure step.
+//! - **variable**, **local**, **output**, **module expand** and **module close**, **check**,
+//!   **root**: their values are evaluated on demand by eval's `ModuleScope` (memoised), the
+//!   first time something that depends on them reads them; the node is where those dependents
+//!   may start.
 //! - **orphans** of resources gone from the configuration and deposed objects of them are
 //!   planned after the walk (`Walk::orphans`), as before; orphaned keys and deposed objects of
 //!   configured resources are planned by their resource's node.
