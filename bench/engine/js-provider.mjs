@@ -4,7 +4,10 @@
 // (settled after `--latency` ms of a timer; 0: a resolved promise). One or two builds of the
 // package, interleaved round by round:
 //
-//   node bench/engine/js-provider.mjs [pkgA [pkgB]] [--resources 1000] [--rounds 3] [--latency 0]
+//   node bench/engine/js-provider.mjs [pkgA [pkgB]] [--resources 1000] [--rounds 3] [--latency 0] [--known]
+//
+// `--known`: the provider plans each new `id` known (`id-NAME`) instead of unknown, so what reads
+// it changes once the answer comes (a provisional answer has it unknown).
 //
 // Printed per build: median and minimum wall and CPU time (user + system) of `plan(files, {
 // providers })`, the provider calls it made, and the planned changes.
@@ -16,7 +19,7 @@ import { parseArgs } from "node:util";
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
-  options: { resources: { type: "string", default: "1000" }, rounds: { type: "string", default: "3" }, latency: { type: "string", default: "0" } },
+  options: { resources: { type: "string", default: "1000" }, rounds: { type: "string", default: "3" }, latency: { type: "string", default: "0" }, known: { type: "boolean" } },
 });
 const n = Number(opts.resources);
 if (!(n > 0 && n % 100 === 0)) throw new Error("--resources: a positive multiple of 100");
@@ -46,6 +49,7 @@ function provider() {
     const value = { ...config.value };
     const unknown = { ...config.unknown };
     if (prior) value.id = prior.value.id;
+    else if (opts.known) value.id = `id-${value.name}`;
     else unknown.id = true;
     return later({ planned: { value, unknown } });
   };
@@ -78,6 +82,6 @@ for (let r = 0; r < Number(opts.rounds); r++) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
 const ms = (x) => `${Math.round(x).toLocaleString("en-US")} ms`;
-console.log(`JS provider (latency ${latency} ms), ${n.toLocaleString("en-US")} resources, ${opts.rounds} rounds, load ${(await import("node:os")).loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+console.log(`JS provider (latency ${latency} ms${opts.known ? ", ids known at plan" : ""}), ${n.toLocaleString("en-US")} resources, ${opts.rounds} rounds, load ${(await import("node:os")).loadavg().map((l) => l.toFixed(1)).join(" ")}`);
 console.log("| build | plan median (min) | CPU median (min) | provider calls | changes |\n| --- | ---: | ---: | ---: | ---: |");
 for (const b of builds) console.log(`| ${b.name} | ${ms(median(b.wall))} (${ms(Math.min(...b.wall))}) | ${ms(median(b.cpu))} (${ms(Math.min(...b.cpu))}) | ${b.calls} | ${b.changes} |`);

@@ -495,6 +495,10 @@ pub async fn plan_walked(
         walk.borrow_mut().failed.insert(graph.resources[r].address.clone());
     };
     graph.walk(&visit, &skipped, parallelism, options.cancel.clone()).await;
+    if options.cancel.as_ref().is_some_and(crate::walk::CancelToken::is_cancelled) {
+        // Terraform's stop hook: `errors.New("execution halted")`.
+        walk.borrow_mut().diags.push(Diagnostic::error("execution halted", ""));
+    }
     // Orphans of resources gone from the configuration, planned after the walk.
     settled(&walk, host, &values, "", &mut |w| {
         w.orphans(&resources);
@@ -502,10 +506,6 @@ pub async fn plan_walked(
     })
     .await;
     let mut walk = walk.into_inner();
-    if options.cancel.as_ref().is_some_and(crate::walk::CancelToken::is_cancelled) {
-        // Terraform's stop hook: `errors.New("execution halted")`.
-        walk.diags.push(Diagnostic::error("execution halted", ""));
-    }
     if !options.destroy {
         result.outputs = walk.outputs(&scope);
         let mut check_diags = Diagnostics::new();

@@ -307,6 +307,90 @@ resource "mock_resource" "c" {
         assert_eq!(errors, ["execution halted"]);
     }
 
+    /// A host recording each configure: the address, and for the default aws configuration the
+    /// planned `name` of `mock_resource.home` (what its block reads) as the walk has it then;
+    /// refusing the `.bad` one.
+    #[derive(Default)]
+    struct Recording(std::cell::RefCell<Vec<(String, Option<String>)>>);
+
+    impl super::PlanHost for Recording {
+        fn configure<'a>(
+            &'a self,
+            address: &'a str,
+            values: &'a crate::engine::scope::WalkValues,
+        ) -> futures_util::future::LocalBoxFuture<'a, Result<(), crate::diag::Diagnostics>> {
+            let key = (String::new(), "managed".to_string(), "mock_resource".to_string(), "home".to_string());
+            let name = values
+                .get(&key)
+                .and_then(|v| crate::engine::body::attr(&v, "name").and_then(|n| n.as_str().map(String::from)));
+            // Only the default aws configuration's block reads it (the others may run before or after).
+            let name = name.filter(|_| address.ends_with("aws\"]"));
+            self.0.borrow_mut().push((address.to_string(), name));
+            if address.ends_with(".bad") {
+                let mut d = crate::diag::Diagnostics::new();
+                d.push(crate::diag::Diagnostic::error("refused", ""));
+                return Box::pin(std::future::ready(Err(d)));
+            }
+            Box::pin(std::future::ready(Ok(())))
+        }
+
+        fn answers<'a>(
+            &'a self,
+            _: &'a crate::engine::scope::WalkValues,
+        ) -> Option<futures_util::future::LocalBoxFuture<'a, Result<(), crate::diag::Diagnostics>>> {
+            None
+        }
+    }
+
+    #[test]
+    fn each_provider_node_configures_after_what_its_block_reads_and_a_failed_one_fails_what_it_serves() {
+        let files: BTreeMap<String, String> = [(
+            "main.tf".to_string(),
+            r#"
+resource "mock_resource" "home" {
+  name = "eu-1"
+}
+provider "aws" {
+  region = mock_resource.home.name
+}
+provider "aws" {
+  alias = "bad"
+}
+resource "aws_bucket" "a" {
+  name = "a"
+}
+resource "aws_bucket" "b" {
+  provider = aws.bad
+  name     = "b"
+}
+resource "mock_resource" "after_b" {
+  name = aws_bucket.b.name
+}
+"#
+            .to_string(),
+        )]
+        .into();
+        let loaded = crate::config::load(&files, &Default::default());
+        let host = Recording::default();
+        let options = PlanOptions::default();
+        let provider = crate::engine::schemas::providers(&files, &loaded.config, MockOptions::default());
+        let walked = crate::engine::plan::plan_walked(&files, &loaded.config, None, &provider, &options, &host, 10);
+        let p = crate::engine::clock::VirtualClock::default().run(walked);
+        let mut configured = host.0.into_inner();
+        configured.sort();
+        assert_eq!(
+            configured,
+            [
+                ("provider[\"registry.terraform.io/hashicorp/aws\"]".to_string(), Some("eu-1".to_string())),
+                ("provider[\"registry.terraform.io/hashicorp/aws\"].bad".to_string(), None),
+                ("provider[\"registry.terraform.io/hashicorp/mock\"]".to_string(), None),
+            ]
+        );
+        assert_eq!(addresses(&p), ["aws_bucket.a", "mock_resource.home"]);
+        let errors: Vec<&str> = p.diagnostics.errors().map(|d| d.summary.as_str()).collect();
+        assert_eq!(errors, ["refused"]);
+    }
+
     #[test]
     fn the_walk_follows_the_graph_not_the_configuration_order() {
         // `first` is declared after what reads it: the graph plans it first, so `second`
