@@ -1,9 +1,9 @@
 //! A provider whose answers come from elsewhere, later: [`Answered`] answers each question
 //! (plan, refresh, data source read) from a cache, and for a question it has no answer to yet
-//! records it and gives a provisional answer, so that a synchronous plan walk can run to the
-//! end. The caller (the package's binding for JS providers) then gets the recorded questions
-//! answered, however asynchronously, adds the answers, and plans again, until a pass asks
-//! nothing new: that last pass used real answers only.
+//! records it and gives a provisional answer, so that a resource node's synchronous planning
+//! runs to its end. The plan walk's host (the package's, for JS providers) then gets the
+//! recorded questions answered, however asynchronously, adds the answers, and the node plans
+//! again, until a run asks nothing new: that last run used real answers only.
 //!
 //! Provisional answers are what a simple provider would say: the configuration as planned,
 //! computed attributes unknown (or the prior's, on update), a refresh that finds the object

@@ -483,7 +483,7 @@ function acmeProvider({ failOn, garbageOn } = {}) {
   };
 }
 
-test("a JS provider plans (in passes), applies with dependencies' values, and plans nothing more after", async () => {
+test("a JS provider plans, applies with dependencies' values, and plans nothing more after", async () => {
   const acme = acmeProvider();
   const files = { "main.tf": ACME };
   const p = await plan(files, { providers: { "acme/acme": acme } });
@@ -749,7 +749,7 @@ test("a JS provider serves its source's configurations (aliases too) while every
   assert.equal(aws.buckets.size, 0);
 });
 
-test("two JS providers and the mock in one configuration plan in passes together and apply in dependency order", async () => {
+test("two JS providers and the mock in one configuration plan together and apply in dependency order", async () => {
   const aws = regionalProvider();
   const acme = acmeProvider();
   const files = {

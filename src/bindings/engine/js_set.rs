@@ -195,6 +195,21 @@ impl JsProviders {
         self.ensure(address, how, values).await.0
     }
 
+    /// As [`JsProviders::configure`] for a plan's provider node or an answer that needs it
+    /// configured: a failure's diagnostics go to the call that ran the `configure()` only (the
+    /// plan reports the provider's error once); the others fail with none.
+    pub async fn configure_once(
+        &self,
+        address: &str,
+        how: &Configuring<'_>,
+        values: BlockValues<'_>,
+    ) -> Result<(), Diagnostics> {
+        match self.ensure(address, how, values).await {
+            (Err(_), false) => Err(Diagnostics::new()),
+            (result, _) => result,
+        }
+    }
+
     /// As [`JsProviders::configure`] for an apply operation: a failure's diagnostics go to the
     /// operation that ran the `configure()` only (Terraform reports the provider's error once);
     /// the others fail with none.

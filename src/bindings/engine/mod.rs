@@ -5,10 +5,10 @@
 //! exactly that plan and resolves to `{ state, diagnostics, report }` as JSON text.
 //!
 //! Providers: the built-in mock and the generic mock (a `ProviderSet`), with providers written in
-//! JS serving the sources `providers` names (`js_set`, `js_provider`). The plan walk is
-//! synchronous Rust, so JS providers are planned in passes (`providers::answered`): plan,
-//! await the questions it could not answer, plan again with the answers, until a pass asks
-//! nothing new. The apply walk (`engine::apply_walk`) awaits the provider directly; `drive` is its host.
+//! JS serving the sources `providers` names (`js_set`, `js_provider`). Both walks await JS
+//! providers where their nodes run: the plan walk through [`JsPlanHost`] (`engine::plan_walk`'s
+//! `PlanHost`: a provider node configures, a resource node's questions are answered while other
+//! nodes run), the apply walk (`engine::apply_walk`) through `drive`'s host.
 
 mod drive;
 mod js_provider;
@@ -18,16 +18,19 @@ mod timers;
 
 use super::{get, read_files, read_load_options, type_error};
 use crate::config::{self, Config, FileSource};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::Diagnostics;
 use crate::engine::api::{
     apply_report, changes_json, has_changes, mock_diagnostics, mock_options, plan_json, plan_text, stale_plan,
 };
 use crate::engine::apply::nodes::{ApplyNodes, Request, Response};
-use crate::engine::plan::plan;
+use crate::engine::plan::walk::PlanHost;
+use crate::engine::plan::{plan, plan_walked};
+use crate::engine::shared::scope::WalkValues;
 use crate::engine::{Plan, PlanOptions};
 use crate::eval::limits::Limits;
 use crate::providers::set::ProviderSet;
 use crate::providers::Provider;
+use futures_util::future::LocalBoxFuture;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use js_set::{BlockValues, Configuring, JsProviders};
 use js_sys::{Function, Promise};
@@ -38,11 +41,6 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::future_to_promise;
-
-/// At most this many planning passes for a JS provider: each pass answers every question the
-/// previous one could not, so a configuration needs about as many passes as its longest chain
-/// of resources; more means a provider whose answers never settle.
-const MAX_PASSES: usize = 256;
 
 /// The providers a walk uses: the mocks' set, with the JS providers given serving their
 /// configurations inside it; `js` awaits those at apply.
@@ -203,86 +201,51 @@ fn read_request(options: &JsValue, api: &str) -> Result<EngineRequest, JsValue> 
     })
 }
 
-/// Plans with JS providers in passes (see the module documentation): each pass's questions
-/// are answered by their configurations, each configured before its first answer.
-async fn plan_in_passes(
-    js: &JsProviders,
-    set: &ProviderSet,
-    how: &Configuring<'_>,
-    state: Option<&Json>,
-    options: &PlanOptions,
+/// The plan walk's host for JS providers: a provider node configures its JS configuration, and
+/// the questions a resource node asked them are answered (at most `parallelism` at a time)
+/// while the walk runs other nodes.
+struct JsPlanHost<'a> {
+    js: &'a JsProviders,
+    how: &'a Configuring<'a>,
     parallelism: usize,
-    limits: Limits,
-) -> Plan {
-    for _ in 0..MAX_PASSES {
-        let p = crate::eval::limits::with(limits, || plan(how.files, how.config, state, set, options));
-        let mut questions = Vec::new();
-        // A provider block reading resources sees this pass's values (Terraform configures after
-        // the resources it references are planned).
-        let values = crate::engine::provider_block::planned_values(&p);
-        let asked: Vec<_> = js.all().map(|j| (j, j.answered.take_questions())).filter(|(_, q)| !q.is_empty()).collect();
-        // Configurations whose answers this pass were provisional: a block reading what they
-        // serve waits for their real answers before it is configured (its questions are asked
-        // again next pass).
-        let busy: BTreeSet<&str> = asked.iter().map(|(j, _)| j.address.as_str()).collect();
-        let serving: BTreeMap<String, &str> = p
-            .changes
-            .iter()
-            .chain(&p.data_read)
-            .map(|c| (crate::engine::order::config_addr(&c.address()), c.provider_config.as_str()))
-            .collect();
-        let mut deferred = false;
-        for (j, asked) in asked {
-            if js.needs_configure(&j.address) {
-                let reached = crate::engine::provider_block::reached(how.config, &j.address);
-                if reached.iter().any(|r| serving.get(r).is_some_and(|c| busy.contains(c) && *c != j.address)) {
-                    deferred = true;
-                    continue;
-                }
-            }
-            if let Err(diags) = js.configure(&j.address, how, BlockValues::Planned(&values)).await {
-                return Plan {
-                    destroy: options.destroy,
-                    prior_state: state.cloned(),
-                    diagnostics: diags,
-                    ..Plan::default()
-                };
-            }
-            questions.extend(asked.into_iter().map(|(key, q)| (j, key, q)));
-        }
-        if questions.is_empty() && deferred {
-            continue;
-        }
-        if questions.is_empty() {
-            // Every configuration the plan uses is configured, even one asked nothing (a destroy
-            // plan without refresh: tests/fixtures/engine/destroy-no-refresh-configure).
-            for address in used_configurations(&p) {
-                if let Err(diags) = js.configure(address, how, BlockValues::Planned(&values)).await {
-                    return Plan {
-                        destroy: options.destroy,
-                        prior_state: state.cloned(),
-                        diagnostics: diags,
-                        ..Plan::default()
-                    };
-                }
-            }
-            return p;
-        }
-        let mut pending = questions.into_iter();
-        let mut inflight = FuturesUnordered::new();
-        loop {
-            while inflight.len() < parallelism {
-                let Some((j, key, q)) = pending.next() else { break };
-                inflight.push(async move { (j, key, j.answer(&q).await) });
-            }
-            let Some((j, key, answer)) = inflight.next().await else { break };
-            j.answered.answer(key, answer);
-        }
+}
+
+impl PlanHost for JsPlanHost<'_> {
+    fn configure<'a>(
+        &'a self,
+        address: &'a str,
+        values: &'a WalkValues,
+    ) -> LocalBoxFuture<'a, Result<(), Diagnostics>> {
+        Box::pin(self.js.configure_once(address, self.how, BlockValues::Planned(values)))
     }
-    let names: Vec<&str> = js.all().map(|j| j.address.as_str()).collect();
-    let mut p = Plan::default();
-    p.diagnostics.push(Diagnostic::error("Provider answers did not settle", format!("Planning with {} asked new questions in each of {MAX_PASSES} passes: its answers depend on something besides its inputs.", names.join(", "))));
-    p
+
+    fn answers<'a>(&'a self, values: &'a WalkValues) -> Option<LocalBoxFuture<'a, Result<(), Diagnostics>>> {
+        let asked: Vec<_> =
+            self.js.all().map(|j| (j, j.answered.take_questions())).filter(|(_, q)| !q.is_empty()).collect();
+        if asked.is_empty() {
+            return None;
+        }
+        Some(Box::pin(async move {
+            let mut questions = Vec::new();
+            for (j, asked) in asked {
+                // A configuration no provider node configured (one only the prior state names)
+                // is configured before its first answer.
+                self.js.configure_once(&j.address, self.how, BlockValues::Planned(values)).await?;
+                questions.extend(asked.into_iter().map(|(key, q)| (j, key, q)));
+            }
+            let mut pending = questions.into_iter();
+            let mut inflight = FuturesUnordered::new();
+            loop {
+                while inflight.len() < self.parallelism {
+                    let Some((j, key, q)) = pending.next() else { break };
+                    inflight.push(async move { (j, key, j.answer(&q).await) });
+                }
+                let Some((j, key, answer)) = inflight.next().await else { break };
+                j.answered.answer(key, answer);
+            }
+            Ok(())
+        }))
+    }
 }
 
 /// The provider configurations serving what a plan changes or read.
@@ -441,7 +404,10 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
                 super::heap::growing_ahead(|| plan(&files, &config, request.state.as_ref(), &set, &options))
             })
         } else {
-            plan_in_passes(&js, &set, &how, request.state.as_ref(), &options, request.parallelism, request.limits).await
+            let host = JsPlanHost { js: &js, how: &how, parallelism: request.parallelism };
+            let walked =
+                plan_walked(&files, &config, request.state.as_ref(), &set, &options, &host, request.parallelism);
+            crate::eval::limits::scoped(request.limits, walked).await
         };
         diagnostics.extend(p.diagnostics.clone());
         p.diagnostics = diagnostics.clone();

@@ -1,9 +1,10 @@
 //! `onEvent` during `plan()`, live: the plan walk tells [`LiveEvents`] of each refresh and data
 //! source read as it reaches it, which calls `onEvent` at once (the page's worker posts it, the
-//! CLI prints its `line`, `Refreshing state...`). With JS providers the walk runs in passes on provisional
-//! answers: an operation's `start` goes out the first time a pass reaches it (before the JS
-//! provider is asked), its `finish` or `fail` once a pass gets the provider's real answer; an
-//! operation a later pass no longer reaches ends with `cancel`.
+//! CLI prints its `line`, `Refreshing state...`). With JS providers a resource node runs on
+//! provisional answers until it has the real ones (`engine::plan_walk`'s `PlanHost`): an
+//! operation's `start` goes out the first time a run reaches it (before the JS provider is
+//! asked), its `finish` or `fail` once a run gets the provider's real answer; an operation a
+//! later run no longer reaches ends with `cancel`.
 
 use super::js_provider::JsProvider;
 use super::timers::elapsed_ms;

@@ -3,6 +3,7 @@
 //! provider, evaluated, planned by the provider, given an action and its reason; orphans
 //! (vanished keys, resources, modules) planned for deletion; then the root outputs.
 
+use super::walk::{PlanHost, Synchronous, Work};
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::model::{Config, IgnoreChanges, Resource};
 use crate::diag::{Diagnostic, Diagnostics};
@@ -16,6 +17,7 @@ use crate::eval::{Kind, MapFiles, Type, Value};
 use crate::plans::Action;
 use crate::providers::Op;
 use crate::providers::{Provider, ResourceSchema};
+use futures_util::future::LocalBoxFuture;
 use serde_json::Value as Json;
 use shared::body::{self, attr};
 use shared::order::{self, Walkable};
@@ -81,19 +83,46 @@ struct Walk<'a> {
     /// Whether the objects being walked are refreshed (a targeted destroy plan refreshes only
     /// what the targets name and depend on, as its refresh-only pass would).
     refresh_here: bool,
+    /// What configuring providers said: their host placed them (a provider's error about its
+    /// whole block is at the block's opening brace, zero-width, as Terraform's `InConfigBody`).
+    configure_diags: Diagnostics,
     /// `import` blocks: instance address → the id to import.
     imports: HashMap<String, String>,
     /// The objects imported, for the prior state.
     imported: Vec<(InstanceChange, Value)>,
 }
 
-/// Plans `config` against the prior state (`prior`, state v4 JSON) with `provider`.
+/// At most this many times a resource node is planned again with its provider's new answers:
+/// each run answers what the one before asked, so a node needs about as many as its longest
+/// chain of questions (refresh, then plan, then a replacement's plan); more means a provider
+/// whose answers never settle.
+const MAX_RUNS: usize = 256;
+
+/// Plans `config` against the prior state (`prior`, state v4 JSON) with `provider`, whose
+/// every answer is at hand (the built-in providers): [`plan_walked`] on [`Synchronous`], run to
+/// its end at once.
 pub fn plan(
     files: &BTreeMap<String, String>,
     config: &Config,
     prior: Option<&Json>,
     provider: &dyn Provider,
     options: &PlanOptions,
+) -> Plan {
+    let walked = plan_walked(files, config, prior, provider, options, &Synchronous, crate::walk::DEFAULT_PARALLELISM);
+    shared::clock::VirtualClock::default().run(walked)
+}
+
+/// Plans `config` against the prior state (`prior`, state v4 JSON) with `provider`, walking the
+/// plan graph at most `parallelism` nodes at a time; `host` answers what `provider` cannot at
+/// once and configures providers as their nodes run (see [`PlanHost`]).
+pub async fn plan_walked(
+    files: &BTreeMap<String, String>,
+    config: &Config,
+    prior: Option<&Json>,
+    provider: &dyn Provider,
+    options: &PlanOptions,
+    host: &dyn PlanHost,
+    parallelism: usize,
 ) -> Plan {
     let mut result = Plan {
         destroy: options.destroy,
@@ -208,6 +237,7 @@ pub fn plan(
         refresh_here: true,
         imports: HashMap::new(),
         imported: Vec::new(),
+        configure_diags: Diagnostics::new(),
     };
     // `import` blocks (none in a destroy plan).
     let import_targets = if options.destroy {
@@ -277,9 +307,8 @@ pub fn plan(
     let walk = std::cell::RefCell::new(walk);
     // A resource node plans its instances in every instance of its module; `false` when its
     // plan failed (its dependents are skipped).
-    let plan_resource = |r: usize| -> bool {
+    let plan_resource = |walk: &mut Walk<'_>, r: usize| -> bool {
         let address = graph.resources[r].address.as_str();
-        let walk = &mut *walk.borrow_mut();
         if !walk.kept.contains(address) {
             return true;
         }
@@ -304,17 +333,41 @@ pub fn plan(
         }
         !walk.failed.contains(address)
     };
+    let visit = one_lifetime(|work| {
+        let (walk, host, values, graph) = (&walk, host, &values, &graph);
+        let plan_resource = &plan_resource;
+        Box::pin(async move {
+            match work {
+                Work::Resource(r) => {
+                    let address = graph.resources[r].address.as_str();
+                    settled(walk, host, values, address, &mut |w| plan_resource(w, r)).await.unwrap_or(false)
+                }
+                Work::Provider(address) => match host.configure(address, values).await {
+                    Ok(()) => true,
+                    Err(d) => {
+                        walk.borrow_mut().configure_diags.extend(d);
+                        false
+                    }
+                },
+            }
+        })
+    });
     // What depends on a failed resource is not planned.
     let skipped = |r: usize| {
         walk.borrow_mut().failed.insert(graph.resources[r].address.clone());
     };
-    graph.walk(&plan_resource, &skipped, crate::walk::DEFAULT_PARALLELISM, options.cancel.clone());
-    let mut walk = walk.into_inner();
+    graph.walk(&visit, &skipped, parallelism, options.cancel.clone()).await;
     if options.cancel.as_ref().is_some_and(crate::walk::CancelToken::is_cancelled) {
         // Terraform's stop hook: `errors.New("execution halted")`.
-        walk.diags.push(Diagnostic::error("execution halted", ""));
+        walk.borrow_mut().diags.push(Diagnostic::error("execution halted", ""));
     }
-    walk.orphans(&resources);
+    // Orphans of resources gone from the configuration, planned after the walk.
+    settled(&walk, host, &values, "", &mut |w| {
+        w.orphans(&resources);
+        true
+    })
+    .await;
+    let mut walk = walk.into_inner();
     if !options.destroy {
         result.outputs = walk.outputs(&scope);
         let mut check_diags = Diagnostics::new();
@@ -339,6 +392,7 @@ pub fn plan(
     result.diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     result.diagnostics.extend(walk.diags);
     result.diagnostics = shared::snippets::with_sources(std::mem::take(&mut result.diagnostics), &file_source);
+    result.diagnostics.extend(walk.configure_diags);
     for (c, v) in &walk.imported {
         super::import::add_to_state(&mut result.prior_state, c, v);
     }
@@ -394,7 +448,92 @@ pub fn plan(
     result
 }
 
+/// Runs `work` (a node's synchronous planning) until it asks the providers nothing they could
+/// not answer at once: after a run that asked, its results are taken back at once (other nodes
+/// run while the answers are awaited), and it runs again with them. `address` names the
+/// resource the work plans ("" for none). `None`: the answers failed or never settled, and the
+/// diagnostics say why.
+async fn settled<'w>(
+    walk: &std::cell::RefCell<Walk<'w>>,
+    host: &dyn PlanHost,
+    values: &WalkValues,
+    address: &str,
+    work: &mut dyn FnMut(&mut Walk<'w>) -> bool,
+) -> Option<bool> {
+    for _ in 0..MAX_RUNS {
+        let answering = {
+            let mut w = walk.borrow_mut();
+            let mark = w.mark(address);
+            let done = work(&mut w);
+            match host.answers(values) {
+                None => return Some(done),
+                Some(answering) => {
+                    w.take_back(address, mark);
+                    answering
+                }
+            }
+        };
+        if let Err(d) = answering.await {
+            let mut w = walk.borrow_mut();
+            w.diags.extend(d);
+            w.failed.insert(address.to_string());
+            return None;
+        }
+    }
+    let mut w = walk.borrow_mut();
+    w.diags.push(Diagnostic::error("Provider answers did not settle", format!("Planning {address} asked its providers new questions in each of {MAX_RUNS} runs: their answers depend on something besides their inputs.")));
+    w.failed.insert(address.to_string());
+    None
+}
+
+/// `visit` as the walk takes it: one lifetime for the nodes' work and the futures doing it.
+fn one_lifetime<'v, F: Fn(Work<'v>) -> LocalBoxFuture<'v, bool>>(visit: F) -> F {
+    visit
+}
+
+/// What a run of a node's planning may add to the walk, as it was before the run.
+struct Mark {
+    changes: usize,
+    ops: usize,
+    data_read: usize,
+    imported: usize,
+    diags: usize,
+    failed: bool,
+    pending: Option<BTreeSet<String>>,
+}
+
 impl<'a> Walk<'a> {
+    fn mark(&self, address: &str) -> Mark {
+        Mark {
+            changes: self.changes.len(),
+            ops: self.ops.len(),
+            data_read: self.data_read.len(),
+            imported: self.imported.len(),
+            diags: self.diags.0.len(),
+            failed: self.failed.contains(address),
+            pending: self.pending.get(address).cloned(),
+        }
+    }
+
+    /// Takes back what planning `address` added since `mark` (it was planned on provisional
+    /// answers).
+    fn take_back(&mut self, address: &str, mark: Mark) {
+        for c in self.changes.drain(mark.changes..) {
+            self.by_address.remove(&c.address());
+        }
+        self.ops.truncate(mark.ops);
+        self.data_read.truncate(mark.data_read);
+        self.imported.truncate(mark.imported);
+        self.diags.0.truncate(mark.diags);
+        if !mark.failed {
+            self.failed.remove(address);
+        }
+        match mark.pending {
+            Some(p) => self.pending.insert(address.to_string(), p),
+            None => self.pending.remove(address),
+        };
+    }
+
     /// Tells `on_op` where the operation pushed last is.
     fn progress(&self, p: OpProgress<'_>) {
         if let (Some(hook), Some(op)) = (&self.options.on_op, self.ops.last()) {
@@ -700,11 +839,14 @@ impl<'a> Walk<'a> {
                             // refreshed state (the plan's prior state and planned values).
                             self.data_read.push(change);
                         }
-                        Err(e) => self.diags.push(
-                            Diagnostic::error(e.summary, e.detail)
-                                .with_range(r.range.clone())
-                                .with_address(address.clone()),
-                        ),
+                        Err(e) => {
+                            self.diags.push(
+                                Diagnostic::error(e.summary, e.detail)
+                                    .with_range(r.range.clone())
+                                    .with_address(address.clone()),
+                            );
+                            self.failed.insert(w.config_address.clone());
+                        }
                     }
                 }
                 continue;
@@ -734,6 +876,7 @@ impl<'a> Walk<'a> {
                                     .with_range(r.range.clone())
                                     .with_address(address.clone()),
                             );
+                            self.failed.insert(w.config_address.clone());
                             continue;
                         }
                     }
@@ -747,6 +890,7 @@ impl<'a> Walk<'a> {
                         }
                         Err(d) => {
                             self.diags.push(d.with_range(r.range.clone()).with_address(address.clone()));
+                            self.failed.insert(w.config_address.clone());
                             continue;
                         }
                     },
@@ -755,7 +899,11 @@ impl<'a> Walk<'a> {
             };
             let tainted = prior_obj.is_some_and(|o| o.tainted);
             let cfg = ignore_changes(&r.lifecycle.ignore_changes, cfg, prior_val.as_ref(), &schema);
-            let Some(planned) = self.plan_change(r, &schema, prior_val.as_ref(), &cfg, &address) else { continue };
+            // A provider's error fails the resource: what depends on it is not planned.
+            let Some(planned) = self.plan_change(r, &schema, prior_val.as_ref(), &cfg, &address) else {
+                self.failed.insert(w.config_address.clone());
+                continue;
+            };
             change.before = prior_val.clone();
             let triggered = prior_val.is_some() && self.replace_triggered(scope, r, *count_index, each.clone());
             let forced = prior_val.is_some() && self.replace.iter().any(|a| a.to_string() == address);
@@ -766,6 +914,7 @@ impl<'a> Walk<'a> {
                 }
                 Some(pv) if forced || !planned.requires_replace.is_empty() || triggered || tainted => {
                     let Some(create) = self.plan_change(r, &schema, None, &cfg, &address).map(|p| p.planned) else {
+                        self.failed.insert(w.config_address.clone());
                         continue;
                     };
                     let _ = pv;

@@ -11,14 +11,19 @@
 //!   ([`super::nodes`]'s `Walk::resource`). Its state `dependencies` are the graph's answer
 //!   (`AttachDependenciesTransformer`: every resource ancestor), and so is a forced
 //!   create_before_destroy (`ForcedCBDTransformer`). A resource whose plan fails (a
-//!   precondition, an import of an instance it does not have) fails its node: everything that
-//!   depends on it is skipped and never planned, as Terraform's walk skips the dependents of a
-//!   failed vertex.
-//! - **provider** (`provider["…"]`), **variable**, **local**, **output**, **module expand**
-//!   and **module close**, **check**, **root**: their values are evaluated on demand by eval's
-//!   `ModuleScope` (memoised), the first time something that depends on them reads them; the
-//!   node is where those dependents may start. Natively the built-in providers need no
-//!   configure step; a JS provider is configured by the bindings before the plan.
+//!   precondition, an import of an instance it does not have, a provider's error) fails its
+//!   node: everything that depends on it is skipped and never planned, as Terraform's walk
+//!   skips the dependents of a failed vertex. The provider calls are awaited here ([`PlanHost`]): a node whose provider cannot answer
+//!   at once (a JS provider's promise) awaits the answers while the walk runs other nodes, then
+//!   plans again with them.
+//! - **provider** (`provider["…"]`, Terraform's `NodeApplyableProvider`): configures its
+//!   provider through the host, its block evaluated over what the walk planned so far (the
+//!   graph orders the block's references before it); a configure that fails fails the node, so
+//!   the resources it serves are skipped. The built-in providers need no configure step.
+//! - **variable**, **local**, **output**, **module expand** and **module close**, **check**,
+//!   **root**: their values are evaluated on demand by eval's `ModuleScope` (memoised), the
+//!   first time something that depends on them reads them; the node is where those dependents
+//!   may start.
 //! - **orphans** of resources gone from the configuration and deposed objects of them are
 //!   planned after the walk (`Walk::orphans`), as before; orphaned keys and deposed objects of
 //!   configured resources are planned by their resource's node.
@@ -28,6 +33,7 @@
 //! refreshed; the deletions themselves need no order at plan time (the apply's destroy graph
 //! orders them).
 
+use shared::scope::WalkValues;
 use crate::config::Config;
 use crate::diag::Diagnostics;
 use crate::engine::shared;
@@ -58,6 +64,8 @@ pub struct PlanGraph {
     pub resources: Vec<ResourceNode>,
     /// The graph's edges (`from` depends on `to`) over node indices.
     pub dag: Dag,
+    /// Per walk node: the provider configuration it configures, if it is a provider node.
+    pub providers: Vec<Option<String>>,
     /// Terraform's vertex names, for diagnostics and tests.
     pub names: Vec<String>,
     /// The provider configuration serving each resource (the graph's `ProviderTransformer`).
@@ -86,6 +94,7 @@ impl PlanGraph {
         let mut index = vec![u32::MAX; graph.dag().node_bound()];
         let mut nodes = Vec::with_capacity(ids.len());
         let mut names = Vec::with_capacity(ids.len());
+        let mut providers = Vec::with_capacity(ids.len());
         let mut resources = Vec::new();
         for (i, &id) in ids.iter().enumerate() {
             index[id.index()] = i as u32;
@@ -103,7 +112,9 @@ impl PlanGraph {
                 _ => None,
             };
             nodes.push(resource);
-            names.push(graph.name(id).to_string());
+            let name = graph.name(id).to_string();
+            providers.push(matches!(n.kind, NodeKind::Provider { .. }).then(|| name.clone()));
+            names.push(name);
         }
         let edges: Vec<(u32, u32)> =
             graph.dag().edges().map(|(from, to, _)| (index[from.index()], index[to.index()])).collect();
@@ -116,35 +127,85 @@ impl PlanGraph {
             }
         };
         let routing = Routing::from_graph(&graph);
-        Ok(PlanGraph { nodes, resources, dag, names, routing })
+        Ok(PlanGraph { nodes, resources, dag, providers, names, routing })
     }
 
-    /// Walks the graph: `plan` is called for each resource node once everything it depends
-    /// on is done, and says whether it succeeded; `skipped` for each resource node never
-    /// reached because something it depends on failed. Natively every visit completes when
-    /// polled (the built-in providers answer at once), so the walk runs to its end here.
-    /// `cancel` stops it: nothing new starts.
-    pub fn walk(
-        &self,
-        plan: &dyn Fn(usize) -> bool,
-        skipped: &dyn Fn(usize),
+    /// Walks the graph: `visit` does each resource and provider node's work once everything
+    /// it depends on is done, and says whether it succeeded; `skipped` is called for each
+    /// resource node never reached because something it depends on failed. At most
+    /// `parallelism` visits are under way at once (a visit awaiting its provider lets others
+    /// run). `cancel` stops the walk: nothing new starts.
+    pub async fn walk<'v>(
+        &'v self,
+        visit: &'v dyn Fn(Work<'v>) -> LocalBoxFuture<'v, bool>,
+        skipped: &'v dyn Fn(usize),
         parallelism: usize,
         cancel: Option<CancelToken>,
     ) {
         let nodes: Vec<u32> = (0..self.nodes.len() as u32).collect();
-        let visit = |&v: &u32| -> LocalBoxFuture<'_, Result<Visited<u32>, ()>> {
-            let resource = self.nodes[v as usize];
+        let visit = |&v: &u32| -> LocalBoxFuture<'v, Result<Visited<u32>, ()>> {
+            let work = match (self.nodes[v as usize], &self.providers[v as usize]) {
+                (Some(r), _) => Some(Work::Resource(r)),
+                (None, Some(p)) => Some(Work::Provider(p)),
+                (None, None) => None,
+            };
             Box::pin(async move {
-                match resource {
-                    Some(r) if !plan(r) => Err(()),
+                match work {
+                    Some(w) if !visit(w).await => Err(()),
                     _ => Ok(Visited::Done),
                 }
             })
         };
         let hooks = Skips { graph: self, skipped };
         let options = WalkOptions { parallelism: parallelism.max(1), cancel, yield_every: 0 };
-        let clock = shared::clock::VirtualClock::default();
-        clock.run(walk::walk(Subgraph::new(nodes, self.dag.clone()), visit, hooks, options));
+        walk::walk(Subgraph::new(nodes, self.dag.clone()), visit, hooks, options).await;
+    }
+}
+
+/// The work of one node of the plan graph.
+#[derive(Clone, Copy, Debug)]
+pub enum Work<'g> {
+    /// Plan the resource (an index into [`PlanGraph::resources`]) in every instance of its module.
+    Resource(usize),
+    /// Configure the provider configuration at this address (Terraform's
+    /// `NodeApplyableProvider`): every resource it serves depends on this node, and the node on
+    /// whatever its `provider` block references.
+    Provider(&'g str),
+}
+
+/// What the plan walk asks of the world outside it: its providers' answers, which a provider
+/// written in JS gives later (a promise), and their configuration. The built-in providers
+/// answer at once ([`Synchronous`]): natively a plan never waits.
+///
+/// A resource node plans its instances synchronously, each provider question answered from
+/// what the provider has already said ([`crate::providers::answered`]); a question it could
+/// not answer yet is recorded, and the node's work is then taken back, the answers awaited (the
+/// walk runs other nodes meanwhile), and the node planned again with them, until it asks
+/// nothing new. Only that last run's results are kept.
+pub trait PlanHost {
+    /// Configures the provider configuration at `address` as the walk reaches its node, its
+    /// `provider` block evaluated over `values` (what the walk has planned so far, which the
+    /// graph makes include everything the block references). `Err`: its diagnostics; the
+    /// resources it serves are not planned.
+    fn configure<'a>(&'a self, address: &'a str, values: &'a WalkValues)
+        -> LocalBoxFuture<'a, Result<(), Diagnostics>>;
+
+    /// The questions the providers were asked since the last call and could not answer yet,
+    /// being answered: `None` when there are none (what was planned since is final).
+    fn answers<'a>(&'a self, values: &'a WalkValues) -> Option<LocalBoxFuture<'a, Result<(), Diagnostics>>>;
+}
+
+/// The host of providers that answer at once and need no configure step (the built-in mock
+/// and the generic mock).
+pub struct Synchronous;
+
+impl PlanHost for Synchronous {
+    fn configure<'a>(&'a self, _: &'a str, _: &'a WalkValues) -> LocalBoxFuture<'a, Result<(), Diagnostics>> {
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    fn answers<'a>(&'a self, _: &'a WalkValues) -> Option<LocalBoxFuture<'a, Result<(), Diagnostics>>> {
+        None
     }
 }
 
@@ -246,6 +307,90 @@ resource "mock_resource" "c" {
         assert!(p.changes.is_empty());
         let errors: Vec<&str> = p.diagnostics.errors().map(|d| d.summary.as_str()).collect();
         assert_eq!(errors, ["execution halted"]);
+    }
+
+    /// A host recording each configure: the address, and for the default aws configuration the
+    /// planned `name` of `mock_resource.home` (what its block reads) as the walk has it then;
+    /// refusing the `.bad` one.
+    #[derive(Default)]
+    struct Recording(std::cell::RefCell<Vec<(String, Option<String>)>>);
+
+    impl super::PlanHost for Recording {
+        fn configure<'a>(
+            &'a self,
+            address: &'a str,
+            values: &'a crate::engine::scope::WalkValues,
+        ) -> futures_util::future::LocalBoxFuture<'a, Result<(), crate::diag::Diagnostics>> {
+            let key = (String::new(), "managed".to_string(), "mock_resource".to_string(), "home".to_string());
+            let name = values
+                .get(&key)
+                .and_then(|v| crate::engine::body::attr(&v, "name").and_then(|n| n.as_str().map(String::from)));
+            // Only the default aws configuration's block reads it (the others may run before or after).
+            let name = name.filter(|_| address.ends_with("aws\"]"));
+            self.0.borrow_mut().push((address.to_string(), name));
+            if address.ends_with(".bad") {
+                let mut d = crate::diag::Diagnostics::new();
+                d.push(crate::diag::Diagnostic::error("refused", ""));
+                return Box::pin(std::future::ready(Err(d)));
+            }
+            Box::pin(std::future::ready(Ok(())))
+        }
+
+        fn answers<'a>(
+            &'a self,
+            _: &'a crate::engine::scope::WalkValues,
+        ) -> Option<futures_util::future::LocalBoxFuture<'a, Result<(), crate::diag::Diagnostics>>> {
+            None
+        }
+    }
+
+    #[test]
+    fn each_provider_node_configures_after_what_its_block_reads_and_a_failed_one_fails_what_it_serves() {
+        let files: BTreeMap<String, String> = [(
+            "main.tf".to_string(),
+            r#"
+resource "mock_resource" "home" {
+  name = "eu-1"
+}
+provider "aws" {
+  region = mock_resource.home.name
+}
+provider "aws" {
+  alias = "bad"
+}
+resource "aws_bucket" "a" {
+  name = "a"
+}
+resource "aws_bucket" "b" {
+  provider = aws.bad
+  name     = "b"
+}
+resource "mock_resource" "after_b" {
+  name = aws_bucket.b.name
+}
+"#
+            .to_string(),
+        )]
+        .into();
+        let loaded = crate::config::load(&files, &Default::default());
+        let host = Recording::default();
+        let options = PlanOptions::default();
+        let provider = crate::engine::schemas::providers(&files, &loaded.config, MockOptions::default());
+        let walked = crate::engine::plan::plan_walked(&files, &loaded.config, None, &provider, &options, &host, 10);
+        let p = crate::engine::clock::VirtualClock::default().run(walked);
+        let mut configured = host.0.into_inner();
+        configured.sort();
+        assert_eq!(
+            configured,
+            [
+                ("provider[\"registry.terraform.io/hashicorp/aws\"]".to_string(), Some("eu-1".to_string())),
+                ("provider[\"registry.terraform.io/hashicorp/aws\"].bad".to_string(), None),
+                ("provider[\"registry.terraform.io/hashicorp/mock\"]".to_string(), None),
+            ]
+        );
+        assert_eq!(addresses(&p), ["aws_bucket.a", "mock_resource.home"]);
+        let errors: Vec<&str> = p.diagnostics.errors().map(|d| d.summary.as_str()).collect();
+        assert_eq!(errors, ["refused"]);
     }
 
     #[test]
