@@ -186,6 +186,8 @@ function instance() {
 /** Calls into the module synchronously for `api`: a stop there throws TfgraphError. */
 function call(api, f) {
   const inst = instance();
+  // A new call's site is its own: a stop before it names a block must not name the last call's.
+  if (apiDepth === 0 && inst.lastWords) new DataView(inst.memory.buffer).setUint32(inst.lastWords + 4 + LAST_WORDS_BYTES, 0, true);
   apiDepth++;
   try {
     return f();
@@ -322,6 +324,27 @@ function cwdOf(files, options, root) {
   return root ? `${dir.replace(/\/+$/, "")}/${root}` : dir;
 }
 
+/**
+ * The options every export shares, each of its type (a TypeError naming the option otherwise,
+ * not silence): `options` an object, `cwd` a string, `variables` an object of name to value,
+ * `state` a state object or its JSON text.
+ */
+function checkOptions(api, options) {
+  if (options === undefined || options === null) return;
+  if (typeof options !== "object" || Array.isArray(options)) throw new TypeError(`${api}: \`options\` must be an object`);
+  if (options.cwd !== undefined && options.cwd !== null && typeof options.cwd !== "string") {
+    throw new TypeError(`${api}: \`options.cwd\` must be a string`);
+  }
+  const v = options.variables;
+  if (v !== undefined && v !== null && (typeof v !== "object" || Array.isArray(v))) {
+    throw new TypeError(`${api}: \`options.variables\` must be an object of variable name to value`);
+  }
+  const state = options.state;
+  if (state !== undefined && state !== null && typeof state !== "string" && (typeof state !== "object" || Array.isArray(state))) {
+    throw new TypeError(`${api}: \`options.state\` must be a state v4 object or its JSON text`);
+  }
+}
+
 const hasError = (diagnostics) => diagnostics.some((d) => d.severity === "error");
 
 // ---- The tape: how loadConfig's result crosses from wasm (src/bindings/tape.rs) ----------------------
@@ -442,6 +465,7 @@ function decodeTape(words, text, shapes) {
  */
 export function loadConfig(files, options = {}) {
   checkInitialised();
+  checkOptions("loadConfig", options);
   const { config, diagnostics } = decodeTape(...call("loading the configuration", () => raw.loadConfigTape(files, options)));
   if (hasError(diagnostics)) {
     throw new TfgraphError(diagnostics, config);
@@ -529,6 +553,8 @@ const asJsonText = (v) => (v === undefined || v === null || typeof v === "string
  */
 export function buildGraph(filesOrConfig, options = {}) {
   checkInitialised();
+  checkOptions("buildGraph", options);
+  options ??= {};
   const source = filesOrConfig?.[SOURCE];
   const files = source ? source.files : filesOrConfig;
   const root = options.root ?? source?.root;
@@ -557,6 +583,8 @@ export function buildGraph(filesOrConfig, options = {}) {
 export function evaluate(filesOrConfig, expression, options = {}) {
   checkInitialised();
   if (typeof expression !== "string") throw new TypeError("evaluate: `expression` must be a string");
+  checkOptions("evaluate", options);
+  options ??= {};
   const source = filesOrConfig?.[SOURCE];
   const files = source ? source.files : filesOrConfig;
   const root = options.root ?? source?.root;
@@ -629,8 +657,9 @@ function engineOptions(options) {
   }
   checkMock(o.mock);
   checkLimits(o.limits);
-  if (o.variables !== undefined && o.variables !== null && (typeof o.variables !== "object" || Array.isArray(o.variables))) {
-    throw new TypeError("tfgraph: `options.variables` must be an object of variable name to value");
+  checkOptions("tfgraph", o);
+  if (o.signal !== undefined && o.signal !== null && !(typeof o.signal?.aborted === "boolean" && typeof o.signal.addEventListener === "function")) {
+    throw new TypeError("tfgraph: `options.signal` must be an AbortSignal");
   }
   return {
     ...o,

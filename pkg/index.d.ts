@@ -420,10 +420,11 @@ export declare function memoryBytes(): number;
  * How far a plan may expand before it stops with an error at the `count` / `for_each`
  * argument ("Too many instances"): chosen from what a wasm32 module's 4 GiB hold (about 3 KB
  * per planned instance). Raise them only for configurations that need it: past memory, the
- * call rejects with an "Out of memory" TfgraphError (the package then starts afresh).
+ * call rejects with an "Out of memory" TfgraphError (the package then starts afresh). Each is
+ * a whole number >= 1; past 4,294,967,295 it counts as that (the module's memory is 32-bit).
  */
 export interface PlanLimits {
-  /** Resource and data source instances in one plan, all modules together (default 1,000,000). */
+  /** Resource and data source instances in one plan, all modules together (default 500,000). */
   instances?: number;
   /** Instances of module calls with count / for_each, all levels together (default 100,000). */
   moduleInstances?: number;

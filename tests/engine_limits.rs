@@ -207,3 +207,36 @@ fn a_ten_thousand_deep_chain_of_locals() {
     let (r, _) = console(&chain(120), "local.l119", Limits::DEFAULT);
     assert_eq!(r.map_err(|e| e.1), Ok("120".to_string()));
 }
+
+/// Local values each wrapping the one before in brackets: values nest past what the stack
+/// renders, compares and drops (eval::limits::MAX_VALUE_DEPTH, 60), and evaluations nest inside
+/// each other past what it holds (eval::limits::MAX_FRAMES, 256 levels, nested ones counted):
+/// each an error at the part that passed it; within them, the value.
+#[test]
+fn values_and_evaluations_nested_past_their_bounds() {
+    let wrapped = |locals: usize, per: usize| {
+        let mut main = String::from("locals {\n  d0 = 1\n");
+        for i in 1..locals {
+            main.push_str(&format!("  d{i} = {}local.d{}{}\n", "[".repeat(per), i - 1, "]".repeat(per)));
+        }
+        main + "}\n"
+    };
+    // 120 locals 200 levels deep each: the second evaluation inside another passes 256 levels.
+    let (r, took) = console(&wrapped(120, 200), "local.d119", Limits::DEFAULT);
+    let (summary, detail, line, _) = r.unwrap_err();
+    assert_eq!(summary, "Expression too deep", "{detail}");
+    assert!(detail.contains("more than 256 levels of evaluation, counting those"), "{detail}");
+    assert_eq!(line, 120, "in d118, the second local read: {detail}");
+    assert!(took.as_secs() < 20, "{took:?}");
+    // d1 is 41 levels deep, d2 passes 60 at its 21st bracket.
+    let (r, _) = console(&wrapped(3, 40), "local.d2", Limits::DEFAULT);
+    let (summary, detail, line, _) = r.unwrap_err();
+    assert_eq!((summary.as_str(), line), ("Expression result too large", 4), "{detail}");
+    assert!(detail.contains("a value nested more than 60 levels deep"), "{detail}");
+    let (r, _) = console(&wrapped(3, 25), "length(flatten(local.d2))", Limits::DEFAULT);
+    assert_eq!(r.map_err(|e| e.1), Ok("1".to_string()));
+    // jsondecode's own bound is the parser's (256): its result is bounded too.
+    let deep = format!("jsondecode(\"{}1{}\")", "[".repeat(200), "]".repeat(200));
+    let (r, _) = console("", &deep, Limits::DEFAULT);
+    assert!(r.unwrap_err().1.contains("nested more than 60 levels deep"));
+}

@@ -25,8 +25,11 @@ if (child) {
   const small = { "main.tf": 'resource "mock_resource" "b" {\n  count = 2\n}\n' };
   const start = memoryBytes();
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   let p = await plan(files, { limits: { instances: Math.max(n, 1) } });
   const ms = performance.now() - t0;
+  const c1 = process.cpuUsage(c0);
+  const cpuMs = (c1.user + c1.system) / 1000;
   const errored = p.errored ? p.diagnostics.find((d) => d.severity === "error")?.summary : null;
   const afterPlan = memoryBytes();
   await plan(small);
@@ -38,24 +41,24 @@ if (child) {
   await plan(small);
   const afterIdle = memoryBytes();
   const rss = process.resourceUsage().maxRSS * 1024;
-  console.log(JSON.stringify({ n, ms, errored, start, afterPlan, afterSmall, afterIdle, rss }));
+  console.log(JSON.stringify({ n, ms, cpuMs, errored, start, afterPlan, afterSmall, afterIdle, rss }));
 } else {
   const sizes = process.argv.slice(2).map(Number);
   const self = fileURLToPath(import.meta.url);
   const mb = (b) => `${(b / 2 ** 20).toFixed(0)} MiB`;
-  console.log("| instances | plan | module memory | per instance | peak RSS | after a small plan | after it is collected |");
-  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  console.log("| instances | plan (wall) | plan (CPU) | module memory | per instance | peak RSS | after a small plan | after it is collected |");
+  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const n of sizes.length ? sizes : [10000, 100000]) {
     let r;
     try {
       r = JSON.parse(execFileSync(process.execPath, [self, "--child", String(n)], { encoding: "utf8", maxBuffer: 1 << 20 }));
     } catch (e) {
-      console.log(`| ${n.toLocaleString("en")} | failed: ${String(e.stderr ?? e.message).split("\n").find((l) => l.trim()) ?? ""} | | | | | |`);
+      console.log(`| ${n.toLocaleString("en")} | failed: ${String(e.stderr ?? e.message).split("\n").find((l) => l.trim()) ?? ""} | | | | | | |`);
       continue;
     }
     const per = (r.afterPlan - r.start) / n;
     console.log(
-      `| ${n.toLocaleString("en")} | ${r.errored ?? `${(r.ms / 1000).toFixed(1)} s`} | ${mb(r.afterPlan)} | ${(per / 1024).toFixed(1)} KiB | ${mb(r.rss)} | ${mb(r.afterSmall)} | ${mb(r.afterIdle)} |`,
+      `| ${n.toLocaleString("en")} | ${r.errored ?? `${(r.ms / 1000).toFixed(1)} s`} | ${(r.cpuMs / 1000).toFixed(1)} s | ${mb(r.afterPlan)} | ${(per / 1024).toFixed(1)} KiB | ${mb(r.rss)} | ${mb(r.afterSmall)} | ${mb(r.afterIdle)} |`,
     );
   }
 }

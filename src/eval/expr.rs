@@ -111,19 +111,28 @@ impl<'a> Evaluator<'a> {
 
     pub fn eval(&mut self, e: &Expr<'_>) -> R {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
+        // Levels of evaluation on the stack, those of the evaluations this one runs inside
+        // included (each local value a chain reads adds its expression's depth).
+        let frames = super::limits::enter();
+        if self.depth > MAX_DEPTH || frames > super::limits::MAX_FRAMES {
+            super::limits::leave();
             self.depth -= 1;
-            return Err(self.err(
-                "Expression too deep",
-                format!("This expression nests more than {MAX_DEPTH} levels of evaluation."),
-                &e.span,
-            ));
+            let detail = if frames > super::limits::MAX_FRAMES {
+                format!(
+                    "This expression nests more than {} levels of evaluation, counting those of the local values, outputs and variables it is evaluated inside.",
+                    super::limits::MAX_FRAMES
+                )
+            } else {
+                format!("This expression nests more than {MAX_DEPTH} levels of evaluation.")
+            };
+            return Err(self.err("Expression too deep", detail, &e.span));
         }
         // The outermost evaluation opens the budget of what it may make (eval/limits.rs), and
         // counts the evaluations it runs inside (a local read by a local read by ...).
         let outermost = self.depth == 1;
         if outermost && super::limits::open() > super::limits::MAX_NESTED {
             super::limits::close();
+            super::limits::leave();
             self.depth -= 1;
             return Err(self.err(
                 "Expression too deep",
@@ -138,6 +147,7 @@ impl<'a> Evaluator<'a> {
         if outermost {
             super::limits::close();
         }
+        super::limits::leave();
         self.depth -= 1;
         r
     }

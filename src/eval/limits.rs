@@ -2,18 +2,22 @@
 //! as diagnostics with the source range; and the last words a module instance leaves in its
 //! memory for the package when it stops anyway (`src/bindings/heap.rs`, `pkg/api.js`).
 //!
-//! A wasm32 module has 4 GiB of memory. A plan costs about 3 KB per resource instance of the
-//! mock provider (bench/limits: 100,000 instances in 320 MB), so about 1.3 million fit; an
-//! apply holds the plan, the working state and the new state, about 14 KB per change. The
-//! default [`Limits::instances`] (1,000,000) plans what Terraform plans in practice (the
-//! corpus, bench/engine's 100,000-resource configurations) and stops a typo such as
-//! `count = 100000000` with an error naming the argument instead of running out of memory.
-//! Callers who know their configuration raise it (`plan(files, { limits: { instances } })`).
+//! A wasm32 module has 4 GiB of memory. A plan costs about 4 KiB per resource instance of the
+//! mock provider's one-attribute resource (bench/limits: 1,000,000 instances in 3.8 GiB, the
+//! most that plans); an apply holds the plan, the working state and the new state, several
+//! times that per change. The default [`Limits::instances`] (500,000) plans five times what
+//! Terraform plans in practice (the corpus, bench/engine's 100,000-resource configurations),
+//! leaves half the memory for resources with more attributes than the bench's, and stops a typo
+//! such as `count = 100000000` (or `1000000`, which planned in minutes at the edge of memory)
+//! with an error naming the argument, within a second, instead of running out of memory.
+//! Callers who know their configuration raise it (`plan(files, { limits: { instances } })`;
+//! on wasm32 a limit past `u32::MAX` counts as that, more than memory holds anyway).
 //!
 //! The other sizes are bounded where they are made: the parser's nesting depth
-//! (`hcl::parser`, "Expression too deeply nested", 1,000 levels) and the evaluator's (256
-//! levels), one string's length ([`MAX_STRING`]: templates, `join`, `replace`, `indent`,
-//! `formatlist`), `format`'s widths (Go's 1,000,000) and `range`'s 1024 values (both
+//! (`hcl::parser`, "Expression too deeply nested", 256 levels), the evaluator's (256 levels
+//! in one expression, [`MAX_FRAMES`] with those it runs inside), a value's
+//! ([`MAX_VALUE_DEPTH`]), one string's length ([`MAX_STRING`]: templates, `join`, `replace`,
+//! `indent`, `formatlist`), `format`'s widths (Go's 1,000,000) and `range`'s 1024 values (both
 //! Terraform's own limits). Terraform has no other limit (`setproduct` of 4,194,304 tuples
 //! plans in `terraform console`): what one expression builds is bounded by a budget instead,
 //! [`Limits::elements`] and [`Limits::bytes`], spent by everything that makes values (each
@@ -27,8 +31,12 @@
 //! twice), which the budget's size allows for: a million `for_each` keys made from
 //! `setproduct(range(1000), range(1000))` (about 6 million counted) stay within it;
 //! Terraform's 4,194,304-tuple `setproduct` of three ranges (16.8 million) needs
-//! `limits.elements` raised. A chain of locals each within its budget can still pass memory
-//! together: that ends as a trap, which the package answers too (`pkg/api.js`).
+//! `limits.elements` raised. There is no budget for a whole call: what expressions spend is work,
+//! not memory held (100,000 resources each with a `for` of 200 items spend 20 million elements
+//! and keep little), so a sum over the call would refuse plans that fit. Many expressions each
+//! within their budget can still pass memory together (locals read by different resources):
+//! that ends as a trap, which the package answers with the block being worked on ([`site`],
+//! `pkg/api.js`), replacing the module instance.
 
 use crate::diag::{Diagnostic, SourceRange};
 use std::cell::Cell;
@@ -48,7 +56,7 @@ pub struct Limits {
 
 impl Limits {
     pub const DEFAULT: Limits =
-        Limits { instances: 1_000_000, module_instances: 100_000, elements: 1 << 24, bytes: 256 << 20 };
+        Limits { instances: 500_000, module_instances: 100_000, elements: 1 << 24, bytes: 256 << 20 };
 }
 
 impl Default for Limits {
@@ -114,6 +122,34 @@ thread_local! {
 /// their references (the plan walking graph/'s plan graph, #24) would lift it.
 pub const MAX_NESTED: usize = 128;
 
+/// How many levels of evaluation may be on the stack at once, those of nested evaluations
+/// included: each expression may nest 256 levels (`expr.rs`), and each local value a chain reads
+/// is evaluated inside the reader's levels, so 128 of them 200 levels deep each were 25,600
+/// levels, past any stack. The stack that runs out first in the package is the engine's own
+/// (V8's, about 1 MB, where the wasm functions' frames live; the 8 MiB in the module's memory
+/// holds only what they borrow): a plan ran out between 300 and 500 levels of nested brackets,
+/// and at 512 after another plan had changed which functions were compiled how. 256: one
+/// expression as deep as the parser allows, or a chain of 128 locals each reading the one
+/// before (two levels each).
+pub const MAX_FRAMES: usize = 256;
+
+thread_local! {
+    static FRAMES: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Enters a level of evaluation: how many are on the stack now. Pair with [`leave`].
+pub fn enter() -> usize {
+    FRAMES.with(|c| {
+        c.set(c.get() + 1);
+        c.get()
+    })
+}
+
+/// Leaves what [`enter`] entered.
+pub fn leave() {
+    FRAMES.with(|c| c.set(c.get().saturating_sub(1)));
+}
+
 /// Opens an evaluation: the outermost one starts a fresh budget. Returns how many are open
 /// (this one included). Pair with [`close`].
 pub fn open() -> usize {
@@ -174,25 +210,60 @@ pub fn fits(elements: usize, bytes: usize) -> Result<(), String> {
 }
 
 /// [`spend`] of what `v` holds: one element for each value in it (itself included when it is
-/// a collection's element) and the bytes of its strings and keys.
+/// a collection's element) and the bytes of its strings and keys; or the error for a value
+/// nested past [`MAX_VALUE_DEPTH`].
 pub fn spend_value(v: &crate::eval::value::Value) -> Result<(), String> {
-    let (e, b) = weight(v);
-    spend(e, b)
+    let mut w = Weight::default();
+    weigh(v, 1, &mut w);
+    if w.depth > MAX_VALUE_DEPTH {
+        return Err(format!(
+            "this expression makes a value nested more than {MAX_VALUE_DEPTH} levels deep, more than this tool holds"
+        ));
+    }
+    spend(w.elements, w.bytes)
+}
+
+/// How deep a value may nest. Rendering, comparing, converting and dropping a value each
+/// recurse once per level: the release module's plan ran out of its 8 MiB stack between 300 and
+/// 500 levels, and local values each wrapping the one before in brackets made values 24,000
+/// deep. 60, so that what an apply writes is read back: a state is read with serde_json's limit
+/// of 128 levels, and an output's type there takes two levels for each of its value's
+/// (`["tuple",[...]]`), below three of its own. Terraform has no such bound (Go's JSON reads
+/// 10,000 levels); configurations do not come near it.
+pub const MAX_VALUE_DEPTH: usize = 60;
+
+#[derive(Default)]
+struct Weight {
+    elements: usize,
+    bytes: usize,
+    depth: usize,
+}
+
+/// Elements and string bytes in `v`, and how deep it nests, at `depth`; not deeper than one
+/// level past [`MAX_VALUE_DEPTH`], so that the count itself stays within the stack.
+fn weigh(v: &crate::eval::value::Value, depth: usize, w: &mut Weight) {
+    use crate::eval::value::Kind;
+    w.depth = w.depth.max(depth);
+    w.elements = w.elements.saturating_add(1);
+    if depth > MAX_VALUE_DEPTH {
+        return;
+    }
+    match &v.kind {
+        Kind::String(s) => w.bytes = w.bytes.saturating_add(s.len()),
+        Kind::List(_, xs) | Kind::Set(_, xs) | Kind::Tuple(xs) => xs.iter().for_each(|x| weigh(x, depth + 1, w)),
+        Kind::Map(_, m) | Kind::Object(m) => m.iter().for_each(|(k, x)| {
+            w.bytes = w.bytes.saturating_add(k.len());
+            weigh(x, depth + 1, w)
+        }),
+        _ => {}
+    }
 }
 
 /// Elements and string bytes in `v`.
 pub fn weight(v: &crate::eval::value::Value) -> (usize, usize) {
-    use crate::eval::value::Kind;
-    match &v.kind {
-        Kind::String(s) => (1, s.len()),
-        Kind::List(_, xs) | Kind::Set(_, xs) | Kind::Tuple(xs) => xs.iter().map(weight).fold((1, 0), add),
-        Kind::Map(_, m) | Kind::Object(m) => m.iter().map(|(k, x)| add(weight(x), (0, k.len()))).fold((1, 0), add),
-        _ => (1, 0),
-    }
-}
-
-fn add(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
-    (a.0.saturating_add(b.0), a.1.saturating_add(b.1))
+    let mut w = Weight::default();
+    weigh(v, 1, &mut w);
+    (w.elements, w.bytes)
 }
 
 /// The error for one string past [`MAX_STRING`].
@@ -376,17 +447,17 @@ mod tests {
 
     #[test]
     fn instances_within_and_past_the_limit() {
-        assert!(check_instances(1_000_000, 0, "a.b", "count", &range()).is_none());
+        assert!(check_instances(500_000, 0, "a.b", "count", &range()).is_none());
         let d = check_instances(100_000_000, 0, "mock_resource.a", "count", &range()).unwrap();
         assert_eq!(d.summary, "Too many instances");
         assert!(
-            d.detail.contains("makes 100,000,000 instances of mock_resource.a, more than the 1,000,000"),
+            d.detail.contains("makes 100,000,000 instances of mock_resource.a, more than the 500,000"),
             "{}",
             d.detail
         );
         assert_eq!(d.range, Some(range()));
-        let d = check_instances(2, 999_999, "x.y", "for_each", &range()).unwrap();
-        assert!(d.detail.contains("after the 999,999 planned before it"), "{}", d.detail);
+        let d = check_instances(2, 499_999, "x.y", "for_each", &range()).unwrap();
+        assert!(d.detail.contains("after the 499,999 planned before it"), "{}", d.detail);
         with(Limits { instances: 5, module_instances: 1, ..Limits::DEFAULT }, || {
             assert!(check_instances(5, 0, "a.b", "count", &range()).is_none());
             assert!(check_instances(6, 0, "a.b", "count", &range()).is_some());

@@ -39,7 +39,19 @@ test("count = 100000000: an error at the count argument, within seconds", async 
   const p = await within(5, () => plan(files));
   const d = only(p, "Too many instances");
   assert.deepEqual([d.range.filename, d.range.start.line, d.range.start.column], ["main.tf", 2, 11]);
-  assert.match(d.detail, /makes 100,000,000 instances of mock_resource\.a, more than the 1,000,000/);
+  assert.match(d.detail, /makes 100,000,000 instances of mock_resource\.a, more than the 500,000/);
+  await stillWorks();
+});
+
+test("count = 3000000 and count = 1000000: errors at the count argument, within seconds", async () => {
+  // The issue's other two: 3,000,000 ran the module out of memory in two minutes, 1,000,000
+  // planned in minutes and 3.8 of the 4 GiB (bench/limits); limits.instances plans 500,000.
+  for (const n of [3000000, 1000000]) {
+    const files = { "main.tf": `resource "mock_resource" "a" {\n  count = ${n}\n}\n` };
+    const d = only(await within(5, () => plan(files)), "Too many instances");
+    assert.deepEqual([d.range.filename, d.range.start.line, d.range.start.column], ["main.tf", 2, 11]);
+    assert.match(d.detail, new RegExp(`makes ${n.toLocaleString("en")} instances of mock_resource\\.a, more than the 500,000`));
+  }
   await stillWorks();
 });
 
@@ -161,12 +173,42 @@ test("a chain of 10,000 local values: a diagnostic, not a stack overflow", async
   const fine = await plan({ "main.tf": chain(120) });
   assert.equal(fine.errored, false, JSON.stringify(fine.diagnostics));
   assert.equal(fine.changes[0].after.name, "120");
-  // A plan of the 10,000-chain settles too, but today as a "Stack overflow" TfgraphError: the
-  // plan's reference walk through locals (engine/order.rs walk_refs) recurses once per local,
-  // before any evaluation. The module is replaced and the next call works.
-  const q = await within(20, () => plan({ "main.tf": chain(10000) }).catch((e) => e));
-  if (q instanceof TfgraphError) assert.match(q.diagnostics[0].summary, /Stack overflow|Expression too deep/);
-  else tooDeep(q.diagnostics.find((x) => x.severity === "error"));
+  // The plan of the 10,000-chain too: the reference walk through locals (engine/order.rs
+  // reached) keeps its own stack, and the evaluation stops at the local that passed 128.
+  const q = await within(20, () => plan({ "main.tf": chain(10000) }));
+  const d = q.diagnostics.find((x) => x.severity === "error");
+  tooDeep(d);
+  assert.ok(d.range.start.line > 9000, JSON.stringify(d.range));
+  await stillWorks();
+});
+
+test("local values each wrapping the one before: a diagnostic, not a stack overflow", async () => {
+  const wrapped = (locals, per) => {
+    let text = "locals {\n  d0 = 1\n";
+    for (let i = 1; i < locals; i++) text += `  d${i} = ${"[".repeat(per)}local.d${i - 1}${"]".repeat(per)}\n`;
+    return { "main.tf": `${text}}\noutput "o" {\n  value = local.d${locals - 1}\n}\n` };
+  };
+  // 24,000 levels of evaluation (and of the value) before: a "Stack overflow". Now 256 levels
+  // of evaluation, nested ones counted, and values 60 deep (src/eval/limits.rs).
+  // The plan reads the last locals on their own too: an error at each that passes a bound.
+  const p = await within(20, () => plan(wrapped(120, 200)));
+  const errors = p.diagnostics.filter((x) => x.severity === "error");
+  assert.ok(errors.length > 0);
+  assert.equal(errors[0].summary, "Expression too deep", JSON.stringify(errors[0]));
+  assert.match(errors[0].detail, /more than 256 levels of evaluation/);
+  for (const e of errors) assert.match(e.summary, /^(Expression too deep|Expression result too large)$/);
+  // A value nested past 60 levels: an error at the bracket that passed it.
+  const d = only(await within(20, () => plan(wrapped(3, 40))), "Expression result too large");
+  assert.match(d.detail, /a value nested more than 60 levels deep/);
+  assert.deepEqual([d.range.filename, d.range.start.line], ["main.tf", 4]);
+  // Within the bound: planned, rendered, applied, and the state read back by the next plan.
+  const fine = await plan(wrapped(3, 25));
+  assert.equal(fine.errored, false, JSON.stringify(fine.diagnostics));
+  assert.ok(fine.toString().length > 0 && fine.toJSON());
+  const r = await apply(fine);
+  assert.deepEqual(r.diagnostics.filter((x) => x.severity === "error"), []);
+  const again = await plan(wrapped(3, 25), { state: r.state });
+  assert.equal(again.errored, false, JSON.stringify(again.diagnostics));
   await stillWorks();
 });
 
@@ -274,10 +316,26 @@ test("options of the wrong type are TypeErrors naming the option", async () => {
     [{ limits: { instances: 0 } }, /options\.limits\.instances/],
     [{ limits: { resources: 5 } }, /options\.limits\.resources/],
   ];
-  for (const [options, message] of cases) {
+  for (const [options, message] of [...cases, [{ signal: 5 }, /options\.signal/], [{ state: 5 }, /options\.state/], [5, /`options`/]]) {
     await assert.rejects(plan(small, options), (e) => e instanceof TypeError && message.test(e.message), JSON.stringify(options));
     await assert.rejects(apply(small, options), (e) => e instanceof TypeError && message.test(e.message), JSON.stringify(options));
   }
+  // The other exports' options too.
+  const synchronous = [
+    [() => loadConfig(small, 5), /loadConfig: `options`/],
+    [() => loadConfig(small, { cwd: [] }), /loadConfig: `options\.cwd`/],
+    [() => loadConfig(small, { root: 5 }), /options\.root/],
+    [() => buildGraph(small, 5), /buildGraph: `options`/],
+    [() => buildGraph(small, { variables: [] }), /buildGraph: `options\.variables`/],
+    [() => buildGraph(small, { state: 5 }), /buildGraph: `options\.state`/],
+    [() => buildGraph(small, { operation: 5 }), /options\.operation/],
+    [() => evaluate(small, "1", 5), /evaluate: `options`/],
+    [() => evaluate(small, "1", { variables: [] }), /evaluate: `options\.variables`/],
+    [() => evaluate(small, "1", { state: 5 }), /evaluate: `options\.state`/],
+    [() => evaluate(small, "1", { module: 5 }), /options\.module/],
+  ];
+  for (const [f, message] of synchronous) assert.throws(f, (e) => e instanceof TypeError && message.test(e.message), String(f));
+  await assert.rejects(walk({ nodes: ["a"], edges: [] }, async () => {}, { parallelism: "ten" }), (e) => e instanceof TypeError && /options\.parallelism/.test(e.message));
   await stillWorks();
 });
 

@@ -65,3 +65,108 @@ test("the engine worker's module runs out of memory: the run rejects with what a
   assert.match((await page.getByTestId("engine-diagnostic").allTextContents())[0], /Too many instances/);
   assert.deepEqual(problems, []);
 });
+
+/** The issue's proof configurations (#26), as the JS suite has them (tests/js/limits.test.mjs). */
+function proofCases() {
+  const chain = (n) => {
+    let text = "locals {\n  l0 = 1\n";
+    for (let i = 1; i < n; i++) text += `  l${i} = local.l${i - 1} + 1\n`;
+    return `${text}}\nresource "mock_resource" "a" {\n  name = local.l${n - 1}\n}\n`;
+  };
+  const level = (child) => `module "m" {\n  source = "./${child}"\n  count  = 1000\n}\n`;
+  const wrapped = (locals, per) => {
+    let text = "locals {\n  d0 = 1\n";
+    for (let i = 1; i < locals; i++) text += `  d${i} = ${"[".repeat(per)}local.d${i - 1}${"]".repeat(per)}\n`;
+    return `${text}}\noutput "o" {\n  value = local.d${locals - 1}\n}\n`;
+  };
+  const count = (n) => ({ "main.tf": `resource "mock_resource" "a" {\n  count = ${n}\n}\n` });
+  return [
+    { name: "count = 3000000", files: count(3000000), summary: /^Too many instances$/, at: ["main.tf", 2] },
+    { name: "count = 1000000", files: count(1000000), summary: /^Too many instances$/, at: ["main.tf", 2] },
+    {
+      name: "a 10,000-deep nested expression",
+      files: { "main.tf": `resource "mock_resource" "a" {\n  name = ${"[".repeat(10000)}1${"]".repeat(10000)}\n}\n` },
+      summary: /too deeply nested/,
+      at: ["main.tf", 2],
+    },
+    { name: "a chain of 10,000 local values", files: { "main.tf": chain(10000) }, summary: /^Expression too deep$/, at: ["main.tf"] },
+    {
+      // 24,000 levels of evaluation before the bounds (src/eval/limits.rs); the plan reads the
+      // last locals on their own too, an error at each.
+      name: "120 local values each wrapping the one before in 200 brackets",
+      files: { "main.tf": wrapped(120, 200) },
+      summary: /^Expression too deep$/,
+      at: ["main.tf"],
+      many: true,
+    },
+    {
+      name: "a template producing 1 GB",
+      files: {
+        "main.tf": `locals {\n  kb = join("", [for i in range(1024) : "x"])\n}\nresource "mock_resource" "a" {\n  name = "%{for i in range(1000)}%{for j in range(1000)}\${local.kb}%{endfor}%{endfor}"\n}\n`,
+      },
+      summary: /^Template result too long$/,
+      at: ["main.tf", 5],
+    },
+    {
+      name: "a for_each over a 10-million-element set from setproduct",
+      files: { "main.tf": 'resource "mock_resource" "a" {\n  for_each = toset([for p in setproduct(range(1000), range(1000), range(10)) : join("-", p)])\n}\n' },
+      summary: /^Error in function call$/,
+      at: ["main.tf", 2],
+    },
+    {
+      name: "a module tree whose instances multiply to 10^9",
+      files: { "main.tf": level("l1"), "l1/main.tf": level("l2"), "l1/l2/main.tf": level("l3"), "l1/l2/l3/main.tf": 'resource "mock_resource" "leaf" {}\n' },
+      summary: /^Too many module instances$/,
+      at: ["l1/l2/main.tf", 3],
+    },
+  ];
+}
+
+test("the issue's proof configurations in the engine worker: each a diagnostic within seconds, a normal plan right after", async () => {
+  for (const c of proofCases()) {
+    const outcome = await page.evaluate(async ({ files }) => {
+      const { runEngine } = await import("/src/engine-client.js");
+      const t0 = performance.now();
+      const answer = await runEngine("plan", files, {}).then(
+        (r) => ({ diagnostics: r.diagnostics }),
+        (e) => ({ rejected: e.message, diagnostics: e.diagnostics }),
+      );
+      const ms = performance.now() - t0;
+      const next = await runEngine("plan", { "main.tf": 'resource "mock_resource" "b" {\n  count = 2\n}\n' }, {});
+      return { ms, answer, next: next.plan.changes.map((x) => x.address) };
+    }, c);
+    assert.equal(outcome.answer.rejected, undefined, `${c.name}: ${outcome.answer.rejected}`);
+    const errors = outcome.answer.diagnostics.filter((d) => d.severity === "error");
+    if (c.many) assert.ok(errors.length >= 1, c.name);
+    else assert.equal(errors.length, 1, `${c.name}: ${JSON.stringify(errors)}`);
+    assert.match(errors[0].summary, c.summary, c.name);
+    assert.deepEqual([errors[0].range?.filename, errors[0].range?.start.line].slice(0, c.at.length), c.at, c.name);
+    // Generous: seconds on a quiet machine, the two cores are shared with other runs.
+    assert.ok(outcome.ms < 60_000, `${c.name}: ${Math.round(outcome.ms)} ms`);
+    assert.deepEqual(outcome.next, ["mock_resource.b[0]", "mock_resource.b[1]"], c.name);
+  }
+  assert.deepEqual(problems, []);
+});
+
+test("a 400 MB state in the engine worker: an answer within seconds, a normal plan right after", async () => {
+  const outcome = await page.evaluate(async () => {
+    const { runEngine } = await import("/src/engine-client.js");
+    // Near the longest string V8 holds (512 MiB - 24 characters): one resource with a huge attribute.
+    const big = "x".repeat(400 * 1024 * 1024);
+    const state = `{"version":4,"terraform_version":"1.11.4","serial":1,"lineage":"l","outputs":{},"resources":[{"mode":"managed","type":"mock_resource","name":"a","provider":"provider[\\"registry.terraform.io/hashicorp/mock\\"]","instances":[{"schema_version":0,"attributes":{"id":"a","name":"${big}"}}]}]}`;
+    const t0 = performance.now();
+    const answer = await runEngine("plan", { "main.tf": 'resource "mock_resource" "a" {\n  name = "a"\n}\n' }, { state }).then(
+      (r) => ({ errored: r.plan.errored, changes: r.plan.changes.map((c) => `${c.address} ${c.actions.join(",")}`), diagnostics: r.diagnostics }),
+      (e) => ({ rejected: e.message, diagnostics: e.diagnostics }),
+    );
+    const ms = performance.now() - t0;
+    const next = await runEngine("plan", { "main.tf": 'resource "mock_resource" "b" {\n  count = 2\n}\n' }, {});
+    return { ms, answer, next: next.plan.changes.map((x) => x.address) };
+  });
+  // A plan (the state fits: the name is updated in place) or a rejection saying what ran out.
+  if (outcome.answer.rejected) assert.match(outcome.answer.diagnostics?.[0]?.summary ?? "", /Out of memory|Internal error/, JSON.stringify(outcome.answer));
+  else assert.deepEqual(outcome.answer.changes, ["mock_resource.a update"], JSON.stringify(outcome.answer.diagnostics));
+  assert.ok(outcome.ms < 120_000, `${Math.round(outcome.ms)} ms`);
+  assert.deepEqual(outcome.next, ["mock_resource.b[0]", "mock_resource.b[1]"]);
+  assert.deepEqual(problems, []);
+});

@@ -171,22 +171,45 @@ pub fn config_addr(address: &str) -> String {
 }
 
 /// The absolute addresses of the resources `refs` (written in the module at `path`) reach.
+///
+/// Walked with a stack of its own, not by recursion: a chain of 10,000 local values each
+/// reading the one before is one step per local, and the module's stack would not hold them
+/// as calls (the evaluation of such a chain stops at eval::limits::MAX_NESTED with a ranged
+/// diagnostic; this walk must reach it).
 pub fn reached(config: &Config, path: &[String], refs: &[Reference]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let mut seen = HashSet::new();
-    walk_refs(config, path, refs, &mut out, &mut seen);
+    let mut todo = vec![Step::Refs(path.to_vec(), refs)];
+    while let Some(step) = todo.pop() {
+        match step {
+            Step::Refs(path, refs) => walk_refs(config, &path, refs, &mut out, &mut seen, &mut todo),
+            Step::Expansion(path) => expansion_refs(config, &path, &mut seen, &mut todo),
+            Step::Whole(path) => whole_module(config, &path, &mut out, &mut seen, &mut todo),
+        }
+    }
     out
 }
 
-fn walk_refs(
-    config: &Config,
+/// What is left to walk: references written in the module at a path, the expansion of the
+/// module at a path, or the whole module at a path.
+enum Step<'a> {
+    Refs(Vec<String>, &'a [Reference]),
+    Expansion(Vec<String>),
+    Whole(Vec<String>),
+}
+
+type Seen = HashSet<(Vec<String>, String)>;
+
+fn walk_refs<'a>(
+    config: &'a Config,
     path: &[String],
-    refs: &[Reference],
+    refs: &'a [Reference],
     out: &mut BTreeSet<String>,
-    seen: &mut HashSet<(Vec<String>, String)>,
+    seen: &mut Seen,
+    todo: &mut Vec<Step<'a>>,
 ) {
     let Some(module) = module_at(config, path) else { return };
-    expansion_refs(config, path, out, seen);
+    todo.push(Step::Expansion(path.to_vec()));
     for r in refs {
         match &r.subject {
             Subject::Resource(ra) | Subject::ResourceInstance(ra, _) => {
@@ -195,7 +218,7 @@ fn walk_refs(
             Subject::LocalValue(n) => {
                 if seen.insert((path.to_vec(), format!("local.{n}"))) {
                     if let Some(l) = module.locals.iter().find(|l| &l.name == n) {
-                        walk_refs(config, path, &l.expr.references, out, seen);
+                        todo.push(Step::Refs(path.to_vec(), &l.expr.references));
                     }
                 }
             }
@@ -211,14 +234,14 @@ fn walk_refs(
                     .find(|c| &c.name == call_name)
                     .and_then(|call| call.arguments.iter().find(|a| &a.name == n))
                 {
-                    walk_refs(config, parent, &arg.expr.references, out, seen);
+                    todo.push(Step::Refs(parent.to_vec(), &arg.expr.references));
                 }
             }
-            Subject::ModuleCallOutput { call, output, .. } => output_refs(config, path, call, Some(output), out, seen),
+            Subject::ModuleCallOutput { call, output, .. } => output_refs(config, path, call, Some(output), seen, todo),
             Subject::ModuleCall(call) | Subject::ModuleCallInstance(call, _) => {
                 let mut child = path.to_vec();
                 child.push(call.clone());
-                whole_module(config, &child, out, seen);
+                todo.push(Step::Whole(child));
             }
         }
     }
@@ -226,12 +249,7 @@ fn walk_refs(
 
 /// What the expansion of the module at `path` refers to: its call's `depends_on`, `count` and
 /// `for_each`, in the calling module (whose own expansion comes along when that is walked).
-fn expansion_refs(
-    config: &Config,
-    path: &[String],
-    out: &mut BTreeSet<String>,
-    seen: &mut HashSet<(Vec<String>, String)>,
-) {
+fn expansion_refs<'a>(config: &'a Config, path: &[String], seen: &mut Seen, todo: &mut Vec<Step<'a>>) {
     let Some((call_name, parent)) = path.split_last() else { return };
     if !seen.insert((path.to_vec(), "(expand)".to_string())) {
         return;
@@ -240,49 +258,50 @@ fn expansion_refs(
     else {
         return;
     };
-    walk_refs(config, parent, &call.references, out, seen);
+    todo.push(Step::Refs(parent.to_vec(), &call.references));
 }
 
 /// Everything the close node of the module at `path` waits for: its resources and what they,
 /// its outputs, its locals and the calls it makes refer to, and the same in the modules it calls.
-fn whole_module(
-    config: &Config,
+fn whole_module<'a>(
+    config: &'a Config,
     path: &[String],
     out: &mut BTreeSet<String>,
-    seen: &mut HashSet<(Vec<String>, String)>,
+    seen: &mut Seen,
+    todo: &mut Vec<Step<'a>>,
 ) {
     if !seen.insert((path.to_vec(), "(close)".to_string())) {
         return;
     }
     let Some(module) = module_at(config, path) else { return };
-    expansion_refs(config, path, out, seen);
+    todo.push(Step::Expansion(path.to_vec()));
     for r in &module.resources {
         out.insert(absolute(path, &format!("{}{}.{}", r.mode.prefix(), r.type_name, r.name)));
-        walk_refs(config, path, &r.references, out, seen);
+        todo.push(Step::Refs(path.to_vec(), &r.references));
     }
     for o in &module.outputs {
-        walk_refs(config, path, &o.references, out, seen);
+        todo.push(Step::Refs(path.to_vec(), &o.references));
     }
     for l in &module.locals {
-        walk_refs(config, path, &l.expr.references, out, seen);
+        todo.push(Step::Refs(path.to_vec(), &l.expr.references));
     }
     for call in &module.module_calls {
         for a in &call.arguments {
-            walk_refs(config, path, &a.expr.references, out, seen);
+            todo.push(Step::Refs(path.to_vec(), &a.expr.references));
         }
         let mut child = path.to_vec();
         child.push(call.name.clone());
-        whole_module(config, &child, out, seen);
+        todo.push(Step::Whole(child));
     }
 }
 
-fn output_refs(
-    config: &Config,
+fn output_refs<'a>(
+    config: &'a Config,
     path: &[String],
     call: &str,
     output: Option<&String>,
-    out: &mut BTreeSet<String>,
-    seen: &mut HashSet<(Vec<String>, String)>,
+    seen: &mut Seen,
+    todo: &mut Vec<Step<'a>>,
 ) {
     let mut child_path = path.to_vec();
     child_path.push(call.to_string());
@@ -291,8 +310,8 @@ fn output_refs(
         if output.is_some_and(|n| n != &o.name) || !seen.insert((child_path.clone(), format!("output.{}", o.name))) {
             continue;
         }
-        walk_refs(config, &child_path, &o.value.references, out, seen);
-        walk_refs(config, &child_path, &o.depends_on, out, seen);
+        todo.push(Step::Refs(child_path.clone(), &o.value.references));
+        todo.push(Step::Refs(child_path.clone(), &o.depends_on));
     }
 }
 
