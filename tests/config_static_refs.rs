@@ -8,7 +8,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
 use tfgraph::config::{load, static_refs, LoadOptions};
-use tfgraph::engine::diag_text::with_sources;
+use tfgraph::engine::shared::snippets::with_sources;
 use tfgraph::eval::MapFiles;
 
 fn sorted(mut ds: Vec<Value>) -> Vec<Value> {

@@ -91,7 +91,7 @@ fn check(step: &Step) -> Option<Vec<String>> {
     let text_gap = TEXT_GAPS.iter().any(|(n, _)| *n == step.name);
     let mut text_problems = Vec::new();
     if let Some(want) = step.text("apply.txt") {
-        let got = tfgraph::engine::progress::render(&r);
+        let got = tfgraph::engine::render::progress::render(&r);
         let (wp, wt) = split_apply_text(&want);
         let (gp, gt) = split_apply_text(&got);
         if wp != gp {
@@ -185,13 +185,13 @@ fn every_configuration_against_every_state_without_panicking() {
                     &provider,
                     &PlanOptions { destroy, ..Default::default() },
                 );
-                let _ = tfgraph::engine::plan_json::to_json(&p, &provider);
+                let _ = tfgraph::engine::render::plan_json::to_json(&p, &provider);
                 if p.diagnostics.has_errors() {
                     continue;
                 }
                 let r = apply(&step.files, &loaded.config, &p, state.as_ref(), &provider, &ApplyOptions::default());
                 assert_eq!(r.state["version"], 4, "{}", step.name);
-                let _ = tfgraph::engine::progress::render(&r);
+                let _ = tfgraph::engine::render::progress::render(&r);
                 applied += 1;
             }
         }

@@ -10,8 +10,8 @@ mod support;
 use support::engine_fixtures::{mock, steps, Step};
 use tfgraph::diag::Diagnostics;
 use tfgraph::engine::apply::{apply, ApplyOptions};
-use tfgraph::engine::diag_text::plain;
 use tfgraph::engine::plan::plan;
+use tfgraph::engine::shared::snippets::plain;
 
 /// The `=== NAME (exit N)` sections of errors.txt.
 fn section(step: &Step, name: &str) -> Option<String> {
@@ -52,8 +52,10 @@ fn compared(step: &Step) -> Vec<(String, String, String)> {
     // A configuration that does not load is not planned: its errors are the plan's, with their
     // snippets, as the package and the CLI give them.
     let p = if loaded.diagnostics.has_errors() {
-        let diagnostics =
-            tfgraph::engine::diag_text::with_sources(loaded.diagnostics.clone(), &tfgraph::eval::MapFiles(&step.files));
+        let diagnostics = tfgraph::engine::shared::snippets::with_sources(
+            loaded.diagnostics.clone(),
+            &tfgraph::eval::MapFiles(&step.files),
+        );
         tfgraph::engine::Plan { diagnostics, ..Default::default() }
     } else {
         plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &step.plan_options())

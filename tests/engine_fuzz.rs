@@ -702,7 +702,7 @@ fn walk_problems(
         operation: Operation::Apply,
         mode: if p.destroy { PlanMode::Destroy } else { PlanMode::Normal },
         state: p.prior_state.as_ref().map(|s| tfgraph::state::state_from_value(s).0),
-        changes: Some(tfgraph::engine::apply_graph::changes(p)),
+        changes: Some(tfgraph::engine::shared::apply_graph::changes(p)),
         reduce: true,
         trace_steps: false,
     };

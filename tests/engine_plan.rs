@@ -10,7 +10,7 @@ mod support;
 
 use serde_json::Value;
 use support::engine_fixtures::{diff, mock, steps, Step};
-use tfgraph::engine::{plan::plan, plan_json::to_json};
+use tfgraph::engine::{plan::plan, render::plan_json::to_json};
 use tfgraph::plans::render_human::{render_plan, PlanMode, RenderOptions};
 
 /// What differs between any two runs of Terraform, left out of the comparison everywhere.

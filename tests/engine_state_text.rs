@@ -8,7 +8,7 @@ mod support;
 
 use support::engine_fixtures::{mock, steps};
 use tfgraph::engine::apply::{apply, ApplyOptions};
-use tfgraph::engine::{plan::plan, state_text};
+use tfgraph::engine::{apply::state_write::state_text, plan::plan};
 
 /// The lines that differ by run: the lineage (a new one for a first state) and the version;
 /// and the serial where Terraform's concurrent state writes raced (checked by engine_apply).

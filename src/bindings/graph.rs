@@ -204,7 +204,8 @@ pub fn build_graph_raw(files: JsValue, options: JsValue) -> Result<GraphHandle, 
     // `terraform validate` shows the loader's warnings with snippets, as every diagnostic.
     if build_options.operation == Operation::Validate && !load_diagnostics.is_empty() {
         let sources = cited_files(&files, &load_diagnostics)?;
-        load_diagnostics = crate::engine::diag_text::with_sources(load_diagnostics, &crate::eval::MapFiles(&sources));
+        load_diagnostics =
+            crate::engine::shared::snippets::with_sources(load_diagnostics, &crate::eval::MapFiles(&sources));
     }
     // `terraform validate` also reports references to undeclared names, with snippets.
     if build_options.operation == Operation::Validate && !load_diagnostics.has_errors() {
@@ -213,7 +214,7 @@ pub fn build_graph_raw(files: JsValue, options: JsValue) -> Result<GraphHandle, 
             let sources = cited_files(&files, &undeclared)?;
             built
                 .diagnostics
-                .extend(crate::engine::diag_text::with_sources(undeclared, &crate::eval::MapFiles(&sources)));
+                .extend(crate::engine::shared::snippets::with_sources(undeclared, &crate::eval::MapFiles(&sources)));
         }
     }
     Ok(GraphHandle { built, load_diagnostics })

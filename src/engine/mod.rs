@@ -22,15 +22,5 @@ pub mod plan;
 pub mod render;
 pub mod shared;
 
-// The old flat paths, for code written against them (bindings, tests, benches).
-pub use apply::state_write::{state_text, TerraformOrder};
-pub use apply::walk as apply_walk;
-pub use jsonconfig::{config_json, config_providers, refs, sources, version_constraints};
-pub use plan::{data_orphans, import, moved, walk as plan_walk};
-pub use render::{plan_json, progress};
+// The plan as data is the engine's face: what its callers pass and get back.
 pub use shared::plan::{InstanceChange, OpCallback, OpHook, OpProgress, OutputChange, Plan, PlanOp, PlanOptions};
-pub use shared::snippets as diag_text;
-pub use shared::{
-    apply_check, apply_graph, body, body_json, checks, clock, instance, module_outputs, order, provider_block,
-    relevant, routing, schemas, scope, targets,
-};

@@ -39,8 +39,9 @@ pub struct Module<'f> {
 impl<'f> Module<'f> {
     pub fn load(files: &'f BTreeMap<String, String>, root: &str) -> Module<'f> {
         let loaded = crate::config::load(files, &LoadOptions { root: root.to_string() });
-        let provider = crate::engine::schemas::providers(files, &loaded.config, Default::default());
-        let diagnostics = crate::engine::diag_text::with_sources(loaded.diagnostics, &crate::eval::MapFiles(files));
+        let provider = crate::engine::shared::schemas::providers(files, &loaded.config, Default::default());
+        let diagnostics =
+            crate::engine::shared::snippets::with_sources(loaded.diagnostics, &crate::eval::MapFiles(files));
         Module { files, root: root.to_string(), config: loaded.config, diagnostics, provider }
     }
 
@@ -59,7 +60,7 @@ impl<'f> Module<'f> {
 
     /// `-verbose`'s view of the state an apply run left.
     pub fn verbose_state(&self, state: &Json) -> Verbose {
-        let values = crate::engine::plan_json::state_values(state, &self.provider);
+        let values = crate::engine::render::plan_json::state_values(state, &self.provider);
         Verbose::state(&values, &self.provider.schema_document())
     }
 }

@@ -375,7 +375,7 @@ fn cdata(s: &str) -> String {
 
 /// `format.DiagnosticPlain` at `width` columns (the detail wrapped to `width - 1`).
 pub fn plain(d: &Diagnostic, width: usize) -> String {
-    let text = crate::engine::diag_text::plain(d);
+    let text = crate::engine::shared::snippets::plain(d);
     if width == 78 || d.detail.is_empty() {
         return text;
     }

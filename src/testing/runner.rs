@@ -211,7 +211,7 @@ pub fn run(files: &BTreeMap<String, String>, options: &Options, on_event: &mut d
         parsed.push(f);
     }
     if load_diags.has_errors() {
-        let diagnostics = crate::engine::diag_text::with_sources(load_diags, &crate::eval::MapFiles(files));
+        let diagnostics = crate::engine::shared::snippets::with_sources(load_diags, &crate::eval::MapFiles(files));
         emit(Event::Diagnostics { diagnostics: diagnostics.clone() }, &mut events);
         return Suite { status: Status::Error, files: Vec::new(), events, diagnostics };
     }
@@ -660,7 +660,7 @@ fn run_file(
     if file_diags.has_errors() {
         file_status = file_status.merge(Status::Error);
     }
-    let file_diags = crate::engine::diag_text::with_sources(file_diags, &crate::eval::MapFiles(files));
+    let file_diags = crate::engine::shared::snippets::with_sources(file_diags, &crate::eval::MapFiles(files));
     emit(Event::FileComplete { file: f.path.clone(), status: file_status, diagnostics: file_diags.clone() });
     FileResult { path: f.path.clone(), status: file_status, runs, diagnostics: file_diags }
 }
@@ -820,9 +820,13 @@ fn point_one(
                 base_dir: ".",
                 resources: None,
             };
-            let shown =
-                crate::engine::diag_text::expression_values(&scope, &inputs, &format!("var.{}", var.name), false);
-            crate::engine::diag_text::with_source(d, fs, shown)
+            let shown = crate::engine::shared::snippets::expression_values(
+                &scope,
+                &inputs,
+                &format!("var.{}", var.name),
+                false,
+            );
+            crate::engine::shared::snippets::with_source(d, fs, shown)
         }
     }
 }
@@ -942,7 +946,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
 }
 
 fn with_snippets(diags: Diagnostics, files: &BTreeMap<String, String>) -> Diagnostics {
-    crate::engine::diag_text::with_sources(diags, &crate::eval::MapFiles(files))
+    crate::engine::shared::snippets::with_sources(diags, &crate::eval::MapFiles(files))
 }
 
 /// The run's variable values: globals, then the file's `variables`, then the run's, each
@@ -1245,9 +1249,10 @@ fn assertion(
         return (Status::Error, with_snippets(diags, files));
     }
     let fail = |summary: &str, detail: String, unknown: bool| {
-        let values = crate::engine::diag_text::expression_values(scope, &cond_inputs, &a.condition.text, unknown);
+        let values =
+            crate::engine::shared::snippets::expression_values(scope, &cond_inputs, &a.condition.text, unknown);
         let d = Diagnostic::error(summary, detail).with_range(a.condition.range.clone());
-        crate::engine::diag_text::with_source(d, &fs, values)
+        crate::engine::shared::snippets::with_source(d, &fs, values)
     };
     if value.is_null() {
         diags.push(fail(

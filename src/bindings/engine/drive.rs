@@ -13,9 +13,9 @@ use super::Route;
 use crate::diag::Diagnostics;
 use crate::engine::api::event_json;
 use crate::engine::apply::nodes::{ApplyNodes, Request, Response};
+use crate::engine::apply::walk::ApplyHost;
 use crate::engine::apply::Event;
-use crate::engine::apply_walk::ApplyHost;
-use crate::engine::progress;
+use crate::engine::render::progress;
 use crate::walk::{CancelToken, EventKind};
 use futures_util::future::LocalBoxFuture;
 use js_sys::{Function, Object, Reflect};
@@ -128,7 +128,8 @@ impl Hooks {
         let Some(f) = &self.on_state else { return };
         let t0 = elapsed_ms(0.0);
         // As JSON text parsed by the JS engine: cheaper than converting it value by value.
-        let text = serde_json::to_string(&crate::engine::TerraformOrder(state)).unwrap_or_else(|_| "null".into());
+        let text = serde_json::to_string(&crate::engine::apply::state_write::TerraformOrder(state))
+            .unwrap_or_else(|_| "null".into());
         let arg = js_sys::JSON::parse(&text).unwrap_or(JsValue::UNDEFINED);
         // The text too: its numbers exact, for a caller that writes the state out (the CLI).
         let called = f.call2(&JsValue::UNDEFINED, &arg, &JsValue::from_str(&text));

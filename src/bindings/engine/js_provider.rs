@@ -66,7 +66,7 @@ impl JsProvider {
                 summary: "Invalid provider schema".into(),
                 detail: format!("{name}.schema(): {e}.\n\n{BUG}"),
             })?;
-        let address = crate::engine::routing::default_config(&source);
+        let address = crate::engine::shared::routing::default_config(&source);
         Ok(JsProvider { object, address, answered: Answered::new(source, resources, data_sources), provider_schema })
     }
 

@@ -11,8 +11,8 @@
 use super::js_provider::{self, JsProvider};
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::engine::provider_block;
-use crate::engine::scope::WalkValues;
+use crate::engine::shared::provider_block;
+use crate::engine::shared::scope::WalkValues;
 use crate::eval::Value;
 use crate::providers::set::ProviderSet;
 use crate::providers::{Applied, PlannedChange, Provider, ProviderError, ResourceSchema};

@@ -368,7 +368,7 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         loaded.config.cwd = cwd;
         // Configuration errors with Terraform's snippet and `in BLOCK` context, as the plan's own.
         let mut diagnostics =
-            crate::engine::diag_text::with_sources(loaded.diagnostics, &crate::eval::MapFiles(&files));
+            crate::engine::shared::snippets::with_sources(loaded.diagnostics, &crate::eval::MapFiles(&files));
         let config = loaded.config;
         let js = match JsProviders::new(request.providers.as_ref(), &config, request.state.as_ref()).await {
             Ok(js) => js,
@@ -377,7 +377,8 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
                 JsProviders::default()
             }
         };
-        let set = js.install(crate::engine::schemas::providers(&files, &config, mock_options(request.mock.as_ref())));
+        let set =
+            js.install(crate::engine::shared::schemas::providers(&files, &config, mock_options(request.mock.as_ref())));
         let how = Configuring { files: &files, config: &config, variables: &request.variables };
         let live = plan_events::LiveEvents::new(request.on_event.clone(), js.shared());
         let options = PlanOptions {
@@ -390,7 +391,7 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
             cancel: None,
         };
         // Bad -target / -replace addresses are refused before planning, as Terraform's arguments are.
-        diagnostics.extend(crate::engine::targets::check_options(&options));
+        diagnostics.extend(crate::engine::shared::targets::check_options(&options));
         diagnostics.extend(mock_diagnostics(request.mock.as_ref()));
         let loaded_with_errors = diagnostics.has_errors();
         // The heap a plan of the prior state's objects needs, grown once (see `reserve_heap`):
@@ -476,7 +477,8 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
             Ok(js) => js,
             Err(diags) => return refused(diags, d.prior.as_ref()),
         };
-        let set = js.install(crate::engine::schemas::providers(&d.files, &d.config, mock_options(d.mock.as_ref())));
+        let set =
+            js.install(crate::engine::shared::schemas::providers(&d.files, &d.config, mock_options(d.mock.as_ref())));
         let how = Configuring { files: &d.files, config: &d.config, variables: &d.variables };
         let route = Route { set: &set, js: &js, how: &how };
         let token = crate::walk::CancelToken::new();
@@ -496,7 +498,7 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
             ApplyNodes::new(&d.files, &d.config, &d.plan, d.prior.as_ref(), route.provider(), &d.variables, lineage);
         let host = drive::JsHost::new(&route, hooks);
         let walk =
-            crate::engine::apply_walk::run(nodes, &d.config, route.provider(), &host, request.parallelism, token);
+            crate::engine::apply::walk::run(nodes, &d.config, route.provider(), &host, request.parallelism, token);
         let mut r = crate::eval::limits::scoped(request.limits, walk).await;
         host.finished(&r.state);
         let hooks = host.hooks.into_inner();
@@ -522,7 +524,8 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         r.diagnostics = diagnostics;
         // The state's keys in Terraform's order (a `Value` would sort them), so the JS object
         // reads and prints as terraform.tfstate does.
-        let state = serde_json::to_string(&crate::engine::TerraformOrder(&r.state)).unwrap_or_else(|_| "null".into());
+        let state = serde_json::to_string(&crate::engine::apply::state_write::TerraformOrder(&r.state))
+            .unwrap_or_else(|_| "null".into());
         Ok(apply_result(&state, json!({"diagnostics": r.diagnostics, "report": report})))
     })
 }

@@ -11,7 +11,7 @@ use super::timers::elapsed_ms;
 use crate::diag::Diagnostic;
 use crate::engine::api::event_json;
 use crate::engine::apply::{Event, EventKind};
-use crate::engine::progress;
+use crate::engine::render::progress;
 use crate::engine::{OpHook, OpProgress, PlanOp};
 use crate::eval::{Kind, Value};
 use crate::providers::{Op, ProviderError};

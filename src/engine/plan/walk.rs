@@ -33,7 +33,6 @@
 //! refreshed; the deletions themselves need no order at plan time (the apply's destroy graph
 //! orders them).
 
-use shared::scope::WalkValues;
 use crate::config::Config;
 use crate::diag::Diagnostics;
 use crate::engine::shared;
@@ -42,6 +41,7 @@ use crate::walk::{self, CancelToken, Dag, Subgraph, Visited, WalkHooks, WalkOpti
 use futures_util::future::LocalBoxFuture;
 use serde_json::Value as Json;
 use shared::routing::Routing;
+use shared::scope::WalkValues;
 use std::collections::BTreeSet;
 
 /// A resource node of the plan graph: what its visit plans.
@@ -319,12 +319,12 @@ resource "mock_resource" "c" {
         fn configure<'a>(
             &'a self,
             address: &'a str,
-            values: &'a crate::engine::scope::WalkValues,
+            values: &'a crate::engine::shared::scope::WalkValues,
         ) -> futures_util::future::LocalBoxFuture<'a, Result<(), crate::diag::Diagnostics>> {
             let key = (String::new(), "managed".to_string(), "mock_resource".to_string(), "home".to_string());
             let name = values
                 .get(&key)
-                .and_then(|v| crate::engine::body::attr(&v, "name").and_then(|n| n.as_str().map(String::from)));
+                .and_then(|v| crate::engine::shared::body::attr(&v, "name").and_then(|n| n.as_str().map(String::from)));
             // Only the default aws configuration's block reads it (the others may run before or after).
             let name = name.filter(|_| address.ends_with("aws\"]"));
             self.0.borrow_mut().push((address.to_string(), name));
@@ -338,7 +338,7 @@ resource "mock_resource" "c" {
 
         fn answers<'a>(
             &'a self,
-            _: &'a crate::engine::scope::WalkValues,
+            _: &'a crate::engine::shared::scope::WalkValues,
         ) -> Option<futures_util::future::LocalBoxFuture<'a, Result<(), crate::diag::Diagnostics>>> {
             None
         }
@@ -375,9 +375,9 @@ resource "mock_resource" "after_b" {
         let loaded = crate::config::load(&files, &Default::default());
         let host = Recording::default();
         let options = PlanOptions::default();
-        let provider = crate::engine::schemas::providers(&files, &loaded.config, MockOptions::default());
+        let provider = crate::engine::shared::schemas::providers(&files, &loaded.config, MockOptions::default());
         let walked = crate::engine::plan::plan_walked(&files, &loaded.config, None, &provider, &options, &host, 10);
-        let p = crate::engine::clock::VirtualClock::default().run(walked);
+        let p = crate::engine::shared::clock::VirtualClock::default().run(walked);
         let mut configured = host.0.into_inner();
         configured.sort();
         assert_eq!(
