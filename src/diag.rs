@@ -253,11 +253,22 @@ impl SourceFile {
 
     /// The position of a byte offset (clamped to the file, and to a char boundary).
     pub fn pos(&self, byte: usize) -> Pos {
+        let byte = self.boundary(byte);
+        let line = self.line_starts.partition_point(|&start| start <= byte) - 1;
+        self.pos_on(line, byte)
+    }
+
+    /// `byte` clamped to the text and rounded down to a character boundary.
+    fn boundary(&self, byte: usize) -> usize {
         let mut byte = byte.min(self.text.len());
         while !self.text.is_char_boundary(byte) {
             byte -= 1;
         }
-        let line = self.line_starts.partition_point(|&start| start <= byte) - 1;
+        byte
+    }
+
+    /// The position of `byte` (a boundary) on 0-based line `line`.
+    fn pos_on(&self, line: usize, byte: usize) -> Pos {
         let start = self.line_starts[line];
         let ascii = self.line_ascii.get(line).copied().unwrap_or(true);
         let column = if ascii { byte - start } else { self.text[start..byte].chars().count() } + 1;
@@ -266,7 +277,16 @@ impl SourceFile {
 
     /// The range of a byte span.
     pub fn range(&self, span: std::ops::Range<usize>) -> SourceRange {
-        SourceRange { filename: self.name.clone(), start: self.pos(span.start), end: self.pos(span.end) }
+        let start = self.pos(span.start);
+        // Most ranges end on the line they start on: no second search then.
+        let line = start.line as usize - 1;
+        let byte = self.boundary(span.end);
+        let end = if byte >= start.byte as usize && self.line_starts.get(line + 1).is_none_or(|&next| byte < next) {
+            self.pos_on(line, byte)
+        } else {
+            self.pos(span.end)
+        };
+        SourceRange { filename: self.name.clone(), start, end }
     }
 
     /// Terraform's `snippet` for a range of this file: the source line(s) and the highlight.
@@ -304,6 +324,20 @@ mod tests {
         // Past the end clamps; inside a multi-byte char rounds down.
         assert_eq!(f.pos(1000).byte as usize, f.text.len());
         assert_eq!(f.pos(8), Pos { line: 2, column: 2, byte: 7 });
+    }
+
+    /// `range`'s same-line shortcut gives what two `pos` calls give, for every span (inverted,
+    /// past the end, inside a multi-byte character, across and at line ends).
+    #[test]
+    fn range_is_two_positions() {
+        let f = SourceFile::new("main.tf", "a = 1\nbé = \"x\"\n\n  z\n");
+        let n = f.text.len() + 2;
+        for start in 0..n {
+            for end in 0..n {
+                let r = f.range(start..end);
+                assert_eq!((r.start, r.end), (f.pos(start), f.pos(end)), "{start}..{end}");
+            }
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@
 // own stage); samples under loadConfig that name none are "other". Percentages of all samples
 // under loadConfig, plus the garbage collector.
 
+import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readdirSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
@@ -25,6 +26,8 @@ const runs = args.includes("--runs") ? Number(args[args.indexOf("--runs") + 1]) 
 const dir = mkdtempSync(join(tmpdir(), "tfgraph-stages-"));
 copyFileSync(join(repoDir, "target/wasm-pack/tfgraph.js"), join(dir, "tfgraph.js"));
 copyFileSync(join(repoDir, "target/wasm-pack/tfgraph_bg.wasm"), join(dir, "tfgraph_bg.wasm"));
+// pkg/api.js imports the glue as scripts/build leaves it: wrapped into a factory of copies.
+execFileSync(process.execPath, [join(repoDir, "scripts/wrap-bindings.mjs"), join(dir, "tfgraph.js")]);
 // pkg/index.js imports its siblings (api.js, ...): every hand-written module comes along.
 for (const f of readdirSync(join(repoDir, "pkg"))) {
   if (f.endsWith(".js") && f !== "tfgraph.js") copyFileSync(join(repoDir, "pkg", f), join(dir, f));

@@ -103,16 +103,23 @@ struct Kept {
 impl Kept {
     #[inline]
     fn hash(s: &[u8]) -> u32 {
+        let word = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
+        let half = |b: &[u8]| u64::from(u32::from_le_bytes(b.try_into().expect("4 bytes")));
         let mut h: u64 = s.len() as u64;
-        let mut chunks = s.chunks_exact(8);
-        for c in &mut chunks {
-            let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-            h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(26);
-        }
-        let mut last = 0u64;
-        for (i, &b) in chunks.remainder().iter().enumerate() {
-            last |= u64::from(b) << (8 * i);
-        }
+        let n = s.len();
+        // The tail as one word: the last 8 bytes (overlapping the chunks before), or two
+        // overlapping halves, instead of a byte loop (most numbered strings are short).
+        let last = if n >= 8 {
+            let mut chunks = s[..n - 1].chunks_exact(8);
+            for c in &mut chunks {
+                h = (h ^ word(c)).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(26);
+            }
+            word(&s[n - 8..])
+        } else if n >= 4 {
+            half(&s[..4]) | half(&s[n - 4..]) << 32
+        } else {
+            s.iter().enumerate().fold(0, |a, (i, &b)| a | u64::from(b) << (8 * i))
+        };
         h = (h ^ last).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         (h ^ (h >> 29) ^ (h >> 47)) as u32
     }
@@ -271,6 +278,36 @@ pub struct Struct<'a> {
     e: &'a mut Encoder,
     name: &'static str,
     start: (usize, usize),
+    /// The shape this struct had last time (`NO_SHAPE` if none, or once a key differed), and
+    /// how many of its keys the fields so far matched: while they match, no key is pushed and
+    /// `end` compares nothing. Most objects of a struct have the same keys as the one before.
+    predicted: u32,
+    matched: u32,
+}
+
+const NO_SHAPE: u32 = u32::MAX;
+
+impl Struct<'_> {
+    /// The next field's key. Not generic and not inlined: `serialize_field` has a copy per field
+    /// type, and this body in each was 3 KB of the gzipped module.
+    #[inline(never)]
+    fn key(&mut self, key: &'static str) {
+        if self.predicted == NO_SHAPE {
+            self.e.keys.push(key);
+            return;
+        }
+        let e = &mut *self.e;
+        let shape = &e.shapes[self.predicted as usize];
+        match shape.get(self.matched as usize) {
+            Some(k) if std::ptr::eq(*k, key) || *k == key => self.matched += 1,
+            _ => {
+                // Another shape: the keys so far become real, and end_object finds it.
+                e.keys.extend_from_slice(&shape[..self.matched as usize]);
+                e.keys.push(key);
+                self.predicted = NO_SHAPE;
+            }
+        }
+    }
 }
 
 /// A map: (key, value) pairs, counted and patched at the end.
@@ -471,10 +508,13 @@ impl<'a> ser::Serializer for &'a mut Encoder {
         // A `serde_json::Number` (kept as its text: the crate's `arbitrary_precision`) comes as
         // a one-field struct of this name; it is a number, not an object.
         if name == JSON_NUMBER {
-            return Ok(Struct { e: self, name, start: (0, 0) });
+            return Ok(Struct { e: self, name, start: (0, 0), predicted: NO_SHAPE, matched: 0 });
         }
         let start = self.begin_object();
-        Ok(Struct { e: self, name, start })
+        let addr = name.as_ptr() as usize;
+        let (cached_addr, cached) = self.last_shape[(addr >> 3) % self.last_shape.len()];
+        let predicted = if cached_addr == addr { cached } else { NO_SHAPE };
+        Ok(Struct { e: self, name, start, predicted, matched: 0 })
     }
 
     fn serialize_struct_variant(self, _: &'static str, _: u32, _: &'static str, _: usize) -> Result<Struct<'a>, Error> {
@@ -568,13 +608,23 @@ impl ser::SerializeStruct for Struct<'_> {
             let text = serde_json::to_value(value).ok().and_then(|v| v.as_str().and_then(|s| s.parse::<f64>().ok()));
             return ser::Serializer::serialize_f64(&mut *self.e, text.unwrap_or(f64::NAN));
         }
-        self.e.keys.push(key);
+        self.key(key);
         value.serialize(&mut *self.e)
     }
     fn end(self) -> Result<(), Error> {
-        if self.name != JSON_NUMBER {
-            self.e.end_object(self.name, self.start);
+        if self.name == JSON_NUMBER {
+            return Ok(());
         }
+        if self.predicted != NO_SHAPE {
+            let shape = &self.e.shapes[self.predicted as usize];
+            if shape.len() == self.matched as usize {
+                // The cache already holds this shape for the name.
+                self.e.words[self.start.0] = OBJ << 28 | self.predicted.min(PAYLOAD - 1);
+                return Ok(());
+            }
+            self.e.keys.extend_from_slice(&shape[..self.matched as usize]);
+        }
+        self.e.end_object(self.name, self.start);
         Ok(())
     }
 }
