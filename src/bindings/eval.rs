@@ -173,6 +173,9 @@ fn json_option(options: &JsValue, key: &str) -> Result<Option<serde_json::Value>
 /// text; `pkg/index.js` parses it and throws `TfgraphError` on an error.
 #[wasm_bindgen(js_name = evaluateRaw)]
 pub fn evaluate_raw(files: JsValue, expression: String, options: JsValue) -> Result<String, JsValue> {
+    // Installed at start already; again here for hosts that never run the start function
+    // (wasm-bindgen-test calls the exports directly).
+    install_hosts();
     let js_files = read_files(&files, "evaluate")?;
     let load_options = read_load_options(&options, "evaluate")?;
     let mut opts = EvalOptions::default();
