@@ -129,7 +129,8 @@ function stoppedDiagnostic(inst, api) {
     ? { filename, start: { line: n[0], column: n[1], byte: n[2] }, end: { line: n[3], column: n[4], byte: n[5] } }
     : undefined;
   const where = site ? ` ${site}` : "";
-  const outOfMemory = /allocation .* failed|out of memory/i.test(words.what) || /out of memory|Cannot allocate|could not allocate/i.test(message);
+  // Rust's "capacity overflow": a collection asked for more than wasm32's 2 GiB allocation limit.
+  const outOfMemory = /allocation .* failed|out of memory|capacity overflow/i.test(words.what) || /out of memory|Cannot allocate|could not allocate/i.test(message);
   const stack = error instanceof RangeError && /call stack/i.test(message);
   let summary, cause;
   if (outOfMemory) {
@@ -545,6 +546,25 @@ function checkType(type) {
 const asJsonText = (v) => (v === undefined || v === null || typeof v === "string" ? v : JSON.stringify(v));
 
 /**
+ * `options.state` as the JSON text the engine reads. A state object JSON cannot write (nested
+ * past V8's stack, longer than its longest string) is refused as Terraform refuses a state file
+ * it cannot read, with a diagnostic; one that is not JSON data at all (circular, a BigInt) is
+ * misuse, a TypeError.
+ */
+function stateText(state, api) {
+  try {
+    return asJsonText(state);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw new TypeError(`${api}: \`options.state\` cannot be written as JSON: ${e.message}`);
+    throw new TfgraphError([{
+      severity: "error",
+      summary: "Unsupported state file format",
+      detail: `The state could not be written as JSON text for the engine to read: ${e.message}.`,
+    }]);
+  }
+}
+
+/**
  * Builds the graph Terraform builds for `operation` ("plan" by default, "destroy", "apply",
  * "validate") and `mode` ("normal" by default, "destroy": apply a destroy plan) from files or
  * from a configuration returned by loadConfig. A graph with cycles is
@@ -558,7 +578,7 @@ export function buildGraph(filesOrConfig, options = {}) {
   const source = filesOrConfig?.[SOURCE];
   const files = source ? source.files : filesOrConfig;
   const root = options.root ?? source?.root;
-  const state = asJsonText(options.state);
+  const state = stateText(options.state, "buildGraph");
   const changes = asJsonText(options.changes);
   const cwd = cwdOf(files, { cwd: options.cwd ?? source?.cwd }, root);
   return call("building the graph", () => {
@@ -593,7 +613,7 @@ export function evaluate(filesOrConfig, expression, options = {}) {
     cwd: cwdOf(files, { cwd: options.cwd ?? source?.cwd }, root),
     module: options.module,
     variables: asJsonText(options.variables),
-    state: asJsonText(options.state),
+    state: stateText(options.state, "evaluate"),
   };
   const result = JSON.parse(call("evaluating the expression", () => raw.evaluateRaw(files, expression, evalOptions)));
   if (hasError(result.diagnostics)) throw new TfgraphError(result.diagnostics);
@@ -665,7 +685,7 @@ function engineOptions(options) {
     ...o,
     targets: o.targets ?? undefined,
     replace: o.replace ?? undefined,
-    state: asJsonText(o.state),
+    state: stateText(o.state, "tfgraph"),
     variables: o.variables === undefined || o.variables === null ? undefined : JSON.stringify(o.variables),
     mock: o.mock === undefined || o.mock === null ? undefined : JSON.stringify(o.mock),
   };

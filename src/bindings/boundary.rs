@@ -31,6 +31,37 @@ pub(super) fn read_files(files: &JsValue, api: &'static str) -> Result<JsFiles, 
     JsFiles::new(files, api)
 }
 
+/// `options.state` (JSON text: `pkg/api.js` stringifies an object) as the engine reads it, or
+/// the diagnostics of `statefile.Read` refusing it (not JSON, nested past what serde_json reads,
+/// not version 4, bad instance metadata): a state is input, so never a `TypeError`. Empty text
+/// and `null` are no state, as Terraform reads an empty state file.
+pub(super) fn read_state(
+    options: &JsValue,
+    api: &str,
+) -> Result<(Option<serde_json::Value>, crate::diag::Diagnostics), JsValue> {
+    let none = Ok((None, crate::diag::Diagnostics::new()));
+    let Some(v) = get(options, "state")? else { return none };
+    let text = v
+        .as_string()
+        .ok_or_else(|| type_error(&format!("{api}: `options.state` must be a state v4 object or its JSON text")))?;
+    if text.trim().is_empty() {
+        return none;
+    }
+    // The addresses first (cheap: attributes are skipped), for Terraform's diagnostics; then the
+    // whole value, whose attributes may nest deeper than serde_json reads.
+    let (_, diags) = crate::state::parse_state(&text);
+    if text.trim() == "null" {
+        return none;
+    }
+    if diags.has_errors() {
+        return Ok((None, diags));
+    }
+    match serde_json::from_str(&text) {
+        Ok(v) => Ok((Some(v), crate::diag::Diagnostics::new())),
+        Err(e) => Ok((None, crate::state::diagnostics::not_json(&e).into())),
+    }
+}
+
 /// `options[key]`, with `undefined` and `null` (and absent `options`) read as "not given".
 pub(super) fn get(options: &JsValue, key: &str) -> Result<Option<JsValue>, JsValue> {
     if options.is_undefined() || options.is_null() {

@@ -182,7 +182,8 @@ pub fn evaluate_raw(files: JsValue, expression: String, options: JsValue) -> Res
     if let Some(serde_json::Value::Object(vars)) = json_option(&options, "variables")? {
         opts.variables = crate::util::sort::btree_map(vars);
     }
-    opts.state = json_option(&options, "state")?;
+    let (state, state_diagnostics) = super::boundary::read_state(&options, "evaluate")?;
+    opts.state = state;
     if let Some(m) = get(&options, "module")? {
         opts.module = m.as_string().ok_or_else(|| type_error("evaluate: `options.module` must be a string"))?;
     }
@@ -191,6 +192,7 @@ pub fn evaluate_raw(files: JsValue, expression: String, options: JsValue) -> Res
     loaded.config.cwd = cwd;
     let files = all_files(&js_files)?;
     let mut diagnostics = loaded.diagnostics.clone();
+    diagnostics.extend(state_diagnostics);
     let out =
         if diagnostics.has_errors() { None } else { Some(eval::evaluate(&files, &loaded.config, &expression, &opts)) };
     let value = out.as_ref().and_then(|o| o.value.clone());

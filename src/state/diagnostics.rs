@@ -8,9 +8,15 @@ use std::fmt::Display;
 const UNSUPPORTED: &str = "Unsupported state file format";
 const BAD_INSTANCE: &str = "Invalid resource instance metadata in state";
 
-/// The text is not JSON; with the position where it has one.
-pub fn not_json(at: Option<(usize, usize)>) -> Diagnostic {
+/// The text is not JSON, with the position where serde_json stopped. Nesting past serde_json's
+/// 128 levels is named as such: Go's encoding/json, which Terraform reads the state with, stops
+/// at 10,000, so such a state is one Terraform reads and tfgraph does not.
+pub fn not_json(e: &serde_json::Error) -> Diagnostic {
+    let at = (e.is_syntax() || e.is_eof()).then(|| (e.line(), e.column()));
     let detail = match at {
+        Some((line, column)) if e.to_string().starts_with("recursion limit exceeded") => format!(
+            "The state file could not be read: its JSON nests more than 128 levels deep at line {line} column {column}, more than tfgraph reads (Terraform reads up to 10,000)."
+        ),
         Some((line, column)) => {
             format!("The state file could not be parsed as JSON: syntax error at line {line} column {column}.")
         }

@@ -33,7 +33,7 @@ pub fn parse_state(text: &str) -> (State, Diagnostics) {
         Ok(v) => state_from_json(&v),
         Err(e) => {
             let mut d = Diagnostics::new();
-            d.push(diag::not_json((e.is_syntax() || e.is_eof()).then(|| (e.line(), e.column()))));
+            d.push(diag::not_json(&e));
             (State::default(), d)
         }
     }

@@ -233,6 +233,63 @@ test("a 10,000-deep nested expression: a diagnostic, not a stack overflow", asyn
   await stillWorks();
 });
 
+/** A state v4 of one mock_resource.a whose attribute `x` is `attr` (JSON text). */
+const stateWith = (attr) =>
+  `{"version":4,"terraform_version":"1.11.4","serial":1,"lineage":"l","outputs":{},"resources":[{"mode":"managed","type":"mock_resource","name":"a","provider":"provider[\\"registry.terraform.io/hashicorp/mock\\"]","instances":[{"schema_version":0,"attributes":{"id":"a","name":"a","x":${attr}}}]}]}`;
+
+/** Hostile states, each with the diagnostic Terraform's statefile.Read answers (in tfgraph's words where it reads less). */
+function hostileStates() {
+  const nested = (n) => "[".repeat(n) + "1" + "]".repeat(n);
+  const deep = /^The state file could not be read: its JSON nests more than 128 levels deep at line 1 column \d+, more than tfgraph reads \(Terraform reads up to 10,000\)\.$/;
+  return [
+    { name: "nested 130 levels", state: stateWith(nested(130)), summary: "Unsupported state file format", detail: deep },
+    { name: "nested 100,000 levels", state: stateWith(nested(100000)), summary: "Unsupported state file format", detail: deep },
+    { name: "truncated", state: stateWith("1").slice(0, 120), summary: "Unsupported state file format", detail: /^The state file could not be parsed as JSON: syntax error at line 1 column 120\.$/ },
+    { name: "not an object", state: "[1]", summary: "Unsupported state file format", detail: /the top level must be an object/ },
+    { name: "a version of the wrong type", state: '{"version":"4","resources":[]}', summary: "Unsupported state file format", detail: /^The version in the state file is "4"\. A positive whole number is required\.$/ },
+    { name: "resources of the wrong type", state: '{"version":4,"resources":{}}', summary: "Unsupported state file format", detail: /"resources" must be an array/ },
+    { name: "a mode of the wrong type", state: '{"version":4,"resources":[{"mode":5,"type":"mock_resource","name":"a","instances":[]}]}', summary: "Invalid resource mode in state", detail: /not supported/ },
+  ];
+}
+
+test("a hostile state: a diagnostic saying what is wrong with it and where, from plan, apply and evaluate; the next call works", async () => {
+  // Before: a state nested past serde_json's 128 levels (or truncated) made plan() reject with
+  // a TypeError ("`options.state` is not JSON"), and a state of the wrong shape planned as if empty.
+  const files = { "main.tf": 'resource "mock_resource" "a" {\n  name = "a"\n}\n' };
+  const fine = await plan(files);
+  for (const c of hostileStates()) {
+    const p = await within(10, () => plan(files, { state: c.state }));
+    const d = only(p, c.summary);
+    assert.match(d.detail, c.detail, c.name);
+    assert.equal(p.errored, true, c.name);
+    // An errored plan is not applied; a bad `state` given to apply is refused the same way.
+    const r = await apply(p);
+    assert.equal(r.diagnostics.find((x) => x.severity === "error").summary, c.summary, c.name);
+    const refused = await apply(fine, { state: c.state });
+    assert.equal(refused.report.added, 0, c.name);
+    assert.match(only(refused, c.summary).detail, c.detail, c.name);
+    assert.throws(() => evaluate(files, "1", { state: c.state }), (e) => e instanceof TfgraphError && e.diagnostics[0].summary === c.summary, c.name);
+  }
+  // An empty state text is no state, as Terraform reads an empty state file.
+  assert.equal((await plan(files, { state: "" })).errored, false);
+  await stillWorks();
+});
+
+test("a state object JSON cannot write: a diagnostic, not a RangeError", async () => {
+  let deep = 1;
+  for (let i = 0; i < 1e6; i++) deep = [deep];
+  const state = { version: 4, resources: [{ mode: "managed", type: "mock_resource", name: "a", instances: [{ attributes: { x: deep } }] }] };
+  const files = { "main.tf": 'resource "mock_resource" "a" {\n  name = "a"\n}\n' };
+  for (const call of [() => plan(files, { state }), () => apply(files, { state }), async () => evaluate(files, "1", { state }), async () => buildGraph(files, { state })]) {
+    await assert.rejects(call(), (e) => e instanceof TfgraphError && e.diagnostics[0].summary === "Unsupported state file format" && /could not be written as JSON text/.test(e.diagnostics[0].detail));
+  }
+  // Not JSON data at all: misuse, a TypeError naming the option.
+  const circular = { version: 4 };
+  circular.self = circular;
+  await assert.rejects(plan(files, { state: circular }), (e) => e instanceof TypeError && /options\.state` cannot be written as JSON/.test(e.message));
+  await stillWorks();
+});
+
 test("a 400 MB state string: an answer within seconds", { timeout: 120000 }, async () => {
   // Near the longest string V8 holds (512 MiB - 24 characters): one resource with a huge attribute.
   const big = "x".repeat(400 * 1024 * 1024);
@@ -272,9 +329,9 @@ test("a trap inside plan rejects with a TfgraphError, and the next call works", 
 });
 
 test("an apply that traps midway rejects with the state onState last had", async () => {
-  // b's expression is unknown at plan (it reads a's id) and, with the budget raised past
-  // memory, asks for 1024^4 tuples at apply, once a's three instances are created: the module
-  // stops there. (Before: 400,000 instances until memory ran out, ten minutes.)
+  // b's expression is unknown at plan (it reads a[0]'s id) and, with the budget raised past
+  // memory, asks for 1024^4 tuples at apply, once a[0] is created (b waits for that instance
+  // alone, as Terraform's reference map links an instance reference): the module stops there. (Before: 400,000 instances until memory ran out, ten minutes.)
   const files = {
     "main.tf": `resource "mock_resource" "a" {
   count = 3

@@ -170,3 +170,39 @@ test("a 400 MB state in the engine worker: an answer within seconds, a normal pl
   assert.deepEqual(outcome.next, ["mock_resource.b[0]", "mock_resource.b[1]"]);
   assert.deepEqual(problems, []);
 });
+
+test("hostile states in the engine worker: a diagnostic saying what and where, a normal plan right after", async () => {
+  const outcome = await page.evaluate(async () => {
+    const { runEngine } = await import("/src/engine-client.js");
+    const stateWith = (attr) =>
+      `{"version":4,"terraform_version":"1.11.4","serial":1,"lineage":"l","outputs":{},"resources":[{"mode":"managed","type":"mock_resource","name":"a","provider":"provider[\\"registry.terraform.io/hashicorp/mock\\"]","instances":[{"schema_version":0,"attributes":{"id":"a","name":"a","x":${attr}}}]}]}`;
+    const states = [stateWith("[".repeat(10000) + "1" + "]".repeat(10000)), stateWith("1").slice(0, 120), '{"version":"4","resources":[]}'];
+    const files = { "main.tf": 'resource "mock_resource" "a" {\n  name = "a"\n}\n' };
+    const answers = [];
+    for (const state of states) {
+      answers.push(
+        await runEngine("plan", files, { state }).then(
+          (r) => ({ errored: r.plan.errored, diagnostics: r.diagnostics }),
+          (e) => ({ rejected: e.message }),
+        ),
+      );
+    }
+    const next = await runEngine("plan", { "main.tf": 'resource "mock_resource" "b" {\n  count = 2\n}\n' }, {});
+    return { answers, next: next.plan.changes.map((x) => x.address) };
+  });
+  const details = [
+    /its JSON nests more than 128 levels deep at line 1 column \d+/,
+    /could not be parsed as JSON: syntax error at line 1 column 120\./,
+    /The version in the state file is "4"\. A positive whole number is required\./,
+  ];
+  outcome.answers.forEach((a, i) => {
+    assert.equal(a.rejected, undefined, a.rejected);
+    assert.equal(a.errored, true);
+    const errors = a.diagnostics.filter((d) => d.severity === "error");
+    assert.equal(errors.length, 1, JSON.stringify(errors));
+    assert.equal(errors[0].summary, "Unsupported state file format");
+    assert.match(errors[0].detail, details[i]);
+  });
+  assert.deepEqual(outcome.next, ["mock_resource.b[0]", "mock_resource.b[1]"]);
+  assert.deepEqual(problems, []);
+});

@@ -85,6 +85,8 @@ impl Route<'_> {
 /// JSON text).
 struct EngineRequest {
     state: Option<Json>,
+    /// Why `options.state` could not be read: the operation is refused with these.
+    state_diagnostics: Diagnostics,
     variables: BTreeMap<String, Json>,
     mock: Option<Json>,
     destroy: bool,
@@ -154,12 +156,7 @@ fn function(options: &JsValue, key: &str, api: &str) -> Result<Option<Function>,
 }
 
 fn read_request(options: &JsValue, api: &str) -> Result<EngineRequest, JsValue> {
-    let state = json_text(options, "state", api)?.filter(|s| !s.is_null());
-    if let Some(s) = &state {
-        if !s.is_object() {
-            return Err(type_error(&format!("{api}: `options.state` must be a state v4 object")));
-        }
-    }
+    let (state, state_diagnostics) = super::boundary::read_state(options, api)?;
     let variables = match json_text(options, "variables", api)? {
         None => BTreeMap::new(),
         Some(Json::Object(m)) => crate::util::sort::btree_map(m),
@@ -188,6 +185,7 @@ fn read_request(options: &JsValue, api: &str) -> Result<EngineRequest, JsValue> 
     }
     Ok(EngineRequest {
         state,
+        state_diagnostics,
         variables,
         mock: json_text(options, "mock", api)?,
         destroy: flag("destroy", false)?,
@@ -363,12 +361,13 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
     };
     let input = read();
     future_to_promise(async move {
-        let (files, load, cwd, request) = input?;
+        let (files, load, cwd, mut request) = input?;
         let mut loaded = config::load(&files, &load);
         loaded.config.cwd = cwd;
         // Configuration errors with Terraform's snippet and `in BLOCK` context, as the plan's own.
         let mut diagnostics =
             crate::engine::shared::snippets::with_sources(loaded.diagnostics, &crate::eval::MapFiles(&files));
+        diagnostics.extend(std::mem::take(&mut request.state_diagnostics));
         let config = loaded.config;
         let js = match JsProviders::new(request.providers.as_ref(), &config, request.state.as_ref()).await {
             Ok(js) => js,
@@ -465,6 +464,9 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         };
         if d.diagnostics.has_errors() {
             return refused(d.diagnostics.clone(), d.prior.as_ref());
+        }
+        if request.state_diagnostics.has_errors() {
+            return refused(request.state_diagnostics, None);
         }
         if given_state {
             if let Some(stale) = stale_plan(d.prior.as_ref(), request.state.as_ref()) {
