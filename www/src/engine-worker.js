@@ -43,6 +43,10 @@ self.onmessage = async ({ data: { id, type, files, options } }) => {
     signal: controllers.get(id).signal,
     onEvent: (event) => self.postMessage({ id, type: "event", event }),
     onWalkEvent: (event) => self.postMessage({ id, type: "walk", event }),
+    // Given, so that the package keeps the state as the apply writes it (paced, see
+    // drive.rs): an apply that stops midway (the module out of memory) rejects with the state
+    // written so far, which reaches the page in the "error" message (issue #26).
+    onState: () => {},
   };
   try {
     if (type === "plan") {
