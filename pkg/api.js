@@ -760,9 +760,10 @@ export class Plan {
     // `use`: the handle, in the instance it was made in (an error once that instance stopped).
     const use = (f) => {
       sameInstance(inst, "Plan");
+      if (this[PLAN].freed) throw new TfgraphError([{ severity: "error", summary: "Plan is freed", detail: "This Plan's memory was released with free(); make it again." }]);
       return call("reading a plan", () => f(handle));
     };
-    Object.defineProperty(this, PLAN, { value: { handle, options, inst, use } });
+    Object.defineProperty(this, PLAN, { value: { handle, options, inst, use, freed: false } });
     made(inst, this);
     lazyProperty(this, "changes", () => JSON.parse(use((h) => h.changes())));
     this.diagnostics = JSON.parse(use((h) => h.diagnostics()));
@@ -773,6 +774,20 @@ export class Plan {
   }
   toJSON() { return JSON.parse(this[PLAN].use((h) => h.json())); }
   toString() { return this[PLAN].use((h) => h.text()); }
+  /**
+   * Releases the plan's wasm memory now (its configuration, prior state, changes, renderings).
+   * Otherwise that happens only when the garbage collector collects the Plan, which wasm memory
+   * does not prompt: a process that keeps making large plans without freeing them grows run over
+   * run (bench/RESULTS.md "limits2"). Reading or applying a freed Plan is a TfgraphError.
+   */
+  free() {
+    const p = this[PLAN];
+    if (p.freed) return;
+    p.freed = true;
+    // A stopped or replaced instance's memory is gone with it: nothing to free.
+    if (p.inst === live && !p.inst.stopped) call("freeing a plan", () => p.handle.free());
+  }
+  [Symbol.dispose ?? Symbol.for("Symbol.dispose")]() { this.free(); }
 }
 
 function filesOf(filesOrConfig) {
@@ -839,7 +854,7 @@ export async function apply(input, options = {}) {
     lineage: newLineage(),
   };
   const { inst, handle } = p[PLAN];
-  sameInstance(inst, "Plan");
+  p[PLAN].use(() => null); // a Plan of a stopped instance, or freed: a TfgraphError
   const applying = call("applying", () => raw.engineApply(handle, applyOptions));
   const [stateText, rest] = await settles(inst, "applying", applying, (error) => {
     // The state the apply had written when it stopped, as onState last had it.

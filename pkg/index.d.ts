@@ -1019,6 +1019,11 @@ export declare class Plan {
   toJSON(): PlanJson;
   /** Exactly what `terraform plan -no-color` prints after its refresh lines. */
   toString(): string;
+  /**
+   * Releases the plan's wasm memory now; otherwise only when the garbage collector collects the
+   * Plan, which wasm memory does not prompt. Reading or applying it afterwards throws TfgraphError.
+   */
+  free(): void;
 }
 
 /** How an apply went. */

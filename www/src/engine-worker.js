@@ -33,6 +33,8 @@ const plainPlan = (p) => ({
 self.onmessage = async ({ data: { id, type, files, options } }) => {
   if (type === "abort") return controllers.get(id)?.abort();
   if (type === "forget") {
+    // Freed now: the garbage collector, which wasm memory does not prompt, would free it late.
+    plans.get(id)?.free();
     plans.delete(id);
     controllers.delete(id);
     return;
@@ -59,8 +61,10 @@ self.onmessage = async ({ data: { id, type, files, options } }) => {
       const r = await tfgraph.apply(p, run);
       controllers.delete(id);
       self.postMessage({ id, type: "applied", result: { plan: plainPlan(r.plan), diagnostics: r.diagnostics, state: r.state, report: r.report } });
+      p.free();
     }
   } catch (e) {
+    plans.get(id)?.free();
     plans.delete(id);
     controllers.delete(id);
     self.postMessage({ id, type: "error", message: e?.message ?? String(e), diagnostics: e?.diagnostics, state: e?.state });
