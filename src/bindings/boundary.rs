@@ -49,7 +49,13 @@ pub(super) fn read_state(
     }
     // The addresses first (cheap: attributes are skipped), for Terraform's diagnostics; then the
     // whole value, whose attributes may nest deeper than serde_json reads.
-    let (_, diags) = crate::state::parse_state(&text);
+    let (_, read) = crate::state::parse_state(&text);
+    let mut diags = crate::diag::Diagnostics::new();
+    for d in read {
+        if d.summary != crate::state::diagnostics::INVALID_PROVIDER {
+            diags.push(d);
+        }
+    }
     if text.trim() == "null" {
         return none;
     }

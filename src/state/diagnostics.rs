@@ -89,9 +89,14 @@ pub fn missing_type_or_name(type_name: &str, name: &str) -> Diagnostic {
     )
 }
 
+/// The summary of [`invalid_provider`]. Terraform's `readStateV4` drops this diagnostic (its
+/// `diags.Append` result is unused) and skips the resource, so a state read for its values
+/// (plan, evaluate) is not refused for it.
+pub const INVALID_PROVIDER: &str = "Invalid provider config address in state";
+
 pub fn invalid_provider(provider: &str, type_name: &str, name: &str) -> Diagnostic {
     Diagnostic::error(
-        "Invalid provider config address in state",
+        INVALID_PROVIDER,
         format!("State contains an invalid provider config address {provider:?} for {type_name}.{name}."),
     )
 }
