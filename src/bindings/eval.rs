@@ -155,6 +155,27 @@ pub fn install_hosts() {
     });
 }
 
+thread_local! {
+    /// `pkg/api.js`'s reader of the encoding data file (`setEncodingLoader`).
+    static ENCODING_LOADER: std::cell::RefCell<Option<js_sys::Function>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Sets how this instance reads `tfgraph_encodings.bin` (x/text's tables for 49 text
+/// encodings, kept out of the module): called when a configuration first uses one of them.
+#[wasm_bindgen(js_name = setEncodingLoader)]
+pub fn set_encoding_loader(loader: js_sys::Function) {
+    ENCODING_LOADER.with(|l| *l.borrow_mut() = Some(loader));
+    eval::functions::encoding_text_tables::set_loader(js_load_encodings);
+}
+
+fn js_load_encodings() -> Result<Vec<u8>, String> {
+    let loader = ENCODING_LOADER.with(|l| l.borrow().clone()).ok_or("no loader was set")?;
+    let bytes = loader.call0(&JsValue::NULL).map_err(|e| {
+        js_sys::Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string()).unwrap_or_else(|| format!("{e:?}"))
+    })?;
+    Ok(js_sys::Uint8Array::new(&bytes).to_vec())
+}
+
 /// JSON text given by `pkg/index.js` (`JSON.stringify` of a user's object), parsed here.
 fn json_option(options: &JsValue, key: &str) -> Result<Option<serde_json::Value>, JsValue> {
     match get(options, key)? {

@@ -50,7 +50,10 @@ fn builtin(iana: &str) -> Option<Enc> {
 const NAMES: &[(&str, &str)] = &[
     ("Big5", "big5 csbig5"),
     ("EUC-KR", "cseuckr euc-kr"),
-    ("Extended_UNIX_Code_Packed_Format_for_Japanese", "cseucpkdfmtjapanese euc-jp extended_unix_code_packed_format_for_japanese"),
+    (
+        "Extended_UNIX_Code_Packed_Format_for_Japanese",
+        "cseucpkdfmtjapanese euc-jp extended_unix_code_packed_format_for_japanese",
+    ),
     ("GB18030", "csgb18030 gb18030"),
     ("GBK", "cp936 csgbk gbk ms936 windows-936"),
     ("HZ-GB-2312", "hz-gb-2312"),
@@ -81,7 +84,10 @@ const NAMES: &[(&str, &str)] = &[
     ("ISO_8859-6-E", "csiso88596e iso-8859-6-e iso_8859-6-e"),
     ("ISO_8859-6-I", "csiso88596i iso-8859-6-i iso_8859-6-i"),
     ("ISO_8859-6:1987", "arabic asmo-708 csisolatinarabic ecma-114 iso-8859-6 iso-ir-127 iso_8859-6 iso_8859-6:1987"),
-    ("ISO_8859-7:1987", "csisolatingreek ecma-118 elot_928 greek greek8 iso-8859-7 iso-ir-126 iso_8859-7 iso_8859-7:1987"),
+    (
+        "ISO_8859-7:1987",
+        "csisolatingreek ecma-118 elot_928 greek greek8 iso-8859-7 iso-ir-126 iso_8859-7 iso_8859-7:1987",
+    ),
     ("ISO_8859-8-E", "csiso88598e iso-8859-8-e iso_8859-8-e"),
     ("ISO_8859-8-I", "csiso88598i iso-8859-8-i iso_8859-8-i"),
     ("ISO_8859-8:1988", "csisolatinhebrew hebrew iso-8859-8 iso-ir-138 iso_8859-8 iso_8859-8:1988"),
@@ -136,8 +142,9 @@ fn lookup(name: &str) -> Result<(Enc, &'static str), FuncError> {
 
 /// The data file's codec, or the error that says why it could not be read.
 fn table(index: usize) -> Result<&'static super::encoding_text_tables::Codec, FuncError> {
-    super::encoding_text_tables::codec(index)
-        .map_err(|e| FuncError::Arg(1, format!("tfgraph could not load its encoding tables (tfgraph_encodings.bin): {e}")))
+    super::encoding_text_tables::codec(index).map_err(|e| {
+        FuncError::Arg(1, format!("tfgraph could not load its encoding tables (tfgraph_encodings.bin): {e}"))
+    })
 }
 
 /// ISO-8859-9 (ICU's iso-8859_9-1999, as x/text has it): ISO-8859-1 but for these six bytes.

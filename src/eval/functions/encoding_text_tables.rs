@@ -20,18 +20,19 @@
 //! and bytes: none for a character the encoder refuses). Last, GB18030's ranges (count; index and
 //! code point of each).
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::OnceLock;
 
 /// How the host supplies the data file: its bytes, or why they cannot be read.
 pub type Loader = fn() -> Result<Vec<u8>, String>;
 
-static LOADER: Mutex<Option<Loader>> = Mutex::new(None);
-static TABLES: OnceLock<Tables> = OnceLock::new();
+static LOADER: OnceLock<Loader> = OnceLock::new();
+static FILE: OnceLock<File> = OnceLock::new();
+/// Each encoding's codec, built the first time it is used.
+static CODECS: [OnceLock<Codec>; 64] = [const { OnceLock::new() }; 64];
 
-/// Sets how the data file is read (the package's bindings do, at start).
+/// Sets how the data file is read (the package's bindings do, as each instance starts).
 pub fn set_loader(loader: Loader) {
-    *LOADER.lock().unwrap_or_else(|e| e.into_inner()) = Some(loader);
+    let _ = LOADER.set(loader);
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -45,44 +46,39 @@ fn default_load() -> Result<Vec<u8>, String> {
     Err("no loader was set".into())
 }
 
-/// The codec of data-file encoding `index`, loading the file the first time.
+/// The codec of data-file encoding `index`, reading the file the first time.
 pub(super) fn codec(index: usize) -> Result<&'static Codec, String> {
-    if TABLES.get().is_none() {
-        let load = LOADER.lock().unwrap_or_else(|e| e.into_inner()).unwrap_or(default_load);
-        let bytes = load()?;
-        let tables = parse(&bytes).ok_or("the file is damaged")?;
-        let _ = TABLES.set(tables);
+    if FILE.get().is_none() {
+        let bytes = LOADER.get().copied().unwrap_or(default_load)()?;
+        let _ = FILE.set(File::index(bytes).ok_or("the file is damaged")?);
     }
-    let tables = TABLES.get().ok_or("not loaded")?;
-    tables.codecs.get(index).ok_or_else(|| "the file lacks this encoding".into())
+    let file = FILE.get().ok_or("not loaded")?;
+    let slot = CODECS.get(index).ok_or("no such encoding")?;
+    if slot.get().is_none() {
+        let _ = slot.set(file.codec(index).ok_or("the file is damaged")?);
+    }
+    slot.get().ok_or_else(|| "not loaded".into())
 }
 
-struct Tables {
-    codecs: Vec<Codec>,
+/// The file, and where each part of it starts.
+struct File {
+    bytes: Vec<u8>,
+    /// Per encoding: the inverse's rule, each state's table (by its offset), the exceptions' offset.
+    encodings: Vec<(bool, Vec<usize>, usize)>,
+    ranges: Vec<(u32, u32)>,
 }
 
-/// A sequence of 1 to 3 bytes as a key: its length above its bytes.
-fn key(seq: &[u8]) -> u32 {
-    seq.iter().fold((seq.len() as u32) << 24, |k, &b| (k & 0xFF00_0000) | ((k & 0xFF_FFFF) << 8) | b as u32)
+/// Where a decode table keeps a sequence: bytes, pairs after them, EUC-JP's 0x8F triples last.
+fn slot(seq: u64) -> usize {
+    match seq >> 24 {
+        1 => (seq & 0xFF) as usize,
+        2 => 0x100 + (seq & 0xFFFF) as usize,
+        _ => 0x10100 + (seq & 0xFFFF) as usize,
+    }
 }
-
-type Table = HashMap<u32, (char, Option<char>)>;
-
-pub(super) struct Codec {
-    states: Vec<Arc<Table>>,
-    /// Each character's state and bytes.
-    encode: HashMap<char, (u8, Vec<u8>)>,
-    /// GB18030's four-byte ranges (index, code point), shared by GB18030 only.
-    ranges: Option<Arc<Vec<(u32, u32)>>>,
-    shift: Shift,
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Shift {
-    None,
-    Iso2022Jp,
-    Hz,
-}
+const DECODE_SLOTS: usize = 0x20100;
+/// Characters an encode table covers (Big5's reach U+2F8xx; GB18030 computes the others).
+const ENCODE_CHARS: usize = 0x30000;
 
 struct Reader<'a>(&'a [u8]);
 
@@ -103,94 +99,137 @@ impl Reader<'_> {
         let u = self.u()?;
         Some((u >> 1) as i64 ^ -((u & 1) as i64))
     }
-    fn bytes(&mut self, n: usize) -> Option<&[u8]> {
-        (self.0.len() >= n).then(|| {
-            let (a, b) = self.0.split_at(n);
-            self.0 = b;
-            a
-        })
+    /// One table entry: (sequence difference, second character follows, character difference, second).
+    fn entry(&mut self) -> Option<(u64, i64, Option<u64>)> {
+        let d = self.u()?;
+        let ch = self.i()?;
+        Some((d >> 1, ch, if d & 1 == 1 { Some(self.u()?) } else { None }))
     }
 }
 
-fn parse(bytes: &[u8]) -> Option<Tables> {
-    let mut r = Reader(bytes.strip_prefix(b"TFENC1\n")?);
-    let count = r.u()? as usize;
-    let mut seen: Vec<Arc<Table>> = Vec::new();
-    let mut codecs = Vec::with_capacity(count);
-    let mut gb18030 = None;
-    for index in 0..count {
-        let n_states = r.u()? as usize;
-        let last_wins = r.u()? == 1;
-        let mut states = Vec::with_capacity(n_states);
-        for _ in 0..n_states {
-            let reference = r.u()? as usize;
-            if reference > 0 {
-                states.push(seen.get(reference - 1)?.clone());
-                continue;
-            }
-            let n = r.u()? as usize;
-            let mut table = Table::with_capacity(n);
-            let (mut seq, mut ch) = (0u64, 0i64);
-            for _ in 0..n {
-                let d = r.u()?;
-                seq += d >> 1;
-                ch += r.i()?;
-                let second = if d & 1 == 1 { Some(char::from_u32(r.u()? as u32)?) } else { None };
-                table.insert(seq as u32, (char::from_u32(ch as u32)?, second));
-            }
-            let table = Arc::new(table);
-            seen.push(table.clone());
-            states.push(table);
-        }
-        // The inverse, in the order the file wrote the tables (by state, then by sequence).
-        let mut encode = HashMap::new();
-        for (s, table) in states.iter().enumerate() {
-            let mut entries: Vec<_> = table.iter().filter(|(_, v)| v.1.is_none()).collect();
-            entries.sort_by_key(|(k, _)| **k);
-            for (&k, &(c, _)) in entries {
-                if last_wins || !encode.contains_key(&c) {
-                    encode.insert(c, (s as u8, seq_bytes(k)));
-                }
-            }
-        }
-        let mut ch = 0u64;
+impl File {
+    /// Reads the file's layout (the tables are built per encoding, when used).
+    fn index(bytes: Vec<u8>) -> Option<File> {
+        let body = bytes.strip_prefix(b"TFENC1\n")?;
+        let mut r = Reader(body);
+        let at = |r: &Reader| bytes.len() - r.0.len();
+        let mut tables = Vec::new();
+        let mut encodings = Vec::new();
         for _ in 0..r.u()? {
-            ch += r.u()?;
-            let c = char::from_u32(ch as u32)?;
-            match r.u()? as usize {
-                0 => {
-                    encode.remove(&c);
-                }
-                len => {
-                    let b = r.bytes(len)?;
-                    encode.insert(c, (b[0], b[1..].to_vec()));
+            let states = r.u()?;
+            let last_wins = r.u()? == 1;
+            let mut own = Vec::new();
+            for _ in 0..states {
+                match r.u()? as usize {
+                    0 => {
+                        tables.push(at(&r));
+                        own.push(at(&r));
+                        for _ in 0..r.u()? {
+                            r.entry()?;
+                        }
+                    }
+                    reference => own.push(*tables.get(reference - 1)?),
                 }
             }
+            encodings.push((last_wins, own, at(&r)));
+            for _ in 0..r.u()? {
+                r.u()?;
+                let len = r.u()? as usize;
+                r.0 = r.0.get(len..)?;
+            }
         }
-        let shift = match super::encoding_text::table_name(index) {
+        let mut ranges = Vec::new();
+        for _ in 0..r.u()? {
+            ranges.push((r.u()? as u32, r.u()? as u32));
+        }
+        Some(File { bytes, encodings, ranges })
+    }
+
+    fn codec(&self, index: usize) -> Option<Codec> {
+        let (last_wins, states, exceptions) = self.encodings.get(index)?;
+        let mut c = Codec {
+            decode: Vec::with_capacity(states.len()),
+            seconds: Vec::new(),
+            encode: vec![0; ENCODE_CHARS],
+            ranges: Vec::new(),
+            shift: Shift::None,
+        };
+        for (state, &offset) in states.iter().enumerate() {
+            let mut table = vec![0u32; DECODE_SLOTS];
+            let mut r = Reader(self.bytes.get(offset..)?);
+            let (mut seq, mut ch) = (0u64, 0i64);
+            for _ in 0..r.u()? {
+                let (d, dc, second) = r.entry()?;
+                seq += d;
+                ch += dc;
+                let first = u32::try_from(ch).ok().filter(|&x| x < 0x110000)?;
+                let mut v = first + 1;
+                if let Some(s) = second {
+                    c.seconds.push(char::from_u32(s as u32)?);
+                    v |= (c.seconds.len() as u32) << 21;
+                } else if let Some(e) = c.encode.get_mut(first as usize) {
+                    // The inverse: the first or the last sequence of each character.
+                    if *last_wins || *e == 0 {
+                        *e = pack(state as u32, seq);
+                    }
+                }
+                *table.get_mut(slot(seq))? = v;
+            }
+            c.decode.push(table);
+        }
+        let mut r = Reader(self.bytes.get(*exceptions..)?);
+        let mut ch = 0usize;
+        for _ in 0..r.u()? {
+            ch += r.u()? as usize;
+            let len = r.u()? as usize;
+            let b = r.0.get(..len)?;
+            r.0 = &r.0[len..];
+            let v = match b {
+                [] => 0,
+                [state, bytes @ ..] => {
+                    let seq = bytes.iter().fold(0u64, |s, &x| s << 8 | u64::from(x)) | (bytes.len() as u64) << 24;
+                    pack(u32::from(*state), seq)
+                }
+            };
+            if let Some(e) = c.encode.get_mut(ch) {
+                *e = v;
+            }
+        }
+        c.shift = match super::encoding_text::table_name(index) {
             "ISO-2022-JP" => Shift::Iso2022Jp,
             "HZ-GB-2312" => Shift::Hz,
             "GB18030" => {
-                gb18030 = Some(index);
+                c.ranges = self.ranges.clone();
                 Shift::None
             }
             _ => Shift::None,
         };
-        codecs.push(Codec { states, encode, ranges: None, shift });
+        Some(c)
     }
-    let mut ranges = Vec::new();
-    for _ in 0..r.u()? {
-        ranges.push((r.u()? as u32, r.u()? as u32));
-    }
-    if let Some(i) = gb18030 {
-        codecs[i].ranges = Some(Arc::new(ranges));
-    }
-    Some(Tables { codecs })
 }
 
-fn seq_bytes(k: u32) -> Vec<u8> {
-    let len = (k >> 24) as usize;
-    (0..len).map(|i| (k >> (8 * (len - 1 - i))) as u8).collect()
+/// An encode table's entry: the state (bits 26..28), the length (24..26) and the bytes.
+fn pack(state: u32, seq: u64) -> u32 {
+    state << 26 | seq as u32
+}
+
+pub(super) struct Codec {
+    /// Per state: each sequence's character plus one (bits 0..21), and its second character's
+    /// index in `seconds` plus one (bits 21..); 0: not a sequence of the encoding.
+    decode: Vec<Vec<u32>>,
+    seconds: Vec<char>,
+    /// Per character: [`pack`]ed state and bytes; 0: the encoder refuses it.
+    encode: Vec<u32>,
+    /// GB18030's four-byte ranges (index, code point).
+    ranges: Vec<(u32, u32)>,
+    shift: Shift,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Shift {
+    None,
+    Iso2022Jp,
+    Hz,
 }
 
 /// GB18030's four-byte index 189000 is U+10000; the supplementary planes follow linearly.
@@ -202,27 +241,29 @@ impl Codec {
     /// x/text's encoder over the whole text: `None` when a character has no bytes here.
     pub(super) fn encode(&self, s: &str) -> Option<Vec<u8>> {
         let mut out = Vec::with_capacity(s.len());
-        let mut state = 0u8;
+        let mut state = 0u32;
         for c in s.chars() {
             if self.shift == Shift::Hz && c == '~' {
                 out.extend_from_slice(b"~~"); // in either state, and the state stays
                 continue;
             }
-            let Some((s, bytes)) = self.encode.get(&c) else {
+            let v = self.encode.get(c as usize).copied().unwrap_or(0);
+            if v == 0 {
                 out.extend_from_slice(&self.four_bytes(c)?);
                 continue;
-            };
-            if *s != state {
-                out.extend_from_slice(match (self.shift, *s) {
+            }
+            let (s, len) = (v >> 26, (v >> 24 & 3) as usize);
+            if s != state {
+                out.extend_from_slice(match (self.shift, s) {
                     (Shift::Hz, 0) => b"~}",
                     (Shift::Hz, _) => b"~{",
                     (_, 0) => b"\x1b(B",
                     (_, 1) => b"\x1b(I",
                     _ => b"\x1b$B",
                 });
-                state = *s;
+                state = s;
             }
-            out.extend_from_slice(bytes);
+            out.extend_from_slice(&v.to_be_bytes()[4 - len..]);
         }
         if self.shift == Shift::Iso2022Jp && state != 0 {
             out.extend_from_slice(b"\x1b(B");
@@ -230,8 +271,29 @@ impl Codec {
         Some(out)
     }
 
+    /// The sequence's characters, pushed onto `out`; false when it is not one of the encoding's.
+    fn lookup(&self, state: usize, seq: &[u8], out: &mut String) -> bool {
+        let at = match *seq {
+            [a] => usize::from(a),
+            [a, b] => 0x100 + (usize::from(a) << 8 | usize::from(b)),
+            [0x8F, b, c] => 0x10100 + (usize::from(b) << 8 | usize::from(c)),
+            _ => return false,
+        };
+        let v = self.decode[state][at];
+        let Some(first) = (v & 0x1F_FFFF).checked_sub(1).and_then(char::from_u32) else { return false };
+        out.push(first);
+        if let Some(&second) = (v >> 21).checked_sub(1).and_then(|i| self.seconds.get(i as usize)) {
+            out.push(second);
+        }
+        true
+    }
+
+    /// GB18030's four bytes for a character outside its two-byte table (None elsewhere).
     fn four_bytes(&self, c: char) -> Option<[u8; 4]> {
-        let ranges = self.ranges.as_ref()?;
+        let ranges = &self.ranges;
+        if ranges.is_empty() {
+            return None;
+        }
         let c = c as u32;
         let mut i = if c < 0x10000 {
             let at = ranges.partition_point(|&(_, cp)| cp <= c).checked_sub(1)?;
@@ -254,16 +316,7 @@ impl Codec {
         let mut out = String::with_capacity(b.len());
         let mut state = 0usize;
         let mut i = 0;
-        let look = |state: usize, seq: &[u8], out: &mut String| -> bool {
-            match self.states[state].get(&key(seq)) {
-                Some(&(c, second)) => {
-                    out.push(c);
-                    out.extend(second);
-                    true
-                }
-                None => false,
-            }
-        };
+        let look = |state: usize, seq: &[u8], out: &mut String| self.lookup(state, seq, out);
         while i < b.len() {
             let c0 = b[i];
             match self.shift {
@@ -337,8 +390,9 @@ impl Codec {
     }
 
     fn four_byte_char(&self, b: &[u8]) -> Option<char> {
-        let ranges = self.ranges.as_ref()?;
-        let ok = (0x81..0xFF).contains(&b[0])
+        let ranges = &self.ranges;
+        let ok = !ranges.is_empty()
+            && (0x81..0xFF).contains(&b[0])
             && (0x30..0x3A).contains(&b[1])
             && (0x81..0xFF).contains(&b[2])
             && (0x30..0x3A).contains(&b[3]);
