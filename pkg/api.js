@@ -39,7 +39,16 @@ function encodingTablesUrl() {
   }
 }
 
+/** The data file's bytes for the module, or a string saying why they cannot be read. */
 function encodingTables() {
+  try {
+    return readEncodingFile();
+  } catch (e) {
+    return String(e?.message ?? e);
+  }
+}
+
+function readEncodingFile() {
   if (encodingBytes) return encodingBytes;
   const url = encodingTablesUrl();
   let bytes = readEncodingTables(url);

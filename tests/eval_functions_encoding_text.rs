@@ -36,7 +36,12 @@ fn every_encoding_as_x_text_encodes_and_decodes() {
     let (mut n, mut bad) = (0, Vec::new());
     for case in doc["cases"].as_array().unwrap() {
         let [f, input, enc, want] = case.as_array().unwrap().as_slice() else { panic!("{case}") };
-        let expr = format!("text{}base64({}, {})", f.as_str().unwrap(), quote(input.as_str().unwrap()), quote(enc.as_str().unwrap()));
+        let expr = format!(
+            "text{}base64({}, {})",
+            f.as_str().unwrap(),
+            quote(input.as_str().unwrap()),
+            quote(enc.as_str().unwrap())
+        );
         let got = match harness::console(&setup, &expr) {
             harness::Outcome::Value { json, .. } => json.and_then(|j| serde_json::from_str::<Json>(&j).ok()),
             harness::Outcome::Error { .. } => None,

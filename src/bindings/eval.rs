@@ -169,11 +169,12 @@ pub fn set_encoding_loader(loader: js_sys::Function) {
 }
 
 fn js_load_encodings() -> Result<Vec<u8>, String> {
+    // The loader returns the bytes, or a string saying why it could not read them.
     let loader = ENCODING_LOADER.with(|l| l.borrow().clone()).ok_or("no loader was set")?;
-    let bytes = loader.call0(&JsValue::NULL).map_err(|e| {
-        js_sys::Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string()).unwrap_or_else(|| format!("{e:?}"))
-    })?;
-    Ok(js_sys::Uint8Array::new(&bytes).to_vec())
+    match loader.call0(&JsValue::NULL) {
+        Ok(v) => v.as_string().map_or_else(|| Ok(js_sys::Uint8Array::new(&v).to_vec()), Err),
+        Err(_) => Err("the loader failed".into()),
+    }
 }
 
 /// JSON text given by `pkg/index.js` (`JSON.stringify` of a user's object), parsed here.
