@@ -16,6 +16,75 @@ function finish() {
   initialised = true;
   version = raw.version();
   live.lastWords = raw.lastWords?.() ?? 0;
+  raw.setEncodingLoader(encodingTables);
+}
+
+// ---- The text encodings' data file -------------------------------------------------------------
+//
+// x/text's tables for 49 of the encodings of `textencodebase64` / `textdecodebase64` (Shift_JIS,
+// GBK, Big5, the ISO-8859 and windows code pages, ...) are a file beside this module,
+// tfgraph_encodings.bin (328 KB, 128 KB gzipped), not part of the .wasm. The module asks for it,
+// synchronously, the first time a configuration uses one of those encodings: from disk where
+// this module is a file: URL (Node, Deno, Bun), otherwise with a synchronous request (pages and
+// workers; the URL is the pattern bundlers emit as an asset). Fetched once per page.
+
+let encodingBytes = null;
+
+function encodingTablesUrl() {
+  try {
+    return new URL("./tfgraph_encodings.bin", import.meta.url);
+  } catch {
+    const script = globalThis.document?.currentScript?.src ?? globalThis.location?.href;
+    return new URL("./tfgraph_encodings.bin", script);
+  }
+}
+
+/** The data file's bytes for the module, or a string saying why they cannot be read. */
+function encodingTables() {
+  try {
+    return readEncodingFile();
+  } catch (e) {
+    return String(e?.message ?? e);
+  }
+}
+
+function readEncodingFile() {
+  if (encodingBytes) return encodingBytes;
+  const url = encodingTablesUrl();
+  let bytes = readEncodingTables(url);
+  // Vite's dev server pre-bundles the package into node_modules/.vite/deps/ without this file
+  // (see index.js): the package is at ../../tfgraph/ from there.
+  if (!isEncodingTables(bytes) && url.pathname.includes("/node_modules/.vite/")) {
+    bytes = readEncodingTables(new URL("../../tfgraph/tfgraph_encodings.bin", url));
+  }
+  if (!isEncodingTables(bytes)) throw new Error(`${url} is not tfgraph's encoding tables (serve the package's tfgraph_encodings.bin there)`);
+  encodingBytes = bytes;
+  return bytes;
+}
+
+const isEncodingTables = (b) => String.fromCharCode(...b.subarray(0, 7)) === "TFENC1\n";
+
+function readEncodingTables(url) {
+  let bytes;
+  if (url.protocol === "file:") {
+    bytes = readFileSync(url);
+  } else {
+    const request = new XMLHttpRequest();
+    request.open("GET", url, false);
+    // A synchronous request may set responseType only in a worker; on a page the bytes come
+    // as x-user-defined text, one char per byte (its low 8 bits), as index.js reads the .wasm.
+    const binaryText = globalThis.document !== undefined;
+    if (binaryText) request.overrideMimeType("text/plain; charset=x-user-defined");
+    else request.responseType = "arraybuffer";
+    request.send();
+    if (request.status !== 200 && request.status !== 0) throw new Error(`cannot load ${url}: HTTP ${request.status}`);
+    if (binaryText) {
+      const text = request.responseText;
+      bytes = new Uint8Array(text.length);
+      for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    } else bytes = new Uint8Array(request.response);
+  }
+  return bytes;
 }
 
 // ---- The module instance, and its replacement after a trap (issue #26) -----------------------
@@ -179,6 +248,7 @@ function instance() {
     const copy = bindings(hooks);
     copy.initSync({ module: live.module }); // hooks.exports sets `live`
     raw = copy;
+    raw.setEncodingLoader(encodingTables);
     live.lastWords = raw.lastWords?.() ?? 0;
   }
   return live;

@@ -155,6 +155,28 @@ pub fn install_hosts() {
     });
 }
 
+thread_local! {
+    /// `pkg/api.js`'s reader of the encoding data file (`setEncodingLoader`).
+    static ENCODING_LOADER: std::cell::RefCell<Option<js_sys::Function>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Sets how this instance reads `tfgraph_encodings.bin` (x/text's tables for 49 text
+/// encodings, kept out of the module): called when a configuration first uses one of them.
+#[wasm_bindgen(js_name = setEncodingLoader)]
+pub fn set_encoding_loader(loader: js_sys::Function) {
+    ENCODING_LOADER.with(|l| *l.borrow_mut() = Some(loader));
+    eval::functions::encoding_text_tables::set_loader(js_load_encodings);
+}
+
+fn js_load_encodings() -> Result<Vec<u8>, String> {
+    // The loader returns the bytes, or a string saying why it could not read them.
+    let loader = ENCODING_LOADER.with(|l| l.borrow().clone()).ok_or("no loader was set")?;
+    match loader.call0(&JsValue::NULL) {
+        Ok(v) => v.as_string().map_or_else(|| Ok(js_sys::Uint8Array::new(&v).to_vec()), Err),
+        Err(_) => Err("the loader failed".into()),
+    }
+}
+
 /// JSON text given by `pkg/index.js` (`JSON.stringify` of a user's object), parsed here.
 fn json_option(options: &JsValue, key: &str) -> Result<Option<serde_json::Value>, JsValue> {
     match get(options, key)? {

@@ -9,7 +9,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildGraph, loadConfig, version, walk } from "../../pkg/node.js";
+import { buildGraph, evaluate, loadConfig, version, walk } from "../../pkg/node.js";
 import { close, here, install, launch, openApp, run, runScript, serve, start } from "./harness.mjs";
 
 const PAGE_FILES = {
@@ -35,6 +35,8 @@ async function expected() {
     resources: config.root.resources.map((r) => r.address),
     edges: graph.edges().map((e) => `${e.from} -> ${e.to}`),
     order,
+    // x/text's Shift_JIS, from tfgraph_encodings.bin beside the module (read on first use).
+    shiftJis: evaluate({ "main.tf": "" }, 'textencodebase64("日本語", "Shift_JIS")').value,
   };
   const worker = { version, edges: buildGraph(WORKER_FILES).edges().map((e) => `${e.from} -> ${e.to}`) };
   return { page, worker };
@@ -46,6 +48,7 @@ before(async () => {
   want = await expected();
   // The facts themselves, so the comparison cannot pass on two empty results.
   assert.deepEqual(want.page.resources, ["null_resource.a", "null_resource.b"]);
+  assert.equal(want.page.shiftJis, "k/qWe4zq");
   assert.ok(want.page.edges.includes("null_resource.b (expand) -> null_resource.a (expand)"));
   assert.ok(want.page.order.indexOf("null_resource.a (expand)") < want.page.order.indexOf("null_resource.b (expand)"));
   assert.ok(want.worker.edges.includes("null_resource.x (expand) -> null_resource.w (expand)"));

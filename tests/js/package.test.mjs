@@ -36,11 +36,11 @@ test("the manifest is an ES module package with types", () => {
   assert.deepEqual(manifest.sideEffects, ["./index.js", "./node.js"]);
 });
 
-test("npm pack ships the entry, the declarations and the wasm", () => {
+test("npm pack ships the entry, the declarations, the wasm and the encodings file", () => {
   const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--loglevel=error"], { cwd: pkgDir, encoding: "utf8" });
   const files = JSON.parse(out)[0].files.map((f) => f.path).sort();
   const wanted = ["README.md", "api.js", "cli.js", "index.d.ts", "index.js", "node.js", "package.json", "read-dir.js"];
-  wanted.push("tfgraph.js", "tfgraph_bg.wasm");
+  wanted.push("tfgraph.js", "tfgraph_bg.wasm", "tfgraph_encodings.bin"); // the .bin: 49 text encodings, read on first use
   // The command's parts (pkg/cli/).
   for (const f of ["common", "engine", "interrupt", "json-ui", "plan-file", "progress", "prompt", "state-file", "variables"]) wanted.push(`cli/${f}.js`);
   // Exactly what users need: no build stamp, no stray files, and not wasm-bindgen's own

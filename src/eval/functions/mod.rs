@@ -28,6 +28,7 @@ mod datetime;
 mod encoding;
 mod encoding_gzip;
 mod encoding_text;
+pub mod encoding_text_tables;
 mod encoding_yaml;
 mod encoding_yamldecode;
 pub mod filesystem;

@@ -1,5 +1,5 @@
 // The package in Deno and Bun: imported by name from node_modules, no init call.
-import { buildGraph, loadConfig, version, walk } from "tfgraph";
+import { buildGraph, evaluate, loadConfig, version, walk } from "tfgraph";
 
 const files = {
   "main.tf": `
@@ -21,4 +21,6 @@ console.log(JSON.stringify({
   resources: config.root.resources.map((r) => r.address),
   edges: graph.edges().map((e) => `${e.from} -> ${e.to}`),
   order,
+  // x/text's Shift_JIS, from tfgraph_encodings.bin beside the module (read on first use).
+  shiftJis: evaluate({ "main.tf": "" }, 'textencodebase64("日本語", "Shift_JIS")').value,
 }));

@@ -1,6 +1,6 @@
 // A browser app that loads the WebAssembly module itself, without top-level await.
 // The explicit-init entry: esbuild emits the .wasm itself (--loader:.wasm=file) and hands over its URL.
-import { buildGraph, init, loadConfig, version, walk } from "tfgraph/init";
+import { buildGraph, evaluate, init, loadConfig, version, walk } from "tfgraph/init";
 import wasmUrl from "tfgraph/tfgraph_bg.wasm";
 
 const files = {
@@ -24,6 +24,8 @@ async function run() {
     resources: config.root.resources.map((r) => r.address),
     edges: graph.edges().map((e) => `${e.from} -> ${e.to}`),
     order,
+    // x/text's Shift_JIS, from tfgraph_encodings.bin beside the module (read on first use).
+    shiftJis: evaluate({ "main.tf": "" }, 'textencodebase64("日本語", "Shift_JIS")').value,
   };
 }
 

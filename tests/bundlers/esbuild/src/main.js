@@ -1,5 +1,5 @@
 // A browser app as a new user writes it: import the package by name, no init call, no config.
-import { buildGraph, loadConfig, version, walk } from "tfgraph";
+import { buildGraph, evaluate, loadConfig, version, walk } from "tfgraph";
 
 const files = {
   "main.tf": `
@@ -22,6 +22,8 @@ async function run() {
     resources: config.root.resources.map((r) => r.address),
     edges: graph.edges().map((e) => `${e.from} -> ${e.to}`),
     order,
+    // x/text's Shift_JIS, from tfgraph_encodings.bin beside the module (read on first use).
+    shiftJis: evaluate({ "main.tf": "" }, 'textencodebase64("日本語", "Shift_JIS")').value,
   };
 }
 
