@@ -111,6 +111,13 @@ pub fn plan(module: &Module<'_>, state: Option<&Json>, request: &Request) -> Pla
     Planned { plan, refresh_only: request.refresh_only, mocking: request.mocking.clone() }
 }
 
+/// `terraform plan`'s text of a run's plan (what `terraform test -verbose` prints after a plan run).
+pub fn plan_text(module: &Module<'_>, planned: &Planned) -> String {
+    let provider = TestProvider::new(&module.provider, &planned.mocking);
+    let json = crate::engine::api::plan_json(&planned.plan, &provider);
+    crate::engine::api::plan_text(&planned.plan, &json, &provider.schema_document())
+}
+
 /// Applies a plan: the new state and the apply's diagnostics.
 pub fn apply(
     module: &Module<'_>,
@@ -218,7 +225,7 @@ impl PlannedValues {
                 Some(None) => objects.into_iter().next().map(|o| o.1).unwrap_or_else(Value::dynamic),
                 Some(Some(crate::addrs::InstanceKey::Int(_))) => {
                     let mut items = objects;
-                    items.sort_by_key(|o| match o.0 {
+                    crate::util::sort::sort_by_key(&mut items, |o| match o.0 {
                         Some(crate::addrs::InstanceKey::Int(i)) => i,
                         _ => 0,
                     });
@@ -255,7 +262,7 @@ pub fn with_scope<R>(
     planning: bool,
     f: impl FnOnce(&ModuleScope<'_>, &Inputs<'_>) -> R,
 ) -> R {
-    let funcs = crate::eval::functions::Registry::builtin();
+    let funcs = super::runner::builtin_funcs();
     let files = crate::eval::MapFiles(module.files);
     let inputs = Inputs {
         variables,
