@@ -10,7 +10,7 @@ import { createInterface } from "node:readline";
 import { buildGraph, evaluate, expressionContinues, loadConfig, plan, version } from "./node.js";
 import { addVarFiles, diagnosticsOf, err, formatDiagnostic, out, parseVar, positional, readDir, readJsonFile, sortDiagnostics, UsageError } from "./cli/common.js";
 import { readPlanFile } from "./cli/plan-file.js";
-import { cmdTest, TEST_COMMAND } from "./cli/test.js";
+import { cmdTest, TEST_COMMAND } from "./cli/testing.js";
 import { checkEngineArgs, cmdApply, cmdPlan, ENGINE_COMMANDS, engineAvailable } from "./cli/engine.js";
 
 export { formatDiagnostic };
