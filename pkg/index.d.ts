@@ -678,7 +678,7 @@ export interface TestOptions {
   filter?: string[];
   /** `-test-directory` (`tests` by default). */
   testDirectory?: string;
-  /** `-verbose`: each run's result carries its plan's text (`TestRunResult.plan`). */
+  /** `-verbose`: `stdout` shows each run's plan or state after it, as `terraform test -verbose` does, and each run's result carries its plan's text (`TestRunResult.plan`). */
   verbose?: boolean;
   /** Told of each event as the runner reaches it. */
   onEvent?: (event: TestEvent) => void;

@@ -48,7 +48,7 @@ Options:
   --test-directory DIR   the tests directory (tests by default)
   --json                 terraform test -json's lines
   --junit-xml FILE       write terraform test's JUnit XML report to FILE
-  --verbose              accepted (plans and states are not printed yet)
+  --verbose              print each run's plan or state after it, as terraform test -verbose does
   --no-color             accepted (the output has no colour)`,
   options: {
     filter: { type: "string", multiple: true },

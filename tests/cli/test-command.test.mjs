@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,7 +21,9 @@ for (const name of readdirSync(fixtures).filter((n) => statSync(join(fixtures, n
   test(`tfgraph test ${name}`, { skip: GAPS.has(name) && "listed gap (tests/testing_fixtures.rs)" }, () => {
     const dir = join(fixtures, name);
     const expected = (f) => readFileSync(join(dir, "expected", f), "utf8");
-    const r = run(["test", dir]);
+    // `expected/flags`: the recording's other flags (`-verbose`), spelled as tfgraph's (`--verbose`).
+    const flags = existsSync(join(dir, "expected/flags")) ? expected("flags").split(/\s+/).filter(Boolean).map((f) => `-${f}`) : [];
+    const r = run(["test", dir, ...flags]);
     assert.equal(r.stdout, NOTICE + expected("test.stdout"));
     assert.equal(r.stderr, expected("test.stderr"));
     assert.equal(r.status, Number(expected("exitcode").trim()));

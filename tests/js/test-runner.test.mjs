@@ -28,10 +28,19 @@ function readScenario(dir) {
   return { files, expected };
 }
 
+function flagsOf(dir) {
+  try {
+    return readFileSync(join(dir, "expected/flags"), "utf8").split(/\s+/).filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
 for (const name of readdirSync(fixtures).filter((n) => statSync(join(fixtures, n)).isDirectory())) {
   nodeTest(`terraform test scenario ${name}`, { skip: GAPS.has(name) && "listed gap (tests/testing_fixtures.rs)" }, async () => {
     const { files, expected } = readScenario(join(fixtures, name));
-    const result = await test(files);
+    // `expected/flags`: the recording's other flags (`-verbose`), as tests/testing_fixtures.rs reads them.
+    const result = await test(files, { verbose: flagsOf(join(fixtures, name)).includes("-verbose") });
     assert.equal(result.stdout, expected("test.stdout"));
     assert.equal(result.stderr, expected("test.stderr"));
     assert.equal(result.exitCode, Number(expected("exitcode").trim()));
