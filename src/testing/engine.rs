@@ -16,6 +16,7 @@ use crate::diag::Diagnostics;
 use crate::engine::apply::{apply as engine_apply, ApplyOptions};
 use crate::engine::plan::plan as engine_plan;
 use crate::engine::{Plan, PlanOptions};
+use crate::eval::functions::Registry;
 use crate::eval::module_scope::{Inputs, ModuleScope};
 use crate::eval::scope::ResourceSource;
 use crate::eval::Value;
@@ -25,6 +26,17 @@ use serde_json::Value as Json;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
+
+thread_local! {
+    /// Terraform's functions, made once: a test file's expressions are evaluated a few at a
+    /// time, and making the registry cost about as much as evaluating them.
+    static FUNCS: Rc<Registry> = Rc::new(Registry::builtin());
+}
+
+/// The built-in functions (shared).
+pub(super) fn builtin_funcs() -> Rc<Registry> {
+    FUNCS.with(Rc::clone)
+}
 
 /// A configuration under test: the module in `root` (`""`, or a run's `module { source }`).
 pub struct Module<'f> {
@@ -262,7 +274,7 @@ pub fn with_scope<R>(
     planning: bool,
     f: impl FnOnce(&ModuleScope<'_>, &Inputs<'_>) -> R,
 ) -> R {
-    let funcs = super::runner::builtin_funcs();
+    let funcs = builtin_funcs();
     let files = crate::eval::MapFiles(module.files);
     let inputs = Inputs {
         variables,

@@ -23,7 +23,6 @@ use super::file::{Assertion, Command, ExprText, OverrideBlock, OverrideKind, Pla
 use super::mocking::{MockedConfig, MockedData, Mocking, Override, TypeDefaults};
 use super::verbose::Verbose;
 use crate::diag::{Diagnostic, Diagnostics, Severity, SourceRange};
-use crate::eval::functions::Registry;
 use crate::eval::module_scope::{eval_text, Inputs, ModuleScope};
 use crate::eval::scope::{LookupError, Scope};
 use crate::eval::{Kind, Type, Value};
@@ -1083,19 +1082,8 @@ fn run_variables(ctx: &RunContext<'_>) -> (BTreeMap<String, Value>, BTreeMap<Str
     (values, sources, diags)
 }
 
-thread_local! {
-    /// Terraform's functions, made once: a test file's expressions are evaluated a few at a
-    /// time, and making the registry cost about as much as evaluating them.
-    static FUNCS: Rc<Registry> = Rc::new(Registry::builtin());
-}
-
-/// The built-in functions (shared).
-pub(crate) fn builtin_funcs() -> Rc<Registry> {
-    FUNCS.with(Rc::clone)
-}
-
 fn eval_test_expr(scope: &dyn Scope, files: &BTreeMap<String, String>, e: &ExprText) -> Result<Value, Box<Diagnostic>> {
-    let funcs = builtin_funcs();
+    let funcs = engine::builtin_funcs();
     let fs = crate::eval::MapFiles(files);
     let vars = BTreeMap::new();
     let inputs = Inputs {
