@@ -1,7 +1,9 @@
 // The playground's Tests tab in Debian's headless Chromium via playwright-core: the gallery's two
 // Tests examples (tests/fixtures/test/gallerypass and galleryfail: the same files, and what
 // Terraform 1.11.4's `terraform test` did with them) run with Run tests as a person would. The
-// statuses shown per run and the runner's text must be Terraform's; a failed assertion's link
+// statuses shown per run must be Terraform's, and the text the package's test() gives with
+// `verbose` (the page asks for each run's plan, so its text is `terraform test -verbose`'s, whose
+// fidelity tests/js/test-runner.test.mjs pins on recorded scenarios); a failed assertion's link
 // must open its line in the editor; a run's state and plan must open. With no test file, the
 // starter is offered and passes. Screenshots go to tests/artifacts/ (look at them).
 
@@ -11,6 +13,14 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { openBrowser } from "./browser.mjs";
 import { GALLERY } from "../../www/src/examples.js";
+import { test as runTestFiles } from "../../pkg/index.js";
+
+/** What the page should show for `scenario`: test()'s text with `verbose`, as the page asks it. */
+async function verboseText(scenario) {
+  const files = Object.fromEntries(["main.tf", "tests/main.tftest.hcl"].map((p) => [p, fixture(scenario, p)]));
+  const r = await runTestFiles(files, { verbose: true });
+  return { stdout: r.stdout, stderr: r.stderr };
+}
 
 const fixture = (scenario, path) => readFileSync(fileURLToPath(new URL(`../fixtures/test/${scenario}/${path}`, import.meta.url)), "utf8");
 
@@ -62,7 +72,8 @@ test("Run tests: every run passes as in terraform test, the text is Terraform's,
   assert.equal(await panel().getAttribute("data-tests"), "pass");
   assert.deepEqual(await shownRuns(), terraformRuns(stdout));
   assert.equal(await byTestId("tests-summary").textContent(), "Success! 4 passed, 0 failed.");
-  assert.equal(await byTestId("tests-output").textContent(), stdout);
+  // Terraform's text with each run's plan or state after it (-verbose).
+  assert.equal(await byTestId("tests-output").textContent(), (await verboseText("gallerypass")).stdout);
   assert.equal(await page.locator("[data-testid=test-file]").getAttribute("data-status"), "pass");
   await shot("tests-pass.png");
 
@@ -90,11 +101,12 @@ test("a failing variant: the failures are Terraform's, and each links to its con
   await choose("tests-failing");
   await runTests();
   const stdout = fixture("galleryfail", "expected/test.stdout");
-  const stderr = fixture("galleryfail", "expected/test.stderr");
+  const shown = await verboseText("galleryfail");
   assert.equal(await panel().getAttribute("data-tests"), "fail");
   assert.deepEqual(await shownRuns(), terraformRuns(stdout));
   assert.equal(await byTestId("tests-summary").textContent(), "Failure! 2 passed, 2 failed.");
-  assert.equal(await byTestId("tests-output").textContent(), `${stdout}\n${stderr}`);
+  assert.equal(await byTestId("tests-output").textContent(), `${shown.stdout}\n${shown.stderr}`);
+  assert.equal(shown.stderr, fixture("galleryfail", "expected/test.stderr"));
   const failures = byTestId("test-failure");
   assert.equal(await failures.count(), 2);
   assert.match(await failures.nth(1).textContent(), /Expected 4 to be 3\./);
