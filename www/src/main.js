@@ -485,7 +485,7 @@ let rootResources = [];
 
 const testsPanel = createTestsPanel($("tests"), {
   available: typeof tfgraph.test === "function",
-  /** terraform test on the editor's files, in engine-worker.js; `verbose` brings each run's plan. */
+  /** terraform test on the editor's files, in engine-worker.js; `verbose` brings each run's plan (and, as terraform test -verbose, the plans and states in the text). */
   run: (options) => runTests(editor.files(), { ...options, verbose: true }),
   testFiles: () => Object.keys(editor.files()).filter(isTestFile),
   addStarter() {

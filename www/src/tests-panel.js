@@ -74,7 +74,7 @@ export function createTestsPanel(root, { available, run, testFiles, addStarter, 
     none,
     diagnostics,
     list,
-    el("h3", {}, "Output ", el("span", { class: "muted" }, "(terraform test's text)")),
+    el("h3", {}, "Output ", el("span", { class: "muted" }, "(terraform test -verbose's text)")),
     output,
   );
   starterButton.addEventListener("click", () => addStarter());
