@@ -704,6 +704,27 @@ export function expressionContinues(lines) {
 }
 
 /**
+ * Runs Terraform's test files (`*.tftest.hcl` in the root and in `tests/`, or
+ * `options.testDirectory`) as `terraform test` does, against the in-memory mocks: each file's
+ * and run's status, diagnostics, outputs and state, the text `terraform test` prints (`stdout`,
+ * `stderr`), its `-json` lines (`json`), its JUnit XML (`junit`) and `exitCode`. Each event
+ * (a file or run starting, completing, tearing down) reaches `options.onEvent` as it happens.
+ */
+export async function test(files, options = {}) {
+  checkInitialised();
+  const onEvent = options.onEvent;
+  if (onEvent !== undefined && typeof onEvent !== "function") throw new TypeError("test: `options.onEvent` must be a function");
+  const request = JSON.stringify({
+    variables: options.variables ?? {},
+    varFiles: options.varFiles ?? {},
+    filter: options.filter ?? [],
+    testDirectory: options.testDirectory,
+    verbose: !!options.verbose,
+  });
+  return JSON.parse(raw.runTestsRaw(files, request, onEvent ? (text) => onEvent(JSON.parse(text)) : undefined));
+}
+
+/**
  * Walks a DAG as Terraform does: each node once all it depends on has finished, at most
  * `parallelism` (10) visits at a time; a failure skips its dependents. `dag` is a Graph or
  * `{ nodes, edges: [from, to][] }` where `from` depends on `to`.

@@ -10,6 +10,7 @@ import { createInterface } from "node:readline";
 import { buildGraph, evaluate, expressionContinues, loadConfig, plan, version } from "./node.js";
 import { addVarFiles, diagnosticsOf, err, formatDiagnostic, out, parseVar, positional, readDir, readJsonFile, sortDiagnostics, UsageError } from "./cli/common.js";
 import { readPlanFile } from "./cli/plan-file.js";
+import { cmdTest, TEST_COMMAND } from "./cli/testing.js";
 import { checkEngineArgs, cmdApply, cmdPlan, ENGINE_COMMANDS, engineAvailable } from "./cli/engine.js";
 
 export { formatDiagnostic };
@@ -80,6 +81,7 @@ Commands:
   plan       what terraform plan prints, against mock providers
   apply      plan, approve, apply: progress lines, the state file written back
   destroy    destroy everything in the state
+  test       run the module's *.tftest.hcl files, as terraform test does, against mocks
 
 Run \`tfgraph <command> --help\` for a command's options. \`tfgraph --version\` prints the version.`;
 
@@ -306,7 +308,7 @@ export async function main(argv) {
     return 0;
   }
   try {
-    const spec = COMMANDS[command] ?? ENGINE_COMMANDS[command];
+    const spec = COMMANDS[command] ?? ENGINE_COMMANDS[command] ?? (command === "test" ? TEST_COMMAND : undefined);
     if (!spec) throw new UsageError(`Unknown command ${JSON.stringify(command)}.`);
     if (rest.includes("--help") || rest.includes("-h")) {
       out(`Usage: ${spec.usage}\n\n${spec.help}`);
@@ -332,12 +334,13 @@ export async function main(argv) {
       plan: cmdPlan,
       apply: (a) => cmdApply(a),
       destroy: (a) => cmdApply(a, { destroyCommand: true }),
+      test: cmdTest,
     };
     return await run[command](args);
   } catch (e) {
     if (e instanceof UsageError || e?.code?.startsWith?.("ERR_PARSE_ARGS")) {
       err(`Error: ${e.message}\n`);
-      const usage = (COMMANDS[command] ?? ENGINE_COMMANDS[command])?.usage;
+      const usage = (COMMANDS[command] ?? ENGINE_COMMANDS[command] ?? (command === "test" ? TEST_COMMAND : undefined))?.usage;
       err(usage ? `Usage: ${usage}\nRun \`tfgraph ${command} --help\` for more.` : MAIN_HELP);
       return 1;
     }

@@ -664,6 +664,84 @@ export declare function evaluate(files: Files | LoadedConfig, expression: string
 export declare function expressionContinues(lines: string[]): boolean;
 
 // ---------------------------------------------------------------------------------------------
+// terraform test (src/testing)
+
+/** A run's or a file's status; `"error"` prints as `fail` in the text. */
+export type TestStatus = "pending" | "skip" | "pass" | "fail" | "error";
+
+export interface TestOptions {
+  /** `-var`: values of input variables (the lowest precedence after the test files' own). */
+  variables?: Record<string, unknown>;
+  /** `-var-file`: `{ path: contents }` of .tfvars files, in order. */
+  varFiles?: Record<string, string>;
+  /** `-filter`: only these test files (paths among the files). */
+  filter?: string[];
+  /** `-test-directory` (`tests` by default). */
+  testDirectory?: string;
+  /** `-verbose`: `stdout` shows each run's plan or state after it, as `terraform test -verbose` does, and each run's result carries its plan's text (`TestRunResult.plan`). */
+  verbose?: boolean;
+  /** Told of each event as the runner reaches it. */
+  onEvent?: (event: TestEvent) => void;
+}
+
+export type TestEvent =
+  | { type: "abstract"; files: { path: string; runs: string[] }[] }
+  | { type: "file"; file: string; progress: "starting" | "teardown" | "complete"; status?: TestStatus; diagnostics?: Diagnostic[] }
+  | { type: "run"; file: string; run: string; progress: "starting" | "teardown" | "complete"; status?: TestStatus; diagnostics?: Diagnostic[] }
+  | { type: "cleanup"; file: string; run: string | null; diagnostics: Diagnostic[]; left: string[] }
+  | { type: "summary"; status: TestStatus }
+  | { type: "diagnostics"; diagnostics: Diagnostic[] };
+
+export interface TestRunResult {
+  name: string;
+  status: TestStatus;
+  /** Failed assertions ("Test assertion failed", with the message and the condition's range) and errors. */
+  diagnostics: Diagnostic[];
+  /** The module's outputs after the run (`run.NAME.OUTPUT` to later runs); unknown parts are null. */
+  outputs: Record<string, unknown> | null;
+  /** The state it used (`""`: the module under test's). */
+  stateKey: string;
+  /** The state after an apply run (state v4); null for plan runs. */
+  state: unknown | null;
+  /**
+   * With `verbose`: the run's plan as `terraform plan` prints it (what `terraform test -verbose`
+   * prints after a plan run); null without `verbose`, or when the run did not plan.
+   */
+  plan: string | null;
+}
+
+export interface TestFileResult {
+  path: string;
+  status: TestStatus;
+  runs: TestRunResult[];
+  diagnostics: Diagnostic[];
+}
+
+export interface TestResult {
+  status: TestStatus;
+  /** `terraform test`'s exit status: 0 when everything passed, 1 otherwise. */
+  exitCode: number;
+  files: TestFileResult[];
+  /** Problems that stopped every file (a malformed test file). */
+  diagnostics: Diagnostic[];
+  /** What `terraform test` prints on stdout and on stderr. */
+  stdout: string;
+  stderr: string;
+  /** `terraform test -json`'s lines (without timestamps). */
+  json: Record<string, unknown>[];
+  /** `terraform test -junit-xml`'s report (without run times). */
+  junit: string;
+}
+
+/**
+ * Runs Terraform's test files (`*.tftest.hcl` and `*.tftest.json`) as `terraform test` does,
+ * against the in-memory mock providers (the files' `mock_provider` blocks, else tfgraph's): no
+ * init, no provider binaries. `override_module` is not run yet (a file with one reports an error
+ * and skips its runs).
+ */
+export declare function test(files: Files, options?: TestOptions): Promise<TestResult>;
+
+// ---------------------------------------------------------------------------------------------
 // The walker (src/walk)
 
 export interface WalkDag {

@@ -23,4 +23,6 @@ pub mod graph;
 #[cfg(target_arch = "wasm32")]
 mod heap;
 #[cfg(target_arch = "wasm32")]
+pub mod testing;
+#[cfg(target_arch = "wasm32")]
 pub mod walk;

@@ -4,7 +4,8 @@
 
 use super::report;
 use super::runner::{self, Event, Options, Suite};
-use serde_json::{json, Value as Json};
+use report::{diags, obj, s};
+use serde_json::Value as Json;
 use std::collections::BTreeMap;
 
 /// `{ variables, varFiles: { path: text }, filter, testDirectory, verbose }`.
@@ -36,60 +37,76 @@ pub fn options(j: &Json) -> Options {
 
 /// An event as `onEvent` receives it.
 pub fn event(e: &Event) -> Json {
-    match e {
-        Event::Abstract { files } => {
-            json!({"type": "abstract", "files": files.iter().map(|(f, r)| json!({"path": f, "runs": r})).collect::<Vec<_>>()})
+    if let Some(p) = report::progress(e) {
+        let mut v = p.fields("file");
+        v.push(("type", s(p.kind)));
+        if let Some(d) = p.diagnostics {
+            v.push(("diagnostics", diags(d)));
         }
-        Event::FileStart { file } => json!({"type": "file", "file": file, "progress": "starting"}),
-        Event::RunStart { file, run } => json!({"type": "run", "file": file, "run": run, "progress": "starting"}),
-        Event::RunComplete { file, run, status, diagnostics, .. } => {
-            json!({"type": "run", "file": file, "run": run, "progress": "complete", "status": status.word(), "diagnostics": diagnostics})
-        }
-        Event::FileTeardown { file } => json!({"type": "file", "file": file, "progress": "teardown"}),
-        Event::RunTeardown { file, run } => json!({"type": "run", "file": file, "run": run, "progress": "teardown"}),
-        Event::DestroyFailed { file, run, diagnostics, left } => {
-            json!({"type": "cleanup", "file": file, "run": run, "diagnostics": diagnostics, "left": left})
-        }
-        Event::FileComplete { file, status, diagnostics } => {
-            json!({"type": "file", "file": file, "progress": "complete", "status": status.word(), "diagnostics": diagnostics})
-        }
-        Event::Conclusion { status } => json!({"type": "summary", "status": status.word()}),
-        Event::Diagnostics { diagnostics } => json!({"type": "diagnostics", "diagnostics": diagnostics}),
+        return obj(v);
     }
+    obj(match e {
+        Event::Abstract { files } => {
+            let files = files
+                .iter()
+                .map(|(f, r)| obj(vec![("path", s(f)), ("runs", Json::Array(r.iter().map(|x| s(x)).collect()))]))
+                .collect();
+            vec![("type", s("abstract")), ("files", Json::Array(files))]
+        }
+        Event::DestroyFailed { file, run, diagnostics, left } => vec![
+            ("type", s("cleanup")),
+            ("file", s(file)),
+            ("run", run.as_deref().map_or(Json::Null, s)),
+            ("diagnostics", diags(diagnostics)),
+            ("left", Json::Array(left.iter().map(|a| s(a)).collect())),
+        ],
+        Event::Conclusion { status } => vec![("type", s("summary")), ("status", s(status.word()))],
+        Event::Diagnostics { diagnostics } => vec![("type", s("diagnostics")), ("diagnostics", diags(diagnostics))],
+        // The file and run events are above.
+        _ => Vec::new(),
+    })
 }
 
 /// The suite as the package returns it.
-pub fn suite(s: &Suite, version: &str) -> Json {
-    let (stdout, stderr) = report::text(s);
-    let files: Vec<Json> = s
+pub fn suite(s_: &Suite, version: &str) -> Json {
+    let (stdout, stderr) = report::text(s_);
+    let opt = |j: &Option<Json>| j.clone().unwrap_or(Json::Null);
+    let files = s_
         .files
         .iter()
         .map(|f| {
-            json!({
-                "path": f.path,
-                "status": f.status.word(),
-                "diagnostics": f.diagnostics,
-                "runs": f.runs.iter().map(|r| json!({
-                    "name": r.name,
-                    "status": r.status.word(),
-                    "diagnostics": r.diagnostics,
-                    "outputs": r.outputs,
-                    "stateKey": r.state_key,
-                    "state": r.state,
-                })).collect::<Vec<_>>(),
-            })
+            let runs = f
+                .runs
+                .iter()
+                .map(|r| {
+                    obj(vec![
+                        ("name", s(&r.name)),
+                        ("status", s(r.status.word())),
+                        ("diagnostics", diags(&r.diagnostics)),
+                        ("outputs", opt(&r.outputs)),
+                        ("stateKey", s(&r.state_key)),
+                        ("state", opt(&r.state)),
+                    ])
+                })
+                .collect();
+            obj(vec![
+                ("path", s(&f.path)),
+                ("status", s(f.status.word())),
+                ("diagnostics", diags(&f.diagnostics)),
+                ("runs", Json::Array(runs)),
+            ])
         })
         .collect();
-    json!({
-        "status": s.status.word(),
-        "exitCode": s.exit_code(),
-        "files": files,
-        "diagnostics": s.diagnostics,
-        "stdout": stdout,
-        "stderr": stderr,
-        "json": report::json_lines(s, version, None),
-        "junit": report::junit_xml(s, None),
-    })
+    obj(vec![
+        ("status", s(s_.status.word())),
+        ("exitCode", Json::from(s_.exit_code())),
+        ("files", Json::Array(files)),
+        ("diagnostics", diags(&s_.diagnostics)),
+        ("stdout", Json::String(stdout)),
+        ("stderr", Json::String(stderr)),
+        ("json", Json::Array(report::json_lines(s_, version, None))),
+        ("junit", Json::String(report::junit_xml(s_, None))),
+    ])
 }
 
 /// Runs the tests of `files` with the package's options, telling `on_event` each event.

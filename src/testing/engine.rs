@@ -16,6 +16,7 @@ use crate::diag::Diagnostics;
 use crate::engine::apply::{apply as engine_apply, ApplyOptions};
 use crate::engine::plan::plan as engine_plan;
 use crate::engine::{Plan, PlanOptions};
+use crate::eval::functions::Registry;
 use crate::eval::module_scope::{Inputs, ModuleScope};
 use crate::eval::scope::ResourceSource;
 use crate::eval::Value;
@@ -25,6 +26,17 @@ use serde_json::Value as Json;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
+
+thread_local! {
+    /// Terraform's functions, made once: a test file's expressions are evaluated a few at a
+    /// time, and making the registry cost about as much as evaluating them.
+    static FUNCS: Rc<Registry> = Rc::new(Registry::builtin());
+}
+
+/// The built-in functions (shared).
+pub(super) fn builtin_funcs() -> Rc<Registry> {
+    FUNCS.with(Rc::clone)
+}
 
 /// A configuration under test: the module in `root` (`""`, or a run's `module { source }`).
 pub struct Module<'f> {
@@ -109,6 +121,13 @@ pub fn plan(module: &Module<'_>, state: Option<&Json>, request: &Request) -> Pla
         plan.changes.clear();
     }
     Planned { plan, refresh_only: request.refresh_only, mocking: request.mocking.clone() }
+}
+
+/// `terraform plan`'s text of a run's plan (what `terraform test -verbose` prints after a plan run).
+pub fn plan_text(module: &Module<'_>, planned: &Planned) -> String {
+    let provider = TestProvider::new(&module.provider, &planned.mocking);
+    let json = crate::engine::api::plan_json(&planned.plan, &provider);
+    crate::engine::api::plan_text(&planned.plan, &json, &provider.schema_document())
 }
 
 /// Applies a plan: the new state and the apply's diagnostics.
@@ -218,7 +237,7 @@ impl PlannedValues {
                 Some(None) => objects.into_iter().next().map(|o| o.1).unwrap_or_else(Value::dynamic),
                 Some(Some(crate::addrs::InstanceKey::Int(_))) => {
                     let mut items = objects;
-                    items.sort_by_key(|o| match o.0 {
+                    crate::util::sort::sort_by_key(&mut items, |o| match o.0 {
                         Some(crate::addrs::InstanceKey::Int(i)) => i,
                         _ => 0,
                     });
@@ -255,7 +274,7 @@ pub fn with_scope<R>(
     planning: bool,
     f: impl FnOnce(&ModuleScope<'_>, &Inputs<'_>) -> R,
 ) -> R {
-    let funcs = crate::eval::functions::Registry::builtin();
+    let funcs = builtin_funcs();
     let files = crate::eval::MapFiles(module.files);
     let inputs = Inputs {
         variables,

@@ -4,7 +4,7 @@
 
 use super::runner::{Event, Status, Suite};
 use crate::diag::{Diagnostic, Diagnostics, Severity};
-use serde_json::{json, Map, Value as Json};
+use serde_json::Value as Json;
 
 /// The human output: `(stdout, stderr)`.
 pub fn text(suite: &Suite) -> (String, String) {
@@ -67,7 +67,7 @@ pub fn text(suite: &Suite) -> (String, String) {
 /// first, those without a range first, then by file (fewer path segments first) and position.
 pub fn sorted(diags: &Diagnostics) -> Vec<&Diagnostic> {
     let mut v: Vec<&Diagnostic> = diags.iter().collect();
-    v.sort_by(|a, b| {
+    crate::util::sort::sort_by(&mut v, |a, b| {
         let sev = |d: &Diagnostic| if d.severity == Severity::Warning { 0 } else { 1 };
         sev(a).cmp(&sev(b)).then_with(|| match (&a.range, &b.range) {
             (None, None) => std::cmp::Ordering::Equal,
@@ -134,41 +134,149 @@ fn conclusion_line(suite: &Suite) -> String {
     conclusion(suite).trim().to_string()
 }
 
+/// A JSON object from `(key, value)` pairs. Every object the runner writes is made here: the
+/// `json!` macro expanded each key inline, with typed values through serde's value serializer.
+pub(super) fn obj(pairs: Vec<(&str, Json)>) -> Json {
+    Json::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+}
+
+pub(super) fn s(v: &str) -> Json {
+    Json::String(v.to_string())
+}
+
+pub(super) fn diags(d: &Diagnostics) -> Json {
+    serde_json::to_value(d).unwrap_or_default()
+}
+
+/// A file or run event as both its `onEvent` object (`api::event`) and its `-json` line are
+/// made from it.
+pub(super) struct Progress<'a> {
+    /// `file` or `run`.
+    pub kind: &'static str,
+    pub file: &'a str,
+    pub run: Option<&'a str>,
+    /// `starting`, `complete` or `teardown`.
+    pub progress: &'static str,
+    pub status: Option<Status>,
+    pub diagnostics: Option<&'a Diagnostics>,
+}
+
+pub(super) fn progress(e: &Event) -> Option<Progress<'_>> {
+    let (kind, file, run, progress, status, diagnostics) = match e {
+        Event::FileStart { file } => ("file", file, None, "starting", None, None),
+        Event::RunStart { file, run } => ("run", file, Some(run), "starting", None, None),
+        Event::RunComplete { file, run, status, diagnostics, .. } => {
+            ("run", file, Some(run), "complete", Some(*status), Some(diagnostics))
+        }
+        Event::FileTeardown { file } => ("file", file, None, "teardown", None, None),
+        Event::RunTeardown { file, run } => ("run", file, Some(run), "teardown", None, None),
+        Event::FileComplete { file, status, diagnostics } => {
+            ("file", file, None, "complete", Some(*status), Some(diagnostics))
+        }
+        _ => return None,
+    };
+    Some(Progress { kind, file, run: run.map(String::as_str), progress, status, diagnostics })
+}
+
+impl Progress<'_> {
+    /// The fields both renderings have: the file (under `file_key`), run, progress and status.
+    pub fn fields(&self, file_key: &'static str) -> Vec<(&'static str, Json)> {
+        let mut v = vec![(file_key, s(self.file)), ("progress", s(self.progress))];
+        if let Some(r) = self.run {
+            v.push(("run", s(r)));
+        }
+        if let Some(st) = self.status {
+            v.push(("status", s(st.word())));
+        }
+        v
+    }
+
+    /// The `-json` line's fields (`test_file` / `test_run`).
+    fn json_line(&self) -> Vec<(&'static str, Json)> {
+        let mut inner = self.fields("path");
+        let word = match self.progress {
+            "starting" => "in progress",
+            "teardown" => "tearing down",
+            _ => human_word(self.status.unwrap_or(Status::Pending)),
+        };
+        let (message, kind) = match self.run {
+            Some(r) => {
+                if self.progress != "complete" {
+                    inner.push(("elapsed", Json::from(0)));
+                }
+                (format!("  \"{r}\"... {word}"), "test_run")
+            }
+            None => (format!("{}... {word}", self.file), "test_file"),
+        };
+        let mut v = vec![
+            ("@level", s("info")),
+            ("@message", Json::String(message)),
+            ("@testfile", s(self.file)),
+            (kind, obj(inner)),
+            ("type", s(kind)),
+        ];
+        if let Some(r) = self.run {
+            v.push(("@testrun", s(r)));
+        }
+        v
+    }
+}
+
+/// A diagnostic's `-json` line.
+fn diag_line(d: &Diagnostic, file: Option<&str>, run: Option<&str>) -> Vec<(&'static str, Json)> {
+    let (level, word) = if d.severity == Severity::Error { ("error", "Error") } else { ("warn", "Warning") };
+    let mut v = vec![
+        ("@level", s(level)),
+        ("@message", Json::String(format!("{word}: {}", d.summary))),
+        ("diagnostic", serde_json::to_value(d).unwrap_or_default()),
+        ("type", s("diagnostic")),
+    ];
+    if let Some(f) = file {
+        v.push(("@testfile", s(f)));
+    }
+    if let Some(r) = run {
+        v.push(("@testrun", s(r)));
+    }
+    v
+}
+
 /// The `-json` lines (without timestamps when `timestamp` is `None`).
 pub fn json_lines(suite: &Suite, version: &str, timestamp: Option<&dyn Fn() -> String>) -> Vec<Json> {
     let mut lines = Vec::new();
-    let push = |mut m: Map<String, Json>, lines: &mut Vec<Json>| {
-        m.insert("@module".into(), json!("terraform.ui"));
+    let mut push = |mut pairs: Vec<(&'static str, Json)>| {
+        pairs.push(("@module", s("terraform.ui")));
         if let Some(ts) = timestamp {
-            m.insert("@timestamp".into(), json!(ts()));
+            pairs.push(("@timestamp", Json::String(ts())));
         }
-        lines.push(Json::Object(m));
+        lines.push(obj(pairs));
     };
-    let obj = |v: Json| match v {
-        Json::Object(m) => m,
-        _ => Map::new(),
-    };
-    push(
-        obj(
-            json!({"@level": "info", "@message": format!("tfgraph {version}"), "terraform": version, "type": "version", "ui": "1.2"}),
-        ),
-        &mut lines,
-    );
-    let diag_line = |d: &Diagnostic, file: Option<&str>, run: Option<&str>| {
-        let level = if d.severity == Severity::Error { "error" } else { "warn" };
-        let word = if d.severity == Severity::Error { "Error" } else { "Warning" };
-        let mut m = obj(
-            json!({"@level": level, "@message": format!("{word}: {}", d.summary), "diagnostic": d, "type": "diagnostic"}),
-        );
-        if let Some(f) = file {
-            m.insert("@testfile".into(), json!(f));
-        }
-        if let Some(r) = run {
-            m.insert("@testrun".into(), json!(r));
-        }
-        m
-    };
+    push(vec![
+        ("@level", s("info")),
+        ("@message", Json::String(format!("tfgraph {version}"))),
+        ("terraform", s(version)),
+        ("type", s("version")),
+        ("ui", s("1.2")),
+    ]);
     for e in &suite.events {
+        if let Some(p) = progress(e) {
+            push(p.json_line());
+            // `-verbose`: the run's plan or state, before its diagnostics.
+            if let (Event::RunComplete { verbose: Some(v), .. }, Some(run)) = (e, p.run) {
+                let (message, key, value) = v.json_line();
+                push(vec![
+                    ("@level", s("info")),
+                    ("@message", s(message)),
+                    ("@testfile", s(p.file)),
+                    ("@testrun", s(run)),
+                    (key, value.clone()),
+                    ("type", s(key)),
+                ]);
+            }
+            for d in p.diagnostics.into_iter().flat_map(|d| d.iter()) {
+                push(diag_line(d, Some(p.file), p.run));
+            }
+            continue;
+        }
         match e {
             Event::Abstract { files } => {
                 let runs: usize = files.iter().map(|f| f.1.len()).sum();
@@ -179,97 +287,55 @@ pub fn json_lines(suite: &Suite, version: &str, timestamp: Option<&dyn Fn() -> S
                     runs,
                     if runs == 1 { "" } else { "s" }
                 );
-                let mut abs = Map::new();
-                for (f, r) in files {
-                    abs.insert(f.clone(), json!(r));
-                }
-                push(
-                    obj(json!({"@level": "info", "@message": message, "test_abstract": abs, "type": "test_abstract"})),
-                    &mut lines,
-                );
+                let abs = files.iter().map(|(f, r)| (f.clone(), Json::Array(r.iter().map(|x| s(x)).collect())));
+                push(vec![
+                    ("@level", s("info")),
+                    ("@message", Json::String(message)),
+                    ("test_abstract", Json::Object(abs.collect())),
+                    ("type", s("test_abstract")),
+                ]);
             }
             Event::Diagnostics { diagnostics } => {
                 for d in diagnostics.iter() {
-                    push(diag_line(d, None, None), &mut lines);
+                    push(diag_line(d, None, None));
                 }
             }
-            Event::FileStart { file } => push(
-                obj(
-                    json!({"@level": "info", "@message": format!("{file}... in progress"), "@testfile": file, "test_file": {"path": file, "progress": "starting"}, "type": "test_file"}),
-                ),
-                &mut lines,
-            ),
-            Event::RunStart { file, run } => push(
-                obj(
-                    json!({"@level": "info", "@message": format!("  \"{run}\"... in progress"), "@testfile": file, "@testrun": run, "test_run": {"path": file, "run": run, "progress": "starting", "elapsed": 0}, "type": "test_run"}),
-                ),
-                &mut lines,
-            ),
-            Event::RunComplete { file, run, status, diagnostics, verbose } => {
-                push(
-                    obj(
-                        json!({"@level": "info", "@message": format!("  \"{run}\"... {}", human_word(*status)), "@testfile": file, "@testrun": run, "test_run": {"path": file, "run": run, "progress": "complete", "status": status.word()}, "type": "test_run"}),
-                    ),
-                    &mut lines,
-                );
-                if let Some(v) = verbose {
-                    let (message, key, value) = v.json_line();
-                    let mut m = obj(
-                        json!({"@level": "info", "@message": message, "@testfile": file, "@testrun": run, "type": key}),
-                    );
-                    m.insert(key.into(), value.clone());
-                    push(m, &mut lines);
-                }
-                for d in diagnostics.iter() {
-                    push(diag_line(d, Some(file), Some(run)), &mut lines);
-                }
-            }
-            Event::FileTeardown { file } => push(
-                obj(
-                    json!({"@level": "info", "@message": format!("{file}... tearing down"), "@testfile": file, "test_file": {"path": file, "progress": "teardown"}, "type": "test_file"}),
-                ),
-                &mut lines,
-            ),
-            Event::RunTeardown { file, run } => push(
-                obj(
-                    json!({"@level": "info", "@message": format!("  \"{run}\"... tearing down"), "@testfile": file, "@testrun": run, "test_run": {"path": file, "run": run, "progress": "teardown", "elapsed": 0}, "type": "test_run"}),
-                ),
-                &mut lines,
-            ),
             Event::DestroyFailed { file, run, diagnostics, left } => {
                 for d in diagnostics.iter() {
-                    push(diag_line(d, Some(file), run.as_deref()), &mut lines);
+                    push(diag_line(d, Some(file), run.as_deref()));
                 }
                 if !left.is_empty() {
-                    let mut m = obj(
-                        json!({"@level": "error", "@message": format!("Terraform left some resources in state after executing {file}, they need to be cleaned up manually."), "@testfile": file, "test_cleanup": {"failed_resources": left.iter().map(|a| json!({"instance": a})).collect::<Vec<_>>()}, "type": "test_cleanup"}),
-                    );
+                    let failed = left.iter().map(|a| obj(vec![("instance", s(a))])).collect();
+                    let mut v = vec![
+                        ("@level", s("error")),
+                        ("@message", Json::String(format!("Terraform left some resources in state after executing {file}, they need to be cleaned up manually."))),
+                        ("@testfile", s(file)),
+                        ("test_cleanup", obj(vec![("failed_resources", Json::Array(failed))])),
+                        ("type", s("test_cleanup")),
+                    ];
                     if let Some(r) = run {
-                        m.insert("@testrun".into(), json!(r));
+                        v.push(("@testrun", s(r)));
                     }
-                    push(m, &mut lines);
-                }
-            }
-            Event::FileComplete { file, status, diagnostics } => {
-                push(
-                    obj(
-                        json!({"@level": "info", "@message": format!("{file}... {}", human_word(*status)), "@testfile": file, "test_file": {"path": file, "progress": "complete", "status": status.word()}, "type": "test_file"}),
-                    ),
-                    &mut lines,
-                );
-                for d in diagnostics.iter() {
-                    push(diag_line(d, Some(file), None), &mut lines);
+                    push(v);
                 }
             }
             Event::Conclusion { status } => {
                 let (pass, fail, error, skip) = counts(suite);
-                push(
-                    obj(
-                        json!({"@level": "info", "@message": conclusion_line(suite), "test_summary": {"status": status.word(), "passed": pass, "failed": fail, "errored": error, "skipped": skip}, "type": "test_summary"}),
-                    ),
-                    &mut lines,
-                );
+                let summary = vec![
+                    ("status", s(status.word())),
+                    ("passed", Json::from(pass)),
+                    ("failed", Json::from(fail)),
+                    ("errored", Json::from(error)),
+                    ("skipped", Json::from(skip)),
+                ];
+                push(vec![
+                    ("@level", s("info")),
+                    ("@message", Json::String(conclusion_line(suite))),
+                    ("test_summary", obj(summary)),
+                    ("type", s("test_summary")),
+                ]);
             }
+            _ => {}
         }
     }
     lines

@@ -132,6 +132,9 @@ pub struct RunResult {
     pub state_key: String,
     /// The state after it (apply runs), or its plan's changes (plan runs).
     pub state: Option<Json>,
+    /// Its plan as `terraform plan` prints it, with `verbose` (`terraform test -verbose` prints
+    /// it after a plan run; the page shows it for every run).
+    pub plan: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -167,14 +170,14 @@ impl Suite {
 pub fn test_files(files: &BTreeMap<String, String>, options: &Options) -> Vec<String> {
     let dir = options.test_directory.clone().unwrap_or_else(|| "tests".into());
     let dir = dir.trim_end_matches('/').to_string();
-    let mut out: Vec<String> = files
+    let out: Vec<String> = files
         .keys()
         .filter(|p| p.ends_with(".tftest.hcl") || p.ends_with(".tftest.json"))
         .filter(|p| !p.contains('/') || p.rsplit_once('/').map(|(d, _)| d) == Some(dir.as_str()))
         .filter(|p| options.filter.is_empty() || options.filter.iter().any(|f| f == *p))
         .cloned()
         .collect();
-    out.sort();
+    // `files` is a BTreeMap: its paths come sorted.
     out
 }
 
@@ -565,6 +568,7 @@ fn run_file(
                 outputs: None,
                 state_key: run.state_key(),
                 state: None,
+                plan: None,
             };
             emit(Event::RunComplete {
                 file: f.path.clone(),
@@ -585,8 +589,9 @@ fn run_file(
         };
         let ctx = RunContext { file: f, run, outputs: &outputs, globals, files, verbose };
         let key = run.state_key();
-        let prior = states.get(&key).and_then(|s| s.state.clone());
-        let mut result = execute(&ctx, module, prior.as_ref());
+        // Borrowed: a run reads its state, and only an apply replaces it below.
+        let prior = states.get(&key).and_then(|s| s.state.as_ref());
+        let mut result = execute(&ctx, module, prior);
         if let Some(o) = &result.outputs_value {
             outputs.insert(run.name.clone(), o.clone());
         }
@@ -598,8 +603,8 @@ fn run_file(
                         state: Some(new_state),
                         last_run: index,
                         module_root: root.clone(),
-                        variables: result.variables.clone(),
-                        mocking: result.mocking.clone(),
+                        variables: std::mem::take(&mut result.variables),
+                        mocking: std::mem::take(&mut result.mocking),
                     },
                 );
             }
@@ -616,6 +621,11 @@ fn run_file(
             diagnostics: result.diagnostics.clone(),
             verbose: result.verbose.take().map(Box::new),
         });
+        // The apply's state as it left it (a plan run's result has none: nothing is copied).
+        let state = match run.command {
+            Command::Apply => states.get(&key).and_then(|s| s.state.clone()),
+            Command::Plan => None,
+        };
         runs.push(RunResult {
             name: run.name.clone(),
             asserts: run.asserts.len(),
@@ -623,13 +633,14 @@ fn run_file(
             diagnostics: result.diagnostics,
             outputs: result.outputs_value.as_ref().map(|v| crate::eval::render::to_api(v).0),
             state_key: key,
-            state: states.get(&run.state_key()).and_then(|s| s.state.clone()).filter(|_| run.command == Command::Apply),
+            state,
+            plan: result.plan_text,
         });
     }
     // Teardown: the state last used latest first.
     emit(Event::FileTeardown { file: f.path.clone() });
     let mut order: Vec<(&String, &StateEntry)> = states.iter().collect();
-    order.sort_by_key(|(_, s)| std::cmp::Reverse(s.last_run));
+    crate::util::sort::sort_by_key(&mut order, |(_, s)| std::cmp::Reverse(s.last_run));
     for (_, entry) in order {
         let Some(state) = &entry.state else { continue };
         let run_name = f.runs[entry.last_run].name.clone();
@@ -673,7 +684,7 @@ struct RunContext<'a> {
     outputs: &'a BTreeMap<String, Value>,
     globals: &'a [(String, GlobalValue)],
     files: &'a BTreeMap<String, String>,
-    /// `-verbose`: keep the run's plan or state to show.
+    /// `-verbose`: keep the run's plan or state to show, and its plan's text (`RunResult::plan`).
     verbose: bool,
 }
 
@@ -688,6 +699,8 @@ struct Executed {
     mocking: Mocking,
     /// What `-verbose` shows of the run.
     verbose: Option<Verbose>,
+    /// The plan's text, when the run planned and `verbose` asked for it.
+    plan_text: Option<String>,
 }
 
 impl Executed {
@@ -700,6 +713,7 @@ impl Executed {
             variables: BTreeMap::new(),
             mocking: Mocking::default(),
             verbose: None,
+            plan_text: None,
         }
     }
 }
@@ -875,6 +889,11 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
         mocking: mocking.clone(),
     };
     let planned = engine::plan(module, prior, &request);
+    let plan_text = if ctx.verbose && !planned.diagnostics().has_errors() {
+        Some(engine::plan_text(module, &planned))
+    } else {
+        None
+    };
     let plan_diags = point_at_test_values(planned.diagnostics().clone(), module, &values, &sources, ctx);
     match run.command {
         Command::Plan => {
@@ -898,6 +917,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
                 variables: module_vars,
                 mocking: Mocking::default(),
                 verbose: ctx.verbose.then(|| module.verbose_plan(&planned)),
+                plan_text,
             }
         }
         Command::Apply => {
@@ -924,6 +944,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
                     variables: module_vars,
                     mocking: Mocking::default(),
                     verbose: None,
+                    plan_text,
                 };
             }
             let (more_status, outputs, more) =
@@ -940,6 +961,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
                 variables: module_vars,
                 mocking: Mocking::default(),
                 verbose,
+                plan_text,
             }
         }
     }
@@ -1061,7 +1083,7 @@ fn run_variables(ctx: &RunContext<'_>) -> (BTreeMap<String, Value>, BTreeMap<Str
 }
 
 fn eval_test_expr(scope: &dyn Scope, files: &BTreeMap<String, String>, e: &ExprText) -> Result<Value, Box<Diagnostic>> {
-    let funcs = crate::eval::functions::Registry::builtin();
+    let funcs = engine::builtin_funcs();
     let fs = crate::eval::MapFiles(files);
     let vars = BTreeMap::new();
     let inputs = Inputs {
@@ -1103,7 +1125,7 @@ fn run_lookup(ctx: &RunContext<'_>, names: &[&str], in_assert: bool) -> Result<(
     let declared = ctx.file.runs.iter().any(|r| r.name == *name);
     if in_assert && !declared {
         let mut candidates: Vec<&str> = ctx.file.runs.iter().map(|r| r.name.as_str()).collect();
-        candidates.sort();
+        crate::util::sort::sort(&mut candidates);
         let suggestion = crate::hcl::messages::suggest(name, candidates)
             .map(|s| format!(" Did you mean \"{s}\"?"))
             .unwrap_or_default();

@@ -40,7 +40,7 @@ resource "aws_instance" "web" {
 test("exports exactly the documented API", () => {
   assert.deepEqual(Object.keys(tfgraph).sort(), [
     "Graph", "Plan", "TfgraphError", "apply", "buildGraph", "destroy", "evaluate", "expressionContinues", "init",
-    "initSync", "loadConfig", "memoryBytes", "plan", "version", "walk",
+    "initSync", "loadConfig", "memoryBytes", "plan", "test", "version", "walk",
   ]);
 });
 

@@ -42,7 +42,7 @@ test("npm pack ships the entry, the declarations, the wasm and the encodings fil
   const wanted = ["README.md", "api.js", "cli.js", "index.d.ts", "index.js", "node.js", "package.json", "read-dir.js"];
   wanted.push("tfgraph.js", "tfgraph_bg.wasm", "tfgraph_encodings.bin"); // the .bin: 49 text encodings, read on first use
   // The command's parts (pkg/cli/).
-  for (const f of ["common", "engine", "interrupt", "json-ui", "plan-file", "progress", "prompt", "state-file", "variables"]) wanted.push(`cli/${f}.js`);
+  for (const f of ["common", "engine", "interrupt", "json-ui", "plan-file", "progress", "prompt", "state-file", "testing", "variables"]) wanted.push(`cli/${f}.js`);
   // Exactly what users need: no build stamp, no stray files, and not wasm-bindgen's own
   // declarations (tfgraph.d.ts, tfgraph_bg.wasm.d.ts): tfgraph.js is not an export, every
   // type users see is in index.d.ts (2.9 KB of the tarball).

@@ -29,6 +29,9 @@ import {
   type PlanJson,
   type PlannedChange,
   type StateV4,
+  test,
+  type TestEvent,
+  type TestResult,
   type Config,
   type Diagnostic,
   type Expr,
@@ -171,3 +174,15 @@ void planned.then(async (p: Plan) => {
   const kind: EngineEvent["kind"] = "done";
   void [text, first, json, progress, gone, kind];
 });
+
+// terraform test
+const tested: Promise<TestResult> = test({ "main.tf": "", "tests/a.tftest.hcl": "" }, { variables: { a: 1 }, filter: ["tests/a.tftest.hcl"], onEvent: (e: TestEvent) => e.type });
+void tested.then((r: TestResult) => {
+  const status: "pass" | "fail" | "error" | "skip" | "pending" = r.files[0].runs[0].status;
+  const code: number = r.exitCode;
+  // @ts-expect-error: a status is one of five words
+  const bad: TestResult["status"] = "ok";
+  void [status, code, bad];
+});
+// @ts-expect-error: filter is a list of paths
+void test({}, { filter: "tests/a.tftest.hcl" });

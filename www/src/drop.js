@@ -4,7 +4,7 @@
 // object loadConfig takes, paths relative to the dropped folder (a single top folder, as a zip
 // of a folder has, is stripped).
 
-const WANTED = /(\.tf|\.tf\.json|\.tfvars|\.tfvars\.json)$|(^|\/)\.terraform\/modules\/modules\.json$|(^|\/)terraform\.tfstate$/;
+const WANTED = /(\.tf|\.tf\.json|\.tfvars|\.tfvars\.json|\.tftest\.hcl|\.tftest\.json|\.tfmock\.hcl|\.tfmock\.json)$|(^|\/)\.terraform\/modules\/modules\.json$|(^|\/)terraform\.tfstate$/;
 const SKIPPED_DIR = /(^|\/)(\.git|node_modules|\.terraform\/providers)(\/|$)/;
 
 const wanted = (path) => WANTED.test(path) && !SKIPPED_DIR.test(path);

@@ -1,5 +1,5 @@
-// The page's side of engine-worker.js: one plan, apply or destroy as a promise, its events as
-// callbacks, its AbortSignal forwarded. The worker starts on the first run.
+// The page's side of engine-worker.js: one plan, apply, destroy or test run as a promise, its
+// events as callbacks, its AbortSignal forwarded. The worker starts on the first run.
 
 let worker = null;
 let nextId = 0;
@@ -54,5 +54,24 @@ export function runEngine(kind, files, { signal, onEvent, onWalkEvent, ...option
       }
     });
     w.postMessage({ id, type: "plan", files, options: crossing });
+  });
+}
+
+/**
+ * Runs `terraform test` (the package's test()) on `files` in the worker. `options`: test()'s
+ * options that cross to a worker (variables, varFiles, filter, testDirectory, verbose), plus
+ * `onEvent`, told of each file and run as the runner reaches it. Resolves to test()'s result.
+ */
+export function runTests(files, { onEvent, ...options }) {
+  const w = engineWorker();
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    runs.set(id, (msg) => {
+      if (msg.type === "event") return onEvent?.(msg.event);
+      runs.delete(id);
+      if (msg.type === "tested") resolve(msg.result);
+      else reject(Object.assign(new Error(msg.message), { diagnostics: msg.diagnostics }));
+    });
+    w.postMessage({ id, type: "test", files, options });
   });
 }

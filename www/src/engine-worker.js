@@ -1,4 +1,5 @@
-// The engine beside the page: the Plan / Apply tab's plan(), apply() and destroy() run here,
+// The engine beside the page: the Plan / Apply tab's plan(), apply() and destroy() and the Tests
+// tab's test() run here,
 // so the seconds a large configuration takes (500 resources: about 2 s to plan, 3 s to apply in
 // the package today) never freeze the page. The package is imported by its served path (module
 // workers have no import map). Messages, each with the run's `id`:
@@ -6,10 +7,12 @@
 //        { type: "apply", options }         apply the kept Plan exactly
 //        { type: "abort" }                  abort the run's signal (nothing new starts)
 //        { type: "forget" }                 drop the kept Plan
+//        { type: "test", files, options }   terraform test: the package's test()
 //   out: { type: "event", event }           every EngineEvent, as it happens
 //        { type: "walk", event }            every node's WalkEvent of the apply walk, as it happens
 //        { type: "planned", plan }          the plan as plain data (text, changes, JSON, ...)
 //        { type: "applied", result }        { plan, diagnostics, state, report }
+//        { type: "tested", result }         test()'s result (its events came as "event"s)
 //        { type: "error", message, diagnostics?, state? }   the package threw: a bug, or the
 //                                           module ran out of memory (a TfgraphError with its
 //                                           diagnostics; an apply's state so far); the package
@@ -51,7 +54,12 @@ self.onmessage = async ({ data: { id, type, files, options } }) => {
     onState: () => {},
   };
   try {
-    if (type === "plan") {
+    if (type === "test") {
+      // test() takes no signal (it runs to the end in one call): only its events cross.
+      const r = await tfgraph.test(files, { ...options, onEvent: run.onEvent });
+      controllers.delete(id);
+      self.postMessage({ id, type: "tested", result: r });
+    } else if (type === "plan") {
       const p = await tfgraph.plan(files, run);
       plans.set(id, p);
       self.postMessage({ id, type: "planned", plan: plainPlan(p) });

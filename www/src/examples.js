@@ -47,6 +47,50 @@ function fanOut(n) {
   return blocks.join("\n");
 }
 
+/** The module of the Tests examples (tests/fixtures/test/gallerypass: what Terraform 1.11.4 did with it). */
+const TESTED_MODULE = `terraform {
+  required_providers {
+    mock = {
+      source = "hashicorp/mock"
+    }
+  }
+}
+
+variable "env" {
+  type    = string
+  default = "dev"
+
+  validation {
+    condition     = contains(["dev", "prod"], var.env)
+    error_message = "env must be dev or prod."
+  }
+}
+
+variable "replicas" {
+  type    = number
+  default = 2
+}
+
+resource "mock_resource" "net" {
+  name  = "\${var.env}-net"
+  input = { env = var.env }
+}
+
+resource "mock_resource" "web" {
+  count = var.replicas
+  name  = "\${var.env}-web-\${count.index}"
+  input = { net = mock_resource.net.id }
+}
+
+output "net_id" {
+  value = mock_resource.net.id
+}
+
+output "web_names" {
+  value = mock_resource.web[*].name
+}
+`;
+
 export const GALLERY = [
   {
     id: "starter",
@@ -387,6 +431,150 @@ resource "aws_instance" "worker" {
   ami           = "ami-0123456789abcdef0"
   instance_type = "t3.micro"
   subnet_id     = aws_subnet.b.id
+}
+`,
+    },
+  },
+  {
+    id: "tests",
+    title: "Tests: terraform test with a mock provider",
+    teaches: "In the Tests tab: Run tests runs tests/main.tftest.hcl as terraform test does (no init): a plan run, apply runs whose state carries over, a run reading an earlier run's output, an expected validation failure. Open a run's plan or state; break an assertion and run again.",
+    view: "resources",
+    files: {
+      "main.tf": TESTED_MODULE,
+      "tests/main.tftest.hcl": `# terraform test runs these runs in order. mock_provider serves hashicorp/mock with made-up
+# values (ids from the defaults below, other computed strings generated at apply).
+mock_provider "mock" {
+  mock_resource "mock_resource" {
+    defaults = {
+      id = "net-0001"
+    }
+  }
+}
+
+run "plan_defaults" {
+  command = plan
+
+  assert {
+    condition     = length(mock_resource.web) == 2
+    error_message = "Two web servers by default."
+  }
+
+  assert {
+    condition     = mock_resource.net.name == "dev-net"
+    error_message = "The network is named after the environment."
+  }
+}
+
+run "apply_prod" {
+  variables {
+    env      = "prod"
+    replicas = 3
+  }
+
+  assert {
+    condition     = output.web_names == ["prod-web-0", "prod-web-1", "prod-web-2"]
+    error_message = "One web server per replica, named after the environment."
+  }
+
+  assert {
+    condition     = mock_resource.web[0].input.net == output.net_id
+    error_message = "Web servers join the network."
+  }
+}
+
+run "scale_from_previous_run" {
+  variables {
+    env      = "prod"
+    replicas = length(run.apply_prod.web_names) + 1
+  }
+
+  assert {
+    condition     = length(output.web_names) == 4
+    error_message = "One more web server than the previous run."
+  }
+}
+
+run "rejects_unknown_env" {
+  command = plan
+
+  variables {
+    env = "staging"
+  }
+
+  expect_failures = [var.env]
+}
+`,
+    },
+  },
+  {
+    id: "tests-failing",
+    title: "Tests: failing assertions",
+    teaches: "In the Tests tab: two assertions fail; each failure's message links to its condition in the editor. A failed assertion does not stop the file: the runs after it still run.",
+    view: "resources",
+    files: {
+      "main.tf": TESTED_MODULE,
+      "tests/main.tftest.hcl": `# terraform test runs these runs in order. mock_provider serves hashicorp/mock with made-up
+# values (ids from the defaults below, other computed strings generated at apply).
+mock_provider "mock" {
+  mock_resource "mock_resource" {
+    defaults = {
+      id = "net-0001"
+    }
+  }
+}
+
+run "plan_defaults" {
+  command = plan
+
+  assert {
+    condition     = length(mock_resource.web) == 2
+    error_message = "Two web servers by default."
+  }
+
+  assert {
+    condition     = mock_resource.net.name == "dev-net"
+    error_message = "The network is named after the environment."
+  }
+}
+
+run "apply_prod" {
+  variables {
+    env      = "prod"
+    replicas = 3
+  }
+
+  assert {
+    condition     = output.web_names == ["prod-web-1", "prod-web-2", "prod-web-3"]
+    error_message = "One web server per replica, named after the environment."
+  }
+
+  assert {
+    condition     = mock_resource.web[0].input.net == output.net_id
+    error_message = "Web servers join the network."
+  }
+}
+
+run "scale_from_previous_run" {
+  variables {
+    env      = "prod"
+    replicas = length(run.apply_prod.web_names) + 1
+  }
+
+  assert {
+    condition     = length(output.web_names) == 3
+    error_message = "Expected \${length(output.web_names)} to be 3."
+  }
+}
+
+run "rejects_unknown_env" {
+  command = plan
+
+  variables {
+    env = "staging"
+  }
+
+  expect_failures = [var.env]
 }
 `,
     },

@@ -1,7 +1,8 @@
 // The playground's wiring, and the only module on the page's thread that talks to the tfgraph
 // package (analysis-worker.js and engine-worker.js use it beside the page): it loads the files,
 // builds the chosen graph, turns the results into plain data, and hands that to the panels
-// (editor, graph, node details, diagnostics, console, build steps, resources, run, plan/apply).
+// (editor, graph, node details, diagnostics, console, build steps, resources, run, plan/apply,
+// tests).
 
 import * as tfgraph from "tfgraph";
 import { createEditor } from "./editor.js";
@@ -14,7 +15,8 @@ import { createConsole } from "./console.js";
 import { createSteps } from "./steps.js";
 import { createRun } from "./run.js";
 import { createEnginePanel } from "./engine-panel.js";
-import { runEngine } from "./engine-client.js";
+import { runEngine, runTests } from "./engine-client.js";
+import { createTestsPanel, isTestFile, starterTest } from "./tests-panel.js";
 import { GALLERY } from "./examples.js";
 import { decodeSession, encodeSession, saveSession } from "./state.js";
 import { cycleEdgeKeys, cycleSets, parseGraphText, resourceView } from "./model.js";
@@ -478,6 +480,31 @@ const enginePanel = createEnginePanel($("engine"), {
   },
 });
 
+/** The root module's resources of the last analysis (the starter test asserts on the first). */
+let rootResources = [];
+
+const testsPanel = createTestsPanel($("tests"), {
+  available: typeof tfgraph.test === "function",
+  /** terraform test on the editor's files, in engine-worker.js; `verbose` brings each run's plan (and, as terraform test -verbose, the plans and states in the text). */
+  run: (options) => runTests(editor.files(), { ...options, verbose: true }),
+  testFiles: () => Object.keys(editor.files()).filter(isTestFile),
+  addStarter() {
+    const path = "tests/main.tftest.hcl";
+    const first = rootResources.find((r) => r.mode === "managed" && !r.address.startsWith("module."));
+    editor.setFiles({ ...editor.files(), [path]: starterTest(first?.address) }, path);
+  },
+  reveal,
+  /** Opens a test file, at `run "NAME"`'s block when one is named. */
+  open(path, name) {
+    const text = editor.files()[path];
+    if (text === undefined) return;
+    const lines = text.split("\n");
+    const at = name === undefined ? -1 : lines.findIndex((l) => /^run\s*"/.test(l.trim()) && l.trim().replace(/^run\s*/, "").startsWith(`"${name}"`));
+    const line = at < 0 ? 1 : at + 1;
+    editor.reveal({ filename: path, start: { line, column: 1 }, end: { line, column: (lines[line - 1] ?? "").length + 1 } }, { mark: at >= 0 });
+  },
+});
+
 // ---- The refresh cycle ---------------------------------------------------------------------
 
 let drawing = Promise.resolve();
@@ -573,6 +600,8 @@ function show(view) {
   renderResources($("resources"), $("resource-count"), view, reveal);
   renderDiagnostics($("diagnostics"), $("diagnostic-count"), view.diagnostics, reveal);
   enginePanel.filesChanged();
+  rootResources = view.resources;
+  testsPanel.filesChanged();
   steps.reset();
   redraw();
   save();
@@ -680,6 +709,7 @@ function loadExample(id, { start = false } = {}) {
   session.config = newConfigKey();
   planned = null;
   enginePanel.useConfiguration(session.config, { fresh: !start });
+  testsPanel.reset();
   editor.setFiles(example.files, "main.tf");
 }
 
@@ -713,6 +743,7 @@ function restore(restored) {
   session.config = typeof restored.config === "string" && restored.config ? restored.config : contentKey(JSON.stringify(restored.files ?? restored.example ?? null));
   planned = null;
   enginePanel.useConfiguration(session.config);
+  testsPanel.reset();
   editor.setFiles(restored.files ?? example?.files ?? GALLERY[0].files, restored.open);
 }
 const restored = decodeSession(location.hash);
@@ -739,6 +770,7 @@ installDrop(document.body, (files) => {
   session.config = newConfigKey();
   planned = null;
   enginePanel.useConfiguration(session.config, { fresh: true });
+  testsPanel.reset();
   editor.setFiles(files, "main.tf");
 });
 document.body.dataset.ready = "true";

@@ -3,10 +3,14 @@
 //!
 //!   cargo run --release --manifest-path bench/native/Cargo.toml --target-dir target/bench-native -- corpus [iterations]
 //!   cargo run --release --manifest-path bench/native/Cargo.toml --target-dir target/bench-native -- dir <folder> [iterations]
+//!   cargo run --release --manifest-path bench/native/Cargo.toml --target-dir target/bench-native -- test <folder> [iterations]
 //!
 //! `corpus` loads every root of `$TFGRAPH_CORPUS/INDEX.tsv` (default `../shared/corpus`) with its
 //! repository's files, as the JS benchmark does; `dir` loads one folder (e.g. the generated
 //! configuration written by `node bench/config/generate.mjs /tmp/gen`) as the root.
+//!
+//! `test` runs a module's `terraform test` files as the package's `test()` does (the runner, then
+//! the result as JSON text), e.g. the suite `node bench/testing/run.mjs --write /tmp/suite` writes.
 //!
 //! It loads as `loadConfig` does (`load_model_from`: no syntax trees kept); with `KEEP=1` as
 //! the engine does (`load`: the trees kept for evaluation, dropped with the configuration).
@@ -25,7 +29,7 @@ fn read_tree(dir: &Path) -> BTreeMap<String, String> {
             let name = p.file_name().unwrap().to_string_lossy().to_string();
             if p.is_dir() {
                 walk(base, &p, out);
-            } else if name.ends_with(".tf") || name.ends_with(".tf.json") {
+            } else if name.ends_with(".tf") || name.ends_with(".tf.json") || name.ends_with(".tftest.hcl") {
                 let rel = p.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/");
                 out.insert(rel, std::fs::read_to_string(&p).unwrap());
             }
@@ -41,6 +45,7 @@ fn main() {
     let mut cases: Vec<(BTreeMap<String, String>, String)> = Vec::new();
     let iterations: usize;
     match args.first().map(String::as_str) {
+        Some("test") => return run_tests(Path::new(&args[1]), args.get(2).and_then(|s| s.parse().ok()).unwrap_or(3)),
         Some("dir") => {
             cases.push((read_tree(Path::new(&args[1])), String::new()));
             iterations = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(20);
@@ -102,4 +107,26 @@ fn main() {
         drop_ms,
         diagnostics
     );
+}
+
+/// `test()`'s work natively: the runner on the folder's files and its result as JSON text.
+fn run_tests(dir: &Path, iterations: usize) {
+    let files = read_tree(dir);
+    let options = serde_json::json!({});
+    for _ in 0..iterations {
+        let started = Instant::now();
+        let result = tfgraph::testing::api::run(&files, &options, &mut |_| {});
+        let text = result.to_string();
+        let runs: usize =
+            result["files"].as_array().map_or(0, |f| f.iter().map(|f| f["runs"].as_array().map_or(0, Vec::len)).sum());
+        let elapsed = started.elapsed();
+        println!(
+            "{} runs ({}), {:.1} ms, {:.2} ms per run, {} KB of JSON",
+            runs,
+            result["status"],
+            elapsed.as_secs_f64() * 1000.0,
+            elapsed.as_secs_f64() * 1000.0 / runs.max(1) as f64,
+            text.len() / 1000
+        );
+    }
 }
