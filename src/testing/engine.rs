@@ -194,15 +194,16 @@ pub struct Request {
     pub destroy: bool,
     pub targets: Vec<String>,
     pub replace: Vec<String>,
-    /// The run's mocked providers and overrides.
-    pub mocking: Mocking,
+    /// The run's mocked providers and overrides (shared: a run, its plan and its state's
+    /// teardown read the same ones).
+    pub mocking: Rc<Mocking>,
 }
 
 /// A plan made for a run.
 pub struct Planned {
     pub plan: Plan,
     pub refresh_only: bool,
-    pub mocking: Mocking,
+    pub mocking: Rc<Mocking>,
 }
 
 impl Planned {
@@ -228,7 +229,7 @@ pub fn plan(module: &Module<'_>, state: Option<&Json>, request: &Request) -> Pla
         // No drift from the mocks: a refresh-only plan changes nothing.
         plan.changes.clear();
     }
-    Planned { plan, refresh_only: request.refresh_only, mocking: request.mocking.clone() }
+    Planned { plan, refresh_only: request.refresh_only, mocking: Rc::clone(&request.mocking) }
 }
 
 /// `terraform plan`'s text of a run's plan (what `terraform test -verbose` prints after a plan run).
@@ -265,13 +266,13 @@ pub fn destroy(
     module: &Module<'_>,
     state: &Json,
     variables: &BTreeMap<String, Json>,
-    mocking: &Mocking,
+    mocking: &Rc<Mocking>,
 ) -> (Option<Json>, Diagnostics) {
     let request = Request {
         variables: variables.clone(),
         refresh: true,
         destroy: true,
-        mocking: mocking.clone(),
+        mocking: Rc::clone(mocking),
         ..Default::default()
     };
     let planned = plan(module, Some(state), &request);

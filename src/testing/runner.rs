@@ -134,8 +134,9 @@ pub struct RunResult {
     /// Its outputs (state key, then the values), when it ran.
     pub outputs: Option<Json>,
     pub state_key: String,
-    /// The state after it (apply runs), or its plan's changes (plan runs).
-    pub state: Option<Json>,
+    /// The state after it (apply runs; shared with the runner's own copy, which the next run
+    /// reads).
+    pub state: Option<Rc<Json>>,
     /// Its plan as `terraform plan` prints it, with `verbose` (`terraform test -verbose` prints
     /// it after a plan run; the page shows it for every run).
     pub plan: Option<String>,
@@ -538,11 +539,11 @@ fn tfvars(path: &str, text: &str) -> Vec<(String, ExprText)> {
 
 /// One state of a file: its objects, and the run that last changed it.
 struct StateEntry {
-    state: Option<Json>,
+    state: Option<Rc<Json>>,
     last_run: usize,
     module_root: String,
     variables: BTreeMap<String, Json>,
-    mocking: Mocking,
+    mocking: Rc<Mocking>,
     module_overrides: Vec<ModuleOverride>,
 }
 
@@ -609,7 +610,7 @@ fn run_file(
         let ctx = RunContext { file: f, run, outputs: &outputs, globals, files, verbose };
         let key = run.state_key();
         // Borrowed: a run reads its state, and only an apply replaces it below.
-        let prior = states.get(&key).and_then(|s| s.state.as_ref());
+        let prior = states.get(&key).and_then(|s| s.state.as_deref());
         let mut result = execute(&ctx, module, prior);
         if let Some(o) = &result.outputs_value {
             outputs.insert(run.name.clone(), o.clone());
@@ -619,7 +620,7 @@ fn run_file(
                 states.insert(
                     key.clone(),
                     StateEntry {
-                        state: Some(new_state),
+                        state: Some(Rc::new(new_state)),
                         last_run: index,
                         module_root: root.clone(),
                         variables: std::mem::take(&mut result.variables),
@@ -724,7 +725,7 @@ struct Executed {
     /// The module's variables the run used.
     variables: BTreeMap<String, Json>,
     /// The run's mocks and overrides (the teardown of its state uses them).
-    mocking: Mocking,
+    mocking: Rc<Mocking>,
     module_overrides: Vec<ModuleOverride>,
     /// What `-verbose` shows of the run.
     verbose: Option<Verbose>,
@@ -740,7 +741,7 @@ impl Executed {
             outputs_value: None,
             new_state: None,
             variables: BTreeMap::new(),
-            mocking: Mocking::default(),
+            mocking: Rc::default(),
             module_overrides: Vec::new(),
             verbose: None,
             plan_text: None,
@@ -749,7 +750,7 @@ impl Executed {
 }
 
 fn execute(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>) -> Executed {
-    let mocking = mocking_for(ctx.file, ctx.run, module, ctx.files);
+    let mocking = Rc::new(mocking_for(ctx.file, ctx.run, module, ctx.files));
     let (module_overrides, unsupported) = module_overrides_for(ctx.file, ctx.run, ctx.files);
     if !unsupported.is_empty() {
         return Executed::error(with_snippets(unsupported, ctx.files));
@@ -888,7 +889,7 @@ fn point_one(
     }
 }
 
-fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>, mocking: &Mocking) -> Executed {
+fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>, mocking: &Rc<Mocking>) -> Executed {
     let run = ctx.run;
     let mut diags = Diagnostics::new();
     if module.diagnostics.has_errors() {
@@ -929,7 +930,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
         destroy: false,
         targets: run.plan_options.target.clone(),
         replace: run.plan_options.replace.clone(),
-        mocking: mocking.clone(),
+        mocking: Rc::clone(mocking),
     };
     let planned = engine::plan(module, prior, &request);
     let plan_text = if ctx.verbose && !planned.diagnostics().has_errors() {
@@ -958,7 +959,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
                 outputs_value: Some(outputs),
                 new_state: None,
                 variables: module_vars,
-                mocking: Mocking::default(),
+                mocking: Rc::default(),
                 module_overrides: Vec::new(),
                 verbose: ctx.verbose.then(|| module.verbose_plan(&planned)),
                 plan_text,
@@ -986,7 +987,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
                     outputs_value: None,
                     new_state: state,
                     variables: module_vars,
-                    mocking: Mocking::default(),
+                    mocking: Rc::default(),
                     module_overrides: Vec::new(),
                     verbose: None,
                     plan_text,
@@ -1004,7 +1005,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
                 outputs_value: Some(outputs),
                 new_state: state,
                 variables: module_vars,
-                mocking: Mocking::default(),
+                mocking: Rc::default(),
                 module_overrides: Vec::new(),
                 verbose,
                 plan_text,
