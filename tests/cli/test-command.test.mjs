@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,8 +12,9 @@ import { fileURLToPath } from "node:url";
 const repo = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const cli = join(repo, "pkg/cli.js");
 const fixtures = join(repo, "tests/fixtures/test");
-// As tests/testing_fixtures.rs lists them: override_module.
-const GAPS = new Set(["mocks"]);
+// As tests/testing_fixtures.rs lists them: override_module of one module instance, and
+// overridemoduleverbose's -json relevant_attributes (its text, compared here, matches).
+const GAPS = new Set(["overridemoduleinst"]);
 const run = (args) => spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
 const NOTICE = "tfgraph: providers without a mock_provider block are served by tfgraph's in-memory mocks, not by the real providers.\n";
 
@@ -21,7 +22,9 @@ for (const name of readdirSync(fixtures).filter((n) => statSync(join(fixtures, n
   test(`tfgraph test ${name}`, { skip: GAPS.has(name) && "listed gap (tests/testing_fixtures.rs)" }, () => {
     const dir = join(fixtures, name);
     const expected = (f) => readFileSync(join(dir, "expected", f), "utf8");
-    const r = run(["test", dir]);
+    // expected/flags: the flags it was recorded with (`-verbose`).
+    const flags = existsSync(join(dir, "expected/flags")) ? expected("flags") : "";
+    const r = run(["test", dir, ...(flags.split(/\s+/).includes("-verbose") ? ["--verbose"] : [])]);
     assert.equal(r.stdout, NOTICE + expected("test.stdout"));
     assert.equal(r.stderr, expected("test.stderr"));
     assert.equal(r.status, Number(expected("exitcode").trim()));

@@ -3,14 +3,15 @@
 // the exit code, every run's status; onEvent's order; and bad input as diagnostics.
 import { test as nodeTest } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "../../pkg/index.js";
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), "../fixtures/test");
-// As tests/testing_fixtures.rs lists them: override_module.
-const GAPS = new Set(["mocks"]);
+// As tests/testing_fixtures.rs lists them: override_module of one module instance, and
+// overridemoduleverbose's -json relevant_attributes (its text, compared here, matches).
+const GAPS = new Set(["overridemoduleinst"]);
 
 function readScenario(dir) {
   const files = {};
@@ -31,7 +32,9 @@ function readScenario(dir) {
 for (const name of readdirSync(fixtures).filter((n) => statSync(join(fixtures, n)).isDirectory())) {
   nodeTest(`terraform test scenario ${name}`, { skip: GAPS.has(name) && "listed gap (tests/testing_fixtures.rs)" }, async () => {
     const { files, expected } = readScenario(join(fixtures, name));
-    const result = await test(files);
+    // expected/flags: the flags it was recorded with (`-verbose`).
+    const flags = existsSync(join(fixtures, name, "expected/flags")) ? expected("flags") : "";
+    const result = await test(files, { verbose: flags.split(/\s+/).includes("-verbose") });
     assert.equal(result.stdout, expected("test.stdout"));
     assert.equal(result.stderr, expected("test.stderr"));
     assert.equal(result.exitCode, Number(expected("exitcode").trim()));
