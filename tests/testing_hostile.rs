@@ -109,7 +109,9 @@ fn scenario_all(name: &str) -> BTreeMap<String, String> {
 /// with ranges, never a panic.
 #[test]
 fn truncated_mocks_overrides_and_json_never_panic() {
-    for name in ["mockprovider", "overrides", "providers", "mocksource", "mocksourcejson", "jsonsyntax"] {
+    for name in
+        ["mockprovider", "overrides", "providers", "mocksource", "mocksourcejson", "jsonsyntax", "overridemodule"]
+    {
         let files = scenario_all(name);
         let cut_files: Vec<&String> = files
             .keys()
@@ -185,4 +187,47 @@ fn defaults_that_are_not_objects_fail_the_run() {
         "{:?}",
         r.diagnostics
     );
+}
+
+/// `override_module` outputs reach the module's callers as written, from a `.tftest.hcl` and a
+/// `.tftest.json` file: strings that look like templates, numbers, nested collections, null.
+#[test]
+fn override_module_outputs_are_the_values_written() {
+    let mut files = scenario_all("overridemodule");
+    files.retain(|p, _| !p.starts_with("tests/"));
+    files.insert(
+        "tests/a.tftest.hcl".into(),
+        r#"override_module {
+  target  = module.child
+  outputs = { value = "$${x} %%{y} \"q\"", list = [1.5, { k = [true, null] }], other = tomap({ a = "b" }) }
+}
+run "a" {
+  command = plan
+  assert {
+    condition     = output.child_value == "$${x} %%{y} \"q\"" && output.child_list[0] == 1.5 && output.child_list[1].k[0] && output.child_list[1].k[1] == null && output.child_other["a"] == "b"
+    error_message = "got ${jsonencode([output.child_value, output.child_list, output.child_other])}"
+  }
+}
+"#
+        .into(),
+    );
+    files.insert(
+        "tests/b.tftest.json".into(),
+        r#"{
+  "override_module": [{ "target": "module.child", "outputs": { "value": "$${x}", "list": [2, "c"] } }],
+  "run": { "b": { "command": "plan", "assert": [{ "condition": "${output.child_value == \"$${x}\" && output.child_list[0] == 2 && output.child_other == null}", "error_message": "got ${output.child_value}" }] } }
+}
+"#
+        .into(),
+    );
+    let suite = run(&files, &Options::default(), &mut |_| {});
+    let statuses: Vec<(String, String)> =
+        suite.files.iter().flat_map(|f| f.runs.iter().map(|r| (r.name.clone(), r.status.word().to_string()))).collect();
+    let diags: Vec<String> = suite
+        .files
+        .iter()
+        .flat_map(|f| f.runs.iter().flat_map(|r| r.diagnostics.iter().map(|d| d.detail.clone())))
+        .collect();
+    assert!(suite.diagnostics.is_empty(), "{:?}", suite.diagnostics);
+    assert_eq!(statuses, vec![("a".into(), "pass".into()), ("b".into(), "pass".into())], "{diags:?}");
 }

@@ -85,7 +85,7 @@ pub fn suite(s_: &Suite, version: &str) -> Json {
                         ("diagnostics", diags(&r.diagnostics)),
                         ("outputs", opt(&r.outputs)),
                         ("stateKey", s(&r.state_key)),
-                        ("state", opt(&r.state)),
+                        ("state", r.state.as_deref().cloned().unwrap_or(Json::Null)),
                     ])
                 })
                 .collect();

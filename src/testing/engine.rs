@@ -45,7 +45,21 @@ pub struct Module<'f> {
     pub config: Config,
     /// Problems loading it.
     pub diagnostics: Diagnostics,
-    provider: ProviderSet,
+    /// Shared with the copies `overridden` makes: the schemas do not change.
+    provider: Rc<ProviderSet>,
+}
+
+/// A module call replaced by `override_module` (`moduletest/mocking`, `node_output.go`): none of
+/// its variables, locals, resources, checks or nested calls are evaluated, and each output is
+/// the override's value of that name, else null. Its call's `count` / `for_each` still expand.
+#[derive(Clone, Debug)]
+pub struct ModuleOverride {
+    /// The call's address (`module.child`, `module.child.module.grand`).
+    pub target: String,
+    /// `outputs`, when given (a constant object).
+    pub outputs: Option<Value>,
+    /// Where the outputs are written: the ranges of the outputs' new expressions.
+    pub range: crate::diag::SourceRange,
 }
 
 impl<'f> Module<'f> {
@@ -54,7 +68,25 @@ impl<'f> Module<'f> {
         let provider = crate::engine::shared::schemas::providers(files, &loaded.config, Default::default());
         let diagnostics =
             crate::engine::shared::snippets::with_sources(loaded.diagnostics, &crate::eval::MapFiles(files));
-        Module { files, root: root.to_string(), config: loaded.config, diagnostics, provider }
+        Module { files, root: root.to_string(), config: loaded.config, diagnostics, provider: Rc::new(provider) }
+    }
+
+    /// This configuration with module calls replaced by overrides (Terraform leaves the
+    /// overridden calls out of its walk; the engine is given a configuration without them).
+    pub fn overridden(&self, overrides: &[ModuleOverride]) -> Module<'f> {
+        let mut config = self.config.clone();
+        for o in overrides {
+            if let Some(call) = call_at(&mut config.root, &o.target) {
+                override_call(call, o);
+            }
+        }
+        Module {
+            files: self.files,
+            root: self.root.clone(),
+            config,
+            diagnostics: self.diagnostics.clone(),
+            provider: Rc::clone(&self.provider),
+        }
     }
 
     /// Whether the module declares input variable `name`.
@@ -65,15 +97,103 @@ impl<'f> Module<'f> {
     /// `-verbose`'s view of a plan run's plan.
     pub fn verbose_plan(&self, planned: &Planned) -> Verbose {
         let schemas = self.provider.schema_document();
-        let full = crate::engine::api::plan_json(&planned.plan, &self.provider);
+        let full = crate::engine::api::plan_json(&planned.plan, &*self.provider);
         let text = crate::engine::api::plan_text(&planned.plan, &full, &schemas);
         Verbose::plan(text, &full, &schemas)
     }
 
     /// `-verbose`'s view of the state an apply run left.
     pub fn verbose_state(&self, state: &Json) -> Verbose {
-        let values = crate::engine::render::plan_json::state_values(state, &self.provider);
+        let values = crate::engine::render::plan_json::state_values(state, &*self.provider);
         Verbose::state(&values, &self.provider.schema_document())
+    }
+}
+
+/// The call at `target` (`module.a.module.b`: call `b` of call `a`'s module).
+fn call_at<'m>(
+    module: &'m mut crate::config::model::Module,
+    target: &str,
+) -> Option<&'m mut crate::config::model::ModuleCall> {
+    let (name, rest) = match target.strip_prefix("module.")?.split_once('.') {
+        Some((n, r)) => (n, Some(r)),
+        None => (target.strip_prefix("module.")?, None),
+    };
+    let call = module.module_calls.iter_mut().find(|c| c.name == name)?;
+    match rest {
+        None => Some(call),
+        Some(r) => call_at(call.module.as_deref_mut()?, r),
+    }
+}
+
+fn override_call(call: &mut crate::config::model::ModuleCall, o: &ModuleOverride) {
+    // The child's variables are not evaluated: nothing passes them.
+    call.arguments.clear();
+    let Some(child) = call.module.as_deref_mut() else { return };
+    child.variables.clear();
+    child.locals.clear();
+    child.resources.clear();
+    child.module_calls.clear();
+    child.providers.clear();
+    child.checks.clear();
+    child.imports.clear();
+    child.moved.clear();
+    child.removed.clear();
+    let json = o.range.filename.ends_with(".json");
+    for out in &mut child.outputs {
+        let value = o.outputs.as_ref().and_then(|v| match &v.kind {
+            crate::eval::Kind::Object(m) => m.get(&out.name).cloned(),
+            _ => None,
+        });
+        let value = value.unwrap_or_else(|| Value::null(crate::eval::Type::Dynamic));
+        let source = if json { json_literal(&value).to_string() } else { hcl_literal(&value) };
+        // Its preconditions are not checked: what they read was not evaluated. (Terraform's
+        // plan still lists what the value read among its `relevant_attributes`; this one
+        // reads nothing.)
+        out.preconditions.clear();
+        out.depends_on.clear();
+        out.references.clear();
+        out.value = crate::config::model::Expr { source, range: o.range.clone(), references: Vec::new(), tree: None };
+    }
+}
+
+/// A constant as HCL native syntax that evaluates to it.
+fn hcl_literal(v: &Value) -> String {
+    use crate::eval::Kind;
+    let items = |xs: &[Value]| xs.iter().map(hcl_literal).collect::<Vec<_>>().join(", ");
+    let attrs = |m: &BTreeMap<String, Value>| {
+        m.iter().map(|(k, x)| format!("{} = {}", quoted(k), hcl_literal(x))).collect::<Vec<_>>().join(", ")
+    };
+    match &v.kind {
+        Kind::Null(_) | Kind::Unknown(_) | Kind::TypeVal(_) => "null".into(),
+        Kind::Bool(b) => b.to_string(),
+        Kind::Number(n) => n.to_string(),
+        Kind::String(s) => quoted(s),
+        Kind::Tuple(xs) => format!("[{}]", items(xs)),
+        Kind::List(_, xs) => format!("tolist([{}])", items(xs)),
+        Kind::Set(_, xs) => format!("toset([{}])", items(xs)),
+        Kind::Object(m) => format!("{{{}}}", attrs(m)),
+        Kind::Map(_, m) => format!("tomap({{{}}})", attrs(m)),
+    }
+}
+
+/// An HCL quoted string: escapes, and template sequences doubled.
+fn quoted(s: &str) -> String {
+    let escaped = serde_json::to_string(s).unwrap_or_default();
+    escaped.replace("${", "$${").replace("%{", "%%{")
+}
+
+/// A constant as a `.tf.json` expression: JSON, strings escaped as templates.
+fn json_literal(v: &Value) -> Json {
+    use crate::eval::Kind;
+    match &v.kind {
+        Kind::Null(_) | Kind::Unknown(_) | Kind::TypeVal(_) => Json::Null,
+        Kind::Bool(b) => Json::Bool(*b),
+        Kind::Number(n) => serde_json::from_str(&n.to_string()).unwrap_or(Json::Null),
+        Kind::String(s) => Json::String(s.replace("${", "$${").replace("%{", "%%{")),
+        Kind::Tuple(xs) | Kind::List(_, xs) | Kind::Set(_, xs) => Json::Array(xs.iter().map(json_literal).collect()),
+        Kind::Object(m) | Kind::Map(_, m) => {
+            Json::Object(m.iter().map(|(k, x)| (k.clone(), json_literal(x))).collect())
+        }
     }
 }
 
@@ -86,15 +206,16 @@ pub struct Request {
     pub destroy: bool,
     pub targets: Vec<String>,
     pub replace: Vec<String>,
-    /// The run's mocked providers and overrides.
-    pub mocking: Mocking,
+    /// The run's mocked providers and overrides (shared: a run, its plan and its state's
+    /// teardown read the same ones).
+    pub mocking: Rc<Mocking>,
 }
 
 /// A plan made for a run.
 pub struct Planned {
     pub plan: Plan,
     pub refresh_only: bool,
-    pub mocking: Mocking,
+    pub mocking: Rc<Mocking>,
 }
 
 impl Planned {
@@ -114,18 +235,18 @@ pub fn plan(module: &Module<'_>, state: Option<&Json>, request: &Request) -> Pla
         on_op: None,
         cancel: None,
     };
-    let provider = TestProvider::new(&module.provider, &request.mocking);
+    let provider = TestProvider::new(&*module.provider, &request.mocking);
     let mut plan = engine_plan(module.files, &module.config, state, &provider, &options);
     if request.refresh_only {
         // No drift from the mocks: a refresh-only plan changes nothing.
         plan.changes.clear();
     }
-    Planned { plan, refresh_only: request.refresh_only, mocking: request.mocking.clone() }
+    Planned { plan, refresh_only: request.refresh_only, mocking: Rc::clone(&request.mocking) }
 }
 
 /// `terraform plan`'s text of a run's plan (what `terraform test -verbose` prints after a plan run).
 pub fn plan_text(module: &Module<'_>, planned: &Planned) -> String {
-    let provider = TestProvider::new(&module.provider, &planned.mocking);
+    let provider = TestProvider::new(&*module.provider, &planned.mocking);
     let json = crate::engine::api::plan_json(&planned.plan, &provider);
     crate::engine::api::plan_text(&planned.plan, &json, &provider.schema_document())
 }
@@ -140,7 +261,7 @@ pub fn apply(
     if planned.refresh_only {
         return (state.cloned(), Diagnostics::new());
     }
-    let provider = TestProvider::new(&module.provider, &planned.mocking);
+    let provider = TestProvider::new(&*module.provider, &planned.mocking);
     let r = engine_apply(
         module.files,
         &module.config,
@@ -157,13 +278,13 @@ pub fn destroy(
     module: &Module<'_>,
     state: &Json,
     variables: &BTreeMap<String, Json>,
-    mocking: &Mocking,
+    mocking: &Rc<Mocking>,
 ) -> (Option<Json>, Diagnostics) {
     let request = Request {
         variables: variables.clone(),
         refresh: true,
         destroy: true,
-        mocking: mocking.clone(),
+        mocking: Rc::clone(mocking),
         ..Default::default()
     };
     let planned = plan(module, Some(state), &request);

@@ -297,7 +297,7 @@ pub fn parse_mapped(path: &str, text: &str, shown: &str, map: SpanMap<'_>) -> (T
                 }
                 "override_resource" | "override_data" | "override_module" => {
                     if let Some(o) = p.override_block(b) {
-                        file.overrides.push(o);
+                        p.push_override(&mut file.overrides, o);
                     }
                 }
                 "provider" => {
@@ -566,7 +566,7 @@ impl Reader<'_> {
                     }
                     "override_resource" | "override_data" | "override_module" => {
                         if let Some(o) = self.override_block(inner) {
-                            run.overrides.push(o);
+                            self.push_override(&mut run.overrides, o);
                         }
                     }
                     _ => {}
@@ -637,7 +637,48 @@ impl Reader<'_> {
             );
             return None;
         };
+        // The target must be of the block's kind (`decodeOverride*Block`).
+        let target_kind = match target_kind(&target) {
+            TargetKind::Module => OverrideKind::Module,
+            TargetKind::Data => OverrideKind::Data,
+            TargetKind::Resource => OverrideKind::Resource,
+        };
+        if target_kind != kind {
+            let what = match kind {
+                OverrideKind::Module => "modules",
+                OverrideKind::Data => "data sources",
+                OverrideKind::Resource => "resources",
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    "Invalid override target",
+                    format!("You can only target {what} from {} blocks, not {target}.", kind.block()),
+                )
+                .with_range(target_range),
+            );
+            return None;
+        }
         Some(OverrideBlock { kind, target, target_range, values, during_plan, decl_range: self.def_range(b) })
+    }
+
+    /// Adds an override to its level, unless one there already targets the same address.
+    fn push_override(&mut self, level: &mut Vec<OverrideBlock>, o: OverrideBlock) {
+        if let Some(previous) = level.iter().find(|p| p.target == o.target) {
+            self.diags.push(
+                Diagnostic::error(
+                    format!("Duplicate {} block", o.kind.block()),
+                    format!(
+                        "An {} block targeting {} has already been defined at {}.",
+                        o.kind.block(),
+                        o.target,
+                        range_text(&previous.decl_range)
+                    ),
+                )
+                .with_range(o.decl_range.clone()),
+            );
+            return;
+        }
+        level.push(o);
     }
 
     fn mock_provider(&mut self, b: &Block<'_>) -> Option<MockProvider> {
@@ -703,9 +744,10 @@ impl Reader<'_> {
                             m.data_sources.push(d);
                         }
                     }
-                    "override_resource" | "override_data" | "override_module" => {
+                    // A mock provider cannot override a module (`configs/mock_provider.go`).
+                    "override_resource" | "override_data" => {
                         if let Some(o) = self.override_block(x) {
-                            m.overrides.push(o);
+                            self.push_override(&mut m.overrides, o);
                         }
                     }
                     other => self.unsupported_block(other, x),
@@ -947,6 +989,35 @@ fn traversal_text(e: &Expr<'_>) -> Option<String> {
             Some(s)
         }
         _ => None,
+    }
+}
+
+/// What an override's target address names (`addrs.ParseTarget`): a module (instance) when
+/// nothing follows its `module.NAME[KEY]` steps, else a data source or a managed resource.
+enum TargetKind {
+    Module,
+    Data,
+    Resource,
+}
+
+fn target_kind(target: &str) -> TargetKind {
+    let mut rest = target;
+    while let Some(after) = rest.strip_prefix("module.") {
+        // Past the call's name and instance key, if any.
+        let name_end = after.find(['.', '[']).unwrap_or(after.len());
+        let mut r = &after[name_end..];
+        if r.starts_with('[') {
+            r = r.find("].").map(|i| &r[i + 1..]).unwrap_or("");
+        }
+        match r.strip_prefix('.') {
+            Some(next) => rest = next,
+            None => return TargetKind::Module,
+        }
+    }
+    if rest.starts_with("data.") {
+        TargetKind::Data
+    } else {
+        TargetKind::Resource
     }
 }
 

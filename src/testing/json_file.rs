@@ -134,10 +134,11 @@ impl Kind {
             (Kind::Run, "assert" | "variables" | "plan_options" | "module") => Some((false, Kind::Plain)),
             (Kind::MockProvider, "mock_resource" | "mock_data") => Some((true, Kind::Plain)),
             (Kind::Variable, "validation") => Some((false, Kind::Plain)),
-            (
-                Kind::File | Kind::Run | Kind::MockProvider,
-                "override_resource" | "override_data" | "override_module",
-            ) => Some((false, Kind::Plain)),
+            (Kind::File | Kind::Run | Kind::MockProvider, "override_resource" | "override_data") => {
+                Some((false, Kind::Plain))
+            }
+            // A mock provider cannot override a module (`configs/mock_provider.go`).
+            (Kind::File | Kind::Run, "override_module") => Some((false, Kind::Plain)),
             _ => None,
         }
     }

@@ -431,8 +431,16 @@ pub fn junit_xml(suite: &Suite, times: Option<&dyn Fn(&str, &str) -> Option<(f64
     s
 }
 
+/// Go's `xml.EscapeText`, which Terraform's JUnit writer uses for attributes.
 fn attr(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&#34;").replace('\n', "&#xA;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&#34;")
+        .replace('\'', "&#39;")
+        .replace('\t', "&#x9;")
+        .replace('\n', "&#xA;")
+        .replace('\r', "&#xD;")
 }
 
 fn cdata(s: &str) -> String {

@@ -16,9 +16,12 @@
 //!   is an error;
 //! - a run in error skips every later run of its file (a failed one does not);
 //! - teardown: each state with objects destroyed, the one last used latest first, with the
-//!   configuration and variables of the run that last used it.
+//!   configuration and variables of the run that last used it;
+//! - `override_module`: the run's over the file's; the engine is given the configuration with
+//!   the overridden calls emptied (`Module::overridden`). One naming a single module instance
+//!   is not run yet (an error for the run).
 
-use super::engine::{self, Module, PlannedValues, Request};
+use super::engine::{self, Module, ModuleOverride, PlannedValues, Request};
 use super::file::{Assertion, Command, ExprText, OverrideBlock, OverrideKind, PlanMode, Run, TestFile};
 use super::mocking::{MockedConfig, MockedData, Mocking, Override, TypeDefaults};
 use super::verbose::Verbose;
@@ -130,8 +133,9 @@ pub struct RunResult {
     /// Its outputs (state key, then the values), when it ran.
     pub outputs: Option<Json>,
     pub state_key: String,
-    /// The state after it (apply runs), or its plan's changes (plan runs).
-    pub state: Option<Json>,
+    /// The state after it (apply runs; shared with the runner's own copy, which the next run
+    /// reads).
+    pub state: Option<Rc<Json>>,
     /// Its plan as `terraform plan` prints it, with `verbose` (`terraform test -verbose` prints
     /// it after a plan run; the page shows it for every run).
     pub plan: Option<String>,
@@ -455,6 +459,36 @@ fn mocking_for(f: &TestFile, run: &Run, module: &Module<'_>, files: &BTreeMap<St
     m
 }
 
+/// A run's `override_module` blocks in force: the run's, then the file's whose target the run
+/// does not override itself (`PackageOverrides`). One naming a single module instance is not
+/// run yet: it is returned as an error.
+fn module_overrides_for(
+    f: &TestFile,
+    run: &Run,
+    files: &BTreeMap<String, String>,
+) -> (Vec<ModuleOverride>, Diagnostics) {
+    let mut out: Vec<ModuleOverride> = Vec::new();
+    let mut unsupported = Diagnostics::new();
+    let blocks =
+        run.overrides.iter().chain(f.overrides.iter().filter(|o| !run.overrides.iter().any(|r| r.target == o.target)));
+    for o in blocks.filter(|o| o.kind == OverrideKind::Module) {
+        if o.target.contains('[') {
+            unsupported.push(
+                Diagnostic::error(
+                    "Unsupported test block",
+                    "tfgraph does not run \"override_module\" blocks that target one module instance yet: the run is not executed.",
+                )
+                .with_range(o.target_range.clone()),
+            );
+            continue;
+        }
+        let outputs = o.values.as_ref().and_then(|(e, _)| static_value(files, e).ok());
+        let range = o.values.as_ref().map(|v| v.1.clone()).unwrap_or_else(|| o.decl_range.clone());
+        out.push(ModuleOverride { target: o.target.clone(), outputs, range });
+    }
+    (out, unsupported)
+}
+
 /// The references of an expression's text: `(root, traversal text)`.
 fn references(text: &str) -> Vec<(String, String)> {
     let Ok(expr) = crate::hcl::parse_expr(text) else { return Vec::new() };
@@ -504,11 +538,12 @@ fn tfvars(path: &str, text: &str) -> Vec<(String, ExprText)> {
 
 /// One state of a file: its objects, and the run that last changed it.
 struct StateEntry {
-    state: Option<Json>,
+    state: Option<Rc<Json>>,
     last_run: usize,
     module_root: String,
     variables: BTreeMap<String, Json>,
-    mocking: Mocking,
+    mocking: Rc<Mocking>,
+    module_overrides: Vec<ModuleOverride>,
 }
 
 fn run_file(
@@ -529,22 +564,6 @@ fn run_file(
                 format!("tfgraph does not run \"{}\" blocks yet: the file's runs are skipped.", u.kind),
             )
             .with_range(u.range.clone()),
-        );
-    }
-    // `override_module` needs the engine to skip a module call: not run yet.
-    let module_overrides = f
-        .overrides
-        .iter()
-        .chain(f.runs.iter().flat_map(|r| &r.overrides))
-        .chain(f.mock_providers.iter().flat_map(|m| &m.overrides))
-        .filter(|o| o.kind == OverrideKind::Module);
-    for o in module_overrides {
-        file_diags.push(
-            Diagnostic::error(
-                "Unsupported test block",
-                "tfgraph does not run \"override_module\" blocks yet: the file's runs are skipped.",
-            )
-            .with_range(o.decl_range.clone()),
         );
     }
     // Overrides of objects the configuration under test does not have.
@@ -590,7 +609,7 @@ fn run_file(
         let ctx = RunContext { file: f, run, outputs: &outputs, globals, files, verbose };
         let key = run.state_key();
         // Borrowed: a run reads its state, and only an apply replaces it below.
-        let prior = states.get(&key).and_then(|s| s.state.as_ref());
+        let prior = states.get(&key).and_then(|s| s.state.as_deref());
         let mut result = execute(&ctx, module, prior);
         if let Some(o) = &result.outputs_value {
             outputs.insert(run.name.clone(), o.clone());
@@ -600,11 +619,12 @@ fn run_file(
                 states.insert(
                     key.clone(),
                     StateEntry {
-                        state: Some(new_state),
+                        state: Some(Rc::new(new_state)),
                         last_run: index,
                         module_root: root.clone(),
                         variables: std::mem::take(&mut result.variables),
                         mocking: std::mem::take(&mut result.mocking),
+                        module_overrides: std::mem::take(&mut result.module_overrides),
                     },
                 );
             }
@@ -653,6 +673,14 @@ fn run_file(
         } else {
             &*modules.entry(entry.module_root.clone()).or_insert_with(|| Module::load(files, &entry.module_root))
         };
+        let overridden;
+        let module = match entry.module_overrides.is_empty() {
+            true => module,
+            false => {
+                overridden = module.overridden(&entry.module_overrides);
+                &overridden
+            }
+        };
         let (left, diags) = engine::destroy(module, state, &entry.variables, &entry.mocking);
         let left_addrs = left.as_ref().map(engine::state_addresses).unwrap_or_default();
         if diags.has_errors() || !left_addrs.is_empty() {
@@ -696,7 +724,8 @@ struct Executed {
     /// The module's variables the run used.
     variables: BTreeMap<String, Json>,
     /// The run's mocks and overrides (the teardown of its state uses them).
-    mocking: Mocking,
+    mocking: Rc<Mocking>,
+    module_overrides: Vec<ModuleOverride>,
     /// What `-verbose` shows of the run.
     verbose: Option<Verbose>,
     /// The plan's text, when the run planned and `verbose` asked for it.
@@ -711,7 +740,8 @@ impl Executed {
             outputs_value: None,
             new_state: None,
             variables: BTreeMap::new(),
-            mocking: Mocking::default(),
+            mocking: Rc::default(),
+            module_overrides: Vec::new(),
             verbose: None,
             plan_text: None,
         }
@@ -719,8 +749,21 @@ impl Executed {
 }
 
 fn execute(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>) -> Executed {
-    let mocking = mocking_for(ctx.file, ctx.run, module, ctx.files);
-    let mut e = execute_inner(ctx, module, prior, &mocking);
+    let mocking = Rc::new(mocking_for(ctx.file, ctx.run, module, ctx.files));
+    let (module_overrides, unsupported) = module_overrides_for(ctx.file, ctx.run, ctx.files);
+    if !unsupported.is_empty() {
+        return Executed::error(with_snippets(unsupported, ctx.files));
+    }
+    let overridden;
+    let run_module = match module_overrides.is_empty() {
+        true => module,
+        false => {
+            overridden = module.overridden(&module_overrides);
+            &overridden
+        }
+    };
+    let mut e = execute_inner(ctx, run_module, prior, &mocking);
+    e.module_overrides = module_overrides;
     if !module.diagnostics.has_errors() {
         for o in &ctx.run.overrides {
             if !target_exists(module, o) {
@@ -845,7 +888,7 @@ fn point_one(
     }
 }
 
-fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>, mocking: &Mocking) -> Executed {
+fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>, mocking: &Rc<Mocking>) -> Executed {
     let run = ctx.run;
     let mut diags = Diagnostics::new();
     if module.diagnostics.has_errors() {
@@ -886,7 +929,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
         destroy: false,
         targets: run.plan_options.target.clone(),
         replace: run.plan_options.replace.clone(),
-        mocking: mocking.clone(),
+        mocking: Rc::clone(mocking),
     };
     let planned = engine::plan(module, prior, &request);
     let plan_text = if ctx.verbose && !planned.diagnostics().has_errors() {
@@ -915,7 +958,8 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
                 outputs_value: Some(outputs),
                 new_state: None,
                 variables: module_vars,
-                mocking: Mocking::default(),
+                mocking: Rc::default(),
+                module_overrides: Vec::new(),
                 verbose: ctx.verbose.then(|| module.verbose_plan(&planned)),
                 plan_text,
             }
@@ -942,7 +986,8 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
                     outputs_value: None,
                     new_state: state,
                     variables: module_vars,
-                    mocking: Mocking::default(),
+                    mocking: Rc::default(),
+                    module_overrides: Vec::new(),
                     verbose: None,
                     plan_text,
                 };
@@ -959,7 +1004,8 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
                 outputs_value: Some(outputs),
                 new_state: state,
                 variables: module_vars,
-                mocking: Mocking::default(),
+                mocking: Rc::default(),
+                module_overrides: Vec::new(),
                 verbose,
                 plan_text,
             }
