@@ -73,6 +73,8 @@ struct Encoder {
     /// The shape last used per struct name, by the name's address (a small direct-mapped cache
     /// in front of `shapes_of`: `(address, shape)`).
     last_shape: [(usize, u32); 64],
+    /// The shapes of `Pos` and `SourceRange` once a range was written (`range_shapes`).
+    range_shapes: Option<(u32, u32)>,
 }
 
 impl Default for Encoder {
@@ -85,6 +87,7 @@ impl Default for Encoder {
             keys: Vec::new(),
             kept: Kept::default(),
             last_shape: [(0, 0); 64],
+            range_shapes: None,
         }
     }
 }
@@ -212,6 +215,14 @@ impl Encoder {
     }
 
     fn end_object(&mut self, name: &'static str, (at, first_key): (usize, usize)) {
+        let id = self.shape_of(name, first_key);
+        // Shapes are few (one or two per struct), far below the payload's limit.
+        self.words[at] = OBJ << 28 | id.min(PAYLOAD - 1);
+        self.keys.truncate(first_key);
+    }
+
+    /// The shape of struct `name` whose keys are `keys[first_key..]`, numbered when new.
+    fn shape_of(&mut self, name: &'static str, first_key: usize) -> u32 {
         let keys = &self.keys[first_key..];
         let same = |shape: &Vec<&'static str>| {
             shape.len() == keys.len() && shape.iter().zip(keys).all(|(a, b)| std::ptr::eq(*a, *b) || a == b)
@@ -234,9 +245,25 @@ impl Encoder {
             }
         };
         self.last_shape[cache] = (addr, id);
-        // Shapes are few (one or two per struct), far below the payload's limit.
-        self.words[at] = OBJ << 28 | id.min(PAYLOAD - 1);
-        self.keys.truncate(first_key);
+        id
+    }
+
+    /// The shapes of `Pos` and `SourceRange` (`diag::RANGE_TUPLE`), numbered at the first range
+    /// as serde's field by field order numbers them: the start's `Pos`, then the range.
+    fn range_shapes(&mut self) -> (u32, u32) {
+        if let Some(ids) = self.range_shapes {
+            return ids;
+        }
+        let first = self.keys.len();
+        self.keys.extend(["line", "column", "byte"]);
+        let pos = self.shape_of(crate::diag::POS_NAME, first);
+        self.keys.truncate(first);
+        self.keys.extend(["filename", "start", "end"]);
+        let range = self.shape_of(crate::diag::RANGE_NAME, first);
+        self.keys.truncate(first);
+        let ids = (pos.min(PAYLOAD - 1), range.min(PAYLOAD - 1));
+        self.range_shapes = Some(ids);
+        ids
     }
 }
 
@@ -272,6 +299,9 @@ pub struct Seq<'a> {
     e: &'a mut Encoder,
     at: usize,
     count: usize,
+    /// A `SourceRange` (`diag::RANGE_TUPLE`): the shape of its two `Pos` objects, whose words
+    /// go before the second and fifth fields.
+    range_pos: Option<u32>,
 }
 
 pub struct Struct<'a> {
@@ -320,7 +350,7 @@ impl<'a> Seq<'a> {
         // Always the two-word form, so any count fits when patched.
         e.words.extend([tag << 28 | PAYLOAD, 0]);
         let at = e.words.len() - 1;
-        Seq { e, at, count: 0 }
+        Seq { e, at, count: 0, range_pos: None }
     }
 
     fn finish(self) {
@@ -482,7 +512,7 @@ impl<'a> ser::Serializer for &'a mut Encoder {
             Some(n) => {
                 self.word(ARR, n);
                 // A known length needs no patching: `at` points at a scratch word.
-                Ok(Seq { at: usize::MAX, e: self, count: 0 })
+                Ok(Seq { at: usize::MAX, e: self, count: 0, range_pos: None })
             }
             None => Ok(Seq::new(self, ARR)),
         }
@@ -492,8 +522,18 @@ impl<'a> ser::Serializer for &'a mut Encoder {
         self.serialize_seq(Some(len))
     }
 
-    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<Seq<'a>, Error> {
+    fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<Seq<'a>, Error> {
+        if name == crate::diag::RANGE_TUPLE {
+            let (pos, range) = self.range_shapes();
+            self.words.push(OBJ << 28 | range);
+            return Ok(Seq { at: usize::MAX, e: self, count: 0, range_pos: Some(pos) });
+        }
         self.serialize_seq(Some(len))
+    }
+
+    /// Not human-readable: `SourceRange` comes as a tuple struct (`diag::RANGE_TUPLE`).
+    fn is_human_readable(&self) -> bool {
+        false
     }
 
     fn serialize_tuple_variant(self, _: &'static str, _: u32, _: &'static str, _: usize) -> Result<Seq<'a>, Error> {
@@ -524,6 +564,12 @@ impl<'a> ser::Serializer for &'a mut Encoder {
 
 impl Seq<'_> {
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        if let Some(pos) = self.range_pos {
+            // filename, then start's and end's line, column, byte: each Pos opens an object.
+            if self.count == 1 || self.count == 4 {
+                self.e.words.push(OBJ << 28 | pos);
+            }
+        }
         self.count += 1;
         value.serialize(&mut *self.e)
     }
