@@ -51,6 +51,10 @@ pub struct ResourceAddr {
 
 impl fmt::Display for ResourceAddr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}.{}", self.mode.prefix(), self.type_name, self.name)
+        // Pieces, not write!: loading's tape prints every reference's subject through this.
+        f.write_str(self.mode.prefix())?;
+        f.write_str(&self.type_name)?;
+        f.write_str(".")?;
+        f.write_str(&self.name)
     }
 }
