@@ -87,23 +87,14 @@ impl Subject {
 impl fmt::Display for Subject {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Subject::Resource(r) => r.fmt(f),
-            Subject::ResourceInstance(r, k) => {
-                r.fmt(f)?;
-                k.fmt(f)
-            }
+            Subject::Resource(r) => write!(f, "{r}"),
+            Subject::ResourceInstance(r, k) => write!(f, "{r}{k}"),
             Subject::ModuleCall(m) => write!(f, "module.{m}"),
             Subject::ModuleCallInstance(m, k) => write!(f, "module.{m}{k}"),
             Subject::ModuleCallOutput { call, key: None, output } => write!(f, "module.{call}.{output}"),
             Subject::ModuleCallOutput { call, key: Some(k), output } => write!(f, "module.{call}{k}.{output}"),
-            Subject::InputVariable(v) => {
-                f.write_str("var.")?;
-                f.write_str(v)
-            }
-            Subject::LocalValue(l) => {
-                f.write_str("local.")?;
-                f.write_str(l)
-            }
+            Subject::InputVariable(v) => write!(f, "var.{v}"),
+            Subject::LocalValue(l) => write!(f, "local.{l}"),
         }
     }
 }

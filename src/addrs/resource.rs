@@ -51,10 +51,6 @@ pub struct ResourceAddr {
 
 impl fmt::Display for ResourceAddr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Pieces, not write!: loading's tape prints every reference's subject through this.
-        f.write_str(self.mode.prefix())?;
-        f.write_str(&self.type_name)?;
-        f.write_str(".")?;
-        f.write_str(&self.name)
+        write!(f, "{}{}.{}", self.mode.prefix(), self.type_name, self.name)
     }
 }
