@@ -836,6 +836,43 @@ mod tests {
         v
     }
 
+    /// `diag::SourceRange`'s tape path writes what serde's derive wrote field by field: the
+    /// same words, text and shapes as this twin of it (the derive the type had before).
+    #[test]
+    fn ranges_are_written_as_the_derive_wrote_them() {
+        use crate::diag::{Pos as P, SourceRange};
+        #[derive(serde::Serialize)]
+        struct TwinPos {
+            line: u32,
+            column: u32,
+            byte: u32,
+        }
+        #[derive(serde::Serialize)]
+        struct Twin<'a> {
+            filename: &'a str,
+            start: TwinPos,
+            end: TwinPos,
+        }
+        fn twin(r: &SourceRange) -> Twin<'_> {
+            Twin {
+                filename: &r.filename,
+                start: TwinPos { line: r.start.line, column: r.start.column, byte: r.start.byte },
+                end: TwinPos { line: r.end.line, column: r.end.column, byte: r.end.byte },
+            }
+        }
+        let at = |line, column, byte| P { line, column, byte };
+        let ranges = vec![
+            SourceRange { filename: "main.tf".into(), start: at(1, 2, 1), end: at(1, 9, 8) },
+            SourceRange { filename: "é/main.tf".into(), start: at(3, 1, 40), end: at(u32::MAX, PAYLOAD, 7) },
+            SourceRange { filename: "main.tf".into(), start: at(0, 0, 0), end: at(0, 0, 0) },
+        ];
+        let with_ranges = (&ranges, Some(&ranges[1]), "main.tf");
+        let with_twins = (ranges.iter().map(twin).collect::<Vec<_>>(), Some(twin(&ranges[1])), "main.tf");
+        let (a, b) = (encode(&with_ranges).unwrap(), encode(&with_twins).unwrap());
+        assert_eq!((&a.words, &a.text, &a.shapes), (&b.words, &b.text, &b.shapes));
+        assert_eq!(decode(&a), serde_json::to_value(with_ranges).unwrap());
+    }
+
     #[derive(serde::Serialize)]
     struct Pos {
         line: u32,
