@@ -16,7 +16,8 @@
 //! distinct filename, kind or subject once. The tape is produced through `serde` from the same
 //! derived `Serialize` as the JSON, so it carries exactly the JSON's keys, renames and skipped
 //! fields; `tests/js/tape.test.mjs` checks that decoding it gives what `JSON.parse` of the JSON
-//! gives.
+//! gives. One exception, for speed: the encoder is not human-readable, and `diag::SourceRange`
+//! comes to it as a tuple struct (`diag::RANGE_TUPLE`) that it writes as the range's objects.
 
 use serde::ser::{self, Serialize};
 use std::fmt;
