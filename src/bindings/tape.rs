@@ -16,7 +16,8 @@
 //! distinct filename, kind or subject once. The tape is produced through `serde` from the same
 //! derived `Serialize` as the JSON, so it carries exactly the JSON's keys, renames and skipped
 //! fields; `tests/js/tape.test.mjs` checks that decoding it gives what `JSON.parse` of the JSON
-//! gives.
+//! gives. One exception, for speed: the encoder is not human-readable, and `diag::SourceRange`
+//! comes to it as a tuple struct (`diag::RANGE_TUPLE`) that it writes as the range's objects.
 
 use serde::ser::{self, Serialize};
 use std::fmt;
@@ -73,6 +74,8 @@ struct Encoder {
     /// The shape last used per struct name, by the name's address (a small direct-mapped cache
     /// in front of `shapes_of`: `(address, shape)`).
     last_shape: [(usize, u32); 64],
+    /// The shapes of `Pos` and `SourceRange` once a range was written (`range_shapes`).
+    range_shapes: Option<(u32, u32)>,
 }
 
 impl Default for Encoder {
@@ -85,6 +88,7 @@ impl Default for Encoder {
             keys: Vec::new(),
             kept: Kept::default(),
             last_shape: [(0, 0); 64],
+            range_shapes: None,
         }
     }
 }
@@ -212,6 +216,14 @@ impl Encoder {
     }
 
     fn end_object(&mut self, name: &'static str, (at, first_key): (usize, usize)) {
+        let id = self.shape_of(name, first_key);
+        // Shapes are few (one or two per struct), far below the payload's limit.
+        self.words[at] = OBJ << 28 | id.min(PAYLOAD - 1);
+        self.keys.truncate(first_key);
+    }
+
+    /// The shape of struct `name` whose keys are `keys[first_key..]`, numbered when new.
+    fn shape_of(&mut self, name: &'static str, first_key: usize) -> u32 {
         let keys = &self.keys[first_key..];
         let same = |shape: &Vec<&'static str>| {
             shape.len() == keys.len() && shape.iter().zip(keys).all(|(a, b)| std::ptr::eq(*a, *b) || a == b)
@@ -234,9 +246,25 @@ impl Encoder {
             }
         };
         self.last_shape[cache] = (addr, id);
-        // Shapes are few (one or two per struct), far below the payload's limit.
-        self.words[at] = OBJ << 28 | id.min(PAYLOAD - 1);
-        self.keys.truncate(first_key);
+        id
+    }
+
+    /// The shapes of `Pos` and `SourceRange` (`diag::RANGE_TUPLE`), numbered at the first range
+    /// as serde's field by field order numbers them: the start's `Pos`, then the range.
+    fn range_shapes(&mut self) -> (u32, u32) {
+        if let Some(ids) = self.range_shapes {
+            return ids;
+        }
+        let first = self.keys.len();
+        self.keys.extend(["line", "column", "byte"]);
+        let pos = self.shape_of(crate::diag::POS_NAME, first);
+        self.keys.truncate(first);
+        self.keys.extend(["filename", "start", "end"]);
+        let range = self.shape_of(crate::diag::RANGE_NAME, first);
+        self.keys.truncate(first);
+        let ids = (pos.min(PAYLOAD - 1), range.min(PAYLOAD - 1));
+        self.range_shapes = Some(ids);
+        ids
     }
 }
 
@@ -272,6 +300,9 @@ pub struct Seq<'a> {
     e: &'a mut Encoder,
     at: usize,
     count: usize,
+    /// A `SourceRange` (`diag::RANGE_TUPLE`): the shape of its two `Pos` objects, whose words
+    /// go before the second and fifth fields.
+    range_pos: Option<u32>,
 }
 
 pub struct Struct<'a> {
@@ -320,7 +351,7 @@ impl<'a> Seq<'a> {
         // Always the two-word form, so any count fits when patched.
         e.words.extend([tag << 28 | PAYLOAD, 0]);
         let at = e.words.len() - 1;
-        Seq { e, at, count: 0 }
+        Seq { e, at, count: 0, range_pos: None }
     }
 
     fn finish(self) {
@@ -482,7 +513,7 @@ impl<'a> ser::Serializer for &'a mut Encoder {
             Some(n) => {
                 self.word(ARR, n);
                 // A known length needs no patching: `at` points at a scratch word.
-                Ok(Seq { at: usize::MAX, e: self, count: 0 })
+                Ok(Seq { at: usize::MAX, e: self, count: 0, range_pos: None })
             }
             None => Ok(Seq::new(self, ARR)),
         }
@@ -492,8 +523,18 @@ impl<'a> ser::Serializer for &'a mut Encoder {
         self.serialize_seq(Some(len))
     }
 
-    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<Seq<'a>, Error> {
+    fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<Seq<'a>, Error> {
+        if name == crate::diag::RANGE_TUPLE {
+            let (pos, range) = self.range_shapes();
+            self.words.push(OBJ << 28 | range);
+            return Ok(Seq { at: usize::MAX, e: self, count: 0, range_pos: Some(pos) });
+        }
         self.serialize_seq(Some(len))
+    }
+
+    /// Not human-readable: `SourceRange` comes as a tuple struct (`diag::RANGE_TUPLE`).
+    fn is_human_readable(&self) -> bool {
+        false
     }
 
     fn serialize_tuple_variant(self, _: &'static str, _: u32, _: &'static str, _: usize) -> Result<Seq<'a>, Error> {
@@ -524,6 +565,12 @@ impl<'a> ser::Serializer for &'a mut Encoder {
 
 impl Seq<'_> {
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        if let Some(pos) = self.range_pos {
+            // filename, then start's and end's line, column, byte: each Pos opens an object.
+            if self.count == 1 || self.count == 4 {
+                self.e.words.push(OBJ << 28 | pos);
+            }
+        }
         self.count += 1;
         value.serialize(&mut *self.e)
     }
@@ -788,6 +835,43 @@ mod tests {
         let v = value(tape, &shapes, &text, &mut w, &mut t, &mut kept);
         assert_eq!((w, t), (tape.words.len(), text.len()), "the whole tape is read");
         v
+    }
+
+    /// `diag::SourceRange`'s tape path writes what serde's derive wrote field by field: the
+    /// same words, text and shapes as this twin of it (the derive the type had before).
+    #[test]
+    fn ranges_are_written_as_the_derive_wrote_them() {
+        use crate::diag::{Pos as P, SourceRange};
+        #[derive(serde::Serialize)]
+        struct TwinPos {
+            line: u32,
+            column: u32,
+            byte: u32,
+        }
+        #[derive(serde::Serialize)]
+        struct Twin<'a> {
+            filename: &'a str,
+            start: TwinPos,
+            end: TwinPos,
+        }
+        fn twin(r: &SourceRange) -> Twin<'_> {
+            Twin {
+                filename: &r.filename,
+                start: TwinPos { line: r.start.line, column: r.start.column, byte: r.start.byte },
+                end: TwinPos { line: r.end.line, column: r.end.column, byte: r.end.byte },
+            }
+        }
+        let at = |line, column, byte| P { line, column, byte };
+        let ranges = vec![
+            SourceRange { filename: "main.tf".into(), start: at(1, 2, 1), end: at(1, 9, 8) },
+            SourceRange { filename: "é/main.tf".into(), start: at(3, 1, 40), end: at(u32::MAX, PAYLOAD, 7) },
+            SourceRange { filename: "main.tf".into(), start: at(0, 0, 0), end: at(0, 0, 0) },
+        ];
+        let with_ranges = (&ranges, Some(&ranges[1]), "main.tf");
+        let with_twins = (ranges.iter().map(twin).collect::<Vec<_>>(), Some(twin(&ranges[1])), "main.tf");
+        let (a, b) = (encode(&with_ranges).unwrap(), encode(&with_twins).unwrap());
+        assert_eq!((&a.words, &a.text, &a.shapes), (&b.words, &b.text, &b.shapes));
+        assert_eq!(decode(&a), serde_json::to_value(with_ranges).unwrap());
     }
 
     #[derive(serde::Serialize)]
