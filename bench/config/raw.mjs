@@ -5,6 +5,7 @@
 //
 //   node bench/config/raw.mjs <pkgA> <pkgB> [...]   (7 rounds; medians and minimums)
 
+import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { corpusCases, generatedCases } from "./workloads.mjs";
@@ -20,6 +21,9 @@ const builds = [];
 for (const d of dirs) {
   await import(pathToFileURL(resolve(d, "index.js")).href);
   const raw = await import(pathToFileURL(resolve(d, "tfgraph.js")).href);
+  // Since #26 the glue exports an instance of its own only once initialised (the package's
+  // entries make theirs); older builds instantiate on import.
+  if (typeof raw.initSync === "function") raw.initSync({ module: readFileSync(resolve(d, "tfgraph_bg.wasm")) });
   builds.push({ d, raw, t: [], c: [] });
 }
 const cpu = () => {
