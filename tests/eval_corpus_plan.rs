@@ -18,7 +18,8 @@
 //! away fails the test.
 //!
 //! `TFGRAPH_RECORD_DIR=dir cargo test --test eval_corpus_plan -- --ignored` writes, per root,
-//! what `record.py` needs (the derived schemas and the variables).
+//! what `record.py` needs (the derived schemas and the variables). `TFGRAPH_SHOW_DETAILS=1`
+//! prints every error whose detail differs between the two (last run: none).
 
 mod support;
 
@@ -337,6 +338,14 @@ fn corpus_roots_plan_the_values_terraform_plans() {
             }
         }
         planned(&plan["plan"]["planned_values"]["root_module"], &unknowns(&plan["plan"]), &mut ours);
+        if std::env::var_os("TFGRAPH_SHOW_DETAILS").is_some() {
+            let strip = |e: &String| e.rsplit_once(" (").map(|(a, _)| a.to_string()).unwrap_or(e.clone());
+            let a: std::collections::BTreeSet<String> = ours_errs.iter().map(strip).collect();
+            let b: std::collections::BTreeSet<String> = theirs_errs.iter().map(strip).collect();
+            for x in a.symmetric_difference(&b) {
+                eprintln!("DETAIL {dir}: {} {x}", if a.contains(x) { "ours" } else { "theirs" });
+            }
+        }
         if !theirs_errs.is_empty() {
             // Terraform saves no plan that has errors: the same errors are all there is to compare.
             summary.push(format!("{dir}: the same errors ({})", theirs_errs.len()));
