@@ -14,6 +14,9 @@
 //! equal. Values are compared leaf by leaf, of managed resources only: a leaf unknown in either
 //! plan (computed by one of the mocks) is skipped, and so is a string holding what Terraform's
 //! mock read for a data source (`MOCKDS…`), since the generic mock reads plausible values.
+//! What each plan leaves unknown (`after_unknown`) must be the same too: the two mocks share
+//! their schemas, so the same attributes are computed, and the rest is what evaluation leaves
+//! unknown (references to computed attributes, partially unknown collections).
 //! [`KNOWN`] lists each difference that remains, with its cause; a listed difference that goes
 //! away fails the test.
 //!
@@ -294,6 +297,7 @@ fn corpus_roots_plan_the_values_terraform_plans() {
     let (mut compared, mut differences, mut summary) = (0usize, Vec::new(), Vec::new());
     let mut known_seen = 0usize;
     let mut refused = Vec::new();
+    let mut unknown_compared = 0usize;
     for path in names {
         let rec: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let dir = rec["root"].as_str().unwrap();
@@ -379,11 +383,31 @@ fn corpus_roots_plan_the_values_terraform_plans() {
                 }
             }
         }
+        // What is unknown: the same schema, so the same computed attributes; the rest is what
+        // evaluation leaves unknown (a reference to a computed attribute, partially unknown
+        // collections).
+        {
+            let ours_unknown = unknowns(&plan["plan"]);
+            for (addr, u) in &their_unknown {
+                let (mut a, mut b) = (BTreeMap::new(), BTreeMap::new());
+                leaves(u, &Value::Null, addr.clone(), &mut a);
+                leaves(ours_unknown.get(addr).unwrap_or(&Value::Null), &Value::Null, addr.clone(), &mut b);
+                let a: std::collections::BTreeSet<_> =
+                    a.into_iter().filter(|(_, v)| v == &json!(true)).map(|(k, _)| k).collect();
+                let b: std::collections::BTreeSet<_> =
+                    b.into_iter().filter(|(_, v)| v == &json!(true)).map(|(k, _)| k).collect();
+                unknown_compared += a.len();
+                for x in a.symmetric_difference(&b) {
+                    let side = if a.contains(x) { "Terraform's only" } else { "ours only" };
+                    differences.push(format!("{dir}: {x} unknown in {side}"));
+                }
+            }
+        }
         compared += n;
         summary.push(format!("{dir}: {n} values"));
     }
     eprintln!("{}", summary.join("\n"));
-    eprintln!("compared {compared} values; not compared:\n{}", refused.join("\n"));
+    eprintln!("compared {compared} values and {unknown_compared} unknown ones; not compared:\n{}", refused.join("\n"));
     assert_eq!(known_seen, KNOWN.len(), "a difference listed in KNOWN went away");
     assert!(differences.is_empty(), "{} differences:\n{}", differences.len(), differences.join("\n"));
 }
