@@ -139,7 +139,11 @@ fn module_tree(mut entries: Vec<(String, Json)>) -> Json {
 fn values_entry(c: &InstanceChange, v: &crate::eval::Value, schema_version: u64) -> Json {
     let mut m = head(c);
     m.insert("schema_version".into(), json!(schema_version));
-    m.insert("values".into(), value(v));
+    // `values,omitempty` in jsonplan: an object with no known attribute has no `values`.
+    let values = value(v);
+    if values.as_object().is_none_or(|o| !o.is_empty()) {
+        m.insert("values".into(), values);
+    }
     m.insert(
         "sensitive_values".into(),
         match sensitive_as_bool(v) {
