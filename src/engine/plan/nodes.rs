@@ -13,7 +13,8 @@ use crate::eval::convert::convert;
 use crate::eval::functions::Registry;
 use crate::eval::json::from_json;
 use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleScope};
-use crate::eval::{Kind, MapFiles, Type, Value};
+use crate::eval::repetition::{CountError, ForEachError};
+use crate::eval::{Kind, MapFiles, Value};
 use crate::plans::Action;
 use crate::providers::Op;
 use crate::providers::{Provider, ResourceSchema};
@@ -608,14 +609,13 @@ impl<'a> Walk<'a> {
                     return None;
                 }
             };
-            if !v.is_known() {
-                self.diags.push(Diagnostic::error("Invalid count argument", "The \"count\" value depends on resource attributes that cannot be determined until apply, so Terraform cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.").with_range(e.range.clone()));
-                return None;
-            }
-            let n = convert(&v, &Type::Number).ok().and_then(|n| n.as_number().and_then(|n| n.to_i64()));
-            return match n {
-                Some(n) if n >= 0 => Some(Expansion::Count(n)),
-                _ => {
+            return match crate::eval::repetition::count(&v) {
+                Ok(n) => Some(Expansion::Count(n)),
+                Err(CountError::Unknown) => {
+                    self.diags.push(Diagnostic::error("Invalid count argument", "The \"count\" value depends on resource attributes that cannot be determined until apply, so Terraform cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.").with_range(e.range.clone()));
+                    None
+                }
+                Err(CountError::NotAWholeNumber | CountError::Negative) => {
                     self.diags.push(
                         Diagnostic::error(
                             "Invalid count argument",
@@ -647,24 +647,13 @@ impl<'a> Walk<'a> {
                     shared::snippets::expression_values(scope, self.inputs, &e.source, true),
                 )
             };
-            return match &v.kind {
-                Kind::Map(_, m) | Kind::Object(m) => {
-                    Some(Expansion::ForEach(m.iter().map(|(k, x)| (k.clone(), x.clone())).collect()))
-                }
-                Kind::Set(_, items) => {
-                    if !items.iter().all(Value::is_known) {
-                        self.diags.push(unknown("set"));
-                        return None;
-                    }
-                    Some(Expansion::ForEach(
-                        items.iter().filter_map(|x| x.as_str().map(|s| (s.to_string(), x.clone()))).collect(),
-                    ))
-                }
-                Kind::Unknown(t) => {
-                    self.diags.push(unknown(if matches!(t, Type::Set(_)) { "set" } else { "map" }));
+            return match crate::eval::repetition::for_each(&v) {
+                Ok(items) => Some(Expansion::ForEach(items)),
+                Err(ForEachError::Unknown { set }) => {
+                    self.diags.push(unknown(if set { "set" } else { "map" }));
                     None
                 }
-                _ => {
+                Err(ForEachError::Unsuitable) => {
                     self.diags.push(Diagnostic::error("Invalid for_each argument", format!("The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.", v.ty().friendly_name())).with_range(e.range.clone()));
                     None
                 }
