@@ -56,6 +56,8 @@ struct Walk<'a> {
     data_read: Vec<InstanceChange>,
     /// Resources whose plan failed (a precondition) or was not reached because of one.
     failed: BTreeSet<String>,
+    /// Root outputs the walk skipped: something they depend on failed.
+    skipped_outputs: BTreeSet<String>,
     /// Data resources whose instances are known: (module instance, type, name).
     data_expanded: std::collections::HashSet<super::data_orphans::DataResource>,
     diags: Diagnostics,
@@ -223,6 +225,7 @@ pub async fn plan_walked(
         order_resource: String::new(),
         data_read: Vec::new(),
         failed: BTreeSet::new(),
+        skipped_outputs: BTreeSet::new(),
         data_expanded: Default::default(),
         diags: Diagnostics::new(),
         pending: HashMap::new(),
@@ -367,6 +370,8 @@ pub async fn plan_walked(
                     .await
                     .unwrap_or(false)
                 }
+                // Its value is evaluated after the walk (`Walk::outputs`).
+                Work::Output(_) => true,
                 Work::Provider(address) => match host.configure(address, values).await {
                     Ok(()) => true,
                     Err(d) => {
@@ -378,8 +383,14 @@ pub async fn plan_walked(
         })
     });
     // What depends on a failed resource is not planned.
-    let skipped = |r: usize| {
-        walk.borrow_mut().failed.insert(graph.resources[r].address.clone());
+    let skipped = |work: Work<'_>| match work {
+        Work::Resource(r) => {
+            walk.borrow_mut().failed.insert(graph.resources[r].address.clone());
+        }
+        Work::Output(name) => {
+            walk.borrow_mut().skipped_outputs.insert(name.to_string());
+        }
+        Work::Orphan(_) | Work::Provider(_) => {}
     };
     graph.walk(&visit, &skipped, parallelism, options.cancel.clone()).await;
     if options.cancel.as_ref().is_some_and(crate::walk::CancelToken::is_cancelled) {
@@ -1350,13 +1361,15 @@ impl<'a> Walk<'a> {
         let prior_outputs = self.prior_outputs();
         let mut out = Vec::new();
         for o in &scope.module().outputs {
-            let reached = order::reached(self.config, &[], &o.references);
-            if reached.iter().any(|r| self.failed.contains(r)) {
+            if self.skipped_outputs.contains(&o.name) {
                 continue;
             }
             // A targeted plan keeps the outputs that read only resources it kept.
-            if !self.targets.is_empty() && (reached.is_empty() || !reached.iter().all(|r| self.kept.contains(r))) {
-                continue;
+            if !self.targets.is_empty() {
+                let reached = order::reached(self.config, &[], &o.references);
+                if reached.is_empty() || !reached.iter().all(|r| self.kept.contains(r)) {
+                    continue;
+                }
             }
             let v = scope.output(&o.name).unwrap_or_else(Value::dynamic);
             let before = prior_outputs.get(&o.name);

@@ -24,7 +24,11 @@
 //! - **variable**, **local**, **output**, **module expand** and **module close**, **check**,
 //!   **root**: their values are evaluated on demand by eval's `ModuleScope` (memoised), the
 //!   first time something that depends on them reads them; the node is where those dependents
-//!   may start.
+//!   may start. A root output's node skipped by the walk (something it depends on failed)
+//!   leaves the output out of the plan, as Terraform never evaluates it; the others are
+//!   evaluated after the walk. Module instances are still expanded before the walk (eval's
+//!   `ModuleScope::module_keys`, for every resource's walkable instances), not at the module's
+//!   expand node.
 //! - **orphan** (`aws_instance.old (orphan)`, Terraform's `NodePlannableResourceInstanceOrphan`
 //!   from `OrphanResourceInstanceTransformer`) and **deposed** (`… (deposed 1a2b3c4d)`,
 //!   `NodePlanDeposedResourceInstanceObject` from `StateTransformer`) of a resource gone from
@@ -92,6 +96,8 @@ pub struct PlanGraph {
     pub dag: Dag,
     /// Per walk node: the provider configuration it configures, if it is a provider node.
     pub providers: Vec<Option<String>>,
+    /// Per walk node: the root module output it stands for (`output.o (expand)`), if any.
+    pub outputs: Vec<Option<String>>,
     /// Terraform's vertex names, for diagnostics and tests.
     pub names: Vec<String>,
     /// The provider configuration serving each resource (the graph's `ProviderTransformer`).
@@ -121,6 +127,7 @@ impl PlanGraph {
         let mut nodes = Vec::with_capacity(ids.len());
         let mut names = Vec::with_capacity(ids.len());
         let mut providers = Vec::with_capacity(ids.len());
+        let mut outputs = Vec::with_capacity(ids.len());
         let mut resources = Vec::new();
         let mut orphan_nodes = Vec::with_capacity(ids.len());
         let mut orphans = Vec::new();
@@ -146,6 +153,8 @@ impl PlanGraph {
             }));
             let name = graph.name(id).to_string();
             providers.push(matches!(n.kind, NodeKind::Provider { .. }).then(|| name.clone()));
+            let root_output = matches!(n.kind, NodeKind::Output) && n.module.is_root();
+            outputs.push(root_output.then(|| n.addr.strip_prefix("output.").unwrap_or(&n.addr).to_string()));
             names.push(name);
         }
         let edges: Vec<(u32, u32)> =
@@ -159,30 +168,24 @@ impl PlanGraph {
             }
         };
         let routing = Routing::from_graph(&graph);
-        Ok(PlanGraph { nodes, resources, orphan_nodes, orphans, dag, providers, names, routing })
+        Ok(PlanGraph { nodes, resources, orphan_nodes, orphans, dag, providers, outputs, names, routing })
     }
 
-    /// Walks the graph: `visit` does each resource and provider node's work once everything
-    /// it depends on is done, and says whether it succeeded; `skipped` is called for each
-    /// resource node never reached because something it depends on failed. At most
+    /// Walks the graph: `visit` does each node's [`Work`] once everything it depends on is
+    /// done, and says whether it succeeded; `skipped` is called with the work of each node
+    /// never reached because something it depends on failed. At most
     /// `parallelism` visits are under way at once (a visit awaiting its provider lets others
     /// run). `cancel` stops the walk: nothing new starts.
     pub async fn walk<'v>(
         &'v self,
         visit: &'v dyn Fn(Work<'v>) -> LocalBoxFuture<'v, bool>,
-        skipped: &'v dyn Fn(usize),
+        skipped: &'v dyn Fn(Work<'v>),
         parallelism: usize,
         cancel: Option<CancelToken>,
     ) {
         let nodes: Vec<u32> = (0..self.nodes.len() as u32).collect();
         let visit = |&v: &u32| -> LocalBoxFuture<'v, Result<Visited<u32>, ()>> {
-            let v = v as usize;
-            let work = match (self.nodes[v], self.orphan_nodes[v], &self.providers[v]) {
-                (Some(r), _, _) => Some(Work::Resource(r)),
-                (None, Some(o), _) => Some(Work::Orphan(o)),
-                (None, None, Some(p)) => Some(Work::Provider(p)),
-                (None, None, None) => None,
-            };
+            let work = self.work(v as usize);
             Box::pin(async move {
                 match work {
                     Some(w) if !visit(w).await => Err(()),
@@ -222,6 +225,19 @@ fn orphan_of(n: &crate::graph::Node) -> Option<OrphanNode> {
     })
 }
 
+impl PlanGraph {
+    /// What walk node `v` does, if anything.
+    fn work(&self, v: usize) -> Option<Work<'_>> {
+        match (self.nodes[v], self.orphan_nodes[v], &self.providers[v], &self.outputs[v]) {
+            (Some(r), ..) => Some(Work::Resource(r)),
+            (None, Some(o), ..) => Some(Work::Orphan(o)),
+            (None, None, Some(p), _) => Some(Work::Provider(p)),
+            (None, None, None, Some(o)) => Some(Work::Output(o)),
+            (None, None, None, None) => None,
+        }
+    }
+}
+
 /// The work of one node of the plan graph.
 #[derive(Clone, Copy, Debug)]
 pub enum Work<'g> {
@@ -234,6 +250,10 @@ pub enum Work<'g> {
     /// `NodeApplyableProvider`): every resource it serves depends on this node, and the node on
     /// whatever its `provider` block references.
     Provider(&'g str),
+    /// The root module output of this name: a node whose skipping (something it depends on
+    /// failed) leaves the output out of the plan, as Terraform's walk never evaluates it. Its
+    /// value is still evaluated on demand after the walk.
+    Output(&'g str),
 }
 
 /// What the plan walk asks of the world outside it: its providers' answers, which a provider
@@ -272,10 +292,10 @@ impl PlanHost for Synchronous {
     }
 }
 
-/// Tells the plan which resource nodes the walk skipped.
+/// Tells the plan which nodes the walk skipped.
 struct Skips<'g> {
     graph: &'g PlanGraph,
-    skipped: &'g dyn Fn(usize),
+    skipped: &'g dyn Fn(Work<'g>),
 }
 
 impl WalkHooks<u32> for Skips<'_> {
@@ -285,8 +305,8 @@ impl WalkHooks<u32> for Skips<'_> {
 
     fn event(&self, event: walk::Event<'_, u32>) {
         if event.kind == walk::EventKind::Skip {
-            if let Some(r) = self.graph.nodes[*event.node as usize] {
-                (self.skipped)(r);
+            if let Some(work) = self.graph.work(*event.node as usize) {
+                (self.skipped)(work);
             }
         }
     }
@@ -408,6 +428,45 @@ resource "mock_resource" "c" {
         assert_eq!(addresses(&p), ["mock_resource.c"]);
         let errors: Vec<&str> = p.diagnostics.errors().map(|d| d.summary.as_str()).collect();
         assert_eq!(errors, ["Resource precondition failed"]);
+    }
+
+    #[test]
+    fn an_output_whose_node_the_walk_skips_is_left_out() {
+        let p = planned(
+            &[
+                (
+                    "main.tf",
+                    r#"
+variable "ok" {
+  default = false
+}
+resource "mock_resource" "a" {
+  name = "a"
+  lifecycle {
+    precondition {
+      condition     = var.ok
+      error_message = "refused"
+    }
+  }
+}
+module "m" {
+  source = "./m"
+  in     = mock_resource.a.name
+}
+output "through_module" {
+  value = module.m.out
+}
+output "fine" {
+  value = "ok"
+}
+"#,
+                ),
+                ("m/main.tf", "variable \"in\" {}\noutput \"out\" {\n  value = var.in\n}\n"),
+            ],
+            &PlanOptions::default(),
+        );
+        let outputs: Vec<&str> = p.outputs.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(outputs, ["fine"]);
     }
 
     #[test]
