@@ -13,6 +13,7 @@
 //! | `expr` | the evaluator over `crate::hcl::ast` |
 //! | `functions/` | the call machinery and the built-in functions, one file per family |
 //! | `scope`, `module_scope` | the [`Scope`] trait and the scope of a loaded module |
+//! | `repetition` | `count` and `for_each` values shaped into instances |
 //! | `render`, `json` | console text, `jsonencode` JSON and the API form; values from JSON |
 
 pub mod convert;
@@ -23,6 +24,7 @@ pub mod limits;
 pub mod module_scope;
 pub mod number;
 pub mod render;
+pub mod repetition;
 pub mod scope;
 pub mod typeexpr;
 pub mod types;

@@ -664,20 +664,18 @@ impl<'a> ModuleScope<'a> {
         let call = self.module.module_calls.iter().find(|c| c.name == call_name)?;
         if let Some(e) = &call.count {
             let v = eval_config_expr(self, self.inputs, e).ok()?;
-            let n = convert(&v, &Type::Number).ok()?.as_number()?.to_i64()?;
+            let n = match super::repetition::count(&v) {
+                Ok(n) => n,
+                // Terraform refuses it; the keys are none until it does here too.
+                Err(super::repetition::CountError::Negative) => 0,
+                Err(_) => return None,
+            };
             // Past limits.moduleInstances the plan stops it (issue #26): never more keys than that.
-            return Some((0..n.clamp(0, super::limits::module_count_cap())).map(ModuleKey::Count).collect());
+            return Some((0..n.min(super::limits::module_count_cap())).map(ModuleKey::Count).collect());
         }
         let v = eval_config_expr(self, self.inputs, call.for_each.as_ref()?).ok()?;
-        match &v.kind {
-            super::value::Kind::Map(_, m) | super::value::Kind::Object(m) => {
-                Some(m.iter().map(|(k, x)| ModuleKey::Each(k.clone(), x.clone())).collect())
-            }
-            super::value::Kind::Set(_, items) if items.iter().all(Value::is_known) => Some(
-                items.iter().filter_map(|x| x.as_str().map(|s| ModuleKey::Each(s.to_string(), x.clone()))).collect(),
-            ),
-            _ => None,
-        }
+        let items = super::repetition::for_each(&v).ok()?;
+        Some(items.into_iter().map(|(k, x)| ModuleKey::Each(k, x)).collect())
     }
 
     /// The scope of one instance of an expanded module call.

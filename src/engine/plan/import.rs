@@ -72,16 +72,17 @@ pub fn expand(
 }
 
 fn for_each_items(v: &Value) -> Option<Vec<(Value, Value)>> {
+    let strings = |items: &[Value]| items.iter().all(|x| x.as_str().is_some());
     match &v.kind {
-        Kind::Map(_, m) | Kind::Object(m) => {
-            Some(m.iter().map(|(k, x)| (Value::string(k.clone()), x.clone())).collect())
-        }
-        Kind::Set(_, items) | Kind::List(_, items) | Kind::Tuple(items)
-            if items.iter().all(|x| x.as_str().is_some()) =>
-        {
+        // An import block also takes a list of strings.
+        Kind::List(_, items) | Kind::Tuple(items) if strings(items) => {
             Some(items.iter().map(|x| (x.clone(), x.clone())).collect())
         }
-        _ => None,
+        Kind::Set(_, items) if !strings(items) => None,
+        _ => {
+            let items = crate::eval::repetition::for_each(v).ok()?;
+            Some(items.into_iter().map(|(k, x)| (Value::string(k), x)).collect())
+        }
     }
 }
 

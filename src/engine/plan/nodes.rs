@@ -3,7 +3,7 @@
 //! provider, evaluated, planned by the provider, given an action and its reason; orphans
 //! (vanished keys, resources, modules) planned for deletion; then the root outputs.
 
-use super::walk::{PlanHost, Synchronous, Work};
+use super::walk::{OrphanNode, PlanHost, Synchronous, Work};
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::model::{Config, IgnoreChanges, Resource};
 use crate::diag::{Diagnostic, Diagnostics};
@@ -13,7 +13,8 @@ use crate::eval::convert::convert;
 use crate::eval::functions::Registry;
 use crate::eval::json::from_json;
 use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleScope};
-use crate::eval::{Kind, MapFiles, Type, Value};
+use crate::eval::repetition::{CountError, ForEachError};
+use crate::eval::{Kind, MapFiles, Value};
 use crate::plans::Action;
 use crate::providers::Op;
 use crate::providers::{Provider, ResourceSchema};
@@ -55,6 +56,8 @@ struct Walk<'a> {
     data_read: Vec<InstanceChange>,
     /// Resources whose plan failed (a precondition) or was not reached because of one.
     failed: BTreeSet<String>,
+    /// Root outputs the walk skipped: something they depend on failed.
+    skipped_outputs: BTreeSet<String>,
     /// Data resources whose instances are known: (module instance, type, name).
     data_expanded: std::collections::HashSet<super::data_orphans::DataResource>,
     diags: Diagnostics,
@@ -222,6 +225,7 @@ pub async fn plan_walked(
         order_resource: String::new(),
         data_read: Vec::new(),
         failed: BTreeSet::new(),
+        skipped_outputs: BTreeSet::new(),
         data_expanded: Default::default(),
         diags: Diagnostics::new(),
         pending: HashMap::new(),
@@ -304,11 +308,25 @@ pub async fn plan_walked(
     let selection = shared::targets::Selection::of(&walk.targets, &resources, &closure, options.destroy);
     walk.targeted = selection.named.clone();
     walk.kept = selection.kept.clone();
+    // The module instances the walk expands, and the prior objects of configured resources in
+    // module instances it does not: those are planned for deletion by their resource's node
+    // (Terraform's `nodeExpandPlannableResource.DynamicExpand`); the objects of resources gone
+    // from the configuration have nodes of their own in the graph ([`OrphanNode`]).
+    let expanded_modules: BTreeSet<&str> = resources.iter().map(|w| w.module_addr.as_str()).collect();
+    let gone_instances = gone_module_instances(config, &prior_index, &resources);
     let walk = std::cell::RefCell::new(walk);
     // A resource node plans its instances in every instance of its module; `false` when its
     // plan failed (its dependents are skipped).
     let plan_resource = |walk: &mut Walk<'_>, r: usize| -> bool {
         let address = graph.resources[r].address.as_str();
+        if let Some(gone) = gone_instances.get(address) {
+            walk.order_resource = address.to_string();
+            walk.order_deps = graph.resources[r].dependencies.iter().cloned().collect();
+            for key in gone {
+                let (provider, objects) = &prior_index[key];
+                walk.orphan_objects(key, provider, objects.iter(), true);
+            }
+        }
         if !walk.kept.contains(address) {
             return true;
         }
@@ -334,7 +352,7 @@ pub async fn plan_walked(
         !walk.failed.contains(address)
     };
     let visit = one_lifetime(|work| {
-        let (walk, host, values, graph) = (&walk, host, &values, &graph);
+        let (walk, host, values, graph, expanded_modules) = (&walk, host, &values, &graph, &expanded_modules);
         let plan_resource = &plan_resource;
         Box::pin(async move {
             match work {
@@ -342,6 +360,18 @@ pub async fn plan_walked(
                     let address = graph.resources[r].address.as_str();
                     settled(walk, host, values, address, &mut |w| plan_resource(w, r)).await.unwrap_or(false)
                 }
+                Work::Orphan(o) => {
+                    let node = &graph.orphans[o];
+                    let address = format!("{}{}.{}", node.module, node.type_name, node.name);
+                    settled(walk, host, values, &address, &mut |w| {
+                        w.orphan_node(node, expanded_modules);
+                        true
+                    })
+                    .await
+                    .unwrap_or(false)
+                }
+                // Its value is evaluated after the walk (`Walk::outputs`).
+                Work::Output(_) => true,
                 Work::Provider(address) => match host.configure(address, values).await {
                     Ok(()) => true,
                     Err(d) => {
@@ -353,20 +383,20 @@ pub async fn plan_walked(
         })
     });
     // What depends on a failed resource is not planned.
-    let skipped = |r: usize| {
-        walk.borrow_mut().failed.insert(graph.resources[r].address.clone());
+    let skipped = |work: Work<'_>| match work {
+        Work::Resource(r) => {
+            walk.borrow_mut().failed.insert(graph.resources[r].address.clone());
+        }
+        Work::Output(name) => {
+            walk.borrow_mut().skipped_outputs.insert(name.to_string());
+        }
+        Work::Orphan(_) | Work::Provider(_) => {}
     };
     graph.walk(&visit, &skipped, parallelism, options.cancel.clone()).await;
     if options.cancel.as_ref().is_some_and(crate::walk::CancelToken::is_cancelled) {
         // Terraform's stop hook: `errors.New("execution halted")`.
         walk.borrow_mut().diags.push(Diagnostic::error("execution halted", ""));
     }
-    // Orphans of resources gone from the configuration, planned after the walk.
-    settled(&walk, host, &values, "", &mut |w| {
-        w.orphans(&resources);
-        true
-    })
-    .await;
     let mut walk = walk.into_inner();
     if !options.destroy {
         result.outputs = walk.outputs(&scope);
@@ -590,14 +620,13 @@ impl<'a> Walk<'a> {
                     return None;
                 }
             };
-            if !v.is_known() {
-                self.diags.push(Diagnostic::error("Invalid count argument", "The \"count\" value depends on resource attributes that cannot be determined until apply, so Terraform cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.").with_range(e.range.clone()));
-                return None;
-            }
-            let n = convert(&v, &Type::Number).ok().and_then(|n| n.as_number().and_then(|n| n.to_i64()));
-            return match n {
-                Some(n) if n >= 0 => Some(Expansion::Count(n)),
-                _ => {
+            return match crate::eval::repetition::count(&v) {
+                Ok(n) => Some(Expansion::Count(n)),
+                Err(CountError::Unknown) => {
+                    self.diags.push(Diagnostic::error("Invalid count argument", "The \"count\" value depends on resource attributes that cannot be determined until apply, so Terraform cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.").with_range(e.range.clone()));
+                    None
+                }
+                Err(CountError::NotAWholeNumber | CountError::Negative) => {
                     self.diags.push(
                         Diagnostic::error(
                             "Invalid count argument",
@@ -629,24 +658,13 @@ impl<'a> Walk<'a> {
                     shared::snippets::expression_values(scope, self.inputs, &e.source, true),
                 )
             };
-            return match &v.kind {
-                Kind::Map(_, m) | Kind::Object(m) => {
-                    Some(Expansion::ForEach(m.iter().map(|(k, x)| (k.clone(), x.clone())).collect()))
-                }
-                Kind::Set(_, items) => {
-                    if !items.iter().all(Value::is_known) {
-                        self.diags.push(unknown("set"));
-                        return None;
-                    }
-                    Some(Expansion::ForEach(
-                        items.iter().filter_map(|x| x.as_str().map(|s| (s.to_string(), x.clone()))).collect(),
-                    ))
-                }
-                Kind::Unknown(t) => {
-                    self.diags.push(unknown(if matches!(t, Type::Set(_)) { "set" } else { "map" }));
+            return match crate::eval::repetition::for_each(&v) {
+                Ok(items) => Some(Expansion::ForEach(items)),
+                Err(ForEachError::Unknown { set }) => {
+                    self.diags.push(unknown(if set { "set" } else { "map" }));
                     None
                 }
-                _ => {
+                Err(ForEachError::Unsuitable) => {
                     self.diags.push(Diagnostic::error("Invalid for_each argument", format!("The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.", v.ty().friendly_name())).with_range(e.range.clone()));
                     None
                 }
@@ -1277,99 +1295,81 @@ impl<'a> Walk<'a> {
     }
 
     /// Resources in the state that the configuration no longer has (or whose module is gone).
-    fn orphans(&mut self, resources: &[Walkable<'_>]) {
-        self.order_resource.clear();
-        self.order_deps.clear();
-        let configured: BTreeSet<(String, String, String, String)> =
-            crate::util::sort::btree_set(resources.iter().map(|w| {
-                (
-                    w.module_addr.clone(),
-                    mode_str(w.resource.mode).to_string(),
-                    w.resource.type_name.clone(),
-                    w.resource.name.clone(),
-                )
-            }));
-        let modules: BTreeSet<&str> = crate::util::sort::btree_set(resources.iter().map(|w| w.module_addr.as_str()));
-        let prior = self.prior.clone();
-        for ((module, mode, type_name, name), (prov, objs)) in &prior {
-            if configured.contains(&(module.clone(), mode.clone(), type_name.clone(), name.clone())) || mode == "data" {
+    /// Plans the deletion of the objects `objects` of the prior entry `key` (its resource gone
+    /// from the configuration, or its module instance gone from the expansion; `module_gone`
+    /// for the latter or a module gone entirely), served by the provider `provider` its state
+    /// names. A `removed` block with `destroy = false` forgets them instead.
+    fn orphan_objects<'o>(
+        &mut self,
+        key: &(String, String, String, String),
+        provider: &str,
+        objects: impl Iterator<Item = &'o PriorObject>,
+        module_gone: bool,
+    ) {
+        let (module, mode, type_name, name) = key;
+        let local = format!("{}{type_name}.{name}", if mode == "data" { "data." } else { "" });
+        let removed =
+            self.config.root.removed.iter().find(|rm| rm.from == local || rm.from == format!("{module}.{local}"));
+        let action = if removed.is_some_and(|rm| !rm.destroy) { Action::Forget } else { Action::Delete };
+        let reason = if self.options.destroy {
+            None
+        } else if module_gone {
+            Some("delete_because_no_module")
+        } else {
+            Some("delete_because_no_resource_config")
+        };
+        // A resource gone from the configuration is destroyed by the provider its state names.
+        self.serving = if provider.is_empty() {
+            default_config(&format!(
+                "registry.terraform.io/hashicorp/{}",
+                type_name.split('_').next().unwrap_or(type_name)
+            ))
+        } else {
+            provider.to_string()
+        };
+        let schema = self.schema(mode_of(mode), type_name).cloned();
+        let raddr =
+            crate::addrs::ResourceAddr { mode: mode_of(mode), type_name: type_name.clone(), name: name.clone() };
+        for o in objects {
+            // -target: the objects a target contains; in a destroy plan also those that
+            // depend on what a target names.
+            let named = self.targets.is_empty() || self.targets.contains(module, &raddr, &o.key);
+            let kept = named || (self.options.destroy && o.dependencies.iter().any(|d| self.targeted.contains(d)));
+            if !kept {
                 continue;
             }
-            let module_gone =
-                !module.is_empty() && (!module_configured(self.config, module) || !modules.contains(module.as_str()));
-            let local = format!("{}{type_name}.{name}", if mode == "data" { "data." } else { "" });
-            let removed =
-                self.config.root.removed.iter().find(|rm| rm.from == local || rm.from == format!("{module}.{local}"));
-            let action = if removed.is_some_and(|rm| !rm.destroy) { Action::Forget } else { Action::Delete };
-            let reason = if self.options.destroy {
-                None
-            } else if module_gone {
-                Some("delete_because_no_module")
-            } else {
-                Some("delete_because_no_resource_config")
-            };
-            // A resource gone from the configuration is destroyed by the provider its state names.
-            self.serving = if prov.is_empty() {
-                default_config(&format!(
-                    "registry.terraform.io/hashicorp/{}",
-                    type_name.split('_').next().unwrap_or(type_name)
-                ))
-            } else {
-                prov.clone()
-            };
-            let schema = self.schema(mode_of(mode), type_name).cloned();
-            // An object of a module instance that is gone, whose resource the configuration
-            // still declares, is refreshed in that resource's order.
-            let config_address =
-                order::config_addr(&if module.is_empty() { local.clone() } else { format!("{module}.{local}") });
-            let names: Vec<String> = order::config_addr(module)
-                .split("module.")
-                .filter(|s| !s.is_empty())
-                .map(|s| s.trim_end_matches('.').to_string())
-                .collect();
-            let declared = order::module_at(self.config, &names).and_then(|m| {
-                m.resources.iter().find(|r| r.type_name == *type_name && r.name == *name && mode_str(r.mode) == mode)
-            });
-            match declared {
-                Some(r) if !module.is_empty() => {
-                    let mut d = order::reached(self.config, &names, &r.references);
-                    d.remove(&config_address);
-                    self.order_resource = config_address.clone();
-                    self.order_deps = d.into_iter().collect();
-                }
-                _ => {
-                    self.order_resource.clear();
-                    self.order_deps.clear();
-                }
-            }
-            let raddr =
-                crate::addrs::ResourceAddr { mode: mode_of(mode), type_name: type_name.clone(), name: name.clone() };
-            for o in objs {
-                // -target: the objects a target contains; in a destroy plan also those that
-                // depend on what a target names.
-                let named = self.targets.is_empty() || self.targets.contains(module, &raddr, &o.key);
-                let kept = named || (self.options.destroy && o.dependencies.iter().any(|d| self.targeted.contains(d)));
-                if !kept {
-                    continue;
-                }
-                self.refresh_here = named;
-                let reason = if o.deposed.is_some() { None } else { reason };
-                self.orphan(module, mode_of(mode), type_name, name, o, reason, action, schema.as_ref());
-            }
+            self.refresh_here = named;
+            let reason = if o.deposed.is_some() { None } else { reason };
+            self.orphan(module, mode_of(mode), type_name, name, o, reason, action, schema.as_ref());
         }
+    }
+
+    /// The visit of an orphan node of the plan graph ([`OrphanNode`]): its object planned for
+    /// deletion. Its operations wait for nothing but the walk (its provider's node).
+    fn orphan_node(&mut self, node: &OrphanNode, expanded_modules: &BTreeSet<&str>) {
+        self.order_resource.clear();
+        self.order_deps.clear();
+        let key = (node.module.clone(), mode_str(node.mode).to_string(), node.type_name.clone(), node.name.clone());
+        let Some((provider, objects)) = self.prior.get(&key) else { return };
+        let module_gone = !node.module.is_empty()
+            && (!module_configured(self.config, &node.module) || !expanded_modules.contains(node.module.as_str()));
+        let objects = objects.iter().filter(|o| o.key == node.key && o.deposed == node.deposed);
+        self.orphan_objects(&key, provider, objects, module_gone);
     }
 
     fn outputs(&mut self, scope: &ModuleScope<'_>) -> Vec<OutputChange> {
         let prior_outputs = self.prior_outputs();
         let mut out = Vec::new();
         for o in &scope.module().outputs {
-            let reached = order::reached(self.config, &[], &o.references);
-            if reached.iter().any(|r| self.failed.contains(r)) {
+            if self.skipped_outputs.contains(&o.name) {
                 continue;
             }
             // A targeted plan keeps the outputs that read only resources it kept.
-            if !self.targets.is_empty() && (reached.is_empty() || !reached.iter().all(|r| self.kept.contains(r))) {
-                continue;
+            if !self.targets.is_empty() {
+                let reached = order::reached(self.config, &[], &o.references);
+                if reached.is_empty() || !reached.iter().all(|r| self.kept.contains(r)) {
+                    continue;
+                }
             }
             let v = scope.output(&o.name).unwrap_or_else(Value::dynamic);
             let before = prior_outputs.get(&o.name);
@@ -1438,6 +1438,47 @@ impl<'a> Walk<'a> {
         }
         out
     }
+}
+
+/// The prior entries (by configuration resource address) of managed resources the
+/// configuration declares, in module instances the walk does not expand (a `count` or
+/// `for_each` of a module call that no longer has their key).
+fn gone_module_instances<'p>(
+    config: &Config,
+    prior: &'p PriorIndex,
+    resources: &[Walkable<'_>],
+) -> HashMap<String, Vec<&'p (String, String, String, String)>> {
+    let configured: std::collections::HashSet<(&str, &str, &str)> = resources
+        .iter()
+        .filter(|w| w.resource.mode == ResourceMode::Managed)
+        .map(|w| (w.module_addr.as_str(), w.resource.type_name.as_str(), w.resource.name.as_str()))
+        .collect();
+    let mut gone: HashMap<String, Vec<&'p (String, String, String, String)>> = HashMap::new();
+    for key in prior.keys() {
+        let (module, mode, type_name, name) = key;
+        if mode != "managed" || configured.contains(&(module.as_str(), type_name.as_str(), name.as_str())) {
+            continue;
+        }
+        let names: Vec<String> = order::config_addr(module)
+            .split("module.")
+            .filter(|s| !s.is_empty())
+            .map(|s| s.trim_end_matches('.').to_string())
+            .collect();
+        let declared = order::module_at(config, &names).is_some_and(|m| {
+            m.resources.iter().any(|r| r.type_name == *type_name && r.name == *name && r.mode == ResourceMode::Managed)
+        });
+        if declared {
+            let local = format!("{type_name}.{name}");
+            gone.entry(order::config_addr(&if module.is_empty() {
+                local.clone()
+            } else {
+                format!("{module}.{local}")
+            }))
+            .or_default()
+            .push(key);
+        }
+    }
+    gone
 }
 
 fn module_configured(config: &Config, module: &str) -> bool {

@@ -8,7 +8,8 @@
 //!   its `count` / `for_each` evaluated in every instance of its module, and each instance
 //!   refreshed, evaluated, planned by its provider (or, for a data source, read now or
 //!   deferred to the apply), orphaned keys and deposed objects planned for deletion
-//!   ([`super::nodes`]'s `Walk::resource`). Its state `dependencies` are the graph's answer
+//!   ([`super::nodes`]'s `Walk::resource`), and so are its objects in module instances the
+//!   walk no longer expands (Terraform's `nodeExpandPlannableResource.DynamicExpand`). Its state `dependencies` are the graph's answer
 //!   (`AttachDependenciesTransformer`: every resource ancestor), and so is a forced
 //!   create_before_destroy (`ForcedCBDTransformer`). A resource whose plan fails (a
 //!   precondition, an import of an instance it does not have, a provider's error) fails its
@@ -23,16 +24,25 @@
 //! - **variable**, **local**, **output**, **module expand** and **module close**, **check**,
 //!   **root**: their values are evaluated on demand by eval's `ModuleScope` (memoised), the
 //!   first time something that depends on them reads them; the node is where those dependents
-//!   may start.
-//! - **orphans** of resources gone from the configuration and deposed objects of them are
-//!   planned after the walk (`Walk::orphans`), as before; orphaned keys and deposed objects of
-//!   configured resources are planned by their resource's node.
+//!   may start. A root output's node skipped by the walk (something it depends on failed)
+//!   leaves the output out of the plan, as Terraform never evaluates it; the others are
+//!   evaluated after the walk. Module instances are still expanded before the walk (eval's
+//!   `ModuleScope::module_keys`, for every resource's walkable instances), not at the module's
+//!   expand node.
+//! - **orphan** (`aws_instance.old (orphan)`, Terraform's `NodePlannableResourceInstanceOrphan`
+//!   from `OrphanResourceInstanceTransformer`) and **deposed** (`… (deposed 1a2b3c4d)`,
+//!   `NodePlanDeposedResourceInstanceObject` from `StateTransformer`) of a resource gone from
+//!   the configuration: the object is refreshed and planned for deletion (or forgotten, under a
+//!   `removed` block) by the provider its state names, once that provider's node is done; a
+//!   provider that fails to configure skips them ([`OrphanNode`]). Orphaned keys and deposed
+//!   objects of configured resources are planned by their resource's node.
 //!
 //! A destroy plan walks the same plan graph: Terraform plans a destroy after a refresh-only
 //! plan over the normal plan graph, which is where data sources are read and objects
 //! refreshed; the deletions themselves need no order at plan time (the apply's destroy graph
 //! orders them).
 
+use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::Config;
 use crate::diag::Diagnostics;
 use crate::engine::shared;
@@ -56,16 +66,38 @@ pub struct ResourceNode {
     pub forced_cbd: bool,
 }
 
+/// A state object whose `resource` block is gone from the configuration (or whose whole module
+/// is): Terraform's `NodePlannableResourceInstanceOrphan`, `aws_instance.web[2] (orphan)`
+/// (`OrphanResourceInstanceTransformer`), or for a deposed object of one,
+/// `NodePlanDeposedResourceInstanceObject`, `aws_instance.web (deposed 1a2b3c4d)`
+/// (`StateTransformer`). Its visit plans the object's deletion.
+#[derive(Clone, Debug)]
+pub struct OrphanNode {
+    /// The module instance, as the state writes it (`module.m[0]`; empty for the root).
+    pub module: String,
+    pub mode: ResourceMode,
+    pub type_name: String,
+    pub name: String,
+    pub key: Option<InstanceKey>,
+    /// The deposed object's key; `None` for the current object.
+    pub deposed: Option<String>,
+}
+
 /// graph/'s plan graph, ready to walk.
 #[derive(Clone, Debug)]
 pub struct PlanGraph {
     /// Per walk node: the resource it plans (index into [`PlanGraph::resources`]), if any.
     pub nodes: Vec<Option<usize>>,
     pub resources: Vec<ResourceNode>,
+    /// Per walk node: the orphaned object it plans (index into [`PlanGraph::orphans`]), if any.
+    pub orphan_nodes: Vec<Option<usize>>,
+    pub orphans: Vec<OrphanNode>,
     /// The graph's edges (`from` depends on `to`) over node indices.
     pub dag: Dag,
     /// Per walk node: the provider configuration it configures, if it is a provider node.
     pub providers: Vec<Option<String>>,
+    /// Per walk node: the root module output it stands for (`output.o (expand)`), if any.
+    pub outputs: Vec<Option<String>>,
     /// Terraform's vertex names, for diagnostics and tests.
     pub names: Vec<String>,
     /// The provider configuration serving each resource (the graph's `ProviderTransformer`).
@@ -95,7 +127,10 @@ impl PlanGraph {
         let mut nodes = Vec::with_capacity(ids.len());
         let mut names = Vec::with_capacity(ids.len());
         let mut providers = Vec::with_capacity(ids.len());
+        let mut outputs = Vec::with_capacity(ids.len());
         let mut resources = Vec::new();
+        let mut orphan_nodes = Vec::with_capacity(ids.len());
+        let mut orphans = Vec::new();
         for (i, &id) in ids.iter().enumerate() {
             index[id.index()] = i as u32;
             let n = graph.node(id);
@@ -112,8 +147,14 @@ impl PlanGraph {
                 _ => None,
             };
             nodes.push(resource);
+            orphan_nodes.push(orphan_of(n).map(|o| {
+                orphans.push(o);
+                orphans.len() - 1
+            }));
             let name = graph.name(id).to_string();
             providers.push(matches!(n.kind, NodeKind::Provider { .. }).then(|| name.clone()));
+            let root_output = matches!(n.kind, NodeKind::Output) && n.module.is_root();
+            outputs.push(root_output.then(|| n.addr.strip_prefix("output.").unwrap_or(&n.addr).to_string()));
             names.push(name);
         }
         let edges: Vec<(u32, u32)> =
@@ -127,28 +168,24 @@ impl PlanGraph {
             }
         };
         let routing = Routing::from_graph(&graph);
-        Ok(PlanGraph { nodes, resources, dag, providers, names, routing })
+        Ok(PlanGraph { nodes, resources, orphan_nodes, orphans, dag, providers, outputs, names, routing })
     }
 
-    /// Walks the graph: `visit` does each resource and provider node's work once everything
-    /// it depends on is done, and says whether it succeeded; `skipped` is called for each
-    /// resource node never reached because something it depends on failed. At most
+    /// Walks the graph: `visit` does each node's [`Work`] once everything it depends on is
+    /// done, and says whether it succeeded; `skipped` is called with the work of each node
+    /// never reached because something it depends on failed. At most
     /// `parallelism` visits are under way at once (a visit awaiting its provider lets others
     /// run). `cancel` stops the walk: nothing new starts.
     pub async fn walk<'v>(
         &'v self,
         visit: &'v dyn Fn(Work<'v>) -> LocalBoxFuture<'v, bool>,
-        skipped: &'v dyn Fn(usize),
+        skipped: &'v dyn Fn(Work<'v>),
         parallelism: usize,
         cancel: Option<CancelToken>,
     ) {
         let nodes: Vec<u32> = (0..self.nodes.len() as u32).collect();
         let visit = |&v: &u32| -> LocalBoxFuture<'v, Result<Visited<u32>, ()>> {
-            let work = match (self.nodes[v as usize], &self.providers[v as usize]) {
-                (Some(r), _) => Some(Work::Resource(r)),
-                (None, Some(p)) => Some(Work::Provider(p)),
-                (None, None) => None,
-            };
+            let work = self.work(v as usize);
             Box::pin(async move {
                 match work {
                     Some(w) if !visit(w).await => Err(()),
@@ -162,15 +199,61 @@ impl PlanGraph {
     }
 }
 
+/// The orphaned object a node of the plan graph stands for: an `(orphan)` node, or a
+/// `(deposed …)` node of a resource gone from the configuration (the deposed objects of a
+/// configured resource are planned by its resource node, as Terraform's `DynamicExpand` does).
+/// Data sources have none here: their vanished objects only leave the state.
+fn orphan_of(n: &crate::graph::Node) -> Option<OrphanNode> {
+    let (mode, key, deposed) = match &n.kind {
+        NodeKind::ResourceInstanceOrphan { mode, key } => (*mode, key.clone(), None),
+        NodeKind::ResourceInstanceDeposed { mode, key, deposed } if n.config.is_none() => {
+            (*mode, key.clone(), Some(deposed.clone()))
+        }
+        _ => return None,
+    };
+    if mode != ResourceMode::Managed {
+        return None;
+    }
+    let (type_name, name) = n.addr.as_str().split_once('.')?;
+    Some(OrphanNode {
+        module: n.module_instance.as_deref().unwrap_or_default().to_string(),
+        mode,
+        type_name: type_name.to_string(),
+        name: name.to_string(),
+        key,
+        deposed,
+    })
+}
+
+impl PlanGraph {
+    /// What walk node `v` does, if anything.
+    fn work(&self, v: usize) -> Option<Work<'_>> {
+        match (self.nodes[v], self.orphan_nodes[v], &self.providers[v], &self.outputs[v]) {
+            (Some(r), ..) => Some(Work::Resource(r)),
+            (None, Some(o), ..) => Some(Work::Orphan(o)),
+            (None, None, Some(p), _) => Some(Work::Provider(p)),
+            (None, None, None, Some(o)) => Some(Work::Output(o)),
+            (None, None, None, None) => None,
+        }
+    }
+}
+
 /// The work of one node of the plan graph.
 #[derive(Clone, Copy, Debug)]
 pub enum Work<'g> {
     /// Plan the resource (an index into [`PlanGraph::resources`]) in every instance of its module.
     Resource(usize),
+    /// Plan the deletion (or, under a `removed` block, the forgetting) of an object whose
+    /// resource is gone from the configuration (an index into [`PlanGraph::orphans`]).
+    Orphan(usize),
     /// Configure the provider configuration at this address (Terraform's
     /// `NodeApplyableProvider`): every resource it serves depends on this node, and the node on
     /// whatever its `provider` block references.
     Provider(&'g str),
+    /// The root module output of this name: a node whose skipping (something it depends on
+    /// failed) leaves the output out of the plan, as Terraform's walk never evaluates it. Its
+    /// value is still evaluated on demand after the walk.
+    Output(&'g str),
 }
 
 /// What the plan walk asks of the world outside it: its providers' answers, which a provider
@@ -209,10 +292,10 @@ impl PlanHost for Synchronous {
     }
 }
 
-/// Tells the plan which resource nodes the walk skipped.
+/// Tells the plan which nodes the walk skipped.
 struct Skips<'g> {
     graph: &'g PlanGraph,
-    skipped: &'g dyn Fn(usize),
+    skipped: &'g dyn Fn(Work<'g>),
 }
 
 impl WalkHooks<u32> for Skips<'_> {
@@ -222,8 +305,8 @@ impl WalkHooks<u32> for Skips<'_> {
 
     fn event(&self, event: walk::Event<'_, u32>) {
         if event.kind == walk::EventKind::Skip {
-            if let Some(r) = self.graph.nodes[*event.node as usize] {
-                (self.skipped)(r);
+            if let Some(work) = self.graph.work(*event.node as usize) {
+                (self.skipped)(work);
             }
         }
     }
@@ -237,10 +320,59 @@ mod tests {
     use std::collections::BTreeMap;
 
     fn planned(list: &[(&str, &str)], options: &PlanOptions) -> Plan {
+        planned_over(list, None, options)
+    }
+
+    fn planned_over(list: &[(&str, &str)], prior: Option<&serde_json::Value>, options: &PlanOptions) -> Plan {
         let files: BTreeMap<String, String> = list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let loaded = crate::config::load(&files, &Default::default());
         assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
-        plan(&files, &loaded.config, None, &MockProvider::new(MockOptions::default()), options)
+        plan(&files, &loaded.config, prior, &MockProvider::new(MockOptions::default()), options)
+    }
+
+    /// A state v4 object holding one object per `(module, type, name, provider)`.
+    fn state(objects: &[(&str, &str, &str, &str)]) -> serde_json::Value {
+        let resources: Vec<serde_json::Value> = objects
+            .iter()
+            .map(|(module, type_name, name, provider)| {
+                let mut r = serde_json::json!({
+                    "mode": "managed", "type": type_name, "name": name, "provider": provider,
+                    "instances": [{"schema_version": 0, "attributes": {"id": name, "name": name}}],
+                });
+                if !module.is_empty() {
+                    r["module"] = serde_json::json!(module);
+                }
+                r
+            })
+            .collect();
+        serde_json::json!({"version": 4, "terraform_version": "1.11.4", "serial": 1, "lineage": "l", "outputs": {}, "resources": resources})
+    }
+
+    const MOCK: &str = "provider[\"registry.terraform.io/hashicorp/mock\"]";
+
+    #[test]
+    fn orphans_are_planned_by_their_nodes_and_gone_module_instances_by_their_resource() {
+        let prior = state(&[("", "mock_resource", "gone", MOCK), ("module.m[1]", "mock_resource", "x", MOCK)]);
+        let p = planned_over(
+            &[
+                ("main.tf", "module \"m\" {\n  source = \"./m\"\n  count  = 1\n}\n"),
+                ("m/main.tf", "resource \"mock_resource\" \"x\" {\n  name = \"x\"\n}\n"),
+            ],
+            Some(&prior),
+            &PlanOptions::default(),
+        );
+        assert!(!p.diagnostics.has_errors(), "{:?}", p.diagnostics);
+        let planned: Vec<(String, crate::plans::Action, Option<&str>)> =
+            p.changes.iter().map(|c| (c.address(), c.action, c.reason)).collect();
+        use crate::plans::Action::{Create, Delete};
+        assert_eq!(
+            planned,
+            [
+                ("mock_resource.gone".to_string(), Delete, Some("delete_because_no_resource_config")),
+                ("module.m[0].mock_resource.x".to_string(), Create, None),
+                ("module.m[1].mock_resource.x".to_string(), Delete, Some("delete_because_no_module")),
+            ]
+        );
     }
 
     fn addresses(p: &Plan) -> Vec<String> {
@@ -296,6 +428,45 @@ resource "mock_resource" "c" {
         assert_eq!(addresses(&p), ["mock_resource.c"]);
         let errors: Vec<&str> = p.diagnostics.errors().map(|d| d.summary.as_str()).collect();
         assert_eq!(errors, ["Resource precondition failed"]);
+    }
+
+    #[test]
+    fn an_output_whose_node_the_walk_skips_is_left_out() {
+        let p = planned(
+            &[
+                (
+                    "main.tf",
+                    r#"
+variable "ok" {
+  default = false
+}
+resource "mock_resource" "a" {
+  name = "a"
+  lifecycle {
+    precondition {
+      condition     = var.ok
+      error_message = "refused"
+    }
+  }
+}
+module "m" {
+  source = "./m"
+  in     = mock_resource.a.name
+}
+output "through_module" {
+  value = module.m.out
+}
+output "fine" {
+  value = "ok"
+}
+"#,
+                ),
+                ("m/main.tf", "variable \"in\" {}\noutput \"out\" {\n  value = var.in\n}\n"),
+            ],
+            &PlanOptions::default(),
+        );
+        let outputs: Vec<&str> = p.outputs.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(outputs, ["fine"]);
     }
 
     #[test]
@@ -389,6 +560,30 @@ resource "mock_resource" "after_b" {
             ]
         );
         assert_eq!(addresses(&p), ["aws_bucket.a", "mock_resource.home"]);
+        let errors: Vec<&str> = p.diagnostics.errors().map(|d| d.summary.as_str()).collect();
+        assert_eq!(errors, ["refused"]);
+    }
+
+    #[test]
+    fn an_orphan_whose_provider_fails_to_configure_is_skipped() {
+        let files: BTreeMap<String, String> = [(
+            "main.tf".to_string(),
+            "provider \"aws\" {\n  alias = \"bad\"\n}\nresource \"aws_bucket\" \"kept\" {\n  name = \"k\"\n}\n"
+                .to_string(),
+        )]
+        .into();
+        let prior = state(&[
+            ("", "aws_bucket", "old", "provider[\"registry.terraform.io/hashicorp/aws\"].bad"),
+            ("", "aws_bucket", "other", "provider[\"registry.terraform.io/hashicorp/aws\"]"),
+        ]);
+        let loaded = crate::config::load(&files, &Default::default());
+        let host = Recording::default();
+        let options = PlanOptions::default();
+        let provider = crate::engine::shared::schemas::providers(&files, &loaded.config, MockOptions::default());
+        let walked =
+            crate::engine::plan::plan_walked(&files, &loaded.config, Some(&prior), &provider, &options, &host, 10);
+        let p = crate::engine::shared::clock::VirtualClock::default().run(walked);
+        assert_eq!(addresses(&p), ["aws_bucket.kept", "aws_bucket.other"]);
         let errors: Vec<&str> = p.diagnostics.errors().map(|d| d.summary.as_str()).collect();
         assert_eq!(errors, ["refused"]);
     }

@@ -8,8 +8,8 @@
 //! Terraform's provider node depends on what its block references, and every resource the
 //! configuration serves depends on the provider node: so a resource waits for the resources its
 //! provider's block reaches, at plan (its refresh) and at apply, and records them in its state
-//! `dependencies` (`AttachDependenciesTransformer` takes every resource ancestor). [`reached`]
-//! says which; a block's resource values are the plan's when the plan configures, the working
+//! `dependencies` (`AttachDependenciesTransformer` takes every resource ancestor). The graph says
+//! which; a block's resource values are the plan's when the plan configures, the working
 //! state's when the apply does (after those resources were applied).
 
 use super::body::{self, BlockKind, Body};
@@ -24,7 +24,7 @@ use crate::eval::scope::ResourceSource;
 use crate::eval::Value;
 use crate::providers::{AttributeSchema, ResourceSchema};
 use serde_json::Value as Json;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::BTreeMap;
 
 /// Provider blocks' meta-arguments (and JSON comments), which are not the provider's.
 const META: &[&str] = &["alias", "version", "//"];
@@ -38,32 +38,6 @@ pub fn block<'c>(config: &'c Config, address: &str) -> Option<(&'c Module, &'c P
         m.module_calls.iter().filter_map(|c| c.module.as_deref()).find_map(|child| find(child, address))
     }
     find(&config.root, address)
-}
-
-/// The resources (configuration addresses, `module.a.mock_resource.x`) that the block of the
-/// provider configuration at `address` reaches through its references, locals, variables and
-/// module outputs; empty for a configuration with no block.
-pub fn reached(config: &Config, address: &str) -> BTreeSet<String> {
-    match block(config, address) {
-        Some((m, pc)) => super::order::reached(config, &m.path.0, &pc.references),
-        None => BTreeSet::new(),
-    }
-}
-
-/// For each resource the plan changes (configuration address), what its provider
-/// configuration's block reaches: the resources it waits for besides its own references.
-pub fn served_dependencies(config: &Config, plan: &Plan) -> HashMap<String, BTreeSet<String>> {
-    let mut by_config: HashMap<&str, BTreeSet<String>> = HashMap::new();
-    let mut out: HashMap<String, BTreeSet<String>> = HashMap::new();
-    for c in &plan.changes {
-        let reached =
-            by_config.entry(c.provider_config.as_str()).or_insert_with(|| reached(config, &c.provider_config));
-        if !reached.is_empty() {
-            let resource = super::order::config_addr(&c.address());
-            out.entry(resource).or_default().extend(reached.iter().cloned());
-        }
-    }
-    out
 }
 
 /// The block's arguments and nested blocks as written: a native block from the tree the loader
@@ -246,14 +220,5 @@ mod tests {
             assert_eq!(configured(f, aws), "{\n  \"region\" = \"eu-west-1\"\n}");
             assert_eq!(configured(f, &format!("{aws}.west")), "{\n  \"region\" = \"us-west-2\"\n}");
         }
-    }
-
-    #[test]
-    fn what_a_block_reaches() {
-        let f = files(&[("main.tf", "resource \"mock_resource\" \"a\" {}\nlocals {\n  l = mock_resource.a.id\n}\nprovider \"mock\" {\n  alias = \"b\"\n  label = local.l\n}\n")]);
-        let config = crate::config::load(&f, &Default::default()).config;
-        let b = "provider[\"registry.terraform.io/hashicorp/mock\"].b";
-        assert_eq!(reached(&config, b).into_iter().collect::<Vec<_>>(), ["mock_resource.a"]);
-        assert!(reached(&config, "provider[\"registry.terraform.io/hashicorp/mock\"]").is_empty());
     }
 }

@@ -1,0 +1,85 @@
+//! `count` and `for_each` values shaped into the instances they make, as Terraform's
+//! `evaluateCountExpressionValue` and `evaluateForEachExpressionValue` shape them: once, for
+//! every block that repeats (resources, module calls, import blocks). Each caller words its own
+//! diagnostics from the error, since Terraform's differ by block and by walk.
+
+use super::convert::convert;
+use super::types::Type;
+use super::value::{Kind, Value};
+
+/// Why a `count` value makes no instances.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountError {
+    /// Not known until apply.
+    Unknown,
+    /// Not a whole number.
+    NotAWholeNumber,
+    /// Below zero.
+    Negative,
+}
+
+/// The number of instances a `count` value makes.
+pub fn count(v: &Value) -> Result<i64, CountError> {
+    if !v.is_known() {
+        return Err(CountError::Unknown);
+    }
+    let n = convert(v, &Type::Number).ok().and_then(|n| n.as_number().and_then(|n| n.to_i64()));
+    match n {
+        Some(n) if n >= 0 => Ok(n),
+        Some(_) => Err(CountError::Negative),
+        None => Err(CountError::NotAWholeNumber),
+    }
+}
+
+/// Why a `for_each` value makes no instances.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForEachError {
+    /// Its keys are not known until apply; `set` when it is (or will be) a set, else a map.
+    Unknown { set: bool },
+    /// Neither a map (or object) nor a set.
+    Unsuitable,
+}
+
+/// The instances a `for_each` value makes: each key with its `each.value`, in key order for a
+/// map or object, in the set's order for a set of strings (its elements are their own values).
+pub fn for_each(v: &Value) -> Result<Vec<(String, Value)>, ForEachError> {
+    match &v.kind {
+        Kind::Map(_, m) | Kind::Object(m) => Ok(m.iter().map(|(k, x)| (k.clone(), x.clone())).collect()),
+        Kind::Set(_, items) if !items.iter().all(Value::is_known) => Err(ForEachError::Unknown { set: true }),
+        Kind::Set(_, items) => {
+            Ok(items.iter().filter_map(|x| x.as_str().map(|s| (s.to_string(), x.clone()))).collect())
+        }
+        Kind::Unknown(t) => Err(ForEachError::Unknown { set: matches!(t, Type::Set(_)) }),
+        _ => Err(ForEachError::Unsuitable),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts() {
+        assert_eq!(count(&Value::int(3)), Ok(3));
+        assert_eq!(count(&Value::string("2")), Ok(2));
+        assert_eq!(count(&Value::int(-1)), Err(CountError::Negative));
+        assert_eq!(count(&Value::string("x")), Err(CountError::NotAWholeNumber));
+        assert_eq!(count(&Value::unknown(Type::Number)), Err(CountError::Unknown));
+    }
+
+    #[test]
+    fn for_each_values() {
+        let set = Value::set(Type::String, vec![Value::string("b"), Value::string("a")]);
+        let keys: Vec<String> = for_each(&set).unwrap().into_iter().map(|(k, _)| k).collect();
+        assert_eq!(keys.len(), 2);
+        assert_eq!(
+            for_each(&Value::unknown(Type::Set(Box::new(Type::String)))),
+            Err(ForEachError::Unknown { set: true })
+        );
+        assert_eq!(
+            for_each(&Value::unknown(Type::Map(Box::new(Type::String)))),
+            Err(ForEachError::Unknown { set: false })
+        );
+        assert_eq!(for_each(&Value::string("x")), Err(ForEachError::Unsuitable));
+    }
+}
