@@ -32,24 +32,36 @@ pub fn count(v: &Value) -> Result<i64, CountError> {
 }
 
 /// Why a `for_each` value makes no instances.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ForEachError {
+    /// Null.
+    Null,
     /// Its keys are not known until apply; `set` when it is (or will be) a set, else a map.
     Unknown { set: bool },
     /// Neither a map (or object) nor a set.
     Unsuitable,
+    /// A set whose elements are not strings: their type.
+    SetOf(Type),
+    /// A set of strings holding a null.
+    SetWithNull,
 }
 
 /// The instances a `for_each` value makes: each key with its `each.value`, in key order for a
 /// map or object, in the set's order for a set of strings (its elements are their own values).
+/// The checks come in Terraform's order (`evaluateForEachExpressionValue`): null, unknown, not
+/// a collection, empty (any type then makes no instances), then a set's element type and nulls.
 pub fn for_each(v: &Value) -> Result<Vec<(String, Value)>, ForEachError> {
     match &v.kind {
-        Kind::Map(_, m) | Kind::Object(m) => Ok(m.iter().map(|(k, x)| (k.clone(), x.clone())).collect()),
-        Kind::Set(_, items) if !items.iter().all(Value::is_known) => Err(ForEachError::Unknown { set: true }),
-        Kind::Set(_, items) => {
-            Ok(items.iter().filter_map(|x| x.as_str().map(|s| (s.to_string(), x.clone()))).collect())
-        }
+        Kind::Null(_) => Err(ForEachError::Null),
         Kind::Unknown(t) => Err(ForEachError::Unknown { set: matches!(t, Type::Set(_)) }),
+        Kind::Map(_, m) | Kind::Object(m) => Ok(m.iter().map(|(k, x)| (k.clone(), x.clone())).collect()),
+        Kind::Set(_, items) if items.is_empty() => Ok(Vec::new()),
+        Kind::Set(_, items) if !items.iter().all(Value::is_known) => Err(ForEachError::Unknown { set: true }),
+        Kind::Set(t, _) if *t != Type::String => Err(ForEachError::SetOf(t.clone())),
+        Kind::Set(_, items) => items
+            .iter()
+            .map(|x| x.as_str().map(|s| (s.to_string(), x.clone())).ok_or(ForEachError::SetWithNull))
+            .collect(),
         _ => Err(ForEachError::Unsuitable),
     }
 }
@@ -81,5 +93,11 @@ mod tests {
             Err(ForEachError::Unknown { set: false })
         );
         assert_eq!(for_each(&Value::string("x")), Err(ForEachError::Unsuitable));
+        assert_eq!(for_each(&Value::null(Type::Set(Box::new(Type::String)))), Err(ForEachError::Null));
+        let numbers = Value::set(Type::Number, vec![Value::int(1)]);
+        assert_eq!(for_each(&numbers), Err(ForEachError::SetOf(Type::Number)));
+        assert_eq!(for_each(&Value::set(Type::Number, vec![])), Ok(vec![]));
+        let with_null = Value::set(Type::String, vec![Value::string("a"), Value::null(Type::String)]);
+        assert_eq!(for_each(&with_null), Err(ForEachError::SetWithNull));
     }
 }

@@ -664,8 +664,24 @@ impl<'a> Walk<'a> {
                     self.diags.push(unknown(if set { "set" } else { "map" }));
                     None
                 }
-                Err(ForEachError::Unsuitable) => {
-                    self.diags.push(Diagnostic::error("Invalid for_each argument", format!("The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.", v.ty().friendly_name())).with_range(e.range.clone()));
+                Err(err) => {
+                    let (summary, detail) = match err {
+                        ForEachError::Null => ("Invalid for_each argument", "the given \"for_each\" argument value is null. A map, or set of strings is allowed.".to_string()),
+                        ForEachError::SetOf(t) => ("Invalid for_each set argument", format!("\"for_each\" supports maps and sets of strings, but you have provided a set containing type {}.", t.friendly_name())),
+                        ForEachError::SetWithNull => ("Invalid for_each set argument", "\"for_each\" sets must not contain null values.".to_string()),
+                        _ => ("Invalid for_each argument", format!("the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.", v.ty().friendly_name())),
+                    };
+                    // Terraform's diagnostic carries the expression, so its snippet names the values read.
+                    let d = Diagnostic::error(
+                        summary,
+                        format!("The given \"for_each\" argument value is unsuitable: {detail}"),
+                    )
+                    .with_range(e.range.clone());
+                    self.diags.push(shared::snippets::with_source(
+                        d,
+                        self.inputs.files,
+                        shared::snippets::expression_values(scope, self.inputs, &e.source, false),
+                    ));
                     None
                 }
             };
