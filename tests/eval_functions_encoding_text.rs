@@ -30,7 +30,7 @@ fn quote(s: &str) -> String {
 
 #[test]
 fn every_encoding_as_x_text_encodes_and_decodes() {
-    let path = format!("{}/tests/fixtures/eval/functions/encoding_text_xtext.json", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/tests/fixtures/eval/encoding_text_xtext.json", env!("CARGO_MANIFEST_DIR"));
     let doc: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let setup = harness::Setup::default();
     let (mut n, mut bad) = (0, Vec::new());

@@ -42,7 +42,7 @@ test("Shift_JIS, GBK, Big5, EUC-KR, KOI8-R and the others, as Terraform encodes 
 test("every x/text case, through the WebAssembly module", () => {
   const quote = (s) => JSON.stringify(s).replace(/\\[bf]/g, (m) => (m === "\\b" ? "\\u0008" : "\\u000c")).replaceAll("${", "$${").replaceAll("%{", "%%{");
   let n = 0;
-  for (const [f, input, enc, want] of fixture("encoding_text_xtext.json").cases) {
+  for (const [f, input, enc, want] of fixture("../encoding_text_xtext.json").cases) {
     const expr = `text${f}base64(${quote(input)}, ${quote(enc)})`;
     const got = run(expr);
     if (want === null) assert.ok(got.error, `${expr}: want an error, got ${JSON.stringify(got.value)}`);
