@@ -244,6 +244,11 @@ mod tests {
         assert_eq!(e("("), err(MISSING_PAREN, "("));
         assert_eq!(e("a)"), err(UNEXPECTED_PAREN, "a)"));
         assert_eq!(e("a{1001}"), err(INVALID_REPEAT_SIZE, "{1001}"));
+        assert_eq!(e("(a{100}){11}"), err(INVALID_REPEAT_SIZE, "{11}"));
+        assert_eq!(e("(a{100}|b){2,11}?"), err(INVALID_REPEAT_SIZE, "{2,11}?"));
+        assert!(translate("((a{10})*){100}").is_ok());
+        assert_eq!(e("*?"), err(MISSING_REPEAT_ARG, "*?"));
+        assert_eq!(e("a**?"), err(INVALID_REPEAT_OP, "**?"));
         assert_eq!(e("a++"), err(INVALID_REPEAT_OP, "++"));
         assert_eq!(e("a**"), err(INVALID_REPEAT_OP, "**"));
         assert_eq!(e("(?=a)"), err(INVALID_PERL_OP, "(?="));

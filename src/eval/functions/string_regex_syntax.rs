@@ -42,7 +42,7 @@ pub(super) const NESTING_DEPTH: &str = "expression nests too deeply";
 pub(super) const MAX_DEPTH: usize = 1000;
 
 use super::string_regex_fold::fold;
-use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Dot, Hir, Look, Repetition};
+use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Dot, Hir, HirKind, Look, Repetition};
 
 pub(super) fn err(code: &'static str, expr: impl Into<String>) -> GoRegexError {
     GoRegexError { code, expr: expr.into() }
@@ -220,6 +220,13 @@ pub fn translate_with_names(pat: &str) -> Result<Translated, GoRegexError> {
                 let Some(sub) = top.branch.pop() else {
                     return Err(err(MISSING_REPEAT_ARG, &pat[off(i)..off(end)]));
                 };
+                // Go also refuses counted repetitions whose counts, nested, multiply past 1000.
+                if c == '{'
+                    && (min >= 2 || max.is_some_and(|m| m >= 2))
+                    && !repeat_is_valid(&sub, 1000 / max.unwrap_or(min))
+                {
+                    return Err(err(INVALID_REPEAT_SIZE, &pat[off(i)..off(end)]));
+                }
                 let greedy = lazy == flags.ungreedy;
                 top.branch.push(Hir::repetition(Repetition { min, max, greedy, sub: Box::new(sub) }));
                 prev = Prev::Repeat(off(start));
@@ -249,6 +256,23 @@ pub fn translate_with_names(pat: &str) -> Result<Translated, GoRegexError> {
         return Err(err(MISSING_PAREN, pat));
     }
     Ok(Translated { hir: stack.pop().unwrap().finish(), names })
+}
+
+/// Go's `repeatIsValid`: along every path in `hir`, the repetitions' counts (the maximum, else
+/// the minimum) fit in `n` divided by the ones above them.
+fn repeat_is_valid(hir: &Hir, n: u32) -> bool {
+    match hir.kind() {
+        HirKind::Repetition(r) => {
+            let m = r.max.unwrap_or(r.min);
+            if m > n {
+                return false;
+            }
+            repeat_is_valid(&r.sub, n.checked_div(m).unwrap_or(n))
+        }
+        HirKind::Capture(c) => repeat_is_valid(&c.sub, n),
+        HirKind::Concat(subs) | HirKind::Alternation(subs) => subs.iter().all(|h| repeat_is_valid(h, n)),
+        _ => true,
+    }
 }
 
 /// One character: itself, or under `(?i)` the class of its case orbit.
