@@ -358,7 +358,11 @@ fn hostile_input_is_bounded() {
     assert!(g.first(&long).is_none());
     let g = string_regex_go::compile("(x+x+)+y").unwrap();
     assert!(g.first(&"x".repeat(50_000)).is_none());
+    // Go refuses nested counts multiplying past 1000; a program past 8 MiB is refused too (Go's
+    // own bound is larger: `\pL{1000}\pN{1000}` compiles there).
     let e = string_regex_go::compile("((a{1000}){1000}){1000}").err().unwrap();
+    assert_eq!(e.code, "invalid repeat count");
+    let e = string_regex_go::compile(r"(\pL{1000}\pN{1000})").err().unwrap();
     assert_eq!(e.code, "expression too large");
     let deep = "(".repeat(2000) + &")".repeat(2000);
     assert_eq!(string_regex_go::compile(&deep).err().unwrap().code, "expression nests too deeply");

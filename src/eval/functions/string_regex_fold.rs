@@ -4,9 +4,9 @@
 //!
 //! Go's `regexp` matches a case-insensitive literal or class against the `unicode.SimpleFold`
 //! orbit of each of its code points: the code points equal under Unicode's simple case folding.
-//! The translator hands regex-syntax no `i` flag; it writes each such literal as the class of
-//! its orbit, and each class (after its own negated members were folded and negated, as Go and
-//! regex-syntax both do) as an explicit folded class. Go knows Unicode 15.0, so orbits hold only
+//! The translator applies no `i` flag; it builds each such literal as the class of its
+//! orbit, and each class (after its own negated members were folded and negated, as Go and
+//! regex-syntax both do) folded. Go knows Unicode 15.0, so orbits hold only
 //! code points Unicode 15.0 assigned (a letter whose case partner came later folds alone).
 //!
 //! Natively the orbits are regex-syntax's table (Unicode 16.0 today), cut to 15.0 (code points assigned later, and the three foldings 15.1 added between older ones). In
@@ -32,36 +32,6 @@ pub fn fold(ranges: &[(u32, u32)]) -> Vec<(u32, u32)> {
         }
     });
     merge(out)
-}
-
-/// A class in regex-syntax's class text (`[a-z\\x{17F}]`, no flags), folded, as explicit class
-/// text (`[^...]` when `negated`); `None` when regex-syntax rejects the text (the whole pattern
-/// then fails as it would have).
-pub(super) fn folded_class(text: &str, negated: bool) -> Option<String> {
-    use regex_syntax::hir::{Class, HirKind};
-    let hir = regex_automata::util::syntax::parse(text).ok()?;
-    let ranges: Vec<(u32, u32)> = match hir.kind() {
-        HirKind::Class(Class::Unicode(c)) => c.iter().map(|r| (r.start() as u32, r.end() as u32)).collect(),
-        // regex-syntax makes an empty class a failing byte class, a one-character one a literal.
-        HirKind::Class(Class::Bytes(c)) if c.ranges().is_empty() => Vec::new(),
-        HirKind::Literal(l) => {
-            let mut cs = std::str::from_utf8(&l.0).ok()?.chars();
-            let c = cs.next()? as u32;
-            if cs.next().is_some() {
-                return None;
-            }
-            vec![(c, c)]
-        }
-        _ => return None,
-    };
-    Some(super::string_regex_unicode::ranges_text(fold(&ranges), negated))
-}
-
-/// The class text of `c`'s orbit, or `None` when `c` folds alone.
-pub(super) fn folded_char(c: char) -> Option<String> {
-    let c = c as u32;
-    let f = fold(&[(c, c)]);
-    (f != [(c, c)]).then(|| super::string_regex_unicode::ranges_text(f, false))
 }
 
 /// Sorted, overlapping or touching ranges joined.

@@ -4,7 +4,7 @@
 
 use super::string_regex_syntax::translate_with_names;
 pub use super::string_regex_syntax::GoRegexError;
-use super::string_regex_syntax::{err, INVALID_PERL_OP, MAX_DEPTH};
+use super::string_regex_syntax::{err, INVALID_PERL_OP};
 
 /// What `regex` returns per match, from the pattern's groups (cty's
 /// `regexPatternResultType`): the whole match, a tuple of the unnamed groups, or an object of
@@ -42,8 +42,8 @@ pub type Groups = Vec<Option<(usize, usize)>>;
 
 /// A compiled Go pattern with its groups' names (`names[0]` is group 1).
 ///
-/// Matching runs on `regex-automata`'s PikeVM alone: the same parser and NFA the `regex` crate
-/// uses, with the same leftmost-first semantics and empty-match iteration, but without the
+/// Matching runs on `regex-automata`'s PikeVM alone, on the NFA compiled from the translated
+/// `Hir`: the NFA the `regex` crate uses, with the same leftmost-first semantics and empty-match iteration, but without the
 /// meta engine's other engines (34 KB less gzipped wasm; linear time either way).
 #[derive(Clone)]
 pub struct GoRegex {
@@ -52,7 +52,6 @@ pub struct GoRegex {
 }
 
 use regex_automata::nfa::thompson::{self, pikevm::PikeVM};
-use regex_automata::util::syntax;
 
 impl GoRegex {
     /// The leftmost-first match, as Go's `FindStringSubmatchIndex`.
@@ -114,10 +113,10 @@ pub fn compile(pat: &str) -> Result<GoRegex, GoRegexError> {
 fn compile_uncached(pat: &str) -> Result<GoRegex, GoRegexError> {
     let t = translate_with_names(pat)?;
     let names = t.names;
-    PikeVM::builder()
-        .syntax(syntax::Config::new().nest_limit(MAX_DEPTH as u32 + 8))
-        .thompson(thompson::Config::new().nfa_size_limit(Some(8 << 20)))
-        .build(&t.pattern)
+    thompson::Compiler::new()
+        .configure(thompson::Config::new().nfa_size_limit(Some(8 << 20)))
+        .build_from_hir(&t.hir)
+        .and_then(PikeVM::new_from_nfa)
         .map(|vm| GoRegex { vm, names })
         .map_err(
             |e| {
@@ -245,6 +244,11 @@ mod tests {
         assert_eq!(e("("), err(MISSING_PAREN, "("));
         assert_eq!(e("a)"), err(UNEXPECTED_PAREN, "a)"));
         assert_eq!(e("a{1001}"), err(INVALID_REPEAT_SIZE, "{1001}"));
+        assert_eq!(e("(a{100}){11}"), err(INVALID_REPEAT_SIZE, "{11}"));
+        assert_eq!(e("(a{100}|b){2,11}?"), err(INVALID_REPEAT_SIZE, "{2,11}?"));
+        assert!(translate("((a{10})*){100}").is_ok());
+        assert_eq!(e("*?"), err(MISSING_REPEAT_ARG, "*?"));
+        assert_eq!(e("a**?"), err(INVALID_REPEAT_OP, "**?"));
         assert_eq!(e("a++"), err(INVALID_REPEAT_OP, "++"));
         assert_eq!(e("a**"), err(INVALID_REPEAT_OP, "**"));
         assert_eq!(e("(?=a)"), err(INVALID_PERL_OP, "(?="));

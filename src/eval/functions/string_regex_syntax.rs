@@ -1,25 +1,23 @@
-//! Go's RE2 pattern syntax, rewritten for the `regex` crates' parser (used by
-//! `string_regex_go.rs`).
+//! Go's RE2 pattern syntax, read into regex-syntax's `Hir` (compiled by `string_regex_go.rs`).
 //!
 //! Terraform's `regex`, `regexall` and `replace` compile patterns with Go's `regexp`. The
 //! `regex` crates implement the same RE2 family (linear time, no backreferences, no
 //! look-around, leftmost-first semantics, the same handling of empty matches after a match),
-//! but spells a few things differently. [`translate`] rewrites a Go pattern into an equivalent
-//! Rust pattern and reports Go's own syntax errors (`regexp/syntax.Error`: a code and the
-//! offending text) for what Go rejects:
+//! so a Go pattern is translated into their high-level IR ([`translate`]) and Go's own syntax
+//! errors (`regexp/syntax.Error`: a code and the offending text) are reported for what Go
+//! rejects. The `Hir` is built directly rather than through pattern text so that
+//! regex-syntax's parser stays out of the wasm module (bench/RESULTS.md "size6"). Go's meanings:
 //!
-//! - Go's Perl classes `\d \w \s` and `\b \B` are ASCII-only; Rust's are Unicode. They become
-//!   explicit ASCII classes and `(?-u:\b)`.
-//! - `\Q...\E` quotes literal text (Rust has no such syntax): each character is escaped.
-//! - In a character class Go treats `[` (outside `[:name:]`), `&&`, `--` and `~~` literally;
-//!   Rust reads nested classes and set operations there, so those are escaped.
-//! - Escapes Go accepts as literals (any ASCII punctuation) are re-spelled for Rust, where
-//!   `\<` and `\>` are word-boundary assertions.
-//! - Octal escapes (`\0`, `\12`, `\123`) become `\x{..}`.
+//! - Go's Perl classes `\d \w \s` and `\b \B` are ASCII-only.
+//! - `\Q...\E` quotes literal text, one literal per character (a repetition after it repeats
+//!   the last character, as in Go).
+//! - In a character class `[` (outside `[:name:]`), `&&`, `--` and `~~` are literal.
+//! - Escapes of ASCII punctuation are literals; octal escapes (`\0`, `\12`, `\123`) too.
 //! - Go limits repetition counts to 1000 and rejects nested repetition (`a**`), flags other
 //!   than `imsU`, `\1` (backreferences), `\Z`, and look-around (`(?=`).
-//! - The `i` flag is not passed on: under it each literal becomes the class of its case orbit
-//!   and each class is folded explicitly (`string_regex_fold.rs` says why).
+//! - Flags are applied here: `m` picks the line anchors, `s` the dot, `U` swaps greediness,
+//!   and under `i` each literal becomes the class of its case orbit and each class is folded
+//!   explicitly (`string_regex_fold.rs` says why).
 
 /// A Go `regexp/syntax` error: `code` is Go's `ErrorCode` text, `expr` the offending text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,7 +41,8 @@ pub(super) const NESTING_DEPTH: &str = "expression nests too deeply";
 /// Go's maximum nesting depth (regexp/syntax maxHeight).
 pub(super) const MAX_DEPTH: usize = 1000;
 
-use super::string_regex_fold::{folded_char, folded_class};
+use super::string_regex_fold::fold;
+use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Dot, Hir, HirKind, Look, Repetition};
 
 pub(super) fn err(code: &'static str, expr: impl Into<String>) -> GoRegexError {
     GoRegexError { code, expr: expr.into() }
@@ -58,22 +57,62 @@ enum Prev {
     Atom,
     /// A repetition operator; holds the byte offset where it started in the Go pattern.
     Repeat(usize),
-    /// A repetition operator already made non-greedy by `?`.
-    LazyRepeat(usize),
 }
 
-/// A translated pattern: Rust pattern text, and each capture group's Go name (`None` for an
-/// unnamed group), in group order. Named groups are emitted unnamed (Go allows a name twice;
-/// Rust does not), so names live here.
+/// A translated pattern: the expression, and each capture group's Go name (`None` for an
+/// unnamed group), in group order. Groups are built unnamed (Go allows a name twice;
+/// regex-automata does not), so names live here.
 pub struct Translated {
-    pub pattern: String,
+    pub hir: Hir,
     pub names: Vec<Option<String>>,
 }
 
-/// Rewrites a Go RE2 pattern as a `regex` crate pattern, or returns Go's syntax error.
-#[allow(dead_code)] // tests/eval_functions_layers.rs checks the translation through it
-pub fn translate(pat: &str) -> Result<String, GoRegexError> {
-    translate_with_names(pat).map(|t| t.pattern)
+/// Reads a Go RE2 pattern into regex-syntax's `Hir`, or returns Go's syntax error.
+#[allow(dead_code)] // tests check Go's errors through it
+pub fn translate(pat: &str) -> Result<Hir, GoRegexError> {
+    translate_with_names(pat).map(|t| t.hir)
+}
+
+/// The flags in effect (`(?imsU)`).
+#[derive(Clone, Copy, Default)]
+struct Flags {
+    /// `i`: case folding, applied by the translator.
+    fold: bool,
+    /// `m`: `^` and `$` at line boundaries.
+    multi_line: bool,
+    /// `s`: `.` matches `\n`.
+    dot_nl: bool,
+    /// `U`: repetitions lazy unless followed by `?`.
+    ungreedy: bool,
+}
+
+/// An open group: its finished alternatives, the branch being read, the flags outside it
+/// (restored at its `)`), and its capture index if it captures.
+struct Group {
+    alternatives: Vec<Hir>,
+    branch: Vec<Hir>,
+    outer: Flags,
+    capture: Option<u32>,
+}
+
+impl Group {
+    fn new(outer: Flags, capture: Option<u32>) -> Group {
+        Group { alternatives: Vec::new(), branch: Vec::new(), outer, capture }
+    }
+
+    fn finish(mut self) -> Hir {
+        let branch = Hir::concat(std::mem::take(&mut self.branch));
+        let hir = if self.alternatives.is_empty() {
+            branch
+        } else {
+            self.alternatives.push(branch);
+            Hir::alternation(self.alternatives)
+        };
+        match self.capture {
+            Some(index) => Hir::capture(Capture { index, name: None, sub: Box::new(hir) }),
+            None => hir,
+        }
+    }
 }
 
 /// [`translate`], keeping the capture groups' names.
@@ -82,128 +121,270 @@ pub fn translate_with_names(pat: &str) -> Result<Translated, GoRegexError> {
     let chars: Vec<(usize, char)> = pat.char_indices().collect();
     let at = |i: usize| chars.get(i).map(|c| c.1);
     let off = |i: usize| chars.get(i).map_or(pat.len(), |c| c.0);
-    let mut out = String::with_capacity(pat.len() + 8);
-    let mut depth = 0usize;
+    let mut flags = Flags::default();
+    // The open groups, the whole pattern first.
+    let mut stack = vec![Group::new(flags, None)];
     let mut prev = Prev::Nothing;
-    // Whether `(?i)` is in effect, and its state outside each open group.
-    let mut fold = false;
-    let mut outer_fold = Vec::new();
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i].1;
         let start = i;
+        let top = stack.last_mut().unwrap();
         match c {
             '\\' => {
-                let (text, next) = escape_outside(&chars, i, pat, fold)?;
-                out.push_str(&text);
+                let before = top.branch.len();
+                let next = escape_outside(&chars, i, pat, flags.fold, &mut top.branch)?;
                 // `\b`-like assertions are atoms in Go's parser too (repeatable, pointlessly).
-                prev = Prev::Atom;
+                // An empty `\Q\E` adds nothing: a repetition after it repeats what came before
+                // (Go then forgets a repetition just read: `a*\Q\E*` is `(a*)*`).
+                if top.branch.len() > before || prev != Prev::Nothing {
+                    prev = Prev::Atom;
+                }
                 i = next;
                 continue;
             }
             '[' => {
-                let next = class(&chars, i, pat, &mut out, fold)?;
+                let (hir, next) = class(&chars, i, pat, flags.fold)?;
+                top.branch.push(hir);
                 prev = Prev::Atom;
                 i = next;
                 continue;
             }
             '(' => {
-                depth += 1;
-                if depth > MAX_DEPTH {
+                if stack.len() > MAX_DEPTH {
                     return Err(err(NESTING_DEPTH, pat));
                 }
-                outer_fold.push(fold);
                 if at(i + 1) == Some('?') {
-                    i = group_flags(&chars, i, pat, &mut out, &mut depth, &mut names, &mut fold)?;
-                    if outer_fold.len() > depth {
-                        // `(?i)` opened no group: it changed the enclosing one's flags.
-                        outer_fold.pop();
+                    let outer = flags;
+                    let (opened, next) = group_flags(&chars, i, pat, &mut flags)?;
+                    match opened {
+                        Opened::Named(name) => {
+                            names.push(Some(name));
+                            stack.push(Group::new(outer, Some(names.len() as u32)));
+                        }
+                        Opened::NonCapturing => stack.push(Group::new(outer, None)),
+                        // `(?i)` opens no group: it changed the enclosing one's flags.
+                        Opened::Nothing => {}
                     }
+                    i = next;
                 } else {
-                    out.push('(');
                     names.push(None);
+                    stack.push(Group::new(flags, Some(names.len() as u32)));
                     i += 1;
                 }
                 prev = Prev::Nothing;
                 continue;
             }
             ')' => {
-                if depth == 0 {
+                if stack.len() == 1 {
                     return Err(err(UNEXPECTED_PAREN, pat));
                 }
-                depth -= 1;
-                fold = outer_fold.pop().unwrap_or(false);
-                out.push(')');
+                let group = stack.pop().unwrap();
+                flags = group.outer;
+                stack.last_mut().unwrap().branch.push(group.finish());
                 prev = Prev::Atom;
             }
             '|' => {
-                out.push('|');
+                let branch = Hir::concat(std::mem::take(&mut top.branch));
+                top.alternatives.push(branch);
                 prev = Prev::Nothing;
             }
-            '*' | '+' | '?' => {
+            '*' | '+' | '?' | '{' => {
+                let (min, max, end) = match c {
+                    '*' => (0, None, i + 1),
+                    '+' => (1, None, i + 1),
+                    '?' => (0, Some(1), i + 1),
+                    _ => match repeat_braces(&chars, i) {
+                        Some(r) => r,
+                        None => {
+                            // Not a repetition: a literal brace in Go.
+                            top.branch.push(literal('{', flags.fold));
+                            prev = Prev::Atom;
+                            i += 1;
+                            continue;
+                        }
+                    },
+                };
+                // Go checks the counts first, then (with a `?` after taken in) the argument.
+                if c == '{' && (min > 1000 || max.is_some_and(|m| m > 1000 || m < min)) {
+                    return Err(err(INVALID_REPEAT_SIZE, &pat[off(i)..off(end)]));
+                }
+                // A `?` right after makes it non-greedy (greedy under `U`).
+                let lazy = at(end) == Some('?');
+                let end = if lazy { end + 1 } else { end };
                 match prev {
-                    Prev::Nothing => return Err(err(MISSING_REPEAT_ARG, c.to_string())),
-                    Prev::Repeat(p) if c == '?' => {
-                        prev = Prev::LazyRepeat(p);
-                        out.push('?');
-                        i += 1;
-                        continue;
-                    }
-                    Prev::Repeat(p) | Prev::LazyRepeat(p) => {
-                        return Err(err(INVALID_REPEAT_OP, &pat[p..off(i + 1)]));
-                    }
+                    Prev::Nothing => return Err(err(MISSING_REPEAT_ARG, &pat[off(i)..off(end)])),
+                    Prev::Repeat(p) => return Err(err(INVALID_REPEAT_OP, &pat[p..off(end)])),
                     Prev::Atom => {}
                 }
-                out.push(c);
-                prev = Prev::Repeat(off(start));
-            }
-            '{' => {
-                if let Some((min, max, end)) = repeat_braces(&chars, i) {
-                    let text = &pat[off(i)..off(end)];
-                    match prev {
-                        Prev::Nothing => return Err(err(MISSING_REPEAT_ARG, text)),
-                        Prev::Repeat(p) | Prev::LazyRepeat(p) => {
-                            return Err(err(INVALID_REPEAT_OP, &pat[p..off(end)]));
-                        }
-                        Prev::Atom => {}
-                    }
-                    if min > 1000 || max.is_some_and(|m| m > 1000 || m < min) {
-                        return Err(err(INVALID_REPEAT_SIZE, text));
-                    }
-                    out.push_str(text);
-                    prev = Prev::Repeat(off(start));
-                    i = end;
-                    continue;
+                let Some(sub) = top.branch.pop() else {
+                    return Err(err(MISSING_REPEAT_ARG, &pat[off(i)..off(end)]));
+                };
+                // Go also refuses counted repetitions whose counts, nested, multiply past 1000.
+                if c == '{'
+                    && (min >= 2 || max.is_some_and(|m| m >= 2))
+                    && !repeat_is_valid(&sub, 1000 / max.unwrap_or(min))
+                {
+                    return Err(err(INVALID_REPEAT_SIZE, &pat[off(i)..off(end)]));
                 }
-                // Not a repetition: a literal brace in Go.
-                out.push_str("\\{");
+                let greedy = lazy == flags.ungreedy;
+                top.branch.push(Hir::repetition(Repetition { min, max, greedy, sub: Box::new(sub) }));
+                prev = Prev::Repeat(off(start));
+                i = end;
+                continue;
+            }
+            '.' => {
+                top.branch.push(Hir::dot(if flags.dot_nl { Dot::AnyChar } else { Dot::AnyCharExceptLF }));
                 prev = Prev::Atom;
             }
-            '}' | ']' => {
-                out.push('\\');
-                out.push(c);
+            '^' => {
+                top.branch.push(Hir::look(if flags.multi_line { Look::StartLF } else { Look::Start }));
                 prev = Prev::Atom;
             }
-            // Rust's verbose-mode `#` and set-operator characters are literals in Go.
-            '#' | '&' | '~' | '-' => {
-                out.push('\\');
-                out.push(c);
+            '$' => {
+                top.branch.push(Hir::look(if flags.multi_line { Look::EndLF } else { Look::End }));
                 prev = Prev::Atom;
             }
             _ => {
-                match fold.then(|| folded_char(c)).flatten() {
-                    Some(orbit) => out.push_str(&orbit),
-                    None => out.push(c),
-                }
+                top.branch.push(literal(c, flags.fold));
                 prev = Prev::Atom;
             }
         }
         i += 1;
     }
-    if depth > 0 {
+    if stack.len() > 1 {
         return Err(err(MISSING_PAREN, pat));
     }
-    Ok(Translated { pattern: out, names })
+    Ok(Translated { hir: stack.pop().unwrap().finish(), names })
+}
+
+/// Go's `repeatIsValid`: along every path in `hir`, the repetitions' counts (the maximum, else
+/// the minimum) fit in `n` divided by the ones above them.
+fn repeat_is_valid(hir: &Hir, n: u32) -> bool {
+    match hir.kind() {
+        HirKind::Repetition(r) => {
+            let m = r.max.unwrap_or(r.min);
+            if m > n {
+                return false;
+            }
+            repeat_is_valid(&r.sub, n.checked_div(m).unwrap_or(n))
+        }
+        HirKind::Capture(c) => repeat_is_valid(&c.sub, n),
+        HirKind::Concat(subs) | HirKind::Alternation(subs) => subs.iter().all(|h| repeat_is_valid(h, n)),
+        _ => true,
+    }
+}
+
+/// One character: itself, or under `(?i)` the class of its case orbit.
+fn literal(c: char, fold_case: bool) -> Hir {
+    let cp = c as u32;
+    if fold_case {
+        let orbit = fold(&[(cp, cp)]);
+        if orbit != [(cp, cp)] {
+            return Hir::class(Class::Unicode(to_class(&orbit)));
+        }
+    }
+    Hir::literal(c.to_string().into_bytes())
+}
+
+/// Inclusive code point ranges as a class (surrogates, which no string holds, left out).
+fn to_class(ranges: &[(u32, u32)]) -> ClassUnicode {
+    let char_at = |c: u32| char::from_u32(c);
+    ClassUnicode::new(ranges.iter().filter_map(|&(lo, hi)| {
+        let lo = if (0xD800..=0xDFFF).contains(&lo) { 0xE000 } else { lo };
+        let hi = if (0xD800..=0xDFFF).contains(&hi) { 0xD7FF } else { hi };
+        (lo <= hi).then_some(())?;
+        Some(ClassUnicodeRange::new(char_at(lo)?, char_at(hi)?))
+    }))
+}
+
+fn ranges_of(class: &ClassUnicode) -> Vec<(u32, u32)> {
+    class.iter().map(|r| (r.start() as u32, r.end() as u32)).collect()
+}
+
+/// A class's ranges (`positive`), negated if `negated`; under `(?i)` folded before they are
+/// negated (as Go's parser does).
+fn member(positive: Vec<(u32, u32)>, negated: bool, fold_case: bool) -> Vec<(u32, u32)> {
+    let positive = if fold_case { fold(&positive) } else { positive };
+    if !negated {
+        return positive;
+    }
+    let mut class = to_class(&positive);
+    class.negate();
+    ranges_of(&class)
+}
+
+/// What `(?...` opened.
+enum Opened {
+    /// A named capture group.
+    Named(String),
+    /// `(?flags:`.
+    NonCapturing,
+    /// `(?flags)`: no group.
+    Nothing,
+}
+
+/// `(?` at `i`: flags `(?i)`, `(?i:...)`, named groups `(?P<n>...)` / `(?<n>...)`. Applies
+/// the flags to `flags`; returns what was opened and the index after it.
+fn group_flags(
+    chars: &[(usize, char)],
+    i: usize,
+    pat: &str,
+    flags: &mut Flags,
+) -> Result<(Opened, usize), GoRegexError> {
+    let off = |k: usize| chars.get(k).map_or(pat.len(), |c| c.0);
+    let at = |k: usize| chars.get(k).map(|c| c.1);
+    // Named capture.
+    let name_start = match (at(i + 2), at(i + 3)) {
+        (Some('P'), Some('<')) => Some(i + 4),
+        (Some('<'), _) => Some(i + 3),
+        _ => None,
+    };
+    if let Some(ns) = name_start {
+        let Some(close) = (ns..chars.len()).find(|&k| chars[k].1 == '>') else {
+            return Err(err(INVALID_NAMED_CAPTURE, &pat[off(i)..]));
+        };
+        let name = &pat[off(ns)..off(close)];
+        if name.is_empty() || !name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric()) {
+            return Err(err(INVALID_NAMED_CAPTURE, &pat[off(i)..off(close + 1)]));
+        }
+        return Ok((Opened::Named(name.to_string()), close + 1));
+    }
+    // Flags: [imsU]*(-[imsU]*)? followed by `)` or `:`.
+    let mut k = i + 2;
+    let mut seen_minus = false;
+    let mut flag_after_minus = false;
+    let mut set = *flags;
+    loop {
+        match at(k) {
+            Some(f @ ('i' | 'm' | 's' | 'U')) => {
+                flag_after_minus = true;
+                let on = !seen_minus;
+                match f {
+                    'i' => set.fold = on,
+                    'm' => set.multi_line = on,
+                    's' => set.dot_nl = on,
+                    _ => set.ungreedy = on,
+                }
+            }
+            Some('-') if !seen_minus => {
+                seen_minus = true;
+                flag_after_minus = false;
+            }
+            Some(':') | Some(')') => {
+                // Go rejects a `-` with no flag after it: `(?-)`, `(?i-:`.
+                if seen_minus && !flag_after_minus {
+                    break;
+                }
+                *flags = set;
+                let opened = if at(k) == Some(')') { Opened::Nothing } else { Opened::NonCapturing };
+                return Ok((opened, k + 1));
+            }
+            _ => break,
+        }
+        k += 1;
+    }
+    Err(err(INVALID_PERL_OP, &pat[off(i)..off(k + 1).min(pat.len())]))
 }
 
 /// `{n}`, `{n,}` or `{n,m}` starting at `i`: (min, max, index after `}`). Go reads anything
@@ -238,82 +419,6 @@ fn repeat_braces(chars: &[(usize, char)], i: usize) -> Option<(u32, Option<u32>,
         return None;
     }
     Some((min, max, j + 1))
-}
-
-/// `(?` at `i`: flags `(?i)`, `(?i:...)`, named groups `(?P<n>...)` / `(?<n>...)`. The flags
-/// are written without `i`, whose state goes to `fold`.
-fn group_flags(
-    chars: &[(usize, char)],
-    i: usize,
-    pat: &str,
-    out: &mut String,
-    depth: &mut usize,
-    names: &mut Vec<Option<String>>,
-    fold: &mut bool,
-) -> Result<usize, GoRegexError> {
-    let off = |k: usize| chars.get(k).map_or(pat.len(), |c| c.0);
-    let at = |k: usize| chars.get(k).map(|c| c.1);
-    // Named capture.
-    let name_start = match (at(i + 2), at(i + 3)) {
-        (Some('P'), Some('<')) => Some(i + 4),
-        (Some('<'), _) => Some(i + 3),
-        _ => None,
-    };
-    if let Some(ns) = name_start {
-        let Some(close) = (ns..chars.len()).find(|&k| chars[k].1 == '>') else {
-            return Err(err(INVALID_NAMED_CAPTURE, &pat[off(i)..]));
-        };
-        let name = &pat[off(ns)..off(close)];
-        if name.is_empty() || !name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric()) {
-            return Err(err(INVALID_NAMED_CAPTURE, &pat[off(i)..off(close + 1)]));
-        }
-        out.push('(');
-        names.push(Some(name.to_string()));
-        return Ok(close + 1);
-    }
-    // Flags: [imsU]*(-[imsU]*)? followed by `)` or `:`.
-    let mut k = i + 2;
-    let mut seen_minus = false;
-    let mut flag_after_minus = false;
-    loop {
-        match at(k) {
-            Some('i' | 'm' | 's' | 'U') => flag_after_minus = true,
-            Some('-') if !seen_minus => {
-                seen_minus = true;
-                flag_after_minus = false;
-            }
-            Some(':') | Some(')') => {
-                // Go rejects a `-` with no flag after it: `(?-)`, `(?i-:`.
-                if seen_minus && !flag_after_minus {
-                    break;
-                }
-                let close = at(k) == Some(')');
-                let flags = &pat[off(i + 2)..off(k)];
-                let (on, off_flags) = flags.split_once('-').unwrap_or((flags, ""));
-                if on.contains('i') {
-                    *fold = true;
-                }
-                if off_flags.contains('i') {
-                    *fold = false;
-                }
-                let (on, off_flags) = (on.replace('i', ""), off_flags.replace('i', ""));
-                let kept = if off_flags.is_empty() { on } else { format!("{on}-{off_flags}") };
-                if close {
-                    // `(?i)` opens no group.
-                    *depth -= 1;
-                    if !kept.is_empty() {
-                        out.push_str(&format!("(?{kept})"));
-                    }
-                } else {
-                    out.push_str(&format!("(?{kept}:"));
-                }
-                return Ok(k + 1);
-            }
-            _ => break,
-        }
-        k += 1;
-    }
-    Err(err(INVALID_PERL_OP, &pat[off(i)..off(k + 1).min(pat.len())]))
 }
 
 /// Whether Go's `\p{...}` knows the name: `Any`, a general category, or a script of Go's
@@ -491,32 +596,41 @@ fn go_unicode_class(name: &str) -> bool {
     name == "Any" || CATEGORIES.contains(&name) || SCRIPTS.contains(&name)
 }
 
-/// Go's ASCII Perl classes, as Rust class bodies.
-fn perl_class(c: char) -> Option<(&'static str, bool)> {
+/// Go's ASCII Perl classes: the positive ranges and whether the letter negates them.
+fn perl_class(c: char) -> Option<(&'static [(u32, u32)], bool)> {
+    const DIGIT: &[(u32, u32)] = &[(0x30, 0x39)];
+    const SPACE: &[(u32, u32)] = &[(0x9, 0xA), (0xC, 0xD), (0x20, 0x20)];
+    const WORD: &[(u32, u32)] = &[(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)];
     match c {
-        'd' => Some(("0-9", false)),
-        'D' => Some(("0-9", true)),
-        's' => Some(("\\t\\n\\x0C\\r ", false)),
-        'S' => Some(("\\t\\n\\x0C\\r ", true)),
-        'w' => Some(("0-9A-Za-z_", false)),
-        'W' => Some(("0-9A-Za-z_", true)),
+        'd' => Some((DIGIT, false)),
+        'D' => Some((DIGIT, true)),
+        's' => Some((SPACE, false)),
+        'S' => Some((SPACE, true)),
+        'w' => Some((WORD, false)),
+        'W' => Some((WORD, true)),
         _ => None,
     }
 }
 
-/// A single character as Rust pattern text, escaped if Rust gives it a meaning.
-fn push_literal(out: &mut String, c: char) {
-    if regex_meta(c) {
-        out.push('\\');
-    }
-    out.push(c);
-}
-
-fn regex_meta(c: char) -> bool {
-    matches!(
-        c,
-        '\\' | '.' | '+' | '*' | '?' | '(' | ')' | '|' | '[' | ']' | '{' | '}' | '^' | '$' | '#' | '&' | '-' | '~'
-    )
+/// Go's POSIX classes (`[:alpha:]`), ASCII.
+fn posix_class(name: &str) -> Option<&'static [(u32, u32)]> {
+    Some(match name {
+        "alnum" => &[(0x30, 0x39), (0x41, 0x5A), (0x61, 0x7A)],
+        "alpha" => &[(0x41, 0x5A), (0x61, 0x7A)],
+        "ascii" => &[(0x0, 0x7F)],
+        "blank" => &[(0x9, 0x9), (0x20, 0x20)],
+        "cntrl" => &[(0x0, 0x1F), (0x7F, 0x7F)],
+        "digit" => &[(0x30, 0x39)],
+        "graph" => &[(0x21, 0x7E)],
+        "lower" => &[(0x61, 0x7A)],
+        "print" => &[(0x20, 0x7E)],
+        "punct" => &[(0x21, 0x2F), (0x3A, 0x40), (0x5B, 0x60), (0x7B, 0x7E)],
+        "space" => &[(0x9, 0xD), (0x20, 0x20)],
+        "upper" => &[(0x41, 0x5A)],
+        "word" => &[(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)],
+        "xdigit" => &[(0x30, 0x39), (0x41, 0x46), (0x61, 0x66)],
+        _ => return None,
+    })
 }
 
 /// What an escape means, shared between classes and the outside.
@@ -616,82 +730,44 @@ fn read_escape(chars: &[(usize, char)], i: usize, pat: &str) -> Result<(Escape, 
     })
 }
 
-fn escape_outside(chars: &[(usize, char)], i: usize, pat: &str, fold: bool) -> Result<(String, usize), GoRegexError> {
+/// The escape at `i` outside a class, pushed onto `branch`; returns the index after it.
+fn escape_outside(
+    chars: &[(usize, char)],
+    i: usize,
+    pat: &str,
+    fold_case: bool,
+    branch: &mut Vec<Hir>,
+) -> Result<usize, GoRegexError> {
     let (esc, next) = read_escape(chars, i, pat)?;
-    let mut out = String::new();
-    // Under `(?i)`: a literal's orbit, a class folded before it is negated.
-    let orbit = |c: char| fold.then(|| folded_char(c)).flatten();
-    let folded = |positive: &str, negated: bool| fold.then(|| folded_class(positive, negated)).flatten();
+    let class = |ranges: Vec<(u32, u32)>| Hir::class(Class::Unicode(to_class(&ranges)));
     match esc {
-        Escape::Char(c) => match orbit(c) {
-            Some(o) => out.push_str(&o),
-            None => push_char_escaped(&mut out, c),
-        },
+        Escape::Char(c) => branch.push(literal(c, fold_case)),
         Escape::Perl(c) => {
-            let (body, neg) = perl_class(c).unwrap();
-            match folded(&format!("[{body}]"), neg) {
-                Some(f) => out.push_str(&f),
-                None => {
-                    out.push('[');
-                    if neg {
-                        out.push('^');
-                    }
-                    out.push_str(body);
-                    out.push(']');
-                }
-            }
+            let (positive, negated) = perl_class(c).unwrap();
+            branch.push(class(member(positive.to_vec(), negated, fold_case)));
         }
-        Escape::Unicode(name, negated) => match folded(&unicode_class(&name, false), negated) {
-            Some(f) => out.push_str(&f),
-            None => out.push_str(&unicode_class(&name, negated)),
-        },
-        Escape::Assertion('A') => out.push_str("\\A"),
-        Escape::Assertion('z') => out.push_str("\\z"),
-        Escape::Assertion(c) => {
-            out.push_str("(?-u:\\");
-            out.push(c);
-            out.push(')');
-        }
-        Escape::Quote(s) => {
-            // Go quotes as a group of literals; keep it one atom for a following repetition.
-            let lit = |out: &mut String, c: char| match orbit(c) {
-                Some(o) => out.push_str(&o),
-                None => push_literal(out, c),
-            };
-            if s.chars().count() == 1 {
-                lit(&mut out, s.chars().next().unwrap());
-            } else {
-                out.push_str("(?:");
-                for c in s.chars() {
-                    lit(&mut out, c);
-                }
-                out.push(')');
-            }
-        }
+        Escape::Unicode(name, negated) => branch.push(class(member(unicode_class(&name), negated, fold_case))),
+        Escape::Assertion(c) => branch.push(Hir::look(match c {
+            'A' => Look::Start,
+            'z' => Look::End,
+            'b' => Look::WordAscii,
+            _ => Look::WordAsciiNegate,
+        })),
+        // Go pushes the quoted characters one by one: a repetition after takes the last.
+        Escape::Quote(s) => branch.extend(s.chars().map(|c| literal(c, fold_case))),
     }
-    Ok((out, next))
+    Ok(next)
 }
 
-/// Characters as escapes Rust reads the same way (controls spelled in hex).
-fn push_char_escaped(out: &mut String, c: char) {
-    if c.is_control() || c == ' ' {
-        out.push_str(&format!("\\x{{{:X}}}", c as u32));
-    } else {
-        push_literal(out, c);
-    }
-}
-
-/// A character class starting at `i` (`[`); writes the Rust class, returns the index after `]`.
-/// Under `(?i)` (`fold`) the class is written folded: its negated members folded before
-/// they are negated, then the whole folded before it is (as Go's parser and regex-syntax do).
-fn class(chars: &[(usize, char)], i: usize, pat: &str, out: &mut String, fold: bool) -> Result<usize, GoRegexError> {
-    let whole = out;
-    // The class's members, between `[` (or `[^`) and `]`.
-    let out = &mut String::new();
-    let folded = |positive: &str| fold.then(|| folded_class(positive, true)).flatten();
+/// A character class starting at `i` (`[`); returns it and the index after `]`. Under
+/// `(?i)` its negated members are folded before they are negated, then the whole folded
+/// before it is (as Go's parser does).
+fn class(chars: &[(usize, char)], i: usize, pat: &str, fold_case: bool) -> Result<(Hir, usize), GoRegexError> {
     let off = |k: usize| chars.get(k).map_or(pat.len(), |c| c.0);
     let at = |k: usize| chars.get(k).map(|c| c.1);
     let missing = || err(MISSING_BRACKET, &pat[off(i)..]);
+    // The class's members, between `[` (or `[^`) and `]`.
+    let mut ranges: Vec<(u32, u32)> = Vec::new();
     let mut k = i + 1;
     let negated = at(k) == Some('^');
     if negated {
@@ -703,18 +779,8 @@ fn class(chars: &[(usize, char)], i: usize, pat: &str, out: &mut String, fold: b
     loop {
         let Some(c) = at(k) else { return Err(missing()) };
         if c == ']' && !first {
-            let body = format!("[{out}]");
-            match fold.then(|| folded_class(&body, negated)).flatten() {
-                Some(f) => whole.push_str(&f),
-                None => {
-                    whole.push('[');
-                    if negated {
-                        whole.push('^');
-                    }
-                    whole.push_str(&body[1..]);
-                }
-            }
-            return Ok(k + 1);
+            let whole = Hir::class(Class::Unicode(to_class(&member(ranges, negated, fold_case))));
+            return Ok((whole, k + 1));
         }
         first = false;
         // POSIX class `[:alpha:]` / `[:^alpha:]`.
@@ -723,17 +789,10 @@ fn class(chars: &[(usize, char)], i: usize, pat: &str, out: &mut String, fold: b
                 let name_end_byte = off(k + 2) + end;
                 let text = &pat[off(k)..name_end_byte + 2];
                 let name = text[2..text.len() - 2].trim_start_matches('^');
-                const NAMES: [&str; 14] = [
-                    "alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space",
-                    "upper", "word", "xdigit",
-                ];
-                if !NAMES.contains(&name) {
+                let Some(positive) = posix_class(name) else {
                     return Err(err(INVALID_CHAR_RANGE, text));
-                }
-                match text.starts_with("[:^").then(|| folded(&format!("[[:{name}:]]"))).flatten() {
-                    Some(f) => out.push_str(&f),
-                    None => out.push_str(text),
-                }
+                };
+                ranges.extend(member(positive.to_vec(), text.starts_with("[:^"), fold_case));
                 k = chars.iter().position(|ch| ch.0 == name_end_byte + 2).unwrap_or(chars.len());
                 last = None;
                 continue;
@@ -749,8 +808,7 @@ fn class(chars: &[(usize, char)], i: usize, pat: &str, out: &mut String, fold: b
             if hi < lo {
                 return Err(err(INVALID_CHAR_RANGE, &pat[off(lo_at)..off(next)]));
             }
-            out.push('-');
-            push_class_char(out, hi);
+            ranges.push((lo as u32, hi as u32));
             k = next;
             continue;
         }
@@ -758,33 +816,20 @@ fn class(chars: &[(usize, char)], i: usize, pat: &str, out: &mut String, fold: b
             let (esc, next) = read_escape(chars, k, pat)?;
             match esc {
                 Escape::Char(ch) => {
-                    push_class_char(out, ch);
+                    ranges.push((ch as u32, ch as u32));
                     last = Some((ch, k));
                 }
                 Escape::Perl(p) => {
-                    let (body, neg) = perl_class(p).unwrap();
-                    match neg.then(|| folded(&format!("[{body}]"))).flatten() {
-                        Some(f) => out.push_str(&f),
-                        None if neg => {
-                            out.push_str("[^");
-                            out.push_str(body);
-                            out.push(']');
-                        }
-                        None => out.push_str(body),
-                    }
+                    let (positive, neg) = perl_class(p).unwrap();
+                    ranges.extend(member(positive.to_vec(), neg, fold_case && neg));
                     last = None;
                 }
                 Escape::Unicode(name, neg) => {
-                    match neg.then(|| folded(&unicode_class(&name, false))).flatten() {
-                        Some(f) => out.push_str(&f),
-                        None => out.push_str(&unicode_class(&name, neg)),
-                    }
+                    ranges.extend(member(unicode_class(&name), neg, fold_case && neg));
                     last = None;
                 }
                 Escape::Quote(s) => {
-                    for ch in s.chars() {
-                        push_class_char(out, ch);
-                    }
+                    ranges.extend(s.chars().map(|ch| (ch as u32, ch as u32)));
                     last = s.chars().last().map(|ch| (ch, k));
                 }
                 Escape::Assertion(_) => {
@@ -794,15 +839,15 @@ fn class(chars: &[(usize, char)], i: usize, pat: &str, out: &mut String, fold: b
             k = next;
             continue;
         }
-        push_class_char(out, c);
+        ranges.push((c as u32, c as u32));
         last = Some((c, k));
         k += 1;
     }
 }
 
-/// Go's `\p{name}` (`\P{name}` when `negated`) as a bracketed class.
-fn unicode_class(name: &str, negated: bool) -> String {
-    super::string_regex_unicode::class_text(name, negated)
+/// Go's `\p{name}` (without `^`): its code point ranges (`string_regex_unicode.rs`).
+fn unicode_class(name: &str) -> Vec<(u32, u32)> {
+    super::string_regex_unicode::class_ranges(name)
 }
 
 /// One class member at `k` for the upper end of a range: the character (None if it is a class).
@@ -814,16 +859,5 @@ fn class_char(chars: &[(usize, char)], k: usize, pat: &str) -> Result<(Option<ch
         },
         Some(c) => Ok((Some(c), k + 1)),
         None => Err(err(MISSING_BRACKET, "")),
-    }
-}
-
-fn push_class_char(out: &mut String, c: char) {
-    if c.is_control() || c == ' ' {
-        out.push_str(&format!("\\x{{{:X}}}", c as u32));
-    } else if matches!(c, '[' | ']' | '\\' | '^' | '-' | '&' | '~') {
-        out.push('\\');
-        out.push(c);
-    } else {
-        out.push(c);
     }
 }

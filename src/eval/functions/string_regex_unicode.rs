@@ -1,4 +1,4 @@
-//! Go's `\p{..}` classes (general categories, scripts, `Any`) as regex-syntax class text.
+//! Go's `\p{..}` classes (general categories, scripts, `Any`) as code point ranges.
 //!
 //! Go's `regexp` (Terraform 1.15 is built with Go 1.24/1.25) knows Unicode 15.0. Natively the
 //! regex crate's tables answer (`\p{Greek}`), intersected with the code points Unicode 15.0 had
@@ -7,50 +7,51 @@
 //! the gzipped module, bench/RESULTS.md 2026-11-25 "Unicode classes"): the JS engine's
 //! `/\p{..}+/gu` runs over one string of every code point Unicode 15.0 assigned ([`scanned`]),
 //! through a host function the bindings install ([`set_host_classes`]); its matches, mapped
-//! back to code points ([`spans_to_ranges`]), become an explicit class for regex-syntax. A code
+//! back to code points ([`spans_to_ranges`]), become the class's ranges. A code
 //! point whose category or script changed after 15.0 would follow the engine (Node 20's is
 //! Unicode 17.0); no case in tests/fixtures/eval/functions/string_regex.json differs.
 
-/// The class text for Go's `\p{name}` (or `\P{name}` when `negated`), `name` without `^`.
-pub fn class_text(name: &str, negated: bool) -> String {
+/// The code point ranges of Go's `\p{name}` (`name` without `^`).
+pub fn class_ranges(name: &str) -> Vec<(u32, u32)> {
     // Go's Any is every code point, whatever the version; its Cs (surrogates) matches nothing
     // in a string, which is UTF-8 (regex-syntax has no Cs at all).
-    match (name, negated) {
-        ("Any", false) | ("Cs", true) => return ALL.to_string(),
-        ("Any", true) | ("Cs", false) => return EMPTY.to_string(),
-        _ => {}
+    match name {
+        "Any" => vec![(0, 0x10FFFF)],
+        "Cs" => Vec::new(),
+        _ => platform_class(name),
     }
-    platform_class(name, negated)
 }
 
-const ALL: &str = "[\\x{0}-\\x{10FFFF}]";
-const EMPTY: &str = "[^\\x{0}-\\x{10FFFF}]";
-
+/// Natively regex-syntax's own tables, through its parser (which the wasm module leaves out).
 #[cfg(not(target_arch = "wasm32"))]
-fn platform_class(name: &str, negated: bool) -> String {
-    let neg = if negated { "^" } else { "" };
+fn platform_class(name: &str) -> Vec<(u32, u32)> {
+    use regex_syntax::hir::{Class, HirKind};
     // Go's C is Cc, Cf, Co and Cs; regex-syntax's also has the unassigned Cn (noncharacters
     // such as U+FFFE have an age, so the Age cut alone would keep them).
-    let class = if name == "C" { "[\\p{Cc}\\p{Cf}\\p{Co}]".to_string() } else { format!("\\p{{{name}}}") };
-    format!("[{neg}[{class}&&\\p{{Age=V15_0}}]]")
+    let class = if name == "C" { r"[\p{Cc}\p{Cf}\p{Co}]".to_string() } else { format!(r"\p{{{name}}}") };
+    let hir = regex_syntax::Parser::new().parse(&format!(r"[{class}&&\p{{Age=V15_0}}]"));
+    match hir.as_ref().map(|h| h.kind()) {
+        Ok(HirKind::Class(Class::Unicode(c))) => c.iter().map(|r| (r.start() as u32, r.end() as u32)).collect(),
+        _ => Vec::new(),
+    }
 }
 
+/// In the package the JS engine's (see the module's comment), kept per name.
 #[cfg(target_arch = "wasm32")]
-fn platform_class(name: &str, negated: bool) -> String {
+fn platform_class(name: &str) -> Vec<(u32, u32)> {
+    type Kept = std::collections::HashMap<String, std::rc::Rc<[(u32, u32)]>>;
     thread_local! {
-        static TEXTS: std::cell::RefCell<std::collections::HashMap<(String, bool), std::rc::Rc<str>>> = Default::default();
+        static KEPT: std::cell::RefCell<Kept> = Default::default();
     }
-    let key = (name.to_string(), negated);
-    if let Some(t) = TEXTS.with(|c| c.borrow().get(&key).cloned()) {
-        return t.to_string();
+    if let Some(r) = KEPT.with(|c| c.borrow().get(name).cloned()) {
+        return r.to_vec();
     }
     let Some(host) = HOST.get() else {
-        return ranges_text(Vec::new(), negated);
+        return Vec::new();
     };
-    let ranges = host(&js_property(name));
-    let text: std::rc::Rc<str> = ranges_text(with_private_planes(name, ranges), negated).into();
-    TEXTS.with(|c| c.borrow_mut().insert(key, text.clone()));
-    text.to_string()
+    let ranges: std::rc::Rc<[(u32, u32)]> = with_private_planes(name, host(&js_property(name))).into();
+    KEPT.with(|c| c.borrow_mut().insert(name.to_string(), ranges.clone()));
+    ranges.to_vec()
 }
 
 /// Planes 15 and 16 are private use (Co) in every version: left out of the scanned string.
@@ -60,24 +61,6 @@ fn with_private_planes(name: &str, mut ranges: Vec<(u32, u32)>) -> Vec<(u32, u32
         ranges.extend([(0xF0000, 0xFFFFD), (0x100000, 0x10FFFD)]);
     }
     ranges
-}
-
-/// Inclusive code point ranges as a regex-syntax class (`[^...]` when negated).
-pub(super) fn ranges_text(ranges: Vec<(u32, u32)>, negated: bool) -> String {
-    use std::fmt::Write;
-    if ranges.is_empty() {
-        return if negated { ALL.to_string() } else { EMPTY.to_string() };
-    }
-    let mut out = String::with_capacity(ranges.len() * 20 + 3);
-    out.push('[');
-    if negated {
-        out.push('^');
-    }
-    for (lo, hi) in ranges {
-        let _ = write!(out, "\\x{{{lo:X}}}-\\x{{{hi:X}}}");
-    }
-    out.push(']');
-    out
 }
 
 /// The JS engine's spelling of Go's class: `C` is Go's Cc, Cf, Co and Cs (not the unassigned
@@ -933,6 +916,14 @@ mod tests {
         }
     }
 
+    /// Ranges sorted and merged, as a class holds them.
+    fn normal(v: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
+        use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
+        let c = |u: u32| char::from_u32(u).unwrap();
+        let class = ClassUnicode::new(v.into_iter().map(|(lo, hi)| ClassUnicodeRange::new(c(lo), c(hi))));
+        class.iter().map(|r| (r.start() as u32, r.end() as u32)).collect()
+    }
+
     #[test]
     fn the_unassigned_table_is_unicode_15_0() {
         assert_eq!(UNASSIGNED_15_0, ranges(r"\P{Age=V15_0}").as_slice());
@@ -977,8 +968,7 @@ mod tests {
             let spans: Vec<(u32, u32)> =
                 re.find_iter(&mut cache, &text).map(|m| (utf16[&m.start()], utf16[&m.end()])).collect();
             let got = with_private_planes(name, spans_to_ranges(&segments, &spans));
-            let want = ranges(&class_text(name, false));
-            assert_eq!(ranges(&ranges_text(got, false)), want, "{name}");
+            assert_eq!(normal(got), class_ranges(name), "{name}");
         }
     }
 
@@ -1001,13 +991,10 @@ mod tests {
     }
 
     #[test]
-    fn any_and_negation() {
-        assert_eq!(ranges(&class_text("Any", false)), vec![(0, 0x10FFFF)]);
-        assert!(ranges(&class_text("Any", true)).is_empty());
-        assert!(ranges(&class_text("Lu", true)).contains(&(0, 0x40)));
-        assert!(ranges(&class_text("Cs", false)).is_empty());
-        assert!(!ranges(&class_text("C", false)).iter().any(|&(lo, hi)| lo <= 0xFFFE && 0xFFFE <= hi));
-        assert!(ranges(&ranges_text(Vec::new(), false)).is_empty());
-        assert_eq!(ranges(&ranges_text(vec![(0x41, 0x5A)], true)), vec![(0, 0x40), (0x5B, 0x10FFFF)]);
+    fn any_and_surrogates() {
+        assert_eq!(class_ranges("Any"), vec![(0, 0x10FFFF)]);
+        assert!(class_ranges("Cs").is_empty());
+        assert!(class_ranges("Lu").contains(&(0x41, 0x5A)));
+        assert!(!class_ranges("C").iter().any(|&(lo, hi)| lo <= 0xFFFE && 0xFFFE <= hi));
     }
 }
