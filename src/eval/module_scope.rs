@@ -678,6 +678,16 @@ impl<'a> ModuleScope<'a> {
         Some(items.into_iter().map(|(k, x)| ModuleKey::Each(k, x)).collect())
     }
 
+    /// Terraform's error for module call `call_name`'s `for_each` when its value is known but
+    /// unsuitable (null, not a collection, a set of non-strings or holding null).
+    pub fn module_for_each_error(&self, call_name: &str) -> Option<crate::diag::Diagnostic> {
+        let call = self.module.module_calls.iter().find(|c| c.name == call_name)?;
+        let e = call.for_each.as_ref()?;
+        let v = eval_config_expr(self, self.inputs, e).ok()?;
+        let err = super::repetition::for_each(&v).err()?;
+        super::repetition::unsuitable(&err, &v).map(|d| d.with_range(e.range.clone()))
+    }
+
     /// The scope of one instance of an expanded module call.
     pub fn child_instance<'b>(&'b self, call_name: &str, key: ModuleKey) -> Option<ModuleScope<'b>>
     where

@@ -6,6 +6,7 @@
 use super::convert::convert;
 use super::types::Type;
 use super::value::{Kind, Value};
+use crate::diag::Diagnostic;
 
 /// Why a `count` value makes no instances.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +65,36 @@ pub fn for_each(v: &Value) -> Result<Vec<(String, Value)>, ForEachError> {
             .collect(),
         _ => Err(ForEachError::Unsuitable),
     }
+}
+
+/// Terraform's error for a `for_each` value that is known and unsuitable, the same for
+/// resources and module calls; `None` for an unknown one (each block words that itself).
+pub fn unsuitable(err: &ForEachError, v: &Value) -> Option<Diagnostic> {
+    let (summary, detail) = match err {
+        ForEachError::Unknown { .. } => return None,
+        ForEachError::Null => (
+            "Invalid for_each argument",
+            "the given \"for_each\" argument value is null. A map, or set of strings is allowed.".to_string(),
+        ),
+        ForEachError::SetOf(t) => (
+            "Invalid for_each set argument",
+            format!(
+                "\"for_each\" supports maps and sets of strings, but you have provided a set containing type {}.",
+                t.friendly_name()
+            ),
+        ),
+        ForEachError::SetWithNull => {
+            ("Invalid for_each set argument", "\"for_each\" sets must not contain null values.".to_string())
+        }
+        ForEachError::Unsuitable => (
+            "Invalid for_each argument",
+            format!(
+                "the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.",
+                v.ty().friendly_name()
+            ),
+        ),
+    };
+    Some(Diagnostic::error(summary, format!("The given \"for_each\" argument value is unsuitable: {detail}")))
 }
 
 #[cfg(test)]

@@ -265,7 +265,14 @@ pub async fn plan_walked(
     let resources = order::resources(
         config,
         &mut |path, keys, call| {
-            let got = module_keys(&scope, path, keys, call)?;
+            let Some(got) = module_keys(&scope, path, keys, call) else {
+                // A known but unsuitable for_each is an error of its own, not an unknown one.
+                let unsuitable = with_scope(&scope, path, keys, &mut |s| s.module_for_each_error(call)).flatten();
+                return unsuitable.map(|d| {
+                    walk.diags.push(d);
+                    Vec::new()
+                });
+            };
             module_total += got.len();
             if too_many.is_some() {
                 return Some(Vec::new());
@@ -665,23 +672,12 @@ impl<'a> Walk<'a> {
                     None
                 }
                 Err(err) => {
-                    let (summary, detail) = match err {
-                        ForEachError::Null => ("Invalid for_each argument", "the given \"for_each\" argument value is null. A map, or set of strings is allowed.".to_string()),
-                        ForEachError::SetOf(t) => ("Invalid for_each set argument", format!("\"for_each\" supports maps and sets of strings, but you have provided a set containing type {}.", t.friendly_name())),
-                        ForEachError::SetWithNull => ("Invalid for_each set argument", "\"for_each\" sets must not contain null values.".to_string()),
-                        _ => ("Invalid for_each argument", format!("the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.", v.ty().friendly_name())),
-                    };
-                    // Terraform's diagnostic carries the expression, so its snippet names the values read.
-                    let d = Diagnostic::error(
-                        summary,
-                        format!("The given \"for_each\" argument value is unsuitable: {detail}"),
-                    )
-                    .with_range(e.range.clone());
-                    self.diags.push(shared::snippets::with_source(
-                        d,
-                        self.inputs.files,
-                        shared::snippets::expression_values(scope, self.inputs, &e.source, false),
-                    ));
+                    if let Some(d) = crate::eval::repetition::unsuitable(&err, &v) {
+                        // Terraform's diagnostic carries the expression, so its snippet names the values read.
+                        let values = shared::snippets::expression_values(scope, self.inputs, &e.source, false);
+                        let d = d.with_range(e.range.clone());
+                        self.diags.push(shared::snippets::with_source(d, self.inputs.files, values));
+                    }
                     None
                 }
             };
