@@ -72,3 +72,32 @@ fn the_validate_walk_covers_child_modules_and_skips_what_follows_an_error() {
     assert_eq!(got, expected);
     assert!(out["changes"].as_array().is_none_or(Vec::is_empty), "the plan went on: {}", out["planText"]);
 }
+
+/// A `for_each` known at validate and unsuitable (a set of numbers, a set holding null, a module
+/// call's set of numbers) is the validate walk's error, as `terraform validate` printed it in the
+/// engine scenario `for-each-set-unsuitable` (its `=== validate` sections); a null from a
+/// variable is not (unknown there: the plan refuses it).
+#[test]
+fn the_validate_walk_refuses_a_known_unsuitable_for_each() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/engine/for-each-set-unsuitable");
+    for step in ["step1", "step2", "step3", "step4"] {
+        let mut files = BTreeMap::new();
+        tf_files(&std::path::Path::new(root).join(step).join("config"), "", &mut files);
+        let recorded = std::fs::read_to_string(format!("{root}/{step}/errors.txt")).unwrap();
+        let want: Vec<String> = match recorded.split("=== validate (exit 1)\n").nth(1) {
+            Some(rest) => {
+                let json: Value = serde_json::from_str(rest.split("\n=== ").next().unwrap()).unwrap();
+                let key = |d: &Value| format!("{} | {} | {}", d["summary"], d["detail"], d["range"]["start"]["line"]);
+                json["diagnostics"].as_array().unwrap().iter().map(key).collect()
+            }
+            None => Vec::new(),
+        };
+        let loaded = tfgraph::load(&files, &Default::default());
+        let got: Vec<String> = tfgraph::eval::validate::walk(&files, &loaded.config)
+            .into_iter()
+            .map(|d| format!("{:?} | {:?} | {}", d.summary, d.detail, d.range.map_or(0, |r| r.start.line)))
+            .collect();
+        assert_eq!(want.is_empty(), step == "step3", "{step}: the recording's validate section");
+        assert_eq!(got, want, "{step}");
+    }
+}

@@ -11,10 +11,12 @@
 //! first errors along each chain are reported. A child module's blocks are reported once per
 //! call, as Terraform reports them once per module in the configuration tree.
 //!
-//! Only function-call errors are reported ("Invalid function argument", "Error in function
-//! call"): with everything but `path.*` and `terraform.*` unknown, a function fails only on
-//! arguments written as they are, where the plan would fail the same way; the walk's other
-//! findings are [`crate::config::static_refs`]'. Not modelled: provider blocks and `check`
+//! Reported: function-call errors ("Invalid function argument", "Error in function call"):
+//! with everything but `path.*` and `terraform.*` unknown, a function fails only on arguments
+//! written as they are, where the plan would fail the same way; and a `for_each` whose value is
+//! already known and unsuitable (`toset([1, 2])`, `null`, a list), as Terraform's
+//! `evaluateForEachExpressionValue` refuses it with unknowns allowed. The walk's other findings
+//! are [`crate::config::static_refs`]'. Not modelled: provider blocks and `check`
 //! blocks (the plan still reports what it evaluates there).
 
 use super::expr::{Evaluator, Source};
@@ -108,6 +110,16 @@ pub fn walk(files: &BTreeMap<String, String>, config: &Config) -> Diagnostics {
         let eval = |file: &crate::config::kept::SyntaxFile, exprs: &[&Expr<'_>]| {
             function_errors(&scope, &funcs, (&file_source, base_dir, config.cwd.as_deref()), file, exprs)
         };
+        // A `for_each` already known here and unsuitable (a literal set of numbers, a null):
+        // Terraform's validate walk evaluates it with unknowns allowed and refuses it.
+        let for_each_error = |e: &crate::config::model::Expr| -> Option<Diagnostic> {
+            let t = e.tree.as_ref()?;
+            let source = Source::file(t.file().source());
+            let ctx = FuncContext { planning: true, files: &file_source, base_dir, cwd: config.cwd.as_deref() };
+            let v = Evaluator::new(&scope, &funcs, ctx, &source).eval(t.get()).ok()?;
+            let err = super::repetition::for_each(&v).err()?;
+            super::repetition::unsuitable(&err, &v).map(|d| d.with_range(e.range.clone()))
+        };
         let here = &module.address;
         let node = |name: String| node_of(here, &name);
         let walked = |errors: Vec<Diagnostic>, refs: &mut dyn Iterator<Item = &Reference>| {
@@ -124,6 +136,8 @@ pub fn walk(files: &BTreeMap<String, String>, config: &Config) -> Diagnostics {
                 }
                 None => Vec::new(),
             };
+            let mut errors = errors;
+            errors.extend(r.for_each.as_ref().and_then(&for_each_error));
             let subject = r.address.strip_prefix(here.as_str()).unwrap_or(&r.address).trim_start_matches('.');
             nodes.add(node(subject.to_string()), walked(errors, &mut r.references.iter()));
         }
@@ -148,6 +162,9 @@ pub fn walk(files: &BTreeMap<String, String>, config: &Config) -> Diagnostics {
                 if let Some(t) = &e.tree {
                     errors.extend(eval(t.file(), &[t.get()]));
                 }
+            }
+            if errors.is_empty() {
+                errors.extend(call.for_each.as_ref().and_then(&for_each_error));
             }
             nodes.add(node(format!("module.{}", call.name)), walked(errors, &mut call.references.iter()));
             let Some(child) = &call.module else { continue };
