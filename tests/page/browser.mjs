@@ -65,3 +65,16 @@ export function injected(page) {
     svgForeign: document.querySelectorAll("svg script, svg foreignObject, svg img").length,
   }));
 }
+
+/** The text of `locator` once it has some. A `<details>` the page fills when opened does it on
+ * its `toggle` event, which the browser fires in a task after the click that opened it: reading
+ * right after the click races it (a loaded machine loses that race). */
+export async function filledText(locator, timeout = 30_000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const text = await locator.textContent();
+    if (text) return text;
+    if (Date.now() > end) throw new Error(`still empty after ${timeout} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

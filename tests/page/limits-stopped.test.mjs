@@ -6,7 +6,7 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { openBrowser } from "./browser.mjs";
+import { filledText, openBrowser } from "./browser.mjs";
 import { encodeSession } from "../../www/src/state.js";
 
 const TYPO = 'resource "mock_resource" "a" {\n  count = 100000000\n}\n';
@@ -90,7 +90,7 @@ test("an apply that stops midway in the worker: the state written so far reaches
   // instances created before b stopped the module (onState is paced, drive.rs: objects written
   // within a few ms of the stop may not have been passed yet), and no b.
   await page.getByTestId("state-details").locator("summary").click();
-  const state = JSON.parse(await page.getByTestId("state-json").textContent());
+  const state = JSON.parse(await filledText(page.getByTestId("state-json")));
   const a = state.resources.find((r) => r.name === "a");
   const created = a?.instances.map((i) => i.index_key) ?? [];
   assert.ok(created.length >= 1 && created.every((k) => [0, 1, 2].includes(k)), JSON.stringify(state.resources));

@@ -300,7 +300,7 @@ test("the state is kept per configuration: another link in the same tab starts e
   assert.equal(await objects(), 4, "a reload keeps the state");
   // Another configuration's link followed in this tab (only the hash changes): empty state.
   await page.evaluate((hash) => (location.hash = hash), encodeSession({ files: other, open: "main.tf", view: "resources", reduce: true }));
-  await page.waitForFunction(() => document.querySelector("[data-testid=editor]").value.includes("solo"));
+  await page.waitForFunction(() => document.querySelector("[data-testid=editor]").value.includes("solo"), null, { timeout: 60_000 });
   await page.waitForSelector("body[data-graph-ready=true]", { timeout: 60_000 });
   assert.equal(await objects(), 0);
   assert.match(await byTestId("state-info").textContent(), /empty/);
@@ -318,7 +318,7 @@ test("the state is kept per configuration: another link in the same tab starts e
   assert.equal(await byTestId("engine-summary").textContent(), "No changes. Your infrastructure matches the configuration.");
   // And the second by hash: its own one object.
   await page.evaluate((hash) => (location.hash = hash), new URL(linkB).hash);
-  await page.waitForFunction(() => document.querySelector("[data-testid=editor]").value.includes("solo"));
+  await page.waitForFunction(() => document.querySelector("[data-testid=editor]").value.includes("solo"), null, { timeout: 60_000 });
   assert.equal(await objects(), 1);
   // Reset forgets only this configuration's state.
   await byTestId("reset-state").click();

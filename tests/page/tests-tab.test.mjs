@@ -11,7 +11,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { openBrowser } from "./browser.mjs";
+import { filledText, openBrowser } from "./browser.mjs";
 import { GALLERY } from "../../www/src/examples.js";
 import { test as runTestFiles } from "../../pkg/index.js";
 
@@ -80,16 +80,16 @@ test("Run tests: every run passes as in terraform test, the text is Terraform's,
   // The apply run's state: Terraform's three web servers and the network, with the mock's id.
   const applied = page.locator('[data-testid=test-run][data-run="apply_prod"]');
   await applied.getByTestId("test-state").locator("summary").click();
-  const state = JSON.parse(await applied.getByTestId("test-state").locator("pre").textContent());
+  const state = JSON.parse(await filledText(applied.getByTestId("test-state").locator("pre")));
   const addresses = state.resources.flatMap((r) => r.instances.map((i) => `${r.type}.${r.name}${i.index_key === undefined ? "" : `[${i.index_key}]`}`));
   assert.deepEqual(addresses, ["mock_resource.net", "mock_resource.web[0]", "mock_resource.web[1]", "mock_resource.web[2]"]);
   assert.equal(state.resources[0].instances[0].attributes.id, "net-0001");
   // Outputs, and the plan of a plan run as terraform plan prints it.
   await applied.getByTestId("test-outputs").locator("summary").click();
-  assert.deepEqual(JSON.parse(await applied.getByTestId("test-outputs").locator("pre").textContent()).web_names, ["prod-web-0", "prod-web-1", "prod-web-2"]);
+  assert.deepEqual(JSON.parse(await filledText(applied.getByTestId("test-outputs").locator("pre"))).web_names, ["prod-web-0", "prod-web-1", "prod-web-2"]);
   const planned = page.locator('[data-testid=test-run][data-run="plan_defaults"]');
   await planned.getByTestId("test-plan").locator("summary").click();
-  const planText = await planned.getByTestId("test-plan").locator("pre").textContent();
+  const planText = await filledText(planned.getByTestId("test-plan").locator("pre"));
   assert.match(planText, /# mock_resource\.web\[1\] will be created/);
   assert.match(planText, /Plan: 3 to add, 0 to change, 0 to destroy\./);
   await applied.getByTestId("test-state").evaluate((d) => d.scrollIntoView({ block: "start" }));
