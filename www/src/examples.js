@@ -48,6 +48,78 @@ function fanOut(n) {
 }
 
 /** The module of the Tests examples (tests/fixtures/test/gallerypass: what Terraform 1.11.4 did with it). */
+// The Tests examples' test file (tests/fixtures/test/gallerypass, recorded with Terraform), and
+// the failing one made from it by breaking two assertions (galleryfail).
+const PASSING_TESTS = `# terraform test runs these runs in order. mock_provider serves hashicorp/mock with made-up
+# values (ids from the defaults below, other computed strings generated at apply).
+mock_provider "mock" {
+  mock_resource "mock_resource" {
+    defaults = {
+      id = "net-0001"
+    }
+  }
+}
+
+run "plan_defaults" {
+  command = plan
+
+  assert {
+    condition     = length(mock_resource.web) == 2
+    error_message = "Two web servers by default."
+  }
+
+  assert {
+    condition     = mock_resource.net.name == "dev-net"
+    error_message = "The network is named after the environment."
+  }
+}
+
+run "apply_prod" {
+  variables {
+    env      = "prod"
+    replicas = 3
+  }
+
+  assert {
+    condition     = output.web_names == ["prod-web-0", "prod-web-1", "prod-web-2"]
+    error_message = "One web server per replica, named after the environment."
+  }
+
+  assert {
+    condition     = mock_resource.web[0].input.net == output.net_id
+    error_message = "Web servers join the network."
+  }
+}
+
+run "scale_from_previous_run" {
+  variables {
+    env      = "prod"
+    replicas = length(run.apply_prod.web_names) + 1
+  }
+
+  assert {
+    condition     = length(output.web_names) == 4
+    error_message = "One more web server than the previous run."
+  }
+}
+
+run "rejects_unknown_env" {
+  command = plan
+
+  variables {
+    env = "staging"
+  }
+
+  expect_failures = [var.env]
+}
+`;
+const FAILING_TESTS = PASSING_TESTS
+  .replace('["prod-web-0", "prod-web-1", "prod-web-2"]', '["prod-web-1", "prod-web-2", "prod-web-3"]')
+  .replace(
+    'length(output.web_names) == 4\n    error_message = "One more web server than the previous run."',
+    'length(output.web_names) == 3\n    error_message = "Expected ${length(output.web_names)} to be 3."',
+  );
+
 const TESTED_MODULE = `terraform {
   required_providers {
     mock = {
@@ -442,69 +514,7 @@ resource "aws_instance" "worker" {
     view: "resources",
     files: {
       "main.tf": TESTED_MODULE,
-      "tests/main.tftest.hcl": `# terraform test runs these runs in order. mock_provider serves hashicorp/mock with made-up
-# values (ids from the defaults below, other computed strings generated at apply).
-mock_provider "mock" {
-  mock_resource "mock_resource" {
-    defaults = {
-      id = "net-0001"
-    }
-  }
-}
-
-run "plan_defaults" {
-  command = plan
-
-  assert {
-    condition     = length(mock_resource.web) == 2
-    error_message = "Two web servers by default."
-  }
-
-  assert {
-    condition     = mock_resource.net.name == "dev-net"
-    error_message = "The network is named after the environment."
-  }
-}
-
-run "apply_prod" {
-  variables {
-    env      = "prod"
-    replicas = 3
-  }
-
-  assert {
-    condition     = output.web_names == ["prod-web-0", "prod-web-1", "prod-web-2"]
-    error_message = "One web server per replica, named after the environment."
-  }
-
-  assert {
-    condition     = mock_resource.web[0].input.net == output.net_id
-    error_message = "Web servers join the network."
-  }
-}
-
-run "scale_from_previous_run" {
-  variables {
-    env      = "prod"
-    replicas = length(run.apply_prod.web_names) + 1
-  }
-
-  assert {
-    condition     = length(output.web_names) == 4
-    error_message = "One more web server than the previous run."
-  }
-}
-
-run "rejects_unknown_env" {
-  command = plan
-
-  variables {
-    env = "staging"
-  }
-
-  expect_failures = [var.env]
-}
-`,
+      "tests/main.tftest.hcl": PASSING_TESTS,
     },
   },
   {
@@ -514,69 +524,7 @@ run "rejects_unknown_env" {
     view: "resources",
     files: {
       "main.tf": TESTED_MODULE,
-      "tests/main.tftest.hcl": `# terraform test runs these runs in order. mock_provider serves hashicorp/mock with made-up
-# values (ids from the defaults below, other computed strings generated at apply).
-mock_provider "mock" {
-  mock_resource "mock_resource" {
-    defaults = {
-      id = "net-0001"
-    }
-  }
-}
-
-run "plan_defaults" {
-  command = plan
-
-  assert {
-    condition     = length(mock_resource.web) == 2
-    error_message = "Two web servers by default."
-  }
-
-  assert {
-    condition     = mock_resource.net.name == "dev-net"
-    error_message = "The network is named after the environment."
-  }
-}
-
-run "apply_prod" {
-  variables {
-    env      = "prod"
-    replicas = 3
-  }
-
-  assert {
-    condition     = output.web_names == ["prod-web-1", "prod-web-2", "prod-web-3"]
-    error_message = "One web server per replica, named after the environment."
-  }
-
-  assert {
-    condition     = mock_resource.web[0].input.net == output.net_id
-    error_message = "Web servers join the network."
-  }
-}
-
-run "scale_from_previous_run" {
-  variables {
-    env      = "prod"
-    replicas = length(run.apply_prod.web_names) + 1
-  }
-
-  assert {
-    condition     = length(output.web_names) == 3
-    error_message = "Expected \${length(output.web_names)} to be 3."
-  }
-}
-
-run "rejects_unknown_env" {
-  command = plan
-
-  variables {
-    env = "staging"
-  }
-
-  expect_failures = [var.env]
-}
-`,
+      "tests/main.tftest.hcl": FAILING_TESTS,
     },
   },
   {
