@@ -5,6 +5,7 @@
 // Types: index.d.ts. The raw exports of tfgraph.js are not part of the API and may change.
 
 import { bindings } from "./tfgraph.js";
+import { fetchSync, viteDevUrl } from "./fetch-sync.js";
 
 /** The package version (also the Rust crate's version); "" until the module is initialised. */
 export let version = "";
@@ -52,11 +53,8 @@ function readEncodingFile() {
   if (encodingBytes) return encodingBytes;
   const url = encodingTablesUrl();
   let bytes = readEncodingTables(url);
-  // Vite's dev server pre-bundles the package into node_modules/.vite/deps/ without this file
-  // (see index.js): the package is at ../../tfgraph/ from there.
-  if (!isEncodingTables(bytes) && url.pathname.includes("/node_modules/.vite/")) {
-    bytes = readEncodingTables(new URL("../../tfgraph/tfgraph_encodings.bin", url));
-  }
+  const retry = isEncodingTables(bytes) ? null : viteDevUrl(url, "tfgraph_encodings.bin");
+  if (retry) bytes = readEncodingTables(retry);
   if (!isEncodingTables(bytes)) throw new Error(`${url} is not tfgraph's encoding tables (serve the package's tfgraph_encodings.bin there)`);
   encodingBytes = bytes;
   return bytes;
@@ -65,27 +63,9 @@ function readEncodingFile() {
 const isEncodingTables = (b) => String.fromCharCode(...b.subarray(0, 7)) === "TFENC1\n";
 
 function readEncodingTables(url) {
-  let bytes;
-  if (url.protocol === "file:") {
-    bytes = readFileSync(url);
-  } else {
-    const request = new XMLHttpRequest();
-    request.open("GET", url, false);
-    // A synchronous request may set responseType only in a worker; on a page the bytes come
-    // as x-user-defined text, one char per byte (its low 8 bits), as index.js reads the .wasm.
-    const binaryText = globalThis.document !== undefined;
-    if (binaryText) request.overrideMimeType("text/plain; charset=x-user-defined");
-    else request.responseType = "arraybuffer";
-    request.send();
-    if (request.status !== 200 && request.status !== 0) throw new Error(`cannot load ${url}: HTTP ${request.status}`);
-    if (binaryText) {
-      const text = request.responseText;
-      bytes = new Uint8Array(text.length);
-      for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-    } else bytes = new Uint8Array(request.response);
-  }
-  return bytes;
+  return url.protocol === "file:" ? readFileSync(url) : fetchSync(url);
 }
+
 
 // ---- The module instance, and its replacement after a trap (issue #26) -----------------------
 //

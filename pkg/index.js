@@ -11,6 +11,7 @@
 // script being run, so the `.wasm` file belongs beside the bundle.
 
 import { initSync } from "./api.js";
+import { fetchSync, viteDevUrl } from "./fetch-sync.js";
 
 function wasmUrl() {
   try {
@@ -19,38 +20,6 @@ function wasmUrl() {
     const script = globalThis.document?.currentScript?.src ?? globalThis.location?.href;
     return new URL("./tfgraph_bg.wasm", script);
   }
-}
-
-function fetchSync(url) {
-  const request = new XMLHttpRequest();
-  request.open("GET", url, false);
-  // A synchronous request may set responseType only in a worker; on a page the bytes arrive as
-  // text in the x-user-defined charset, one char per byte (bytes from 0x80 become U+F780 and up,
-  // whose low 8 bits are the byte: storing into a Uint8Array keeps exactly those).
-  const binaryText = globalThis.document !== undefined;
-  if (binaryText) request.overrideMimeType("text/plain; charset=x-user-defined");
-  else request.responseType = "arraybuffer";
-  request.send();
-  if (request.status !== 200 && request.status !== 0) {
-    throw new Error(`tfgraph: cannot load ${url}: HTTP ${request.status} ${request.statusText}`);
-  }
-  if (!binaryText) return new Uint8Array(request.response);
-  const text = request.responseText;
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  return bytes;
-}
-
-/**
- * Vite's dev server pre-bundles dependencies into node_modules/.vite/deps/ without moving the
- * assets they point at (vitejs/vite#8427), so the URL above names a file that is not there and
- * the server answers with its index.html. The package itself is then at ../../tfgraph/ from
- * there. (Built as a string so that no bundler tries to resolve it at build time.)
- */
-function viteDevUrl(url) {
-  if (!url.pathname.includes("/node_modules/.vite/")) return null;
-  const beside = "../../tfgraph/";
-  return new URL(beside + "tfgraph_bg.wasm", url);
 }
 
 const isWasm = (bytes) => bytes[0] === 0x00 && bytes[1] === 0x61 && bytes[2] === 0x73 && bytes[3] === 0x6d;
@@ -65,7 +34,7 @@ function loadSync() {
   }
   const bytes = fetchSync(url);
   if (isWasm(bytes)) return bytes;
-  const retry = viteDevUrl(url);
+  const retry = viteDevUrl(url, "tfgraph_bg.wasm");
   if (retry) {
     const again = fetchSync(retry);
     if (isWasm(again)) return again;

@@ -39,7 +39,7 @@ test("the manifest is an ES module package with types", () => {
 test("npm pack ships the entry, the declarations, the wasm and the encodings file", () => {
   const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--loglevel=error"], { cwd: pkgDir, encoding: "utf8" });
   const files = JSON.parse(out)[0].files.map((f) => f.path).sort();
-  const wanted = ["README.md", "api.js", "cli.js", "index.d.ts", "index.js", "node.js", "package.json", "read-dir.js"];
+  const wanted = ["README.md", "api.js", "cli.js", "fetch-sync.js", "index.d.ts", "index.js", "node.js", "package.json", "read-dir.js"];
   wanted.push("tfgraph.js", "tfgraph_bg.wasm", "tfgraph_encodings.bin"); // the .bin: 49 text encodings, read on first use
   // The command's parts (pkg/cli/).
   for (const f of ["common", "engine", "interrupt", "json-ui", "plan-file", "progress", "prompt", "state-file", "testing", "variables"]) wanted.push(`cli/${f}.js`);
