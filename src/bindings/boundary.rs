@@ -34,7 +34,7 @@ pub(super) fn read_files(files: &JsValue, api: &'static str) -> Result<JsFiles, 
 /// `options.state` (JSON text: `pkg/api.js` stringifies an object) as the engine reads it, or
 /// the diagnostics of `statefile.Read` refusing it (not JSON, nested past what serde_json reads,
 /// not version 4, bad instance metadata): a state is input, so never a `TypeError`. Empty text
-/// and `null` are no state, as Terraform reads an empty state file.
+/// is no state, as Terraform reads an empty state file (the text `null` it refuses).
 pub(super) fn read_state(
     options: &JsValue,
     api: &str,
@@ -47,25 +47,15 @@ pub(super) fn read_state(
     if text.trim().is_empty() {
         return none;
     }
-    // The addresses first (cheap: attributes are skipped), for Terraform's diagnostics; then the
-    // whole value, whose attributes may nest deeper than serde_json reads.
-    let (_, read) = crate::state::parse_state(&text);
-    let mut diags = crate::diag::Diagnostics::new();
-    for d in read {
-        if d.summary != crate::state::diagnostics::INVALID_PROVIDER {
-            diags.push(d);
-        }
+    // A module that runs out of memory reading a large state says so.
+    if text.len() >= 64 << 20 {
+        let what = format!("options.state ({} MiB of JSON text)", text.len() >> 20);
+        let nowhere =
+            crate::diag::SourceRange { filename: String::new(), start: Default::default(), end: Default::default() };
+        crate::eval::limits::site(&nowhere, &what);
     }
-    if text.trim() == "null" {
-        return none;
-    }
-    if diags.has_errors() {
-        return Ok((None, diags));
-    }
-    match serde_json::from_str(&text) {
-        Ok(v) => Ok((Some(v), crate::diag::Diagnostics::new())),
-        Err(e) => Ok((None, crate::state::diagnostics::not_json(&e).into())),
-    }
+    // One parse: the text can be hundreds of MB.
+    Ok(crate::state::read_text(&text))
 }
 
 /// `options[key]`, with `undefined` and `null` (and absent `options`) read as "not given".

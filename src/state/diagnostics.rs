@@ -25,11 +25,6 @@ pub fn not_json(e: &serde_json::Error) -> Diagnostic {
     Diagnostic::error(UNSUPPORTED, detail)
 }
 
-/// The JSON's top level is not an object.
-pub fn top_not_object() -> Diagnostic {
-    Diagnostic::error(UNSUPPORTED, "The state file could not be parsed as JSON: the top level must be an object.")
-}
-
 pub fn missing_version() -> Diagnostic {
     Diagnostic::error(
         UNSUPPORTED,
@@ -42,22 +37,22 @@ pub fn version_zero() -> Diagnostic {
 }
 
 /// Versions 1 to 3, which Terraform upgrades but this reader does not.
-pub fn version_too_old(version: impl Display) -> Diagnostic {
+pub fn version_too_old(version: u64) -> Diagnostic {
     Diagnostic::error(
         UNSUPPORTED,
         format!("The state file uses format version {version}, which tfgraph does not read. Terraform upgrades it to version 4 when it next writes the state (`terraform state pull` with Terraform 0.12 or later shows the upgraded state)."),
     )
 }
 
-pub fn version_too_new(version: impl Display) -> Diagnostic {
+pub fn version_too_new(version: u64) -> Diagnostic {
     Diagnostic::error(
         UNSUPPORTED,
         format!("The state file uses format version {version}, which is not supported by Terraform 1.15. This state file may have been created by a newer version of Terraform."),
     )
 }
 
-/// `version` is not a positive whole number (printed as JSON).
-pub fn version_not_a_number(version: impl Display) -> Diagnostic {
+/// `version` is not a positive whole number: Go's description of it (`string`, `number 4.5`).
+pub fn version_not_a_number(version: &str) -> Diagnostic {
     Diagnostic::error(
         UNSUPPORTED,
         format!("The version in the state file is {version}. A positive whole number is required."),
@@ -101,8 +96,8 @@ pub fn invalid_provider(provider: &str, type_name: &str, name: &str) -> Diagnost
     )
 }
 
-/// `resource` has an instance whose `index_key` (printed as JSON) does not fit its `each`.
-pub fn invalid_instance_key(resource: impl Display, key: impl Display) -> Diagnostic {
+/// `resource` has an instance whose `index_key` (printed as Go's `%#v`) does not fit its `each`.
+pub fn invalid_instance_key(resource: impl Display, key: &str) -> Diagnostic {
     Diagnostic::error(BAD_INSTANCE, format!("Resource {resource} has an instance with the invalid instance key {key}."))
 }
 

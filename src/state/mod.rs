@@ -10,9 +10,59 @@
 //! engine will write it back (v4) from here.
 
 pub mod diagnostics;
+pub mod shape;
 pub mod v4;
 
 pub use v4::{parse_state, state_from_value};
+
+/// Reads a state's JSON text as the engine plans from it: parsed once (a state can be hundreds
+/// of MB), with the diagnostics Terraform reads it with ([`check`]). `None` with the errors when
+/// Terraform would refuse it.
+pub fn read_text(text: &str) -> (Option<serde_json::Value>, crate::diag::Diagnostics) {
+    match serde_json::from_str(text) {
+        Ok(v) => {
+            let diags = check(&v);
+            if diags.has_errors() {
+                (None, diags)
+            } else {
+                (Some(v), diags)
+            }
+        }
+        Err(e) => (None, diagnostics::not_json(&e).into()),
+    }
+}
+
+/// Terraform's diagnostics for a state value, in the order it reads one: the version
+/// (`sniffJSONStateVersion`), Go's type checks of `stateV4` (the first wrong value refuses it
+/// all), then each resource and instance (`prepareStateV4`, and the plan's decoding of their
+/// attributes). "Invalid provider config address in state" is left out: Terraform's
+/// `readStateV4` drops it and skips the resource.
+pub fn check(v: &serde_json::Value) -> crate::diag::Diagnostics {
+    let version = v4::check_version(v);
+    if version.has_errors() {
+        return version;
+    }
+    if let Some(e) = shape::unmarshal_error(v) {
+        return e.into();
+    }
+    let (_, read) = state_from_value(v);
+    let mut diags = crate::diag::Diagnostics::new();
+    for d in read {
+        if d.summary != diagnostics::INVALID_PROVIDER {
+            diags.push(d);
+        }
+    }
+    let resources = v.get("resources").and_then(serde_json::Value::as_array).into_iter().flatten();
+    for instance in
+        resources.flat_map(|r| r.get("instances").and_then(serde_json::Value::as_array).into_iter().flatten())
+    {
+        shape::instance_errors(instance, &mut diags);
+    }
+    for (name, output) in v.get("outputs").and_then(serde_json::Value::as_object).into_iter().flatten() {
+        shape::output_errors(name, output, &mut diags);
+    }
+    diags
+}
 
 /// The Terraform version the states and plans written here claim (`terraform_version`).
 pub const TERRAFORM_VERSION: &str = "1.15.0";

@@ -45,7 +45,7 @@ pub fn parse_state(text: &str) -> (State, Diagnostics) {
 /// # Complexity
 /// O(size of the JSON).
 pub fn state_from_value(v: &Value) -> (State, Diagnostics) {
-    state_from_json(&J::from_value(v))
+    state_from_json(&J::from_value_lean(v, Lean::Top))
 }
 
 /// A JSON value as reading a state needs it: strings borrowed from the text (or from a
@@ -62,11 +62,20 @@ enum J<'a> {
 const NULL: J<'static> = J::Other(Value::Null);
 
 impl<'a> J<'a> {
-    fn from_value(v: &'a Value) -> J<'a> {
+    /// `v` as [`J`], keeping only what reading a state at `place` reads (as [`parse_state`]
+    /// keeps from text): a state's attributes are not copied.
+    fn from_value_lean(v: &'a Value, place: Lean) -> J<'a> {
         match v {
             Value::String(s) => J::Str(Cow::Borrowed(s)),
-            Value::Array(a) => J::Arr(a.iter().map(J::from_value).collect()),
-            Value::Object(o) => J::Obj(o.iter().map(|(k, v)| (Cow::Borrowed(k.as_str()), J::from_value(v))).collect()),
+            Value::Array(a) => J::Arr(a.iter().map(|x| J::from_value_lean(x, place.element())).collect()),
+            Value::Object(o) => J::Obj(
+                o.iter()
+                    .filter_map(|(k, v)| match place {
+                        Lean::Outputs => Some((Cow::Borrowed(k.as_str()), NULL)),
+                        _ => place.member(k).map(|m| (Cow::Borrowed(k.as_str()), J::from_value_lean(v, m))),
+                    })
+                    .collect(),
+            ),
             other => J::Other(other.clone()),
         }
     }
@@ -116,36 +125,49 @@ impl std::fmt::Display for J<'_> {
     }
 }
 
-fn state_from_json(v: &J) -> (State, Diagnostics) {
+/// Terraform's `sniffJSONStateVersion` and `readState`: the errors of a state whose version is
+/// not 4 (none when it is).
+fn version_diagnostics(v: &J) -> Diagnostics {
     let mut diags = Diagnostics::new();
+    if !matches!(v, J::Obj(_)) {
+        // Go decodes the top level into a struct: a type error, then no version.
+        if !v.is_null() {
+            let kind = match v {
+                J::Str(_) => "string",
+                J::Arr(_) => "array",
+                J::Obj(_) => "object",
+                J::Other(x) => super::shape::go_kind(x),
+            };
+            diags.push(diag::version_not_a_number(kind));
+        }
+        diags.push(diag::missing_version());
+        return diags;
+    }
+    match v.get("version").map(J::to_value) {
+        None | Some(Value::Null) => diags.push(diag::missing_version()),
+        Some(Value::Number(n)) => match n.as_u64() {
+            Some(4) => {}
+            Some(0) => diags.push(diag::version_zero()),
+            Some(v) if v < 4 => diags.push(diag::version_too_old(v)),
+            Some(v) => diags.push(diag::version_too_new(v)),
+            // Go's UnmarshalTypeError: a number that is no uint64 by its text, anything else by kind.
+            None => diags.push(diag::version_not_a_number(&format!("number {n}"))),
+        },
+        Some(other) => diags.push(diag::version_not_a_number(super::shape::go_kind(&other))),
+    }
+    diags
+}
+
+/// Whether a state value is version 4; else Terraform's errors for it.
+pub(super) fn check_version(v: &Value) -> Diagnostics {
+    version_diagnostics(&J::from_value_lean(v, Lean::Top))
+}
+
+fn state_from_json(v: &J) -> (State, Diagnostics) {
     let mut state = State::default();
-    let J::Obj(_) = v else {
-        diags.push(diag::top_not_object());
+    let mut diags = version_diagnostics(v);
+    if diags.has_errors() {
         return (state, diags);
-    };
-    let version = v.get("version").map(J::to_value);
-    match version {
-        None => {
-            diags.push(diag::missing_version());
-            return (state, diags);
-        }
-        Some(Value::Number(n)) if n.as_u64() == Some(4) => {}
-        Some(Value::Number(n)) if n.as_u64() == Some(0) => {
-            diags.push(diag::version_zero());
-            return (state, diags);
-        }
-        Some(Value::Number(n)) if n.as_u64().is_some_and(|n| n < 4) => {
-            diags.push(diag::version_too_old(n));
-            return (state, diags);
-        }
-        Some(Value::Number(n)) if n.as_u64().is_some() => {
-            diags.push(diag::version_too_new(n));
-            return (state, diags);
-        }
-        Some(other) => {
-            diags.push(diag::version_not_a_number(other));
-            return (state, diags);
-        }
     }
     if let Some(J::Obj(outputs)) = v.get("outputs") {
         state.outputs = outputs.iter().map(|(k, _)| k.to_string()).collect();
@@ -400,12 +422,13 @@ fn read_resource(r: &J, state: &mut State, read: &mut Reader, diags: &mut Diagno
         let key = match inst.get("index_key") {
             None => None,
             Some(k) if k.is_null() => None,
-            Some(J::Other(Value::Number(n))) if n.as_i64().is_some() && each != Some("map") => {
-                Some(InstanceKey::Int(n.as_i64().unwrap_or(0)))
+            // Go reads a JSON number as a float64 and keeps its whole part (`int(tk)`).
+            Some(J::Other(Value::Number(n))) if n.as_f64().is_some() && each != Some("map") => {
+                Some(InstanceKey::Int(n.as_i64().unwrap_or_else(|| n.as_f64().unwrap_or(0.0) as i64)))
             }
             Some(J::Str(s)) if each != Some("list") => Some(InstanceKey::Str(s.to_string())),
             Some(other) => {
-                diags.push(diag::invalid_instance_key(base(), other));
+                diags.push(diag::invalid_instance_key(base(), &super::shape::go_sharp_v(&other.to_value())));
                 continue;
             }
         };

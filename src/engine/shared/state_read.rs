@@ -49,7 +49,8 @@ pub fn index_state(state: Option<&Json>) -> PriorIndex {
         let mut objs = Vec::new();
         for i in r.get("instances").and_then(Json::as_array).into_iter().flatten() {
             let ik = match i.get("index_key") {
-                Some(Json::Number(n)) => n.as_i64().map(InstanceKey::Int),
+                // A whole part, as Go's `int(float64)` (the state reader's reading).
+                Some(Json::Number(n)) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)).map(InstanceKey::Int),
                 Some(Json::String(s)) => Some(InstanceKey::Str(s.clone())),
                 _ => None,
             };
