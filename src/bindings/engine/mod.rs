@@ -256,7 +256,9 @@ struct PlanData {
     files: BTreeMap<String, String>,
     config: Config,
     plan: Plan,
-    prior: Option<Json>,
+    /// The state the plan was made from, when it differs from the plan's own `prior_state`
+    /// (imports, moves, or none given): else `None`, and [`PlanData::prior`] reads the plan's.
+    prior_own: Option<Option<Json>>,
     variables: BTreeMap<String, Json>,
     mock: Option<Json>,
     /// The providers it was planned with: the plan's JSON and text read their schemas.
@@ -272,6 +274,38 @@ struct PlanData {
 }
 
 impl PlanData {
+    /// Notes, for the diagnostic of a module that runs out of memory while the plan is read, the
+    /// change whose values are largest, when they are large: each reading copies them (a prior
+    /// state object of hundreds of MB is in the changes, the JSON and the text).
+    fn note_largest_change(&self) {
+        let bytes = |c: &crate::engine::shared::plan::InstanceChange| -> usize {
+            [&c.before, &c.after].into_iter().flatten().map(|v| crate::eval::limits::weight(v).1).sum()
+        };
+        let largest = self.plan.changes.iter().map(|c| (bytes(c), c)).max_by_key(|(b, _)| *b);
+        let Some((size, c)) = largest.filter(|(b, _)| *b >= LARGE_VALUES) else { return };
+        let block = self
+            .config
+            .root
+            .resources
+            .iter()
+            .find(|r| c.module.is_empty() && r.mode == c.mode && r.type_name == c.type_name && r.name == c.name);
+        let what = format!("{}, whose values (from options.state and the plan) hold {} MiB", c.address(), size >> 20);
+        let range = block.map(|r| r.range.clone()).unwrap_or_else(|| crate::diag::SourceRange {
+            filename: String::new(),
+            start: Default::default(),
+            end: Default::default(),
+        });
+        crate::eval::limits::site(&range, &what);
+    }
+
+    /// The state the plan was made from.
+    fn prior(&self) -> Option<&Json> {
+        match &self.prior_own {
+            Some(own) => own.as_ref(),
+            None => self.plan.prior_state.as_ref(),
+        }
+    }
+
     fn json(&self) -> &Json {
         self.json.get_or_init(|| super::heap::growing_ahead(|| plan_json(&self.plan, &self.set)))
     }
@@ -297,14 +331,17 @@ pub struct PlanHandle {
 impl PlanHandle {
     /// `terraform show -json` of the plan, as JSON text.
     pub fn json(&self) -> String {
+        self.data.note_largest_change();
         self.data.json().to_string()
     }
     /// `terraform plan`'s text.
     pub fn text(&self) -> String {
+        self.data.note_largest_change();
         self.data.text().to_string()
     }
     /// The changes in the API's shape, as JSON text.
     pub fn changes(&self) -> String {
+        self.data.note_largest_change();
         changes_json(&self.data.plan).to_string()
     }
     /// Loading and planning diagnostics, as JSON text.
@@ -337,6 +374,9 @@ fn all_files(files: &JsValue, api: &'static str) -> Result<BTreeMap<String, Stri
     }
     Ok(out)
 }
+
+/// Values this large in one change are named when reading the plan runs out of memory.
+const LARGE_VALUES: usize = 64 << 20;
 
 /// Wasm memory a plan (`--sizes 10000` of bench/engine: 108 MB) and an apply (128 MB more)
 /// took per instance, rounded up: a shortfall is paid in `memory.grow`s, pages reserved and
@@ -412,11 +452,13 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         diagnostics.extend(p.diagnostics.clone());
         p.diagnostics = diagnostics.clone();
         let events = live.finish()?;
+        // One copy of the state, not two (a state can be hundreds of MB).
+        let prior_own = (request.state != p.prior_state).then_some(request.state);
         let data = PlanData {
             files,
             config,
             plan: p,
-            prior: request.state,
+            prior_own,
             variables: request.variables,
             mock: request.mock,
             set,
@@ -463,21 +505,21 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
             ))
         };
         if d.diagnostics.has_errors() {
-            return refused(d.diagnostics.clone(), d.prior.as_ref());
+            return refused(d.diagnostics.clone(), d.prior());
         }
         if request.state_diagnostics.has_errors() {
             return refused(request.state_diagnostics, None);
         }
         if given_state {
-            if let Some(stale) = stale_plan(d.prior.as_ref(), request.state.as_ref()) {
+            if let Some(stale) = stale_plan(d.prior(), request.state.as_ref()) {
                 let mut diags = Diagnostics::new();
                 diags.push(stale);
                 return refused(diags, request.state.as_ref());
             }
         }
-        let js = match JsProviders::new(request.providers.as_ref(), &d.config, d.prior.as_ref()).await {
+        let js = match JsProviders::new(request.providers.as_ref(), &d.config, d.prior()).await {
             Ok(js) => js,
-            Err(diags) => return refused(diags, d.prior.as_ref()),
+            Err(diags) => return refused(diags, d.prior()),
         };
         let set =
             js.install(crate::engine::shared::schemas::providers(&d.files, &d.config, mock_options(d.mock.as_ref())));
@@ -496,8 +538,7 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         // Growing wasm memory 64 KiB at a time cost most of a large apply in Node (every
         // `memory.grow` is a full GC there): what the apply will need is grown at once.
         super::graph::reserve_heap(d.plan.changes.len() * APPLY_BYTES_PER_CHANGE);
-        let nodes =
-            ApplyNodes::new(&d.files, &d.config, &d.plan, d.prior.as_ref(), route.provider(), &d.variables, lineage);
+        let nodes = ApplyNodes::new(&d.files, &d.config, &d.plan, d.prior(), route.provider(), &d.variables, lineage);
         let host = drive::JsHost::new(&route, hooks);
         let walk =
             crate::engine::apply::walk::run(nodes, &d.config, route.provider(), &host, request.parallelism, token);

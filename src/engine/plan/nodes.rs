@@ -169,10 +169,17 @@ pub async fn plan_walked(
     if !targets.is_empty() {
         result.diagnostics.push(shared::targets::targeting_warning());
     }
-    // `moved` blocks rename prior objects first.
-    let (moved_state, moved) = super::moved::apply_moves(config, prior);
-    let prior = moved_state.as_ref();
-    result.prior_state = prior.cloned();
+    // `moved` blocks rename prior objects first. Without them the state is the one given, which
+    // `result` holds already: no copy (a state can be hundreds of MB).
+    let (moved_state, moved) = if config.root.moved.is_empty() {
+        (None, Default::default())
+    } else {
+        super::moved::apply_moves(config, prior)
+    };
+    if moved_state.is_some() {
+        result.prior_state = moved_state.clone();
+    }
+    let prior = moved_state.as_ref().or(prior);
     // The graph the plan walks (`plan_walk`); its provider routing serves every resource.
     let graph = match super::walk::PlanGraph::build(config, prior) {
         Ok(g) => g,
