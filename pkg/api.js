@@ -694,14 +694,19 @@ export async function test(files, options = {}) {
   checkInitialised();
   const onEvent = options.onEvent;
   if (onEvent !== undefined && typeof onEvent !== "function") throw new TypeError("test: `options.onEvent` must be a function");
+  checkLimits(options.limits);
   const request = JSON.stringify({
     variables: options.variables ?? {},
     varFiles: options.varFiles ?? {},
     filter: options.filter ?? [],
     testDirectory: options.testDirectory,
     verbose: !!options.verbose,
+    limits: options.limits ?? undefined,
   });
-  return JSON.parse(raw.runTestsRaw(files, request, onEvent ? (text) => onEvent(JSON.parse(text)) : undefined));
+  // Through `call`: a trap or an allocation failure while the tests run rejects with a
+  // TfgraphError saying what ran out, and the next call gets a fresh instance (issue #26).
+  const text = call("running tests", () => raw.runTestsRaw(files, request, onEvent ? (text) => onEvent(JSON.parse(text)) : undefined));
+  return JSON.parse(text);
 }
 
 /**

@@ -682,6 +682,8 @@ export interface TestOptions {
   verbose?: boolean;
   /** Told of each event as the runner reaches it. */
   onEvent?: (event: TestEvent) => void;
+  /** The limits each run's plan and apply keep to, as `plan`'s. */
+  limits?: PlanLimits;
 }
 
 export type TestEvent =

@@ -25,10 +25,12 @@ pub fn run_tests_raw(files: JsValue, options: String, on_event: JsValue) -> Resu
     let options: Json =
         serde_json::from_str(&options).map_err(|e| type_error(&format!("test: options are not JSON: {e}")))?;
     let callback = on_event.dyn_into::<js_sys::Function>().ok();
-    let suite = runner::run(&all, &api::options(&options), &mut |e| {
-        if let Some(f) = &callback {
-            let _ = f.call1(&JsValue::NULL, &JsValue::from_str(&api::event(e).to_string()));
-        }
+    let suite = crate::eval::limits::with(test_limits(&options), || {
+        runner::run(&all, &api::options(&options), &mut |e| {
+            if let Some(f) = &callback {
+                let _ = f.call1(&JsValue::NULL, &JsValue::from_str(&api::event(e).to_string()));
+            }
+        })
     });
     let mut result = api::suite(&suite, env!("CARGO_PKG_VERSION"));
     // Each run's plan text: `api::suite` does not carry it yet, so it is added here.
@@ -42,4 +44,21 @@ pub fn run_tests_raw(files: JsValue, options: String, on_event: JsValue) -> Resu
         }
     }
     Ok(result.to_string())
+}
+
+/// `options.limits` (`pkg/api.js` has checked each is a whole number >= 1), as `plan`'s.
+fn test_limits(options: &Json) -> crate::eval::limits::Limits {
+    let mut out = crate::eval::limits::Limits::DEFAULT;
+    let given = |key: &str| options.get("limits").and_then(|l| l.get(key)).and_then(Json::as_u64);
+    for (key, slot) in [
+        ("instances", &mut out.instances),
+        ("moduleInstances", &mut out.module_instances),
+        ("elements", &mut out.elements),
+        ("bytes", &mut out.bytes),
+    ] {
+        if let Some(n) = given(key) {
+            *slot = usize::try_from(n).unwrap_or(usize::MAX);
+        }
+    }
+    out
 }

@@ -204,7 +204,9 @@ export function createTestsPanel(root, { available, run, testFiles, addStarter, 
     try {
       result = await run({ onEvent });
     } catch (e) {
-      summary.textContent = `Internal error: ${e.message}`;
+      // The engine stopped (out of memory, a trap): it says what and where, and starts afresh.
+      const stopped = e.diagnostics?.find((d) => d.severity === "error");
+      summary.textContent = stopped ? `Stopped: ${stopped.summary}. The engine was restarted; the next run starts afresh.` : `Internal error: ${e.message}`;
       diagnostics.replaceChildren(...(e.diagnostics ?? []).map(diagnostic));
       root.dataset.tests = "error";
       return;
