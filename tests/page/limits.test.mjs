@@ -176,7 +176,12 @@ test("hostile states in the engine worker: a diagnostic saying what and where, a
     const { runEngine } = await import("/src/engine-client.js");
     const stateWith = (attr) =>
       `{"version":4,"terraform_version":"1.11.4","serial":1,"lineage":"l","outputs":{},"resources":[{"mode":"managed","type":"mock_resource","name":"a","provider":"provider[\\"registry.terraform.io/hashicorp/mock\\"]","instances":[{"schema_version":0,"attributes":{"id":"a","name":"a","x":${attr}}}]}]}`;
-    const states = [stateWith("[".repeat(10000) + "1" + "]".repeat(10000)), stateWith("1").slice(0, 120), '{"version":"4","resources":[]}'];
+    const states = [
+      stateWith("[".repeat(10000) + "1" + "]".repeat(10000)),
+      stateWith("1").slice(0, 120),
+      '{"version":"4","resources":[]}',
+      '{"version":4,"resources":[{"mode":"managed","type":"mock_resource","name":"a","instances":{}}]}',
+    ];
     const files = { "main.tf": 'resource "mock_resource" "a" {\n  name = "a"\n}\n' };
     const answers = [];
     for (const state of states) {
@@ -193,16 +198,44 @@ test("hostile states in the engine worker: a diagnostic saying what and where, a
   const details = [
     /its JSON nests more than 128 levels deep at line 1 column \d+/,
     /could not be parsed as JSON: syntax error at line 1 column 120\./,
-    /The version in the state file is "4"\. A positive whole number is required\./,
+    /The version in the state file is string\. A positive whole number is required\./,
+    /^The state file field "resources.instances" has invalid value object$/,
   ];
   outcome.answers.forEach((a, i) => {
     assert.equal(a.rejected, undefined, a.rejected);
     assert.equal(a.errored, true);
     const errors = a.diagnostics.filter((d) => d.severity === "error");
     assert.equal(errors.length, 1, JSON.stringify(errors));
-    assert.equal(errors[0].summary, "Unsupported state file format");
+    assert.equal(errors[0].summary, i === 3 ? "Invalid state file format" : "Unsupported state file format");
     assert.match(errors[0].detail, details[i]);
   });
   assert.deepEqual(outcome.next, ["mock_resource.b[0]", "mock_resource.b[1]"]);
+  assert.deepEqual(problems, []);
+});
+
+test("test() in the engine worker (the Tests tab's route): count = 100000000 fails its run at the count, a trap rejects with what and where, the next run works", async () => {
+  const outcome = await page.evaluate(async (files) => {
+    const { runTests } = await import("/src/engine-client.js");
+    const withTest = { ...files, "tests/a.tftest.hcl": 'run "many" {\n  command = plan\n}\n' };
+    const t0 = performance.now();
+    const failed = await runTests(withTest, {});
+    const ms = performance.now() - t0;
+    const stopped = await runTests(withTest, { limits: { instances: 1e9 } }).then(
+      () => null,
+      (e) => ({ message: e.message, diagnostics: e.diagnostics }),
+    );
+    const next = await runTests({ "main.tf": 'resource "mock_resource" "b" {}\n', "tests/b.tftest.hcl": 'run "one" {\n  command = plan\n}\n' }, {});
+    const run = failed.files[0].runs[0];
+    return { ms, status: run.status, diagnostics: run.diagnostics, stopped, next: next.status };
+  }, TYPO);
+  assert.ok(outcome.ms < 10_000, `${Math.round(outcome.ms)} ms`);
+  assert.equal(outcome.status, "error");
+  const d = outcome.diagnostics.find((x) => x.severity === "error");
+  assert.equal(d.summary, "Too many instances");
+  assert.deepEqual([d.range.filename, d.range.start.line], ["main.tf", 2]);
+  assert.ok(outcome.stopped, "the trapped run rejected");
+  assert.match(outcome.stopped.diagnostics[0].summary, /Out of memory|Internal error/);
+  assert.match(outcome.stopped.diagnostics[0].detail, /While running tests, the WebAssembly module .*mock_resource\.a/s);
+  assert.equal(outcome.next, "pass");
   assert.deepEqual(problems, []);
 });
