@@ -96,7 +96,8 @@ pub fn invalid_provider(provider: &str, type_name: &str, name: &str) -> Diagnost
     )
 }
 
-/// `resource` has an instance whose `index_key` (printed as Go's `%#v`) does not fit its `each`.
+/// `resource` has an instance whose `index_key` (printed as JSON; Go prints an object or array
+/// as `%#v`) does not fit its `each`.
 pub fn invalid_instance_key(resource: impl Display, key: &str) -> Diagnostic {
     Diagnostic::error(BAD_INSTANCE, format!("Resource {resource} has an instance with the invalid instance key {key}."))
 }

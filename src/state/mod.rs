@@ -52,15 +52,7 @@ pub fn check(v: &serde_json::Value) -> crate::diag::Diagnostics {
             diags.push(d);
         }
     }
-    let resources = v.get("resources").and_then(serde_json::Value::as_array).into_iter().flatten();
-    for instance in
-        resources.flat_map(|r| r.get("instances").and_then(serde_json::Value::as_array).into_iter().flatten())
-    {
-        shape::instance_errors(instance, &mut diags);
-    }
-    for (name, output) in v.get("outputs").and_then(serde_json::Value::as_object).into_iter().flatten() {
-        shape::output_errors(name, output, &mut diags);
-    }
+    shape::prepare_errors(v, &mut diags);
     diags
 }
 

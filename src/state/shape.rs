@@ -25,55 +25,60 @@ enum Go {
     Bytes,
     Slice(&'static Go),
     Map(&'static Go),
-    Struct(&'static [(&'static str, Go)]),
+    /// Fields: the JSON name, the path Go's errors name it by (struct fields from the top, no
+    /// indexes or map keys), the type.
+    Struct(&'static [(&'static str, &'static str, Go)]),
 }
 
-static OUTPUT: Go = Go::Struct(&[("value", Go::Any), ("type", Go::Any), ("sensitive", Go::Bool)]);
+static OUTPUT: Go =
+    Go::Struct(&[("value", "", Go::Any), ("type", "", Go::Any), ("sensitive", "outputs.sensitive", Go::Bool)]);
 static INSTANCE: Go = Go::Struct(&[
-    ("index_key", Go::Any),
-    ("status", Go::Str),
-    ("deposed", Go::Str),
-    ("schema_version", Go::U64),
-    ("attributes", Go::Any),
-    ("attributes_flat", Go::Map(&Go::Str)),
-    ("sensitive_attributes", Go::Any),
+    ("index_key", "", Go::Any),
+    ("status", "resources.instances.status", Go::Str),
+    ("deposed", "resources.instances.deposed", Go::Str),
+    ("schema_version", "resources.instances.schema_version", Go::U64),
+    ("attributes", "", Go::Any),
+    ("attributes_flat", "resources.instances.attributes_flat", Go::Map(&Go::Str)),
+    ("sensitive_attributes", "", Go::Any),
     // Terraform 1.12 and later (1.11.4 ignores them).
-    ("identity_schema_version", Go::U64),
-    ("identity", Go::Any),
-    ("private", Go::Bytes),
-    ("dependencies", Go::Slice(&Go::Str)),
-    ("create_before_destroy", Go::Bool),
+    ("identity_schema_version", "resources.instances.identity_schema_version", Go::U64),
+    ("identity", "", Go::Any),
+    ("private", "resources.instances.private", Go::Bytes),
+    ("dependencies", "resources.instances.dependencies", Go::Slice(&Go::Str)),
+    ("create_before_destroy", "resources.instances.create_before_destroy", Go::Bool),
 ]);
 static RESOURCE: Go = Go::Struct(&[
-    ("module", Go::Str),
-    ("mode", Go::Str),
-    ("type", Go::Str),
-    ("name", Go::Str),
-    ("each", Go::Str),
-    ("provider", Go::Str),
-    ("instances", Go::Slice(&INSTANCE)),
+    ("module", "resources.module", Go::Str),
+    ("mode", "resources.mode", Go::Str),
+    ("type", "resources.type", Go::Str),
+    ("name", "resources.name", Go::Str),
+    ("each", "resources.each", Go::Str),
+    ("provider", "resources.provider", Go::Str),
+    ("instances", "resources.instances", Go::Slice(&INSTANCE)),
 ]);
-static CHECK_OBJECT: Go =
-    Go::Struct(&[("object_addr", Go::Str), ("status", Go::Str), ("failure_messages", Go::Slice(&Go::Str))]);
+static CHECK_OBJECT: Go = Go::Struct(&[
+    ("object_addr", "check_results.objects.object_addr", Go::Str),
+    ("status", "check_results.objects.status", Go::Str),
+    ("failure_messages", "check_results.objects.failure_messages", Go::Slice(&Go::Str)),
+]);
 static CHECK_RESULT: Go = Go::Struct(&[
-    ("object_kind", Go::Str),
-    ("config_addr", Go::Str),
-    ("status", Go::Str),
-    ("objects", Go::Slice(&CHECK_OBJECT)),
+    ("object_kind", "check_results.object_kind", Go::Str),
+    ("config_addr", "check_results.config_addr", Go::Str),
+    ("status", "check_results.status", Go::Str),
+    ("objects", "check_results.objects", Go::Slice(&CHECK_OBJECT)),
 ]);
 static STATE: Go = Go::Struct(&[
     // stateVersionV4 reads anything: the version was sniffed before.
-    ("version", Go::Any),
-    ("terraform_version", Go::Str),
-    ("serial", Go::U64),
-    ("lineage", Go::Str),
-    ("outputs", Go::Map(&OUTPUT)),
-    ("resources", Go::Slice(&RESOURCE)),
-    ("check_results", Go::Slice(&CHECK_RESULT)),
+    ("version", "", Go::Any),
+    ("terraform_version", "terraform_version", Go::Str),
+    ("serial", "serial", Go::U64),
+    ("lineage", "lineage", Go::Str),
+    ("outputs", "outputs", Go::Map(&OUTPUT)),
+    ("resources", "resources", Go::Slice(&RESOURCE)),
+    ("check_results", "check_results", Go::Slice(&CHECK_RESULT)),
 ]);
 
-/// How Go's `UnmarshalTypeError` describes a JSON value: its kind, and a number's text when the
-/// number is the right kind but does not fit.
+/// How Go's `UnmarshalTypeError` describes a JSON value of the wrong kind.
 pub(super) fn go_kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
@@ -88,53 +93,38 @@ pub(super) fn go_kind(v: &Value) -> &'static str {
 /// The first value of `state` that Go's `json.Unmarshal` into `stateV4` refuses, as Terraform's
 /// diagnostic (`jsonUnmarshalDiags`).
 pub fn unmarshal_error(state: &Value) -> Option<Diagnostic> {
-    let mut path = Vec::new();
-    check(state, &STATE, &mut path).map(|e| match e {
-        Error::Type { field, value } => Diagnostic::error(
-            INVALID,
-            format!("The state file field {:?} has invalid value {value}", field.join(".")),
-        ),
-        Error::Base64(at) => Diagnostic::error(
-            INVALID,
-            format!("The state file does not conform to the expected JSON data structure: illegal base64 data at input byte {at}."),
-        ),
-    })
+    check(state, &STATE, "").map(|detail| Diagnostic::error(INVALID, detail))
 }
 
-enum Error {
-    Type { field: Vec<&'static str>, value: String },
-    Base64(usize),
-}
-
-fn check(v: &Value, go: &'static Go, path: &mut Vec<&'static str>) -> Option<Error> {
-    let wrong = |path: &Vec<&'static str>, value: String| Some(Error::Type { field: path.clone(), value });
+/// The detail of the first value under `v` Go refuses to decode into `go` (at `field`).
+fn check(v: &Value, go: &'static Go, field: &'static str) -> Option<String> {
+    let wrong = |what: &str| Some(format!("The state file field {field:?} has invalid value {what}"));
     if v.is_null() {
         return None; // null leaves Go's zero value
     }
     match (go, v) {
         (Go::Any, _) | (Go::Str, Value::String(_)) | (Go::Bool, Value::Bool(_)) => None,
-        // As written (serde_json keeps a number's text): 1.0 is no uint64.
+        // As written (serde_json keeps a number's text): 1.0 is no uint64, a number that does
+        // not fit is named with its text.
         (Go::U64, Value::Number(n)) if n.as_u64().is_some() => None,
-        (Go::U64, Value::Number(n)) => wrong(path, format!("number {n}")),
-        (Go::Bytes, Value::String(s)) => base64_error(s.as_bytes()).map(Error::Base64),
+        (Go::U64, Value::Number(n)) => wrong(&format!("number {n}")),
+        (Go::Bytes, Value::String(s)) => base64_error(s.as_bytes()).map(|at| {
+            format!("The state file does not conform to the expected JSON data structure: illegal base64 data at input byte {at}.")
+        }),
         (Go::Bytes, Value::Array(items)) => items.iter().find_map(|x| match x {
             Value::Null => None,
-            // As written (serde_json keeps a number's text): 1.0 is no byte.
             Value::Number(n) if n.as_u64().is_some_and(|b| b <= 255) => None,
-            Value::Number(n) => wrong(path, format!("number {n}")),
-            other => wrong(path, go_kind(other).into()),
+            Value::Number(n) => wrong(&format!("number {n}")),
+            other => wrong(go_kind(other)),
         }),
-        (Go::Slice(element), Value::Array(items)) => items.iter().find_map(|x| check(x, element, path)),
-        (Go::Map(element), Value::Object(members)) => members.values().find_map(|x| check(x, element, path)),
+        (Go::Slice(element), Value::Array(items)) => items.iter().find_map(|x| check(x, element, field)),
+        (Go::Map(element), Value::Object(members)) => members.values().find_map(|x| check(x, element, field)),
         (Go::Struct(fields), Value::Object(members)) => members.iter().find_map(|(key, x)| {
             // Go matches a field's name case-insensitively (the exact name preferred).
-            let (name, field) = fields.iter().find(|(name, _)| name.eq_ignore_ascii_case(key))?;
-            path.push(name);
-            let e = check(x, field, path);
-            path.pop();
-            e
+            let (_, path, go) = fields.iter().find(|(name, _, _)| name.eq_ignore_ascii_case(key))?;
+            check(x, go, path)
         }),
-        (_, other) => wrong(path, go_kind(other).into()),
+        (_, other) => wrong(go_kind(other)),
     }
 }
 
@@ -183,66 +173,38 @@ fn base64_error(src: &[u8]) -> Option<usize> {
     None
 }
 
+/// What `prepareStateV4` and the plan refuse of what Go's decoding let through as raw JSON: each
+/// instance's (see [`instance_errors`]). Root outputs' types and values are not checked (cty's
+/// type JSON and conversions): a state whose output is not of its type reads here.
+pub fn prepare_errors(state: &Value, diags: &mut Diagnostics) {
+    if let Some(Value::Array(resources)) = state.get("resources") {
+        for r in resources {
+            if let Some(Value::Array(instances)) = r.get("instances") {
+                for i in instances {
+                    instance_errors(i, diags);
+                }
+            }
+        }
+    }
+}
+
 /// What `prepareStateV4` and the plan refuse of one instance object that the struct let through:
 /// `sensitive_attributes` that are not paths (`unmarshalPaths`), `attributes` that are not an
 /// object (the plan's `ctyjson.Unmarshal` of them). Each skips the instance in Terraform.
-pub fn instance_errors(instance: &Value, diags: &mut Diagnostics) -> bool {
+fn instance_errors(instance: &Value, diags: &mut Diagnostics) {
     let before = diags.len();
     if let Some(paths) = instance.get("sensitive_attributes").filter(|p| !p.is_null()) {
         sensitive_paths(paths, diags);
     }
-    if diags.len() == before {
-        if instance.get("attributes").is_some_and(|a| !a.is_null() && !a.is_object()) {
-            diags.push(Diagnostic::error("missing expected {", ""));
-        }
-    }
-    diags.len() > before
-}
-
-/// What `prepareStateV4` refuses of a root output: a type cty cannot read, or a value not of
-/// it (its primitive types; complex types are taken as given).
-pub fn output_errors(name: &str, output: &Value, diags: &mut Diagnostics) {
-    let bad_type = |why: String| {
-        Diagnostic::error(
-            "Invalid output value type in state",
-            format!("The state file has an invalid type specification for output {name:?}: {why}."),
-        )
-    };
-    let ty = match output.get("type") {
-        None => return diags.push(bad_type("EOF".into())),
-        Some(Value::Object(_)) => return diags.push(bad_type("invalid complex type description".into())),
-        Some(Value::String(s)) if !matches!(s.as_str(), "string" | "number" | "bool" | "dynamic") => {
-            return diags.push(bad_type(format!("invalid primitive type name {s:?}")))
-        }
-        Some(Value::String(s)) => s.as_str(),
-        Some(Value::Array(_)) => return,
-        Some(_) => return diags.push(bad_type("invalid type description".into())),
-    };
-    if ty != "dynamic" && output.get("value").is_some_and(|v| v.is_object() || v.is_array()) {
-        diags.push(Diagnostic::error(
-            "Invalid output value saved in state",
-            format!("The state file has an invalid value for output {name:?}: {ty} is required."),
-        ));
-    }
-}
-
-/// Go's `%#v` of a JSON value decoded into `interface{}` (an instance key Terraform refuses).
-pub(super) fn go_sharp_v(v: &Value) -> String {
-    let join = |items: Vec<String>| items.join(", ");
-    match v {
-        Value::Null => "<nil>".into(),
-        Value::String(s) => format!("{s:?}"),
-        Value::Array(a) => format!("[]interface {{}}{{{}}}", join(a.iter().map(go_sharp_v).collect())),
-        Value::Object(m) => format!(
-            "map[string]interface {{}}{{{}}}",
-            join(m.iter().map(|(k, x)| format!("{k:?}:{}", go_sharp_v(x))).collect())
-        ),
-        other => other.to_string(),
+    // An instance whose paths were refused is skipped before its attributes are read.
+    if diags.len() == before && instance.get("attributes").is_some_and(|a| !a.is_null() && !a.is_object()) {
+        diags.push(Diagnostic::error("missing expected {", ""));
     }
 }
 
 /// `unmarshalPaths`: Go's error for the first value that is not `[][]pathStep`, then each path's
-/// first step Terraform cannot read (steps Go could not decode read as steps of type "").
+/// first step of a type Terraform does not know (steps Go could not decode read as steps of
+/// type ""). A `get_attr` step's name and an `index` step's key are not decoded.
 fn sensitive_paths(paths: &Value, diags: &mut Diagnostics) {
     let go = |kind: &Value, into: &str| {
         let kind = go_kind(kind);
@@ -279,21 +241,11 @@ fn sensitive_paths(paths: &Value, diags: &mut Diagnostics) {
             if !read {
                 continue;
             }
-            let problem = match (kind, step.get("value")) {
-                ("index", _) | ("get_attr", Some(Value::String(_) | Value::Null)) => continue,
-                ("get_attr", value) => (
-                    "Error unmarshaling path step",
-                    format!(
-                        "Failed to unmarshal get attr step name: {}",
-                        value.map_or("unexpected end of JSON input".into(), |v| format!(
-                            "json: cannot unmarshal {} into Go value of type string",
-                            go_kind(v)
-                        ))
-                    ),
-                ),
-                (other, _) => ("Unsupported path step", format!("Unsupported path step type {other:?}")),
-            };
-            unreadable.push(Diagnostic::error(problem.0, problem.1));
+            // (A get_attr step's value and an index step's key are not decoded here.)
+            if kind == "index" || kind == "get_attr" {
+                continue;
+            }
+            unreadable.push(Diagnostic::error("Unsupported path step", format!("Unsupported path step type {kind:?}")));
             read = false;
         }
     }

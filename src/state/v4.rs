@@ -428,7 +428,7 @@ fn read_resource(r: &J, state: &mut State, read: &mut Reader, diags: &mut Diagno
             }
             Some(J::Str(s)) if each != Some("list") => Some(InstanceKey::Str(s.to_string())),
             Some(other) => {
-                diags.push(diag::invalid_instance_key(base(), &super::shape::go_sharp_v(&other.to_value())));
+                diags.push(diag::invalid_instance_key(base(), &other.to_string()));
                 continue;
             }
         };
