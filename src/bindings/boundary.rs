@@ -49,10 +49,9 @@ pub(super) fn read_state(
     }
     // A module that runs out of memory reading a large state says so.
     if text.len() >= 64 << 20 {
-        let what = format!("options.state ({} MiB of JSON text)", text.len() >> 20);
         let nowhere =
             crate::diag::SourceRange { filename: String::new(), start: Default::default(), end: Default::default() };
-        crate::eval::limits::site(&nowhere, &what);
+        crate::eval::limits::site(&nowhere, "options.state (64 MiB of JSON text or more)");
     }
     // One parse: the text can be hundreds of MB.
     Ok(crate::state::read_text(&text))

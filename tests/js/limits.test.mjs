@@ -377,7 +377,7 @@ test("a 400 MB state string: a usable plan, or a diagnostic naming the state and
     const d = answer.diagnostics[0];
     assert.equal(d.summary, "Out of memory", JSON.stringify(d));
     // Says what ran out and where: the resource (its block's range) and the state's values.
-    assert.match(d.detail, /ran out of memory at (mock_resource\.a, whose values \(from options\.state and the plan\) hold \d+ MiB|options\.state \(\d+ MiB of JSON text\))/, d.detail);
+    assert.match(d.detail, /ran out of memory at (mock_resource\.a, whose values \(from options\.state and the plan\) hold \d+ MiB|options\.state \(64 MiB of JSON text or more\))/, d.detail);
     if (/mock_resource/.test(d.detail)) assert.deepEqual([d.range?.filename, d.range?.start.line], ["main.tf", 1]);
   } else {
     assert.ok(answer instanceof Plan);
