@@ -102,6 +102,16 @@ pub struct Snippet {
     pub values: Vec<serde_json::Value>,
 }
 
+/// What a diagnostic says caused it, which decides what the values under its snippet show
+/// (Terraform's `DiagnosticCausedByUnknown` / `DiagnosticCausedBySensitive` extras): unknown
+/// values are named as such, and sensitive ones at all, only when they are the cause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CausedBy {
+    Other,
+    Unknown,
+    Sensitive,
+}
+
 /// One problem found in the user's input.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
@@ -114,6 +124,11 @@ pub struct Diagnostic {
     pub range: Option<SourceRange>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub snippet: Option<Snippet>,
+    /// An evaluation error's values of the expression that failed (Terraform's `Expression`
+    /// and `EvalContext`), until its snippet is attached and shows them; `Some` once taken,
+    /// even empty, so that an outer evaluation keeps the inner one's.
+    #[serde(skip)]
+    pub values: Option<Vec<serde_json::Value>>,
 }
 
 impl Diagnostic {
@@ -133,6 +148,7 @@ impl Diagnostic {
             address: None,
             range: None,
             snippet: None,
+            values: None,
         }
     }
 

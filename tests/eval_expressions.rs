@@ -34,3 +34,13 @@ fn unknown_values_as_terraform_evaluates_them() {
     let n = harness::run("../expressions_unknown.json", console);
     assert!(n >= 49, "only {n} cases");
 }
+
+/// Strings as `terraform console` prints them (Go's `strconv.Quote`: what Go's Unicode 15.0.0
+/// `IsPrint` rejects is escaped: unassigned, new in 15.1, spaces, format characters, private
+/// use), and `format`'s errors naming a non-printable verb as Go's `%q` of a rune, recorded the
+/// same way from `recording/quoting.txt` (`tests/fixtures/eval/expressions_quoting.json`).
+#[test]
+fn strings_quoted_as_terraform_prints_them() {
+    let n = harness::run("../expressions_quoting.json", console);
+    assert!(n >= 25, "only {n} cases");
+}

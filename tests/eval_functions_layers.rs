@@ -32,6 +32,18 @@ mod string_format_num;
 #[allow(dead_code)]
 mod string_text;
 
+// What the layers name from the rest of the crate (`crate::addrs::quote`, `crate::eval::number`).
+mod addrs {
+    pub mod quote {
+        pub use tfgraph::addrs::quote::*;
+    }
+}
+mod eval {
+    pub mod number {
+        pub use tfgraph::eval::number::*;
+    }
+}
+
 use serde_json::{json, Value as Json};
 
 /// The string literals of a call like `regex("a", "b")`, unescaped as HCL does (enough for

@@ -15,6 +15,7 @@
 //! | `mod.rs` | `addrs.Referenceable` | [`Subject`], what a reference points at |
 
 mod instance;
+mod isprint_table;
 mod module;
 mod provider;
 pub mod quote;

@@ -90,6 +90,9 @@ pub struct Evaluator<'a> {
     /// Set while evaluating the template of a `templatestring`/`templatefile` call: those two
     /// may not be called again, and `templatestring` templates may not read files.
     template: Option<TemplateCall>,
+    /// The innermost expression whose evaluation failed: its text is what the error's snippet
+    /// values come from (HCL's diagnostic `Expression`).
+    failed: Option<std::ops::Range<usize>>,
 }
 
 type R = Result<Value, Box<Diagnostic>>;
@@ -102,11 +105,16 @@ enum Stepped<'v> {
 
 impl<'a> Evaluator<'a> {
     pub fn new(scope: &'a dyn Scope, funcs: &'a Registry, ctx: FuncContext<'a>, source: &'a Source<'a>) -> Self {
-        Evaluator { scope, funcs, ctx, source, locals: Vec::new(), depth: 0, template: None }
+        Evaluator { scope, funcs, ctx, source, locals: Vec::new(), depth: 0, template: None, failed: None }
     }
 
     fn err(&self, summary: &str, detail: impl Into<String>, span: &Span) -> Box<Diagnostic> {
         Box::new(Diagnostic::error(summary, detail).with_range(self.source.range(span)))
+    }
+
+    /// The text of the innermost expression whose evaluation failed.
+    pub fn failed_text(&self) -> Option<&str> {
+        self.source.text().get(self.failed.clone()?)
     }
 
     pub fn eval(&mut self, e: &Expr<'_>) -> R {
@@ -144,6 +152,9 @@ impl<'a> Evaluator<'a> {
             ));
         }
         let r = self.eval_inner(e);
+        if r.is_err() && self.failed.is_none() {
+            self.failed = Some(e.span.clone());
+        }
         if outermost {
             super::limits::close();
         }

@@ -145,6 +145,11 @@ pub fn enter() -> usize {
     })
 }
 
+/// How many levels of evaluation are on the stack now.
+pub fn frames() -> usize {
+    FRAMES.with(|c| c.get())
+}
+
 /// Leaves what [`enter`] entered.
 pub fn leave() {
     FRAMES.with(|c| c.set(c.get().saturating_sub(1)));

@@ -26,6 +26,7 @@ pub mod number;
 pub mod render;
 pub mod repetition;
 pub mod scope;
+pub mod snippet_values;
 pub mod typeexpr;
 pub mod types;
 pub mod validate;

@@ -15,7 +15,7 @@ use super::value::Value;
 use crate::config::kept::KeptExpr;
 use crate::config::model::{Config, Expr as ConfigExpr, Module};
 use crate::dag::go_quote;
-use crate::diag::{Diagnostic, Diagnostics, Pos, SourceRange};
+use crate::diag::{CausedBy, Diagnostic, Diagnostics, Pos, SourceRange};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
@@ -246,18 +246,59 @@ pub fn eval_kept(scope: &dyn Scope, inputs: &Inputs<'_>, tree: &KeptExpr) -> Res
     let ctx =
         FuncContext { planning: inputs.planning, files: inputs.files, base_dir: inputs.base_dir, cwd: inputs.cwd };
     let mut ev = Evaluator::new(scope, inputs.funcs, ctx, &source);
-    ev.eval(tree.get())
+    let r = ev.eval(tree.get());
+    r.map_err(|d| with_failed_values(d, &ev, scope, inputs))
+}
+
+/// `d` with the values the failed expression read, unless an inner evaluation gave it its own.
+/// Only an outermost evaluation takes them (reading them evaluates again: inside another
+/// evaluation that could go as deep as the failure did), and not for tfgraph's own limits.
+fn with_failed_values(
+    mut d: Box<Diagnostic>,
+    ev: &Evaluator<'_>,
+    scope: &dyn Scope,
+    inputs: &Inputs<'_>,
+) -> Box<Diagnostic> {
+    let limit = matches!(d.summary.as_str(), "Expression too deep" | "Expression result too large");
+    if d.values.is_none() && d.snippet.is_none() && !limit && super::limits::frames() == 0 {
+        let values =
+            ev.failed_text().map(|t| super::snippet_values::expression_values(scope, inputs, t, CausedBy::Other));
+        d.values = Some(values.unwrap_or_default());
+    }
+    d
 }
 
 /// Parses and evaluates expression text the loader kept no tree for (`terraform console`
 /// input, `.tfvars` values, `.tf.json` type constraints); `start` is where the text starts in
-/// `filename`.
+/// `filename`. An error carries the values the failed expression read.
 pub fn eval_text(
     scope: &dyn Scope,
     inputs: &Inputs<'_>,
     filename: &str,
     text: &str,
     start: Pos,
+) -> Result<Value, Box<Diagnostic>> {
+    eval_text_with(scope, inputs, filename, text, start, true)
+}
+
+/// [`eval_text`] without the values (what computes them evaluates this way).
+pub fn eval_text_plain(
+    scope: &dyn Scope,
+    inputs: &Inputs<'_>,
+    filename: &str,
+    text: &str,
+    start: Pos,
+) -> Result<Value, Box<Diagnostic>> {
+    eval_text_with(scope, inputs, filename, text, start, false)
+}
+
+fn eval_text_with(
+    scope: &dyn Scope,
+    inputs: &Inputs<'_>,
+    filename: &str,
+    text: &str,
+    start: Pos,
+    values: bool,
 ) -> Result<Value, Box<Diagnostic>> {
     // A heredoc's closing marker ends with its line: the loader's expression text stops before
     // that newline.
@@ -276,7 +317,8 @@ pub fn eval_text(
     let ctx =
         FuncContext { planning: inputs.planning, files: inputs.files, base_dir: inputs.base_dir, cwd: inputs.cwd };
     let mut ev = Evaluator::new(scope, inputs.funcs, ctx, &source);
-    ev.eval(&expr)
+    let r = ev.eval(&expr);
+    r.map_err(|d| if values { with_failed_values(d, &ev, scope, inputs) } else { d })
 }
 
 impl<'a> ModuleScope<'a> {
@@ -658,18 +700,18 @@ impl<'a> ModuleScope<'a> {
         )))
     }
 
+    /// What this scope evaluates with.
+    pub fn inputs(&self) -> &'a Inputs<'a> {
+        self.inputs
+    }
+
     /// The instances of module call `call_name` when it has `count` or `for_each` (`None`
-    /// when they are not known yet or the call is not expanded).
+    /// when they are not known yet, the value is unsuitable, or the call is not expanded).
     pub fn module_keys(&self, call_name: &str) -> Option<Vec<ModuleKey>> {
         let call = self.module.module_calls.iter().find(|c| c.name == call_name)?;
         if let Some(e) = &call.count {
             let v = eval_config_expr(self, self.inputs, e).ok()?;
-            let n = match super::repetition::count(&v) {
-                Ok(n) => n,
-                // Terraform refuses it; the keys are none until it does here too.
-                Err(super::repetition::CountError::Negative) => 0,
-                Err(_) => return None,
-            };
+            let n = super::repetition::count(&v).ok()?;
             // Past limits.moduleInstances the plan stops it (issue #26): never more keys than that.
             return Some((0..n.min(super::limits::module_count_cap())).map(ModuleKey::Count).collect());
         }
@@ -678,14 +720,27 @@ impl<'a> ModuleScope<'a> {
         Some(items.into_iter().map(|(k, x)| ModuleKey::Each(k, x)).collect())
     }
 
-    /// Terraform's error for module call `call_name`'s `for_each` when its value is known but
-    /// unsuitable (null, not a collection, a set of non-strings or holding null).
-    pub fn module_for_each_error(&self, call_name: &str) -> Option<crate::diag::Diagnostic> {
+    /// Terraform's error for module call `call_name`'s `count` or `for_each` when it makes no
+    /// instances at plan (the expression's own error, a value that is unsuitable or not known),
+    /// with the expression's source and what caused it when its snippet names the values read.
+    pub fn module_expansion_error(&self, call_name: &str) -> Option<(Diagnostic, Option<(String, CausedBy)>)> {
+        use super::repetition as rep;
         let call = self.module.module_calls.iter().find(|c| c.name == call_name)?;
-        let e = call.for_each.as_ref()?;
-        let v = eval_config_expr(self, self.inputs, e).ok()?;
-        let err = super::repetition::for_each(&v).err()?;
-        super::repetition::unsuitable(&err, &v).map(|d| d.with_range(e.range.clone()))
+        let e = call.count.as_ref().or(call.for_each.as_ref())?;
+        let v = match eval_config_expr(self, self.inputs, e) {
+            Ok(v) => v,
+            Err(d) => return Some((*d, None)),
+        };
+        let (d, caused_by) = if call.count.is_some() {
+            let err = rep::count(&v).err()?;
+            // Only HCL's conversion error carries the expression.
+            let caused_by = matches!(err, rep::CountError::Type(_)).then_some(CausedBy::Other);
+            (rep::count_error(&err).unwrap_or_else(rep::count_unknown), caused_by)
+        } else {
+            let err = rep::for_each(&v).err()?;
+            (rep::for_each_error(&err, &v), Some(err.caused_by()))
+        };
+        Some((d.with_range(e.range.clone()), caused_by.map(|c| (e.source.clone(), c))))
     }
 
     /// The scope of one instance of an expanded module call.

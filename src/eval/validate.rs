@@ -14,27 +14,31 @@
 //! Reported: function-call errors ("Invalid function argument", "Error in function call"):
 //! with everything but `path.*` and `terraform.*` unknown, a function fails only on arguments
 //! written as they are, where the plan would fail the same way; and a `for_each` whose value is
-//! already known and unsuitable (`toset([1, 2])`, `null`, a list), as Terraform's
-//! `evaluateForEachExpressionValue` refuses it with unknowns allowed. The walk's other findings
+//! already known and unsuitable (`toset([1, 2])`, `null`, a list, a sensitive variable), or a
+//! `count` (negative, fractional, null, not a number), as Terraform's validate walk refuses them
+//! with unknowns allowed. The walk's other findings
 //! are [`crate::config::static_refs`]'. Not modelled: provider blocks and `check`
 //! blocks (the plan still reports what it evaluates there).
 
 use super::expr::{Evaluator, Source};
 use super::functions::{FuncContext, Registry};
+use super::module_scope::Inputs;
 use super::scope::{LookupError, Scope};
 use super::{MapFiles, Type, Value};
 use crate::addrs::Subject;
 use crate::config::model::{Module, Reference};
 use crate::config::Config;
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{CausedBy, Diagnostic, Diagnostics};
 use crate::hcl::ast::{Body, Expr, Item};
 use std::collections::BTreeMap;
 
-/// The validate walk's scope: `path.*` and `terraform.*` known, everything else unknown.
+/// The validate walk's scope: `path.*` and `terraform.*` known, everything else unknown (a
+/// sensitive variable's unknown value sensitive, as Terraform's validate walk marks it).
 struct WalkScope<'a> {
     cwd: Option<&'a str>,
     /// `path.module`: the module's folder relative to the root module's.
     module_dir: String,
+    module: &'a Module,
 }
 
 impl Scope for WalkScope<'_> {
@@ -46,6 +50,10 @@ impl Scope for WalkScope<'_> {
             ("path", Some("cwd")) => (Value::string(self.cwd.unwrap_or(".")), 2),
             ("terraform", Some("workspace")) => (Value::string("default"), 2),
             ("count", Some("index")) => (Value::unknown(Type::Number), 2),
+            ("var", Some(name)) => {
+                let sensitive = self.module.variables.iter().any(|v| v.name == name && v.sensitive);
+                (Value::dynamic().mark(sensitive), 2)
+            }
             _ => (Value::dynamic(), used),
         })
     }
@@ -106,19 +114,52 @@ pub fn walk(files: &BTreeMap<String, String>, config: &Config) -> Diagnostics {
         let scope = WalkScope {
             cwd: config.cwd.as_deref(),
             module_dir: super::functions::filesystem::relative(base_dir, &module.dir),
+            module,
         };
         let eval = |file: &crate::config::kept::SyntaxFile, exprs: &[&Expr<'_>]| {
             function_errors(&scope, &funcs, (&file_source, base_dir, config.cwd.as_deref()), file, exprs)
         };
-        // A `for_each` already known here and unsuitable (a literal set of numbers, a null):
-        // Terraform's validate walk evaluates it with unknowns allowed and refuses it.
-        let for_each_error = |e: &crate::config::model::Expr| -> Option<Diagnostic> {
+        // A `count` or `for_each` already known here and unsuitable (a negative number, a
+        // literal set of numbers, a null, a sensitive value): Terraform's validate walk
+        // evaluates it with unknowns allowed (`evaluateCountExpressionValue`,
+        // `ValidateResourceValue`) and refuses it.
+        let repetition_error = |count: Option<&crate::config::model::Expr>,
+                                for_each: Option<&crate::config::model::Expr>|
+         -> Option<Diagnostic> {
+            let e = count.or(for_each)?;
             let t = e.tree.as_ref()?;
             let source = Source::file(t.file().source());
             let ctx = FuncContext { planning: true, files: &file_source, base_dir, cwd: config.cwd.as_deref() };
             let v = Evaluator::new(&scope, &funcs, ctx, &source).eval(t.get()).ok()?;
-            let err = super::repetition::for_each(&v).err()?;
-            super::repetition::unsuitable(&err, &v).map(|d| d.with_range(e.range.clone()))
+            // Its snippet names the values read where Terraform's diagnostic carries the
+            // expression: every for_each error, and count's conversion error.
+            let (mut d, caused_by) = match count {
+                Some(_) => {
+                    let err = super::repetition::count(&v).err()?;
+                    let caused_by = matches!(err, super::repetition::CountError::Type(_)).then_some(CausedBy::Other);
+                    (super::repetition::count_error(&err)?, caused_by)
+                }
+                None => {
+                    let err = super::repetition::for_each_at_validate(&v)?;
+                    (super::repetition::for_each_error(&err, &v), Some(err.caused_by()))
+                }
+            };
+            if let Some(caused_by) = caused_by {
+                let no_variables = BTreeMap::new();
+                let inputs = Inputs {
+                    variables: &no_variables,
+                    state: None,
+                    files: &file_source,
+                    funcs: &funcs,
+                    planning: true,
+                    unset_variables_unknown: true,
+                    base_dir,
+                    cwd: config.cwd.as_deref(),
+                    resources: None,
+                };
+                d.values = Some(super::snippet_values::expression_values(&scope, &inputs, &e.source, caused_by));
+            }
+            Some(d.with_range(e.range.clone()))
         };
         let here = &module.address;
         let node = |name: String| node_of(here, &name);
@@ -137,7 +178,7 @@ pub fn walk(files: &BTreeMap<String, String>, config: &Config) -> Diagnostics {
                 None => Vec::new(),
             };
             let mut errors = errors;
-            errors.extend(r.for_each.as_ref().and_then(&for_each_error));
+            errors.extend(repetition_error(r.count.as_ref(), r.for_each.as_ref()));
             let subject = r.address.strip_prefix(here.as_str()).unwrap_or(&r.address).trim_start_matches('.');
             nodes.add(node(subject.to_string()), walked(errors, &mut r.references.iter()));
         }
@@ -164,7 +205,7 @@ pub fn walk(files: &BTreeMap<String, String>, config: &Config) -> Diagnostics {
                 }
             }
             if errors.is_empty() {
-                errors.extend(call.for_each.as_ref().and_then(&for_each_error));
+                errors.extend(repetition_error(call.count.as_ref(), call.for_each.as_ref()));
             }
             nodes.add(node(format!("module.{}", call.name)), walked(errors, &mut call.references.iter()));
             let Some(child) = &call.module else { continue };

@@ -881,7 +881,7 @@ fn point_one(
                 &scope,
                 &inputs,
                 &format!("var.{}", var.name),
-                false,
+                crate::diag::CausedBy::Other,
             );
             crate::engine::shared::snippets::with_source(d, fs, shown)
         }
@@ -1317,8 +1317,12 @@ fn assertion(
         return (Status::Error, with_snippets(diags, files));
     }
     let fail = |summary: &str, detail: String, unknown: bool| {
-        let values =
-            crate::engine::shared::snippets::expression_values(scope, &cond_inputs, &a.condition.text, unknown);
+        let values = crate::engine::shared::snippets::expression_values(
+            scope,
+            &cond_inputs,
+            &a.condition.text,
+            if unknown { crate::diag::CausedBy::Unknown } else { crate::diag::CausedBy::Other },
+        );
         let d = Diagnostic::error(summary, detail).with_range(a.condition.range.clone());
         crate::engine::shared::snippets::with_source(d, &fs, values)
     };

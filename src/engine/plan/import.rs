@@ -8,7 +8,7 @@
 
 use crate::addrs::{InstanceAddr, InstanceKey};
 use crate::config::model::{Config, Import};
-use crate::diag::{Diagnostic, Diagnostics, Pos, SourceRange};
+use crate::diag::{CausedBy, Diagnostic, Diagnostics, Pos, SourceRange};
 use crate::engine::shared;
 use crate::eval::module_scope::{eval_config_expr, eval_text, Inputs, ModuleScope};
 use crate::eval::{Kind, Value};
@@ -40,10 +40,12 @@ pub fn expand(
         let repetitions: Vec<Option<(Value, Value)>> = match &block.for_each {
             None => vec![None],
             Some(e) => match eval_config_expr(scope, inputs, e) {
-                Ok(v) => match for_each_items(&v) {
-                    Some(items) => items.into_iter().map(Some).collect(),
-                    None => {
-                        diags.push(Diagnostic::error("Invalid for_each argument", "The \"for_each\" expression of an import block must be a map, or set of strings, whose keys are known.").with_range(e.range.clone()));
+                Ok(v) => match import_values(&v) {
+                    Ok(items) => items.into_iter().map(Some).collect(),
+                    Err((d, caused_by)) => {
+                        // The diagnostic carries the expression: its snippet names the values read.
+                        let values = shared::snippets::expression_values(scope, inputs, &e.source, caused_by);
+                        diags.push(shared::snippets::with_source(d.with_range(e.range.clone()), inputs.files, values));
                         continue;
                     }
                 },
@@ -71,18 +73,26 @@ pub fn expand(
     Ok(out)
 }
 
-fn for_each_items(v: &Value) -> Option<Vec<(Value, Value)>> {
-    let strings = |items: &[Value]| items.iter().all(|x| x.as_str().is_some());
+/// An import block's `for_each` as Terraform's `forEachEvaluator.ImportValues` iterates it:
+/// wholly known, null for no imports, any collection, each element with cty's iteration key
+/// (a list's or tuple's index, a set's element itself, a map's or object's key).
+fn import_values(v: &Value) -> Result<Vec<(Value, Value)>, (Diagnostic, CausedBy)> {
+    if !v.is_wholly_known() {
+        let d = Diagnostic::error("Invalid for_each argument", "The \"for_each\" expression includes values derived from other resource attributes that cannot be determined until apply, and so Terraform cannot determine the full set of values that might be used to import this resource.");
+        return Err((d, CausedBy::Unknown));
+    }
+    let indexed = |items: &[Value]| items.iter().enumerate().map(|(i, x)| (Value::int(i as i64), x.clone())).collect();
+    let keyed =
+        |m: &std::collections::BTreeMap<String, Value>| m.iter().map(|(k, x)| (Value::string(k), x.clone())).collect();
     match &v.kind {
-        // An import block also takes a list of strings.
-        Kind::List(_, items) | Kind::Tuple(items) if strings(items) => {
-            Some(items.iter().map(|x| (x.clone(), x.clone())).collect())
-        }
-        Kind::Set(_, items) if !strings(items) => None,
-        _ => {
-            let items = crate::eval::repetition::for_each(v).ok()?;
-            Some(items.into_iter().map(|(k, x)| (Value::string(k), x)).collect())
-        }
+        Kind::Null(_) => Ok(Vec::new()),
+        Kind::List(_, items) | Kind::Tuple(items) => Ok(indexed(items)),
+        Kind::Set(_, items) => Ok(items.iter().map(|x| (x.clone(), x.clone())).collect()),
+        Kind::Map(_, m) | Kind::Object(m) => Ok(keyed(m)),
+        _ => Err((
+            Diagnostic::error("Invalid for_each argument", "The \"for_each\" expression must be a collection."),
+            CausedBy::Other,
+        )),
     }
 }
 

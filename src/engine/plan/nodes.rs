@@ -6,14 +6,14 @@
 use super::walk::{OrphanNode, PlanHost, Synchronous, Work};
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::model::{Config, IgnoreChanges, Resource};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{CausedBy, Diagnostic, Diagnostics};
 use crate::engine::jsonconfig;
 use crate::engine::shared;
 use crate::eval::convert::convert;
 use crate::eval::functions::Registry;
 use crate::eval::json::from_json;
 use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleScope};
-use crate::eval::repetition::{CountError, ForEachError};
+use crate::eval::repetition::CountError;
 use crate::eval::{Kind, MapFiles, Value};
 use crate::plans::Action;
 use crate::providers::Op;
@@ -273,9 +273,10 @@ pub async fn plan_walked(
         config,
         &mut |path, keys, call| {
             let Some(got) = module_keys(&scope, path, keys, call) else {
-                // A known but unsuitable for_each is an error of its own, not an unknown one.
-                let unsuitable = with_scope(&scope, path, keys, &mut |s| s.module_for_each_error(call)).flatten();
-                return unsuitable.map(|d| {
+                // A count or for_each that makes no instances has its own error (Terraform's,
+                // the same as a resource's).
+                let error = shared::scope::module_expansion_error(&scope, path, keys, call);
+                return error.map(|d| {
                     walk.diags.push(d);
                     Vec::new()
                 });
@@ -636,18 +637,18 @@ impl<'a> Walk<'a> {
             };
             return match crate::eval::repetition::count(&v) {
                 Ok(n) => Some(Expansion::Count(n)),
-                Err(CountError::Unknown) => {
-                    self.diags.push(Diagnostic::error("Invalid count argument", "The \"count\" value depends on resource attributes that cannot be determined until apply, so Terraform cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.").with_range(e.range.clone()));
-                    None
-                }
-                Err(CountError::NotAWholeNumber | CountError::Negative) => {
-                    self.diags.push(
-                        Diagnostic::error(
-                            "Invalid count argument",
-                            "The given \"count\" argument value is unsuitable: must be greater than or equal to zero.",
-                        )
-                        .with_range(e.range.clone()),
-                    );
+                Err(err) => {
+                    let d = crate::eval::repetition::count_error(&err)
+                        .unwrap_or_else(crate::eval::repetition::count_unknown)
+                        .with_range(e.range.clone());
+                    // A conversion error is HCL's, whose snippet names the values read.
+                    let values = match err {
+                        CountError::Type(_) => {
+                            shared::snippets::expression_values(scope, self.inputs, &e.source, CausedBy::Other)
+                        }
+                        _ => Vec::new(),
+                    };
+                    self.diags.push(shared::snippets::with_source(d, self.inputs.files, values));
                     None
                 }
             };
@@ -660,31 +661,13 @@ impl<'a> Walk<'a> {
                     return None;
                 }
             };
-            let unknown = |what: &str| {
-                Diagnostic::error("Invalid for_each argument", format!("The \"for_each\" {what} includes values derived from resource attributes that cannot be determined until apply, and so Terraform cannot determine the full set of keys that will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to use a map value where the keys are defined statically in your configuration and where only the values contain apply-time results.\n\nAlternatively, you could use the -target planning option to first apply only the resources that the for_each value depends on, and then apply a second time to fully converge."))
-                    .with_range(e.range.clone())
-            };
-            // Terraform names the unknown values the expression read.
-            let unknown = |what: &str| {
-                shared::snippets::with_source(
-                    unknown(what),
-                    self.inputs.files,
-                    shared::snippets::expression_values(scope, self.inputs, &e.source, true),
-                )
-            };
             return match crate::eval::repetition::for_each(&v) {
                 Ok(items) => Some(Expansion::ForEach(items)),
-                Err(ForEachError::Unknown { set }) => {
-                    self.diags.push(unknown(if set { "set" } else { "map" }));
-                    None
-                }
                 Err(err) => {
-                    if let Some(d) = crate::eval::repetition::unsuitable(&err, &v) {
-                        // Terraform's diagnostic carries the expression, so its snippet names the values read.
-                        let values = shared::snippets::expression_values(scope, self.inputs, &e.source, false);
-                        let d = d.with_range(e.range.clone());
-                        self.diags.push(shared::snippets::with_source(d, self.inputs.files, values));
-                    }
+                    // Terraform's diagnostic carries the expression, so its snippet names the values read.
+                    let d = crate::eval::repetition::for_each_error(&err, &v).with_range(e.range.clone());
+                    let values = shared::snippets::expression_values(scope, self.inputs, &e.source, err.caused_by());
+                    self.diags.push(shared::snippets::with_source(d, self.inputs.files, values));
                     None
                 }
             };

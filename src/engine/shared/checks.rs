@@ -67,7 +67,7 @@ pub fn failed_condition(
     inputs: &Inputs<'_>,
     condition: &crate::config::model::Expr,
 ) -> Diagnostic {
-    let values = super::snippets::expression_values(scope, inputs, &condition.source, false);
+    let values = super::snippets::expression_values(scope, inputs, &condition.source, crate::diag::CausedBy::Other);
     super::snippets::with_source(d, inputs.files, values)
 }
 

@@ -150,7 +150,12 @@ pub fn derive(files: &BTreeMap<String, String>, config: &Config) -> (GenericSche
             let a = schema
                 .attributes
                 .entry(attr.clone())
-                .or_insert_with(|| AttributeSchema { optional: false, ..optional() });
+                // `id` is a string in every provider (the plugin SDK makes it one).
+                .or_insert_with(|| AttributeSchema {
+                    optional: false,
+                    ty: if attr == "id" { Type::String } else { Type::Dynamic },
+                    ..optional()
+                });
             a.computed = true;
             if let Some(shape) = reads.get(&(*data, type_name.clone(), attr.clone())).filter(|s| **s != Type::Dynamic) {
                 schemas.shapes.insert((type_name.clone(), attr.clone()), shape.clone());

@@ -89,6 +89,25 @@ pub fn with_scope<R>(
     }
 }
 
+/// Terraform's error for module call `call`'s `count` or `for_each` in the module instance at
+/// `path`/`keys` when it makes no instances, with the values its expression read.
+pub fn module_expansion_error(
+    scope: &ModuleScope<'_>,
+    path: &[String],
+    keys: &[Option<ModuleKey>],
+    call: &str,
+) -> Option<crate::diag::Diagnostic> {
+    let mut error = |s: &ModuleScope<'_>| {
+        let (d, read) = s.module_expansion_error(call)?;
+        let values = match read {
+            Some((source, caused_by)) => super::snippets::expression_values(s, s.inputs(), &source, caused_by),
+            None => Vec::new(),
+        };
+        Some(super::snippets::with_source(d, s.inputs().files, values))
+    };
+    with_scope(scope, path, keys, &mut error).flatten()
+}
+
 /// The instances of module call `call` in the module instance at `path`/`keys`.
 pub fn module_keys(
     scope: &ModuleScope<'_>,

@@ -1,118 +1,13 @@
 //! Diagnostics as Terraform's CLI prints them without colour (`format.DiagnosticPlain`), and
-//! the expression values it shows under a snippet (`views/json.NewDiagnostic`): each reference
-//! of the failing expression, as long a prefix of it as evaluates, with a short statement
-//! (`var.size is 3`), sorted; and the snippet Terraform's JSON diagnostics carry: the source
-//! lines, the enclosing top-level block as context (`hcled.ContextString`).
+//! the snippet Terraform's JSON diagnostics carry: the source lines, the enclosing top-level
+//! block as context (`hcled.ContextString`), and the values the failing expression read
+//! ([`expression_values`], in eval/, where evaluation errors take them).
 
-use crate::config::references::{Origin, StepKind, Walker};
 use crate::diag::{Diagnostic, Diagnostics, Pos, Severity, SourceFile, SourceRange};
 use crate::eval::functions::FileSource;
-use crate::eval::module_scope::{eval_text, Inputs};
-use crate::eval::scope::Scope;
-use crate::eval::{Kind, Type, Value};
 use crate::hcl::ast::Item;
-use serde_json::json;
 
-/// The `values` of a snippet for the expression `text`, evaluated in `scope`. Sensitive values
-/// are left out; unknown ones are named only as far as the diagnostic's cause allows
-/// (`caused_by_unknown`: Terraform's `DiagnosticCausedByUnknown` extra).
-pub fn expression_values(
-    scope: &dyn Scope,
-    inputs: &Inputs<'_>,
-    text: &str,
-    caused_by_unknown: bool,
-) -> Vec<serde_json::Value> {
-    let Ok(expr) = crate::hcl::parse_expr(text) else { return Vec::new() };
-    let mut w = Walker::new(Origin::File(text), &[]);
-    w.expr(&expr);
-    let mut out: Vec<(String, String)> = Vec::new();
-    for t in &w.out {
-        // The longest prefix of two steps or more that evaluates.
-        for len in (2..=t.steps.len()).rev() {
-            let steps = &t.steps[..len];
-            let source = &text[steps[0].span.start..steps[len - 1].span.end];
-            let Ok(v) = eval_text(scope, inputs, "", source, crate::diag::Pos { line: 1, column: 1, byte: 0 }) else {
-                continue;
-            };
-            let shown = traversal_str(steps);
-            if out.iter().any(|(t, _)| *t == shown) {
-                break;
-            }
-            if let Some(statement) = statement(&v, caused_by_unknown) {
-                out.push((shown, statement));
-            }
-            break;
-        }
-    }
-    crate::util::sort::sort(&mut out);
-    out.into_iter().map(|(t, s)| json!({"traversal": t, "statement": s})).collect()
-}
-
-/// `tfdiags.TraversalStr`.
-fn traversal_str(steps: &[crate::config::references::Step<'_>]) -> String {
-    let mut s = String::new();
-    for st in steps {
-        match &st.kind {
-            StepKind::Root(n) => s.push_str(n),
-            StepKind::Attr(n) => {
-                s.push('.');
-                s.push_str(n);
-            }
-            StepKind::Index(crate::config::references::IndexKey::Int(i)) => s.push_str(&format!("[{i}]")),
-            StepKind::Index(crate::config::references::IndexKey::Str(k)) => {
-                s.push_str(&format!("[{}]", crate::addrs::quote(k)))
-            }
-            StepKind::Index(_) => s.push_str("[]"),
-        }
-    }
-    s
-}
-
-/// `statementStr` for a diagnostic not caused by sensitive values. Unknown collections have no
-/// length bounds here (no refinements), which Terraform words as a plain "is a list of ...".
-fn statement(v: &Value, caused_by_unknown: bool) -> Option<String> {
-    if v.has_sensitive() {
-        return None;
-    }
-    if !v.is_known() {
-        return match (v.ty(), caused_by_unknown) {
-            (Type::Dynamic, false) => None,
-            (Type::Dynamic, true) => Some("will be known only after apply".into()),
-            (t, false) => Some(format!("is a {}", t.friendly_name())),
-            (t, true) => Some(format!("is a {}, known only after apply", t.friendly_name())),
-        };
-    }
-    Some(format!("is {}", compact(v)))
-}
-
-/// `tfdiags.CompactValueStr`.
-fn compact(v: &Value) -> String {
-    if v.is_null() {
-        return "null".into();
-    }
-    let ty = v.ty();
-    match &v.kind {
-        Kind::Bool(b) => b.to_string(),
-        Kind::Number(n) => n.to_string(),
-        Kind::String(s) => crate::addrs::quote(s),
-        Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => count(items.len(), &ty),
-        Kind::Map(_, m) => count(m.len(), &ty),
-        Kind::Object(m) => match m.len() {
-            0 => "object with no attributes".into(),
-            1 => "object with 1 attribute".into(),
-            n => format!("object with {n} attributes"),
-        },
-        _ => ty.friendly_name(),
-    }
-}
-
-fn count(n: usize, ty: &Type) -> String {
-    match n {
-        0 => format!("empty {}", ty.friendly_name()),
-        1 => format!("{} with 1 element", ty.friendly_name()),
-        n => format!("{} with {n} elements", ty.friendly_name()),
-    }
-}
+pub use crate::eval::snippet_values::expression_values;
 
 /// `d` with the snippet Terraform's JSON diagnostics carry (`views/json.NewDiagnostic`), when
 /// its range names a file of `files` and it has none yet: an empty range widened to one byte,
@@ -193,7 +88,9 @@ impl SnippetFile {
         // HCL asks for the context one byte before the highlight (hcled.ContextString(file, offset-1)).
         let context = (r.start.byte as usize).checked_sub(1).and_then(|at| self.context(at));
         let mut s = self.file.snippet(r, context);
-        s.values = values;
+        // An evaluation error carries the values of the expression that failed.
+        let carried = d.values.take().unwrap_or_default();
+        s.values = if values.is_empty() { carried } else { values };
         d.snippet = Some(s);
         d
     }

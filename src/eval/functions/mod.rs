@@ -40,6 +40,7 @@ pub(crate) use conversion::convert_to_constraint;
 mod string;
 mod string_format_go;
 mod string_format_num;
+pub use string_format_num::text_g;
 pub mod string_regex_fold;
 mod string_regex_go;
 mod string_regex_syntax;

@@ -136,59 +136,7 @@ fn unrecognized(format: &str, p: usize) -> String {
     format!("unrecognized format character {} at offset {p}", go_quote_rune(r))
 }
 
-/// Go's `%q` for a rune: `'x'`, with Go's escapes.
-pub fn go_quote_rune(r: char) -> String {
-    match r {
-        '\'' => "'\\''".to_string(),
-        '\\' => "'\\\\'".to_string(),
-        '\n' => "'\\n'".to_string(),
-        '\t' => "'\\t'".to_string(),
-        '\r' => "'\\r'".to_string(),
-        '\x07' => "'\\a'".to_string(),
-        '\x08' => "'\\b'".to_string(),
-        '\x0C' => "'\\f'".to_string(),
-        '\x0B' => "'\\v'".to_string(),
-        c if (c as u32) < 0x20 || c as u32 == 0x7f => format!("'\\x{:02x}'", c as u32),
-        c => format!("'{c}'"),
-    }
-}
-
-/// Go's `%q` for a string (`strconv.Quote`).
-pub fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\x07' => out.push_str("\\a"),
-            '\x08' => out.push_str("\\b"),
-            '\x0C' => out.push_str("\\f"),
-            '\x0B' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if (c as u32) >= 0x80 && !is_go_printable(c) => {
-                if (c as u32) < 0x10000 {
-                    out.push_str(&format!("\\u{:04x}", c as u32));
-                } else {
-                    out.push_str(&format!("\\U{:08x}", c as u32));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// An approximation of Go's `unicode.IsPrint` for non-ASCII: controls, unassigned
-/// surrogates and format characters are not printable.
-fn is_go_printable(c: char) -> bool {
-    !(c.is_control()
-        || matches!(c as u32, 0x00AD | 0x200B..=0x200F | 0x2028..=0x202E | 0x2060..=0x206F | 0xFEFF | 0xFFF9..=0xFFFB))
-}
+use crate::addrs::quote::{go_quote, go_quote_rune};
 
 /// Number of grapheme clusters (cty measures widths and precisions in them).
 pub fn graphemes(s: &str) -> usize {

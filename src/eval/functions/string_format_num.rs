@@ -246,6 +246,15 @@ pub fn format_float(v: &Verb, x: &Decimal) -> String {
     pad_number(v, sign, "", &body, false)
 }
 
+/// Go's `big.Float.Text('g', prec)` of a number (Terraform's diagnostics print numbers with 10
+/// significant digits: `1.23456789e+10`, `0.3333333333`).
+pub fn text_g(n: &crate::eval::number::Number, prec: usize) -> String {
+    match Decimal::parse(&n.to_string()) {
+        Some(d) => format_float(&Verb { mode: 'g', prec: Some(prec), ..Verb::default() }, &d),
+        None => n.to_string(),
+    }
+}
+
 /// Go's `big.Int.Format` for `b d o x X` (flags `# + - space 0`, width, precision).
 pub fn format_int(v: &Verb, x: &Decimal) -> String {
     let digits = int_digits(

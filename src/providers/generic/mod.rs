@@ -213,7 +213,11 @@ impl GenericProvider {
             }
             let v = match prior {
                 Some(prior) => get(prior, k).cloned().unwrap_or_else(|| Value::null(a.ty.clone())),
-                None => Value::unknown(self.shape(type_name, &format!("{path}{k}"))),
+                // The shape reads give it, else the schema's type (`id`: a string).
+                None => Value::unknown(match self.shape(type_name, &format!("{path}{k}")) {
+                    Type::Dynamic => a.ty.clone(),
+                    shape => shape,
+                }),
             };
             pm.insert(k.clone(), v);
         }
