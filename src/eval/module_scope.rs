@@ -40,6 +40,8 @@ pub struct Inputs<'a> {
     pub cwd: Option<&'a str>,
     /// Resource values from a walk (the plan's or the apply's), ahead of `state`.
     pub resources: Option<&'a dyn super::scope::ResourceSource>,
+    /// `override_module`s (`terraform test`): the outputs of the module instances they name.
+    pub overrides: Option<&'a super::module_overrides::ModuleOverrides>,
 }
 
 enum Slot {
@@ -158,6 +160,9 @@ pub struct ModuleScope<'a> {
     memo: Rc<Memo>,
     /// This module instance's entry of `memo`.
     pure: Rc<PureValues>,
+    /// The `outputs` of this module instance's `override_module`, if it has one: its outputs
+    /// are those, and nothing in it is evaluated.
+    overridden: Option<&'a Value>,
     pub diagnostics: RefCell<Diagnostics>,
 }
 
@@ -320,6 +325,7 @@ impl<'a> ModuleScope<'a> {
         memo: Rc<Memo>,
     ) -> ModuleScope<'a> {
         let pure = memo.pure.borrow_mut().entry(address.clone()).or_default().clone();
+        let overridden = inputs.overrides.and_then(|o| o.outputs(&address));
         ModuleScope {
             module,
             address,
@@ -331,6 +337,7 @@ impl<'a> ModuleScope<'a> {
             outputs: RefCell::new(HashMap::new()),
             memo,
             pure,
+            overridden,
             diagnostics: RefCell::new(Diagnostics::new()),
         }
     }
@@ -597,6 +604,10 @@ impl<'a> ModuleScope<'a> {
             return Some((**v).clone());
         }
         let decl = self.module.outputs.iter().find(|o| o.name == name)?;
+        if let Some(outputs) = self.overridden {
+            // Terraform's `nodeExpandOutput.getOverrideValue`: no expression, no preconditions.
+            return Some(super::module_overrides::ModuleOverrides::output(outputs, name).mark(decl.sensitive));
+        }
         self.outputs.borrow_mut().insert(name.to_string(), Slot::Evaluating);
         let v = match eval_config_expr(self, self.inputs, &decl.value) {
             Ok(v) => v.mark(decl.sensitive),
@@ -658,34 +669,29 @@ impl<'a> ModuleScope<'a> {
         )))
     }
 
-    /// The instances of module call `call_name` when it has `count` or `for_each` (`None`
-    /// when they are not known yet or the call is not expanded).
-    pub fn module_keys(&self, call_name: &str) -> Option<Vec<ModuleKey>> {
-        let call = self.module.module_calls.iter().find(|c| c.name == call_name)?;
+    /// The instances of module call `call_name` when it has `count` or `for_each`. `Err(None)`:
+    /// not known yet (or the call is not expanded); `Err(Some(_))`: a known value Terraform
+    /// refuses (a null for_each, not a collection, a set of non-strings or holding null), with
+    /// its diagnostic at the expression.
+    pub fn module_keys(&self, call_name: &str) -> Result<Vec<ModuleKey>, Option<Box<Diagnostic>>> {
+        let call = self.module.module_calls.iter().find(|c| c.name == call_name).ok_or(None)?;
         if let Some(e) = &call.count {
-            let v = eval_config_expr(self, self.inputs, e).ok()?;
+            let v = eval_config_expr(self, self.inputs, e).map_err(|_| None)?;
             let n = match super::repetition::count(&v) {
                 Ok(n) => n,
                 // Terraform refuses it; the keys are none until it does here too.
                 Err(super::repetition::CountError::Negative) => 0,
-                Err(_) => return None,
+                Err(_) => return Err(None),
             };
             // Past limits.moduleInstances the plan stops it (issue #26): never more keys than that.
-            return Some((0..n.min(super::limits::module_count_cap())).map(ModuleKey::Count).collect());
+            return Ok((0..n.min(super::limits::module_count_cap())).map(ModuleKey::Count).collect());
         }
-        let v = eval_config_expr(self, self.inputs, call.for_each.as_ref()?).ok()?;
-        let items = super::repetition::for_each(&v).ok()?;
-        Some(items.into_iter().map(|(k, x)| ModuleKey::Each(k, x)).collect())
-    }
-
-    /// Terraform's error for module call `call_name`'s `for_each` when its value is known but
-    /// unsuitable (null, not a collection, a set of non-strings or holding null).
-    pub fn module_for_each_error(&self, call_name: &str) -> Option<crate::diag::Diagnostic> {
-        let call = self.module.module_calls.iter().find(|c| c.name == call_name)?;
-        let e = call.for_each.as_ref()?;
-        let v = eval_config_expr(self, self.inputs, e).ok()?;
-        let err = super::repetition::for_each(&v).err()?;
-        super::repetition::unsuitable(&err, &v).map(|d| d.with_range(e.range.clone()))
+        let e = call.for_each.as_ref().ok_or(None)?;
+        let v = eval_config_expr(self, self.inputs, e).map_err(|_| None)?;
+        match super::repetition::for_each(&v) {
+            Ok(items) => Ok(items.into_iter().map(|(k, x)| ModuleKey::Each(k, x)).collect()),
+            Err(err) => Err(super::repetition::unsuitable(&err, &v).map(|d| Box::new(d.with_range(e.range.clone())))),
+        }
     }
 
     /// The scope of one instance of an expanded module call.
@@ -718,7 +724,7 @@ impl<'a> ModuleScope<'a> {
     /// `for_each` (unknown while the instances are).
     fn expanded_module_value(&self, call_name: &str) -> Value {
         let Some(call) = self.module.module_calls.iter().find(|c| c.name == call_name) else { return Value::dynamic() };
-        let Some(keys) = self.module_keys(call_name) else { return Value::dynamic() };
+        let Ok(keys) = self.module_keys(call_name) else { return Value::dynamic() };
         let mut items = Vec::new();
         for k in keys {
             let Some(child) = self.child_instance(call_name, k.clone()) else { return Value::dynamic() };
@@ -1015,6 +1021,7 @@ resource "mock_resource" "r" {
             base_dir: ".",
             cwd: None,
             resources: Some(&values),
+            overrides: None,
         };
         let root = ModuleScope::root(&loaded.config, &inputs, &[]);
 

@@ -215,13 +215,16 @@ impl<'a> ApplyNodes<'a> {
     ) -> ApplyNodes<'a> {
         let mut unexpanded = Vec::new();
         let expansion_values = WalkValues::default();
-        let walkables = with_root_scope(files, config, variables, &expansion_values, false, &mut |root, _| {
-            order::resources(
-                config,
-                &mut |path, keys, call| shared::scope::module_keys(root, path, keys, call),
-                &mut unexpanded,
-            )
-        });
+        let overrides = &plan.module_overrides;
+        let walkables =
+            with_root_scope(files, config, variables, &expansion_values, false, overrides, &mut |root, _| {
+                order::resources(
+                    config,
+                    overrides,
+                    &mut |path, keys, call| shared::scope::module_keys(root, path, keys, call).ok(),
+                    &mut unexpanded,
+                )
+            });
         let by_addr: HashMap<String, usize> =
             walkables.iter().enumerate().map(|(i, w)| (w.address.clone(), i)).collect();
         // Each resource's dependencies: the configuration's, and the state's for what it recorded.
@@ -334,7 +337,7 @@ impl<'a> ApplyNodes<'a> {
             changed: 0,
             destroyed: 0,
             diagnostics: shared::targets::apply_diagnostics(plan),
-            env: RootEnv::new(files, config),
+            env: RootEnv::new(files, config, &plan.module_overrides),
             args,
             reads,
             hidden,

@@ -131,6 +131,7 @@ pub async fn plan_walked(
         destroy: options.destroy,
         prior_state: prior.cloned(),
         targets: options.targets.clone(),
+        module_overrides: options.module_overrides.clone(),
         ..Plan::default()
     };
     // The validate graph runs first: a cycle is refused with its names.
@@ -195,6 +196,7 @@ pub async fn plan_walked(
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
         cwd: config.cwd.as_deref(),
         resources: Some(&values),
+        overrides: Some(&options.module_overrides),
     };
     let root_files = crate::eval::module_scope::root_files(files, &config.root.dir);
     let scope = ModuleScope::root(config, &inputs, &root_files);
@@ -264,14 +266,16 @@ pub async fn plan_walked(
     let (mut module_total, mut too_many) = (0usize, None);
     let resources = order::resources(
         config,
+        &options.module_overrides,
         &mut |path, keys, call| {
-            let Some(got) = module_keys(&scope, path, keys, call) else {
+            let got = match module_keys(&scope, path, keys, call) {
+                Ok(got) => got,
                 // A known but unsuitable for_each is an error of its own, not an unknown one.
-                let unsuitable = with_scope(&scope, path, keys, &mut |s| s.module_for_each_error(call)).flatten();
-                return unsuitable.map(|d| {
-                    walk.diags.push(d);
-                    Vec::new()
-                });
+                Err(Some(d)) => {
+                    walk.diags.push(*d);
+                    return Some(Vec::new());
+                }
+                Err(None) => return None,
             };
             module_total += got.len();
             if too_many.is_some() {

@@ -89,12 +89,13 @@ pub fn with_scope<R>(
     }
 }
 
-/// The instances of module call `call` in the module instance at `path`/`keys`.
+/// The instances of module call `call` in the module instance at `path`/`keys`
+/// ([`ModuleScope::module_keys`]; `Err(None)` too when that module instance is not available).
 pub fn module_keys(
     scope: &ModuleScope<'_>,
     path: &[String],
     keys: &[Option<ModuleKey>],
     call: &str,
-) -> Option<Vec<ModuleKey>> {
-    with_scope(scope, path, keys, &mut |s| s.module_keys(call)).flatten()
+) -> Result<Vec<ModuleKey>, Option<Box<crate::diag::Diagnostic>>> {
+    with_scope(scope, path, keys, &mut |s| s.module_keys(call)).unwrap_or(Err(None))
 }
