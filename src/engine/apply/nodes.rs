@@ -221,7 +221,21 @@ impl<'a> ApplyNodes<'a> {
                 order::resources(
                     config,
                     overrides,
-                    &mut |path, keys, call| shared::scope::module_keys(root, path, keys, call).ok(),
+                    &mut |path, keys, call| {
+                        // The instances the plan's walk expanded; a module it did not reach is
+                        // evaluated here.
+                        let mut call_path = path.to_vec();
+                        call_path.push(call.to_string());
+                        match plan.module_instances.get(&call_path) {
+                            Some(list) => Some(
+                                list.iter()
+                                    .filter(|k| k.starts_with(keys))
+                                    .filter_map(|k| k.last().cloned().flatten())
+                                    .collect(),
+                            ),
+                            None => shared::scope::module_keys(root, path, keys, call).ok(),
+                        }
+                    },
                     &mut unexpanded,
                 )
             });

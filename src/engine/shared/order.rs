@@ -33,6 +33,53 @@ pub struct Walkable<'c> {
     pub config_address: String,
 }
 
+impl<'c> Walkable<'c> {
+    /// This configuration resource in the module instance `keys` (one per call of its path).
+    pub fn in_instance(&self, keys: &[Option<ModuleKey>]) -> Walkable<'c> {
+        let module_addr = instance_addr(&self.path, keys);
+        let r = self.resource;
+        let local = format!("{}{}.{}", r.mode.prefix(), r.type_name, r.name);
+        let address = if module_addr.is_empty() { local } else { format!("{module_addr}.{local}") };
+        Walkable {
+            path: self.path.clone(),
+            keys: keys.to_vec(),
+            module_addr,
+            resource: self.resource,
+            address,
+            config_address: self.config_address.clone(),
+        }
+    }
+}
+
+/// Every resource of the configuration once, in the order of [`resources`], outside any module
+/// instance (each key `None`): what the plan decides per configuration resource before the walk
+/// expands the modules ([`Walkable::in_instance`] places one in an instance).
+pub fn config_resources(config: &Config) -> Vec<Walkable<'_>> {
+    fn module<'c>(m: &'c Module, path: &mut Vec<String>, out: &mut Vec<Walkable<'c>>) {
+        for r in &m.resources {
+            let local = format!("{}{}.{}", r.mode.prefix(), r.type_name, r.name);
+            let config_address = absolute(path, &local);
+            out.push(Walkable {
+                path: path.clone(),
+                keys: vec![None; path.len()],
+                module_addr: module_addr(path),
+                resource: r,
+                address: config_address.clone(),
+                config_address,
+            });
+        }
+        for call in &m.module_calls {
+            let Some(child) = call.module.as_deref() else { continue };
+            path.push(call.name.clone());
+            module(child, path, out);
+            path.pop();
+        }
+    }
+    let mut out = Vec::new();
+    module(&config.root, &mut Vec::new(), &mut out);
+    out
+}
+
 /// The module at `path` (call names), if loaded and not expanded with count/for_each.
 pub fn module_at<'c>(config: &'c Config, path: &[String]) -> Option<&'c Module> {
     let mut m = &config.root;

@@ -5,6 +5,7 @@
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::diag::Diagnostics;
 use crate::eval::module_overrides::ModuleOverrides;
+use crate::eval::module_scope::ModuleKey;
 use crate::eval::Value;
 use crate::plans::Action;
 use std::collections::BTreeMap;
@@ -203,7 +204,13 @@ pub struct Plan {
     /// The `override_module`s it was made with, which its apply keeps (Terraform's
     /// `plan.Overrides`).
     pub module_overrides: ModuleOverrides,
+    /// The instances of each module call the walk expanded (module path → each instance's keys,
+    /// one per call of the path): the apply expands the modules as the plan did.
+    pub module_instances: ModuleInstances,
 }
+
+/// Module path (call names) → the instances of the module there, each as its keys.
+pub type ModuleInstances = std::collections::HashMap<Vec<String>, Vec<Vec<Option<ModuleKey>>>>;
 
 impl Plan {
     /// Terraform's `plan.Errored`: errors while planning. The apply graph's errors, found once
