@@ -177,6 +177,7 @@ fn corpus_locals_outputs_and_defaults_evaluate() {
             base_dir,
             cwd: None,
             resources: None,
+            overrides: None,
         };
         let scope = ModuleScope::root(&loaded.config, &inputs, &[]);
         let module = scope.module();

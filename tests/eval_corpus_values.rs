@@ -107,6 +107,7 @@ fn comparable(files: &BTreeMap<String, String>, base: &str, root: &Root) -> BTre
         base_dir,
         cwd: None,
         resources: None,
+        overrides: None,
     };
     let scope = ModuleScope::root(&root.config, &inputs, &[]);
     let module = &root.config.root;

@@ -222,6 +222,7 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
         replace: strings("replace"),
         on_op: None,
         cancel: None,
+        module_overrides: Default::default(),
     };
     let p = plan(files, config, state, &provider, &options);
     let view = plan_view(&p, &provider, &provider.schema_document());

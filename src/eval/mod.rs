@@ -21,6 +21,7 @@ pub mod expr;
 pub mod functions;
 pub mod json;
 pub mod limits;
+pub mod module_overrides;
 pub mod module_scope;
 pub mod number;
 pub mod render;
@@ -93,6 +94,7 @@ pub fn evaluate(
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
         cwd: config.cwd.as_deref(),
         resources: None,
+        overrides: None,
     };
     let root_files = module_scope::root_files(files, &config.root.dir);
     let scope = module_scope::ModuleScope::root(config, &inputs, &root_files);

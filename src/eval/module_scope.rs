@@ -40,6 +40,8 @@ pub struct Inputs<'a> {
     pub cwd: Option<&'a str>,
     /// Resource values from a walk (the plan's or the apply's), ahead of `state`.
     pub resources: Option<&'a dyn super::scope::ResourceSource>,
+    /// `override_module`s (`terraform test`): the outputs of the module instances they name.
+    pub overrides: Option<&'a super::module_overrides::ModuleOverrides>,
 }
 
 enum Slot {
@@ -158,6 +160,9 @@ pub struct ModuleScope<'a> {
     memo: Rc<Memo>,
     /// This module instance's entry of `memo`.
     pure: Rc<PureValues>,
+    /// The `outputs` of this module instance's `override_module`, if it has one: its outputs
+    /// are those, and nothing in it is evaluated.
+    overridden: Option<&'a Value>,
     pub diagnostics: RefCell<Diagnostics>,
 }
 
@@ -362,6 +367,7 @@ impl<'a> ModuleScope<'a> {
         memo: Rc<Memo>,
     ) -> ModuleScope<'a> {
         let pure = memo.pure.borrow_mut().entry(address.clone()).or_default().clone();
+        let overridden = inputs.overrides.and_then(|o| o.outputs(&address));
         ModuleScope {
             module,
             address,
@@ -373,6 +379,7 @@ impl<'a> ModuleScope<'a> {
             outputs: RefCell::new(HashMap::new()),
             memo,
             pure,
+            overridden,
             diagnostics: RefCell::new(Diagnostics::new()),
         }
     }
@@ -639,6 +646,10 @@ impl<'a> ModuleScope<'a> {
             return Some((**v).clone());
         }
         let decl = self.module.outputs.iter().find(|o| o.name == name)?;
+        if let Some(outputs) = self.overridden {
+            // Terraform's `nodeExpandOutput.getOverrideValue`: no expression, no preconditions.
+            return Some(super::module_overrides::ModuleOverrides::output(outputs, name).mark(decl.sensitive));
+        }
         self.outputs.borrow_mut().insert(name.to_string(), Slot::Evaluating);
         let v = match eval_config_expr(self, self.inputs, &decl.value) {
             Ok(v) => v.mark(decl.sensitive),
@@ -705,8 +716,9 @@ impl<'a> ModuleScope<'a> {
         self.inputs
     }
 
-    /// The instances of module call `call_name` when it has `count` or `for_each` (`None`
-    /// when they are not known yet, the value is unsuitable, or the call is not expanded).
+    /// The instances of module call `call_name` when it has `count` or `for_each` (`None` when
+    /// they are not known yet, the value is one Terraform refuses — the expand node reports it
+    /// with [`module_expansion_error`](Self::module_expansion_error) — or the call is not expanded).
     pub fn module_keys(&self, call_name: &str) -> Option<Vec<ModuleKey>> {
         let call = self.module.module_calls.iter().find(|c| c.name == call_name)?;
         if let Some(e) = &call.count {
@@ -1070,6 +1082,7 @@ resource "mock_resource" "r" {
             base_dir: ".",
             cwd: None,
             resources: Some(&values),
+            overrides: None,
         };
         let root = ModuleScope::root(&loaded.config, &inputs, &[]);
 

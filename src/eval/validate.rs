@@ -156,6 +156,7 @@ pub fn walk(files: &BTreeMap<String, String>, config: &Config) -> Diagnostics {
                     base_dir,
                     cwd: config.cwd.as_deref(),
                     resources: None,
+                    overrides: None,
                 };
                 d.values = Some(super::snippet_values::expression_values(&scope, &inputs, &e.source, caused_by));
             }

@@ -17,6 +17,7 @@ use crate::engine::apply::{apply as engine_apply, ApplyOptions};
 use crate::engine::plan::plan as engine_plan;
 use crate::engine::{Plan, PlanOptions};
 use crate::eval::functions::Registry;
+use crate::eval::module_overrides::ModuleOverrides;
 use crate::eval::module_scope::{Inputs, ModuleScope};
 use crate::eval::scope::ResourceSource;
 use crate::eval::Value;
@@ -42,24 +43,26 @@ pub(super) fn builtin_funcs() -> Rc<Registry> {
 pub struct Module<'f> {
     pub files: &'f BTreeMap<String, String>,
     pub root: String,
-    pub config: Config,
+    /// Shared with the copies `overridden` makes.
+    pub config: Rc<Config>,
     /// Problems loading it.
     pub diagnostics: Diagnostics,
     /// Shared with the copies `overridden` makes: the schemas do not change.
     provider: Rc<ProviderSet>,
+    /// The `override_module`s the engine plans and applies it with.
+    overrides: ModuleOverrides,
 }
 
-/// A module call replaced by `override_module` (`moduletest/mocking`, `node_output.go`): none of
-/// its variables, locals, resources, checks or nested calls are evaluated, and each output is
-/// the override's value of that name, else null. Its call's `count` / `for_each` still expand.
+/// A module call or module instance replaced by `override_module` (`moduletest/mocking`,
+/// `node_output.go`): the engine evaluates and plans nothing in it, and each output is the
+/// override's value of that name, else null. Its call's `count` / `for_each` still expand.
 #[derive(Clone, Debug)]
 pub struct ModuleOverride {
-    /// The call's address (`module.child`, `module.child.module.grand`).
+    /// The call's or instance's address (`module.child`, `module.many[0]`,
+    /// `module.child.module.grand`).
     pub target: String,
     /// `outputs`, when given (a constant object).
     pub outputs: Option<Value>,
-    /// Where the outputs are written: the ranges of the outputs' new expressions.
-    pub range: crate::diag::SourceRange,
 }
 
 impl<'f> Module<'f> {
@@ -68,24 +71,32 @@ impl<'f> Module<'f> {
         let provider = crate::engine::shared::schemas::providers(files, &loaded.config, Default::default());
         let diagnostics =
             crate::engine::shared::snippets::with_sources(loaded.diagnostics, &crate::eval::MapFiles(files));
-        Module { files, root: root.to_string(), config: loaded.config, diagnostics, provider: Rc::new(provider) }
+        Module {
+            files,
+            root: root.to_string(),
+            config: Rc::new(loaded.config),
+            diagnostics,
+            provider: Rc::new(provider),
+            overrides: ModuleOverrides::default(),
+        }
     }
 
-    /// This configuration with module calls replaced by overrides (Terraform leaves the
-    /// overridden calls out of its walk; the engine is given a configuration without them).
+    /// This configuration with module calls or instances overridden (the engine leaves them
+    /// out of its plan and gives their outputs the overrides' values), the first of a target
+    /// winning.
     pub fn overridden(&self, overrides: &[ModuleOverride]) -> Module<'f> {
-        let mut config = self.config.clone();
+        let mut engine_overrides = ModuleOverrides::default();
         for o in overrides {
-            if let Some(call) = call_at(&mut config.root, &o.target) {
-                override_call(call, o);
-            }
+            let outputs = o.outputs.clone().unwrap_or_else(|| Value::null(crate::eval::Type::Dynamic));
+            engine_overrides.push(&o.target, outputs);
         }
         Module {
             files: self.files,
             root: self.root.clone(),
-            config,
+            config: Rc::clone(&self.config),
             diagnostics: self.diagnostics.clone(),
             provider: Rc::clone(&self.provider),
+            overrides: engine_overrides,
         }
     }
 
@@ -106,94 +117,6 @@ impl<'f> Module<'f> {
     pub fn verbose_state(&self, state: &Json) -> Verbose {
         let values = crate::engine::render::plan_json::state_values(state, &*self.provider);
         Verbose::state(&values, &self.provider.schema_document())
-    }
-}
-
-/// The call at `target` (`module.a.module.b`: call `b` of call `a`'s module).
-fn call_at<'m>(
-    module: &'m mut crate::config::model::Module,
-    target: &str,
-) -> Option<&'m mut crate::config::model::ModuleCall> {
-    let (name, rest) = match target.strip_prefix("module.")?.split_once('.') {
-        Some((n, r)) => (n, Some(r)),
-        None => (target.strip_prefix("module.")?, None),
-    };
-    let call = module.module_calls.iter_mut().find(|c| c.name == name)?;
-    match rest {
-        None => Some(call),
-        Some(r) => call_at(call.module.as_deref_mut()?, r),
-    }
-}
-
-fn override_call(call: &mut crate::config::model::ModuleCall, o: &ModuleOverride) {
-    // The child's variables are not evaluated: nothing passes them.
-    call.arguments.clear();
-    let Some(child) = call.module.as_deref_mut() else { return };
-    child.variables.clear();
-    child.locals.clear();
-    child.resources.clear();
-    child.module_calls.clear();
-    child.providers.clear();
-    child.checks.clear();
-    child.imports.clear();
-    child.moved.clear();
-    child.removed.clear();
-    let json = o.range.filename.ends_with(".json");
-    for out in &mut child.outputs {
-        let value = o.outputs.as_ref().and_then(|v| match &v.kind {
-            crate::eval::Kind::Object(m) => m.get(&out.name).cloned(),
-            _ => None,
-        });
-        let value = value.unwrap_or_else(|| Value::null(crate::eval::Type::Dynamic));
-        let source = if json { json_literal(&value).to_string() } else { hcl_literal(&value) };
-        // Its preconditions are not checked: what they read was not evaluated. (Terraform's
-        // plan still lists what the value read among its `relevant_attributes`; this one
-        // reads nothing.)
-        out.preconditions.clear();
-        out.depends_on.clear();
-        out.references.clear();
-        out.value = crate::config::model::Expr { source, range: o.range.clone(), references: Vec::new(), tree: None };
-    }
-}
-
-/// A constant as HCL native syntax that evaluates to it.
-fn hcl_literal(v: &Value) -> String {
-    use crate::eval::Kind;
-    let items = |xs: &[Value]| xs.iter().map(hcl_literal).collect::<Vec<_>>().join(", ");
-    let attrs = |m: &BTreeMap<String, Value>| {
-        m.iter().map(|(k, x)| format!("{} = {}", quoted(k), hcl_literal(x))).collect::<Vec<_>>().join(", ")
-    };
-    match &v.kind {
-        Kind::Null(_) | Kind::Unknown(_) | Kind::TypeVal(_) => "null".into(),
-        Kind::Bool(b) => b.to_string(),
-        Kind::Number(n) => n.to_string(),
-        Kind::String(s) => quoted(s),
-        Kind::Tuple(xs) => format!("[{}]", items(xs)),
-        Kind::List(_, xs) => format!("tolist([{}])", items(xs)),
-        Kind::Set(_, xs) => format!("toset([{}])", items(xs)),
-        Kind::Object(m) => format!("{{{}}}", attrs(m)),
-        Kind::Map(_, m) => format!("tomap({{{}}})", attrs(m)),
-    }
-}
-
-/// An HCL quoted string: escapes, and template sequences doubled.
-fn quoted(s: &str) -> String {
-    let escaped = serde_json::to_string(s).unwrap_or_default();
-    escaped.replace("${", "$${").replace("%{", "%%{")
-}
-
-/// A constant as a `.tf.json` expression: JSON, strings escaped as templates.
-fn json_literal(v: &Value) -> Json {
-    use crate::eval::Kind;
-    match &v.kind {
-        Kind::Null(_) | Kind::Unknown(_) | Kind::TypeVal(_) => Json::Null,
-        Kind::Bool(b) => Json::Bool(*b),
-        Kind::Number(n) => serde_json::from_str(&n.to_string()).unwrap_or(Json::Null),
-        Kind::String(s) => Json::String(s.replace("${", "$${").replace("%{", "%%{")),
-        Kind::Tuple(xs) | Kind::List(_, xs) | Kind::Set(_, xs) => Json::Array(xs.iter().map(json_literal).collect()),
-        Kind::Object(m) | Kind::Map(_, m) => {
-            Json::Object(m.iter().map(|(k, x)| (k.clone(), json_literal(x))).collect())
-        }
     }
 }
 
@@ -234,6 +157,7 @@ pub fn plan(module: &Module<'_>, state: Option<&Json>, request: &Request) -> Pla
         replace: request.replace.clone(),
         on_op: None,
         cancel: None,
+        module_overrides: module.overrides.clone(),
     };
     let provider = TestProvider::new(&*module.provider, &request.mocking);
     let mut plan = engine_plan(module.files, &module.config, state, &provider, &options);
@@ -386,6 +310,16 @@ impl ResourceSource for PlannedValues {
     }
 }
 
+/// A state's resources as a walk's values: what reads an expanded module call sees its
+/// instances' outputs, as after a walk.
+struct StateValues<'s>(&'s Json);
+
+impl ResourceSource for StateValues<'_> {
+    fn resource(&self, module: &str, mode: &str, type_name: &str, name: &str) -> Option<Rc<Value>> {
+        crate::eval::json::resource_from_state(self.0, module, mode, type_name, name).map(Rc::new)
+    }
+}
+
 /// Evaluates with the root scope of `module` over either planned values or a state.
 pub fn with_scope<R>(
     module: &Module<'_>,
@@ -397,6 +331,12 @@ pub fn with_scope<R>(
 ) -> R {
     let funcs = builtin_funcs();
     let files = crate::eval::MapFiles(module.files);
+    let from_state = state.map(StateValues);
+    let resources = match (planned, &from_state) {
+        (Some(p), _) => Some(p as &dyn ResourceSource),
+        (None, Some(s)) => Some(s as &dyn ResourceSource),
+        (None, None) => None,
+    };
     let inputs = Inputs {
         variables,
         state,
@@ -406,7 +346,8 @@ pub fn with_scope<R>(
         unset_variables_unknown: false,
         base_dir: if module.root.is_empty() { "." } else { &module.root },
         cwd: module.config.cwd.as_deref(),
-        resources: planned.map(|p| p as &dyn ResourceSource),
+        resources,
+        overrides: Some(&module.overrides),
     };
     let root_files = crate::eval::module_scope::root_files(module.files, &module.config.root.dir);
     let scope = ModuleScope::root(&module.config, &inputs, &root_files);

@@ -17,9 +17,9 @@
 //! - a run in error skips every later run of its file (a failed one does not);
 //! - teardown: each state with objects destroyed, the one last used latest first, with the
 //!   configuration and variables of the run that last used it;
-//! - `override_module`: the run's over the file's; the engine is given the configuration with
-//!   the overridden calls emptied (`Module::overridden`). One naming a single module instance
-//!   is not run yet (an error for the run).
+//! - `override_module`: the run's over the file's, given to the engine (`Module::overridden`),
+//!   which plans nothing in an overridden module call or instance and gives its outputs the
+//!   override's values.
 
 use super::engine::{self, Module, ModuleOverride, PlannedValues, Request};
 use super::file::{Assertion, Command, ExprText, OverrideBlock, OverrideKind, PlanMode, Run, TestFile};
@@ -460,33 +460,17 @@ fn mocking_for(f: &TestFile, run: &Run, module: &Module<'_>, files: &BTreeMap<St
 }
 
 /// A run's `override_module` blocks in force: the run's, then the file's whose target the run
-/// does not override itself (`PackageOverrides`). One naming a single module instance is not
-/// run yet: it is returned as an error.
-fn module_overrides_for(
-    f: &TestFile,
-    run: &Run,
-    files: &BTreeMap<String, String>,
-) -> (Vec<ModuleOverride>, Diagnostics) {
-    let mut out: Vec<ModuleOverride> = Vec::new();
-    let mut unsupported = Diagnostics::new();
+/// does not override itself (`PackageOverrides`).
+fn module_overrides_for(f: &TestFile, run: &Run, files: &BTreeMap<String, String>) -> Vec<ModuleOverride> {
     let blocks =
         run.overrides.iter().chain(f.overrides.iter().filter(|o| !run.overrides.iter().any(|r| r.target == o.target)));
-    for o in blocks.filter(|o| o.kind == OverrideKind::Module) {
-        if o.target.contains('[') {
-            unsupported.push(
-                Diagnostic::error(
-                    "Unsupported test block",
-                    "tfgraph does not run \"override_module\" blocks that target one module instance yet: the run is not executed.",
-                )
-                .with_range(o.target_range.clone()),
-            );
-            continue;
-        }
-        let outputs = o.values.as_ref().and_then(|(e, _)| static_value(files, e).ok());
-        let range = o.values.as_ref().map(|v| v.1.clone()).unwrap_or_else(|| o.decl_range.clone());
-        out.push(ModuleOverride { target: o.target.clone(), outputs, range });
-    }
-    (out, unsupported)
+    blocks
+        .filter(|o| o.kind == OverrideKind::Module)
+        .map(|o| ModuleOverride {
+            target: o.target.clone(),
+            outputs: o.values.as_ref().and_then(|(e, _)| static_value(files, e).ok()),
+        })
+        .collect()
 }
 
 /// The references of an expression's text: `(root, traversal text)`.
@@ -750,10 +734,7 @@ impl Executed {
 
 fn execute(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>) -> Executed {
     let mocking = Rc::new(mocking_for(ctx.file, ctx.run, module, ctx.files));
-    let (module_overrides, unsupported) = module_overrides_for(ctx.file, ctx.run, ctx.files);
-    if !unsupported.is_empty() {
-        return Executed::error(with_snippets(unsupported, ctx.files));
-    }
+    let module_overrides = module_overrides_for(ctx.file, ctx.run, ctx.files);
     let overridden;
     let run_module = match module_overrides.is_empty() {
         true => module,
@@ -876,6 +857,7 @@ fn point_one(
                 cwd: None,
                 base_dir: ".",
                 resources: None,
+                overrides: None,
             };
             let shown = crate::engine::shared::snippets::expression_values(
                 &scope,
@@ -1080,6 +1062,7 @@ fn run_variables(ctx: &RunContext<'_>) -> (BTreeMap<String, Value>, BTreeMap<Str
                     cwd: None,
                     base_dir: ".",
                     resources: None,
+                    overrides: None,
                 };
                 let converted = crate::eval::module_scope::parse_constraint(t, None, &inputs)
                     .and_then(|c| crate::eval::convert::convert(&c.apply_defaults(&value), &c.ty()));
@@ -1142,6 +1125,7 @@ fn eval_test_expr(scope: &dyn Scope, files: &BTreeMap<String, String>, e: &ExprT
         cwd: None,
         base_dir: ".",
         resources: None,
+        overrides: None,
     };
     eval_text(scope, &inputs, &e.range.filename, &e.text, e.start())
 }

@@ -117,7 +117,7 @@ function proofCases() {
       name: "a module tree whose instances multiply to 10^9",
       files: { "main.tf": level("l1"), "l1/main.tf": level("l2"), "l1/l2/main.tf": level("l3"), "l1/l2/l3/main.tf": 'resource "mock_resource" "leaf" {}\n' },
       summary: /^Too many module instances$/,
-      at: ["l1/l2/main.tf", 3],
+      at: ["l1/main.tf", 3],
     },
   ];
 }

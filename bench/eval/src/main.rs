@@ -147,6 +147,7 @@ fn main() {
         base_dir: ".",
         cwd: None,
         resources: None,
+        overrides: None,
     };
     let ctx = hcl_context();
     let mut corpus = corpus_expressions();

@@ -442,6 +442,7 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
             replace: request.replace.clone(),
             on_op: Some(live.hook()),
             cancel: None,
+            module_overrides: Default::default(),
         };
         // Bad -target / -replace addresses are refused before planning, as Terraform's arguments are.
         diagnostics.extend(crate::engine::shared::targets::check_options(&options));

@@ -215,13 +215,30 @@ impl<'a> ApplyNodes<'a> {
     ) -> ApplyNodes<'a> {
         let mut unexpanded = Vec::new();
         let expansion_values = WalkValues::default();
-        let walkables = with_root_scope(files, config, variables, &expansion_values, false, &mut |root, _| {
-            order::resources(
-                config,
-                &mut |path, keys, call| shared::scope::module_keys(root, path, keys, call),
-                &mut unexpanded,
-            )
-        });
+        let overrides = &plan.module_overrides;
+        let walkables =
+            with_root_scope(files, config, variables, &expansion_values, false, overrides, &mut |root, _| {
+                order::resources(
+                    config,
+                    overrides,
+                    &mut |path, keys, call| {
+                        // The instances the plan's walk expanded; a module it did not reach is
+                        // evaluated here.
+                        let mut call_path = path.to_vec();
+                        call_path.push(call.to_string());
+                        match plan.module_instances.get(&call_path) {
+                            Some(list) => Some(
+                                list.iter()
+                                    .filter(|k| k.starts_with(keys))
+                                    .filter_map(|k| k.last().cloned().flatten())
+                                    .collect(),
+                            ),
+                            None => shared::scope::module_keys(root, path, keys, call),
+                        }
+                    },
+                    &mut unexpanded,
+                )
+            });
         let by_addr: HashMap<String, usize> =
             walkables.iter().enumerate().map(|(i, w)| (w.address.clone(), i)).collect();
         // Each resource's dependencies: the configuration's, and the state's for what it recorded.
@@ -334,7 +351,7 @@ impl<'a> ApplyNodes<'a> {
             changed: 0,
             destroyed: 0,
             diagnostics: shared::targets::apply_diagnostics(plan),
-            env: RootEnv::new(files, config),
+            env: RootEnv::new(files, config, &plan.module_overrides),
             args,
             reads,
             hidden,

@@ -158,26 +158,27 @@ pub(super) fn write_state(s: &ApplyNodes<'_>, moment: Moment, mut warnings: Opti
     if !plan.destroy {
         let hidden: Vec<&InstanceChange> = s.hidden.iter().map(|&i| &plan.changes[i]).collect();
         let values = current_values(objs, &hidden, walkables.iter());
-        let (outs, checks) = with_root_scope(files, config, s.variables, &values, false, &mut |root, inputs| {
-            let mut scratch = Diagnostics::new();
-            let checks = shared::checks::evaluate(
-                root,
-                inputs,
-                config,
-                walkables,
-                &values,
-                &Default::default(),
-                &mut scratch,
-                false,
-            );
-            // Failed check assertions are the apply's warnings, as Terraform prints them.
-            if let Some(w) = warnings.as_deref_mut() {
-                for d in scratch.iter().filter(|d| d.severity == crate::diag::Severity::Warning) {
-                    w.push(d.clone());
+        let (outs, checks) =
+            with_root_scope(files, config, s.variables, &values, false, &plan.module_overrides, &mut |root, inputs| {
+                let mut scratch = Diagnostics::new();
+                let checks = shared::checks::evaluate(
+                    root,
+                    inputs,
+                    config,
+                    walkables,
+                    &values,
+                    &Default::default(),
+                    &mut scratch,
+                    false,
+                );
+                // Failed check assertions are the apply's warnings, as Terraform prints them.
+                if let Some(w) = warnings.as_deref_mut() {
+                    for d in scratch.iter().filter(|d| d.severity == crate::diag::Severity::Warning) {
+                        w.push(d.clone());
+                    }
                 }
-            }
-            (instance::outputs(root), checks)
-        });
+                (instance::outputs(root), checks)
+            });
         let mut checks = checks;
         if let Some(kept) = &plan.kept {
             shared::targets::leave_out_checks(&mut checks, config, kept);

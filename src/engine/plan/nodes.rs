@@ -12,7 +12,8 @@ use crate::engine::shared;
 use crate::eval::convert::convert;
 use crate::eval::functions::Registry;
 use crate::eval::json::from_json;
-use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleScope};
+use crate::eval::module_overrides::ModuleOverrides;
+use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleKey, ModuleScope};
 use crate::eval::repetition::CountError;
 use crate::eval::{Kind, MapFiles, Value};
 use crate::plans::Action;
@@ -131,6 +132,7 @@ pub async fn plan_walked(
         destroy: options.destroy,
         prior_state: prior.cloned(),
         targets: options.targets.clone(),
+        module_overrides: options.module_overrides.clone(),
         ..Plan::default()
     };
     // The validate graph runs first: a cycle is refused with its names.
@@ -202,6 +204,7 @@ pub async fn plan_walked(
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
         cwd: config.cwd.as_deref(),
         resources: Some(&values),
+        overrides: Some(&options.module_overrides),
     };
     let root_files = crate::eval::module_scope::root_files(files, &config.root.dir);
     let scope = ModuleScope::root(config, &inputs, &root_files);
@@ -266,54 +269,16 @@ pub async fn plan_walked(
     };
     super::import::unconfigured(config, &import_targets, &inputs, &mut walk.diags);
     walk.imports = import_targets.iter().map(|t| (t.address.clone(), t.id.clone())).collect();
-    let mut unexpanded = Vec::new();
-    // Module instances multiply level by level: stopped at limits.moduleInstances (issue #26).
-    let (mut module_total, mut too_many) = (0usize, None);
-    let resources = order::resources(
-        config,
-        &mut |path, keys, call| {
-            let Some(got) = module_keys(&scope, path, keys, call) else {
-                // A count or for_each that makes no instances has its own error (Terraform's,
-                // the same as a resource's).
-                let error = shared::scope::module_expansion_error(&scope, path, keys, call);
-                return error.map(|d| {
-                    walk.diags.push(d);
-                    Vec::new()
-                });
-            };
-            module_total += got.len();
-            if too_many.is_some() {
-                return Some(Vec::new());
-            }
-            too_many = crate::eval::limits::check_module_call(config, path, call, module_total);
-            Some(if too_many.is_some() { Vec::new() } else { got })
-        },
-        &mut unexpanded,
-    );
-    // Past the limit nothing is planned: the error is the answer (planning the instances made
-    // before it would take as long as the plan it stops).
-    let resources = match too_many {
-        Some(d) => {
-            walk.diags.push(d);
-            Vec::new()
-        }
-        None => resources,
-    };
-    for m in &unexpanded {
-        walk.diags.push(Diagnostic::error(
-            "Invalid count argument",
-            format!("The instances of {m} depend on values that cannot be determined until apply, so Terraform cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count or for_each depends on."),
-        ));
-    }
-    let mut index: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (i, w) in resources.iter().enumerate() {
-        index.entry(w.config_address.as_str()).or_default().push(i);
-    }
+    // The resources of the configuration, each once: what the plan decides per resource before
+    // the walk expands the modules they are in.
+    let resources = order::config_resources(config);
+    let index: HashMap<&str, usize> =
+        resources.iter().enumerate().map(|(i, w)| (w.config_address.as_str(), i)).collect();
     // Each resource's dependencies, transitively: the graph's resource ancestors.
     let mut closure: Vec<BTreeSet<String>> = vec![BTreeSet::new(); resources.len()];
     let mut forced = vec![false; resources.len()];
     for node in &graph.resources {
-        for &i in index.get(node.address.as_str()).into_iter().flatten() {
+        if let Some(&i) = index.get(node.address.as_str()) {
             closure[i] = node.dependencies.clone();
             forced[i] = node.forced_cbd;
         }
@@ -323,52 +288,63 @@ pub async fn plan_walked(
     let selection = shared::targets::Selection::of(&walk.targets, &resources, &closure, options.destroy);
     walk.targeted = selection.named.clone();
     walk.kept = selection.kept.clone();
-    // The module instances the walk expands, and the prior objects of configured resources in
-    // module instances it does not: those are planned for deletion by their resource's node
-    // (Terraform's `nodeExpandPlannableResource.DynamicExpand`); the objects of resources gone
-    // from the configuration have nodes of their own in the graph ([`OrphanNode`]).
-    let expanded_modules: BTreeSet<&str> = resources.iter().map(|w| w.module_addr.as_str()).collect();
-    let gone_instances = gone_module_instances(config, &prior_index, &resources);
+    // The prior objects of configured resources in module instances: those in instances the walk
+    // does not expand are planned for deletion by their resource's node (Terraform's
+    // `nodeExpandPlannableResource.DynamicExpand`); the objects of resources gone from the
+    // configuration have nodes of their own in the graph ([`OrphanNode`]).
+    let module_objects = module_objects(config, &prior_index);
+    let expansions = Expansions::new(config);
     let walk = std::cell::RefCell::new(walk);
+    // A module's expand node records its instances.
+    let expand_module = |walk: &mut Walk<'_>, path: &[String]| {
+        expansions.expand(walk, &scope, &options.module_overrides, path);
+    };
     // A resource node plans its instances in every instance of its module; `false` when its
     // plan failed (its dependents are skipped).
     let plan_resource = |walk: &mut Walk<'_>, r: usize| -> bool {
         let address = graph.resources[r].address.as_str();
-        if let Some(gone) = gone_instances.get(address) {
-            walk.order_resource = address.to_string();
-            walk.order_deps = graph.resources[r].dependencies.iter().cloned().collect();
+        let Some(&i) = index.get(address) else { return true };
+        let w = &resources[i];
+        let instances = expansions.instances(&w.path);
+        if let Some(objects) = module_objects.get(address) {
+            let expanded: std::collections::HashSet<String> =
+                instances.iter().map(|keys| order::instance_addr(&w.path, keys)).collect();
+            let mut gone = objects.iter().filter(|key| !expanded.contains(&key.0)).peekable();
+            if gone.peek().is_some() {
+                walk.order_resource = address.to_string();
+                walk.order_deps = graph.resources[r].dependencies.iter().cloned().collect();
+            }
             for key in gone {
-                let (provider, objects) = &prior_index[key];
+                let (provider, objects) = &prior_index[*key];
                 walk.orphan_objects(key, provider, objects.iter(), true);
             }
         }
-        if !walk.kept.contains(address) {
+        if !walk.kept.contains(address) || expansions.stopped() {
             return true;
         }
-        for &i in index.get(address).into_iter().flatten() {
-            let w = &resources[i];
-            walk.targeted_here = selection.names[i];
-            walk.refresh_here = selection.refreshed[i];
-            // Terraform records no dependencies for data sources.
-            let dependencies: Vec<String> =
-                if w.resource.mode == ResourceMode::Data { Vec::new() } else { closure[i].iter().cloned().collect() };
+        walk.targeted_here = selection.names[i];
+        walk.refresh_here = selection.refreshed[i];
+        // Terraform records no dependencies for data sources.
+        let dependencies: Vec<String> =
+            if w.resource.mode == ResourceMode::Data { Vec::new() } else { closure[i].iter().cloned().collect() };
+        let data_deps = if w.resource.mode == ResourceMode::Data {
+            order::data_depends_on(config, w, &mut |a| index.get(a).map(|&j| closure[j].clone()).unwrap_or_default())
+        } else {
+            BTreeSet::new()
+        };
+        let args = bodies[i].clone().unwrap_or_default();
+        for keys in &instances {
+            let w = w.in_instance(keys);
             walk.order_deps = closure[i].iter().cloned().collect();
             walk.forced_cbd = forced[i] && w.resource.mode == ResourceMode::Managed;
-            walk.data_deps = if w.resource.mode == ResourceMode::Data {
-                order::data_depends_on(config, w, &mut |a| {
-                    index.get(a).and_then(|v| v.first()).map(|&j| closure[j].clone()).unwrap_or_default()
-                })
-            } else {
-                BTreeSet::new()
-            };
-            let args = bodies[i].clone().unwrap_or_default();
-            with_scope(&scope, &w.path, &w.keys, &mut |s| walk.resource(s, w, &dependencies, &args));
+            walk.data_deps = data_deps.clone();
+            with_scope(&scope, &w.path, &w.keys, &mut |s| walk.resource(s, &w, &dependencies, &args));
         }
         !walk.failed.contains(address)
     };
     let visit = one_lifetime(|work| {
-        let (walk, host, values, graph, expanded_modules) = (&walk, host, &values, &graph, &expanded_modules);
-        let plan_resource = &plan_resource;
+        let (walk, host, values, graph, expansions) = (&walk, host, &values, &graph, &expansions);
+        let (plan_resource, expand_module) = (&plan_resource, &expand_module);
         Box::pin(async move {
             match work {
                 Work::Resource(r) => {
@@ -379,7 +355,8 @@ pub async fn plan_walked(
                     let node = &graph.orphans[o];
                     let address = format!("{}{}.{}", node.module, node.type_name, node.name);
                     settled(walk, host, values, &address, &mut |w| {
-                        w.orphan_node(node, expanded_modules);
+                        let expanded = expansions.holds_resources(&node.module);
+                        w.orphan_node(node, expanded);
                         true
                     })
                     .await
@@ -387,6 +364,10 @@ pub async fn plan_walked(
                 }
                 // Its value is evaluated after the walk (`Walk::outputs`).
                 Work::Output(_) => true,
+                Work::Module(path) => {
+                    expand_module(&mut walk.borrow_mut(), path);
+                    true
+                }
                 Work::Provider(address) => match host.configure(address, values).await {
                     Ok(()) => true,
                     Err(d) => {
@@ -405,7 +386,7 @@ pub async fn plan_walked(
         Work::Output(name) => {
             walk.borrow_mut().skipped_outputs.insert(name.to_string());
         }
-        Work::Orphan(_) | Work::Provider(_) => {}
+        Work::Orphan(_) | Work::Provider(_) | Work::Module(_) => {}
     };
     graph.walk(&visit, &skipped, parallelism, options.cancel.clone()).await;
     if options.cancel.as_ref().is_some_and(crate::walk::CancelToken::is_cancelled) {
@@ -413,6 +394,7 @@ pub async fn plan_walked(
         walk.borrow_mut().diags.push(Diagnostic::error("execution halted", ""));
     }
     let mut walk = walk.into_inner();
+    result.module_instances = expansions.instances.borrow().clone();
     if !options.destroy {
         result.outputs = walk.outputs(&scope);
         let mut check_diags = Diagnostics::new();
@@ -471,7 +453,12 @@ pub async fn plan_walked(
         let configured = resources
             .iter()
             .filter(|w| w.resource.mode == ResourceMode::Data)
-            .map(|w| (w.module_addr.clone(), w.resource.type_name.clone(), w.resource.name.clone()))
+            .flat_map(|w| {
+                let instances = expansions.instances(&w.path);
+                instances.into_iter().map(move |keys| {
+                    (order::instance_addr(&w.path, &keys), w.resource.type_name.clone(), w.resource.name.clone())
+                })
+            })
             .collect();
         // A data source deferred to the apply leaves the refreshed state too: its object is
         // only a placeholder until the apply reads it (recorded: data-depends-on-pending step 3).
@@ -1348,13 +1335,13 @@ impl<'a> Walk<'a> {
 
     /// The visit of an orphan node of the plan graph ([`OrphanNode`]): its object planned for
     /// deletion. Its operations wait for nothing but the walk (its provider's node).
-    fn orphan_node(&mut self, node: &OrphanNode, expanded_modules: &BTreeSet<&str>) {
+    /// `expanded`: whether the walk expanded its module instance (and the module has resources).
+    fn orphan_node(&mut self, node: &OrphanNode, expanded: bool) {
         self.order_resource.clear();
         self.order_deps.clear();
         let key = (node.module.clone(), mode_str(node.mode).to_string(), node.type_name.clone(), node.name.clone());
         let Some((provider, objects)) = self.prior.get(&key) else { return };
-        let module_gone = !node.module.is_empty()
-            && (!module_configured(self.config, &node.module) || !expanded_modules.contains(node.module.as_str()));
+        let module_gone = !node.module.is_empty() && (!module_configured(self.config, &node.module) || !expanded);
         let objects = objects.iter().filter(|o| o.key == node.key && o.deposed == node.deposed);
         self.orphan_objects(&key, provider, objects, module_gone);
     }
@@ -1445,20 +1432,16 @@ impl<'a> Walk<'a> {
 /// The prior entries (by configuration resource address) of managed resources the
 /// configuration declares, in module instances the walk does not expand (a `count` or
 /// `for_each` of a module call that no longer has their key).
-fn gone_module_instances<'p>(
+/// The prior objects of managed resources the configuration declares, in module instances (the
+/// root's are never gone), by configuration resource address.
+fn module_objects<'p>(
     config: &Config,
     prior: &'p PriorIndex,
-    resources: &[Walkable<'_>],
 ) -> HashMap<String, Vec<&'p (String, String, String, String)>> {
-    let configured: std::collections::HashSet<(&str, &str, &str)> = resources
-        .iter()
-        .filter(|w| w.resource.mode == ResourceMode::Managed)
-        .map(|w| (w.module_addr.as_str(), w.resource.type_name.as_str(), w.resource.name.as_str()))
-        .collect();
-    let mut gone: HashMap<String, Vec<&'p (String, String, String, String)>> = HashMap::new();
+    let mut out: HashMap<String, Vec<&'p (String, String, String, String)>> = HashMap::new();
     for key in prior.keys() {
         let (module, mode, type_name, name) = key;
-        if mode != "managed" || configured.contains(&(module.as_str(), type_name.as_str(), name.as_str())) {
+        if mode != "managed" || module.is_empty() {
             continue;
         }
         let names: Vec<String> = order::config_addr(module)
@@ -1470,17 +1453,105 @@ fn gone_module_instances<'p>(
             m.resources.iter().any(|r| r.type_name == *type_name && r.name == *name && r.mode == ResourceMode::Managed)
         });
         if declared {
-            let local = format!("{type_name}.{name}");
-            gone.entry(order::config_addr(&if module.is_empty() {
-                local.clone()
-            } else {
-                format!("{module}.{local}")
-            }))
-            .or_default()
-            .push(key);
+            out.entry(order::config_addr(&format!("{module}.{type_name}.{name}"))).or_default().push(key);
         }
     }
-    gone
+    out
+}
+
+/// The module instances the plan walk has expanded, by module path (call names): each module
+/// call's expand node records its instances ([`Expansions::expand`]), which the nodes inside
+/// the module read. Module instances multiply level by level: past limits.moduleInstances
+/// (issue #26) the walk stops expanding and plans no more resources.
+struct Expansions<'c> {
+    config: &'c Config,
+    instances: std::cell::RefCell<shared::plan::ModuleInstances>,
+    /// Instances made so far by calls with `count` / `for_each`.
+    total: std::cell::Cell<usize>,
+    /// Whether the total passed the limit.
+    stopped: std::cell::Cell<bool>,
+}
+
+impl<'c> Expansions<'c> {
+    fn new(config: &'c Config) -> Expansions<'c> {
+        let root = HashMap::from([(Vec::new(), vec![Vec::new()])]);
+        Expansions {
+            config,
+            instances: std::cell::RefCell::new(root),
+            total: Default::default(),
+            stopped: Default::default(),
+        }
+    }
+
+    /// The instances of the module at `path` (none before its expand node ran).
+    fn instances(&self, path: &[String]) -> Vec<Vec<Option<ModuleKey>>> {
+        self.instances.borrow().get(path).cloned().unwrap_or_default()
+    }
+
+    fn stopped(&self) -> bool {
+        self.stopped.get()
+    }
+
+    /// Whether module instance `module` (`module.a[0]`) was expanded and its module declares
+    /// resources.
+    fn holds_resources(&self, module: &str) -> bool {
+        let names: Vec<String> = order::config_addr(module)
+            .split("module.")
+            .filter(|s| !s.is_empty())
+            .map(|s| s.trim_end_matches('.').to_string())
+            .collect();
+        if order::module_at(self.config, &names).is_none_or(|m| m.resources.is_empty()) {
+            return false;
+        }
+        self.instances(&names).iter().any(|keys| order::instance_addr(&names, keys) == module)
+    }
+
+    /// The visit of module call `path`'s expand node (Terraform's `nodeExpandModule`): its
+    /// `count` / `for_each` evaluated in each instance of the calling module, its instances
+    /// recorded, less those `overrides` names (Terraform's expander leaves them out). A value
+    /// not known yet or unsuitable is an error, and that calling instance expands none.
+    fn expand(&self, walk: &mut Walk<'_>, scope: &ModuleScope<'_>, overrides: &ModuleOverrides, path: &[String]) {
+        let Some((call_name, parent)) = path.split_last() else { return };
+        let call =
+            order::module_at(self.config, parent).and_then(|m| m.module_calls.iter().find(|c| &c.name == call_name));
+        let Some(call) = call.filter(|c| c.module.is_some()) else { return };
+        let mut made = Vec::new();
+        for keys in self.instances(parent) {
+            let list: Vec<Option<ModuleKey>> = if call.count.is_some() || call.for_each.is_some() {
+                if self.stopped.get() {
+                    break;
+                }
+                let Some(got) = module_keys(scope, parent, &keys, call_name) else {
+                    // Terraform's error for the value (unknown, unsuitable, negative...), with the
+                    // values its expression read; that calling instance expands none.
+                    if let Some(d) = shared::scope::module_expansion_error(scope, parent, &keys, call_name) {
+                        walk.diags.push(d);
+                    }
+                    continue;
+                };
+                self.total.set(self.total.get() + got.len());
+                if let Some(d) =
+                    crate::eval::limits::check_module_call(self.config, parent, call_name, self.total.get())
+                {
+                    // Past the limit nothing more is planned: the error is the answer.
+                    walk.diags.push(d);
+                    self.stopped.set(true);
+                    break;
+                }
+                got.into_iter().map(Some).collect()
+            } else {
+                vec![None]
+            };
+            for key in list {
+                let mut instance = keys.clone();
+                instance.push(key);
+                if overrides.is_empty() || overrides.outputs(&order::instance_addr(path, &instance)).is_none() {
+                    made.push(instance);
+                }
+            }
+        }
+        self.instances.borrow_mut().insert(path.to_vec(), made);
+    }
 }
 
 fn module_configured(config: &Config, module: &str) -> bool {

@@ -21,14 +21,15 @@
 //!   provider through the host, its block evaluated over what the walk planned so far (the
 //!   graph orders the block's references before it); a configure that fails fails the node, so
 //!   the resources it serves are skipped. The built-in providers need no configure step.
-//! - **variable**, **local**, **output**, **module expand** and **module close**, **check**,
-//!   **root**: their values are evaluated on demand by eval's `ModuleScope` (memoised), the
-//!   first time something that depends on them reads them; the node is where those dependents
-//!   may start. A root output's node skipped by the walk (something it depends on failed)
-//!   leaves the output out of the plan, as Terraform never evaluates it; the others are
-//!   evaluated after the walk. Module instances are still expanded before the walk (eval's
-//!   `ModuleScope::module_keys`, for every resource's walkable instances), not at the module's
-//!   expand node.
+//! - **module expand** (`module.a (expand)`, Terraform's `nodeExpandModule`): the call's
+//!   `count` / `for_each` evaluated in every instance of the calling module as the walk reaches
+//!   it, and the instances recorded (less those an `override_module` names); the resource nodes
+//!   inside the module (which the graph orders after it) plan over those instances.
+//! - **variable**, **local**, **output**, **module close**, **check**, **root**: their values
+//!   are evaluated on demand by eval's `ModuleScope` (memoised), the first time something that
+//!   depends on them reads them; the node is where those dependents may start. A root output's
+//!   node skipped by the walk (something it depends on failed) leaves the output out of the
+//!   plan, as Terraform never evaluates it; the others are evaluated after the walk.
 //! - **orphan** (`aws_instance.old (orphan)`, Terraform's `NodePlannableResourceInstanceOrphan`
 //!   from `OrphanResourceInstanceTransformer`) and **deposed** (`… (deposed 1a2b3c4d)`,
 //!   `NodePlanDeposedResourceInstanceObject` from `StateTransformer`) of a resource gone from
@@ -98,6 +99,9 @@ pub struct PlanGraph {
     pub providers: Vec<Option<String>>,
     /// Per walk node: the root module output it stands for (`output.o (expand)`), if any.
     pub outputs: Vec<Option<String>>,
+    /// Per walk node: the module call it expands (`module.a.module.b (expand)`: `["a", "b"]`),
+    /// if it is a module's expand node.
+    pub modules: Vec<Option<Vec<String>>>,
     /// Terraform's vertex names, for diagnostics and tests.
     pub names: Vec<String>,
     /// The provider configuration serving each resource (the graph's `ProviderTransformer`).
@@ -128,6 +132,7 @@ impl PlanGraph {
         let mut names = Vec::with_capacity(ids.len());
         let mut providers = Vec::with_capacity(ids.len());
         let mut outputs = Vec::with_capacity(ids.len());
+        let mut modules = Vec::with_capacity(ids.len());
         let mut resources = Vec::new();
         let mut orphan_nodes = Vec::with_capacity(ids.len());
         let mut orphans = Vec::new();
@@ -155,6 +160,7 @@ impl PlanGraph {
             providers.push(matches!(n.kind, NodeKind::Provider { .. }).then(|| name.clone()));
             let root_output = matches!(n.kind, NodeKind::Output) && n.module.is_root();
             outputs.push(root_output.then(|| n.addr.strip_prefix("output.").unwrap_or(&n.addr).to_string()));
+            modules.push(matches!(n.kind, NodeKind::ModuleExpand).then(|| n.module.0.clone()));
             names.push(name);
         }
         let edges: Vec<(u32, u32)> =
@@ -168,7 +174,7 @@ impl PlanGraph {
             }
         };
         let routing = Routing::from_graph(&graph);
-        Ok(PlanGraph { nodes, resources, orphan_nodes, orphans, dag, providers, outputs, names, routing })
+        Ok(PlanGraph { nodes, resources, orphan_nodes, orphans, dag, providers, outputs, modules, names, routing })
     }
 
     /// Walks the graph: `visit` does each node's [`Work`] once everything it depends on is
@@ -233,7 +239,7 @@ impl PlanGraph {
             (None, Some(o), ..) => Some(Work::Orphan(o)),
             (None, None, Some(p), _) => Some(Work::Provider(p)),
             (None, None, None, Some(o)) => Some(Work::Output(o)),
-            (None, None, None, None) => None,
+            (None, None, None, None) => self.modules[v].as_deref().map(Work::Module),
         }
     }
 }
@@ -254,6 +260,10 @@ pub enum Work<'g> {
     /// failed) leaves the output out of the plan, as Terraform's walk never evaluates it. Its
     /// value is still evaluated on demand after the walk.
     Output(&'g str),
+    /// Expand the module call at this path (call names from the root; Terraform's
+    /// `nodeExpandModule`): its `count` / `for_each` evaluated in every instance of the calling
+    /// module, and the instances recorded, which the resource nodes inside it plan.
+    Module(&'g [String]),
 }
 
 /// What the plan walk asks of the world outside it: its providers' answers, which a provider
@@ -586,6 +596,64 @@ resource "mock_resource" "after_b" {
         assert_eq!(addresses(&p), ["aws_bucket.kept", "aws_bucket.other"]);
         let errors: Vec<&str> = p.diagnostics.errors().map(|d| d.summary.as_str()).collect();
         assert_eq!(errors, ["refused"]);
+    }
+
+    #[test]
+    fn a_module_expands_when_the_walk_reaches_it_over_what_was_planned_before() {
+        // The call's count reads a planned value, known at plan: Terraform's `nodeExpandModule`
+        // evaluates it after `mock_resource.a` is planned, and so does the module's expand node.
+        let p = planned(
+            &[
+                (
+                    "main.tf",
+                    "resource \"mock_resource\" \"a\" {\n  name = \"abc\"\n}\nmodule \"m\" {\n  source = \"./m\"\n  count  = length(mock_resource.a.name)\n}\n",
+                ),
+                ("m/main.tf", "resource \"mock_resource\" \"x\" {\n  name = \"x\"\n}\n"),
+            ],
+            &PlanOptions::default(),
+        );
+        assert!(!p.diagnostics.has_errors(), "{:?}", p.diagnostics);
+        assert_eq!(
+            addresses(&p),
+            [
+                "mock_resource.a",
+                "module.m[0].mock_resource.x",
+                "module.m[1].mock_resource.x",
+                "module.m[2].mock_resource.x"
+            ]
+        );
+        let files: BTreeMap<String, String> = [
+            ("main.tf".to_string(), "resource \"mock_resource\" \"a\" {\n  name = \"abc\"\n}\nmodule \"m\" {\n  source = \"./m\"\n  count  = length(mock_resource.a.name)\n}\n".to_string()),
+            ("m/main.tf".to_string(), "resource \"mock_resource\" \"x\" {\n  name = \"x\"\n}\n".to_string()),
+        ]
+        .into();
+        let loaded = crate::config::load(&files, &Default::default());
+        let provider = MockProvider::new(MockOptions::default());
+        let r = crate::engine::apply::native::apply(&files, &loaded.config, &p, None, &provider, &Default::default());
+        // The apply expands the module as the plan's walk did.
+        assert!(!r.diagnostics.has_errors(), "{:?}", r.diagnostics);
+        let modules: Vec<&str> =
+            r.state["resources"].as_array().into_iter().flatten().filter_map(|r| r["module"].as_str()).collect();
+        assert_eq!(modules, ["module.m[0]", "module.m[1]", "module.m[2]"]);
+    }
+
+    #[test]
+    fn an_overridden_module_instance_is_not_planned_and_its_outputs_are_the_given_ones() {
+        let files: BTreeMap<String, String> = [
+            ("main.tf".to_string(), "module \"m\" {\n  source = \"./m\"\n  count  = 2\n}\noutput \"o\" {\n  value = module.m[*].out\n}\n".to_string()),
+            ("m/main.tf".to_string(), "resource \"mock_resource\" \"x\" {\n  name = \"x\"\n}\noutput \"out\" {\n  value = mock_resource.x.name\n}\n".to_string()),
+        ]
+        .into();
+        let loaded = crate::config::load(&files, &Default::default());
+        let mut options = PlanOptions::default();
+        let outputs = crate::eval::Value::object([("out".to_string(), crate::eval::Value::string("zero"))].into());
+        options.module_overrides.push("module.m[0]", outputs);
+        let p = plan(&files, &loaded.config, None, &MockProvider::new(MockOptions::default()), &options);
+        assert!(!p.diagnostics.has_errors(), "{:?}", p.diagnostics);
+        assert_eq!(addresses(&p), ["module.m[1].mock_resource.x"]);
+        let o = p.outputs.iter().find(|o| o.name == "o").expect("planned");
+        let want = crate::eval::Value::tuple(vec![crate::eval::Value::string("zero"), crate::eval::Value::string("x")]);
+        assert_eq!(o.after.as_ref(), Some(&want));
     }
 
     #[test]

@@ -10,6 +10,7 @@ use crate::addrs::InstanceKey;
 use crate::config::model::Config;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::functions::Registry;
+use crate::eval::module_overrides::ModuleOverrides;
 use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleScope};
 use crate::eval::scope::ResourceSource;
 use crate::eval::{Kind, MapFiles, Value};
@@ -21,12 +22,14 @@ use std::collections::BTreeMap;
 pub struct RootEnv {
     root_files: Vec<(String, String)>,
     funcs: Registry,
+    /// The plan's `override_module`s.
+    overrides: ModuleOverrides,
 }
 
 impl RootEnv {
-    pub fn new(files: &BTreeMap<String, String>, config: &Config) -> RootEnv {
+    pub fn new(files: &BTreeMap<String, String>, config: &Config, overrides: &ModuleOverrides) -> RootEnv {
         let root_files = crate::eval::module_scope::root_files(files, &config.root.dir);
-        RootEnv { root_files, funcs: Registry::builtin() }
+        RootEnv { root_files, funcs: Registry::builtin(), overrides: overrides.clone() }
     }
 }
 
@@ -37,9 +40,10 @@ pub fn with_root_scope<R>(
     variables: &BTreeMap<String, serde_json::Value>,
     values: &WalkValues,
     planning: bool,
+    overrides: &ModuleOverrides,
     f: &mut dyn FnMut(&ModuleScope<'_>, &Inputs<'_>) -> R,
 ) -> R {
-    with_root_env(&RootEnv::new(files, config), files, config, variables, values, planning, f)
+    with_root_env(&RootEnv::new(files, config, overrides), files, config, variables, values, planning, f)
 }
 
 /// [`with_root_scope`] with the walk's shared [`RootEnv`].
@@ -63,6 +67,7 @@ pub fn with_root_env<R>(
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
         cwd: config.cwd.as_deref(),
         resources: Some(values),
+        overrides: Some(&env.overrides),
     };
     let scope = ModuleScope::root(config, &inputs, &env.root_files);
     f(&scope, &inputs)

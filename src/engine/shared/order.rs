@@ -13,6 +13,7 @@
 
 use crate::addrs::Subject;
 use crate::config::model::{Config, Module, Reference, Resource};
+use crate::eval::module_overrides::ModuleOverrides;
 use crate::eval::module_scope::ModuleKey;
 use std::collections::{BTreeSet, HashSet};
 
@@ -30,6 +31,53 @@ pub struct Walkable<'c> {
     /// The same without instance keys (`module.a.mock_resource.x`): what state
     /// `dependencies` and references name.
     pub config_address: String,
+}
+
+impl<'c> Walkable<'c> {
+    /// This configuration resource in the module instance `keys` (one per call of its path).
+    pub fn in_instance(&self, keys: &[Option<ModuleKey>]) -> Walkable<'c> {
+        let module_addr = instance_addr(&self.path, keys);
+        let r = self.resource;
+        let local = format!("{}{}.{}", r.mode.prefix(), r.type_name, r.name);
+        let address = if module_addr.is_empty() { local } else { format!("{module_addr}.{local}") };
+        Walkable {
+            path: self.path.clone(),
+            keys: keys.to_vec(),
+            module_addr,
+            resource: self.resource,
+            address,
+            config_address: self.config_address.clone(),
+        }
+    }
+}
+
+/// Every resource of the configuration once, in the order of [`resources`], outside any module
+/// instance (each key `None`): what the plan decides per configuration resource before the walk
+/// expands the modules ([`Walkable::in_instance`] places one in an instance).
+pub fn config_resources(config: &Config) -> Vec<Walkable<'_>> {
+    fn module<'c>(m: &'c Module, path: &mut Vec<String>, out: &mut Vec<Walkable<'c>>) {
+        for r in &m.resources {
+            let local = format!("{}{}.{}", r.mode.prefix(), r.type_name, r.name);
+            let config_address = absolute(path, &local);
+            out.push(Walkable {
+                path: path.clone(),
+                keys: vec![None; path.len()],
+                module_addr: module_addr(path),
+                resource: r,
+                address: config_address.clone(),
+                config_address,
+            });
+        }
+        for call in &m.module_calls {
+            let Some(child) = call.module.as_deref() else { continue };
+            path.push(call.name.clone());
+            module(child, path, out);
+            path.pop();
+        }
+    }
+    let mut out = Vec::new();
+    module(&config.root, &mut Vec::new(), &mut out);
+    out
 }
 
 /// The module at `path` (call names), if loaded and not expanded with count/for_each.
@@ -57,10 +105,26 @@ fn absolute(path: &[String], resource: &str) -> String {
 /// Every resource of every module instance, in configuration order, module by module (depth
 /// first). `expand` gives the instances of a call with count/for_each (given the call's
 /// module path and keys); `None` (not known) leaves that call out and names it in `unexpanded`.
-pub fn resources<'c>(config: &'c Config, expand: &mut Expand<'_>, unexpanded: &mut Vec<String>) -> Vec<Walkable<'c>> {
+/// Module instances `overrides` names are left out, with everything inside them (Terraform's
+/// expander leaves overridden instances out of `ExpandModule`).
+pub fn resources<'c>(
+    config: &'c Config,
+    overrides: &ModuleOverrides,
+    expand: &mut Expand<'_>,
+    unexpanded: &mut Vec<String>,
+) -> Vec<Walkable<'c>> {
     let mut out = Vec::new();
-    collect(&config.root, &mut Vec::new(), &mut Vec::new(), &mut out, expand, unexpanded);
+    let mut walk = Collect { overrides, expand, unexpanded, out: &mut out };
+    walk.module(&config.root, &mut Vec::new(), &mut Vec::new());
     out
+}
+
+/// What [`resources`] carries down the module tree.
+struct Collect<'w, 'c, 'e> {
+    overrides: &'w ModuleOverrides,
+    expand: &'w mut Expand<'e>,
+    unexpanded: &'w mut Vec<String>,
+    out: &'w mut Vec<Walkable<'c>>,
 }
 
 /// The instances of an expanded module call: (call path, keys, call name) → keys.
@@ -75,48 +139,45 @@ pub fn instance_addr(path: &[String], keys: &[Option<ModuleKey>]) -> String {
         .join(".")
 }
 
-fn collect<'c>(
-    m: &'c Module,
-    path: &mut Vec<String>,
-    keys: &mut Vec<Option<ModuleKey>>,
-    out: &mut Vec<Walkable<'c>>,
-    expand: &mut Expand<'_>,
-    unexpanded: &mut Vec<String>,
-) {
-    let module_inst = instance_addr(path, keys);
-    for r in &m.resources {
-        let local = format!("{}{}.{}", r.mode.prefix(), r.type_name, r.name);
-        let address = if module_inst.is_empty() { local.clone() } else { format!("{module_inst}.{local}") };
-        out.push(Walkable {
-            path: path.clone(),
-            keys: keys.clone(),
-            module_addr: module_inst.clone(),
-            resource: r,
-            address,
-            config_address: absolute(path, &local),
-        });
-    }
-    for call in &m.module_calls {
-        let Some(child) = call.module.as_deref() else { continue };
-        let instances: Vec<Option<ModuleKey>> = if call.count.is_some() || call.for_each.is_some() {
-            match expand(path, keys, &call.name) {
-                Some(list) => list.into_iter().map(Some).collect(),
-                None => {
-                    path.push(call.name.clone());
-                    unexpanded.push(module_addr(path));
-                    path.pop();
-                    continue;
+impl<'c> Collect<'_, 'c, '_> {
+    fn module(&mut self, m: &'c Module, path: &mut Vec<String>, keys: &mut Vec<Option<ModuleKey>>) {
+        let module_inst = instance_addr(path, keys);
+        for r in &m.resources {
+            let local = format!("{}{}.{}", r.mode.prefix(), r.type_name, r.name);
+            let address = if module_inst.is_empty() { local.clone() } else { format!("{module_inst}.{local}") };
+            self.out.push(Walkable {
+                path: path.clone(),
+                keys: keys.clone(),
+                module_addr: module_inst.clone(),
+                resource: r,
+                address,
+                config_address: absolute(path, &local),
+            });
+        }
+        for call in &m.module_calls {
+            let Some(child) = call.module.as_deref() else { continue };
+            let instances: Vec<Option<ModuleKey>> = if call.count.is_some() || call.for_each.is_some() {
+                match (self.expand)(path, keys, &call.name) {
+                    Some(list) => list.into_iter().map(Some).collect(),
+                    None => {
+                        path.push(call.name.clone());
+                        self.unexpanded.push(module_addr(path));
+                        path.pop();
+                        continue;
+                    }
                 }
+            } else {
+                vec![None]
+            };
+            for k in instances {
+                path.push(call.name.clone());
+                keys.push(k);
+                if self.overrides.is_empty() || self.overrides.outputs(&instance_addr(path, keys)).is_none() {
+                    self.module(child, path, keys);
+                }
+                path.pop();
+                keys.pop();
             }
-        } else {
-            vec![None]
-        };
-        for k in instances {
-            path.push(call.name.clone());
-            keys.push(k);
-            collect(child, path, keys, out, expand, unexpanded);
-            path.pop();
-            keys.pop();
         }
     }
 }

@@ -4,6 +4,8 @@
 
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::diag::Diagnostics;
+use crate::eval::module_overrides::ModuleOverrides;
+use crate::eval::module_scope::ModuleKey;
 use crate::eval::Value;
 use crate::plans::Action;
 use std::collections::BTreeMap;
@@ -30,6 +32,9 @@ pub struct PlanOptions {
     /// Stops the plan walk: nothing new starts (Terraform's stop), and the plan ends with
     /// `execution halted`.
     pub cancel: Option<crate::walk::CancelToken>,
+    /// `terraform test`'s `override_module`s: the module instances they name are not planned,
+    /// and their outputs are the given values.
+    pub module_overrides: ModuleOverrides,
 }
 
 /// Where a plan-time provider operation (refresh, data source read) is.
@@ -196,7 +201,16 @@ pub struct Plan {
     /// With targets: the configuration resources it planned (its apply evaluates the checks
     /// of these only).
     pub kept: Option<std::collections::BTreeSet<String>>,
+    /// The `override_module`s it was made with, which its apply keeps (Terraform's
+    /// `plan.Overrides`).
+    pub module_overrides: ModuleOverrides,
+    /// The instances of each module call the walk expanded (module path → each instance's keys,
+    /// one per call of the path): the apply expands the modules as the plan did.
+    pub module_instances: ModuleInstances,
 }
+
+/// Module path (call names) → the instances of the module there, each as its keys.
+pub type ModuleInstances = std::collections::HashMap<Vec<String>, Vec<Vec<Option<ModuleKey>>>>;
 
 impl Plan {
     /// Terraform's `plan.Errored`: errors while planning. The apply graph's errors, found once

@@ -176,6 +176,7 @@ pub fn evaluate(
         base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
         cwd: config.cwd.as_deref(),
         resources,
+        overrides: None,
     };
     let root_files = crate::eval::module_scope::root_files(files, &config.root.dir);
     let scope = ModuleScope::root(config, &inputs, &root_files);

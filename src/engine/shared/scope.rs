@@ -108,7 +108,8 @@ pub fn module_expansion_error(
     with_scope(scope, path, keys, &mut error).flatten()
 }
 
-/// The instances of module call `call` in the module instance at `path`/`keys`.
+/// The instances of module call `call` in the module instance at `path`/`keys`
+/// ([`ModuleScope::module_keys`]; `None` too when that module instance is not available).
 pub fn module_keys(
     scope: &ModuleScope<'_>,
     path: &[String],
