@@ -14,13 +14,10 @@ use std::collections::BTreeMap;
 /// still differ (the test says when one no longer does, to be taken off this list).
 const GAPS: &[(&str, &str)] = &[
     (
-        "module-for-each-unknown",
-        "a module call's for_each is evaluated before the plan walk (engine/plan/nodes.rs, being \
-         rewritten to expand modules at their node): terraform_data.a.id is not yet planned there, \
-         so it shows as a value of unknown type (`will be known only after apply`)",
+        "import-for-each-unknown",
+        "an import block's for_each is evaluated before the plan walk: terraform_data.a.id is not \
+         yet planned there, so it shows as a value of unknown type (`will be known only after apply`)",
     ),
-    ("module-for-each-unknown-map", "the same"),
-    ("import-for-each-unknown", "the same for import blocks, expanded before the plan walk"),
     (
         "snippet-values-sensitive-module-output",
         "Terraform reads a child's sensitive output unmarked in the parent and shows it; tfgraph \
