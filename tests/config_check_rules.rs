@@ -63,7 +63,8 @@ fn condition_blocks_json_snippets() {
     let name = "main.tf.json";
     let files = BTreeMap::from([(name.to_string(), std::fs::read_to_string(dir.join(name)).unwrap())]);
     let loaded = load(&files, &LoadOptions::default());
-    let diags = tfgraph::engine::shared::snippets::with_sources(loaded.diagnostics, &tfgraph::eval::MapFiles(&files));
+    let diags =
+        tfgraph::engine::shared::snippets::with_sources(loaded.diagnostics, &tfgraph::eval::MapFilesystem(&files));
     let got: Vec<Value> = diags.iter().map(|d| serde_json::to_value(d).unwrap()).collect();
     let want: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("validate.json")).unwrap()).unwrap();
     assert_eq!(&Value::Array(got), &want["diagnostics"]);

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use tfgraph::config::{load, static_refs, LoadOptions};
 use tfgraph::engine::shared::snippets::with_sources;
-use tfgraph::eval::MapFiles;
+use tfgraph::eval::MapFilesystem;
 
 fn sorted(mut ds: Vec<Value>) -> Vec<Value> {
     ds.sort_by_key(|d| {
@@ -36,7 +36,7 @@ fn compare(name: &str) {
     }
     let loaded = load(&files, &LoadOptions::default());
     assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
-    let diags = with_sources(static_refs::check(&loaded.config), &MapFiles(&files));
+    let diags = with_sources(static_refs::check(&loaded.config), &MapFilesystem(&files));
     let got = sorted(diags.iter().map(|d| serde_json::to_value(d).unwrap()).collect());
     let want: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("validate.json")).unwrap()).unwrap();
     let want = sorted(want["diagnostics"].as_array().unwrap().clone());
@@ -89,7 +89,7 @@ fn many_references_in_one_file() {
     let files = BTreeMap::from([("main.tf".to_string(), text)]);
     let loaded = load(&files, &LoadOptions::default());
     assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
-    let diags = with_sources(static_refs::check(&loaded.config), &MapFiles(&files));
+    let diags = with_sources(static_refs::check(&loaded.config), &MapFilesystem(&files));
     assert_eq!(diags.len(), n - 1);
     for (i, d) in diags.iter().enumerate() {
         assert_eq!(d.summary, "Reference to undeclared input variable");

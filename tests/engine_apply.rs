@@ -228,23 +228,23 @@ fn api_request_plans_applies_and_refuses_a_stale_plan() {
 /// event per operation behind it, when the failure ends, and no start for it.
 #[test]
 fn native_apply_reports_skipped_operations() {
-    use tfgraph::engine::apply::EventKind;
+    use tfgraph::engine::apply::OpEventKind;
     let step = steps().into_iter().find(|s| s.name == "failure-and-recovery/step1").unwrap();
     let loaded = tfgraph::load(&step.files, &Default::default());
     let provider = mock(&step);
     let p = plan(&step.files, &loaded.config, None, &provider, &step.plan_options());
     let r = apply(&step.files, &loaded.config, &p, None, &provider, &ApplyOptions::default());
     let skipped: Vec<&str> =
-        r.events.iter().filter(|e| e.kind == EventKind::Skip).map(|e| e.address.as_str()).collect();
+        r.events.iter().filter(|e| e.kind == OpEventKind::Skip).map(|e| e.address.as_str()).collect();
     assert_eq!(skipped, ["mock_resource.after_broken"]);
-    let failed = r.events.iter().find(|e| e.kind == EventKind::Fail).unwrap();
+    let failed = r.events.iter().find(|e| e.kind == OpEventKind::Fail).unwrap();
     assert_eq!(failed.address, "mock_resource.broken");
-    let skip = r.events.iter().find(|e| e.kind == EventKind::Skip).unwrap();
+    let skip = r.events.iter().find(|e| e.kind == OpEventKind::Skip).unwrap();
     assert!(
         skip.at_ms >= failed.at_ms,
         "skipped at {} ms, before the failure ended at {} ms",
         skip.at_ms,
         failed.at_ms
     );
-    assert!(!r.events.iter().any(|e| e.kind == EventKind::Start && e.address == "mock_resource.after_broken"));
+    assert!(!r.events.iter().any(|e| e.kind == OpEventKind::Start && e.address == "mock_resource.after_broken"));
 }

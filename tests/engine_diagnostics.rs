@@ -54,7 +54,7 @@ fn compared(step: &Step) -> Vec<(String, String, String)> {
     let p = if loaded.diagnostics.has_errors() {
         let diagnostics = tfgraph::engine::shared::snippets::with_sources(
             loaded.diagnostics.clone(),
-            &tfgraph::eval::MapFiles(&step.files),
+            &tfgraph::eval::MapFilesystem(&step.files),
         );
         tfgraph::engine::Plan { diagnostics, ..Default::default() }
     } else {

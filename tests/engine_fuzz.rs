@@ -696,7 +696,7 @@ fn walk_problems(
     r: &tfgraph::engine::apply::ApplyResult,
     parallelism: usize,
 ) -> Vec<String> {
-    use tfgraph::engine::apply::EventKind;
+    use tfgraph::engine::apply::OpEventKind;
     use tfgraph::graph::{build, BuildOptions, Operation, PlanMode};
     let options = BuildOptions {
         operation: Operation::Apply,
@@ -729,10 +729,10 @@ fn walk_problems(
             continue;
         };
         match e.kind {
-            EventKind::Start => {
+            OpEventKind::Start => {
                 times.insert(id, (e.at_ms, None));
             }
-            EventKind::Complete { .. } | EventKind::Fail => {
+            OpEventKind::Complete { .. } | OpEventKind::Fail => {
                 if let Some(t) = times.get_mut(&id) {
                     t.1 = Some(e.at_ms);
                 }

@@ -165,7 +165,7 @@ fn corpus_locals_outputs_and_defaults_evaluate() {
         let (files, root) = trees.read_root_files(dir);
         let loaded = tfgraph::config::load(files, &tfgraph::LoadOptions { root: root.clone() });
         // The filesystem functions read the repository's loaded files, from the root's folder.
-        let file_source = tfgraph::eval::MapFiles(files);
+        let file_source = tfgraph::eval::MapFilesystem(files);
         let base_dir = if root.is_empty() { "." } else { root.as_str() };
         let inputs = Inputs {
             variables: &vars,

@@ -95,7 +95,7 @@ fn load_root(trees: &mut support::RepoFiles, dir: &str) -> (Root, String) {
 /// (`local.x`, `var.x`, `output.x`), and tfgraph's text for each.
 fn comparable(files: &BTreeMap<String, String>, base: &str, root: &Root) -> BTreeMap<String, String> {
     let funcs = Registry::builtin();
-    let file_source = tfgraph::eval::MapFiles(files);
+    let file_source = tfgraph::eval::MapFilesystem(files);
     let base_dir = if base.is_empty() { "." } else { base };
     let inputs = Inputs {
         variables: &root.variables,

@@ -8,7 +8,7 @@
 mod support;
 use support::console as harness;
 
-use tfgraph::eval::functions::{call, FuncContext, NoFiles, Registry};
+use tfgraph::eval::functions::{call, FuncContext, NoFilesystem, Registry};
 use tfgraph::eval::value::Value;
 
 #[test]
@@ -30,7 +30,7 @@ fn crypto_functions_with_unknown_and_sensitive_arguments() {
 fn impure_functions_are_unknown_while_planning_and_random_otherwise() {
     let funcs = Registry::builtin();
     let run = |name: &str, planning: bool, args: Vec<Value>| {
-        let ctx = FuncContext { planning, files: &NoFiles, base_dir: ".", cwd: None };
+        let ctx = FuncContext { planning, files: &NoFilesystem, base_dir: ".", cwd: None };
         call(funcs.get(name).unwrap(), &ctx, args).unwrap()
     };
     for name in ["uuid", "bcrypt"] {

@@ -8,7 +8,7 @@
 mod support;
 use support::console as harness;
 
-use tfgraph::eval::functions::{call, FuncContext, NoFiles, Registry};
+use tfgraph::eval::functions::{call, FuncContext, NoFilesystem, Registry};
 
 #[test]
 fn datetime_functions_as_terraform_evaluates_them() {
@@ -26,7 +26,7 @@ fn datetime_functions_with_unknown_and_sensitive_arguments() {
 fn timestamp_is_unknown_while_planning_and_plantimestamp_known() {
     let funcs = Registry::builtin();
     let run = |name: &str, planning: bool| {
-        let ctx = FuncContext { planning, files: &NoFiles, base_dir: ".", cwd: None };
+        let ctx = FuncContext { planning, files: &NoFilesystem, base_dir: ".", cwd: None };
         call(funcs.get(name).unwrap(), &ctx, vec![]).unwrap()
     };
     assert!(!run("timestamp", true).is_known());

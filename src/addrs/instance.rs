@@ -6,7 +6,7 @@
 //! `addrs.ParseConfigResource`; errors here are short sentences that the callers wrap in
 //! Terraform-shaped diagnostics.
 
-use super::{quote, ModulePath, ResourceAddr, ResourceMode};
+use super::{go_quote, ModulePath, ResourceAddr, ResourceMode};
 use std::fmt;
 
 /// The key of one instance of a `count` (`[0]`) or `for_each` (`["a"]`) resource or module.
@@ -27,7 +27,7 @@ impl fmt::Display for InstanceKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             InstanceKey::Int(i) => write!(f, "[{i}]"),
-            InstanceKey::Str(s) => write!(f, "[{}]", quote(s)),
+            InstanceKey::Str(s) => write!(f, "[{}]", go_quote(s)),
         }
     }
 }

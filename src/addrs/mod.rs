@@ -27,7 +27,7 @@ pub use instance::{
 };
 pub use module::ModulePath;
 pub use provider::{provider_config_text, write_provider_config, AbsProviderConfig};
-pub use quote::go_quote as quote;
+pub use quote::{go_escape, go_quote};
 pub use resource::{ResourceAddr, ResourceMode};
 
 use serde::{Serialize, Serializer};

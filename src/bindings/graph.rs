@@ -205,16 +205,17 @@ pub fn build_graph_raw(files: JsValue, options: JsValue) -> Result<GraphHandle, 
     if build_options.operation == Operation::Validate && !load_diagnostics.is_empty() {
         let sources = cited_files(&files, &load_diagnostics)?;
         load_diagnostics =
-            crate::engine::shared::snippets::with_sources(load_diagnostics, &crate::eval::MapFiles(&sources));
+            crate::engine::shared::snippets::with_sources(load_diagnostics, &crate::eval::MapFilesystem(&sources));
     }
     // `terraform validate` also reports references to undeclared names, with snippets.
     if build_options.operation == Operation::Validate && !load_diagnostics.has_errors() {
         let undeclared = config::static_refs::check(&loaded.config);
         if !undeclared.is_empty() {
             let sources = cited_files(&files, &undeclared)?;
-            built
-                .diagnostics
-                .extend(crate::engine::shared::snippets::with_sources(undeclared, &crate::eval::MapFiles(&sources)));
+            built.diagnostics.extend(crate::engine::shared::snippets::with_sources(
+                undeclared,
+                &crate::eval::MapFilesystem(&sources),
+            ));
         }
     }
     Ok(GraphHandle { built, load_diagnostics })

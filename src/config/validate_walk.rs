@@ -100,7 +100,7 @@ fn header(b: &Block<'_>) -> String {
     let mut out = b.kind.name.to_string();
     for l in &b.labels {
         out.push(' ');
-        out.push_str(&crate::addrs::quote(&l.value));
+        out.push_str(&crate::addrs::go_quote(&l.value));
     }
     out
 }

@@ -13,7 +13,7 @@ use crate::plans::render_human::{render_plan, PlanMode, RenderOptions};
 use crate::plans::Action;
 use crate::providers::mock::MockOptions;
 use crate::providers::{Op, Provider};
-use apply::events::{ApplyResult, Event, EventKind};
+use apply::events::{ApplyResult, OpEvent, OpEventKind};
 use apply::native::{apply, ApplyOptions};
 use plan::nodes::plan;
 use render::plan_json::{actions, to_json};
@@ -68,7 +68,7 @@ pub fn mock_diagnostics(mock: Option<&Json>) -> Diagnostics {
             // Terraform's words for a bad resource instance address (as -replace's).
             let why = shared::targets::address_error(a.trim(), true);
             let detail = format!("The mock fails resource instances by address, such as aws_instance.web[1] or module.m.aws_subnet.a[\"x\"] (a resource's address: all its instances). {why}");
-            d.push(Diagnostic::error(format!("Invalid failAddresses entry {}", crate::addrs::quote(a)), detail));
+            d.push(Diagnostic::error(format!("Invalid failAddresses entry {}", crate::addrs::go_quote(a)), detail));
         }
     }
     d
@@ -151,13 +151,13 @@ pub fn apply_report(r: &ApplyResult, timed: bool, elapsed_ms: f64) -> Json {
 }
 
 /// One event in the API's shape (`onEvent`'s argument).
-pub fn event_json(e: &Event, phase: &str) -> Json {
+pub fn event_json(e: &OpEvent, phase: &str) -> Json {
     let (kind, id) = match &e.kind {
-        EventKind::Start => ("start", None),
-        EventKind::Complete { id } => ("finish", id.clone()),
-        EventKind::Fail => ("fail", None),
-        EventKind::Skip => ("skip", None),
-        EventKind::Cancel => ("cancel", None),
+        OpEventKind::Start => ("start", None),
+        OpEventKind::Complete { id } => ("finish", id.clone()),
+        OpEventKind::Fail => ("fail", None),
+        OpEventKind::Skip => ("skip", None),
+        OpEventKind::Cancel => ("cancel", None),
     };
     json!({"kind": kind, "address": e.address, "operation": op_word(e.op), "deposed": e.deposed, "phase": phase, "priorId": e.prior_id, "id": id, "time": e.at_ms})
 }
@@ -199,7 +199,7 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
         .unwrap_or_default();
     let destroy = request.get("destroy").and_then(Json::as_bool).unwrap_or(false);
     // Configuration errors with Terraform's snippet and `in BLOCK` context, as the plan's own.
-    let mut diagnostics = shared::snippets::with_sources(load_diagnostics, &crate::eval::MapFiles(files));
+    let mut diagnostics = shared::snippets::with_sources(load_diagnostics, &crate::eval::MapFilesystem(files));
     diagnostics.extend(mock_diagnostics(request.get("mock")));
     if diagnostics.has_errors() {
         return json!({"plan": null, "planText": "", "changes": [], "diagnostics": diagnostics, "apply": null});

@@ -41,7 +41,7 @@ pub use value::{Kind, Value};
 
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics, Pos};
-use functions::{FileSource, Registry};
+use functions::{Filesystem, Registry};
 use std::collections::BTreeMap;
 
 /// Options for [`evaluate`] (the API's `evaluate(files, expression, options)`).
@@ -63,9 +63,9 @@ pub struct Evaluated {
 }
 
 /// The files a configuration was loaded from, for the filesystem functions.
-pub struct MapFiles<'a>(pub &'a BTreeMap<String, String>);
+pub struct MapFilesystem<'a>(pub &'a BTreeMap<String, String>);
 
-impl FileSource for MapFiles<'_> {
+impl Filesystem for MapFilesystem<'_> {
     fn read(&self, path: &str) -> Option<&[u8]> {
         let p = path.strip_prefix("./").unwrap_or(path);
         self.0.get(p).map(|s| s.as_bytes())
@@ -83,7 +83,7 @@ pub fn evaluate(
     options: &EvalOptions,
 ) -> Evaluated {
     let funcs = Registry::builtin();
-    let file_source = MapFiles(files);
+    let file_source = MapFilesystem(files);
     let inputs = module_scope::Inputs {
         variables: &options.variables,
         state: options.state.as_ref(),

@@ -6,7 +6,7 @@
 
 use super::convert::convert;
 use super::expr::{Evaluator, Source};
-use super::functions::{FileSource, FuncContext, Registry};
+use super::functions::{Filesystem, FuncContext, Registry};
 use super::json::from_json;
 use super::scope::{unshare, EmptyScope, LookupError, Scope};
 use super::typeexpr::{self, Constraint};
@@ -26,7 +26,7 @@ pub struct Inputs<'a> {
     pub variables: &'a BTreeMap<String, serde_json::Value>,
     /// A state v4 object, for resource attributes.
     pub state: Option<&'a serde_json::Value>,
-    pub files: &'a dyn FileSource,
+    pub files: &'a dyn Filesystem,
     pub funcs: &'a Registry,
     pub planning: bool,
     /// Validate mode: a required variable with no value is unknown instead of an error (as
@@ -102,7 +102,7 @@ impl ModuleKey {
     pub fn text(&self) -> String {
         match self {
             ModuleKey::Count(i) => format!("[{i}]"),
-            ModuleKey::Each(k, _) => format!("[{}]", crate::addrs::quote(k)),
+            ModuleKey::Each(k, _) => format!("[{}]", crate::addrs::go_quote(k)),
         }
     }
 }
@@ -1031,7 +1031,7 @@ fn read_tfvars(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::functions::NoFiles;
+    use crate::eval::functions::NoFilesystem;
     use crate::eval::scope::ResourceSource;
 
     /// Resource values by `type.name`, changed by the test between scopes (as a walk does).
@@ -1075,7 +1075,7 @@ resource "mock_resource" "r" {
         let inputs = Inputs {
             variables: &variables,
             state: None,
-            files: &NoFiles,
+            files: &NoFilesystem,
             funcs: &funcs,
             planning: true,
             unset_variables_unknown: false,

@@ -58,7 +58,7 @@ fn traversal_str(steps: &[crate::config::references::Step<'_>]) -> String {
             }
             StepKind::Index(crate::config::references::IndexKey::Int(i)) => s.push_str(&format!("[{i}]")),
             StepKind::Index(crate::config::references::IndexKey::Str(k)) => {
-                s.push_str(&format!("[{}]", crate::addrs::quote(k)))
+                s.push_str(&format!("[{}]", crate::addrs::go_quote(k)))
             }
             StepKind::Index(_) => s.push_str("[]"),
         }
@@ -95,12 +95,12 @@ fn compact(v: &Value) -> String {
     match &v.kind {
         Kind::Bool(b) => b.to_string(),
         Kind::Number(n) => crate::eval::functions::text_g(n, 10),
-        Kind::String(s) => crate::addrs::quote(s),
+        Kind::String(s) => crate::addrs::go_quote(s),
         Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => count(items.len(), &ty),
         Kind::Map(_, m) => count(m.len(), &ty),
         Kind::Object(m) => match m.len() {
             0 => "object with no attributes".into(),
-            1 => format!("object with 1 attribute {}", m.keys().map(|k| crate::addrs::quote(k)).collect::<String>()),
+            1 => format!("object with 1 attribute {}", m.keys().map(|k| crate::addrs::go_quote(k)).collect::<String>()),
             n => format!("object with {n} attributes"),
         },
         _ => ty.friendly_name(),

@@ -24,7 +24,7 @@ use super::expr::{Evaluator, Source};
 use super::functions::{FuncContext, Registry};
 use super::module_scope::Inputs;
 use super::scope::{LookupError, Scope};
-use super::{MapFiles, Type, Value};
+use super::{MapFilesystem, Type, Value};
 use crate::addrs::Subject;
 use crate::config::model::{Module, Reference};
 use crate::config::Config;
@@ -106,7 +106,7 @@ struct Walked {
 /// The function errors Terraform's validate walk reports for every module of `config`.
 pub fn walk(files: &BTreeMap<String, String>, config: &Config) -> Diagnostics {
     let funcs = Registry::builtin();
-    let file_source = MapFiles(files);
+    let file_source = MapFilesystem(files);
     let base_dir = if config.root.dir.is_empty() { "." } else { &config.root.dir };
     let mut nodes = Nodes::default();
     let mut modules = vec![(&config.root, None::<Node>)];
@@ -243,7 +243,7 @@ const FAILED: u8 = 2;
 fn function_errors(
     scope: &WalkScope<'_>,
     funcs: &Registry,
-    (files, base_dir, cwd): (&dyn super::FileSource, &str, Option<&str>),
+    (files, base_dir, cwd): (&dyn super::Filesystem, &str, Option<&str>),
     file: &crate::config::kept::SyntaxFile,
     exprs: &[&Expr<'_>],
 ) -> Vec<Diagnostic> {

@@ -36,21 +36,10 @@ pub fn parse_actions(v: &Value) -> Result<Action, String> {
     let Some(words) = words else {
         return Err(format!("the actions must be a list of strings such as [\"create\"], not {v}"));
     };
-    Ok(match words.as_slice() {
-        ["no-op"] => Action::NoOp,
-        ["create"] => Action::Create,
-        ["read"] => Action::Read,
-        ["update"] => Action::Update,
-        ["delete", "create"] => Action::DeleteThenCreate,
-        ["create", "delete"] => Action::CreateThenDelete,
-        ["delete"] => Action::Delete,
-        ["forget"] => Action::Forget,
-        ["create", "forget"] => Action::CreateThenForget,
-        _ => {
-            return Err(format!(
-                "{v} is not an action list Terraform plans: one of [\"no-op\"], [\"create\"], [\"read\"], [\"update\"], [\"delete\", \"create\"], [\"create\", \"delete\"], [\"delete\"], [\"forget\"], [\"create\", \"forget\"]"
-            ))
-        }
+    Action::from_words(&words).ok_or_else(|| {
+        format!(
+            "{v} is not an action list Terraform plans: one of [\"no-op\"], [\"create\"], [\"read\"], [\"update\"], [\"delete\", \"create\"], [\"create\", \"delete\"], [\"delete\"], [\"forget\"], [\"create\", \"forget\"]"
+        )
     })
 }
 

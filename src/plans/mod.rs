@@ -49,3 +49,34 @@ pub enum Action {
     /// core's `DiffTransformer` treats it as an update (a creator only).
     CreateThenForget,
 }
+
+impl Action {
+    /// Every action with its words in plan JSON's `actions` list (`jsonplan.MarshalActions`).
+    const WORDS: [(Action, &'static [&'static str]); 9] = [
+        (Action::NoOp, &["no-op"]),
+        (Action::Create, &["create"]),
+        (Action::Read, &["read"]),
+        (Action::Update, &["update"]),
+        (Action::DeleteThenCreate, &["delete", "create"]),
+        (Action::CreateThenDelete, &["create", "delete"]),
+        (Action::Delete, &["delete"]),
+        (Action::Forget, &["forget"]),
+        (Action::CreateThenForget, &["create", "forget"]),
+    ];
+
+    /// The action's `actions` list in plan JSON.
+    pub fn words(self) -> &'static [&'static str] {
+        Self::WORDS.iter().find(|(a, _)| *a == self).map(|(_, w)| *w).unwrap_or(&[])
+    }
+
+    /// `jsonplan.UnmarshalActions`: the action of an `actions` list.
+    pub fn from_words(words: &[&str]) -> Option<Action> {
+        Self::WORDS.iter().find(|(_, w)| *w == words).map(|(a, _)| *a)
+    }
+
+    /// [`from_words`](Self::from_words) of a JSON list (other items ignored, as the renderer reads it).
+    pub fn from_json(actions: &[serde_json::Value]) -> Option<Action> {
+        let words: Vec<&str> = actions.iter().filter_map(serde_json::Value::as_str).collect();
+        Self::from_words(&words)
+    }
+}

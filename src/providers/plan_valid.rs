@@ -305,10 +305,7 @@ fn go_type(t: &Type) -> String {
     }
 }
 
-/// Go's `%q` of a string (as `%#v` prints one).
-fn go_quote(s: &str) -> String {
-    crate::addrs::quote(s)
-}
+use crate::addrs::go_quote;
 
 #[cfg(test)]
 mod tests {

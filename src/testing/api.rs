@@ -3,7 +3,7 @@
 //! JUnit XML, the exit code), and each event as `onEvent` receives it.
 
 use super::report;
-use super::runner::{self, Event, Options, Suite};
+use super::runner::{self, Options, Suite, TestEvent};
 use report::{diags, obj, s};
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
@@ -36,7 +36,7 @@ pub fn options(j: &Json) -> Options {
 }
 
 /// An event as `onEvent` receives it.
-pub fn event(e: &Event) -> Json {
+pub fn event(e: &TestEvent) -> Json {
     if let Some(p) = report::progress(e) {
         let mut v = p.fields("file");
         v.push(("type", s(p.kind)));
@@ -46,22 +46,22 @@ pub fn event(e: &Event) -> Json {
         return obj(v);
     }
     obj(match e {
-        Event::Abstract { files } => {
+        TestEvent::Abstract { files } => {
             let files = files
                 .iter()
                 .map(|(f, r)| obj(vec![("path", s(f)), ("runs", Json::Array(r.iter().map(|x| s(x)).collect()))]))
                 .collect();
             vec![("type", s("abstract")), ("files", Json::Array(files))]
         }
-        Event::DestroyFailed { file, run, diagnostics, left } => vec![
+        TestEvent::DestroyFailed { file, run, diagnostics, left } => vec![
             ("type", s("cleanup")),
             ("file", s(file)),
             ("run", run.as_deref().map_or(Json::Null, s)),
             ("diagnostics", diags(diagnostics)),
             ("left", Json::Array(left.iter().map(|a| s(a)).collect())),
         ],
-        Event::Conclusion { status } => vec![("type", s("summary")), ("status", s(status.word()))],
-        Event::Diagnostics { diagnostics } => vec![("type", s("diagnostics")), ("diagnostics", diags(diagnostics))],
+        TestEvent::Conclusion { status } => vec![("type", s("summary")), ("status", s(status.word()))],
+        TestEvent::Diagnostics { diagnostics } => vec![("type", s("diagnostics")), ("diagnostics", diags(diagnostics))],
         // The file and run events are above.
         _ => Vec::new(),
     })

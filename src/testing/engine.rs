@@ -70,7 +70,7 @@ impl<'f> Module<'f> {
         let loaded = crate::config::load(files, &LoadOptions { root: root.to_string() });
         let provider = crate::engine::shared::schemas::providers(files, &loaded.config, Default::default());
         let diagnostics =
-            crate::engine::shared::snippets::with_sources(loaded.diagnostics, &crate::eval::MapFiles(files));
+            crate::engine::shared::snippets::with_sources(loaded.diagnostics, &crate::eval::MapFilesystem(files));
         Module {
             files,
             root: root.to_string(),
@@ -239,7 +239,7 @@ pub fn state_addresses(state: &Json) -> Vec<String> {
         for i in r["instances"].as_array().into_iter().flatten() {
             match &i["index_key"] {
                 Json::Number(n) => out.push(format!("{base}[{n}]")),
-                Json::String(s) => out.push(format!("{base}[{}]", crate::addrs::quote(s))),
+                Json::String(s) => out.push(format!("{base}[{}]", crate::addrs::go_quote(s))),
                 _ => out.push(base.clone()),
             }
         }
@@ -330,7 +330,7 @@ pub fn with_scope<R>(
     f: impl FnOnce(&ModuleScope<'_>, &Inputs<'_>) -> R,
 ) -> R {
     let funcs = builtin_funcs();
-    let files = crate::eval::MapFiles(module.files);
+    let files = crate::eval::MapFilesystem(module.files);
     let from_state = state.map(StateValues);
     let resources = match (planned, &from_state) {
         (Some(p), _) => Some(p as &dyn ResourceSource),

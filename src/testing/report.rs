@@ -2,7 +2,7 @@
 //! (stdout and stderr apart: errors go to stderr, the rest to stdout), the `-json` lines
 //! (`views/json`), and the `-junit-xml` report (`command/junit`).
 
-use super::runner::{Event, Status, Suite};
+use super::runner::{Status, Suite, TestEvent};
 use crate::diag::{Diagnostic, Diagnostics, Severity};
 use serde_json::Value as Json;
 
@@ -20,9 +20,9 @@ pub fn text(suite: &Suite) -> (String, String) {
     };
     for e in &suite.events {
         match e {
-            Event::Diagnostics { diagnostics: d } => diagnostics(d, &mut out, &mut err),
-            Event::FileStart { file } => out.push_str(&format!("{file}... in progress\n")),
-            Event::RunComplete { run, status, diagnostics: d, verbose, .. } => {
+            TestEvent::Diagnostics { diagnostics: d } => diagnostics(d, &mut out, &mut err),
+            TestEvent::FileStart { file } => out.push_str(&format!("{file}... in progress\n")),
+            TestEvent::RunComplete { run, status, diagnostics: d, verbose, .. } => {
                 out.push_str(&format!("  run \"{run}\"... {}\n", human_word(*status)));
                 if let Some(v) = verbose {
                     out.push_str(&v.text());
@@ -32,8 +32,8 @@ pub fn text(suite: &Suite) -> (String, String) {
                     out.push('\n');
                 }
             }
-            Event::FileTeardown { file } => out.push_str(&format!("{file}... tearing down\n")),
-            Event::DestroyFailed { file, run, diagnostics: d, left } => {
+            TestEvent::FileTeardown { file } => out.push_str(&format!("{file}... tearing down\n")),
+            TestEvent::DestroyFailed { file, run, diagnostics: d, left } => {
                 let id = match run {
                     Some(r) => format!("{file}/{r}"),
                     None => file.clone(),
@@ -52,12 +52,12 @@ pub fn text(suite: &Suite) -> (String, String) {
                     }
                 }
             }
-            Event::FileComplete { file, status, diagnostics: d } => {
+            TestEvent::FileComplete { file, status, diagnostics: d } => {
                 out.push_str(&format!("{file}... {}\n", human_word(*status)));
                 diagnostics(d, &mut out, &mut err);
             }
-            Event::Conclusion { .. } => out.push_str(&conclusion(suite)),
-            Event::Abstract { .. } | Event::RunStart { .. } | Event::RunTeardown { .. } => {}
+            TestEvent::Conclusion { .. } => out.push_str(&conclusion(suite)),
+            TestEvent::Abstract { .. } | TestEvent::RunStart { .. } | TestEvent::RunTeardown { .. } => {}
         }
     }
     (out, err)
@@ -161,16 +161,16 @@ pub(super) struct Progress<'a> {
     pub diagnostics: Option<&'a Diagnostics>,
 }
 
-pub(super) fn progress(e: &Event) -> Option<Progress<'_>> {
+pub(super) fn progress(e: &TestEvent) -> Option<Progress<'_>> {
     let (kind, file, run, progress, status, diagnostics) = match e {
-        Event::FileStart { file } => ("file", file, None, "starting", None, None),
-        Event::RunStart { file, run } => ("run", file, Some(run), "starting", None, None),
-        Event::RunComplete { file, run, status, diagnostics, .. } => {
+        TestEvent::FileStart { file } => ("file", file, None, "starting", None, None),
+        TestEvent::RunStart { file, run } => ("run", file, Some(run), "starting", None, None),
+        TestEvent::RunComplete { file, run, status, diagnostics, .. } => {
             ("run", file, Some(run), "complete", Some(*status), Some(diagnostics))
         }
-        Event::FileTeardown { file } => ("file", file, None, "teardown", None, None),
-        Event::RunTeardown { file, run } => ("run", file, Some(run), "teardown", None, None),
-        Event::FileComplete { file, status, diagnostics } => {
+        TestEvent::FileTeardown { file } => ("file", file, None, "teardown", None, None),
+        TestEvent::RunTeardown { file, run } => ("run", file, Some(run), "teardown", None, None),
+        TestEvent::FileComplete { file, status, diagnostics } => {
             ("file", file, None, "complete", Some(*status), Some(diagnostics))
         }
         _ => return None,
@@ -261,7 +261,7 @@ pub fn json_lines(suite: &Suite, version: &str, timestamp: Option<&dyn Fn() -> S
         if let Some(p) = progress(e) {
             push(p.json_line());
             // `-verbose`: the run's plan or state, before its diagnostics.
-            if let (Event::RunComplete { verbose: Some(v), .. }, Some(run)) = (e, p.run) {
+            if let (TestEvent::RunComplete { verbose: Some(v), .. }, Some(run)) = (e, p.run) {
                 let (message, key, value) = v.json_line();
                 push(vec![
                     ("@level", s("info")),
@@ -278,7 +278,7 @@ pub fn json_lines(suite: &Suite, version: &str, timestamp: Option<&dyn Fn() -> S
             continue;
         }
         match e {
-            Event::Abstract { files } => {
+            TestEvent::Abstract { files } => {
                 let runs: usize = files.iter().map(|f| f.1.len()).sum();
                 let message = format!(
                     "Found {} file{} and {} run block{}",
@@ -295,12 +295,12 @@ pub fn json_lines(suite: &Suite, version: &str, timestamp: Option<&dyn Fn() -> S
                     ("type", s("test_abstract")),
                 ]);
             }
-            Event::Diagnostics { diagnostics } => {
+            TestEvent::Diagnostics { diagnostics } => {
                 for d in diagnostics.iter() {
                     push(diag_line(d, None, None));
                 }
             }
-            Event::DestroyFailed { file, run, diagnostics, left } => {
+            TestEvent::DestroyFailed { file, run, diagnostics, left } => {
                 for d in diagnostics.iter() {
                     push(diag_line(d, Some(file), run.as_deref()));
                 }
@@ -319,7 +319,7 @@ pub fn json_lines(suite: &Suite, version: &str, timestamp: Option<&dyn Fn() -> S
                     push(v);
                 }
             }
-            Event::Conclusion { status } => {
+            TestEvent::Conclusion { status } => {
                 let (pass, fail, error, skip) = counts(suite);
                 let summary = vec![
                     ("status", s(status.word())),

@@ -76,7 +76,7 @@ pub struct Options {
 
 /// What happened, in order: what the text, JSON and JUnit reports are made from.
 #[derive(Clone, Debug)]
-pub enum Event {
+pub enum TestEvent {
     Abstract {
         files: Vec<(String, Vec<String>)>,
     },
@@ -153,7 +153,7 @@ pub struct FileResult {
 pub struct Suite {
     pub status: Status,
     pub files: Vec<FileResult>,
-    pub events: Vec<Event>,
+    pub events: Vec<TestEvent>,
     /// Diagnostics that stopped the suite before any file ran.
     pub diagnostics: Diagnostics,
 }
@@ -186,9 +186,9 @@ pub fn test_files(files: &BTreeMap<String, String>, options: &Options) -> Vec<St
 }
 
 /// Runs the test files of `files` (a module's files and its tests, by path).
-pub fn run(files: &BTreeMap<String, String>, options: &Options, on_event: &mut dyn FnMut(&Event)) -> Suite {
+pub fn run(files: &BTreeMap<String, String>, options: &Options, on_event: &mut dyn FnMut(&TestEvent)) -> Suite {
     let mut events = Vec::new();
-    let mut emit = |e: Event, events: &mut Vec<Event>| {
+    let mut emit = |e: TestEvent, events: &mut Vec<TestEvent>| {
         on_event(&e);
         events.push(e);
     };
@@ -218,12 +218,12 @@ pub fn run(files: &BTreeMap<String, String>, options: &Options, on_event: &mut d
         parsed.push(f);
     }
     if load_diags.has_errors() {
-        let diagnostics = crate::engine::shared::snippets::with_sources(load_diags, &crate::eval::MapFiles(files));
-        emit(Event::Diagnostics { diagnostics: diagnostics.clone() }, &mut events);
+        let diagnostics = crate::engine::shared::snippets::with_sources(load_diags, &crate::eval::MapFilesystem(files));
+        emit(TestEvent::Diagnostics { diagnostics: diagnostics.clone() }, &mut events);
         return Suite { status: Status::Error, files: Vec::new(), events, diagnostics };
     }
     emit(
-        Event::Abstract {
+        TestEvent::Abstract {
             files: parsed.iter().map(|f| (f.path.clone(), f.runs.iter().map(|r| r.name.clone()).collect())).collect(),
         },
         &mut events,
@@ -236,7 +236,7 @@ pub fn run(files: &BTreeMap<String, String>, options: &Options, on_event: &mut d
         suite_status = suite_status.merge(result.status);
         results.push(result);
     }
-    emit(Event::Conclusion { status: suite_status }, &mut events);
+    emit(TestEvent::Conclusion { status: suite_status }, &mut events);
     Suite { status: suite_status, files: results, events, diagnostics: load_diags }
 }
 
@@ -536,9 +536,9 @@ fn run_file(
     main: &Module<'_>,
     globals: &[(String, GlobalValue)],
     verbose: bool,
-    emit: &mut dyn FnMut(Event),
+    emit: &mut dyn FnMut(TestEvent),
 ) -> FileResult {
-    emit(Event::FileStart { file: f.path.clone() });
+    emit(TestEvent::FileStart { file: f.path.clone() });
     let mut file_status = Status::Pending;
     let mut file_diags = Diagnostics::new();
     for u in &f.unsupported {
@@ -573,7 +573,7 @@ fn run_file(
                 state: None,
                 plan: None,
             };
-            emit(Event::RunComplete {
+            emit(TestEvent::RunComplete {
                 file: f.path.clone(),
                 run: run.name.clone(),
                 status: Status::Skip,
@@ -584,7 +584,7 @@ fn run_file(
             runs.push(r);
             continue;
         }
-        emit(Event::RunStart { file: f.path.clone(), run: run.name.clone() });
+        emit(TestEvent::RunStart { file: f.path.clone(), run: run.name.clone() });
         let root = run.module_source.as_deref().map(|s| s.trim_start_matches("./").to_string()).unwrap_or_default();
         let module = match run.module_source {
             None => main,
@@ -618,7 +618,7 @@ fn run_file(
             stopped = true;
         }
         file_status = file_status.merge(status);
-        emit(Event::RunComplete {
+        emit(TestEvent::RunComplete {
             file: f.path.clone(),
             run: run.name.clone(),
             status,
@@ -642,7 +642,7 @@ fn run_file(
         });
     }
     // Teardown: the state last used latest first.
-    emit(Event::FileTeardown { file: f.path.clone() });
+    emit(TestEvent::FileTeardown { file: f.path.clone() });
     let mut order: Vec<(&String, &StateEntry)> = states.iter().collect();
     crate::util::sort::sort_by_key(&mut order, |(_, s)| std::cmp::Reverse(s.last_run));
     for (_, entry) in order {
@@ -651,7 +651,7 @@ fn run_file(
         if !engine::has_objects(state) {
             continue;
         }
-        emit(Event::RunTeardown { file: f.path.clone(), run: run_name.clone() });
+        emit(TestEvent::RunTeardown { file: f.path.clone(), run: run_name.clone() });
         let module = if entry.module_root.is_empty() {
             main
         } else {
@@ -669,7 +669,7 @@ fn run_file(
         let left_addrs = left.as_ref().map(engine::state_addresses).unwrap_or_default();
         if diags.has_errors() || !left_addrs.is_empty() {
             file_status = file_status.merge(Status::Error);
-            emit(Event::DestroyFailed {
+            emit(TestEvent::DestroyFailed {
                 file: f.path.clone(),
                 run: Some(run_name),
                 diagnostics: diags,
@@ -683,8 +683,8 @@ fn run_file(
     if file_diags.has_errors() {
         file_status = file_status.merge(Status::Error);
     }
-    let file_diags = crate::engine::shared::snippets::with_sources(file_diags, &crate::eval::MapFiles(files));
-    emit(Event::FileComplete { file: f.path.clone(), status: file_status, diagnostics: file_diags.clone() });
+    let file_diags = crate::engine::shared::snippets::with_sources(file_diags, &crate::eval::MapFilesystem(files));
+    emit(TestEvent::FileComplete { file: f.path.clone(), status: file_status, diagnostics: file_diags.clone() });
     FileResult { path: f.path.clone(), status: file_status, runs, diagnostics: file_diags }
 }
 
@@ -807,7 +807,7 @@ fn point_at_test_values(
     sources: &BTreeMap<String, ExprText>,
     ctx: &RunContext<'_>,
 ) -> Diagnostics {
-    let fs = crate::eval::MapFiles(ctx.files);
+    let fs = crate::eval::MapFilesystem(ctx.files);
     let mut out = Diagnostics::new();
     for d in diags {
         out.push(point_one(d, module, values, sources, ctx, &fs));
@@ -821,7 +821,7 @@ fn point_one(
     values: &BTreeMap<String, Value>,
     sources: &BTreeMap<String, ExprText>,
     ctx: &RunContext<'_>,
-    fs: &crate::eval::MapFiles<'_>,
+    fs: &crate::eval::MapFilesystem<'_>,
 ) -> Diagnostic {
     {
         {
@@ -996,7 +996,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
 }
 
 fn with_snippets(diags: Diagnostics, files: &BTreeMap<String, String>) -> Diagnostics {
-    crate::engine::shared::snippets::with_sources(diags, &crate::eval::MapFiles(files))
+    crate::engine::shared::snippets::with_sources(diags, &crate::eval::MapFilesystem(files))
 }
 
 /// The run's variable values: globals, then the file's `variables`, then the run's, each
@@ -1050,7 +1050,7 @@ fn run_variables(ctx: &RunContext<'_>) -> (BTreeMap<String, Value>, BTreeMap<Str
             None => value,
             Some(t) => {
                 let funcs = crate::eval::functions::Registry::builtin();
-                let fs = crate::eval::MapFiles(ctx.files);
+                let fs = crate::eval::MapFilesystem(ctx.files);
                 let none = BTreeMap::new();
                 let inputs = Inputs {
                     variables: &none,
@@ -1113,7 +1113,7 @@ fn run_variables(ctx: &RunContext<'_>) -> (BTreeMap<String, Value>, BTreeMap<Str
 
 fn eval_test_expr(scope: &dyn Scope, files: &BTreeMap<String, String>, e: &ExprText) -> Result<Value, Box<Diagnostic>> {
     let funcs = engine::builtin_funcs();
-    let fs = crate::eval::MapFiles(files);
+    let fs = crate::eval::MapFilesystem(files);
     let vars = BTreeMap::new();
     let inputs = Inputs {
         variables: &vars,
@@ -1277,7 +1277,7 @@ fn assertion(
     a: &Assertion,
 ) -> (Status, Diagnostics) {
     let mut diags = Diagnostics::new();
-    let fs = crate::eval::MapFiles(files);
+    let fs = crate::eval::MapFilesystem(files);
     let cond_inputs = Inputs { files: &fs, ..*inputs };
     let eval = |e: &ExprText| eval_text(scope, &cond_inputs, &e.range.filename, &e.text, e.start());
     let message = match &a.error_message {

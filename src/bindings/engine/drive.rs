@@ -14,7 +14,7 @@ use crate::diag::Diagnostics;
 use crate::engine::api::event_json;
 use crate::engine::apply::nodes::{ApplyNodes, Request, Response};
 use crate::engine::apply::walk::ApplyHost;
-use crate::engine::apply::Event;
+use crate::engine::apply::OpEvent;
 use crate::engine::render::progress;
 use crate::walk::{CancelToken, EventKind};
 use futures_util::future::LocalBoxFuture;
@@ -74,7 +74,7 @@ impl StatePacing {
 
 impl Hooks {
     /// Calls `onEvent` with the event; a throw halts the walk.
-    pub fn event(&mut self, e: &Event, elapsed: Option<u64>, diagnostics: Option<&Diagnostics>) {
+    pub fn event(&mut self, e: &OpEvent, elapsed: Option<u64>, diagnostics: Option<&Diagnostics>) {
         let Some(f) = &self.on_event else { return };
         let mut j = event_json(e, "apply");
         if let Some(ms) = elapsed {
@@ -208,7 +208,7 @@ impl ApplyHost for JsHost<'_, '_> {
         Box::pin(async move { self.route.configure(provider_config, &state).await })
     }
 
-    fn event(&self, event: &Event, elapsed_ms: Option<u64>, diagnostics: Option<&Diagnostics>) {
+    fn event(&self, event: &OpEvent, elapsed_ms: Option<u64>, diagnostics: Option<&Diagnostics>) {
         self.hooks.borrow_mut().event(event, elapsed_ms, diagnostics);
     }
 

@@ -273,7 +273,7 @@ impl JsProvider {
         if errs.is_empty() {
             return Response::Applied(applied);
         }
-        let address = crate::addrs::quote(&self.address);
+        let address = crate::addrs::go_quote(&self.address);
         let errors = errs
             .iter()
             .map(|e| ProviderError { summary: "Provider produced inconsistent result after apply".into(), detail: format!("When applying changes to {instance}, provider {address} produced an unexpected new value: {e}.\n\n{BUG}") })

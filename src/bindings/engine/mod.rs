@@ -420,7 +420,7 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         loaded.config.cwd = cwd;
         // Configuration errors with Terraform's snippet and `in BLOCK` context, as the plan's own.
         let mut diagnostics =
-            crate::engine::shared::snippets::with_sources(loaded.diagnostics, &crate::eval::MapFiles(&files));
+            crate::engine::shared::snippets::with_sources(loaded.diagnostics, &crate::eval::MapFilesystem(&files));
         diagnostics.extend(std::mem::take(&mut request.state_diagnostics));
         let config = loaded.config;
         let js = match JsProviders::new(request.providers.as_ref(), &config, request.state.as_ref()).await {

@@ -10,7 +10,7 @@ use super::js_provider::JsProvider;
 use super::timers::elapsed_ms;
 use crate::diag::Diagnostic;
 use crate::engine::api::event_json;
-use crate::engine::apply::{Event, EventKind};
+use crate::engine::apply::{OpEvent, OpEventKind};
 use crate::engine::render::progress;
 use crate::engine::{OpHook, OpProgress, PlanOp};
 use crate::eval::{Kind, Value};
@@ -65,7 +65,7 @@ impl LiveEvents {
         self.js.iter().map(|j| j.answered.provisional_count()).sum()
     }
 
-    fn emit(&self, seen: &mut Seen, e: Event, elapsed: Option<u64>, error: Option<&ProviderError>) {
+    fn emit(&self, seen: &mut Seen, e: OpEvent, elapsed: Option<u64>, error: Option<&ProviderError>) {
         let mut j = event_json(&e, "plan");
         if let Some(ms) = elapsed {
             j["elapsedMs"] = ms.into();
@@ -90,7 +90,7 @@ impl LiveEvents {
         let key = (op.op, op.address.clone());
         let mut seen = self.seen.borrow_mut();
         let seen = &mut *seen;
-        let event = |kind, prior_id| Event {
+        let event = |kind, prior_id| OpEvent {
             at_ms: now,
             address: op.address.clone(),
             deposed: None,
@@ -106,7 +106,7 @@ impl LiveEvents {
                 }
                 let prior_id = id_of(prior);
                 seen.running.insert(key, (now, prior_id.clone()));
-                self.emit(seen, event(EventKind::Start, prior_id), None, None);
+                self.emit(seen, event(OpEventKind::Start, prior_id), None, None);
             }
             OpProgress::Finish { .. } | OpProgress::Fail { .. } => {
                 if self.provisional() != seen.mark || seen.ended.contains(&key) {
@@ -115,8 +115,8 @@ impl LiveEvents {
                 let Some((began, prior_id)) = seen.running.remove(&key) else { return };
                 seen.ended.insert(key);
                 let (kind, error) = match p {
-                    OpProgress::Finish { object } => (EventKind::Complete { id: id_of(object) }, None),
-                    OpProgress::Fail { error } => (EventKind::Fail, Some(error)),
+                    OpProgress::Finish { object } => (OpEventKind::Complete { id: id_of(object) }, None),
+                    OpProgress::Fail { error } => (OpEventKind::Fail, Some(error)),
                     OpProgress::Start { .. } => return,
                 };
                 self.emit(seen, event(kind, prior_id), Some(now - began), error);
@@ -132,7 +132,7 @@ impl LiveEvents {
         for ((op, address), (_, prior_id)) in std::mem::take(&mut seen.running) {
             self.emit(
                 seen,
-                Event { at_ms: now, address, deposed: None, op, prior_id, kind: EventKind::Cancel },
+                OpEvent { at_ms: now, address, deposed: None, op, prior_id, kind: OpEventKind::Cancel },
                 None,
                 None,
             );

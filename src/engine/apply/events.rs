@@ -8,7 +8,7 @@ use serde_json::Value as Json;
 
 /// What happened to one operation, on the virtual clock (milliseconds).
 #[derive(Clone, Debug, PartialEq)]
-pub enum EventKind {
+pub enum OpEventKind {
     Start,
     Complete {
         id: Option<String>,
@@ -20,14 +20,14 @@ pub enum EventKind {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Event {
+pub struct OpEvent {
     pub at_ms: u64,
     pub address: String,
     pub deposed: Option<String>,
     pub op: Op,
     /// The object's id before the operation (updates and deletes show it).
     pub prior_id: Option<String>,
-    pub kind: EventKind,
+    pub kind: OpEventKind,
 }
 
 /// The result of an apply ([`apply`](super::native::apply)).
@@ -39,7 +39,7 @@ pub struct ApplyResult {
     /// Provider operations grouped by start (`create ADDR`, ` FAILED` appended on failure).
     pub waves: Vec<Vec<String>>,
     pub max_concurrency: usize,
-    pub events: Vec<Event>,
+    pub events: Vec<OpEvent>,
     /// Counts for `Apply complete! Resources: N added, M changed, K destroyed.`
     pub added: usize,
     pub changed: usize,
@@ -49,11 +49,11 @@ pub struct ApplyResult {
 }
 
 /// The apply's import events: each imported object, at the start.
-pub fn import_events(plan: &Plan) -> Vec<Event> {
+pub fn import_events(plan: &Plan) -> Vec<OpEvent> {
     let mut out = Vec::new();
     for c in plan.changes.iter().filter(|c| c.deposed.is_none()) {
         let Some(id) = &c.importing else { continue };
-        let e = |kind| Event {
+        let e = |kind| OpEvent {
             at_ms: 0,
             address: c.address(),
             deposed: None,
@@ -61,8 +61,8 @@ pub fn import_events(plan: &Plan) -> Vec<Event> {
             prior_id: Some(id.clone()),
             kind,
         };
-        out.push(e(EventKind::Start));
-        out.push(e(EventKind::Complete { id: Some(id.clone()) }));
+        out.push(e(OpEventKind::Start));
+        out.push(e(OpEventKind::Complete { id: Some(id.clone()) }));
     }
     out
 }

@@ -18,5 +18,5 @@ mod serial;
 pub mod state_write;
 pub mod walk;
 
-pub use events::{ApplyResult, Event, EventKind};
+pub use events::{ApplyResult, OpEvent, OpEventKind};
 pub use native::{apply, ApplyOptions};

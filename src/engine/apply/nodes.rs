@@ -459,7 +459,7 @@ impl<'a> ApplyNodes<'a> {
 
     /// The `Importing...` / `Import complete` events of the plan's imports (the objects were
     /// imported during the plan: the apply records them first).
-    pub fn import_events(&self) -> Vec<super::events::Event> {
+    pub fn import_events(&self) -> Vec<super::events::OpEvent> {
         super::events::import_events(self.plan)
     }
 
@@ -504,7 +504,7 @@ impl<'a> ApplyNodes<'a> {
         // Terraform attaches the instance's address to what a provider reports about it.
         let mut diag = Diagnostic::error(summary, detail).with_address(self.ops[b].instance.clone());
         // Pointing at the block's body, with its snippet (`tfdiags.WholeContainingBody`).
-        let files = crate::eval::MapFiles(self.files);
+        let files = crate::eval::MapFilesystem(self.files);
         if let Some(&w) = self.by_addr.get(&self.ops[b].resource) {
             let decl = &self.walkables[w].resource.range;
             diag = diag.with_range(shared::snippets::body_start(decl, &files).unwrap_or_else(|| decl.clone()));

@@ -15,7 +15,7 @@
 //! and the built-in mocks (`apply.rs`), in the package real timers and JS promises
 //! (`bindings/engine/drive.rs`).
 
-use super::events::{ApplyResult, Event, EventKind};
+use super::events::{ApplyResult, OpEvent, OpEventKind};
 use super::nodes::{ApplyNodes, Outcome, Request, Response, Started};
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
@@ -61,7 +61,7 @@ pub trait ApplyHost {
     }
 
     /// An event as it happens, with the operation's duration and its diagnostics when it ended.
-    fn event(&self, event: &Event, elapsed_ms: Option<u64>, diagnostics: Option<&Diagnostics>) {
+    fn event(&self, event: &OpEvent, elapsed_ms: Option<u64>, diagnostics: Option<&Diagnostics>) {
         let _ = (event, elapsed_ms, diagnostics);
     }
 
@@ -107,7 +107,7 @@ struct Walking<'w, 'a, H: ?Sized> {
     node_op: Vec<Option<usize>>,
     /// Per walk node: Terraform's vertex name.
     names: &'w [String],
-    events: RefCell<Vec<Event>>,
+    events: RefCell<Vec<OpEvent>>,
     /// Per operation: when it started.
     begun: RefCell<Vec<f64>>,
     /// (start, `op ADDR` with ` FAILED` when it failed) per operation that ran.
@@ -175,8 +175,8 @@ impl<H: ApplyHost + ?Sized> WalkHooks<u32> for Hooks<'_, '_, '_, H> {
             self.0.host.node_event(name, event.kind, event.time);
         }
         let kind = match event.kind {
-            walk::EventKind::Skip => EventKind::Skip,
-            walk::EventKind::Cancel => EventKind::Cancel,
+            walk::EventKind::Skip => OpEventKind::Skip,
+            walk::EventKind::Cancel => OpEventKind::Cancel,
             _ => return,
         };
         let Some(b) = self.0.node_op[*event.node as usize] else { return };
@@ -324,21 +324,21 @@ pub async fn run(
 }
 
 /// The event of an operation that never starts: skipped behind a failure, or cancelled.
-pub fn pending_event(s: &ApplyNodes<'_>, b: usize, kind: EventKind, at_ms: u64) -> Event {
+pub fn pending_event(s: &ApplyNodes<'_>, b: usize, kind: OpEventKind, at_ms: u64) -> OpEvent {
     let o = &s.ops[b];
-    Event { at_ms, address: o.instance.clone(), deposed: None, op: o.op, prior_id: None, kind }
+    OpEvent { at_ms, address: o.instance.clone(), deposed: None, op: o.op, prior_id: None, kind }
 }
 
 /// The start event of an operation.
-pub fn start_event(s: &ApplyNodes<'_>, started: &Started, at_ms: u64) -> Event {
+pub fn start_event(s: &ApplyNodes<'_>, started: &Started, at_ms: u64) -> OpEvent {
     let o = &s.ops[started.index];
-    Event {
+    OpEvent {
         at_ms,
         address: o.instance.clone(),
         deposed: started.deposed.clone(),
         op: o.op,
         prior_id: started.prior_id.clone(),
-        kind: EventKind::Start,
+        kind: OpEventKind::Start,
     }
 }
 
@@ -351,11 +351,11 @@ pub fn end_event(
     deposed: Option<String>,
     outcome: &Outcome,
     at_ms: u64,
-) -> Event {
+) -> OpEvent {
     let o = &s.ops[b];
     let kind = match outcome {
-        Ok(id) => EventKind::Complete { id: id.clone() },
-        Err(_) => EventKind::Fail,
+        Ok(id) => OpEventKind::Complete { id: id.clone() },
+        Err(_) => OpEventKind::Fail,
     };
-    Event { at_ms, address: o.instance.clone(), deposed, op: o.op, prior_id, kind }
+    OpEvent { at_ms, address: o.instance.clone(), deposed, op: o.op, prior_id, kind }
 }

@@ -74,7 +74,7 @@ pub fn expression_of(e: &crate::config::model::Expr) -> Json {
 fn constant(src: &str, e: &Expr<'_>) -> Option<Json> {
     let funcs = crate::eval::functions::Registry::builtin();
     let none = BTreeMap::new();
-    let files = crate::eval::MapFiles(&none);
+    let files = crate::eval::MapFilesystem(&none);
     let ctx = crate::eval::functions::FuncContext { planning: true, files: &files, base_dir: ".", cwd: None };
     let source = crate::eval::expr::Source::new("", src, crate::diag::Pos { line: 1, column: 1, byte: 0 });
     let v = crate::eval::expr::Evaluator::new(&EmptyScope, &funcs, ctx, &source).eval(e).ok()?;

@@ -5,7 +5,7 @@
 //! `path.module`, `terraform.workspace`, `self`), in order and with duplicates, as jsonconfig
 //! and globalref see them. Invalid references are dropped, as both of those drop them.
 
-use crate::addrs::{quote as go_quote, InstanceKey, ResourceAddr, ResourceMode, Subject};
+use crate::addrs::{go_quote, InstanceKey, ResourceAddr, ResourceMode, Subject};
 use crate::config::references::{IndexKey, Origin, StepKind, Trav, Walker};
 use crate::hcl::ast::{Expr, ExprKind, ObjectKey, Part, Template};
 use std::fmt;

@@ -141,7 +141,7 @@ fn by_identity(
         return invalid("The import block \"identity\" argument depends on resource attributes that cannot be determined until apply, so Terraform cannot plan to import this resource.");
     }
     let type_name = InstanceAddr::parse(address).map(|a| a.resource.type_name).unwrap_or_default();
-    Box::new(Diagnostic::error(format!("unknown identity type {}", crate::addrs::quote(&type_name)), String::new()))
+    Box::new(Diagnostic::error(format!("unknown identity type {}", crate::addrs::go_quote(&type_name)), String::new()))
 }
 
 /// `to` as an instance address: static, or with index expressions (the resource's or any
@@ -193,7 +193,7 @@ fn resolve_to(
             ));
         }
         match &key.kind {
-            Kind::String(k) => out.push_str(&format!("[{}]", crate::addrs::quote(k))),
+            Kind::String(k) => out.push_str(&format!("[{}]", crate::addrs::go_quote(k))),
             Kind::Number(n) if n.is_integer() => out.push_str(&format!("[{}]", n.to_i64().ok_or_else(invalid)?)),
             _ => return Err(invalid()),
         }
@@ -222,7 +222,7 @@ impl crate::eval::scope::Scope for EachOnly<'_> {
         // HCL's "Unknown variable", with the sentence Terraform appends (no space between).
         Err(crate::eval::scope::LookupError {
             summary: "Unknown variable".into(),
-            detail: format!("There is no variable named {}.Only \"each.key\" and \"each.value\" can be used in import address index expressions.", crate::addrs::quote(names[0])),
+            detail: format!("There is no variable named {}.Only \"each.key\" and \"each.value\" can be used in import address index expressions.", crate::addrs::go_quote(names[0])),
             names: 1,
         })
     }

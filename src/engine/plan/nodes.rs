@@ -15,7 +15,7 @@ use crate::eval::json::from_json;
 use crate::eval::module_overrides::ModuleOverrides;
 use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleKey, ModuleScope};
 use crate::eval::repetition::CountError;
-use crate::eval::{Kind, MapFiles, Value};
+use crate::eval::{Kind, MapFilesystem, Value};
 use crate::plans::Action;
 use crate::providers::Op;
 use crate::providers::{Provider, ResourceSchema};
@@ -38,7 +38,7 @@ enum Expansion {
     ForEach(Vec<(String, Value)>),
 }
 
-struct Walk<'a> {
+struct PlanWalk<'a> {
     config: &'a Config,
     provider: &'a dyn Provider,
     inputs: &'a Inputs<'a>,
@@ -156,7 +156,7 @@ pub async fn plan_walked(
     // ... and so do its function errors, in blocks the plan may never expand (`count = 0`).
     undeclared.extend(crate::eval::validate::walk(files, config));
     if undeclared.has_errors() {
-        result.diagnostics.extend(shared::snippets::with_sources(undeclared, &MapFiles(files)));
+        result.diagnostics.extend(shared::snippets::with_sources(undeclared, &MapFilesystem(files)));
         result.refused = true;
         return result;
     }
@@ -192,7 +192,7 @@ pub async fn plan_walked(
         }
     };
     let funcs = Registry::builtin();
-    let file_source = MapFiles(files);
+    let file_source = MapFilesystem(files);
     let values = WalkValues::default();
     let inputs = Inputs {
         variables: &options.variables,
@@ -220,7 +220,7 @@ pub async fn plan_walked(
         return result;
     }
     let prior_index = index_state(prior);
-    let mut walk = Walk {
+    let mut walk = PlanWalk {
         config,
         provider,
         inputs: &inputs,
@@ -296,12 +296,12 @@ pub async fn plan_walked(
     let expansions = Expansions::new(config);
     let walk = std::cell::RefCell::new(walk);
     // A module's expand node records its instances.
-    let expand_module = |walk: &mut Walk<'_>, path: &[String]| {
+    let expand_module = |walk: &mut PlanWalk<'_>, path: &[String]| {
         expansions.expand(walk, &scope, &options.module_overrides, path);
     };
     // A resource node plans its instances in every instance of its module; `false` when its
     // plan failed (its dependents are skipped).
-    let plan_resource = |walk: &mut Walk<'_>, r: usize| -> bool {
+    let plan_resource = |walk: &mut PlanWalk<'_>, r: usize| -> bool {
         let address = graph.resources[r].address.as_str();
         let Some(&i) = index.get(address) else { return true };
         let w = &resources[i];
@@ -362,7 +362,7 @@ pub async fn plan_walked(
                     .await
                     .unwrap_or(false)
                 }
-                // Its value is evaluated after the walk (`Walk::outputs`).
+                // Its value is evaluated after the walk (`PlanWalk::outputs`).
                 Work::Output(_) => true,
                 Work::Module(path) => {
                     expand_module(&mut walk.borrow_mut(), path);
@@ -486,11 +486,11 @@ pub async fn plan_walked(
 /// resource the work plans ("" for none). `None`: the answers failed or never settled, and the
 /// diagnostics say why.
 async fn settled<'w>(
-    walk: &std::cell::RefCell<Walk<'w>>,
+    walk: &std::cell::RefCell<PlanWalk<'w>>,
     host: &dyn PlanHost,
     values: &WalkValues,
     address: &str,
-    work: &mut dyn FnMut(&mut Walk<'w>) -> bool,
+    work: &mut dyn FnMut(&mut PlanWalk<'w>) -> bool,
 ) -> Option<bool> {
     for _ in 0..MAX_RUNS {
         let answering = {
@@ -534,7 +534,7 @@ struct Mark {
     pending: Option<BTreeSet<String>>,
 }
 
-impl<'a> Walk<'a> {
+impl<'a> PlanWalk<'a> {
     fn mark(&self, address: &str) -> Mark {
         Mark {
             changes: self.changes.len(),
@@ -1085,7 +1085,7 @@ impl<'a> Walk<'a> {
             Ok(Some(v)) => Ok(v),
             Ok(None) => Err(Diagnostic::error(
                 "Cannot import non-existent remote object",
-                format!("While attempting to import an existing object to {}, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"terraform apply\" to create a new remote object for this resource.", crate::addrs::quote(address)),
+                format!("While attempting to import an existing object to {}, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"terraform apply\" to create a new remote object for this resource.", crate::addrs::go_quote(address)),
             )),
             Err(e) => Err(Diagnostic::error(e.summary, e.detail)),
         }
@@ -1158,7 +1158,7 @@ impl<'a> Walk<'a> {
             &cfg.unmark_deep().0,
             &planned.planned.unmark_deep().0,
         );
-        let source = crate::addrs::quote(provider.source());
+        let source = crate::addrs::go_quote(provider.source());
         for e in &errs {
             self.diags.push(Diagnostic::error("Provider produced invalid plan", format!("Provider {source} planned an invalid value for {address}{e}.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.")));
         }
@@ -1510,7 +1510,7 @@ impl<'c> Expansions<'c> {
     /// `count` / `for_each` evaluated in each instance of the calling module, its instances
     /// recorded, less those `overrides` names (Terraform's expander leaves them out). A value
     /// not known yet or unsuitable is an error, and that calling instance expands none.
-    fn expand(&self, walk: &mut Walk<'_>, scope: &ModuleScope<'_>, overrides: &ModuleOverrides, path: &[String]) {
+    fn expand(&self, walk: &mut PlanWalk<'_>, scope: &ModuleScope<'_>, overrides: &ModuleOverrides, path: &[String]) {
         let Some((call_name, parent)) = path.split_last() else { return };
         let call =
             order::module_at(self.config, parent).and_then(|m| m.module_calls.iter().find(|c| &c.name == call_name));

@@ -15,17 +15,7 @@ use shared::state_read::{index_state, object_value, PriorObject};
 use std::collections::BTreeMap;
 
 pub fn actions(a: Action) -> Json {
-    json!(match a {
-        Action::NoOp => vec!["no-op"],
-        Action::Create => vec!["create"],
-        Action::Read => vec!["read"],
-        Action::Update => vec!["update"],
-        Action::DeleteThenCreate => vec!["delete", "create"],
-        Action::CreateThenDelete => vec!["create", "delete"],
-        Action::Delete => vec!["delete"],
-        Action::Forget => vec!["forget"],
-        Action::CreateThenForget => vec!["create", "forget"],
-    })
+    json!(a.words())
 }
 
 fn key_json(k: &Option<InstanceKey>) -> Option<Json> {

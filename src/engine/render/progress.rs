@@ -6,12 +6,12 @@
 use crate::engine::apply;
 use crate::engine::shared;
 use crate::providers::Op;
-use apply::events::{ApplyResult, Event, EventKind};
+use apply::events::{ApplyResult, OpEvent, OpEventKind};
 use serde_json::Value as Json;
 
 /// One event's line in an apply's output, its elapsed time written `<t>` (`None` for events
 /// Terraform prints nothing for).
-pub fn line(e: &Event) -> Option<String> {
+pub fn line(e: &OpEvent) -> Option<String> {
     line_in(e, false, "<t>")
 }
 
@@ -20,30 +20,32 @@ pub fn line(e: &Event) -> Option<String> {
 /// (`plan`: refreshes and data source reads, `Preparing import...`) or an apply, `elapsed` the
 /// operation's time as it is printed (`0s`, `1m5s`). `None` for events Terraform prints nothing
 /// for (a refresh's end, a failure, a skip, a cancel).
-pub fn line_in(e: &Event, plan: bool, elapsed: &str) -> Option<String> {
+pub fn line_in(e: &OpEvent, plan: bool, elapsed: &str) -> Option<String> {
     let id = |id: &Option<String>| id.as_ref().map(|i| format!(" [id={i}]")).unwrap_or_default();
     let who = match &e.deposed {
-        Some(k) if matches!(e.kind, EventKind::Start) => format!("{} (deposed object {k})", e.address),
+        Some(k) if matches!(e.kind, OpEventKind::Start) => format!("{} (deposed object {k})", e.address),
         _ => e.address.clone(),
     };
     Some(match (&e.kind, e.op) {
-        (EventKind::Start, Op::Create) => format!("{who}: Creating..."),
-        (EventKind::Start, Op::Update) => format!("{who}: Modifying...{}", id(&e.prior_id)),
-        (EventKind::Start, Op::Delete) => format!("{who}: Destroying...{}", id(&e.prior_id)),
-        (EventKind::Start, Op::ReadData) => format!("{who}: Reading..."),
+        (OpEventKind::Start, Op::Create) => format!("{who}: Creating..."),
+        (OpEventKind::Start, Op::Update) => format!("{who}: Modifying...{}", id(&e.prior_id)),
+        (OpEventKind::Start, Op::Delete) => format!("{who}: Destroying...{}", id(&e.prior_id)),
+        (OpEventKind::Start, Op::ReadData) => format!("{who}: Reading..."),
         // A managed resource's read is the plan's refresh (PreRefresh: no end line).
-        (EventKind::Start, Op::Read) if plan => format!("{who}: Refreshing state...{}", id(&e.prior_id)),
-        (EventKind::Start, Op::Import) if plan => format!("{who}: Preparing import...{}", id(&e.prior_id)),
-        (EventKind::Start, Op::Import) => format!("{who}: Importing...{}", id(&e.prior_id)),
-        (EventKind::Complete { id: new }, Op::Import) if !plan => {
+        (OpEventKind::Start, Op::Read) if plan => format!("{who}: Refreshing state...{}", id(&e.prior_id)),
+        (OpEventKind::Start, Op::Import) if plan => format!("{who}: Preparing import...{}", id(&e.prior_id)),
+        (OpEventKind::Start, Op::Import) => format!("{who}: Importing...{}", id(&e.prior_id)),
+        (OpEventKind::Complete { id: new }, Op::Import) if !plan => {
             format!("{who}: Import complete{}", id(if new.is_some() { new } else { &e.prior_id }))
         }
-        (EventKind::Complete { id: new }, Op::Create) => format!("{who}: Creation complete after {elapsed}{}", id(new)),
-        (EventKind::Complete { id: new }, Op::Update) => {
+        (OpEventKind::Complete { id: new }, Op::Create) => {
+            format!("{who}: Creation complete after {elapsed}{}", id(new))
+        }
+        (OpEventKind::Complete { id: new }, Op::Update) => {
             format!("{who}: Modifications complete after {elapsed}{}", id(new))
         }
-        (EventKind::Complete { .. }, Op::Delete) => format!("{who}: Destruction complete after {elapsed}"),
-        (EventKind::Complete { id: new }, Op::ReadData) => format!("{who}: Read complete after {elapsed}{}", id(new)),
+        (OpEventKind::Complete { .. }, Op::Delete) => format!("{who}: Destruction complete after {elapsed}"),
+        (OpEventKind::Complete { id: new }, Op::ReadData) => format!("{who}: Read complete after {elapsed}{}", id(new)),
         _ => return None,
     })
 }
@@ -60,7 +62,7 @@ pub fn elapsed_text(end_ms: u64, elapsed_ms: u64) -> String {
 /// The whole stdout of `terraform apply -no-color` (errors go to stderr).
 pub fn render(r: &ApplyResult) -> String {
     let mut out = String::new();
-    let mut events: Vec<&Event> = r.events.iter().collect();
+    let mut events: Vec<&OpEvent> = r.events.iter().collect();
     crate::util::sort::sort_by_key(&mut events, |e| e.at_ms);
     for e in events {
         if let Some(l) = line(e) {
@@ -123,7 +125,7 @@ pub fn render_timed(r: &ApplyResult) -> String {
     let mut started: std::collections::HashMap<(&str, Op), u64> = std::collections::HashMap::new();
     let mut out = String::new();
     for e in &r.events {
-        if e.kind == EventKind::Start {
+        if e.kind == OpEventKind::Start {
             started.insert((&e.address, e.op), e.at_ms);
         }
         if let Some(l) = line(e) {
@@ -152,11 +154,11 @@ pub fn go_seconds(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::{elapsed_text, go_seconds, line_in};
-    use crate::engine::apply::events::{Event, EventKind};
+    use crate::engine::apply::events::{OpEvent, OpEventKind};
     use crate::providers::Op;
 
-    fn event(kind: EventKind, op: Op, address: &str, deposed: Option<&str>, prior_id: Option<&str>) -> Event {
-        Event {
+    fn event(kind: OpEventKind, op: Op, address: &str, deposed: Option<&str>, prior_id: Option<&str>) -> OpEvent {
+        OpEvent {
             at_ms: 0,
             address: address.into(),
             deposed: deposed.map(Into::into),
@@ -168,11 +170,11 @@ mod tests {
 
     #[test]
     fn progress_lines_in_terraforms_words() {
-        let done = |id: &str| EventKind::Complete { id: Some(id.into()) };
+        let done = |id: &str| OpEventKind::Complete { id: Some(id.into()) };
         let cases = [
             (
                 false,
-                event(EventKind::Start, Op::Create, "mock_resource.a", None, None),
+                event(OpEventKind::Start, Op::Create, "mock_resource.a", None, None),
                 Some("mock_resource.a: Creating..."),
             ),
             (
@@ -182,7 +184,7 @@ mod tests {
             ),
             (
                 false,
-                event(EventKind::Start, Op::Update, "mock_resource.b", None, Some("b-1")),
+                event(OpEventKind::Start, Op::Update, "mock_resource.b", None, Some("b-1")),
                 Some("mock_resource.b: Modifying... [id=b-1]"),
             ),
             (
@@ -193,17 +195,17 @@ mod tests {
             // The deposed key on the start line only; no id on a destruction's end.
             (
                 false,
-                event(EventKind::Start, Op::Delete, "mock_resource.c", Some("00000001"), Some("c-0")),
+                event(OpEventKind::Start, Op::Delete, "mock_resource.c", Some("00000001"), Some("c-0")),
                 Some("mock_resource.c (deposed object 00000001): Destroying... [id=c-0]"),
             ),
             (
                 false,
-                event(EventKind::Complete { id: None }, Op::Delete, "mock_resource.c", Some("00000001"), Some("c-0")),
+                event(OpEventKind::Complete { id: None }, Op::Delete, "mock_resource.c", Some("00000001"), Some("c-0")),
                 Some("mock_resource.c: Destruction complete after 0s"),
             ),
             (
                 false,
-                event(EventKind::Start, Op::ReadData, "data.mock_data.d", None, None),
+                event(OpEventKind::Start, Op::ReadData, "data.mock_data.d", None, None),
                 Some("data.mock_data.d: Reading..."),
             ),
             (
@@ -213,19 +215,19 @@ mod tests {
             ),
             (
                 true,
-                event(EventKind::Start, Op::Read, "mock_resource.net", None, Some("net-1")),
+                event(OpEventKind::Start, Op::Read, "mock_resource.net", None, Some("net-1")),
                 Some("mock_resource.net: Refreshing state... [id=net-1]"),
             ),
             (true, event(done("net-1"), Op::Read, "mock_resource.net", None, Some("net-1")), None),
             (
                 true,
-                event(EventKind::Start, Op::Import, "mock_resource.i", None, Some("i-1")),
+                event(OpEventKind::Start, Op::Import, "mock_resource.i", None, Some("i-1")),
                 Some("mock_resource.i: Preparing import... [id=i-1]"),
             ),
             (true, event(done("i-1"), Op::Import, "mock_resource.i", None, Some("i-1")), None),
             (
                 false,
-                event(EventKind::Start, Op::Import, "mock_resource.i", None, Some("i-1")),
+                event(OpEventKind::Start, Op::Import, "mock_resource.i", None, Some("i-1")),
                 Some("mock_resource.i: Importing... [id=i-1]"),
             ),
             (
@@ -233,9 +235,9 @@ mod tests {
                 event(done("i-1"), Op::Import, "mock_resource.i", None, Some("i-1")),
                 Some("mock_resource.i: Import complete [id=i-1]"),
             ),
-            (false, event(EventKind::Fail, Op::Create, "mock_resource.e", None, None), None),
-            (false, event(EventKind::Skip, Op::Create, "mock_resource.f", None, None), None),
-            (false, event(EventKind::Cancel, Op::Create, "mock_resource.f", None, None), None),
+            (false, event(OpEventKind::Fail, Op::Create, "mock_resource.e", None, None), None),
+            (false, event(OpEventKind::Skip, Op::Create, "mock_resource.f", None, None), None),
+            (false, event(OpEventKind::Cancel, Op::Create, "mock_resource.f", None, None), None),
         ];
         for (plan, e, want) in cases {
             assert_eq!(line_in(&e, plan, "0s").as_deref(), want, "{e:?}");

@@ -13,7 +13,7 @@ use crate::eval::functions::Registry;
 use crate::eval::module_overrides::ModuleOverrides;
 use crate::eval::module_scope::{eval_config_expr, Inputs, ModuleScope};
 use crate::eval::scope::ResourceSource;
-use crate::eval::{Kind, MapFiles, Value};
+use crate::eval::{Kind, MapFilesystem, Value};
 use crate::providers::ResourceSchema;
 use std::collections::BTreeMap;
 
@@ -56,7 +56,7 @@ pub fn with_root_env<R>(
     planning: bool,
     f: &mut dyn FnMut(&ModuleScope<'_>, &Inputs<'_>) -> R,
 ) -> R {
-    let file_source = MapFiles(files);
+    let file_source = MapFilesystem(files);
     let inputs = Inputs {
         variables,
         state: None,

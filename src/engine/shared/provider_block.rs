@@ -165,7 +165,7 @@ pub fn evaluate(
         }
     };
     let funcs = Registry::builtin();
-    let file_source = crate::eval::MapFiles(files);
+    let file_source = crate::eval::MapFilesystem(files);
     let inputs = Inputs {
         variables,
         state,

@@ -4,7 +4,7 @@
 //! ([`expression_values`], in eval/, where evaluation errors take them).
 
 use crate::diag::{Diagnostic, Diagnostics, Pos, Severity, SourceFile, SourceRange};
-use crate::eval::functions::FileSource;
+use crate::eval::functions::Filesystem;
 use crate::hcl::ast::Item;
 
 pub use crate::eval::snippet_values::expression_values;
@@ -12,7 +12,7 @@ pub use crate::eval::snippet_values::expression_values;
 /// `d` with the snippet Terraform's JSON diagnostics carry (`views/json.NewDiagnostic`), when
 /// its range names a file of `files` and it has none yet: an empty range widened to one byte,
 /// the lines it covers, the top-level block around it as context, and `values`.
-pub fn with_source(d: Diagnostic, files: &dyn FileSource, values: Vec<serde_json::Value>) -> Diagnostic {
+pub fn with_source(d: Diagnostic, files: &dyn Filesystem, values: Vec<serde_json::Value>) -> Diagnostic {
     let Some(r) = &d.range else { return d };
     if d.snippet.is_some() {
         return d;
@@ -26,7 +26,7 @@ pub fn with_source(d: Diagnostic, files: &dyn FileSource, values: Vec<serde_json
 /// Every diagnostic of `diags` with its snippet ([`with_source`], no values). Each file is
 /// indexed once, however many diagnostics point into it (a validate of thousands of undeclared
 /// references in one file would otherwise parse that file once per diagnostic).
-pub fn with_sources(diags: Diagnostics, files: &dyn FileSource) -> Diagnostics {
+pub fn with_sources(diags: Diagnostics, files: &dyn Filesystem) -> Diagnostics {
     let mut indexed: crate::util::FastMap<String, Option<SnippetFile>> = Default::default();
     let out = diags.into_iter().map(|d| match &d.range {
         Some(r) if d.snippet.is_none() => {
@@ -58,7 +58,7 @@ enum Contexts {
 }
 
 impl SnippetFile {
-    fn read(filename: &str, files: &dyn FileSource) -> Option<SnippetFile> {
+    fn read(filename: &str, files: &dyn Filesystem) -> Option<SnippetFile> {
         let text = files.read(filename).and_then(|b| std::str::from_utf8(b).ok())?;
         let contexts = if filename.ends_with(".json") {
             Contexts::Json(crate::config::json::parse(text).ok())
@@ -105,7 +105,7 @@ fn block_headers(text: &str) -> Vec<(std::ops::Range<usize>, String)> {
             let mut header = b.kind.name.to_string();
             for l in &b.labels {
                 header.push(' ');
-                header.push_str(&crate::addrs::quote(&l.value));
+                header.push_str(&crate::addrs::go_quote(&l.value));
             }
             Some((b.span.start..b.span.end, header))
         }
@@ -116,7 +116,7 @@ fn block_headers(text: &str) -> Vec<(std::ops::Range<usize>, String)> {
 
 /// Where Terraform points a problem with a whole block body (`MissingItemRange`): its opening
 /// brace, an empty range, for a block whose header is `decl`.
-pub fn body_start(decl: &SourceRange, files: &dyn FileSource) -> Option<SourceRange> {
+pub fn body_start(decl: &SourceRange, files: &dyn Filesystem) -> Option<SourceRange> {
     let text = files.read(&decl.filename).and_then(|b| std::str::from_utf8(b).ok())?;
     let from = decl.end.byte as usize;
     let rest = text.get(from..)?;

@@ -28,7 +28,7 @@ pub fn parse_targets(raw: &[String], diags: &mut Diagnostics) -> Vec<Target> {
     for r in raw {
         match parse_target(r) {
             Ok(t) => out.push(t),
-            Err(e) => diags.push(Diagnostic::error(format!("Invalid target {}", crate::addrs::quote(r)), e)),
+            Err(e) => diags.push(Diagnostic::error(format!("Invalid target {}", crate::addrs::go_quote(r)), e)),
         }
     }
     out
@@ -107,7 +107,7 @@ pub fn check_options(options: &super::plan::PlanOptions) -> Diagnostics {
 pub fn parse_replace(raw: &[String], diags: &mut Diagnostics) -> Vec<InstanceAddr> {
     let mut out = Vec::new();
     for r in raw {
-        let summary = format!("Invalid force-replace address {}", crate::addrs::quote(r));
+        let summary = format!("Invalid force-replace address {}", crate::addrs::go_quote(r));
         match InstanceAddr::parse(r) {
             Ok(a) if a.resource.mode != ResourceMode::Managed => {
                 diags.push(Diagnostic::error(
@@ -307,10 +307,10 @@ pub fn apply_diagnostics(plan: &super::plan::Plan) -> Diagnostics {
 pub fn incomplete_replace_warning(requested: &str, instances: &[String]) -> Diagnostic {
     let detail = match instances {
         [] => format!("Your force-replace request for {requested} doesn't match any resource instances because this resource doesn't have any instances."),
-        [one] => format!("Your force-replace request for {requested} doesn't match any resource instances because it lacks an instance key.\n\nTo force replacement of the single declared instance, use the following option instead:\n  -replace={}", crate::addrs::quote(one)),
+        [one] => format!("Your force-replace request for {requested} doesn't match any resource instances because it lacks an instance key.\n\nTo force replacement of the single declared instance, use the following option instead:\n  -replace={}", crate::addrs::go_quote(one)),
         many => format!(
             "Your force-replace request for {requested} doesn't match any resource instances because it lacks an instance key.\n\nTo force replacement of particular instances, use one or more of the following options instead:{}",
-            many.iter().map(|a| format!("\n  -replace={}", crate::addrs::quote(a))).collect::<String>()
+            many.iter().map(|a| format!("\n  -replace={}", crate::addrs::go_quote(a))).collect::<String>()
         ),
     };
     Diagnostic::warning("Incompletely-matched force-replace resource instance", detail)

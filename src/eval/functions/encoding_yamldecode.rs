@@ -78,7 +78,7 @@ enum Style {
     Block,
 }
 
-struct Event {
+struct YamlEvent {
     ev: Ev,
     tag: String,
     anchor: String,
@@ -92,7 +92,7 @@ struct Event {
 
 /// The whole event stream up to the parser's first problem (its go-cty-yaml message).
 struct Events {
-    list: Vec<Event>,
+    list: Vec<YamlEvent>,
     error: Option<String>,
 }
 
@@ -212,7 +212,7 @@ fn read_events_from(input: &[u8]) -> (Events, Option<(usize, Unknown)>) {
                     break;
                 }
             }
-            let mut out = Event {
+            let mut out = YamlEvent {
                 ev,
                 tag: String::new(),
                 anchor: String::new(),
@@ -366,7 +366,7 @@ fn parser_error(p: &unsafe_yaml::yaml_parser_t) -> String {
 }
 
 /// go-cty-yaml's `parseEventErrorf`: no position for an event on the first line.
-fn at(e: &Event, msg: impl Into<String>) -> String {
+fn at(e: &YamlEvent, msg: impl Into<String>) -> String {
     let msg = msg.into();
     if e.line == 0 {
         msg
@@ -375,20 +375,18 @@ fn at(e: &Event, msg: impl Into<String>) -> String {
     }
 }
 
-fn go_quote(s: &str) -> String {
-    crate::dag::go_quote(s)
-}
+use crate::addrs::go_quote;
 
 /// The implied type and the value of a YAML document, as `yamldecode` returns them.
 pub fn decode(src: &str) -> Result<(Type, Value), String> {
     let events = read_events(src);
-    let ty = Walk::new(&events).document(|w| w.implied_type())?;
-    let v = Walk::new(&events).document(|w| w.value())?;
+    let ty = YamlReader::new(&events).document(|w| w.implied_type())?;
+    let v = YamlReader::new(&events).document(|w| w.value())?;
     let v = convert(&v, &ty)?;
     Ok((ty, v))
 }
 
-struct Walk<'a> {
+struct YamlReader<'a> {
     events: &'a Events,
     next: usize,
     depth: usize,
@@ -398,9 +396,9 @@ struct Walk<'a> {
     alias_nodes: usize,
 }
 
-impl<'a> Walk<'a> {
-    fn new(events: &'a Events) -> Walk<'a> {
-        Walk {
+impl<'a> YamlReader<'a> {
+    fn new(events: &'a Events) -> YamlReader<'a> {
+        YamlReader {
             events,
             next: 0,
             depth: 0,
@@ -411,7 +409,7 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn event(&mut self) -> Result<&'a Event, String> {
+    fn event(&mut self) -> Result<&'a YamlEvent, String> {
         let events: &'a Events = self.events;
         match events.list.get(self.next) {
             Some(e) => {
@@ -464,7 +462,7 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn check_alias(&self, e: &Event, known: bool) -> Result<(), String> {
+    fn check_alias(&self, e: &YamlEvent, known: bool) -> Result<(), String> {
         if self.pending.contains_key(&e.anchor) {
             return Err(at(
                 e,
@@ -477,7 +475,7 @@ impl<'a> Walk<'a> {
         Ok(())
     }
 
-    fn count_alias(&mut self, e: &Event, nodes: usize) -> Result<(), String> {
+    fn count_alias(&mut self, e: &YamlEvent, nodes: usize) -> Result<(), String> {
         self.alias_nodes += nodes;
         if self.alias_nodes > MAX_ALIAS_NODES {
             return Err(at(e, format!("aliases in the YAML document expand to more than {MAX_ALIAS_NODES} values, which is more than tfgraph supports")));
@@ -485,7 +483,7 @@ impl<'a> Walk<'a> {
         Ok(())
     }
 
-    fn nest(&mut self, e: &Event) -> Result<(), String> {
+    fn nest(&mut self, e: &YamlEvent) -> Result<(), String> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(at(
@@ -503,7 +501,7 @@ impl<'a> Walk<'a> {
         self.implied_type_of(e)
     }
 
-    fn implied_type_of(&mut self, e: &'a Event) -> Result<Type, String> {
+    fn implied_type_of(&mut self, e: &'a YamlEvent) -> Result<Type, String> {
         match e.ev {
             Ev::Scalar => {
                 self.begin_anchor(&e.anchor);
@@ -582,7 +580,7 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn unexpected(&self, e: &Event) -> String {
+    fn unexpected(&self, e: &YamlEvent) -> String {
         match e.ev {
             Ev::DocumentStart => at(e, "only a single document is allowed"),
             Ev::StreamEnd => at(e, "expecting value but found end of stream"),
@@ -591,7 +589,7 @@ impl<'a> Walk<'a> {
     }
 
     /// A mapping key: a scalar whose value converts to a known, non-null string.
-    fn key(&self, k: &Event) -> Result<String, String> {
+    fn key(&self, k: &YamlEvent) -> Result<String, String> {
         if k.ev != Ev::Scalar {
             return Err(at(k, "only strings are allowed as mapping keys"));
         }
@@ -608,7 +606,7 @@ impl<'a> Walk<'a> {
         self.value_of(e)
     }
 
-    fn value_of(&mut self, e: &'a Event) -> Result<Value, String> {
+    fn value_of(&mut self, e: &'a YamlEvent) -> Result<Value, String> {
         match e.ev {
             Ev::Scalar => {
                 self.begin_anchor(&e.anchor);
@@ -703,7 +701,7 @@ fn type_nodes(t: &Type) -> usize {
     }
 }
 
-fn is_merge_key(e: &Event) -> bool {
+fn is_merge_key(e: &YamlEvent) -> bool {
     e.ev == Ev::Scalar && e.tag.is_empty() && e.value == "<<"
 }
 

@@ -98,7 +98,7 @@ pub struct FuncContext<'a> {
     /// Planning: `timestamp()`, `uuid()`, `bcrypt()` are unknown, as in Terraform's plan.
     pub planning: bool,
     /// The loaded files, by path relative to the root module's directory.
-    pub files: &'a dyn FileSource,
+    pub files: &'a dyn Filesystem,
     /// The root module's directory among the loaded files: relative paths (Terraform's are
     /// relative to the working directory, where the root module is) resolve against it.
     pub base_dir: &'a str,
@@ -108,16 +108,16 @@ pub struct FuncContext<'a> {
 }
 
 /// Read access to the loaded files (filesystem functions never touch a real disk).
-pub trait FileSource {
+pub trait Filesystem {
     fn read(&self, path: &str) -> Option<&[u8]>;
     /// Every file path, for `fileset`.
     fn paths(&self) -> Vec<&str>;
 }
 
 /// No files at all.
-pub struct NoFiles;
+pub struct NoFilesystem;
 
-impl FileSource for NoFiles {
+impl Filesystem for NoFilesystem {
     fn read(&self, _: &str) -> Option<&[u8]> {
         None
     }

@@ -2,6 +2,7 @@
 //! the values, what is unknown after the change, what is sensitive on either side, and which
 //! paths force replacement or are relevant (for drift). Everything borrows the plan JSON.
 
+pub use crate::plans::Action;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -120,39 +121,6 @@ pub(super) struct Change<'a> {
     pub replace_paths: Matcher<'a>,
     pub relevant: Matcher<'a>,
     pub non_legacy: bool,
-}
-
-/// Terraform's plan actions, in `plans.Action`'s terms.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Action {
-    NoOp,
-    Create,
-    Read,
-    Update,
-    DeleteThenCreate,
-    CreateThenDelete,
-    Delete,
-    Forget,
-    CreateThenForget,
-}
-
-impl Action {
-    /// `jsonplan.UnmarshalActions`: the action list of a change in plan JSON.
-    pub fn from_json(actions: &[Value]) -> Option<Action> {
-        let a: Vec<&str> = actions.iter().filter_map(Value::as_str).collect();
-        Some(match a.as_slice() {
-            ["create", "delete"] => Action::CreateThenDelete,
-            ["delete", "create"] => Action::DeleteThenCreate,
-            ["create", "forget"] => Action::CreateThenForget,
-            ["create"] => Action::Create,
-            ["delete"] => Action::Delete,
-            ["update"] => Action::Update,
-            ["read"] => Action::Read,
-            ["forget"] => Action::Forget,
-            ["no-op"] => Action::NoOp,
-            _ => return None,
-        })
-    }
 }
 
 /// `collections.CompareActions`.
