@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tfgraph::diag::Pos;
-use tfgraph::eval::functions::{NoFiles, Registry};
+use tfgraph::eval::functions::{NoFilesystem, Registry};
 use tfgraph::eval::module_scope::{eval_text, Inputs};
 use tfgraph::eval::scope::EmptyScope;
 
@@ -140,7 +140,7 @@ fn main() {
     let inputs = Inputs {
         variables: &vars,
         state: None,
-        files: &NoFiles,
+        files: &NoFilesystem,
         funcs: &funcs,
         planning: false,
         unset_variables_unknown: true,
