@@ -12,18 +12,11 @@ use std::collections::BTreeMap;
 
 /// Cases recorded from Terraform that tfgraph still plans differently, and why. Each must
 /// still differ (the test says when one no longer does, to be taken off this list).
-const GAPS: &[(&str, &str)] = &[
-    (
-        "import-for-each-unknown",
-        "an import block's for_each is evaluated before the plan walk: terraform_data.a.id is not \
-         yet planned there, so it shows as a value of unknown type (`will be known only after apply`)",
-    ),
-    (
-        "snippet-values-sensitive-module-output",
-        "Terraform reads a child's sensitive output unmarked in the parent and shows it; tfgraph \
+const GAPS: &[(&str, &str)] = &[(
+    "snippet-values-sensitive-module-output",
+    "Terraform reads a child's sensitive output unmarked in the parent and shows it; tfgraph \
          marks it sensitive and leaves it out",
-    ),
-];
+)];
 
 fn recorded() -> Value {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eval/plan-errors/recorded.json");

@@ -22,8 +22,8 @@ pub mod quote;
 mod resource;
 
 pub use instance::{
-    config_resource_text, module_instance_of_address, module_instance_text, parse_module_instance, show_key,
-    InstanceAddr, InstanceKey, ScannedAddr,
+    config_resource_text, import_to_resource, index_spans, module_instance_of_address, module_instance_text,
+    parse_module_instance, show_key, InstanceAddr, InstanceKey, ScannedAddr,
 };
 pub use module::ModulePath;
 pub use provider::{provider_config_text, write_provider_config, AbsProviderConfig};

@@ -39,6 +39,11 @@ pub struct ResourceFacts {
     /// (read on demand, see [`Dependencies`]): the lists are quadratic in size on long chains.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dependencies: Option<Dependencies>,
+    /// Plan graph, data sources: `attachDataResourceDependsOnTransformer`, the resources whose
+    /// pending changes defer the read to the apply (config addresses, sorted; no data sources,
+    /// which `forcePlanReadData` skips).
+    #[serde(skip)]
+    pub data_depends_on: Vec<SharedStr>,
     /// `ForcedCBDTransformer`: create_before_destroy was forced on because a dependent has it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub forced_cbd: bool,

@@ -19,6 +19,7 @@ use crate::eval::{Kind, Value};
 use crate::plans::Action;
 use crate::providers::{Applied, Op, Provider, ProviderError};
 use serde_json::Value as Json;
+use shared::apply_graph::ApplyGraph;
 use shared::body::{arguments_of, Body};
 use shared::instance::{self, with_root_env, with_root_scope, RootEnv};
 use shared::order::{self, Walkable};
@@ -160,9 +161,11 @@ pub struct ApplyNodes<'a> {
     /// Operations that ended with their result written: the outputs that read them only may
     /// have been evaluated (`state_write::Moment::Written`).
     ended: Vec<bool>,
-    /// What each resource's configuration reaches (configuration addresses): its expand node
-    /// waits for them before it records the resource, empty, in the state.
+    /// What each resource's expand node waits for (the apply graph's resource ancestors,
+    /// configuration addresses) before it records the resource, empty, in the state.
     waits: HashMap<String, BTreeSet<String>>,
+    /// What each root output waits for (configuration addresses).
+    output_waits: HashMap<String, BTreeSet<String>>,
     /// Resources a write left with no object after their expand node had recorded them: the
     /// record is gone (Terraform removes a resource with no instances).
     emptied: std::collections::HashSet<shared::scope::ResourceKey>,
@@ -241,14 +244,27 @@ impl<'a> ApplyNodes<'a> {
             });
         let by_addr: HashMap<String, usize> =
             walkables.iter().enumerate().map(|(i, w)| (w.address.clone(), i)).collect();
-        // Each resource's dependencies: the configuration's, and the state's for what it recorded.
+        // Each resource's dependencies: what its expand node descends from in the apply graph
+        // (built here for a plan applied without its check; a plan with no change has none).
+        let built;
+        let graph = match plan.apply_graph.as_deref() {
+            Some(g) => g,
+            None if plan.changes.iter().all(|c| c.action == Action::NoOp) => {
+                built = ApplyGraph::default();
+                &built
+            }
+            None => {
+                built = ApplyGraph::new(&shared::apply_graph::build_graph(config, plan).0, plan).unwrap_or_default();
+                &built
+            }
+        };
         let mut deps: HashMap<String, BTreeSet<String>> = HashMap::new();
         for w in &walkables {
-            let mut d = order::reached(config, &w.path, &w.resource.references);
-            d.remove(&w.config_address);
-            deps.entry(w.config_address.clone()).or_default().extend(d);
+            deps.entry(w.config_address.clone()).or_insert_with(|| graph.resource_ancestors(&w.config_address));
         }
-        // What a resource's expand node waits for (`husks`): what its configuration reaches.
+        let output_waits =
+            config.root.outputs.iter().map(|o| (o.name.clone(), graph.output_ancestors(&o.name))).collect();
+        // What a resource's expand node waits for (`husks`).
         let waits = deps.clone();
         let hidden: Vec<usize> = plan
             .changes
@@ -257,7 +273,8 @@ impl<'a> ApplyNodes<'a> {
             .filter(|(_, c)| c.deposed.is_none() && matches!(c.action, Action::Delete | Action::Forget))
             .map(|(i, _)| i)
             .collect();
-        // What each configuration reads: the configuration's references only.
+        // What each configuration may read: what its expand node descends from (its references
+        // reach no further).
         let reads = Reads::new(&walkables, &deps, Hidden::new(hidden.iter().map(|&i| &plan.changes[i])));
         let resources: Vec<&crate::config::model::Resource> = walkables.iter().map(|w| w.resource).collect();
         let args = arguments_of(files, &resources).into_iter().map(Option::unwrap_or_default).collect();
@@ -344,6 +361,7 @@ impl<'a> ApplyNodes<'a> {
             serial,
             ended: vec![false; n],
             waits,
+            output_waits,
             emptied: Default::default(),
             ops_by_addr: HashMap::new(),
             added: 0,
@@ -438,8 +456,8 @@ impl<'a> ApplyNodes<'a> {
         })
     }
 
-    /// Root outputs the walk has not evaluated yet: they read a resource with an operation
-    /// that has not ended, or failed.
+    /// Root outputs the walk has not evaluated yet: they descend from a resource with an
+    /// operation that has not ended, or failed.
     pub(super) fn outputs_pending(&self) -> std::collections::HashSet<String> {
         let open: std::collections::HashSet<String> = (0..self.ops.len())
             .filter(|&b| !self.ended[b])
@@ -448,12 +466,10 @@ impl<'a> ApplyNodes<'a> {
         if open.is_empty() {
             return Default::default();
         }
-        self.config
-            .root
-            .outputs
+        self.output_waits
             .iter()
-            .filter(|o| order::reached(self.config, &[], &o.references).iter().any(|r| open.contains(r)))
-            .map(|o| o.name.clone())
+            .filter(|(_, waits)| waits.iter().any(|r| open.contains(r)))
+            .map(|(name, _)| name.clone())
             .collect()
     }
 

@@ -181,7 +181,8 @@ pub(super) fn write_state(s: &ApplyNodes<'_>, moment: Moment, mut warnings: Opti
             });
         let mut checks = checks;
         if let Some(kept) = &plan.kept {
-            shared::targets::leave_out_checks(&mut checks, config, kept);
+            // The outputs the targeted plan kept are those it planned.
+            shared::targets::leave_out_checks(&mut checks, kept, &|o| plan.outputs.iter().any(|p| p.name == o));
         }
         check_results = shared::checks::state_json(&checks);
         let prior_outputs = prior.and_then(|p| p.get("outputs")).and_then(Json::as_object);

@@ -6,7 +6,7 @@
 //! instance that has no object in the state yet: an import block whose instance already has
 //! one is ignored, as Terraform ignores it.
 
-use crate::addrs::{InstanceAddr, InstanceKey};
+use crate::addrs::{index_spans, InstanceAddr, InstanceKey};
 use crate::config::model::{Config, Import};
 use crate::diag::{CausedBy, Diagnostic, Diagnostics, Pos, SourceRange};
 use crate::engine::shared;
@@ -26,17 +26,59 @@ pub struct ImportTarget {
     pub range: SourceRange,
 }
 
-/// The root module's import blocks, expanded; what cannot be is an error in `diags`. `Err`:
-/// a `for_each` block's `to` that does not evaluate, which Terraform's validate walk finds
-/// (`NodeValidatableResource.validateImportTargets`), refusing the plan before it starts.
-pub fn expand(
-    config: &Config,
+/// The import blocks a resource node expands, by the configuration resource they name.
+pub type ByResource<'c> = std::collections::HashMap<String, Vec<&'c Import>>;
+
+/// The root module's import blocks before the walk: those naming a resource the configuration
+/// declares (`configured`) are left to its node (Terraform 1.7+ expands them in
+/// `nodeExpandPlannableResource`, over what was planned before it: the graph orders what they
+/// refer to first), and returned by resource; the others are expanded now only to say that
+/// their resource does not exist (into `diags`). `Err`: a `for_each` block's `to` that does not
+/// evaluate, which Terraform's validate walk finds (`NodeValidatableResource.validateImportTargets`),
+/// refusing the plan before it starts.
+///
+/// What is evaluated here is evaluated in a scope of its own, over nothing planned yet, as the
+/// validate walk's: the plan's scope remembers what it evaluates, and must not remember a
+/// value read before the walk planned it.
+pub fn before_walk<'c>(
+    config: &'c Config,
+    inputs: &'c Inputs<'c>,
+    root_files: &[(String, String)],
+    configured: &dyn Fn(&str) -> bool,
+    diags: &mut Diagnostics,
+) -> Result<ByResource<'c>, Diagnostics> {
+    let mut by_resource = ByResource::new();
+    if config.root.imports.is_empty() {
+        return Ok(by_resource);
+    }
+    let scope = ModuleScope::root(config, inputs, root_files);
+    let target = |b: &Import| crate::addrs::import_to_resource(&b.to).filter(|a| configured(a));
+    expand(
+        config.root.imports.iter().filter(|b| b.for_each.is_some() && target(b).is_some()),
+        &scope,
+        inputs,
+        &mut Diagnostics::new(),
+    )?;
+    let others = expand(config.root.imports.iter().filter(|b| target(b).is_none()), &scope, inputs, diags)?;
+    unconfigured(config, &others, inputs, diags);
+    for b in &config.root.imports {
+        if let Some(a) = target(b) {
+            by_resource.entry(a).or_default().push(b);
+        }
+    }
+    Ok(by_resource)
+}
+
+/// Import blocks expanded in `scope`: the instances they import to; what cannot be is an error
+/// in `diags`. `Err`: a `for_each` block's `to` that does not evaluate.
+pub fn expand<'c>(
+    blocks: impl Iterator<Item = &'c Import>,
     scope: &ModuleScope<'_>,
     inputs: &Inputs<'_>,
     diags: &mut Diagnostics,
 ) -> Result<Vec<ImportTarget>, Diagnostics> {
     let mut out = Vec::new();
-    for block in &config.root.imports {
+    for block in blocks {
         let repetitions: Vec<Option<(Value, Value)>> = match &block.for_each {
             None => vec![None],
             Some(e) => match eval_config_expr(scope, inputs, e) {
@@ -228,43 +270,9 @@ impl crate::eval::scope::Scope for EachOnly<'_> {
     }
 }
 
-/// The `[...]` of an address, outermost only: (where each opens, where it closes).
-fn index_spans(s: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let (mut depth, mut open, mut in_string, mut escaped) = (0usize, 0usize, false, false);
-    for (i, c) in s.char_indices() {
-        if in_string {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => in_string = true,
-            '[' => {
-                if depth == 0 {
-                    open = i;
-                }
-                depth += 1;
-            }
-            ']' if depth > 0 => {
-                depth -= 1;
-                if depth == 0 {
-                    out.push((open, i));
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
 /// Imports whose resource the configuration does not declare (Terraform's plan stops at
 /// those; the rest of the plan goes on).
-pub fn unconfigured(config: &Config, targets: &[ImportTarget], inputs: &Inputs<'_>, diags: &mut Diagnostics) {
+fn unconfigured(config: &Config, targets: &[ImportTarget], inputs: &Inputs<'_>, diags: &mut Diagnostics) {
     let mut found = Diagnostics::new();
     for t in targets {
         let Ok(a) = InstanceAddr::parse(&t.address) else { continue };
@@ -349,7 +357,7 @@ pub fn add_to_state(state: &mut Option<Json>, change: &InstanceChange, value: &V
 
 #[cfg(test)]
 mod tests {
-    use super::index_spans;
+    use crate::addrs::index_spans;
 
     /// The plan's error summaries, or the loader's.
     fn plan_errors(main: &str) -> Vec<String> {

@@ -66,7 +66,7 @@ struct PlanWalk<'a> {
     /// pending change.
     pending: HashMap<String, BTreeSet<String>>,
     /// The managed resources whose pending changes defer the data source being walked to the
-    /// apply (`order::data_depends_on`).
+    /// apply (the plan graph's [`super::walk::ResourceNode::data_depends_on`]).
     data_deps: BTreeSet<String>,
     /// Absolute instance address → index into `changes`.
     by_address: HashMap<String, usize>,
@@ -253,12 +253,18 @@ pub async fn plan_walked(
         imported: Vec::new(),
         configure_diags: Diagnostics::new(),
     };
-    // `import` blocks (none in a destroy plan).
-    let import_targets = if options.destroy {
-        Vec::new()
+    // The resources of the configuration, each once: what the plan decides per resource before
+    // the walk expands the modules they are in.
+    let resources = order::config_resources(config);
+    let index: HashMap<&str, usize> =
+        resources.iter().enumerate().map(|(i, w)| (w.config_address.as_str(), i)).collect();
+    // `import` blocks (none in a destroy plan): each expanded by its resource's node.
+    let imports = if options.destroy {
+        Default::default()
     } else {
-        match super::import::expand(config, &scope, &inputs, &mut walk.diags) {
-            Ok(t) => t,
+        let configured = |a: &str| index.contains_key(a);
+        match super::import::before_walk(config, &inputs, &root_files, &configured, &mut walk.diags) {
+            Ok(by_resource) => by_resource,
             Err(d) => {
                 // Found by the validate walk before every plan: no plan is made.
                 result.diagnostics.extend(d);
@@ -267,13 +273,6 @@ pub async fn plan_walked(
             }
         }
     };
-    super::import::unconfigured(config, &import_targets, &inputs, &mut walk.diags);
-    walk.imports = import_targets.iter().map(|t| (t.address.clone(), t.id.clone())).collect();
-    // The resources of the configuration, each once: what the plan decides per resource before
-    // the walk expands the modules they are in.
-    let resources = order::config_resources(config);
-    let index: HashMap<&str, usize> =
-        resources.iter().enumerate().map(|(i, w)| (w.config_address.as_str(), i)).collect();
     // Each resource's dependencies, transitively: the graph's resource ancestors.
     let mut closure: Vec<BTreeSet<String>> = vec![BTreeSet::new(); resources.len()];
     let mut forced = vec![false; resources.len()];
@@ -322,16 +321,25 @@ pub async fn plan_walked(
         if !walk.kept.contains(address) || expansions.stopped() {
             return true;
         }
+        // Its import blocks, expanded now (`nodeExpandPlannableResource`): after what they read.
+        if let Some(blocks) = imports.get(address) {
+            let mut diags = Diagnostics::new();
+            let targets = match super::import::expand(blocks.iter().copied(), &scope, &inputs, &mut diags) {
+                Ok(targets) => targets,
+                Err(d) => {
+                    diags.extend(d);
+                    Vec::new()
+                }
+            };
+            walk.diags.extend(diags);
+            walk.imports.extend(targets.into_iter().map(|t| (t.address, t.id)));
+        }
         walk.targeted_here = selection.names[i];
         walk.refresh_here = selection.refreshed[i];
         // Terraform records no dependencies for data sources.
         let dependencies: Vec<String> =
             if w.resource.mode == ResourceMode::Data { Vec::new() } else { closure[i].iter().cloned().collect() };
-        let data_deps = if w.resource.mode == ResourceMode::Data {
-            order::data_depends_on(config, w, &mut |a| index.get(a).map(|&j| closure[j].clone()).unwrap_or_default())
-        } else {
-            BTreeSet::new()
-        };
+        let data_deps: BTreeSet<String> = graph.resources[r].data_depends_on.iter().cloned().collect();
         let args = bodies[i].clone().unwrap_or_default();
         for keys in &instances {
             let w = w.in_instance(keys);
@@ -396,7 +404,7 @@ pub async fn plan_walked(
     let mut walk = walk.into_inner();
     result.module_instances = expansions.instances.borrow().clone();
     if !options.destroy {
-        result.outputs = walk.outputs(&scope);
+        result.outputs = walk.outputs(&scope, &graph);
         let mut check_diags = Diagnostics::new();
         result.checks = shared::checks::evaluate(
             &scope,
@@ -409,7 +417,8 @@ pub async fn plan_walked(
             true,
         );
         if !walk.targets.is_empty() {
-            shared::targets::leave_out_checks(&mut result.checks, config, &walk.kept);
+            let kept = &walk.kept;
+            shared::targets::leave_out_checks(&mut result.checks, kept, &|o| graph.output_kept(o, kept));
             result.kept = Some(walk.kept.clone());
         }
         walk.diags.extend(check_diags);
@@ -1346,7 +1355,7 @@ impl<'a> PlanWalk<'a> {
         self.orphan_objects(&key, provider, objects, module_gone);
     }
 
-    fn outputs(&mut self, scope: &ModuleScope<'_>) -> Vec<OutputChange> {
+    fn outputs(&mut self, scope: &ModuleScope<'_>, graph: &super::walk::PlanGraph) -> Vec<OutputChange> {
         let prior_outputs = self.prior_outputs();
         let mut out = Vec::new();
         for o in &scope.module().outputs {
@@ -1354,11 +1363,8 @@ impl<'a> PlanWalk<'a> {
                 continue;
             }
             // A targeted plan keeps the outputs that read only resources it kept.
-            if !self.targets.is_empty() {
-                let reached = order::reached(self.config, &[], &o.references);
-                if reached.is_empty() || !reached.iter().all(|r| self.kept.contains(r)) {
-                    continue;
-                }
+            if !self.targets.is_empty() && !graph.output_kept(&o.name, &self.kept) {
+                continue;
             }
             let v = scope.output(&o.name).unwrap_or_else(Value::dynamic);
             let before = prior_outputs.get(&o.name);

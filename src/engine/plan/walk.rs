@@ -47,13 +47,14 @@ use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::Config;
 use crate::diag::Diagnostics;
 use crate::engine::shared;
+use crate::graph::dependencies::Dependencies;
 use crate::graph::{build, BuildOptions, NodeKind, Operation, PlanMode};
 use crate::walk::{self, CancelToken, Dag, Subgraph, Visited, WalkHooks, WalkOptions};
 use futures_util::future::LocalBoxFuture;
 use serde_json::Value as Json;
 use shared::routing::Routing;
 use shared::scope::WalkValues;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A resource node of the plan graph: what its visit plans.
 #[derive(Clone, Debug)]
@@ -65,6 +66,9 @@ pub struct ResourceNode {
     pub dependencies: BTreeSet<String>,
     /// Whether create_before_destroy is forced on it by a dependent that has it.
     pub forced_cbd: bool,
+    /// A data source: the resources whose pending changes defer its read to the apply (the
+    /// graph's `attachDataResourceDependsOnTransformer`).
+    pub data_depends_on: Vec<String>,
 }
 
 /// A state object whose `resource` block is gone from the configuration (or whose whole module
@@ -99,6 +103,9 @@ pub struct PlanGraph {
     pub providers: Vec<Option<String>>,
     /// Per walk node: the root module output it stands for (`output.o (expand)`), if any.
     pub outputs: Vec<Option<String>>,
+    /// Each root output's resource ancestors (the graph's, read on demand): what `-target`
+    /// must keep for the output to be kept (`TargetsTransformer`).
+    pub output_resources: BTreeMap<String, Dependencies>,
     /// Per walk node: the module call it expands (`module.a.module.b (expand)`: `["a", "b"]`),
     /// if it is a module's expand node.
     pub modules: Vec<Option<Vec<String>>>,
@@ -136,6 +143,8 @@ impl PlanGraph {
         let mut resources = Vec::new();
         let mut orphan_nodes = Vec::with_capacity(ids.len());
         let mut orphans = Vec::new();
+        let mut index_of_dependencies = None;
+        let mut root_outputs = Vec::new();
         for (i, &id) in ids.iter().enumerate() {
             index[id.index()] = i as u32;
             let n = graph.node(id);
@@ -146,7 +155,16 @@ impl PlanGraph {
                         .and_then(|f| f.dependencies.as_ref())
                         .map(|d| d.to_vec().into_iter().map(|s| s.to_string()).collect())
                         .unwrap_or_default();
-                    resources.push(ResourceNode { address, dependencies, forced_cbd: f.is_some_and(|f| f.forced_cbd) });
+                    let data_depends_on =
+                        f.map(|f| f.data_depends_on.iter().map(|s| s.to_string()).collect()).unwrap_or_default();
+                    index_of_dependencies =
+                        index_of_dependencies.or_else(|| f?.dependencies.as_ref()?.index().cloned());
+                    resources.push(ResourceNode {
+                        address,
+                        dependencies,
+                        forced_cbd: f.is_some_and(|f| f.forced_cbd),
+                        data_depends_on,
+                    });
                     Some(resources.len() - 1)
                 }
                 _ => None,
@@ -159,6 +177,9 @@ impl PlanGraph {
             let name = graph.name(id).to_string();
             providers.push(matches!(n.kind, NodeKind::Provider { .. }).then(|| name.clone()));
             let root_output = matches!(n.kind, NodeKind::Output) && n.module.is_root();
+            if root_output {
+                root_outputs.push(id);
+            }
             outputs.push(root_output.then(|| n.addr.strip_prefix("output.").unwrap_or(&n.addr).to_string()));
             modules.push(matches!(n.kind, NodeKind::ModuleExpand).then(|| n.module.0.clone()));
             names.push(name);
@@ -174,7 +195,29 @@ impl PlanGraph {
             }
         };
         let routing = Routing::from_graph(&graph);
-        Ok(PlanGraph { nodes, resources, orphan_nodes, orphans, dag, providers, outputs, modules, names, routing })
+        // The index `AttachDependenciesTransformer` made answers for the outputs too (none: no
+        // resources, so they reach none).
+        let output_resources = root_outputs
+            .into_iter()
+            .map(|id| {
+                let n = graph.node(id);
+                let name = n.addr.strip_prefix("output.").unwrap_or(&n.addr).to_string();
+                (name, index_of_dependencies.as_ref().map(|ix| ix.handle(id)).unwrap_or_default())
+            })
+            .collect();
+        Ok(PlanGraph {
+            nodes,
+            resources,
+            orphan_nodes,
+            orphans,
+            dag,
+            providers,
+            outputs,
+            output_resources,
+            modules,
+            names,
+            routing,
+        })
     }
 
     /// Walks the graph: `visit` does each node's [`Work`] once everything it depends on is
@@ -232,6 +275,13 @@ fn orphan_of(n: &crate::graph::Node) -> Option<OrphanNode> {
 }
 
 impl PlanGraph {
+    /// Whether a targeted plan keeps root output `name`: it descends from resources, all of
+    /// which the plan keeps (Terraform's `TargetsTransformer`).
+    pub fn output_kept(&self, name: &str, kept: &BTreeSet<String>) -> bool {
+        let reached = self.output_resources.get(name).map(Dependencies::to_vec).unwrap_or_default();
+        !reached.is_empty() && reached.iter().all(|r| kept.contains(&**r))
+    }
+
     /// What walk node `v` does, if anything.
     fn work(&self, v: usize) -> Option<Work<'_>> {
         match (self.nodes[v], self.orphan_nodes[v], &self.providers[v], &self.outputs[v]) {
@@ -383,6 +433,82 @@ mod tests {
                 ("module.m[1].mock_resource.x".to_string(), Delete, Some("delete_because_no_module")),
             ]
         );
+    }
+
+    fn graph_of(list: &[(&str, &str)]) -> super::PlanGraph {
+        let files: BTreeMap<String, String> = list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let loaded = crate::config::load(&files, &Default::default());
+        assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
+        super::PlanGraph::build(&loaded.config, None).expect("a plan graph")
+    }
+
+    #[test]
+    fn the_graph_says_what_defers_a_data_source_and_what_an_output_reaches() {
+        let g = graph_of(&[
+            (
+                "main.tf",
+                r#"
+resource "mock_resource" "first" {
+  name = "1"
+}
+resource "mock_resource" "second" {
+  name = mock_resource.first.id
+}
+resource "mock_resource" "read" {
+  name = "r"
+}
+locals {
+  l = mock_resource.second.id
+}
+module "m" {
+  source     = "./m"
+  depends_on = [local.l]
+}
+data "mock_data" "root" {
+  name       = mock_resource.read.id
+  depends_on = [mock_resource.second]
+}
+output "o" {
+  value = module.m.out
+}
+"#,
+            ),
+            (
+                "m/main.tf",
+                "data \"mock_data\" \"inner\" {\n  name = \"i\"\n}\noutput \"out\" {\n  value = data.mock_data.inner.id\n}\n",
+            ),
+        ]);
+        let data = |a: &str| g.resources.iter().find(|r| r.address == a).expect(a).data_depends_on.clone();
+        // Its depends_on names a resource (itself only) and it reads a managed resource.
+        assert_eq!(data("data.mock_data.root"), ["mock_resource.read", "mock_resource.second"]);
+        // Its module call's depends_on names a local: what that descends from.
+        assert_eq!(data("module.m.data.mock_data.inner"), ["mock_resource.first", "mock_resource.second"]);
+        let reached: Vec<String> = g.output_resources["o"].to_vec().iter().map(|s| s.to_string()).collect();
+        assert_eq!(reached, ["mock_resource.first", "mock_resource.second", "module.m.data.mock_data.inner"]);
+    }
+
+    #[test]
+    fn a_resource_waits_for_what_its_import_blocks_read() {
+        let g = graph_of(&[(
+            "main.tf",
+            r#"
+resource "mock_resource" "a" {
+  name = "a"
+}
+import {
+  for_each = [mock_resource.a.id]
+  to       = mock_resource.r[each.key]
+  id       = each.value
+}
+resource "mock_resource" "r" {
+  count = 1
+  name  = "r"
+}
+"#,
+        )]);
+        let node = |name: &str| g.names.iter().position(|n| n == name).expect(name) as u32;
+        let (a, r) = (node("mock_resource.a (expand)"), node("mock_resource.r (expand)"));
+        assert!(g.dag.dependents(a).contains(&r));
     }
 
     fn addresses(p: &Plan) -> Vec<String> {

@@ -10,10 +10,11 @@
 use super::plan::Plan;
 use crate::config::Config;
 use crate::diag::Diagnostics;
+use crate::graph::dependencies::{Dependencies, DependencyIndex};
 use crate::graph::{build, BuildOptions, NodeKind, Operation, PlanMode, TfGraph};
 use crate::plans::{change_address, Action, Changes, ResourceChange};
 use crate::walk::Dag;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 /// What an apply-graph node does to the plan's changes: the change it applies (index into
 /// [`Plan::changes`]) and whether it is that change's destroy.
@@ -32,6 +33,11 @@ pub struct ApplyGraph {
     pub dag: Dag,
     /// Terraform's vertex names, for diagnostics and tests.
     pub names: Vec<String>,
+    /// The resource ancestors (read on demand) of each configuration resource's expand node
+    /// (`module.a.aws_instance.web`): what it waits for, and so what its configuration may read.
+    pub resources: HashMap<String, Dependencies>,
+    /// The same of each root output, by name.
+    pub outputs: HashMap<String, Dependencies>,
 }
 
 /// The planned changes as graph/ takes them (one per [`Plan::changes`] entry, same order).
@@ -69,6 +75,22 @@ pub fn build_graph(config: &Config, plan: &Plan) -> (TfGraph, Diagnostics) {
 }
 
 impl ApplyGraph {
+    /// The resources the expand node of configuration resource `address` descends from.
+    pub fn resource_ancestors(&self, address: &str) -> BTreeSet<String> {
+        self.resources
+            .get(address)
+            .map(Dependencies::to_vec)
+            .unwrap_or_default()
+            .iter()
+            .map(|a| a.to_string())
+            .collect()
+    }
+
+    /// The resources root output `name` descends from.
+    pub fn output_ancestors(&self, name: &str) -> BTreeSet<String> {
+        self.outputs.get(name).map(Dependencies::to_vec).unwrap_or_default().iter().map(|a| a.to_string()).collect()
+    }
+
     /// The walk's form of `graph`, built for `plan`. `None`: the graph has a cycle (the walk
     /// would never end); [`build_graph`]'s diagnostics say where.
     pub fn new(graph: &TfGraph, plan: &Plan) -> Option<ApplyGraph> {
@@ -89,9 +111,21 @@ impl ApplyGraph {
         let mut index: HashMap<crate::dag::NodeId, u32> = HashMap::with_capacity(ids.len());
         let mut nodes = Vec::with_capacity(ids.len());
         let mut names = Vec::with_capacity(ids.len());
+        let ancestors = std::sync::Arc::new(DependencyIndex::new(graph));
+        let (mut resources, mut outputs) = (HashMap::new(), HashMap::new());
         for (i, &id) in ids.iter().enumerate() {
             index.insert(id, i as u32);
             let n = graph.node(id);
+            match n.kind {
+                NodeKind::ResourceExpand { .. } => {
+                    resources.insert(n.config_resource_address().unwrap_or_default(), ancestors.handle(id));
+                }
+                NodeKind::Output if n.module.is_root() => {
+                    let name = n.addr.strip_prefix("output.").unwrap_or(&n.addr);
+                    outputs.insert(name.to_string(), ancestors.handle(id));
+                }
+                _ => {}
+            }
             let destroy = match n.kind {
                 NodeKind::ResourceInstance { .. } => Some(false),
                 NodeKind::ResourceInstanceDestroy { .. } | NodeKind::ResourceInstanceDestroyDeposed { .. } => {
@@ -114,6 +148,6 @@ impl ApplyGraph {
             edges.push((index[&from], index[&to]));
         }
         let dag = Dag::new(nodes.len(), &edges).ok()?;
-        Some(ApplyGraph { nodes, dag, names })
+        Some(ApplyGraph { nodes, dag, names, resources, outputs })
     }
 }

@@ -3,7 +3,7 @@
 //! | module | what |
 //! | --- | --- |
 //! | `plan` | the plan as data: its changes, provider operations and diagnostics; the plan walk's options |
-//! | `order` | the resources of every module instance, and which resources a reference reaches (through locals, variables, module outputs) |
+//! | `order` | the resources of the configuration and of every module instance, and their addresses (what a node waits for is the graph's answer) |
 //! | `state_read` | the prior state's objects by resource, and an object's value |
 //! | `scope`, `body`, `body_json` | an instance's scope, a module instance's scope reached from the root, a resource block's arguments and nested blocks (native or JSON) evaluated |
 //! | `instance` | one resource instance's configuration evaluated on its own |

@@ -248,27 +248,21 @@ impl Selection {
 }
 
 /// A targeted plan's checkable objects that it does not evaluate: their status is unknown and
-/// they list no instances. A resource it does not plan, an output reading one, and every
-/// `check` block (no target names one; Terraform 1.11.4 leaves even a check that reads only
-/// targeted resources unknown).
+/// they list no instances. A resource it does not plan (not in `kept`), an output it does not
+/// keep (`output_kept`: the graph's answer, `TargetsTransformer`), and every `check` block (no
+/// target names one; Terraform 1.11.4 leaves even a check that reads only targeted resources
+/// unknown).
 pub fn leave_out_checks(
     checks: &mut [super::checks::CheckResult],
-    config: &crate::config::model::Config,
     kept: &BTreeSet<String>,
+    output_kept: &dyn Fn(&str) -> bool,
 ) {
     use super::checks::{Kind2, Status};
-    let reads_unplanned = |refs: &[crate::config::model::Reference]| {
-        let reached = super::order::reached(config, &[], refs);
-        reached.iter().any(|r| !kept.contains(r))
-    };
     for c in checks {
         let left_out = match &c.kind {
             Kind2::Resource { .. } => !kept.contains(&c.config_addr),
             Kind2::Check { .. } => true,
-            Kind2::Output { name } => config.root.outputs.iter().find(|o| &o.name == name).is_some_and(|o| {
-                let reached = super::order::reached(config, &[], &o.references);
-                reached.is_empty() || reads_unplanned(&o.references)
-            }),
+            Kind2::Output { name } => !output_kept(name),
         };
         if left_out {
             c.status = Status::Unknown;

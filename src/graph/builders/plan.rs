@@ -10,20 +10,19 @@
 //!   configuration from the start, and there are no provider schemas (every attribute's
 //!   references count).
 //! * `ExternalReferenceTransformer`: only for Terraform's test and stacks runtimes.
-//! * `attachDataResourceDependsOnTransformer`: it changes no edge; it hands each data source the
-//!   managed resources it reaches through `depends_on` (its own, its module calls', and direct
-//!   references; `ReferenceMap.dependsOn`), for the walk to use.
+//! * `TargetsTransformer`, `QueryTransformer`: no `-target` and no query mode.
 //!
-//! Deferred data reads belong to that walk, not to the graph. A data source that `depends_on`
+//! Deferred data reads belong to the walk, not to the graph. A data source that `depends_on`
 //! a managed resource with a pending change is read during apply instead of plan
 //! (`dependenciesHavePendingChanges` in `node_resource_abstract_instance.go`, reason
 //! `read_because_dependency_pending`), but "pending" is known only once the provider has planned
 //! that resource (`PlanResourceChange`: a no-op does not defer), and the data source is visited
 //! before the walk knows it, from the same `data.x.y (expand)` node either way: the plan graph is
-//! the same whether the read is deferred or not. What the deferral produces is a `read` action in
+//! the same whether the read is deferred or not. The graph says which resources can defer it
+//! (`attachDataResourceDependsOnTransformer`); the walk asks whether they have changes.
+//! What the deferral produces is a `read` action in
 //! the plan, and the apply graph built from that plan does express it: `changes` with
 //! `"data.x.y": ["read"]` gives the instance node `data.x.y`, ordered after what it depends on.
-//! * `TargetsTransformer`, `QueryTransformer`: no `-target` and no query mode.
 
 use crate::graph::transform::*;
 use crate::graph::{BuildOptions, Walk};
@@ -58,6 +57,7 @@ pub fn steps(options: &BuildOptions) -> Vec<Step> {
         ),
         Step::new(ReferenceTransformer, "Edges for every reference and depends_on, now that every referenceable node exists."),
         Step::new(AttachDependenciesTransformer { expand_nodes: true }, "Records each resource's transitive resource dependencies (stored in state by the walk)."),
+        Step::new(AttachDataDependsOnTransformer, "Records on each data source what defers its read to the apply: its depends_on, its module calls', the managed resources it refers to."),
         Step::new(DestroyEdgeTransformer { full_destroy: walk.is_destroy() }, "Destroy order from the state: dependents first (deposed objects; every object in plan-destroy)."),
         Step::new(PruneUnusedNodesTransformer { skip: !walk.is_destroy() }, "Plan-destroy only: drops values and expanders no destroy needs."),
         Step::new(ForcedCBDTransformer, "Records forced create_before_destroy on whatever a create_before_destroy resource depends on."),

@@ -38,6 +38,7 @@
 //! | `diff.rs` | `transform_diff.go` | apply: creators, destroyers and forget nodes per planned change |
 //! | `destroy_phase.rs` | `node_resource_apply.go` `filterSelfRefs` | apply: expand nodes never refer to their own instances |
 //! | `attach_dependencies.rs` | `AttachDependenciesTransformer` | transitive resource dependencies (recorded) |
+//! | `data_depends_on.rs` | `attachDataResourceDependsOnTransformer` | what defers a data source's read (recorded) |
 //! | `forced_cbd.rs` | `transform_destroy_cbd.go` `ForcedCBDTransformer` | forced create_before_destroy (recorded) |
 //! | `destroy_edge.rs` | `transform_destroy_edge.go` | destroy order from state dependencies |
 //! | `cbd_edge.rs` | `transform_destroy_cbd.go` `CBDEdgeTransformer` | reverses creator edges into CBD destroys |
@@ -64,6 +65,7 @@ mod variable_validation;
 mod attach_dependencies;
 mod attach_state;
 mod cbd_edge;
+mod data_depends_on;
 mod destroy_edge;
 mod destroy_phase;
 mod diff;
@@ -80,6 +82,7 @@ pub use check::CheckTransformer;
 pub use close_provider::CloseProviderTransformer;
 pub use close_root::CloseRootModuleTransformer;
 pub use config::ConfigTransformer;
+pub use data_depends_on::AttachDataDependsOnTransformer;
 pub use ephemeral_close::EphemeralCloseTransformer;
 pub use local::LocalTransformer;
 pub use missing_provider::MissingProviderTransformer;

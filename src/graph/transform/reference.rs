@@ -12,6 +12,9 @@
 //! Not connected: a node to itself; destroy nodes, as referrers or as targets (they use only
 //! their state); resource instances in *different instances* of the same module.
 //!
+//! In the plan, a resource's expand node also refers to what the `import` blocks targeting it
+//! refer to (Terraform's `GraphNodeImportReferencer`).
+//!
 //! A reference to a whole module call (`module.m`, in `depends_on` or an expression) reaches
 //! `module.m (expand)`, `module.m (close)` and every output of `m`: "after everything in m".
 //!
@@ -291,10 +294,43 @@ impl Transform for ReferenceTransformer {
                     }
                 }
             }
+            import_edges(g, cx, &map, &mut buf, &mut edges);
         }
         for (from, to, why) in edges {
             g.connect(from, to, why);
         }
         Diagnostics::new()
+    }
+}
+
+/// Plan: a resource's expand node refers to what the `import` blocks naming it as their `to`
+/// refer to (`id`, `identity`, `for_each`: `nodeExpandPlannableResource.ImportReferences`,
+/// looked up in the root module, where import blocks are): it expands them when it runs.
+fn import_edges(
+    g: &TfGraph,
+    cx: &BuildContext,
+    map: &ReferenceMap,
+    buf: &mut String,
+    edges: &mut Vec<(NodeId, NodeId, Why)>,
+) {
+    let imports = &cx.config.root.imports;
+    if imports.is_empty() || cx.options.walk() != crate::graph::Walk::Plan {
+        return;
+    }
+    let expand: FastMap<String, NodeId> = g
+        .ids()
+        .filter(|&id| matches!(g.node(id).kind, NodeKind::ResourceExpand { .. }))
+        .filter_map(|id| Some((g.node(id).config_resource_address()?, id)))
+        .collect();
+    let root = map.modules.get(&[][..]).copied();
+    for im in imports {
+        let Some(&v) = crate::addrs::import_to_resource(&im.to).and_then(|a| expand.get(&a)) else { continue };
+        for r in &im.references {
+            for &t in map.lookup_in(root, &r.subject, buf) {
+                if t != v && !g.node(t).is_destroyer() {
+                    edges.push((v, t, why_for(cx, g.node(v), r)));
+                }
+            }
+        }
     }
 }

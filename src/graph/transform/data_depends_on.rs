@@ -1,0 +1,135 @@
+//! `attachDataResourceDependsOnTransformer` (`internal/terraform/transform_reference.go`,
+//! `ReferenceMap.dependsOn`): records on every data source's expand node the resources whose
+//! pending changes defer its read to the apply (`forcePlanReadData`, which skips data sources:
+//! they are left out here). The graph is unchanged.
+//!
+//! What a data source waits for, as Terraform's `dependsOn` finds it in the graph:
+//! - each node its `depends_on` names, and each managed resource its configuration refers to
+//!   (`dataDependsOn`): a resource itself only; anything else (a module, an output, a local)
+//!   with every resource it descends from;
+//! - for the module it is in (the expand node it depends on), the same for the call's
+//!   `depends_on`, up through the calls containing it, each with every resource it descends from
+//!   (`parentModuleDependsOn`).
+//!
+//! Runs right after `AttachDependenciesTransformer`, whose [`DependencyIndex`] answers the
+//! descent.
+
+use super::reference::ReferenceMap;
+use super::{BuildContext, Transform};
+use crate::addrs::{ResourceMode, Subject};
+use crate::config::Reference;
+use crate::dag::NodeId;
+use crate::diag::Diagnostics;
+use crate::graph::dependencies::DependencyIndex;
+use crate::graph::node::{ConfigRef, NodeKind};
+use crate::graph::node_facts::facts_mut;
+use crate::graph::shared::SharedStr;
+use crate::graph::TfGraph;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+pub struct AttachDataDependsOnTransformer;
+
+impl Transform for AttachDataDependsOnTransformer {
+    fn name(&self) -> &'static str {
+        "attachDataResourceDependsOnTransformer"
+    }
+
+    fn transform(&self, g: &mut TfGraph, cx: &BuildContext) -> Diagnostics {
+        let data: Vec<NodeId> = g
+            .ids()
+            .filter(|&id| matches!(g.node(id).kind, NodeKind::ResourceExpand { mode: ResourceMode::Data }))
+            .collect();
+        // The index `AttachDependenciesTransformer` left on them (the graph has not changed since).
+        let Some(index) =
+            data.iter().find_map(|&id| g.node(id).facts.as_ref()?.dependencies.as_ref()?.index().cloned())
+        else {
+            return Diagnostics::new();
+        };
+        let mut found = Vec::with_capacity(data.len());
+        {
+            let map = ReferenceMap::new(g);
+            let deps = DependsOn { g, cx, map: &map, index: &index };
+            for &v in &data {
+                let n = g.node(v);
+                let Some(r) = n.config.as_ref().and_then(|c| cx.resource_of(c)) else { continue };
+                let managed = r.references.iter().filter(|r| {
+                    matches!(&r.subject, Subject::Resource(a) | Subject::ResourceInstance(a, _) if a.mode == ResourceMode::Managed)
+                });
+                let mut out = BTreeSet::new();
+                deps.depends_on(v, r.depends_on.iter().chain(managed), &mut out);
+                // Data sources have no side effects: their changes defer nothing (`forcePlanReadData`).
+                out.retain(|a| !is_data(a));
+                found.push((v, out.into_iter().collect::<Vec<SharedStr>>()));
+            }
+        }
+        for (v, list) in found {
+            facts_mut(g, v).data_depends_on = list;
+        }
+        Diagnostics::new()
+    }
+}
+
+struct DependsOn<'a, 'c> {
+    g: &'a TfGraph,
+    cx: &'a BuildContext<'c>,
+    map: &'a ReferenceMap<'a>,
+    index: &'a Arc<DependencyIndex>,
+}
+
+impl DependsOn<'_, '_> {
+    /// Terraform's `dependsOn` of data source `v` with references `refs`: their resources into
+    /// `out`.
+    fn depends_on<'r>(&self, v: NodeId, refs: impl Iterator<Item = &'r Reference>, out: &mut BTreeSet<SharedStr>) {
+        self.referenced(v, refs, false, out);
+        self.parent_modules(v, out);
+    }
+
+    /// The nodes `refs` (made by `v`) name: a resource itself (and, `descent`, what it descends
+    /// from); anything else, what it descends from.
+    fn referenced<'r>(
+        &self,
+        v: NodeId,
+        refs: impl Iterator<Item = &'r Reference>,
+        descent: bool,
+        out: &mut BTreeSet<SharedStr>,
+    ) {
+        let module = self.g.node(v).reference_path();
+        for r in refs {
+            for &rv in self.map.lookup(&module, &r.subject) {
+                if rv == v {
+                    continue;
+                }
+                let resource = self.g.node(rv).config_resource_address();
+                if descent || resource.is_none() {
+                    out.extend(self.index.handle(rv).to_vec());
+                }
+                if let Some(a) = resource {
+                    out.insert(a.into());
+                }
+            }
+        }
+    }
+
+    /// `parentModuleDependsOn`: for the expand node of the module `v` is in (one edge away),
+    /// what the call's `depends_on` names and what that descends from, and the same for the
+    /// calls containing it.
+    fn parent_modules(&self, v: NodeId, out: &mut BTreeSet<SharedStr>) {
+        for m in self.g.dag().edges_from(v) {
+            let n = self.g.node(m);
+            if let (NodeKind::ModuleExpand, Some(ConfigRef::ModuleCall { parent, call })) = (&n.kind, n.config) {
+                self.referenced(m, self.cx.module_call(parent, call).depends_on.iter(), true, out);
+                self.parent_modules(m, out);
+            }
+        }
+    }
+}
+
+/// Whether a config resource address names a data source (`module.m.data.x.y`).
+fn is_data(address: &str) -> bool {
+    let mut rest = address;
+    while let Some(after) = rest.strip_prefix("module.") {
+        rest = after.split_once('.').map_or("", |(_, r)| r);
+    }
+    rest.starts_with("data.")
+}
