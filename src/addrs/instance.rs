@@ -313,6 +313,54 @@ pub fn show_key(k: &InstanceKey) -> String {
     k.to_string()
 }
 
+/// The `[...]` of an address, outermost only: (where each opens, where it closes).
+pub fn index_spans(s: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let (mut depth, mut open, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for (i, c) in s.char_indices() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '[' => {
+                if depth == 0 {
+                    open = i;
+                }
+                depth += 1;
+            }
+            ']' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    out.push((open, i));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The configuration resource an `import` block's `to` names (`module.m.x.y` of
+/// `module.m[each.key].x.y[each.value]`): its index expressions left out, as Terraform's
+/// `ToResource`. `None`: not a resource address.
+pub fn import_to_resource(to: &str) -> Option<String> {
+    let mut out = String::with_capacity(to.len());
+    let mut from = 0;
+    for (open, close) in index_spans(to) {
+        out.push_str(&to[from..open]);
+        from = close + 1;
+    }
+    out.push_str(&to[from..]);
+    InstanceAddr::parse(&out).ok().map(|a| a.config_resource())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -374,52 +422,4 @@ mod tests {
         assert_eq!(parse_module_instance("module.a[1].module.b").unwrap().len(), 2);
         assert!(parse_module_instance("module").is_err());
     }
-}
-
-/// The `[...]` of an address, outermost only: (where each opens, where it closes).
-pub fn index_spans(s: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let (mut depth, mut open, mut in_string, mut escaped) = (0usize, 0usize, false, false);
-    for (i, c) in s.char_indices() {
-        if in_string {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => in_string = true,
-            '[' => {
-                if depth == 0 {
-                    open = i;
-                }
-                depth += 1;
-            }
-            ']' if depth > 0 => {
-                depth -= 1;
-                if depth == 0 {
-                    out.push((open, i));
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// The configuration resource an `import` block's `to` names (`module.m.x.y` of
-/// `module.m[each.key].x.y[each.value]`): its index expressions left out, as Terraform's
-/// `ToResource`. `None`: not a resource address.
-pub fn import_to_resource(to: &str) -> Option<String> {
-    let mut out = String::with_capacity(to.len());
-    let mut from = 0;
-    for (open, close) in index_spans(to) {
-        out.push_str(&to[from..open]);
-        from = close + 1;
-    }
-    out.push_str(&to[from..]);
-    InstanceAddr::parse(&out).ok().map(|a| a.config_resource())
 }
