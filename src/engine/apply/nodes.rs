@@ -260,10 +260,11 @@ impl<'a> ApplyNodes<'a> {
         };
         let mut deps: HashMap<String, BTreeSet<String>> = HashMap::new();
         for w in &walkables {
-            deps.entry(w.config_address.clone()).or_insert_with(|| graph.resource_ancestors(&w.config_address));
+            deps.entry(w.config_address.clone())
+                .or_insert_with(|| graph.ancestors_of(&graph.resources, &w.config_address));
         }
         let output_waits =
-            config.root.outputs.iter().map(|o| (o.name.clone(), graph.output_ancestors(&o.name))).collect();
+            config.root.outputs.iter().map(|o| (o.name.clone(), graph.ancestors_of(&graph.outputs, &o.name))).collect();
         // What a resource's expand node waits for (`husks`).
         let waits = deps.clone();
         let hidden: Vec<usize> = plan

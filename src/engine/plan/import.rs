@@ -52,33 +52,34 @@ pub fn before_walk<'c>(
         return Ok(by_resource);
     }
     let scope = ModuleScope::root(config, inputs, root_files);
-    let target = |b: &Import| crate::addrs::import_to_resource(&b.to).filter(|a| configured(a));
-    expand(
-        config.root.imports.iter().filter(|b| b.for_each.is_some() && target(b).is_some()),
-        &scope,
-        inputs,
-        &mut Diagnostics::new(),
-    )?;
-    let others = expand(config.root.imports.iter().filter(|b| target(b).is_none()), &scope, inputs, diags)?;
-    unconfigured(config, &others, inputs, diags);
+    let (mut validated, mut others) = (Vec::new(), Vec::new());
     for b in &config.root.imports {
-        if let Some(a) = target(b) {
-            by_resource.entry(a).or_default().push(b);
+        match crate::addrs::import_to_resource(&b.to).filter(|a| configured(a)) {
+            Some(a) => {
+                if b.for_each.is_some() {
+                    validated.push(b);
+                }
+                by_resource.entry(a).or_default().push(b);
+            }
+            None => others.push(b),
         }
     }
+    expand(&validated, &scope, inputs, &mut Diagnostics::new())?;
+    let others = expand(&others, &scope, inputs, diags)?;
+    unconfigured(config, &others, inputs, diags);
     Ok(by_resource)
 }
 
 /// Import blocks expanded in `scope`: the instances they import to; what cannot be is an error
 /// in `diags`. `Err`: a `for_each` block's `to` that does not evaluate.
-pub fn expand<'c>(
-    blocks: impl Iterator<Item = &'c Import>,
+pub fn expand(
+    blocks: &[&Import],
     scope: &ModuleScope<'_>,
     inputs: &Inputs<'_>,
     diags: &mut Diagnostics,
 ) -> Result<Vec<ImportTarget>, Diagnostics> {
     let mut out = Vec::new();
-    for block in blocks {
+    for &block in blocks {
         let repetitions: Vec<Option<(Value, Value)>> = match &block.for_each {
             None => vec![None],
             Some(e) => match eval_config_expr(scope, inputs, e) {

@@ -324,7 +324,7 @@ pub async fn plan_walked(
         // Its import blocks, expanded now (`nodeExpandPlannableResource`): after what they read.
         if let Some(blocks) = imports.get(address) {
             let mut diags = Diagnostics::new();
-            let targets = match super::import::expand(blocks.iter().copied(), &scope, &inputs, &mut diags) {
+            let targets = match super::import::expand(blocks, &scope, &inputs, &mut diags) {
                 Ok(targets) => targets,
                 Err(d) => {
                     diags.extend(d);

@@ -54,7 +54,7 @@ use futures_util::future::LocalBoxFuture;
 use serde_json::Value as Json;
 use shared::routing::Routing;
 use shared::scope::WalkValues;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// A resource node of the plan graph: what its visit plans.
 #[derive(Clone, Debug)]
@@ -105,7 +105,7 @@ pub struct PlanGraph {
     pub outputs: Vec<Option<String>>,
     /// Each root output's resource ancestors (the graph's, read on demand): what `-target`
     /// must keep for the output to be kept (`TargetsTransformer`).
-    pub output_resources: BTreeMap<String, Dependencies>,
+    pub output_resources: Vec<(String, Dependencies)>,
     /// Per walk node: the module call it expands (`module.a.module.b (expand)`: `["a", "b"]`),
     /// if it is a module's expand node.
     pub modules: Vec<Option<Vec<String>>>,
@@ -155,8 +155,7 @@ impl PlanGraph {
                         .and_then(|f| f.dependencies.as_ref())
                         .map(|d| d.to_vec().into_iter().map(|s| s.to_string()).collect())
                         .unwrap_or_default();
-                    let data_depends_on =
-                        f.map(|f| f.data_depends_on.iter().map(|s| s.to_string()).collect()).unwrap_or_default();
+                    let data_depends_on = f.map(|f| f.data_depends_on.clone()).unwrap_or_default();
                     index_of_dependencies =
                         index_of_dependencies.or_else(|| f?.dependencies.as_ref()?.index().cloned());
                     resources.push(ResourceNode {
@@ -278,7 +277,8 @@ impl PlanGraph {
     /// Whether a targeted plan keeps root output `name`: it descends from resources, all of
     /// which the plan keeps (Terraform's `TargetsTransformer`).
     pub fn output_kept(&self, name: &str, kept: &BTreeSet<String>) -> bool {
-        let reached = self.output_resources.get(name).map(Dependencies::to_vec).unwrap_or_default();
+        let reached =
+            self.output_resources.iter().find(|(n, _)| n == name).map(|(_, d)| d.to_vec()).unwrap_or_default();
         !reached.is_empty() && reached.iter().all(|r| kept.contains(&**r))
     }
 
@@ -483,7 +483,7 @@ output "o" {
         assert_eq!(data("data.mock_data.root"), ["mock_resource.read", "mock_resource.second"]);
         // Its module call's depends_on names a local: what that descends from.
         assert_eq!(data("module.m.data.mock_data.inner"), ["mock_resource.first", "mock_resource.second"]);
-        let reached: Vec<String> = g.output_resources["o"].to_vec().iter().map(|s| s.to_string()).collect();
+        let reached: Vec<String> = g.output_resources[0].1.to_vec().iter().map(|s| s.to_string()).collect();
         assert_eq!(reached, ["mock_resource.first", "mock_resource.second", "module.m.data.mock_data.inner"]);
     }
 

@@ -34,10 +34,11 @@ pub struct ApplyGraph {
     /// Terraform's vertex names, for diagnostics and tests.
     pub names: Vec<String>,
     /// The resource ancestors (read on demand) of each configuration resource's expand node
-    /// (`module.a.aws_instance.web`): what it waits for, and so what its configuration may read.
-    pub resources: HashMap<String, Dependencies>,
-    /// The same of each root output, by name.
-    pub outputs: HashMap<String, Dependencies>,
+    /// (`module.a.aws_instance.web`: what it waits for, and so what its configuration may read)
+    /// and of each root output: indexes into `ancestors`.
+    pub resources: HashMap<String, usize>,
+    pub outputs: HashMap<String, usize>,
+    pub ancestors: Vec<Dependencies>,
 }
 
 /// The planned changes as graph/ takes them (one per [`Plan::changes`] entry, same order).
@@ -75,20 +76,11 @@ pub fn build_graph(config: &Config, plan: &Plan) -> (TfGraph, Diagnostics) {
 }
 
 impl ApplyGraph {
-    /// The resources the expand node of configuration resource `address` descends from.
-    pub fn resource_ancestors(&self, address: &str) -> BTreeSet<String> {
-        self.resources
-            .get(address)
-            .map(Dependencies::to_vec)
-            .unwrap_or_default()
-            .iter()
-            .map(|a| a.to_string())
-            .collect()
-    }
-
-    /// The resources root output `name` descends from.
-    pub fn output_ancestors(&self, name: &str) -> BTreeSet<String> {
-        self.outputs.get(name).map(Dependencies::to_vec).unwrap_or_default().iter().map(|a| a.to_string()).collect()
+    /// The resources the expand node of configuration resource `address` (in `resources`), or
+    /// root output `address` (in `outputs`), descends from.
+    pub fn ancestors_of(&self, of: &HashMap<String, usize>, address: &str) -> BTreeSet<String> {
+        let list = of.get(address).map(|&i| self.ancestors[i].to_vec()).unwrap_or_default();
+        list.iter().map(|a| a.to_string()).collect()
     }
 
     /// The walk's form of `graph`, built for `plan`. `None`: the graph has a cycle (the walk
@@ -111,20 +103,23 @@ impl ApplyGraph {
         let mut index: HashMap<crate::dag::NodeId, u32> = HashMap::with_capacity(ids.len());
         let mut nodes = Vec::with_capacity(ids.len());
         let mut names = Vec::with_capacity(ids.len());
-        let ancestors = std::sync::Arc::new(DependencyIndex::new(graph));
-        let (mut resources, mut outputs) = (HashMap::new(), HashMap::new());
+        let index_of_resources = std::sync::Arc::new(DependencyIndex::new(graph));
+        let (mut resources, mut outputs, mut ancestors) = (HashMap::new(), HashMap::new(), Vec::new());
         for (i, &id) in ids.iter().enumerate() {
             index.insert(id, i as u32);
             let n = graph.node(id);
-            match n.kind {
+            let by_name = match n.kind {
                 NodeKind::ResourceExpand { .. } => {
-                    resources.insert(n.config_resource_address().unwrap_or_default(), ancestors.handle(id));
+                    Some((&mut resources, n.config_resource_address().unwrap_or_default()))
                 }
                 NodeKind::Output if n.module.is_root() => {
-                    let name = n.addr.strip_prefix("output.").unwrap_or(&n.addr);
-                    outputs.insert(name.to_string(), ancestors.handle(id));
+                    Some((&mut outputs, n.addr.strip_prefix("output.").unwrap_or(&n.addr).to_string()))
                 }
-                _ => {}
+                _ => None,
+            };
+            if let Some((map, name)) = by_name {
+                map.insert(name, ancestors.len());
+                ancestors.push(index_of_resources.handle(id));
             }
             let destroy = match n.kind {
                 NodeKind::ResourceInstance { .. } => Some(false),
@@ -148,6 +143,6 @@ impl ApplyGraph {
             edges.push((index[&from], index[&to]));
         }
         let dag = Dag::new(nodes.len(), &edges).ok()?;
-        Some(ApplyGraph { nodes, dag, names, resources, outputs })
+        Some(ApplyGraph { nodes, dag, names, resources, outputs, ancestors })
     }
 }

@@ -23,7 +23,6 @@ use crate::diag::Diagnostics;
 use crate::graph::dependencies::DependencyIndex;
 use crate::graph::node::{ConfigRef, NodeKind};
 use crate::graph::node_facts::facts_mut;
-use crate::graph::shared::SharedStr;
 use crate::graph::TfGraph;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -57,10 +56,10 @@ impl Transform for AttachDataDependsOnTransformer {
                     matches!(&r.subject, Subject::Resource(a) | Subject::ResourceInstance(a, _) if a.mode == ResourceMode::Managed)
                 });
                 let mut out = BTreeSet::new();
-                deps.depends_on(v, r.depends_on.iter().chain(managed), &mut out);
+                deps.depends_on(v, &mut r.depends_on.iter().chain(managed), &mut out);
                 // Data sources have no side effects: their changes defer nothing (`forcePlanReadData`).
                 out.retain(|a| !is_data(a));
-                found.push((v, out.into_iter().collect::<Vec<SharedStr>>()));
+                found.push((v, out.into_iter().collect::<Vec<String>>()));
             }
         }
         for (v, list) in found {
@@ -80,19 +79,19 @@ struct DependsOn<'a, 'c> {
 impl DependsOn<'_, '_> {
     /// Terraform's `dependsOn` of data source `v` with references `refs`: their resources into
     /// `out`.
-    fn depends_on<'r>(&self, v: NodeId, refs: impl Iterator<Item = &'r Reference>, out: &mut BTreeSet<SharedStr>) {
+    fn depends_on(&self, v: NodeId, refs: &mut dyn Iterator<Item = &Reference>, out: &mut BTreeSet<String>) {
         self.referenced(v, refs, false, out);
         self.parent_modules(v, out);
     }
 
     /// The nodes `refs` (made by `v`) name: a resource itself (and, `descent`, what it descends
     /// from); anything else, what it descends from.
-    fn referenced<'r>(
+    fn referenced(
         &self,
         v: NodeId,
-        refs: impl Iterator<Item = &'r Reference>,
+        refs: &mut dyn Iterator<Item = &Reference>,
         descent: bool,
-        out: &mut BTreeSet<SharedStr>,
+        out: &mut BTreeSet<String>,
     ) {
         let module = self.g.node(v).reference_path();
         for r in refs {
@@ -102,10 +101,10 @@ impl DependsOn<'_, '_> {
                 }
                 let resource = self.g.node(rv).config_resource_address();
                 if descent || resource.is_none() {
-                    out.extend(self.index.handle(rv).to_vec());
+                    out.extend(self.index.handle(rv).to_vec().iter().map(|a| a.to_string()));
                 }
                 if let Some(a) = resource {
-                    out.insert(a.into());
+                    out.insert(a);
                 }
             }
         }
@@ -114,11 +113,11 @@ impl DependsOn<'_, '_> {
     /// `parentModuleDependsOn`: for the expand node of the module `v` is in (one edge away),
     /// what the call's `depends_on` names and what that descends from, and the same for the
     /// calls containing it.
-    fn parent_modules(&self, v: NodeId, out: &mut BTreeSet<SharedStr>) {
+    fn parent_modules(&self, v: NodeId, out: &mut BTreeSet<String>) {
         for m in self.g.dag().edges_from(v) {
             let n = self.g.node(m);
             if let (NodeKind::ModuleExpand, Some(ConfigRef::ModuleCall { parent, call })) = (&n.kind, n.config) {
-                self.referenced(m, self.cx.module_call(parent, call).depends_on.iter(), true, out);
+                self.referenced(m, &mut self.cx.module_call(parent, call).depends_on.iter(), true, out);
                 self.parent_modules(m, out);
             }
         }
