@@ -26,11 +26,11 @@ pub struct ImportTarget {
     pub range: SourceRange,
 }
 
-/// The import blocks a resource node expands, by the configuration resource they name.
-pub type ByResource<'c> = std::collections::HashMap<String, Vec<&'c Import>>;
+/// The import blocks each resource node expands, by configuration resource (its index).
+pub type ByResource<'c> = Vec<Vec<&'c Import>>;
 
 /// The root module's import blocks before the walk: those naming a resource the configuration
-/// declares (`configured`) are left to its node (Terraform 1.7+ expands them in
+/// declares (`configured`: its index among `count`) are left to its node (Terraform 1.7+ expands them in
 /// `nodeExpandPlannableResource`, over what was planned before it: the graph orders what they
 /// refer to first), and returned by resource; the others are expanded now only to say that
 /// their resource does not exist (into `diags`). `Err`: a `for_each` block's `to` that does not
@@ -44,22 +44,23 @@ pub fn before_walk<'c>(
     config: &'c Config,
     inputs: &'c Inputs<'c>,
     root_files: &[(String, String)],
-    configured: &dyn Fn(&str) -> bool,
+    configured: &dyn Fn(&str) -> Option<usize>,
+    count: usize,
     diags: &mut Diagnostics,
 ) -> Result<ByResource<'c>, Diagnostics> {
-    let mut by_resource = ByResource::new();
+    let mut by_resource: ByResource<'c> = vec![Vec::new(); count];
     if config.root.imports.is_empty() {
         return Ok(by_resource);
     }
     let scope = ModuleScope::root(config, inputs, root_files);
     let (mut validated, mut others) = (Vec::new(), Vec::new());
     for b in &config.root.imports {
-        match crate::addrs::import_to_resource(&b.to).filter(|a| configured(a)) {
-            Some(a) => {
+        match crate::addrs::import_to_resource(&b.to).and_then(|a| configured(&a)) {
+            Some(i) => {
                 if b.for_each.is_some() {
                     validated.push(b);
                 }
-                by_resource.entry(a).or_default().push(b);
+                by_resource[i].push(b);
             }
             None => others.push(b),
         }

@@ -260,10 +260,10 @@ pub async fn plan_walked(
         resources.iter().enumerate().map(|(i, w)| (w.config_address.as_str(), i)).collect();
     // `import` blocks (none in a destroy plan): each expanded by its resource's node.
     let imports = if options.destroy {
-        Default::default()
+        Vec::new()
     } else {
-        let configured = |a: &str| index.contains_key(a);
-        match super::import::before_walk(config, &inputs, &root_files, &configured, &mut walk.diags) {
+        let configured = |a: &str| index.get(a).copied();
+        match super::import::before_walk(config, &inputs, &root_files, &configured, resources.len(), &mut walk.diags) {
             Ok(by_resource) => by_resource,
             Err(d) => {
                 // Found by the validate walk before every plan: no plan is made.
@@ -322,7 +322,7 @@ pub async fn plan_walked(
             return true;
         }
         // Its import blocks, expanded now (`nodeExpandPlannableResource`): after what they read.
-        if let Some(blocks) = imports.get(address) {
+        if let Some(blocks) = imports.get(i).filter(|b| !b.is_empty()) {
             let mut diags = Diagnostics::new();
             let targets = match super::import::expand(blocks, &scope, &inputs, &mut diags) {
                 Ok(targets) => targets,

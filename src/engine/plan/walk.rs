@@ -143,8 +143,11 @@ impl PlanGraph {
         let mut resources = Vec::new();
         let mut orphan_nodes = Vec::with_capacity(ids.len());
         let mut orphans = Vec::new();
-        let mut index_of_dependencies = None;
-        let mut root_outputs = Vec::new();
+        // The index `AttachDependenciesTransformer` made (on every resource expand node) answers
+        // for the root outputs too; none: no resources, so they reach none.
+        let index_of_dependencies =
+            ids.iter().find_map(|&id| graph.node(id).facts.as_ref()?.dependencies.as_ref()?.index().cloned());
+        let mut output_resources = Vec::new();
         for (i, &id) in ids.iter().enumerate() {
             index[id.index()] = i as u32;
             let n = graph.node(id);
@@ -156,8 +159,6 @@ impl PlanGraph {
                         .map(|d| d.to_vec().into_iter().map(|s| s.to_string()).collect())
                         .unwrap_or_default();
                     let data_depends_on = f.map(|f| f.data_depends_on.clone()).unwrap_or_default();
-                    index_of_dependencies =
-                        index_of_dependencies.or_else(|| f?.dependencies.as_ref()?.index().cloned());
                     resources.push(ResourceNode {
                         address,
                         dependencies,
@@ -177,7 +178,9 @@ impl PlanGraph {
             providers.push(matches!(n.kind, NodeKind::Provider { .. }).then(|| name.clone()));
             let root_output = matches!(n.kind, NodeKind::Output) && n.module.is_root();
             if root_output {
-                root_outputs.push(id);
+                let name = n.addr.strip_prefix("output.").unwrap_or(&n.addr).to_string();
+                output_resources
+                    .push((name, index_of_dependencies.as_ref().map(|ix| ix.handle(id)).unwrap_or_default()));
             }
             outputs.push(root_output.then(|| n.addr.strip_prefix("output.").unwrap_or(&n.addr).to_string()));
             modules.push(matches!(n.kind, NodeKind::ModuleExpand).then(|| n.module.0.clone()));
@@ -194,16 +197,6 @@ impl PlanGraph {
             }
         };
         let routing = Routing::from_graph(&graph);
-        // The index `AttachDependenciesTransformer` made answers for the outputs too (none: no
-        // resources, so they reach none).
-        let output_resources = root_outputs
-            .into_iter()
-            .map(|id| {
-                let n = graph.node(id);
-                let name = n.addr.strip_prefix("output.").unwrap_or(&n.addr).to_string();
-                (name, index_of_dependencies.as_ref().map(|ix| ix.handle(id)).unwrap_or_default())
-            })
-            .collect();
         Ok(PlanGraph {
             nodes,
             resources,

@@ -16,7 +16,7 @@
 
 use super::reference::ReferenceMap;
 use super::{BuildContext, Transform};
-use crate::addrs::{ResourceMode, Subject};
+use crate::addrs::{ModulePath, ResourceMode, Subject};
 use crate::config::Reference;
 use crate::dag::NodeId;
 use crate::diag::Diagnostics;
@@ -24,7 +24,6 @@ use crate::graph::dependencies::DependencyIndex;
 use crate::graph::node::{ConfigRef, NodeKind};
 use crate::graph::node_facts::facts_mut;
 use crate::graph::TfGraph;
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 pub struct AttachDataDependsOnTransformer;
@@ -52,14 +51,20 @@ impl Transform for AttachDataDependsOnTransformer {
             for &v in &data {
                 let n = g.node(v);
                 let Some(r) = n.config.as_ref().and_then(|c| cx.resource_of(c)) else { continue };
-                let managed = r.references.iter().filter(|r| {
+                let module = n.reference_path();
+                let mut out = Vec::new();
+                // `dataDependsOn`: its references to managed resources count as depends_on.
+                for r in r.depends_on.iter().chain(r.references.iter().filter(|r| {
                     matches!(&r.subject, Subject::Resource(a) | Subject::ResourceInstance(a, _) if a.mode == ResourceMode::Managed)
-                });
-                let mut out = BTreeSet::new();
-                deps.depends_on(v, &mut r.depends_on.iter().chain(managed), &mut out);
+                })) {
+                    deps.referenced(v, &module, r, false, &mut out);
+                }
+                deps.parent_modules(v, &mut out);
                 // Data sources have no side effects: their changes defer nothing (`forcePlanReadData`).
                 out.retain(|a| !is_data(a));
-                found.push((v, out.into_iter().collect::<Vec<String>>()));
+                out.sort_unstable();
+                out.dedup();
+                found.push((v, out));
             }
         }
         for (v, list) in found {
@@ -77,47 +82,32 @@ struct DependsOn<'a, 'c> {
 }
 
 impl DependsOn<'_, '_> {
-    /// Terraform's `dependsOn` of data source `v` with references `refs`: their resources into
-    /// `out`.
-    fn depends_on(&self, v: NodeId, refs: &mut dyn Iterator<Item = &Reference>, out: &mut BTreeSet<String>) {
-        self.referenced(v, refs, false, out);
-        self.parent_modules(v, out);
-    }
-
-    /// The nodes `refs` (made by `v`) name: a resource itself (and, `descent`, what it descends
-    /// from); anything else, what it descends from.
-    fn referenced(
-        &self,
-        v: NodeId,
-        refs: &mut dyn Iterator<Item = &Reference>,
-        descent: bool,
-        out: &mut BTreeSet<String>,
-    ) {
-        let module = self.g.node(v).reference_path();
-        for r in refs {
-            for &rv in self.map.lookup(&module, &r.subject) {
-                if rv == v {
-                    continue;
-                }
-                let resource = self.g.node(rv).config_resource_address();
-                if descent || resource.is_none() {
-                    out.extend(self.index.handle(rv).to_vec().iter().map(|a| a.to_string()));
-                }
-                if let Some(a) = resource {
-                    out.insert(a);
-                }
+    /// The nodes reference `r` (made by `v`, looked up in `module`) names: a resource itself
+    /// (and, `descent`, what it descends from); anything else, what it descends from.
+    fn referenced(&self, v: NodeId, module: &ModulePath, r: &Reference, descent: bool, out: &mut Vec<String>) {
+        for &rv in self.map.lookup(module, &r.subject) {
+            if rv == v {
+                continue;
             }
+            let resource = self.g.node(rv).config_resource_address();
+            if descent || resource.is_none() {
+                out.extend(self.index.handle(rv).to_vec().iter().map(|a| a.to_string()));
+            }
+            out.extend(resource);
         }
     }
 
     /// `parentModuleDependsOn`: for the expand node of the module `v` is in (one edge away),
     /// what the call's `depends_on` names and what that descends from, and the same for the
     /// calls containing it.
-    fn parent_modules(&self, v: NodeId, out: &mut BTreeSet<String>) {
+    fn parent_modules(&self, v: NodeId, out: &mut Vec<String>) {
         for m in self.g.dag().edges_from(v) {
             let n = self.g.node(m);
             if let (NodeKind::ModuleExpand, Some(ConfigRef::ModuleCall { parent, call })) = (&n.kind, n.config) {
-                self.referenced(m, &mut self.cx.module_call(parent, call).depends_on.iter(), true, out);
+                let module = n.reference_path();
+                for r in &self.cx.module_call(parent, call).depends_on {
+                    self.referenced(m, &module, r, true, out);
+                }
                 self.parent_modules(m, out);
             }
         }

@@ -317,18 +317,23 @@ fn import_edges(
     if imports.is_empty() || cx.options.walk() != crate::graph::Walk::Plan {
         return;
     }
-    let expand: FastMap<String, NodeId> = g
-        .ids()
-        .filter(|&id| matches!(g.node(id).kind, NodeKind::ResourceExpand { .. }))
-        .filter_map(|id| Some((g.node(id).config_resource_address()?, id)))
-        .collect();
     let root = map.modules.get(&[][..]).copied();
     for im in imports {
-        let Some(&v) = crate::addrs::import_to_resource(&im.to).and_then(|a| expand.get(&a)) else { continue };
+        let Some(target) = crate::addrs::import_to_resource(&im.to) else { continue };
+        let expand = g.ids().find(|&id| {
+            let n = g.node(id);
+            matches!(n.kind, NodeKind::ResourceExpand { .. }) && n.config_resource_address().as_deref() == Some(&target)
+        });
+        let Some(v) = expand else { continue };
         for r in &im.references {
             for &t in map.lookup_in(root, &r.subject, buf) {
                 if t != v && !g.node(t).is_destroyer() {
-                    edges.push((v, t, why_for(cx, g.node(v), r)));
+                    let why = Why::Reference {
+                        traversal: r.traversal.as_str().into(),
+                        context: cx.str(&r.context),
+                        range: cx.names.span(&r.range),
+                    };
+                    edges.push((v, t, why));
                 }
             }
         }
