@@ -47,28 +47,10 @@ impl<'c> Walkable<'c> {
 /// instance (each key `None`): what the plan decides per configuration resource before the walk
 /// expands the modules ([`Walkable::in_instance`] places one in an instance).
 pub fn config_resources(config: &Config) -> Vec<Walkable<'_>> {
-    fn module<'c>(m: &'c Module, path: &mut Vec<String>, out: &mut Vec<Walkable<'c>>) {
-        for r in &m.resources {
-            let local = format!("{}{}.{}", r.mode.prefix(), r.type_name, r.name);
-            let config_address = absolute(path, &local);
-            out.push(Walkable {
-                path: path.clone(),
-                keys: vec![None; path.len()],
-                module_addr: module_addr(path),
-                resource: r,
-                address: config_address.clone(),
-                config_address,
-            });
-        }
-        for call in &m.module_calls {
-            let Some(child) = call.module.as_deref() else { continue };
-            path.push(call.name.clone());
-            module(child, path, out);
-            path.pop();
-        }
-    }
     let mut out = Vec::new();
-    module(&config.root, &mut Vec::new(), &mut out);
+    let overrides = ModuleOverrides::default();
+    let mut walk = Collect { overrides: &overrides, expand: None, unexpanded: &mut Vec::new(), out: &mut out };
+    walk.module(&config.root, &mut Vec::new(), &mut Vec::new());
     out
 }
 
@@ -106,7 +88,7 @@ pub fn resources<'c>(
     unexpanded: &mut Vec<String>,
 ) -> Vec<Walkable<'c>> {
     let mut out = Vec::new();
-    let mut walk = Collect { overrides, expand, unexpanded, out: &mut out };
+    let mut walk = Collect { overrides, expand: Some(expand), unexpanded, out: &mut out };
     walk.module(&config.root, &mut Vec::new(), &mut Vec::new());
     out
 }
@@ -114,7 +96,8 @@ pub fn resources<'c>(
 /// What [`resources`] carries down the module tree.
 struct Collect<'w, 'c, 'e> {
     overrides: &'w ModuleOverrides,
-    expand: &'w mut Expand<'e>,
+    /// `None`: every call once, unexpanded (each key `None`).
+    expand: Option<&'w mut Expand<'e>>,
     unexpanded: &'w mut Vec<String>,
     out: &'w mut Vec<Walkable<'c>>,
 }
@@ -148,8 +131,9 @@ impl<'c> Collect<'_, 'c, '_> {
         }
         for call in &m.module_calls {
             let Some(child) = call.module.as_deref() else { continue };
-            let instances: Vec<Option<ModuleKey>> = if call.count.is_some() || call.for_each.is_some() {
-                match (self.expand)(path, keys, &call.name) {
+            let expand = self.expand.as_mut().filter(|_| call.count.is_some() || call.for_each.is_some());
+            let instances: Vec<Option<ModuleKey>> = if let Some(expand) = expand {
+                match expand(path, keys, &call.name) {
                     Some(list) => list.into_iter().map(Some).collect(),
                     None => {
                         path.push(call.name.clone());

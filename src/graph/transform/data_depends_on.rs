@@ -24,6 +24,7 @@ use crate::graph::dependencies::DependencyIndex;
 use crate::graph::node::{ConfigRef, NodeKind};
 use crate::graph::node_facts::facts_mut;
 use crate::graph::TfGraph;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 pub struct AttachDataDependsOnTransformer;
@@ -52,7 +53,7 @@ impl Transform for AttachDataDependsOnTransformer {
                 let n = g.node(v);
                 let Some(r) = n.config.as_ref().and_then(|c| cx.resource_of(c)) else { continue };
                 let module = n.reference_path();
-                let mut out = Vec::new();
+                let mut out = BTreeSet::new();
                 // `dataDependsOn`: its references to managed resources count as depends_on.
                 for r in r.depends_on.iter().chain(r.references.iter().filter(|r| {
                     matches!(&r.subject, Subject::Resource(a) | Subject::ResourceInstance(a, _) if a.mode == ResourceMode::Managed)
@@ -60,11 +61,7 @@ impl Transform for AttachDataDependsOnTransformer {
                     deps.referenced(v, &module, r, false, &mut out);
                 }
                 deps.parent_modules(v, &mut out);
-                // Data sources have no side effects: their changes defer nothing (`forcePlanReadData`).
-                out.retain(|a| !is_data(a));
-                out.sort_unstable();
-                out.dedup();
-                found.push((v, out));
+                found.push((v, out.into_iter().collect()));
             }
         }
         for (v, list) in found {
@@ -84,23 +81,29 @@ struct DependsOn<'a, 'c> {
 impl DependsOn<'_, '_> {
     /// The nodes reference `r` (made by `v`, looked up in `module`) names: a resource itself
     /// (and, `descent`, what it descends from); anything else, what it descends from.
-    fn referenced(&self, v: NodeId, module: &ModulePath, r: &Reference, descent: bool, out: &mut Vec<String>) {
+    fn referenced(&self, v: NodeId, module: &ModulePath, r: &Reference, descent: bool, out: &mut BTreeSet<String>) {
         for &rv in self.map.lookup(module, &r.subject) {
             if rv == v {
                 continue;
             }
             let resource = self.g.node(rv).config_resource_address();
+            let mut add = |a: &str| {
+                // Data sources have no side effects: their changes defer nothing (`forcePlanReadData`).
+                if !is_data(a) {
+                    out.insert(a.to_string());
+                }
+            };
             if descent || resource.is_none() {
-                out.extend(self.index.handle(rv).to_vec().iter().map(|a| a.to_string()));
+                self.index.handle(rv).to_vec().iter().for_each(|a| add(a));
             }
-            out.extend(resource);
+            resource.iter().for_each(|a| add(a));
         }
     }
 
     /// `parentModuleDependsOn`: for the expand node of the module `v` is in (one edge away),
     /// what the call's `depends_on` names and what that descends from, and the same for the
     /// calls containing it.
-    fn parent_modules(&self, v: NodeId, out: &mut Vec<String>) {
+    fn parent_modules(&self, v: NodeId, out: &mut BTreeSet<String>) {
         for m in self.g.dag().edges_from(v) {
             let n = self.g.node(m);
             if let (NodeKind::ModuleExpand, Some(ConfigRef::ModuleCall { parent, call })) = (&n.kind, n.config) {
