@@ -318,42 +318,34 @@ pub fn instance_not_configured(address: &str) -> Diagnostic {
 pub fn add_to_state(state: &mut Option<Json>, change: &InstanceChange, value: &Value) {
     let state = state.get_or_insert_with(|| json!({"version": 4, "terraform_version": crate::state::TERRAFORM_VERSION, "serial": 0, "lineage": "", "outputs": {}, "resources": []}));
     let Some(resources) = state.get_mut("resources").and_then(Json::as_array_mut) else { return };
-    let mode = change.mode.as_str();
+    let (mode, module) = (change.mode.as_str(), change.module.as_str());
     let same = |r: &Json| {
-        let s = |k: &str| r.get(k).and_then(Json::as_str).unwrap_or("").to_string();
-        s("module") == change.module && s("mode") == mode && s("type") == change.type_name && s("name") == change.name
+        r["module"].as_str().unwrap_or("") == module
+            && r["mode"] == mode
+            && r["type"] == change.type_name.as_str()
+            && r["name"] == change.name.as_str()
     };
     let i = match resources.iter().position(same) {
         Some(i) => i,
         None => {
-            let mut r = serde_json::Map::new();
-            if !change.module.is_empty() {
-                r.insert("module".into(), json!(change.module));
+            let mut r = json!({"mode": mode, "type": change.type_name, "name": change.name, "provider": change.provider_config, "instances": []});
+            if !module.is_empty() {
+                r["module"] = module.into();
             }
-            r.insert("mode".into(), json!(mode));
-            r.insert("type".into(), json!(change.type_name));
-            r.insert("name".into(), json!(change.name));
-            r.insert("provider".into(), json!(change.provider_config));
-            r.insert("instances".into(), json!([]));
-            resources.push(Json::Object(r));
+            resources.push(r);
             resources.len() - 1
         }
     };
-    let mut instance = serde_json::Map::new();
+    let attributes = crate::eval::value_json::value(&value.unmark_deep().0);
+    let mut instance =
+        json!({"schema_version": change.schema_version, "attributes": attributes, "sensitive_attributes": []});
     match &change.key {
-        Some(InstanceKey::Int(n)) => {
-            instance.insert("index_key".into(), json!(n));
-        }
-        Some(InstanceKey::Str(s)) => {
-            instance.insert("index_key".into(), json!(s));
-        }
+        Some(InstanceKey::Int(n)) => instance["index_key"] = (*n).into(),
+        Some(InstanceKey::Str(k)) => instance["index_key"] = k.as_str().into(),
         None => {}
     }
-    instance.insert("schema_version".into(), json!(change.schema_version));
-    instance.insert("attributes".into(), crate::eval::value_json::value(&value.unmark_deep().0));
-    instance.insert("sensitive_attributes".into(), json!([]));
-    if let Some(list) = resources[i].get_mut("instances").and_then(Json::as_array_mut) {
-        list.push(Json::Object(instance));
+    if let Some(list) = resources[i]["instances"].as_array_mut() {
+        list.push(instance);
     }
 }
 
