@@ -161,6 +161,17 @@ pub fn plan(module: &Module<'_>, state: Option<&Json>, request: &Request) -> Pla
     };
     let provider = TestProvider::new(&*module.provider, &request.mocking);
     let mut plan = engine_plan(module.files, &module.config, state, &provider, &options);
+    // The mocks need no configure step, but Terraform evaluates the blocks it configures with
+    // and fails the run on their errors (a test file's blocks stand in for the root's).
+    let values = crate::engine::shared::provider_block::planned_values(&plan);
+    let configure = crate::engine::shared::provider_block::child_errors(
+        module.files,
+        &module.config,
+        &request.variables,
+        &values,
+        &module.overrides,
+    );
+    plan.diagnostics.extend(configure);
     if request.refresh_only {
         // No drift from the mocks: a refresh-only plan changes nothing.
         plan.changes.clear();
@@ -338,16 +349,11 @@ pub fn with_scope<R>(
         (None, None) => None,
     };
     let inputs = Inputs {
-        variables,
         state,
-        files: &files,
-        funcs: &funcs,
         planning,
-        unset_variables_unknown: false,
-        base_dir: if module.root.is_empty() { "." } else { &module.root },
-        cwd: module.config.cwd.as_deref(),
         resources,
         overrides: Some(&module.overrides),
+        ..Inputs::of(&module.config, variables, &files, &funcs)
     };
     let root_files = crate::eval::module_scope::root_files(module.files, &module.config.root.dir);
     let scope = ModuleScope::root(&module.config, &inputs, &root_files);
