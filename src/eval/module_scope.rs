@@ -270,15 +270,16 @@ fn json_value(
     })
 }
 
-/// The files of the root module, with paths relative to its folder (`root_dir`, `""` for the
-/// top): what [`ModuleScope::root`] reads its `.tfvars` from.
+/// The `.tfvars` files of the root module, with paths relative to its folder (`root_dir`, `""`
+/// for the top): what [`ModuleScope::root`] reads. Only those are copied: a scope is made per
+/// plan, apply and test run, and the other files (test files, modules) can be most of the text.
 pub fn root_files(files: &BTreeMap<String, String>, root_dir: &str) -> Vec<(String, String)> {
     let prefix = format!("{root_dir}/");
     files
         .iter()
         .filter_map(|(p, t)| {
             let rel = if root_dir.is_empty() { Some(p.as_str()) } else { p.strip_prefix(&prefix) };
-            rel.map(|r| (r.to_string(), t.clone()))
+            rel.filter(|r| is_tfvars(r)).map(|r| (r.to_string(), t.clone()))
         })
         .collect()
 }

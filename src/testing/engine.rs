@@ -28,17 +28,6 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
-thread_local! {
-    /// Terraform's functions, made once: a test file's expressions are evaluated a few at a
-    /// time, and making the registry cost about as much as evaluating them.
-    static FUNCS: Rc<Registry> = Rc::new(Registry::builtin());
-}
-
-/// The built-in functions (shared).
-pub(super) fn builtin_funcs() -> Rc<Registry> {
-    FUNCS.with(Rc::clone)
-}
-
 /// A configuration under test: the module in `root` (`""`, or a run's `module { source }`).
 pub struct Module<'f> {
     pub files: &'f BTreeMap<String, String>,
@@ -163,12 +152,11 @@ pub fn plan(module: &Module<'_>, state: Option<&Json>, request: &Request) -> Pla
     let mut plan = engine_plan(module.files, &module.config, state, &provider, &options);
     // The mocks need no configure step, but Terraform evaluates the blocks it configures with
     // and fails the run on their errors (a test file's blocks stand in for the root's).
-    let values = crate::engine::shared::provider_block::planned_values(&plan);
     let configure = crate::engine::shared::provider_block::child_errors(
         module.files,
         &module.config,
         &request.variables,
-        &values,
+        &plan,
         &module.overrides,
     );
     plan.diagnostics.extend(configure);
@@ -340,7 +328,7 @@ pub fn with_scope<R>(
     planning: bool,
     f: impl FnOnce(&ModuleScope<'_>, &Inputs<'_>) -> R,
 ) -> R {
-    let funcs = builtin_funcs();
+    let funcs = Registry::builtin();
     let files = crate::eval::MapFilesystem(module.files);
     let from_state = state.map(StateValues);
     let resources = match (planned, &from_state) {

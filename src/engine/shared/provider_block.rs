@@ -160,8 +160,8 @@ pub fn evaluate(
     evaluate_block(files, config, &inputs, block(config, address), schema)
 }
 
-/// The errors of the provider blocks of `config`'s child modules, evaluated with a plan's
-/// `resources` as its provider nodes configure them: all but those in a module instance
+/// The errors of the provider blocks of `config`'s child modules, evaluated with `plan`'s
+/// values as its provider nodes configure them: all but those in a module instance
 /// `overrides` covers (Terraform configures no provider declared in an overridden module:
 /// `terraform test`'s `override_module`, tests/fixtures/test/overridemoduleprovider). The root
 /// module's are the caller's (a test file's blocks stand in for them).
@@ -169,7 +169,7 @@ pub fn child_errors(
     files: &BTreeMap<String, String>,
     config: &Config,
     variables: &BTreeMap<String, Json>,
-    resources: &dyn ResourceSource,
+    plan: &Plan,
     overrides: &ModuleOverrides,
 ) -> Diagnostics {
     let mut blocks = Vec::new();
@@ -185,9 +185,10 @@ pub fn child_errors(
         return out;
     }
     let (funcs, file_source) = (Registry::builtin(), crate::eval::MapFilesystem(files));
+    let values = planned_values(plan);
     let inputs = Inputs {
         planning: true,
-        resources: Some(resources),
+        resources: Some(&values),
         overrides: Some(overrides),
         ..Inputs::of(config, variables, &file_source, &funcs)
     };
