@@ -168,16 +168,10 @@ fn corpus_locals_outputs_and_defaults_evaluate() {
         let file_source = tfgraph::eval::MapFilesystem(files);
         let base_dir = if root.is_empty() { "." } else { root.as_str() };
         let inputs = Inputs {
-            variables: &vars,
-            state: None,
-            files: &file_source,
-            funcs: &funcs,
             planning: true,
             unset_variables_unknown: true,
             base_dir,
-            cwd: None,
-            resources: None,
-            overrides: None,
+            ..Inputs::new(&vars, &file_source, &funcs)
         };
         let scope = ModuleScope::root(&loaded.config, &inputs, &[]);
         let module = scope.module();

@@ -97,18 +97,7 @@ fn comparable(files: &BTreeMap<String, String>, base: &str, root: &Root) -> BTre
     let funcs = Registry::builtin();
     let file_source = tfgraph::eval::MapFilesystem(files);
     let base_dir = if base.is_empty() { "." } else { base };
-    let inputs = Inputs {
-        variables: &root.variables,
-        state: None,
-        files: &file_source,
-        funcs: &funcs,
-        planning: false,
-        unset_variables_unknown: false,
-        base_dir,
-        cwd: None,
-        resources: None,
-        overrides: None,
-    };
+    let inputs = Inputs { base_dir, ..Inputs::new(&root.variables, &file_source, &funcs) };
     let scope = ModuleScope::root(&root.config, &inputs, &[]);
     let module = &root.config.root;
     let declared: BTreeSet<&str> = module.locals.iter().map(|l| l.name.as_str()).collect();

@@ -13,10 +13,7 @@ use std::path::Path;
 use tfgraph::testing::{report, runner};
 
 /// Scenarios tfgraph does not match yet, with the reason.
-const GAPS: &[(&str, &str)] = &[(
-    "overridemoduleverbose",
-    "-json test_plan relevant_attributes: Terraform still lists what an overridden module's outputs read",
-)];
+const GAPS: &[(&str, &str)] = &[];
 
 fn read_dir(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();

@@ -85,16 +85,8 @@ pub fn evaluate(
     let funcs = Registry::builtin();
     let file_source = MapFilesystem(files);
     let inputs = module_scope::Inputs {
-        variables: &options.variables,
         state: options.state.as_ref(),
-        files: &file_source,
-        funcs: &funcs,
-        planning: false,
-        unset_variables_unknown: false,
-        base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
-        cwd: config.cwd.as_deref(),
-        resources: None,
-        overrides: None,
+        ..module_scope::Inputs::of(config, &options.variables, &file_source, &funcs)
     };
     let root_files = module_scope::root_files(files, &config.root.dir);
     let scope = module_scope::ModuleScope::root(config, &inputs, &root_files);

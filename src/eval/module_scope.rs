@@ -20,6 +20,10 @@ use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
+/// Why a module call's `count` / `for_each` makes no instances: Terraform's error, and the
+/// expression's source with what caused it when its snippet names the values read.
+pub type ExpansionError = (Diagnostic, Option<(String, CausedBy)>);
+
 /// What a module scope is built from, besides the configuration.
 pub struct Inputs<'a> {
     /// Values given through the API (like `-var`), as JSON.
@@ -42,6 +46,40 @@ pub struct Inputs<'a> {
     pub resources: Option<&'a dyn super::scope::ResourceSource>,
     /// `override_module`s (`terraform test`): the outputs of the module instances they name.
     pub overrides: Option<&'a super::module_overrides::ModuleOverrides>,
+}
+
+impl<'a> Inputs<'a> {
+    /// Only variables, files and functions: no state, no walk's resources, no overrides, not
+    /// planning, the root module at the top of the files. Callers set the rest with `..`.
+    pub fn new(
+        variables: &'a BTreeMap<String, serde_json::Value>,
+        files: &'a dyn Filesystem,
+        funcs: &'a Registry,
+    ) -> Self {
+        Inputs {
+            variables,
+            state: None,
+            files,
+            funcs,
+            planning: false,
+            unset_variables_unknown: false,
+            base_dir: ".",
+            cwd: None,
+            resources: None,
+            overrides: None,
+        }
+    }
+
+    /// [`new`](Self::new) with `config`'s root directory and working directory.
+    pub fn of(
+        config: &'a Config,
+        variables: &'a BTreeMap<String, serde_json::Value>,
+        files: &'a dyn Filesystem,
+        funcs: &'a Registry,
+    ) -> Self {
+        let base_dir = if config.root.dir.is_empty() { "." } else { &config.root.dir };
+        Inputs { base_dir, cwd: config.cwd.as_deref(), ..Inputs::new(variables, files, funcs) }
+    }
 }
 
 enum Slot {
@@ -232,15 +270,16 @@ fn json_value(
     })
 }
 
-/// The files of the root module, with paths relative to its folder (`root_dir`, `""` for the
-/// top): what [`ModuleScope::root`] reads its `.tfvars` from.
+/// The `.tfvars` files of the root module, with paths relative to its folder (`root_dir`, `""`
+/// for the top): what [`ModuleScope::root`] reads. Only those are copied: a scope is made per
+/// plan, apply and test run, and the other files (test files, modules) can be most of the text.
 pub fn root_files(files: &BTreeMap<String, String>, root_dir: &str) -> Vec<(String, String)> {
     let prefix = format!("{root_dir}/");
     files
         .iter()
         .filter_map(|(p, t)| {
             let rel = if root_dir.is_empty() { Some(p.as_str()) } else { p.strip_prefix(&prefix) };
-            rel.map(|r| (r.to_string(), t.clone()))
+            rel.filter(|r| is_tfvars(r)).map(|r| (r.to_string(), t.clone()))
         })
         .collect()
 }
@@ -716,43 +755,33 @@ impl<'a> ModuleScope<'a> {
         self.inputs
     }
 
-    /// The instances of module call `call_name` when it has `count` or `for_each` (`None` when
-    /// they are not known yet, the value is one Terraform refuses — the expand node reports it
-    /// with [`module_expansion_error`](Self::module_expansion_error) — or the call is not expanded).
-    pub fn module_keys(&self, call_name: &str) -> Option<Vec<ModuleKey>> {
-        let call = self.module.module_calls.iter().find(|c| c.name == call_name)?;
-        if let Some(e) = &call.count {
-            let v = eval_config_expr(self, self.inputs, e).ok()?;
-            let n = super::repetition::count(&v).ok()?;
-            // Past limits.moduleInstances the plan stops it (issue #26): never more keys than that.
-            return Some((0..n.min(super::limits::module_count_cap())).map(ModuleKey::Count).collect());
-        }
-        let v = eval_config_expr(self, self.inputs, call.for_each.as_ref()?).ok()?;
-        let items = super::repetition::for_each(&v).ok()?;
-        Some(items.into_iter().map(|(k, x)| ModuleKey::Each(k, x)).collect())
-    }
-
-    /// Terraform's error for module call `call_name`'s `count` or `for_each` when it makes no
-    /// instances at plan (the expression's own error, a value that is unsuitable or not known),
-    /// with the expression's source and what caused it when its snippet names the values read.
-    pub fn module_expansion_error(&self, call_name: &str) -> Option<(Diagnostic, Option<(String, CausedBy)>)> {
+    /// The instances of module call `call_name` when it has `count` or `for_each`; when they
+    /// make none at plan, Terraform's error for it (the expression's own error, a value that is
+    /// unsuitable or not known), with the expression's source and what caused it when its
+    /// snippet names the values read; `Err(None)` when the call is not expanded.
+    pub fn module_keys(&self, call_name: &str) -> Result<Vec<ModuleKey>, Option<ExpansionError>> {
         use super::repetition as rep;
-        let call = self.module.module_calls.iter().find(|c| c.name == call_name)?;
-        let e = call.count.as_ref().or(call.for_each.as_ref())?;
-        let v = match eval_config_expr(self, self.inputs, e) {
-            Ok(v) => v,
-            Err(d) => return Some((*d, None)),
+        let call = self.module.module_calls.iter().find(|c| c.name == call_name).ok_or(None)?;
+        let e = call.count.as_ref().or(call.for_each.as_ref()).ok_or(None)?;
+        let v = eval_config_expr(self, self.inputs, e).map_err(|d| Some((*d, None)))?;
+        let failed = |d: Diagnostic, caused_by: Option<CausedBy>| {
+            Some((d.with_range(e.range.clone()), caused_by.map(|c| (e.source.clone(), c))))
         };
-        let (d, caused_by) = if call.count.is_some() {
-            let err = rep::count(&v).err()?;
-            // Only HCL's conversion error carries the expression.
-            let caused_by = matches!(err, rep::CountError::Type(_)).then_some(CausedBy::Other);
-            (rep::count_error(&err).unwrap_or_else(rep::count_unknown), caused_by)
-        } else {
-            let err = rep::for_each(&v).err()?;
-            (rep::for_each_error(&err, &v), Some(err.caused_by()))
-        };
-        Some((d.with_range(e.range.clone()), caused_by.map(|c| (e.source.clone(), c))))
+        if call.count.is_some() {
+            return match rep::count(&v) {
+                // Past limits.moduleInstances the plan stops it (issue #26): never more keys than that.
+                Ok(n) => Ok((0..n.min(super::limits::module_count_cap())).map(ModuleKey::Count).collect()),
+                Err(err) => {
+                    // Only HCL's conversion error carries the expression.
+                    let caused_by = matches!(err, rep::CountError::Type(_)).then_some(CausedBy::Other);
+                    Err(failed(rep::count_error(&err).unwrap_or_else(rep::count_unknown), caused_by))
+                }
+            };
+        }
+        match rep::for_each(&v) {
+            Ok(items) => Ok(items.into_iter().map(|(k, x)| ModuleKey::Each(k, x)).collect()),
+            Err(err) => Err(failed(rep::for_each_error(&err, &v), Some(err.caused_by()))),
+        }
     }
 
     /// The scope of one instance of an expanded module call.
@@ -785,7 +814,7 @@ impl<'a> ModuleScope<'a> {
     /// `for_each` (unknown while the instances are).
     fn expanded_module_value(&self, call_name: &str) -> Value {
         let Some(call) = self.module.module_calls.iter().find(|c| c.name == call_name) else { return Value::dynamic() };
-        let Some(keys) = self.module_keys(call_name) else { return Value::dynamic() };
+        let Ok(keys) = self.module_keys(call_name) else { return Value::dynamic() };
         let mut items = Vec::new();
         for k in keys {
             let Some(child) = self.child_instance(call_name, k.clone()) else { return Value::dynamic() };
@@ -1072,18 +1101,8 @@ resource "mock_resource" "r" {
         let values = Values::default();
         let funcs = Registry::builtin();
         let variables = BTreeMap::new();
-        let inputs = Inputs {
-            variables: &variables,
-            state: None,
-            files: &NoFilesystem,
-            funcs: &funcs,
-            planning: true,
-            unset_variables_unknown: false,
-            base_dir: ".",
-            cwd: None,
-            resources: Some(&values),
-            overrides: None,
-        };
+        let inputs =
+            Inputs { planning: true, resources: Some(&values), ..Inputs::new(&variables, &NoFilesystem, &funcs) };
         let root = ModuleScope::root(&loaded.config, &inputs, &[]);
 
         let first = root.child_scope("m").unwrap().unwrap();

@@ -147,16 +147,9 @@ pub fn walk(files: &BTreeMap<String, String>, config: &Config) -> Diagnostics {
             if let Some(caused_by) = caused_by {
                 let no_variables = BTreeMap::new();
                 let inputs = Inputs {
-                    variables: &no_variables,
-                    state: None,
-                    files: &file_source,
-                    funcs: &funcs,
                     planning: true,
                     unset_variables_unknown: true,
-                    base_dir,
-                    cwd: config.cwd.as_deref(),
-                    resources: None,
-                    overrides: None,
+                    ..Inputs::of(config, &no_variables, &file_source, &funcs)
                 };
                 d.values = Some(super::snippet_values::expression_values(&scope, &inputs, &e.source, caused_by));
             }

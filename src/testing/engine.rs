@@ -28,17 +28,6 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
-thread_local! {
-    /// Terraform's functions, made once: a test file's expressions are evaluated a few at a
-    /// time, and making the registry cost about as much as evaluating them.
-    static FUNCS: Rc<Registry> = Rc::new(Registry::builtin());
-}
-
-/// The built-in functions (shared).
-pub(super) fn builtin_funcs() -> Rc<Registry> {
-    FUNCS.with(Rc::clone)
-}
-
 /// A configuration under test: the module in `root` (`""`, or a run's `module { source }`).
 pub struct Module<'f> {
     pub files: &'f BTreeMap<String, String>,
@@ -161,6 +150,16 @@ pub fn plan(module: &Module<'_>, state: Option<&Json>, request: &Request) -> Pla
     };
     let provider = TestProvider::new(&*module.provider, &request.mocking);
     let mut plan = engine_plan(module.files, &module.config, state, &provider, &options);
+    // The mocks need no configure step, but Terraform evaluates the blocks it configures with
+    // and fails the run on their errors (a test file's blocks stand in for the root's).
+    let configure = crate::engine::shared::provider_block::child_errors(
+        module.files,
+        &module.config,
+        &request.variables,
+        &plan,
+        &module.overrides,
+    );
+    plan.diagnostics.extend(configure);
     if request.refresh_only {
         // No drift from the mocks: a refresh-only plan changes nothing.
         plan.changes.clear();
@@ -329,7 +328,7 @@ pub fn with_scope<R>(
     planning: bool,
     f: impl FnOnce(&ModuleScope<'_>, &Inputs<'_>) -> R,
 ) -> R {
-    let funcs = builtin_funcs();
+    let funcs = Registry::builtin();
     let files = crate::eval::MapFilesystem(module.files);
     let from_state = state.map(StateValues);
     let resources = match (planned, &from_state) {
@@ -338,16 +337,11 @@ pub fn with_scope<R>(
         (None, None) => None,
     };
     let inputs = Inputs {
-        variables,
         state,
-        files: &files,
-        funcs: &funcs,
         planning,
-        unset_variables_unknown: false,
-        base_dir: if module.root.is_empty() { "." } else { &module.root },
-        cwd: module.config.cwd.as_deref(),
         resources,
         overrides: Some(&module.overrides),
+        ..Inputs::of(&module.config, variables, &files, &funcs)
     };
     let root_files = crate::eval::module_scope::root_files(module.files, &module.config.root.dir);
     let scope = ModuleScope::root(&module.config, &inputs, &root_files);

@@ -847,18 +847,7 @@ fn point_one(
             let scope = FileScope { ctx, vars: &one };
             let funcs = crate::eval::functions::Registry::builtin();
             let none = BTreeMap::new();
-            let inputs = Inputs {
-                variables: &none,
-                state: None,
-                files: fs,
-                funcs: &funcs,
-                planning: false,
-                unset_variables_unknown: false,
-                cwd: None,
-                base_dir: ".",
-                resources: None,
-                overrides: None,
-            };
+            let inputs = Inputs::new(&none, fs, &funcs);
             let shown = crate::engine::shared::snippets::expression_values(
                 &scope,
                 &inputs,
@@ -1052,18 +1041,7 @@ fn run_variables(ctx: &RunContext<'_>) -> (BTreeMap<String, Value>, BTreeMap<Str
                 let funcs = crate::eval::functions::Registry::builtin();
                 let fs = crate::eval::MapFilesystem(ctx.files);
                 let none = BTreeMap::new();
-                let inputs = Inputs {
-                    variables: &none,
-                    state: None,
-                    files: &fs,
-                    funcs: &funcs,
-                    planning: false,
-                    unset_variables_unknown: false,
-                    cwd: None,
-                    base_dir: ".",
-                    resources: None,
-                    overrides: None,
-                };
+                let inputs = Inputs::new(&none, &fs, &funcs);
                 let converted = crate::eval::module_scope::parse_constraint(t, None, &inputs)
                     .and_then(|c| crate::eval::convert::convert(&c.apply_defaults(&value), &c.ty()));
                 match converted {
@@ -1112,21 +1090,10 @@ fn run_variables(ctx: &RunContext<'_>) -> (BTreeMap<String, Value>, BTreeMap<Str
 }
 
 fn eval_test_expr(scope: &dyn Scope, files: &BTreeMap<String, String>, e: &ExprText) -> Result<Value, Box<Diagnostic>> {
-    let funcs = engine::builtin_funcs();
+    let funcs = crate::eval::functions::Registry::builtin();
     let fs = crate::eval::MapFilesystem(files);
     let vars = BTreeMap::new();
-    let inputs = Inputs {
-        variables: &vars,
-        state: None,
-        files: &fs,
-        funcs: &funcs,
-        planning: false,
-        unset_variables_unknown: false,
-        cwd: None,
-        base_dir: ".",
-        resources: None,
-        overrides: None,
-    };
+    let inputs = Inputs::new(&vars, &fs, &funcs);
     eval_text(scope, &inputs, &e.range.filename, &e.text, e.start())
 }
 

@@ -137,18 +137,7 @@ fn time(label: &str, runs: usize, exprs: &[String], mut f: impl FnMut(&str) -> b
 fn main() {
     let funcs = Registry::builtin();
     let vars = BTreeMap::new();
-    let inputs = Inputs {
-        variables: &vars,
-        state: None,
-        files: &NoFilesystem,
-        funcs: &funcs,
-        planning: false,
-        unset_variables_unknown: true,
-        base_dir: ".",
-        cwd: None,
-        resources: None,
-        overrides: None,
-    };
+    let inputs = Inputs { unset_variables_unknown: true, ..Inputs::new(&vars, &NoFilesystem, &funcs) };
     let ctx = hcl_context();
     let mut corpus = corpus_expressions();
     let total = corpus.len();

@@ -25,7 +25,7 @@ use shared::body::{self, attr};
 use shared::order::{self, Walkable};
 use shared::plan::{InstanceChange, OpProgress, OutputChange, Plan, PlanOp, PlanOptions};
 use shared::routing::{default_config, source_of, Routing};
-use shared::scope::{module_keys, with_scope, InstanceScope, WalkValues};
+use shared::scope::{module_expansion, with_scope, InstanceScope, WalkValues};
 use shared::state_read::{index_state, mode_of, mode_str, object_value, PriorIndex, PriorObject};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -1527,13 +1527,16 @@ impl<'c> Expansions<'c> {
                 if self.stopped.get() {
                     break;
                 }
-                let Some(got) = module_keys(scope, parent, &keys, call_name) else {
+                let got = match module_expansion(scope, parent, &keys, call_name) {
+                    Ok(got) => got,
                     // Terraform's error for the value (unknown, unsuitable, negative...), with the
                     // values its expression read; that calling instance expands none.
-                    if let Some(d) = shared::scope::module_expansion_error(scope, parent, &keys, call_name) {
-                        walk.diags.push(d);
+                    Err(d) => {
+                        if let Some(d) = d {
+                            walk.diags.push(d);
+                        }
+                        continue;
                     }
-                    continue;
                 };
                 self.total.set(self.total.get() + got.len());
                 if let Some(d) =

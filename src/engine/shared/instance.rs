@@ -58,16 +58,10 @@ pub fn with_root_env<R>(
 ) -> R {
     let file_source = MapFilesystem(files);
     let inputs = Inputs {
-        variables,
-        state: None,
-        files: &file_source,
-        funcs: &env.funcs,
         planning,
-        unset_variables_unknown: false,
-        base_dir: if config.root.dir.is_empty() { "." } else { &config.root.dir },
-        cwd: config.cwd.as_deref(),
         resources: Some(values),
         overrides: Some(&env.overrides),
+        ..Inputs::of(config, variables, &file_source, &env.funcs)
     };
     let scope = ModuleScope::root(config, &inputs, &env.root_files);
     f(&scope, &inputs)

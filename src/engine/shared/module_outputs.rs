@@ -1,6 +1,7 @@
 //! The outputs of module instances below the root that a plan records as changes: Terraform's
 //! `NodeApplyableOutput.setValue` records every output of every module instance, and one of a
-//! child module (no prior value to compare with) is a change unless its value is null. Only
+//! child module (no prior value to compare with) is a change unless its value is null; an
+//! overridden instance's are its override's, and nothing below it has any. Only
 //! `relevant_attributes` reads them; the plan JSON shows root outputs only.
 
 use super::order::instance_addr;
@@ -53,7 +54,11 @@ fn visit(
             .unwrap_or_default();
             let addr = instance_addr(path, keys);
             out.extend(names.into_iter().map(|n| (addr.clone(), n)));
-            visit(child, scope, path, keys, out, budget);
+            // An overridden instance has its override's outputs and nothing inside it runs
+            // (Terraform expands no module call in it), so no output below it changes.
+            if scope.inputs().overrides.is_none_or(|o| o.outputs(&addr).is_none()) {
+                visit(child, scope, path, keys, out, budget);
+            }
             path.pop();
             keys.pop();
         }

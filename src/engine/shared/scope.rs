@@ -89,32 +89,35 @@ pub fn with_scope<R>(
     }
 }
 
-/// Terraform's error for module call `call`'s `count` or `for_each` in the module instance at
-/// `path`/`keys` when it makes no instances, with the values its expression read.
-pub fn module_expansion_error(
+/// The instances of module call `call` in the module instance at `path`/`keys`
+/// ([`ModuleScope::module_keys`]), evaluated once: when they make none, Terraform's error for
+/// its `count` or `for_each` with the values its expression read (`Err(None)` when the call is
+/// not expanded or that module instance is not available).
+pub fn module_expansion(
     scope: &ModuleScope<'_>,
     path: &[String],
     keys: &[Option<ModuleKey>],
     call: &str,
-) -> Option<crate::diag::Diagnostic> {
-    let mut error = |s: &ModuleScope<'_>| {
-        let (d, read) = s.module_expansion_error(call)?;
-        let values = match read {
-            Some((source, caused_by)) => super::snippets::expression_values(s, s.inputs(), &source, caused_by),
-            None => Vec::new(),
-        };
-        Some(super::snippets::with_source(d, s.inputs().files, values))
+) -> Result<Vec<ModuleKey>, Option<crate::diag::Diagnostic>> {
+    let mut expand = |s: &ModuleScope<'_>| {
+        s.module_keys(call).map_err(|failed| {
+            let (d, read) = failed?;
+            let values = match read {
+                Some((source, caused_by)) => super::snippets::expression_values(s, s.inputs(), &source, caused_by),
+                None => Vec::new(),
+            };
+            Some(super::snippets::with_source(d, s.inputs().files, values))
+        })
     };
-    with_scope(scope, path, keys, &mut error).flatten()
+    with_scope(scope, path, keys, &mut expand).unwrap_or(Err(None))
 }
 
-/// The instances of module call `call` in the module instance at `path`/`keys`
-/// ([`ModuleScope::module_keys`]; `None` too when that module instance is not available).
+/// [`module_expansion`]'s instances (`None` when it makes none).
 pub fn module_keys(
     scope: &ModuleScope<'_>,
     path: &[String],
     keys: &[Option<ModuleKey>],
     call: &str,
 ) -> Option<Vec<ModuleKey>> {
-    with_scope(scope, path, keys, &mut |s| s.module_keys(call)).flatten()
+    with_scope(scope, path, keys, &mut |s| s.module_keys(call).ok()).flatten()
 }
