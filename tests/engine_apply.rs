@@ -18,23 +18,7 @@ use tfgraph::engine::{plan::plan, PlanOptions};
 const TEXT_GAPS: &[(&str, &str)] = &[];
 
 /// Steps whose apply does not match yet, and why.
-const GAPS: &[(&str, &str)] = &[
-    ("data-depends-on-pending/step3", NOOP_AT_APPLY),
-    ("data-depends-on-module/step3", NOOP_AT_APPLY),
-    ("data-depends-on-module/step4", NOOP_AT_APPLY),
-    (
-        "data-depends-on-module/step1",
-        "state serial 11 where Terraform wrote 10: three creates finish together, two of them read by a root \
-         output through module outputs; when one of those two writes last, the output evaluated after it makes \
-         the final state differ from the last write (one more serial), when the third does, not: a race",
-    ),
-];
-
-/// A resource planned as an update because a data source it reads was deferred to the apply
-/// (its values unknown at plan) whose final plan at apply is a no-op (the read brings back the
-/// same object): Terraform neither calls the provider nor writes the state nor counts a change
-/// (`NodeApplyableResourceInstance` stops at a no-op `diffApply`); the apply walk applies it.
-const NOOP_AT_APPLY: &str = "a planned update that is a no-op at apply is still applied";
+const GAPS: &[(&str, &str)] = &[];
 
 fn normalise_state(mut v: Value) -> Value {
     if let Value::Object(m) = &mut v {

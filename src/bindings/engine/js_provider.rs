@@ -238,21 +238,19 @@ impl JsProvider {
         }
     }
 
-    /// Answers an apply-time request for `instance`: plan on the final configuration, then apply.
+    /// Answers an apply-time request for `instance`.
     pub async fn respond(&self, request: &Request, instance: &str) -> Response {
         match request {
             Request::Delete { type_name, prior, .. } => {
                 Response::Applied(self.apply_change(type_name, Some(prior), None).await)
             }
             Request::ReadData { type_name, config, .. } => Response::Read(self.read_data(type_name, config).await),
-            Request::PlanApply { type_name, prior, config, .. } => {
-                match self.plan(type_name, prior.as_ref(), config).await {
-                    Ok(p) => {
-                        let applied = self.apply_change(type_name, prior.as_ref(), Some(&p.planned)).await;
-                        self.consistent(type_name, instance, &p.planned, applied)
-                    }
-                    Err(e) => Response::PlanFailed(e),
-                }
+            Request::Plan { type_name, prior, config, .. } => {
+                Response::Planned(self.plan(type_name, prior.as_ref(), config).await)
+            }
+            Request::Apply { type_name, prior, planned, .. } => {
+                let applied = self.apply_change(type_name, prior.as_ref(), Some(planned)).await;
+                self.consistent(type_name, instance, planned, applied)
             }
         }
     }

@@ -17,7 +17,7 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::engine::shared;
 use crate::eval::{Kind, Value};
 use crate::plans::Action;
-use crate::providers::{Applied, Op, Provider, ProviderError};
+use crate::providers::{Applied, Op, PlannedChange, Provider, ProviderError};
 use serde_json::Value as Json;
 use shared::apply_graph::ApplyGraph;
 use shared::body::{arguments_of, Body};
@@ -49,8 +49,11 @@ pub enum Request {
     Delete { type_name: String, prior: Value, address: String },
     /// `ReadDataSource`.
     ReadData { type_name: String, config: Value, address: String },
-    /// `PlanResourceChange` on the final configuration, then `ApplyResourceChange` of its answer.
-    PlanApply { type_name: String, prior: Option<Value>, config: Value, address: String },
+    /// `PlanResourceChange` on the final configuration: Terraform plans a create or update
+    /// again at apply (`managedResourceExecute`), and applies only what that plan still changes.
+    Plan { type_name: String, prior: Option<Value>, config: Value, address: String },
+    /// `ApplyResourceChange` of what the apply-time plan answered.
+    Apply { type_name: String, prior: Option<Value>, planned: Value, address: String },
 }
 
 /// The provider's answer to a [`Request`].
@@ -58,8 +61,7 @@ pub enum Request {
 pub enum Response {
     Applied(Applied),
     Read(Result<Value, ProviderError>),
-    /// The plan step of a [`Request::PlanApply`] failed (nothing was applied).
-    PlanFailed(ProviderError),
+    Planned(Result<PlannedChange, ProviderError>),
     /// An applied object that does not keep what the plan knew: kept (tainted after a create),
     /// with one error per problem, which Terraform reports with no source range.
     Inconsistent {
@@ -71,8 +73,10 @@ pub enum Response {
 impl Request {
     /// Asks a provider that answers at once.
     pub fn ask(&self, provider: &dyn Provider) -> Response {
-        let (Request::Delete { address, .. } | Request::ReadData { address, .. } | Request::PlanApply { address, .. }) =
-            self;
+        let (Request::Delete { address, .. }
+        | Request::ReadData { address, .. }
+        | Request::Plan { address, .. }
+        | Request::Apply { address, .. }) = self;
         provider.at_instance(address);
         if let Some(response) = self.injected(provider) {
             return response;
@@ -82,13 +86,11 @@ impl Request {
                 Response::Applied(provider.apply_resource_change(type_name, Some(prior), None))
             }
             Request::ReadData { type_name, config, .. } => Response::Read(provider.read_data_source(type_name, config)),
-            Request::PlanApply { type_name, prior, config, .. } => {
-                match provider.plan_resource_change(type_name, prior.as_ref(), config) {
-                    Ok(p) => {
-                        Response::Applied(provider.apply_resource_change(type_name, prior.as_ref(), Some(&p.planned)))
-                    }
-                    Err(e) => Response::PlanFailed(e),
-                }
+            Request::Plan { type_name, prior, config, .. } => {
+                Response::Planned(provider.plan_resource_change(type_name, prior.as_ref(), config))
+            }
+            Request::Apply { type_name, prior, planned, .. } => {
+                Response::Applied(provider.apply_resource_change(type_name, prior.as_ref(), Some(planned)))
             }
         }
     }
@@ -101,9 +103,9 @@ impl Request {
         let (op, address) = match self {
             Request::Delete { address, .. } => (Op::Delete, address),
             Request::ReadData { address, .. } => (Op::ReadData, address),
-            Request::PlanApply { prior, address, .. } => {
-                (if prior.is_some() { Op::Update } else { Op::Create }, address)
-            }
+            Request::Apply { prior, address, .. } => (if prior.is_some() { Op::Update } else { Op::Create }, address),
+            // The mock fails its applies, not its plans.
+            Request::Plan { .. } => return None,
         };
         let error = provider.injected_failure(op, address)?;
         Some(match self {
@@ -111,7 +113,7 @@ impl Request {
             Request::Delete { prior, .. } => {
                 Response::Applied(Applied { new_state: Some(prior.clone()), error: Some(error) })
             }
-            Request::PlanApply { prior, .. } => {
+            Request::Apply { prior, .. } | Request::Plan { prior, .. } => {
                 Response::Applied(Applied { new_state: prior.clone(), error: Some(error) })
             }
         })
@@ -593,7 +595,7 @@ impl<'a> ApplyNodes<'a> {
                 }
                 let prior = if o.op == Op::Update { current.map(|i| self.objs.get(i).value.clone()) } else { None };
                 let address = self.ops[b].instance.clone();
-                Ok(Some(Request::PlanApply {
+                Ok(Some(Request::Plan {
                     type_name: c.type_name.clone(),
                     prior,
                     config: ignore_for_apply(c, cfg),
@@ -602,6 +604,38 @@ impl<'a> ApplyNodes<'a> {
             }
             Op::Read | Op::Import => Ok(None),
         }
+    }
+
+    /// Takes the apply-time plan of a create or update (`started`'s [`Request::Plan`]) into
+    /// `started`: the [`Request::Apply`] of what it planned, or its failure. True when an update
+    /// plans no change after all (the values unknown at plan came back as they were): as
+    /// Terraform's no-op `diffApply`, the operation ends there, with no provider apply, no
+    /// state write, no event and no count.
+    pub fn planned(&mut self, started: &mut Started, response: Option<Response>) -> bool {
+        let b = started.index;
+        let Ok(Request::Plan { type_name, prior, address, .. }) = &started.request else { return false };
+        match response {
+            Some(Response::Planned(Ok(p))) => {
+                let unchanged = prior.as_ref().is_some_and(|prior| {
+                    p.planned.is_wholly_known() && p.planned.unmark_deep().0.raw_equal(&prior.unmark_deep().0)
+                });
+                if unchanged {
+                    self.ended[b] = true;
+                    return true;
+                }
+                let (type_name, prior, address) = (type_name.clone(), prior.clone(), address.clone());
+                started.request = Ok(Request::Apply { type_name, prior, planned: p.planned, address });
+            }
+            Some(Response::Planned(Err(e))) => started.request = Err(self.fail(b, e.summary, e.detail)),
+            _ => started.request = Err(self.invalid_response(b)),
+        }
+        false
+    }
+
+    fn invalid_response(&self, b: usize) -> Diagnostics {
+        let o = &self.ops[b];
+        let detail = format!("The provider's answer to {} {} does not fit the request.", o.op.as_str(), o.instance);
+        self.fail(b, "Provider produced an invalid response".into(), detail)
     }
 
     /// Ends operation `b` with the provider's response (`None` when it asked nothing, or its
@@ -673,8 +707,7 @@ impl<'a> ApplyNodes<'a> {
                 }
                 Err(e) => fail(self, e, false),
             },
-            (Request::PlanApply { .. }, Response::PlanFailed(e)) => fail(self, e, false),
-            (Request::PlanApply { .. }, Response::Inconsistent { applied, errors }) => {
+            (Request::Apply { .. }, Response::Inconsistent { applied, errors }) => {
                 self.applied(b, Applied { error: None, ..applied }, true);
                 let mut d = Diagnostics::new();
                 for e in errors {
@@ -682,7 +715,7 @@ impl<'a> ApplyNodes<'a> {
                 }
                 Err((d, true))
             }
-            (Request::PlanApply { .. }, Response::Applied(applied)) => {
+            (Request::Apply { .. }, Response::Applied(applied)) => {
                 let error = applied.error.clone();
                 let id = self.applied(b, applied, error.is_some());
                 match error {
@@ -690,14 +723,7 @@ impl<'a> ApplyNodes<'a> {
                     None => Ok(Some(id.unwrap_or_default())),
                 }
             }
-            (_, _) => Err((
-                self.fail(
-                    b,
-                    "Provider produced an invalid response".into(),
-                    format!("The provider's answer to {} {} does not fit the request.", o.op.as_str(), o.instance),
-                ),
-                false,
-            )),
+            (_, _) => Err((self.invalid_response(b), false)),
         }
     }
 

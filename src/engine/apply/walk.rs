@@ -123,24 +123,35 @@ impl<H: ApplyHost + ?Sized> Walking<'_, '_, H> {
             let s = &mut *self.nodes.borrow_mut();
             let started = s.start(b, self.provider);
             let delay = self.provider.delay_ms(s.ops[b].op, started.name.as_deref());
-            let now = self.host.now();
-            self.begun.borrow_mut()[b] = now;
-            let e = start_event(s, &started, now as u64);
-            self.host.event(&e, None, None);
-            self.events.borrow_mut().push(e);
             // A JS configuration's first operation configures it, over the state as it is now:
             // what its block reaches has been applied (`engine::provider_block`).
             let configure =
                 (started.request.is_ok() && self.host.needs_configure(&started.provider_config)).then(|| s.state());
             (started, delay, configure, s.ops[b].instance.clone())
         };
-        self.running.set(self.running.get() + 1);
-        self.max_running.set(self.max_running.get().max(self.running.get()));
         if let Some(state) = configure {
             if let Err(d) = self.host.configure(&started.provider_config, state).await {
                 started.request = Err(d);
             }
         }
+        // The apply-time plan, before Terraform's PreApply hook: an update it finds unchanged
+        // ends here, unseen.
+        if let Ok(plan @ Request::Plan { .. }) = &started.request {
+            let response = self.host.respond(Some(plan), &started.provider_config, 0, &instance).await;
+            if self.nodes.borrow_mut().planned(&mut started, response) {
+                return true;
+            }
+        }
+        {
+            let s = &*self.nodes.borrow();
+            let now = self.host.now();
+            self.begun.borrow_mut()[b] = now;
+            let e = start_event(s, &started, now as u64);
+            self.host.event(&e, None, None);
+            self.events.borrow_mut().push(e);
+        }
+        self.running.set(self.running.get() + 1);
+        self.max_running.set(self.max_running.get().max(self.running.get()));
         let response =
             self.host.respond(started.request.as_ref().ok(), &started.provider_config, delay, &instance).await;
         self.running.set(self.running.get() - 1);
