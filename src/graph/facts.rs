@@ -43,7 +43,7 @@ pub struct ResourceFacts {
     /// pending changes defer the read to the apply (config addresses, sorted; no data sources,
     /// which `forcePlanReadData` skips).
     #[serde(skip)]
-    pub data_depends_on: Vec<String>,
+    pub data_depends_on: std::collections::BTreeSet<String>,
     /// `ForcedCBDTransformer`: create_before_destroy was forced on because a dependent has it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub forced_cbd: bool,

@@ -265,8 +265,10 @@ impl<'a> ApplyNodes<'a> {
             deps.entry(w.config_address.clone())
                 .or_insert_with(|| graph.ancestors_of(&graph.resources, &w.config_address));
         }
-        let output_waits =
-            config.root.outputs.iter().map(|o| (o.name.clone(), graph.ancestors_of(&graph.outputs, &o.name))).collect();
+        let mut output_waits = HashMap::new();
+        for o in &config.root.outputs {
+            output_waits.insert(o.name.clone(), graph.ancestors_of(&graph.outputs, &o.name));
+        }
         // What a resource's expand node waits for (`husks`).
         let waits = deps.clone();
         let hidden: Vec<usize> = plan

@@ -332,14 +332,16 @@ pub async fn plan_walked(
                 }
             };
             walk.diags.extend(diags);
-            walk.imports.extend(targets.into_iter().map(|t| (t.address, t.id)));
+            for t in targets {
+                walk.imports.insert(t.address, t.id);
+            }
         }
         walk.targeted_here = selection.names[i];
         walk.refresh_here = selection.refreshed[i];
         // Terraform records no dependencies for data sources.
         let dependencies: Vec<String> =
             if w.resource.mode == ResourceMode::Data { Vec::new() } else { closure[i].iter().cloned().collect() };
-        let data_deps: BTreeSet<String> = graph.resources[r].data_depends_on.iter().cloned().collect();
+        let data_deps = graph.resources[r].data_depends_on.clone();
         let args = bodies[i].clone().unwrap_or_default();
         for keys in &instances {
             let w = w.in_instance(keys);

@@ -68,7 +68,7 @@ pub struct ResourceNode {
     pub forced_cbd: bool,
     /// A data source: the resources whose pending changes defer its read to the apply (the
     /// graph's `attachDataResourceDependsOnTransformer`).
-    pub data_depends_on: Vec<String>,
+    pub data_depends_on: BTreeSet<String>,
 }
 
 /// A state object whose `resource` block is gone from the configuration (or whose whole module
@@ -145,8 +145,13 @@ impl PlanGraph {
         let mut orphans = Vec::new();
         // The index `AttachDependenciesTransformer` made (on every resource expand node) answers
         // for the root outputs too; none: no resources, so they reach none.
-        let index_of_dependencies =
-            ids.iter().find_map(|&id| graph.node(id).facts.as_ref()?.dependencies.as_ref()?.index().cloned());
+        let mut index_of_dependencies = None;
+        for &id in &ids {
+            if let Some(d) = graph.node(id).facts.as_ref().and_then(|f| f.dependencies.as_ref()) {
+                index_of_dependencies = d.index().cloned();
+                break;
+            }
+        }
         let mut output_resources = Vec::new();
         for (i, &id) in ids.iter().enumerate() {
             index[id.index()] = i as u32;
@@ -471,7 +476,9 @@ output "o" {
                 "data \"mock_data\" \"inner\" {\n  name = \"i\"\n}\noutput \"out\" {\n  value = data.mock_data.inner.id\n}\n",
             ),
         ]);
-        let data = |a: &str| g.resources.iter().find(|r| r.address == a).expect(a).data_depends_on.clone();
+        let data = |a: &str| -> Vec<String> {
+            g.resources.iter().find(|r| r.address == a).expect(a).data_depends_on.iter().cloned().collect()
+        };
         // Its depends_on names a resource (itself only) and it reads a managed resource.
         assert_eq!(data("data.mock_data.root"), ["mock_resource.read", "mock_resource.second"]);
         // Its module call's depends_on names a local: what that descends from.

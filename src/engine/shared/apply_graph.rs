@@ -79,8 +79,11 @@ impl ApplyGraph {
     /// The resources the expand node of configuration resource `address` (in `resources`), or
     /// root output `address` (in `outputs`), descends from.
     pub fn ancestors_of(&self, of: &HashMap<String, usize>, address: &str) -> BTreeSet<String> {
-        let list = of.get(address).map(|&i| self.ancestors[i].to_vec()).unwrap_or_default();
-        list.iter().map(|a| a.to_string()).collect()
+        let mut out = BTreeSet::new();
+        for a in of.get(address).map(|&i| self.ancestors[i].to_vec()).unwrap_or_default() {
+            out.insert(a.to_string());
+        }
+        out
     }
 
     /// The walk's form of `graph`, built for `plan`. `None`: the graph has a cycle (the walk

@@ -40,9 +40,8 @@ impl Transform for AttachDataDependsOnTransformer {
             .filter(|&id| matches!(g.node(id).kind, NodeKind::ResourceExpand { mode: ResourceMode::Data }))
             .collect();
         // The index `AttachDependenciesTransformer` left on them (the graph has not changed since).
-        let Some(index) =
-            data.iter().find_map(|&id| g.node(id).facts.as_ref()?.dependencies.as_ref()?.index().cloned())
-        else {
+        let Some(&first) = data.first() else { return Diagnostics::new() };
+        let Some(index) = g.node(first).facts.as_ref().and_then(|f| f.dependencies.as_ref()?.index().cloned()) else {
             return Diagnostics::new();
         };
         let mut found = Vec::with_capacity(data.len());
@@ -61,7 +60,7 @@ impl Transform for AttachDataDependsOnTransformer {
                     deps.referenced(v, &module, r, false, &mut out);
                 }
                 deps.parent_modules(v, &mut out);
-                found.push((v, out.into_iter().collect()));
+                found.push((v, out));
             }
         }
         for (v, list) in found {

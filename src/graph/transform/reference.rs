@@ -320,20 +320,23 @@ fn import_edges(
     let root = map.modules.get(&[][..]).copied();
     for im in imports {
         let Some(target) = crate::addrs::import_to_resource(&im.to) else { continue };
-        let expand = g.ids().find(|&id| {
-            let n = g.node(id);
-            matches!(n.kind, NodeKind::ResourceExpand { .. }) && n.config_resource_address().as_deref() == Some(&target)
-        });
-        let Some(v) = expand else { continue };
-        for r in &im.references {
-            for &t in map.lookup_in(root, &r.subject, buf) {
-                if t != v && !g.node(t).is_destroyer() {
-                    let why = Why::Reference {
-                        traversal: r.traversal.as_str().into(),
-                        context: cx.str(&r.context),
-                        range: cx.names.span(&r.range),
-                    };
-                    edges.push((v, t, why));
+        for v in g.ids() {
+            let n = g.node(v);
+            if !matches!(n.kind, NodeKind::ResourceExpand { .. })
+                || n.config_resource_address().as_deref() != Some(target.as_str())
+            {
+                continue;
+            }
+            for r in &im.references {
+                for &t in map.lookup_in(root, &r.subject, buf) {
+                    if t != v && !g.node(t).is_destroyer() {
+                        let why = Why::Reference {
+                            traversal: r.traversal.as_str().into(),
+                            context: cx.str(&r.context),
+                            range: cx.names.span(&r.range),
+                        };
+                        edges.push((v, t, why));
+                    }
                 }
             }
         }
