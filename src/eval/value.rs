@@ -211,6 +211,13 @@ impl Value {
         }
     }
 
+    /// cty's `Equals` of the unmarked values, known and true: both wholly known and equal,
+    /// sensitive marks aside (a planned object that changes nothing).
+    pub fn equals_known(&self, other: &Value) -> bool {
+        // Equal to a wholly known value, `other` is wholly known too.
+        self.is_wholly_known() && self.unmark_deep().0 == other.unmark_deep().0
+    }
+
     /// cty's RawEquals: same type, same value, same marks; unknowns equal only by type.
     pub fn raw_equal(&self, other: &Value) -> bool {
         self == other

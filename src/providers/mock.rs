@@ -327,9 +327,7 @@ fn derive_for(obj: &Value, with_force_new: bool) -> (String, String) {
 
 fn equal(a: Option<&Value>, b: Option<&Value>) -> bool {
     match (a, b) {
-        (Some(a), Some(b)) => {
-            a.is_wholly_known() && b.is_wholly_known() && a.unmark_deep().0.raw_equal(&b.unmark_deep().0)
-        }
+        (Some(a), Some(b)) => a.equals_known(b),
         (None, None) => true,
         (Some(x), None) | (None, Some(x)) => x.is_null(),
     }

@@ -73,7 +73,7 @@ impl Route<'_> {
         match self.js.for_config(provider_config) {
             Some(j) => j.respond(request, instance).await,
             None => {
-                let response = request.ask(crate::providers::route(self.set, provider_config));
+                let response = request.ask(crate::providers::route(self.set, provider_config), instance);
                 drive::after(delay).await;
                 response
             }

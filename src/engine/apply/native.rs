@@ -69,10 +69,10 @@ impl ApplyHost for Virtual<'_> {
         request: Option<&'s Request>,
         provider_config: &'s str,
         delay: u64,
-        _instance: &'s str,
+        instance: &'s str,
     ) -> LocalBoxFuture<'s, Option<Response>> {
         // Answered now; dependents see the result when it ends on the clock.
-        let response = request.map(|r| r.ask(crate::providers::route(self.provider, provider_config)));
+        let response = request.map(|r| r.ask(crate::providers::route(self.provider, provider_config), instance));
         Box::pin(async move {
             self.clock.sleep(delay).await;
             response

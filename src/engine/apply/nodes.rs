@@ -41,19 +41,19 @@ pub struct OpNode {
     pub(super) cbd: bool,
 }
 
-/// What to ask the provider for an operation that has started. `address` is the instance's,
-/// for [`Provider::injected_failure`] only (Terraform's requests carry none).
+/// What to ask the provider for an operation that has started (Terraform's requests carry no
+/// instance address; [`Request::ask`] is told it for the mocks).
 #[derive(Clone, Debug)]
 pub enum Request {
     /// `ApplyResourceChange` with no planned object: destroy `prior`.
-    Delete { type_name: String, prior: Value, address: String },
+    Delete { type_name: String, prior: Value },
     /// `ReadDataSource`.
-    ReadData { type_name: String, config: Value, address: String },
+    ReadData { type_name: String, config: Value },
     /// `PlanResourceChange` on the final configuration: Terraform plans a create or update
     /// again at apply (`managedResourceExecute`), and applies only what that plan still changes.
-    Plan { type_name: String, prior: Option<Value>, config: Value, address: String },
+    Plan { type_name: String, prior: Option<Value>, config: Value },
     /// `ApplyResourceChange` of what the apply-time plan answered.
-    Apply { type_name: String, prior: Option<Value>, planned: Value, address: String },
+    Apply { type_name: String, prior: Option<Value>, planned: Value },
 }
 
 /// The provider's answer to a [`Request`].
@@ -71,14 +71,10 @@ pub enum Response {
 }
 
 impl Request {
-    /// Asks a provider that answers at once.
-    pub fn ask(&self, provider: &dyn Provider) -> Response {
-        let (Request::Delete { address, .. }
-        | Request::ReadData { address, .. }
-        | Request::Plan { address, .. }
-        | Request::Apply { address, .. }) = self;
-        provider.at_instance(address);
-        if let Some(response) = self.injected(provider) {
+    /// Asks a provider that answers at once, about `instance` (`module.a.aws_instance.web[0]`).
+    pub fn ask(&self, provider: &dyn Provider, instance: &str) -> Response {
+        provider.at_instance(instance);
+        if let Some(response) = self.injected(provider, instance) {
             return response;
         }
         match self {
@@ -99,11 +95,17 @@ impl Request {
 impl Request {
     /// The failure a mock injects at this instance, answered as the mock answers a failure by
     /// name: a failed create leaves no object, a failed update or delete keeps the prior one.
-    fn injected(&self, provider: &dyn Provider) -> Option<Response> {
-        let (op, address) = match self {
-            Request::Delete { address, .. } => (Op::Delete, address),
-            Request::ReadData { address, .. } => (Op::ReadData, address),
-            Request::Apply { prior, address, .. } => (if prior.is_some() { Op::Update } else { Op::Create }, address),
+    fn injected(&self, provider: &dyn Provider, address: &str) -> Option<Response> {
+        let op = match self {
+            Request::Delete { .. } => Op::Delete,
+            Request::ReadData { .. } => Op::ReadData,
+            Request::Apply { prior, .. } => {
+                if prior.is_some() {
+                    Op::Update
+                } else {
+                    Op::Create
+                }
+            }
             // The mock fails its applies, not its plans.
             Request::Plan { .. } => return None,
         };
@@ -131,8 +133,6 @@ pub struct Started {
     pub name: Option<String>,
     /// `Err`: the operation failed before reaching the provider (its configuration).
     pub request: Result<Request, Diagnostics>,
-    /// Set when the operation needs no provider call (a delete of an object already gone).
-    pub nothing_to_do: bool,
     /// The provider configuration serving it (`provider["registry.terraform.io/hashicorp/aws"].west`):
     /// the request goes to the provider [`crate::providers::route`] finds for it.
     pub provider_config: String,
@@ -432,10 +432,7 @@ impl<'a> ApplyNodes<'a> {
     /// configuration reaches), before any instance is written; a failed create that writes no
     /// object removes the record. Each with its provider configuration.
     pub(super) fn husks(&self) -> BTreeMap<shared::scope::ResourceKey, String> {
-        let open: std::collections::HashSet<String> = (0..self.ops.len())
-            .filter(|&b| !self.ended[b])
-            .map(|b| order::config_addr(&self.ops[b].resource))
-            .collect();
+        let open = self.open();
         let mut out = BTreeMap::new();
         for o in self.ops.iter().filter(|o| o.op == Op::Create) {
             let c = &self.plan.changes[o.change];
@@ -453,6 +450,11 @@ impl<'a> ApplyNodes<'a> {
         out
     }
 
+    /// The resources (configuration addresses) with an operation that has not ended.
+    fn open(&self) -> std::collections::HashSet<String> {
+        (0..self.ops.len()).filter(|&b| !self.ended[b]).map(|b| order::config_addr(&self.ops[b].resource)).collect()
+    }
+
     /// Whether the expand node of the resource at configuration address `addr` has run: every
     /// operation of what its configuration reaches has ended.
     fn expanded(&self, addr: &str) -> bool {
@@ -464,10 +466,7 @@ impl<'a> ApplyNodes<'a> {
     /// Root outputs the walk has not evaluated yet: they descend from a resource with an
     /// operation that has not ended, or failed.
     pub(super) fn outputs_pending(&self) -> std::collections::HashSet<String> {
-        let open: std::collections::HashSet<String> = (0..self.ops.len())
-            .filter(|&b| !self.ended[b])
-            .map(|b| order::config_addr(&self.ops[b].resource))
-            .collect();
+        let open = self.open();
         if open.is_empty() {
             return Default::default();
         }
@@ -503,19 +502,10 @@ impl<'a> ApplyNodes<'a> {
         let deposed = target.and_then(|i| self.objs.get(i).deposed.clone()).filter(|_| o.op == Op::Delete);
         let name = c.after.as_ref().or(c.before.as_ref()).and_then(|v| str_attr(v, "name"));
         let provider_config = c.provider_config.clone();
-        let mut started = Started {
-            index: b,
-            prior_id,
-            deposed,
-            name,
-            request: Err(Diagnostics::new()),
-            nothing_to_do: false,
-            provider_config,
-        };
-        match self.request(b, target, provider) {
-            Ok(Some(r)) => started.request = Ok(r),
-            Ok(None) => started.nothing_to_do = true,
-            Err(d) => started.request = Err(d),
+        let mut started =
+            Started { index: b, prior_id, deposed, name, request: Err(Diagnostics::new()), provider_config };
+        if let Some(r) = self.request(b, target, provider).transpose() {
+            started.request = r;
         }
         started
     }
@@ -545,11 +535,8 @@ impl<'a> ApplyNodes<'a> {
         let c = &self.plan.changes[o.change];
         let provider = crate::providers::route(provider, &c.provider_config);
         match o.op {
-            Op::Delete => Ok(target.map(|i| Request::Delete {
-                type_name: c.type_name.clone(),
-                prior: self.objs.get(i).value.clone(),
-                address: o.instance.clone(),
-            })),
+            Op::Delete => Ok(target
+                .map(|i| Request::Delete { type_name: c.type_name.clone(), prior: self.objs.get(i).value.clone() })),
             Op::Create | Op::Update | Op::ReadData => {
                 let Some(&wi) = self.by_addr.get(&o.resource) else {
                     return Err(self.fail(
@@ -578,11 +565,7 @@ impl<'a> ApplyNodes<'a> {
                         instance::evaluate(root, inputs, args, w, &c.key, schema)
                     })?;
                 if o.op == Op::ReadData {
-                    return Ok(Some(Request::ReadData {
-                        type_name: c.type_name.clone(),
-                        config: cfg,
-                        address: o.instance.clone(),
-                    }));
+                    return Ok(Some(Request::ReadData { type_name: c.type_name.clone(), config: cfg }));
                 }
                 let current = self.find(c, |x| x.deposed.is_none());
                 if o.op == Op::Create {
@@ -596,13 +579,7 @@ impl<'a> ApplyNodes<'a> {
                     }
                 }
                 let prior = if o.op == Op::Update { current.map(|i| self.objs.get(i).value.clone()) } else { None };
-                let address = self.ops[b].instance.clone();
-                Ok(Some(Request::Plan {
-                    type_name: c.type_name.clone(),
-                    prior,
-                    config: ignore_for_apply(c, cfg),
-                    address,
-                }))
+                Ok(Some(Request::Plan { type_name: c.type_name.clone(), prior, config: ignore_for_apply(c, cfg) }))
             }
             Op::Read | Op::Import => Ok(None),
         }
@@ -615,22 +592,19 @@ impl<'a> ApplyNodes<'a> {
     /// state write, no event and no count.
     pub fn planned(&mut self, started: &mut Started, response: Option<Response>) -> bool {
         let b = started.index;
-        let Ok(Request::Plan { type_name, prior, address, .. }) = &started.request else { return false };
-        match response {
-            Some(Response::Planned(Ok(p))) => {
-                let unchanged = prior.as_ref().is_some_and(|prior| {
-                    p.planned.is_wholly_known() && p.planned.unmark_deep().0.raw_equal(&prior.unmark_deep().0)
-                });
-                if unchanged {
+        let request = std::mem::replace(&mut started.request, Err(Diagnostics::new()));
+        started.request = match (request, response) {
+            (Ok(Request::Plan { type_name, prior, .. }), Some(Response::Planned(Ok(p)))) => {
+                let planned = p.planned;
+                if prior.as_ref().is_some_and(|prior| planned.equals_known(prior)) {
                     self.ended[b] = true;
                     return true;
                 }
-                let (type_name, prior, address) = (type_name.clone(), prior.clone(), address.clone());
-                started.request = Ok(Request::Apply { type_name, prior, planned: p.planned, address });
+                Ok(Request::Apply { type_name, prior, planned })
             }
-            Some(Response::Planned(Err(e))) => started.request = Err(self.fail(b, e.summary, e.detail)),
-            _ => started.request = Err(self.invalid_response(b)),
-        }
+            (_, Some(Response::Planned(Err(e)))) => Err(self.fail(b, e.summary, e.detail)),
+            _ => Err(self.invalid_response(b)),
+        };
         false
     }
 

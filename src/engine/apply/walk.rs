@@ -16,7 +16,7 @@
 //! (`bindings/engine/drive.rs`).
 
 use super::events::{ApplyResult, OpEvent, OpEventKind};
-use super::nodes::{ApplyNodes, Outcome, Request, Response, Started};
+use super::nodes::{ApplyNodes, Request, Response};
 use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::engine::shared;
@@ -146,7 +146,8 @@ impl<H: ApplyHost + ?Sized> Walking<'_, '_, H> {
             let s = &*self.nodes.borrow();
             let now = self.host.now();
             self.begun.borrow_mut()[b] = now;
-            let e = start_event(s, &started, now as u64);
+            let (id, deposed) = (started.prior_id.clone(), started.deposed.clone());
+            let e = op_event(s, b, id, deposed, OpEventKind::Start, now as u64);
             self.host.event(&e, None, None);
             self.events.borrow_mut().push(e);
         }
@@ -161,7 +162,11 @@ impl<H: ApplyHost + ?Sized> Walking<'_, '_, H> {
         let ok = outcome.is_ok();
         let end = self.host.now();
         let begun = self.begun.borrow()[b];
-        let e = end_event(s, b, prior_id, deposed, &outcome, end as u64);
+        let kind = match &outcome {
+            Ok(id) => OpEventKind::Complete { id: id.clone() },
+            Err(_) => OpEventKind::Fail,
+        };
+        let e = op_event(s, b, prior_id, deposed, kind, end as u64);
         self.host.event(&e, Some((end as u64).saturating_sub(begun as u64)), outcome.as_ref().err());
         self.events.borrow_mut().push(e);
         let o = &s.ops[b];
@@ -191,7 +196,7 @@ impl<H: ApplyHost + ?Sized> WalkHooks<u32> for Hooks<'_, '_, '_, H> {
             _ => return,
         };
         let Some(b) = self.0.node_op[*event.node as usize] else { return };
-        let e = pending_event(&self.0.nodes.borrow(), b, kind, event.time as u64);
+        let e = op_event(&self.0.nodes.borrow(), b, None, None, kind, event.time as u64);
         self.0.host.event(&e, None, None);
         self.0.events.borrow_mut().push(e);
     }
@@ -334,39 +339,16 @@ pub async fn run(
     }
 }
 
-/// The event of an operation that never starts: skipped behind a failure, or cancelled.
-pub fn pending_event(s: &ApplyNodes<'_>, b: usize, kind: OpEventKind, at_ms: u64) -> OpEvent {
-    let o = &s.ops[b];
-    OpEvent { at_ms, address: o.instance.clone(), deposed: None, op: o.op, prior_id: None, kind }
-}
-
-/// The start event of an operation.
-pub fn start_event(s: &ApplyNodes<'_>, started: &Started, at_ms: u64) -> OpEvent {
-    let o = &s.ops[started.index];
-    OpEvent {
-        at_ms,
-        address: o.instance.clone(),
-        deposed: started.deposed.clone(),
-        op: o.op,
-        prior_id: started.prior_id.clone(),
-        kind: OpEventKind::Start,
-    }
-}
-
-/// The end event of an operation, from its outcome; `deposed` as its start had it (the
-/// object is gone from the working state once its delete ends).
-pub fn end_event(
+/// An event of operation `b`: `prior_id` and `deposed` as its start had them (the object is
+/// gone from the working state once its delete ends), none for one that never started.
+fn op_event(
     s: &ApplyNodes<'_>,
     b: usize,
     prior_id: Option<String>,
     deposed: Option<String>,
-    outcome: &Outcome,
+    kind: OpEventKind,
     at_ms: u64,
 ) -> OpEvent {
     let o = &s.ops[b];
-    let kind = match outcome {
-        Ok(id) => OpEventKind::Complete { id: id.clone() },
-        Err(_) => OpEventKind::Fail,
-    };
     OpEvent { at_ms, address: o.instance.clone(), deposed, op: o.op, prior_id, kind }
 }

@@ -953,9 +953,7 @@ impl<'a> PlanWalk<'a> {
                     change.after = Some(create);
                 }
                 Some(pv) => {
-                    let same = planned.planned.is_wholly_known()
-                        && planned.planned.unmark_deep().0.raw_equal(&pv.unmark_deep().0);
-                    change.action = if same { Action::NoOp } else { Action::Update };
+                    change.action = if planned.planned.equals_known(pv) { Action::NoOp } else { Action::Update };
                     change.after = Some(planned.planned);
                 }
             }
