@@ -167,17 +167,6 @@ impl<'r, 'p> JsHost<'r, 'p> {
             hooks.on_event.as_ref().is_some_and(|f| Reflect::get(f, &"walkEvents".into()).is_ok_and(|v| v.is_truthy()));
         JsHost { route, hooks: RefCell::new(hooks), t0: elapsed_ms(0.0), pacer: RefCell::new(None), node_events }
     }
-
-    /// The walk's result, as Terraform persists it last: passed unless the last state passed
-    /// was it already (nothing written since, and the final write did not advance the serial).
-    pub fn finished(&self, state: &Json) {
-        let mut hooks = self.hooks.borrow_mut();
-        if hooks.pacing.behind
-            || (hooks.pacing.serial.is_some() && hooks.pacing.serial != state.get("serial").and_then(Json::as_u64))
-        {
-            hooks.pass(state);
-        }
-    }
 }
 
 impl ApplyHost for JsHost<'_, '_> {
@@ -185,27 +174,34 @@ impl ApplyHost for JsHost<'_, '_> {
         elapsed_ms(self.t0)
     }
 
-    fn respond<'s>(
-        &'s self,
-        request: Option<&'s Request>,
-        provider_config: &'s str,
-        delay: u64,
-        instance: &'s str,
-    ) -> LocalBoxFuture<'s, Option<Response>> {
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
+        // No timer for no delay: a long run of instant operations would wait on each.
         Box::pin(async move {
-            match request {
-                Some(r) => Some(self.route.respond(r, provider_config, delay, instance).await),
-                None => None,
+            if ms > 0 {
+                sleep(ms).await;
             }
         })
+    }
+
+    fn respond<'s>(
+        &'s self,
+        request: &'s Request,
+        provider_config: &'s str,
+        instance: &'s str,
+    ) -> Option<LocalBoxFuture<'s, Response>> {
+        self.route.respond(request, provider_config, instance)
     }
 
     fn needs_configure(&self, provider_config: &str) -> bool {
         self.route.needs_configure(provider_config)
     }
 
-    fn configure<'s>(&'s self, provider_config: &'s str, state: Json) -> LocalBoxFuture<'s, Result<(), Diagnostics>> {
-        Box::pin(async move { self.route.configure(provider_config, &state).await })
+    fn configure<'s>(
+        &'s self,
+        provider_config: &'s str,
+        state: &'s Json,
+    ) -> LocalBoxFuture<'s, Result<(), Diagnostics>> {
+        Box::pin(self.route.configure(provider_config, state))
     }
 
     fn event(&self, event: &OpEvent, elapsed_ms: Option<u64>, diagnostics: Option<&Diagnostics>) {
@@ -258,11 +254,19 @@ impl ApplyHost for JsHost<'_, '_> {
     fn callback_error(&self) -> Option<String> {
         self.hooks.borrow().callback_error.clone()
     }
-}
 
-/// Waits `delay` milliseconds (the mock's duration), or a microtask when it is 0.
-pub async fn after(delay: u64) {
-    if delay > 0 {
-        sleep(delay).await;
+    /// The walk's result, as Terraform persists it last: passed unless the last state passed
+    /// was it already (nothing written since, and the final write did not advance the serial).
+    fn finished(&self, state: &Json) {
+        let mut hooks = self.hooks.borrow_mut();
+        if hooks.pacing.behind
+            || (hooks.pacing.serial.is_some() && hooks.pacing.serial != state.get("serial").and_then(Json::as_u64))
+        {
+            hooks.pass(state);
+        }
+    }
+
+    fn reserve_heap(&self, bytes: usize) {
+        super::super::graph::reserve_heap(bytes);
     }
 }
