@@ -17,14 +17,13 @@ use crate::engine::apply::walk::ApplyHost;
 use crate::engine::plan::walk::{PlanHost, Synchronous};
 use crate::engine::shared;
 use crate::eval::limits::Limits;
-use crate::eval::module_overrides::ModuleOverrides;
 use crate::providers::mock::MockOptions;
 use crate::providers::set::ProviderSet;
 use crate::providers::Provider;
 use crate::walk::CancelToken;
 use serde_json::Value as Json;
 use shared::clock::VirtualClock;
-use shared::plan::{InstanceChange, OpHook, Plan, PlanOptions};
+use shared::plan::{InstanceChange, Plan, PlanOptions};
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -40,20 +39,14 @@ pub struct PlanRequest {
     pub provider_diagnostics: Diagnostics,
     /// The prior state (state v4 JSON).
     pub state: Option<Json>,
-    pub variables: BTreeMap<String, Json>,
     /// The mocks' options in the API's shape (`mock: { delayMs, failAddresses, ... }`).
     pub mock: Option<Json>,
-    pub destroy: bool,
-    pub refresh: bool,
-    /// `-target=` and `-replace=` addresses.
-    pub targets: Vec<String>,
-    pub replace: Vec<String>,
+    /// Variables, `-destroy`, `-refresh=false`, `-target`, `-replace`, live events, module
+    /// overrides.
+    pub options: PlanOptions,
     /// Terraform's `-parallelism` (10 by default).
     pub parallelism: usize,
     pub limits: Limits,
-    pub module_overrides: ModuleOverrides,
-    /// Told of each plan-time provider operation as the walk reaches it (live progress).
-    pub on_op: Option<OpHook>,
 }
 
 impl PlanRequest {
@@ -66,16 +59,10 @@ impl PlanRequest {
             state_diagnostics: Diagnostics::new(),
             provider_diagnostics: Diagnostics::new(),
             state: None,
-            variables: BTreeMap::new(),
             mock: None,
-            destroy: false,
-            refresh: true,
-            targets: Vec::new(),
-            replace: Vec::new(),
+            options: PlanOptions::default(),
             parallelism: crate::walk::DEFAULT_PARALLELISM,
             limits: Limits::DEFAULT,
-            module_overrides: Default::default(),
-            on_op: None,
         }
     }
 }
@@ -102,77 +89,49 @@ fn state_instances(state: Option<&Json>) -> usize {
 }
 
 /// Plans `request` with `set` (from [`providers`], with the host's own installed), `host`
-/// configuring and answering the host's providers as the walk reaches them.
-pub async fn plan(request: PlanRequest, set: ProviderSet, host: &dyn PlanHost) -> Planned {
-    let PlanRequest { files, config, load_diagnostics, state, variables, mock, .. } = request;
+/// configuring and answering the host's providers as the walk reaches them. The plan's
+/// diagnostics are the request's, the loading's and the plan's; a request with errors is
+/// refused before planning. [`Planned::new`] keeps it with what it was made from.
+pub async fn plan(request: &PlanRequest, set: &ProviderSet, host: &dyn PlanHost) -> Plan {
+    let (files, options, state) = (&request.files, &request.options, request.state.as_ref());
     // Configuration errors with Terraform's snippet and `in BLOCK` context, as the plan's own.
-    let mut diagnostics = shared::snippets::with_sources(load_diagnostics, &crate::eval::MapFilesystem(&files));
-    diagnostics.extend(request.state_diagnostics);
-    diagnostics.extend(request.provider_diagnostics);
-    let options = PlanOptions {
-        variables,
-        destroy: request.destroy,
-        no_refresh: !request.refresh,
-        targets: request.targets,
-        replace: request.replace,
-        on_op: request.on_op,
-        cancel: None,
-        module_overrides: request.module_overrides,
-    };
+    let mut diagnostics =
+        shared::snippets::with_sources(request.load_diagnostics.clone(), &crate::eval::MapFilesystem(files));
+    diagnostics.extend(request.state_diagnostics.clone());
+    diagnostics.extend(request.provider_diagnostics.clone());
     // Bad -target / -replace addresses and mock addresses are refused before planning, as
     // Terraform's arguments are.
-    diagnostics.extend(shared::targets::check_options(&options));
-    diagnostics.extend(mock_diagnostics(mock.as_ref()));
-    let planned = !diagnostics.has_errors();
+    diagnostics.extend(shared::targets::check_options(options));
+    diagnostics.extend(mock_diagnostics(request.mock.as_ref()));
     // The heap a plan of the prior state's objects needs, grown once: a plan made from nothing
     // cannot know its size before it expands.
-    host.reserve_heap(state_instances(state.as_ref()) * PLAN_BYTES_PER_INSTANCE);
-    let mut p = if !planned {
-        Plan { destroy: options.destroy, prior_state: state.clone(), ..Plan::default() }
+    host.reserve_heap(state_instances(state) * PLAN_BYTES_PER_INSTANCE);
+    let mut p = if diagnostics.has_errors() {
+        Plan { destroy: options.destroy, prior_state: state.cloned(), refused: true, ..Plan::default() }
     } else if host.awaits() {
-        let walked = crate::engine::plan::plan_walked(
-            &files,
-            &config,
-            state.as_ref(),
-            &set,
-            &options,
-            host,
-            request.parallelism,
-        );
+        let walked =
+            crate::engine::plan::plan_walked(files, &request.config, state, set, options, host, request.parallelism);
         crate::eval::limits::scoped(request.limits, walked).await
     } else {
         // Every answer at hand: the walk runs to its end at once.
         let mut out = None;
         crate::eval::limits::with(request.limits, || {
             host.growing_ahead(&mut || {
-                out = Some(crate::engine::plan::plan(&files, &config, state.as_ref(), &set, &options))
+                out = Some(crate::engine::plan::plan(files, &request.config, state, set, options))
             })
         });
         out.unwrap_or_default()
     };
     diagnostics.extend(std::mem::take(&mut p.diagnostics));
     p.diagnostics = diagnostics;
-    // One copy of the state, not two (a state can be hundreds of MB).
-    let prior_own = (state != p.prior_state).then_some(state);
-    Planned {
-        files,
-        config,
-        plan: p,
-        prior_own,
-        variables: options.variables,
-        mock,
-        set,
-        planned,
-        json: OnceCell::new(),
-        text: OnceCell::new(),
-        weight: OnceCell::new(),
-    }
+    p
 }
 
 /// Natively: [`plan`] with the built-in providers, to its end at once.
 pub fn plan_now(request: PlanRequest) -> Planned {
     let set = providers(&request.files, &request.config, request.mock.as_ref());
-    VirtualClock::default().run(plan(request, set, &Synchronous))
+    let p = VirtualClock::default().run(plan(&request, &set, &Synchronous));
+    Planned::new(request, set, p)
 }
 
 /// A plan, with everything it was made from: what its views read and its apply needs.
@@ -188,8 +147,6 @@ pub struct Planned {
     pub mock: Option<Json>,
     /// The providers it was planned with: the plan's JSON and text read their schemas.
     pub set: ProviderSet,
-    /// False when the request was refused before planning: no plan, no text.
-    pub planned: bool,
     /// The plan's JSON and text, made on first use (most callers apply and never read them:
     /// together they cost about a sixth of a large plan in Node).
     json: OnceCell<Json>,
@@ -199,6 +156,25 @@ pub struct Planned {
 }
 
 impl Planned {
+    /// `plan`, made by [`plan`] from `request` with `set`.
+    pub fn new(request: PlanRequest, set: ProviderSet, plan: Plan) -> Planned {
+        let PlanRequest { files, config, state, mock, options, .. } = request;
+        // One copy of the state, not two (a state can be hundreds of MB).
+        let prior_own = (state != plan.prior_state).then_some(state);
+        Planned {
+            files,
+            config,
+            plan,
+            prior_own,
+            variables: options.variables,
+            mock,
+            set,
+            json: OnceCell::new(),
+            text: OnceCell::new(),
+            weight: OnceCell::new(),
+        }
+    }
+
     pub fn diagnostics(&self) -> &Diagnostics {
         &self.plan.diagnostics
     }
@@ -216,15 +192,9 @@ impl Planned {
         self.json.get_or_init(|| crate::engine::api::plan_json(&self.plan, &self.set))
     }
 
-    /// `terraform plan`'s text (none when the request was refused).
+    /// `terraform plan`'s text (none when the plan was refused).
     pub fn text(&self) -> &str {
-        self.text.get_or_init(|| {
-            if self.planned {
-                crate::engine::api::plan_text(&self.plan, self.json(), &self.set.schema_document())
-            } else {
-                String::new()
-            }
-        })
+        self.text.get_or_init(|| crate::engine::api::plan_text(&self.plan, self.json(), &self.set.schema_document()))
     }
 
     /// Notes, for the diagnostic of a module that runs out of memory while the plan is read, the

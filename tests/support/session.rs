@@ -9,6 +9,7 @@ use tfgraph::config::Config;
 use tfgraph::diag::Diagnostics;
 use tfgraph::engine::api::{apply_report, changes_json};
 use tfgraph::engine::session::{self, Applied, ApplyRequest, PlanRequest, Planned};
+use tfgraph::engine::PlanOptions;
 
 /// Plans `request` (`{ state, variables, mock, destroy, refresh, targets, replace, parallelism }`).
 pub fn plan(
@@ -22,12 +23,15 @@ pub fn plan(
     };
     session::plan_now(PlanRequest {
         state: request.get("state").filter(|s| !s.is_null()).cloned(),
-        variables: request["variables"].as_object().map(|m| m.clone().into_iter().collect()).unwrap_or_default(),
         mock: request.get("mock").filter(|m| !m.is_null()).cloned(),
-        destroy: request["destroy"].as_bool().unwrap_or(false),
-        refresh: request["refresh"].as_bool().unwrap_or(true),
-        targets: strings("targets"),
-        replace: strings("replace"),
+        options: PlanOptions {
+            variables: request["variables"].as_object().map(|m| m.clone().into_iter().collect()).unwrap_or_default(),
+            destroy: request["destroy"].as_bool().unwrap_or(false),
+            no_refresh: request["refresh"].as_bool() == Some(false),
+            targets: strings("targets"),
+            replace: strings("replace"),
+            ..PlanOptions::default()
+        },
         parallelism: request["parallelism"].as_u64().map_or(10, |n| n as usize),
         ..PlanRequest::new(files.clone(), config.clone(), load_diagnostics)
     })
@@ -52,13 +56,11 @@ pub fn apply(planned: &Planned, request: &Json) -> Json {
 }
 
 /// Plans `request` and, when it asks (`apply: true`) and the plan has no errors, applies it:
-/// `{ plan, planText, changes, diagnostics, apply }` (`plan`: null when the request was
-/// refused before planning).
+/// `{ plan, planText, changes, diagnostics, apply }`.
 pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: Diagnostics, request: &Json) -> Json {
     let planned = plan(files, config, load_diagnostics, request);
-    let plan_json = if planned.planned { planned.json().clone() } else { Json::Null };
     let mut out = json!({
-        "plan": plan_json,
+        "plan": planned.json(),
         "planText": planned.text(),
         "changes": changes_json(&planned.plan),
         "diagnostics": planned.diagnostics(),

@@ -24,6 +24,7 @@ use crate::engine::apply::nodes::{Request, Response};
 use crate::engine::plan::walk::PlanHost;
 use crate::engine::session::{self, Applied, ApplyRequest, PlanRequest, Planned};
 use crate::engine::shared::scope::WalkValues;
+use crate::engine::PlanOptions;
 use crate::eval::limits::Limits;
 use crate::providers::set::ProviderSet;
 use crate::providers::Provider;
@@ -196,11 +197,10 @@ fn read_request(options: &JsValue, api: &str) -> Result<EngineRequest, JsValue> 
 
 /// The plan walk's host for JS providers: a provider node configures its JS configuration, and
 /// the questions a resource node asked them are answered (at most `parallelism` at a time)
-/// while the walk runs other nodes. Without JS providers it only grows the memory.
+/// while the walk runs other nodes.
 struct JsPlanHost<'a> {
     js: &'a JsProviders,
-    /// What configuring the JS providers needs (none without them).
-    how: Option<Configuring<'a>>,
+    how: &'a Configuring<'a>,
     parallelism: usize,
 }
 
@@ -210,10 +210,7 @@ impl PlanHost for JsPlanHost<'_> {
         address: &'a str,
         values: &'a WalkValues,
     ) -> LocalBoxFuture<'a, Result<(), Diagnostics>> {
-        match &self.how {
-            Some(how) => Box::pin(self.js.configure_once(address, how, BlockValues::Planned(values))),
-            None => Box::pin(std::future::ready(Ok(()))),
-        }
+        Box::pin(self.js.configure_once(address, self.how, BlockValues::Planned(values)))
     }
 
     fn awaits(&self) -> bool {
@@ -229,7 +226,6 @@ impl PlanHost for JsPlanHost<'_> {
     }
 
     fn answers<'a>(&'a self, values: &'a WalkValues) -> Option<LocalBoxFuture<'a, Result<(), Diagnostics>>> {
-        let how = self.how.as_ref()?;
         let asked: Vec<_> =
             self.js.all().map(|j| (j, j.answered.take_questions())).filter(|(_, q)| !q.is_empty()).collect();
         if asked.is_empty() {
@@ -240,7 +236,7 @@ impl PlanHost for JsPlanHost<'_> {
             for (j, asked) in asked {
                 // A configuration no provider node configured (one only the prior state names)
                 // is configured before its first answer.
-                self.js.configure_once(&j.address, how, BlockValues::Planned(values)).await?;
+                self.js.configure_once(&j.address, self.how, BlockValues::Planned(values)).await?;
                 questions.extend(asked.into_iter().map(|(key, q)| (j, key, q)));
             }
             let mut pending = questions.into_iter();
@@ -344,24 +340,25 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
             state_diagnostics: given.state_diagnostics,
             provider_diagnostics,
             state: given.state,
-            variables: given.variables,
             mock: given.mock,
-            destroy: given.destroy,
-            refresh: given.refresh,
-            targets: given.targets,
-            replace: given.replace,
+            options: PlanOptions {
+                variables: given.variables,
+                destroy: given.destroy,
+                no_refresh: !given.refresh,
+                targets: given.targets,
+                replace: given.replace,
+                on_op: Some(live.hook()),
+                ..PlanOptions::default()
+            },
             parallelism: given.parallelism,
             limits: given.limits,
-            on_op: Some(live.hook()),
             ..PlanRequest::new(files, loaded.config, loaded.diagnostics)
         };
-        // The JS providers are configured over the request's files, configuration and variables:
-        // a copy of those (small beside the state), as the session owns the request.
-        let copies =
-            (!js.is_empty()).then(|| (request.files.clone(), request.config.clone(), request.variables.clone()));
-        let how = copies.as_ref().map(|(files, config, variables)| Configuring { files, config, variables });
-        let host = JsPlanHost { js: &js, how, parallelism: given.parallelism };
-        let planned = session::plan(request, set, &host).await;
+        // JS providers are configured over the request's files, configuration and variables.
+        let how = Configuring { files: &request.files, config: &request.config, variables: &request.options.variables };
+        let host = JsPlanHost { js: &js, how: &how, parallelism: given.parallelism };
+        let p = session::plan(&request, &set, &host).await;
+        let planned = Planned::new(request, set, p);
         let events = live.finish()?;
         Ok(PlanHandle { data: Rc::new(planned), events }.into())
     })
