@@ -1,16 +1,72 @@
 //! The engine's API shapes (the package's `plan()`, `apply()`, `destroy()`): the plan's JSON,
-//! text and changes, the apply's report and events, as the package returns them. What runs is
-//! the session's (`session`); these only shape its results.
+//! text and changes, the apply's report and events, as the package returns them, and the mock's
+//! options as it reads them. What runs is the session's (`session`); these only shape.
 
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::engine::apply::events::{ApplyResult, OpEvent, OpEventKind};
 use crate::engine::render;
+use crate::engine::shared;
 use crate::engine::shared::plan::Plan;
 use crate::eval::value_json::{unknown_as_bool, value};
 use crate::plans::render_human::{render_plan, PlanMode, RenderOptions};
 use crate::plans::Action;
+use crate::providers::mock::MockOptions;
 use crate::providers::{Op, Provider};
 use render::plan_json::{actions, to_json};
 use serde_json::{json, Value as Json};
+
+/// The mock provider's options from the API's `mock: { delayMs, delayByName, failNames,
+/// failAddresses, failOps, seed, jitterMs, rateLimit, maxRetries }`.
+pub fn mock_options(mock: Option<&Json>) -> MockOptions {
+    let mut o = MockOptions::default();
+    let Some(m) = mock else { return o };
+    o.delay_ms = m.get("delayMs").and_then(Json::as_f64).map(|f| f.max(0.0) as u64).unwrap_or(0);
+    if let Some(by) = m.get("delayByName").and_then(Json::as_object) {
+        o.delay_by_name = crate::util::sort::btree_map(
+            by.iter().filter_map(|(k, v)| v.as_f64().map(|f| (k.clone(), f.max(0.0) as u64))),
+        );
+    }
+    if let Some(names) = m.get("failNames").and_then(Json::as_array) {
+        o.fail_names = crate::util::sort::btree_set(names.iter().filter_map(|v| v.as_str().map(String::from)));
+    }
+    o.fail_addresses =
+        fail_address_entries(Some(m)).into_iter().filter_map(crate::providers::mock::FailAddress::parse).collect();
+    if let Some(ops) = m.get("failOps").and_then(Json::as_array) {
+        let text: Vec<&str> = ops.iter().filter_map(Json::as_str).collect();
+        o.fail_ops = MockOptions::from_env([("MOCK_FAIL_OPS", text.join(",").as_str())]).fail_ops;
+    }
+    // Seeded jitter and transient rate limits (retried by the provider with backoff).
+    o.knobs.seed = m.get("seed").and_then(Json::as_u64).unwrap_or(0);
+    o.knobs.jitter_ms = m.get("jitterMs").and_then(Json::as_f64).map(|f| f.max(0.0) as u64).unwrap_or(0);
+    o.knobs.rate_limit = m.get("rateLimit").and_then(Json::as_f64).map(|f| f.clamp(0.0, 1.0)).unwrap_or(0.0);
+    o.knobs.max_retries = m.get("maxRetries").and_then(Json::as_u64).map(|n| n.min(32) as u32);
+    o
+}
+
+/// `mock.failAddresses` as given: an array of addresses, or one comma-separated string (the CLI's
+/// `MOCK_FAIL_ADDRESS`, the page's input), split where the mock splits its knob.
+fn fail_address_entries(mock: Option<&Json>) -> Vec<&str> {
+    match mock.and_then(|m| m.get("failAddresses")) {
+        Some(Json::Array(items)) => items.iter().filter_map(Json::as_str).collect(),
+        Some(Json::String(list)) => crate::providers::mock::split_addresses(list).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Errors for `mock.failAddresses` entries that are not resource instance addresses (the mock
+/// could fail nothing by them), refused before planning as a bad `-target` is.
+pub fn mock_diagnostics(mock: Option<&Json>) -> Diagnostics {
+    let mut d = Diagnostics::new();
+    for a in fail_address_entries(mock) {
+        if crate::addrs::InstanceAddr::parse(a.trim()).is_err() {
+            // Terraform's words for a bad resource instance address (as -replace's).
+            let why = shared::targets::address_error(a.trim(), true);
+            let detail = format!("The mock fails resource instances by address, such as aws_instance.web[1] or module.m.aws_subnet.a[\"x\"] (a resource's address: all its instances). {why}");
+            d.push(Diagnostic::error(format!("Invalid failAddresses entry {}", crate::addrs::go_quote(a)), detail));
+        }
+    }
+    d
+}
 
 /// `terraform show -json` of `p`, its timestamp null.
 pub fn plan_json(p: &Plan, provider: &dyn Provider) -> Json {
@@ -34,26 +90,38 @@ pub fn plan_text(p: &Plan, plan_json: &Json, schemas: &Json) -> String {
     render_plan(plan_json, Some(schemas), &opts)
 }
 
+/// One change in the API's shape (`Plan.changes()`), serialized as it is, without a JSON tree of
+/// its own. Its keys in the order they print in.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangeView<'p> {
+    action_reason: Option<&'static str>,
+    actions: Json,
+    address: String,
+    after: Option<Json>,
+    after_unknown: Json,
+    before: Option<Json>,
+    deposed: &'p Option<String>,
+    importing: &'p Option<String>,
+    replace_paths: Vec<[&'p String; 1]>,
+}
+
 /// The changes of `p` in the API's shape.
-pub fn changes_json(p: &Plan) -> Json {
-    let changes: Vec<Json> = p
-        .changes
+pub fn changes_json(p: &Plan) -> Vec<ChangeView<'_>> {
+    p.changes
         .iter()
-        .map(|c| {
-            json!({
-                "address": c.address(),
-                "actions": actions(c.action),
-                "before": c.before.as_ref().map(value),
-                "after": c.after.as_ref().map(value),
-                "afterUnknown": c.after.as_ref().map(unknown_as_bool).unwrap_or(json!(false)),
-                "replacePaths": c.replace_paths.iter().map(|p| vec![p]).collect::<Vec<_>>(),
-                "actionReason": c.reason,
-                "deposed": c.deposed,
-                "importing": c.importing,
-            })
+        .map(|c| ChangeView {
+            action_reason: c.reason,
+            actions: actions(c.action),
+            address: c.address(),
+            after: c.after.as_ref().map(value),
+            after_unknown: c.after.as_ref().map(unknown_as_bool).unwrap_or(Json::Bool(false)),
+            before: c.before.as_ref().map(value),
+            deposed: &c.deposed,
+            importing: &c.importing,
+            replace_paths: c.replace_paths.iter().map(|p| [p]).collect(),
         })
-        .collect();
-    Json::Array(changes)
+        .collect()
 }
 
 /// Whether `p` changes anything: an action, an import or an output change.

@@ -17,7 +17,6 @@ use crate::engine::apply::walk::ApplyHost;
 use crate::engine::plan::walk::{PlanHost, Synchronous};
 use crate::engine::shared;
 use crate::eval::limits::Limits;
-use crate::providers::mock::MockOptions;
 use crate::providers::set::ProviderSet;
 use crate::providers::Provider;
 use crate::walk::CancelToken;
@@ -70,7 +69,7 @@ impl PlanRequest {
 /// The providers a request is served by: the built-in mock for hashicorp/mock, the generic mock
 /// for every other source, with `mock`'s options; a host installs its own providers into them.
 pub fn providers(files: &BTreeMap<String, String>, config: &Config, mock: Option<&Json>) -> ProviderSet {
-    shared::schemas::providers(files, config, mock_options(mock))
+    shared::schemas::providers(files, config, crate::engine::api::mock_options(mock))
 }
 
 /// Wasm memory a plan (`--sizes 10000` of bench/engine: 108 MB) and an apply (128 MB more)
@@ -102,7 +101,7 @@ pub async fn plan(request: &PlanRequest, set: &ProviderSet, host: &dyn PlanHost)
     // Bad -target / -replace addresses and mock addresses are refused before planning, as
     // Terraform's arguments are.
     diagnostics.extend(shared::targets::check_options(options));
-    diagnostics.extend(mock_diagnostics(request.mock.as_ref()));
+    diagnostics.extend(crate::engine::api::mock_diagnostics(request.mock.as_ref()));
     // The heap a plan of the prior state's objects needs, grown once: a plan made from nothing
     // cannot know its size before it expands.
     host.reserve_heap(state_instances(state) * PLAN_BYTES_PER_INSTANCE);
@@ -366,57 +365,4 @@ pub fn stale_plan(planned_from: Option<&Json>, now: Option<&Json>) -> Option<Dia
         return Some(Diagnostic::error("Saved plan is stale", "The given plan file can no longer be applied because the state was changed by another operation after the plan was created."));
     }
     None
-}
-
-/// The mock provider's options from the API's `mock: { delayMs, delayByName, failNames,
-/// failAddresses, failOps, seed, jitterMs, rateLimit, maxRetries }`.
-pub fn mock_options(mock: Option<&Json>) -> MockOptions {
-    let mut o = MockOptions::default();
-    let Some(m) = mock else { return o };
-    o.delay_ms = m.get("delayMs").and_then(Json::as_f64).map(|f| f.max(0.0) as u64).unwrap_or(0);
-    if let Some(by) = m.get("delayByName").and_then(Json::as_object) {
-        o.delay_by_name = crate::util::sort::btree_map(
-            by.iter().filter_map(|(k, v)| v.as_f64().map(|f| (k.clone(), f.max(0.0) as u64))),
-        );
-    }
-    if let Some(names) = m.get("failNames").and_then(Json::as_array) {
-        o.fail_names = crate::util::sort::btree_set(names.iter().filter_map(|v| v.as_str().map(String::from)));
-    }
-    o.fail_addresses =
-        fail_address_entries(Some(m)).into_iter().filter_map(crate::providers::mock::FailAddress::parse).collect();
-    if let Some(ops) = m.get("failOps").and_then(Json::as_array) {
-        let text: Vec<&str> = ops.iter().filter_map(Json::as_str).collect();
-        o.fail_ops = MockOptions::from_env([("MOCK_FAIL_OPS", text.join(",").as_str())]).fail_ops;
-    }
-    // Seeded jitter and transient rate limits (retried by the provider with backoff).
-    o.knobs.seed = m.get("seed").and_then(Json::as_u64).unwrap_or(0);
-    o.knobs.jitter_ms = m.get("jitterMs").and_then(Json::as_f64).map(|f| f.max(0.0) as u64).unwrap_or(0);
-    o.knobs.rate_limit = m.get("rateLimit").and_then(Json::as_f64).map(|f| f.clamp(0.0, 1.0)).unwrap_or(0.0);
-    o.knobs.max_retries = m.get("maxRetries").and_then(Json::as_u64).map(|n| n.min(32) as u32);
-    o
-}
-
-/// `mock.failAddresses` as given: an array of addresses, or one comma-separated string (the CLI's
-/// `MOCK_FAIL_ADDRESS`, the page's input), split where the mock splits its knob.
-fn fail_address_entries(mock: Option<&Json>) -> Vec<&str> {
-    match mock.and_then(|m| m.get("failAddresses")) {
-        Some(Json::Array(items)) => items.iter().filter_map(Json::as_str).collect(),
-        Some(Json::String(list)) => crate::providers::mock::split_addresses(list).collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// Errors for `mock.failAddresses` entries that are not resource instance addresses (the mock
-/// could fail nothing by them), refused before planning as a bad `-target` is.
-pub fn mock_diagnostics(mock: Option<&Json>) -> Diagnostics {
-    let mut d = Diagnostics::new();
-    for a in fail_address_entries(mock) {
-        if crate::addrs::InstanceAddr::parse(a.trim()).is_err() {
-            // Terraform's words for a bad resource instance address (as -replace's).
-            let why = shared::targets::address_error(a.trim(), true);
-            let detail = format!("The mock fails resource instances by address, such as aws_instance.web[1] or module.m.aws_subnet.a[\"x\"] (a resource's address: all its instances). {why}");
-            d.push(Diagnostic::error(format!("Invalid failAddresses entry {}", crate::addrs::go_quote(a)), detail));
-        }
-    }
-    d
 }

@@ -62,7 +62,7 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
     let mut out = json!({
         "plan": planned.json(),
         "planText": planned.text(),
-        "changes": changes_json(&planned.plan),
+        "changes": serde_json::to_value(changes_json(&planned.plan)).unwrap(),
         "diagnostics": planned.diagnostics(),
         "apply": null,
     });

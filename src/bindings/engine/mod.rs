@@ -20,14 +20,11 @@ use super::{get, read_files, read_load_options, type_error};
 use crate::config::{self, FileSource};
 use crate::diag::Diagnostics;
 use crate::engine::api::{apply_report, changes_json, has_changes};
-use crate::engine::apply::nodes::{Request, Response};
 use crate::engine::plan::walk::PlanHost;
 use crate::engine::session::{self, Applied, ApplyRequest, PlanRequest, Planned};
 use crate::engine::shared::scope::WalkValues;
 use crate::engine::PlanOptions;
 use crate::eval::limits::Limits;
-use crate::providers::set::ProviderSet;
-use crate::providers::Provider;
 use futures_util::future::LocalBoxFuture;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use js_set::{BlockValues, Configuring, JsProviders};
@@ -38,44 +35,6 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::future_to_promise;
-
-/// The providers a walk uses: the mocks' set, with the JS providers given serving their
-/// configurations inside it; `js` awaits those at apply.
-pub struct Route<'p> {
-    pub set: &'p ProviderSet,
-    pub js: &'p JsProviders,
-    /// What configuring the JS ones needs.
-    pub how: &'p Configuring<'p>,
-}
-
-impl Route<'_> {
-    pub fn provider(&self) -> &dyn Provider {
-        self.set
-    }
-
-    /// Whether an apply operation served by `provider_config` must configure it first.
-    pub fn needs_configure(&self, provider_config: &str) -> bool {
-        self.js.needs_configure(provider_config)
-    }
-
-    /// Configures `provider_config` for an apply operation with its block evaluated over
-    /// `state`, the working state as the operation starts (see `js_set`).
-    pub async fn configure(&self, provider_config: &str, state: &Json) -> Result<(), Diagnostics> {
-        self.js.configure_for_operation(provider_config, self.how, state).await
-    }
-
-    /// The response of the JS provider serving `provider_config` to an apply-time request for
-    /// `instance`; `None` when a mock serves it.
-    pub fn respond<'s>(
-        &'s self,
-        request: &'s Request,
-        provider_config: &str,
-        instance: &'s str,
-    ) -> Option<LocalBoxFuture<'s, Response>> {
-        let j = self.js.for_config(provider_config)?;
-        Some(Box::pin(async move { j.respond(request, instance).await }))
-    }
-}
 
 /// The request's options as read from JS (`pkg/api.js` passes state, variables and mock as
 /// JSON text).
@@ -279,10 +238,9 @@ impl PlanHandle {
         let values = self.data.note_largest_change();
         // Written into a buffer of about its size: a growing one doubles, and at 400 MB of values
         // the doubling alone asked for 800 MB more.
-        // (Through Display, as `to_string` writes it: no second copy of the serializer.)
-        let mut out = String::with_capacity(values + values / 16 + (64 << 10));
-        let _ = std::fmt::Write::write_fmt(&mut out, format_args!("{}", changes_json(&self.data.plan)));
-        out
+        let mut out = Vec::with_capacity(values + values / 16 + (64 << 10));
+        let _ = serde_json::to_writer(&mut out, &changes_json(&self.data.plan));
+        String::from_utf8(out).unwrap_or_default()
     }
     /// Loading and planning diagnostics, as JSON text.
     pub fn diagnostics(&self) -> String {
@@ -337,6 +295,9 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         let set = js.install(session::providers(&files, &loaded.config, given.mock.as_ref()));
         let live = plan_events::LiveEvents::new(given.on_event.clone(), js.shared());
         let request = PlanRequest {
+            files,
+            config: loaded.config,
+            load_diagnostics: loaded.diagnostics,
             state_diagnostics: given.state_diagnostics,
             provider_diagnostics,
             state: given.state,
@@ -348,11 +309,11 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
                 targets: given.targets,
                 replace: given.replace,
                 on_op: Some(live.hook()),
-                ..PlanOptions::default()
+                cancel: None,
+                module_overrides: Default::default(),
             },
             parallelism: given.parallelism,
             limits: given.limits,
-            ..PlanRequest::new(files, loaded.config, loaded.diagnostics)
         };
         // JS providers are configured over the request's files, configuration and variables.
         let how = Configuring { files: &request.files, config: &request.config, variables: &request.options.variables };
@@ -393,7 +354,6 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
         };
         let set = js.install(d.providers());
         let how = Configuring { files: &d.files, config: &d.config, variables: &d.variables };
-        let route = Route { set: &set, js: &js, how: &how };
         let cancel = crate::walk::CancelToken::new();
         let _listener = signal.map(|s| super::walk::options::AbortListener::new(s, cancel.clone())).transpose()?;
         let hooks = drive::Hooks {
@@ -403,22 +363,19 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
             callback_error: None,
             pacing: Default::default(),
         };
-        let host = drive::JsHost::new(&route, hooks);
-        let mut request = ApplyRequest {
+        let host = drive::JsHost::new(&js, &how, hooks);
+        let request = ApplyRequest {
             state: given_state.then_some(given.state),
             state_diagnostics: given.state_diagnostics,
             provider_diagnostics,
             parallelism: given.parallelism,
             limits: given.limits,
+            lineage: lineage.unwrap_or_else(|| "00000000-0000-0000-0000-000000000000".into()),
             cancel,
-            ..ApplyRequest::default()
         };
-        if let Some(l) = lineage {
-            request.lineage = l;
-        }
-        let (state, rest) = match session::apply(d, request, route.provider(), &host).await {
+        let (state, rest) = match session::apply(d, request, &set, &host).await {
             Applied::Refused { diagnostics, state } => {
-                let report = json!({"events": [], "waves": [], "maxConcurrency": 0, "progress": "", "added": 0, "changed": 0, "destroyed": 0, "imported": 0, "elapsedMs": 0});
+                let report: Json = serde_json::from_str(r#"{"events":[],"waves":[],"maxConcurrency":0,"progress":"","added":0,"changed":0,"destroyed":0,"imported":0,"elapsedMs":0}"#).unwrap_or_default();
                 (serde_json::to_string(&state), json!({"diagnostics": diagnostics, "report": report}))
             }
             Applied::Walked { result, elapsed_ms } => {
