@@ -275,9 +275,10 @@ impl Default for ApplyRequest {
 pub enum Applied {
     /// Refused before it started: why, and the state, unchanged.
     Refused { diagnostics: Diagnostics, state: Option<Json> },
-    /// Walked: the result (its diagnostics the plan's, then the apply's, as Terraform prints
-    /// them) and how long it took on the host's clock.
-    Walked { result: ApplyResult, elapsed_ms: f64 },
+    /// Walked: the result (its diagnostics the apply's own, which its progress shows), the
+    /// diagnostics to report (the plan's, then the apply's, as Terraform prints them) and how
+    /// long it took on the host's clock.
+    Walked { result: ApplyResult, diagnostics: Diagnostics, elapsed_ms: f64 },
 }
 
 /// The provider configurations serving what a plan changes or read.
@@ -331,9 +332,8 @@ pub async fn apply(planned: &Planned, request: ApplyRequest, provider: &dyn Prov
     let elapsed_ms = host.now() - t0;
     // The plan's warnings come first, as Terraform prints them.
     let mut diagnostics = planned.diagnostics().clone();
-    diagnostics.extend(std::mem::take(&mut r.diagnostics));
-    r.diagnostics = diagnostics;
-    Applied::Walked { result: r, elapsed_ms }
+    diagnostics.extend(r.diagnostics.clone());
+    Applied::Walked { result: r, diagnostics, elapsed_ms }
 }
 
 /// Natively: [`apply`] with the built-in providers on a virtual clock.

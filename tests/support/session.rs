@@ -49,8 +49,8 @@ pub fn apply(planned: &Planned, request: &Json) -> Json {
     );
     match applied {
         Applied::Refused { diagnostics, state } => json!({"state": state, "diagnostics": diagnostics, "report": null}),
-        Applied::Walked { result, .. } => {
-            json!({"state": result.state, "diagnostics": result.diagnostics, "report": apply_report(&result, false, 0.0)})
+        Applied::Walked { result, diagnostics, .. } => {
+            json!({"state": result.state, "diagnostics": diagnostics, "report": apply_report(&result, false, 0.0)})
         }
     }
 }

@@ -378,14 +378,14 @@ pub fn engine_apply(handle: &PlanHandle, options: JsValue) -> Promise {
                 let report: Json = serde_json::from_str(r#"{"events":[],"waves":[],"maxConcurrency":0,"progress":"","added":0,"changed":0,"destroyed":0,"imported":0,"elapsedMs":0}"#).unwrap_or_default();
                 (serde_json::to_string(&state), json!({"diagnostics": diagnostics, "report": report}))
             }
-            Applied::Walked { result, elapsed_ms } => {
+            Applied::Walked { result, diagnostics, elapsed_ms } => {
                 // The progress text is the apply's own, as `terraform apply PLAN` prints it (the
                 // plan's warnings were printed with the plan, or not at all for a saved plan).
                 let report = apply_report(&result, true, elapsed_ms.round());
                 // The state's keys in Terraform's order (a `Value` would sort them), so the JS
                 // object reads and prints as terraform.tfstate does.
                 let state = serde_json::to_string(&crate::engine::apply::state_write::TerraformOrder(&result.state));
-                (state, json!({"diagnostics": result.diagnostics, "report": report}))
+                (state, json!({"diagnostics": diagnostics, "report": report}))
             }
         };
         Ok(apply_result(&state.unwrap_or_else(|_| "null".into()), rest))
