@@ -183,29 +183,36 @@ fn every_configuration_against_every_state_without_panicking() {
     assert!(applied > 800, "only {applied} pairs applied");
 }
 
-/// The API shape (`engine::api::run`, what `plan()` / `apply()` will return): a plan applied
-/// from a request gives the recorded state; a saved plan that no longer matches is refused.
+/// The API shape (the engine's session, as `plan()` / `apply()` run it): a plan applied from a
+/// request gives the recorded state; a saved plan applied to a state that changed since is
+/// refused as Terraform's `backend/local` refuses it: another lineage, then another serial.
 #[test]
 fn api_request_plans_applies_and_refuses_a_stale_plan() {
     let step = steps().into_iter().find(|s| s.name == "create-change-destroy/step3").unwrap();
     let loaded = tfgraph::load(&step.files, &Default::default());
     let request = json!({"state": step.input_state, "mock": {"delayMs": 300}, "apply": true});
-    let out = tfgraph::engine::api::run(&step.files, &loaded.config, loaded.diagnostics.clone(), &request);
+    let out = support::session::run(&step.files, &loaded.config, loaded.diagnostics.clone(), &request);
     assert_eq!(out["changes"][0]["actions"], json!(["update"]));
     assert_eq!(out["planText"].as_str(), step.text("plan.txt").as_deref());
     let want = normalise_state(step.json("state.tfstate").unwrap());
     assert_eq!(normalise_state(out["apply"]["state"].clone()), want);
     assert_eq!(out["apply"]["report"]["maxConcurrency"], 1);
-    // The same request with a plan made from another state is stale.
-    let mut stale = out["plan"].clone();
-    stale["variables"] = json!({"env": {"value": "other"}});
-    let refused = tfgraph::engine::api::run(
-        &step.files,
-        &loaded.config,
-        loaded.diagnostics.clone(),
-        &json!({"state": step.input_state, "apply": true, "plan": stale}),
-    );
-    assert_eq!(refused["apply"]["diagnostics"][0]["summary"], "Saved plan is stale");
+    // The same plan applied to the state it was made from, given: applied.
+    let planned = support::session::plan(&step.files, &loaded.config, loaded.diagnostics.clone(), &request);
+    let now = step.input_state.clone().unwrap();
+    let same = support::session::apply(&planned, &json!({"state": now}));
+    assert_eq!(normalise_state(same["state"].clone()), want);
+    // ... to that state written once more since (its serial advanced): stale.
+    let mut written = now.clone();
+    written["serial"] = json!(written["serial"].as_u64().unwrap() + 1);
+    let refused = support::session::apply(&planned, &json!({"state": written}));
+    assert_eq!(refused["diagnostics"][0]["summary"], "Saved plan is stale");
+    assert_eq!(refused["state"], written, "a refused apply leaves the state as it is");
+    // ... to another state's lineage: not this state's plan.
+    let mut other = now;
+    other["lineage"] = json!("another-lineage");
+    let refused = support::session::apply(&planned, &json!({"state": other}));
+    assert_eq!(refused["diagnostics"][0]["summary"], "Saved plan does not match the given state");
 }
 
 /// The native driver reports what a failure skips, as the package's driver does: one skip

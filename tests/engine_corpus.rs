@@ -144,7 +144,7 @@ fn check_root(dir: &str, files: &BTreeMap<String, String>, root: String, verbose
         );
     }
     let vars = variables(&loaded.config);
-    let first = tfgraph::engine::api::run(
+    let first = support::session::run(
         files,
         &loaded.config,
         loaded.diagnostics.clone(),
@@ -165,7 +165,7 @@ fn check_root(dir: &str, files: &BTreeMap<String, String>, root: String, verbose
     }
     if errs.is_empty() {
         let state = first["apply"]["state"].clone();
-        let again = tfgraph::engine::api::run(
+        let again = support::session::run(
             files,
             &loaded.config,
             loaded.diagnostics.clone(),

@@ -4,8 +4,11 @@
 //! object is served by, and recorded under, the provider configuration Terraform resolves
 //! (state `provider`, plan JSON `provider_name`, as Terraform 1.11.4 wrote them for the same
 //! shapes with the oracle's mock provider: tests/fixtures/engine/provider-addresses/).
-//! Through the engine's JSON entry (`engine::api::run`), as the package calls it.
+//! Through the engine's session (`engine::session`, by `support/session.rs`), as the package calls it.
 #![cfg(not(target_arch = "wasm32"))]
+
+#[path = "support/session.rs"]
+mod session;
 
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -22,7 +25,7 @@ fn run(files: &BTreeMap<String, String>, state: Option<&Value>, extra: Value) ->
     if let (Some(r), Some(e)) = (request.as_object_mut(), extra.as_object()) {
         r.extend(e.clone());
     }
-    tfgraph::engine::api::run(files, &loaded.config, loaded.diagnostics, &request)
+    session::run(files, &loaded.config, loaded.diagnostics, &request)
 }
 
 fn errors(out: &Value) -> Vec<String> {

@@ -191,7 +191,7 @@ fn record_inputs() {
         }
         let vars = variables(&loaded.config);
         let plan =
-            tfgraph::engine::api::run(files, &loaded.config, loaded.diagnostics.clone(), &json!({"variables": vars}));
+            support::session::run(files, &loaded.config, loaded.diagnostics.clone(), &json!({"variables": vars}));
         let errs = errors(&plan["diagnostics"]);
         let (schemas, _) = tfgraph::engine::shared::schemas::derive(files, &loaded.config);
         let mut by_source: BTreeMap<String, Value> = BTreeMap::new();
@@ -309,7 +309,7 @@ fn corpus_roots_plan_the_values_terraform_plans() {
         let (files, root) = trees.read_root_files(dir);
         let mut loaded = tfgraph::config::load(files, &tfgraph::LoadOptions { root });
         loaded.config.cwd = rec["cwd"].as_str().map(String::from);
-        let plan = tfgraph::engine::api::run(
+        let plan = support::session::run(
             files,
             &loaded.config,
             loaded.diagnostics.clone(),

@@ -7,6 +7,9 @@
 //! sensitive `for_each`, an import block's `for_each` keys, and the values a diagnostic's
 //! snippet shows.
 
+#[path = "support/session.rs"]
+mod session;
+
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -112,7 +115,7 @@ fn compare(name: &str, case: &Value, failures: &mut Vec<String>) {
     if sorted(validate.clone()) != sorted(want_validate.clone()) {
         failures.push(format!("{name}: validate\n  got  {validate:#?}\n  want {want_validate:#?}"));
     }
-    let out = tfgraph::engine::api::run(&files, &loaded.config, loaded.diagnostics, &json!({"apply": false}));
+    let out = session::run(&files, &loaded.config, loaded.diagnostics, &json!({"apply": false}));
     let got: Vec<String> =
         out["diagnostics"].as_array().unwrap().iter().filter(|d| d["severity"] == "error").map(got_line).collect();
     let want: Vec<String> = case["plan"].as_array().unwrap().iter().map(want_line).collect();

@@ -6,6 +6,9 @@
 //! The walk covers local child modules (once per call) and skips blocks downstream of a failed
 //! one: `tests/fixtures/eval/validate-walk-modules/`, recorded the same way.
 
+#[path = "support/session.rs"]
+mod session;
+
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -17,7 +20,7 @@ fn plan_stops_at_the_validate_walks_function_errors() {
     let want: Value =
         serde_json::from_str(&std::fs::read_to_string(format!("{dir}/diagnostics.json")).unwrap()).unwrap();
     let loaded = tfgraph::load(&files, &Default::default());
-    let out = tfgraph::engine::api::run(&files, &loaded.config, loaded.diagnostics, &json!({"apply": false}));
+    let out = session::run(&files, &loaded.config, loaded.diagnostics, &json!({"apply": false}));
     let key = |d: &Value| {
         format!("{} | {} | {} | {}", d["severity"], d["summary"], d["detail"], d["range"]["start"])
             .replace("\\\"", "\"")
@@ -51,7 +54,7 @@ fn the_validate_walk_covers_child_modules_and_skips_what_follows_an_error() {
     let want: Value =
         serde_json::from_str(&std::fs::read_to_string(format!("{dir}/diagnostics.json")).unwrap()).unwrap();
     let loaded = tfgraph::load(&files, &Default::default());
-    let out = tfgraph::engine::api::run(&files, &loaded.config, loaded.diagnostics, &json!({"apply": false}));
+    let out = session::run(&files, &loaded.config, loaded.diagnostics, &json!({"apply": false}));
     let key = |d: &Value| {
         let r = &d["range"];
         format!(

@@ -3,6 +3,9 @@
 //! JSON and the state digit for digit, as Terraform writes them (cty marshals a number's exact
 //! decimal text), and read back from the state they plan no change.
 
+#[path = "support/session.rs"]
+mod session;
+
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use tfgraph::eval::value_json;
@@ -29,12 +32,7 @@ fn a_big_number_reaches_the_plan_and_the_state() {
     .into();
     let loaded = tfgraph::load(&files, &Default::default());
     let run = |state: Option<&Value>| {
-        tfgraph::engine::api::run(
-            &files,
-            &loaded.config,
-            loaded.diagnostics.clone(),
-            &json!({"apply": true, "state": state}),
-        )
+        session::run(&files, &loaded.config, loaded.diagnostics.clone(), &json!({"apply": true, "state": state}))
     };
     let first = run(None);
     assert_eq!(first["diagnostics"].as_array().map(Vec::len), Some(0), "{}", first["diagnostics"]);

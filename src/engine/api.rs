@@ -1,25 +1,19 @@
-//! The engine's API shapes (the package's `plan()`, `apply()`, `destroy()`): one request as
-//! JSON in, the plan (its JSON, its text, its changes) and optionally the apply's state and
-//! report out. Pure Rust, so the bindings stay mechanical and native tests reach it.
+//! The engine's API shapes (the package's `plan()`, `apply()`, `destroy()`): the plan's JSON,
+//! text and changes, the apply's report and events, as the package returns them, and the mock's
+//! options as it reads them. What runs is the session's (`session`); these only shape.
 
-use crate::config::Config;
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::engine::apply;
-use crate::engine::plan;
+use crate::engine::apply::events::{ApplyResult, OpEvent, OpEventKind};
 use crate::engine::render;
 use crate::engine::shared;
+use crate::engine::shared::plan::Plan;
 use crate::eval::value_json::{unknown_as_bool, value};
 use crate::plans::render_human::{render_plan, PlanMode, RenderOptions};
 use crate::plans::Action;
 use crate::providers::mock::MockOptions;
 use crate::providers::{Op, Provider};
-use apply::events::{ApplyResult, OpEvent, OpEventKind};
-use apply::native::{apply, ApplyOptions};
-use plan::nodes::plan;
 use render::plan_json::{actions, to_json};
 use serde_json::{json, Value as Json};
-use shared::plan::{Plan, PlanOptions};
-use std::collections::BTreeMap;
 
 /// The mock provider's options from the API's `mock: { delayMs, delayByName, failNames,
 /// failAddresses, failOps, seed, jitterMs, rateLimit, maxRetries }`.
@@ -74,24 +68,6 @@ pub fn mock_diagnostics(mock: Option<&Json>) -> Diagnostics {
     d
 }
 
-/// What the package's `Plan` shows of a plan: its JSON (`terraform show -json`, timestamp
-/// null), its text (`terraform plan`), its changes in the API's shape, whether it changes
-/// anything. Each part has its own function too, so the package computes the JSON and the text
-/// only when asked for them.
-pub struct PlanView {
-    pub json: Json,
-    pub text: String,
-    pub changes: Json,
-    pub has_changes: bool,
-}
-
-/// The views of `p`, rendered with `schemas` (`terraform providers schema -json`).
-pub fn plan_view(p: &Plan, provider: &dyn Provider, schemas: &Json) -> PlanView {
-    let json = plan_json(p, provider);
-    let text = plan_text(p, &json, schemas);
-    PlanView { json, text, changes: changes_json(p), has_changes: has_changes(p) }
-}
-
 /// `terraform show -json` of `p`, its timestamp null.
 pub fn plan_json(p: &Plan, provider: &dyn Provider) -> Json {
     let mut plan_json = to_json(p, provider);
@@ -114,26 +90,38 @@ pub fn plan_text(p: &Plan, plan_json: &Json, schemas: &Json) -> String {
     render_plan(plan_json, Some(schemas), &opts)
 }
 
+/// One change in the API's shape (`Plan.changes()`), serialized as it is, without a JSON tree of
+/// its own. Its keys in the order they print in.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangeView<'p> {
+    action_reason: Option<&'static str>,
+    actions: Json,
+    address: String,
+    after: Option<Json>,
+    after_unknown: Json,
+    before: Option<Json>,
+    deposed: &'p Option<String>,
+    importing: &'p Option<String>,
+    replace_paths: Vec<[&'p String; 1]>,
+}
+
 /// The changes of `p` in the API's shape.
-pub fn changes_json(p: &Plan) -> Json {
-    let changes: Vec<Json> = p
-        .changes
+pub fn changes_json(p: &Plan) -> Vec<ChangeView<'_>> {
+    p.changes
         .iter()
-        .map(|c| {
-            json!({
-                "address": c.address(),
-                "actions": actions(c.action),
-                "before": c.before.as_ref().map(value),
-                "after": c.after.as_ref().map(value),
-                "afterUnknown": c.after.as_ref().map(unknown_as_bool).unwrap_or(json!(false)),
-                "replacePaths": c.replace_paths.iter().map(|p| vec![p]).collect::<Vec<_>>(),
-                "actionReason": c.reason,
-                "deposed": c.deposed,
-                "importing": c.importing,
-            })
+        .map(|c| ChangeView {
+            action_reason: c.reason,
+            actions: actions(c.action),
+            address: c.address(),
+            after: c.after.as_ref().map(value),
+            after_unknown: c.after.as_ref().map(unknown_as_bool).unwrap_or(Json::Bool(false)),
+            before: c.before.as_ref().map(value),
+            deposed: &c.deposed,
+            importing: &c.importing,
+            replace_paths: c.replace_paths.iter().map(|p| [p]).collect(),
         })
-        .collect();
-    Json::Array(changes)
+        .collect()
 }
 
 /// Whether `p` changes anything: an action, an import or an output change.
@@ -160,89 +148,6 @@ pub fn event_json(e: &OpEvent, phase: &str) -> Json {
         OpEventKind::Cancel => ("cancel", None),
     };
     json!({"kind": kind, "address": e.address, "operation": op_word(e.op), "deposed": e.deposed, "phase": phase, "priorId": e.prior_id, "id": id, "time": e.at_ms})
-}
-
-/// The diagnostic of a saved plan applied to a state it was not made from (Terraform's
-/// `backend/local`: lineage first, then serial).
-pub fn stale_plan(planned_from: Option<&Json>, now: Option<&Json>) -> Option<Diagnostic> {
-    let meta = |s: Option<&Json>| {
-        (
-            s.and_then(|s| s.get("lineage")).and_then(Json::as_str).unwrap_or("").to_string(),
-            s.and_then(|s| s.get("serial")).and_then(Json::as_u64).unwrap_or(0),
-        )
-    };
-    let (plan_lineage, plan_serial) = meta(planned_from);
-    let (lineage, serial) = meta(now);
-    let first_plan = plan_lineage.is_empty() && plan_serial == 0;
-    if !first_plan && plan_lineage != lineage {
-        return Some(Diagnostic::error(
-            "Saved plan does not match the given state",
-            "The given plan file can not be applied because it was created from a different state lineage.",
-        ));
-    }
-    if plan_serial != serial {
-        return Some(Diagnostic::error("Saved plan is stale", "The given plan file can no longer be applied because the state was changed by another operation after the plan was created."));
-    }
-    None
-}
-
-/// Runs a request: `{ state, variables, mock, destroy, parallelism, apply, plan }` (`plan`: a
-/// plan JSON to apply exactly, refused when the configuration and state now plan otherwise).
-pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: Diagnostics, request: &Json) -> Json {
-    // The built-in mock for hashicorp/mock, the generic mock for every other source.
-    let provider = shared::schemas::providers(files, config, mock_options(request.get("mock")));
-    let state = request.get("state").filter(|s| !s.is_null());
-    let variables: BTreeMap<String, Json> = request
-        .get("variables")
-        .and_then(Json::as_object)
-        .map(|m| crate::util::sort::btree_map(m.clone()))
-        .unwrap_or_default();
-    let destroy = request.get("destroy").and_then(Json::as_bool).unwrap_or(false);
-    // Configuration errors with Terraform's snippet and `in BLOCK` context, as the plan's own.
-    let mut diagnostics = shared::snippets::with_sources(load_diagnostics, &crate::eval::MapFilesystem(files));
-    diagnostics.extend(mock_diagnostics(request.get("mock")));
-    if diagnostics.has_errors() {
-        return json!({"plan": null, "planText": "", "changes": [], "diagnostics": diagnostics, "apply": null});
-    }
-    let no_refresh = request.get("refresh").and_then(Json::as_bool) == Some(false);
-    let strings = |key: &str| -> Vec<String> {
-        request
-            .get(key)
-            .and_then(Json::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|v| v.as_str().map(String::from))
-            .collect()
-    };
-    let options = PlanOptions {
-        variables: variables.clone(),
-        destroy,
-        no_refresh,
-        targets: strings("targets"),
-        replace: strings("replace"),
-        on_op: None,
-        cancel: None,
-        module_overrides: Default::default(),
-    };
-    let p = plan(files, config, state, &provider, &options);
-    let view = plan_view(&p, &provider, &provider.schema_document());
-    diagnostics.extend(p.diagnostics.clone());
-    let mut out = json!({"plan": view.json, "planText": view.text, "changes": view.changes, "diagnostics": diagnostics, "apply": null});
-    if request.get("apply").and_then(Json::as_bool) != Some(true) || p.diagnostics.has_errors() {
-        return out;
-    }
-    if let Some(saved) = request.get("plan").filter(|p| !p.is_null()) {
-        if saved != &out["plan"] {
-            let mut d = Diagnostics::new();
-            d.push(Diagnostic::error("Saved plan is stale", "The given plan file can no longer be applied because the state was changed by another operation after the plan was created."));
-            out["apply"] = json!({"state": state, "diagnostics": d, "report": null});
-            return out;
-        }
-    }
-    let parallelism = request.get("parallelism").and_then(Json::as_u64).unwrap_or(10) as usize;
-    let r = apply(files, config, &p, state, &provider, &ApplyOptions { variables, parallelism, ..Default::default() });
-    out["apply"] = json!({"state": r.state, "diagnostics": r.diagnostics, "report": apply_report(&r, false, 0.0)});
-    out
 }
 
 /// The API's word for an operation.

@@ -12,14 +12,17 @@
 //! | `shared` | what both walks use: scopes, resource bodies evaluated, provider routing, resource order, checks, targets, the apply graph, the virtual clock, diagnostics with their snippets |
 //! | `jsonconfig` | the configuration as the plan records it (the plan JSON's `configuration` section), the configuration's files parsed once, an expression's references |
 //!
-//! `api`: the engine's API shapes (the package's `plan()`, `apply()`, `destroy()`): one request
-//! as JSON in, the plan and optionally the apply's state and report out.
+//! `session`: the front door. A typed request in, the plan (then the apply's result) out, the
+//! host (the package's JS providers and timers, natively the mocks on a virtual clock) answering
+//! only; the package's `plan()`, `apply()`, `destroy()` and the native tests run through it.
+//! `api`: the package's shapes of what it returns (plan JSON, text, changes, apply report).
 
 pub mod api;
 pub mod apply;
 pub mod jsonconfig;
 pub mod plan;
 pub mod render;
+pub mod session;
 pub mod shared;
 
 // The plan as data is the engine's face: what its callers pass and get back.

@@ -5,6 +5,7 @@
 //! | --- | --- | --- |
 //! | `files`, `corpus`, `state` | fixture folders and the shared corpus as files maps; a synthesized state for a configuration | native (`bench/graph`'s `dump` includes these three by `#[path]`) |
 //! | `engine_fixtures` | the plan/apply scenarios recorded with Terraform (`fixtures/engine/`) | native |
+//! | `session` | the package's `plan()` / `apply()` natively: an API-shaped request through the engine's session | native |
 //! | `console` | runs `fixtures/eval/` cases through the evaluator as `terraform console` would | native |
 //! | `walk_cases` | seeded random walk cases and their oracle, shared by both sides | native and wasm |
 //! | `walk_sim`, `walk_native` | a virtual-time executor and the native walk runner | native |
@@ -23,6 +24,8 @@ pub mod corpus;
 pub mod engine_fixtures;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod files;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod session;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod state;
 pub mod walk_cases;

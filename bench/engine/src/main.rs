@@ -1,5 +1,6 @@
 //! The engine benchmark, native side: plans and applies the generated configuration of N mock
-//! resources with the built-in mock provider at zero latency, and prints one JSON line of
+//! resources through the engine's session (`engine::session`, the package's front door) with
+//! the built-in mock provider at zero latency on the virtual clock, and prints one JSON line of
 //! timings (wall and CPU) and the process's peak RSS (run one size per process: the peak is the process's).
 //!
 //!   tfgraph-bench-engine run <N>           time load, plan and apply of N resources
@@ -10,9 +11,7 @@
 mod generate;
 
 use std::time::Instant;
-use tfgraph::engine::apply::{apply, ApplyOptions};
-use tfgraph::engine::{plan::plan, PlanOptions};
-use tfgraph::providers::mock::{MockOptions, MockProvider};
+use tfgraph::engine::session::{self, Applied, ApplyRequest, PlanRequest};
 
 /// A `/proc/self/status` field in KiB (`VmHWM`: the peak resident set), 0 where /proc is missing.
 fn status_kib(field: &str) -> u64 {
@@ -52,23 +51,26 @@ fn run(n: usize) -> Result<String, String> {
     if loaded.diagnostics.has_errors() {
         return Err(format!("load: {:?}", loaded.diagnostics.errors().map(|d| &d.summary).collect::<Vec<_>>()));
     }
-    let provider = MockProvider::new(MockOptions::default());
     let c = cpu_ms();
     let t = Instant::now();
-    let p = plan(&files, &loaded.config, None, &provider, &PlanOptions::default());
+    let planned = session::plan_now(PlanRequest::new(files, loaded.config, loaded.diagnostics));
     let plan_ms = ms(t);
     let plan_cpu_ms = cpu_ms() - c;
+    let p = &planned.plan;
     if p.errored() {
         return Err(format!("plan: {:?}", p.diagnostics.errors().map(|d| &d.summary).collect::<Vec<_>>()));
     }
-    let planned = p.changes.len();
+    let changes = p.changes.len();
     eprintln!(
         "[bench] {n}: load {load_ms:.0} ms, plan {plan_ms:.0} ms, RSS after the plan {} MB",
         status_kib("VmRSS:") / 1024
     );
     let c = cpu_ms();
     let t = Instant::now();
-    let r = apply(&files, &loaded.config, &p, None, &provider, &ApplyOptions::default());
+    let r = match session::apply_now(&planned, ApplyRequest::default()) {
+        Applied::Walked { result, .. } => result,
+        Applied::Refused { diagnostics, .. } => return Err(format!("apply refused: {diagnostics:?}")),
+    };
     let apply_ms = ms(t);
     let apply_cpu_ms = cpu_ms() - c;
     if r.diagnostics.has_errors() {
@@ -78,8 +80,8 @@ fn run(n: usize) -> Result<String, String> {
         .as_array()
         .map(|rs| rs.iter().map(|x| x["instances"].as_array().map_or(0, Vec::len)).sum())
         .unwrap_or(0);
-    if planned != n || in_state != n {
-        return Err(format!("expected {n} instances, planned {planned}, applied {in_state}"));
+    if changes != n || in_state != n {
+        return Err(format!("expected {n} instances, planned {changes}, applied {in_state}"));
     }
     Ok(format!(
         "{{\"resources\":{n},\"load_ms\":{load_ms:.1},\"plan_ms\":{plan_ms:.1},\"apply_ms\":{apply_ms:.1},\"plan_cpu_ms\":{plan_cpu_ms:.0},\"apply_cpu_ms\":{apply_cpu_ms:.0},\"peak_rss_kib\":{}}}",

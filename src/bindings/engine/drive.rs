@@ -8,8 +8,8 @@
 //! abort (Terraform's stop) or a throwing callback cancels the walk: nothing new starts, what
 //! is in flight finishes.
 
+use super::js_set::{Configuring, JsProviders};
 use super::timers::{elapsed_ms, sleep, turn};
-use super::Route;
 use crate::diag::Diagnostics;
 use crate::engine::api::event_json;
 use crate::engine::apply::nodes::{ApplyNodes, Request, Response};
@@ -149,8 +149,11 @@ impl Hooks {
 }
 
 /// The package's [`ApplyHost`].
-pub struct JsHost<'r, 'p> {
-    pub route: &'r Route<'p>,
+pub struct JsHost<'r> {
+    /// The JS providers, serving their configurations beside the mocks, and what configuring
+    /// them needs.
+    js: &'r JsProviders,
+    how: &'r Configuring<'r>,
     pub hooks: RefCell<Hooks>,
     /// `performance.now()` when the walk began.
     pub t0: f64,
@@ -161,51 +164,50 @@ pub struct JsHost<'r, 'p> {
     node_events: bool,
 }
 
-impl<'r, 'p> JsHost<'r, 'p> {
-    pub fn new(route: &'r Route<'p>, hooks: Hooks) -> Self {
+impl<'r> JsHost<'r> {
+    pub fn new(js: &'r JsProviders, how: &'r Configuring<'r>, hooks: Hooks) -> Self {
         let node_events =
             hooks.on_event.as_ref().is_some_and(|f| Reflect::get(f, &"walkEvents".into()).is_ok_and(|v| v.is_truthy()));
-        JsHost { route, hooks: RefCell::new(hooks), t0: elapsed_ms(0.0), pacer: RefCell::new(None), node_events }
-    }
-
-    /// The walk's result, as Terraform persists it last: passed unless the last state passed
-    /// was it already (nothing written since, and the final write did not advance the serial).
-    pub fn finished(&self, state: &Json) {
-        let mut hooks = self.hooks.borrow_mut();
-        if hooks.pacing.behind
-            || (hooks.pacing.serial.is_some() && hooks.pacing.serial != state.get("serial").and_then(Json::as_u64))
-        {
-            hooks.pass(state);
-        }
+        JsHost { js, how, hooks: RefCell::new(hooks), t0: elapsed_ms(0.0), pacer: RefCell::new(None), node_events }
     }
 }
 
-impl ApplyHost for JsHost<'_, '_> {
+impl ApplyHost for JsHost<'_> {
     fn now(&self) -> f64 {
         elapsed_ms(self.t0)
     }
 
-    fn respond<'s>(
-        &'s self,
-        request: Option<&'s Request>,
-        provider_config: &'s str,
-        delay: u64,
-        instance: &'s str,
-    ) -> LocalBoxFuture<'s, Option<Response>> {
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
+        // No timer for no delay: a long run of instant operations would wait on each.
         Box::pin(async move {
-            match request {
-                Some(r) => Some(self.route.respond(r, provider_config, delay, instance).await),
-                None => None,
+            if ms > 0 {
+                sleep(ms).await;
             }
         })
     }
 
-    fn needs_configure(&self, provider_config: &str) -> bool {
-        self.route.needs_configure(provider_config)
+    fn respond<'s>(
+        &'s self,
+        request: &'s Request,
+        provider_config: &'s str,
+        instance: &'s str,
+    ) -> Option<LocalBoxFuture<'s, Response>> {
+        let j = self.js.for_config(provider_config)?;
+        Some(Box::pin(j.respond(request, instance)))
     }
 
-    fn configure<'s>(&'s self, provider_config: &'s str, state: Json) -> LocalBoxFuture<'s, Result<(), Diagnostics>> {
-        Box::pin(async move { self.route.configure(provider_config, &state).await })
+    fn needs_configure(&self, provider_config: &str) -> bool {
+        self.js.needs_configure(provider_config)
+    }
+
+    /// Configures `provider_config` for an apply operation with its block evaluated over
+    /// `state`, the working state as the operation starts (see `js_set`).
+    fn configure<'s>(
+        &'s self,
+        provider_config: &'s str,
+        state: &'s Json,
+    ) -> LocalBoxFuture<'s, Result<(), Diagnostics>> {
+        Box::pin(self.js.configure_for_operation(provider_config, self.how, state))
     }
 
     fn event(&self, event: &OpEvent, elapsed_ms: Option<u64>, diagnostics: Option<&Diagnostics>) {
@@ -258,11 +260,19 @@ impl ApplyHost for JsHost<'_, '_> {
     fn callback_error(&self) -> Option<String> {
         self.hooks.borrow().callback_error.clone()
     }
-}
 
-/// Waits `delay` milliseconds (the mock's duration), or a microtask when it is 0.
-pub async fn after(delay: u64) {
-    if delay > 0 {
-        sleep(delay).await;
+    /// The walk's result, as Terraform persists it last: passed unless the last state passed
+    /// was it already (nothing written since, and the final write did not advance the serial).
+    fn finished(&self, state: &Json) {
+        let mut hooks = self.hooks.borrow_mut();
+        if hooks.pacing.behind
+            || (hooks.pacing.serial.is_some() && hooks.pacing.serial != state.get("serial").and_then(Json::as_u64))
+        {
+            hooks.pass(state);
+        }
+    }
+
+    fn reserve_heap(&self, bytes: usize) {
+        super::super::graph::reserve_heap(bytes);
     }
 }

@@ -184,19 +184,8 @@ impl JsProviders {
     }
 
     /// Configures the provider configuration at `address` unless it was this walk, with its
-    /// `provider` block evaluated over `values`; `Err`: the diagnostics (the same each time it
-    /// is asked).
-    pub async fn configure(
-        &self,
-        address: &str,
-        how: &Configuring<'_>,
-        values: BlockValues<'_>,
-    ) -> Result<(), Diagnostics> {
-        self.ensure(address, how, values).await.0
-    }
-
-    /// As [`JsProviders::configure`] for a plan's provider node or an answer that needs it
-    /// configured: a failure's diagnostics go to the call that ran the `configure()` only (the
+    /// `provider` block evaluated over `values`, for a plan's provider node or an answer that
+    /// needs it configured: a failure's diagnostics go to the call that ran the `configure()` only (the
     /// plan reports the provider's error once); the others fail with none.
     pub async fn configure_once(
         &self,
@@ -210,7 +199,8 @@ impl JsProviders {
         }
     }
 
-    /// As [`JsProviders::configure`] for an apply operation: a failure's diagnostics go to the
+    /// As [`JsProviders::configure_once`] for an apply operation (or, once the walk is over, a
+    /// configuration the plan uses with nothing to do): a failure's diagnostics go to the
     /// operation that ran the `configure()` only (Terraform reports the provider's error once);
     /// the others fail with none.
     pub async fn configure_for_operation(

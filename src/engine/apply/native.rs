@@ -4,7 +4,7 @@
 //! (`bindings/engine`).
 
 use super::events::ApplyResult;
-use super::nodes::{ApplyNodes, Request, Response};
+use super::nodes::ApplyNodes;
 use super::walk::ApplyHost;
 use crate::config::model::Config;
 use crate::engine::shared;
@@ -49,33 +49,26 @@ pub fn apply(
 ) -> ApplyResult {
     let s = ApplyNodes::new(files, config, plan, prior, provider, &options.variables, options.lineage.clone());
     let clock = VirtualClock::default();
-    let host = Virtual { clock: &clock, provider };
-    clock.run(super::walk::run(s, config, provider, &host, options.parallelism, CancelToken::new()))
+    clock.run(super::walk::run(s, config, provider, &VirtualHost::new(&clock), options.parallelism, CancelToken::new()))
 }
 
-/// The native host: virtual time, the provider answering at once.
-struct Virtual<'c> {
+/// The native host: virtual time.
+pub struct VirtualHost<'c> {
     clock: &'c VirtualClock,
-    provider: &'c dyn Provider,
 }
 
-impl ApplyHost for Virtual<'_> {
+impl<'c> VirtualHost<'c> {
+    pub fn new(clock: &'c VirtualClock) -> Self {
+        VirtualHost { clock }
+    }
+}
+
+impl ApplyHost for VirtualHost<'_> {
     fn now(&self) -> f64 {
         self.clock.now() as f64
     }
 
-    fn respond<'s>(
-        &'s self,
-        request: Option<&'s Request>,
-        provider_config: &'s str,
-        delay: u64,
-        instance: &'s str,
-    ) -> LocalBoxFuture<'s, Option<Response>> {
-        // Answered now; dependents see the result when it ends on the clock.
-        let response = request.map(|r| r.ask(crate::providers::route(self.provider, provider_config), instance));
-        Box::pin(async move {
-            self.clock.sleep(delay).await;
-            response
-        })
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
+        Box::pin(self.clock.sleep(ms))
     }
 }

@@ -36,16 +36,22 @@ pub trait ApplyHost {
     /// Milliseconds on this host's clock (any origin).
     fn now(&self) -> f64;
 
-    /// The provider's response to `request` for `instance`, served by `provider_config`, once
-    /// the host has it (a mock's after its `delay`). `None` when the operation failed before
-    /// reaching the provider (`request` is `None`).
+    /// Waits `ms` milliseconds on this host's clock (a built-in provider's operation takes its
+    /// delay).
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()>;
+
+    /// The response of a provider of the host's own serving `provider_config` to `request`
+    /// for `instance`, once it has it; `None` when the built-in providers serve it (answered at
+    /// once, then taking their delay on the host's clock).
     fn respond<'s>(
         &'s self,
-        request: Option<&'s Request>,
+        request: &'s Request,
         provider_config: &'s str,
-        delay: u64,
         instance: &'s str,
-    ) -> LocalBoxFuture<'s, Option<Response>>;
+    ) -> Option<LocalBoxFuture<'s, Response>> {
+        let _ = (request, provider_config, instance);
+        None
+    }
 
     /// Whether `provider_config` must be configured before its next operation.
     fn needs_configure(&self, provider_config: &str) -> bool {
@@ -55,7 +61,11 @@ pub trait ApplyHost {
 
     /// Configures `provider_config` with its block evaluated over `state`, the working state as
     /// the operation that needs it starts.
-    fn configure<'s>(&'s self, provider_config: &'s str, state: Json) -> LocalBoxFuture<'s, Result<(), Diagnostics>> {
+    fn configure<'s>(
+        &'s self,
+        provider_config: &'s str,
+        state: &'s Json,
+    ) -> LocalBoxFuture<'s, Result<(), Diagnostics>> {
         let _ = (provider_config, state);
         Box::pin(async { Ok(()) })
     }
@@ -96,6 +106,16 @@ pub trait ApplyHost {
     fn callback_error(&self) -> Option<String> {
         None
     }
+
+    /// The walk ended with `state`, as Terraform persists it last.
+    fn finished(&self, state: &Json) {
+        let _ = state;
+    }
+
+    /// Memory for `bytes` more, grown at once (wasm: each `memory.grow` is a full GC in Node).
+    fn reserve_heap(&self, bytes: usize) {
+        let _ = bytes;
+    }
 }
 
 /// What the nodes of one walk share.
@@ -117,6 +137,19 @@ struct Walking<'w, 'a, H: ?Sized> {
 }
 
 impl<H: ApplyHost + ?Sized> Walking<'_, '_, H> {
+    /// `request`'s answer: from the host's own provider serving `provider_config`, or from a
+    /// built-in one at once, its `delay` then slept on the host's clock.
+    async fn ask(&self, request: &Request, provider_config: &str, delay: u64, instance: &str) -> Response {
+        match self.host.respond(request, provider_config, instance) {
+            Some(answer) => answer.await,
+            None => {
+                let response = request.ask(crate::providers::route(self.provider, provider_config), instance);
+                self.host.sleep(delay).await;
+                response
+            }
+        }
+    }
+
     /// Runs operation `b`: true when it succeeded.
     async fn operation(&self, b: usize) -> bool {
         let (mut started, delay, configure, instance) = {
@@ -130,15 +163,15 @@ impl<H: ApplyHost + ?Sized> Walking<'_, '_, H> {
             (started, delay, configure, s.ops[b].instance.clone())
         };
         if let Some(state) = configure {
-            if let Err(d) = self.host.configure(&started.provider_config, state).await {
+            if let Err(d) = self.host.configure(&started.provider_config, &state).await {
                 started.request = Err(d);
             }
         }
         // The apply-time plan, before Terraform's PreApply hook: an update it finds unchanged
         // ends here, unseen.
         if let Ok(plan @ Request::Plan { .. }) = &started.request {
-            let response = self.host.respond(Some(plan), &started.provider_config, 0, &instance).await;
-            if self.nodes.borrow_mut().planned(&mut started, response) {
+            let response = self.ask(plan, &started.provider_config, 0, &instance).await;
+            if self.nodes.borrow_mut().planned(&mut started, Some(response)) {
                 return true;
             }
         }
@@ -153,8 +186,11 @@ impl<H: ApplyHost + ?Sized> Walking<'_, '_, H> {
         }
         self.running.set(self.running.get() + 1);
         self.max_running.set(self.max_running.get().max(self.running.get()));
-        let response =
-            self.host.respond(started.request.as_ref().ok(), &started.provider_config, delay, &instance).await;
+        // An operation that failed before reaching its provider takes no time.
+        let response = match &started.request {
+            Err(_) => None,
+            Ok(r) => Some(self.ask(r, &started.provider_config, delay, &instance).await),
+        };
         self.running.set(self.running.get() - 1);
         let s = &mut *self.nodes.borrow_mut();
         let (prior_id, deposed) = (started.prior_id.clone(), started.deposed.clone());

@@ -334,6 +334,23 @@ pub trait PlanHost {
     /// The questions the providers were asked since the last call and could not answer yet,
     /// being answered: `None` when there are none (what was planned since is final).
     fn answers<'a>(&'a self, values: &'a WalkValues) -> Option<LocalBoxFuture<'a, Result<(), Diagnostics>>>;
+
+    /// Whether the host has providers of its own, which answer later: else every answer is at
+    /// hand, and the plan runs to its end at once.
+    fn awaits(&self) -> bool {
+        true
+    }
+
+    /// Memory for `bytes` more, grown at once (wasm: each `memory.grow` is a full GC in Node).
+    fn reserve_heap(&self, bytes: usize) {
+        let _ = bytes;
+    }
+
+    /// Runs `f`, a plan run at once, with the memory grown ahead of it (wasm: a plan does not
+    /// know its size before it expands).
+    fn growing_ahead(&self, f: &mut dyn FnMut()) {
+        f()
+    }
 }
 
 /// The host of providers that answer at once and need no configure step (the built-in mock
@@ -347,6 +364,10 @@ impl PlanHost for Synchronous {
 
     fn answers<'a>(&'a self, _: &'a WalkValues) -> Option<LocalBoxFuture<'a, Result<(), Diagnostics>>> {
         None
+    }
+
+    fn awaits(&self) -> bool {
+        false
     }
 }
 
