@@ -105,22 +105,23 @@ fn written(body: &Body) -> ResourceSchema {
 }
 
 /// The resources' values in `plan` as the plan walk gives them to expressions: an object per
-/// instance, a tuple for `count`, an object for `for_each`; what the plan deletes is absent.
-pub fn planned_values(plan: &Plan) -> WalkValues {
+/// instance, a tuple for `count`, an object for `for_each`. A resource whose every object the
+/// plan deletes is absent, or with `emptied` an empty tuple (as a test run's assertions see it).
+pub fn planned_values(plan: &Plan, emptied: bool) -> WalkValues {
     type Instances = Vec<(Option<InstanceKey>, Value)>;
     let mut grouped: BTreeMap<(String, String, String, String), Instances> = BTreeMap::new();
     for c in plan.changes.iter().chain(&plan.data_read).filter(|c| c.deposed.is_none()) {
-        let Some(after) = &c.after else { continue };
         let mode = c.mode.as_str();
-        grouped
-            .entry((c.module.clone(), mode.to_string(), c.type_name.clone(), c.name.clone()))
-            .or_default()
-            .push((c.key.clone(), after.clone()));
+        let instances =
+            grouped.entry((c.module.clone(), mode.to_string(), c.type_name.clone(), c.name.clone())).or_default();
+        instances.extend(c.after.clone().map(|after| (c.key.clone(), after)));
     }
     let values = WalkValues::default();
     for (key, mut instances) in grouped {
         let value = match instances.first().map(|(k, _)| k) {
-            None | Some(None) => instances.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic),
+            None if emptied => Value::tuple(Vec::new()),
+            None => continue,
+            Some(None) => instances.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic),
             Some(Some(InstanceKey::Int(_))) => {
                 crate::util::sort::sort_by_key(&mut instances, |(k, _)| match k {
                     Some(InstanceKey::Int(i)) => *i,
@@ -160,16 +161,16 @@ pub fn evaluate(
     evaluate_block(files, config, &inputs, block(config, address), schema)
 }
 
-/// The errors of the provider blocks of `config`'s child modules, evaluated with `plan`'s
-/// values as its provider nodes configure them: all but those in a module instance
+/// The errors of the provider blocks of `config`'s child modules, evaluated with a plan's
+/// `resources` (made only when there is a block) as its provider nodes configure them: all but those in a module instance
 /// `overrides` covers (Terraform configures no provider declared in an overridden module:
 /// `terraform test`'s `override_module`, tests/fixtures/test/overridemoduleprovider). The root
 /// module's are the caller's (a test file's blocks stand in for them).
-pub fn child_errors(
+pub fn child_errors<R: ResourceSource>(
     files: &BTreeMap<String, String>,
     config: &Config,
     variables: &BTreeMap<String, Json>,
-    plan: &Plan,
+    resources: impl FnOnce() -> R,
     overrides: &ModuleOverrides,
 ) -> Diagnostics {
     let mut blocks = Vec::new();
@@ -185,7 +186,7 @@ pub fn child_errors(
         return out;
     }
     let (funcs, file_source) = (Registry::builtin(), crate::eval::MapFilesystem(files));
-    let values = planned_values(plan);
+    let values = resources();
     let inputs = Inputs {
         planning: true,
         resources: Some(&values),
