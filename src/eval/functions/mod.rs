@@ -155,12 +155,12 @@ impl Registry {
     /// all cost as much as a small configuration's evaluation.
     pub fn builtin() -> Registry {
         thread_local! {
-            static BUILTIN: Registry = Registry::made();
+            static BUILTIN: Registry = Registry::builtin_all();
         }
         BUILTIN.with(Registry::clone)
     }
 
-    fn made() -> Registry {
+    fn builtin_all() -> Registry {
         let mut r = Registry::default();
         core::register(&mut r);
         conversion::register(&mut r);
@@ -181,7 +181,7 @@ impl Registry {
     /// which has no `plantimestamp` (internal/lang/functions.go: "doesn't make sense in the
     /// terraform console"); the locals the console reads keep it, unknown outside a plan.
     pub fn console() -> Registry {
-        let mut r = Registry::made();
+        let mut r = Registry::builtin_all();
         conversion::register_console(&mut r);
         if let Some(funcs) = Rc::get_mut(&mut r.funcs) {
             funcs.remove("plantimestamp");
