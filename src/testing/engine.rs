@@ -29,17 +29,6 @@ use serde_json::Value as Json;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-thread_local! {
-    /// Terraform's functions, made once: a test file's expressions are evaluated a few at a
-    /// time, and making the registry cost about as much as evaluating them.
-    static FUNCS: Rc<Registry> = Rc::new(Registry::builtin());
-}
-
-/// The built-in functions (shared).
-pub(super) fn builtin_funcs() -> Rc<Registry> {
-    FUNCS.with(Rc::clone)
-}
-
 /// A configuration under test: the module in `root` (`""`, or a run's `module { source }`).
 pub struct Module<'f> {
     pub files: &'f BTreeMap<String, String>,
@@ -290,7 +279,7 @@ pub fn with_scope<R>(
     planning: bool,
     f: impl FnOnce(&ModuleScope<'_>, &Inputs<'_>) -> R,
 ) -> R {
-    let funcs = builtin_funcs();
+    let funcs = Registry::builtin();
     let files = crate::eval::MapFilesystem(module.files);
     let from_state = state.map(StateValues);
     let resources = match (planned, &from_state) {

@@ -1090,7 +1090,7 @@ fn run_variables(ctx: &RunContext<'_>) -> (BTreeMap<String, Value>, BTreeMap<Str
 }
 
 fn eval_test_expr(scope: &dyn Scope, files: &BTreeMap<String, String>, e: &ExprText) -> Result<Value, Box<Diagnostic>> {
-    let funcs = engine::builtin_funcs();
+    let funcs = crate::eval::functions::Registry::builtin();
     let fs = crate::eval::MapFilesystem(files);
     let vars = BTreeMap::new();
     let inputs = Inputs::new(&vars, &fs, &funcs);
