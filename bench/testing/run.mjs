@@ -15,7 +15,9 @@
 // Both sides' statuses are checked: every run must pass in each.
 //
 // Options: --files N (50), --terraform-files M (5; 0 = no Terraform), --rounds R (3), --no-build,
-// --pkg DIR (the tfgraph column from another built package, for before/after runs),
+// --pkg DIR (the tfgraph column from another built package, for before/after runs), --base DIR
+// (a second tfgraph column from another built package, run right before this one in each round:
+// before/after interleaved in one run),
 // --write DIR (write the suite to DIR and stop). Results: bench/RESULTS.md ("Test runner").
 
 import { oracle } from "../oracle.mjs";
@@ -35,6 +37,7 @@ const { values: opts } = parseArgs({
     rounds: { type: "string", default: "3" },
     "no-build": { type: "boolean" },
     pkg: { type: "string" },
+    base: { type: "string" },
     write: { type: "string" },
   },
 });
@@ -70,8 +73,8 @@ function timed(cmd, args, options = {}) {
 }
 
 // --- tfgraph: test() in a child node ------------------------------------------------------------
-const CHILD = `
-  import { test } from ${JSON.stringify(join(pkgDir, "node.js"))};
+const child = (dir) => `
+  import { test } from ${JSON.stringify(join(dir, "node.js"))};
   import { suite } from ${JSON.stringify(join(repo, "bench/testing/suite.mjs"))};
   const files = suite(Number(process.argv[1]));
   const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
@@ -82,8 +85,8 @@ const CHILD = `
   const passed = runs.filter((x) => x.status === "pass").length;
   console.log(JSON.stringify({ wall, cpu: used, runs: runs.length, passed, status: r.status, first: r.status === "pass" ? "" : r.stdout + r.stderr }));
 `;
-function tfgraph(files) {
-  const t = timed(process.execPath, ["--input-type=module", "-e", CHILD, String(files)]);
+function tfgraph(files, dir = pkgDir) {
+  const t = timed(process.execPath, ["--input-type=module", "-e", child(dir), String(files)]);
   if (t.status !== 0) throw new Error(`tfgraph test(): ${t.stderr}`);
   const r = JSON.parse(t.stdout);
   if (r.passed !== files * RUNS_PER_FILE) throw new Error(`tfgraph: ${r.passed} of ${files * RUNS_PER_FILE} runs passed\n${r.first}`);
@@ -115,12 +118,18 @@ console.log(`suite: a 100-resource module, tfgraph ${nFiles} files × ${RUNS_PER
 console.log(`load average at start: ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}; node ${process.version}`);
 if (init) console.log(`terraform init (once, not in the ratios): wall ${(init.wall / 1000).toFixed(2)} s, CPU ${(init.cpu / 1000).toFixed(2)} s`);
 
-const samples = { call: [], process: [], terraform: [] };
+const samples = { call: [], process: [], terraform: [], base: [] };
 for (let i = 0; i < rounds; i++) {
+  let line = `round ${i + 1}: `;
+  if (opts.base) {
+    const b = tfgraph(nFiles, resolve(opts.base));
+    samples.base.push(b.call);
+    line += `base test() ${b.call.wall.toFixed(0)} ms wall / ${b.call.cpu.toFixed(0)} ms CPU; `;
+  }
   const g = tfgraph(nFiles);
   samples.call.push(g.call);
   samples.process.push(g.process);
-  let line = `round ${i + 1}: tfgraph test() ${g.call.wall.toFixed(0)} ms wall / ${g.call.cpu.toFixed(0)} ms CPU (process ${g.process.wall.toFixed(0)} / ${g.process.cpu.toFixed(0)})`;
+  line += `tfgraph test() ${g.call.wall.toFixed(0)} ms wall / ${g.call.cpu.toFixed(0)} ms CPU (process ${g.process.wall.toFixed(0)} / ${g.process.cpu.toFixed(0)})`;
   if (tfDir) {
     const t = terraform();
     samples.terraform.push(t);
@@ -138,11 +147,16 @@ const rows = [
   ["tfgraph test() (the call)", samples.call, nFiles],
   ["tfgraph (whole node process)", samples.process, nFiles],
 ];
+if (opts.base) rows.unshift([`base test() (${opts.base})`, samples.base, nFiles]);
 if (tfDir) rows.push([`terraform test (${version})`, samples.terraform, tfFiles]);
 console.log(`\nmedian of ${rounds} | files | runs | wall | CPU | wall per run | CPU per run`);
 for (const [name, list, files] of rows) {
   const runs = files * RUNS_PER_FILE;
   console.log(`${name} | ${files} | ${runs} | ${(median(list.map((x) => x.wall)) / 1000).toFixed(2)} s | ${(median(list.map((x) => x.cpu)) / 1000).toFixed(2)} s | ${per(list, "wall", runs).toFixed(2)} ms | ${per(list, "cpu", runs).toFixed(2)} ms`);
+}
+if (opts.base) {
+  const ratio = (key) => median(samples.base.map((x) => x[key])) / median(samples.call.map((x) => x[key]));
+  console.log(`\nbase ÷ tfgraph: ${ratio("wall").toFixed(3)}× wall, ${ratio("cpu").toFixed(3)}× CPU`);
 }
 if (tfDir) {
   const tfRuns = tfFiles * RUNS_PER_FILE;

@@ -759,13 +759,13 @@ impl<'a> ModuleScope<'a> {
     /// make none at plan, Terraform's error for it (the expression's own error, a value that is
     /// unsuitable or not known), with the expression's source and what caused it when its
     /// snippet names the values read; `Err(None)` when the call is not expanded.
-    pub fn module_keys(&self, call_name: &str) -> Result<Vec<ModuleKey>, Option<ExpansionError>> {
+    pub fn module_keys(&self, call_name: &str) -> Result<Vec<ModuleKey>, Option<Box<ExpansionError>>> {
         use super::repetition as rep;
         let call = self.module.module_calls.iter().find(|c| c.name == call_name).ok_or(None)?;
         let e = call.count.as_ref().or(call.for_each.as_ref()).ok_or(None)?;
-        let v = eval_config_expr(self, self.inputs, e).map_err(|d| Some((*d, None)))?;
+        let v = eval_config_expr(self, self.inputs, e).map_err(|d| Some(Box::new((*d, None))))?;
         let failed = |d: Diagnostic, caused_by: Option<CausedBy>| {
-            Some((d.with_range(e.range.clone()), caused_by.map(|c| (e.source.clone(), c))))
+            Some(Box::new((d.with_range(e.range.clone()), caused_by.map(|c| (e.source.clone(), c)))))
         };
         if call.count.is_some() {
             return match rep::count(&v) {

@@ -15,6 +15,8 @@ use crate::config::{Config, LoadOptions};
 use crate::diag::Diagnostics;
 use crate::engine::apply::{apply as engine_apply, ApplyOptions};
 use crate::engine::plan::plan as engine_plan;
+use crate::engine::shared::provider_block::planned_values;
+use crate::engine::shared::scope::WalkValues;
 use crate::engine::{Plan, PlanOptions};
 use crate::eval::functions::Registry;
 use crate::eval::module_overrides::ModuleOverrides;
@@ -24,8 +26,7 @@ use crate::eval::Value;
 use crate::providers::set::ProviderSet;
 use crate::providers::Provider;
 use serde_json::Value as Json;
-use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// A configuration under test: the module in `root` (`""`, or a run's `module { source }`).
@@ -150,16 +151,6 @@ pub fn plan(module: &Module<'_>, state: Option<&Json>, request: &Request) -> Pla
     };
     let provider = TestProvider::new(&*module.provider, &request.mocking);
     let mut plan = engine_plan(module.files, &module.config, state, &provider, &options);
-    // The mocks need no configure step, but Terraform evaluates the blocks it configures with
-    // and fails the run on their errors (a test file's blocks stand in for the root's).
-    let configure = crate::engine::shared::provider_block::child_errors(
-        module.files,
-        &module.config,
-        &request.variables,
-        &plan,
-        &module.overrides,
-    );
-    plan.diagnostics.extend(configure);
     if request.refresh_only {
         // No drift from the mocks: a refresh-only plan changes nothing.
         plan.changes.clear();
@@ -247,65 +238,25 @@ pub fn state_addresses(state: &Json) -> Vec<String> {
 }
 
 /// Resource values of a plan: each resource's planned objects (a single object, a tuple for
-/// `count`, an object for `for_each`), unknown where the plan does not know them yet.
+/// `count`, an object for `for_each`, an empty tuple when the plan deletes them all), unknown
+/// where the plan does not know them yet; a resource the plan has nothing of is read elsewhere.
 #[derive(Default)]
-pub struct PlannedValues {
-    values: RefCell<HashMap<(String, String, String, String), Rc<Value>>>,
-}
+pub struct PlannedValues(WalkValues);
 
 impl PlannedValues {
     pub fn of(planned: &Planned, state: Option<&Json>) -> PlannedValues {
-        let out = PlannedValues::default();
         if planned.refresh_only {
             // Read from the prior state instead.
             let _ = state;
-            return out;
+            return PlannedValues::default();
         }
-        let mut grouped: BTreeMap<(String, String, String, String), Vec<(Option<crate::addrs::InstanceKey>, Value)>> =
-            BTreeMap::new();
-        let plan = &planned.plan;
-        for c in plan.changes.iter().chain(plan.data_read.iter()) {
-            if c.deposed.is_some() {
-                continue;
-            }
-            let mode = if c.mode == crate::addrs::ResourceMode::Data { "data" } else { "managed" };
-            let key = (c.module.clone(), mode.to_string(), c.type_name.clone(), c.name.clone());
-            let entry = grouped.entry(key).or_default();
-            if let Some(after) = &c.after {
-                entry.push((c.key.clone(), after.clone()));
-            }
-        }
-        for (key, objects) in grouped {
-            let value = match objects.first().map(|o| o.0.clone()) {
-                None => Value::tuple(Vec::new()),
-                Some(None) => objects.into_iter().next().map(|o| o.1).unwrap_or_else(Value::dynamic),
-                Some(Some(crate::addrs::InstanceKey::Int(_))) => {
-                    let mut items = objects;
-                    crate::util::sort::sort_by_key(&mut items, |o| match o.0 {
-                        Some(crate::addrs::InstanceKey::Int(i)) => i,
-                        _ => 0,
-                    });
-                    Value::tuple(items.into_iter().map(|o| o.1).collect())
-                }
-                Some(Some(_)) => Value::object(crate::util::sort::btree_map(objects.into_iter().map(|o| {
-                    let k = match o.0 {
-                        Some(crate::addrs::InstanceKey::Str(s)) => s,
-                        Some(other) => other.to_string(),
-                        None => String::new(),
-                    };
-                    (k, o.1)
-                }))),
-            };
-            out.values.borrow_mut().insert(key, Rc::new(value));
-        }
-        out
+        PlannedValues(planned_values(&planned.plan, true))
     }
 }
 
 impl ResourceSource for PlannedValues {
     fn resource(&self, module: &str, mode: &str, type_name: &str, name: &str) -> Option<Rc<Value>> {
-        let key = (module.to_string(), mode.to_string(), type_name.to_string(), name.to_string());
-        self.values.borrow().get(&key).cloned()
+        self.0.shared(&(module.to_string(), mode.to_string(), type_name.to_string(), name.to_string()))
     }
 }
 

@@ -19,7 +19,6 @@ use crate::addrs::InstanceKey;
 use crate::config::model::{Config, Module, ProviderConfig};
 use crate::diag::Diagnostics;
 use crate::eval::functions::Registry;
-use crate::eval::module_overrides::ModuleOverrides;
 use crate::eval::module_scope::{Inputs, ModuleScope};
 use crate::eval::scope::ResourceSource;
 use crate::eval::Value;
@@ -105,22 +104,23 @@ fn written(body: &Body) -> ResourceSchema {
 }
 
 /// The resources' values in `plan` as the plan walk gives them to expressions: an object per
-/// instance, a tuple for `count`, an object for `for_each`; what the plan deletes is absent.
-pub fn planned_values(plan: &Plan) -> WalkValues {
+/// instance, a tuple for `count`, an object for `for_each`. A resource whose every object the
+/// plan deletes is absent, or with `emptied` an empty tuple (as a test run's assertions see it).
+pub fn planned_values(plan: &Plan, emptied: bool) -> WalkValues {
     type Instances = Vec<(Option<InstanceKey>, Value)>;
     let mut grouped: BTreeMap<(String, String, String, String), Instances> = BTreeMap::new();
     for c in plan.changes.iter().chain(&plan.data_read).filter(|c| c.deposed.is_none()) {
-        let Some(after) = &c.after else { continue };
         let mode = c.mode.as_str();
-        grouped
-            .entry((c.module.clone(), mode.to_string(), c.type_name.clone(), c.name.clone()))
-            .or_default()
-            .push((c.key.clone(), after.clone()));
+        let instances =
+            grouped.entry((c.module.clone(), mode.to_string(), c.type_name.clone(), c.name.clone())).or_default();
+        instances.extend(c.after.clone().map(|after| (c.key.clone(), after)));
     }
     let values = WalkValues::default();
     for (key, mut instances) in grouped {
         let value = match instances.first().map(|(k, _)| k) {
-            None | Some(None) => instances.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic),
+            None if emptied => Value::tuple(Vec::new()),
+            None => continue,
+            Some(None) => instances.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic),
             Some(Some(InstanceKey::Int(_))) => {
                 crate::util::sort::sort_by_key(&mut instances, |(k, _)| match k {
                     Some(InstanceKey::Int(i)) => *i,
@@ -155,60 +155,7 @@ pub fn evaluate(
     address: &str,
     schema: Option<&ResourceSchema>,
 ) -> Result<Value, Diagnostics> {
-    let (funcs, file_source) = (Registry::builtin(), crate::eval::MapFilesystem(files));
-    let inputs = Inputs { state, planning: true, resources, ..Inputs::of(config, variables, &file_source, &funcs) };
-    evaluate_block(files, config, &inputs, block(config, address), schema)
-}
-
-/// The errors of the provider blocks of `config`'s child modules, evaluated with `plan`'s
-/// values as its provider nodes configure them: all but those in a module instance
-/// `overrides` covers (Terraform configures no provider declared in an overridden module:
-/// `terraform test`'s `override_module`, tests/fixtures/test/overridemoduleprovider). The root
-/// module's are the caller's (a test file's blocks stand in for them).
-pub fn child_errors(
-    files: &BTreeMap<String, String>,
-    config: &Config,
-    variables: &BTreeMap<String, Json>,
-    plan: &Plan,
-    overrides: &ModuleOverrides,
-) -> Diagnostics {
-    let mut blocks = Vec::new();
-    let mut modules: Vec<&Module> = config.root.module_calls.iter().filter_map(|c| c.module.as_deref()).collect();
-    while let Some(m) = modules.pop() {
-        if !overrides.covers(&m.address) {
-            modules.extend(m.module_calls.iter().filter_map(|c| c.module.as_deref()));
-            blocks.extend(m.providers.iter().map(|pc| (m, pc)));
-        }
-    }
-    let mut out = Diagnostics::new();
-    if blocks.is_empty() {
-        return out;
-    }
-    let (funcs, file_source) = (Registry::builtin(), crate::eval::MapFilesystem(files));
-    let values = planned_values(plan);
-    let inputs = Inputs {
-        planning: true,
-        resources: Some(&values),
-        overrides: Some(overrides),
-        ..Inputs::of(config, variables, &file_source, &funcs)
-    };
-    for found in blocks {
-        if let Err(d) = evaluate_block(files, config, &inputs, Some(found), None) {
-            out.extend(d);
-        }
-    }
-    out
-}
-
-/// Block `found` (none: an empty one) evaluated in its module's scope with `inputs`, against
-/// `schema` (else what the block writes).
-fn evaluate_block(
-    files: &BTreeMap<String, String>,
-    config: &Config,
-    inputs: &Inputs<'_>,
-    found: Option<(&Module, &ProviderConfig)>,
-    schema: Option<&ResourceSchema>,
-) -> Result<Value, Diagnostics> {
+    let found = block(config, address);
     let body = found.map(|(_, pc)| body_of(files, pc)).unwrap_or_default();
     let derived;
     let schema = match schema {
@@ -218,12 +165,15 @@ fn evaluate_block(
             &derived
         }
     };
+    let funcs = Registry::builtin();
+    let file_source = crate::eval::MapFilesystem(files);
+    let inputs = Inputs { state, planning: true, resources, ..Inputs::of(config, variables, &file_source, &funcs) };
     let root_files = crate::eval::module_scope::root_files(files, &config.root.dir);
-    let scope = ModuleScope::root(config, inputs, &root_files);
+    let scope = ModuleScope::root(config, &inputs, &root_files);
     let mut diags = Diagnostics::new();
     let path: Vec<String> = found.map(|(m, _)| m.path.0.clone()).unwrap_or_default();
     let value =
-        super::scope::with_scope(&scope, &path, &[], &mut |s| body::evaluate(s, inputs, &body, schema, &mut diags));
+        super::scope::with_scope(&scope, &path, &[], &mut |s| body::evaluate(s, &inputs, &body, schema, &mut diags));
     diags.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     if diags.has_errors() {
         return Err(diags);

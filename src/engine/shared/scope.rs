@@ -54,6 +54,11 @@ impl WalkValues {
         self.values.borrow_mut().insert(key, Rc::new(value));
     }
 
+    /// The value the walk has for `key`, shared.
+    pub fn shared(&self, key: &ResourceKey) -> Option<Rc<Value>> {
+        self.values.borrow().get(key).cloned()
+    }
+
     /// A copy of the value the walk has for `key`.
     pub fn get(&self, key: &ResourceKey) -> Option<Value> {
         self.values.borrow().get(key).map(|v| (**v).clone())
@@ -101,7 +106,7 @@ pub fn module_expansion(
 ) -> Result<Vec<ModuleKey>, Option<crate::diag::Diagnostic>> {
     let mut expand = |s: &ModuleScope<'_>| {
         s.module_keys(call).map_err(|failed| {
-            let (d, read) = failed?;
+            let (d, read) = *failed?;
             let values = match read {
                 Some((source, caused_by)) => super::snippets::expression_values(s, s.inputs(), &source, caused_by),
                 None => Vec::new(),

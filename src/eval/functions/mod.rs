@@ -51,7 +51,6 @@ use super::convert::{convert_at_path, convertible};
 use super::types::Type;
 use super::value::Value;
 use std::collections::HashMap;
-use std::rc::Rc;
 
 /// One parameter, with cty's flags.
 #[derive(Clone, Debug)]
@@ -143,24 +142,14 @@ pub struct Function {
     pub imp: ImplFn,
 }
 
-/// The functions an expression can call. Cloning shares them.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub struct Registry {
-    funcs: Rc<HashMap<&'static str, Function>>,
+    funcs: HashMap<&'static str, Function>,
 }
 
 impl Registry {
-    /// Every built-in function of Terraform this crate has: made once per thread and shared,
-    /// since a plan, an apply and a test run each want them a few times and registering them
-    /// all cost as much as a small configuration's evaluation.
+    /// Every built-in function of Terraform this crate has.
     pub fn builtin() -> Registry {
-        thread_local! {
-            static BUILTIN: Registry = Registry::made();
-        }
-        BUILTIN.with(Registry::clone)
-    }
-
-    fn made() -> Registry {
         let mut r = Registry::default();
         core::register(&mut r);
         conversion::register(&mut r);
@@ -181,20 +170,14 @@ impl Registry {
     /// which has no `plantimestamp` (internal/lang/functions.go: "doesn't make sense in the
     /// terraform console"); the locals the console reads keep it, unknown outside a plan.
     pub fn console() -> Registry {
-        let mut r = Registry::made();
+        let mut r = Registry::builtin();
         conversion::register_console(&mut r);
-        if let Some(funcs) = Rc::get_mut(&mut r.funcs) {
-            funcs.remove("plantimestamp");
-        }
+        r.funcs.remove("plantimestamp");
         r
     }
 
-    /// Adds `f` to a registry being made (a clone of [`builtin`](Self::builtin)'s is shared
-    /// and takes none).
     pub fn add(&mut self, f: Function) {
-        if let Some(funcs) = Rc::get_mut(&mut self.funcs) {
-            funcs.insert(f.name, f);
-        }
+        self.funcs.insert(f.name, f);
     }
 
     pub fn get(&self, name: &str) -> Option<&Function> {
