@@ -13,10 +13,7 @@ use std::path::Path;
 use tfgraph::testing::{report, runner};
 
 /// Scenarios tfgraph does not match yet, with the reason.
-const GAPS: &[(&str, &str)] = &[(
-    "overridemoduleprovider",
-    "a child module's provider blocks are not evaluated in test runs (Terraform fails the run on their errors, except in an overridden module): the check did not fit the wasm size budget",
-)];
+const GAPS: &[(&str, &str)] = &[];
 
 fn read_dir(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();

@@ -151,6 +151,16 @@ pub fn plan(module: &Module<'_>, state: Option<&Json>, request: &Request) -> Pla
     };
     let provider = TestProvider::new(&*module.provider, &request.mocking);
     let mut plan = engine_plan(module.files, &module.config, state, &provider, &options);
+    // The mocks need no configure step, but Terraform evaluates the blocks it configures with
+    // and fails the run on their errors (a test file's blocks stand in for the root's).
+    let configure = crate::engine::shared::provider_block::child_errors(
+        module.files,
+        &module.config,
+        &request.variables,
+        || planned_values(&plan, false),
+        &module.overrides,
+    );
+    plan.diagnostics.extend(configure);
     if request.refresh_only {
         // No drift from the mocks: a refresh-only plan changes nothing.
         plan.changes.clear();

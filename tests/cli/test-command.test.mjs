@@ -12,9 +12,8 @@ import { fileURLToPath } from "node:url";
 const repo = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const cli = join(repo, "pkg/cli.js");
 const fixtures = join(repo, "tests/fixtures/test");
-// As tests/testing_fixtures.rs lists them: overridemoduleprovider (a child module's provider
-// blocks are not evaluated in test runs).
-const GAPS = new Set(["overridemoduleprovider"]);
+// As tests/testing_fixtures.rs lists them (none today).
+const GAPS = new Set([]);
 const run = (args) => spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
 const NOTICE = "tfgraph: providers without a mock_provider block are served by tfgraph's in-memory mocks, not by the real providers.\n";
 

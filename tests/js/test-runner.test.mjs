@@ -9,9 +9,8 @@ import { fileURLToPath } from "node:url";
 import { test } from "../../pkg/index.js";
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), "../fixtures/test");
-// As tests/testing_fixtures.rs lists them: overridemoduleprovider (a child module's provider
-// blocks are not evaluated in test runs).
-const GAPS = new Set(["overridemoduleprovider"]);
+// As tests/testing_fixtures.rs lists them (none today).
+const GAPS = new Set([]);
 
 function readScenario(dir) {
   const files = {};

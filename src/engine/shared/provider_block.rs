@@ -19,6 +19,7 @@ use crate::addrs::InstanceKey;
 use crate::config::model::{Config, Module, ProviderConfig};
 use crate::diag::Diagnostics;
 use crate::eval::functions::Registry;
+use crate::eval::module_overrides::ModuleOverrides;
 use crate::eval::module_scope::{Inputs, ModuleScope};
 use crate::eval::scope::ResourceSource;
 use crate::eval::Value;
@@ -155,7 +156,60 @@ pub fn evaluate(
     address: &str,
     schema: Option<&ResourceSchema>,
 ) -> Result<Value, Diagnostics> {
-    let found = block(config, address);
+    let (funcs, file_source) = (Registry::builtin(), crate::eval::MapFilesystem(files));
+    let inputs = Inputs { state, planning: true, resources, ..Inputs::of(config, variables, &file_source, &funcs) };
+    evaluate_block(files, config, &inputs, block(config, address), schema)
+}
+
+/// The errors of the provider blocks of `config`'s child modules, evaluated with a plan's
+/// `resources` (made only when there is a block) as its provider nodes configure them: all but those in a module instance
+/// `overrides` covers (Terraform configures no provider declared in an overridden module:
+/// `terraform test`'s `override_module`, tests/fixtures/test/overridemoduleprovider). The root
+/// module's are the caller's (a test file's blocks stand in for them).
+pub fn child_errors<R: ResourceSource>(
+    files: &BTreeMap<String, String>,
+    config: &Config,
+    variables: &BTreeMap<String, Json>,
+    resources: impl FnOnce() -> R,
+    overrides: &ModuleOverrides,
+) -> Diagnostics {
+    let mut blocks = Vec::new();
+    let mut modules: Vec<&Module> = config.root.module_calls.iter().filter_map(|c| c.module.as_deref()).collect();
+    while let Some(m) = modules.pop() {
+        if !overrides.covers(&m.address) {
+            modules.extend(m.module_calls.iter().filter_map(|c| c.module.as_deref()));
+            blocks.extend(m.providers.iter().map(|pc| (m, pc)));
+        }
+    }
+    let mut out = Diagnostics::new();
+    if blocks.is_empty() {
+        return out;
+    }
+    let (funcs, file_source) = (Registry::builtin(), crate::eval::MapFilesystem(files));
+    let values = resources();
+    let inputs = Inputs {
+        planning: true,
+        resources: Some(&values),
+        overrides: Some(overrides),
+        ..Inputs::of(config, variables, &file_source, &funcs)
+    };
+    for found in blocks {
+        if let Err(d) = evaluate_block(files, config, &inputs, Some(found), None) {
+            out.extend(d);
+        }
+    }
+    out
+}
+
+/// Block `found` (none: an empty one) evaluated in its module's scope with `inputs`, against
+/// `schema` (else what the block writes).
+fn evaluate_block(
+    files: &BTreeMap<String, String>,
+    config: &Config,
+    inputs: &Inputs<'_>,
+    found: Option<(&Module, &ProviderConfig)>,
+    schema: Option<&ResourceSchema>,
+) -> Result<Value, Diagnostics> {
     let body = found.map(|(_, pc)| body_of(files, pc)).unwrap_or_default();
     let derived;
     let schema = match schema {
@@ -165,15 +219,12 @@ pub fn evaluate(
             &derived
         }
     };
-    let funcs = Registry::builtin();
-    let file_source = crate::eval::MapFilesystem(files);
-    let inputs = Inputs { state, planning: true, resources, ..Inputs::of(config, variables, &file_source, &funcs) };
     let root_files = crate::eval::module_scope::root_files(files, &config.root.dir);
-    let scope = ModuleScope::root(config, &inputs, &root_files);
+    let scope = ModuleScope::root(config, inputs, &root_files);
     let mut diags = Diagnostics::new();
     let path: Vec<String> = found.map(|(m, _)| m.path.0.clone()).unwrap_or_default();
     let value =
-        super::scope::with_scope(&scope, &path, &[], &mut |s| body::evaluate(s, &inputs, &body, schema, &mut diags));
+        super::scope::with_scope(&scope, &path, &[], &mut |s| body::evaluate(s, inputs, &body, schema, &mut diags));
     diags.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     if diags.has_errors() {
         return Err(diags);
