@@ -590,11 +590,11 @@ impl<'a> ApplyNodes<'a> {
     /// plans no change after all (the values unknown at plan came back as they were): as
     /// Terraform's no-op `diffApply`, the operation ends there, with no provider apply, no
     /// state write, no event and no count.
-    pub fn planned(&mut self, started: &mut Started, response: Option<Response>) -> bool {
+    pub fn planned(&mut self, started: &mut Started, response: Response) -> bool {
         let b = started.index;
         let request = std::mem::replace(&mut started.request, Err(Diagnostics::new()));
         started.request = match (request, response) {
-            (Ok(Request::Plan { type_name, prior, .. }), Some(Response::Planned(Ok(p)))) => {
+            (Ok(Request::Plan { type_name, prior, .. }), Response::Planned(Ok(p))) => {
                 let planned = p.planned;
                 if prior.as_ref().is_some_and(|prior| planned.equals_known(prior)) {
                     self.ended[b] = true;
@@ -602,7 +602,7 @@ impl<'a> ApplyNodes<'a> {
                 }
                 Ok(Request::Apply { type_name, prior, planned })
             }
-            (_, Some(Response::Planned(Err(e)))) => Err(self.fail(b, e.summary, e.detail)),
+            (_, Response::Planned(Err(e))) => Err(self.fail(b, e.summary, e.detail)),
             _ => Err(self.invalid_response(b)),
         };
         false

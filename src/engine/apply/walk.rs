@@ -171,7 +171,7 @@ impl<H: ApplyHost + ?Sized> Walking<'_, '_, H> {
         // ends here, unseen.
         if let Ok(plan @ Request::Plan { .. }) = &started.request {
             let response = self.ask(plan, &started.provider_config, 0, &instance).await;
-            if self.nodes.borrow_mut().planned(&mut started, Some(response)) {
+            if self.nodes.borrow_mut().planned(&mut started, response) {
                 return true;
             }
         }
