@@ -623,3 +623,41 @@ fn write_only_attributes_stay_out_of_plan_and_state() {
     let text = first["planText"].as_str().unwrap();
     assert!(text.contains("password_wo") && text.contains("(write-only attribute)"), "{text}");
 }
+
+/// A create_before_destroy replacement destroys the object it deposed itself, not an older
+/// deposed object of the same instance (which its own `(deposed KEY)` node destroys), even
+/// when that older object's delete is still running or holds the key the engine would choose:
+/// Terraform pre-allocates a fresh key for the create to depose under and hands it to the
+/// replacement's destroy node (`DiffTransformer`).
+#[test]
+fn a_replacement_destroys_the_object_it_deposed_not_an_older_deposed_one() {
+    let config = |force: &str| {
+        files(&[(
+            "main.tf",
+            &format!(
+                "resource \"mock_resource\" \"base\" {{\n  name      = \"base\"\n  force_new = \"{force}\"\n  lifecycle {{\n    create_before_destroy = true\n  }}\n}}\n"
+            ),
+        )])
+    };
+    let (_, mut state) = converge(&config("1"));
+    // An older object of the instance, deposed by an earlier apply that failed to destroy it,
+    // under the key the engine itself would choose first.
+    let instances = state["resources"][0]["instances"].as_array_mut().unwrap();
+    let mut old = instances[0].clone();
+    old["deposed"] = json!("00000001");
+    old["attributes"]["name"] = json!("old");
+    old["attributes"]["id"] = json!("old-id");
+    instances.insert(0, old);
+    // The older object's delete outlasts the replacement's create.
+    let out = run(&config("2"), Some(&state), json!({"mock": {"delayMs": 100, "delayByName": {"old": 1000}}}));
+    assert_eq!(errors(&out), Vec::<String>::new(), "plan:\n{}", out["planText"]);
+    let after = &out["apply"]["state"]["resources"][0]["instances"];
+    let left: Vec<(Value, Value)> = after
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["deposed"].clone(), i["attributes"]["force_new"].clone()))
+        .collect();
+    assert_eq!(left, vec![(Value::Null, json!("2"))], "state after the apply: {after:#}");
+    assert_eq!(out["apply"]["report"]["destroyed"], json!(2), "{:#}", out["apply"]["report"]);
+}

@@ -156,6 +156,10 @@ pub struct ApplyNodes<'a> {
     pub ops: Vec<OpNode>,
     provider_addr: String,
     next_deposed: u32,
+    /// The key each create_before_destroy create deposed its instance's current object under
+    /// (by change): what the replacement's destroy destroys (Terraform pre-allocates it in
+    /// `DiffTransformer` for both nodes), never another deposed object of the instance.
+    deposed_under: HashMap<usize, String>,
     /// Each configured resource's dependencies and create_before_destroy (`state_write`).
     pub(super) conf: Configured,
     /// The state serial, advanced by each state write (`serial.rs`).
@@ -362,6 +366,7 @@ impl<'a> ApplyNodes<'a> {
             ops,
             provider_addr,
             next_deposed: 1,
+            deposed_under: HashMap::new(),
             conf,
             serial,
             ended: vec![false; n],
@@ -489,25 +494,33 @@ impl<'a> ApplyNodes<'a> {
     }
 
     /// Starts operation `b`: its configuration evaluated over the current state, the object it
-    /// replaces deposed or removed, and the provider request to make.
-    pub fn start(&mut self, b: usize, provider: &dyn Provider) -> Started {
+    /// replaces deposed or removed, and the provider request to make. `None`: a delete whose
+    /// object is gone (or a create_before_destroy create that found none to depose): as
+    /// Terraform's destroy node returns before its hooks on a null object, the operation ends
+    /// there, with no provider call, event or count.
+    pub fn start(&mut self, b: usize, provider: &dyn Provider) -> Option<Started> {
         let o = &self.ops[b];
         let c = &self.plan.changes[o.change];
-        let target = if o.op == Op::Delete {
-            self.find(c, |x| if o.cbd { x.deposed.is_some() } else { x.deposed == c.deposed })
-        } else {
-            self.find(c, |x| x.deposed == c.deposed)
+        let target = match (o.op, o.cbd) {
+            (Op::Delete, true) => {
+                let key = self.deposed_under.get(&o.change);
+                key.and_then(|key| self.find(c, |x| x.deposed.as_ref() == Some(key)))
+            }
+            _ => self.find(c, |x| x.deposed == c.deposed),
         };
         let prior_id = target.and_then(|i| str_attr(&self.objs.get(i).value, "id"));
         let deposed = target.and_then(|i| self.objs.get(i).deposed.clone()).filter(|_| o.op == Op::Delete);
         let name = c.after.as_ref().or(c.before.as_ref()).and_then(|v| str_attr(v, "name"));
         let provider_config = c.provider_config.clone();
-        let mut started =
-            Started { index: b, prior_id, deposed, name, request: Err(Diagnostics::new()), provider_config };
-        if let Some(r) = self.request(b, target, provider).transpose() {
-            started.request = r;
-        }
-        started
+        let request = match self.request(b, target, provider) {
+            Ok(Some(r)) => Ok(r),
+            Ok(None) => {
+                self.ended[b] = true;
+                return None;
+            }
+            Err(d) => Err(d),
+        };
+        Some(Started { index: b, prior_id, deposed, name, request, provider_config })
     }
 
     fn fail(&self, b: usize, summary: String, detail: String) -> Diagnostics {
@@ -571,8 +584,9 @@ impl<'a> ApplyNodes<'a> {
                 if o.op == Op::Create {
                     if let Some(i) = current {
                         if o.cbd || c.action == Action::CreateThenDelete {
-                            self.objs.get_mut(i).deposed = Some(format!("{:08}", self.next_deposed));
-                            self.next_deposed += 1;
+                            let key = fresh_deposed_key(&self.objs, &mut self.next_deposed);
+                            self.objs.get_mut(i).deposed = Some(key.clone());
+                            self.deposed_under.insert(o.change, key);
                         } else {
                             self.objs.remove(i);
                         }
@@ -828,4 +842,15 @@ fn ignore_for_apply(c: &InstanceChange, cfg: Value) -> Value {
         }
     }
     Value { kind: Kind::Object(m), sensitive: cfg.sensitive }
+}
+
+/// The next deposed key no object holds (the state may carry keys this walk did not make).
+fn fresh_deposed_key(objs: &Objects, next: &mut u32) -> String {
+    loop {
+        let key = format!("{:08}", *next);
+        *next += 1;
+        if !objs.iter().any(|x| x.deposed.as_deref() == Some(&key)) {
+            return key;
+        }
+    }
 }

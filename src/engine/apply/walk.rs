@@ -154,7 +154,7 @@ impl<H: ApplyHost + ?Sized> Walking<'_, '_, H> {
     async fn operation(&self, b: usize) -> bool {
         let (mut started, delay, configure, instance) = {
             let s = &mut *self.nodes.borrow_mut();
-            let started = s.start(b, self.provider);
+            let Some(started) = s.start(b, self.provider) else { return true };
             let delay = self.provider.delay_ms(s.ops[b].op, started.name.as_deref());
             // A JS configuration's first operation configures it, over the state as it is now:
             // what its block reaches has been applied (`engine::provider_block`).
