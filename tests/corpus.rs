@@ -100,13 +100,23 @@ fn the_tape_written_as_json_is_serde_jsons_text() {
         if got != want {
             let at = got.bytes().zip(want.bytes()).take_while(|(a, b)| a == b).count();
             let from = at.saturating_sub(80);
-            panic!("{what}: the tape's JSON differs at byte {at}:\n got {}\nwant {}", &got[from..(at + 80).min(got.len())], &want[from..(at + 80).min(want.len())]);
+            panic!(
+                "{what}: the tape's JSON differs at byte {at}:\n got {}\nwant {}",
+                String::from_utf8_lossy(&got.as_bytes()[from..(at + 80).min(got.len())]),
+                String::from_utf8_lossy(&want.as_bytes()[from..(at + 80).min(want.len())])
+            );
         }
     };
     let errors = [
         ("main.tf", "resource \"a\" \"b\" {\n  x = \n}\n"),
-        ("main.tf", "locals {\n  a = var.x[\"é🦀\\u2028\"]\n  b = 1.5 + -3\n}\nmodule \"m\" {\n  source = \"./nowhere\"\n}\n"),
-        ("main.tf.json", "{\"resource\": {\"a\": {\"b\": {\"count\": 1e400, \"x\": \"${aws_instance.y[\\\"k\\\"]}\"}}}}"),
+        (
+            "main.tf",
+            "locals {\n  a = var.x[\"é🦀\\u2028\"]\n  b = 1.5 + -3\n}\nmodule \"m\" {\n  source = \"./nowhere\"\n}\n",
+        ),
+        (
+            "main.tf.json",
+            "{\"resource\": {\"a\": {\"b\": {\"count\": 1e400, \"x\": \"${aws_instance.y[\\\"k\\\"]}\"}}}}",
+        ),
     ];
     for (name, text) in errors {
         check(&[(name.to_string(), text.to_string())].into(), String::new(), text);
