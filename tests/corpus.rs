@@ -78,6 +78,57 @@ fn every_corpus_root_loads_the_same_without_kept_trees() {
     assert!(kept > 1000, "load kept only {kept} files and resource bodies in the whole corpus");
 }
 
+/// `loadConfigRaw`'s JSON is the tape written as text (`bindings::tape::to_json`): for every
+/// corpus root, for generated-10k's shape of files and for configurations with errors, it is
+/// exactly the text serde_json writes for the same `{ config, diagnostics }`, keys and order
+/// included. (`tests/js/tape.test.mjs` then checks the package's decoder against that text.)
+#[test]
+fn the_tape_written_as_json_is_serde_jsons_text() {
+    #[derive(serde::Serialize)]
+    struct LoadResult<'a> {
+        config: &'a tfgraph::config::Config,
+        diagnostics: &'a tfgraph::Diagnostics,
+    }
+    let check = |files: &std::collections::BTreeMap<String, String>, root: String, what: &str| {
+        let loaded = match load_model_from(&MapFiles::new(files), &LoadOptions { root }) {
+            Ok(loaded) => loaded,
+            Err(never) => match never {},
+        };
+        let result = LoadResult { config: &loaded.config, diagnostics: &loaded.diagnostics };
+        let want = serde_json::to_string(&result).unwrap();
+        let got = tfgraph::bindings::tape::to_json(&tfgraph::bindings::tape::encode(&result).unwrap());
+        if got != want {
+            let at = got.bytes().zip(want.bytes()).take_while(|(a, b)| a == b).count();
+            let from = at.saturating_sub(80);
+            panic!(
+                "{what}: the tape's JSON differs at byte {at}:\n got {}\nwant {}",
+                String::from_utf8_lossy(&got.as_bytes()[from..(at + 80).min(got.len())]),
+                String::from_utf8_lossy(&want.as_bytes()[from..(at + 80).min(want.len())])
+            );
+        }
+    };
+    let errors = [
+        ("main.tf", "resource \"a\" \"b\" {\n  x = \n}\n"),
+        (
+            "main.tf",
+            "locals {\n  a = var.x[\"é🦀\\u2028\"]\n  b = 1.5 + -3\n}\nmodule \"m\" {\n  source = \"./nowhere\"\n}\n",
+        ),
+        (
+            "main.tf.json",
+            "{\"resource\": {\"a\": {\"b\": {\"count\": 1e400, \"x\": \"${aws_instance.y[\\\"k\\\"]}\"}}}}",
+        ),
+    ];
+    for (name, text) in errors {
+        check(&[(name.to_string(), text.to_string())].into(), String::new(), text);
+    }
+    let Some(corpus) = support::corpus_dir() else { return };
+    let mut repos = support::RepoFiles::new(&corpus, support::any_file);
+    for root in &support::index_roots(&corpus) {
+        let (files, sub) = repos.read_root_files(root);
+        check(files, sub, root);
+    }
+}
+
 /// `object -> subject (in) line:col` for every reference of every object in a module, in a
 /// stable order (objects by kind then name, references in source order).
 fn describe_refs(m: &Module, file: &str) -> String {

@@ -1,12 +1,13 @@
 // Where loadConfig's time goes, by stage: a CPU profile of the public call, summed per stage.
 //
-//   scripts/build && node bench/config/stages.mjs [--corpus-only | --generated-only] [--runs N]
+//   scripts/build && node bench/config/stages.mjs [--corpus-only | --generated-only] [--runs N] [--functions N]
 //
 // Profiles the module wasm-pack left in target/wasm-pack (before wasm-opt strips function
 // names) behind pkg/index.js, with Node's own sampling profiler. Each sample goes to the stage
 // of the innermost frame that names one (so the syntax tree's drop inside the loader is its
 // own stage); samples under loadConfig that name none are "other". Percentages of all samples
-// under loadConfig, plus the garbage collector.
+// under loadConfig, plus the garbage collector. `--functions N` also lists the N functions with
+// the most samples of their own (the innermost frame), for the stage's hot spots.
 
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readdirSync } from "node:fs";
@@ -21,6 +22,7 @@ const corpusDir = process.env.TFGRAPH_CORPUS ?? join(repoDir, "..", "shared", "c
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
 const runs = args.includes("--runs") ? Number(args[args.indexOf("--runs") + 1]) : undefined;
+const topFunctions = args.includes("--functions") ? Number(args[args.indexOf("--functions") + 1]) : 0;
 
 // The named module with the package's entry point beside it.
 const dir = mkdtempSync(join(tmpdir(), "tfgraph-stages-"));
@@ -80,6 +82,7 @@ async function profile(label, cases, passes) {
   const parent = new Map();
   for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const totals = new Map();
+  const own = new Map();
   let total = 0;
   prof.samples.forEach((id, i) => {
     const names = [];
@@ -96,10 +99,17 @@ async function profile(label, cases, passes) {
     }
     const dt = prof.timeDeltas[i] ?? 0;
     totals.set(stage, (totals.get(stage) ?? 0) + dt);
+    own.set(names[0], (own.get(names[0]) ?? 0) + dt);
     total += dt;
   });
   console.log(`${label}: ${passes} passes, ${ms.toFixed(0)} ms per pass while profiling`);
   for (const [s, t] of [...totals].sort((a, b) => b[1] - a[1])) console.log(`  ${((100 * t) / total).toFixed(1).padStart(5)}%  ${s}`);
+  if (topFunctions > 0) {
+    console.log(`  the ${topFunctions} functions with the most samples of their own:`);
+    for (const [f, t] of [...own].sort((a, b) => b[1] - a[1]).slice(0, topFunctions)) {
+      console.log(`  ${((100 * t) / total).toFixed(1).padStart(5)}%  ${f.slice(0, 150)}`);
+    }
+  }
 }
 
 if (!flag("--corpus-only")) {

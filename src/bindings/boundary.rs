@@ -98,19 +98,18 @@ struct LoadResult<'a> {
     diagnostics: &'a crate::diag::Diagnostics,
 }
 
-/// Raw `loadConfig`: `{ config, diagnostics }` as one JSON text; `pkg/index.js` parses it and
-/// throws `TfgraphError` when the diagnostics hold an error. One `JSON.parse` is several times
-/// cheaper than building the objects property by property across the wasm boundary (the
-/// loading benchmark measured that at about a fifth of `loadConfig`'s time, plus most of the GC).
-/// `loadConfig` itself now takes the tape of [`load_config_tape`]; this text stays the reference
-/// the tape is tested against (`tests/js/tape.test.mjs`) and the export the wasm tests call.
+/// Raw `loadConfig`: `{ config, diagnostics }` as one JSON text. `loadConfig` takes the tape of
+/// [`load_config_tape`]; this text is that tape written as JSON (`tape::to_json`, checked
+/// against serde_json's text natively), the reference `tests/js/tape.test.mjs` checks
+/// `pkg/index.js`'s decoder against, and the export the wasm tests call.
 #[wasm_bindgen(js_name = loadConfigRaw)]
 pub fn load_config_raw(files: JsValue, options: JsValue) -> Result<String, JsValue> {
     let files = read_files(&files, "loadConfig")?;
     let options = read_load_options(&options, "loadConfig")?;
     let loaded = config::load_model_from(&files, &options)?;
-    serde_json::to_string(&LoadResult { config: &loaded.config, diagnostics: &loaded.diagnostics })
-        .map_err(|e| JsError::new(&e.to_string()).into())
+    let tape = super::tape::encode(&LoadResult { config: &loaded.config, diagnostics: &loaded.diagnostics })
+        .map_err(|e| JsValue::from(JsError::new(&e.to_string())))?;
+    Ok(super::tape::to_json(&tape))
 }
 
 /// `loadConfig`'s transfer: `{ config, diagnostics }` as a tape, `[words, text, shapes]` (see

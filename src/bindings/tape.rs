@@ -46,6 +46,8 @@ pub struct Tape {
     pub words: Vec<u32>,
     pub text: String,
     pub shapes: String,
+    /// `shapes` before it became JSON, for [`to_json`].
+    keys: Vec<Vec<&'static str>>,
 }
 
 /// Encode `value`. Fails only for what JSON cannot hold either (a non-string map key).
@@ -54,7 +56,112 @@ pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Tape, Error> {
     e.kept.slots = vec![0; 1 << 12];
     value.serialize(&mut e)?;
     let shapes = serde_json::to_string(&e.shapes).map_err(|err| Error(err.to_string()))?;
-    Ok(Tape { words: e.words, text: e.text, shapes })
+    Ok(Tape { words: e.words, text: e.text, shapes, keys: e.shapes })
+}
+
+/// The tape as the JSON text `serde_json::to_string` writes for the encoded value (numbers
+/// aside: an integral one is written without a fraction, as JavaScript prints it). It is what
+/// `loadConfigRaw` returns, so that the package carries one serialization of the configuration
+/// model, the tape's, instead of a second serde_json one (16 KB of code before wasm-opt:
+/// bench/RESULTS.md, `loadspeed`); `tests/corpus.rs` checks this text against serde_json's
+/// natively, and `tests/js/tape.test.mjs` the JavaScript decoder against this text.
+pub fn to_json(tape: &Tape) -> String {
+    let mut w = JsonWriter { tape, at: 0, text: &tape.text, kept: Vec::new(), out: Vec::new() };
+    w.value();
+    String::from_utf8(w.out).unwrap_or_default()
+}
+
+/// [`to_json`]'s reader: the decoder of `pkg/index.js`, writing JSON instead of objects.
+struct JsonWriter<'t> {
+    tape: &'t Tape,
+    at: usize,
+    /// The text not read yet.
+    text: &'t str,
+    kept: Vec<&'t str>,
+    out: Vec<u8>,
+}
+
+impl<'t> JsonWriter<'t> {
+    fn next(&mut self) -> u32 {
+        let word = self.tape.words.get(self.at).copied().unwrap_or(NULL << 28);
+        self.at += 1;
+        word
+    }
+
+    /// The next `units` UTF-16 code units of the text.
+    fn take(&mut self, units: usize) -> &'t str {
+        let (mut counted, mut bytes) = (0, 0);
+        for c in self.text.chars() {
+            if counted >= units {
+                break;
+            }
+            counted += c.len_utf16();
+            bytes += c.len_utf8();
+        }
+        let (s, rest) = self.text.split_at(bytes);
+        self.text = rest;
+        s
+    }
+
+    fn string(&mut self, s: &str) {
+        let _ = serde_json::to_writer(&mut self.out, s);
+    }
+
+    fn list(&mut self, open: u8, close: u8, n: usize, mut item: impl FnMut(&mut Self, usize)) {
+        self.out.push(open);
+        for i in 0..n {
+            if i > 0 {
+                self.out.push(b',');
+            }
+            item(self, i);
+        }
+        self.out.push(close);
+    }
+
+    fn value(&mut self) {
+        let word = self.next();
+        let mut p = (word & PAYLOAD) as usize;
+        if p == PAYLOAD as usize {
+            p = self.next() as usize;
+        }
+        match word >> 28 {
+            NUM => self.out.extend_from_slice(p.to_string().as_bytes()),
+            STR | STR_KEEP => {
+                let s = self.take(p);
+                if word >> 28 == STR_KEEP {
+                    self.kept.push(s);
+                }
+                self.string(s);
+            }
+            STR_AGAIN => self.string(self.kept.get(p).copied().unwrap_or_default()),
+            ARR => self.list(b'[', b']', p, |w, _| w.value()),
+            OBJ => {
+                let keys = self.tape.keys.get(p).map_or(&[][..], Vec::as_slice);
+                self.list(b'{', b'}', keys.len(), |w, i| {
+                    w.string(keys[i]);
+                    w.out.push(b':');
+                    w.value();
+                });
+            }
+            MAP => self.list(b'{', b'}', p, |w, _| {
+                w.value();
+                w.out.push(b':');
+                w.value();
+            }),
+            FALSE => self.out.extend_from_slice(b"false"),
+            TRUE => self.out.extend_from_slice(b"true"),
+            F64 => {
+                let (lo, hi) = (self.next(), self.next());
+                let n = f64::from_bits(u64::from(hi) << 32 | u64::from(lo));
+                if n.fract() == 0.0 && n.abs() < 9.0e15 {
+                    self.out.extend_from_slice((n as i64).to_string().as_bytes());
+                } else {
+                    let _ = serde_json::to_writer(&mut self.out, &n);
+                }
+            }
+            _ => self.out.extend_from_slice(b"null"),
+        }
+    }
 }
 
 /// The crate's fast hasher: the strings hashed here are short and come from the caller's own files.
@@ -76,6 +183,8 @@ struct Encoder {
     last_shape: [(usize, u32); 64],
     /// The shapes of `Pos` and `SourceRange` once a range was written (`range_shapes`).
     range_shapes: Option<(u32, u32)>,
+    /// The next string is a `serde_json::Number`'s text, to be written as the number.
+    number_text: bool,
 }
 
 impl Default for Encoder {
@@ -89,6 +198,7 @@ impl Default for Encoder {
             kept: Kept::default(),
             last_shape: [(0, 0); 64],
             range_shapes: None,
+            number_text: false,
         }
     }
 }
@@ -430,6 +540,10 @@ impl<'a> ser::Serializer for &'a mut Encoder {
     }
 
     fn serialize_str(self, v: &str) -> Result<(), Error> {
+        if self.number_text {
+            self.number_text = false;
+            return ser::Serializer::serialize_f64(self, v.parse::<f64>().unwrap_or(f64::NAN));
+        }
         self.string(v);
         Ok(())
     }
@@ -651,9 +765,15 @@ impl ser::SerializeStruct for Struct<'_> {
     type Error = Error;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
         if self.name == JSON_NUMBER {
-            // JavaScript reads every number as an f64, as JSON.parse would.
-            let text = serde_json::to_value(value).ok().and_then(|v| v.as_str().and_then(|s| s.parse::<f64>().ok()));
-            return ser::Serializer::serialize_f64(&mut *self.e, text.unwrap_or(f64::NAN));
+            // JavaScript reads every number as an f64, as JSON.parse would. The field is the
+            // number's text, which `serialize_str` writes as that number while `number_text` is
+            // set: through the encoder itself, since any other serializer called here (it was
+            // `serde_json::to_value`) is instantiated for every field type of every struct, the
+            // whole configuration model included (bench/RESULTS.md, `loadspeed`).
+            self.e.number_text = true;
+            let written = value.serialize(&mut *self.e);
+            self.e.number_text = false;
+            return written;
         }
         self.key(key);
         value.serialize(&mut *self.e)

@@ -5,8 +5,8 @@
 //! expression is kept as its source text, its range, the references found in it and (native
 //! syntax) its syntax tree, which eval reads without parsing again (`kept.rs`).
 //!
-//! The derived `Serialize` defines the JSON shape, and drives both the JSON text
-//! (`loadConfigRaw`) and the tape `loadConfig` decodes (`src/bindings/tape.rs`).
+//! The derived `Serialize` defines the JSON shape (serde_json's text natively) and drives the
+//! tape `loadConfig` decodes (`src/bindings/tape.rs`), which `loadConfigRaw` writes as JSON.
 
 use super::kept::{KeptBody, KeptExpr, SyntaxFile};
 use crate::addrs::{ModulePath, ResourceMode, Subject};

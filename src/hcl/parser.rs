@@ -113,13 +113,37 @@ impl<'s> Parser<'s> {
         i
     }
 
-    #[inline]
+    /// The next token. The usual case (the token at `pos` is not a newline to skip) is inlined
+    /// into the parser's ~60 callers: as calls, the peeker and `read` were 5.6% of
+    /// `loadConfig`'s samples on generated-10k (bench/RESULTS.md, `loadspeed`).
+    #[inline(always)]
     pub fn peek(&self) -> Token {
+        match self.toks.get(self.pos) {
+            Some(&t) if self.nl || t.kind != Tk::Newline => t,
+            _ => self.peek_skipping(),
+        }
+    }
+
+    #[inline(always)]
+    pub fn read(&mut self) -> Token {
+        match self.toks.get(self.pos) {
+            Some(&t) if self.nl || t.kind != Tk::Newline => {
+                self.pos += 1;
+                t
+            }
+            _ => self.read_skipping(),
+        }
+    }
+
+    /// [`Parser::peek`] past newlines, or at the end.
+    #[inline(never)]
+    fn peek_skipping(&self) -> Token {
         self.toks[self.peek_index()]
     }
 
-    #[inline]
-    pub fn read(&mut self) -> Token {
+    /// [`Parser::read`] past newlines, or at the end.
+    #[inline(never)]
+    fn read_skipping(&mut self) -> Token {
         let i = self.peek_index();
         self.pos = i + 1;
         self.toks[i]

@@ -1,6 +1,7 @@
 // loadConfig's result crosses from wasm as a tape (src/bindings/tape.rs), decoded in
 // pkg/index.js. It must give exactly what JSON.parse of the raw JSON export gives: same values,
-// same key order, for results and for TfgraphError's contents.
+// same key order, for results and for TfgraphError's contents. That export writes the same tape
+// as JSON in Rust (`tape::to_json`), which tests/corpus.rs checks against serde_json's text.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
