@@ -82,6 +82,16 @@ impl<'a> Inputs<'a> {
     }
 }
 
+/// What a node's conditions (a variable's validations, an output's preconditions) found in
+/// one module instance: each failed condition's message, whether one could not be decided yet
+/// (unknown), whether the node failed (a condition failed or did not evaluate).
+#[derive(Default)]
+pub struct Conditions {
+    pub failed: Vec<String>,
+    pub unknown: bool,
+    pub ok: bool,
+}
+
 enum Slot {
     Evaluating,
     /// Shared with the references that read it; whether its evaluation read only what cannot
@@ -105,12 +115,19 @@ struct Memo {
     changing_reads: Cell<u64>,
     /// By module instance address.
     pure: RefCell<HashMap<String, Rc<PureValues>>>,
+    /// A walk fills the values at their graph nodes ([`ModuleScope::settle_local`] and the
+    /// others): a variable's validations then run at its own validation node, not with its value.
+    walked: Cell<bool>,
 }
 
+/// The values of one module instance every scope of the tree finds: those that read nothing
+/// that changes, and those a walk evaluated at their nodes (final once the node ran: whatever
+/// they read was before them in the graph).
 #[derive(Default)]
 struct PureValues {
     vars: RefCell<HashMap<String, Rc<Value>>>,
     locals: RefCell<HashMap<String, Rc<Value>>>,
+    outputs: RefCell<HashMap<String, Rc<Value>>>,
 }
 
 impl Memo {
@@ -467,8 +484,112 @@ impl<'a> ModuleScope<'a> {
         }
         self.vars.borrow_mut().insert(name.to_string(), Slot::Done(value.clone(), pure));
         self.diagnostics.borrow_mut().extend(diags);
-        self.check_validations(var);
+        if !self.memo.walked.get() {
+            self.check_validations(var);
+        }
         Ok(value)
+    }
+
+    /// From now on, this tree's values are filled by a walk at their nodes: a variable's
+    /// validations run at its validation node ([`validate_variable`](Self::validate_variable)).
+    pub fn walk_fills(&self) {
+        self.memo.walked.set(true);
+    }
+
+    /// Errors this scope has reported so far.
+    fn error_count(&self) -> usize {
+        self.diagnostics.borrow().errors().count()
+    }
+
+    /// Terraform's `NodeLocal.Execute`: local `name` of this module instance evaluated now
+    /// (what it reads is before it in the graph) and kept for every scope of the tree, its
+    /// errors reported here, once; `false` when it failed (its value is then unknown, as
+    /// Terraform sets `cty.DynamicVal`). `None`: not declared.
+    pub fn settle_local(&self, name: &str) -> Option<bool> {
+        let errors = self.error_count();
+        self.locals.borrow_mut().remove(name);
+        self.pure.locals.borrow_mut().remove(name);
+        let v = self.local_shared(name).ok()?;
+        self.pure.locals.borrow_mut().insert(name.to_string(), v);
+        Some(self.error_count() == errors)
+    }
+
+    /// Terraform's `nodeModuleVariable.Execute` / `NodeRootVariable.Execute`: input variable
+    /// `name`'s final value evaluated now (the call's argument in the caller, converted, checked
+    /// for null) and kept for every scope of the tree; its validations are its validation
+    /// node's. `false` when it failed.
+    pub fn settle_variable(&self, name: &str) -> Option<bool> {
+        let errors = self.error_count();
+        let parent_errors = self.parent_errors();
+        self.vars.borrow_mut().remove(name);
+        self.pure.vars.borrow_mut().remove(name);
+        let v = self.var_shared(name).ok()?;
+        self.pure.vars.borrow_mut().insert(name.to_string(), v);
+        Some(self.error_count() == errors && self.parent_errors() == parent_errors)
+    }
+
+    /// Errors the calling module's scope has reported (a call argument's are reported there).
+    fn parent_errors(&self) -> usize {
+        match &self.given {
+            Given::Call { parent, .. } => parent.error_count(),
+            Given::Root(_) => 0,
+        }
+    }
+
+    /// Terraform's `nodeVariableValidation.Execute`: variable `name`'s validation rules over
+    /// its final value.
+    pub fn validate_variable(&self, name: &str) -> Option<Conditions> {
+        let var = self.module.variables.iter().find(|v| v.name == name)?;
+        let errors = self.error_count();
+        let mut found = self.check_validations(var);
+        found.ok = self.error_count() == errors;
+        Some(found)
+    }
+
+    /// Terraform's `NodeApplyableOutput.Execute`: output `name`'s preconditions (a failed
+    /// one's diagnostic made by `failed`), then, if they hold, its value, kept for every scope of
+    /// the tree. An overridden instance's output is the override's, unchecked.
+    pub fn settle_output(
+        &self,
+        name: &str,
+        failed: &mut dyn FnMut(&Self, &crate::config::model::Condition, String),
+    ) -> Option<Conditions> {
+        let decl = self.module.outputs.iter().find(|o| o.name == name)?;
+        let errors = self.error_count();
+        let mut found = Conditions::default();
+        if self.overridden.is_none() {
+            for c in &decl.preconditions {
+                match eval_config_expr(self, self.inputs, &c.condition) {
+                    Ok(v) if !v.is_known() => found.unknown = true,
+                    Ok(v) if v.as_bool() == Some(false) => {
+                        let message = c
+                            .error_message
+                            .as_ref()
+                            .and_then(|m| eval_config_expr(self, self.inputs, m).ok())
+                            .and_then(|m| m.as_str().map(String::from))
+                            .unwrap_or_default();
+                        failed(self, c, message.clone());
+                        found.failed.push(message);
+                    }
+                    Ok(_) => {}
+                    Err(d) => self.diagnostics.borrow_mut().push(*d),
+                }
+            }
+            if self.error_count() != errors {
+                return Some(found);
+            }
+        }
+        self.outputs.borrow_mut().remove(name);
+        self.pure.outputs.borrow_mut().remove(name);
+        let v = self.output(name)?;
+        self.pure.outputs.borrow_mut().insert(name.to_string(), Rc::new(v));
+        found.ok = self.error_count() == errors;
+        Some(found)
+    }
+
+    /// Whether output `name` of this module instance was filled by its node.
+    pub fn output_settled(&self, name: &str) -> bool {
+        self.pure.outputs.borrow().contains_key(name)
     }
 
     /// What was given for `var`, and how (for messages).
@@ -584,7 +705,14 @@ impl<'a> ModuleScope<'a> {
         }
     }
 
-    fn check_validations(&self, var: &crate::config::model::Variable) {
+    fn check_validations(&self, var: &crate::config::model::Variable) -> Conditions {
+        let mut found = Conditions::default();
+        // Terraform blames the call's argument for a module's variable
+        // (`nodeExpandModuleVariable.variableValidationRules`: its expression's range).
+        let blamed = match &self.given {
+            Given::Call { call, .. } => call.arguments.iter().find(|a| a.name == var.name).map(|a| &a.expr.range),
+            Given::Root(_) => None,
+        };
         for rule in &var.validations {
             let ok = match eval_config_expr(self, self.inputs, &rule.condition) {
                 Ok(v) => v,
@@ -593,6 +721,7 @@ impl<'a> ModuleScope<'a> {
                     continue;
                 }
             };
+            found.unknown |= !ok.is_known();
             if ok.as_bool() != Some(false) {
                 continue;
             }
@@ -606,14 +735,22 @@ impl<'a> ModuleScope<'a> {
                 },
                 None => String::new(),
             };
-            self.diagnostics.borrow_mut().push(
-                Diagnostic::error(
-                    "Invalid value for variable",
-                    format!("{message}\n\nThis was checked by the validation rule at {}.", range_text(&rule.range)),
-                )
-                .with_range(var.range.clone()),
-            );
+            let mut d = Diagnostic::error(
+                "Invalid value for variable",
+                format!("{message}\n\nThis was checked by the validation rule at {}.", range_text(&rule.range)),
+            )
+            .with_range(blamed.unwrap_or(&var.range).clone());
+            // The snippet shows what the condition read (Terraform's `Expression` of the rule).
+            d.values = Some(super::snippet_values::expression_values(
+                self,
+                self.inputs,
+                &rule.condition.source,
+                CausedBy::Other,
+            ));
+            self.diagnostics.borrow_mut().push(d);
+            found.failed.push(message);
         }
+        found
     }
 
     /// A value this scope evaluated already (`None` while it is still being evaluated). One
@@ -682,6 +819,9 @@ impl<'a> ModuleScope<'a> {
     /// Evaluates this module's output `name` (for `module.X.name` in the parent, or the API).
     pub fn output(&self, name: &str) -> Option<Value> {
         if let Some(Slot::Done(v, _)) = self.outputs.borrow().get(name) {
+            return Some((**v).clone());
+        }
+        if let Some(v) = self.pure.outputs.borrow().get(name) {
             return Some((**v).clone());
         }
         let decl = self.module.outputs.iter().find(|o| o.name == name)?;

@@ -3,7 +3,7 @@
 //! provider, evaluated, planned by the provider, given an action and its reason; orphans
 //! (vanished keys, resources, modules) planned for deletion; then the root outputs.
 
-use super::walk::{OrphanNode, PlanHost, Synchronous, Work};
+use super::walk::{OrphanNode, PlanHost, Synchronous, ValueKind, ValueNode, Work};
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::model::{Config, IgnoreChanges, Resource};
 use crate::diag::{CausedBy, Diagnostic, Diagnostics};
@@ -59,6 +59,9 @@ struct PlanWalk<'a> {
     failed: BTreeSet<String>,
     /// Root outputs the walk skipped: something they depend on failed.
     skipped_outputs: BTreeSet<String>,
+    /// The checks value nodes recorded: module variables' validations, module outputs'
+    /// preconditions.
+    node_checks: Vec<shared::checks::CheckResult>,
     /// Data resources whose instances are known: (module instance, type, name).
     data_expanded: std::collections::HashSet<super::data_orphans::DataResource>,
     diags: Diagnostics,
@@ -219,6 +222,9 @@ pub async fn plan_walked(
         result.diagnostics = shared::snippets::with_sources(std::mem::take(&mut result.diagnostics), &file_source);
         return result;
     }
+    // From here the walk evaluates each local, module variable, validation and output at its
+    // node: readers find the values it filled.
+    scope.walk_fills();
     let prior_index = index_state(prior);
     let mut walk = PlanWalk {
         config,
@@ -236,6 +242,7 @@ pub async fn plan_walked(
         data_read: Vec::new(),
         failed: BTreeSet::new(),
         skipped_outputs: BTreeSet::new(),
+        node_checks: Vec::new(),
         data_expanded: Default::default(),
         diags: Diagnostics::new(),
         pending: HashMap::new(),
@@ -353,7 +360,7 @@ pub async fn plan_walked(
         !walk.failed.contains(address)
     };
     let visit = one_lifetime(|work| {
-        let (walk, host, values, graph, expansions) = (&walk, host, &values, &graph, &expansions);
+        let (walk, host, values, graph, expansions, scope) = (&walk, host, &values, &graph, &expansions, &scope);
         let (plan_resource, expand_module) = (&plan_resource, &expand_module);
         Box::pin(async move {
             match work {
@@ -372,8 +379,16 @@ pub async fn plan_walked(
                     .await
                     .unwrap_or(false)
                 }
-                // Its value is evaluated after the walk (`PlanWalk::outputs`).
-                Work::Output(_) => true,
+                Work::Output(name) => {
+                    let node = ValueNode { kind: ValueKind::Output, path: Vec::new(), name: name.to_string() };
+                    let ok = options.destroy || settle_value(&mut walk.borrow_mut(), scope, expansions, &node);
+                    if !ok {
+                        // Left out of the plan, as Terraform sets no value for it.
+                        walk.borrow_mut().skipped_outputs.insert(name.to_string());
+                    }
+                    ok
+                }
+                Work::Value(node) => options.destroy || settle_value(&mut walk.borrow_mut(), scope, expansions, node),
                 Work::Module(path) => {
                     expand_module(&mut walk.borrow_mut(), path);
                     true
@@ -396,7 +411,7 @@ pub async fn plan_walked(
         Work::Output(name) => {
             walk.borrow_mut().skipped_outputs.insert(name.to_string());
         }
-        Work::Orphan(_) | Work::Provider(_) | Work::Module(_) => {}
+        Work::Orphan(_) | Work::Provider(_) | Work::Module(_) | Work::Value(_) => {}
     };
     graph.walk(&visit, &skipped, parallelism, options.cancel.clone()).await;
     if options.cancel.as_ref().is_some_and(crate::walk::CancelToken::is_cancelled) {
@@ -418,6 +433,7 @@ pub async fn plan_walked(
             &mut check_diags,
             true,
         );
+        shared::checks::add_module_checks(&mut result.checks, std::mem::take(&mut walk.node_checks), config);
         if !walk.targets.is_empty() {
             let kept = &walk.kept;
             shared::targets::leave_out_checks(&mut result.checks, kept, &|o| graph.output_kept(o, kept));
@@ -527,6 +543,56 @@ async fn settled<'w>(
     w.diags.push(Diagnostic::error("Provider answers did not settle", format!("Planning {address} asked its providers new questions in each of {MAX_RUNS} runs: their answers depend on something besides their inputs.")));
     w.failed.insert(address.to_string());
     None
+}
+
+/// The visit of a value node (Terraform's `NodeLocal`, `nodeModuleVariable`,
+/// `nodeVariableValidation`, `NodeApplyableOutput`): its value evaluated in every instance of
+/// its module the walk expanded, kept where every later reader finds it; its errors reported
+/// now, in the walk's order; a validation's or a module output's conditions recorded for the
+/// plan's checks. `false` when it failed in one instance: its dependents are skipped.
+fn settle_value(
+    walk: &mut PlanWalk<'_>,
+    scope: &ModuleScope<'_>,
+    expansions: &Expansions<'_>,
+    node: &ValueNode,
+) -> bool {
+    let mut precondition = |s: &ModuleScope<'_>, c: &crate::config::model::Condition, message: String| {
+        let d =
+            Diagnostic::error("Module output value precondition failed", message).with_range(c.condition.range.clone());
+        let d = shared::checks::failed_condition(d, s, s.inputs(), &c.condition);
+        s.diagnostics.borrow_mut().push(d);
+    };
+    let mut ok = true;
+    let mut checked = Vec::new();
+    for keys in expansions.instances(&node.path) {
+        let settled = with_scope(scope, &node.path, &keys, &mut |s| match node.kind {
+            ValueKind::Local => s.settle_local(&node.name).map(|ok| (ok, None)),
+            ValueKind::Variable => s.settle_variable(&node.name).map(|ok| (ok, None)),
+            ValueKind::Validation => s.validate_variable(&node.name).map(|c| (c.ok, Some(c))),
+            ValueKind::Output => s.settle_output(&node.name, &mut precondition).map(|c| (c.ok, Some(c))),
+        });
+        let Some((settled, conditions)) = settled.flatten() else { continue };
+        ok &= settled;
+        if let Some(c) = conditions {
+            checked.push((order::instance_addr(&node.path, &keys), c));
+        }
+    }
+    let checkable = node.kind == ValueKind::Validation || (node.kind == ValueKind::Output && !node.path.is_empty());
+    if checkable && !config_of(walk.config, node).is_empty() {
+        let output = node.kind == ValueKind::Output;
+        walk.node_checks.push(shared::checks::of_node(output, &node.path, &node.name, checked));
+    }
+    walk.diags.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
+    ok
+}
+
+/// The conditions a value node checks: a variable's validations, an output's preconditions.
+fn config_of<'c>(config: &'c Config, node: &ValueNode) -> &'c [crate::config::model::Condition] {
+    let Some(m) = order::module_at(config, &node.path) else { return &[] };
+    match node.kind {
+        ValueKind::Validation => m.variables.iter().find(|v| v.name == node.name).map_or(&[], |v| &v.validations),
+        _ => m.outputs.iter().find(|o| o.name == node.name).map_or(&[], |o| &o.preconditions),
+    }
 }
 
 /// `visit` as the walk takes it: one lifetime for the nodes' work and the futures doing it.

@@ -44,9 +44,22 @@ impl Status {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kind2 {
-    Resource { mode: ResourceMode, type_name: String, name: String },
-    Output { name: String },
-    Check { name: String },
+    Resource {
+        mode: ResourceMode,
+        type_name: String,
+        name: String,
+    },
+    /// A root output, or a module's (`config_addr` `module.m.output.o`).
+    Output {
+        name: String,
+    },
+    Check {
+        name: String,
+    },
+    /// An input variable's validations (`var.x`, `module.m.var.x`).
+    Variable {
+        name: String,
+    },
 }
 
 /// One checkable configuration object and its instances.
@@ -194,6 +207,13 @@ pub fn evaluate(
             objects: Some(objects),
         });
     }
+    for v in config.root.variables.iter().filter(|v| !v.validations.is_empty()) {
+        // Validated before the walk (a failure refused the plan): here only their statuses.
+        let statuses: Vec<Status> = v.validations.iter().map(|c| condition(root, inputs, c, &mut scratch).0).collect();
+        let (addr, s) = (format!("var.{}", v.name), Status::combine(statuses.into_iter()));
+        let objects = Some(vec![(addr.clone(), s, Vec::new())]);
+        out.push(CheckResult { kind: Kind2::Variable { name: v.name.clone() }, config_addr: addr, status: s, objects });
+    }
     for o in &config.root.outputs {
         if o.preconditions.is_empty() {
             continue;
@@ -211,17 +231,9 @@ pub fn evaluate(
         }
         let mut statuses = Vec::new();
         let mut problems = Vec::new();
+        // A failed one is reported by the output's node (the plan walk's `settle_value`).
         for c in &o.preconditions {
             let (s, m) = condition(root, inputs, c, &mut scratch);
-            if s == Status::Fail && planning {
-                diags.push(failed_condition(
-                    Diagnostic::error("Module output value precondition failed", m.clone().unwrap_or_default())
-                        .with_range(c.condition.range.clone()),
-                    root,
-                    inputs,
-                    &c.condition,
-                ));
-            }
             statuses.push(s);
             problems.extend(m);
         }
@@ -259,6 +271,75 @@ pub fn evaluate(
     out
 }
 
+/// The check of a module's variable validations or output preconditions below the root, as
+/// its node found it in each module instance (`instances`: module instance address, what the
+/// conditions found).
+pub fn of_node(
+    output: bool,
+    path: &[String],
+    name: &str,
+    instances: Vec<(String, crate::eval::module_scope::Conditions)>,
+) -> CheckResult {
+    let what = if output { "output" } else { "var" };
+    let objects: Vec<(String, Status, Vec<String>)> = instances
+        .into_iter()
+        .map(|(module, c)| {
+            let s = if !c.failed.is_empty() || !c.ok {
+                Status::Fail
+            } else if c.unknown {
+                Status::Unknown
+            } else {
+                Status::Pass
+            };
+            (format!("{module}.{what}.{name}"), s, c.failed)
+        })
+        .collect();
+    let module: String = path.iter().map(|p| format!("module.{p}.")).collect();
+    let kind =
+        if output { Kind2::Output { name: name.to_string() } } else { Kind2::Variable { name: name.to_string() } };
+    CheckResult {
+        kind,
+        config_addr: format!("{module}{what}.{name}"),
+        status: Status::combine(objects.iter().map(|o| o.1)),
+        objects: Some(objects),
+    }
+}
+
+/// `found` (what the value nodes of modules below the root recorded) added to `checks`, and
+/// every other checkable variable or output of those modules, which no node reported (skipped,
+/// or in no instance), as unknown with no instances: Terraform's `checks.State` starts with
+/// every checkable object of the configuration.
+pub fn add_module_checks(checks: &mut Vec<CheckResult>, found: Vec<CheckResult>, config: &Config) {
+    fn walk(m: &crate::config::model::Module, prefix: &str, found: &[CheckResult], out: &mut Vec<CheckResult>) {
+        for call in &m.module_calls {
+            let Some(child) = call.module.as_deref() else { continue };
+            let prefix = format!("{prefix}module.{}.", call.name);
+            let vars = child.variables.iter().filter(|v| !v.validations.is_empty());
+            let vars = vars.map(|v| (format!("{prefix}var.{}", v.name), Kind2::Variable { name: v.name.clone() }));
+            let outputs = child.outputs.iter().filter(|o| !o.preconditions.is_empty());
+            let outputs =
+                outputs.map(|o| (format!("{prefix}output.{}", o.name), Kind2::Output { name: o.name.clone() }));
+            for (config_addr, kind) in vars.chain(outputs) {
+                if !found.iter().any(|f| f.config_addr == config_addr) {
+                    out.push(CheckResult { kind, config_addr, status: Status::Unknown, objects: None });
+                }
+            }
+            walk(child, &prefix, found, out);
+        }
+    }
+    let mut missing = Vec::new();
+    walk(&config.root, "", &found, &mut missing);
+    checks.extend(found);
+    checks.extend(missing);
+}
+
+/// The module of a checkable object's address below the root (`module.m[0]` of
+/// `module.m[0].var.x`), for the JSON's `module`.
+fn module_of(addr: &str) -> Option<&str> {
+    let (module, _) = addr.rsplit_once(".var.").or_else(|| addr.rsplit_once(".output."))?;
+    module.starts_with("module.").then_some(module)
+}
+
 /// The plan JSON's `checks` (sorted by address as Terraform lists them).
 pub fn plan_json(results: &[CheckResult]) -> Json {
     let mut list: Vec<&CheckResult> = results.iter().collect();
@@ -282,6 +363,13 @@ pub fn plan_json(results: &[CheckResult]) -> Json {
                         addr.insert("kind".into(), json!("check"));
                         addr.insert("name".into(), json!(name));
                     }
+                    Kind2::Variable { name } => {
+                        addr.insert("kind".into(), json!("var"));
+                        addr.insert("name".into(), json!(name));
+                    }
+                }
+                if let Some(module) = module_of(&r.config_addr).filter(|_| !matches!(r.kind, Kind2::Resource { .. })) {
+                    addr.insert("module".into(), json!(module));
                 }
                 addr.insert("to_display".into(), json!(r.config_addr));
                 let mut m = Map::new();
@@ -294,7 +382,14 @@ pub fn plan_json(results: &[CheckResult]) -> Json {
                             objs.iter()
                                 .map(|(a, s, p)| {
                                     let mut i = Map::new();
-                                    i.insert("address".into(), json!({"to_display": a}));
+                                    let mut address = Map::new();
+                                    if let Some(module) =
+                                        module_of(a).filter(|_| !matches!(r.kind, Kind2::Resource { .. }))
+                                    {
+                                        address.insert("module".into(), json!(module));
+                                    }
+                                    address.insert("to_display".into(), json!(a));
+                                    i.insert("address".into(), Json::Object(address));
                                     i.insert("status".into(), json!(s.as_str()));
                                     if !p.is_empty() {
                                         i.insert(
@@ -321,7 +416,7 @@ pub fn state_json(results: &[CheckResult]) -> Json {
     }
     let rank = |k: &Kind2| match k {
         Kind2::Resource { .. } => 0,
-        Kind2::Output { .. } => 1,
+        Kind2::Output { .. } | Kind2::Variable { .. } => 1,
         Kind2::Check { .. } => 2,
     };
     let mut list: Vec<&CheckResult> = results.iter().collect();
@@ -333,6 +428,7 @@ pub fn state_json(results: &[CheckResult]) -> Json {
                     Kind2::Resource { .. } => "resource",
                     Kind2::Output { .. } => "output",
                     Kind2::Check { .. } => "check",
+                    Kind2::Variable { .. } => "var",
                 };
                 let objects: Vec<Json> = r
                     .objects
