@@ -118,6 +118,12 @@ struct Memo {
     /// A walk fills the values at their graph nodes ([`ModuleScope::settle_local`] and the
     /// others): a variable's validations then run at its own validation node, not with its value.
     walked: Cell<bool>,
+    /// Whether a value node is evaluating its value now ([`ModuleScope::settle_local`] and
+    /// the others).
+    settling: Cell<bool>,
+    /// Values evaluated on demand while a walk fills them, outside their nodes: a reader the
+    /// graph let run before the value's node (none, when the graph's edges are Terraform's).
+    early: Cell<usize>,
 }
 
 /// The values of one module instance every scope of the tree finds: those that read nothing
@@ -133,6 +139,21 @@ struct PureValues {
 impl Memo {
     fn changing_read(&self) {
         self.changing_reads.set(self.changing_reads.get() + 1);
+    }
+
+    /// A value is evaluated now: outside its node, while a walk fills the values, it is early.
+    fn evaluating(&self) {
+        if cfg!(debug_assertions) && self.walked.get() && !self.settling.get() {
+            self.early.set(self.early.get() + 1);
+        }
+    }
+
+    /// Runs `f` as a value node's evaluation.
+    fn settle<R>(&self, f: impl FnOnce() -> R) -> R {
+        let was = self.settling.replace(true);
+        let r = f();
+        self.settling.set(was);
+        r
     }
 }
 
@@ -474,6 +495,7 @@ impl<'a> ModuleScope<'a> {
                 names: 2,
             });
         };
+        self.memo.evaluating();
         self.vars.borrow_mut().insert(name.to_string(), Slot::Evaluating);
         let before = self.memo.changing_reads.get();
         let mut diags = Diagnostics::new();
@@ -496,6 +518,12 @@ impl<'a> ModuleScope<'a> {
         self.memo.walked.set(true);
     }
 
+    /// How many values were evaluated outside their nodes since [`walk_fills`](Self::walk_fills)
+    /// (see `Memo::early`).
+    pub fn early_reads(&self) -> usize {
+        self.memo.early.get()
+    }
+
     /// Errors this scope has reported so far.
     fn error_count(&self) -> usize {
         self.diagnostics.borrow().errors().count()
@@ -509,7 +537,7 @@ impl<'a> ModuleScope<'a> {
         let errors = self.error_count();
         self.locals.borrow_mut().remove(name);
         self.pure.locals.borrow_mut().remove(name);
-        let v = self.local_shared(name).ok()?;
+        let v = self.memo.settle(|| self.local_shared(name)).ok()?;
         self.pure.locals.borrow_mut().insert(name.to_string(), v);
         Some(self.error_count() == errors)
     }
@@ -523,7 +551,7 @@ impl<'a> ModuleScope<'a> {
         let parent_errors = self.parent_errors();
         self.vars.borrow_mut().remove(name);
         self.pure.vars.borrow_mut().remove(name);
-        let v = self.var_shared(name).ok()?;
+        let v = self.memo.settle(|| self.var_shared(name)).ok()?;
         self.pure.vars.borrow_mut().insert(name.to_string(), v);
         Some(self.error_count() == errors && self.parent_errors() == parent_errors)
     }
@@ -546,45 +574,22 @@ impl<'a> ModuleScope<'a> {
         Some(found)
     }
 
-    /// Terraform's `NodeApplyableOutput.Execute`: output `name`'s preconditions (a failed
-    /// one's diagnostic made by `failed`), then, if they hold, its value, kept for every scope of
-    /// the tree. An overridden instance's output is the override's, unchecked.
-    pub fn settle_output(
-        &self,
-        name: &str,
-        failed: &mut dyn FnMut(&Self, &crate::config::model::Condition, String),
-    ) -> Option<Conditions> {
-        let decl = self.module.outputs.iter().find(|o| o.name == name)?;
+    /// Terraform's `NodeApplyableOutput.Execute`, once the output's preconditions held (the
+    /// engine checks them): output `name`'s value evaluated now and kept for every scope of the
+    /// tree; `false` when it failed. An overridden instance's is the override's.
+    pub fn settle_output(&self, name: &str) -> Option<bool> {
         let errors = self.error_count();
-        let mut found = Conditions::default();
-        if self.overridden.is_none() {
-            for c in &decl.preconditions {
-                match eval_config_expr(self, self.inputs, &c.condition) {
-                    Ok(v) if !v.is_known() => found.unknown = true,
-                    Ok(v) if v.as_bool() == Some(false) => {
-                        let message = c
-                            .error_message
-                            .as_ref()
-                            .and_then(|m| eval_config_expr(self, self.inputs, m).ok())
-                            .and_then(|m| m.as_str().map(String::from))
-                            .unwrap_or_default();
-                        failed(self, c, message.clone());
-                        found.failed.push(message);
-                    }
-                    Ok(_) => {}
-                    Err(d) => self.diagnostics.borrow_mut().push(*d),
-                }
-            }
-            if self.error_count() != errors {
-                return Some(found);
-            }
-        }
         self.outputs.borrow_mut().remove(name);
         self.pure.outputs.borrow_mut().remove(name);
-        let v = self.output(name)?;
+        let v = self.memo.settle(|| self.output(name))?;
         self.pure.outputs.borrow_mut().insert(name.to_string(), Rc::new(v));
-        found.ok = self.error_count() == errors;
-        Some(found)
+        Some(self.error_count() == errors)
+    }
+
+    /// Whether this module instance is an `override_module`'s: its outputs are the override's,
+    /// and their preconditions are not checked (Terraform's `nodeExpandOutput.getOverrideValue`).
+    pub fn overridden(&self) -> bool {
+        self.overridden.is_some()
     }
 
     /// Whether output `name` of this module instance was filled by its node.
@@ -799,6 +804,7 @@ impl<'a> ModuleScope<'a> {
         if let Some(v) = self.pure.locals.borrow().get(name) {
             return Ok(v.clone());
         }
+        self.memo.evaluating();
         self.locals.borrow_mut().insert(name.to_string(), Slot::Evaluating);
         let before = self.memo.changing_reads.get();
         let v = Rc::new(match eval_config_expr(self, self.inputs, &decl.expr) {
@@ -829,6 +835,7 @@ impl<'a> ModuleScope<'a> {
             // Terraform's `nodeExpandOutput.getOverrideValue`: no expression, no preconditions.
             return Some(super::module_overrides::ModuleOverrides::output(outputs, name).mark(decl.sensitive));
         }
+        self.memo.evaluating();
         self.outputs.borrow_mut().insert(name.to_string(), Slot::Evaluating);
         let v = match eval_config_expr(self, self.inputs, &decl.value) {
             Ok(v) => v.mark(decl.sensitive),
@@ -1267,5 +1274,46 @@ resource "mock_resource" "r" {
         let each = |v: &str| root.child_instance("e", ModuleKey::Each("a".into(), Value::string(v))).unwrap();
         assert_eq!(each("one").local("pure").unwrap(), Value::string("one-1"));
         assert_eq!(each("two").local("pure").unwrap(), Value::string("two-1"));
+    }
+
+    /// A walk's value nodes: each value evaluated once at its node, its error reported there
+    /// (once), what reads it afterwards finding it without evaluating, and a module
+    /// variable's validation left to its own node.
+    #[test]
+    fn a_walk_fills_values_at_their_nodes() {
+        let files: BTreeMap<String, String> = crate::util::sort::btree_map([
+            ("main.tf".to_string(), "module \"m\" {\n  source = \"./m\"\n  x      = \"big\"\n}\n".to_string()),
+            ("m/main.tf".to_string(), "variable \"x\" {\n  validation {\n    condition     = var.x == \"a\"\n    error_message = \"Not a.\"\n  }\n}\nlocals {\n  bad  = tonumber(var.x)\n  read = \"${local.bad}-${var.x}\"\n}\n".to_string()),
+        ]);
+        let loaded = crate::load(&files, &Default::default());
+        let funcs = Registry::builtin();
+        let variables = BTreeMap::new();
+        let inputs = Inputs { planning: true, ..Inputs::new(&variables, &NoFilesystem, &funcs) };
+        let root = ModuleScope::root(&loaded.config, &inputs, &[]);
+        root.walk_fills();
+        let child = root.child_scope("m").unwrap().unwrap();
+        assert_eq!(child.settle_variable("x"), Some(true));
+        // The value is the call's, unvalidated until the validation node runs.
+        assert_eq!(child.diagnostics.borrow().errors().count(), 0);
+        let checked = child.validate_variable("x").unwrap();
+        assert!(!checked.ok);
+        assert_eq!(checked.failed, ["Not a."]);
+        let range = child.diagnostics.borrow().errors().last().and_then(|d| d.range.clone()).unwrap();
+        assert_eq!((range.filename.as_str(), range.start.line), ("main.tf", 3), "the call's argument is blamed");
+        assert_eq!(child.settle_local("bad"), Some(false));
+        assert_eq!(child.settle_local("read"), Some(true));
+        let errors = child.diagnostics.borrow().errors().count();
+        // Another scope of the same instance (the engine makes one per reader) reads them filled.
+        let again = root.child_scope("m").unwrap().unwrap();
+        assert!(!again.local("read").unwrap().is_known());
+        assert_eq!(again.var("x").unwrap(), Value::string("big"));
+        assert_eq!(again.diagnostics.borrow().errors().count() + child.diagnostics.borrow().errors().count(), errors);
+        assert_eq!(root.early_reads(), 0);
+        // A read of what no node filled is early (the plan asserts there is none).
+        let fresh = ModuleScope::root(&loaded.config, &inputs, &[]);
+        fresh.walk_fills();
+        let _ = fresh.child_scope("m").unwrap().unwrap().local("read");
+        assert!(fresh.early_reads() > 0);
+        assert_eq!(child.settle_local("undeclared"), None);
     }
 }

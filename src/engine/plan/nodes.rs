@@ -223,8 +223,10 @@ pub async fn plan_walked(
         return result;
     }
     // From here the walk evaluates each local, module variable, validation and output at its
-    // node: readers find the values it filled.
-    scope.walk_fills();
+    // node: readers find the values it filled (a destroy plan's value nodes do no work).
+    if !options.destroy {
+        scope.walk_fills();
+    }
     let prior_index = index_state(prior);
     let mut walk = PlanWalk {
         config,
@@ -414,6 +416,9 @@ pub async fn plan_walked(
         Work::Orphan(_) | Work::Provider(_) | Work::Module(_) | Work::Value(_) => {}
     };
     graph.walk(&visit, &skipped, parallelism, options.cancel.clone()).await;
+    // Every reader ran after the value nodes it reads: the graph orders them (its edges are
+    // Terraform's), and a reader before its value would read something not evaluated yet.
+    debug_assert_eq!(scope.early_reads(), 0, "values read before their nodes ran");
     if options.cancel.as_ref().is_some_and(crate::walk::CancelToken::is_cancelled) {
         // Terraform's stop hook: `errors.New("execution halted")`.
         walk.borrow_mut().diags.push(Diagnostic::error("execution halted", ""));
@@ -556,12 +561,6 @@ fn settle_value(
     expansions: &Expansions<'_>,
     node: &ValueNode,
 ) -> bool {
-    let mut precondition = |s: &ModuleScope<'_>, c: &crate::config::model::Condition, message: String| {
-        let d =
-            Diagnostic::error("Module output value precondition failed", message).with_range(c.condition.range.clone());
-        let d = shared::checks::failed_condition(d, s, s.inputs(), &c.condition);
-        s.diagnostics.borrow_mut().push(d);
-    };
     let mut ok = true;
     let mut checked = Vec::new();
     for keys in expansions.instances(&node.path) {
@@ -569,7 +568,11 @@ fn settle_value(
             ValueKind::Local => s.settle_local(&node.name).map(|ok| (ok, None)),
             ValueKind::Variable => s.settle_variable(&node.name).map(|ok| (ok, None)),
             ValueKind::Validation => s.validate_variable(&node.name).map(|c| (c.ok, Some(c))),
-            ValueKind::Output => s.settle_output(&node.name, &mut precondition).map(|c| (c.ok, Some(c))),
+            ValueKind::Output => {
+                let conditions = output_preconditions(s, &node.name)?;
+                let ok = conditions.ok && s.settle_output(&node.name)?;
+                Some((ok, Some(conditions)))
+            }
         });
         let Some((settled, conditions)) = settled.flatten() else { continue };
         ok &= settled;
@@ -584,6 +587,28 @@ fn settle_value(
     }
     walk.diags.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     ok
+}
+
+/// Terraform's `NodeApplyableOutput.Execute` first checks output `name`'s preconditions in
+/// module instance `s` (`evalCheckRules`): a failed one is an error there, and the value is
+/// not evaluated. An overridden instance's are not checked. `None`: no such output.
+fn output_preconditions(s: &ModuleScope<'_>, name: &str) -> Option<crate::eval::module_scope::Conditions> {
+    let decl = s.module().outputs.iter().find(|o| o.name == name)?;
+    let mut found = crate::eval::module_scope::Conditions { ok: true, ..Default::default() };
+    for c in decl.preconditions.iter().filter(|_| !s.overridden()) {
+        let mut diags = Diagnostics::new();
+        let (status, message) = shared::checks::condition(s, s.inputs(), c, &mut diags);
+        found.ok &= !diags.has_errors() && status != shared::checks::Status::Fail;
+        found.unknown |= status == shared::checks::Status::Unknown;
+        s.diagnostics.borrow_mut().extend(diags);
+        if let Some(message) = message {
+            let d = Diagnostic::error("Module output value precondition failed", message.clone())
+                .with_range(c.condition.range.clone());
+            s.diagnostics.borrow_mut().push(shared::checks::failed_condition(d, s, s.inputs(), &c.condition));
+            found.failed.push(message);
+        }
+    }
+    Some(found)
 }
 
 /// The conditions a value node checks: a variable's validations, an output's preconditions.
