@@ -82,6 +82,14 @@ impl<'a> Inputs<'a> {
     }
 }
 
+/// What a value node evaluates ([`ModuleScope::settle`]).
+#[derive(Clone, Copy)]
+pub enum Settle {
+    Local,
+    Variable,
+    Output,
+}
+
 /// What a node's conditions (a variable's validations, an output's preconditions) found in
 /// one module instance: each failed condition's message, whether one could not be decided yet
 /// (unknown), whether the node failed (a condition failed or did not evaluate).
@@ -115,14 +123,14 @@ struct Memo {
     changing_reads: Cell<u64>,
     /// By module instance address.
     pure: RefCell<HashMap<String, Rc<PureValues>>>,
-    /// A walk fills the values at their graph nodes ([`ModuleScope::settle_local`] and the
-    /// others): a variable's validations then run at its own validation node, not with its value.
+    /// A walk fills the values at their graph nodes ([`ModuleScope::settle`]): a variable's
+    /// validations then run at its own validation node, not with its value.
     walked: Cell<bool>,
-    /// Whether a value node is evaluating its value now ([`ModuleScope::settle_local`] and
-    /// the others).
+    /// Whether a value node is evaluating its value now.
     settling: Cell<bool>,
-    /// Values evaluated on demand while a walk fills them, outside their nodes: a reader the
-    /// graph let run before the value's node (none, when the graph's edges are Terraform's).
+    /// Values evaluated on demand outside their nodes while a walk fills them (counted in
+    /// debug builds): a reader the graph let run before the value's node. None when the
+    /// graph's edges are Terraform's.
     early: Cell<usize>,
 }
 
@@ -146,14 +154,6 @@ impl Memo {
         if cfg!(debug_assertions) && self.walked.get() && !self.settling.get() {
             self.early.set(self.early.get() + 1);
         }
-    }
-
-    /// Runs `f` as a value node's evaluation.
-    fn settle<R>(&self, f: impl FnOnce() -> R) -> R {
-        let was = self.settling.replace(true);
-        let r = f();
-        self.settling.set(was);
-        r
     }
 }
 
@@ -512,8 +512,9 @@ impl<'a> ModuleScope<'a> {
         Ok(value)
     }
 
-    /// From now on, this tree's values are filled by a walk at their nodes: a variable's
-    /// validations run at its validation node ([`validate_variable`](Self::validate_variable)).
+    /// From now on, this tree's values are filled by a walk at their nodes
+    /// ([`settle`](Self::settle)); a variable's validations run at its validation node
+    /// ([`validate_variable`](Self::validate_variable)).
     pub fn walk_fills(&self) {
         self.memo.walked.set(true);
     }
@@ -529,31 +530,30 @@ impl<'a> ModuleScope<'a> {
         self.diagnostics.borrow().errors().count()
     }
 
-    /// Terraform's `NodeLocal.Execute`: local `name` of this module instance evaluated now
-    /// (what it reads is before it in the graph) and kept for every scope of the tree, its
-    /// errors reported here, once; `false` when it failed (its value is then unknown, as
-    /// Terraform sets `cty.DynamicVal`). `None`: not declared.
-    pub fn settle_local(&self, name: &str) -> Option<bool> {
-        let errors = self.error_count();
-        self.locals.borrow_mut().remove(name);
-        self.pure.locals.borrow_mut().remove(name);
-        let v = self.memo.settle(|| self.local_shared(name)).ok()?;
-        self.pure.locals.borrow_mut().insert(name.to_string(), v);
-        Some(self.error_count() == errors)
-    }
-
-    /// Terraform's `nodeModuleVariable.Execute` / `NodeRootVariable.Execute`: input variable
-    /// `name`'s final value evaluated now (the call's argument in the caller, converted, checked
-    /// for null) and kept for every scope of the tree; its validations are its validation
-    /// node's. `false` when it failed.
-    pub fn settle_variable(&self, name: &str) -> Option<bool> {
-        let errors = self.error_count();
-        let parent_errors = self.parent_errors();
-        self.vars.borrow_mut().remove(name);
-        self.pure.vars.borrow_mut().remove(name);
-        let v = self.memo.settle(|| self.var_shared(name)).ok()?;
-        self.pure.vars.borrow_mut().insert(name.to_string(), v);
-        Some(self.error_count() == errors && self.parent_errors() == parent_errors)
+    /// A value node's evaluation (Terraform's `NodeLocal`, `nodeModuleVariable` /
+    /// `NodeRootVariable`, `NodeApplyableOutput` once its preconditions held): `what` `name` of
+    /// this module instance evaluated now (what it reads is before it in the graph) and kept
+    /// for every scope of the tree, its errors reported here, once (a module variable's
+    /// argument's in the caller). `false` when it failed: a local's value is then unknown, as
+    /// Terraform sets `cty.DynamicVal`. A variable's validations are its validation node's; an
+    /// overridden instance's output is the override's. `None`: not declared.
+    pub fn settle(&self, what: Settle, name: &str) -> Option<bool> {
+        // Nothing read it before (the walk's order is the graph's): it is evaluated now.
+        let errors = (self.error_count(), self.parent_errors());
+        let pure = match what {
+            Settle::Local => &self.pure.locals,
+            Settle::Variable => &self.pure.vars,
+            Settle::Output => &self.pure.outputs,
+        };
+        self.memo.settling.set(true);
+        let v = match what {
+            Settle::Local => self.local_shared(name).ok(),
+            Settle::Variable => self.var_shared(name).ok(),
+            Settle::Output => self.output(name).map(Rc::new),
+        };
+        self.memo.settling.set(false);
+        pure.borrow_mut().insert(name.to_string(), v?);
+        Some((self.error_count(), self.parent_errors()) == errors)
     }
 
     /// Errors the calling module's scope has reported (a call argument's are reported there).
@@ -572,18 +572,6 @@ impl<'a> ModuleScope<'a> {
         let mut found = self.check_validations(var);
         found.ok = self.error_count() == errors;
         Some(found)
-    }
-
-    /// Terraform's `NodeApplyableOutput.Execute`, once the output's preconditions held (the
-    /// engine checks them): output `name`'s value evaluated now and kept for every scope of the
-    /// tree; `false` when it failed. An overridden instance's is the override's.
-    pub fn settle_output(&self, name: &str) -> Option<bool> {
-        let errors = self.error_count();
-        self.outputs.borrow_mut().remove(name);
-        self.pure.outputs.borrow_mut().remove(name);
-        let v = self.memo.settle(|| self.output(name))?;
-        self.pure.outputs.borrow_mut().insert(name.to_string(), Rc::new(v));
-        Some(self.error_count() == errors)
     }
 
     /// Whether this module instance is an `override_module`'s: its outputs are the override's,
@@ -1292,7 +1280,7 @@ resource "mock_resource" "r" {
         let root = ModuleScope::root(&loaded.config, &inputs, &[]);
         root.walk_fills();
         let child = root.child_scope("m").unwrap().unwrap();
-        assert_eq!(child.settle_variable("x"), Some(true));
+        assert_eq!(child.settle(Settle::Variable, "x"), Some(true));
         // The value is the call's, unvalidated until the validation node runs.
         assert_eq!(child.diagnostics.borrow().errors().count(), 0);
         let checked = child.validate_variable("x").unwrap();
@@ -1300,8 +1288,8 @@ resource "mock_resource" "r" {
         assert_eq!(checked.failed, ["Not a."]);
         let range = child.diagnostics.borrow().errors().last().and_then(|d| d.range.clone()).unwrap();
         assert_eq!((range.filename.as_str(), range.start.line), ("main.tf", 3), "the call's argument is blamed");
-        assert_eq!(child.settle_local("bad"), Some(false));
-        assert_eq!(child.settle_local("read"), Some(true));
+        assert_eq!(child.settle(Settle::Local, "bad"), Some(false));
+        assert_eq!(child.settle(Settle::Local, "read"), Some(true));
         let errors = child.diagnostics.borrow().errors().count();
         // Another scope of the same instance (the engine makes one per reader) reads them filled.
         let again = root.child_scope("m").unwrap().unwrap();
@@ -1314,6 +1302,6 @@ resource "mock_resource" "r" {
         fresh.walk_fills();
         let _ = fresh.child_scope("m").unwrap().unwrap().local("read");
         assert!(fresh.early_reads() > 0);
-        assert_eq!(child.settle_local("undeclared"), None);
+        assert_eq!(child.settle(Settle::Local, "undeclared"), None);
     }
 }

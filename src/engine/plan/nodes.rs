@@ -3,7 +3,7 @@
 //! provider, evaluated, planned by the provider, given an action and its reason; orphans
 //! (vanished keys, resources, modules) planned for deletion; then the root outputs.
 
-use super::walk::{OrphanNode, PlanHost, Synchronous, ValueKind, ValueNode, Work};
+use super::walk::{OrphanNode, PlanHost, Synchronous, ValueKind, Work};
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::model::{Config, IgnoreChanges, Resource};
 use crate::diag::{CausedBy, Diagnostic, Diagnostics};
@@ -382,15 +382,18 @@ pub async fn plan_walked(
                     .unwrap_or(false)
                 }
                 Work::Output(name) => {
-                    let node = ValueNode { kind: ValueKind::Output, path: Vec::new(), name: name.to_string() };
-                    let ok = options.destroy || settle_value(&mut walk.borrow_mut(), scope, expansions, &node);
+                    let ok = options.destroy
+                        || settle_value(&mut walk.borrow_mut(), scope, expansions, ValueKind::Output, &[], name);
                     if !ok {
                         // Left out of the plan, as Terraform sets no value for it.
                         walk.borrow_mut().skipped_outputs.insert(name.to_string());
                     }
                     ok
                 }
-                Work::Value(node) => options.destroy || settle_value(&mut walk.borrow_mut(), scope, expansions, node),
+                Work::Value(node) => {
+                    let (kind, path, name) = (node.kind, &node.path, &node.name);
+                    options.destroy || settle_value(&mut walk.borrow_mut(), scope, expansions, kind, path, name)
+                }
                 Work::Module(path) => {
                     expand_module(&mut walk.borrow_mut(), path);
                     true
@@ -413,7 +416,9 @@ pub async fn plan_walked(
         Work::Output(name) => {
             walk.borrow_mut().skipped_outputs.insert(name.to_string());
         }
-        Work::Orphan(_) | Work::Provider(_) | Work::Module(_) | Work::Value(_) => {}
+        // A skipped validation or module output: its check is unknown.
+        Work::Value(node) => node_check(&mut walk.borrow_mut(), node.kind, &node.path, &node.name, None),
+        Work::Orphan(_) | Work::Provider(_) | Work::Module(_) => {}
     };
     graph.walk(&visit, &skipped, parallelism, options.cancel.clone()).await;
     // Every reader ran after the value nodes it reads: the graph orders them (its edges are
@@ -438,7 +443,7 @@ pub async fn plan_walked(
             &mut check_diags,
             true,
         );
-        shared::checks::add_module_checks(&mut result.checks, std::mem::take(&mut walk.node_checks), config);
+        result.checks.append(&mut walk.node_checks);
         if !walk.targets.is_empty() {
             let kept = &walk.kept;
             shared::targets::leave_out_checks(&mut result.checks, kept, &|o| graph.output_kept(o, kept));
@@ -559,34 +564,54 @@ fn settle_value(
     walk: &mut PlanWalk<'_>,
     scope: &ModuleScope<'_>,
     expansions: &Expansions<'_>,
-    node: &ValueNode,
+    kind: ValueKind,
+    path: &[String],
+    name: &str,
 ) -> bool {
+    use crate::eval::module_scope::Settle;
     let mut ok = true;
     let mut checked = Vec::new();
-    for keys in expansions.instances(&node.path) {
-        let settled = with_scope(scope, &node.path, &keys, &mut |s| match node.kind {
-            ValueKind::Local => s.settle_local(&node.name).map(|ok| (ok, None)),
-            ValueKind::Variable => s.settle_variable(&node.name).map(|ok| (ok, None)),
-            ValueKind::Validation => s.validate_variable(&node.name).map(|c| (c.ok, Some(c))),
-            ValueKind::Output => {
-                let conditions = output_preconditions(s, &node.name)?;
-                let ok = conditions.ok && s.settle_output(&node.name)?;
-                Some((ok, Some(conditions)))
-            }
+    for keys in expansions.instances(path) {
+        // What the node found in this instance: whether it failed, its conditions.
+        let mut found = None;
+        with_scope(scope, path, &keys, &mut |s| {
+            found = match kind {
+                ValueKind::Local => s.settle(Settle::Local, name).map(|ok| (ok, None)),
+                ValueKind::Variable => s.settle(Settle::Variable, name).map(|ok| (ok, None)),
+                ValueKind::Validation => s.validate_variable(name).map(|c| (c.ok, Some(c))),
+                ValueKind::Output => output_preconditions(s, name).map(|c| {
+                    let settled = c.ok && s.settle(Settle::Output, name) == Some(true);
+                    (settled, Some(c))
+                }),
+            };
         });
-        let Some((settled, conditions)) = settled.flatten() else { continue };
+        let Some((settled, conditions)) = found else { continue };
         ok &= settled;
         if let Some(c) = conditions {
-            checked.push((order::instance_addr(&node.path, &keys), c));
+            checked.push((order::instance_addr(path, &keys), c));
         }
     }
-    let checkable = node.kind == ValueKind::Validation || (node.kind == ValueKind::Output && !node.path.is_empty());
-    if checkable && !config_of(walk.config, node).is_empty() {
-        let output = node.kind == ValueKind::Output;
-        walk.node_checks.push(shared::checks::of_node(output, &node.path, &node.name, checked));
-    }
+    node_check(walk, kind, path, name, Some(checked));
     walk.diags.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     ok
+}
+
+/// Records the check of a value node when it is one: a module variable's validations or a
+/// module output's preconditions, as the node found them in each instance (`None`: skipped).
+fn node_check(
+    walk: &mut PlanWalk<'_>,
+    kind: ValueKind,
+    path: &[String],
+    name: &str,
+    instances: Option<Vec<(String, crate::eval::module_scope::Conditions)>>,
+) {
+    let output = kind == ValueKind::Output;
+    if (output || kind == ValueKind::Validation)
+        && !path.is_empty()
+        && !config_of(walk.config, kind, path, name).is_empty()
+    {
+        walk.node_checks.push(shared::checks::of_node(output, path, name, instances));
+    }
 }
 
 /// Terraform's `NodeApplyableOutput.Execute` first checks output `name`'s preconditions in
@@ -612,11 +637,16 @@ fn output_preconditions(s: &ModuleScope<'_>, name: &str) -> Option<crate::eval::
 }
 
 /// The conditions a value node checks: a variable's validations, an output's preconditions.
-fn config_of<'c>(config: &'c Config, node: &ValueNode) -> &'c [crate::config::model::Condition] {
-    let Some(m) = order::module_at(config, &node.path) else { return &[] };
-    match node.kind {
-        ValueKind::Validation => m.variables.iter().find(|v| v.name == node.name).map_or(&[], |v| &v.validations),
-        _ => m.outputs.iter().find(|o| o.name == node.name).map_or(&[], |o| &o.preconditions),
+fn config_of<'c>(
+    config: &'c Config,
+    kind: ValueKind,
+    path: &[String],
+    name: &str,
+) -> &'c [crate::config::model::Condition] {
+    let Some(m) = order::module_at(config, path) else { return &[] };
+    match kind {
+        ValueKind::Validation => m.variables.iter().find(|v| v.name == name).map_or(&[], |v| &v.validations),
+        _ => m.outputs.iter().find(|o| o.name == name).map_or(&[], |o| &o.preconditions),
     }
 }
 

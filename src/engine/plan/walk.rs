@@ -97,7 +97,7 @@ pub struct OrphanNode {
 /// What a value node of the plan graph evaluates (Terraform's `NodeLocal`,
 /// `nodeModuleVariable`, `nodeVariableValidation` and a module's `NodeApplyableOutput`), in
 /// every instance of its module.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ValueKind {
     Local,
     Variable,

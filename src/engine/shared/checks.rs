@@ -273,71 +273,55 @@ pub fn evaluate(
 
 /// The check of a module's variable validations or output preconditions below the root, as
 /// its node found it in each module instance (`instances`: module instance address, what the
-/// conditions found).
+/// conditions found); `None` when the walk skipped the node: unknown, with no instances, as
+/// Terraform's `checks.State` starts every checkable object.
 pub fn of_node(
     output: bool,
     path: &[String],
     name: &str,
-    instances: Vec<(String, crate::eval::module_scope::Conditions)>,
+    instances: Option<Vec<(String, crate::eval::module_scope::Conditions)>>,
 ) -> CheckResult {
     let what = if output { "output" } else { "var" };
-    let objects: Vec<(String, Status, Vec<String>)> = instances
-        .into_iter()
-        .map(|(module, c)| {
-            let s = if !c.failed.is_empty() || !c.ok {
-                Status::Fail
-            } else if c.unknown {
-                Status::Unknown
-            } else {
-                Status::Pass
+    let objects: Option<Vec<(String, Status, Vec<String>)>> = instances.map(|list| {
+        let mut objects = Vec::new();
+        for (module, c) in list {
+            let s = match (c.ok && c.failed.is_empty(), c.unknown) {
+                (false, _) => Status::Fail,
+                (true, true) => Status::Unknown,
+                (true, false) => Status::Pass,
             };
-            (format!("{module}.{what}.{name}"), s, c.failed)
-        })
-        .collect();
-    let module: String = path.iter().map(|p| format!("module.{p}.")).collect();
-    let kind =
-        if output { Kind2::Output { name: name.to_string() } } else { Kind2::Variable { name: name.to_string() } };
-    CheckResult {
-        kind,
-        config_addr: format!("{module}{what}.{name}"),
-        status: Status::combine(objects.iter().map(|o| o.1)),
-        objects: Some(objects),
-    }
-}
-
-/// `found` (what the value nodes of modules below the root recorded) added to `checks`, and
-/// every other checkable variable or output of those modules, which no node reported (skipped,
-/// or in no instance), as unknown with no instances: Terraform's `checks.State` starts with
-/// every checkable object of the configuration.
-pub fn add_module_checks(checks: &mut Vec<CheckResult>, found: Vec<CheckResult>, config: &Config) {
-    fn walk(m: &crate::config::model::Module, prefix: &str, found: &[CheckResult], out: &mut Vec<CheckResult>) {
-        for call in &m.module_calls {
-            let Some(child) = call.module.as_deref() else { continue };
-            let prefix = format!("{prefix}module.{}.", call.name);
-            let vars = child.variables.iter().filter(|v| !v.validations.is_empty());
-            let vars = vars.map(|v| (format!("{prefix}var.{}", v.name), Kind2::Variable { name: v.name.clone() }));
-            let outputs = child.outputs.iter().filter(|o| !o.preconditions.is_empty());
-            let outputs =
-                outputs.map(|o| (format!("{prefix}output.{}", o.name), Kind2::Output { name: o.name.clone() }));
-            for (config_addr, kind) in vars.chain(outputs) {
-                if !found.iter().any(|f| f.config_addr == config_addr) {
-                    out.push(CheckResult { kind, config_addr, status: Status::Unknown, objects: None });
-                }
-            }
-            walk(child, &prefix, found, out);
+            objects.push((format!("{module}.{what}.{name}"), s, c.failed));
         }
+        objects
+    });
+    let mut config_addr = String::new();
+    for p in path {
+        config_addr.push_str(&format!("module.{p}."));
     }
-    let mut missing = Vec::new();
-    walk(&config.root, "", &found, &mut missing);
-    checks.extend(found);
-    checks.extend(missing);
+    config_addr.push_str(&format!("{what}.{name}"));
+    let status = match &objects {
+        Some(list) => Status::combine(list.iter().map(|o| o.1)),
+        None => Status::Unknown,
+    };
+    let name = name.to_string();
+    CheckResult {
+        kind: if output { Kind2::Output { name } } else { Kind2::Variable { name } },
+        config_addr,
+        status,
+        objects,
+    }
 }
 
-/// The module of a checkable object's address below the root (`module.m[0]` of
-/// `module.m[0].var.x`), for the JSON's `module`.
-fn module_of(addr: &str) -> Option<&str> {
-    let (module, _) = addr.rsplit_once(".var.").or_else(|| addr.rsplit_once(".output."))?;
-    module.starts_with("module.").then_some(module)
+/// The module of a module output's or variable's address (`module.m[0]` of
+/// `module.m[0].var.x`), for the JSON's `module`: what precedes its own `.var.x` /
+/// `.output.o`; `None` for the root's and for other kinds.
+fn module_of<'a>(kind: &Kind2, addr: &'a str) -> Option<&'a str> {
+    let own = match kind {
+        Kind2::Variable { name } => name.len() + ".var.".len(),
+        Kind2::Output { name } => name.len() + ".output.".len(),
+        _ => return None,
+    };
+    addr.get(..addr.len().checked_sub(own)?).filter(|m| !m.is_empty())
 }
 
 /// The plan JSON's `checks` (sorted by address as Terraform lists them).
@@ -368,7 +352,7 @@ pub fn plan_json(results: &[CheckResult]) -> Json {
                         addr.insert("name".into(), json!(name));
                     }
                 }
-                if let Some(module) = module_of(&r.config_addr).filter(|_| !matches!(r.kind, Kind2::Resource { .. })) {
+                if let Some(module) = module_of(&r.kind, &r.config_addr) {
                     addr.insert("module".into(), json!(module));
                 }
                 addr.insert("to_display".into(), json!(r.config_addr));
@@ -383,9 +367,7 @@ pub fn plan_json(results: &[CheckResult]) -> Json {
                                 .map(|(a, s, p)| {
                                     let mut i = Map::new();
                                     let mut address = Map::new();
-                                    if let Some(module) =
-                                        module_of(a).filter(|_| !matches!(r.kind, Kind2::Resource { .. }))
-                                    {
+                                    if let Some(module) = module_of(&r.kind, a) {
                                         address.insert("module".into(), json!(module));
                                     }
                                     address.insert("to_display".into(), json!(a));
