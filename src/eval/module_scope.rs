@@ -82,6 +82,24 @@ impl<'a> Inputs<'a> {
     }
 }
 
+/// What a value node evaluates ([`ModuleScope::settle`]).
+#[derive(Clone, Copy)]
+pub enum Settle {
+    Local,
+    Variable,
+    Output,
+}
+
+/// What a node's conditions (a variable's validations, an output's preconditions) found in
+/// one module instance: each failed condition's message, whether one could not be decided yet
+/// (unknown), whether the node failed (a condition failed or did not evaluate).
+#[derive(Default)]
+pub struct Conditions {
+    pub failed: Vec<String>,
+    pub unknown: bool,
+    pub ok: bool,
+}
+
 enum Slot {
     Evaluating,
     /// Shared with the references that read it; whether its evaluation read only what cannot
@@ -105,17 +123,37 @@ struct Memo {
     changing_reads: Cell<u64>,
     /// By module instance address.
     pure: RefCell<HashMap<String, Rc<PureValues>>>,
+    /// A walk fills the values at their graph nodes ([`ModuleScope::settle`]): a variable's
+    /// validations then run at its own validation node, not with its value.
+    walked: Cell<bool>,
+    /// Whether a value node is evaluating its value now.
+    settling: Cell<bool>,
+    /// Values evaluated on demand outside their nodes while a walk fills them (counted in
+    /// debug builds): a reader the graph let run before the value's node. None when the
+    /// graph's edges are Terraform's.
+    early: Cell<usize>,
 }
 
+/// The values of one module instance every scope of the tree finds: those that read nothing
+/// that changes, and those a walk evaluated at their nodes (final once the node ran: whatever
+/// they read was before them in the graph).
 #[derive(Default)]
 struct PureValues {
     vars: RefCell<HashMap<String, Rc<Value>>>,
     locals: RefCell<HashMap<String, Rc<Value>>>,
+    outputs: RefCell<HashMap<String, Rc<Value>>>,
 }
 
 impl Memo {
     fn changing_read(&self) {
         self.changing_reads.set(self.changing_reads.get() + 1);
+    }
+
+    /// A value is evaluated now: outside its node, while a walk fills the values, it is early.
+    fn evaluating(&self) {
+        if cfg!(debug_assertions) && self.walked.get() && !self.settling.get() {
+            self.early.set(self.early.get() + 1);
+        }
     }
 }
 
@@ -457,6 +495,7 @@ impl<'a> ModuleScope<'a> {
                 names: 2,
             });
         };
+        self.memo.evaluating();
         self.vars.borrow_mut().insert(name.to_string(), Slot::Evaluating);
         let before = self.memo.changing_reads.get();
         let mut diags = Diagnostics::new();
@@ -467,8 +506,83 @@ impl<'a> ModuleScope<'a> {
         }
         self.vars.borrow_mut().insert(name.to_string(), Slot::Done(value.clone(), pure));
         self.diagnostics.borrow_mut().extend(diags);
-        self.check_validations(var);
+        if !self.memo.walked.get() {
+            self.check_validations(var);
+        }
         Ok(value)
+    }
+
+    /// From now on, this tree's values are filled by a walk at their nodes
+    /// ([`settle`](Self::settle)); a variable's validations run at its validation node
+    /// ([`validate_variable`](Self::validate_variable)).
+    pub fn walk_fills(&self) {
+        self.memo.walked.set(true);
+    }
+
+    /// How many values were evaluated outside their nodes since [`walk_fills`](Self::walk_fills)
+    /// (see `Memo::early`).
+    pub fn early_reads(&self) -> usize {
+        self.memo.early.get()
+    }
+
+    /// Errors this scope has reported so far.
+    fn error_count(&self) -> usize {
+        self.diagnostics.borrow().errors().count()
+    }
+
+    /// A value node's evaluation (Terraform's `NodeLocal`, `nodeModuleVariable` /
+    /// `NodeRootVariable`, `NodeApplyableOutput` once its preconditions held): `what` `name` of
+    /// this module instance evaluated now (what it reads is before it in the graph) and kept
+    /// for every scope of the tree, its errors reported here, once (a module variable's
+    /// argument's in the caller). `false` when it failed: a local's value is then unknown, as
+    /// Terraform sets `cty.DynamicVal`. A variable's validations are its validation node's; an
+    /// overridden instance's output is the override's. `None`: not declared.
+    pub fn settle(&self, what: Settle, name: &str) -> Option<bool> {
+        // Nothing read it before (the walk's order is the graph's): it is evaluated now.
+        let errors = (self.error_count(), self.parent_errors());
+        let pure = match what {
+            Settle::Local => &self.pure.locals,
+            Settle::Variable => &self.pure.vars,
+            Settle::Output => &self.pure.outputs,
+        };
+        self.memo.settling.set(true);
+        let v = match what {
+            Settle::Local => self.local_shared(name).ok(),
+            Settle::Variable => self.var_shared(name).ok(),
+            Settle::Output => self.output(name).map(Rc::new),
+        };
+        self.memo.settling.set(false);
+        pure.borrow_mut().insert(name.to_string(), v?);
+        Some((self.error_count(), self.parent_errors()) == errors)
+    }
+
+    /// Errors the calling module's scope has reported (a call argument's are reported there).
+    fn parent_errors(&self) -> usize {
+        match &self.given {
+            Given::Call { parent, .. } => parent.error_count(),
+            Given::Root(_) => 0,
+        }
+    }
+
+    /// Terraform's `nodeVariableValidation.Execute`: variable `name`'s validation rules over
+    /// its final value.
+    pub fn validate_variable(&self, name: &str) -> Option<Conditions> {
+        let var = self.module.variables.iter().find(|v| v.name == name)?;
+        let errors = self.error_count();
+        let mut found = self.check_validations(var);
+        found.ok = self.error_count() == errors;
+        Some(found)
+    }
+
+    /// Whether this module instance is an `override_module`'s: its outputs are the override's,
+    /// and their preconditions are not checked (Terraform's `nodeExpandOutput.getOverrideValue`).
+    pub fn overridden(&self) -> bool {
+        self.overridden.is_some()
+    }
+
+    /// Whether output `name` of this module instance was filled by its node.
+    pub fn output_settled(&self, name: &str) -> bool {
+        self.pure.outputs.borrow().contains_key(name)
     }
 
     /// What was given for `var`, and how (for messages).
@@ -584,7 +698,14 @@ impl<'a> ModuleScope<'a> {
         }
     }
 
-    fn check_validations(&self, var: &crate::config::model::Variable) {
+    fn check_validations(&self, var: &crate::config::model::Variable) -> Conditions {
+        let mut found = Conditions::default();
+        // Terraform blames the call's argument for a module's variable
+        // (`nodeExpandModuleVariable.variableValidationRules`: its expression's range).
+        let blamed = match &self.given {
+            Given::Call { call, .. } => call.arguments.iter().find(|a| a.name == var.name).map(|a| &a.expr.range),
+            Given::Root(_) => None,
+        };
         for rule in &var.validations {
             let ok = match eval_config_expr(self, self.inputs, &rule.condition) {
                 Ok(v) => v,
@@ -593,6 +714,7 @@ impl<'a> ModuleScope<'a> {
                     continue;
                 }
             };
+            found.unknown |= !ok.is_known();
             if ok.as_bool() != Some(false) {
                 continue;
             }
@@ -606,14 +728,22 @@ impl<'a> ModuleScope<'a> {
                 },
                 None => String::new(),
             };
-            self.diagnostics.borrow_mut().push(
-                Diagnostic::error(
-                    "Invalid value for variable",
-                    format!("{message}\n\nThis was checked by the validation rule at {}.", range_text(&rule.range)),
-                )
-                .with_range(var.range.clone()),
-            );
+            let mut d = Diagnostic::error(
+                "Invalid value for variable",
+                format!("{message}\n\nThis was checked by the validation rule at {}.", range_text(&rule.range)),
+            )
+            .with_range(blamed.unwrap_or(&var.range).clone());
+            // The snippet shows what the condition read (Terraform's `Expression` of the rule).
+            d.values = Some(super::snippet_values::expression_values(
+                self,
+                self.inputs,
+                &rule.condition.source,
+                CausedBy::Other,
+            ));
+            self.diagnostics.borrow_mut().push(d);
+            found.failed.push(message);
         }
+        found
     }
 
     /// A value this scope evaluated already (`None` while it is still being evaluated). One
@@ -662,6 +792,7 @@ impl<'a> ModuleScope<'a> {
         if let Some(v) = self.pure.locals.borrow().get(name) {
             return Ok(v.clone());
         }
+        self.memo.evaluating();
         self.locals.borrow_mut().insert(name.to_string(), Slot::Evaluating);
         let before = self.memo.changing_reads.get();
         let v = Rc::new(match eval_config_expr(self, self.inputs, &decl.expr) {
@@ -684,11 +815,15 @@ impl<'a> ModuleScope<'a> {
         if let Some(Slot::Done(v, _)) = self.outputs.borrow().get(name) {
             return Some((**v).clone());
         }
+        if let Some(v) = self.pure.outputs.borrow().get(name) {
+            return Some((**v).clone());
+        }
         let decl = self.module.outputs.iter().find(|o| o.name == name)?;
         if let Some(outputs) = self.overridden {
             // Terraform's `nodeExpandOutput.getOverrideValue`: no expression, no preconditions.
             return Some(super::module_overrides::ModuleOverrides::output(outputs, name).mark(decl.sensitive));
         }
+        self.memo.evaluating();
         self.outputs.borrow_mut().insert(name.to_string(), Slot::Evaluating);
         let v = match eval_config_expr(self, self.inputs, &decl.value) {
             Ok(v) => v.mark(decl.sensitive),
@@ -1127,5 +1262,46 @@ resource "mock_resource" "r" {
         let each = |v: &str| root.child_instance("e", ModuleKey::Each("a".into(), Value::string(v))).unwrap();
         assert_eq!(each("one").local("pure").unwrap(), Value::string("one-1"));
         assert_eq!(each("two").local("pure").unwrap(), Value::string("two-1"));
+    }
+
+    /// A walk's value nodes: each value evaluated once at its node, its error reported there
+    /// (once), what reads it afterwards finding it without evaluating, and a module
+    /// variable's validation left to its own node.
+    #[test]
+    fn a_walk_fills_values_at_their_nodes() {
+        let files: BTreeMap<String, String> = crate::util::sort::btree_map([
+            ("main.tf".to_string(), "module \"m\" {\n  source = \"./m\"\n  x      = \"big\"\n}\n".to_string()),
+            ("m/main.tf".to_string(), "variable \"x\" {\n  validation {\n    condition     = var.x == \"a\"\n    error_message = \"Not a.\"\n  }\n}\nlocals {\n  bad  = tonumber(var.x)\n  read = \"${local.bad}-${var.x}\"\n}\n".to_string()),
+        ]);
+        let loaded = crate::load(&files, &Default::default());
+        let funcs = Registry::builtin();
+        let variables = BTreeMap::new();
+        let inputs = Inputs { planning: true, ..Inputs::new(&variables, &NoFilesystem, &funcs) };
+        let root = ModuleScope::root(&loaded.config, &inputs, &[]);
+        root.walk_fills();
+        let child = root.child_scope("m").unwrap().unwrap();
+        assert_eq!(child.settle(Settle::Variable, "x"), Some(true));
+        // The value is the call's, unvalidated until the validation node runs.
+        assert_eq!(child.diagnostics.borrow().errors().count(), 0);
+        let checked = child.validate_variable("x").unwrap();
+        assert!(!checked.ok);
+        assert_eq!(checked.failed, ["Not a."]);
+        let range = child.diagnostics.borrow().errors().last().and_then(|d| d.range.clone()).unwrap();
+        assert_eq!((range.filename.as_str(), range.start.line), ("main.tf", 3), "the call's argument is blamed");
+        assert_eq!(child.settle(Settle::Local, "bad"), Some(false));
+        assert_eq!(child.settle(Settle::Local, "read"), Some(true));
+        let errors = child.diagnostics.borrow().errors().count();
+        // Another scope of the same instance (the engine makes one per reader) reads them filled.
+        let again = root.child_scope("m").unwrap().unwrap();
+        assert!(!again.local("read").unwrap().is_known());
+        assert_eq!(again.var("x").unwrap(), Value::string("big"));
+        assert_eq!(again.diagnostics.borrow().errors().count() + child.diagnostics.borrow().errors().count(), errors);
+        assert_eq!(root.early_reads(), 0);
+        // A read of what no node filled is early (the plan asserts there is none).
+        let fresh = ModuleScope::root(&loaded.config, &inputs, &[]);
+        fresh.walk_fills();
+        let _ = fresh.child_scope("m").unwrap().unwrap().local("read");
+        assert!(fresh.early_reads() > 0);
+        assert_eq!(child.settle(Settle::Local, "undeclared"), None);
     }
 }

@@ -3,7 +3,7 @@
 //! provider, evaluated, planned by the provider, given an action and its reason; orphans
 //! (vanished keys, resources, modules) planned for deletion; then the root outputs.
 
-use super::walk::{OrphanNode, PlanHost, Synchronous, Work};
+use super::walk::{OrphanNode, PlanHost, Synchronous, ValueKind, Work};
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::model::{Config, IgnoreChanges, Resource};
 use crate::diag::{CausedBy, Diagnostic, Diagnostics};
@@ -59,6 +59,9 @@ struct PlanWalk<'a> {
     failed: BTreeSet<String>,
     /// Root outputs the walk skipped: something they depend on failed.
     skipped_outputs: BTreeSet<String>,
+    /// The checks value nodes recorded: module variables' validations, module outputs'
+    /// preconditions.
+    node_checks: Vec<shared::checks::CheckResult>,
     /// Data resources whose instances are known: (module instance, type, name).
     data_expanded: std::collections::HashSet<super::data_orphans::DataResource>,
     diags: Diagnostics,
@@ -219,6 +222,11 @@ pub async fn plan_walked(
         result.diagnostics = shared::snippets::with_sources(std::mem::take(&mut result.diagnostics), &file_source);
         return result;
     }
+    // From here the walk evaluates each local, module variable, validation and output at its
+    // node: readers find the values it filled (a destroy plan's value nodes do no work).
+    if !options.destroy {
+        scope.walk_fills();
+    }
     let prior_index = index_state(prior);
     let mut walk = PlanWalk {
         config,
@@ -236,6 +244,7 @@ pub async fn plan_walked(
         data_read: Vec::new(),
         failed: BTreeSet::new(),
         skipped_outputs: BTreeSet::new(),
+        node_checks: Vec::new(),
         data_expanded: Default::default(),
         diags: Diagnostics::new(),
         pending: HashMap::new(),
@@ -353,7 +362,7 @@ pub async fn plan_walked(
         !walk.failed.contains(address)
     };
     let visit = one_lifetime(|work| {
-        let (walk, host, values, graph, expansions) = (&walk, host, &values, &graph, &expansions);
+        let (walk, host, values, graph, expansions, scope) = (&walk, host, &values, &graph, &expansions, &scope);
         let (plan_resource, expand_module) = (&plan_resource, &expand_module);
         Box::pin(async move {
             match work {
@@ -372,8 +381,19 @@ pub async fn plan_walked(
                     .await
                     .unwrap_or(false)
                 }
-                // Its value is evaluated after the walk (`PlanWalk::outputs`).
-                Work::Output(_) => true,
+                Work::Output(name) => {
+                    let ok = options.destroy
+                        || settle_value(&mut walk.borrow_mut(), scope, expansions, ValueKind::Output, &[], name);
+                    if !ok {
+                        // Left out of the plan, as Terraform sets no value for it.
+                        walk.borrow_mut().skipped_outputs.insert(name.to_string());
+                    }
+                    ok
+                }
+                Work::Value(node) => {
+                    let (kind, path, name) = (node.kind, &node.path, &node.name);
+                    options.destroy || settle_value(&mut walk.borrow_mut(), scope, expansions, kind, path, name)
+                }
                 Work::Module(path) => {
                     expand_module(&mut walk.borrow_mut(), path);
                     true
@@ -396,9 +416,14 @@ pub async fn plan_walked(
         Work::Output(name) => {
             walk.borrow_mut().skipped_outputs.insert(name.to_string());
         }
+        // A skipped validation or module output: its check is unknown.
+        Work::Value(node) => node_check(&mut walk.borrow_mut(), node.kind, &node.path, &node.name, None),
         Work::Orphan(_) | Work::Provider(_) | Work::Module(_) => {}
     };
     graph.walk(&visit, &skipped, parallelism, options.cancel.clone()).await;
+    // Every reader ran after the value nodes it reads: the graph orders them (its edges are
+    // Terraform's), and a reader before its value would read something not evaluated yet.
+    debug_assert_eq!(scope.early_reads(), 0, "values read before their nodes ran");
     if options.cancel.as_ref().is_some_and(crate::walk::CancelToken::is_cancelled) {
         // Terraform's stop hook: `errors.New("execution halted")`.
         walk.borrow_mut().diags.push(Diagnostic::error("execution halted", ""));
@@ -418,6 +443,7 @@ pub async fn plan_walked(
             &mut check_diags,
             true,
         );
+        result.checks.append(&mut walk.node_checks);
         if !walk.targets.is_empty() {
             let kept = &walk.kept;
             shared::targets::leave_out_checks(&mut result.checks, kept, &|o| graph.output_kept(o, kept));
@@ -527,6 +553,101 @@ async fn settled<'w>(
     w.diags.push(Diagnostic::error("Provider answers did not settle", format!("Planning {address} asked its providers new questions in each of {MAX_RUNS} runs: their answers depend on something besides their inputs.")));
     w.failed.insert(address.to_string());
     None
+}
+
+/// The visit of a value node (Terraform's `NodeLocal`, `nodeModuleVariable`,
+/// `nodeVariableValidation`, `NodeApplyableOutput`): its value evaluated in every instance of
+/// its module the walk expanded, kept where every later reader finds it; its errors reported
+/// now, in the walk's order; a validation's or a module output's conditions recorded for the
+/// plan's checks. `false` when it failed in one instance: its dependents are skipped.
+fn settle_value(
+    walk: &mut PlanWalk<'_>,
+    scope: &ModuleScope<'_>,
+    expansions: &Expansions<'_>,
+    kind: ValueKind,
+    path: &[String],
+    name: &str,
+) -> bool {
+    use crate::eval::module_scope::Settle;
+    let mut ok = true;
+    let mut checked = Vec::new();
+    for keys in expansions.instances(path) {
+        // What the node found in this instance: whether it failed, its conditions.
+        let mut found = None;
+        with_scope(scope, path, &keys, &mut |s| {
+            found = match kind {
+                ValueKind::Local => s.settle(Settle::Local, name).map(|ok| (ok, None)),
+                ValueKind::Variable => s.settle(Settle::Variable, name).map(|ok| (ok, None)),
+                ValueKind::Validation => s.validate_variable(name).map(|c| (c.ok, Some(c))),
+                ValueKind::Output => output_preconditions(s, name).map(|c| {
+                    let settled = c.ok && s.settle(Settle::Output, name) == Some(true);
+                    (settled, Some(c))
+                }),
+            };
+        });
+        let Some((settled, conditions)) = found else { continue };
+        ok &= settled;
+        if let Some(c) = conditions {
+            checked.push((order::instance_addr(path, &keys), c));
+        }
+    }
+    node_check(walk, kind, path, name, Some(checked));
+    walk.diags.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
+    ok
+}
+
+/// Records the check of a value node when it is one: a module variable's validations or a
+/// module output's preconditions, as the node found them in each instance (`None`: skipped).
+fn node_check(
+    walk: &mut PlanWalk<'_>,
+    kind: ValueKind,
+    path: &[String],
+    name: &str,
+    instances: Option<Vec<(String, crate::eval::module_scope::Conditions)>>,
+) {
+    let output = kind == ValueKind::Output;
+    if (output || kind == ValueKind::Validation)
+        && !path.is_empty()
+        && !config_of(walk.config, kind, path, name).is_empty()
+    {
+        walk.node_checks.push(shared::checks::of_node(output, path, name, instances));
+    }
+}
+
+/// Terraform's `NodeApplyableOutput.Execute` first checks output `name`'s preconditions in
+/// module instance `s` (`evalCheckRules`): a failed one is an error there, and the value is
+/// not evaluated. An overridden instance's are not checked. `None`: no such output.
+fn output_preconditions(s: &ModuleScope<'_>, name: &str) -> Option<crate::eval::module_scope::Conditions> {
+    let decl = s.module().outputs.iter().find(|o| o.name == name)?;
+    let mut found = crate::eval::module_scope::Conditions { ok: true, ..Default::default() };
+    for c in decl.preconditions.iter().filter(|_| !s.overridden()) {
+        let mut diags = Diagnostics::new();
+        let (status, message) = shared::checks::condition(s, s.inputs(), c, &mut diags);
+        found.ok &= !diags.has_errors() && status != shared::checks::Status::Fail;
+        found.unknown |= status == shared::checks::Status::Unknown;
+        s.diagnostics.borrow_mut().extend(diags);
+        if let Some(message) = message {
+            let d = Diagnostic::error("Module output value precondition failed", message.clone())
+                .with_range(c.condition.range.clone());
+            s.diagnostics.borrow_mut().push(shared::checks::failed_condition(d, s, s.inputs(), &c.condition));
+            found.failed.push(message);
+        }
+    }
+    Some(found)
+}
+
+/// The conditions a value node checks: a variable's validations, an output's preconditions.
+fn config_of<'c>(
+    config: &'c Config,
+    kind: ValueKind,
+    path: &[String],
+    name: &str,
+) -> &'c [crate::config::model::Condition] {
+    let Some(m) = order::module_at(config, path) else { return &[] };
+    match kind {
+        ValueKind::Validation => m.variables.iter().find(|v| v.name == name).map_or(&[], |v| &v.validations),
+        _ => m.outputs.iter().find(|o| o.name == name).map_or(&[], |o| &o.preconditions),
+    }
 }
 
 /// `visit` as the walk takes it: one lifetime for the nodes' work and the futures doing it.

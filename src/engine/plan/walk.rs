@@ -25,11 +25,17 @@
 //!   `count` / `for_each` evaluated in every instance of the calling module as the walk reaches
 //!   it, and the instances recorded (less those an `override_module` names); the resource nodes
 //!   inside the module (which the graph orders after it) plan over those instances.
-//! - **variable**, **local**, **output**, **module close**, **check**, **root**: their values
-//!   are evaluated on demand by eval's `ModuleScope` (memoised), the first time something that
-//!   depends on them reads them; the node is where those dependents may start. A root output's
-//!   node skipped by the walk (something it depends on failed) leaves the output out of the
-//!   plan, as Terraform never evaluates it; the others are evaluated after the walk.
+//! - **local**, **module variable**, **variable validation**, **output** (`local.x (expand)`,
+//!   `module.m.var.x (expand)`, `module.m.var.x (validation)`, `output.o (expand)`: Terraform's
+//!   `NodeLocal`, `nodeModuleVariable`, `nodeVariableValidation`, `NodeApplyableOutput`): the
+//!   value evaluated in every instance of its module when the walk reaches it (an output's
+//!   preconditions first) and kept where every later reader finds it (eval's `ModuleScope`
+//!   memo, which the walk fills); its errors are reported there, once, and fail the node, so
+//!   what depends on it is skipped while the rest goes on. A root output that fails, or whose
+//!   node the walk skips, is left out of the plan, as Terraform sets no value for it. The root
+//!   module's variables are evaluated and validated before the walk (their problems refuse
+//!   the plan); **module close**, **check** and **root** have no work here (checks are
+//!   evaluated after the walk).
 //! - **orphan** (`aws_instance.old (orphan)`, Terraform's `NodePlannableResourceInstanceOrphan`
 //!   from `OrphanResourceInstanceTransformer`) and **deposed** (`… (deposed 1a2b3c4d)`,
 //!   `NodePlanDeposedResourceInstanceObject` from `StateTransformer`) of a resource gone from
@@ -88,6 +94,25 @@ pub struct OrphanNode {
     pub deposed: Option<String>,
 }
 
+/// What a value node of the plan graph evaluates (Terraform's `NodeLocal`,
+/// `nodeModuleVariable`, `nodeVariableValidation` and a module's `NodeApplyableOutput`), in
+/// every instance of its module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    Local,
+    Variable,
+    Validation,
+    Output,
+}
+
+/// A value node: what it evaluates, where (call names from the root), which name.
+#[derive(Clone, Debug)]
+pub struct ValueNode {
+    pub kind: ValueKind,
+    pub path: Vec<String>,
+    pub name: String,
+}
+
 /// graph/'s plan graph, ready to walk.
 #[derive(Clone, Debug)]
 pub struct PlanGraph {
@@ -109,6 +134,9 @@ pub struct PlanGraph {
     /// Per walk node: the module call it expands (`module.a.module.b (expand)`: `["a", "b"]`),
     /// if it is a module's expand node.
     pub modules: Vec<Option<Vec<String>>>,
+    /// Per walk node: the local, module variable, variable validation or module output it
+    /// evaluates, if any.
+    pub values: Vec<Option<ValueNode>>,
     /// Terraform's vertex names, for diagnostics and tests.
     pub names: Vec<String>,
     /// The provider configuration serving each resource (the graph's `ProviderTransformer`).
@@ -140,6 +168,7 @@ impl PlanGraph {
         let mut providers = Vec::with_capacity(ids.len());
         let mut outputs = Vec::with_capacity(ids.len());
         let mut modules = Vec::with_capacity(ids.len());
+        let mut values = Vec::with_capacity(ids.len());
         let mut resources = Vec::new();
         let mut orphan_nodes = Vec::with_capacity(ids.len());
         let mut orphans = Vec::new();
@@ -189,6 +218,7 @@ impl PlanGraph {
             }
             outputs.push(root_output.then(|| n.addr.strip_prefix("output.").unwrap_or(&n.addr).to_string()));
             modules.push(matches!(n.kind, NodeKind::ModuleExpand).then(|| n.module.0.clone()));
+            values.push(value_of(n));
             names.push(name);
         }
         let edges: Vec<(u32, u32)> =
@@ -212,6 +242,7 @@ impl PlanGraph {
             outputs,
             output_resources,
             modules,
+            values,
             names,
             routing,
         })
@@ -243,6 +274,21 @@ impl PlanGraph {
         let options = WalkOptions { parallelism: parallelism.max(1), cancel, yield_every: 0 };
         walk::walk(Subgraph::new(nodes, self.dag.clone()), visit, hooks, options).await;
     }
+}
+
+/// The value a node of the plan graph evaluates. The root module's variables are evaluated
+/// and validated before the walk (a problem refuses the plan), and its outputs are
+/// [`Work::Output`].
+fn value_of(n: &crate::graph::Node) -> Option<ValueNode> {
+    let kind = match n.kind {
+        NodeKind::Local => ValueKind::Local,
+        NodeKind::ModuleVariable => ValueKind::Variable,
+        NodeKind::VariableValidation if !n.module.is_root() => ValueKind::Validation,
+        NodeKind::Output if !n.module.is_root() => ValueKind::Output,
+        _ => return None,
+    };
+    let name = n.addr.split_once('.').map_or(&*n.addr, |(_, name)| name).to_string();
+    Some(ValueNode { kind, path: n.module.0.clone(), name })
 }
 
 /// The orphaned object a node of the plan graph stands for: an `(orphan)` node, or a
@@ -287,7 +333,10 @@ impl PlanGraph {
             (None, Some(o), ..) => Some(Work::Orphan(o)),
             (None, None, Some(p), _) => Some(Work::Provider(p)),
             (None, None, None, Some(o)) => Some(Work::Output(o)),
-            (None, None, None, None) => self.modules[v].as_deref().map(Work::Module),
+            (None, None, None, None) => match &self.values[v] {
+                Some(value) => Some(Work::Value(value)),
+                None => self.modules[v].as_deref().map(Work::Module),
+            },
         }
     }
 }
@@ -304,10 +353,14 @@ pub enum Work<'g> {
     /// `NodeApplyableProvider`): every resource it serves depends on this node, and the node on
     /// whatever its `provider` block references.
     Provider(&'g str),
-    /// The root module output of this name: a node whose skipping (something it depends on
-    /// failed) leaves the output out of the plan, as Terraform's walk never evaluates it. Its
-    /// value is still evaluated on demand after the walk.
+    /// The root module output of this name (Terraform's `NodeApplyableOutput`): its
+    /// preconditions, then its value; one that fails, or whose node the walk skips (something
+    /// it depends on failed), is left out of the plan.
     Output(&'g str),
+    /// Evaluate a local, a module's input variable, its validations or a module's output in
+    /// every instance of its module, as the walk reaches it: its errors fail the node, and what
+    /// depends on it is skipped.
+    Value(&'g ValueNode),
     /// Expand the module call at this path (call names from the root; Terraform's
     /// `nodeExpandModule`): its `count` / `for_each` evaluated in every instance of the calling
     /// module, and the instances recorded, which the resource nodes inside it plan.

@@ -44,9 +44,22 @@ impl Status {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kind2 {
-    Resource { mode: ResourceMode, type_name: String, name: String },
-    Output { name: String },
-    Check { name: String },
+    Resource {
+        mode: ResourceMode,
+        type_name: String,
+        name: String,
+    },
+    /// A root output, or a module's (`config_addr` `module.m.output.o`).
+    Output {
+        name: String,
+    },
+    Check {
+        name: String,
+    },
+    /// An input variable's validations (`var.x`, `module.m.var.x`).
+    Variable {
+        name: String,
+    },
 }
 
 /// One checkable configuration object and its instances.
@@ -194,6 +207,13 @@ pub fn evaluate(
             objects: Some(objects),
         });
     }
+    for v in config.root.variables.iter().filter(|v| !v.validations.is_empty()) {
+        // Validated before the walk (a failure refused the plan): here only their statuses.
+        let statuses: Vec<Status> = v.validations.iter().map(|c| condition(root, inputs, c, &mut scratch).0).collect();
+        let (addr, s) = (format!("var.{}", v.name), Status::combine(statuses.into_iter()));
+        let objects = Some(vec![(addr.clone(), s, Vec::new())]);
+        out.push(CheckResult { kind: Kind2::Variable { name: v.name.clone() }, config_addr: addr, status: s, objects });
+    }
     for o in &config.root.outputs {
         if o.preconditions.is_empty() {
             continue;
@@ -211,17 +231,9 @@ pub fn evaluate(
         }
         let mut statuses = Vec::new();
         let mut problems = Vec::new();
+        // A failed one is reported by the output's node (the plan walk's `settle_value`).
         for c in &o.preconditions {
             let (s, m) = condition(root, inputs, c, &mut scratch);
-            if s == Status::Fail && planning {
-                diags.push(failed_condition(
-                    Diagnostic::error("Module output value precondition failed", m.clone().unwrap_or_default())
-                        .with_range(c.condition.range.clone()),
-                    root,
-                    inputs,
-                    &c.condition,
-                ));
-            }
             statuses.push(s);
             problems.extend(m);
         }
@@ -259,6 +271,59 @@ pub fn evaluate(
     out
 }
 
+/// The check of a module's variable validations or output preconditions below the root, as
+/// its node found it in each module instance (`instances`: module instance address, what the
+/// conditions found); `None` when the walk skipped the node: unknown, with no instances, as
+/// Terraform's `checks.State` starts every checkable object.
+pub fn of_node(
+    output: bool,
+    path: &[String],
+    name: &str,
+    instances: Option<Vec<(String, crate::eval::module_scope::Conditions)>>,
+) -> CheckResult {
+    let what = if output { "output" } else { "var" };
+    let objects: Option<Vec<(String, Status, Vec<String>)>> = instances.map(|list| {
+        let mut objects = Vec::new();
+        for (module, c) in list {
+            let s = match (c.ok && c.failed.is_empty(), c.unknown) {
+                (false, _) => Status::Fail,
+                (true, true) => Status::Unknown,
+                (true, false) => Status::Pass,
+            };
+            objects.push((format!("{module}.{what}.{name}"), s, c.failed));
+        }
+        objects
+    });
+    let mut config_addr = String::new();
+    for p in path {
+        config_addr.push_str(&format!("module.{p}."));
+    }
+    config_addr.push_str(&format!("{what}.{name}"));
+    let status = match &objects {
+        Some(list) => Status::combine(list.iter().map(|o| o.1)),
+        None => Status::Unknown,
+    };
+    let name = name.to_string();
+    CheckResult {
+        kind: if output { Kind2::Output { name } } else { Kind2::Variable { name } },
+        config_addr,
+        status,
+        objects,
+    }
+}
+
+/// The module of a module output's or variable's address (`module.m[0]` of
+/// `module.m[0].var.x`), for the JSON's `module`: what precedes its own `.var.x` /
+/// `.output.o`; `None` for the root's and for other kinds.
+fn module_of<'a>(kind: &Kind2, addr: &'a str) -> Option<&'a str> {
+    let own = match kind {
+        Kind2::Variable { name } => name.len() + ".var.".len(),
+        Kind2::Output { name } => name.len() + ".output.".len(),
+        _ => return None,
+    };
+    addr.get(..addr.len().checked_sub(own)?).filter(|m| !m.is_empty())
+}
+
 /// The plan JSON's `checks` (sorted by address as Terraform lists them).
 pub fn plan_json(results: &[CheckResult]) -> Json {
     let mut list: Vec<&CheckResult> = results.iter().collect();
@@ -282,6 +347,13 @@ pub fn plan_json(results: &[CheckResult]) -> Json {
                         addr.insert("kind".into(), json!("check"));
                         addr.insert("name".into(), json!(name));
                     }
+                    Kind2::Variable { name } => {
+                        addr.insert("kind".into(), json!("var"));
+                        addr.insert("name".into(), json!(name));
+                    }
+                }
+                if let Some(module) = module_of(&r.kind, &r.config_addr) {
+                    addr.insert("module".into(), json!(module));
                 }
                 addr.insert("to_display".into(), json!(r.config_addr));
                 let mut m = Map::new();
@@ -294,7 +366,12 @@ pub fn plan_json(results: &[CheckResult]) -> Json {
                             objs.iter()
                                 .map(|(a, s, p)| {
                                     let mut i = Map::new();
-                                    i.insert("address".into(), json!({"to_display": a}));
+                                    let mut address = Map::new();
+                                    if let Some(module) = module_of(&r.kind, a) {
+                                        address.insert("module".into(), json!(module));
+                                    }
+                                    address.insert("to_display".into(), json!(a));
+                                    i.insert("address".into(), Json::Object(address));
                                     i.insert("status".into(), json!(s.as_str()));
                                     if !p.is_empty() {
                                         i.insert(
@@ -321,7 +398,7 @@ pub fn state_json(results: &[CheckResult]) -> Json {
     }
     let rank = |k: &Kind2| match k {
         Kind2::Resource { .. } => 0,
-        Kind2::Output { .. } => 1,
+        Kind2::Output { .. } | Kind2::Variable { .. } => 1,
         Kind2::Check { .. } => 2,
     };
     let mut list: Vec<&CheckResult> = results.iter().collect();
@@ -333,6 +410,7 @@ pub fn state_json(results: &[CheckResult]) -> Json {
                     Kind2::Resource { .. } => "resource",
                     Kind2::Output { .. } => "output",
                     Kind2::Check { .. } => "check",
+                    Kind2::Variable { .. } => "var",
                 };
                 let objects: Vec<Json> = r
                     .objects

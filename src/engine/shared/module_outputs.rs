@@ -1,6 +1,7 @@
 //! The outputs of module instances below the root that a plan records as changes: Terraform's
 //! `NodeApplyableOutput.setValue` records every output of every module instance, and one of a
-//! child module (no prior value to compare with) is a change unless its value is null; an
+//! child module (no prior value to compare with) is a change unless its value is null (one
+//! whose node failed or was skipped sets none); an
 //! overridden instance's are its override's, and nothing below it has any. Only
 //! `relevant_attributes` reads them; the plan JSON shows root outputs only.
 
@@ -43,16 +44,19 @@ fn visit(
             *budget -= 1;
             path.push(call.name.clone());
             keys.push(k);
+            let addr = instance_addr(path, keys);
+            let overridden = scope.inputs().overrides.is_some_and(|o| o.outputs(&addr).is_some());
+            // Only the outputs whose nodes set a value (not one that failed or was skipped).
             let names: Vec<String> = with_scope(scope, path, keys, &mut |s| {
                 child
                     .outputs
                     .iter()
+                    .filter(|o| overridden || s.output_settled(&o.name))
                     .filter(|o| s.output(&o.name).is_some_and(|v| !v.is_null()))
                     .map(|o| o.name.clone())
                     .collect()
             })
             .unwrap_or_default();
-            let addr = instance_addr(path, keys);
             out.extend(names.into_iter().map(|n| (addr.clone(), n)));
             // An overridden instance has its override's outputs and nothing inside it runs
             // (Terraform expands no module call in it), so no output below it changes.

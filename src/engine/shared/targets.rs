@@ -262,7 +262,9 @@ pub fn leave_out_checks(
         let left_out = match &c.kind {
             Kind2::Resource { .. } => !kept.contains(&c.config_addr),
             Kind2::Check { .. } => true,
-            Kind2::Output { name } => !output_kept(name),
+            Kind2::Output { name } => c.config_addr.starts_with("output.") && !output_kept(name),
+            // Module variables' validations and module outputs: as their nodes found them.
+            Kind2::Variable { .. } => false,
         };
         if left_out {
             c.status = Status::Unknown;
