@@ -107,45 +107,84 @@ fn state_instances(state: Option<&Json>) -> usize {
 /// and the plan's; a request with errors is refused before planning. [`Planned::new`] keeps it
 /// with what it was made from.
 pub async fn plan(request: &PlanRequest, provider: &dyn Provider, host: &dyn PlanHost) -> Plan {
-    let (files, options, state) = (&request.files, &request.options, request.state.as_ref());
-    // Configuration errors with Terraform's snippet and `in BLOCK` context, as the plan's own.
-    let mut diagnostics =
-        shared::snippets::with_sources(request.load_diagnostics.clone(), &crate::eval::MapFilesystem(files));
+    if !host.awaits() {
+        return plan_with(request, provider, host);
+    }
+    let diagnostics = checked(request, host);
+    let p = if diagnostics.has_errors() {
+        refused(request)
+    } else {
+        let (files, options, state) = (&request.files, &request.options, request.state.as_ref());
+        let walked = crate::engine::plan::plan_walked(
+            files,
+            &request.config,
+            state,
+            provider,
+            options,
+            host,
+            request.parallelism,
+        );
+        crate::eval::limits::scoped(request.limits, walked).await
+    };
+    finished(request, diagnostics, p)
+}
+
+/// [`plan`] when every answer is at hand (`host` has no provider of its own to configure or
+/// await, e.g. [`Synchronous`]): the same walk, with the same limit, run to its end at once.
+pub fn plan_with(request: &PlanRequest, provider: &dyn Provider, host: &dyn PlanHost) -> Plan {
+    let diagnostics = checked(request, host);
+    let p = if diagnostics.has_errors() {
+        refused(request)
+    } else {
+        let (files, options, state) = (&request.files, &request.options, request.state.as_ref());
+        let mut out = None;
+        crate::eval::limits::with(request.limits, || {
+            host.growing_ahead(&mut || {
+                let walked = crate::engine::plan::plan_walked(
+                    files,
+                    &request.config,
+                    state,
+                    provider,
+                    options,
+                    &Synchronous,
+                    request.parallelism,
+                );
+                out = Some(VirtualClock::default().run(walked))
+            })
+        });
+        out.unwrap_or_default()
+    };
+    finished(request, diagnostics, p)
+}
+
+/// What refuses `request` before it is planned, and its warnings: the loading's (with
+/// Terraform's snippet and `in BLOCK` context, as the plan's own), the state's, the providers',
+/// bad -target / -replace and mock addresses.
+fn checked(request: &PlanRequest, host: &dyn PlanHost) -> Diagnostics {
+    let files = &crate::eval::MapFilesystem(&request.files);
+    let mut diagnostics = shared::snippets::with_sources(request.load_diagnostics.clone(), files);
     diagnostics.extend(request.state_diagnostics.clone());
     diagnostics.extend(request.provider_diagnostics.clone());
-    // Bad -target / -replace addresses and mock addresses are refused before planning, as
-    // Terraform's arguments are (`command/arguments/extended.go`: parseTargets, parseReplace):
-    // here only, the walk takes them as given.
-    diagnostics.extend(shared::targets::check_options(options));
+    // As Terraform refuses its arguments (`command/arguments/extended.go`: parseTargets,
+    // parseReplace): here only, the walk takes them as given.
+    diagnostics.extend(shared::targets::check_options(&request.options));
     diagnostics.extend(crate::engine::api::mock_diagnostics(request.mock.as_ref()));
     // The heap a plan of the prior state's objects needs, grown once: a plan made from nothing
     // cannot know its size before it expands.
-    host.reserve_heap(state_instances(state) * PLAN_BYTES_PER_INSTANCE);
-    let mut p = if diagnostics.has_errors() {
-        Plan { destroy: options.destroy, prior_state: state.cloned(), refused: true, ..Plan::default() }
-    } else {
-        let (config, parallelism) = (&request.config, request.parallelism);
-        if host.awaits() {
-            let walked = crate::engine::plan::plan_walked(files, config, state, provider, options, host, parallelism);
-            crate::eval::limits::scoped(request.limits, walked).await
-        } else {
-            // Every answer at hand (no provider of the host's own to configure or await): the
-            // same walk, with the same limit, runs to its end at once.
-            let at_once = &Synchronous;
-            let mut out = None;
-            crate::eval::limits::with(request.limits, || {
-                host.growing_ahead(&mut || {
-                    let walked =
-                        crate::engine::plan::plan_walked(files, config, state, provider, options, at_once, parallelism);
-                    out = Some(VirtualClock::default().run(walked))
-                })
-            });
-            out.unwrap_or_default()
-        }
-    };
+    host.reserve_heap(state_instances(request.state.as_ref()) * PLAN_BYTES_PER_INSTANCE);
+    diagnostics
+}
+
+/// The plan of a request [`checked`] refused.
+fn refused(request: &PlanRequest) -> Plan {
+    Plan { destroy: request.options.destroy, prior_state: request.state.clone(), refused: true, ..Plan::default() }
+}
+
+/// `p` with `diagnostics` (the request's) before its own.
+fn finished(request: &PlanRequest, mut diagnostics: Diagnostics, mut p: Plan) -> Plan {
     if request.refresh_only {
         // tfgraph's providers report no drift: a refresh-only plan proposes no change, and its
-        // apply keeps the state it was made from.
+        // apply walks none (Terraform's `plans.RefreshOnlyMode`), writing the refreshed state.
         p.changes.clear();
     }
     diagnostics.extend(std::mem::take(&mut p.diagnostics));
@@ -156,13 +195,8 @@ pub async fn plan(request: &PlanRequest, provider: &dyn Provider, host: &dyn Pla
 /// Natively: [`plan`] with the built-in providers, to its end at once.
 pub fn plan_now(request: PlanRequest) -> Planned {
     let set = Rc::new(providers(&request.files, &request.config, request.mock.as_ref()));
-    let p = plan_with(&request, &*set);
+    let p = plan_with(&request, &*set, &Synchronous);
     Planned::new(request, set, p)
-}
-
-/// Natively: [`plan`] with `provider`, whose every answer is at hand, to its end at once.
-pub fn plan_with(request: &PlanRequest, provider: &dyn Provider) -> Plan {
-    VirtualClock::default().run(plan(request, provider, &Synchronous))
 }
 
 /// A plan, with everything it was made from: what its views read and its apply needs.
@@ -176,7 +210,7 @@ pub struct Planned {
     prior_own: Option<Option<Json>>,
     pub variables: BTreeMap<String, Json>,
     pub mock: Option<Json>,
-    /// A refresh-only plan: its apply keeps the state it was made from.
+    /// A refresh-only plan (it proposes no change).
     pub refresh_only: bool,
     /// The providers it was planned with: the plan's JSON and text read their schemas.
     pub set: Rc<ProviderSet>,
@@ -343,22 +377,6 @@ pub async fn apply(planned: &Planned, request: ApplyRequest, provider: &dyn Prov
     }
     if provider_diagnostics.has_errors() {
         return refused(provider_diagnostics, planned.prior());
-    }
-    if planned.refresh_only {
-        // Nothing to walk: the refreshed state is the state (see [`plan`]).
-        let state = planned.prior().cloned().unwrap_or_default();
-        let result = ApplyResult {
-            state,
-            diagnostics: Diagnostics::new(),
-            waves: Vec::new(),
-            max_concurrency: 0,
-            events: Vec::new(),
-            added: 0,
-            changed: 0,
-            destroyed: 0,
-            imported: 0,
-        };
-        return Applied::Walked { result, diagnostics: planned.diagnostics().clone(), elapsed_ms: 0.0 };
     }
     let t0 = host.now();
     // What the apply will need, grown at once (see `ApplyHost::reserve_heap`).

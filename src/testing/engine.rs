@@ -25,8 +25,8 @@ use crate::eval::Value;
 use crate::providers::set::ProviderSet;
 use crate::providers::Provider;
 use serde_json::Value as Json;
-use std::cell::{OnceCell, RefCell};
-use std::collections::{BTreeMap, HashMap};
+use std::cell::OnceCell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// A configuration under test: the module in `root` (`""`, or a run's `module { source }`).
@@ -38,13 +38,18 @@ pub struct Module {
     pub config: Rc<Config>,
     /// Problems loading it.
     pub diagnostics: Diagnostics,
-    /// Shared with the copies `overridden` makes: the schemas do not change.
-    provider: Rc<ProviderSet>,
+    /// Shared with the copies `overridden` makes.
+    shared: Rc<Shared>,
     /// The `override_module`s the engine plans and applies it with.
     overrides: ModuleOverrides,
-    /// What validating it said, once for every run and copy (it depends on the configuration
-    /// alone).
-    validation: Rc<OnceCell<Rc<Diagnostics>>>,
+}
+
+/// What does not change from run to run of one configuration.
+struct Shared {
+    /// The providers' schemas.
+    provider: Rc<ProviderSet>,
+    /// What validating it said, made once (it depends on the configuration alone).
+    validation: OnceCell<Rc<Diagnostics>>,
 }
 
 /// A module call or module instance replaced by `override_module` (`moduletest/mocking`,
@@ -70,9 +75,8 @@ impl Module {
             root: root.to_string(),
             config: Rc::new(loaded.config),
             diagnostics,
-            provider: Rc::new(provider),
+            shared: Rc::new(Shared { provider: Rc::new(provider), validation: OnceCell::new() }),
             overrides: ModuleOverrides::default(),
-            validation: Rc::default(),
         }
     }
 
@@ -90,14 +94,13 @@ impl Module {
             root: self.root.clone(),
             config: Rc::clone(&self.config),
             diagnostics: self.diagnostics.clone(),
-            provider: Rc::clone(&self.provider),
+            shared: Rc::clone(&self.shared),
             overrides: engine_overrides,
-            validation: Rc::clone(&self.validation),
         }
     }
 
     fn validation(&self) -> Rc<Diagnostics> {
-        let said = self.validation.get_or_init(|| Rc::new(session::validate(&self.files, &self.config)));
+        let said = self.shared.validation.get_or_init(|| Rc::new(session::validate(&self.files, &self.config)));
         Rc::clone(said)
     }
 
@@ -108,31 +111,14 @@ impl Module {
 
     /// `-verbose`'s view of a plan run's plan.
     pub fn verbose_plan(&self, planned: &Planned) -> Verbose {
-        let schemas = self.provider.schema_document();
-        let full = crate::engine::api::plan_json(&planned.0.plan, &*self.provider);
-        let text = crate::engine::api::plan_text(&planned.0.plan, &full, &schemas);
-        Verbose::plan(text, &full, &schemas)
+        Verbose::plan(planned.text().to_string(), planned.0.json(), &self.shared.provider.schema_document())
     }
 
     /// `-verbose`'s view of the state an apply run left.
     pub fn verbose_state(&self, state: &Json) -> Verbose {
-        let values = crate::engine::render::plan_json::state_values(state, &*self.provider);
-        Verbose::state(&values, &self.provider.schema_document())
+        let values = crate::engine::render::plan_json::state_values(state, &*self.shared.provider);
+        Verbose::state(&values, &self.shared.provider.schema_document())
     }
-}
-
-/// What a run asks of its state.
-#[derive(Clone, Debug, Default)]
-pub struct Request {
-    pub variables: BTreeMap<String, Json>,
-    pub refresh: bool,
-    pub refresh_only: bool,
-    pub destroy: bool,
-    pub targets: Vec<String>,
-    pub replace: Vec<String>,
-    /// The run's mocked providers and overrides (shared: a run, its plan and its state's
-    /// teardown read the same ones).
-    pub mocking: Rc<Mocking>,
 }
 
 /// A plan made for a run: the session's, with the mocks it was made with (its apply uses them).
@@ -143,57 +129,56 @@ impl Planned {
         self.0.diagnostics()
     }
 
+    /// `terraform plan`'s text of it (what `terraform test -verbose` prints after a plan run).
+    pub fn text(&self) -> &str {
+        self.0.text()
+    }
+
     pub fn refresh_only(&self) -> bool {
         self.0.refresh_only
     }
 }
 
-/// Plans `module` against `state` through the engine's front door, with the run's mocks in
-/// front of the engine's providers.
-pub fn plan(module: &Module, state: Option<&Json>, request: &Request) -> Planned {
+/// Plans `module` against `state` with a run's `options` (its variables, `plan_options`)
+/// through the engine's front door, with the run's mocks in front of the engine's providers.
+pub fn plan(
+    module: &Module,
+    state: Option<&Json>,
+    options: PlanOptions,
+    refresh_only: bool,
+    mocking: &Rc<Mocking>,
+) -> Planned {
     let session_request = PlanRequest {
         state: state.cloned(),
         options: PlanOptions {
-            variables: request.variables.clone(),
-            destroy: request.destroy,
-            no_refresh: !request.refresh,
-            targets: request.targets.clone(),
-            replace: request.replace.clone(),
             module_overrides: module.overrides.clone(),
             validation: Some(module.validation()),
-            ..PlanOptions::default()
+            ..options
         },
-        refresh_only: request.refresh_only,
+        refresh_only,
         // What `test()` was given (the native runner: the defaults).
         limits: crate::eval::limits::current(),
         ..PlanRequest::new(Rc::clone(&module.files), Rc::clone(&module.config), Diagnostics::new())
     };
-    let provider = TestProvider::new(&*module.provider, &request.mocking);
-    let mut plan = session::plan_with(&session_request, &provider);
+    let provider = TestProvider::new(&*module.shared.provider, mocking);
+    let mut plan = session::plan_with(&session_request, &provider, &crate::engine::plan::walk::Synchronous);
     // The mocks need no configure step, but Terraform evaluates the blocks it configures with
     // and fails the run on their errors (a test file's blocks stand in for the root's).
     let configure = crate::engine::shared::provider_block::child_errors(
         &module.files,
         &module.config,
-        &request.variables,
+        &session_request.options.variables,
         || planned_values(&plan, false),
         &module.overrides,
     );
     plan.diagnostics.extend(configure);
-    let planned = session::Planned::new(session_request, Rc::clone(&module.provider), plan);
-    Planned(planned, Rc::clone(&request.mocking))
-}
-
-/// `terraform plan`'s text of a run's plan (what `terraform test -verbose` prints after a plan run).
-pub fn plan_text(module: &Module, planned: &Planned) -> String {
-    let provider = TestProvider::new(&*module.provider, &planned.1);
-    let json = crate::engine::api::plan_json(&planned.0.plan, &provider);
-    crate::engine::api::plan_text(&planned.0.plan, &json, &provider.schema_document())
+    let planned = session::Planned::new(session_request, Rc::clone(&module.shared.provider), plan);
+    Planned(planned, Rc::clone(mocking))
 }
 
 /// Applies a plan (made from the state `state`): the new state and the apply's diagnostics.
 pub fn apply(module: &Module, planned: &Planned) -> (Option<Json>, Diagnostics) {
-    let provider = TestProvider::new(&*module.provider, &planned.1);
+    let provider = TestProvider::new(&*module.shared.provider, &planned.1);
     let request = ApplyRequest { limits: crate::eval::limits::current(), ..ApplyRequest::default() };
     match session::apply_with(&planned.0, request, &provider) {
         // The apply's own diagnostics: the run reported the plan's already.
@@ -209,14 +194,8 @@ pub fn destroy(
     variables: &BTreeMap<String, Json>,
     mocking: &Rc<Mocking>,
 ) -> (Option<Json>, Diagnostics) {
-    let request = Request {
-        variables: variables.clone(),
-        refresh: true,
-        destroy: true,
-        mocking: Rc::clone(mocking),
-        ..Default::default()
-    };
-    let planned = plan(module, Some(state), &request);
+    let options = PlanOptions { variables: variables.clone(), destroy: true, ..PlanOptions::default() };
+    let planned = plan(module, Some(state), options, false, mocking);
     if planned.diagnostics().has_errors() {
         return (Some(state.clone()), planned.diagnostics().clone());
     }
@@ -275,18 +254,12 @@ impl ResourceSource for PlannedValues {
 }
 
 /// A state's resources as a walk's values: what reads an expanded module call sees its
-/// instances' outputs, as after a walk. Each resource is read from the JSON once (a run's
-/// assertions and outputs read the same resources many times).
-struct StateValues<'s> {
-    state: &'s Json,
-    read: RefCell<HashMap<[String; 4], Option<Rc<Value>>>>,
-}
+/// instances' outputs, as after a walk.
+struct StateValues<'s>(&'s Json);
 
 impl ResourceSource for StateValues<'_> {
     fn resource(&self, module: &str, mode: &str, type_name: &str, name: &str) -> Option<Rc<Value>> {
-        let key = [module, mode, type_name, name].map(String::from);
-        let read = || crate::eval::json::resource_from_state(self.state, module, mode, type_name, name).map(Rc::new);
-        self.read.borrow_mut().entry(key).or_insert_with(read).clone()
+        crate::eval::json::resource_from_state(self.0, module, mode, type_name, name).map(Rc::new)
     }
 }
 
@@ -301,7 +274,7 @@ pub fn with_scope<R>(
 ) -> R {
     let funcs = Registry::builtin();
     let files = crate::eval::MapFilesystem(&module.files);
-    let from_state = state.map(|state| StateValues { state, read: RefCell::default() });
+    let from_state = state.map(StateValues);
     let resources = match (planned, &from_state) {
         (Some(p), _) => Some(p as &dyn ResourceSource),
         (None, Some(s)) => Some(s as &dyn ResourceSource),

@@ -21,11 +21,12 @@
 //!   which plans nothing in an overridden module call or instance and gives its outputs the
 //!   override's values.
 
-use super::engine::{self, Module, ModuleOverride, PlannedValues, Request};
+use super::engine::{self, Module, ModuleOverride, PlannedValues};
 use super::file::{Assertion, Command, ExprText, OverrideBlock, OverrideKind, PlanMode, Run, TestFile};
 use super::mocking::{MockedConfig, MockedData, Mocking, Override, TypeDefaults};
 use super::verbose::Verbose;
 use crate::diag::{Diagnostic, Diagnostics, Severity, SourceRange};
+use crate::engine::PlanOptions;
 use crate::eval::module_scope::{eval_text, Inputs, ModuleScope};
 use crate::eval::scope::{LookupError, Scope};
 use crate::eval::{Kind, Type, Value};
@@ -895,21 +896,17 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module, prior: Option<&Json>, mo
             );
         }
     }
-    let request = Request {
+    let options = PlanOptions {
         variables: module_vars.clone(),
-        refresh: run.plan_options.refresh,
-        refresh_only: run.plan_options.mode == PlanMode::RefreshOnly,
-        destroy: false,
+        no_refresh: !run.plan_options.refresh,
         targets: run.plan_options.target.clone(),
         replace: run.plan_options.replace.clone(),
-        mocking: Rc::clone(mocking),
+        ..PlanOptions::default()
     };
-    let planned = engine::plan(module, prior, &request);
-    let plan_text = if ctx.verbose && !planned.diagnostics().has_errors() {
-        Some(engine::plan_text(module, &planned))
-    } else {
-        None
-    };
+    let refresh_only = run.plan_options.mode == PlanMode::RefreshOnly;
+    let planned = engine::plan(module, prior, options, refresh_only, mocking);
+    let plan_text =
+        if ctx.verbose && !planned.diagnostics().has_errors() { Some(planned.text().to_string()) } else { None };
     let plan_diags = point_at_test_values(planned.diagnostics().clone(), module, &values, &sources, ctx);
     match run.command {
         Command::Plan => {
