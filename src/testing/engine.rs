@@ -148,17 +148,22 @@ pub fn plan(
     refresh_only: bool,
     mocking: &Rc<Mocking>,
 ) -> Planned {
+    let mut options = options;
+    options.module_overrides = module.overrides.clone();
+    options.validation = Some(module.validation());
     let session_request = PlanRequest {
+        files: Rc::clone(&module.files),
+        config: Rc::clone(&module.config),
+        load_diagnostics: Diagnostics::new(),
+        state_diagnostics: Diagnostics::new(),
+        provider_diagnostics: Diagnostics::new(),
         state: state.cloned(),
-        options: PlanOptions {
-            module_overrides: module.overrides.clone(),
-            validation: Some(module.validation()),
-            ..options
-        },
+        mock: None,
+        options,
         refresh_only,
+        parallelism: crate::walk::DEFAULT_PARALLELISM,
         // What `test()` was given (the native runner: the defaults).
         limits: crate::eval::limits::current(),
-        ..PlanRequest::new(Rc::clone(&module.files), Rc::clone(&module.config), Diagnostics::new())
     };
     let provider = TestProvider::new(&*module.shared.provider, mocking);
     let mut plan = session::plan_with(&session_request, &provider, &crate::engine::plan::walk::Synchronous);
