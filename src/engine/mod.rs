@@ -14,7 +14,8 @@
 //!
 //! `session`: the front door. A typed request in, the plan (then the apply's result) out, the
 //! host (the package's JS providers and timers, natively the mocks on a virtual clock) answering
-//! only; the package's `plan()`, `apply()`, `destroy()` and the native tests run through it.
+//! only; the package's `plan()`, `apply()`, `destroy()`, `terraform test`'s runner and the
+//! native tests run through it.
 //! `api`: the package's shapes of what it returns (plan JSON, text, changes, apply report).
 
 pub mod api;

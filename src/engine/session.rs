@@ -25,11 +25,13 @@ use shared::clock::VirtualClock;
 use shared::plan::{InstanceChange, Plan, PlanOptions};
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 /// What a plan is asked for: the configuration as loaded, the prior state, the plan's options.
 pub struct PlanRequest {
-    pub files: BTreeMap<String, String>,
-    pub config: Config,
+    /// Shared: `terraform test` plans one configuration many times.
+    pub files: Rc<BTreeMap<String, String>>,
+    pub config: Rc<Config>,
     /// What loading the configuration said (their snippets are added here).
     pub load_diagnostics: Diagnostics,
     /// What reading the state said (it does not decode): errors refuse the plan.
@@ -43,6 +45,9 @@ pub struct PlanRequest {
     /// Variables, `-destroy`, `-refresh=false`, `-target`, `-replace`, live events, module
     /// overrides.
     pub options: PlanOptions,
+    /// `plan -refresh-only` (Terraform's `plans.RefreshOnlyMode`; `terraform test`'s
+    /// `plan_options { mode = refresh-only }`).
+    pub refresh_only: bool,
     /// Terraform's `-parallelism` (10 by default).
     pub parallelism: usize,
     pub limits: Limits,
@@ -50,21 +55,30 @@ pub struct PlanRequest {
 
 impl PlanRequest {
     /// A request to plan `config` loaded from `files`, with Terraform's defaults.
-    pub fn new(files: BTreeMap<String, String>, config: Config, load_diagnostics: Diagnostics) -> Self {
+    pub fn new(
+        files: impl Into<Rc<BTreeMap<String, String>>>,
+        config: impl Into<Rc<Config>>,
+        load_diagnostics: Diagnostics,
+    ) -> Self {
         PlanRequest {
-            files,
-            config,
+            files: files.into(),
+            config: config.into(),
             load_diagnostics,
             state_diagnostics: Diagnostics::new(),
             provider_diagnostics: Diagnostics::new(),
             state: None,
             mock: None,
             options: PlanOptions::default(),
+            refresh_only: false,
             parallelism: crate::walk::DEFAULT_PARALLELISM,
             limits: Limits::DEFAULT,
         }
     }
 }
+
+/// What validating a configuration refuses its plans for (a caller planning one configuration
+/// many times gives it in [`PlanOptions::validation`]).
+pub use crate::engine::plan::validate;
 
 /// The providers a request is served by: the built-in mock for hashicorp/mock, the generic mock
 /// for every other source, with `mock`'s options; a host installs its own providers into them.
@@ -87,40 +101,92 @@ fn state_instances(state: Option<&Json>) -> usize {
     resources.map_or(0, |rs| rs.iter().map(|r| r.get("instances").and_then(Json::as_array).map_or(0, Vec::len)).sum())
 }
 
-/// Plans `request` with `set` (from [`providers`], with the host's own installed), `host`
-/// configuring and answering the host's providers as the walk reaches them. The plan's
-/// diagnostics are the request's, the loading's and the plan's; a request with errors is
-/// refused before planning. [`Planned::new`] keeps it with what it was made from.
-pub async fn plan(request: &PlanRequest, set: &ProviderSet, host: &dyn PlanHost) -> Plan {
-    let (files, options, state) = (&request.files, &request.options, request.state.as_ref());
-    // Configuration errors with Terraform's snippet and `in BLOCK` context, as the plan's own.
-    let mut diagnostics =
-        shared::snippets::with_sources(request.load_diagnostics.clone(), &crate::eval::MapFilesystem(files));
-    diagnostics.extend(request.state_diagnostics.clone());
-    diagnostics.extend(request.provider_diagnostics.clone());
-    // Bad -target / -replace addresses and mock addresses are refused before planning, as
-    // Terraform's arguments are.
-    diagnostics.extend(shared::targets::check_options(options));
-    diagnostics.extend(crate::engine::api::mock_diagnostics(request.mock.as_ref()));
-    // The heap a plan of the prior state's objects needs, grown once: a plan made from nothing
-    // cannot know its size before it expands.
-    host.reserve_heap(state_instances(state) * PLAN_BYTES_PER_INSTANCE);
-    let mut p = if diagnostics.has_errors() {
-        Plan { destroy: options.destroy, prior_state: state.cloned(), refused: true, ..Plan::default() }
-    } else if host.awaits() {
-        let walked =
-            crate::engine::plan::plan_walked(files, &request.config, state, set, options, host, request.parallelism);
-        crate::eval::limits::scoped(request.limits, walked).await
+/// Plans `request` with `provider` (the set from [`providers`] with the host's own installed,
+/// or `terraform test`'s mocks in front of it), `host` configuring and answering the host's
+/// providers as the walk reaches them. The plan's diagnostics are the request's, the loading's
+/// and the plan's; a request with errors is refused before planning. [`Planned::new`] keeps it
+/// with what it was made from.
+pub async fn plan(request: &PlanRequest, provider: &dyn Provider, host: &dyn PlanHost) -> Plan {
+    if !host.awaits() {
+        return plan_with(request, provider, host);
+    }
+    let diagnostics = checked(request, host);
+    let p = if diagnostics.has_errors() {
+        refused(request)
     } else {
-        // Every answer at hand: the walk runs to its end at once.
+        let (files, options, state) = (&request.files, &request.options, request.state.as_ref());
+        let walked = crate::engine::plan::plan_walked(
+            files,
+            &request.config,
+            state,
+            provider,
+            options,
+            host,
+            request.parallelism,
+        );
+        crate::eval::limits::scoped(request.limits, walked).await
+    };
+    finished(request, diagnostics, p)
+}
+
+/// [`plan`] when every answer is at hand (`host` has no provider of its own to configure or
+/// await, e.g. [`Synchronous`]): the same walk, with the same limit, run to its end at once.
+pub fn plan_with(request: &PlanRequest, provider: &dyn Provider, host: &dyn PlanHost) -> Plan {
+    let diagnostics = checked(request, host);
+    let p = if diagnostics.has_errors() {
+        refused(request)
+    } else {
+        let (files, options, state) = (&request.files, &request.options, request.state.as_ref());
         let mut out = None;
         crate::eval::limits::with(request.limits, || {
             host.growing_ahead(&mut || {
-                out = Some(crate::engine::plan::plan(files, &request.config, state, set, options))
+                let walked = crate::engine::plan::plan_walked(
+                    files,
+                    &request.config,
+                    state,
+                    provider,
+                    options,
+                    &Synchronous,
+                    request.parallelism,
+                );
+                out = Some(VirtualClock::default().run(walked))
             })
         });
         out.unwrap_or_default()
     };
+    finished(request, diagnostics, p)
+}
+
+/// What refuses `request` before it is planned, and its warnings: the loading's (with
+/// Terraform's snippet and `in BLOCK` context, as the plan's own), the state's, the providers',
+/// bad -target / -replace and mock addresses.
+fn checked(request: &PlanRequest, host: &dyn PlanHost) -> Diagnostics {
+    let files = &crate::eval::MapFilesystem(&request.files);
+    let mut diagnostics = shared::snippets::with_sources(request.load_diagnostics.clone(), files);
+    diagnostics.extend(request.state_diagnostics.clone());
+    diagnostics.extend(request.provider_diagnostics.clone());
+    // As Terraform refuses its arguments (`command/arguments/extended.go`: parseTargets,
+    // parseReplace): here only, the walk takes them as given.
+    diagnostics.extend(shared::targets::check_options(&request.options));
+    diagnostics.extend(crate::engine::api::mock_diagnostics(request.mock.as_ref()));
+    // The heap a plan of the prior state's objects needs, grown once: a plan made from nothing
+    // cannot know its size before it expands.
+    host.reserve_heap(state_instances(request.state.as_ref()) * PLAN_BYTES_PER_INSTANCE);
+    diagnostics
+}
+
+/// The plan of a request [`checked`] refused.
+fn refused(request: &PlanRequest) -> Plan {
+    Plan { destroy: request.options.destroy, prior_state: request.state.clone(), refused: true, ..Plan::default() }
+}
+
+/// `p` with `diagnostics` (the request's) before its own.
+fn finished(request: &PlanRequest, mut diagnostics: Diagnostics, mut p: Plan) -> Plan {
+    if request.refresh_only {
+        // tfgraph's providers report no drift: a refresh-only plan proposes no change, and its
+        // apply walks none (Terraform's `plans.RefreshOnlyMode`), writing the refreshed state.
+        p.changes.clear();
+    }
     diagnostics.extend(std::mem::take(&mut p.diagnostics));
     p.diagnostics = diagnostics;
     p
@@ -128,15 +194,15 @@ pub async fn plan(request: &PlanRequest, set: &ProviderSet, host: &dyn PlanHost)
 
 /// Natively: [`plan`] with the built-in providers, to its end at once.
 pub fn plan_now(request: PlanRequest) -> Planned {
-    let set = providers(&request.files, &request.config, request.mock.as_ref());
-    let p = VirtualClock::default().run(plan(&request, &set, &Synchronous));
+    let set = Rc::new(providers(&request.files, &request.config, request.mock.as_ref()));
+    let p = plan_with(&request, &*set, &Synchronous);
     Planned::new(request, set, p)
 }
 
 /// A plan, with everything it was made from: what its views read and its apply needs.
 pub struct Planned {
-    pub files: BTreeMap<String, String>,
-    pub config: Config,
+    pub files: Rc<BTreeMap<String, String>>,
+    pub config: Rc<Config>,
     /// The plan; its diagnostics are the request's, the loading's and the plan's.
     pub plan: Plan,
     /// The state the plan was made from, when it differs from the plan's own `prior_state`
@@ -144,8 +210,10 @@ pub struct Planned {
     prior_own: Option<Option<Json>>,
     pub variables: BTreeMap<String, Json>,
     pub mock: Option<Json>,
+    /// A refresh-only plan (it proposes no change).
+    pub refresh_only: bool,
     /// The providers it was planned with: the plan's JSON and text read their schemas.
-    pub set: ProviderSet,
+    pub set: Rc<ProviderSet>,
     /// The plan's JSON and text, made on first use (most callers apply and never read them:
     /// together they cost about a sixth of a large plan in Node).
     json: OnceCell<Json>,
@@ -156,8 +224,8 @@ pub struct Planned {
 
 impl Planned {
     /// `plan`, made by [`plan`] from `request` with `set`.
-    pub fn new(request: PlanRequest, set: ProviderSet, plan: Plan) -> Planned {
-        let PlanRequest { files, config, state, mock, options, .. } = request;
+    pub fn new(request: PlanRequest, set: Rc<ProviderSet>, plan: Plan) -> Planned {
+        let PlanRequest { files, config, state, mock, options, refresh_only, .. } = request;
         // One copy of the state, not two (a state can be hundreds of MB).
         let prior_own = (state != plan.prior_state).then_some(state);
         Planned {
@@ -167,6 +235,7 @@ impl Planned {
             prior_own,
             variables: options.variables,
             mock,
+            refresh_only,
             set,
             json: OnceCell::new(),
             text: OnceCell::new(),
@@ -188,7 +257,7 @@ impl Planned {
 
     /// `terraform show -json` of the plan, its timestamp null.
     pub fn json(&self) -> &Json {
-        self.json.get_or_init(|| crate::engine::api::plan_json(&self.plan, &self.set))
+        self.json.get_or_init(|| crate::engine::api::plan_json(&self.plan, &*self.set))
     }
 
     /// `terraform plan`'s text (none when the plan was refused).
@@ -338,9 +407,13 @@ pub async fn apply(planned: &Planned, request: ApplyRequest, provider: &dyn Prov
 
 /// Natively: [`apply`] with the built-in providers on a virtual clock.
 pub fn apply_now(planned: &Planned, request: ApplyRequest) -> Applied {
-    let set = planned.providers();
+    apply_with(planned, request, &*planned.set)
+}
+
+/// Natively: [`apply`] with `provider` (each answer at hand, its delays taken on a virtual clock).
+pub fn apply_with(planned: &Planned, request: ApplyRequest, provider: &dyn Provider) -> Applied {
     let clock = VirtualClock::default();
-    clock.run(apply(planned, request, &set, &VirtualHost::new(&clock)))
+    clock.run(apply(planned, request, provider, &VirtualHost::new(&clock)))
 }
 
 /// The diagnostic of a saved plan applied to a state it was not made from (Terraform's
@@ -365,4 +438,64 @@ pub fn stale_plan(planned_from: Option<&Json>, now: Option<&Json>) -> Option<Dia
         return Some(Diagnostic::error("Saved plan is stale", "The given plan file can no longer be applied because the state was changed by another operation after the plan was created."));
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::shared::plan::{OpHook, OpProgress, PlanOp};
+    use crate::engine::shared::scope::WalkValues;
+    use futures_util::future::LocalBoxFuture;
+
+    /// The built-in providers' host, saying it awaits: the plan takes the walk's async path.
+    struct Awaiting;
+
+    impl PlanHost for Awaiting {
+        fn configure<'a>(&'a self, _: &'a str, _: &'a WalkValues) -> LocalBoxFuture<'a, Result<(), Diagnostics>> {
+            Box::pin(std::future::ready(Ok(())))
+        }
+
+        fn answers<'a>(&'a self, _: &'a WalkValues) -> Option<LocalBoxFuture<'a, Result<(), Diagnostics>>> {
+            None
+        }
+    }
+
+    /// Five independent data sources, the plan stopped (Terraform's stop: what is in flight
+    /// finishes, nothing new starts) at the first read's start: the reads made are those the
+    /// walk had started, `-parallelism` of them.
+    fn reads_before_stop(parallelism: usize, awaiting: bool) -> Vec<String> {
+        let files: BTreeMap<String, String> = [(
+            "main.tf".to_string(),
+            ["a", "b", "c", "d", "e"].map(|n| format!("data \"mock_data\" \"{n}\" {{}}\n")).concat(),
+        )]
+        .into();
+        let loaded = crate::config::load(&files, &Default::default());
+        assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
+        let cancel = CancelToken::new();
+        let stop = cancel.clone();
+        let hook = OpHook(Rc::new(move |_: &PlanOp, _: OpProgress<'_>| stop.cancel()));
+        let request = PlanRequest {
+            options: PlanOptions { on_op: Some(hook), cancel: Some(cancel), ..PlanOptions::default() },
+            parallelism,
+            ..PlanRequest::new(files, loaded.config, loaded.diagnostics)
+        };
+        let p = if awaiting {
+            let set = providers(&request.files, &request.config, None);
+            VirtualClock::default().run(plan(&request, &set, &Awaiting))
+        } else {
+            plan_now(request).plan
+        };
+        let halted: Vec<&str> = p.diagnostics.errors().map(|d| d.summary.as_str()).collect();
+        assert_eq!(halted, ["execution halted"]);
+        p.ops.iter().map(|op| op.address.clone()).collect()
+    }
+
+    #[test]
+    fn a_plan_at_once_walks_with_the_requests_parallelism() {
+        for parallelism in [1, 2, 5] {
+            let at_once = reads_before_stop(parallelism, false);
+            assert_eq!(at_once.len(), parallelism, "{at_once:?}");
+            assert_eq!(at_once, reads_before_stop(parallelism, true));
+        }
+    }
 }

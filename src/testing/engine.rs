@@ -3,21 +3,20 @@
 //! planned values, or the applied state). When the engine's front door changes, this file
 //! changes and nothing else in `testing` does.
 //!
-//! What the engine has no notion of is done here, as Terraform's test runner does it:
-//! - a refresh-only run: the mock providers report no drift, so its plan has no changes and
-//!   its values are the prior state's (an apply keeps the state as it was);
-//! - an assertion's scope: the run's variables (test-only ones included), `output.NAME`, and
-//!   `run.NAME` outputs of earlier runs, over the module's own scope.
+//! Plans and applies go through the engine's front door (`engine::session`) with the run's
+//! mocks in front of its providers. What the engine has no notion of is done here, as
+//! Terraform's test runner does it: an assertion's scope (the run's variables, test-only ones
+//! included, `output.NAME`, and `run.NAME` outputs of earlier runs, over the module's own
+//! scope; a refresh-only run's values are the prior state's).
 
 use super::mocking::{Mocking, TestProvider};
 use super::verbose::Verbose;
 use crate::config::{Config, LoadOptions};
 use crate::diag::Diagnostics;
-use crate::engine::apply::{apply as engine_apply, ApplyOptions};
-use crate::engine::plan::plan as engine_plan;
+use crate::engine::session::{self, Applied, ApplyRequest, PlanRequest};
 use crate::engine::shared::provider_block::planned_values;
 use crate::engine::shared::scope::WalkValues;
-use crate::engine::{Plan, PlanOptions};
+use crate::engine::PlanOptions;
 use crate::eval::functions::Registry;
 use crate::eval::module_overrides::ModuleOverrides;
 use crate::eval::module_scope::{Inputs, ModuleScope};
@@ -26,21 +25,31 @@ use crate::eval::Value;
 use crate::providers::set::ProviderSet;
 use crate::providers::Provider;
 use serde_json::Value as Json;
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// A configuration under test: the module in `root` (`""`, or a run's `module { source }`).
-pub struct Module<'f> {
-    pub files: &'f BTreeMap<String, String>,
+pub struct Module {
+    /// Every file, shared by the configurations of one `terraform test` and their plans.
+    pub files: Rc<BTreeMap<String, String>>,
     pub root: String,
     /// Shared with the copies `overridden` makes.
     pub config: Rc<Config>,
     /// Problems loading it.
     pub diagnostics: Diagnostics,
-    /// Shared with the copies `overridden` makes: the schemas do not change.
-    provider: Rc<ProviderSet>,
+    /// Shared with the copies `overridden` makes.
+    shared: Rc<Shared>,
     /// The `override_module`s the engine plans and applies it with.
     overrides: ModuleOverrides,
+}
+
+/// What does not change from run to run of one configuration.
+struct Shared {
+    /// The providers' schemas.
+    provider: Rc<ProviderSet>,
+    /// What validating it said, made once (it depends on the configuration alone).
+    validation: OnceCell<Rc<Diagnostics>>,
 }
 
 /// A module call or module instance replaced by `override_module` (`moduletest/mocking`,
@@ -55,18 +64,18 @@ pub struct ModuleOverride {
     pub outputs: Option<Value>,
 }
 
-impl<'f> Module<'f> {
-    pub fn load(files: &'f BTreeMap<String, String>, root: &str) -> Module<'f> {
-        let loaded = crate::config::load(files, &LoadOptions { root: root.to_string() });
-        let provider = crate::engine::shared::schemas::providers(files, &loaded.config, Default::default());
+impl Module {
+    pub fn load(files: Rc<BTreeMap<String, String>>, root: &str) -> Module {
+        let loaded = crate::config::load(&files, &LoadOptions { root: root.to_string() });
+        let provider = session::providers(&files, &loaded.config, None);
         let diagnostics =
-            crate::engine::shared::snippets::with_sources(loaded.diagnostics, &crate::eval::MapFilesystem(files));
+            crate::engine::shared::snippets::with_sources(loaded.diagnostics, &crate::eval::MapFilesystem(&files));
         Module {
             files,
             root: root.to_string(),
             config: Rc::new(loaded.config),
             diagnostics,
-            provider: Rc::new(provider),
+            shared: Rc::new(Shared { provider: Rc::new(provider), validation: OnceCell::new() }),
             overrides: ModuleOverrides::default(),
         }
     }
@@ -74,20 +83,25 @@ impl<'f> Module<'f> {
     /// This configuration with module calls or instances overridden (the engine leaves them
     /// out of its plan and gives their outputs the overrides' values), the first of a target
     /// winning.
-    pub fn overridden(&self, overrides: &[ModuleOverride]) -> Module<'f> {
+    pub fn overridden(&self, overrides: &[ModuleOverride]) -> Module {
         let mut engine_overrides = ModuleOverrides::default();
         for o in overrides {
             let outputs = o.outputs.clone().unwrap_or_else(|| Value::null(crate::eval::Type::Dynamic));
             engine_overrides.push(&o.target, outputs);
         }
         Module {
-            files: self.files,
+            files: Rc::clone(&self.files),
             root: self.root.clone(),
             config: Rc::clone(&self.config),
             diagnostics: self.diagnostics.clone(),
-            provider: Rc::clone(&self.provider),
+            shared: Rc::clone(&self.shared),
             overrides: engine_overrides,
         }
+    }
+
+    fn validation(&self) -> Rc<Diagnostics> {
+        let said = self.shared.validation.get_or_init(|| Rc::new(session::validate(&self.files, &self.config)));
+        Rc::clone(said)
     }
 
     /// Whether the module declares input variable `name`.
@@ -97,125 +111,100 @@ impl<'f> Module<'f> {
 
     /// `-verbose`'s view of a plan run's plan.
     pub fn verbose_plan(&self, planned: &Planned) -> Verbose {
-        let schemas = self.provider.schema_document();
-        let full = crate::engine::api::plan_json(&planned.plan, &*self.provider);
-        let text = crate::engine::api::plan_text(&planned.plan, &full, &schemas);
-        Verbose::plan(text, &full, &schemas)
+        Verbose::plan(planned.text().to_string(), planned.0.json(), &self.shared.provider.schema_document())
     }
 
     /// `-verbose`'s view of the state an apply run left.
     pub fn verbose_state(&self, state: &Json) -> Verbose {
-        let values = crate::engine::render::plan_json::state_values(state, &*self.provider);
-        Verbose::state(&values, &self.provider.schema_document())
+        let values = crate::engine::render::plan_json::state_values(state, &*self.shared.provider);
+        Verbose::state(&values, &self.shared.provider.schema_document())
     }
 }
 
-/// What a run asks of its state.
-#[derive(Clone, Debug, Default)]
-pub struct Request {
-    pub variables: BTreeMap<String, Json>,
-    pub refresh: bool,
-    pub refresh_only: bool,
-    pub destroy: bool,
-    pub targets: Vec<String>,
-    pub replace: Vec<String>,
-    /// The run's mocked providers and overrides (shared: a run, its plan and its state's
-    /// teardown read the same ones).
-    pub mocking: Rc<Mocking>,
-}
-
-/// A plan made for a run.
-pub struct Planned {
-    pub plan: Plan,
-    pub refresh_only: bool,
-    pub mocking: Rc<Mocking>,
-}
+/// A plan made for a run: the session's, with the mocks it was made with (its apply uses them).
+pub struct Planned(session::Planned, Rc<Mocking>);
 
 impl Planned {
     pub fn diagnostics(&self) -> &Diagnostics {
-        &self.plan.diagnostics
+        self.0.diagnostics()
+    }
+
+    /// `terraform plan`'s text of it (what `terraform test -verbose` prints after a plan run).
+    pub fn text(&self) -> &str {
+        self.0.text()
+    }
+
+    pub fn refresh_only(&self) -> bool {
+        self.0.refresh_only
     }
 }
 
-/// Plans `module` against `state`.
-pub fn plan(module: &Module<'_>, state: Option<&Json>, request: &Request) -> Planned {
-    let options = PlanOptions {
-        variables: request.variables.clone(),
-        destroy: request.destroy,
-        no_refresh: !request.refresh,
-        targets: request.targets.clone(),
-        replace: request.replace.clone(),
-        on_op: None,
-        cancel: None,
-        module_overrides: module.overrides.clone(),
+/// Plans `module` against `state` with a run's `options` (its variables, `plan_options`)
+/// through the engine's front door, with the run's mocks in front of the engine's providers.
+pub fn plan(
+    module: &Module,
+    state: Option<&Json>,
+    options: PlanOptions,
+    refresh_only: bool,
+    mocking: &Rc<Mocking>,
+) -> Planned {
+    let mut options = options;
+    options.module_overrides = module.overrides.clone();
+    options.validation = Some(module.validation());
+    let session_request = PlanRequest {
+        files: Rc::clone(&module.files),
+        config: Rc::clone(&module.config),
+        load_diagnostics: Diagnostics::new(),
+        state_diagnostics: Diagnostics::new(),
+        provider_diagnostics: Diagnostics::new(),
+        state: state.cloned(),
+        mock: None,
+        options,
+        refresh_only,
+        parallelism: crate::walk::DEFAULT_PARALLELISM,
+        // What `test()` was given (the native runner: the defaults).
+        limits: crate::eval::limits::current(),
     };
-    let provider = TestProvider::new(&*module.provider, &request.mocking);
-    let mut plan = engine_plan(module.files, &module.config, state, &provider, &options);
+    let provider = TestProvider::new(&*module.shared.provider, mocking);
+    let mut plan = session::plan_with(&session_request, &provider, &crate::engine::plan::walk::Synchronous);
     // The mocks need no configure step, but Terraform evaluates the blocks it configures with
     // and fails the run on their errors (a test file's blocks stand in for the root's).
     let configure = crate::engine::shared::provider_block::child_errors(
-        module.files,
+        &module.files,
         &module.config,
-        &request.variables,
+        &session_request.options.variables,
         || planned_values(&plan, false),
         &module.overrides,
     );
     plan.diagnostics.extend(configure);
-    if request.refresh_only {
-        // No drift from the mocks: a refresh-only plan changes nothing.
-        plan.changes.clear();
-    }
-    Planned { plan, refresh_only: request.refresh_only, mocking: Rc::clone(&request.mocking) }
+    let planned = session::Planned::new(session_request, Rc::clone(&module.shared.provider), plan);
+    Planned(planned, Rc::clone(mocking))
 }
 
-/// `terraform plan`'s text of a run's plan (what `terraform test -verbose` prints after a plan run).
-pub fn plan_text(module: &Module<'_>, planned: &Planned) -> String {
-    let provider = TestProvider::new(&*module.provider, &planned.mocking);
-    let json = crate::engine::api::plan_json(&planned.plan, &provider);
-    crate::engine::api::plan_text(&planned.plan, &json, &provider.schema_document())
-}
-
-/// Applies a plan: the new state and the apply's diagnostics.
-pub fn apply(
-    module: &Module<'_>,
-    planned: &Planned,
-    state: Option<&Json>,
-    variables: &BTreeMap<String, Json>,
-) -> (Option<Json>, Diagnostics) {
-    if planned.refresh_only {
-        return (state.cloned(), Diagnostics::new());
+/// Applies a plan (made from the state `state`): the new state and the apply's diagnostics.
+pub fn apply(module: &Module, planned: &Planned) -> (Option<Json>, Diagnostics) {
+    let provider = TestProvider::new(&*module.shared.provider, &planned.1);
+    let request = ApplyRequest { limits: crate::eval::limits::current(), ..ApplyRequest::default() };
+    match session::apply_with(&planned.0, request, &provider) {
+        // The apply's own diagnostics: the run reported the plan's already.
+        Applied::Walked { result, .. } => (Some(result.state).filter(|s| !s.is_null()), result.diagnostics),
+        Applied::Refused { diagnostics, state } => (state, diagnostics),
     }
-    let provider = TestProvider::new(&*module.provider, &planned.mocking);
-    let r = engine_apply(
-        module.files,
-        &module.config,
-        &planned.plan,
-        state,
-        &provider,
-        &ApplyOptions { variables: variables.clone(), ..Default::default() },
-    );
-    (Some(r.state), r.diagnostics)
 }
 
 /// Destroys every object of `state`: the state left (empty unless something failed).
 pub fn destroy(
-    module: &Module<'_>,
+    module: &Module,
     state: &Json,
     variables: &BTreeMap<String, Json>,
     mocking: &Rc<Mocking>,
 ) -> (Option<Json>, Diagnostics) {
-    let request = Request {
-        variables: variables.clone(),
-        refresh: true,
-        destroy: true,
-        mocking: Rc::clone(mocking),
-        ..Default::default()
-    };
-    let planned = plan(module, Some(state), &request);
-    if planned.plan.diagnostics.has_errors() {
-        return (Some(state.clone()), planned.plan.diagnostics);
+    let options = PlanOptions { variables: variables.clone(), destroy: true, ..PlanOptions::default() };
+    let planned = plan(module, Some(state), options, false, mocking);
+    if planned.diagnostics().has_errors() {
+        return (Some(state.clone()), planned.diagnostics().clone());
     }
-    apply(module, &planned, Some(state), variables)
+    apply(module, &planned)
 }
 
 /// Whether a state still holds managed resource objects.
@@ -254,13 +243,12 @@ pub fn state_addresses(state: &Json) -> Vec<String> {
 pub struct PlannedValues(WalkValues);
 
 impl PlannedValues {
-    pub fn of(planned: &Planned, state: Option<&Json>) -> PlannedValues {
-        if planned.refresh_only {
+    pub fn of(planned: &Planned) -> PlannedValues {
+        if planned.refresh_only() {
             // Read from the prior state instead.
-            let _ = state;
             return PlannedValues::default();
         }
-        PlannedValues(planned_values(&planned.plan, true))
+        PlannedValues(planned_values(&planned.0.plan, true))
     }
 }
 
@@ -282,7 +270,7 @@ impl ResourceSource for StateValues<'_> {
 
 /// Evaluates with the root scope of `module` over either planned values or a state.
 pub fn with_scope<R>(
-    module: &Module<'_>,
+    module: &Module,
     variables: &BTreeMap<String, Json>,
     state: Option<&Json>,
     planned: Option<&PlannedValues>,
@@ -290,7 +278,7 @@ pub fn with_scope<R>(
     f: impl FnOnce(&ModuleScope<'_>, &Inputs<'_>) -> R,
 ) -> R {
     let funcs = Registry::builtin();
-    let files = crate::eval::MapFilesystem(module.files);
+    let files = crate::eval::MapFilesystem(&module.files);
     let from_state = state.map(StateValues);
     let resources = match (planned, &from_state) {
         (Some(p), _) => Some(p as &dyn ResourceSource),
@@ -304,7 +292,7 @@ pub fn with_scope<R>(
         overrides: Some(&module.overrides),
         ..Inputs::of(&module.config, variables, &files, &funcs)
     };
-    let root_files = crate::eval::module_scope::root_files(module.files, &module.config.root.dir);
+    let root_files = crate::eval::module_scope::root_files(&module.files, &module.config.root.dir);
     let scope = ModuleScope::root(&module.config, &inputs, &root_files);
     f(&scope, &inputs)
 }

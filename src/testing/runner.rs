@@ -21,11 +21,12 @@
 //!   which plans nothing in an overridden module call or instance and gives its outputs the
 //!   override's values.
 
-use super::engine::{self, Module, ModuleOverride, PlannedValues, Request};
+use super::engine::{self, Module, ModuleOverride, PlannedValues};
 use super::file::{Assertion, Command, ExprText, OverrideBlock, OverrideKind, PlanMode, Run, TestFile};
 use super::mocking::{MockedConfig, MockedData, Mocking, Override, TypeDefaults};
 use super::verbose::Verbose;
 use crate::diag::{Diagnostic, Diagnostics, Severity, SourceRange};
+use crate::engine::PlanOptions;
 use crate::eval::module_scope::{eval_text, Inputs, ModuleScope};
 use crate::eval::scope::{LookupError, Scope};
 use crate::eval::{Kind, Type, Value};
@@ -197,7 +198,7 @@ pub fn run(files: &BTreeMap<String, String>, options: &Options, on_event: &mut d
     // configuration.
     let mut parsed = Vec::new();
     let mut load_diags = Diagnostics::new();
-    let main = Module::load(files, "");
+    let main = Module::load(Rc::new(files.clone()), "");
     load_diags.extend(main.diagnostics.clone());
     for p in &paths {
         let (mut f, d) = if p.ends_with(".tftest.json") {
@@ -359,7 +360,7 @@ impl Scope for NoScope {
 
 /// Whether the configuration under test has the object an override targets (its address
 /// without instance keys).
-fn target_exists(module: &Module<'_>, o: &OverrideBlock) -> bool {
+fn target_exists(module: &Module, o: &OverrideBlock) -> bool {
     let bare = without_keys(&o.target);
     module.config.modules().iter().any(|m| match o.kind {
         OverrideKind::Module => m.module_calls.iter().any(|c| c.address == bare),
@@ -382,7 +383,7 @@ fn invalid_target(o: &OverrideBlock) -> Diagnostic {
 
 /// A run's mocked provider configurations and overrides, the winning override first (the
 /// run's, the file's, then the mock providers').
-fn mocking_for(f: &TestFile, run: &Run, module: &Module<'_>, files: &BTreeMap<String, String>) -> Mocking {
+fn mocking_for(f: &TestFile, run: &Run, module: &Module, files: &BTreeMap<String, String>) -> Mocking {
     let mut m = Mocking { salt: format!("{}/{}", f.path, run.name), ..Default::default() };
     let data = |e: &(ExprText, SourceRange)| -> Option<MockedData> {
         static_value(files, &e.0).ok().map(|value| MockedData { value, range: e.1.clone() })
@@ -533,7 +534,7 @@ struct StateEntry {
 fn run_file(
     files: &BTreeMap<String, String>,
     f: &TestFile,
-    main: &Module<'_>,
+    main: &Module,
     globals: &[(String, GlobalValue)],
     verbose: bool,
     emit: &mut dyn FnMut(TestEvent),
@@ -559,7 +560,7 @@ fn run_file(
     let mut runs: Vec<RunResult> = Vec::new();
     let mut outputs: BTreeMap<String, Value> = BTreeMap::new();
     let mut states: BTreeMap<String, StateEntry> = BTreeMap::new();
-    let mut modules: BTreeMap<String, Module<'_>> = BTreeMap::new();
+    let mut modules: BTreeMap<String, Module> = BTreeMap::new();
     let mut stopped = file_diags.has_errors();
     for (index, run) in f.runs.iter().enumerate() {
         if stopped {
@@ -588,7 +589,7 @@ fn run_file(
         let root = run.module_source.as_deref().map(|s| s.trim_start_matches("./").to_string()).unwrap_or_default();
         let module = match run.module_source {
             None => main,
-            Some(_) => &*modules.entry(root.clone()).or_insert_with(|| Module::load(files, &root)),
+            Some(_) => &*modules.entry(root.clone()).or_insert_with(|| Module::load(Rc::clone(&main.files), &root)),
         };
         let ctx = RunContext { file: f, run, outputs: &outputs, globals, files, verbose };
         let key = run.state_key();
@@ -655,7 +656,9 @@ fn run_file(
         let module = if entry.module_root.is_empty() {
             main
         } else {
-            &*modules.entry(entry.module_root.clone()).or_insert_with(|| Module::load(files, &entry.module_root))
+            &*modules
+                .entry(entry.module_root.clone())
+                .or_insert_with(|| Module::load(Rc::clone(&main.files), &entry.module_root))
         };
         let overridden;
         let module = match entry.module_overrides.is_empty() {
@@ -732,7 +735,7 @@ impl Executed {
     }
 }
 
-fn execute(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>) -> Executed {
+fn execute(ctx: &RunContext<'_>, module: &Module, prior: Option<&Json>) -> Executed {
     let mocking = Rc::new(mocking_for(ctx.file, ctx.run, module, ctx.files));
     let module_overrides = module_overrides_for(ctx.file, ctx.run, ctx.files);
     let overridden;
@@ -760,7 +763,7 @@ fn execute(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>) -> E
 
 /// "Failed to compute attribute" points into the resource's body, where the attribute is
 /// missing: Terraform's range is the block's opening brace.
-fn mocked_data_at_blocks(diags: Diagnostics, module: &Module<'_>) -> Diagnostics {
+fn mocked_data_at_blocks(diags: Diagnostics, module: &Module) -> Diagnostics {
     let mut out = Diagnostics::new();
     for mut d in diags {
         if d.summary == "Failed to compute attribute" {
@@ -802,7 +805,7 @@ fn without_keys(addr: &str) -> String {
 /// the value under the snippet, as Terraform does.
 fn point_at_test_values(
     diags: Diagnostics,
-    module: &Module<'_>,
+    module: &Module,
     values: &BTreeMap<String, Value>,
     sources: &BTreeMap<String, ExprText>,
     ctx: &RunContext<'_>,
@@ -817,7 +820,7 @@ fn point_at_test_values(
 
 fn point_one(
     d: Diagnostic,
-    module: &Module<'_>,
+    module: &Module,
     values: &BTreeMap<String, Value>,
     sources: &BTreeMap<String, ExprText>,
     ctx: &RunContext<'_>,
@@ -859,7 +862,7 @@ fn point_one(
     }
 }
 
-fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>, mocking: &Rc<Mocking>) -> Executed {
+fn execute_inner(ctx: &RunContext<'_>, module: &Module, prior: Option<&Json>, mocking: &Rc<Mocking>) -> Executed {
     let run = ctx.run;
     let mut diags = Diagnostics::new();
     if module.diagnostics.has_errors() {
@@ -893,21 +896,17 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
             );
         }
     }
-    let request = Request {
+    let options = PlanOptions {
         variables: module_vars.clone(),
-        refresh: run.plan_options.refresh,
-        refresh_only: run.plan_options.mode == PlanMode::RefreshOnly,
-        destroy: false,
+        no_refresh: !run.plan_options.refresh,
         targets: run.plan_options.target.clone(),
         replace: run.plan_options.replace.clone(),
-        mocking: Rc::clone(mocking),
+        ..PlanOptions::default()
     };
-    let planned = engine::plan(module, prior, &request);
-    let plan_text = if ctx.verbose && !planned.diagnostics().has_errors() {
-        Some(engine::plan_text(module, &planned))
-    } else {
-        None
-    };
+    let refresh_only = run.plan_options.mode == PlanMode::RefreshOnly;
+    let planned = engine::plan(module, prior, options, refresh_only, mocking);
+    let plan_text =
+        if ctx.verbose && !planned.diagnostics().has_errors() { Some(planned.text().to_string()) } else { None };
     let plan_diags = point_at_test_values(planned.diagnostics().clone(), module, &values, &sources, ctx);
     match run.command {
         Command::Plan => {
@@ -916,8 +915,8 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
             if diags.has_errors() {
                 return Executed { variables: module_vars, ..Executed::error(diags) };
             }
-            let values = PlannedValues::of(&planned, prior);
-            let state = if planned.refresh_only { prior } else { None };
+            let values = PlannedValues::of(&planned);
+            let state = if planned.refresh_only() { prior } else { None };
             let (status, outputs, more) =
                 engine::with_scope(module, &module_vars, state, Some(&values), true, |scope, inputs| {
                     evaluate_run(ctx, module, scope, inputs, &test_only)
@@ -947,7 +946,7 @@ fn execute_inner(ctx: &RunContext<'_>, module: &Module<'_>, prior: Option<&Json>
                     diags.push(d);
                 }
             }
-            let (state, apply_diags) = engine::apply(module, &planned, prior, &module_vars);
+            let (state, apply_diags) = engine::apply(module, &planned);
             let (status, apply_diags) = missing_expected_failures(run, module, apply_diags);
             diags.extend(apply_diags);
             if status == Status::Error {
@@ -1216,7 +1215,7 @@ impl Scope for AssertScope<'_, '_, '_> {
 /// The assertions of a run, and its outputs.
 fn evaluate_run(
     ctx: &RunContext<'_>,
-    module: &Module<'_>,
+    module: &Module,
     scope: &ModuleScope<'_>,
     inputs: &Inputs<'_>,
     extra: &BTreeMap<String, Value>,
@@ -1314,7 +1313,7 @@ enum Checkable {
 /// Which root module object a condition's diagnostic comes from: its kind and address
 /// (`var.size`, `output.size`, `mock_resource.a`, `check.small`), found from the summary and
 /// the block the diagnostic's range lies in.
-fn checkable_of(d: &Diagnostic, module: &Module<'_>) -> Option<(Checkable, String)> {
+fn checkable_of(d: &Diagnostic, module: &Module) -> Option<(Checkable, String)> {
     let kind = match d.summary.as_str() {
         "Invalid value for variable" => Checkable::Variable,
         "Module output value precondition failed" => Checkable::Output,
@@ -1384,7 +1383,7 @@ fn names(expected: &str, addr: &str) -> bool {
 
 /// A plan run's diagnostics with the expected failures taken out (`ValidateExpectedFailures`),
 /// and "Missing expected failure" for each listed object that did not fail.
-fn validate_expected_failures(run: &Run, module: &Module<'_>, originals: Diagnostics) -> Diagnostics {
+fn validate_expected_failures(run: &Run, module: &Module, originals: Diagnostics) -> Diagnostics {
     let mut failed = vec![false; run.expect_failures.len()];
     let mut out = Diagnostics::new();
     for d in originals {
@@ -1426,7 +1425,7 @@ fn validate_expected_failures(run: &Run, module: &Module<'_>, originals: Diagnos
 
 /// An apply run's plan diagnostics (`ExplainExpectedFailures`): an expected failure that
 /// stopped the plan is explained with a warning before it.
-fn explain_expected_failures(run: &Run, module: &Module<'_>, originals: Diagnostics) -> Diagnostics {
+fn explain_expected_failures(run: &Run, module: &Module, originals: Diagnostics) -> Diagnostics {
     let mut out = Diagnostics::new();
     for d in originals {
         if d.severity == Severity::Error {
@@ -1451,7 +1450,7 @@ fn explain_expected_failures(run: &Run, module: &Module<'_>, originals: Diagnost
 
 /// An apply's diagnostics against `expect_failures` (`checkForMissingExpectedFailures`): a
 /// missing expected failure fails the run, another error makes it an error.
-fn missing_expected_failures(run: &Run, module: &Module<'_>, originals: Diagnostics) -> (Status, Diagnostics) {
+fn missing_expected_failures(run: &Run, module: &Module, originals: Diagnostics) -> (Status, Diagnostics) {
     let diags = validate_expected_failures(run, module, originals);
     let mut status = Status::Pass;
     for d in diags.iter() {

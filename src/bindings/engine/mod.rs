@@ -295,8 +295,8 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         let set = js.install(session::providers(&files, &loaded.config, given.mock.as_ref()));
         let live = plan_events::LiveEvents::new(given.on_event.clone(), js.shared());
         let request = PlanRequest {
-            files,
-            config: loaded.config,
+            files: Rc::new(files),
+            config: Rc::new(loaded.config),
             load_diagnostics: loaded.diagnostics,
             state_diagnostics: given.state_diagnostics,
             provider_diagnostics,
@@ -309,9 +309,9 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
                 targets: given.targets,
                 replace: given.replace,
                 on_op: Some(live.hook()),
-                cancel: None,
-                module_overrides: Default::default(),
+                ..PlanOptions::default()
             },
+            refresh_only: false,
             parallelism: given.parallelism,
             limits: given.limits,
         };
@@ -319,7 +319,7 @@ pub fn engine_plan(files: JsValue, options: JsValue) -> Promise {
         let how = Configuring { files: &request.files, config: &request.config, variables: &request.options.variables };
         let host = JsPlanHost { js: &js, how: &how, parallelism: given.parallelism };
         let p = session::plan(&request, &set, &host).await;
-        let planned = Planned::new(request, set, p);
+        let planned = Planned::new(request, Rc::new(set), p);
         let events = live.finish()?;
         Ok(PlanHandle { data: Rc::new(planned), events }.into())
     })

@@ -17,4 +17,4 @@ pub mod nodes;
 mod refreshed_deps;
 pub mod walk;
 
-pub use nodes::{plan, plan_walked};
+pub use nodes::{plan, plan_walked, validate};

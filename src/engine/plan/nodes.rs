@@ -119,6 +119,29 @@ pub fn plan(
     shared::clock::VirtualClock::default().run(walked)
 }
 
+/// What `terraform plan`'s validate walk refuses a configuration for, before it plans: a cycle
+/// in the validate graph (with its names), references to undeclared names, function errors in
+/// blocks the plan may never expand (`count = 0`). It depends on the configuration alone.
+pub fn validate(files: &BTreeMap<String, String>, config: &Config) -> Diagnostics {
+    let validate = crate::graph::build(
+        config,
+        &crate::graph::BuildOptions {
+            operation: crate::graph::Operation::Validate,
+            reduce: false,
+            ..Default::default()
+        },
+    );
+    if validate.diagnostics.has_errors() {
+        return Diagnostics(validate.diagnostics.errors().map(shared::apply_check::one_line_cycle).collect());
+    }
+    let mut undeclared = crate::config::static_refs::check(config);
+    undeclared.extend(crate::eval::validate::walk(files, config));
+    match undeclared.has_errors() {
+        true => shared::snippets::with_sources(undeclared, &MapFilesystem(files)),
+        false => Diagnostics::new(),
+    }
+}
+
 /// Plans `config` against the prior state (`prior`, state v4 JSON) with `provider`, walking the
 /// plan graph at most `parallelism` nodes at a time; `host` answers what `provider` cannot at
 /// once and configures providers as their nodes run (see [`PlanHost`]).
@@ -138,36 +161,18 @@ pub async fn plan_walked(
         module_overrides: options.module_overrides.clone(),
         ..Plan::default()
     };
-    // The validate graph runs first: a cycle is refused with its names.
-    let validate = crate::graph::build(
-        config,
-        &crate::graph::BuildOptions {
-            operation: crate::graph::Operation::Validate,
-            reduce: false,
-            ..Default::default()
-        },
-    );
-    if validate.diagnostics.has_errors() {
-        for d in validate.diagnostics.errors() {
-            result.diagnostics.push(shared::apply_check::one_line_cycle(d));
-        }
+    // The validate walk runs first (or ran for this configuration already): its errors refuse
+    // the plan.
+    let refused = match &options.validation {
+        Some(said) => Diagnostics::clone(said),
+        None => validate(files, config),
+    };
+    if refused.has_errors() {
+        result.diagnostics.extend(refused);
         result.refused = true;
         return result;
     }
-    // As terraform plan's validate walk: references to undeclared names stop the plan.
-    let mut undeclared = crate::config::static_refs::check(config);
-    // ... and so do its function errors, in blocks the plan may never expand (`count = 0`).
-    undeclared.extend(crate::eval::validate::walk(files, config));
-    if undeclared.has_errors() {
-        result.diagnostics.extend(shared::snippets::with_sources(undeclared, &MapFilesystem(files)));
-        result.refused = true;
-        return result;
-    }
-    drop(validate);
-    result.diagnostics.extend(shared::targets::check_options(options));
-    if result.diagnostics.has_errors() {
-        return result;
-    }
+    // Bad -target / -replace addresses were refused by the session, as Terraform's arguments are.
     let mut ignored = Diagnostics::new();
     let targets = shared::targets::Targets(shared::targets::parse_targets(&options.targets, &mut ignored));
     let replace = shared::targets::parse_replace(&options.replace, &mut ignored);

@@ -35,6 +35,10 @@ pub struct PlanOptions {
     /// `terraform test`'s `override_module`s: the module instances they name are not planned,
     /// and their outputs are the given values.
     pub module_overrides: ModuleOverrides,
+    /// What [`validate`](crate::engine::plan::validate) said of the configuration, when the
+    /// caller has it already (`terraform test` plans one configuration many times): else the
+    /// plan validates it first.
+    pub validation: Option<std::rc::Rc<Diagnostics>>,
 }
 
 /// Where a plan-time provider operation (refresh, data source read) is.
