@@ -38,10 +38,11 @@
 //!   provider that fails to configure skips them ([`OrphanNode`]). Orphaned keys and deposed
 //!   objects of configured resources are planned by their resource's node.
 //!
-//! A destroy plan walks the same plan graph: Terraform plans a destroy after a refresh-only
-//! plan over the normal plan graph, which is where data sources are read and objects
-//! refreshed; the deletions themselves need no order at plan time (the apply's destroy graph
-//! orders them).
+//! A destroy plan walks this graph first to refresh the state (unless `-refresh=false`), then
+//! the plan-destroy graph (Terraform's `walkPlanDestroy`, [`super::destroy`]): there a
+//! `(destroy)` or `(deposed …)` node plans its object's `Delete` from the refreshed state, a
+//! root output's node deletes the output the state holds, providers configure as here (their
+//! blocks reading the state's values), and nothing is expanded.
 
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::Config;
@@ -116,18 +117,14 @@ pub struct PlanGraph {
 }
 
 impl PlanGraph {
-    /// Builds the plan graph of `config` over `prior` (state v4 JSON, after `moved` blocks).
-    /// Its errors (a cycle) refuse the plan, in `terraform plan`'s one-line form.
-    pub fn build(config: &Config, prior: Option<&Json>) -> Result<PlanGraph, Diagnostics> {
+    /// Builds the plan graph of `config` over `prior` (state v4 JSON, after `moved` blocks):
+    /// `walkPlan`'s, or with [`PlanMode::Destroy`] `walkPlanDestroy`'s (a `(destroy)` node per
+    /// object in `prior`, no resource blocks). Its errors (a cycle) refuse the plan, in
+    /// `terraform plan`'s one-line form.
+    pub fn build(config: &Config, prior: Option<&Json>, mode: PlanMode) -> Result<PlanGraph, Diagnostics> {
         let state = prior.map(|s| crate::state::state_from_value(s).0);
-        let options = BuildOptions {
-            operation: Operation::Plan,
-            mode: PlanMode::Normal,
-            state,
-            changes: None,
-            reduce: false,
-            trace_steps: false,
-        };
+        let options =
+            BuildOptions { operation: Operation::Plan, mode, state, changes: None, reduce: false, trace_steps: false };
         let built = build(config, &options);
         if built.diagnostics.has_errors() {
             return Err(Diagnostics(built.diagnostics.errors().map(shared::apply_check::one_line_cycle).collect()));
@@ -175,14 +172,14 @@ impl PlanGraph {
                 _ => None,
             };
             nodes.push(resource);
-            orphan_nodes.push(orphan_of(n).map(|o| {
+            orphan_nodes.push(orphan_of(n, mode == PlanMode::Destroy).map(|o| {
                 orphans.push(o);
                 orphans.len() - 1
             }));
             let name = graph.name(id).to_string();
             providers.push(matches!(n.kind, NodeKind::Provider { .. }).then(|| name.clone()));
-            let root_output = matches!(n.kind, NodeKind::Output) && n.module.is_root();
-            if root_output {
+            let root_output = matches!(n.kind, NodeKind::Output | NodeKind::OutputDestroy) && n.module.is_root();
+            if matches!(n.kind, NodeKind::Output) && n.module.is_root() {
                 let name = n.addr.strip_prefix("output.").unwrap_or(&n.addr).to_string();
                 output_resources
                     .push((name, index_of_dependencies.as_ref().map(|ix| ix.handle(id)).unwrap_or_default()));
@@ -245,15 +242,30 @@ impl PlanGraph {
     }
 }
 
-/// The orphaned object a node of the plan graph stands for: an `(orphan)` node, or a
+/// The state object a node of the plan graph plans the deletion of: an `(orphan)` node, or a
 /// `(deposed …)` node of a resource gone from the configuration (the deposed objects of a
 /// configured resource are planned by its resource node, as Terraform's `DynamicExpand` does).
-/// Data sources have none here: their vanished objects only leave the state.
-fn orphan_of(n: &crate::graph::Node) -> Option<OrphanNode> {
+/// In the plan-destroy graph (`destroy`): every `(destroy)` node
+/// (`NodePlanDestroyableResourceInstance`, named after its resource, its instance in its facts)
+/// and every `(deposed …)` node. Data sources have none here: their objects only leave the
+/// state (a destroy plan's data source delete is not shown, and the apply drops them).
+fn orphan_of(n: &crate::graph::Node, destroy: bool) -> Option<OrphanNode> {
     let (mode, key, deposed) = match &n.kind {
         NodeKind::ResourceInstanceOrphan { mode, key } => (*mode, key.clone(), None),
-        NodeKind::ResourceInstanceDeposed { mode, key, deposed } if n.config.is_none() => {
+        NodeKind::ResourceInstanceDeposed { mode, key, deposed } if n.config.is_none() || destroy => {
             (*mode, key.clone(), Some(deposed.clone()))
+        }
+        NodeKind::ResourceInstanceDestroy { mode: ResourceMode::Managed, .. } if destroy => {
+            let instance = n.facts.as_ref()?.instance.as_deref()?;
+            let a = crate::addrs::InstanceAddr::parse(instance).ok()?;
+            return Some(OrphanNode {
+                module: a.module_instance(),
+                mode: a.resource.mode,
+                type_name: a.resource.type_name,
+                name: a.resource.name,
+                key: a.key,
+                deposed: None,
+            });
         }
         _ => return None,
     };
@@ -278,6 +290,45 @@ impl PlanGraph {
         let reached =
             self.output_resources.iter().find(|(n, _)| n == name).map(|(_, d)| d.to_vec()).unwrap_or_default();
         !reached.is_empty() && reached.iter().all(|r| kept.contains(&**r))
+    }
+
+    /// A targeted destroy plan's objects (Terraform's `TargetsTransformer` on the plan-destroy
+    /// graph), by index into [`PlanGraph::orphans`]: each object a target contains and every
+    /// object node it depends on, which the graph's destroy edges make every object depending
+    /// on it.
+    pub fn targeted_objects(&self, targets: &crate::engine::shared::targets::Targets) -> Vec<bool> {
+        let mut dependencies: Vec<Vec<u32>> = vec![Vec::new(); self.nodes.len()];
+        for v in 0..self.nodes.len() as u32 {
+            for &d in self.dag.dependents(v) {
+                dependencies[d as usize].push(v);
+            }
+        }
+        let mut kept = vec![false; self.orphans.len()];
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack: Vec<u32> = (0..self.nodes.len())
+            .filter(|&v| {
+                self.orphan_nodes[v].is_some_and(|o| {
+                    let o = &self.orphans[o];
+                    let resource = crate::addrs::ResourceAddr {
+                        mode: o.mode,
+                        type_name: o.type_name.clone(),
+                        name: o.name.clone(),
+                    };
+                    targets.contains(&o.module, &resource, &o.key)
+                })
+            })
+            .map(|v| v as u32)
+            .collect();
+        while let Some(v) = stack.pop() {
+            if std::mem::replace(&mut seen[v as usize], true) {
+                continue;
+            }
+            if let Some(o) = self.orphan_nodes[v as usize] {
+                kept[o] = true;
+            }
+            stack.extend(dependencies[v as usize].iter().copied());
+        }
+        kept
     }
 
     /// What walk node `v` does, if anything.
@@ -458,7 +509,7 @@ mod tests {
         let files: BTreeMap<String, String> = list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let loaded = crate::config::load(&files, &Default::default());
         assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
-        super::PlanGraph::build(&loaded.config, None).expect("a plan graph")
+        super::PlanGraph::build(&loaded.config, None, crate::graph::PlanMode::Normal).expect("a plan graph")
     }
 
     #[test]
@@ -743,6 +794,86 @@ resource "mock_resource" "after_b" {
         assert_eq!(addresses(&p), ["aws_bucket.kept", "aws_bucket.other"]);
         let errors: Vec<&str> = p.diagnostics.errors().map(|d| d.summary.as_str()).collect();
         assert_eq!(errors, ["refused"]);
+    }
+
+    /// A destroy plan of `prior` through the recording host: what it configured, sorted.
+    fn destroyed_through(
+        files: &[(&str, &str)],
+        prior: &serde_json::Value,
+        options: PlanOptions,
+    ) -> (Plan, Vec<String>) {
+        let files: BTreeMap<String, String> = files.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let loaded = crate::config::load(&files, &Default::default());
+        let host = Recording::default();
+        let options = PlanOptions { destroy: true, ..options };
+        let provider = crate::engine::shared::schemas::providers(&files, &loaded.config, MockOptions::default());
+        let walked =
+            crate::engine::plan::plan_walked(&files, &loaded.config, Some(prior), &provider, &options, &host, 10);
+        let p = crate::engine::shared::clock::VirtualClock::default().run(walked);
+        let mut configured: Vec<String> = host.0.into_inner().into_iter().map(|(a, _)| a).collect();
+        configured.sort();
+        (p, configured)
+    }
+
+    #[test]
+    fn a_destroy_plan_configures_its_providers_in_the_refresh_and_again_in_the_destroy_walk() {
+        let files = [("main.tf", "resource \"aws_bucket\" \"a\" {\n  name = \"a\"\n}\n")];
+        let prior = state(&[("", "aws_bucket", "a", "provider[\"registry.terraform.io/hashicorp/aws\"]")]);
+        let aws = "provider[\"registry.terraform.io/hashicorp/aws\"]".to_string();
+        // Terraform's `destroyPlan`: a refresh plan, then `walkPlanDestroy`, each walk configuring.
+        let (p, configured) = destroyed_through(&files, &prior, PlanOptions::default());
+        assert!(!p.diagnostics.has_errors(), "{:?}", p.diagnostics);
+        assert_eq!(configured, [aws.clone(), aws.clone()]);
+        assert_eq!(addresses(&p), ["aws_bucket.a"]);
+        let (p, configured) = destroyed_through(&files, &prior, PlanOptions { no_refresh: true, ..Default::default() });
+        assert_eq!(configured, [aws]);
+        assert_eq!(p.changes.iter().map(|c| c.action).collect::<Vec<_>>(), [crate::plans::Action::Delete]);
+    }
+
+    #[test]
+    fn a_provider_failing_to_configure_refuses_the_destroy_in_its_refresh_or_skips_its_objects_without() {
+        let files = [(
+            "main.tf",
+            "provider \"aws\" {\n  alias = \"bad\"\n}\nresource \"aws_bucket\" \"a\" {\n  provider = aws.bad\n  name     = \"a\"\n}\nresource \"mock_resource\" \"m\" {\n  name = \"m\"\n}\n",
+        )];
+        let prior = state(&[
+            ("", "aws_bucket", "a", "provider[\"registry.terraform.io/hashicorp/aws\"].bad"),
+            ("", "mock_resource", "m", MOCK),
+        ]);
+        // The refresh plan's errors are the destroy plan's answer: nothing is planned.
+        let (p, _) = destroyed_through(&files, &prior, PlanOptions::default());
+        let errors: Vec<&str> = p.diagnostics.errors().map(|d| d.summary.as_str()).collect();
+        assert_eq!(errors, ["refused"]);
+        assert!(p.changes.is_empty() && p.refused);
+        // Without a refresh the destroy walk's provider node fails: its objects are not planned.
+        let (p, _) = destroyed_through(&files, &prior, PlanOptions { no_refresh: true, ..Default::default() });
+        let errors: Vec<&str> = p.diagnostics.errors().map(|d| d.summary.as_str()).collect();
+        assert_eq!(errors, ["refused"]);
+        assert_eq!(addresses(&p), ["mock_resource.m"]);
+    }
+
+    #[test]
+    fn a_targeted_destroy_plans_the_target_and_every_object_depending_on_it() {
+        let mut prior = state(&[
+            ("", "mock_resource", "a", MOCK),
+            ("", "mock_resource", "b", MOCK),
+            ("", "mock_resource", "c", MOCK),
+            ("", "mock_resource", "d", MOCK),
+        ]);
+        // c depends on b, b on a: targeting a destroys all three (the graph's destroy edges), not d.
+        let deps = [("b", vec!["mock_resource.a"]), ("c", vec!["mock_resource.a", "mock_resource.b"])];
+        for r in prior["resources"].as_array_mut().unwrap() {
+            if let Some((_, d)) = deps.iter().find(|(n, _)| r["name"] == *n) {
+                r["instances"][0]["dependencies"] = serde_json::json!(d);
+            }
+        }
+        let options = PlanOptions { destroy: true, targets: vec!["mock_resource.b".into()], ..Default::default() };
+        let p = planned_over(&[("main.tf", "")], Some(&prior), &options);
+        assert!(!p.diagnostics.has_errors(), "{:?}", p.diagnostics);
+        assert_eq!(addresses(&p), ["mock_resource.b", "mock_resource.c"]);
+        let options = PlanOptions { targets: vec!["mock_resource.a".into()], ..options };
+        let p = planned_over(&[("main.tf", "")], Some(&prior), &options);
+        assert_eq!(addresses(&p), ["mock_resource.a", "mock_resource.b", "mock_resource.c"]);
     }
 
     #[test]

@@ -294,7 +294,18 @@ pub fn plan_json(results: &[CheckResult]) -> Json {
                             objs.iter()
                                 .map(|(a, s, p)| {
                                     let mut i = Map::new();
-                                    i.insert("address".into(), json!({"to_display": a}));
+                                    let mut address = Map::new();
+                                    address.insert("to_display".into(), json!(a));
+                                    // A resource instance's key (`makeDynamicObjectAddr`).
+                                    let key = matches!(r.kind, Kind2::Resource { .. })
+                                        .then(|| crate::addrs::InstanceAddr::parse(a).ok()?.key)
+                                        .flatten();
+                                    match key {
+                                        Some(InstanceKey::Int(k)) => address.insert("instance_key".into(), json!(k)),
+                                        Some(InstanceKey::Str(k)) => address.insert("instance_key".into(), json!(k)),
+                                        None => None,
+                                    };
+                                    i.insert("address".into(), Json::Object(address));
                                     i.insert("status".into(), json!(s.as_str()));
                                     if !p.is_empty() {
                                         i.insert(
