@@ -59,8 +59,9 @@ struct PlanWalk<'a> {
     failed: BTreeSet<String>,
     /// Root outputs the walk skipped: something they depend on failed.
     skipped_outputs: BTreeSet<String>,
-    /// Data resources whose instances are known: (module instance, type, name).
-    data_expanded: std::collections::HashSet<super::data_orphans::DataResource>,
+    /// The data source objects the walk's nodes took out of the refreshed state (orphans, and
+    /// reads deferred to the apply).
+    data_dropped: Vec<super::data_orphans::DataObject>,
     diags: Diagnostics,
     /// Configuration resource address → the module instances where one of its instances has a
     /// pending change.
@@ -119,7 +120,9 @@ pub fn plan(
 /// Plans `config` against the prior state (`prior`, state v4 JSON) with `provider`, walking the
 /// plan graph at most `parallelism` nodes at a time; `host` answers what `provider` cannot at
 /// once and configures providers as their nodes run (see [`PlanHost`]). A destroy plan is
-/// Terraform's `destroyPlan` ([`super::destroy::plan`]): a refresh, then the plan-destroy graph.
+/// Terraform's `destroyPlan` ([`super::destroy`]): unless `-refresh=false` or the state is
+/// empty, a plan refreshes the state first (its errors are the answer, its changes and other
+/// diagnostics dropped), then the plan-destroy graph is walked over the refreshed state.
 pub async fn plan_walked(
     files: &BTreeMap<String, String>,
     config: &Config,
@@ -129,10 +132,23 @@ pub async fn plan_walked(
     host: &dyn PlanHost,
     parallelism: usize,
 ) -> Plan {
-    if options.destroy {
-        return super::destroy::plan(files, config, prior, provider, options, host, parallelism).await;
+    let mut refreshed = None;
+    if options.destroy && !options.no_refresh && prior.is_some_and(|p| !super::destroy::is_empty(p)) {
+        let phase = Phase::PreDestroyRefresh;
+        let mut r = walk_plan(files, config, prior, provider, options, host, parallelism, phase).await;
+        if r.diagnostics.has_errors() {
+            // No plan: Terraform returns the refresh's diagnostics alone.
+            r.refused = true;
+            r.destroy = true;
+            r.changes.clear();
+            r.outputs.clear();
+            return r;
+        }
+        refreshed = Some(Box::new(r));
     }
-    walk_plan(files, config, prior, provider, options, host, parallelism, Phase::Plan).await
+    let state = refreshed.as_mut().and_then(|r| r.prior_state.take());
+    let phase = if options.destroy { Phase::Destroy(refreshed) } else { Phase::Plan };
+    walk_plan(files, config, state.as_ref().or(prior), provider, options, host, parallelism, phase).await
 }
 
 /// Which of a plan's walks this is (Terraform's `Context.plan`, `destroyPlan`).
@@ -144,7 +160,7 @@ pub(super) enum Phase {
     /// are dropped, its refreshed state kept.
     PreDestroyRefresh,
     /// `walkPlanDestroy` over the plan-destroy graph: a `Delete` for every object of the state
-    /// (the refreshed one, when the refresh plan ran: it is given here).
+    /// (the refreshed one, when the refresh plan ran: given here, its refreshed state taken).
     Destroy(Option<Box<Plan>>),
 }
 
@@ -162,7 +178,7 @@ pub(super) async fn walk_plan(
 ) -> Plan {
     let destroying = matches!(phase, Phase::Destroy(_));
     let mut result = Plan {
-        destroy: destroying,
+        destroy: options.destroy,
         prior_state: prior.cloned(),
         targets: options.targets.clone(),
         module_overrides: options.module_overrides.clone(),
@@ -270,7 +286,7 @@ pub(super) async fn walk_plan(
         data_read: Vec::new(),
         failed: BTreeSet::new(),
         skipped_outputs: BTreeSet::new(),
-        data_expanded: Default::default(),
+        data_dropped: Vec::new(),
         diags: Diagnostics::new(),
         pending: HashMap::new(),
         data_deps: BTreeSet::new(),
@@ -348,7 +364,14 @@ pub(super) async fn walk_plan(
             }
             for key in gone {
                 let (provider, objects) = &prior_index[*key];
-                walk.orphan_objects(key, provider, objects.iter(), true);
+                if key.1 == "data" {
+                    // `nodeExpandPlannableResource.findOrphans` on a data resource: its objects
+                    // leave the refreshed state (`NodePlannableResourceInstanceOrphan`).
+                    let current = objects.iter().filter(|o| o.deposed.is_none());
+                    walk.data_dropped.extend(current.map(|o| super::data_orphans::object(key, &o.key)));
+                } else {
+                    walk.orphan_objects(key, provider, objects.iter(), true);
+                }
             }
         }
         if !walk.kept.contains(address) || expansions.stopped() {
@@ -540,21 +563,8 @@ pub(super) async fn walk_plan(
         result.data_read = refreshed.data_read;
         result.module_instances = refreshed.module_instances;
     }
-    if let (Some(p), false) = (&result.prior_state, destroying) {
-        let configured = resources
-            .iter()
-            .filter(|w| w.resource.mode == ResourceMode::Data)
-            .flat_map(|w| {
-                let instances = expansions.instances(&w.path);
-                instances.into_iter().map(move |keys| {
-                    (order::instance_addr(&w.path, &keys), w.resource.type_name.clone(), w.resource.name.clone())
-                })
-            })
-            .collect();
-        // A data source deferred to the apply leaves the refreshed state too: its object is
-        // only a placeholder until the apply reads it (recorded: data-depends-on-pending step 3).
-        let planned: Vec<&InstanceChange> = result.data_read.iter().collect();
-        result.prior_state = Some(super::data_orphans::drop(p, &configured, &walk.data_expanded, &planned));
+    if let (Some(p), false) = (result.prior_state.as_mut(), destroying) {
+        super::data_orphans::drop(p, &walk.data_dropped);
     }
     let sources = jsonconfig::sources::Sources::new(config);
     result.configuration = Some(jsonconfig::config_json::configuration(config, &sources, provider, &inputs));
@@ -616,6 +626,7 @@ fn one_lifetime<'v, F: Fn(Work<'v>) -> LocalBoxFuture<'v, bool>>(visit: F) -> F 
 /// What a run of a node's planning may add to the walk, as it was before the run.
 struct Mark {
     changes: usize,
+    data_dropped: usize,
     ops: usize,
     data_read: usize,
     imported: usize,
@@ -628,6 +639,7 @@ impl<'a> PlanWalk<'a> {
     fn mark(&self, address: &str) -> Mark {
         Mark {
             changes: self.changes.len(),
+            data_dropped: self.data_dropped.len(),
             ops: self.ops.len(),
             data_read: self.data_read.len(),
             imported: self.imported.len(),
@@ -644,6 +656,7 @@ impl<'a> PlanWalk<'a> {
             self.by_address.remove(&c.address());
         }
         self.ops.truncate(mark.ops);
+        self.data_dropped.truncate(mark.data_dropped);
         self.data_read.truncate(mark.data_read);
         self.imported.truncate(mark.imported);
         self.diags.0.truncate(mark.diags);
@@ -781,9 +794,6 @@ impl<'a> PlanWalk<'a> {
             self.values.insert(key, Value::dynamic());
             return;
         };
-        if r.mode == ResourceMode::Data {
-            self.data_expanded.insert((w.module_addr.clone(), r.type_name.clone(), r.name.clone()));
-        }
         let instances: Vec<Repetition> = match &expansion {
             Expansion::Single => vec![(None, None, None)],
             Expansion::Count(n) => (0..*n).map(|i| (Some(InstanceKey::Int(i)), Some(i), None)).collect(),
@@ -904,6 +914,10 @@ impl<'a> PlanWalk<'a> {
                     });
                     change.after = Some(after.clone());
                     planned_values.push((ikey.clone(), after));
+                    // Its prior object leaves the refreshed state: a placeholder until the apply
+                    // reads it (`RemovePlannedResourceInstanceObjects`; recorded:
+                    // data-depends-on-pending step 3).
+                    self.data_dropped.push(super::data_orphans::object(&key, ikey));
                     self.push(change);
                     any_pending = true;
                 } else {
@@ -1043,7 +1057,15 @@ impl<'a> PlanWalk<'a> {
         }
         // Orphaned instances: keys no longer in the expansion.
         for o in prior.iter().filter(|o| o.deposed.is_none()) {
-            if instances.iter().any(|(k, _, _)| k == &o.key) || r.mode == ResourceMode::Data {
+            if instances.iter().any(|(k, _, _)| k == &o.key) {
+                continue;
+            }
+            if r.mode == ResourceMode::Data {
+                // `NodePlannableResourceInstanceOrphan` of a data source: its object leaves the
+                // refreshed state, no change planned.
+                if self.planned_here(&w.module_addr, &raddr, &o.key) {
+                    self.data_dropped.push(super::data_orphans::object(&key, &o.key));
+                }
                 continue;
             }
             if !self.planned_here(&w.module_addr, &raddr, &o.key) {
@@ -1400,6 +1422,19 @@ impl<'a> PlanWalk<'a> {
         self.order_deps.clear();
         let key = (node.module.clone(), mode_str(node.mode).to_string(), node.type_name.clone(), node.name.clone());
         let Some((provider, objects)) = self.prior.get(&key) else { return };
+        if node.mode == ResourceMode::Data {
+            // A data source gone from the configuration (`NodePlannableResourceInstanceOrphan`'s
+            // `dataResourceExecute`): its object leaves the refreshed state, no change planned.
+            let raddr = crate::addrs::ResourceAddr {
+                mode: node.mode,
+                type_name: node.type_name.clone(),
+                name: node.name.clone(),
+            };
+            if self.targets.is_empty() || self.targets.contains(&node.module, &raddr, &node.key) {
+                self.data_dropped.push(super::data_orphans::object(&key, &node.key));
+            }
+            return;
+        }
         let module_gone = !node.module.is_empty() && (!module_configured(self.config, &node.module) || !expanded);
         let objects = objects.iter().filter(|o| o.key == node.key && o.deposed == node.deposed);
         self.orphan_objects(&key, provider, objects, module_gone);
@@ -1518,11 +1553,8 @@ impl<'a> PlanWalk<'a> {
     }
 }
 
-/// The prior entries (by configuration resource address) of managed resources the
-/// configuration declares, in module instances the walk does not expand (a `count` or
-/// `for_each` of a module call that no longer has their key).
-/// The prior objects of managed resources the configuration declares, in module instances (the
-/// root's are never gone), by configuration resource address.
+/// The prior objects of resources the configuration declares, in module instances (the root's
+/// are never gone), by configuration resource address.
 fn module_objects<'p>(
     config: &Config,
     prior: &'p PriorIndex,
@@ -1530,11 +1562,12 @@ fn module_objects<'p>(
     let mut out: HashMap<String, Vec<&'p (String, String, String, String)>> = HashMap::new();
     for key in prior.keys() {
         let (module, mode, type_name, name) = key;
-        if mode != "managed" || module.is_empty() {
+        if !matches!(mode.as_str(), "managed" | "data") || module.is_empty() {
             continue;
         }
         if configured_resource(config, key).is_some() {
-            out.entry(order::config_addr(&format!("{module}.{type_name}.{name}"))).or_default().push(key);
+            let data = if mode == "data" { "data." } else { "" };
+            out.entry(order::config_addr(&format!("{module}.{data}{type_name}.{name}"))).or_default().push(key);
         }
     }
     out
@@ -1576,11 +1609,7 @@ impl<'c> Expansions<'c> {
     /// Whether module instance `module` (`module.a[0]`) was expanded and its module declares
     /// resources.
     fn holds_resources(&self, module: &str) -> bool {
-        let names: Vec<String> = order::config_addr(module)
-            .split("module.")
-            .filter(|s| !s.is_empty())
-            .map(|s| s.trim_end_matches('.').to_string())
-            .collect();
+        let names = module_names(module);
         if order::module_at(self.config, &names).is_none_or(|m| m.resources.is_empty()) {
             return false;
         }
@@ -1642,27 +1671,25 @@ impl<'c> Expansions<'c> {
 /// configuration still declares it.
 fn configured_resource<'c>(config: &'c Config, key: &(String, String, String, String)) -> Option<&'c Resource> {
     let (module, mode, type_name, name) = key;
-    let names: Vec<String> = order::config_addr(module)
-        .split("module.")
-        .filter(|s| !s.is_empty())
-        .map(|s| s.trim_end_matches('.').to_string())
-        .collect();
     let mode = mode_of(mode);
-    order::module_at(config, &names)?
+    order::module_at(config, &module_names(module))?
         .resources
         .iter()
         .find(|r| r.type_name == *type_name && r.name == *name && r.mode == mode)
 }
 
-fn module_configured(config: &Config, module: &str) -> bool {
-    // `module.a.module.b` (keys stripped) names a chain of calls.
-    let names: Vec<String> = module
+/// The module calls of module instance `module` (`module.a[0].module.b`: `["a", "b"]`).
+fn module_names(module: &str) -> Vec<String> {
+    order::config_addr(module)
         .split("module.")
         .filter(|s| !s.is_empty())
-        .map(|s| s.trim_end_matches('.').split('[').next().unwrap_or("").to_string())
-        .collect();
+        .map(|s| s.trim_end_matches('.').to_string())
+        .collect()
+}
+
+fn module_configured(config: &Config, module: &str) -> bool {
     let mut m = &config.root;
-    for n in &names {
+    for n in &module_names(module) {
         let Some(call) = m.module_calls.iter().find(|c| &c.name == n) else { return false };
         match call.module.as_deref() {
             Some(child) => m = child,

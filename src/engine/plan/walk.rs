@@ -247,34 +247,29 @@ impl PlanGraph {
 /// configured resource are planned by its resource node, as Terraform's `DynamicExpand` does).
 /// In the plan-destroy graph (`destroy`): every `(destroy)` node
 /// (`NodePlanDestroyableResourceInstance`, named after its resource, its instance in its facts)
-/// and every `(deposed …)` node. Data sources have none here: their objects only leave the
-/// state (a destroy plan's data source delete is not shown, and the apply drops them).
+/// and every `(deposed …)` node. A data source's `(orphan)` node takes its object out of the
+/// refreshed state; in a destroy plan data sources have none (a data source's delete is not
+/// shown, and the apply drops their objects).
 fn orphan_of(n: &crate::graph::Node, destroy: bool) -> Option<OrphanNode> {
-    let (mode, key, deposed) = match &n.kind {
-        NodeKind::ResourceInstanceOrphan { mode, key } => (*mode, key.clone(), None),
-        NodeKind::ResourceInstanceDeposed { mode, key, deposed } if n.config.is_none() || destroy => {
-            (*mode, key.clone(), Some(deposed.clone()))
+    let (mode, key, deposed, instance) = match &n.kind {
+        NodeKind::ResourceInstanceOrphan { mode: mode @ (ResourceMode::Managed | ResourceMode::Data), key } => {
+            (*mode, key.clone(), None, None)
+        }
+        NodeKind::ResourceInstanceDeposed { mode: ResourceMode::Managed, key, deposed }
+            if n.config.is_none() || destroy =>
+        {
+            (ResourceMode::Managed, key.clone(), Some(deposed.clone()), None)
         }
         NodeKind::ResourceInstanceDestroy { mode: ResourceMode::Managed, .. } if destroy => {
-            let instance = n.facts.as_ref()?.instance.as_deref()?;
-            let a = crate::addrs::InstanceAddr::parse(instance).ok()?;
-            return Some(OrphanNode {
-                module: a.module_instance(),
-                mode: a.resource.mode,
-                type_name: a.resource.type_name,
-                name: a.resource.name,
-                key: a.key,
-                deposed: None,
-            });
+            let a = crate::addrs::InstanceAddr::parse(n.facts.as_ref()?.instance.as_deref()?).ok()?;
+            (ResourceMode::Managed, a.key.clone(), None, Some(a.module_instance()))
         }
         _ => return None,
     };
-    if mode != ResourceMode::Managed {
-        return None;
-    }
-    let (type_name, name) = n.addr.as_str().split_once('.')?;
+    let local = n.addr.as_str();
+    let (type_name, name) = local.strip_prefix("data.").unwrap_or(local).split_once('.')?;
     Some(OrphanNode {
-        module: n.module_instance.as_deref().unwrap_or_default().to_string(),
+        module: instance.unwrap_or_else(|| n.module_instance.as_deref().unwrap_or_default().to_string()),
         mode,
         type_name: type_name.to_string(),
         name: name.to_string(),
