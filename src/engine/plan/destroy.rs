@@ -5,7 +5,7 @@
 //! destroy plan's and nothing more is planned, otherwise its diagnostics and changes are
 //! dropped. Then `walkPlanDestroy` walks the plan-destroy graph over the refreshed state (its
 //! `PriorState`, the plan's prior state): a `(destroy)` node per object plans its `Delete`,
-//! each root output in the state is deleted at its node. The refreshed state is what the plan
+//! each root output in the state is deleted. The refreshed state is what the plan
 //! shows and the apply starts from. Here: what decides between the two and what the destroy
 //! walk reports without evaluating.
 

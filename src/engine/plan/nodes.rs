@@ -141,7 +141,6 @@ pub async fn plan_walked(
             r.refused = true;
             r.destroy = true;
             r.changes.clear();
-            r.outputs.clear();
             return r;
         }
         refreshed = Some(Box::new(r));
@@ -416,12 +415,10 @@ pub(super) async fn walk_plan(
     } else {
         None
     };
-    let prior_outputs = if destroying { walk.borrow().prior_outputs() } else { BTreeMap::new() };
-    let deleted_outputs = std::cell::RefCell::new(Vec::new());
     let visit = one_lifetime(|work| {
         let (walk, host, values, graph, expansions) = (&walk, host, &values, &graph, &expansions);
         let (plan_resource, expand_module) = (&plan_resource, &expand_module);
-        let (targeted_objects, prior_outputs, deleted_outputs) = (&targeted_objects, &prior_outputs, &deleted_outputs);
+        let targeted_objects = &targeted_objects;
         Box::pin(async move {
             match work {
                 Work::Resource(r) => {
@@ -431,21 +428,6 @@ pub(super) async fn walk_plan(
                 Work::Orphan(o) if destroying => {
                     if targeted_objects.as_ref().is_none_or(|kept| kept[o]) {
                         walk.borrow_mut().destroy_object(&graph.orphans[o]);
-                    }
-                    true
-                }
-                // `NodeDestroyableOutput`: a root output in the state is deleted (none under -target:
-                // nothing a target reaches keeps it).
-                Work::Output(name) if destroying => {
-                    if let (Some((before, sensitive)), None) = (prior_outputs.get(name), targeted_objects) {
-                        deleted_outputs.borrow_mut().push(OutputChange {
-                            name: name.to_string(),
-                            action: Action::Delete,
-                            before: Some(before.clone()),
-                            after: None,
-                            before_sensitive: *sensitive,
-                            sensitive: *sensitive,
-                        });
                     }
                     true
                 }
@@ -520,9 +502,11 @@ pub(super) async fn walk_plan(
     }
     if destroying {
         result.checks = super::destroy::unknown_checks(config, !walk.targets.is_empty());
-        let mut deleted = deleted_outputs.into_inner();
-        crate::util::sort::sort_by(&mut deleted, |a, b| a.name.cmp(&b.name));
-        result.outputs = deleted;
+        // `NodeDestroyableOutput`: each root output in the state is deleted, its node skipped by
+        // nothing (it depends on nothing); none under -target (nothing a target reaches keeps it).
+        if walk.targets.is_empty() {
+            result.outputs = walk.destroyed_outputs();
+        }
     }
     result.diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     result.diagnostics.extend(walk.diags);
@@ -1535,6 +1519,18 @@ impl<'a> PlanWalk<'a> {
         }
         crate::util::sort::sort_by(&mut out, |a, b| a.name.cmp(&b.name));
         out
+    }
+
+    fn destroyed_outputs(&self) -> Vec<OutputChange> {
+        let deleted = self.prior_outputs().into_iter().map(|(name, (before, sensitive))| OutputChange {
+            name,
+            action: Action::Delete,
+            before: Some(before),
+            after: None,
+            before_sensitive: sensitive,
+            sensitive,
+        });
+        deleted.collect()
     }
 
     fn prior_outputs(&self) -> BTreeMap<String, (Value, bool)> {

@@ -40,9 +40,9 @@
 //!
 //! A destroy plan walks this graph first to refresh the state (unless `-refresh=false`), then
 //! the plan-destroy graph (Terraform's `walkPlanDestroy`, [`super::destroy`]): there a
-//! `(destroy)` or `(deposed …)` node plans its object's `Delete` from the refreshed state, a
-//! root output's node deletes the output the state holds, providers configure as here (their
-//! blocks reading the state's values), and nothing is expanded.
+//! `(destroy)` or `(deposed …)` node plans its object's `Delete` from the refreshed state,
+//! providers configure as here (their blocks reading the state's values), nothing is expanded,
+//! and every root output the state holds is deleted (their nodes depend on nothing).
 
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::Config;
@@ -292,16 +292,9 @@ impl PlanGraph {
     /// object node it depends on, which the graph's destroy edges make every object depending
     /// on it.
     pub fn targeted_objects(&self, targets: &crate::engine::shared::targets::Targets) -> Vec<bool> {
-        let mut dependencies: Vec<Vec<u32>> = vec![Vec::new(); self.nodes.len()];
-        for v in 0..self.nodes.len() as u32 {
-            for &d in self.dag.dependents(v) {
-                dependencies[d as usize].push(v);
-            }
-        }
-        let mut kept = vec![false; self.orphans.len()];
-        let mut seen = vec![false; self.nodes.len()];
-        let mut stack: Vec<u32> = (0..self.nodes.len())
-            .filter(|&v| {
+        let n = self.nodes.len() as u32;
+        let mut kept: Vec<bool> = (0..n as usize)
+            .map(|v| {
                 self.orphan_nodes[v].is_some_and(|o| {
                     let o = &self.orphans[o];
                     let resource = crate::addrs::ResourceAddr {
@@ -312,18 +305,18 @@ impl PlanGraph {
                     targets.contains(&o.module, &resource, &o.key)
                 })
             })
-            .map(|v| v as u32)
             .collect();
-        while let Some(v) = stack.pop() {
-            if std::mem::replace(&mut seen[v as usize], true) {
-                continue;
+        // A node is kept when something kept depends on it: passes until nothing changes.
+        let mut changed = true;
+        while std::mem::take(&mut changed) {
+            for v in 0..n {
+                if !kept[v as usize] && self.dag.dependents(v).iter().any(|&d| kept[d as usize]) {
+                    kept[v as usize] = true;
+                    changed = true;
+                }
             }
-            if let Some(o) = self.orphan_nodes[v as usize] {
-                kept[o] = true;
-            }
-            stack.extend(dependencies[v as usize].iter().copied());
         }
-        kept
+        self.orphan_nodes.iter().zip(kept).filter_map(|(o, k)| o.map(|_| k)).collect()
     }
 
     /// What walk node `v` does, if anything.
