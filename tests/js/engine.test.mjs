@@ -92,7 +92,7 @@ test("every recorded scenario, step by step through the package, plans and appli
       if (step.text("input.tfstate")) state = step.json("input.tfstate");
       const options = { state, mock: mockOf(step.env), parallelism: Number(step.env.PARALLELISM ?? 10) };
       const destroying = step.env.DESTROY === "1";
-      const p = await plan(step.files, { ...options, ...planArgs(step.env), destroy: destroying });
+      const p = await plan(step.files, { ...options, ...planArgs(step.env), destroy: destroying, refresh: step.env.REFRESH !== "0" });
       assert.ok(p instanceof Plan);
       const planText = step.text("plan.txt");
       if (planText !== null) assert.equal(p.toString(), planText, `${step.name}: plan text`);

@@ -239,9 +239,14 @@ pub fn evaluate(
         let mut problems = Vec::new();
         for a in &c.asserts {
             let (s, m) = condition(root, inputs, a, &mut scratch);
-            if s == Status::Fail {
-                let mut d = Diagnostic::error("Check block assertion failed", m.clone().unwrap_or_default())
-                    .with_range(a.condition.range.clone());
+            // Warnings both (`evalCheckRules`): a failed assertion, and at plan one not known yet.
+            let warning = match s {
+                Status::Fail => Some(("Check block assertion failed", m.clone().unwrap_or_default())),
+                Status::Unknown if planning => Some(("Check block assertion known after apply", "The condition could not be evaluated at this time, a result will be known when this plan is applied.".to_string())),
+                _ => None,
+            };
+            if let Some((summary, detail)) = warning {
+                let mut d = Diagnostic::error(summary, detail).with_range(a.condition.range.clone());
                 d.severity = Severity::Warning;
                 diags.push(failed_condition(d, root, inputs, &a.condition));
             }
