@@ -49,8 +49,9 @@ function mockOf(env) {
   return mock;
 }
 
-// check_results: Terraform writes them in Go map order, which varies by run.
-const byAddr = (list) => list && [...list].sort((a, b) => (a.config_addr < b.config_addr ? -1 : a.config_addr > b.config_addr ? 1 : 0));
+// check_results: Terraform writes them, and each one's objects, in Go map order, which varies by run.
+const byKey = (key) => (a, b) => (a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0);
+const byAddr = (list) => list && [...list].sort(byKey("config_addr")).map((c) => (c.objects ? { ...c, objects: [...c.objects].sort(byKey("object_addr")) } : c));
 const normalise = (state) => state && { ...state, lineage: "-", terraform_version: "-", check_results: byAddr(state.check_results) };
 
 /** apply.txt's progress lines as a sorted list (concurrent operations print in any order), times and deposed keys normalised, and the rest. */
