@@ -24,9 +24,15 @@ fn normalise_state(mut v: Value) -> Value {
     if let Value::Object(m) = &mut v {
         m.remove("terraform_version");
         m.insert("lineage".into(), json!("00000000-0000-0000-0000-000000000000"));
-        // Terraform writes check_results in Go map order (addrs.Map), which varies by run.
+        // Terraform writes check_results in Go map order (addrs.Map), which varies by run, and
+        // so are each one's objects.
         if let Some(Value::Array(list)) = m.get_mut("check_results") {
             list.sort_by_key(|c| c["config_addr"].as_str().unwrap_or("").to_string());
+            for c in list.iter_mut() {
+                if let Some(Value::Array(objects)) = c.get_mut("objects") {
+                    objects.sort_by_key(|o| o["object_addr"].as_str().unwrap_or("").to_string());
+                }
+            }
         }
     }
     v

@@ -44,7 +44,7 @@ fn check_results_apart(text: &str) -> (String, Vec<String>) {
             let part = current.get_or_insert_with(Vec::new);
             part.push(line.trim_end_matches(','));
             if line.starts_with("    }") {
-                entries.push(current.take().unwrap().join("\n"));
+                entries.push(objects_apart(&current.take().unwrap()));
             }
         } else {
             rest.push(line);
@@ -52,6 +52,27 @@ fn check_results_apart(text: &str) -> (String, Vec<String>) {
     }
     entries.sort();
     (rest.join("\n"), entries)
+}
+
+/// One check_results entry's text with its objects sorted: Terraform writes them in Go map
+/// order too.
+fn objects_apart(lines: &[&str]) -> String {
+    let (mut out, mut objects, mut object) = (Vec::new(), Vec::new(), None::<Vec<&str>>);
+    for &line in lines {
+        match &mut object {
+            Some(o) => {
+                o.push(line);
+                if line == "        }" {
+                    objects.push(object.take().unwrap().join("\n"));
+                }
+            }
+            None if line == "        {" => object = Some(vec![line]),
+            None => out.push(line.to_string()),
+        }
+    }
+    objects.sort();
+    out.extend(objects);
+    out.join("\n")
 }
 
 /// Steps whose applied state does not match yet: tests/engine_apply.rs's `GAPS` says why.

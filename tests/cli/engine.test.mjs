@@ -109,7 +109,10 @@ function assertApplyText(actual, expected, parallelism, where) {
 function comparableState(state) {
   const { lineage: _l, terraform_version: _v, ...rest } = state;
   // check_results come in Go map order from Terraform (varies by run).
-  if (rest.check_results) rest.check_results = [...rest.check_results].sort((a, b) => (a.config_addr < b.config_addr ? -1 : 1));
+  if (rest.check_results) {
+    const byObject = (a, b) => (a.object_addr < b.object_addr ? -1 : 1);
+    rest.check_results = [...rest.check_results].sort((a, b) => (a.config_addr < b.config_addr ? -1 : 1)).map((c) => (c.objects ? { ...c, objects: [...c.objects].sort(byObject) } : c));
+  }
   return rest;
 }
 
@@ -206,12 +209,17 @@ for (const name of scenarios) {
       // Byte for byte as Terraform wrote it, but for the run's own lineage and version.
       // Terraform writes check_results in Go map order (varies by run): where the orders differ,
       // ours is put in Terraform's and both texts compared as JSON writes them.
-      const order = (text) => JSON.parse(text).check_results?.map((c) => c.config_addr).join() ?? "";
+      const order = (text) => JSON.parse(text).check_results?.map((c) => [c.config_addr, ...(c.objects ?? []).map((o) => o.object_addr)]).join() ?? "";
       if (order(written) !== order(expectedText)) {
         const wanted = JSON.parse(expectedText);
         const ours = JSON.parse(written);
         const rank = new Map(wanted.check_results.map((c, i) => [c.config_addr, i]));
         ours.check_results.sort((a, b) => rank.get(a.config_addr) - rank.get(b.config_addr));
+        // ... and so are each one's objects.
+        for (const [i, c] of ours.check_results.entries()) {
+          const objects = new Map((wanted.check_results[i]?.objects ?? []).map((o, j) => [o.object_addr, j]));
+          c.objects?.sort((a, b) => (objects.get(a.object_addr) ?? 0) - (objects.get(b.object_addr) ?? 0));
+        }
         [written, expectedText] = [`${JSON.stringify(ours, null, 2)}\n`, `${JSON.stringify(wanted, null, 2)}\n`];
       }
       const runFields = (text) => text.replace(/^ {2}"lineage": ".*",$/m, '  "lineage": "<lineage>",').replace(/^ {2}"terraform_version": ".*",$/m, '  "terraform_version": "<v>",');

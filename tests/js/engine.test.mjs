@@ -49,8 +49,9 @@ function mockOf(env) {
   return mock;
 }
 
-// check_results: Terraform writes them in Go map order, which varies by run.
-const byAddr = (list) => list && [...list].sort((a, b) => (a.config_addr < b.config_addr ? -1 : a.config_addr > b.config_addr ? 1 : 0));
+// check_results: Terraform writes them, and each one's objects, in Go map order, which varies by run.
+const byKey = (key) => (a, b) => (a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0);
+const byAddr = (list) => list && [...list].sort(byKey("config_addr")).map((c) => (c.objects ? { ...c, objects: [...c.objects].sort(byKey("object_addr")) } : c));
 const normalise = (state) => state && { ...state, lineage: "-", terraform_version: "-", check_results: byAddr(state.check_results) };
 
 /** apply.txt's progress lines as a sorted list (concurrent operations print in any order), times and deposed keys normalised, and the rest. */
@@ -92,7 +93,7 @@ test("every recorded scenario, step by step through the package, plans and appli
       if (step.text("input.tfstate")) state = step.json("input.tfstate");
       const options = { state, mock: mockOf(step.env), parallelism: Number(step.env.PARALLELISM ?? 10) };
       const destroying = step.env.DESTROY === "1";
-      const p = await plan(step.files, { ...options, ...planArgs(step.env), destroy: destroying });
+      const p = await plan(step.files, { ...options, ...planArgs(step.env), destroy: destroying, refresh: step.env.REFRESH !== "0" });
       assert.ok(p instanceof Plan);
       const planText = step.text("plan.txt");
       if (planText !== null) assert.equal(p.toString(), planText, `${step.name}: plan text`);

@@ -154,7 +154,7 @@ pub(super) fn write_state(s: &ApplyNodes<'_>, moment: Moment, mut warnings: Opti
     let resources: Vec<Json> = resources.into_iter().map(|(_, r)| r).collect();
     // Outputs, evaluated over the final objects (none after a destroy).
     let mut outputs = Map::new();
-    let mut check_results = Json::Null;
+    let mut check_results;
     if !plan.destroy {
         let hidden: Vec<&InstanceChange> = s.hidden.iter().map(|&i| &plan.changes[i]).collect();
         let values = current_values(objs, &hidden, walkables.iter());
@@ -211,10 +211,14 @@ pub(super) fn write_state(s: &ApplyNodes<'_>, moment: Moment, mut warnings: Opti
             }
             outputs.insert(name, Json::Object(e));
         }
-    } else if !plan.targets.is_empty() {
-        // A targeted destroy leaves the outputs as they were.
-        if let Some(Json::Object(prior_outputs)) = prior.and_then(|p| p.get("outputs")) {
-            outputs = prior_outputs.clone();
+    } else {
+        // A destroy evaluates no condition: its checks are the plan's, every one unknown.
+        check_results = shared::checks::state_json(&plan.checks);
+        if !plan.targets.is_empty() {
+            // A targeted destroy leaves the outputs as they were.
+            if let Some(Json::Object(prior_outputs)) = prior.and_then(|p| p.get("outputs")) {
+                outputs = prior_outputs.clone();
+            }
         }
     }
     if moment == Moment::Written {

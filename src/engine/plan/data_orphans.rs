@@ -1,42 +1,37 @@
-//! Data source objects the plan drops from its refreshed state: those of a data resource no
-//! longer configured (in any module instance), and those whose key its count or for_each no
-//! longer yields. Terraform plans no change for them (`NodePlannableResourceInstanceOrphan`
-//! on a data resource removes the object from the refresh state), so they are neither in the
-//! plan JSON's `prior_state` nor in the state the apply starts from. Nor are the objects of
-//! data sources whose read the plan defers to the apply.
+//! Data source objects the plan's nodes take out of its refreshed state: an orphan node of a
+//! data resource gone from the configuration, a resource node's keys its count or for_each no
+//! longer yields and its objects in module instances no longer expanded (Terraform's
+//! `NodePlannableResourceInstanceOrphan.dataResourceExecute` removes each from the refresh
+//! state, planning no change), and the objects of reads deferred to the apply (a placeholder
+//! until then, which `RemovePlannedResourceInstanceObjects` drops after the walk). They are
+//! neither in the plan JSON's `prior_state` nor in the state the apply starts from. The nodes
+//! record them as they run; this writes the state without them.
 
-use crate::addrs::{InstanceKey, ResourceMode};
-use crate::engine::shared::plan::InstanceChange;
+use crate::addrs::InstanceKey;
 use serde_json::Value as Json;
 use std::collections::HashSet;
 
-/// A data resource in a module instance: (module instance, type, name).
-pub type DataResource = (String, String, String);
+/// A data source object: (module instance, type, name, key).
+pub type DataObject = (String, String, String, Option<InstanceKey>);
 
-/// `prior` without the orphaned data objects. `expanded`: the data resources whose instances
-/// the walk knew; `planned`: the data instances it read (those it deferred to the apply are
-/// dropped as well: Terraform's refreshed state holds no object for them).
-pub fn drop(
-    prior: &Json,
-    configured: &HashSet<DataResource>,
-    expanded: &HashSet<DataResource>,
-    planned: &[&InstanceChange],
-) -> Json {
-    let kept: HashSet<(String, String, String, Option<InstanceKey>)> = planned
-        .iter()
-        .filter(|c| c.mode == ResourceMode::Data)
-        .map(|c| (c.module.clone(), c.type_name.clone(), c.name.clone(), c.key.clone()))
-        .collect();
-    let mut out = prior.clone();
-    let Some(resources) = out.get_mut("resources").and_then(Json::as_array_mut) else { return out };
+/// The object `key` of the prior entry `entry` (module instance, mode, type, name).
+pub fn object(entry: &(String, String, String, String), key: &Option<InstanceKey>) -> DataObject {
+    (entry.0.clone(), entry.2.clone(), entry.3.clone(), key.clone())
+}
+
+/// Takes the data objects `dropped` out of `state` (state v4 JSON), in place.
+pub fn drop(state: &mut Json, dropped: &[DataObject]) {
+    if dropped.is_empty() {
+        return;
+    }
+    let dropped: HashSet<&DataObject> = dropped.iter().collect();
+    let Some(resources) = state.get_mut("resources").and_then(Json::as_array_mut) else { return };
     for r in resources.iter_mut() {
         if r.get("mode").and_then(Json::as_str) != Some("data") {
             continue;
         }
         let s = |k: &str| r.get(k).and_then(Json::as_str).unwrap_or("").to_string();
-        let res = (s("module"), s("type"), s("name"));
-        let gone = !configured.contains(&res);
-        let known = expanded.contains(&res);
+        let (module, type_name, name) = (s("module"), s("type"), s("name"));
         if let Some(instances) = r.get_mut("instances").and_then(Json::as_array_mut) {
             instances.retain(|i| {
                 let key = match i.get("index_key") {
@@ -44,7 +39,7 @@ pub fn drop(
                     Some(Json::String(k)) => Some(InstanceKey::Str(k.clone())),
                     _ => None,
                 };
-                !gone && (!known || kept.contains(&(res.0.clone(), res.1.clone(), res.2.clone(), key)))
+                !dropped.contains(&(module.clone(), type_name.clone(), name.clone(), key))
             });
         }
     }
@@ -52,5 +47,4 @@ pub fn drop(
         r.get("mode").and_then(Json::as_str) != Some("data")
             || r.get("instances").and_then(Json::as_array).is_some_and(|a| !a.is_empty())
     });
-    out
 }

@@ -12,7 +12,7 @@ use crate::diag::{CausedBy, Diagnostic, Diagnostics, Pos, SourceRange};
 use crate::engine::shared;
 use crate::eval::module_scope::{eval_config_expr, eval_text, Inputs, ModuleScope};
 use crate::eval::{Kind, Value};
-use serde_json::{json, Value as Json};
+use serde_json::{json, Map, Value as Json};
 use shared::plan::InstanceChange;
 use shared::scope::InstanceScope;
 
@@ -316,36 +316,45 @@ pub fn instance_not_configured(address: &str) -> Diagnostic {
 /// Adds an imported object to the prior state (state v4 JSON; created when there was none),
 /// where Terraform's plan records it.
 pub fn add_to_state(state: &mut Option<Json>, change: &InstanceChange, value: &Value) {
-    let state = state.get_or_insert_with(|| json!({"version": 4, "terraform_version": crate::state::TERRAFORM_VERSION, "serial": 0, "lineage": "", "outputs": {}, "resources": []}));
+    let state = state.get_or_insert_with(|| {
+        let mut s = json!({"version": 4, "serial": 0, "lineage": "", "outputs": {}, "resources": []});
+        s["terraform_version"] = crate::state::TERRAFORM_VERSION.into();
+        s
+    });
     let Some(resources) = state.get_mut("resources").and_then(Json::as_array_mut) else { return };
     let (mode, module) = (change.mode.as_str(), change.module.as_str());
+    let text = |r: &Json, k: &str| r.get(k).and_then(Json::as_str).unwrap_or("").to_string();
     let same = |r: &Json| {
-        r["module"].as_str().unwrap_or("") == module
-            && r["mode"] == mode
-            && r["type"] == change.type_name.as_str()
-            && r["name"] == change.name.as_str()
+        [text(r, "module"), text(r, "mode"), text(r, "type"), text(r, "name")]
+            == [module, mode, change.type_name.as_str(), change.name.as_str()]
     };
     let i = match resources.iter().position(same) {
         Some(i) => i,
         None => {
-            let mut r = json!({"mode": mode, "type": change.type_name, "name": change.name, "provider": change.provider_config, "instances": []});
+            let mut r = Map::new();
             if !module.is_empty() {
-                r["module"] = module.into();
+                r.insert("module".into(), module.into());
             }
-            resources.push(r);
+            for (k, v) in [("mode", mode), ("type", &change.type_name), ("name", &change.name)] {
+                r.insert(k.into(), v.into());
+            }
+            r.insert("provider".into(), change.provider_config.as_str().into());
+            r.insert("instances".into(), Json::Array(Vec::new()));
+            resources.push(Json::Object(r));
             resources.len() - 1
         }
     };
-    let attributes = crate::eval::value_json::value(&value.unmark_deep().0);
-    let mut instance =
-        json!({"schema_version": change.schema_version, "attributes": attributes, "sensitive_attributes": []});
+    let mut instance = Map::new();
     match &change.key {
-        Some(InstanceKey::Int(n)) => instance["index_key"] = (*n).into(),
-        Some(InstanceKey::Str(k)) => instance["index_key"] = k.as_str().into(),
-        None => {}
-    }
-    if let Some(list) = resources[i]["instances"].as_array_mut() {
-        list.push(instance);
+        Some(InstanceKey::Int(n)) => instance.insert("index_key".into(), (*n).into()),
+        Some(InstanceKey::Str(k)) => instance.insert("index_key".into(), k.as_str().into()),
+        None => None,
+    };
+    instance.insert("schema_version".into(), change.schema_version.into());
+    instance.insert("attributes".into(), crate::eval::value_json::value(&value.unmark_deep().0));
+    instance.insert("sensitive_attributes".into(), Json::Array(Vec::new()));
+    if let Some(list) = resources[i].get_mut("instances").and_then(Json::as_array_mut) {
+        list.push(Json::Object(instance));
     }
 }
 

@@ -62,8 +62,9 @@ struct PlanWalk<'a> {
     /// The checks value nodes recorded: module variables' validations, module outputs'
     /// preconditions.
     node_checks: Vec<shared::checks::CheckResult>,
-    /// Data resources whose instances are known: (module instance, type, name).
-    data_expanded: std::collections::HashSet<super::data_orphans::DataResource>,
+    /// The data source objects the walk's nodes took out of the refreshed state (orphans, and
+    /// reads deferred to the apply).
+    data_dropped: Vec<super::data_orphans::DataObject>,
     diags: Diagnostics,
     /// Configuration resource address → the module instances where one of its instances has a
     /// pending change.
@@ -81,15 +82,15 @@ struct PlanWalk<'a> {
     /// the instances they contain are planned).
     targets: shared::targets::Targets,
     targeted_here: bool,
-    /// The configuration resources a target names directly.
-    targeted: BTreeSet<String>,
     /// The configuration resources the targeted plan keeps.
     kept: BTreeSet<String>,
     /// `-replace`: instance addresses as Terraform prints them.
     replace: Vec<crate::addrs::InstanceAddr>,
-    /// Whether the objects being walked are refreshed (a targeted destroy plan refreshes only
-    /// what the targets name and depend on, as its refresh-only pass would).
-    refresh_here: bool,
+    /// Whether prior objects are refreshed: not with `-refresh=false`, nor in the destroy walk
+    /// (the plan before it refreshed them).
+    refresh: bool,
+    /// The plan a destroy plan makes first to refresh the state ([`Phase::PreDestroyRefresh`]).
+    pre_destroy_refresh: bool,
     /// What configuring providers said: their host placed them (a provider's error about its
     /// whole block is at the block's opening brace, zero-width, as Terraform's `InConfigBody`).
     configure_diags: Diagnostics,
@@ -144,7 +145,10 @@ pub fn validate(files: &BTreeMap<String, String>, config: &Config) -> Diagnostic
 
 /// Plans `config` against the prior state (`prior`, state v4 JSON) with `provider`, walking the
 /// plan graph at most `parallelism` nodes at a time; `host` answers what `provider` cannot at
-/// once and configures providers as their nodes run (see [`PlanHost`]).
+/// once and configures providers as their nodes run (see [`PlanHost`]). A destroy plan is
+/// Terraform's `destroyPlan` ([`super::destroy`]): unless `-refresh=false` or the state is
+/// empty, a plan refreshes the state first (its errors are the answer, its changes and other
+/// diagnostics dropped), then the plan-destroy graph is walked over the refreshed state.
 pub async fn plan_walked(
     files: &BTreeMap<String, String>,
     config: &Config,
@@ -154,6 +158,50 @@ pub async fn plan_walked(
     host: &dyn PlanHost,
     parallelism: usize,
 ) -> Plan {
+    let mut refreshed = None;
+    if options.destroy && !options.no_refresh && prior.is_some_and(|p| !super::destroy::is_empty(p)) {
+        let phase = Phase::PreDestroyRefresh;
+        let mut r = walk_plan(files, config, prior, provider, options, host, parallelism, phase).await;
+        if r.diagnostics.has_errors() {
+            // No plan: Terraform returns the refresh's diagnostics alone.
+            r.refused = true;
+            r.destroy = true;
+            r.changes.clear();
+            return r;
+        }
+        refreshed = Some(Box::new(r));
+    }
+    let state = refreshed.as_mut().and_then(|r| r.prior_state.take());
+    let phase = if options.destroy { Phase::Destroy(refreshed) } else { Phase::Plan };
+    walk_plan(files, config, state.as_ref().or(prior), provider, options, host, parallelism, phase).await
+}
+
+/// Which of a plan's walks this is (Terraform's `Context.plan`, `destroyPlan`).
+pub(super) enum Phase {
+    /// `walkPlan` over the plan graph.
+    Plan,
+    /// The plan `destroyPlan` makes first to refresh the state (`PreDestroyRefresh`): a normal
+    /// plan whose imports are not made and whose conditions are only warnings; its changes
+    /// are dropped, its refreshed state kept.
+    PreDestroyRefresh,
+    /// `walkPlanDestroy` over the plan-destroy graph: a `Delete` for every object of the state
+    /// (the refreshed one, when the refresh plan ran: given here, its refreshed state taken).
+    Destroy(Option<Box<Plan>>),
+}
+
+/// One walk of a plan ([`Phase`]) over the graph of its kind.
+#[allow(clippy::too_many_arguments)]
+pub(super) async fn walk_plan(
+    files: &BTreeMap<String, String>,
+    config: &Config,
+    prior: Option<&Json>,
+    provider: &dyn Provider,
+    options: &PlanOptions,
+    host: &dyn PlanHost,
+    parallelism: usize,
+    phase: Phase,
+) -> Plan {
+    let destroying = matches!(phase, Phase::Destroy(_));
     let mut result = Plan {
         destroy: options.destroy,
         prior_state: prior.cloned(),
@@ -191,7 +239,8 @@ pub async fn plan_walked(
     }
     let prior = moved_state.as_ref().or(prior);
     // The graph the plan walks (`plan_walk`); its provider routing serves every resource.
-    let graph = match super::walk::PlanGraph::build(config, prior) {
+    let mode = if destroying { crate::graph::PlanMode::Destroy } else { crate::graph::PlanMode::Normal };
+    let graph = match super::walk::PlanGraph::build(config, prior, mode) {
         Ok(g) => g,
         Err(d) => {
             result.diagnostics.extend(d);
@@ -250,7 +299,7 @@ pub async fn plan_walked(
         failed: BTreeSet::new(),
         skipped_outputs: BTreeSet::new(),
         node_checks: Vec::new(),
-        data_expanded: Default::default(),
+        data_dropped: Vec::new(),
         diags: Diagnostics::new(),
         pending: HashMap::new(),
         data_deps: BTreeSet::new(),
@@ -259,10 +308,10 @@ pub async fn plan_walked(
         serving: String::new(),
         targets,
         targeted_here: false,
-        targeted: BTreeSet::new(),
         kept: BTreeSet::new(),
         replace,
-        refresh_here: true,
+        refresh: !options.no_refresh && !destroying,
+        pre_destroy_refresh: matches!(phase, Phase::PreDestroyRefresh),
         imports: HashMap::new(),
         imported: Vec::new(),
         configure_diags: Diagnostics::new(),
@@ -273,7 +322,7 @@ pub async fn plan_walked(
     let index: HashMap<&str, usize> =
         resources.iter().enumerate().map(|(i, w)| (w.config_address.as_str(), i)).collect();
     // `import` blocks (none in a destroy plan): each expanded by its resource's node.
-    let imports = if options.destroy {
+    let imports = if destroying {
         Vec::new()
     } else {
         let configured = |a: &str| index.get(a).copied();
@@ -298,8 +347,7 @@ pub async fn plan_walked(
     }
     // Every block's body, each file parsed once.
     let bodies = shared::body::arguments_of(files, &resources.iter().map(|w| w.resource).collect::<Vec<_>>());
-    let selection = shared::targets::Selection::of(&walk.targets, &resources, &closure, options.destroy);
-    walk.targeted = selection.named.clone();
+    let selection = shared::targets::Selection::of(&walk.targets, &resources, &closure);
     walk.kept = selection.kept.clone();
     // The prior objects of configured resources in module instances: those in instances the walk
     // does not expand are planned for deletion by their resource's node (Terraform's
@@ -329,7 +377,14 @@ pub async fn plan_walked(
             }
             for key in gone {
                 let (provider, objects) = &prior_index[*key];
-                walk.orphan_objects(key, provider, objects.iter(), true);
+                if key.1 == "data" {
+                    // `nodeExpandPlannableResource.findOrphans` on a data resource: its objects
+                    // leave the refreshed state (`NodePlannableResourceInstanceOrphan`).
+                    let current = objects.iter().filter(|o| o.deposed.is_none());
+                    walk.data_dropped.extend(current.map(|o| super::data_orphans::object(key, &o.key)));
+                } else {
+                    walk.orphan_objects(key, provider, objects.iter(), true);
+                }
             }
         }
         if !walk.kept.contains(address) || expansions.stopped() {
@@ -346,12 +401,12 @@ pub async fn plan_walked(
                 }
             };
             walk.diags.extend(diags);
-            for t in targets {
+            // The refresh before a destroy imports nothing (`importing` is false there).
+            for t in targets.into_iter().filter(|_| !walk.pre_destroy_refresh) {
                 walk.imports.insert(t.address, t.id);
             }
         }
         walk.targeted_here = selection.names[i];
-        walk.refresh_here = selection.refreshed[i];
         // Terraform records no dependencies for data sources.
         let dependencies: Vec<String> =
             if w.resource.mode == ResourceMode::Data { Vec::new() } else { closure[i].iter().cloned().collect() };
@@ -366,15 +421,32 @@ pub async fn plan_walked(
         }
         !walk.failed.contains(address)
     };
+    // The destroy walk: what its provider blocks read is the state's (no resource node plans a
+    // value), what -target keeps is the graph's, and each root output in the state is deleted.
+    let targeted_objects = if destroying {
+        walk.borrow_mut().prior_values();
+        (!walk.borrow().targets.is_empty()).then(|| graph.targeted_objects(&walk.borrow().targets))
+    } else {
+        None
+    };
     let visit = one_lifetime(|work| {
         let (walk, host, values, graph, expansions, scope) = (&walk, host, &values, &graph, &expansions, &scope);
         let (plan_resource, expand_module) = (&plan_resource, &expand_module);
+        let targeted_objects = &targeted_objects;
         Box::pin(async move {
             match work {
                 Work::Resource(r) => {
                     let address = graph.resources[r].address.as_str();
                     settled(walk, host, values, address, &mut |w| plan_resource(w, r)).await.unwrap_or(false)
                 }
+                Work::Orphan(o) if destroying => {
+                    if targeted_objects.as_ref().is_none_or(|kept| kept[o]) {
+                        walk.borrow_mut().destroy_object(&graph.orphans[o]);
+                    }
+                    true
+                }
+                // The destroy walk expands nothing: its objects are the state's.
+                Work::Module(_) if destroying => true,
                 Work::Orphan(o) => {
                     let node = &graph.orphans[o];
                     let address = format!("{}{}.{}", node.module, node.type_name, node.name);
@@ -435,8 +507,11 @@ pub async fn plan_walked(
     }
     let mut walk = walk.into_inner();
     result.module_instances = expansions.instances.borrow().clone();
-    if !options.destroy {
+    if !destroying {
         result.outputs = walk.outputs(&scope, &graph);
+    }
+    // The refresh before a destroy evaluates its conditions as warnings, which it drops.
+    if !destroying && !walk.pre_destroy_refresh {
         let mut check_diags = Diagnostics::new();
         result.checks = shared::checks::evaluate(
             &scope,
@@ -453,10 +528,18 @@ pub async fn plan_walked(
             let kept = &walk.kept;
             shared::targets::leave_out_checks(&mut result.checks, kept, &|o| graph.output_kept(o, kept));
             result.kept = Some(walk.kept.clone());
+            // No target keeps a check block's node: its assertions warn of nothing.
+            check_diags.0.retain(|d| !d.summary.starts_with("Check block assertion"));
         }
         walk.diags.extend(check_diags);
-    } else if walk.targets.is_empty() {
-        result.outputs = walk.destroyed_outputs();
+    }
+    if destroying {
+        result.checks = super::destroy::unknown_checks(config, !walk.targets.is_empty());
+        // `NodeDestroyableOutput`: each root output in the state is deleted, its node skipped by
+        // nothing (it depends on nothing); none under -target (nothing a target reaches keeps it).
+        if walk.targets.is_empty() {
+            result.outputs = walk.destroyed_outputs();
+        }
     }
     result.diagnostics.extend(std::mem::take(&mut *scope.diagnostics.borrow_mut()));
     result.diagnostics.extend(walk.diags);
@@ -486,31 +569,23 @@ pub async fn plan_walked(
         result.diagnostics.push(Diagnostic::warning("Some objects will no longer be managed by Terraform", format!("If you apply this plan, Terraform will discard its tracking information for the following objects, but it will not delete them:\n{}\n\nAfter applying this plan, Terraform will no longer manage these objects. You will need to import them into Terraform to manage them again.", forgotten.join("\n"))));
     }
     result.changes = changes;
-    if let (Some(p), false) = (result.prior_state.as_mut(), options.destroy) {
+    if let (Some(p), false) = (result.prior_state.as_mut(), destroying) {
         super::refreshed_deps::apply(p, &result.changes, !options.no_refresh);
     }
     result.ops = walk.ops;
     result.data_read = walk.data_read;
-    if let (Some(p), false) = (&result.prior_state, options.destroy) {
-        let configured = resources
-            .iter()
-            .filter(|w| w.resource.mode == ResourceMode::Data)
-            .flat_map(|w| {
-                let instances = expansions.instances(&w.path);
-                instances.into_iter().map(move |keys| {
-                    (order::instance_addr(&w.path, &keys), w.resource.type_name.clone(), w.resource.name.clone())
-                })
-            })
-            .collect();
-        // A data source deferred to the apply leaves the refreshed state too: its object is
-        // only a placeholder until the apply reads it (recorded: data-depends-on-pending step 3).
-        let planned: Vec<&InstanceChange> = result.data_read.iter().collect();
-        result.prior_state = Some(super::data_orphans::drop(p, &configured, &walk.data_expanded, &planned));
+    if let Phase::Destroy(Some(refreshed)) = phase {
+        // What the refresh plan read and expanded: its refreshed state is this plan's prior.
+        result.ops = refreshed.ops;
+        result.data_read = refreshed.data_read;
+        result.module_instances = refreshed.module_instances;
+    }
+    if let (Some(p), false) = (result.prior_state.as_mut(), destroying) {
+        super::data_orphans::drop(p, &walk.data_dropped);
     }
     let sources = jsonconfig::sources::Sources::new(config);
     result.configuration = Some(jsonconfig::config_json::configuration(config, &sources, provider, &inputs));
-    let module_outputs =
-        if options.destroy { Vec::new() } else { shared::module_outputs::changed(&config.root, &scope) };
+    let module_outputs = if destroying { Vec::new() } else { shared::module_outputs::changed(&config.root, &scope) };
     result.relevant_attributes = shared::relevant::Relevant::new(config, module_outputs);
     // The apply graph this plan would build, checked now (Terraform's `checkApplyGraph`).
     if !result.diagnostics.has_errors() {
@@ -663,6 +738,7 @@ fn one_lifetime<'v, F: Fn(Work<'v>) -> LocalBoxFuture<'v, bool>>(visit: F) -> F 
 /// What a run of a node's planning may add to the walk, as it was before the run.
 struct Mark {
     changes: usize,
+    data_dropped: usize,
     ops: usize,
     data_read: usize,
     imported: usize,
@@ -675,6 +751,7 @@ impl<'a> PlanWalk<'a> {
     fn mark(&self, address: &str) -> Mark {
         Mark {
             changes: self.changes.len(),
+            data_dropped: self.data_dropped.len(),
             ops: self.ops.len(),
             data_read: self.data_read.len(),
             imported: self.imported.len(),
@@ -691,6 +768,7 @@ impl<'a> PlanWalk<'a> {
             self.by_address.remove(&c.address());
         }
         self.ops.truncate(mark.ops);
+        self.data_dropped.truncate(mark.data_dropped);
         self.data_read.truncate(mark.data_read);
         self.imported.truncate(mark.imported);
         self.diags.0.truncate(mark.diags);
@@ -824,18 +902,10 @@ impl<'a> PlanWalk<'a> {
             return;
         };
         let prior: Vec<PriorObject> = self.prior.get(&key).map(|(_, o)| o.clone()).unwrap_or_default();
-        // A destroy plan refreshes first (Terraform's refresh-only plan before it), which reads
-        // data sources as a plan does; nothing else is planned for them.
-        let destroy_reads = self.options.destroy && !self.options.no_refresh && r.mode == ResourceMode::Data;
-        let expansion =
-            if self.options.destroy && !destroy_reads { Some(Expansion::Count(-1)) } else { self.expansion(scope, r) };
-        let Some(expansion) = expansion else {
+        let Some(expansion) = self.expansion(scope, r) else {
             self.values.insert(key, Value::dynamic());
             return;
         };
-        if r.mode == ResourceMode::Data {
-            self.data_expanded.insert((w.module_addr.clone(), r.type_name.clone(), r.name.clone()));
-        }
         let instances: Vec<Repetition> = match &expansion {
             Expansion::Single => vec![(None, None, None)],
             Expansion::Count(n) => (0..*n).map(|i| (Some(InstanceKey::Int(i)), Some(i), None)).collect(),
@@ -845,7 +915,7 @@ impl<'a> PlanWalk<'a> {
                 .collect(),
         };
         let raddr = r.addr();
-        if r.mode == ResourceMode::Managed && !self.options.destroy {
+        if r.mode == ResourceMode::Managed {
             self.incomplete_replace(w, &raddr, &instances);
         }
         // An import to an instance the expansion does not have: the resource is not planned.
@@ -894,8 +964,10 @@ impl<'a> PlanWalk<'a> {
             let inst = InstanceScope { module: scope, count_index: *count_index, each: each.clone(), self_value: None };
             let mut diags = Diagnostics::new();
             let cfg = body::evaluate(&inst, self.inputs, args, &schema, &mut diags);
-            // Preconditions are checked before the instance is planned.
-            for c in &r.lifecycle.preconditions {
+            // Preconditions are checked before the instance is planned (the refresh before a
+            // destroy only warns of them, and drops its warnings).
+            let preconditions = if self.pre_destroy_refresh { &[][..] } else { &r.lifecycle.preconditions[..] };
+            for c in preconditions {
                 if let (shared::checks::Status::Fail, m) = shared::checks::condition(&inst, self.inputs, c, &mut diags)
                 {
                     diags.push(shared::checks::failed_condition(
@@ -937,10 +1009,7 @@ impl<'a> PlanWalk<'a> {
             let address = change.address();
             if r.mode == ResourceMode::Data {
                 let pending = self.dependency_pending(w);
-                if self.options.destroy && !cfg.is_wholly_known() {
-                    // Left as it is: a refresh-only plan would defer the read, a destroy drops it.
-                    planned_values.push((ikey.clone(), Value::dynamic()));
-                } else if (!cfg.is_wholly_known() || pending) && !self.options.destroy {
+                if !cfg.is_wholly_known() || pending {
                     let mut after = cfg.clone();
                     for (k, a) in &schema.attributes {
                         if a.computed && attr(&cfg, k).is_none_or(Value::is_null) {
@@ -957,6 +1026,10 @@ impl<'a> PlanWalk<'a> {
                     });
                     change.after = Some(after.clone());
                     planned_values.push((ikey.clone(), after));
+                    // Its prior object leaves the refreshed state: a placeholder until the apply
+                    // reads it (`RemovePlannedResourceInstanceObjects`; recorded:
+                    // data-depends-on-pending step 3).
+                    self.data_dropped.push(super::data_orphans::object(&key, ikey));
                     self.push(change);
                     any_pending = true;
                 } else {
@@ -999,7 +1072,7 @@ impl<'a> PlanWalk<'a> {
             let prior_val = match prior_obj {
                 Some(o) => {
                     let v = object_value(o, Some(&schema));
-                    let read = if self.options.no_refresh {
+                    let read = if !self.refresh {
                         Ok(Some(v.clone()))
                     } else {
                         self.ops.push(PlanOp {
@@ -1096,7 +1169,15 @@ impl<'a> PlanWalk<'a> {
         }
         // Orphaned instances: keys no longer in the expansion.
         for o in prior.iter().filter(|o| o.deposed.is_none()) {
-            if instances.iter().any(|(k, _, _)| k == &o.key) || r.mode == ResourceMode::Data {
+            if instances.iter().any(|(k, _, _)| k == &o.key) {
+                continue;
+            }
+            if r.mode == ResourceMode::Data {
+                // `NodePlannableResourceInstanceOrphan` of a data source: its object leaves the
+                // refreshed state, no change planned.
+                if self.planned_here(&w.module_addr, &raddr, &o.key) {
+                    self.data_dropped.push(super::data_orphans::object(&key, &o.key));
+                }
                 continue;
             }
             if !self.planned_here(&w.module_addr, &raddr, &o.key) {
@@ -1111,15 +1192,11 @@ impl<'a> PlanWalk<'a> {
                 }
                 continue;
             }
-            let reason = if self.options.destroy {
-                None
-            } else {
-                Some(match (&expansion, &o.key) {
-                    (Expansion::Count(_), Some(InstanceKey::Int(_))) => "delete_because_count_index",
-                    (Expansion::ForEach(_), Some(InstanceKey::Str(_))) => "delete_because_each_key",
-                    _ => "delete_because_wrong_repetition",
-                })
-            };
+            let reason = Some(match (&expansion, &o.key) {
+                (Expansion::Count(_), Some(InstanceKey::Int(_))) => "delete_because_count_index",
+                (Expansion::ForEach(_), Some(InstanceKey::Str(_))) => "delete_because_each_key",
+                _ => "delete_because_wrong_repetition",
+            });
             self.orphan(&w.module_addr, r.mode, &r.type_name, &r.name, o, reason, Action::Delete, Some(&schema));
             if r.lifecycle.prevent_destroy == Some(true) {
                 self.diags.push(prevent_destroy(
@@ -1140,8 +1217,6 @@ impl<'a> PlanWalk<'a> {
             self.pending.entry(w.config_address.clone()).or_default().insert(w.module_addr.clone());
         }
         let value = match expansion {
-            // A destroy plan's resources read as the state has them (its data sources read them).
-            Expansion::Count(-1) => prior_value(&prior, &schema, r),
             Expansion::Single => planned_values.pop().map(|(_, v)| v).unwrap_or_else(Value::dynamic),
             Expansion::Count(_) => {
                 // Untargeted orphans come after the expansion's indexes; holes read as unknown.
@@ -1341,7 +1416,7 @@ impl<'a> PlanWalk<'a> {
         let v = object_value(o, schema);
         // Orphans of configured resources are refreshed in their resource's order; those of
         // removed resources wait for nothing; forgotten objects are not refreshed.
-        let refresh = !self.options.no_refresh && self.refresh_here;
+        let refresh = self.refresh;
         let refreshed = o.deposed.is_none() && action != Action::Forget && refresh;
         if refreshed {
             self.ops.push(PlanOp {
@@ -1435,34 +1510,17 @@ impl<'a> PlanWalk<'a> {
         let removed =
             self.config.root.removed.iter().find(|rm| rm.from == local || rm.from == format!("{module}.{local}"));
         let action = if removed.is_some_and(|rm| !rm.destroy) { Action::Forget } else { Action::Delete };
-        let reason = if self.options.destroy {
-            None
-        } else if module_gone {
-            Some("delete_because_no_module")
-        } else {
-            Some("delete_because_no_resource_config")
-        };
-        // A resource gone from the configuration is destroyed by the provider its state names.
-        self.serving = if provider.is_empty() {
-            default_config(&format!(
-                "registry.terraform.io/hashicorp/{}",
-                type_name.split('_').next().unwrap_or(type_name)
-            ))
-        } else {
-            provider.to_string()
-        };
+        let reason =
+            if module_gone { Some("delete_because_no_module") } else { Some("delete_because_no_resource_config") };
+        self.serve_as_state_says(type_name, provider);
         let schema = self.schema(mode_of(mode), type_name).cloned();
         let raddr =
             crate::addrs::ResourceAddr { mode: mode_of(mode), type_name: type_name.clone(), name: name.clone() };
         for o in objects {
-            // -target: the objects a target contains; in a destroy plan also those that
-            // depend on what a target names.
-            let named = self.targets.is_empty() || self.targets.contains(module, &raddr, &o.key);
-            let kept = named || (self.options.destroy && o.dependencies.iter().any(|d| self.targeted.contains(d)));
-            if !kept {
+            // -target: the objects a target contains.
+            if !self.targets.is_empty() && !self.targets.contains(module, &raddr, &o.key) {
                 continue;
             }
-            self.refresh_here = named;
             let reason = if o.deposed.is_some() { None } else { reason };
             self.orphan(module, mode_of(mode), type_name, name, o, reason, action, schema.as_ref());
         }
@@ -1476,9 +1534,69 @@ impl<'a> PlanWalk<'a> {
         self.order_deps.clear();
         let key = (node.module.clone(), mode_str(node.mode).to_string(), node.type_name.clone(), node.name.clone());
         let Some((provider, objects)) = self.prior.get(&key) else { return };
+        if node.mode == ResourceMode::Data {
+            // A data source gone from the configuration (`NodePlannableResourceInstanceOrphan`'s
+            // `dataResourceExecute`): its object leaves the refreshed state, no change planned.
+            let raddr = crate::addrs::ResourceAddr {
+                mode: node.mode,
+                type_name: node.type_name.clone(),
+                name: node.name.clone(),
+            };
+            if self.targets.is_empty() || self.targets.contains(&node.module, &raddr, &node.key) {
+                self.data_dropped.push(super::data_orphans::object(&key, &node.key));
+            }
+            return;
+        }
         let module_gone = !node.module.is_empty() && (!module_configured(self.config, &node.module) || !expanded);
         let objects = objects.iter().filter(|o| o.key == node.key && o.deposed == node.deposed);
         self.orphan_objects(&key, provider, objects, module_gone);
+    }
+
+    /// An object the configuration may no longer have is served by the provider configuration
+    /// its state names (its type's default one when the state names none).
+    fn serve_as_state_says(&mut self, type_name: &str, provider: &str) {
+        self.serving = if provider.is_empty() {
+            default_config(&format!(
+                "registry.terraform.io/hashicorp/{}",
+                type_name.split('_').next().unwrap_or(type_name)
+            ))
+        } else {
+            provider.to_string()
+        };
+    }
+
+    /// The visit of an object's node in the plan-destroy graph (Terraform's
+    /// `NodePlanDestroyableResourceInstance`, or `NodePlanDeposedResourceInstanceObject` in
+    /// `walkPlanDestroy`): its `Delete` planned from the (refreshed) state as it is, by the
+    /// provider its state names; `prevent_destroy` on its configuration refuses it, the change
+    /// still written (`checkPreventDestroy` after `writeChange`).
+    fn destroy_object(&mut self, node: &OrphanNode) {
+        self.order_resource.clear();
+        self.order_deps.clear();
+        let key = (node.module.clone(), mode_str(node.mode).to_string(), node.type_name.clone(), node.name.clone());
+        let Some((provider, objects)) = self.prior.get(&key) else { return };
+        self.serve_as_state_says(&node.type_name, provider);
+        let schema = self.schema(node.mode, &node.type_name).cloned();
+        let configured = configured_resource(self.config, &key);
+        for o in objects.iter().filter(|o| o.key == node.key && o.deposed == node.deposed) {
+            self.orphan(&node.module, node.mode, &node.type_name, &node.name, o, None, Action::Delete, schema.as_ref());
+            if let Some(r) = configured.filter(|r| r.lifecycle.prevent_destroy == Some(true)) {
+                let address = self.changes.last().map(InstanceChange::address).unwrap_or_default();
+                self.diags.push(prevent_destroy(&address, r));
+            }
+        }
+    }
+
+    /// The destroy walk's resource values, which its provider blocks read: every configured
+    /// resource as the (refreshed) state has it, in the shape of its configuration.
+    fn prior_values(&mut self) {
+        for (key, (provider, objects)) in self.prior {
+            let Some(r) = configured_resource(self.config, key) else { continue };
+            self.serve_as_state_says(&r.type_name, provider);
+            if let Some(schema) = self.schema(r.mode, &r.type_name) {
+                self.values.insert(key.clone(), prior_value(objects, schema, r));
+            }
+        }
     }
 
     fn outputs(&mut self, scope: &ModuleScope<'_>, graph: &super::walk::PlanGraph) -> Vec<OutputChange> {
@@ -1532,17 +1650,15 @@ impl<'a> PlanWalk<'a> {
     }
 
     fn destroyed_outputs(&self) -> Vec<OutputChange> {
-        self.prior_outputs()
-            .into_iter()
-            .map(|(name, (b, s))| OutputChange {
-                name,
-                action: Action::Delete,
-                before: Some(b),
-                after: None,
-                before_sensitive: s,
-                sensitive: s,
-            })
-            .collect()
+        let deleted = self.prior_outputs().into_iter().map(|(name, (before, sensitive))| OutputChange {
+            name,
+            action: Action::Delete,
+            before: Some(before),
+            after: None,
+            before_sensitive: sensitive,
+            sensitive,
+        });
+        deleted.collect()
     }
 
     fn prior_outputs(&self) -> BTreeMap<String, (Value, bool)> {
@@ -1561,11 +1677,8 @@ impl<'a> PlanWalk<'a> {
     }
 }
 
-/// The prior entries (by configuration resource address) of managed resources the
-/// configuration declares, in module instances the walk does not expand (a `count` or
-/// `for_each` of a module call that no longer has their key).
-/// The prior objects of managed resources the configuration declares, in module instances (the
-/// root's are never gone), by configuration resource address.
+/// The prior objects of resources the configuration declares, in module instances (the root's
+/// are never gone), by configuration resource address.
 fn module_objects<'p>(
     config: &Config,
     prior: &'p PriorIndex,
@@ -1573,19 +1686,12 @@ fn module_objects<'p>(
     let mut out: HashMap<String, Vec<&'p (String, String, String, String)>> = HashMap::new();
     for key in prior.keys() {
         let (module, mode, type_name, name) = key;
-        if mode != "managed" || module.is_empty() {
+        if !matches!(mode.as_str(), "managed" | "data") || module.is_empty() {
             continue;
         }
-        let names: Vec<String> = order::config_addr(module)
-            .split("module.")
-            .filter(|s| !s.is_empty())
-            .map(|s| s.trim_end_matches('.').to_string())
-            .collect();
-        let declared = order::module_at(config, &names).is_some_and(|m| {
-            m.resources.iter().any(|r| r.type_name == *type_name && r.name == *name && r.mode == ResourceMode::Managed)
-        });
-        if declared {
-            out.entry(order::config_addr(&format!("{module}.{type_name}.{name}"))).or_default().push(key);
+        if configured_resource(config, key).is_some() {
+            let data = if mode == "data" { "data." } else { "" };
+            out.entry(order::config_addr(&format!("{module}.{data}{type_name}.{name}"))).or_default().push(key);
         }
     }
     out
@@ -1627,11 +1733,7 @@ impl<'c> Expansions<'c> {
     /// Whether module instance `module` (`module.a[0]`) was expanded and its module declares
     /// resources.
     fn holds_resources(&self, module: &str) -> bool {
-        let names: Vec<String> = order::config_addr(module)
-            .split("module.")
-            .filter(|s| !s.is_empty())
-            .map(|s| s.trim_end_matches('.').to_string())
-            .collect();
+        let names = module_names(module);
         if order::module_at(self.config, &names).is_none_or(|m| m.resources.is_empty()) {
             return false;
         }
@@ -1689,15 +1791,29 @@ impl<'c> Expansions<'c> {
     }
 }
 
-fn module_configured(config: &Config, module: &str) -> bool {
-    // `module.a.module.b` (keys stripped) names a chain of calls.
-    let names: Vec<String> = module
+/// The resource block of a prior entry `(module instance, mode, type, name)`, if the
+/// configuration still declares it.
+fn configured_resource<'c>(config: &'c Config, key: &(String, String, String, String)) -> Option<&'c Resource> {
+    let (module, mode, type_name, name) = key;
+    let mode = mode_of(mode);
+    order::module_at(config, &module_names(module))?
+        .resources
+        .iter()
+        .find(|r| r.type_name == *type_name && r.name == *name && r.mode == mode)
+}
+
+/// The module calls of module instance `module` (`module.a[0].module.b`: `["a", "b"]`).
+fn module_names(module: &str) -> Vec<String> {
+    order::config_addr(module)
         .split("module.")
         .filter(|s| !s.is_empty())
-        .map(|s| s.trim_end_matches('.').split('[').next().unwrap_or("").to_string())
-        .collect();
+        .map(|s| s.trim_end_matches('.').to_string())
+        .collect()
+}
+
+fn module_configured(config: &Config, module: &str) -> bool {
     let mut m = &config.root;
-    for n in &names {
+    for n in &module_names(module) {
         let Some(call) = m.module_calls.iter().find(|c| &c.name == n) else { return false };
         match call.module.as_deref() {
             Some(child) => m = child,
@@ -1709,7 +1825,7 @@ fn module_configured(config: &Config, module: &str) -> bool {
 
 /// A resource's value as its current prior objects give it, in the shape its configuration
 /// expands to (a tuple for `count`, an object for `for_each`, the object itself): what a
-/// destroy plan's data sources read.
+/// destroy walk's provider blocks read.
 fn prior_value(prior: &[PriorObject], schema: &ResourceSchema, r: &Resource) -> Value {
     let current = prior.iter().filter(|o| o.deposed.is_none());
     if r.count.is_some() {

@@ -44,10 +44,11 @@
 //!   provider that fails to configure skips them ([`OrphanNode`]). Orphaned keys and deposed
 //!   objects of configured resources are planned by their resource's node.
 //!
-//! A destroy plan walks the same plan graph: Terraform plans a destroy after a refresh-only
-//! plan over the normal plan graph, which is where data sources are read and objects
-//! refreshed; the deletions themselves need no order at plan time (the apply's destroy graph
-//! orders them).
+//! A destroy plan walks this graph first to refresh the state (unless `-refresh=false`), then
+//! the plan-destroy graph (Terraform's `walkPlanDestroy`, [`super::destroy`]): there a
+//! `(destroy)` or `(deposed …)` node plans its object's `Delete` from the refreshed state,
+//! providers configure as here (their blocks reading the state's values), nothing is expanded,
+//! and every root output the state holds is deleted (their nodes depend on nothing).
 
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::Config;
@@ -144,18 +145,14 @@ pub struct PlanGraph {
 }
 
 impl PlanGraph {
-    /// Builds the plan graph of `config` over `prior` (state v4 JSON, after `moved` blocks).
-    /// Its errors (a cycle) refuse the plan, in `terraform plan`'s one-line form.
-    pub fn build(config: &Config, prior: Option<&Json>) -> Result<PlanGraph, Diagnostics> {
+    /// Builds the plan graph of `config` over `prior` (state v4 JSON, after `moved` blocks):
+    /// `walkPlan`'s, or with [`PlanMode::Destroy`] `walkPlanDestroy`'s (a `(destroy)` node per
+    /// object in `prior`, no resource blocks). Its errors (a cycle) refuse the plan, in
+    /// `terraform plan`'s one-line form.
+    pub fn build(config: &Config, prior: Option<&Json>, mode: PlanMode) -> Result<PlanGraph, Diagnostics> {
         let state = prior.map(|s| crate::state::state_from_value(s).0);
-        let options = BuildOptions {
-            operation: Operation::Plan,
-            mode: PlanMode::Normal,
-            state,
-            changes: None,
-            reduce: false,
-            trace_steps: false,
-        };
+        let options =
+            BuildOptions { operation: Operation::Plan, mode, state, changes: None, reduce: false, trace_steps: false };
         let built = build(config, &options);
         if built.diagnostics.has_errors() {
             return Err(Diagnostics(built.diagnostics.errors().map(shared::apply_check::one_line_cycle).collect()));
@@ -204,14 +201,14 @@ impl PlanGraph {
                 _ => None,
             };
             nodes.push(resource);
-            orphan_nodes.push(orphan_of(n).map(|o| {
+            orphan_nodes.push(orphan_of(n, mode == PlanMode::Destroy).map(|o| {
                 orphans.push(o);
                 orphans.len() - 1
             }));
             let name = graph.name(id).to_string();
             providers.push(matches!(n.kind, NodeKind::Provider { .. }).then(|| name.clone()));
-            let root_output = matches!(n.kind, NodeKind::Output) && n.module.is_root();
-            if root_output {
+            let root_output = matches!(n.kind, NodeKind::Output | NodeKind::OutputDestroy) && n.module.is_root();
+            if matches!(n.kind, NodeKind::Output) && n.module.is_root() {
                 let name = n.addr.strip_prefix("output.").unwrap_or(&n.addr).to_string();
                 output_resources
                     .push((name, index_of_dependencies.as_ref().map(|ix| ix.handle(id)).unwrap_or_default()));
@@ -291,24 +288,34 @@ fn value_of(n: &crate::graph::Node) -> Option<ValueNode> {
     Some(ValueNode { kind, path: n.module.0.clone(), name })
 }
 
-/// The orphaned object a node of the plan graph stands for: an `(orphan)` node, or a
+/// The state object a node of the plan graph plans the deletion of: an `(orphan)` node, or a
 /// `(deposed …)` node of a resource gone from the configuration (the deposed objects of a
 /// configured resource are planned by its resource node, as Terraform's `DynamicExpand` does).
-/// Data sources have none here: their vanished objects only leave the state.
-fn orphan_of(n: &crate::graph::Node) -> Option<OrphanNode> {
-    let (mode, key, deposed) = match &n.kind {
-        NodeKind::ResourceInstanceOrphan { mode, key } => (*mode, key.clone(), None),
-        NodeKind::ResourceInstanceDeposed { mode, key, deposed } if n.config.is_none() => {
-            (*mode, key.clone(), Some(deposed.clone()))
+/// In the plan-destroy graph (`destroy`): every `(destroy)` node
+/// (`NodePlanDestroyableResourceInstance`, named after its resource, its instance in its facts)
+/// and every `(deposed …)` node. A data source's `(orphan)` node takes its object out of the
+/// refreshed state; in a destroy plan data sources have none (a data source's delete is not
+/// shown, and the apply drops their objects).
+fn orphan_of(n: &crate::graph::Node, destroy: bool) -> Option<OrphanNode> {
+    let (mode, key, deposed, instance) = match &n.kind {
+        NodeKind::ResourceInstanceOrphan { mode: mode @ (ResourceMode::Managed | ResourceMode::Data), key } => {
+            (*mode, key.clone(), None, None)
+        }
+        NodeKind::ResourceInstanceDeposed { mode: ResourceMode::Managed, key, deposed }
+            if n.config.is_none() || destroy =>
+        {
+            (ResourceMode::Managed, key.clone(), Some(deposed.clone()), None)
+        }
+        NodeKind::ResourceInstanceDestroy { mode: ResourceMode::Managed, .. } if destroy => {
+            let a = crate::addrs::InstanceAddr::parse(n.facts.as_ref()?.instance.as_deref()?).ok()?;
+            (ResourceMode::Managed, a.key.clone(), None, Some(a.module_instance()))
         }
         _ => return None,
     };
-    if mode != ResourceMode::Managed {
-        return None;
-    }
-    let (type_name, name) = n.addr.as_str().split_once('.')?;
+    let local = n.addr.as_str();
+    let (type_name, name) = local.strip_prefix("data.").unwrap_or(local).split_once('.')?;
     Some(OrphanNode {
-        module: n.module_instance.as_deref().unwrap_or_default().to_string(),
+        module: instance.unwrap_or_else(|| n.module_instance.as_deref().unwrap_or_default().to_string()),
         mode,
         type_name: type_name.to_string(),
         name: name.to_string(),
@@ -324,6 +331,38 @@ impl PlanGraph {
         let reached =
             self.output_resources.iter().find(|(n, _)| n == name).map(|(_, d)| d.to_vec()).unwrap_or_default();
         !reached.is_empty() && reached.iter().all(|r| kept.contains(&**r))
+    }
+
+    /// A targeted destroy plan's objects (Terraform's `TargetsTransformer` on the plan-destroy
+    /// graph), by index into [`PlanGraph::orphans`]: each object a target contains and every
+    /// object node it depends on, which the graph's destroy edges make every object depending
+    /// on it.
+    pub fn targeted_objects(&self, targets: &crate::engine::shared::targets::Targets) -> Vec<bool> {
+        let n = self.nodes.len() as u32;
+        let mut kept: Vec<bool> = (0..n as usize)
+            .map(|v| {
+                self.orphan_nodes[v].is_some_and(|o| {
+                    let o = &self.orphans[o];
+                    let resource = crate::addrs::ResourceAddr {
+                        mode: o.mode,
+                        type_name: o.type_name.clone(),
+                        name: o.name.clone(),
+                    };
+                    targets.contains(&o.module, &resource, &o.key)
+                })
+            })
+            .collect();
+        // A node is kept when something kept depends on it: passes until nothing changes.
+        let mut changed = true;
+        while std::mem::take(&mut changed) {
+            for v in 0..n {
+                if !kept[v as usize] && self.dag.dependents(v).iter().any(|&d| kept[d as usize]) {
+                    kept[v as usize] = true;
+                    changed = true;
+                }
+            }
+        }
+        self.orphan_nodes.iter().zip(kept).filter_map(|(o, k)| o.map(|_| k)).collect()
     }
 
     /// What walk node `v` does, if anything.
@@ -511,7 +550,7 @@ mod tests {
         let files: BTreeMap<String, String> = list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let loaded = crate::config::load(&files, &Default::default());
         assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
-        super::PlanGraph::build(&loaded.config, None).expect("a plan graph")
+        super::PlanGraph::build(&loaded.config, None, crate::graph::PlanMode::Normal).expect("a plan graph")
     }
 
     #[test]
@@ -796,6 +835,86 @@ resource "mock_resource" "after_b" {
         assert_eq!(addresses(&p), ["aws_bucket.kept", "aws_bucket.other"]);
         let errors: Vec<&str> = p.diagnostics.errors().map(|d| d.summary.as_str()).collect();
         assert_eq!(errors, ["refused"]);
+    }
+
+    /// A destroy plan of `prior` through the recording host: what it configured, sorted.
+    fn destroyed_through(
+        files: &[(&str, &str)],
+        prior: &serde_json::Value,
+        options: PlanOptions,
+    ) -> (Plan, Vec<String>) {
+        let files: BTreeMap<String, String> = files.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let loaded = crate::config::load(&files, &Default::default());
+        let host = Recording::default();
+        let options = PlanOptions { destroy: true, ..options };
+        let provider = crate::engine::shared::schemas::providers(&files, &loaded.config, MockOptions::default());
+        let walked =
+            crate::engine::plan::plan_walked(&files, &loaded.config, Some(prior), &provider, &options, &host, 10);
+        let p = crate::engine::shared::clock::VirtualClock::default().run(walked);
+        let mut configured: Vec<String> = host.0.into_inner().into_iter().map(|(a, _)| a).collect();
+        configured.sort();
+        (p, configured)
+    }
+
+    #[test]
+    fn a_destroy_plan_configures_its_providers_in_the_refresh_and_again_in_the_destroy_walk() {
+        let files = [("main.tf", "resource \"aws_bucket\" \"a\" {\n  name = \"a\"\n}\n")];
+        let prior = state(&[("", "aws_bucket", "a", "provider[\"registry.terraform.io/hashicorp/aws\"]")]);
+        let aws = "provider[\"registry.terraform.io/hashicorp/aws\"]".to_string();
+        // Terraform's `destroyPlan`: a refresh plan, then `walkPlanDestroy`, each walk configuring.
+        let (p, configured) = destroyed_through(&files, &prior, PlanOptions::default());
+        assert!(!p.diagnostics.has_errors(), "{:?}", p.diagnostics);
+        assert_eq!(configured, [aws.clone(), aws.clone()]);
+        assert_eq!(addresses(&p), ["aws_bucket.a"]);
+        let (p, configured) = destroyed_through(&files, &prior, PlanOptions { no_refresh: true, ..Default::default() });
+        assert_eq!(configured, [aws]);
+        assert_eq!(p.changes.iter().map(|c| c.action).collect::<Vec<_>>(), [crate::plans::Action::Delete]);
+    }
+
+    #[test]
+    fn a_provider_failing_to_configure_refuses_the_destroy_in_its_refresh_or_skips_its_objects_without() {
+        let files = [(
+            "main.tf",
+            "provider \"aws\" {\n  alias = \"bad\"\n}\nresource \"aws_bucket\" \"a\" {\n  provider = aws.bad\n  name     = \"a\"\n}\nresource \"mock_resource\" \"m\" {\n  name = \"m\"\n}\n",
+        )];
+        let prior = state(&[
+            ("", "aws_bucket", "a", "provider[\"registry.terraform.io/hashicorp/aws\"].bad"),
+            ("", "mock_resource", "m", MOCK),
+        ]);
+        // The refresh plan's errors are the destroy plan's answer: nothing is planned.
+        let (p, _) = destroyed_through(&files, &prior, PlanOptions::default());
+        let errors: Vec<&str> = p.diagnostics.errors().map(|d| d.summary.as_str()).collect();
+        assert_eq!(errors, ["refused"]);
+        assert!(p.changes.is_empty() && p.refused);
+        // Without a refresh the destroy walk's provider node fails: its objects are not planned.
+        let (p, _) = destroyed_through(&files, &prior, PlanOptions { no_refresh: true, ..Default::default() });
+        let errors: Vec<&str> = p.diagnostics.errors().map(|d| d.summary.as_str()).collect();
+        assert_eq!(errors, ["refused"]);
+        assert_eq!(addresses(&p), ["mock_resource.m"]);
+    }
+
+    #[test]
+    fn a_targeted_destroy_plans_the_target_and_every_object_depending_on_it() {
+        let mut prior = state(&[
+            ("", "mock_resource", "a", MOCK),
+            ("", "mock_resource", "b", MOCK),
+            ("", "mock_resource", "c", MOCK),
+            ("", "mock_resource", "d", MOCK),
+        ]);
+        // c depends on b, b on a: targeting a destroys all three (the graph's destroy edges), not d.
+        let deps = [("b", vec!["mock_resource.a"]), ("c", vec!["mock_resource.a", "mock_resource.b"])];
+        for r in prior["resources"].as_array_mut().unwrap() {
+            if let Some((_, d)) = deps.iter().find(|(n, _)| r["name"] == *n) {
+                r["instances"][0]["dependencies"] = serde_json::json!(d);
+            }
+        }
+        let options = PlanOptions { destroy: true, targets: vec!["mock_resource.b".into()], ..Default::default() };
+        let p = planned_over(&[("main.tf", "")], Some(&prior), &options);
+        assert!(!p.diagnostics.has_errors(), "{:?}", p.diagnostics);
+        assert_eq!(addresses(&p), ["mock_resource.b", "mock_resource.c"]);
+        let options = PlanOptions { targets: vec!["mock_resource.a".into()], ..options };
+        let p = planned_over(&[("main.tf", "")], Some(&prior), &options);
+        assert_eq!(addresses(&p), ["mock_resource.a", "mock_resource.b", "mock_resource.c"]);
     }
 
     #[test]

@@ -251,9 +251,14 @@ pub fn evaluate(
         let mut problems = Vec::new();
         for a in &c.asserts {
             let (s, m) = condition(root, inputs, a, &mut scratch);
-            if s == Status::Fail {
-                let mut d = Diagnostic::error("Check block assertion failed", m.clone().unwrap_or_default())
-                    .with_range(a.condition.range.clone());
+            // Warnings both (`evalCheckRules`): a failed assertion, and at plan one not known yet.
+            let warning = match s {
+                Status::Fail => Some(("Check block assertion failed", m.clone().unwrap_or_default())),
+                Status::Unknown if planning => Some(("Check block assertion known after apply", "The condition could not be evaluated at this time, a result will be known when this plan is applied.".to_string())),
+                _ => None,
+            };
+            if let Some((summary, detail)) = warning {
+                let mut d = Diagnostic::error(summary, detail).with_range(a.condition.range.clone());
                 d.severity = Severity::Warning;
                 diags.push(failed_condition(d, root, inputs, &a.condition));
             }
@@ -371,6 +376,15 @@ pub fn plan_json(results: &[CheckResult]) -> Json {
                                         address.insert("module".into(), json!(module));
                                     }
                                     address.insert("to_display".into(), json!(a));
+                                    // A resource instance's key (`makeDynamicObjectAddr`).
+                                    let key = matches!(r.kind, Kind2::Resource { .. })
+                                        .then(|| crate::addrs::InstanceAddr::parse(a).ok()?.key)
+                                        .flatten();
+                                    match key {
+                                        Some(InstanceKey::Int(k)) => address.insert("instance_key".into(), json!(k)),
+                                        Some(InstanceKey::Str(k)) => address.insert("instance_key".into(), json!(k)),
+                                        None => None,
+                                    };
                                     i.insert("address".into(), Json::Object(address));
                                     i.insert("status".into(), json!(s.as_str()));
                                     if !p.is_empty() {

@@ -3,8 +3,9 @@
 //!
 //! A target names a module instance (`module.a`, `module.a[0]`), a resource (`module.a.x.y`)
 //! or one resource instance (`x.y[1]`). The plan keeps what a target names and everything it
-//! depends on (in a destroy plan: everything that depends on it); within a resource a target
-//! names directly, only the instances the target contains are planned.
+//! depends on (a destroy plan's walk keeps, in its own graph, what depends on it:
+//! `PlanGraph::targeted_objects`); within a resource a target names directly, only the
+//! instances the target contains are planned.
 
 use super::order::Walkable;
 use crate::addrs::{InstanceAddr, InstanceKey, ResourceAddr, ResourceMode};
@@ -202,48 +203,24 @@ impl Targets {
 pub struct Selection {
     /// Whether a target names the resource (then only the instances it contains are planned).
     pub names: Vec<bool>,
-    /// Whether its objects are refreshed: a destroy plan refreshes only what its refresh-only
-    /// pass keeps (the targets and their dependencies).
-    pub refreshed: Vec<bool>,
-    /// The configuration resources targets name.
-    pub named: BTreeSet<String>,
-    /// The configuration resources planned: the named ones and their dependencies, or in a
-    /// destroy plan the named ones and their dependents.
+    /// The configuration resources planned: the named ones and their dependencies.
     pub kept: BTreeSet<String>,
 }
 
 impl Selection {
     /// `closure[i]`: every resource `resources[i]` depends on, transitively.
-    pub fn of(targets: &Targets, resources: &[Walkable<'_>], closure: &[BTreeSet<String>], destroy: bool) -> Selection {
-        let all: BTreeSet<String> = crate::util::sort::btree_set(resources.iter().map(|w| w.config_address.clone()));
+    pub fn of(targets: &Targets, resources: &[Walkable<'_>], closure: &[BTreeSet<String>]) -> Selection {
         if targets.is_empty() {
-            return Selection {
-                names: vec![false; resources.len()],
-                refreshed: vec![true; resources.len()],
-                named: BTreeSet::new(),
-                kept: all,
-            };
+            let all = crate::util::sort::btree_set(resources.iter().map(|w| w.config_address.clone()));
+            return Selection { names: vec![false; resources.len()], kept: all };
         }
         let names: Vec<bool> = resources.iter().map(|w| targets.names_resource(&w.path, &w.resource.addr())).collect();
-        let named: BTreeSet<String> = crate::util::sort::btree_set(
-            resources.iter().zip(&names).filter(|(_, n)| **n).map(|(w, _)| w.config_address.clone()),
-        );
-        let mut with_dependencies = named.clone();
-        for (i, _) in names.iter().enumerate().filter(|(_, n)| **n) {
-            with_dependencies.extend(closure[i].iter().cloned());
+        let mut kept = BTreeSet::new();
+        for (i, w) in resources.iter().enumerate().filter(|(i, _)| names[*i]) {
+            kept.insert(w.config_address.clone());
+            kept.extend(closure[i].iter().cloned());
         }
-        let kept = if destroy {
-            resources
-                .iter()
-                .enumerate()
-                .filter(|(i, w)| named.contains(&w.config_address) || closure[*i].iter().any(|d| named.contains(d)))
-                .map(|(_, w)| w.config_address.clone())
-                .collect()
-        } else {
-            with_dependencies.clone()
-        };
-        let refreshed = resources.iter().map(|w| with_dependencies.contains(&w.config_address)).collect();
-        Selection { names, refreshed, named, kept }
+        Selection { names, kept }
     }
 }
 

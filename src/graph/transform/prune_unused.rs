@@ -1,7 +1,7 @@
 //! `pruneUnusedNodesTransformer` (`internal/terraform/transform_destroy_edge.go`), Terraform
 //! 1.4+ semantics: in a full destroy, keep only the destroy nodes, everything they depend on
-//! (providers, and what provider configurations need), and root outputs (whose "destroy"
-//! removes them from the state); remove every other variable, local, output, expander. They
+//! (providers, and what provider configurations need), and root outputs, configured or only
+//! in the state (whose "destroy" removes them from the state); remove every other variable, local, output, expander. They
 //! would be evaluated against a configuration whose resources are all going away. Runs for
 //! plan-destroy (`walkPlanDestroy`) and for applying a destroy plan (`walkDestroy`,
 //! [`PlanMode::Destroy`](crate::graph::PlanMode)); skipped for every other walk. Destroyers
@@ -33,7 +33,10 @@ impl Transform for PruneUnusedNodesTransformer {
         let mut keep = g.dag().ancestors(&destroyers);
         for id in g.ids() {
             let n = g.node(id);
-            if n.is_destroyer() || (matches!(n.kind, NodeKind::Output) && n.module.is_root()) {
+            // Root outputs, declared or only in the state (`NodeDestroyableOutput`): their
+            // `temporaryValue()` is false.
+            if n.is_destroyer() || (matches!(n.kind, NodeKind::Output | NodeKind::OutputDestroy) && n.module.is_root())
+            {
                 keep.insert(id);
             }
         }
