@@ -11,8 +11,8 @@ mod support;
 
 use serde_json::{json, Value};
 use support::engine_fixtures::{diff, mock, steps, Step};
-use tfgraph::engine::apply::{apply, ApplyOptions};
-use tfgraph::engine::{plan::plan, PlanOptions};
+use support::session::{apply_by, plan_by};
+use tfgraph::engine::PlanOptions;
 
 /// Steps whose apply.txt does not match yet (state and operations still checked), and why.
 const TEXT_GAPS: &[(&str, &str)] = &[];
@@ -59,7 +59,8 @@ fn check(step: &Step) -> Option<Vec<String>> {
     let want_state = step.json("state.tfstate")?;
     let loaded = tfgraph::load(&step.files, &Default::default());
     let provider = mock(step);
-    let p = plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &step.plan_options());
+    let planned = plan_by(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &step.plan_options());
+    let p = &planned.plan;
     let mut problems = Vec::new();
     if p.diagnostics.has_errors() {
         // A refused plan applies nothing: the state stays as it was.
@@ -69,8 +70,7 @@ fn check(step: &Step) -> Option<Vec<String>> {
         return Some(problems);
     }
     let parallelism = step.env.get("PARALLELISM").and_then(|s| s.parse().ok()).unwrap_or(10);
-    let options = ApplyOptions { parallelism, ..Default::default() };
-    let r = apply(&step.files, &loaded.config, &p, step.input_state.as_ref(), &provider, &options);
+    let r = apply_by(&planned, &provider, parallelism);
     let (want_state, got_state) = (normalise_state(want_state), normalise_state(r.state.clone()));
     diff("state", &want_state, &got_state, &mut problems);
     if let Some(ops) = step.ops() {
@@ -168,18 +168,19 @@ fn every_configuration_against_every_state_without_panicking() {
                 if destroy && i % 2 == 1 {
                     continue;
                 }
-                let p = plan(
+                let planned = plan_by(
                     &step.files,
                     &loaded.config,
                     state.as_ref(),
                     &provider,
                     &PlanOptions { destroy, ..Default::default() },
                 );
-                let _ = tfgraph::engine::render::plan_json::to_json(&p, &provider);
+                let p = &planned.plan;
+                let _ = tfgraph::engine::render::plan_json::to_json(p, &provider);
                 if p.diagnostics.has_errors() {
                     continue;
                 }
-                let r = apply(&step.files, &loaded.config, &p, state.as_ref(), &provider, &ApplyOptions::default());
+                let r = apply_by(&planned, &provider, 10);
                 assert_eq!(r.state["version"], 4, "{}", step.name);
                 let _ = tfgraph::engine::render::progress::render(&r);
                 applied += 1;
@@ -229,8 +230,8 @@ fn native_apply_reports_skipped_operations() {
     let step = steps().into_iter().find(|s| s.name == "failure-and-recovery/step1").unwrap();
     let loaded = tfgraph::load(&step.files, &Default::default());
     let provider = mock(&step);
-    let p = plan(&step.files, &loaded.config, None, &provider, &step.plan_options());
-    let r = apply(&step.files, &loaded.config, &p, None, &provider, &ApplyOptions::default());
+    let planned = plan_by(&step.files, &loaded.config, None, &provider, &step.plan_options());
+    let r = apply_by(&planned, &provider, 10);
     let skipped: Vec<&str> =
         r.events.iter().filter(|e| e.kind == OpEventKind::Skip).map(|e| e.address.as_str()).collect();
     assert_eq!(skipped, ["mock_resource.after_broken"]);

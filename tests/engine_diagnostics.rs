@@ -8,9 +8,8 @@
 mod support;
 
 use support::engine_fixtures::{mock, steps, Step};
+use support::session::{apply_by, plan_by};
 use tfgraph::diag::Diagnostics;
-use tfgraph::engine::apply::{apply, ApplyOptions};
-use tfgraph::engine::plan::plan;
 use tfgraph::engine::shared::snippets::plain;
 
 /// The `=== NAME (exit N)` sections of errors.txt.
@@ -51,14 +50,19 @@ fn compared(step: &Step) -> Vec<(String, String, String)> {
     let provider = mock(step);
     // A configuration that does not load is not planned: its errors are the plan's, with their
     // snippets, as the package and the CLI give them.
-    let p = if loaded.diagnostics.has_errors() {
-        let diagnostics = tfgraph::engine::shared::snippets::with_sources(
-            loaded.diagnostics.clone(),
-            &tfgraph::eval::MapFilesystem(&step.files),
-        );
-        tfgraph::engine::Plan { diagnostics, ..Default::default() }
-    } else {
-        plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &step.plan_options())
+    let planned = (!loaded.diagnostics.has_errors())
+        .then(|| plan_by(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &step.plan_options()));
+    let unloaded;
+    let p = match &planned {
+        Some(planned) => &planned.plan,
+        None => {
+            let diagnostics = tfgraph::engine::shared::snippets::with_sources(
+                loaded.diagnostics.clone(),
+                &tfgraph::eval::MapFilesystem(&step.files),
+            );
+            unloaded = tfgraph::engine::Plan { diagnostics, ..Default::default() };
+            &unloaded
+        }
     };
     let mut out = Vec::new();
     if let Some(want) = section(step, "plan") {
@@ -66,15 +70,8 @@ fn compared(step: &Step) -> Vec<(String, String, String)> {
     }
     if let Some(want) = section(step, "apply") {
         let parallelism = step.env.get("PARALLELISM").and_then(|s| s.parse().ok()).unwrap_or(10);
-        let r = apply(
-            &step.files,
-            &loaded.config,
-            &p,
-            step.input_state.as_ref(),
-            &provider,
-            &ApplyOptions { parallelism, ..Default::default() },
-        );
-        out.push(("apply".into(), want, render(&r.diagnostics)));
+        let planned = planned.as_ref().expect("an apply needs a configuration that loads");
+        out.push(("apply".into(), want, render(&apply_by(planned, &provider, parallelism).diagnostics)));
     }
     out
 }
@@ -138,12 +135,8 @@ fn json_diagnostics_are_terraforms() {
         let step = all.iter().find(|s| s.name == scenario).unwrap_or_else(|| panic!("no step {scenario}"));
         let loaded = tfgraph::load(&step.files, &Default::default());
         let provider = mock(step);
-        let p = plan(&step.files, &loaded.config, None, &provider, &step.plan_options());
-        let got = if apply_too {
-            apply(&step.files, &loaded.config, &p, None, &provider, &ApplyOptions::default()).diagnostics
-        } else {
-            p.diagnostics
-        };
+        let planned = plan_by(&step.files, &loaded.config, None, &provider, &step.plan_options());
+        let got = if apply_too { apply_by(&planned, &provider, 10).diagnostics } else { planned.plan.diagnostics };
         assert_eq!(ours(&got), recorded(file), "{scenario}");
     }
 }

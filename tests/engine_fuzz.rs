@@ -57,13 +57,16 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
+mod support;
+
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
-use tfgraph::engine::apply::{apply, ApplyOptions};
-use tfgraph::engine::{plan::plan, Plan, PlanOptions};
+use support::session::{apply_by, plan_by};
+use tfgraph::engine::session::Planned;
+use tfgraph::engine::{Plan, PlanOptions};
 use tfgraph::plans::Action;
 use tfgraph::providers::mock::{MockOptions, MockProvider};
 
@@ -666,21 +669,14 @@ fn errors(p: &Plan) -> Vec<String> {
 }
 
 /// The one place the test calls the apply walk.
-fn run_apply(
-    files: &BTreeMap<String, String>,
-    config: &tfgraph::config::Config,
-    p: &Plan,
-    state: Option<&Value>,
-    provider: &MockProvider,
-) -> (Value, Vec<String>) {
-    let r = apply(files, config, p, state, provider, &ApplyOptions::default());
+fn run_apply(planned: &Planned, provider: &MockProvider) -> (Value, Vec<String>) {
+    let r = apply_by(planned, provider, 10);
     let mut errors: Vec<String> = r.diagnostics.errors().map(|d| format!("{}: {}", d.summary, d.detail)).collect();
-    if errors.is_empty() && !p.diagnostics.has_errors() {
+    if errors.is_empty() {
         // The same apply with time between start and end, so that order and concurrency show.
         let timed = MockProvider::new(MockOptions { delay_ms: 10, ..MockOptions::default() });
-        let options = ApplyOptions { parallelism: 3, ..ApplyOptions::default() };
-        let r = apply(files, config, p, state, &timed, &options);
-        errors.extend(walk_problems(config, p, &r, options.parallelism));
+        let r = apply_by(planned, &timed, 3);
+        errors.extend(walk_problems(&planned.config, &planned.plan, &r, 3));
     }
     (r.state, errors)
 }
@@ -832,14 +828,15 @@ fn scenario_drawn(seed: u64, mut ext: Ext) -> Result<usize, String> {
                 show()
             ));
         }
-        let p = plan(&files, &loaded.config, state.as_ref(), &provider, &options);
+        let planned_now = plan_by(&files, &loaded.config, state.as_ref(), &provider, &options);
+        let p = &planned_now.plan;
         planned += 1;
         // The plan's JSON and text must not panic either.
-        let json = tfgraph::engine::api::plan_json(&p, &provider);
-        let _ = tfgraph::engine::api::plan_text(&p, &json, &provider.schemas_json());
+        let json = tfgraph::engine::api::plan_json(p, &provider);
+        let _ = tfgraph::engine::api::plan_text(p, &json, &provider.schemas_json());
         // A cycle through destroy nodes: Terraform 1.x refuses such a plan too (its apply graph
         // is checked at plan); the scenario ends there, counted apart.
-        if !errors(&p).is_empty() && p.diagnostics.errors().all(|d| d.summary.starts_with("Cycle: ")) {
+        if !errors(p).is_empty() && p.diagnostics.errors().all(|d| d.summary.starts_with("Cycle: ")) {
             REFUSED.with(|r| r.set(r.get() + 1));
             REFUSED_SEEDS.with(|r| {
                 let mut r = r.borrow_mut();
@@ -849,10 +846,10 @@ fn scenario_drawn(seed: u64, mut ext: Ext) -> Result<usize, String> {
             });
             return Ok(planned);
         }
-        if !errors(&p).is_empty() {
-            return Err(format!("step {step}: the plan failed: {:?}\n{}", errors(&p), show()));
+        if !errors(p).is_empty() {
+            return Err(format!("step {step}: the plan failed: {:?}\n{}", errors(p), show()));
         }
-        let (new_state, apply_errors) = run_apply(&files, &loaded.config, &p, state.as_ref(), &provider);
+        let (new_state, apply_errors) = run_apply(&planned_now, &provider);
         if !apply_errors.is_empty() {
             return Err(format!("step {step}: the apply failed: {apply_errors:?}\n{}", show()));
         }
@@ -865,7 +862,7 @@ fn scenario_drawn(seed: u64, mut ext: Ext) -> Result<usize, String> {
         // Terraform converges: a second plan (the same options, without -replace) has nothing
         // to do.
         let again_options = PlanOptions { replace: Vec::new(), ..options.clone() };
-        let again = plan(&files, &loaded.config, state.as_ref(), &provider, &again_options);
+        let again = plan_by(&files, &loaded.config, state.as_ref(), &provider, &again_options).plan;
         planned += 1;
         if !errors(&again).is_empty() {
             return Err(format!("step {step}: the plan after apply failed: {:?}\n{}", errors(&again), show()));
@@ -907,7 +904,7 @@ fn scenario_drawn(seed: u64, mut ext: Ext) -> Result<usize, String> {
     for s in states {
         for _ in 0..3 {
             let bad = corrupt(&mut rng, s.clone());
-            let _ = plan(&files, &loaded.config, Some(&bad), &provider, &PlanOptions::default());
+            let _ = plan_by(&files, &loaded.config, Some(&bad), &provider, &PlanOptions::default());
             planned += 1;
         }
     }
@@ -1108,7 +1105,8 @@ fn sizes_scenario(seed: u64) -> Result<usize, String> {
     let provider = MockProvider::new(MockOptions::default());
     let lowered = Limits { instances: 2000, module_instances: 200, elements: 1 << 20, bytes: 16 << 20 };
     let t0 = Instant::now();
-    let p = limits::with(lowered, || plan(&files, &loaded.config, None, &provider, &PlanOptions::default()));
+    let planned = limits::with(lowered, || plan_by(&files, &loaded.config, None, &provider, &PlanOptions::default()));
+    let p = &planned.plan;
     if t0.elapsed() > Duration::from_secs(30) {
         return Err(format!("sizes: the plan took {:?}\n{}", t0.elapsed(), show()));
     }
@@ -1119,13 +1117,14 @@ fn sizes_scenario(seed: u64) -> Result<usize, String> {
     if p.changes.len() > 300 {
         return Ok(1);
     }
-    let (state, errs) = limits::with(lowered, || run_apply(&files, &loaded.config, &p, None, &provider));
+    let (state, errs) = limits::with(lowered, || run_apply(&planned, &provider));
     if !errs.is_empty() {
         return Err(format!("sizes: the apply failed: {errs:?}\n{}", show()));
     }
     SIZES.with(|c| c.set((c.get().0, c.get().1, c.get().2 + 1)));
-    let again =
-        limits::with(lowered, || plan(&files, &loaded.config, Some(&state), &provider, &PlanOptions::default()));
+    let again = limits::with(lowered, || {
+        plan_by(&files, &loaded.config, Some(&state), &provider, &PlanOptions::default()).plan
+    });
     if again.diagnostics.has_errors() {
         return Err(format!("sizes: the plan after the apply failed: {:?}\n{}", errors(&again), show()));
     }

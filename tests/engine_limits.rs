@@ -4,9 +4,12 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::time::Instant;
-use tfgraph::engine::{plan::plan, Plan, PlanOptions};
+use support::session::plan_by;
+use tfgraph::engine::{Plan, PlanOptions};
 use tfgraph::eval::limits::{self, Limits};
 use tfgraph::providers::mock::{MockOptions, MockProvider};
 
@@ -15,7 +18,7 @@ fn planned(files: &[(&str, &str)], limits: Limits) -> Plan {
     let loaded = tfgraph::config::load(&files, &Default::default());
     assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
     let provider = MockProvider::new(MockOptions::default());
-    limits::with(limits, || plan(&files, &loaded.config, None, &provider, &PlanOptions::default()))
+    limits::with(limits, || plan_by(&files, &loaded.config, None, &provider, &PlanOptions::default()).plan)
 }
 
 fn errors(p: &Plan) -> Vec<(String, String, u32, u32)> {

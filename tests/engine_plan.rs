@@ -10,7 +10,8 @@ mod support;
 
 use serde_json::Value;
 use support::engine_fixtures::{diff, mock, steps, Step};
-use tfgraph::engine::{plan::plan, render::plan_json::to_json};
+use support::session::plan_by;
+use tfgraph::engine::render::plan_json::to_json;
 use tfgraph::plans::render_human::{render_plan, PlanMode, RenderOptions};
 
 /// What differs between any two runs of Terraform, left out of the comparison everywhere.
@@ -45,7 +46,7 @@ fn check(step: &Step) -> Vec<String> {
     let p = if loaded.diagnostics.has_errors() {
         tfgraph::engine::Plan { diagnostics: loaded.diagnostics.clone(), ..Default::default() }
     } else {
-        plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &options)
+        plan_by(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &options).plan
     };
     let mut problems = Vec::new();
     let errors: Vec<String> = p.diagnostics.errors().map(|d| d.summary.clone()).collect();
@@ -133,7 +134,7 @@ fn replacing_a_tainted_object_keeps_the_tainted_reason() {
         replace: vec!["mock_resource.c[1]".into(), "mock_resource.a".into()],
         ..Default::default()
     };
-    let p = plan(&step.files, &loaded.config, Some(&state), &mock(&step), &options);
+    let p = plan_by(&step.files, &loaded.config, Some(&state), &mock(&step), &options).plan;
     let reason = |a: &str| p.changes.iter().find(|c| c.address() == a).and_then(|c| c.reason);
     assert_eq!(reason("mock_resource.c[1]"), Some("replace_because_tainted"));
     assert_eq!(reason("mock_resource.a"), Some("replace_by_request"));

@@ -7,8 +7,8 @@
 mod support;
 
 use support::engine_fixtures::{mock, steps};
-use tfgraph::engine::apply::{apply, ApplyOptions};
-use tfgraph::engine::{apply::state_write::state_text, plan::plan};
+use support::session::{apply_by, plan_by};
+use tfgraph::engine::apply::state_write::state_text;
 
 /// The lines that differ by run: the lineage (a new one for a first state) and the version;
 /// and the serial where Terraform's concurrent state writes raced (checked by engine_apply).
@@ -94,19 +94,12 @@ fn state_files_are_written_byte_for_byte_as_terraform_writes_them() {
         }
         let loaded = tfgraph::load(&step.files, &Default::default());
         let provider = mock(step);
-        let p = plan(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &step.plan_options());
-        if p.diagnostics.has_errors() {
+        let planned = plan_by(&step.files, &loaded.config, step.input_state.as_ref(), &provider, &step.plan_options());
+        if planned.plan.diagnostics.has_errors() {
             continue;
         }
         let parallelism = step.env.get("PARALLELISM").and_then(|s| s.parse().ok()).unwrap_or(10);
-        let r = apply(
-            &step.files,
-            &loaded.config,
-            &p,
-            step.input_state.as_ref(),
-            &provider,
-            &ApplyOptions { parallelism, ..Default::default() },
-        );
+        let r = apply_by(&planned, &provider, parallelism);
         compared += 1;
         let got = state_text(&r.state);
         if check_results_apart(&run_fields(&got)) != check_results_apart(&run_fields(&want)) || !got.ends_with("}\n") {

@@ -2,14 +2,25 @@
 //! engine's session (`engine::session`), planned with the built-in mocks and, when asked,
 //! applied on the virtual clock, its results in the shapes the package returns. Only reading
 //! and converting happen here, as in `bindings/engine`; what runs is the session's.
+//!
+//! [`plan_by`] and [`apply_by`]: the same session with a test's own provider (a mock with
+//! delays, failures or a clock of its own), under the limits in force, for the engine's tests
+//! that read the plan and the apply's result directly.
+
+#![allow(dead_code)] // each test file uses part of it
 
 use serde_json::{json, Value as Json};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use tfgraph::config::Config;
 use tfgraph::diag::Diagnostics;
 use tfgraph::engine::api::{apply_report, changes_json};
+use tfgraph::engine::apply::ApplyResult;
+use tfgraph::engine::plan::walk::Synchronous;
 use tfgraph::engine::session::{self, Applied, ApplyRequest, PlanRequest, Planned};
 use tfgraph::engine::PlanOptions;
+use tfgraph::eval::limits;
+use tfgraph::providers::Provider;
 
 /// Plans `request` (`{ state, variables, mock, destroy, refresh, targets, replace, parallelism }`).
 pub fn plan(
@@ -70,4 +81,36 @@ pub fn run(files: &BTreeMap<String, String>, config: &Config, load_diagnostics: 
         out["apply"] = apply(&planned, &json!({"parallelism": request["parallelism"]}));
     }
     out
+}
+
+/// Plans `config` from `state` with `options` through the session, at once, with `provider`.
+pub fn plan_by(
+    files: &BTreeMap<String, String>,
+    config: &Config,
+    state: Option<&Json>,
+    provider: &dyn Provider,
+    options: &PlanOptions,
+) -> Planned {
+    let request = PlanRequest {
+        state: state.cloned(),
+        options: options.clone(),
+        limits: limits::current(),
+        ..PlanRequest::new(files.clone(), config.clone(), Diagnostics::new())
+    };
+    let p = session::plan_with(&request, provider, &Synchronous);
+    // The set gives the plan's JSON and text their schemas; the apply takes `provider` again.
+    let set = Rc::new(session::providers(files, config, None));
+    Planned::new(request, set, p)
+}
+
+/// Applies `planned` with `provider` through the session on the virtual clock, at most
+/// `parallelism` operations at once, to the state it was planned from. A refused apply panics
+/// with its diagnostics: the engine's tests apply plans without errors.
+#[track_caller]
+pub fn apply_by(planned: &Planned, provider: &dyn Provider, parallelism: usize) -> ApplyResult {
+    let request = ApplyRequest { parallelism, limits: limits::current(), ..ApplyRequest::default() };
+    match session::apply_with(planned, request, provider) {
+        Applied::Walked { result, .. } => result,
+        Applied::Refused { diagnostics, .. } => panic!("the apply was refused: {diagnostics:?}"),
+    }
 }

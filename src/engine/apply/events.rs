@@ -30,7 +30,7 @@ pub struct OpEvent {
     pub kind: OpEventKind,
 }
 
-/// The result of an apply ([`apply`](super::native::apply)).
+/// The result of an apply walk ([`crate::engine::session::apply`]).
 #[derive(Clone, Debug)]
 pub struct ApplyResult {
     /// State v4 JSON.

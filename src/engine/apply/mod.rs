@@ -19,4 +19,3 @@ pub mod state_write;
 pub mod walk;
 
 pub use events::{ApplyResult, OpEvent, OpEventKind};
-pub use native::{apply, ApplyOptions};

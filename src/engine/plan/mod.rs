@@ -19,4 +19,4 @@ pub mod nodes;
 mod refreshed_deps;
 pub mod walk;
 
-pub use nodes::{plan, plan_walked, validate};
+pub use nodes::{plan_walked, validate};

@@ -3,7 +3,7 @@
 //! provider, evaluated, planned by the provider, given an action and its reason; orphans
 //! (vanished keys, resources, modules) planned for deletion; then the root outputs.
 
-use super::walk::{OrphanNode, PlanHost, Synchronous, ValueKind, Work};
+use super::walk::{OrphanNode, PlanHost, ValueKind, Work};
 use crate::addrs::{InstanceKey, ResourceMode};
 use crate::config::model::{Config, IgnoreChanges, Resource};
 use crate::diag::{CausedBy, Diagnostic, Diagnostics};
@@ -107,16 +107,26 @@ struct PlanWalk<'a> {
 const MAX_RUNS: usize = 256;
 
 /// Plans `config` against the prior state (`prior`, state v4 JSON) with `provider`, whose
-/// every answer is at hand (the built-in providers): [`plan_walked`] on [`Synchronous`], run to
-/// its end at once.
-pub fn plan(
+/// every answer is at hand (the built-in providers): [`plan_walked`] on [`Synchronous`](super::walk::Synchronous), run to
+/// its end at once. For this room's own tests: everything else plans through the engine's
+/// session (`engine::session`), whose checks come first.
+#[cfg(test)]
+pub(crate) fn plan(
     files: &BTreeMap<String, String>,
     config: &Config,
     prior: Option<&Json>,
     provider: &dyn Provider,
     options: &PlanOptions,
 ) -> Plan {
-    let walked = plan_walked(files, config, prior, provider, options, &Synchronous, crate::walk::DEFAULT_PARALLELISM);
+    let walked = plan_walked(
+        files,
+        config,
+        prior,
+        provider,
+        options,
+        &super::walk::Synchronous,
+        crate::walk::DEFAULT_PARALLELISM,
+    );
     shared::clock::VirtualClock::default().run(walked)
 }
 

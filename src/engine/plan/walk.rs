@@ -948,7 +948,14 @@ resource "mock_resource" "after_b" {
         .into();
         let loaded = crate::config::load(&files, &Default::default());
         let provider = MockProvider::new(MockOptions::default());
-        let r = crate::engine::apply::native::apply(&files, &loaded.config, &p, None, &provider, &Default::default());
+        let r = crate::engine::apply::native::testing::apply(
+            &files,
+            &loaded.config,
+            &p,
+            None,
+            &provider,
+            &Default::default(),
+        );
         // The apply expands the module as the plan's walk did.
         assert!(!r.diagnostics.has_errors(), "{:?}", r.diagnostics);
         let modules: Vec<&str> =

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use super::{apply_graph, checks, clock, relevant};
 
-/// Options of [`plan`](crate::engine::plan::plan).
+/// Options of a plan ([`crate::engine::session::plan`]).
 #[derive(Clone, Debug, Default)]
 pub struct PlanOptions {
     /// Input variables, as `-var` gives them.
